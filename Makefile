@@ -1,0 +1,141 @@
+# JailBee: top-level GNU Makefile.
+#
+#   make [PREFIX=/usr/local]     build into $(O)/ (default build/)
+#   make install [DESTDIR=]      binaries, libexec children, man pages, units
+#   make check                   every unit and integration test under ASan/UBSan
+#   make fuzz                    libFuzzer targets (clang), FUZZTIME seconds each
+#   make deps                    install what building and testing need
+#   make up [OWNER=name]         deps, build, install, start the suite
+#   make clean
+
+PREFIX		?= /usr/local
+BINDIR		?= $(PREFIX)/bin
+SBINDIR		?= $(PREFIX)/sbin
+LIBEXECDIR	?= $(PREFIX)/libexec/jailbee
+MANDIR		?= $(PREFIX)/share/man
+SYSCONFDIR	?= /etc
+O		?= build
+VERSION		:= 0.1.0
+
+CC		?= cc
+PKGS		:= libbsd-overlay libevent yaml-0.1 json-c libcap-ng
+PKG_CFLAGS	:= $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS	:= $(shell pkg-config --libs $(PKGS))
+
+# relayd's warning list plus -Wextra, errors always
+WARNINGS	:= -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \
+		   -Wmissing-declarations -Wshadow -Wpointer-arith -Wcast-qual \
+		   -Wsign-compare -Wformat=2 -Wno-unused-parameter
+CFLAGS		?= -O2 -g
+ifeq ($(SAN),1)
+CFLAGS		+= -fsanitize=address,undefined -fno-omit-frame-pointer \
+		   -fno-sanitize-recover=undefined
+LDFLAGS		+= -fsanitize=address,undefined
+endif
+CPPFLAGS	+= -D_GNU_SOURCE -Ilibcommon $(PKG_CFLAGS) \
+		   -DLIBEXECDIR='"$(LIBEXECDIR)"' -DJB_VERSION='"$(VERSION)"'
+ALL_CFLAGS	 = $(CFLAGS) $(WARNINGS) -std=gnu11 -MMD -MP
+
+COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
+		   libcommon/proc.c libcommon/privdrop.c libcommon/selfstat.c \
+		   libcommon/config.c libcommon/yamltree.c libcommon/duration.c \
+		   libcommon/cmdtab.c libcommon/child.c libcommon/jb_msg.c
+JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c jailbeed/control.c
+JBINCUS_SRCS	:= jb-incus/jb-incus.c
+JBNETD_SRCS	:= jb-netd/jb-netd.c
+JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c
+JBSSHD_SRCS	:= jb-sshd/jb-sshd.c
+JBCTL_SRCS	:= jbctl/jbctl.c jbctl/output.c
+
+PROGS		:= jailbeed jb-incus jb-netd jb-mountd jb-sshd jbctl
+LIBCOMMON	:= $(O)/libcommon.a
+
+UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab
+FUZZERS		:= fuzz_imsg fuzz_config
+FUZZTIME	?= 20
+
+objs		= $(patsubst %.c,$(O)/obj/%.o,$(1))
+
+.PHONY: all install check unit-build fuzz clean deps up
+all: $(addprefix $(O)/,$(PROGS))
+
+$(O)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIBCOMMON): $(call objs,$(COMMON_SRCS))
+	rm -f $@
+	ar rcs $@ $^
+
+$(O)/jailbeed: $(call objs,$(JAILBEED_SRCS)) $(LIBCOMMON)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+$(O)/jb-incus: $(call objs,$(JBINCUS_SRCS)) $(LIBCOMMON)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+$(O)/jb-netd: $(call objs,$(JBNETD_SRCS)) $(LIBCOMMON)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+$(O)/jb-mountd: $(call objs,$(JBMOUNTD_SRCS)) $(LIBCOMMON)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+$(O)/jb-sshd: $(call objs,$(JBSSHD_SRCS)) $(LIBCOMMON)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+$(O)/jbctl: $(call objs,$(JBCTL_SRCS)) $(LIBCOMMON)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+# unit tests: atf-c programs linking libcommon
+ATF_CFLAGS	:= $(shell pkg-config --cflags atf-c 2>/dev/null)
+ATF_LIBS	:= $(shell pkg-config --libs atf-c 2>/dev/null)
+$(O)/regress/unit/%: regress/unit/%.c $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ATF_CFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< \
+	    $(LIBCOMMON) $(ATF_LIBS) $(PKG_LIBS)
+unit-build: $(addprefix $(O)/regress/unit/,$(UNIT_TESTS))
+
+# libFuzzer targets, built by clang with their own object directory
+FUZZ_O		:= $(O)-fuzz
+fuzz:
+	$(MAKE) O=$(FUZZ_O) CC=clang SAN=1 CFLAGS='-O1 -g -fsanitize=fuzzer-no-link' \
+	    $(FUZZ_O)/libcommon.a $(addprefix $(FUZZ_O)/regress/fuzz/,$(FUZZERS))
+	for f in $(FUZZERS); do \
+	    mkdir -p $(FUZZ_O)/corpus/$$f; \
+	    $(FUZZ_O)/regress/fuzz/$$f -max_total_time=$(FUZZTIME) \
+	        -print_final_stats=1 $(FUZZ_O)/corpus/$$f regress/fuzz/seeds/$$f \
+	        || exit 1; \
+	done
+$(O)/regress/fuzz/%: regress/fuzz/%.c $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< \
+	    $(LIBCOMMON) $(PKG_LIBS)
+
+# make check: a separate sanitizer build whose jailbeed execs its children
+# from that build directory, then every test through kyua
+CHECK_O		:= $(O)-check
+check:
+	$(MAKE) O=$(CHECK_O) SAN=1 LIBEXECDIR=$(CURDIR)/$(CHECK_O) all unit-build
+	$(MAKE) fuzz FUZZTIME=$(FUZZTIME)
+	JB_BUILD=$(CURDIR)/$(CHECK_O) regress/run-tests
+
+install: all
+	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR)
+	install -m 0755 $(O)/jailbeed $(DESTDIR)$(SBINDIR)/jailbeed
+	install -m 0755 $(O)/jbctl $(DESTDIR)$(BINDIR)/jbctl
+	for p in jb-incus jb-netd jb-mountd jb-sshd; do \
+	    install -m 0755 $(O)/$$p $(DESTDIR)$(LIBEXECDIR)/$$p; done
+	install -d $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
+	install -m 0644 man/jailbeed.8 man/jbctl.8 $(DESTDIR)$(MANDIR)/man8/
+	install -m 0644 man/jailbee.yaml.5 $(DESTDIR)$(MANDIR)/man5/
+	install -d $(DESTDIR)/lib/systemd/system $(DESTDIR)$(SYSCONFDIR)/init.d
+	sed 's|@SBINDIR@|$(SBINDIR)|g' etc/jailbee.service.in \
+	    > $(DESTDIR)/lib/systemd/system/jailbee.service
+	sed 's|@SBINDIR@|$(SBINDIR)|g' etc/jailbee.rc.in \
+	    > $(DESTDIR)$(SYSCONFDIR)/init.d/jailbee
+	chmod 0755 $(DESTDIR)$(SYSCONFDIR)/init.d/jailbee
+
+deps:
+	regress/setup-host
+
+up:
+	etc/up
+
+clean:
+	rm -rf $(O) $(CHECK_O) $(FUZZ_O)
+
+-include $(shell find $(O) $(CHECK_O) -name '*.d' 2>/dev/null)

@@ -1,0 +1,209 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * The four children: started by fork + exec from LIBEXECDIR, each with
+ * its channel on fd 3.  Star topology: every request that needs a child
+ * goes through here.  A child that dies or closes its channel takes the
+ * whole suite down (no half-alive states; the service manager restarts).
+ */
+
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "jailbeed.h"
+#include "log.h"
+#include "proc.h"
+
+struct jb_child children[PROC_MAX] = {
+	[PROC_INCUS] =	{ .name = "jb-incus" },
+	[PROC_NETD] =	{ .name = "jb-netd" },
+	[PROC_MOUNTD] =	{ .name = "jb-mountd" },
+	[PROC_SSHD] =	{ .name = "jb-sshd" },
+};
+
+static void	child_dispatch(int, short, void *);
+
+void
+children_spawn(void)
+{
+	struct jb_child	*c;
+	char		 path[PATH_MAX], name[JB_NAME_MAX];
+	char		*argv[10];
+	int		 sp[2], i, argc;
+
+	for (i = 0; i < PROC_MAX; i++) {
+		c = &children[i];
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", LIBEXECDIR,
+		    c->name) >= sizeof(path))
+			fatalx("%s: path too long", c->name);
+		if (access(path, X_OK) == -1)
+			fatal("cannot run %s (installed with the suite under "
+			    "%s)", path, LIBEXECDIR);
+		argc = 0;
+		strlcpy(name, c->name, sizeof(name));
+		argv[argc++] = name;
+		if (env->debug)
+			argv[argc++] = "-d";
+		if (env->verbose)
+			argv[argc++] = "-v";
+		if (i == PROC_MOUNTD) {
+			argv[argc++] = "-o";
+			argv[argc++] = env->conf.owner;
+		}
+		if (i == PROC_INCUS) {
+			argv[argc++] = "-e";
+			argv[argc++] = env->conf.incus_url;
+		}
+		argv[argc] = NULL;
+
+		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp)
+		    == -1)
+			fatal("socketpair");
+		if ((c->pid = proc_spawn(path, argv, sp[1])) == -1)
+			fatal("fork %s", c->name);
+		close(sp[1]);
+		if (imsgev_init(&c->iev, sp[0], child_dispatch, c) == -1)
+			fatal("imsgbuf_init");
+		log_debug("started %s, pid %d", c->name, (int)c->pid);
+	}
+}
+
+/*
+ * Close every channel: each child exits when it reads EOF.  The parent
+ * may no longer signal them (it dropped to the owner), so it waits.
+ */
+void
+children_stop(void)
+{
+	struct timespec	 ts = { 0, 10 * 1000 * 1000 };
+	int		 i, left, tries;
+	pid_t		 pid;
+
+	for (i = 0; i < PROC_MAX; i++)
+		if (children[i].iev.ibuf.fd != -1 && children[i].pid > 0)
+			imsgev_clear(&children[i].iev);
+	for (tries = 0; tries < 150; tries++) {
+		left = 0;
+		for (i = 0; i < PROC_MAX; i++) {
+			if (children[i].pid <= 0)
+				continue;
+			pid = waitpid(children[i].pid, NULL, WNOHANG);
+			if (pid == children[i].pid ||
+			    (pid == -1 && errno == ECHILD))
+				children[i].pid = 0;
+			else
+				left++;
+		}
+		if (left == 0)
+			return;
+		nanosleep(&ts, NULL);
+	}
+	for (i = 0; i < PROC_MAX; i++)
+		if (children[i].pid > 0)
+			log_warnx("%s (pid %d) did not exit in time",
+			    children[i].name, (int)children[i].pid);
+}
+
+/* SIGCHLD: any child gone means the suite is no longer whole */
+void
+children_reap(void)
+{
+	int	 i, status;
+	pid_t	 pid;
+
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		for (i = 0; i < PROC_MAX; i++) {
+			if (children[i].pid != pid)
+				continue;
+			children[i].pid = 0;
+			if (WIFSIGNALED(status))
+				log_warnx("%s (pid %d) killed by signal %d",
+				    children[i].name, (int)pid,
+				    WTERMSIG(status));
+			else
+				log_warnx("%s (pid %d) exited with status %d",
+				    children[i].name, (int)pid,
+				    WEXITSTATUS(status));
+			jailbeed_shutdown(1);
+		}
+	}
+}
+
+int
+children_status_req(uint32_t rid)
+{
+	int	i;
+
+	for (i = 0; i < PROC_MAX; i++)
+		if (imsgev_compose(&children[i].iev, IMSG_STATUS_REQ, rid, 0,
+		    -1, NULL, 0) == -1)
+			return -1;
+	return PROC_MAX;
+}
+
+static void
+child_dispatch(int fd, short event, void *arg)
+{
+	struct jb_child		*c = arg;
+	struct imsg		 imsg;
+	struct jb_proc_status	 st;
+	int			 n;
+
+	if ((n = imsgev_io(&c->iev, event)) == -1)
+		fatal("channel to %s", c->name);
+	if (n == 0) {
+		log_warnx("%s closed its channel", c->name);
+		jailbeed_shutdown(1);
+	}
+	for (;;) {
+		if ((n = imsgbuf_get(&c->iev.ibuf, &imsg)) == -1) {
+			log_warn("bad message from %s", c->name);
+			jailbeed_shutdown(1);
+		}
+		if (n == 0)
+			break;
+		switch (imsg_get_type(&imsg)) {
+		case IMSG_CHILD_READY:
+			if (imsg_get_len(&imsg) != 0 || c->ready) {
+				log_warnx("%s: bad CHILD_READY", c->name);
+				jailbeed_shutdown(1);
+			}
+			c->ready = 1;
+			log_debug("%s is ready", c->name);
+			break;
+		case IMSG_STATUS:
+			if (imsg_get_data(&imsg, &st, sizeof(st)) == -1 ||
+			    st.name[sizeof(st.name) - 1] != '\0' ||
+			    st.detail[sizeof(st.detail) - 1] != '\0' ||
+			    strcmp(st.name, c->name) != 0 || st.pid != c->pid) {
+				log_warnx("%s: malformed STATUS", c->name);
+				jailbeed_shutdown(1);
+			}
+			control_child_status(imsg_get_id(&imsg), &st);
+			break;
+		default:
+			log_warnx("%s sent an unexpected message %s (%u)",
+			    c->name, jb_imsg_name(imsg_get_type(&imsg)),
+			    imsg_get_type(&imsg));
+			jailbeed_shutdown(1);
+		}
+		imsg_free(&imsg);
+	}
+	imsgev_add(&c->iev);
+}

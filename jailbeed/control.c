@@ -1,0 +1,385 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * The control socket: jbctl's only way in.  The socket file is the
+ * owner's, mode 0600, and every connection is checked again with
+ * SO_PEERCRED: only the owner or root may talk to the suite; anyone else
+ * is refused and logged.  A client never passes fds in (its channel does
+ * not allow them, so any that arrive are closed), a malformed message
+ * drops that client only, and replies end with CTL_END.
+ */
+
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "jailbeed.h"
+#include "log.h"
+#include "proc.h"
+
+#define CTL_MAX_PER_UID		32
+#define CTL_FD_RESERVE		16	/* accept pauses this close to the limit */
+#define CTL_REPLY_TIMEOUT	5	/* seconds a child has to answer */
+
+struct ctl_conn {
+	TAILQ_ENTRY(ctl_conn)	 entry;
+	uint32_t		 id;
+	uid_t			 uid;
+	pid_t			 pid;
+	struct imsgev		 iev;
+	uint32_t		 rid;		/* request in flight, 0 none */
+	unsigned int		 answered;	/* bit per child */
+	struct event		 timeout;
+};
+
+static TAILQ_HEAD(, ctl_conn)	 ctl_conns = TAILQ_HEAD_INITIALIZER(ctl_conns);
+static struct event		 ctl_ev, ctl_pause;
+static int			 ctl_fd = -1;
+static uint32_t			 ctl_next_id = 1;
+
+static void	control_accept(int, short, void *);
+static void	control_dispatch(int, short, void *);
+static void	control_close(struct ctl_conn *);
+static void	control_timeout(int, short, void *);
+static int	control_reply(struct ctl_conn *, uint32_t, const void *,
+		    size_t);
+
+/* runs as root, before the privilege drop */
+void
+control_init(void)
+{
+	struct sockaddr_un	 sun;
+	struct stat		 st;
+	char			 dir[PATH_MAX];
+	const char		*path = env->conf.socket;
+	mode_t			 old;
+	int			 fd;
+
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	if (strlcpy(sun.sun_path, path, sizeof(sun.sun_path)) >=
+	    sizeof(sun.sun_path))
+		fatalx("socket %s: path too long for a unix socket", path);
+
+	/* the directory is created for the owner, so the parent can unlink */
+	strlcpy(dir, path, sizeof(dir));
+	strlcpy(dir, dirname(dir), sizeof(dir));
+	if (mkdir(dir, 0755) == 0) {
+		if (chown(dir, env->owner_uid, env->owner_gid) == -1)
+			fatal("chown %s", dir);
+	} else if (errno != EEXIST)
+		fatal("mkdir %s", dir);
+
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+	    0)) == -1)
+		fatal("socket");
+	if (lstat(path, &st) == 0) {
+		if (!S_ISSOCK(st.st_mode))
+			fatalx("socket %s: exists and is not a socket; move it "
+			    "away or set another path in %s", path,
+			    env->conf_path);
+		if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0)
+			fatalx("socket %s: another jailbeed is running", path);
+		if (unlink(path) == -1)
+			fatal("unlink stale socket %s", path);
+		close(fd);
+		if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK |
+		    SOCK_CLOEXEC, 0)) == -1)
+			fatal("socket");
+	}
+	old = umask(0177);
+	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1)
+		fatal("bind %s", path);
+	umask(old);
+	if (chown(path, env->owner_uid, env->owner_gid) == -1 ||
+	    chmod(path, 0600) == -1) {
+		(void)unlink(path);
+		fatal("chown/chmod %s", path);
+	}
+	if (listen(fd, 16) == -1)
+		fatal("listen %s", path);
+	ctl_fd = fd;
+}
+
+void
+control_listen(void)
+{
+	event_set(&ctl_ev, ctl_fd, EV_READ | EV_PERSIST, control_accept, NULL);
+	event_add(&ctl_ev, NULL);
+	evtimer_set(&ctl_pause, control_accept, NULL);
+}
+
+void
+control_cleanup(void)
+{
+	struct ctl_conn	*c;
+
+	while ((c = TAILQ_FIRST(&ctl_conns)) != NULL)
+		control_close(c);
+	if (ctl_fd != -1) {
+		event_del(&ctl_ev);
+		evtimer_del(&ctl_pause);
+		close(ctl_fd);
+		ctl_fd = -1;
+		if (unlink(env->conf.socket) == -1 && errno != ENOENT)
+			log_debug("unlink %s: %s", env->conf.socket,
+			    strerror(errno));
+	}
+}
+
+static int
+fd_reserve_low(void)
+{
+	struct rlimit	rl;
+	int		n = 0, fd;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == -1)
+		return 0;
+	/* count by probing the lowest free fd: cheap and exact enough */
+	if ((fd = dup(STDERR_FILENO)) == -1)
+		return 1;
+	n = fd;
+	close(fd);
+	return (rlim_t)n + CTL_FD_RESERVE >= rl.rlim_cur;
+}
+
+static void
+control_accept(int fd, short event, void *arg)
+{
+	struct timeval	 tv = { 1, 0 };
+	struct ctl_conn	*c, *o;
+	struct ucred	 cred;
+	socklen_t	 len = sizeof(cred);
+	int		 s, n;
+
+	event_add(&ctl_ev, NULL);
+	if (event & EV_TIMEOUT)
+		return;
+	if (fd_reserve_low()) {
+		log_warnx("control: out of file descriptors, pausing accept");
+		event_del(&ctl_ev);
+		evtimer_add(&ctl_pause, &tv);
+		return;
+	}
+	if ((s = accept4(ctl_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC))
+	    == -1) {
+		if (errno == EMFILE || errno == ENFILE) {
+			event_del(&ctl_ev);
+			evtimer_add(&ctl_pause, &tv);
+		} else if (errno != EINTR && errno != EAGAIN &&
+		    errno != ECONNABORTED)
+			log_warn("control: accept");
+		return;
+	}
+	if (getsockopt(s, SOL_SOCKET, SO_PEERCRED, &cred, &len) == -1) {
+		log_warn("control: SO_PEERCRED");
+		close(s);
+		return;
+	}
+	if (cred.uid != 0 && cred.uid != env->owner_uid) {
+		log_warnx("control: refused connection from uid %u (pid %d): "
+		    "only the owner %s (uid %u) or root may use jailbeed",
+		    (unsigned)cred.uid, (int)cred.pid, env->conf.owner,
+		    (unsigned)env->owner_uid);
+		close(s);
+		return;
+	}
+	n = 0;
+	TAILQ_FOREACH(o, &ctl_conns, entry)
+		if (o->uid == cred.uid)
+			n++;
+	if (n >= CTL_MAX_PER_UID) {
+		log_warnx("control: refused connection from uid %u: already "
+		    "%d connections", (unsigned)cred.uid, n);
+		close(s);
+		return;
+	}
+	if ((c = calloc(1, sizeof(*c))) == NULL) {
+		log_warn("control: calloc");
+		close(s);
+		return;
+	}
+	c->id = ctl_next_id++;
+	c->uid = cred.uid;
+	c->pid = cred.pid;
+	evtimer_set(&c->timeout, control_timeout, c);
+	if (imsgev_init(&c->iev, s, control_dispatch, c) == -1) {
+		log_warn("control: imsgbuf_init");
+		close(s);
+		free(c);
+		return;
+	}
+	TAILQ_INSERT_TAIL(&ctl_conns, c, entry);
+	log_debug("control: connection %u from uid %u pid %d", c->id,
+	    (unsigned)c->uid, (int)c->pid);
+}
+
+static void
+control_close(struct ctl_conn *c)
+{
+	TAILQ_REMOVE(&ctl_conns, c, entry);
+	evtimer_del(&c->timeout);
+	imsgev_clear(&c->iev);
+	free(c);
+	/* a slot is free again */
+	if (ctl_fd != -1 && evtimer_pending(&ctl_pause, NULL)) {
+		evtimer_del(&ctl_pause);
+		event_add(&ctl_ev, NULL);
+	}
+}
+
+static int
+control_reply(struct ctl_conn *c, uint32_t type, const void *data,
+    size_t len)
+{
+	return imsgev_compose(&c->iev, type, JB_CTL_VERSION, 0, -1, data, len);
+}
+
+static void
+control_error(struct ctl_conn *c, const char *msg)
+{
+	struct jb_ctl_text	t;
+
+	memset(&t, 0, sizeof(t));
+	strlcpy(t.text, msg, sizeof(t.text));
+	(void)control_reply(c, IMSG_CTL_ERROR, &t, sizeof(t));
+	(void)control_reply(c, IMSG_CTL_END, NULL, 0);
+}
+
+static void
+control_status(struct ctl_conn *c)
+{
+	struct timeval		 tv = { CTL_REPLY_TIMEOUT, 0 };
+	struct jb_proc_status	 st;
+	static uint32_t		 next_rid = 1;
+
+	if (selfstat(&st, "jailbeed", env->started, env->conf_path) == -1) {
+		control_error(c, "jailbeed cannot read its own status");
+		return;
+	}
+	(void)control_reply(c, IMSG_CTL_STATUS_ENTRY, &st, sizeof(st));
+	c->rid = next_rid++;
+	if (next_rid == 0)
+		next_rid = 1;
+	c->answered = 0;
+	if (children_status_req(c->rid) == -1) {
+		c->rid = 0;
+		control_error(c, "cannot reach the children");
+		return;
+	}
+	evtimer_add(&c->timeout, &tv);
+}
+
+void
+control_child_status(uint32_t rid, const struct jb_proc_status *st)
+{
+	struct ctl_conn	*c;
+	int		 i;
+
+	TAILQ_FOREACH(c, &ctl_conns, entry)
+		if (c->rid == rid && rid != 0)
+			break;
+	if (c == NULL)
+		return;		/* the client left, or timed out */
+	for (i = 0; i < PROC_MAX; i++)
+		if (strcmp(children[i].name, st->name) == 0)
+			c->answered |= 1U << i;
+	(void)control_reply(c, IMSG_CTL_STATUS_ENTRY, st, sizeof(*st));
+	if (c->answered == (1U << PROC_MAX) - 1) {
+		c->rid = 0;
+		evtimer_del(&c->timeout);
+		(void)control_reply(c, IMSG_CTL_END, NULL, 0);
+	}
+}
+
+static void
+control_timeout(int fd, short event, void *arg)
+{
+	struct ctl_conn	*c = arg;
+	char		 msg[JB_MSG_TEXT_MAX] = "no answer from:";
+	int		 i;
+
+	for (i = 0; i < PROC_MAX; i++)
+		if ((c->answered & (1U << i)) == 0) {
+			strlcat(msg, " ", sizeof(msg));
+			strlcat(msg, children[i].name, sizeof(msg));
+		}
+	c->rid = 0;
+	control_error(c, msg);
+}
+
+static void
+control_dispatch(int fd, short event, void *arg)
+{
+	struct ctl_conn		*c = arg;
+	struct imsg		 imsg;
+	struct jb_ctl_text	 t;
+	int			 n;
+
+	if ((n = imsgev_io(&c->iev, event)) <= 0) {
+		control_close(c);
+		return;
+	}
+	for (;;) {
+		if ((n = imsgbuf_get(&c->iev.ibuf, &imsg)) == -1) {
+			log_warnx("control: connection %u sent a malformed "
+			    "message; dropped", c->id);
+			control_close(c);
+			return;
+		}
+		if (n == 0)
+			break;
+		if (imsg_get_id(&imsg) != JB_CTL_VERSION) {
+			snprintf(t.text, sizeof(t.text), "jbctl speaks "
+			    "protocol %u, jailbeed %u: use the jbctl that "
+			    "came with this jailbeed", imsg_get_id(&imsg),
+			    JB_CTL_VERSION);
+			control_error(c, t.text);
+			imsg_free(&imsg);
+			break;
+		}
+		if (imsg_get_len(&imsg) != 0 || c->rid != 0) {
+			log_warnx("control: connection %u: unexpected %s",
+			    c->id, jb_imsg_name(imsg_get_type(&imsg)));
+			imsg_free(&imsg);
+			control_close(c);
+			return;
+		}
+		switch (imsg_get_type(&imsg)) {
+		case IMSG_CTL_STATUS:
+			control_status(c);
+			break;
+		case IMSG_CTL_VERSION:
+			memset(&t, 0, sizeof(t));
+			strlcpy(t.text, JB_VERSION, sizeof(t.text));
+			(void)control_reply(c, IMSG_CTL_VERSION_REPLY, &t,
+			    sizeof(t));
+			(void)control_reply(c, IMSG_CTL_END, NULL, 0);
+			break;
+		default:
+			log_warnx("control: connection %u sent unknown type "
+			    "%u; dropped", c->id, imsg_get_type(&imsg));
+			imsg_free(&imsg);
+			control_close(c);
+			return;
+		}
+		imsg_free(&imsg);
+	}
+	imsgev_add(&c->iev);
+}

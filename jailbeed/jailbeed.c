@@ -1,0 +1,210 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * jailbeed: the parent.  Starts as root, spawns its four children, opens
+ * the control socket for the owner, then drops to the owner with no
+ * capability at all.  It holds the configuration and decides; the
+ * children hold the rights.
+ */
+
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "jailbeed.h"
+#include "log.h"
+#include "proc.h"
+
+struct jailbeed		*env;
+static struct jailbeed	 jailbeed_env;
+
+static void	jailbeed_sig(int, short, void *);
+static int	owner_resolve(struct jailbeed *, char *, size_t);
+static void	reload(void);
+
+static __dead void
+usage(void)
+{
+	extern char	*__progname;
+
+	fprintf(stderr, "usage: %s [-dnv] [-f file]\n", __progname);
+	exit(2);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct event	 evterm, evint, evhup, evchld, evpipe;
+	struct passwd	*pw;
+	char		 err[JB_ERR_MAX];
+	int		 ch, noaction = 0, explicit = 0;
+
+	env = &jailbeed_env;
+	env->conf_path = JB_CONF_PATH;
+	while ((ch = getopt(argc, argv, "df:nv")) != -1) {
+		switch (ch) {
+		case 'd':
+			env->debug = 1;
+			break;
+		case 'f':
+			env->conf_path = optarg;
+			explicit = 1;
+			break;
+		case 'n':
+			noaction = 1;
+			break;
+		case 'v':
+			env->verbose++;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind != argc)
+		usage();
+
+	/* the default file may be absent (defaults); a named one may not */
+	if (conf_load(env->conf_path, !explicit, &env->conf, err,
+	    sizeof(err)) == -1 || owner_resolve(env, err, sizeof(err)) == -1) {
+		fprintf(stderr, "jailbeed: %s\n", err);
+		exit(1);
+	}
+	if (noaction) {
+		fprintf(stderr, "jailbeed: configuration OK\n");
+		exit(0);
+	}
+	if (geteuid() != 0) {
+		fprintf(stderr, "jailbeed: must be started as root: it starts "
+		    "its children, then drops to the owner %s\n",
+		    env->conf.owner);
+		exit(1);
+	}
+
+	log_init(env->debug, LOG_DAEMON);
+	log_procinit("jailbeed");
+	log_setverbose(env->verbose);
+	if (!env->debug && daemon(0, 0) == -1)
+		fatal("daemon");
+	env->started = time(NULL);
+
+	if (mkdir(env->conf.state_dir, 0700) == -1 && errno != EEXIST)
+		fatal("mkdir %s", env->conf.state_dir);
+
+	event_init();
+	signal_set(&evterm, SIGTERM, jailbeed_sig, NULL);
+	signal_set(&evint, SIGINT, jailbeed_sig, NULL);
+	signal_set(&evhup, SIGHUP, jailbeed_sig, NULL);
+	signal_set(&evchld, SIGCHLD, jailbeed_sig, NULL);
+	signal_set(&evpipe, SIGPIPE, jailbeed_sig, NULL);
+	signal_add(&evterm, NULL);
+	signal_add(&evint, NULL);
+	signal_add(&evhup, NULL);
+	signal_add(&evchld, NULL);
+	signal_add(&evpipe, NULL);
+
+	children_spawn();
+	control_init();
+	if ((pw = getpwuid(env->owner_uid)) == NULL)
+		fatalx("owner uid %u vanished", (unsigned)env->owner_uid);
+	priv_drop("jailbeed", pw, NULL, NULL, 0);
+	control_listen();
+	log_info("started for owner %s (uid %u), control socket %s",
+	    env->conf.owner, (unsigned)env->owner_uid, env->conf.socket);
+
+	event_dispatch();
+	fatalx("event loop ended");
+}
+
+static int
+owner_resolve(struct jailbeed *e, char *err, size_t errlen)
+{
+	struct passwd	*pw;
+
+	if (e->conf.owner[0] == '\0') {
+		snprintf(err, errlen, "%s: owner: not set; name the user the "
+		    "suite serves (owner: NAME)", e->conf_path);
+		return -1;
+	}
+	if ((pw = getpwnam(e->conf.owner)) == NULL) {
+		snprintf(err, errlen, "%s: owner: no such user %s",
+		    e->conf_path, e->conf.owner);
+		return -1;
+	}
+	if (pw->pw_uid == 0) {
+		snprintf(err, errlen, "%s: owner: must not be root: name the "
+		    "unprivileged user the suite serves", e->conf_path);
+		return -1;
+	}
+	e->owner_uid = pw->pw_uid;
+	e->owner_gid = pw->pw_gid;
+	return 0;
+}
+
+/*
+ * SIGHUP: check the file again.  Every key read so far shapes the
+ * processes themselves, so a change is reported as needing a restart and
+ * the running configuration stays as it is.
+ */
+static void
+reload(void)
+{
+	struct jailbeed	 n;
+	char		 err[JB_ERR_MAX];
+
+	n = *env;
+	if (conf_load(env->conf_path, 1, &n.conf, err, sizeof(err)) == -1) {
+		log_warnx("reload: %s; keeping the running configuration",
+		    err);
+		return;
+	}
+	if (memcmp(&n.conf, &env->conf, sizeof(n.conf)) != 0)
+		log_warnx("reload: %s changed; owner, socket, state_dir and "
+		    "incus take effect at the next start", env->conf_path);
+	else
+		log_info("reload: %s unchanged", env->conf_path);
+}
+
+static void
+jailbeed_sig(int sig, short event, void *arg)
+{
+	switch (sig) {
+	case SIGTERM:
+	case SIGINT:
+		log_info("terminating on signal %d", sig);
+		jailbeed_shutdown(0);
+	case SIGHUP:
+		reload();
+		break;
+	case SIGCHLD:
+		children_reap();
+		break;
+	default:
+		break;
+	}
+}
+
+__dead void
+jailbeed_shutdown(int status)
+{
+	control_cleanup();
+	children_stop();
+	log_info("exiting%s", status ? " after a failure" : "");
+	exit(status);
+}

@@ -1,0 +1,385 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * jbctl: the owner's control tool.  It holds nothing: it parses the
+ * command line against the shared command table, asks jailbeed over the
+ * control socket, and prints the answer as text or JSON.
+ */
+
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/un.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmdtab.h"
+#include "config.h"
+#include "imsg.h"
+#include "jbctl.h"
+#include "jb_msg.h"
+
+#define JBCTL_TIMEOUT	30	/* seconds to wait for an answer */
+
+struct parsed {
+	const struct cmd	*cmd;
+	const char		*optval[CMD_MAXOPTS];	/* NULL: not given */
+	char			**args;
+	int			 nargs;
+};
+
+static const char	*sockpath = JB_SOCKET_PATH;
+static const struct output *out;
+
+static void	usage_all(FILE *);
+static void	usage_cmd(FILE *, const struct cmd *);
+
+static __attribute__((__noreturn__, __format__(printf, 1, 2))) void
+die(const char *fmt, ...)
+{
+	va_list	ap;
+
+	fprintf(stderr, "jbctl: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	exit(1);
+}
+
+static void
+usage_all(FILE *fp)
+{
+	char	name[64];
+	int	i;
+
+	fprintf(fp, "usage: jbctl [-s socket] COMMAND [ARGS...]\n\n"
+	    "commands:\n");
+	for (i = 0; i < cmdtab_len; i++)
+		fprintf(fp, "  %-22s %s\n", cmd_name(&cmdtab[i], name,
+		    sizeof(name)), cmdtab[i].help);
+	fprintf(fp, "\n'jbctl help COMMAND' or 'jbctl COMMAND --help' shows "
+	    "a command's options.\n");
+}
+
+static void
+usage_cmd(FILE *fp, const struct cmd *c)
+{
+	const struct cmd_opt	*o;
+	char			 name[64], flag[64];
+	int			 i;
+
+	fprintf(fp, "usage: jbctl %s", cmd_name(c, name, sizeof(name)));
+	for (i = 0; i < CMD_MAXOPTS && c->opts[i].lname != NULL; i++) {
+		o = &c->opts[i];
+		fprintf(fp, " [--%s%s%s]", o->lname, o->argname ? " " : "",
+		    o->argname ? o->argname : "");
+	}
+	fprintf(fp, "%s%s\n\n%s\n", c->args[0] ? " " : "", c->args, c->help);
+	if (c->opts[0].lname != NULL)
+		fprintf(fp, "\noptions:\n");
+	for (i = 0; i < CMD_MAXOPTS && c->opts[i].lname != NULL; i++) {
+		o = &c->opts[i];
+		if (o->sname)
+			snprintf(flag, sizeof(flag), "-%c, --%s%s%s", o->sname,
+			    o->lname, o->argname ? " " : "",
+			    o->argname ? o->argname : "");
+		else
+			snprintf(flag, sizeof(flag), "--%s%s%s", o->lname,
+			    o->argname ? " " : "", o->argname ? o->argname : "");
+		fprintf(fp, "  %-24s %s%s%s%s\n", flag, o->help,
+		    o->choices ? " (" : "", o->choices ? o->choices : "",
+		    o->choices ? ")" : "");
+	}
+}
+
+static int
+choice_ok(const char *choices, const char *v)
+{
+	const char	*p = choices, *e;
+	size_t		 n = strlen(v);
+
+	for (;;) {
+		e = strchr(p, '|');
+		if ((e ? (size_t)(e - p) : strlen(p)) == n &&
+		    strncmp(p, v, n) == 0)
+			return 1;
+		if (e == NULL)
+			return 0;
+		p = e + 1;
+	}
+}
+
+/* argv after the command words: options anywhere, "--" ends them */
+static void
+parse_args(struct parsed *p, int argc, char **argv)
+{
+	const struct cmd	*c = p->cmd;
+	const struct cmd_opt	*o;
+	char			 name[64];
+	const char		*a, *val, *eq;
+	int			 i, k, dashdash = 0;
+	size_t			 n;
+
+	p->args = calloc(argc + 1, sizeof(char *));
+	if (p->args == NULL)
+		die("out of memory");
+	for (i = 0; i < argc; i++) {
+		a = argv[i];
+		if (dashdash || a[0] != '-' || a[1] == '\0') {
+			p->args[p->nargs++] = argv[i];
+			continue;
+		}
+		if (strcmp(a, "--") == 0) {
+			dashdash = 1;
+			continue;
+		}
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			usage_cmd(stdout, c);
+			exit(0);
+		}
+		o = NULL;
+		val = NULL;
+		for (k = 0; k < CMD_MAXOPTS && c->opts[k].lname != NULL; k++) {
+			if (a[1] == '-') {
+				eq = strchr(a + 2, '=');
+				n = eq ? (size_t)(eq - (a + 2)) : strlen(a + 2);
+				if (strlen(c->opts[k].lname) == n &&
+				    strncmp(c->opts[k].lname, a + 2, n) == 0) {
+					o = &c->opts[k];
+					val = eq ? eq + 1 : NULL;
+					break;
+				}
+			} else if (a[1] == c->opts[k].sname && a[2] == '\0') {
+				o = &c->opts[k];
+				break;
+			}
+		}
+		if (o == NULL)
+			die("%s: unknown option %s; see 'jbctl %s --help'",
+			    cmd_name(c, name, sizeof(name)), a, name);
+		if (o->argname == NULL) {
+			if (val != NULL)
+				die("option --%s takes no value", o->lname);
+			val = "";
+		} else if (val == NULL) {
+			if (i + 1 >= argc)
+				die("option --%s needs a value (%s)", o->lname,
+				    o->choices ? o->choices : o->argname);
+			val = argv[++i];
+		}
+		if (o->choices != NULL && !choice_ok(o->choices, val))
+			die("option --%s: \"%s\" is not one of %s", o->lname,
+			    val, o->choices);
+		p->optval[k] = val;
+	}
+	if (p->nargs < c->min_args || p->nargs > c->max_args)
+		die("%s: wrong number of arguments; usage: jbctl %s %s",
+		    cmd_name(c, name, sizeof(name)), name, c->args);
+}
+
+static const char *
+optval(const struct parsed *p, const char *lname)
+{
+	int	k;
+
+	for (k = 0; k < CMD_MAXOPTS && p->cmd->opts[k].lname != NULL; k++)
+		if (strcmp(p->cmd->opts[k].lname, lname) == 0)
+			return p->optval[k];
+	return NULL;
+}
+
+static int
+ctl_connect(struct imsgbuf *ibuf)
+{
+	struct sockaddr_un	 sun;
+	struct timeval		 tv = { JBCTL_TIMEOUT, 0 };
+	int			 fd;
+
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	if (strlcpy(sun.sun_path, sockpath, sizeof(sun.sun_path)) >=
+	    sizeof(sun.sun_path))
+		die("socket %s: path too long", sockpath);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+		die("socket: %s", strerror(errno));
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
+		int	e = errno;
+
+		close(fd);
+		if (e == EACCES)
+			die("cannot connect to %s: %s (only the owner of the "
+			    "suite or root may use it)", sockpath,
+			    strerror(e));
+		die("cannot connect to %s: %s (is jailbeed running? start it "
+		    "as root with: jailbeed)", sockpath, strerror(e));
+	}
+	(void)setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (imsgbuf_init(ibuf, fd) == -1)
+		die("imsgbuf_init: %s", strerror(errno));
+	return fd;
+}
+
+/* send one request, hand every reply to cb until CTL_END */
+static void
+ctl_request(struct imsgbuf *ibuf, uint32_t type,
+    void (*cb)(struct imsg *, void *), void *arg)
+{
+	struct imsg		 imsg;
+	struct jb_ctl_text	 t;
+	int			 n, done = 0, failed = 0;
+
+	if (imsg_compose(ibuf, type, JB_CTL_VERSION, 0, -1, NULL, 0) == -1 ||
+	    imsgbuf_flush(ibuf) == -1)
+		die("cannot send to jailbeed: %s", strerror(errno));
+	while (!done) {
+		if ((n = imsgbuf_read(ibuf)) == -1) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				die("no answer from jailbeed within %d s",
+				    JBCTL_TIMEOUT);
+			die("reading from jailbeed: %s", strerror(errno));
+		}
+		if (n == 0)
+			die("jailbeed closed the connection (see its log)");
+		for (;;) {
+			if ((n = imsgbuf_get(ibuf, &imsg)) == -1)
+				die("malformed answer from jailbeed");
+			if (n == 0)
+				break;
+			switch (imsg_get_type(&imsg)) {
+			case IMSG_CTL_END:
+				done = 1;
+				break;
+			case IMSG_CTL_ERROR:
+				if (imsg_get_data(&imsg, &t, sizeof(t)) == -1)
+					die("malformed error from jailbeed");
+				t.text[sizeof(t.text) - 1] = '\0';
+				fprintf(stderr, "jbctl: %s\n", t.text);
+				failed = 1;
+				break;
+			default:
+				cb(&imsg, arg);
+			}
+			imsg_free(&imsg);
+			if (done)
+				break;
+		}
+	}
+	imsgbuf_clear(ibuf);
+	close(ibuf->fd);
+	if (failed)
+		exit(1);
+}
+
+static void
+status_cb(struct imsg *imsg, void *arg)
+{
+	struct jb_proc_status	 st;
+
+	if (imsg_get_type(imsg) != IMSG_CTL_STATUS_ENTRY ||
+	    imsg_get_data(imsg, &st, sizeof(st)) == -1)
+		die("unexpected answer from jailbeed");
+	st.name[sizeof(st.name) - 1] = '\0';
+	st.detail[sizeof(st.detail) - 1] = '\0';
+	out->status_entry(&st, time(NULL));
+}
+
+static void
+version_cb(struct imsg *imsg, void *arg)
+{
+	struct jb_ctl_text	*t = arg;
+
+	if (imsg_get_type(imsg) != IMSG_CTL_VERSION_REPLY ||
+	    imsg_get_data(imsg, t, sizeof(*t)) == -1)
+		die("unexpected answer from jailbeed");
+	t->text[sizeof(t->text) - 1] = '\0';
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct parsed		 p;
+	const struct cmd	*c;
+	struct jb_ctl_text	 t;
+	struct imsgbuf		 ibuf;
+	const char		*fmt;
+	int			 ch, nwords;
+
+	while ((ch = getopt(argc, argv, "+hs:")) != -1) {
+		switch (ch) {
+		case 's':
+			sockpath = optarg;
+			break;
+		case 'h':
+			usage_all(stdout);
+			exit(0);
+		default:
+			usage_all(stderr);
+			exit(2);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc == 0) {
+		usage_all(stderr);
+		exit(2);
+	}
+	if (strcmp(argv[0], "--help") == 0) {
+		usage_all(stdout);
+		exit(0);
+	}
+	memset(&p, 0, sizeof(p));
+	if ((p.cmd = cmd_lookup(argc, argv, &nwords)) == NULL) {
+		fprintf(stderr, "jbctl: unknown command \"%s\"\n\n", argv[0]);
+		usage_all(stderr);
+		exit(2);
+	}
+	if (p.cmd->cls == CMD_UNCLASSIFIED)
+		die("%s: command has no classification; refusing", argv[0]);
+	parse_args(&p, argc - nwords, argv + nwords);
+
+	fmt = optval(&p, "output");
+	out = (fmt != NULL && strcmp(fmt, "json") == 0) ? &json_output :
+	    &text_output;
+
+	switch (p.cmd->id) {
+	case CMD_HELP:
+		if (p.nargs == 0)
+			usage_all(stdout);
+		else if ((c = cmd_lookup(p.nargs, p.args, &nwords)) == NULL ||
+		    nwords != p.nargs)
+			die("help: unknown command \"%s\"", p.args[0]);
+		else
+			usage_cmd(stdout, c);
+		break;
+	case CMD_STATUS:
+		ctl_connect(&ibuf);
+		out->status_begin();
+		ctl_request(&ibuf, IMSG_CTL_STATUS, status_cb, NULL);
+		out->status_end();
+		break;
+	case CMD_VERSION:
+		memset(&t, 0, sizeof(t));
+		ctl_connect(&ibuf);
+		ctl_request(&ibuf, IMSG_CTL_VERSION, version_cb, &t);
+		out->version(JB_VERSION, t.text);
+		break;
+	case CMD_NONE:
+		die("internal error: command without an id");
+	}
+	free(p.args);
+	return 0;
+}

@@ -1,0 +1,189 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+#include <inttypes.h>
+#include <pwd.h>
+#include <grp.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cap-ng.h>
+#include <json-c/json.h>
+
+#include "jbctl.h"
+
+static struct json_object	*json_list;
+
+static const char *
+cap_list(uint64_t caps, char *buf, size_t len)
+{
+	const char	*n;
+	int		 bit;
+
+	buf[0] = '\0';
+	for (bit = 0; bit < 64; bit++) {
+		if ((caps & (1ULL << bit)) == 0)
+			continue;
+		if (buf[0] != '\0')
+			strlcat(buf, ",", len);
+		if ((n = capng_capability_to_name(bit)) != NULL) {
+			strlcat(buf, "cap_", len);
+			strlcat(buf, n, len);
+		} else {
+			char	num[16];
+
+			snprintf(num, sizeof(num), "cap_%d", bit);
+			strlcat(buf, num, len);
+		}
+	}
+	return buf[0] == '\0' ? "-" : buf;
+}
+
+static const char *
+uptime(int64_t secs, char *buf, size_t len)
+{
+	if (secs < 0)
+		secs = 0;
+	if (secs >= 86400)
+		snprintf(buf, len, "%" PRId64 "d%" PRId64 "h", secs / 86400,
+		    secs % 86400 / 3600);
+	else if (secs >= 3600)
+		snprintf(buf, len, "%" PRId64 "h%" PRId64 "m", secs / 3600,
+		    secs % 3600 / 60);
+	else if (secs >= 60)
+		snprintf(buf, len, "%" PRId64 "m%" PRId64 "s", secs / 60,
+		    secs % 60);
+	else
+		snprintf(buf, len, "%" PRId64 "s", secs);
+	return buf;
+}
+
+static const char *
+user_name(uint32_t uid)
+{
+	struct passwd	*pw;
+
+	return (pw = getpwuid(uid)) != NULL ? pw->pw_name : "?";
+}
+
+static void
+text_status_begin(void)
+{
+	printf("%-10s %7s %-10s %6s %6s %-8s %s\n", "PROCESS", "PID", "USER",
+	    "UID", "GID", "UPTIME", "CAPABILITIES");
+}
+
+static void
+text_status_entry(const struct jb_proc_status *st, int64_t now)
+{
+	char	caps[1024], up[32];
+
+	printf("%-10s %7d %-10s %6u %6u %-8s %s\n", st->name, st->pid,
+	    user_name(st->uid), st->uid, st->gid,
+	    uptime(now - st->started, up, sizeof(up)),
+	    cap_list(st->cap_eff, caps, sizeof(caps)));
+}
+
+static void
+text_status_end(void)
+{
+}
+
+static void
+text_version(const char *client, const char *daemon)
+{
+	printf("jbctl %s\n", client);
+	if (daemon != NULL)
+		printf("jailbeed %s\n", daemon);
+}
+
+const struct output text_output = {
+	text_status_begin, text_status_entry, text_status_end, text_version
+};
+
+static void
+json_status_begin(void)
+{
+	json_list = json_object_new_array();
+}
+
+static void
+json_status_entry(const struct jb_proc_status *st, int64_t now)
+{
+	struct json_object	*o, *caps;
+	char			 hex[32];
+	int			 bit;
+	const char		*n;
+
+	o = json_object_new_object();
+	json_object_object_add(o, "name", json_object_new_string(st->name));
+	json_object_object_add(o, "pid", json_object_new_int(st->pid));
+	json_object_object_add(o, "uid", json_object_new_int64(st->uid));
+	json_object_object_add(o, "gid", json_object_new_int64(st->gid));
+	json_object_object_add(o, "user",
+	    json_object_new_string(user_name(st->uid)));
+	json_object_object_add(o, "groups",
+	    json_object_new_int64(st->ngroups));
+	snprintf(hex, sizeof(hex), "%016" PRIx64, st->cap_eff);
+	json_object_object_add(o, "cap_eff", json_object_new_string(hex));
+	snprintf(hex, sizeof(hex), "%016" PRIx64, st->cap_prm);
+	json_object_object_add(o, "cap_prm", json_object_new_string(hex));
+	snprintf(hex, sizeof(hex), "%016" PRIx64, st->cap_bnd);
+	json_object_object_add(o, "cap_bnd", json_object_new_string(hex));
+	caps = json_object_new_array();
+	for (bit = 0; bit < 64; bit++) {
+		char	name[64];
+
+		if ((st->cap_eff & (1ULL << bit)) == 0)
+			continue;
+		if ((n = capng_capability_to_name(bit)) != NULL)
+			snprintf(name, sizeof(name), "cap_%s", n);
+		else
+			snprintf(name, sizeof(name), "cap_%d", bit);
+		json_object_array_add(caps, json_object_new_string(name));
+	}
+	json_object_object_add(o, "capabilities", caps);
+	json_object_object_add(o, "started", json_object_new_int64(st->started));
+	json_object_object_add(o, "uptime",
+	    json_object_new_int64(now - st->started));
+	json_object_object_add(o, "detail", json_object_new_string(st->detail));
+	json_object_array_add(json_list, o);
+}
+
+static void
+json_status_end(void)
+{
+	struct json_object	*top;
+
+	top = json_object_new_object();
+	json_object_object_add(top, "processes", json_list);
+	printf("%s\n", json_object_to_json_string_ext(top,
+	    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(top);
+	json_list = NULL;
+}
+
+static void
+json_version(const char *client, const char *daemon)
+{
+	struct json_object	*top;
+
+	top = json_object_new_object();
+	json_object_object_add(top, "jbctl", json_object_new_string(client));
+	json_object_object_add(top, "jailbeed",
+	    daemon ? json_object_new_string(daemon) : NULL);
+	printf("%s\n", json_object_to_json_string_ext(top,
+	    JSON_C_TO_STRING_PRETTY));
+	json_object_put(top);
+}
+
+const struct output json_output = {
+	json_status_begin, json_status_entry, json_status_end, json_version
+};

@@ -1,0 +1,148 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "proc.h"
+
+static void	child_dispatch(int, short, void *);
+static void	child_sig(int, short, void *);
+
+__dead void
+child_run(struct child *c)
+{
+	struct event	 evterm, evint, evhup, evpipe;
+
+	event_init();
+	signal_set(&evterm, SIGTERM, child_sig, c);
+	signal_set(&evint, SIGINT, child_sig, c);
+	signal_set(&evhup, SIGHUP, child_sig, c);
+	signal_set(&evpipe, SIGPIPE, child_sig, c);
+	signal_add(&evterm, NULL);
+	signal_add(&evint, NULL);
+	signal_add(&evhup, NULL);
+	signal_add(&evpipe, NULL);
+
+	if (imsgev_init(&c->iev, JB_CHAN_FD, child_dispatch, c) == -1)
+		fatal("%s: imsgbuf_init", c->name);
+	if (imsgev_compose(&c->iev, IMSG_CHILD_READY, 0, 0, -1, NULL, 0) == -1)
+		fatal("%s: compose", c->name);
+	event_dispatch();
+	fatalx("%s: event loop ended", c->name);
+}
+
+static void
+child_sig(int sig, short event, void *arg)
+{
+	struct child	*c = arg;
+
+	switch (sig) {
+	case SIGTERM:
+	case SIGINT:
+		log_info("%s: terminating on signal %d", c->name, sig);
+		exit(0);
+	default:
+		/* SIGHUP: the parent reloads, children wait to be told */
+		break;
+	}
+}
+
+static void
+child_dispatch(int fd, short event, void *arg)
+{
+	struct child		*c = arg;
+	struct imsg		 imsg;
+	struct jb_proc_status	 st;
+	int			 n;
+
+	if ((n = imsgev_io(&c->iev, event)) == -1)
+		fatal("%s: channel to the parent", c->name);
+	if (n == 0) {
+		/* the parent is gone: so are we */
+		log_debug("%s: parent closed the channel", c->name);
+		exit(0);
+	}
+	for (;;) {
+		if ((n = imsgbuf_get(&c->iev.ibuf, &imsg)) == -1)
+			fatal("%s: bad message from the parent", c->name);
+		if (n == 0)
+			break;
+		switch (imsg_get_type(&imsg)) {
+		case IMSG_STATUS_REQ:
+			if (imsg_get_len(&imsg) != 0)
+				fatalx("%s: STATUS_REQ with a payload",
+				    c->name);
+			if (selfstat(&st, c->name, c->started, c->detail)
+			    == -1)
+				fatal("%s: /proc/self/status", c->name);
+			if (imsgev_compose(&c->iev, IMSG_STATUS,
+			    imsg_get_id(&imsg), 0, -1, &st, sizeof(st)) == -1)
+				fatal("%s: compose", c->name);
+			break;
+		default:
+			if (c->dispatch == NULL || c->dispatch(c, &imsg) == -1)
+				fatalx("%s: unexpected message %s (%u) from "
+				    "the parent", c->name,
+				    jb_imsg_name(imsg_get_type(&imsg)),
+				    imsg_get_type(&imsg));
+		}
+		imsg_free(&imsg);
+	}
+	imsgev_add(&c->iev);
+}
+
+/*
+ * The start of every child: the flags jailbeed passes, logging, and the
+ * refusal to run unless fd 3 is our channel.  Runs before the privilege
+ * drop, so it does nothing else.
+ */
+void
+child_init(struct child *c, const char *name, int argc, char **argv,
+    struct child_args *a)
+{
+	int	ch;
+
+	memset(c, 0, sizeof(*c));
+	memset(a, 0, sizeof(*a));
+	c->name = name;
+	c->started = time(NULL);
+	while ((ch = getopt(argc, argv, "de:o:v")) != -1) {
+		switch (ch) {
+		case 'd':
+			a->debug = 1;
+			break;
+		case 'e':
+			a->endpoint = optarg;
+			break;
+		case 'o':
+			a->owner = optarg;
+			break;
+		case 'v':
+			a->verbose++;
+			break;
+		default:
+			fprintf(stderr, "usage: %s [-dv] [-e endpoint] "
+			    "[-o owner] (started by jailbeed)\n", name);
+			exit(2);
+		}
+	}
+	log_init(a->debug, LOG_DAEMON);
+	log_procinit(name);
+	log_setverbose(a->verbose);
+	proc_child_check(name);
+}

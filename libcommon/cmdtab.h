@@ -1,0 +1,68 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+#ifndef JB_CMDTAB_H
+#define JB_CMDTAB_H
+
+/*
+ * The one table of public commands.  jbctl parses and prints help from
+ * it, the parent dispatches from it, and the SSH policy will be decided
+ * from its classification.  A leaf without a classification is a bug
+ * (regress/unit/t_cmdtab.c) and is refused at run time.
+ */
+
+enum cmd_class {
+	CMD_UNCLASSIFIED = 0,
+	CMD_HOST,		/* acts on the host itself */
+	CMD_CONTAINER,		/* acts inside one container of a visible repo */
+	CMD_INTERNAL,		/* reserved: never reachable remotely */
+};
+
+enum cmd_id {
+	CMD_NONE = 0,
+	CMD_STATUS,
+	CMD_VERSION,
+	CMD_HELP,
+};
+
+#define CMD_MAXWORDS	3
+#define CMD_MAXOPTS	8
+
+struct cmd_opt {
+	const char	*lname;		/* "output" for --output */
+	char		 sname;		/* 'o' for -o, 0 when none */
+	const char	*argname;	/* "FORMAT", NULL for a flag */
+	const char	*choices;	/* "text|json", NULL for free text */
+	int		 is_path;	/* the argument names a host path */
+	const char	*help;
+};
+
+struct cmd {
+	const char	*words[CMD_MAXWORDS];	/* NULL-terminated when short */
+	enum cmd_id	 id;
+	enum cmd_class	 cls;
+	const char	*args;		/* usage of positional arguments */
+	int		 min_args;
+	int		 max_args;
+	struct cmd_opt	 opts[CMD_MAXOPTS];	/* ended by lname NULL */
+	const char	*help;
+};
+
+extern const struct cmd	cmdtab[];
+extern const int	cmdtab_len;
+
+/* longest match of argv's leading words; *nwords gets how many matched */
+const struct cmd	*cmd_lookup(int argc, char *const argv[], int *nwords);
+const struct cmd	*cmd_find(enum cmd_id);
+const char		*cmd_class_name(enum cmd_class);
+/* "net loose" into buf */
+const char		*cmd_name(const struct cmd *, char *, size_t);
+
+#endif /* JB_CMDTAB_H */

@@ -1,0 +1,261 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "yamltree.h"
+
+#define SUN_PATH_MAX	(sizeof(((struct sockaddr_un *)NULL)->sun_path) - 1)
+#define URL_FORMS	"use unix:/absolute/path or https://host[:port], the " \
+			"host a DNS name, an IPv4 address or an [IPv6] address"
+
+static int	valid_owner(const char *, char *, size_t);
+static int	valid_socket(const char *, char *, size_t);
+static int	valid_url(const char *, char *, size_t);
+
+static const struct yt_field incus_fields[] = {
+	{ .key = "url", .type = YT_STRING,
+	  .off = offsetof(struct jb_conf, incus_url),
+	  .size = sizeof(((struct jb_conf *)NULL)->incus_url),
+	  .valid = valid_url },
+	{ .key = NULL }
+};
+
+static const struct yt_field conf_fields[] = {
+	{ .key = "owner", .type = YT_STRING,
+	  .off = offsetof(struct jb_conf, owner),
+	  .size = sizeof(((struct jb_conf *)NULL)->owner),
+	  .valid = valid_owner },
+	{ .key = "socket", .type = YT_PATH,
+	  .off = offsetof(struct jb_conf, socket),
+	  .size = sizeof(((struct jb_conf *)NULL)->socket),
+	  .valid = valid_socket },
+	{ .key = "state_dir", .type = YT_PATH,
+	  .off = offsetof(struct jb_conf, state_dir),
+	  .size = sizeof(((struct jb_conf *)NULL)->state_dir) },
+	{ .key = "incus", .type = YT_MAP, .sub = incus_fields },
+	{ .key = NULL }
+};
+
+/* a login name as useradd(8) takes it; the caller resolves it */
+static int
+valid_owner(const char *s, char *why, size_t whylen)
+{
+	size_t	len = strlen(s), i;
+	int	ok = len > 0 && len < JB_OWNER_MAX &&
+		    ((s[0] >= 'a' && s[0] <= 'z') || s[0] == '_');
+
+	for (i = 1; ok && i < len; i++) {
+		if ((s[i] >= 'a' && s[i] <= 'z') ||
+		    (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-')
+			continue;
+		if (s[i] == '$' && i == len - 1)
+			continue;
+		ok = 0;
+	}
+	if (!ok)
+		(void)snprintf(why, whylen, "not a login name "
+		    "([a-z_][a-z0-9_-]*[$]?, at most %d characters)",
+		    JB_OWNER_MAX - 1);
+	return ok ? 0 : -1;
+}
+
+static int
+valid_socket(const char *s, char *why, size_t whylen)
+{
+	if (strlen(s) > SUN_PATH_MAX) {
+		(void)snprintf(why, whylen, "too long for a unix socket "
+		    "(at most %zu bytes)", SUN_PATH_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+/* RFC 1123 host name: dot-separated labels of letters, digits, hyphens */
+static int
+valid_dnsname(const char *s, size_t len)
+{
+	size_t	i, label = 0;
+
+	if (len == 0 || len > 253)
+		return 0;
+	for (i = 0; i < len; i++) {
+		if (s[i] == '.') {
+			if (label == 0 || s[i - 1] == '-')
+				return 0;
+			label = 0;
+			continue;
+		}
+		if (!((s[i] >= 'a' && s[i] <= 'z') ||
+		    (s[i] >= 'A' && s[i] <= 'Z') ||
+		    (s[i] >= '0' && s[i] <= '9') || s[i] == '-'))
+			return 0;
+		if (label == 0 && s[i] == '-')
+			return 0;
+		if (++label > 63)
+			return 0;
+	}
+	return label > 0 && s[len - 1] != '-';
+}
+
+static int
+url_fail(char *why, size_t whylen, const char *what)
+{
+	(void)snprintf(why, whylen, "%s (%s)", what, URL_FORMS);
+	return -1;
+}
+
+static int
+valid_https(const char *h, char *why, size_t whylen)
+{
+	const char	*end, *rest;
+	char		 host[INET6_ADDRSTRLEN + 1];
+	unsigned char	 addr[sizeof(struct in6_addr)];
+	size_t		 len, i;
+	long		 port;
+
+	if (h[0] == '[') {
+		if ((end = strchr(h, ']')) == NULL)
+			return url_fail(why, whylen, "unclosed [ in the host");
+		len = (size_t)(end - h - 1);
+		if (len >= sizeof(host))
+			return url_fail(why, whylen, "bad IPv6 address");
+		memcpy(host, h + 1, len);
+		host[len] = '\0';
+		if (inet_pton(AF_INET6, host, addr) != 1)
+			return url_fail(why, whylen, "bad IPv6 address");
+		rest = end + 1;
+	} else {
+		len = strcspn(h, ":/?#");
+		rest = h + len;
+		if (len == 0)
+			return url_fail(why, whylen, "no host");
+		if (strspn(h, "0123456789.") >= len) {
+			/* all digits and dots: only a dotted quad will do */
+			if (len >= sizeof(host))
+				return url_fail(why, whylen,
+				    "bad IPv4 address");
+			memcpy(host, h, len);
+			host[len] = '\0';
+			if (inet_pton(AF_INET, host, addr) != 1)
+				return url_fail(why, whylen,
+				    "bad IPv4 address");
+		} else if (!valid_dnsname(h, len))
+			return url_fail(why, whylen, "bad host name");
+	}
+	if (*rest == '\0')
+		return 0;
+	if (*rest != ':')
+		return url_fail(why, whylen,
+		    "unexpected text after the host (no path)");
+	rest++;
+	len = strlen(rest);
+	if (len == 0 || len > 5)
+		return url_fail(why, whylen, "port must be 1-65535");
+	for (i = 0, port = 0; i < len; i++) {
+		if (rest[i] < '0' || rest[i] > '9')
+			return url_fail(why, whylen, "port must be 1-65535");
+		port = port * 10 + (rest[i] - '0');
+	}
+	if (port < 1 || port > 65535)
+		return url_fail(why, whylen, "port must be 1-65535");
+	return 0;
+}
+
+static int
+valid_url(const char *s, char *why, size_t whylen)
+{
+	char	tmp[128];
+
+	if (strncmp(s, "unix:", 5) == 0) {
+		if (yt_check_path(s + 5, tmp, sizeof(tmp)) == -1) {
+			(void)snprintf(why, whylen, "unix: socket path %s",
+			    tmp);
+			return -1;
+		}
+		if (strlen(s + 5) > SUN_PATH_MAX) {
+			(void)snprintf(why, whylen, "unix: socket path too "
+			    "long (at most %zu bytes)", SUN_PATH_MAX);
+			return -1;
+		}
+		return 0;
+	}
+	if (strncmp(s, "https://", 8) == 0)
+		return valid_https(s + 8, why, whylen);
+	return url_fail(why, whylen, "not a supported URL");
+}
+
+void
+conf_defaults(struct jb_conf *conf)
+{
+	memset(conf, 0, sizeof(*conf));
+	(void)strlcpy(conf->socket, JB_SOCKET_PATH, sizeof(conf->socket));
+	(void)strlcpy(conf->state_dir, JB_STATE_DIR, sizeof(conf->state_dir));
+	(void)strlcpy(conf->incus_url, JB_INCUS_URL, sizeof(conf->incus_url));
+}
+
+int
+conf_parse(const char *name, const char *buf, size_t len,
+    struct jb_conf *conf, char *err, size_t errlen)
+{
+	struct jb_conf	*tmp;
+	struct yt_node	*root;
+	struct yt_ctx	 ctx;
+	int		 rc;
+
+	if (yt_load(name, buf, len, &root, err, errlen) == -1)
+		return -1;
+	/* build aside, so a failure leaves *conf as it was */
+	if ((tmp = malloc(sizeof(*tmp))) == NULL) {
+		yt_free(root);
+		(void)snprintf(err, errlen, "%s: %s",
+		    name != NULL ? name : "<input>", strerror(errno));
+		return -1;
+	}
+	conf_defaults(tmp);
+	yt_ctx_init(&ctx, name, err, errlen);
+	rc = yt_apply(&ctx, root, conf_fields, tmp);
+	yt_free(root);
+	if (rc == 0)
+		*conf = *tmp;
+	free(tmp);
+	return rc;
+}
+
+int
+conf_load(const char *path, int missing_ok, struct jb_conf *conf,
+    char *err, size_t errlen)
+{
+	char	*buf;
+	size_t	 len;
+	int	 rc;
+
+	if (yt_read_file(path, &buf, &len, err, errlen) == -1) {
+		if (errno == ENOENT && missing_ok) {
+			conf_defaults(conf);
+			return 0;
+		}
+		return -1;
+	}
+	rc = conf_parse(path, buf, len, conf, err, errlen);
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,52 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * The daemon configuration (jailbeed.yaml), parsed with libyaml into a
+ * typed struct.  Only the parent parses YAML.  Every error names the file,
+ * the line and the dotted key, e.g.
+ *	bad.yaml:3: incus.urll: unknown key (known: url)
+ * and nothing is half-applied: on error the output struct is untouched.
+ */
+
+#ifndef JB_CONFIG_H
+#define JB_CONFIG_H
+
+#include <limits.h>
+#include <stddef.h>
+
+#define JB_CONF_PATH		"/etc/jailbee/jailbeed.yaml"
+#define JB_SOCKET_PATH		"/run/jailbee/jailbeed.sock"
+#define JB_STATE_DIR		"/var/lib/jailbee"
+#define JB_INCUS_URL		"unix:/var/lib/incus/unix.socket"
+#define JB_OWNER_MAX		33	/* a login name, NUL included */
+#define JB_ERR_MAX		512
+
+struct jb_conf {
+	char	owner[JB_OWNER_MAX];	/* "" when not set */
+	char	socket[PATH_MAX];	/* absolute */
+	char	state_dir[PATH_MAX];	/* absolute */
+	char	incus_url[PATH_MAX];	/* unix:/abs/path or https://host[:port] */
+};
+
+void	conf_defaults(struct jb_conf *);
+/*
+ * Load path into *conf.  A missing file is an error unless missing_ok,
+ * in which case *conf gets the defaults.  On error returns -1 with a
+ * one-line message in err (file:line: key: what is wrong) and *conf
+ * unchanged.
+ */
+int	conf_load(const char *path, int missing_ok, struct jb_conf *conf,
+	    char *err, size_t errlen);
+/* the same from memory; name is used in messages (fuzzing, tests) */
+int	conf_parse(const char *name, const char *buf, size_t len,
+	    struct jb_conf *conf, char *err, size_t errlen);
+
+#endif /* JB_CONFIG_H */

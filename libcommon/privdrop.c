@@ -1,0 +1,74 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+#include <sys/prctl.h>
+
+#include <cap-ng.h>
+#include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "proc.h"
+
+void
+priv_drop(const char *procname, const struct passwd *pw, const char *root,
+    const int *keep, size_t nkeep)
+{
+	uid_t		 uid = pw ? pw->pw_uid : 0;
+	gid_t		 gid = pw ? pw->pw_gid : 0;
+	size_t		 i;
+
+	capng_clear(CAPNG_SELECT_ALL);
+	for (i = 0; i < nkeep; i++)
+		if (capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED,
+		    keep[i]) == -1)
+			fatalx("%s: capng_update %d", procname, keep[i]);
+
+	selfstat_init();
+	/* the group database is read before a chroot hides it */
+	if (pw != NULL && initgroups(pw->pw_name, gid) == -1)
+		fatal("%s: initgroups %s", procname, pw->pw_name);
+	else if (pw == NULL && setgroups(0, NULL) == -1)
+		fatal("%s: setgroups", procname);
+	if (root != NULL && (chroot(root) == -1 || chdir("/") == -1))
+		fatal("%s: chroot %s", procname, root);
+
+	if (uid != 0) {
+		/* libcap-ng keeps the listed capabilities across setuid */
+		if (capng_change_id(uid, gid,
+		    CAPNG_CLEAR_BOUNDING | CAPNG_CLEAR_AMBIENT) != 0)
+			fatalx("%s: cannot switch to uid %u gid %u", procname,
+			    (unsigned)uid, (unsigned)gid);
+	} else {
+		if (capng_apply(CAPNG_SELECT_ALL) != 0)
+			fatalx("%s: cannot apply capabilities", procname);
+	}
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
+		fatal("%s: PR_SET_NO_NEW_PRIVS", procname);
+	/* a change of credentials clears the parent death signal */
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) == -1)
+		fatal("%s: PR_SET_PDEATHSIG", procname);
+
+	/* trust, but verify */
+	if (uid != 0 && (setuid(0) != -1 || seteuid(0) != -1))
+		fatalx("%s: could regain root after dropping it", procname);
+	capng_get_caps_process();
+	for (i = 0; i < nkeep; i++)
+		if (!capng_have_capability(CAPNG_EFFECTIVE, keep[i]))
+			fatalx("%s: lost capability %d", procname, keep[i]);
+	if (nkeep == 0 && capng_have_capabilities(CAPNG_SELECT_CAPS) !=
+	    CAPNG_NONE)
+		fatalx("%s: still holds capabilities", procname);
+	log_debug("%s: running as uid %u gid %u with %zu capabilities",
+	    procname, (unsigned)getuid(), (unsigned)getgid(), nkeep);
+}

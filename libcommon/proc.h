@@ -1,0 +1,75 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+#ifndef JB_PROC_H
+#define JB_PROC_H
+
+#include <sys/types.h>
+
+#include <stdint.h>
+
+#include "imsgev.h"
+#include "jb_msg.h"
+
+#define JB_CHAN_FD		3	/* a child's channel to the parent */
+
+/* users the children switch to; regress/setup-host creates them */
+#define JB_USER_INCUS		"_jbincus"
+#define JB_USER_SSHD		"_jbsshd"
+#define JB_SSHD_CHROOT		"/var/empty/jailbee"
+
+/*
+ * Start path with argv, its channel (one end of a socketpair) on fd 3 and
+ * every other fd above 2 closed.  The child gets SIGTERM when the parent
+ * dies.  Returns the pid, or -1.
+ */
+pid_t	proc_spawn(const char *path, char *const argv[], int chanfd);
+/* in a child: refuse to run unless fd 3 is a channel from our parent */
+void	proc_child_check(const char *procname);
+
+/*
+ * Become pw (with its supplementary groups), or stay uid 0 with no
+ * supplementary group when pw is NULL; chroot to root first unless it is
+ * NULL; keep exactly the capabilities in keep[] (effective and
+ * permitted), clear the bounding and ambient sets, set no_new_privs,
+ * re-arm the parent death signal, and verify: fatal on any failure.
+ */
+struct passwd;
+void	priv_drop(const char *procname, const struct passwd *pw,
+	    const char *root, const int *keep, size_t nkeep);
+
+/* this process's own status, from /proc/self/status opened by the init */
+void	selfstat_init(void);
+int	selfstat(struct jb_proc_status *, const char *name, int64_t started,
+	    const char *detail);
+
+/*
+ * The event loop every child runs after locking itself down: STATUS_REQ
+ * is answered here; other messages go to dispatch, which returns -1 for
+ * a type it does not know (fatal).  EOF from the parent ends the process.
+ */
+struct child {
+	const char	*name;
+	int64_t		 started;
+	char		 detail[JB_MSG_TEXT_MAX];
+	struct imsgev	 iev;
+	int		(*dispatch)(struct child *, struct imsg *);
+};
+struct child_args {
+	int		 debug;		/* -d: log to stderr */
+	int		 verbose;	/* -v */
+	const char	*owner;		/* -o: the owner's login name */
+	const char	*endpoint;	/* -e: the Incus endpoint URL */
+};
+void	child_init(struct child *, const char *, int, char **,
+	    struct child_args *);
+__attribute__((__noreturn__)) void child_run(struct child *);
+
+#endif /* JB_PROC_H */

@@ -1,0 +1,81 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "proc.h"
+
+/* opened before any chroot, so a chrooted process can still report */
+static int	status_fd = -1;
+
+void
+selfstat_init(void)
+{
+	if (status_fd == -1)
+		status_fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+}
+
+int
+selfstat(struct jb_proc_status *st, const char *name, int64_t started,
+    const char *detail)
+{
+	char		 buf[8192], *line, *next, *p, *ep;
+	ssize_t		 n;
+	unsigned int	 r, e, s, f;
+	int		 seen = 0;
+
+	memset(st, 0, sizeof(*st));
+	strlcpy(st->name, name, sizeof(st->name));
+	strlcpy(st->detail, detail, sizeof(st->detail));
+	st->pid = getpid();
+	st->started = started;
+	selfstat_init();
+	if (status_fd == -1 ||
+	    (n = pread(status_fd, buf, sizeof(buf) - 1, 0)) <= 0)
+		return -1;
+	buf[n] = '\0';
+	for (line = buf; line != NULL && *line != '\0'; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if (sscanf(line, "Uid: %u %u %u %u", &r, &e, &s, &f) == 4) {
+			/* report the effective id, and expose any mismatch */
+			st->uid = (r == e && e == s) ? e : UINT32_MAX;
+			seen |= 1;
+		} else if (sscanf(line, "Gid: %u %u %u %u", &r, &e, &s, &f)
+		    == 4) {
+			st->gid = (r == e && e == s) ? e : UINT32_MAX;
+			seen |= 2;
+		} else if (sscanf(line, "CapEff: %" SCNx64, &st->cap_eff) == 1)
+			seen |= 4;
+		else if (sscanf(line, "CapPrm: %" SCNx64, &st->cap_prm) == 1)
+			seen |= 8;
+		else if (sscanf(line, "CapBnd: %" SCNx64, &st->cap_bnd) == 1)
+			seen |= 16;
+		else if (strncmp(line, "Groups:", 7) == 0) {
+			for (p = line + 7;; p = ep) {
+				(void)strtoul(p, &ep, 10);
+				if (ep == p)
+					break;
+				st->ngroups++;
+			}
+		}
+	}
+	if (seen != 31) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,272 @@
+#! /usr/bin/env atf-sh
+#
+# The suite as a whole (DESIGN.md, issue "Foundation"): privileges of
+# every process as the processes report them and as /proc sees them, the
+# control socket's refusals, a dying child taking the suite down, a clean
+# SIGTERM, and configuration errors.
+
+. "$(atf_get_srcdir)/lib.sh"
+
+CAP_NET_ADMIN_MASK=0000000000001000
+
+# field of /proc/PID/status
+proc_field() {
+	awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status"
+}
+
+atf_test_case status_privileges cleanup
+status_privileges_head() {
+	atf_set descr "jbctl status lists five processes whose users and" \
+	    "capabilities match DESIGN.md, and /proc agrees"
+	atf_set require.user root
+}
+status_privileges_body() {
+	jb_start
+	atf_check -o save:status.json ./bin/jbctl -s "$(jb_sock)" status -o json
+	atf_check -o inline:"5\n" jq '.processes | length' status.json
+	owner_uid=$(id -u $JB_OWNER)
+
+	for name in jailbeed jb-incus jb-netd jb-mountd jb-sshd; do
+		pid=$(jq -er ".processes[] | select(.name == \"$name\") | .pid" \
+		    status.json) || atf_fail "$name missing from status"
+		uid=$(jq -r ".processes[] | select(.name == \"$name\") | .uid" \
+		    status.json)
+		eff=$(jq -r ".processes[] | select(.name == \"$name\") | .cap_eff" \
+		    status.json)
+		# what the process says matches what the kernel says
+		atf_check_equal "$(proc_field $pid Uid)" "$uid"
+		atf_check_equal "$(proc_field $pid CapEff)" "$eff"
+		atf_check_equal "$(proc_field $pid NoNewPrivs)" 1
+		case $name in
+		jailbeed|jb-mountd) want_uid=$owner_uid ;;
+		jb-incus) want_uid=$(id -u _jbincus) ;;
+		jb-sshd) want_uid=$(id -u _jbsshd) ;;
+		jb-netd) want_uid=0 ;;
+		esac
+		atf_check_equal "$uid" "$want_uid"
+		# all four uid fields agree: no saved root to return to
+		atf_check_equal "$(awk '$1 == "Uid:" { print $2 $3 $4 $5 }' \
+		    /proc/$pid/status)" "$want_uid$want_uid$want_uid$want_uid"
+		if [ $name = jb-netd ]; then
+			want=$CAP_NET_ADMIN_MASK
+		else
+			want=0000000000000000
+		fi
+		atf_check_equal "$(proc_field $pid CapEff)" $want
+		atf_check_equal "$(proc_field $pid CapPrm)" $want
+		atf_check_equal "$(proc_field $pid CapBnd)" $want
+		atf_check_equal "$(proc_field $pid CapAmb)" 0000000000000000
+	done
+	# jb-incus reaches Incus through its group, nothing else
+	pid=$(jq -r '.processes[] | select(.name == "jb-incus") | .pid' status.json)
+	incus_gid=$(getent group incus-admin | cut -d: -f3)
+	atf_check -o match:"(^| )$incus_gid( |$)" awk '$1 == "Groups:" {
+	    $1 = ""; print }' /proc/$pid/status
+	# jb-sshd sits in its empty chroot
+	pid=$(jq -r '.processes[] | select(.name == "jb-sshd") | .pid' status.json)
+	atf_check -o inline:"/var/empty/jailbee\n" readlink /proc/$pid/root
+	# the text form lists the same five, net_admin only on jb-netd
+	atf_check -o save:status.txt ./bin/jbctl -s "$(jb_sock)" status
+	atf_check -o inline:"5\n" awk 'NR > 1 { n++ } END { print n }' status.txt
+	atf_check -o inline:"jb-netd cap_net_admin\n" awk \
+	    '$NF != "-" && NR > 1 { print $1, $NF }' status.txt
+}
+status_privileges_cleanup() { jb_cleanup; }
+
+atf_test_case control_socket_refusals cleanup
+control_socket_refusals_head() {
+	atf_set descr "only the owner or root may use the control socket;" \
+	    "another uid is refused at the file and again by SO_PEERCRED"
+	atf_set require.user root
+}
+control_socket_refusals_body() {
+	jb_start
+	# the socket file is the owner's alone
+	atf_check -o inline:"600 $JB_OWNER\n" stat -c '%a %U' "$(jb_sock)"
+	# the owner may
+	atf_check -o match:jb-netd setpriv --reuid=$JB_OWNER \
+	    --regid=$JB_OWNER --init-groups ./bin/jbctl -s "$(jb_sock)" status
+	# a stranger is stopped by the file mode
+	atf_check -s exit:1 -e match:"Permission denied" setpriv \
+	    --reuid=$JB_OTHER --regid=$JB_OTHER --init-groups \
+	    ./bin/jbctl -s "$(jb_sock)" status
+	# a stranger that can bypass file modes is refused by jailbeed itself,
+	# and the refusal is logged
+	other_uid=$(id -u $JB_OTHER)
+	atf_check -s exit:1 -e match:"closed the connection" setpriv \
+	    --reuid=$JB_OTHER --regid=$JB_OTHER --init-groups \
+	    --inh-caps=+dac_override --ambient-caps=+dac_override \
+	    ./bin/jbctl -s "$(jb_sock)" status
+	atf_check -o match:"refused connection from uid $other_uid" cat jailbeed.log
+	# the suite is unharmed
+	atf_check -o match:jb-sshd ./bin/jbctl -s "$(jb_sock)" status
+}
+control_socket_refusals_cleanup() { jb_cleanup; }
+
+atf_test_case child_death_stops_suite cleanup
+child_death_stops_suite_head() {
+	atf_set descr "SIGKILL of any child makes jailbeed exit non-zero" \
+	    "within 2 s, leaving no process of the suite behind"
+	atf_set require.user root
+	atf_set timeout 120
+}
+child_death_stops_suite_body() {
+	for victim in jb-incus jb-netd jb-mountd jb-sshd; do
+		jb_start
+		jbctl status -o json | jq -r '.processes[].pid' > pids
+		vpid=$(jb_pid $victim)
+		ppid=$(cat jailbeed.pid)
+		kill -KILL "$vpid"
+		jb_wait_gone "$ppid" 20 ||
+		    atf_fail "jailbeed still running 2 s after $victim was killed"
+		status=0
+		wait "$ppid" || status=$?
+		[ $status -ne 0 ] ||
+		    atf_fail "jailbeed exited 0 after $victim was killed"
+		for p in $(cat pids); do
+			jb_alive "$p" && atf_fail "pid $p of the suite survived"
+		done
+		grep -q "$victim (pid $vpid) killed by signal 9" jailbeed.log ||
+		    grep -q "$victim closed its channel" jailbeed.log ||
+		    atf_fail "jailbeed did not log the death of $victim"
+		rm -f jailbeed.pid
+		rm -rf "$(cat rundir)"
+	done
+}
+child_death_stops_suite_cleanup() { jb_cleanup; }
+
+atf_test_case parent_death_stops_children cleanup
+parent_death_stops_children_head() {
+	atf_set descr "SIGKILL of jailbeed takes every child with it"
+	atf_set require.user root
+}
+parent_death_stops_children_body() {
+	jb_start
+	jbctl status -o json | jq -r '.processes[].pid' > pids
+	kill -KILL "$(cat jailbeed.pid)"
+	wait "$(cat jailbeed.pid)" || true
+	for p in $(cat pids); do
+		jb_wait_gone "$p" 20 || atf_fail "pid $p outlived jailbeed"
+	done
+}
+parent_death_stops_children_cleanup() { jb_cleanup; }
+
+atf_test_case sigterm_clean cleanup
+sigterm_clean_head() {
+	atf_set descr "SIGTERM stops the whole suite cleanly: exit 0, no" \
+	    "process left, the control socket removed"
+	atf_set require.user root
+}
+sigterm_clean_body() {
+	jb_start
+	jbctl status -o json | jq -r '.processes[].pid' > pids
+	ppid=$(cat jailbeed.pid)
+	kill -TERM "$ppid"
+	jb_wait_gone "$ppid" 20 || atf_fail "jailbeed still running after SIGTERM"
+	atf_check -s exit:0 wait "$ppid"
+	for p in $(cat pids); do
+		jb_wait_gone "$p" 20 || atf_fail "pid $p survived SIGTERM"
+	done
+	[ ! -e "$(jb_sock)" ] || atf_fail "control socket left behind"
+	atf_check -o match:"terminating on signal 15" cat jailbeed.log
+}
+sigterm_clean_cleanup() { jb_cleanup; }
+
+atf_test_case second_instance cleanup
+second_instance_head() {
+	atf_set descr "a second jailbeed on the same socket refuses to start"
+	atf_set require.user root
+}
+second_instance_body() {
+	jb_start
+	atf_check -s exit:1 -e match:"another jailbeed is running" \
+	    env ASAN_OPTIONS=detect_leaks=0 "$(jb_build)/jailbeed" -d \
+	    -f jailbeed.yaml
+	atf_check -o match:jb-netd ./bin/jbctl -s "$(jb_sock)" status
+}
+second_instance_cleanup() { jb_cleanup; }
+
+atf_test_case child_needs_channel
+child_needs_channel_head() {
+	atf_set descr "a child started by hand refuses to run"
+}
+child_needs_channel_body() {
+	for c in jb-incus jb-netd jb-mountd jb-sshd; do
+		atf_check -s exit:1 -e match:"not a channel from its parent" \
+		    "$(jb_build)/$c" -d
+	done
+}
+
+atf_test_case config_errors
+config_errors_head() {
+	atf_set descr "jailbeed -n names file, line and key of a bad config"
+}
+config_errors_body() {
+	jb_users
+	printf 'owner: %s\nincus:\n  url: unix:/x\n  frob: 1\n' $JB_OWNER > unknown.yaml
+	atf_check -s not-exit:0 -e match:"unknown.yaml:4: incus.frob: unknown key" \
+	    "$(jb_build)/jailbeed" -n -f unknown.yaml
+	printf 'owner: %s\nsocket: [a, b\n' $JB_OWNER > malformed.yaml
+	atf_check -s not-exit:0 -e match:"malformed.yaml:[23]:" \
+	    "$(jb_build)/jailbeed" -n -f malformed.yaml
+	printf 'owner: %s\nsocket: relative/path\n' $JB_OWNER > relative.yaml
+	atf_check -s not-exit:0 -e match:"relative.yaml:2: socket:" \
+	    "$(jb_build)/jailbeed" -n -f relative.yaml
+	printf 'owner: nosuchuser12\n' > nouser.yaml
+	atf_check -s not-exit:0 -e match:"owner: no such user nosuchuser12" \
+	    "$(jb_build)/jailbeed" -n -f nouser.yaml
+	printf 'socket: /run/x.sock\n' > noowner.yaml
+	atf_check -s not-exit:0 -e match:"noowner.yaml: owner: not set" \
+	    "$(jb_build)/jailbeed" -n -f noowner.yaml
+	atf_check -s not-exit:0 -e match:"missing.yaml" \
+	    "$(jb_build)/jailbeed" -n -f missing.yaml
+	printf 'owner: %s\n' $JB_OWNER > good.yaml
+	atf_check -s exit:0 -e match:"configuration OK" \
+	    "$(jb_build)/jailbeed" -n -f good.yaml
+}
+
+atf_test_case jbctl_usage
+jbctl_usage_head() {
+	atf_set descr "jbctl parses from the command table and says what is" \
+	    "wrong with bad input"
+}
+jbctl_usage_body() {
+	atf_check -o match:"status" -o match:"version" "$(jb_build)/jbctl" --help
+	atf_check -s exit:2 -e match:'unknown command "frobnicate"' \
+	    "$(jb_build)/jbctl" frobnicate
+	atf_check -s exit:1 -e match:'"yaml" is not one of text\|json' \
+	    "$(jb_build)/jbctl" status -o yaml
+	atf_check -s exit:1 -e match:"unknown option --bogus" \
+	    "$(jb_build)/jbctl" status --bogus
+	atf_check -s exit:1 -e match:"wrong number of arguments" \
+	    "$(jb_build)/jbctl" status extra
+	atf_check -o match:"usage: jbctl status \[--output FORMAT\]" \
+	    "$(jb_build)/jbctl" help status
+	atf_check -s exit:1 -e match:"cannot connect to /nonexistent/sock" \
+	    "$(jb_build)/jbctl" -s /nonexistent/sock status
+}
+
+atf_test_case version cleanup
+version_head() {
+	atf_set descr "jbctl version reports both ends"
+	atf_set require.user root
+}
+version_body() {
+	jb_start
+	atf_check -o match:"^jbctl [0-9]" -o match:"^jailbeed [0-9]" \
+	    ./bin/jbctl -s "$(jb_sock)" version
+}
+version_cleanup() { jb_cleanup; }
+
+atf_init_test_cases() {
+	atf_add_test_case status_privileges
+	atf_add_test_case control_socket_refusals
+	atf_add_test_case child_death_stops_suite
+	atf_add_test_case parent_death_stops_children
+	atf_add_test_case sigterm_clean
+	atf_add_test_case second_instance
+	atf_add_test_case child_needs_channel
+	atf_add_test_case config_errors
+	atf_add_test_case jbctl_usage
+	atf_add_test_case version
+}

@@ -1,0 +1,114 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * The command table: every leaf classified (the router refuses one that
+ * is not), every leaf reachable by its own words, options well formed.
+ */
+
+#include <stdint.h>
+#include <string.h>
+
+#include <atf-c.h>
+
+#include "cmdtab.h"
+
+ATF_TC_WITHOUT_HEAD(every_leaf_classified);
+ATF_TC_BODY(every_leaf_classified, tc)
+{
+	char	name[64];
+	int	i;
+
+	ATF_REQUIRE(cmdtab_len > 0);
+	for (i = 0; i < cmdtab_len; i++) {
+		cmd_name(&cmdtab[i], name, sizeof(name));
+		ATF_CHECK_MSG(cmdtab[i].cls == CMD_HOST ||
+		    cmdtab[i].cls == CMD_CONTAINER ||
+		    cmdtab[i].cls == CMD_INTERNAL,
+		    "%s has no classification", name);
+		ATF_CHECK_MSG(cmdtab[i].id != CMD_NONE, "%s has no id", name);
+		ATF_CHECK_MSG(cmdtab[i].help != NULL &&
+		    cmdtab[i].help[0] != '\0', "%s has no help", name);
+		ATF_CHECK_MSG(cmdtab[i].args != NULL, "%s: args NULL", name);
+		ATF_CHECK_MSG(cmdtab[i].min_args <= cmdtab[i].max_args,
+		    "%s: min_args > max_args", name);
+	}
+}
+
+ATF_TC_WITHOUT_HEAD(leaves_unique_and_reachable);
+ATF_TC_BODY(leaves_unique_and_reachable, tc)
+{
+	char	*argv[CMD_MAXWORDS + 1], name[64];
+	int	 i, j, w, n;
+
+	for (i = 0; i < cmdtab_len; i++) {
+		for (w = 0; w < CMD_MAXWORDS && cmdtab[i].words[w]; w++)
+			argv[w] = (char *)(uintptr_t)cmdtab[i].words[w];
+		argv[w] = NULL;
+		cmd_name(&cmdtab[i], name, sizeof(name));
+		ATF_CHECK_MSG(cmd_lookup(w, argv, &n) == &cmdtab[i] && n == w,
+		    "%s does not look up to itself", name);
+		for (j = 0; j < cmdtab_len; j++)
+			ATF_CHECK_MSG(j == i || cmdtab[j].id != cmdtab[i].id,
+			    "%s shares its id", name);
+		ATF_CHECK(cmd_find(cmdtab[i].id) == &cmdtab[i]);
+	}
+}
+
+ATF_TC_WITHOUT_HEAD(options_well_formed);
+ATF_TC_BODY(options_well_formed, tc)
+{
+	const struct cmd_opt	*o;
+	char			 name[64];
+	int			 i, k, m;
+
+	for (i = 0; i < cmdtab_len; i++) {
+		cmd_name(&cmdtab[i], name, sizeof(name));
+		for (k = 0; k < CMD_MAXOPTS && cmdtab[i].opts[k].lname; k++) {
+			o = &cmdtab[i].opts[k];
+			ATF_CHECK_MSG(o->help != NULL && o->help[0] != '\0',
+			    "%s --%s has no help", name, o->lname);
+			ATF_CHECK_MSG(o->choices == NULL || o->argname != NULL,
+			    "%s --%s: choices on a flag", name, o->lname);
+			for (m = 0; m < k; m++) {
+				ATF_CHECK_MSG(strcmp(cmdtab[i].opts[m].lname,
+				    o->lname) != 0, "%s: --%s twice", name,
+				    o->lname);
+				ATF_CHECK_MSG(o->sname == 0 ||
+				    cmdtab[i].opts[m].sname != o->sname,
+				    "%s: -%c twice", name, o->sname);
+			}
+		}
+	}
+}
+
+ATF_TC_WITHOUT_HEAD(lookup);
+ATF_TC_BODY(lookup, tc)
+{
+	char	*a1[] = { "status", "-o", "json", NULL };
+	char	*a2[] = { "frobnicate", NULL };
+	char	*a3[] = { NULL };
+	int	 n = -1;
+
+	ATF_CHECK(cmd_lookup(3, a1, &n) == cmd_find(CMD_STATUS) && n == 1);
+	ATF_CHECK(cmd_lookup(1, a2, &n) == NULL && n == 0);
+	ATF_CHECK(cmd_lookup(0, a3, &n) == NULL);
+	ATF_CHECK_STREQ(cmd_class_name(CMD_HOST), "host");
+	ATF_CHECK_STREQ(cmd_class_name(CMD_UNCLASSIFIED), "unclassified");
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, every_leaf_classified);
+	ATF_TP_ADD_TC(tp, leaves_unique_and_reachable);
+	ATF_TP_ADD_TC(tp, options_well_formed);
+	ATF_TP_ADD_TC(tp, lookup);
+	return atf_no_error();
+}
