@@ -242,14 +242,21 @@ ctl_request(struct imsgbuf *ibuf, uint32_t type,
 	struct jb_ctl_text	 t;
 	int			 n, done = 0, failed = 0;
 
-	if (imsg_compose(ibuf, type, JB_CTL_VERSION, 0, -1, NULL, 0) == -1 ||
-	    imsgbuf_flush(ibuf) == -1)
+	if (imsg_compose(ibuf, type, JB_CTL_VERSION, 0, -1, NULL, 0) == -1)
+		die("cannot compose a request: %s", strerror(errno));
+	if (imsgbuf_flush(ibuf) == -1) {
+		if (errno == EPIPE || errno == ECONNRESET)
+			die("jailbeed closed the connection (see its log)");
 		die("cannot send to jailbeed: %s", strerror(errno));
+	}
 	while (!done) {
 		if ((n = imsgbuf_read(ibuf)) == -1) {
 			if (errno == EAGAIN || errno == EWOULDBLOCK)
 				die("no answer from jailbeed within %d s",
 				    JBCTL_TIMEOUT);
+			if (errno == ECONNRESET)
+				die("jailbeed closed the connection (see its "
+				    "log)");
 			die("reading from jailbeed: %s", strerror(errno));
 		}
 		if (n == 0)
@@ -318,6 +325,10 @@ main(int argc, char *argv[])
 	const char		*fmt;
 	int			 ch, nwords;
 
+	if (argc > 1 && strcmp(argv[1], "--help") == 0) {
+		usage_all(stdout);
+		exit(0);
+	}
 	while ((ch = getopt(argc, argv, "+hs:")) != -1) {
 		switch (ch) {
 		case 's':
@@ -336,10 +347,6 @@ main(int argc, char *argv[])
 	if (argc == 0) {
 		usage_all(stderr);
 		exit(2);
-	}
-	if (strcmp(argv[0], "--help") == 0) {
-		usage_all(stdout);
-		exit(0);
 	}
 	memset(&p, 0, sizeof(p));
 	if ((p.cmd = cmd_lookup(argc, argv, &nwords)) == NULL) {

@@ -22,10 +22,22 @@
 static struct json_object	*json_list;
 
 static const char *
-cap_list(uint64_t caps, char *buf, size_t len)
+cap_name(int bit, char *buf, size_t len)
 {
 	const char	*n;
-	int		 bit;
+
+	if ((n = capng_capability_to_name(bit)) != NULL)
+		snprintf(buf, len, "cap_%s", n);
+	else
+		snprintf(buf, len, "cap_%d", bit);
+	return buf;
+}
+
+static const char *
+cap_list(uint64_t caps, char *buf, size_t len)
+{
+	char	name[64];
+	int	bit;
 
 	buf[0] = '\0';
 	for (bit = 0; bit < 64; bit++) {
@@ -33,15 +45,7 @@ cap_list(uint64_t caps, char *buf, size_t len)
 			continue;
 		if (buf[0] != '\0')
 			strlcat(buf, ",", len);
-		if ((n = capng_capability_to_name(bit)) != NULL) {
-			strlcat(buf, "cap_", len);
-			strlcat(buf, n, len);
-		} else {
-			char	num[16];
-
-			snprintf(num, sizeof(num), "cap_%d", bit);
-			strlcat(buf, num, len);
-		}
+		strlcat(buf, cap_name(bit, name, sizeof(name)), len);
 	}
 	return buf[0] == '\0' ? "-" : buf;
 }
@@ -73,9 +77,19 @@ user_name(uint32_t uid)
 	return (pw = getpwuid(uid)) != NULL ? pw->pw_name : "?";
 }
 
+static int	text_header_due;
+
 static void
 text_status_begin(void)
 {
+	/* printed with the first answer, so a refusal prints only the error */
+	text_header_due = 1;
+}
+
+static void
+text_status_header(void)
+{
+	text_header_due = 0;
 	printf("%-10s %7s %-10s %6s %6s %-8s %s\n", "PROCESS", "PID", "USER",
 	    "UID", "GID", "UPTIME", "CAPABILITIES");
 }
@@ -85,6 +99,8 @@ text_status_entry(const struct jb_proc_status *st, int64_t now)
 {
 	char	caps[1024], up[32];
 
+	if (text_header_due)
+		text_status_header();
 	printf("%-10s %7d %-10s %6u %6u %-8s %s\n", st->name, st->pid,
 	    user_name(st->uid), st->uid, st->gid,
 	    uptime(now - st->started, up, sizeof(up)),
@@ -120,7 +136,6 @@ json_status_entry(const struct jb_proc_status *st, int64_t now)
 	struct json_object	*o, *caps;
 	char			 hex[32];
 	int			 bit;
-	const char		*n;
 
 	o = json_object_new_object();
 	json_object_object_add(o, "name", json_object_new_string(st->name));
@@ -141,13 +156,9 @@ json_status_entry(const struct jb_proc_status *st, int64_t now)
 	for (bit = 0; bit < 64; bit++) {
 		char	name[64];
 
-		if ((st->cap_eff & (1ULL << bit)) == 0)
-			continue;
-		if ((n = capng_capability_to_name(bit)) != NULL)
-			snprintf(name, sizeof(name), "cap_%s", n);
-		else
-			snprintf(name, sizeof(name), "cap_%d", bit);
-		json_object_array_add(caps, json_object_new_string(name));
+		if (st->cap_eff & (1ULL << bit))
+			json_object_array_add(caps, json_object_new_string(
+			    cap_name(bit, name, sizeof(name))));
 	}
 	json_object_object_add(o, "capabilities", caps);
 	json_object_object_add(o, "started", json_object_new_int64(st->started));

@@ -1,0 +1,157 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * The Incus REST API as jb-incus uses it, asynchronous, on top of http.c.
+ *
+ * Every call returns at once and reports through its callback, from the
+ * event loop and never from inside the call itself.  Calls whose request
+ * Incus runs as a background operation (create, state changes, delete,
+ * exec, snapshots, image import) wait for that operation to finish,
+ * waiting again on "context deadline exceeded", and report its result.
+ *
+ * Callback conventions: err is NULL on success, otherwise a message that
+ * names the request and carries Incus's own error text.  A json_object
+ * handed to a callback is borrowed: take a reference (json_object_get) to
+ * keep it.  For a sync response it is the "metadata" member; for an
+ * operation it is the finished operation's own "metadata" member (NULL
+ * when the operation has none).
+ *
+ * A call returns NULL only when memory is short; then no callback runs.
+ * incus_cancel() drops one pending call, incus_free() all of them; no
+ * callback runs for a dropped call.
+ */
+
+#ifndef JB_INCUS_H
+#define JB_INCUS_H
+
+#include <sys/types.h>
+
+#include <stddef.h>
+
+#include "http.h"
+
+struct event_base;
+struct json_object;
+struct incus;
+struct incus_call;
+
+#define INCUS_SOCKET		"/var/lib/incus/unix.socket"
+#define INCUS_OP_TIMEOUT	600	/* seconds an operation may run */
+
+typedef void	(*incus_json_cb)(void *, struct json_object *, const char *);
+
+struct incus	*incus_new(struct event_base *, const char *,
+		    const struct http_tls *, char *, size_t);
+void		 incus_free(struct incus *);
+void		 incus_set_op_timeout(struct incus *, int);
+struct http_client *incus_http(struct incus *);
+void		 incus_cancel(struct incus_call *);
+
+/* Any request: body is JSON (or NULL).  Operations are waited for. */
+struct incus_call *incus_request(struct incus *, const char *, const char *,
+		    struct json_object *, incus_json_cb, void *);
+/* Waits for "/1.0/operations/UUID" to finish. */
+struct incus_call *incus_operation_wait(struct incus *, const char *,
+		    incus_json_cb, void *);
+
+/* GET /1.0: server configuration and environment. */
+struct incus_call *incus_server_get(struct incus *, incus_json_cb, void *);
+
+/*
+ * The instances (recursion=1, a JSON array) whose config key (which must
+ * start with "user.") equals value, or merely exists when value is NULL;
+ * all instances when key is NULL.  Incus's own filter is case-insensitive
+ * and regex-like, so it only narrows the list: the match is exact here.
+ */
+struct incus_call *incus_instances_list(struct incus *, const char *,
+		    const char *, incus_json_cb, void *);
+/* One instance, or md NULL and err NULL when it does not exist. */
+struct incus_call *incus_instance_get(struct incus *, const char *,
+		    incus_json_cb, void *);
+/* POST /1.0/instances with the caller's InstancesPost object. */
+struct incus_call *incus_instance_create(struct incus *, struct json_object *,
+		    incus_json_cb, void *);
+/* action: start, stop, restart, freeze, unfreeze; timeout -1: default */
+struct incus_call *incus_instance_state(struct incus *, const char *,
+		    const char *, int, int, incus_json_cb, void *);
+struct incus_call *incus_instance_delete(struct incus *, const char *,
+		    incus_json_cb, void *);
+/* PATCH /1.0/instances/NAME, e.g. {"config":{"user.jailbee.x":"y"}} */
+struct incus_call *incus_instance_patch(struct incus *, const char *,
+		    struct json_object *, incus_json_cb, void *);
+
+/* Non-interactive exec with recorded output. */
+struct incus_exec {
+	const char *const	*argv;		/* NULL-terminated */
+	const char *const	*env;		/* "K=V", NULL-terminated */
+	const char		*cwd;		/* NULL: "/" */
+	int			 uid;		/* -1: root */
+	int			 gid;		/* -1: root */
+};
+
+struct incus_exec_result {
+	int		 status;		/* the command's exit code */
+	const char	*out;			/* NUL-terminated */
+	size_t		 outlen;
+	const char	*err;
+	size_t		 errlen;
+};
+
+/*
+ * res is non-NULL whenever the command ran, even when err reports a later
+ * failure (fetching or deleting the recorded output).
+ */
+typedef void	(*incus_exec_cb)(void *, const struct incus_exec_result *,
+		    const char *);
+
+struct incus_call *incus_exec(struct incus *, const char *,
+		    const struct incus_exec *, incus_exec_cb, void *);
+
+/* Files inside an instance. */
+struct incus_file {
+	const char	*type;		/* "file", "directory", "symlink" */
+	int		 uid;		/* -1: leave to Incus */
+	int		 gid;
+	int		 mode;		/* -1: leave to Incus */
+	int		 append;	/* push: append instead of replace */
+	const char	*data;		/* pull: NUL-terminated copy */
+	size_t		 len;
+};
+
+typedef void	(*incus_file_cb)(void *, const struct incus_file *,
+		    const char *);
+
+struct incus_call *incus_file_push(struct incus *, const char *, const char *,
+		    const struct incus_file *, incus_json_cb, void *);
+struct incus_call *incus_file_pull(struct incus *, const char *, const char *,
+		    incus_file_cb, void *);
+struct incus_call *incus_file_delete(struct incus *, const char *,
+		    const char *, incus_json_cb, void *);
+
+/* Snapshots of an instance's storage. */
+struct incus_call *incus_snapshot_create(struct incus *, const char *,
+		    const char *, incus_json_cb, void *);
+struct incus_call *incus_snapshot_delete(struct incus *, const char *,
+		    const char *, incus_json_cb, void *);
+struct incus_call *incus_snapshot_restore(struct incus *, const char *,
+		    const char *, incus_json_cb, void *);
+
+/* Images: list (array), alias lookup (NULL, NULL when absent), import. */
+struct incus_call *incus_images_list(struct incus *, incus_json_cb, void *);
+struct incus_call *incus_image_alias_get(struct incus *, const char *,
+		    incus_json_cb, void *);
+/* A unified tarball; md is {"fingerprint": ...}; the alias may be NULL. */
+struct incus_call *incus_image_import(struct incus *, const void *, size_t,
+		    const char *, incus_json_cb, void *);
+struct incus_call *incus_image_delete(struct incus *, const char *,
+		    incus_json_cb, void *);
+
+#endif /* JB_INCUS_H */
