@@ -14,6 +14,7 @@ SBINDIR		?= $(PREFIX)/sbin
 LIBEXECDIR	?= $(PREFIX)/libexec/jailbee
 MANDIR		?= $(PREFIX)/share/man
 SYSCONFDIR	?= /etc
+UNITDIR		?= /lib/systemd/system
 O		?= build
 VERSION		:= 0.1.0
 
@@ -122,9 +123,9 @@ install: all
 	install -d $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
 	install -m 0644 man/jailbeed.8 man/jbctl.8 $(DESTDIR)$(MANDIR)/man8/
 	install -m 0644 man/jailbee.yaml.5 $(DESTDIR)$(MANDIR)/man5/
-	install -d $(DESTDIR)/lib/systemd/system $(DESTDIR)$(SYSCONFDIR)/init.d
+	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/init.d
 	sed 's|@SBINDIR@|$(SBINDIR)|g' etc/jailbee.service.in \
-	    > $(DESTDIR)/lib/systemd/system/jailbee.service
+	    > $(DESTDIR)$(UNITDIR)/jailbee.service
 	sed 's|@SBINDIR@|$(SBINDIR)|g' etc/jailbee.rc.in \
 	    > $(DESTDIR)$(SYSCONFDIR)/init.d/jailbee
 	chmod 0755 $(DESTDIR)$(SYSCONFDIR)/init.d/jailbee

@@ -262,7 +262,48 @@ version_body() {
 }
 version_cleanup() { jb_cleanup; }
 
+atf_test_case install_prefix cleanup
+install_prefix_head() {
+	atf_set descr "make PREFIX=... install gives a working suite whose" \
+	    "children run from PREFIX/libexec/jailbee"
+	atf_set require.user root
+	atf_set timeout 600
+}
+install_prefix_body() {
+	src=$(atf_config_get srcdir)
+	p=$(pwd)/opt
+	atf_check -o ignore -e ignore make -C "$src" O="$(pwd)/b" PREFIX="$p" \
+	    SYSCONFDIR="$(pwd)/etc" UNITDIR="$(pwd)/unit" all install
+	for f in sbin/jailbeed bin/jbctl libexec/jailbee/jb-incus \
+	    libexec/jailbee/jb-netd libexec/jailbee/jb-mountd \
+	    libexec/jailbee/jb-sshd share/man/man8/jailbeed.8 \
+	    share/man/man8/jbctl.8 share/man/man5/jailbee.yaml.5; do
+		[ -x "$p/$f" ] || [ -f "$p/$f" ] || atf_fail "$f not installed"
+	done
+	atf_check -o match:"ExecStart=$p/sbin/jailbeed -d" cat unit/jailbee.service
+	atf_check -o match:"DAEMON=$p/sbin/jailbeed" cat etc/init.d/jailbee
+	jb_users
+	jb_conf
+	"$p/sbin/jailbeed" -d -f jailbeed.yaml > jailbeed.log 2>&1 &
+	echo $! > jailbeed.pid
+	i=0
+	until "$p/bin/jbctl" -s "$(jb_sock)" status > /dev/null 2>&1; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || { cat jailbeed.log >&2; atf_fail "no answer"; }
+		sleep 0.1
+	done
+	"$p/bin/jbctl" -s "$(jb_sock)" status -o json > status.json
+	atf_check -o inline:"5\n" jq '.processes | length' status.json
+	for c in jb-incus jb-netd jb-mountd jb-sshd; do
+		pid=$(jq -r ".processes[] | select(.name == \"$c\") | .pid" \
+		    status.json)
+		atf_check -o inline:"$p/libexec/jailbee/$c\n" readlink /proc/$pid/exe
+	done
+}
+install_prefix_cleanup() { jb_cleanup; }
+
 atf_init_test_cases() {
+	atf_add_test_case install_prefix
 	atf_add_test_case status_privileges
 	atf_add_test_case control_socket_refusals
 	atf_add_test_case child_death_stops_suite
