@@ -84,10 +84,10 @@ $(O)/jbctl: $(call objs,$(JBCTL_SRCS)) $(LIBCOMMON)
 # unit tests: atf-c programs linking libcommon
 ATF_CFLAGS	:= $(shell pkg-config --cflags atf-c 2>/dev/null)
 ATF_LIBS	:= $(shell pkg-config --libs atf-c 2>/dev/null)
-$(O)/regress/unit/%: regress/unit/%.c $(LIBCOMMON)
+$(O)/regress/unit/%: regress/unit/%.c regress/unit/lsan_options.c $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ATF_CFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< \
-	    $(LIBCOMMON) $(ATF_LIBS) $(PKG_LIBS)
+	    regress/unit/lsan_options.c $(LIBCOMMON) $(ATF_LIBS) $(PKG_LIBS)
 unit-build: $(addprefix $(O)/regress/unit/,$(UNIT_TESTS))
 
 # libFuzzer targets, built by clang with their own object directory

@@ -15,17 +15,19 @@
 #include "cmdtab.h"
 
 const struct cmd cmdtab[] = {
-	{ { "status" }, CMD_STATUS, CMD_HOST, "", 0, 0,
-	  { { "output", 'o', "FORMAT", "text|json", 0,
-	      "print as text (default) or JSON" } },
-	  "show every process of the suite: pid, user, group, capabilities "
-	  "and uptime, as each reports itself" },
-	{ { "version" }, CMD_VERSION, CMD_HOST, "", 0, 0,
-	  { { NULL } },
-	  "print the versions of jbctl and of the running jailbeed" },
-	{ { "help" }, CMD_HELP, CMD_HOST, "[COMMAND...]", 0, CMD_MAXWORDS,
-	  { { NULL } },
-	  "print the commands, or the usage of one command" },
+	{ .words = { "status" }, .id = CMD_STATUS, .cls = CMD_HOST,
+	  .args = "", .min_args = 0, .max_args = 0,
+	  .opts = { { .lname = "output", .sname = 'o', .argname = "FORMAT",
+	      .choices = "text|json",
+	      .help = "print as text (default) or JSON" } },
+	  .help = "show every process of the suite: pid, user, group, "
+	  "capabilities and uptime, as each reports itself" },
+	{ .words = { "version" }, .id = CMD_VERSION, .cls = CMD_HOST,
+	  .args = "", .min_args = 0, .max_args = 0,
+	  .help = "print the versions of jbctl and of the running jailbeed" },
+	{ .words = { "help" }, .id = CMD_HELP, .cls = CMD_HOST,
+	  .args = "[COMMAND...]", .min_args = 0, .max_args = CMD_MAXWORDS,
+	  .help = "print the commands, or the usage of one command" },
 };
 const int cmdtab_len = sizeof(cmdtab) / sizeof(cmdtab[0]);
 

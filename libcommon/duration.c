@@ -15,7 +15,8 @@
 
 #include "duration.h"
 
-#define DURATION_FORMS	"forms: 30s, 45m, 4h, 1h30m, or minutes as a bare number"
+#define DURATION_FORMS	\
+	"forms: 30s, 45m, 4h, 1h30m, or minutes as a bare number"
 #define DURATION_SHOW	32	/* input bytes quoted in a message */
 
 static const struct {

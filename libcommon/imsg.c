@@ -151,16 +151,19 @@ ibuf_add_string(struct ibuf *b, const char *s)
 	return 0;
 }
 
+/* NULL is an empty buffer: an empty imsg payload is one */
 size_t
 ibuf_size(const struct ibuf *b)
 {
+	if (b == NULL)
+		return 0;
 	return b->wpos - b->rpos;
 }
 
 void *
 ibuf_data(const struct ibuf *b)
 {
-	if (b->buf == NULL)
+	if (b == NULL || b->buf == NULL)
 		return NULL;
 	return b->buf + b->rpos;
 }
@@ -727,7 +730,7 @@ imsg_get_pid(const struct imsg *imsg)
 size_t
 imsg_get_len(const struct imsg *imsg)
 {
-	return imsg->buf == NULL ? 0 : ibuf_size(imsg->buf);
+	return ibuf_size(imsg->buf);
 }
 
 int

@@ -76,7 +76,7 @@ struct imsgbuf {
 	TAILQ_HEAD(, ibuf)	 outq;		/* composed, not yet written */
 	uint32_t		 queued;	/* messages in outq */
 	unsigned char		*rbuf;		/* reassembly buffer */
-	size_t			 rpos;		/* first byte not yet consumed */
+	size_t			 rpos;		/* first unconsumed byte */
 	size_t			 rlen;		/* end of data in rbuf */
 	size_t			 rsize;		/* allocated */
 	uint64_t		 rstream;	/* stream offset of rbuf[0] */
@@ -97,6 +97,7 @@ struct ibuf	*ibuf_dynamic(size_t, size_t);
 int		 ibuf_add(struct ibuf *, const void *, size_t);
 int		 ibuf_add_n32(struct ibuf *, uint32_t);	/* host order */
 int		 ibuf_add_string(struct ibuf *, const char *); /* u32 len + bytes */
+/* both take NULL (an empty imsg payload) as empty: 0 and NULL */
 size_t		 ibuf_size(const struct ibuf *);	/* unread bytes */
 void		*ibuf_data(const struct ibuf *);	/* at read cursor */
 int		 ibuf_get(struct ibuf *, void *, size_t);	/* -1 EBADMSG */

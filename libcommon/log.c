@@ -84,6 +84,9 @@ logit(int pri, const char *fmt, ...)
 	va_end(ap);
 }
 
+static void vlog_errno(int, int, const char *, va_list)
+    __attribute__((__format__(printf, 3, 0)));
+
 static void
 vlog_errno(int pri, int err, const char *fmt, va_list ap)
 {

@@ -451,7 +451,7 @@ yt_on_scalar(struct yt_loader *ld, const yaml_event_t *ev, size_t line)
 	if (len > YT_SCALAR_MAX)
 		return yt_errorl(&ld->ctx, line,
 		    "value longer than %d bytes", YT_SCALAR_MAX);
-	if (memchr(value, '\0', len) != NULL)
+	if (len > 0 && memchr(value, '\0', len) != NULL)
 		return yt_errorl(&ld->ctx, line, "value contains a NUL byte");
 	if (yt_tag_scalar(ld, line, (const char *)ev->data.scalar.tag,
 	    ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE, value,
@@ -883,8 +883,8 @@ yt_apply_strlist(struct yt_ctx *ctx, const struct yt_field *f,
 	int	 rc = 0;
 
 	if (n->kind != YT_SEQUENCE)
-		return yt_error(ctx, n, "expected a sequence of strings, got %s",
-		    yt_describe(n));
+		return yt_error(ctx, n,
+		    "expected a sequence of strings, got %s", yt_describe(n));
 	if (n->nitems == 0) {
 		/* an explicit [] resets what earlier layers gave */
 		yt_strlist_free(l);
@@ -897,6 +897,7 @@ yt_apply_strlist(struct yt_ctx *ctx, const struct yt_field *f,
 	if (v == NULL)
 		return yt_error(ctx, n, "out of memory");
 	l->v = v;
+	l->v[l->n] = NULL;
 	for (i = 0; i < n->nitems && rc == 0; i++) {
 		const struct yt_node *it = n->items[i];
 

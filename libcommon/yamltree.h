@@ -18,8 +18,9 @@
  * It refuses anchors and aliases (no billion laughs), tags other than the
  * standard yaml.org ones, duplicate keys, non-scalar keys, scalars holding
  * NUL or longer than YT_SCALAR_MAX, nesting deeper than YT_DEPTH_MAX and
- * more than YT_NODES_MAX nodes.  An empty stream, or one holding only
- * comments or a null, yields a NULL root: an empty config.
+ * more than YT_NODES_MAX nodes.  The top level must be a mapping; an empty
+ * stream, or one holding only comments or a null, yields a NULL root: an
+ * empty config.
  *
  * yt_apply() walks a mapping against a NULL-terminated array of fields.
  * Keys absent from the document leave the target alone, so applying

@@ -341,6 +341,20 @@ ATF_TC_BODY(partial_writes, tc)
 	close(sv[0]);
 }
 
+/* both ends non-blocking: write and read until b has a message */
+static void
+pump(struct imsgbuf *a, struct imsgbuf *b, struct imsg *m)
+{
+	int	r, rounds = 0;
+
+	while ((r = imsgbuf_get(b, m)) == 0) {
+		ATF_REQUIRE_EQ(imsgbuf_write(a), 0);
+		ATF_REQUIRE_EQ(imsgbuf_read(b), 1);
+		ATF_REQUIRE(++rounds < 1000000);
+	}
+	ATF_REQUIRE_EQ(r, 1);
+}
+
 ATF_TC_WITHOUT_HEAD(oversized_compose);
 ATF_TC_BODY(oversized_compose, tc)
 {
@@ -392,21 +406,15 @@ ATF_TC_BODY(oversized_compose, tc)
 	memset(big, 0x5a, bigsz);
 	ATF_REQUIRE_EQ(imsg_compose(&a, 2, 0, 0, -1, big, bigsz), 0);
 	set_nonblock(sv[0]);
-	get_one(&b, &m);		/* the first, 16 kB one */
+	set_nonblock(sv[1]);
+	pump(&a, &b, &m);		/* the first, 16 kB one */
 	ATF_REQUIRE_EQ(imsg_get_len(&m), IMSG_MAXSIZE_DEFAULT -
 	    IMSG_HEADER_SIZE);
 	imsg_free(&m);
-	ATF_REQUIRE_EQ(imsgbuf_write(&a), 0);
-	while (imsgbuf_get(&b, &m) == 0) {
-		ATF_REQUIRE_EQ(imsgbuf_write(&a), 0);
-		ATF_REQUIRE_EQ(imsgbuf_read(&b), 1);
-	}
+	pump(&a, &b, &m);
 	ATF_REQUIRE_EQ(imsg_get_len(&m), 0);
 	imsg_free(&m);
-	while (imsgbuf_get(&b, &m) == 0) {
-		ATF_REQUIRE_EQ(imsgbuf_write(&a), 0);
-		ATF_REQUIRE_EQ(imsgbuf_read(&b), 1);
-	}
+	pump(&a, &b, &m);
 	ATF_REQUIRE_EQ(imsg_get_type(&m), 2);
 	ATF_REQUIRE_EQ(imsg_get_len(&m), bigsz);
 	ATF_REQUIRE(memcmp(ibuf_data(m.buf), big, bigsz) == 0);
@@ -420,6 +428,7 @@ ATF_TC_BODY(oversized_compose, tc)
 	ATF_REQUIRE_EQ(imsgbuf_write(&a), 0);
 	ATF_REQUIRE_EQ(imsgbuf_read(&b), 1);
 	ATF_REQUIRE_ERRNO(EBADMSG, imsgbuf_get(&b, &m) == -1);
+	ATF_REQUIRE(b.rsize <= IMSG_MAXSIZE_LIMIT + 65536);
 
 	free(big);
 	imsgbuf_clear(&a);
@@ -609,7 +618,8 @@ ATF_TC_BODY(fdpass_partial_writes, tc)
 			ATF_REQUIRE_EQ(imsg_get_id(&m), next);
 			fd = imsg_get_fd(&m);
 			if (next % 3 == 0) {
-				check_pipe(fd, p[next / 3][0], (unsigned char)next);
+				check_pipe(fd, p[next / 3][0],
+				    (unsigned char)next);
 				close(fd);
 				close(p[next / 3][0]);
 			} else
@@ -748,6 +758,26 @@ ATF_TC_BODY(fd_without_mark, tc)
 	ATF_REQUIRE(m.fd != -1);
 	/* unclaimed: imsg_free closes it */
 	imsg_free(&m);
+
+	/*
+	 * Kept for a split header that then shows no mark: it is stale once
+	 * the stream has passed it, never the next marked message's fd.
+	 */
+	raw_hdr(h, 5, IMSG_HEADER_SIZE, 0, 0);
+	raw_hdr(h + IMSG_HEADER_SIZE, 6, IMSG_FD_MARK | IMSG_HEADER_SIZE, 0, 0);
+	raw_send_fd(sv[0], h, 2, p[1]);
+	ATF_REQUIRE_EQ(imsgbuf_read(&b), 1);
+	ATF_REQUIRE_EQ(b.nrfds, 1);
+	write_all(sv[0], h + 2, 2 * IMSG_HEADER_SIZE - 2);
+	get_one(&b, &m);
+	ATF_REQUIRE_EQ(imsg_get_type(&m), 5);
+	ATF_REQUIRE_EQ(imsg_get_fd(&m), -1);
+	imsg_free(&m);
+	get_one(&b, &m);
+	ATF_REQUIRE_EQ(imsg_get_type(&m), 6);
+	ATF_REQUIRE_EQ(imsg_get_fd(&m), -1);
+	imsg_free(&m);
+	ATF_REQUIRE_EQ(b.nrfds, 0);
 
 	close(p[1]);
 	imsgbuf_clear(&b);
@@ -912,7 +942,7 @@ ATF_TC_BODY(ibuf_strings, tc)
 	ATF_REQUIRE_EQ(ibuf_add_string(b, ""), 0);
 	ATF_REQUIRE_EQ(ibuf_add_string(b, "1234567"), 0);
 	ATF_REQUIRE_EQ(ibuf_add_string(b, "12345678"), 0);
-	ATF_REQUIRE_EQ(ibuf_size(b), 4 + 11 + 8);
+	ATF_REQUIRE_EQ(ibuf_size(b), 4 + 11 + 12);
 
 	ATF_REQUIRE_EQ(ibuf_get_string(b, s, sizeof(s)), 0);
 	ATF_REQUIRE_STREQ(s, "");
