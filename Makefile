@@ -22,6 +22,8 @@ CC		?= cc
 PKGS		:= libbsd-overlay libevent yaml-0.1 json-c libcap-ng
 PKG_CFLAGS	:= $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS	:= $(shell pkg-config --libs $(PKGS))
+TLS_CFLAGS	:= $(shell pkg-config --cflags libevent_openssl openssl)
+TLS_LIBS	:= $(shell pkg-config --libs libevent_openssl openssl)
 
 # relayd's warning list plus -Wextra, errors always
 WARNINGS	:= -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \
@@ -34,6 +36,7 @@ CFLAGS		+= -fsanitize=address,undefined -fno-omit-frame-pointer \
 LDFLAGS		+= -fsanitize=address,undefined
 endif
 CPPFLAGS	+= -D_GNU_SOURCE -Ilibcommon $(PKG_CFLAGS) \
+		   -Ijb-incus -Ijb-netd $(TLS_CFLAGS) \
 		   -DLIBEXECDIR='"$(LIBEXECDIR)"' -DJB_VERSION='"$(VERSION)"'
 ALL_CFLAGS	 = $(CFLAGS) $(WARNINGS) -std=gnu11 -MMD -MP
 
@@ -42,7 +45,7 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/config.c libcommon/yamltree.c libcommon/duration.c \
 		   libcommon/cmdtab.c libcommon/child.c libcommon/jb_msg.c
 JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c jailbeed/control.c
-JBINCUS_SRCS	:= jb-incus/jb-incus.c
+JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http.c jb-incus/incus.c
 JBNETD_SRCS	:= jb-netd/jb-netd.c
 JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c
 JBSSHD_SRCS	:= jb-sshd/jb-sshd.c
@@ -51,8 +54,9 @@ JBCTL_SRCS	:= jbctl/jbctl.c jbctl/output.c
 PROGS		:= jailbeed jb-incus jb-netd jb-mountd jb-sshd jbctl
 LIBCOMMON	:= $(O)/libcommon.a
 
-UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab
-FUZZERS		:= fuzz_imsg fuzz_config
+TESTLIBS	 = $(O)/libincus.a $(O)/libnetd.a
+UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy
+FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy
 FUZZTIME	?= 20
 
 objs		= $(patsubst %.c,$(O)/obj/%.o,$(1))
@@ -71,7 +75,7 @@ $(LIBCOMMON): $(call objs,$(COMMON_SRCS))
 $(O)/jailbeed: $(call objs,$(JAILBEED_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 $(O)/jb-incus: $(call objs,$(JBINCUS_SRCS)) $(LIBCOMMON)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(TLS_LIBS)
 $(O)/jb-netd: $(call objs,$(JBNETD_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 $(O)/jb-mountd: $(call objs,$(JBMOUNTD_SRCS)) $(LIBCOMMON)
@@ -84,27 +88,44 @@ $(O)/jbctl: $(call objs,$(JBCTL_SRCS)) $(LIBCOMMON)
 # unit tests: atf-c programs linking libcommon
 ATF_CFLAGS	:= $(shell pkg-config --cflags atf-c 2>/dev/null)
 ATF_LIBS	:= $(shell pkg-config --libs atf-c 2>/dev/null)
-$(O)/regress/unit/%: regress/unit/%.c regress/unit/lsan_options.c $(LIBCOMMON)
+$(O)/regress/unit/%: regress/unit/%.c regress/unit/lsan_options.c $(LIBCOMMON) \
+    $(TESTLIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ATF_CFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< \
-	    regress/unit/lsan_options.c $(LIBCOMMON) $(ATF_LIBS) $(PKG_LIBS)
-unit-build: $(addprefix $(O)/regress/unit/,$(UNIT_TESTS))
+	    regress/unit/lsan_options.c $(LIBCOMMON) $(TESTLIBS) \
+	    $(ATF_LIBS) $(PKG_LIBS) $(TLS_LIBS)
+unit-build: $(addprefix $(O)/regress/unit/,$(UNIT_TESTS)) \
+    $(O)/regress/integ/incus_client
 
 # libFuzzer targets, built by clang with their own object directory
 FUZZ_O		:= $(O)-fuzz
 fuzz:
 	$(MAKE) O=$(FUZZ_O) CC=clang SAN=1 CFLAGS='-O1 -g -fsanitize=fuzzer-no-link' \
-	    $(FUZZ_O)/libcommon.a $(addprefix $(FUZZ_O)/regress/fuzz/,$(FUZZERS))
+	    $(FUZZ_O)/libcommon.a $(FUZZ_O)/libincus.a $(FUZZ_O)/libnetd.a \
+	    $(addprefix $(FUZZ_O)/regress/fuzz/,$(FUZZERS))
 	for f in $(FUZZERS); do \
 	    mkdir -p $(FUZZ_O)/corpus/$$f; \
 	    $(FUZZ_O)/regress/fuzz/$$f -max_total_time=$(FUZZTIME) \
 	        -print_final_stats=1 $(FUZZ_O)/corpus/$$f regress/fuzz/seeds/$$f \
 	        || exit 1; \
 	done
-$(O)/regress/fuzz/%: regress/fuzz/%.c $(LIBCOMMON)
+$(O)/regress/fuzz/%: regress/fuzz/%.c $(LIBCOMMON) $(TESTLIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< \
-	    $(LIBCOMMON) $(PKG_LIBS)
+	    $(LIBCOMMON) $(TESTLIBS) $(PKG_LIBS) $(TLS_LIBS)
+
+# the daemons' pure parts and clients, for the tests that drive them
+$(O)/libincus.a: $(call objs,jb-incus/http.c jb-incus/incus.c)
+	rm -f $@
+	ar rcs $@ $^
+$(O)/libnetd.a: $(call objs,jb-netd/policy.c jb-netd/nftgen.c)
+	rm -f $@
+	ar rcs $@ $^
+$(O)/regress/integ/incus_client: regress/integ/incus_client.c $(O)/libincus.a \
+    $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libincus.a \
+	    $(LIBCOMMON) $(PKG_LIBS) $(TLS_LIBS)
 
 # make check: a separate sanitizer build whose jailbeed execs its children
 # from that build directory, then every test through kyua

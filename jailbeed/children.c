@@ -44,7 +44,7 @@ children_spawn(void)
 {
 	struct jb_child	*c;
 	char		 path[PATH_MAX], name[JB_NAME_MAX];
-	char		*argv[10];
+	char		*argv[16];
 	int		 sp[2], i, argc;
 
 	for (i = 0; i < PROC_MAX; i++) {
@@ -69,6 +69,14 @@ children_spawn(void)
 		if (i == PROC_INCUS) {
 			argv[argc++] = "-e";
 			argv[argc++] = env->conf.incus_url;
+			if (env->conf.incus_cert[0] != '\0') {
+				argv[argc++] = "-c";
+				argv[argc++] = env->conf.incus_cert;
+				argv[argc++] = "-k";
+				argv[argc++] = env->conf.incus_key;
+				argv[argc++] = "-a";
+				argv[argc++] = env->conf.incus_ca;
+			}
 		}
 		argv[argc] = NULL;
 

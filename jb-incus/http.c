@@ -14,6 +14,7 @@
 #include <sys/un.h>
 
 #include <netinet/in.h>
+#include <arpa/inet.h>
 
 #include <errno.h>
 #include <limits.h>
@@ -669,7 +670,8 @@ struct http_transport {
 };
 
 struct http_request {
-	TAILQ_ENTRY(http_request) entry;
+	TAILQ_ENTRY(http_request) qentry;	/* in queue */
+	TAILQ_ENTRY(http_request) aentry;	/* in all */
 	struct http_client	*client;
 	struct http_conn	*conn;
 	char			*method;
@@ -817,9 +819,14 @@ setup_unix(struct http_client *c, const char *path, char *err, size_t errlen)
 static const char *
 ssl_errstr(void)
 {
+	static char	buf[256];
 	unsigned long	e = ERR_get_error();
 
-	return e ? ERR_reason_error_string(e) : "unknown error";
+	if (e == 0)
+		return "unknown error";
+	ERR_error_string_n(e, buf, sizeof(buf));
+	ERR_clear_error();
+	return buf;
 }
 
 /*
@@ -833,6 +840,7 @@ setup_tls(struct http_client *c, const char *hostport,
     const struct http_tls *tls, char *err, size_t errlen)
 {
 	struct addrinfo	 hints, *res;
+	struct in6_addr	 a6;
 	char		 host[256], port[16] = "8443";
 	const char	*h, *e, *p = NULL;
 	size_t		 len;
@@ -876,7 +884,11 @@ setup_tls(struct http_client *c, const char *hostport,
 		memcpy(port, p, hostport + len - p);
 		port[hostport + len - p] = '\0';
 	}
-	if ((c->host = strndup(hostport, len)) == NULL ||
+	if ((c->host = strndup(hostport, len)) == NULL)
+		return -1;
+	/* SNI carries names only, never address literals (RFC 6066) */
+	if (inet_pton(AF_INET, host, &a6) != 1 &&
+	    inet_pton(AF_INET6, host, &a6) != 1 &&
 	    (c->sni = strdup(host)) == NULL)
 		return -1;
 
@@ -986,7 +998,7 @@ http_client_free(struct http_client *c)
 		conn_free(conn);
 	}
 	while ((r = TAILQ_FIRST(&c->all)) != NULL) {
-		TAILQ_REMOVE(&c->all, r, entry);
+		TAILQ_REMOVE(&c->all, r, aentry);
 		req_free(r);
 	}
 	if (c->ssl_ctx != NULL)
@@ -1061,7 +1073,7 @@ conn_fail(struct http_conn *conn, const char *why)
 		conn_free(conn);
 		r->retried = 1;
 		r->queued = 1;
-		TAILQ_INSERT_HEAD(&c->queue, r, entry);
+		TAILQ_INSERT_HEAD(&c->queue, r, qentry);
 		client_dispatch(c);
 		return;
 	}
@@ -1133,6 +1145,7 @@ conn_eventcb(struct bufferevent *bev, short what, void *arg)
 	struct http_request	*r = conn->req;
 	struct http_response	*resp;
 	unsigned long		 e;
+	const char		*why;
 	char			 msg[256];
 	int			 saved = EVUTIL_SOCKET_ERROR();
 
@@ -1156,8 +1169,9 @@ conn_eventcb(struct bufferevent *bev, short what, void *arg)
 	}
 	if (conn->client->tr == &transport_tls &&
 	    (e = bufferevent_get_openssl_error(bev)) != 0) {
-		snprintf(msg, sizeof(msg), "TLS: %s",
-		    ERR_reason_error_string(e));
+		why = ERR_reason_error_string(e);
+		snprintf(msg, sizeof(msg), "TLS: %s", why ? why :
+		    "handshake failed");
 		while (bufferevent_get_openssl_error(bev) != 0)
 			;
 	} else
@@ -1223,7 +1237,7 @@ req_defer_fail(struct http_request *r, const char *why)
 	struct timeval	 tv = { 0, 0 };
 
 	if (r->queued) {
-		TAILQ_REMOVE(&r->client->queue, r, entry);
+		TAILQ_REMOVE(&r->client->queue, r, qentry);
 		r->queued = 0;
 	}
 	free(r->fail);
@@ -1251,7 +1265,7 @@ client_dispatch(struct http_client *c)
 				continue;
 			}
 		}
-		TAILQ_REMOVE(&c->queue, r, entry);
+		TAILQ_REMOVE(&c->queue, r, qentry);
 		r->queued = 0;
 		if (conn_send(conn, r) == -1) {
 			conn->req = NULL;
@@ -1277,7 +1291,7 @@ req_timer(evutil_socket_t fd, short ev, void *arg)
 		return;
 	}
 	if (r->queued) {
-		TAILQ_REMOVE(&c->queue, r, entry);
+		TAILQ_REMOVE(&c->queue, r, qentry);
 		r->queued = 0;
 	}
 	if ((conn = r->conn) != NULL) {
@@ -1304,8 +1318,8 @@ req_complete(struct http_request *r, struct http_response *resp,
 	void			*arg = r->arg;
 
 	if (r->queued)
-		TAILQ_REMOVE(&c->queue, r, entry);
-	TAILQ_REMOVE(&c->all, r, entry);
+		TAILQ_REMOVE(&c->queue, r, qentry);
+	TAILQ_REMOVE(&c->all, r, aentry);
 	req_free(r);
 	client_dispatch(c);
 	cb(resp, err, arg);
@@ -1407,12 +1421,12 @@ http_request_submit(struct http_request *r, http_cb cb, void *arg)
 	r->cb = cb;
 	r->arg = arg;
 	r->submitted = 1;
-	TAILQ_INSERT_TAIL(&c->all, r, entry);
+	TAILQ_INSERT_TAIL(&c->all, r, aentry);
 	tv.tv_sec = r->timeout_ms / 1000;
 	tv.tv_usec = (r->timeout_ms % 1000) * 1000;
 	evtimer_add(r->timer, &tv);
 	r->queued = 1;
-	TAILQ_INSERT_TAIL(&c->queue, r, entry);
+	TAILQ_INSERT_TAIL(&c->queue, r, qentry);
 	client_dispatch(c);
 }
 
@@ -1424,9 +1438,9 @@ http_request_cancel(struct http_request *r)
 	struct http_conn	*conn;
 
 	if (r->queued)
-		TAILQ_REMOVE(&c->queue, r, entry);
+		TAILQ_REMOVE(&c->queue, r, qentry);
 	if (r->submitted)
-		TAILQ_REMOVE(&c->all, r, entry);
+		TAILQ_REMOVE(&c->all, r, aentry);
 	if ((conn = r->conn) != NULL) {
 		conn->req = NULL;
 		conn_free(conn);

@@ -45,13 +45,15 @@ struct incus_call;
 
 #define INCUS_SOCKET		"/var/lib/incus/unix.socket"
 #define INCUS_OP_TIMEOUT	600	/* seconds an operation may run */
+#define INCUS_WAIT_SECS		30	/* one long poll on an operation */
 
 typedef void	(*incus_json_cb)(void *, struct json_object *, const char *);
 
 struct incus	*incus_new(struct event_base *, const char *,
 		    const struct http_tls *, char *, size_t);
 void		 incus_free(struct incus *);
-void		 incus_set_op_timeout(struct incus *, int);
+/* op_secs: deadline of an operation; wait_secs: one long poll; 0: default */
+void		 incus_set_timeouts(struct incus *, int, int);
 struct http_client *incus_http(struct incus *);
 void		 incus_cancel(struct incus_call *);
 

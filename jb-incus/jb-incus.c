@@ -10,30 +10,89 @@
 
 /*
  * jb-incus: the only process that can reach the Incus API.  A dedicated
- * user whose one privilege is membership of Incus's admin group.
+ * user whose one privilege is membership of Incus's admin group.  The
+ * client (and, for https, its certificates and the server's address) is
+ * set up before the privilege drop; every request after it is
+ * asynchronous, so a slow Incus never stalls the channel to the parent.
  */
 
+#include <json-c/json.h>
 #include <pwd.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "http.h"
+#include "incus.h"
 #include "log.h"
 #include "proc.h"
+
+static struct child	 jb_child;
+static struct incus	*ic;
+static const char	*endpoint;
+
+static const char *
+jstr(struct json_object *o, const char *a, const char *b)
+{
+	struct json_object	*v;
+
+	if (o == NULL || !json_object_object_get_ex(o, a, &v))
+		return "?";
+	if (b != NULL && !json_object_object_get_ex(v, b, &v))
+		return "?";
+	return json_object_get_string(v);
+}
+
+/* what status reports is what Incus answers now, not what it once did */
+static void
+server_done(void *arg, struct json_object *server, const char *err)
+{
+	struct child	*c = &jb_child;
+	uint32_t	 rid = (uint32_t)(uintptr_t)arg;
+
+	if (err != NULL)
+		(void)snprintf(c->detail, sizeof(c->detail), "incus at %s: %s",
+		    endpoint, err);
+	else
+		(void)snprintf(c->detail, sizeof(c->detail),
+		    "incus %s (api %s) at %s, auth %s",
+		    jstr(server, "environment", "server_version"),
+		    jstr(server, "api_version", NULL), endpoint,
+		    jstr(server, "auth", NULL));
+	child_status_reply(c, rid);
+}
+
+static void
+incus_status(struct child *c, uint32_t rid)
+{
+	if (incus_server_get(ic, server_done, (void *)(uintptr_t)rid) == NULL)
+		server_done((void *)(uintptr_t)rid, NULL, "cannot send");
+}
 
 int
 main(int argc, char *argv[])
 {
-	struct child		 c;
+	struct child		*c = &jb_child;
 	struct child_args	 a;
 	struct passwd		*pw;
+	struct http_tls		 tls;
+	char			 err[256];
 
-	child_init(&c, "jb-incus", argc, argv, &a);
-	if (a.endpoint == NULL)
-		fatalx("%s: no Incus endpoint given (-e)", c.name);
+	child_init(c, "jb-incus", argc, argv, &a);
+	if ((endpoint = a.endpoint) == NULL)
+		fatalx("%s: no Incus endpoint given (-e)", c->name);
 	if ((pw = getpwnam(JB_USER_INCUS)) == NULL)
 		fatalx("%s: user %s does not exist; run regress/setup-host "
-		    "(make deps) to create it", c.name, JB_USER_INCUS);
-	(void)snprintf(c.detail, sizeof(c.detail), "incus endpoint %s",
-	    a.endpoint);
-	priv_drop(c.name, pw, NULL, NULL, 0);
-	child_run(&c);
+		    "(make deps) to create it", c->name, JB_USER_INCUS);
+	memset(&tls, 0, sizeof(tls));
+	tls.cert_file = a.cert;
+	tls.key_file = a.key;
+	tls.ca_file = a.ca;
+	if ((ic = incus_new(c->base, endpoint, a.cert ? &tls : NULL, err,
+	    sizeof(err))) == NULL)
+		fatalx("%s: %s", c->name, err);
+	(void)snprintf(c->detail, sizeof(c->detail), "incus at %s", endpoint);
+	c->status = incus_status;
+	priv_drop(c->name, pw, NULL, NULL, 0);
+	child_run(c);
 }

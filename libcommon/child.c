@@ -28,7 +28,6 @@ child_run(struct child *c)
 {
 	struct event	 evterm, evint, evhup, evpipe;
 
-	event_init();
 	signal_set(&evterm, SIGTERM, child_sig, c);
 	signal_set(&evint, SIGINT, child_sig, c);
 	signal_set(&evhup, SIGHUP, child_sig, c);
@@ -67,7 +66,6 @@ child_dispatch(int fd, short event, void *arg)
 {
 	struct child		*c = arg;
 	struct imsg		 imsg;
-	struct jb_proc_status	 st;
 	int			 n;
 
 	if ((n = imsgev_io(&c->iev, event)) == -1)
@@ -87,12 +85,10 @@ child_dispatch(int fd, short event, void *arg)
 			if (imsg_get_len(&imsg) != 0)
 				fatalx("%s: STATUS_REQ with a payload",
 				    c->name);
-			if (selfstat(&st, c->name, c->started, c->detail)
-			    == -1)
-				fatal("%s: /proc/self/status", c->name);
-			if (imsgev_compose(&c->iev, IMSG_STATUS,
-			    imsg_get_id(&imsg), 0, -1, &st, sizeof(st)) == -1)
-				fatal("%s: compose", c->name);
+			if (c->status != NULL)
+				c->status(c, imsg_get_id(&imsg));
+			else
+				child_status_reply(c, imsg_get_id(&imsg));
 			break;
 		default:
 			if (c->dispatch == NULL || c->dispatch(c, &imsg) == -1)
@@ -106,10 +102,23 @@ child_dispatch(int fd, short event, void *arg)
 	imsgev_add(&c->iev);
 }
 
+void
+child_status_reply(struct child *c, uint32_t rid)
+{
+	struct jb_proc_status	 st;
+
+	if (selfstat(&st, c->name, c->started, c->detail) == -1)
+		fatal("%s: /proc/self/status", c->name);
+	if (imsgev_compose(&c->iev, IMSG_STATUS, rid, 0, -1, &st,
+	    sizeof(st)) == -1)
+		fatal("%s: compose", c->name);
+}
+
 /*
  * The start of every child: the flags jailbeed passes, logging, and the
- * refusal to run unless fd 3 is our channel.  Runs before the privilege
- * drop, so it does nothing else.
+ * refusal to run unless fd 3 is our channel, and the event base, which a
+ * child may need before it drops its privileges (jb-incus loads its
+ * certificates then).
  */
 void
 child_init(struct child *c, const char *name, int argc, char **argv,
@@ -121,8 +130,17 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 	memset(a, 0, sizeof(*a));
 	c->name = name;
 	c->started = time(NULL);
-	while ((ch = getopt(argc, argv, "de:o:v")) != -1) {
+	while ((ch = getopt(argc, argv, "a:c:de:k:o:v")) != -1) {
 		switch (ch) {
+		case 'a':
+			a->ca = optarg;
+			break;
+		case 'c':
+			a->cert = optarg;
+			break;
+		case 'k':
+			a->key = optarg;
+			break;
 		case 'd':
 			a->debug = 1;
 			break;
@@ -136,8 +154,9 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 			a->verbose++;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-dv] [-e endpoint] "
-			    "[-o owner] (started by jailbeed)\n", name);
+			fprintf(stderr, "usage: %s [-dv] [-a ca] [-c cert] "
+			    "[-e endpoint] [-k key] [-o owner] (started by "
+			    "jailbeed)\n", name);
 			exit(2);
 		}
 	}
@@ -145,4 +164,5 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 	log_procinit(name);
 	log_setverbose(a->verbose);
 	proc_child_check(name);
+	c->base = event_init();
 }

@@ -36,6 +36,15 @@ static const struct yt_field incus_fields[] = {
 	  .off = offsetof(struct jb_conf, incus_url),
 	  .size = sizeof(((struct jb_conf *)NULL)->incus_url),
 	  .valid = valid_url },
+	{ .key = "client_cert", .type = YT_PATH,
+	  .off = offsetof(struct jb_conf, incus_cert),
+	  .size = sizeof(((struct jb_conf *)NULL)->incus_cert) },
+	{ .key = "client_key", .type = YT_PATH,
+	  .off = offsetof(struct jb_conf, incus_key),
+	  .size = sizeof(((struct jb_conf *)NULL)->incus_key) },
+	{ .key = "server_cert", .type = YT_PATH,
+	  .off = offsetof(struct jb_conf, incus_ca),
+	  .size = sizeof(((struct jb_conf *)NULL)->incus_ca) },
 	{ .key = NULL }
 };
 
@@ -233,6 +242,13 @@ conf_parse(const char *name, const char *buf, size_t len,
 	conf_defaults(tmp);
 	yt_ctx_init(&ctx, name, err, errlen);
 	rc = yt_apply(&ctx, root, conf_fields, tmp);
+	if (rc == 0 && strncmp(tmp->incus_url, "https://", 8) == 0 &&
+	    (tmp->incus_cert[0] == '\0' || tmp->incus_key[0] == '\0' ||
+	    tmp->incus_ca[0] == '\0')) {
+		(void)yt_path_push(&ctx, "incus");
+		rc = yt_error(&ctx, yt_get(root, "incus"), "an https url needs "
+		    "client_cert, client_key and server_cert");
+	}
 	yt_free(root);
 	if (rc == 0)
 		*conf = *tmp;

@@ -34,6 +34,10 @@ struct jb_conf {
 	char	socket[PATH_MAX];	/* absolute */
 	char	state_dir[PATH_MAX];	/* absolute */
 	char	incus_url[PATH_MAX];	/* unix:/abs/path or https://host[:port] */
+	/* https only, all three required there: PEM files read at start */
+	char	incus_cert[PATH_MAX];	/* our client certificate */
+	char	incus_key[PATH_MAX];	/* its private key */
+	char	incus_ca[PATH_MAX];	/* the server's certificate or CA */
 };
 
 void	conf_defaults(struct jb_conf *);

@@ -33,11 +33,12 @@ imsgev_add(struct imsgev *iev)
 
 	if (imsgbuf_queuelen(&iev->ibuf) > 0)
 		events |= EV_WRITE;
-	if (iev->events != 0) {
-		if (iev->events == events)
-			return;
+	/*
+	 * The event is not persistent: a callback has consumed it, so it is
+	 * always set again, even when the interest did not change.
+	 */
+	if (iev->events != 0)
 		event_del(&iev->ev);
-	}
 	iev->events = events;
 	event_set(&iev->ev, iev->ibuf.fd, events, iev->handler, iev->data);
 	event_add(&iev->ev, NULL);

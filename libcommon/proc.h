@@ -60,16 +60,23 @@ struct child {
 	int64_t		 started;
 	char		 detail[JB_MSG_TEXT_MAX];
 	struct imsgev	 iev;
+	struct event_base *base;
 	int		(*dispatch)(struct child *, struct imsg *);
+	/* answer STATUS_REQ later with child_status_reply(); NULL: at once */
+	void		(*status)(struct child *, uint32_t);
 };
 struct child_args {
 	int		 debug;		/* -d: log to stderr */
 	int		 verbose;	/* -v */
 	const char	*owner;		/* -o: the owner's login name */
 	const char	*endpoint;	/* -e: the Incus endpoint URL */
+	const char	*cert;		/* -c: client certificate (https) */
+	const char	*key;		/* -k: its key */
+	const char	*ca;		/* -a: the server's certificate */
 };
 void	child_init(struct child *, const char *, int, char **,
 	    struct child_args *);
 __attribute__((__noreturn__)) void child_run(struct child *);
+void	child_status_reply(struct child *, uint32_t);
 
 #endif /* JB_PROC_H */

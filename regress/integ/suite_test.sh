@@ -302,8 +302,33 @@ install_prefix_body() {
 }
 install_prefix_cleanup() { jb_cleanup; }
 
+atf_test_case status_at_start cleanup
+status_at_start_head() {
+	atf_set descr "a status request that reaches the children while they" \
+	    "start is answered (an event once re-armed too rarely wedged them)"
+	atf_set require.user root
+	atf_set timeout 120
+}
+status_at_start_body() {
+	for i in 1 2 3 4 5 6 7 8; do
+		jb_users
+		jb_bin
+		jb_conf
+		ASAN_OPTIONS=detect_leaks=0 "$(jb_build)/jailbeed" -d \
+		    -f jailbeed.yaml > jailbeed.log 2>&1 &
+		echo $! > jailbeed.pid
+		until [ -S "$(jb_sock)" ]; do sleep 0.01; done
+		atf_check -o match:jb-sshd -o match:jb-netd -o match:jb-mountd \
+		    -o match:jb-incus ./bin/jbctl -s "$(jb_sock)" status
+		jb_cleanup
+		rm -f jailbeed.pid
+	done
+}
+status_at_start_cleanup() { jb_cleanup; }
+
 atf_init_test_cases() {
 	atf_add_test_case install_prefix
+	atf_add_test_case status_at_start
 	atf_add_test_case status_privileges
 	atf_add_test_case control_socket_refusals
 	atf_add_test_case child_death_stops_suite

@@ -191,7 +191,8 @@ ATF_TC_BODY(load_errors, tc)
 	sentinel(&c);
 	write_file("bad.yaml", "# x\n\nincus:\n  urll: x\n", 22);
 	ATF_CHECK(conf_load("bad.yaml", 1, &c, err, sizeof(err)) == -1);
-	ATF_CHECK_STREQ("bad.yaml:4: incus.urll: unknown key (known: url)",
+	ATF_CHECK_STREQ("bad.yaml:4: incus.urll: unknown key (known: url, "
+	    "client_cert, client_key, server_cert)",
 	    err);
 	ATF_CHECK(memcmp(&c, &before, sizeof(c)) == 0);
 }
@@ -205,7 +206,10 @@ ATF_TC_BODY(load_full, tc)
 	    "socket: /run/jb/ctl.sock   # trailing comment\n"
 	    "state_dir: '/srv/jail bee/state'\n"
 	    "incus:\n"
-	    "  url: \"https://incus.example.org:8443\"\n";
+	    "  url: \"https://incus.example.org:8443\"\n"
+	    "  client_cert: /etc/jailbee/incus-client.crt\n"
+	    "  client_key: /etc/jailbee/incus-client.key\n"
+	    "  server_cert: /etc/jailbee/incus-server.crt\n";
 	struct jb_conf		 c;
 	char			 err[JB_ERR_MAX];
 
@@ -217,6 +221,9 @@ ATF_TC_BODY(load_full, tc)
 	ATF_CHECK_STREQ("/run/jb/ctl.sock", c.socket);
 	ATF_CHECK_STREQ("/srv/jail bee/state", c.state_dir);
 	ATF_CHECK_STREQ("https://incus.example.org:8443", c.incus_url);
+	ATF_CHECK_STREQ("/etc/jailbee/incus-client.crt", c.incus_cert);
+	ATF_CHECK_STREQ("/etc/jailbee/incus-client.key", c.incus_key);
+	ATF_CHECK_STREQ("/etc/jailbee/incus-server.crt", c.incus_ca);
 }
 
 ATF_TC_WITHOUT_HEAD(parse_styles);
@@ -294,9 +301,11 @@ ATF_TC_BODY(unknown_keys, tc)
 	    "x.yaml:2: sockets: unknown key (known: owner, socket, "
 	    "state_dir, incus)");
 	BAD("incus:\n  url: unix:/x\n  urll: x\n",
-	    "x.yaml:3: incus.urll: unknown key (known: url)");
+	    "x.yaml:3: incus.urll: unknown key (known: url, "
+	    "client_cert, client_key, server_cert)");
 	BAD("incus: {urll: {a: b}}",
-	    "x.yaml:1: incus.urll: unknown key (known: url)");
+	    "x.yaml:1: incus.urll: unknown key (known: url, "
+	    "client_cert, client_key, server_cert)");
 	/* keys are escaped before they reach a terminal */
 	BAD("\"\\e[2J\": 1\n",
 	    "x.yaml:1: \\x1b[2J: unknown key (known: owner, socket, "
@@ -475,10 +484,16 @@ ATF_TC_BODY(incus_urls, tc)
 	size_t		i;
 
 	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
-		(void)snprintf(y, sizeof(y), "incus:\n  url: '%s'\n", ok[i]);
+		(void)snprintf(y, sizeof(y), "incus:\n  url: '%s'\n"
+		    "  client_cert: /c.pem\n  client_key: /k.pem\n"
+		    "  server_cert: /s.pem\n", ok[i]);
 		GOOD(y, &c);
 		ATF_CHECK_STREQ(ok[i], c.incus_url);
 	}
+	/* https without its three certificate files is refused */
+	BAD("incus:\n  url: https://incus\n  client_cert: /c.pem\n",
+	    "x.yaml:1: incus: an https url needs client_cert, client_key and "
+	    "server_cert");
 	for (i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
 		(void)snprintf(y, sizeof(y), "incus:\n  url: '%s'\n",
 		    no[i].url);
@@ -494,7 +509,8 @@ ATF_TC_BODY(incus_urls, tc)
 	}
 	/* a 63-byte label is the longest allowed */
 	GOOD("incus: {url: 'https://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-	    "aaaaaaaaaaaaaaaaaaaaa.org'}", &c);
+	    "aaaaaaaaaaaaaaaaaaaaa.org', client_cert: /c, client_key: /k, "
+	    "server_cert: /s}", &c);
 }
 
 ATF_TC_WITHOUT_HEAD(duplicates);

@@ -1,0 +1,766 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy.h"
+#include "nftgen.h"
+
+#define T		"inet " NFTGEN_TABLE
+#define IFNAME_MAX	15	/* IFNAMSIZ without the NUL */
+#define KNAME_MAX	255	/* a set or chain name in the kernel */
+#define QUOTE_MAX	64
+
+/* one static element: a network, and a protocol and port unless ANY */
+struct sel {
+	uint32_t		 net;
+	uint8_t			 plen;
+	enum egress_proto	 proto;
+	uint16_t		 port;
+};
+
+struct ctr {
+	const struct nftgen_container	*c;
+	char				 id[NFTGEN_IDENT_MAX];
+};
+
+static const char *const base_chains[] = {
+	"forward", "input", "postrouting", "prerouting"
+};
+
+static int __attribute__((format(printf, 3, 4)))
+gen_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (err == NULL || errlen == 0)
+		return -1;
+	va_start(ap, fmt);
+	(void)vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* names reach messages before they are validated: keep them printable */
+static const char *
+quote(const char *s, char *buf, size_t len)
+{
+	size_t	i;
+
+	if (s == NULL)
+		return "(null)";
+	for (i = 0; s[i] != '\0' && i < QUOTE_MAX && i + 1 < len; i++)
+		buf[i] = (s[i] > ' ' && s[i] < 0x7f && s[i] != '"') ? s[i] :
+		    '?';
+	buf[i] = '\0';
+	return buf;
+}
+
+static uint32_t
+mask(unsigned int len)
+{
+	return len == 0 ? 0 : 0xffffffffU << (32 - len);
+}
+
+static char *
+addr_fmt(uint32_t a, char *buf, size_t len)
+{
+	(void)snprintf(buf, len, "%u.%u.%u.%u", a >> 24, a >> 16 & 0xff,
+	    a >> 8 & 0xff, a & 0xff);
+	return buf;
+}
+
+static const char *
+proto_name(enum egress_proto p)
+{
+	return p == EGRESS_PROTO_UDP ? "udp" : "tcp";
+}
+
+int
+nftgen_ident(const char *name, char *buf, size_t len, char *err,
+    size_t errlen)
+{
+	char	q[QUOTE_MAX + 1];
+	size_t	i, n;
+
+	n = name == NULL ? 0 : strnlen(name, NFTGEN_NAME_MAX + 1);
+	if (n == 0 || n > NFTGEN_NAME_MAX)
+		return gen_err(err, errlen, "container name \"%s\": must be "
+		    "1-%d characters", quote(name, q, sizeof(q)),
+		    NFTGEN_NAME_MAX);
+	for (i = 0; i < n; i++) {
+		char c = name[i];
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (i > 0 && ((c >= '0' && c <= '9') || c == '-')))
+			continue;
+		return gen_err(err, errlen, "container name \"%s\": must be "
+		    "a letter, then letters, digits and hyphens",
+		    quote(name, q, sizeof(q)));
+	}
+	if (name[n - 1] == '-')
+		return gen_err(err, errlen, "container name \"%s\": may not "
+		    "end with a hyphen", quote(name, q, sizeof(q)));
+	if (len < n + 1)
+		return gen_err(err, errlen, "container name \"%s\": no room",
+		    quote(name, q, sizeof(q)));
+	for (i = 0; i < n; i++)
+		buf[i] = name[i] == '-' ? '_' : name[i];
+	buf[n] = '\0';
+	return 0;
+}
+
+static int
+ctr_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct ctr *)a)->id, ((const struct ctr *)b)->id);
+}
+
+static int
+ctr_addr_cmp(const void *a, const void *b)
+{
+	const struct ctr	*x = *(const struct ctr *const *)a;
+	const struct ctr	*y = *(const struct ctr *const *)b;
+
+	if (x->c->addr != y->c->addr)
+		return x->c->addr < y->c->addr ? -1 : 1;
+	/* names the pair in a message the same way every time */
+	return strcmp(x->id, y->id);
+}
+
+static int
+str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* group by protocol and port, then by network: a cover sorts first */
+static int
+sel_group_cmp(const void *a, const void *b)
+{
+	const struct sel	*x = a, *y = b;
+
+	if (x->proto != y->proto)
+		return x->proto < y->proto ? -1 : 1;
+	if (x->port != y->port)
+		return x->port < y->port ? -1 : 1;
+	if (x->net != y->net)
+		return x->net < y->net ? -1 : 1;
+	return (x->plen > y->plen) - (x->plen < y->plen);
+}
+
+/* the order the rules show */
+static int
+sel_out_cmp(const void *a, const void *b)
+{
+	const struct sel	*x = a, *y = b;
+
+	if (x->net != y->net)
+		return x->net < y->net ? -1 : 1;
+	if (x->plen != y->plen)
+		return x->plen < y->plen ? -1 : 1;
+	if (x->proto != y->proto)
+		return x->proto < y->proto ? -1 : 1;
+	return (x->port > y->port) - (x->port < y->port);
+}
+
+static int
+covers(const struct sel *k, const struct sel *e)
+{
+	return k->plen <= e->plen && (e->net & mask(k->plen)) == k->net;
+}
+
+/*
+ * Drop every element inside another of its protocol and port.  Networks
+ * nest or are disjoint, so after sel_group_cmp the elements kept are
+ * disjoint and ascending, and only the last one kept can cover the next.
+ */
+static size_t
+sel_merge(struct sel *v, size_t n)
+{
+	size_t	i, o = 0;
+
+	if (n == 0)
+		return 0;
+	qsort(v, n, sizeof(*v), sel_group_cmp);
+	for (i = 0; i < n; i++) {
+		if (o > 0 && v[o - 1].proto == v[i].proto &&
+		    v[o - 1].port == v[i].port && covers(&v[o - 1], &v[i]))
+			continue;
+		v[o++] = v[i];
+	}
+	return o;
+}
+
+/* is e inside one of the disjoint, ascending any-protocol networks? */
+static int
+any_covers(const struct sel *any, size_t nany, const struct sel *e)
+{
+	size_t	lo = 0, hi = nany, mid;
+
+	/* the last network starting at or below e is the only candidate */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (any[mid].net <= e->net)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && covers(&any[lo - 1], e);
+}
+
+static int
+entry_check(const struct ctr *t, size_t i, char *err, size_t errlen)
+{
+	const struct egress_entry	*e = &t->c->entries[i];
+	char				 a[16];
+
+	switch (e->kind) {
+	case EGRESS_NAME:
+	case EGRESS_WILDCARD:
+		return 0;
+	case EGRESS_ADDR:
+	case EGRESS_CIDR:
+		break;
+	default:
+		return gen_err(err, errlen, "container %s: entry %zu has an "
+		    "unknown kind", t->c->name, i);
+	}
+	if (e->prefixlen > 32 || (e->kind == EGRESS_ADDR && e->prefixlen != 32)
+	    || (e->addr & ~mask(e->prefixlen)) != 0)
+		return gen_err(err, errlen, "container %s: entry %zu: %s/%u "
+		    "is not a network", t->c->name, i,
+		    addr_fmt(e->addr, a, sizeof(a)), (unsigned)e->prefixlen);
+	if ((e->port == 0) != (e->proto == EGRESS_PROTO_ANY) ||
+	    (e->proto != EGRESS_PROTO_ANY && e->proto != EGRESS_PROTO_TCP &&
+	    e->proto != EGRESS_PROTO_UDP))
+		return gen_err(err, errlen, "container %s: entry %zu: a port "
+		    "goes with tcp or udp, no port with any protocol",
+		    t->c->name, i);
+	return 0;
+}
+
+/*
+ * The static entries of t split into any-protocol networks and
+ * network . protocol . port elements, merged and in output order.
+ */
+static int
+static_sets(const struct ctr *t, struct sel **anyp, size_t *nanyp,
+    struct sel **portp, size_t *nportp, char *err, size_t errlen)
+{
+	const struct egress_entry	*e;
+	struct sel			*any, *port, s;
+	size_t				 i, nany = 0, nport = 0, o;
+
+	*anyp = *portp = NULL;
+	*nanyp = *nportp = 0;
+	if (t->c->nentries == 0)
+		return 0;
+	any = calloc(t->c->nentries, sizeof(*any));
+	port = calloc(t->c->nentries, sizeof(*port));
+	if (any == NULL || port == NULL) {
+		free(any);
+		free(port);
+		return gen_err(err, errlen, "out of memory");
+	}
+	for (i = 0; i < t->c->nentries; i++) {
+		e = &t->c->entries[i];
+		if (entry_check(t, i, err, errlen) == -1) {
+			free(any);
+			free(port);
+			return -1;
+		}
+		if (e->kind != EGRESS_ADDR && e->kind != EGRESS_CIDR)
+			continue;
+		s.net = e->addr;
+		s.plen = e->prefixlen;
+		s.proto = e->proto;
+		s.port = e->port;
+		if (e->port == 0)
+			any[nany++] = s;
+		else
+			port[nport++] = s;
+	}
+	nany = sel_merge(any, nany);
+	for (i = o = 0; i < nport; i++)
+		if (!any_covers(any, nany, &port[i]))
+			port[o++] = port[i];
+	nport = sel_merge(port, o);
+	if (nport > 0)
+		qsort(port, nport, sizeof(*port), sel_out_cmp);
+	*anyp = any;
+	*nanyp = nany;
+	*portp = port;
+	*nportp = nport;
+	return 0;
+}
+
+static void
+emit_sels(FILE *f, const struct sel *v, size_t n)
+{
+	char	a[16];
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		fprintf(f, "%s%s", i > 0 ? ", " : "",
+		    addr_fmt(v[i].net, a, sizeof(a)));
+		if (v[i].plen != 32)
+			fprintf(f, "/%u", (unsigned)v[i].plen);
+		if (v[i].port != 0)
+			fprintf(f, " . %s . %u", proto_name(v[i].proto),
+			    (unsigned)v[i].port);
+	}
+}
+
+static int
+emit_container(FILE *f, const struct ctr *t, char *err, size_t errlen)
+{
+	struct sel	*any, *port;
+	size_t		 nany, nport;
+
+	fprintf(f, "\tset allow_%s {\n"
+	    "\t\ttype ipv4_addr . inet_proto . inet_service\n"
+	    "\t\tflags timeout\n"
+	    "\t}\n", t->id);
+	fprintf(f, "\tset allowany_%s {\n"
+	    "\t\ttype ipv4_addr\n"
+	    "\t\tflags timeout\n"
+	    "\t}\n", t->id);
+	if (static_sets(t, &any, &nany, &port, &nport, err, errlen) == -1)
+		return -1;
+	if (t->c->mode == NFTGEN_STRICT) {
+		fprintf(f, "\tchain strict_%s {\n", t->id);
+		if (nport > 0) {
+			fprintf(f, "\t\tip daddr . meta l4proto . th dport { ");
+			emit_sels(f, port, nport);
+			fprintf(f, " } accept\n");
+		}
+		if (nany > 0) {
+			fprintf(f, "\t\tip daddr { ");
+			emit_sels(f, any, nany);
+			fprintf(f, " } accept\n");
+		}
+		fprintf(f, "\t\tip daddr . meta l4proto . th dport "
+		    "@allow_%s accept\n"
+		    "\t\tip daddr @allowany_%s accept\n"
+		    "\t\tmeta l4proto tcp reject with tcp reset\n"
+		    "\t\treject with icmpx admin-prohibited\n"
+		    "\t}\n", t->id, t->id);
+	}
+	free(any);
+	free(port);
+	return 0;
+}
+
+static void
+emit_saddr_set(FILE *f, const struct ctr *v, size_t n)
+{
+	char	a[16];
+	size_t	i;
+	int	first = 1;
+
+	fprintf(f, "{ ");
+	for (i = 0; i < n; i++) {
+		if (v[i].c->mode != NFTGEN_STRICT)
+			continue;
+		fprintf(f, "%s%s", first ? "" : ", ",
+		    addr_fmt(v[i].c->addr, a, sizeof(a)));
+		first = 0;
+	}
+	fprintf(f, " }");
+}
+
+static void
+emit_base(FILE *f, const struct nftgen_net *net, const struct ctr *v,
+    size_t n)
+{
+	const char	*br = net->bridge;
+	char		 a[16], h[16];
+	size_t		 i, nstrict = 0;
+
+	addr_fmt(net->host, h, sizeof(h));
+	fprintf(f, "\tchain forward {\n"
+	    "\t\ttype filter hook forward priority filter; policy accept;\n"
+	    "\t\tiifname \"%s\" meta nfproto ipv6 drop\n"
+	    "\t\toifname \"%s\" meta nfproto ipv6 drop\n"
+	    "\t\tct state established,related accept\n"
+	    "\t\toifname \"%s\" drop\n", br, br, br);
+	if (n > 0) {
+		fprintf(f, "\t\tiifname \"%s\" ip saddr vmap { ", br);
+		for (i = 0; i < n; i++) {
+			fprintf(f, "%s%s : ", i > 0 ? ", " : "",
+			    addr_fmt(v[i].c->addr, a, sizeof(a)));
+			if (v[i].c->mode == NFTGEN_STRICT) {
+				fprintf(f, "jump strict_%s", v[i].id);
+				nstrict++;
+			} else
+				fprintf(f, "accept");
+		}
+		fprintf(f, " }\n");
+	}
+	fprintf(f, "\t\tiifname \"%s\" reject with icmpx admin-prohibited\n"
+	    "\t}\n", br);
+
+	fprintf(f, "\tchain input {\n"
+	    "\t\ttype filter hook input priority filter; policy accept;\n"
+	    "\t\tiifname \"%s\" meta nfproto ipv6 drop\n"
+	    "\t\tiifname \"%s\" ct state established,related accept\n"
+	    "\t\tiifname \"%s\" udp dport 67 accept\n", br, br, br);
+	if (net->dns_port == 53)
+		fprintf(f, "\t\tiifname \"%s\" ip daddr %s meta l4proto "
+		    "{ tcp, udp } th dport 53 accept\n", br, h);
+	else
+		fprintf(f, "\t\tiifname \"%s\" ip daddr %s meta l4proto "
+		    "{ tcp, udp } th dport { %u, %u } accept\n", br, h,
+		    net->dns_port < 53 ? (unsigned)net->dns_port : 53,
+		    net->dns_port < 53 ? 53 : (unsigned)net->dns_port);
+	fprintf(f, "\t\tiifname \"%s\" drop\n"
+	    "\t}\n", br);
+
+	fprintf(f, "\tchain prerouting {\n"
+	    "\t\ttype nat hook prerouting priority dstnat; policy accept;\n");
+	if (nstrict > 0) {
+		fprintf(f, "\t\tiifname \"%s\" ip saddr ", br);
+		emit_saddr_set(f, v, n);
+		fprintf(f, " udp dport 53 dnat ip to %s:%u\n", h,
+		    (unsigned)net->dns_port);
+		fprintf(f, "\t\tiifname \"%s\" ip saddr ", br);
+		emit_saddr_set(f, v, n);
+		fprintf(f, " tcp dport 53 dnat ip to %s:%u\n", h,
+		    (unsigned)net->dns_port);
+	}
+	fprintf(f, "\t}\n");
+
+	fprintf(f, "\tchain postrouting {\n"
+	    "\t\ttype nat hook postrouting priority srcnat; policy accept;\n"
+	    "\t\tiifname \"%s\" oifname != \"%s\" ip saddr %s/%u masquerade\n"
+	    "\t}\n", br, br, addr_fmt(net->subnet, a, sizeof(a)),
+	    (unsigned)net->prefixlen);
+}
+
+static int
+net_check(const struct nftgen_net *net, char *err, size_t errlen)
+{
+	char		 q[QUOTE_MAX + 1], a[16];
+	size_t		 i, n;
+	uint32_t	 m;
+
+	n = net->bridge == NULL ? 0 : strnlen(net->bridge, IFNAME_MAX + 1);
+	if (n == 0 || n > IFNAME_MAX)
+		return gen_err(err, errlen, "bridge \"%s\": an interface name "
+		    "has 1-%d characters", quote(net->bridge, q, sizeof(q)),
+		    IFNAME_MAX);
+	for (i = 0; i < n; i++) {
+		char c = net->bridge[i];
+
+		if ((c < 'a' || c > 'z') && (c < 'A' || c > 'Z') &&
+		    (c < '0' || c > '9') && c != '-' && c != '_' && c != '.')
+			return gen_err(err, errlen, "bridge \"%s\": use "
+			    "letters, digits, '-', '_' and '.'",
+			    quote(net->bridge, q, sizeof(q)));
+	}
+	m = mask(net->prefixlen);
+	if (net->prefixlen < 1 || net->prefixlen > 30 ||
+	    (net->subnet & ~m) != 0)
+		return gen_err(err, errlen, "bridge subnet %s/%u: need a "
+		    "network address with a prefix of 1-30",
+		    addr_fmt(net->subnet, a, sizeof(a)),
+		    (unsigned)net->prefixlen);
+	if ((net->host & m) != net->subnet || net->host == net->subnet ||
+	    net->host == (net->subnet | ~m))
+		return gen_err(err, errlen, "host address %s is not a host "
+		    "of the bridge subnet", addr_fmt(net->host, a, sizeof(a)));
+	if (net->dns_port == 0)
+		return gen_err(err, errlen, "resolver port must be 1-65535");
+	return 0;
+}
+
+/* validate, identify and sort the containers */
+static int
+ctrs_load(const struct nftgen_net *net, const struct nftgen_container *c,
+    size_t nc, struct ctr **vp, char *err, size_t errlen)
+{
+	struct ctr	 *v, **byaddr = NULL;
+	uint32_t	  m = mask(net->prefixlen);
+	size_t		  i;
+	char		  a[16];
+
+	*vp = NULL;
+	if (nc == 0)
+		return 0;
+	if ((v = calloc(nc, sizeof(*v))) == NULL ||
+	    (byaddr = calloc(nc, sizeof(*byaddr))) == NULL) {
+		free(v);
+		return gen_err(err, errlen, "out of memory");
+	}
+	for (i = 0; i < nc; i++) {
+		v[i].c = &c[i];
+		byaddr[i] = &v[i];
+		if (nftgen_ident(c[i].name, v[i].id, sizeof(v[i].id), err,
+		    errlen) == -1)
+			goto fail;
+		if (c[i].mode != NFTGEN_STRICT && c[i].mode != NFTGEN_LOOSE) {
+			gen_err(err, errlen, "container %s: unknown mode",
+			    c[i].name);
+			goto fail;
+		}
+		if ((c[i].addr & m) != net->subnet || c[i].addr == net->subnet
+		    || c[i].addr == (net->subnet | ~m) ||
+		    c[i].addr == net->host) {
+			gen_err(err, errlen, "container %s: address %s is not "
+			    "a container address in the bridge subnet",
+			    c[i].name, addr_fmt(c[i].addr, a, sizeof(a)));
+			goto fail;
+		}
+		if (c[i].nentries > 0 && c[i].entries == NULL) {
+			gen_err(err, errlen, "container %s: no entries",
+			    c[i].name);
+			goto fail;
+		}
+	}
+	qsort(v, nc, sizeof(*v), ctr_cmp);
+	for (i = 1; i < nc; i++)
+		if (strcmp(v[i - 1].id, v[i].id) == 0) {
+			gen_err(err, errlen, "container %s is listed twice",
+			    v[i].c->name);
+			goto fail;
+		}
+	for (i = 0; i < nc; i++)
+		byaddr[i] = &v[i];
+	qsort(byaddr, nc, sizeof(*byaddr), ctr_addr_cmp);
+	for (i = 1; i < nc; i++)
+		if (byaddr[i - 1]->c->addr == byaddr[i]->c->addr) {
+			gen_err(err, errlen, "containers %s and %s share the "
+			    "address %s", byaddr[i - 1]->c->name,
+			    byaddr[i]->c->name,
+			    addr_fmt(byaddr[i]->c->addr, a, sizeof(a)));
+			goto fail;
+		}
+	free(byaddr);
+	*vp = v;
+	return 0;
+fail:
+	free(byaddr);
+	free(v);
+	return -1;
+}
+
+static const struct ctr *
+ctr_find(const struct ctr *v, size_t n, const char *id)
+{
+	struct ctr	key;
+
+	if (strlen(id) >= sizeof(key.id))
+		return NULL;
+	memset(&key, 0, sizeof(key));
+	(void)strlcpy(key.id, id, sizeof(key.id));
+	return n == 0 ? NULL : bsearch(&key, v, n, sizeof(*v), ctr_cmp);
+}
+
+/* is this set or chain name one the new ruleset declares? */
+static int
+declared(const struct ctr *v, size_t n, const char *name, int is_set)
+{
+	const struct ctr	*t;
+	size_t			 i;
+
+	if (is_set) {
+		if (strncmp(name, "allowany_", 9) == 0)
+			return ctr_find(v, n, name + 9) != NULL;
+		if (strncmp(name, "allow_", 6) == 0)
+			return ctr_find(v, n, name + 6) != NULL;
+		return 0;
+	}
+	for (i = 0; i < sizeof(base_chains) / sizeof(base_chains[0]); i++)
+		if (strcmp(name, base_chains[i]) == 0)
+			return 1;
+	if (strncmp(name, "strict_", 7) == 0)
+		return (t = ctr_find(v, n, name + 7)) != NULL &&
+		    t->c->mode == NFTGEN_STRICT;
+	return 0;
+}
+
+/* delete what the table holds and the new ruleset does not declare */
+static int
+emit_deletes(FILE *f, const struct ctr *v, size_t n, const char *const *names,
+    size_t nnames, int is_set, char *err, size_t errlen)
+{
+	const char	**s;
+	char		  q[QUOTE_MAX + 1];
+	size_t		  i, j, len;
+
+	if (nnames == 0)
+		return 0;
+	if (names == NULL)
+		return gen_err(err, errlen, "present %s names missing",
+		    is_set ? "set" : "chain");
+	if ((s = calloc(nnames, sizeof(*s))) == NULL)
+		return gen_err(err, errlen, "out of memory");
+	for (i = 0; i < nnames; i++) {
+		len = names[i] == NULL ? 0 : strnlen(names[i], KNAME_MAX + 1);
+		for (j = 0; j < len; j++) {
+			char c = names[i][j];
+
+			if ((c < 'a' || c > 'z') && (c < 'A' || c > 'Z') &&
+			    (c < '0' || c > '9') && c != '_')
+				break;
+		}
+		if (len == 0 || len > KNAME_MAX || j < len ||
+		    (names[i][0] >= '0' && names[i][0] <= '9')) {
+			free(s);
+			return gen_err(err, errlen, "%s \"%s\" in table " T
+			    " was not made by jb-netd; delete the table by "
+			    "hand", is_set ? "set" : "chain",
+			    quote(names[i], q, sizeof(q)));
+		}
+		s[i] = names[i];
+	}
+	qsort(s, nnames, sizeof(*s), str_cmp);
+	for (i = 0; i < nnames; i++) {
+		if ((i > 0 && strcmp(s[i - 1], s[i]) == 0) ||
+		    declared(v, n, s[i], is_set))
+			continue;
+		fprintf(f, "delete %s " T " %s\n", is_set ? "set" : "chain",
+		    s[i]);
+	}
+	free(s);
+	return 0;
+}
+
+/* open_memstream sets *bufp only at fclose, so it is read after */
+static int
+stream_close(FILE *f, char **bufp, int failed, char **out, char *err,
+    size_t errlen)
+{
+	int	bad = ferror(f);
+
+	if (fclose(f) != 0 || bad || failed) {
+		free(*bufp);
+		*bufp = NULL;
+		return failed ? -1 : gen_err(err, errlen, "out of memory");
+	}
+	*out = *bufp;
+	return 0;
+}
+
+int
+nftgen_ruleset(const struct nftgen_net *net, const struct nftgen_container *c,
+    size_t nc, const struct nftgen_present *present, char **out, char *err,
+    size_t errlen)
+{
+	struct ctr	*v;
+	FILE		*f;
+	char		*buf = NULL;
+	size_t		 len = 0, i;
+	int		 failed = 0;
+
+	*out = NULL;
+	if (net_check(net, err, errlen) == -1 ||
+	    ctrs_load(net, c, nc, &v, err, errlen) == -1)
+		return -1;
+	if ((f = open_memstream(&buf, &len)) == NULL) {
+		free(v);
+		return gen_err(err, errlen, "out of memory");
+	}
+	fprintf(f, "# " T ": generated by jb-netd, applied as one "
+	    "transaction\n"
+	    "table " T " {\n"
+	    "}\n"
+	    "flush table " T "\n");
+	if (present != NULL &&
+	    (emit_deletes(f, v, nc, present->sets, present->nsets, 1, err,
+	    errlen) == -1 ||
+	    emit_deletes(f, v, nc, present->chains, present->nchains, 0, err,
+	    errlen) == -1))
+		failed = 1;
+	fprintf(f, "table " T " {\n");
+	for (i = 0; i < nc && !failed; i++)
+		if (emit_container(f, &v[i], err, errlen) == -1)
+			failed = 1;
+	if (!failed)
+		emit_base(f, net, v, nc);
+	fprintf(f, "}\n");
+	for (i = 0; i < nc && !failed; i++)
+		if (v[i].c->flush_dynamic)
+			fprintf(f, "flush set " T " allow_%s\n"
+			    "flush set " T " allowany_%s\n", v[i].id, v[i].id);
+	free(v);
+	return stream_close(f, &buf, failed, out, err, errlen);
+}
+
+static int
+elem_cmp(const void *a, const void *b)
+{
+	const struct nftgen_elem	*x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->proto != y->proto)
+		return x->proto < y->proto ? -1 : 1;
+	return (x->port > y->port) - (x->port < y->port);
+}
+
+int
+nftgen_admit(const char *name, const struct nftgen_elem *el, size_t n,
+    unsigned int timeout, char **out, char *err, size_t errlen)
+{
+	struct nftgen_elem	*v;
+	char			 id[NFTGEN_IDENT_MAX], key[160], a[16];
+	FILE			*f;
+	char			*buf = NULL;
+	size_t			 len = 0, i;
+
+	*out = NULL;
+	if (nftgen_ident(name, id, sizeof(id), err, errlen) == -1)
+		return -1;
+	if (timeout < 1 || timeout > NFTGEN_TIMEOUT_MAX)
+		return gen_err(err, errlen, "container %s: timeout %u s is "
+		    "not 1-%d", name, timeout, NFTGEN_TIMEOUT_MAX);
+	if (n == 0 || el == NULL)
+		return gen_err(err, errlen, "container %s: no addresses to "
+		    "admit", name);
+	for (i = 0; i < n; i++)
+		if (el[i].proto == EGRESS_PROTO_ANY ? el[i].port != 0 :
+		    (el[i].proto != EGRESS_PROTO_TCP &&
+		    el[i].proto != EGRESS_PROTO_UDP) || el[i].port == 0)
+			return gen_err(err, errlen, "container %s: element "
+			    "%zu: a port goes with tcp or udp, no port with "
+			    "any protocol", name, i);
+	if ((v = calloc(n, sizeof(*v))) == NULL)
+		return gen_err(err, errlen, "out of memory");
+	memcpy(v, el, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), elem_cmp);
+	if ((f = open_memstream(&buf, &len)) == NULL) {
+		free(v);
+		return gen_err(err, errlen, "out of memory");
+	}
+	for (i = 0; i < n; i++) {
+		if (i > 0 && elem_cmp(&v[i - 1], &v[i]) == 0)
+			continue;
+		addr_fmt(v[i].addr, a, sizeof(a));
+		if (v[i].proto == EGRESS_PROTO_ANY)
+			(void)snprintf(key, sizeof(key), "allowany_%s { %s",
+			    id, a);
+		else
+			(void)snprintf(key, sizeof(key), "allow_%s { %s . %s "
+			    ". %u", id, a, proto_name(v[i].proto),
+			    (unsigned)v[i].port);
+		fprintf(f, "add element " T " %s timeout %us }\n"
+		    "delete element " T " %s }\n"
+		    "add element " T " %s timeout %us }\n",
+		    key, timeout, key, key, timeout);
+	}
+	free(v);
+	return stream_close(f, &buf, 0, out, err, errlen);
+}

@@ -1,0 +1,136 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * The network policy compiled to nftables text (nft -f syntax) for the
+ * table "inet jailbee".  Pure: nothing here talks to the kernel; jb-netd
+ * hands the text to libnftables, one call per transaction.  Output is
+ * deterministic (containers by name, elements by address) for golden tests.
+ *
+ * The full ruleset is one transaction that creates the table if absent,
+ * flushes its rules and declares everything again, so applying it is
+ * atomic and idempotent.  "flush table" drops rules only, not sets, which
+ * is what lets addresses admitted through DNS survive a recompile:
+ *
+ *  per container C (identifier c, see nftgen_ident):
+ *	set allow_c	ipv4_addr . inet_proto . inet_service, flags timeout:
+ *			DNS answers for NAME/WILDCARD entries with a port
+ *	set allowany_c	ipv4_addr, flags timeout: DNS answers for entries
+ *			without a port (any protocol)
+ *	chain strict_c	(strict only) the static ADDR/CIDR entries as
+ *			anonymous sets, then the two sets above, then reject
+ *			(TCP reset, else ICMP admin-prohibited)
+ *  forward	IPv6 to or from the bridge dropped; established/related
+ *		accepted; anything else towards the bridge dropped (no new
+ *		inbound, no container to container through the host); from
+ *		the bridge a verdict map on the source address: loose
+ *		containers accept, strict ones jump to strict_c, unknown
+ *		sources rejected
+ *  input	from the bridge: IPv6 dropped, established/related accepted,
+ *		DHCP (udp 67, to any address: clients broadcast) and DNS
+ *		(udp/tcp 53 and the resolver port) to the host's bridge
+ *		address only, everything else dropped
+ *  prerouting	every DNS packet (udp/tcp dport 53) from a strict container,
+ *		whatever its destination, DNATed to the resolver
+ *  postrouting	traffic from the bridge subnet leaving through another
+ *		interface masqueraded (what got there passed forward)
+ *
+ * Static entries live in anonymous sets so they vanish with the rules on
+ * every flush; nested networks with the same port are merged first,
+ * because nft refuses overlapping interval elements.
+ */
+
+#ifndef JB_NFTGEN_H
+#define JB_NFTGEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "policy.h"
+
+#define NFTGEN_TABLE		"jailbee"	/* family inet */
+#define NFTGEN_NAME_MAX		63	/* an Incus instance name */
+#define NFTGEN_IDENT_MAX	(NFTGEN_NAME_MAX + 1)	/* with the NUL */
+#define NFTGEN_TIMEOUT_MAX	(7 * 24 * 60 * 60)	/* seconds */
+
+enum nftgen_mode {
+	NFTGEN_STRICT,
+	NFTGEN_LOOSE
+};
+
+struct nftgen_net {
+	const char	*bridge;	/* interface name, e.g. "jbbr0" */
+	uint32_t	 subnet;	/* host byte order, host bits clear */
+	uint8_t		 prefixlen;	/* 1-30 */
+	uint32_t	 host;		/* the host's address on the bridge */
+	uint16_t	 dns_port;	/* the resolver, on host */
+};
+
+struct nftgen_container {
+	const char			*name;	/* Incus instance name */
+	uint32_t			 addr;	/* in the bridge subnet */
+	enum nftgen_mode		 mode;
+	/* only ADDR and CIDR kinds are used; names come through DNS */
+	const struct egress_entry	*entries;
+	size_t				 nentries;
+	/* forget the addresses admitted through DNS so far */
+	int				 flush_dynamic;
+};
+
+/*
+ * Names of the sets and chains in the kernel's table now.  Those the new
+ * ruleset does not declare (containers gone, strict turned loose) are
+ * deleted in the same transaction.  NULL when the table is new.
+ */
+struct nftgen_present {
+	const char *const	*sets;
+	size_t			 nsets;
+	const char *const	*chains;
+	size_t			 nchains;
+};
+
+/* one address admitted for a container, as DNS answered it */
+struct nftgen_elem {
+	uint32_t		 addr;		/* host byte order */
+	enum egress_proto	 proto;		/* ANY only with port 0 */
+	uint16_t		 port;
+};
+
+/*
+ * The nft identifier for a container: the Incus name (a letter, then
+ * letters, digits and hyphens, no trailing hyphen, at most 63) with '-'
+ * turned into '_'.  Incus names hold no '_', so the mapping is one to
+ * one and survives restarts.  0, or -1 with a message in err.
+ */
+int	nftgen_ident(const char *name, char *buf, size_t len, char *err,
+	    size_t errlen);
+/*
+ * The whole ruleset as one transaction.  On success *out is a string the
+ * caller frees; on error -1 with a message naming the culprit in err.
+ * Refused: a bad bridge or subnet, a container name nftgen_ident refuses,
+ * two containers with the same name or address, an address outside the
+ * subnet or equal to its network, broadcast or host address, a malformed
+ * entry, a present name that is not one of ours.
+ */
+int	nftgen_ruleset(const struct nftgen_net *net,
+	    const struct nftgen_container *c, size_t nc,
+	    const struct nftgen_present *present, char **out, char *err,
+	    size_t errlen);
+/*
+ * Admit addresses for container name for timeout seconds (1 to
+ * NFTGEN_TIMEOUT_MAX) as one transaction: for each element "add, delete,
+ * add" so an element already there gets the new timeout too (a plain add
+ * keeps the old one).  The caller passes the longest timeout it wants,
+ * since this replaces, never extends.  *out as for nftgen_ruleset.
+ */
+int	nftgen_admit(const char *name, const struct nftgen_elem *el, size_t n,
+	    unsigned int timeout, char **out, char *err, size_t errlen);
+
+#endif /* JB_NFTGEN_H */
