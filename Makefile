@@ -30,6 +30,9 @@ WARNINGS	:= -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \
 		   -Wmissing-declarations -Wshadow -Wpointer-arith -Wcast-qual \
 		   -Wsign-compare -Wformat=2 -Wno-unused-parameter
 CFLAGS		?= -O2 -g
+ifeq ($(TESTHOOKS),1)
+CPPFLAGS	+= -DJB_TESTHOOKS
+endif
 ifeq ($(SAN),1)
 CFLAGS		+= -fsanitize=address,undefined -fno-omit-frame-pointer \
 		   -fno-sanitize-recover=undefined
@@ -43,7 +46,8 @@ ALL_CFLAGS	 = $(CFLAGS) $(WARNINGS) -std=gnu11 -MMD -MP
 COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/proc.c libcommon/privdrop.c libcommon/selfstat.c \
 		   libcommon/config.c libcommon/yamltree.c libcommon/duration.c \
-		   libcommon/cmdtab.c libcommon/child.c libcommon/jb_msg.c
+		   libcommon/cmdtab.c libcommon/child.c libcommon/jb_msg.c \
+		   libcommon/testhook.c libcommon/repoconf.c
 JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c jailbeed/control.c
 JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http.c jb-incus/incus.c
 JBNETD_SRCS	:= jb-netd/jb-netd.c
@@ -55,16 +59,24 @@ PROGS		:= jailbeed jb-incus jb-netd jb-mountd jb-sshd jbctl
 LIBCOMMON	:= $(O)/libcommon.a
 
 TESTLIBS	 = $(O)/libincus.a $(O)/libnetd.a
-UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy
-FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy
+UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy t_repoconf
+FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf
 FUZZTIME	?= 20
+
+# objects are rebuilt when the flags change (SAN, TESTHOOKS, PREFIX...)
+FLAGS_STAMP	:= $(O)/.build-flags
+FLAGS_NOW	:= $(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS)
+ifneq ($(FLAGS_NOW),$(file <$(FLAGS_STAMP)))
+$(shell mkdir -p $(O))
+$(file >$(FLAGS_STAMP),$(FLAGS_NOW))
+endif
 
 objs		= $(patsubst %.c,$(O)/obj/%.o,$(1))
 
 .PHONY: all install check unit-build fuzz clean deps up
 all: $(addprefix $(O)/,$(PROGS))
 
-$(O)/obj/%.o: %.c
+$(O)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -131,7 +143,8 @@ $(O)/regress/integ/incus_client: regress/integ/incus_client.c $(O)/libincus.a \
 # from that build directory, then every test through kyua
 CHECK_O		:= $(O)-check
 check:
-	$(MAKE) O=$(CHECK_O) SAN=1 LIBEXECDIR=$(CURDIR)/$(CHECK_O) all unit-build
+	$(MAKE) O=$(CHECK_O) SAN=1 TESTHOOKS=1 LIBEXECDIR=$(CURDIR)/$(CHECK_O) \
+	    all unit-build
 	$(MAKE) fuzz FUZZTIME=$(FUZZTIME)
 	JB_BUILD=$(CURDIR)/$(CHECK_O) regress/run-tests
 

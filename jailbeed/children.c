@@ -165,6 +165,26 @@ children_status_req(uint32_t rid)
 	return PROC_MAX;
 }
 
+int
+children_find(const char *name)
+{
+	int	i;
+
+	for (i = 0; i < PROC_MAX; i++)
+		if (strcmp(children[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+#ifdef JB_TESTHOOKS
+int
+children_test_attempt(int i, uint32_t rid, const struct jb_test_attempt *a)
+{
+	return imsgev_compose(&children[i].iev, IMSG_TEST_ATTEMPT, rid, 0, -1,
+	    a, sizeof(*a));
+}
+#endif
+
 static void
 child_dispatch(int fd, short event, void *arg)
 {
@@ -199,12 +219,27 @@ child_dispatch(int fd, short event, void *arg)
 			if (imsg_get_data(&imsg, &st, sizeof(st)) == -1 ||
 			    st.name[sizeof(st.name) - 1] != '\0' ||
 			    st.detail[sizeof(st.detail) - 1] != '\0' ||
+			    st.sandbox[sizeof(st.sandbox) - 1] != '\0' ||
 			    strcmp(st.name, c->name) != 0 || st.pid != c->pid) {
 				log_warnx("%s: malformed STATUS", c->name);
 				jailbeed_shutdown(1);
 			}
 			control_child_status(imsg_get_id(&imsg), &st);
 			break;
+#ifdef JB_TESTHOOKS
+		case IMSG_TEST_RESULT: {
+			struct jb_ctl_text	t;
+
+			if (imsg_get_data(&imsg, &t, sizeof(t)) == -1) {
+				log_warnx("%s: malformed TEST_RESULT", c->name);
+				jailbeed_shutdown(1);
+			}
+			t.text[sizeof(t.text) - 1] = '\0';
+			control_child_text(imsg_get_id(&imsg),
+			    IMSG_CTL_TEST_RESULT, t.text);
+			break;
+		}
+#endif
 		default:
 			log_warnx("%s sent an unexpected message %s (%u)",
 			    c->name, jb_imsg_name(imsg_get_type(&imsg)),

@@ -262,21 +262,29 @@ control_error(struct ctl_conn *c, const char *msg)
 	(void)control_reply(c, IMSG_CTL_END, NULL, 0);
 }
 
+static uint32_t
+control_next_rid(void)
+{
+	static uint32_t	 next_rid = 1;
+	uint32_t	 rid = next_rid++;
+
+	if (next_rid == 0)
+		next_rid = 1;
+	return rid;
+}
+
 static void
 control_status(struct ctl_conn *c)
 {
 	struct timeval		 tv = { CTL_REPLY_TIMEOUT, 0 };
 	struct jb_proc_status	 st;
-	static uint32_t		 next_rid = 1;
 
 	if (selfstat(&st, "jailbeed", env->started, env->conf_path) == -1) {
 		control_error(c, "jailbeed cannot read its own status");
 		return;
 	}
 	(void)control_reply(c, IMSG_CTL_STATUS_ENTRY, &st, sizeof(st));
-	c->rid = next_rid++;
-	if (next_rid == 0)
-		next_rid = 1;
+	c->rid = control_next_rid();
 	c->answered = 0;
 	if (children_status_req(c->rid) == -1) {
 		c->rid = 0;
@@ -307,6 +315,59 @@ control_child_status(uint32_t rid, const struct jb_proc_status *st)
 		(void)control_reply(c, IMSG_CTL_END, NULL, 0);
 	}
 }
+
+/* a one-line answer from one child ends the request it belongs to */
+void
+control_child_text(uint32_t rid, uint32_t type, const char *text)
+{
+	struct ctl_conn		*c;
+	struct jb_ctl_text	 t;
+
+	TAILQ_FOREACH(c, &ctl_conns, entry)
+		if (c->rid == rid && rid != 0)
+			break;
+	if (c == NULL)
+		return;
+	memset(&t, 0, sizeof(t));
+	strlcpy(t.text, text, sizeof(t.text));
+	c->rid = 0;
+	evtimer_del(&c->timeout);
+	(void)control_reply(c, type, &t, sizeof(t));
+	(void)control_reply(c, IMSG_CTL_END, NULL, 0);
+}
+
+#ifdef JB_TESTHOOKS
+static void
+control_test_attempt(struct ctl_conn *c, struct jb_test_attempt *a)
+{
+	struct timeval		 tv = { CTL_REPLY_TIMEOUT, 0 };
+	struct jb_ctl_text	 t;
+	int			 i;
+
+	a->proc[sizeof(a->proc) - 1] = '\0';
+	a->verb[sizeof(a->verb) - 1] = '\0';
+	a->path[sizeof(a->path) - 1] = '\0';
+	if (strcmp(a->proc, "jailbeed") == 0) {
+		memset(&t, 0, sizeof(t));
+		testhook_attempt(a, t.text, sizeof(t.text));
+		(void)control_reply(c, IMSG_CTL_TEST_RESULT, &t, sizeof(t));
+		(void)control_reply(c, IMSG_CTL_END, NULL, 0);
+		return;
+	}
+	if ((i = children_find(a->proc)) == -1) {
+		control_error(c, "no such process");
+		return;
+	}
+	c->rid = control_next_rid();
+	c->answered = ~(1U << i);
+	if (children_test_attempt(i, c->rid, a) == -1) {
+		c->rid = 0;
+		control_error(c, "cannot reach the child");
+		return;
+	}
+	evtimer_add(&c->timeout, &tv);
+}
+#endif
 
 static void
 control_timeout(int fd, short event, void *arg)
@@ -354,6 +415,21 @@ control_dispatch(int fd, short event, void *arg)
 			imsg_free(&imsg);
 			break;
 		}
+#ifdef JB_TESTHOOKS
+		if (imsg_get_type(&imsg) == IMSG_CTL_TEST_ATTEMPT &&
+		    c->rid == 0) {
+			struct jb_test_attempt	a;
+
+			if (imsg_get_data(&imsg, &a, sizeof(a)) == -1) {
+				imsg_free(&imsg);
+				control_close(c);
+				return;
+			}
+			control_test_attempt(c, &a);
+			imsg_free(&imsg);
+			continue;
+		}
+#endif
 		if (imsg_get_len(&imsg) != 0 || c->rid != 0) {
 			log_warnx("control: connection %u: unexpected %s",
 			    c->id, jb_imsg_name(imsg_get_type(&imsg)));

@@ -51,6 +51,10 @@ extern struct jb_child	 children[PROC_MAX];
 void	children_spawn(void);
 void	children_stop(void);
 int	children_status_req(uint32_t);
+int	children_find(const char *);
+#ifdef JB_TESTHOOKS
+int	children_test_attempt(int, uint32_t, const struct jb_test_attempt *);
+#endif
 void	children_reap(void);
 
 /* control.c */
@@ -58,6 +62,7 @@ void	control_init(void);
 void	control_listen(void);
 void	control_cleanup(void);
 void	control_child_status(uint32_t, const struct jb_proc_status *);
+void	control_child_text(uint32_t, uint32_t, const char *);
 
 /* jailbeed.c */
 __attribute__((__noreturn__)) void	jailbeed_shutdown(int);

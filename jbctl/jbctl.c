@@ -69,8 +69,9 @@ usage_all(FILE *fp)
 	fprintf(fp, "usage: jbctl [-s socket] COMMAND [ARGS...]\n\n"
 	    "commands:\n");
 	for (i = 0; i < cmdtab_len; i++)
-		fprintf(fp, "  %-22s %s\n", cmd_name(&cmdtab[i], name,
-		    sizeof(name)), cmdtab[i].help);
+		if (cmdtab[i].cls != CMD_INTERNAL)
+			fprintf(fp, "  %-22s %s\n", cmd_name(&cmdtab[i], name,
+			    sizeof(name)), cmdtab[i].help);
 	fprintf(fp, "\n'jbctl help COMMAND' or 'jbctl COMMAND --help' shows "
 	    "a command's options.\n");
 }
@@ -235,14 +236,14 @@ ctl_connect(struct imsgbuf *ibuf)
 
 /* send one request, hand every reply to cb until CTL_END */
 static void
-ctl_request(struct imsgbuf *ibuf, uint32_t type,
+ctl_request(struct imsgbuf *ibuf, uint32_t type, const void *data, size_t len,
     void (*cb)(struct imsg *, void *), void *arg)
 {
 	struct imsg		 imsg;
 	struct jb_ctl_text	 t;
 	int			 n, done = 0, failed = 0;
 
-	if (imsg_compose(ibuf, type, JB_CTL_VERSION, 0, -1, NULL, 0) == -1)
+	if (imsg_compose(ibuf, type, JB_CTL_VERSION, 0, -1, data, len) == -1)
 		die("cannot compose a request: %s", strerror(errno));
 	if (imsgbuf_flush(ibuf) == -1) {
 		if (errno == EPIPE || errno == ECONNRESET)
@@ -301,8 +302,23 @@ status_cb(struct imsg *imsg, void *arg)
 		die("unexpected answer from jailbeed");
 	st.name[sizeof(st.name) - 1] = '\0';
 	st.detail[sizeof(st.detail) - 1] = '\0';
+	st.sandbox[sizeof(st.sandbox) - 1] = '\0';
 	out->status_entry(&st, time(NULL));
 }
+
+#ifdef JB_TESTHOOKS
+static void
+text_cb(struct imsg *imsg, void *arg)
+{
+	struct jb_ctl_text	t;
+
+	if (imsg_get_type(imsg) != IMSG_CTL_TEST_RESULT ||
+	    imsg_get_data(imsg, &t, sizeof(t)) == -1)
+		die("unexpected answer from jailbeed");
+	t.text[sizeof(t.text) - 1] = '\0';
+	printf("%s\n", t.text);
+}
+#endif
 
 static void
 version_cb(struct imsg *imsg, void *arg)
@@ -375,15 +391,31 @@ main(int argc, char *argv[])
 	case CMD_STATUS:
 		ctl_connect(&ibuf);
 		out->status_begin();
-		ctl_request(&ibuf, IMSG_CTL_STATUS, status_cb, NULL);
+		ctl_request(&ibuf, IMSG_CTL_STATUS, NULL, 0, status_cb, NULL);
 		out->status_end();
 		break;
 	case CMD_VERSION:
 		memset(&t, 0, sizeof(t));
 		ctl_connect(&ibuf);
-		ctl_request(&ibuf, IMSG_CTL_VERSION, version_cb, &t);
+		ctl_request(&ibuf, IMSG_CTL_VERSION, NULL, 0, version_cb, &t);
 		out->version(JB_VERSION, t.text);
 		break;
+#ifdef JB_TESTHOOKS
+	case CMD_TEST_ATTEMPT: {
+		struct jb_test_attempt	a;
+
+		memset(&a, 0, sizeof(a));
+		strlcpy(a.proc, p.args[0], sizeof(a.proc));
+		strlcpy(a.verb, p.args[1], sizeof(a.verb));
+		strlcpy(a.path, p.args[2], sizeof(a.path));
+		ctl_connect(&ibuf);
+		ctl_request(&ibuf, IMSG_CTL_TEST_ATTEMPT, &a, sizeof(a),
+		    text_cb, NULL);
+		break;
+	}
+#else
+	case CMD_TEST_ATTEMPT:
+#endif
 	case CMD_NONE:
 		die("internal error: command without an id");
 	}

@@ -165,6 +165,8 @@ json_status_entry(const struct jb_proc_status *st, int64_t now)
 	json_object_object_add(o, "uptime",
 	    json_object_new_int64(now - st->started));
 	json_object_object_add(o, "detail", json_object_new_string(st->detail));
+	json_object_object_add(o, "sandbox",
+	    json_object_new_string(st->sandbox));
 	json_object_array_add(json_list, o);
 }
 

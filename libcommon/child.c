@@ -90,6 +90,23 @@ child_dispatch(int fd, short event, void *arg)
 			else
 				child_status_reply(c, imsg_get_id(&imsg));
 			break;
+#ifdef JB_TESTHOOKS
+		case IMSG_TEST_ATTEMPT: {
+			struct jb_test_attempt	a;
+			struct jb_ctl_text	t;
+
+			if (imsg_get_data(&imsg, &a, sizeof(a)) == -1)
+				fatalx("%s: bad TEST_ATTEMPT", c->name);
+			a.verb[sizeof(a.verb) - 1] = '\0';
+			a.path[sizeof(a.path) - 1] = '\0';
+			memset(&t, 0, sizeof(t));
+			testhook_attempt(&a, t.text, sizeof(t.text));
+			if (imsgev_compose(&c->iev, IMSG_TEST_RESULT,
+			    imsg_get_id(&imsg), 0, -1, &t, sizeof(t)) == -1)
+				fatal("%s: compose", c->name);
+			break;
+		}
+#endif
 		default:
 			if (c->dispatch == NULL || c->dispatch(c, &imsg) == -1)
 				fatalx("%s: unexpected message %s (%u) from "

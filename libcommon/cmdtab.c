@@ -28,6 +28,13 @@ const struct cmd cmdtab[] = {
 	{ .words = { "help" }, .id = CMD_HELP, .cls = CMD_HOST,
 	  .args = "[COMMAND...]", .min_args = 0, .max_args = CMD_MAXWORDS,
 	  .help = "print the commands, or the usage of one command" },
+#ifdef JB_TESTHOOKS
+	{ .words = { "_test-attempt" }, .id = CMD_TEST_ATTEMPT,
+	  .cls = CMD_INTERNAL, .args = "PROCESS read|write|connect|netlink PATH",
+	  .min_args = 3, .max_args = 3,
+	  .help = "test builds: make PROCESS try an operation its lock-down "
+	  "forbids" },
+#endif
 };
 const int cmdtab_len = sizeof(cmdtab) / sizeof(cmdtab[0]);
 

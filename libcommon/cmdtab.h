@@ -30,6 +30,7 @@ enum cmd_id {
 	CMD_STATUS,
 	CMD_VERSION,
 	CMD_HELP,
+	CMD_TEST_ATTEMPT,	/* test builds only */
 };
 
 #define CMD_MAXWORDS	3

@@ -17,6 +17,10 @@ jb_imsg_name(uint32_t type)
 	case IMSG_CHILD_READY:		return "CHILD_READY";
 	case IMSG_STATUS_REQ:		return "STATUS_REQ";
 	case IMSG_STATUS:		return "STATUS";
+	case IMSG_TEST_ATTEMPT:		return "TEST_ATTEMPT";
+	case IMSG_TEST_RESULT:		return "TEST_RESULT";
+	case IMSG_CTL_TEST_ATTEMPT:	return "CTL_TEST_ATTEMPT";
+	case IMSG_CTL_TEST_RESULT:	return "CTL_TEST_RESULT";
 	case IMSG_CTL_STATUS:		return "CTL_STATUS";
 	case IMSG_CTL_STATUS_ENTRY:	return "CTL_STATUS_ENTRY";
 	case IMSG_CTL_VERSION:		return "CTL_VERSION";

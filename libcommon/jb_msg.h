@@ -44,6 +44,8 @@ enum jb_imsg_type {
 	IMSG_CHILD_READY = 100,	/* child -> parent, none: locked down, serving */
 	IMSG_STATUS_REQ,	/* parent -> child, none; peerid = request id */
 	IMSG_STATUS,		/* child -> parent, struct jb_proc_status */
+	IMSG_TEST_ATTEMPT,	/* parent -> child, struct jb_test_attempt (test builds) */
+	IMSG_TEST_RESULT,	/* child -> parent, struct jb_ctl_text (test builds) */
 
 	/* jbctl <-> parent (control socket): 1000.. */
 	IMSG_CTL_STATUS = 1000,	/* client -> parent, none */
@@ -52,6 +54,8 @@ enum jb_imsg_type {
 	IMSG_CTL_VERSION_REPLY,	/* parent -> client, struct jb_ctl_text */
 	IMSG_CTL_ERROR,		/* parent -> client, struct jb_ctl_text */
 	IMSG_CTL_END,		/* parent -> client, none: reply complete */
+	IMSG_CTL_TEST_ATTEMPT,	/* client -> parent, struct jb_test_attempt (test builds) */
+	IMSG_CTL_TEST_RESULT,	/* parent -> client, struct jb_ctl_text (test builds) */
 };
 
 /* one process of the suite, as it reports itself */
@@ -66,10 +70,22 @@ struct jb_proc_status {
 	uint64_t	cap_bnd;	/* bounding set */
 	int64_t		started;	/* wall clock, seconds since the epoch */
 	char		detail[JB_MSG_TEXT_MAX]; /* what the process serves */
+	char		sandbox[JB_MSG_TEXT_MAX]; /* what its lock-down enforces */
 };
 
 struct jb_ctl_text {
 	char		text[JB_MSG_TEXT_MAX];
+};
+
+/*
+ * Only in builds made with -DJB_TESTHOOKS (make check): ask one process
+ * to try an operation its lock-down forbids, to prove that it fails while
+ * the suite keeps serving.  Release builds neither send nor accept these.
+ */
+struct jb_test_attempt {
+	char		proc[JB_NAME_MAX];	/* "jailbeed", "jb-netd", ... */
+	char		verb[16];		/* read, write, connect, netlink */
+	char		path[JB_MSG_TEXT_MAX];
 };
 
 const char	*jb_imsg_name(uint32_t);

@@ -47,6 +47,7 @@ void	priv_drop(const char *procname, const struct passwd *pw,
 
 /* this process's own status, from /proc/self/status opened by the init */
 void	selfstat_init(void);
+void	selfstat_set_sandbox(const char *);
 int	selfstat(struct jb_proc_status *, const char *name, int64_t started,
 	    const char *detail);
 
@@ -78,5 +79,8 @@ void	child_init(struct child *, const char *, int, char **,
 	    struct child_args *);
 __attribute__((__noreturn__)) void child_run(struct child *);
 void	child_status_reply(struct child *, uint32_t);
+
+/* test builds only (JB_TESTHOOKS): try a forbidden operation, say how it went */
+void	testhook_attempt(const struct jb_test_attempt *, char *, size_t);
 
 #endif /* JB_PROC_H */

@@ -20,6 +20,13 @@
 
 /* opened before any chroot, so a chrooted process can still report */
 static int	status_fd = -1;
+static char	sandbox_summary[JB_MSG_TEXT_MAX] = "none";
+
+void
+selfstat_set_sandbox(const char *summary)
+{
+	strlcpy(sandbox_summary, summary, sizeof(sandbox_summary));
+}
 
 void
 selfstat_init(void)
@@ -40,6 +47,7 @@ selfstat(struct jb_proc_status *st, const char *name, int64_t started,
 	memset(st, 0, sizeof(*st));
 	strlcpy(st->name, name, sizeof(st->name));
 	strlcpy(st->detail, detail, sizeof(st->detail));
+	strlcpy(st->sandbox, sandbox_summary, sizeof(st->sandbox));
 	st->pid = getpid();
 	st->started = started;
 	selfstat_init();

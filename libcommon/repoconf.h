@@ -1,0 +1,194 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * The per-repository configuration: three YAML files layered into one
+ * typed struct.
+ *
+ *	global	${XDG_CONFIG_HOME:-~/.config}/jailbee/global.yaml
+ *	repo	<repo>/.jailbee/config.yaml (required)
+ *	local	${XDG_CONFIG_HOME:-~/.config}/jailbee/repos/<prefix>.yaml
+ *
+ * applied in that order: later files win.  A scalar set to null falls
+ * back to the built-in default; a list is appended to and [] empties it;
+ * a mapping merges key by key (container.env: NAME: null drops NAME).
+ * github.token is accepted only in the host-local file, container_prefix
+ * everywhere but there (the file is named after it).
+ *
+ * A struct holding one or more layers but not yet finished marks what no
+ * layer set as unset: "" for strings, 0 for numbers, RC_UNSET for
+ * booleans.  repoconf_finish() fills the defaults; after it every field
+ * has its effective value.
+ */
+
+#ifndef JB_REPOCONF_H
+#define JB_REPOCONF_H
+
+#include <sys/types.h>
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "yamltree.h"
+
+#define RC_PREFIX_MAX		40	/* container_prefix, characters */
+#define RC_ALIAS_MAX		63	/* base.alias */
+#define RC_TOKEN_MAX		255	/* github.token */
+#define RC_ENV_NAME_MAX		127
+#define RC_ENV_VALUE_MAX	4095
+#define RC_ENV_MAX		256	/* container.env entries */
+#define RC_MOUNTS_MAX		128	/* host_mounts entries */
+#define RC_EGRESS_MAX		1024	/* egress_allow entries */
+#define RC_EGRESS_LEN		255	/* one egress_allow entry */
+#define RC_UID_MAX		(INT32_MAX - 1)
+#define RC_CPU_MAX		1024
+#define RC_ERR_MAX		1024	/* room for messages naming paths */
+#define RC_UNSET		(-1)
+
+#define RC_DEF_NETWORK		"strict"
+#define RC_DEF_MEMORY		"16GiB"
+#define RC_DEF_CPU		8
+#define RC_DEF_CLONE_FROM	"origin"
+#define RC_DEF_LOOSE_AFTER	(5 * 60)
+#define RC_DEF_MOUNT_AFTER	(60 * 60)
+
+enum repoconf_layer {
+	RC_LAYER_GLOBAL,
+	RC_LAYER_REPO,
+	RC_LAYER_LOCAL,
+};
+
+struct repoconf_paths {
+	char	repo[PATH_MAX];
+	char	global[PATH_MAX];
+	char	local[PATH_MAX];	/* "" until the prefix is known */
+};
+
+struct rc_env {
+	char	*name;
+	char	*value;
+};
+
+struct rc_envlist {
+	struct rc_env	*v;		/* in the order first set */
+	size_t		 n;
+};
+
+struct rc_mount {
+	char	host[PATH_MAX];		/* absolute or ~/..., as written */
+	char	container[PATH_MAX];	/* absolute */
+	int	readonly;
+};
+
+struct rc_mountlist {
+	struct rc_mount	*v;
+	size_t		 n;
+};
+
+struct rc_revert {
+	int	enabled;		/* RC_UNSET, 0, 1 */
+	int64_t	after;			/* seconds, 0 < after <= 24h */
+};
+
+struct repoconf {
+	/* computed, not YAML */
+	struct repoconf_paths	paths;	/* .local is also named in errors */
+	char			repo_root[PATH_MAX];
+	int			effective;	/* repoconf_finish() ran */
+	char			warning[RC_ERR_MAX];	/* "" or one line */
+
+	char			container_prefix[RC_PREFIX_MAX + 1];
+	int			container_uid;	/* 1 .. RC_UID_MAX */
+	int			container_gid;
+	struct rc_envlist	env;		/* container.env */
+	struct rc_mountlist	host_mounts;
+	struct yt_strlist	egress_allow;	/* vetted elsewhere */
+	char			network[16];	/* defaults.network */
+	char			memory[32];	/* defaults.memory */
+	int			cpu;		/* defaults.cpu */
+	char			clone_from[16];	/* new.clone_from */
+	int			autofetch;	/* new.autofetch */
+	struct rc_revert	loose_auto_revert;
+	struct rc_revert	mount_auto_revert;
+	char			github_token[RC_TOKEN_MAX + 1];
+	char			base_alias[RC_ALIAS_MAX + 1];
+};
+
+/* the template `jbctl config init` writes: parses as the repo layer */
+extern const char	repoconf_template[];
+
+/* an empty struct: nothing set by any layer */
+void	repoconf_init(struct repoconf *);
+void	repoconf_free(struct repoconf *);
+
+/*
+ * The three file paths.  home and xdg_config_home are passed in (NULL or
+ * "" when unset); a relative XDG_CONFIG_HOME is ignored as the XDG spec
+ * says.  prefix may be NULL: paths->local is then "".
+ */
+int	repoconf_paths(const char *repo_root, const char *home,
+	    const char *xdg_config_home, const char *prefix,
+	    struct repoconf_paths *, char *err, size_t errlen);
+
+/*
+ * Load, layer and finish the three files for repo_root; uid and gid are
+ * the owner's, the default container_user.  On error -1, a one-line
+ * message (FILE:LINE: key: what is wrong) and *conf untouched; on
+ * success *conf is overwritten (not freed) with the effective config,
+ * to be repoconf_free()d, and conf->warning is set if the host-local
+ * file is open to group/other.
+ */
+int	repoconf_load(const char *repo_root, const char *home,
+	    const char *xdg_config_home, uid_t uid, gid_t gid,
+	    struct repoconf *conf, char *err, size_t errlen);
+
+/*
+ * Apply one file on top of *conf (for `config show --layer`): the repo
+ * file must exist, the others may be missing.  Errors in github name
+ * conf->paths.local.  All or nothing, as repoconf_parse_layer().
+ */
+int	repoconf_load_layer(enum repoconf_layer, const char *path,
+	    struct repoconf *conf, char *err, size_t errlen);
+
+/*
+ * Apply one document on top of *conf; name is used in messages.  On
+ * error *conf is untouched.
+ */
+int	repoconf_parse_layer(enum repoconf_layer, const char *name,
+	    const char *buf, size_t len, struct repoconf *conf, char *err,
+	    size_t errlen);
+
+/* fill what no layer set; repo_root gives the default container_prefix */
+int	repoconf_finish(struct repoconf *, const char *repo_root, uid_t uid,
+	    gid_t gid, char *err, size_t errlen);
+
+/*
+ * As YAML: a finished struct in full, otherwise only what is set.
+ * github.token is printed as "<set>".  0, or -1 on a write error.
+ */
+int	repoconf_dump(const struct repoconf *, FILE *);
+
+/*
+ * A file holding secrets: NULL if only its owner may read it, else
+ * warn (a sentence saying how to fix it) is filled and returned.
+ */
+const char *repoconf_check_mode(const char *path, char *warn,
+	    size_t warnlen);
+
+/*
+ * A directory name as a container_prefix: lowercase, every other byte
+ * to '-', runs collapsed, '-' trimmed at both ends.  NULL when that is
+ * empty or does not fit in len.
+ */
+char	*repoconf_slug(const char *name, char *out, size_t len);
+
+#endif /* JB_REPOCONF_H */

@@ -1,0 +1,266 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * libFuzzer target for the repository configuration: the bytes as each
+ * of the three layers, applied twice as layering does, then finished;
+ * and as a directory name to slug.  Besides the sanitizers it checks the
+ * promises: a refused layer leaves the struct untouched and says where,
+ * an accepted one holds only valid values, what repoconf_dump() prints
+ * reads back to the same print, and a token is never printed.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "repoconf.h"
+
+#define NAME	"f.yaml"
+
+int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+static int
+terminated(const char *s, size_t size)
+{
+	return memchr(s, '\0', size) != NULL;
+}
+
+static int
+is_prefix(const char *s)
+{
+	size_t	len = strlen(s);
+
+	return len > 0 && len <= RC_PREFIX_MAX && s[0] != '-' &&
+	    strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789-") == len;
+}
+
+static int
+tribool(int v)
+{
+	return v == RC_UNSET || v == 0 || v == 1;
+}
+
+static int
+revert_ok(const struct rc_revert *r, int effective)
+{
+	if (effective)
+		return (r->enabled == 0 || r->enabled == 1) && r->after >= 1 &&
+		    r->after <= 86400;
+	return tribool(r->enabled) && r->after >= 0 && r->after <= 86400;
+}
+
+static void
+check(const struct repoconf *c, enum repoconf_layer layer)
+{
+	size_t	i;
+	int	eff = c->effective;
+
+	if (!terminated(c->container_prefix, sizeof(c->container_prefix)) ||
+	    !terminated(c->network, sizeof(c->network)) ||
+	    !terminated(c->memory, sizeof(c->memory)) ||
+	    !terminated(c->clone_from, sizeof(c->clone_from)) ||
+	    !terminated(c->github_token, sizeof(c->github_token)) ||
+	    !terminated(c->base_alias, sizeof(c->base_alias)))
+		abort();
+	if ((eff || c->container_prefix[0] != '\0') &&
+	    !is_prefix(c->container_prefix))
+		abort();
+	if (layer == RC_LAYER_LOCAL && !eff && c->container_prefix[0] != '\0')
+		abort();
+	if (layer != RC_LAYER_LOCAL && c->github_token[0] != '\0')
+		abort();
+	if (c->container_uid < 0 || c->container_uid > RC_UID_MAX ||
+	    c->container_gid < 0 || c->container_gid > RC_UID_MAX ||
+	    (eff && (c->container_uid == 0 || c->container_gid == 0)))
+		abort();
+	if (c->env.n > RC_ENV_MAX)
+		abort();
+	for (i = 0; i < c->env.n; i++) {
+		const char *n = c->env.v[i].name;
+
+		if (n == NULL || c->env.v[i].value == NULL || n[0] == '\0' ||
+		    (n[0] >= '0' && n[0] <= '9') ||
+		    strlen(n) > RC_ENV_NAME_MAX ||
+		    strspn(n, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstu"
+		    "vwxyz0123456789_") != strlen(n) ||
+		    strlen(c->env.v[i].value) > RC_ENV_VALUE_MAX)
+			abort();
+	}
+	if (c->host_mounts.n > RC_MOUNTS_MAX)
+		abort();
+	for (i = 0; i < c->host_mounts.n; i++) {
+		const struct rc_mount *m = &c->host_mounts.v[i];
+
+		if (!terminated(m->host, sizeof(m->host)) ||
+		    !terminated(m->container, sizeof(m->container)) ||
+		    (m->host[0] != '/' && strncmp(m->host, "~/", 2) != 0) ||
+		    strstr(m->host, "/../") != NULL ||
+		    m->container[0] != '/' ||
+		    strstr(m->container, "/../") != NULL ||
+		    (m->readonly != 0 && m->readonly != 1))
+			abort();
+	}
+	if (c->egress_allow.n > RC_EGRESS_MAX ||
+	    (c->egress_allow.n > 0 &&
+	    c->egress_allow.v[c->egress_allow.n] != NULL))
+		abort();
+	for (i = 0; i < c->egress_allow.n; i++)
+		if (strlen(c->egress_allow.v[i]) > RC_EGRESS_LEN)
+			abort();
+	if ((eff || c->network[0] != '\0') &&
+	    strcmp(c->network, "strict") != 0 &&
+	    strcmp(c->network, "loose") != 0)
+		abort();
+	if ((eff || c->clone_from[0] != '\0') &&
+	    strcmp(c->clone_from, "origin") != 0 &&
+	    strcmp(c->clone_from, "local") != 0)
+		abort();
+	if ((eff && c->memory[0] == '\0') || c->cpu < 0 ||
+	    c->cpu > RC_CPU_MAX || (eff && c->cpu == 0))
+		abort();
+	if (eff ? (c->autofetch != 0 && c->autofetch != 1) :
+	    !tribool(c->autofetch))
+		abort();
+	if (!revert_ok(&c->loose_auto_revert, eff) ||
+	    !revert_ok(&c->mount_auto_revert, eff))
+		abort();
+	if (eff && c->base_alias[0] == '\0')
+		abort();
+}
+
+static char *
+dump(const struct repoconf *c)
+{
+	char	*buf = NULL;
+	size_t	 len = 0;
+	FILE	*fp;
+
+	if ((fp = open_memstream(&buf, &len)) == NULL)
+		abort();
+	if (repoconf_dump(c, fp) == -1)
+		abort();
+	if (fclose(fp) != 0)
+		abort();
+	return buf;
+}
+
+/* s, printed from a struct of layer, reads back to the same print */
+static void
+roundtrip(enum repoconf_layer layer, const char *s, int finish)
+{
+	struct repoconf	*d;
+	char		 err[RC_ERR_MAX], *t;
+
+	if ((d = malloc(sizeof(*d))) == NULL)
+		abort();
+	repoconf_init(d);
+	if (repoconf_parse_layer(layer, "dump", s, strlen(s), d, err,
+	    sizeof(err)) == -1) {
+		fprintf(stderr, "%s\n%s\n", err, s);
+		abort();
+	}
+	if (finish && repoconf_finish(d, "/src/Fuzz Repo", 1000, 1000, err,
+	    sizeof(err)) == -1)
+		abort();
+	t = dump(d);
+	if (strcmp(s, t) != 0) {
+		fprintf(stderr, "first:\n%s\nsecond:\n%s\n", s, t);
+		abort();
+	}
+	free(t);
+	repoconf_free(d);
+	free(d);
+}
+
+static void
+fuzz_layer(enum repoconf_layer layer, const uint8_t *data, size_t len)
+{
+	struct repoconf	*c, *before;
+	char		 err[RC_ERR_MAX], *s;
+	int		 i;
+
+	if ((c = malloc(sizeof(*c))) == NULL ||
+	    (before = malloc(sizeof(*before))) == NULL)
+		abort();
+	repoconf_init(c);
+	(void)strlcpy(c->paths.local, "/h/.config/jailbee/repos/p.yaml",
+	    sizeof(c->paths.local));
+	for (i = 0; i < 2; i++) {
+		memcpy(before, c, sizeof(*c));
+		err[0] = '\0';
+		if (repoconf_parse_layer(layer, NAME, (const char *)data, len,
+		    c, err, sizeof(err)) == -1) {
+			if (memcmp(c, before, sizeof(*c)) != 0 ||
+			    strncmp(err, NAME ":", strlen(NAME ":")) != 0)
+				abort();
+			break;
+		}
+		check(c, layer);
+	}
+
+	s = dump(c);
+	if (c->github_token[0] == '\0')
+		roundtrip(layer, s, 0);
+	else if (strstr(s, "  token: \"<set>\"\n") == NULL)
+		abort();
+	free(s);
+
+	/* whatever the layers left, finishing fills in the rest */
+	if (repoconf_finish(c, "/src/Fuzz Repo", 1000, 1000, err,
+	    sizeof(err)) == -1)
+		abort();
+	check(c, layer);
+	s = dump(c);
+	if (c->github_token[0] == '\0')
+		roundtrip(RC_LAYER_REPO, s, 1);
+	free(s);
+	repoconf_free(c);
+	free(c);
+	free(before);
+}
+
+static void
+fuzz_names(const uint8_t *data, size_t len)
+{
+	struct repoconf_paths	*p;
+	char			*s, out[RC_PREFIX_MAX + 1], err[RC_ERR_MAX];
+	size_t			 i, n;
+
+	if ((s = malloc(len + 1)) == NULL || (p = malloc(sizeof(*p))) == NULL)
+		abort();
+	memcpy(s, data, len);
+	s[len] = '\0';
+	if (repoconf_slug(s, out, sizeof(out)) != NULL) {
+		n = strlen(out);
+		if (!is_prefix(out) || out[n - 1] == '-')
+			abort();
+		for (i = 1; i < n; i++)
+			if (out[i] == '-' && out[i - 1] == '-')
+				abort();
+	}
+	if (repoconf_paths(s, s, s, NULL, p, err, sizeof(err)) == 0 &&
+	    (p->repo[0] != '/' || p->global[0] != '/' || p->local[0] != '\0'))
+		abort();
+	free(p);
+	free(s);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
+{
+	fuzz_layer(RC_LAYER_GLOBAL, data, len);
+	fuzz_layer(RC_LAYER_REPO, data, len);
+	fuzz_layer(RC_LAYER_LOCAL, data, len);
+	fuzz_names(data, len);
+	return 0;
+}

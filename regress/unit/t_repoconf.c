@@ -1,0 +1,1494 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * The repository configuration (repoconf.c): every key, the defaults,
+ * the layering rules, where github.token may live, the file paths, the
+ * permission warning and the template.  Refusals are checked by their
+ * exact message, and a refused layer must leave the struct as it was.
+ */
+
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <atf-c.h>
+
+#include "repoconf.h"
+
+#define G	RC_LAYER_GLOBAL
+#define R	RC_LAYER_REPO
+#define L	RC_LAYER_LOCAL
+#define LOCAL	"/h/.config/jailbee/repos/proj.yaml"
+
+static const char *
+layer_name(enum repoconf_layer layer)
+{
+	switch (layer) {
+	case RC_LAYER_GLOBAL:
+		return "global.yaml";
+	case RC_LAYER_REPO:
+		return "config.yaml";
+	case RC_LAYER_LOCAL:
+		return "local.yaml";
+	}
+	return "?";
+}
+
+static void
+fresh(struct repoconf *c)
+{
+	repoconf_init(c);
+	(void)strlcpy(c->paths.local, LOCAL, sizeof(c->paths.local));
+}
+
+/* apply yaml on top of *c as layer; it must be accepted */
+static void
+apply_ok(int line, enum repoconf_layer layer, const char *yaml,
+    struct repoconf *c)
+{
+	char	err[RC_ERR_MAX] = "";
+
+	ATF_CHECK_MSG(repoconf_parse_layer(layer, layer_name(layer), yaml,
+	    strlen(yaml), c, err, sizeof(err)) == 0, "line %d: refused: %s",
+	    line, err);
+}
+#define OK(layer, yaml, c)	apply_ok(__LINE__, (layer), (yaml), (c))
+
+/* on top of a struct already holding a layer: exact message, untouched */
+static void
+apply_bad(int line, enum repoconf_layer layer, const char *yaml,
+    const char *want)
+{
+	struct repoconf	c, before;
+	char		err[RC_ERR_MAX] = "";
+
+	fresh(&c);
+	apply_ok(line, RC_LAYER_REPO, "egress_allow: [a.example]\n"
+	    "container:\n  env: {A: b}\nhost_mounts: [{host: /a, "
+	    "container: /b}]\ndefaults: {cpu: 3}\n", &c);
+	before = c;
+	ATF_CHECK_MSG(repoconf_parse_layer(layer, layer_name(layer), yaml,
+	    strlen(yaml), &c, err, sizeof(err)) == -1, "line %d: accepted",
+	    line);
+	ATF_CHECK_MSG(strcmp(err, want) == 0, "line %d:\n got: %s\nwant: %s",
+	    line, err, want);
+	ATF_CHECK_MSG(memcmp(&c, &before, sizeof(c)) == 0,
+	    "line %d: a refused layer changed the struct", line);
+	repoconf_free(&c);
+}
+#define BAD(layer, yaml, want)	apply_bad(__LINE__, (layer), (yaml), (want))
+
+static void
+finish_ok(int line, struct repoconf *c)
+{
+	char	err[RC_ERR_MAX] = "";
+
+	ATF_CHECK_MSG(repoconf_finish(c, "/src/proj", 1000, 1001, err,
+	    sizeof(err)) == 0, "line %d: %s", line, err);
+}
+#define FINISH(c)	finish_ok(__LINE__, (c))
+
+static char *
+dump(const struct repoconf *c)
+{
+	char	*buf = NULL;
+	size_t	 len = 0;
+	FILE	*fp;
+
+	ATF_REQUIRE((fp = open_memstream(&buf, &len)) != NULL);
+	ATF_REQUIRE(repoconf_dump(c, fp) == 0);
+	ATF_REQUIRE(fclose(fp) == 0);
+	return buf;
+}
+
+static void
+write_file(const char *path, const char *data, mode_t mode)
+{
+	int	fd;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+	ATF_REQUIRE_MSG(fd != -1, "%s: %s", path, strerror(errno));
+	ATF_REQUIRE((size_t)write(fd, data, strlen(data)) == strlen(data));
+	ATF_REQUIRE(fchmod(fd, mode) == 0);
+	ATF_REQUIRE(close(fd) == 0);
+}
+
+static void
+mkdirs(const char *path)
+{
+	char	tmp[PATH_MAX], *p;
+
+	(void)strlcpy(tmp, path, sizeof(tmp));
+	for (p = tmp + 1; *p != '\0'; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		ATF_REQUIRE(mkdir(tmp, 0700) == 0 || errno == EEXIST);
+		*p = '/';
+	}
+	ATF_REQUIRE(mkdir(tmp, 0700) == 0 || errno == EEXIST);
+}
+
+/* snprintf into an array, which must hold it all */
+#define JOIN(buf, ...)	ATF_REQUIRE((size_t)snprintf((buf), sizeof(buf), \
+			    __VA_ARGS__) < sizeof(buf))
+
+/* the test's work directory, absolute, joined with rel */
+static void
+here(const char *rel, char *out, size_t len)
+{
+	char	cwd[PATH_MAX];
+
+	ATF_REQUIRE(getcwd(cwd, sizeof(cwd)) != NULL);
+	ATF_REQUIRE((size_t)snprintf(out, len, "%s/%s", cwd, rel) < len);
+}
+
+ATF_TC_WITHOUT_HEAD(defaults);
+ATF_TC_BODY(defaults, tc)
+{
+	struct repoconf	c;
+	char		err[RC_ERR_MAX];
+
+	repoconf_init(&c);
+	ATF_CHECK_EQ(c.autofetch, RC_UNSET);
+	ATF_CHECK_EQ(c.loose_auto_revert.enabled, RC_UNSET);
+	ATF_CHECK_EQ(c.mount_auto_revert.enabled, RC_UNSET);
+	ATF_CHECK_EQ(c.effective, 0);
+	ATF_REQUIRE_MSG(repoconf_finish(&c, "/src/My Repo.git/", 1000, 1001,
+	    err, sizeof(err)) == 0, "%s", err);
+	ATF_CHECK_EQ(c.effective, 1);
+	ATF_CHECK_STREQ("/src/My Repo.git/", c.repo_root);
+	ATF_CHECK_STREQ("my-repo-git", c.container_prefix);
+	ATF_CHECK_EQ(c.container_uid, 1000);
+	ATF_CHECK_EQ(c.container_gid, 1001);
+	ATF_CHECK_EQ(c.env.n, 0);
+	ATF_CHECK_EQ(c.host_mounts.n, 0);
+	ATF_CHECK_EQ(c.egress_allow.n, 0);
+	ATF_CHECK_STREQ("strict", c.network);
+	ATF_CHECK_STREQ("16GiB", c.memory);
+	ATF_CHECK_EQ(c.cpu, 8);
+	ATF_CHECK_STREQ("origin", c.clone_from);
+	ATF_CHECK_EQ(c.autofetch, 1);
+	ATF_CHECK_EQ(c.loose_auto_revert.enabled, 1);
+	ATF_CHECK_EQ(c.loose_auto_revert.after, 300);
+	ATF_CHECK_EQ(c.mount_auto_revert.enabled, 1);
+	ATF_CHECK_EQ(c.mount_auto_revert.after, 3600);
+	ATF_CHECK_STREQ("", c.github_token);
+	ATF_CHECK_STREQ("my-repo-git-base", c.base_alias);
+	ATF_CHECK_STREQ("", c.warning);
+	repoconf_free(&c);
+}
+
+ATF_TC_WITHOUT_HEAD(every_key);
+ATF_TC_BODY(every_key, tc)
+{
+	struct repoconf	c;
+
+	fresh(&c);
+	OK(R,
+	    "container_prefix: web-2\n"
+	    "container_user: {uid: 2000, gid: 2147483646}\n"
+	    "container:\n"
+	    "  env:\n"
+	    "    EDITOR: vim\n"
+	    "    _X9: 'two words'\n"
+	    "    N: 42\n"
+	    "    EMPTY: ''\n"
+	    "host_mounts:\n"
+	    "  - host: ~/.m2\n"
+	    "    container: /home/dev/.m2\n"
+	    "  - host: /srv/data\n"
+	    "    container: /data\n"
+	    "    readonly: true\n"
+	    "egress_allow: [github.com:443, 10.0.0.0/8, '*.npmjs.org']\n"
+	    "defaults: {network: loose, memory: 512MiB, cpu: 2}\n"
+	    "new: {clone_from: local, autofetch: no}\n"
+	    "loose_auto_revert: {enabled: false, after: 30s}\n"
+	    "mount_auto_revert: {enabled: true, after: 1h30m}\n"
+	    "base: {alias: web.base_1}\n", &c);
+	OK(L, "github:\n  token: ghp_ABCdef123_x\n", &c);
+	ATF_CHECK_STREQ("web-2", c.container_prefix);
+	ATF_CHECK_EQ(c.container_uid, 2000);
+	ATF_CHECK_EQ(c.container_gid, 2147483646);
+	ATF_REQUIRE_EQ(c.env.n, 4);
+	ATF_CHECK_STREQ("EDITOR", c.env.v[0].name);
+	ATF_CHECK_STREQ("vim", c.env.v[0].value);
+	ATF_CHECK_STREQ("_X9", c.env.v[1].name);
+	ATF_CHECK_STREQ("two words", c.env.v[1].value);
+	ATF_CHECK_STREQ("N", c.env.v[2].name);
+	ATF_CHECK_STREQ("42", c.env.v[2].value);
+	ATF_CHECK_STREQ("EMPTY", c.env.v[3].name);
+	ATF_CHECK_STREQ("", c.env.v[3].value);
+	ATF_REQUIRE_EQ(c.host_mounts.n, 2);
+	ATF_CHECK_STREQ("~/.m2", c.host_mounts.v[0].host);
+	ATF_CHECK_STREQ("/home/dev/.m2", c.host_mounts.v[0].container);
+	ATF_CHECK_EQ(c.host_mounts.v[0].readonly, 0);
+	ATF_CHECK_STREQ("/srv/data", c.host_mounts.v[1].host);
+	ATF_CHECK_STREQ("/data", c.host_mounts.v[1].container);
+	ATF_CHECK_EQ(c.host_mounts.v[1].readonly, 1);
+	ATF_REQUIRE_EQ(c.egress_allow.n, 3);
+	ATF_CHECK_STREQ("github.com:443", c.egress_allow.v[0]);
+	ATF_CHECK_STREQ("10.0.0.0/8", c.egress_allow.v[1]);
+	ATF_CHECK_STREQ("*.npmjs.org", c.egress_allow.v[2]);
+	ATF_CHECK_STREQ("loose", c.network);
+	ATF_CHECK_STREQ("512MiB", c.memory);
+	ATF_CHECK_EQ(c.cpu, 2);
+	ATF_CHECK_STREQ("local", c.clone_from);
+	ATF_CHECK_EQ(c.autofetch, 0);
+	ATF_CHECK_EQ(c.loose_auto_revert.enabled, 0);
+	ATF_CHECK_EQ(c.loose_auto_revert.after, 30);
+	ATF_CHECK_EQ(c.mount_auto_revert.enabled, 1);
+	ATF_CHECK_EQ(c.mount_auto_revert.after, 5400);
+	ATF_CHECK_STREQ("web.base_1", c.base_alias);
+	ATF_CHECK_STREQ("ghp_ABCdef123_x", c.github_token);
+
+	/* finishing keeps every value a layer set */
+	FINISH(&c);
+	ATF_CHECK_STREQ("web-2", c.container_prefix);
+	ATF_CHECK_EQ(c.container_uid, 2000);
+	ATF_CHECK_EQ(c.autofetch, 0);
+	ATF_CHECK_EQ(c.loose_auto_revert.enabled, 0);
+	ATF_CHECK_STREQ("web.base_1", c.base_alias);
+	repoconf_free(&c);
+
+	/* the other spellings each key takes */
+	fresh(&c);
+	OK(G, "defaults: {memory: 50%, cpu: 1024}\n"
+	    "loose_auto_revert: {after: 24h}\n"
+	    "mount_auto_revert: {after: 90}\n"
+	    "container_prefix: 0\n", &c);
+	ATF_CHECK_STREQ("50%", c.memory);
+	ATF_CHECK_EQ(c.cpu, 1024);
+	ATF_CHECK_EQ(c.loose_auto_revert.after, 86400);
+	ATF_CHECK_EQ(c.mount_auto_revert.after, 5400);
+	ATF_CHECK_STREQ("0", c.container_prefix);
+	OK(G, "defaults: {memory: 1B}\ncontainer_prefix: "
+	    "a234567890123456789012345678901234567890\n", &c);
+	ATF_CHECK_STREQ("1B", c.memory);
+	ATF_CHECK_STREQ("a234567890123456789012345678901234567890",
+	    c.container_prefix);
+	repoconf_free(&c);
+}
+
+ATF_TC_WITHOUT_HEAD(empty_layers);
+ATF_TC_BODY(empty_layers, tc)
+{
+	static const char *const empties[] = { "", "# nothing\n", "---\n",
+	    "~\n", "null\n", "container:\ndefaults:\nnew: null\n", NULL };
+	struct repoconf		 c, before;
+	size_t			 i;
+	char			*s;
+
+	for (i = 0; empties[i] != NULL; i++) {
+		fresh(&c);
+		before = c;
+		OK(R, empties[i], &c);
+		OK(L, empties[i], &c);
+		ATF_CHECK_MSG(memcmp(&c, &before, sizeof(c)) == 0,
+		    "%zu changed the struct", i);
+		s = dump(&c);
+		ATF_CHECK_STREQ("", s);
+		free(s);
+		repoconf_free(&c);
+	}
+}
+
+ATF_TC_WITHOUT_HEAD(layer_scalars);
+ATF_TC_BODY(layer_scalars, tc)
+{
+	struct repoconf	c;
+
+	/* later wins, host-local last of all */
+	fresh(&c);
+	OK(G, "defaults: {cpu: 4, memory: 8GiB}\nnew: {autofetch: false}\n",
+	    &c);
+	OK(R, "defaults: {cpu: 2}\n", &c);
+	ATF_CHECK_EQ(c.cpu, 2);
+	ATF_CHECK_STREQ("8GiB", c.memory);
+	ATF_CHECK_EQ(c.autofetch, 0);
+	OK(L, "defaults: {cpu: 6}\nnew: {autofetch: true}\n", &c);
+	ATF_CHECK_EQ(c.cpu, 6);
+	ATF_CHECK_EQ(c.autofetch, 1);
+	FINISH(&c);
+	ATF_CHECK_EQ(c.cpu, 6);
+	ATF_CHECK_STREQ("8GiB", c.memory);
+	repoconf_free(&c);
+
+	/* null clears: the built-in default comes back */
+	fresh(&c);
+	OK(G, "container_prefix: from-global\n"
+	    "container_user: {uid: 5, gid: 6}\n"
+	    "defaults: {network: loose, memory: 1GiB, cpu: 3}\n"
+	    "new: {clone_from: local, autofetch: false}\n"
+	    "loose_auto_revert: {enabled: false, after: 1m}\n"
+	    "mount_auto_revert: {enabled: false, after: 2m}\n"
+	    "base: {alias: img}\n", &c);
+	OK(R, "container_prefix: null\n"
+	    "container_user: {uid: ~, gid: null}\n"
+	    "defaults: {network: null, memory: null, cpu: null}\n"
+	    "new: {clone_from: null, autofetch: null}\n"
+	    "loose_auto_revert: {enabled: null, after: null}\n"
+	    "mount_auto_revert: {enabled: null, after: null}\n"
+	    "base: {alias: null}\n", &c);
+	OK(L, "github: {token: abc}\n", &c);
+	OK(L, "github: {token: null}\n", &c);
+	FINISH(&c);
+	ATF_CHECK_STREQ("proj", c.container_prefix);
+	ATF_CHECK_EQ(c.container_uid, 1000);
+	ATF_CHECK_EQ(c.container_gid, 1001);
+	ATF_CHECK_STREQ("strict", c.network);
+	ATF_CHECK_STREQ("16GiB", c.memory);
+	ATF_CHECK_EQ(c.cpu, 8);
+	ATF_CHECK_STREQ("origin", c.clone_from);
+	ATF_CHECK_EQ(c.autofetch, 1);
+	ATF_CHECK_EQ(c.loose_auto_revert.enabled, 1);
+	ATF_CHECK_EQ(c.loose_auto_revert.after, 300);
+	ATF_CHECK_EQ(c.mount_auto_revert.enabled, 1);
+	ATF_CHECK_EQ(c.mount_auto_revert.after, 3600);
+	ATF_CHECK_STREQ("proj-base", c.base_alias);
+	ATF_CHECK_STREQ("", c.github_token);
+	repoconf_free(&c);
+
+	/* base.alias follows the prefix only while nobody sets it */
+	fresh(&c);
+	OK(R, "container_prefix: zz\n", &c);
+	FINISH(&c);
+	ATF_CHECK_STREQ("zz-base", c.base_alias);
+	repoconf_free(&c);
+}
+
+ATF_TC_WITHOUT_HEAD(layer_lists);
+ATF_TC_BODY(layer_lists, tc)
+{
+	struct repoconf	c;
+
+	fresh(&c);
+	OK(G, "egress_allow: [g1, g2]\n"
+	    "host_mounts: [{host: /g, container: /g}]\n", &c);
+	OK(R, "egress_allow: [r1]\n"
+	    "host_mounts: [{host: /r, container: /r}]\n", &c);
+	OK(L, "egress_allow: [l1]\n"
+	    "host_mounts: [{host: /l, container: /l, readonly: yes}]\n", &c);
+	ATF_REQUIRE_EQ(c.egress_allow.n, 4);
+	ATF_CHECK_STREQ("g1", c.egress_allow.v[0]);
+	ATF_CHECK_STREQ("g2", c.egress_allow.v[1]);
+	ATF_CHECK_STREQ("r1", c.egress_allow.v[2]);
+	ATF_CHECK_STREQ("l1", c.egress_allow.v[3]);
+	ATF_CHECK(c.egress_allow.v[4] == NULL);
+	ATF_REQUIRE_EQ(c.host_mounts.n, 3);
+	ATF_CHECK_STREQ("/g", c.host_mounts.v[0].host);
+	ATF_CHECK_STREQ("/r", c.host_mounts.v[1].host);
+	ATF_CHECK_STREQ("/l", c.host_mounts.v[2].host);
+	ATF_CHECK_EQ(c.host_mounts.v[2].readonly, 1);
+	repoconf_free(&c);
+
+	/* [] resets what earlier layers gave, then the next layer adds */
+	fresh(&c);
+	OK(G, "egress_allow: [g1]\nhost_mounts: [{host: /g, "
+	    "container: /g}]\n", &c);
+	OK(R, "egress_allow: []\nhost_mounts: []\n", &c);
+	ATF_CHECK_EQ(c.egress_allow.n, 0);
+	ATF_CHECK_EQ(c.host_mounts.n, 0);
+	OK(L, "egress_allow: [l1]\nhost_mounts: [{host: /g, "
+	    "container: /g}]\n", &c);
+	ATF_REQUIRE_EQ(c.egress_allow.n, 1);
+	ATF_CHECK_STREQ("l1", c.egress_allow.v[0]);
+	ATF_CHECK_EQ(c.host_mounts.n, 1);
+	/* so does null */
+	OK(R, "egress_allow: null\nhost_mounts: ~\n", &c);
+	ATF_CHECK_EQ(c.egress_allow.n, 0);
+	ATF_CHECK_EQ(c.host_mounts.n, 0);
+	/* and a key left out keeps them */
+	OK(G, "egress_allow: [a]\nhost_mounts: [{host: /g, container: /g}]\n",
+	    &c);
+	OK(R, "defaults: {cpu: 1}\n", &c);
+	ATF_CHECK_EQ(c.egress_allow.n, 1);
+	ATF_CHECK_EQ(c.host_mounts.n, 1);
+	repoconf_free(&c);
+}
+
+ATF_TC_WITHOUT_HEAD(layer_maps);
+ATF_TC_BODY(layer_maps, tc)
+{
+	struct repoconf	c;
+
+	/* container.env merges name by name */
+	fresh(&c);
+	OK(G, "container:\n  env: {A: g, B: g}\n", &c);
+	OK(R, "container:\n  env: {B: r, C: r}\n", &c);
+	OK(L, "container:\n  env: {C: l, D: l}\n", &c);
+	ATF_REQUIRE_EQ(c.env.n, 4);
+	ATF_CHECK_STREQ("A", c.env.v[0].name);
+	ATF_CHECK_STREQ("g", c.env.v[0].value);
+	ATF_CHECK_STREQ("B", c.env.v[1].name);
+	ATF_CHECK_STREQ("r", c.env.v[1].value);
+	ATF_CHECK_STREQ("C", c.env.v[2].name);
+	ATF_CHECK_STREQ("l", c.env.v[2].value);
+	ATF_CHECK_STREQ("D", c.env.v[3].name);
+	ATF_CHECK_STREQ("l", c.env.v[3].value);
+	/* NAME: null drops it; absent names are left alone */
+	OK(R, "container:\n  env: {B: null, ZZ: ~}\n", &c);
+	ATF_REQUIRE_EQ(c.env.n, 3);
+	ATF_CHECK_STREQ("A", c.env.v[0].name);
+	ATF_CHECK_STREQ("C", c.env.v[1].name);
+	ATF_CHECK_STREQ("D", c.env.v[2].name);
+	/* no bulk reset of a mapping: null and {} leave it */
+	OK(R, "container:\n  env: null\n", &c);
+	OK(R, "container:\n  env: {}\n", &c);
+	OK(R, "container: null\n", &c);
+	ATF_CHECK_EQ(c.env.n, 3);
+	repoconf_free(&c);
+
+	/* the auto-revert mappings merge field by field */
+	fresh(&c);
+	OK(G, "loose_auto_revert: {enabled: false, after: 10m}\n"
+	    "mount_auto_revert: {enabled: false}\n"
+	    "container_user: {uid: 7, gid: 8}\n", &c);
+	OK(R, "loose_auto_revert: {after: 1h}\n"
+	    "mount_auto_revert: {after: 2h}\n"
+	    "container_user: {gid: 9}\n", &c);
+	FINISH(&c);
+	ATF_CHECK_EQ(c.loose_auto_revert.enabled, 0);
+	ATF_CHECK_EQ(c.loose_auto_revert.after, 3600);
+	ATF_CHECK_EQ(c.mount_auto_revert.enabled, 0);
+	ATF_CHECK_EQ(c.mount_auto_revert.after, 7200);
+	ATF_CHECK_EQ(c.container_uid, 7);
+	ATF_CHECK_EQ(c.container_gid, 9);
+	repoconf_free(&c);
+}
+
+ATF_TC_WITHOUT_HEAD(github_token);
+ATF_TC_BODY(github_token, tc)
+{
+	struct repoconf	c;
+	char		err[RC_ERR_MAX];
+
+	BAD(R, "defaults: {cpu: 1}\ngithub:\n  token: x\n",
+	    "config.yaml:2: github: not allowed in this file: github.token "
+	    "belongs in the host-local file " LOCAL " (mode 0600)");
+	BAD(G, "github: {token: x}\n",
+	    "global.yaml:1: github: not allowed in this file: github.token "
+	    "belongs in the host-local file " LOCAL " (mode 0600)");
+	BAD(R, "github: null\n",
+	    "config.yaml:1: github: not allowed in this file: github.token "
+	    "belongs in the host-local file " LOCAL " (mode 0600)");
+	BAD(L, "github: {token: 'ghp_a b'}\n",
+	    "local.yaml:1: github.token: not a GitHub token (letters, digits "
+	    "and _ only)");
+	BAD(L, "github: {token: \"x;rm -rf /\"}\n",
+	    "local.yaml:1: github.token: not a GitHub token (letters, digits "
+	    "and _ only)");
+	BAD(L, "github: {token: 12}\n"
+	    "github: {token: 13}\n",
+	    "local.yaml:2: github: duplicate key (first on line 1)");
+	BAD(L, "github: {user: x}\n",
+	    "local.yaml:1: github.user: unknown key (known: token)");
+	BAD(L, "container_prefix: other\n",
+	    "local.yaml:1: container_prefix: not allowed in the host-local "
+	    "file, which is named after it: set it in .jailbee/config.yaml "
+	    "or global.yaml");
+
+	/* without the host-local path, the refusal names its pattern */
+	repoconf_init(&c);
+	ATF_CHECK(repoconf_parse_layer(R, "c.yaml", "github: {}\n", 11, &c,
+	    err, sizeof(err)) == -1);
+	ATF_CHECK_STREQ("c.yaml:1: github: not allowed in this file: "
+	    "github.token belongs in the host-local file "
+	    "${XDG_CONFIG_HOME:-~/.config}/jailbee/repos/"
+	    "<container_prefix>.yaml (mode 0600)", err);
+
+	fresh(&c);
+	OK(L, "github:\n  token: '0123456789abcdefABCDEF_'\n", &c);
+	ATF_CHECK_STREQ("0123456789abcdefABCDEF_", c.github_token);
+	repoconf_free(&c);
+}
+
+ATF_TC_WITHOUT_HEAD(unknown_keys);
+ATF_TC_BODY(unknown_keys, tc)
+{
+	BAD(R, "# c\ncontainer_prefx: x\n",
+	    "config.yaml:2: container_prefx: unknown key (known: "
+	    "container_prefix, container_user, container, host_mounts, "
+	    "egress_allow, defaults, new, loose_auto_revert, "
+	    "mount_auto_revert, github, base)");
+	BAD(L, "shared_dir: /x\n",
+	    "local.yaml:1: shared_dir: unknown key (known: "
+	    "container_prefix, container_user, container, host_mounts, "
+	    "egress_allow, defaults, new, loose_auto_revert, "
+	    "mount_auto_revert, github, base)");
+	BAD(G, "container_user:\n  uid: 1\n  user: dev\n",
+	    "global.yaml:3: container_user.user: unknown key (known: uid, "
+	    "gid)");
+	BAD(R, "container: {envs: {}}\n",
+	    "config.yaml:1: container.envs: unknown key (known: env)");
+	BAD(R, "host_mounts:\n  - host: /a\n    container: /x\n"
+	    "  - host: /c\n    container: /d\n    read_only: true\n",
+	    "config.yaml:6: host_mounts[1].read_only: unknown key (known: "
+	    "host, container, readonly)");
+	BAD(R, "defaults: {storage_pool: default}\n",
+	    "config.yaml:1: defaults.storage_pool: unknown key (known: "
+	    "network, memory, cpu)");
+	BAD(R, "new: {background: true}\n",
+	    "config.yaml:1: new.background: unknown key (known: clone_from, "
+	    "autofetch)");
+	BAD(R, "loose_auto_revert:\n  enable: true\n",
+	    "config.yaml:2: loose_auto_revert.enable: unknown key (known: "
+	    "enabled, after)");
+	BAD(R, "mount_auto_revert:\n  for: 1h\n",
+	    "config.yaml:2: mount_auto_revert.for: unknown key (known: "
+	    "enabled, after)");
+	BAD(R, "base: {image: x}\n",
+	    "config.yaml:1: base.image: unknown key (known: alias)");
+}
+
+ATF_TC_WITHOUT_HEAD(wrong_types);
+ATF_TC_BODY(wrong_types, tc)
+{
+	BAD(R, "container_prefix: [a]\n",
+	    "config.yaml:1: container_prefix: expected a string, got a "
+	    "sequence");
+	BAD(R, "container_prefix: yes\n",
+	    "config.yaml:1: container_prefix: expected a string, got a "
+	    "boolean (quote it if you mean the text)");
+	BAD(R, "container_user: 1000\n",
+	    "config.yaml:1: container_user: expected a mapping, got an "
+	    "integer");
+	BAD(R, "container_user: {uid: '1000'}\n",
+	    "config.yaml:1: container_user.uid: expected an integer, got a "
+	    "string");
+	BAD(R, "container_user: {uid: 0}\n",
+	    "config.yaml:1: container_user.uid: must be between 1 and "
+	    "2147483646");
+	BAD(R, "container_user: {gid: 2147483647}\n",
+	    "config.yaml:1: container_user.gid: must be between 1 and "
+	    "2147483646");
+	BAD(R, "container_user: {gid: -5}\n",
+	    "config.yaml:1: container_user.gid: must be between 1 and "
+	    "2147483646");
+	BAD(R, "container: {env: [A=b]}\n",
+	    "config.yaml:1: container.env: expected a mapping of NAME: "
+	    "value, got a sequence");
+	BAD(R, "container:\n  env:\n    A: {b: c}\n",
+	    "config.yaml:3: container.env.A: expected a string, got a "
+	    "mapping");
+	BAD(R, "container:\n  env:\n    A: true\n",
+	    "config.yaml:3: container.env.A: expected a string, got a "
+	    "boolean (quote it if you mean the text)");
+	BAD(R, "container:\n  env:\n    OK: x\n    1A: x\n",
+	    "config.yaml:4: container.env.1A: not an environment variable "
+	    "name ([A-Za-z_][A-Za-z0-9_]*, at most 127 characters)");
+	BAD(R, "container:\n  env:\n    A-B: x\n",
+	    "config.yaml:3: container.env.A-B: not an environment variable "
+	    "name ([A-Za-z_][A-Za-z0-9_]*, at most 127 characters)");
+	BAD(R, "container:\n  env:\n    '': x\n",
+	    "config.yaml:3: container.env.\"\": not an environment variable "
+	    "name ([A-Za-z_][A-Za-z0-9_]*, at most 127 characters)");
+	BAD(R, "host_mounts: {host: /a, container: /b}\n",
+	    "config.yaml:1: host_mounts: expected a sequence of {host, "
+	    "container, readonly}, got a mapping");
+	BAD(R, "host_mounts:\n  - /a:/b\n",
+	    "config.yaml:2: host_mounts[0]: expected a mapping {host, "
+	    "container, readonly}, got a string");
+	BAD(R, "host_mounts:\n  - container: /b\n",
+	    "config.yaml:2: host_mounts[0].host: missing (this key is "
+	    "required)");
+	BAD(R, "host_mounts:\n  - host: /a\n",
+	    "config.yaml:2: host_mounts[0].container: missing (this key is "
+	    "required)");
+	BAD(R, "host_mounts:\n  - host: a/b\n    container: /b\n",
+	    "config.yaml:2: host_mounts[0].host: must be an absolute path or "
+	    "~/path");
+	BAD(R, "host_mounts:\n  - host: ~alice/x\n    container: /b\n",
+	    "config.yaml:2: host_mounts[0].host: must be an absolute path or "
+	    "~/path");
+	BAD(R, "host_mounts:\n  - host: ~/\n    container: /b\n",
+	    "config.yaml:2: host_mounts[0].host: must be an absolute path or "
+	    "~/path");
+	BAD(R, "host_mounts:\n  - host: ~/../etc\n    container: /b\n",
+	    "config.yaml:2: host_mounts[0].host: must not contain a \"..\" "
+	    "component");
+	BAD(R, "host_mounts:\n  - host: /a/..\n    container: /b\n",
+	    "config.yaml:2: host_mounts[0].host: must not contain a \"..\" "
+	    "component");
+	BAD(R, "host_mounts:\n  - host: null\n    container: /b\n",
+	    "config.yaml:2: host_mounts[0].host: expected a string, got null");
+	BAD(R, "host_mounts:\n  - host: /a\n    container: ~/b\n",
+	    "config.yaml:3: host_mounts[0].container: must be an absolute "
+	    "path");
+	BAD(R, "host_mounts:\n  - host: /a\n    container: //\n",
+	    "config.yaml:3: host_mounts[0].container: must not be the "
+	    "container's root");
+	BAD(R, "host_mounts:\n  - {host: /a, container: /b, readonly: 1}\n",
+	    "config.yaml:2: host_mounts[0].readonly: expected true or false, "
+	    "got an integer");
+	/* the layer before this one mounted /b already */
+	BAD(R, "host_mounts:\n  - host: /x\n    container: /b\n",
+	    "config.yaml:3: host_mounts[0].container: /b is already the "
+	    "target of another mount (from /a)");
+	BAD(R, "host_mounts:\n  - {host: /x, container: /c}\n"
+	    "  - {host: /y, container: /c}\n",
+	    "config.yaml:3: host_mounts[1].container: /c is already the "
+	    "target of another mount (from /x)");
+	BAD(R, "egress_allow: github.com\n",
+	    "config.yaml:1: egress_allow: expected a sequence of strings, got "
+	    "a string");
+	BAD(R, "egress_allow: [a, [b]]\n",
+	    "config.yaml:1: egress_allow[1]: expected a string, got a "
+	    "sequence");
+	BAD(R, "defaults: {network: open}\n",
+	    "config.yaml:1: defaults.network: must be strict or loose");
+	BAD(R, "defaults: {network: Strict}\n",
+	    "config.yaml:1: defaults.network: must be strict or loose");
+	BAD(R, "defaults: {memory: 16}\n",
+	    "config.yaml:1: defaults.memory: not a memory size (a positive "
+	    "number with a unit such as 512MiB or 16GiB, or 1% to 100%)");
+	BAD(R, "defaults: {memory: 16gib}\n",
+	    "config.yaml:1: defaults.memory: not a memory size (a positive "
+	    "number with a unit such as 512MiB or 16GiB, or 1% to 100%)");
+	BAD(R, "defaults: {memory: 0GiB}\n",
+	    "config.yaml:1: defaults.memory: not a memory size (a positive "
+	    "number with a unit such as 512MiB or 16GiB, or 1% to 100%)");
+	BAD(R, "defaults: {memory: 016GiB}\n",
+	    "config.yaml:1: defaults.memory: not a memory size (a positive "
+	    "number with a unit such as 512MiB or 16GiB, or 1% to 100%)");
+	BAD(R, "defaults: {memory: 101%}\n",
+	    "config.yaml:1: defaults.memory: not a memory size (a positive "
+	    "number with a unit such as 512MiB or 16GiB, or 1% to 100%)");
+	BAD(R, "defaults: {memory: 16 GiB}\n",
+	    "config.yaml:1: defaults.memory: not a memory size (a positive "
+	    "number with a unit such as 512MiB or 16GiB, or 1% to 100%)");
+	BAD(R, "defaults: {cpu: 0}\n",
+	    "config.yaml:1: defaults.cpu: must be between 1 and 1024");
+	BAD(R, "defaults: {cpu: 1.5}\n",
+	    "config.yaml:1: defaults.cpu: expected an integer, got a number");
+	BAD(R, "new: {clone_from: upstream}\n",
+	    "config.yaml:1: new.clone_from: must be origin or local");
+	BAD(R, "new: {autofetch: 1}\n",
+	    "config.yaml:1: new.autofetch: expected true or false, got an "
+	    "integer");
+	BAD(R, "new: {autofetch: 'true'}\n",
+	    "config.yaml:1: new.autofetch: expected true or false, got a "
+	    "string");
+	BAD(R, "loose_auto_revert: {enabled: maybe}\n",
+	    "config.yaml:1: loose_auto_revert.enabled: expected true or "
+	    "false, got a string");
+	BAD(R, "base: {alias: -x}\n",
+	    "config.yaml:1: base.alias: not an image alias "
+	    "([A-Za-z0-9][A-Za-z0-9._-]*)");
+	BAD(R, "base: {alias: a/b}\n",
+	    "config.yaml:1: base.alias: not an image alias "
+	    "([A-Za-z0-9][A-Za-z0-9._-]*)");
+	BAD(R, "base: {alias: ''}\n",
+	    "config.yaml:1: base.alias: must not be empty");
+	BAD(R, "base: [x]\n",
+	    "config.yaml:1: base: expected a mapping, got a sequence");
+	BAD(R, "- a\n",
+	    "config.yaml:1: expected a mapping at the top level, got a "
+	    "sequence");
+}
+
+ATF_TC_WITHOUT_HEAD(prefixes);
+ATF_TC_BODY(prefixes, tc)
+{
+	static const char *const good[] = { "a", "0", "web-2", "a-", "9z--z",
+	    "a234567890123456789012345678901234567890", NULL };
+	static const char *const bad[] = { "-a", "A", "a_b", "a.b", "a b",
+	    "é", "a234567890123456789012345678901234567890x", NULL };
+	struct repoconf		 c;
+	char			 yaml[128], want[256];
+	size_t			 i;
+
+	for (i = 0; good[i] != NULL; i++) {
+		fresh(&c);
+		(void)snprintf(yaml, sizeof(yaml), "container_prefix: '%s'\n",
+		    good[i]);
+		OK(R, yaml, &c);
+		ATF_CHECK_STREQ(good[i], c.container_prefix);
+		repoconf_free(&c);
+	}
+	for (i = 0; bad[i] != NULL; i++) {
+		(void)snprintf(yaml, sizeof(yaml), "container_prefix: '%s'\n",
+		    bad[i]);
+		if (strlen(bad[i]) > RC_PREFIX_MAX)
+			JOIN(want, "config.yaml:1: "
+			    "container_prefix: too long (at most 40 bytes)");
+		else
+			JOIN(want, "config.yaml:1: "
+			    "container_prefix: not a container prefix "
+			    "([a-z0-9][a-z0-9-]*, at most 40 characters)");
+		BAD(R, yaml, want);
+	}
+	BAD(R, "container_prefix: ''\n",
+	    "config.yaml:1: container_prefix: not a container prefix "
+	    "([a-z0-9][a-z0-9-]*, at most 40 characters)");
+}
+
+ATF_TC_WITHOUT_HEAD(durations);
+ATF_TC_BODY(durations, tc)
+{
+	static const struct {
+		const char	*in;
+		int64_t		 secs;
+	} good[] = {
+		{ "30s", 30 }, { "45m", 2700 }, { "4h", 14400 },
+		{ "1h30m", 5400 }, { "24h", 86400 }, { "1s", 1 },
+		{ "15", 900 }, { "'15'", 900 }, { "1440", 86400 },
+	};
+	struct repoconf	c;
+	char		yaml[128];
+	size_t		i;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		fresh(&c);
+		(void)snprintf(yaml, sizeof(yaml), "loose_auto_revert:\n"
+		    "  after: %s\nmount_auto_revert: {after: %s}\n",
+		    good[i].in, good[i].in);
+		OK(R, yaml, &c);
+		ATF_CHECK_EQ_MSG(c.loose_auto_revert.after, good[i].secs,
+		    "%s", good[i].in);
+		ATF_CHECK_EQ_MSG(c.mount_auto_revert.after, good[i].secs,
+		    "%s", good[i].in);
+		repoconf_free(&c);
+	}
+#define FORMS	"(forms: 30s, 45m, 4h, 1h30m, or minutes as a bare number)"
+	BAD(R, "loose_auto_revert:\n  after: 0s\n",
+	    "config.yaml:2: loose_auto_revert.after: duration \"0s\": must be "
+	    "at least 1s " FORMS);
+	BAD(R, "loose_auto_revert:\n  after: 25h\n",
+	    "config.yaml:2: loose_auto_revert.after: duration \"25h\": must be "
+	    "at most 24h " FORMS);
+	BAD(R, "mount_auto_revert:\n  after: 1441\n",
+	    "config.yaml:2: mount_auto_revert.after: duration \"1441\": must "
+	    "be at most 24h " FORMS);
+	BAD(R, "mount_auto_revert: {after: 5 min}\n",
+	    "config.yaml:1: mount_auto_revert.after: duration \"5 min\": "
+	    "bad unit at \" min\" (use h, m or s) " FORMS);
+	BAD(R, "mount_auto_revert: {after: -5m}\n",
+	    "config.yaml:1: mount_auto_revert.after: duration \"-5m\": "
+	    "expected a number at \"-5m\" " FORMS);
+	BAD(R, "mount_auto_revert: {after: true}\n",
+	    "config.yaml:1: mount_auto_revert.after: expected a duration, got "
+	    "a boolean");
+	BAD(R, "mount_auto_revert: {after: 1.5}\n",
+	    "config.yaml:1: mount_auto_revert.after: expected a duration, got "
+	    "a number");
+}
+
+ATF_TC_WITHOUT_HEAD(limits);
+ATF_TC_BODY(limits, tc)
+{
+	struct repoconf	 c;
+	char		*yaml, err[RC_ERR_MAX], want[RC_ERR_MAX];
+	size_t		 i, o, cap = 1024 * 1024;
+
+	ATF_REQUIRE((yaml = malloc(cap)) != NULL);
+
+	/* egress_allow: RC_EGRESS_MAX over all layers */
+	fresh(&c);
+	o = (size_t)snprintf(yaml, cap, "egress_allow:\n");
+	for (i = 0; i < RC_EGRESS_MAX / 2; i++)
+		o += (size_t)snprintf(yaml + o, cap - o, "  - h%zu\n", i);
+	OK(G, yaml, &c);
+	OK(R, yaml, &c);
+	ATF_CHECK_EQ(c.egress_allow.n, RC_EGRESS_MAX);
+	ATF_CHECK(repoconf_parse_layer(L, "l.yaml", "egress_allow: [x]\n",
+	    18, &c, err, sizeof(err)) == -1);
+	ATF_CHECK_STREQ("l.yaml:1: egress_allow: more than 1024 items", err);
+	repoconf_free(&c);
+
+	/* host_mounts: RC_MOUNTS_MAX */
+	fresh(&c);
+	o = (size_t)snprintf(yaml, cap, "host_mounts:\n");
+	for (i = 0; i < RC_MOUNTS_MAX; i++)
+		o += (size_t)snprintf(yaml + o, cap - o,
+		    "  - {host: /h, container: /c%zu}\n", i);
+	OK(G, yaml, &c);
+	ATF_CHECK_EQ(c.host_mounts.n, RC_MOUNTS_MAX);
+	ATF_CHECK(repoconf_parse_layer(R, "r.yaml", "\nhost_mounts:\n"
+	    "  - {host: /h, container: /x}\n", 44, &c, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK_STREQ("r.yaml:2: host_mounts: more than 128 items", err);
+	repoconf_free(&c);
+
+	/* container.env: RC_ENV_MAX names; changing one is still fine */
+	fresh(&c);
+	o = (size_t)snprintf(yaml, cap, "container:\n  env:\n");
+	for (i = 0; i < RC_ENV_MAX; i++)
+		o += (size_t)snprintf(yaml + o, cap - o, "    V%zu: x\n", i);
+	OK(G, yaml, &c);
+	ATF_CHECK_EQ(c.env.n, RC_ENV_MAX);
+	OK(R, "container: {env: {V0: y}}\n", &c);
+	ATF_CHECK(repoconf_parse_layer(R, "r.yaml", "container: {env: "
+	    "{NEW: y}}\n", 27, &c, err, sizeof(err)) == -1);
+	ATF_CHECK_STREQ("r.yaml:1: container.env.NEW: more than 256 "
+	    "variables", err);
+	repoconf_free(&c);
+
+	/* lengths */
+	memset(yaml, 0, cap);
+	o = (size_t)snprintf(yaml, cap, "container: {env: {A: '");
+	memset(yaml + o, 'v', RC_ENV_VALUE_MAX);
+	(void)strlcat(yaml, "'}}\n", cap);
+	fresh(&c);
+	OK(R, yaml, &c);
+	ATF_CHECK_EQ(strlen(c.env.v[0].value), RC_ENV_VALUE_MAX);
+	repoconf_free(&c);
+	memset(yaml, 0, cap);
+	o = (size_t)snprintf(yaml, cap, "container: {env: {A: '");
+	memset(yaml + o, 'v', RC_ENV_VALUE_MAX + 1);
+	(void)strlcat(yaml, "'}}\n", cap);
+	BAD(R, yaml, "config.yaml:1: container.env.A: too long (at most 4095 "
+	    "bytes)");
+	memset(yaml, 0, cap);
+	o = (size_t)snprintf(yaml, cap, "container: {env: {");
+	memset(yaml + o, 'N', RC_ENV_NAME_MAX + 1);
+	(void)strlcat(yaml, ": x}}\n", cap);
+	JOIN(want, "config.yaml:1: container.env.%.*s: "
+	    "not an environment variable name ([A-Za-z_][A-Za-z0-9_]*, at "
+	    "most 127 characters)", RC_ENV_NAME_MAX + 1, yaml + o);
+	BAD(R, yaml, want);
+	memset(yaml, 0, cap);
+	o = (size_t)snprintf(yaml, cap, "egress_allow: [");
+	memset(yaml + o, 'e', RC_EGRESS_LEN + 1);
+	(void)strlcat(yaml, "]\n", cap);
+	BAD(R, yaml, "config.yaml:1: egress_allow[0]: too long (at most 255 "
+	    "bytes)");
+	memset(yaml, 0, cap);
+	o = (size_t)snprintf(yaml, cap, "github: {token: ");
+	memset(yaml + o, 't', RC_TOKEN_MAX + 1);
+	(void)strlcat(yaml, "}\n", cap);
+	BAD(L, yaml, "local.yaml:1: github.token: too long (at most 255 "
+	    "bytes)");
+	free(yaml);
+}
+
+ATF_TC_WITHOUT_HEAD(slugs);
+ATF_TC_BODY(slugs, tc)
+{
+	static const struct {
+		const char	*in;
+		const char	*out;
+	} cases[] = {
+		{ "myrepo", "myrepo" },
+		{ "MyRepo", "myrepo" },
+		{ "my_repo.git", "my-repo-git" },
+		{ "--a--b--", "a-b" },
+		{ "  Spaces  In  Name ", "spaces-in-name" },
+		{ "caf\xc3\xa9-bar", "caf-bar" },
+		{ "\xc3\xa9t\xc3\xa9", "t" },
+		{ "a\tb\nc", "a-b-c" },
+		{ "0", "0" },
+		{ "A-", "a" },
+	};
+	static const char *const empty[] = { "", "-", "___", "\xc3\xa9",
+	    "...", NULL };
+	char	out[64];
+	size_t	i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ATF_CHECK_MSG(repoconf_slug(cases[i].in, out, sizeof(out)) ==
+		    out, "%zu: NULL", i);
+		ATF_CHECK_STREQ(cases[i].out, out);
+	}
+	for (i = 0; empty[i] != NULL; i++)
+		ATF_CHECK_MSG(repoconf_slug(empty[i], out, sizeof(out)) ==
+		    NULL, "%zu: %s", i, out);
+	/* exactly what fits, and one more */
+	ATF_CHECK(repoconf_slug("ab-cd", out, 6) == out);
+	ATF_CHECK_STREQ("ab-cd", out);
+	ATF_CHECK(repoconf_slug("ab-cde", out, 6) == NULL);
+	ATF_CHECK(repoconf_slug("ab", out, 0) == NULL);
+	/* in place, as rc_prefix() uses it */
+	(void)strlcpy(out, "In.Place", sizeof(out));
+	ATF_CHECK(repoconf_slug(out, out, sizeof(out)) == out);
+	ATF_CHECK_STREQ("in-place", out);
+}
+
+ATF_TC_WITHOUT_HEAD(finish_errors);
+ATF_TC_BODY(finish_errors, tc)
+{
+	struct repoconf	c, before;
+	char		err[RC_ERR_MAX];
+
+	repoconf_init(&c);
+	before = c;
+	ATF_CHECK(repoconf_finish(&c, "/src/___", 1000, 1000, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK_STREQ("container_prefix: the directory name \"___\" gives "
+	    "no prefix ([a-z0-9][a-z0-9-]*, at most 40 characters): set "
+	    "container_prefix in .jailbee/config.yaml", err);
+	ATF_CHECK(repoconf_finish(&c, "/", 1000, 1000, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK_STREQ("container_prefix: the directory name \"\" gives "
+	    "no prefix ([a-z0-9][a-z0-9-]*, at most 40 characters): set "
+	    "container_prefix in .jailbee/config.yaml", err);
+	ATF_CHECK(repoconf_finish(&c, "/src/a\nb_c_d_e_f_g_h_i_j_k_l_m_n_o_"
+	    "p_q_r_s_t_u", 1000, 1000, err, sizeof(err)) == -1);
+	ATF_CHECK_STREQ("container_prefix: the directory name "
+	    "\"a?b_c_d_e_f_g_h_i_j_k_l_m_n_o_p_q_r_s_t_u\" gives no prefix "
+	    "([a-z0-9][a-z0-9-]*, at most 40 characters): set "
+	    "container_prefix in .jailbee/config.yaml", err);
+	ATF_CHECK(repoconf_finish(&c, NULL, 1000, 1000, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK_STREQ("container_prefix: not set and no repository "
+	    "directory to derive it from", err);
+	ATF_CHECK(repoconf_finish(&c, "/src/ok", 0, 1000, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK_STREQ("container_user.uid: the owner's uid 0 cannot be "
+	    "mapped (1 to 2147483646): set container_user.uid", err);
+	ATF_CHECK(repoconf_finish(&c, "/src/ok", 1000, (gid_t)-1, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK_STREQ("container_user.gid: the owner's gid 4294967295 "
+	    "cannot be mapped (1 to 2147483646): set container_user.gid",
+	    err);
+	ATF_CHECK(memcmp(&c, &before, sizeof(c)) == 0);
+
+	/* set in a layer, neither is needed */
+	OK(R, "container_prefix: x\ncontainer_user: {uid: 5, gid: 6}\n", &c);
+	ATF_CHECK_MSG(repoconf_finish(&c, NULL, 0, 0, err,
+	    sizeof(err)) == 0, "%s", err);
+	ATF_CHECK_STREQ("x", c.container_prefix);
+	ATF_CHECK_EQ(c.container_uid, 5);
+	ATF_CHECK_EQ(c.container_gid, 6);
+	ATF_CHECK_STREQ("", c.repo_root);
+	repoconf_free(&c);
+}
+
+ATF_TC_WITHOUT_HEAD(paths);
+ATF_TC_BODY(paths, tc)
+{
+	struct repoconf_paths	p;
+	char			err[RC_ERR_MAX], big[PATH_MAX + 8];
+
+	ATF_REQUIRE_MSG(repoconf_paths("/src/proj", "/home/u", NULL, "proj",
+	    &p, err, sizeof(err)) == 0, "%s", err);
+	ATF_CHECK_STREQ("/src/proj/.jailbee/config.yaml", p.repo);
+	ATF_CHECK_STREQ("/home/u/.config/jailbee/global.yaml", p.global);
+	ATF_CHECK_STREQ("/home/u/.config/jailbee/repos/proj.yaml", p.local);
+
+	ATF_REQUIRE(repoconf_paths("/src/proj//", "/home/u/", "", NULL, &p,
+	    err, sizeof(err)) == 0);
+	ATF_CHECK_STREQ("/src/proj/.jailbee/config.yaml", p.repo);
+	ATF_CHECK_STREQ("/home/u/.config/jailbee/global.yaml", p.global);
+	ATF_CHECK_STREQ("", p.local);
+
+	/* XDG_CONFIG_HOME wins over HOME, but only when absolute */
+	ATF_REQUIRE(repoconf_paths("/", "/home/u", "/xdg/", "p-1", &p, err,
+	    sizeof(err)) == 0);
+	ATF_CHECK_STREQ("/.jailbee/config.yaml", p.repo);
+	ATF_CHECK_STREQ("/xdg/jailbee/global.yaml", p.global);
+	ATF_CHECK_STREQ("/xdg/jailbee/repos/p-1.yaml", p.local);
+	ATF_REQUIRE(repoconf_paths("/r", "/home/u", "rel/xdg", "p", &p, err,
+	    sizeof(err)) == 0);
+	ATF_CHECK_STREQ("/home/u/.config/jailbee/global.yaml", p.global);
+	ATF_REQUIRE(repoconf_paths("/r", NULL, "/x", "p", &p, err,
+	    sizeof(err)) == 0);
+	ATF_CHECK_STREQ("/x/jailbee/repos/p.yaml", p.local);
+
+	memset(&p, 0x5a, sizeof(p));
+	ATF_CHECK(repoconf_paths("/r", NULL, NULL, "p", &p, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK_STREQ("HOME is not set or not an absolute path: cannot find "
+	    "the jailbee config directory", err);
+	ATF_CHECK(repoconf_paths("/r", "", "x", "p", &p, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK_STREQ("HOME is not set or not an absolute path: cannot find "
+	    "the jailbee config directory", err);
+	ATF_CHECK(repoconf_paths("src/proj", "/h", NULL, "p", &p, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK_STREQ("repository directory src/proj: not an absolute path",
+	    err);
+	ATF_CHECK(repoconf_paths(NULL, "/h", NULL, "p", &p, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK_STREQ("repository directory (none): not an absolute path",
+	    err);
+	/* the prefix names a file: nothing that could leave repos/ */
+	ATF_CHECK(repoconf_paths("/r", "/h", NULL, "../x", &p, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK_STREQ("container_prefix: not a container prefix "
+	    "([a-z0-9][a-z0-9-]*, at most 40 characters)", err);
+	memset(big, 'a', sizeof(big) - 1);
+	big[0] = '/';
+	big[sizeof(big) - 1] = '\0';
+	ATF_CHECK(repoconf_paths(big, "/h", NULL, "p", &p, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK_STREQ("configuration path too long (at most 4095 bytes)",
+	    err);
+	big[PATH_MAX - 20] = '\0';
+	ATF_CHECK(repoconf_paths("/r", big, NULL, "p", &p, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK_STREQ("configuration path too long (at most 4095 bytes)",
+	    err);
+	/* a failure leaves the output alone */
+	ATF_CHECK(p.repo[0] == 0x5a && p.local[PATH_MAX - 1] == 0x5a);
+}
+
+/* a repo at <cwd>/work/My.Proj, HOME at <cwd>/home, XDG unset */
+struct fixture {
+	char	repo[PATH_MAX];
+	char	home[PATH_MAX];
+	char	file_repo[PATH_MAX];
+	char	file_global[PATH_MAX];
+	char	file_local[PATH_MAX];
+};
+
+static void
+fixture(struct fixture *f, const char *prefix)
+{
+	char	d[PATH_MAX];
+
+	here("work/My.Proj", f->repo, sizeof(f->repo));
+	here("home", f->home, sizeof(f->home));
+	JOIN(d, "%s/.jailbee", f->repo);
+	mkdirs(d);
+	JOIN(d, "%s/.config/jailbee/repos", f->home);
+	mkdirs(d);
+	JOIN(f->file_repo, "%s/.jailbee/config.yaml", f->repo);
+	JOIN(f->file_global, "%s/.config/jailbee/global.yaml", f->home);
+	JOIN(f->file_local, "%s/.config/jailbee/repos/%s.yaml", f->home,
+	    prefix);
+}
+
+ATF_TC_WITHOUT_HEAD(load);
+ATF_TC_BODY(load, tc)
+{
+	struct fixture	f;
+	struct repoconf	c;
+	char		err[RC_ERR_MAX];
+
+	fixture(&f, "my-proj");
+	write_file(f.file_repo, "egress_allow: [repo]\n"
+	    "defaults: {cpu: 2}\n", 0644);
+	ATF_REQUIRE_MSG(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c,
+	    err, sizeof(err)) == 0, "%s", err);
+	ATF_CHECK_STREQ("my-proj", c.container_prefix);
+	ATF_CHECK_STREQ(f.repo, c.repo_root);
+	ATF_CHECK_STREQ(f.file_repo, c.paths.repo);
+	ATF_CHECK_STREQ(f.file_global, c.paths.global);
+	ATF_CHECK_STREQ(f.file_local, c.paths.local);
+	ATF_CHECK_EQ(c.effective, 1);
+	ATF_CHECK_EQ(c.cpu, 2);
+	ATF_CHECK_EQ(c.container_uid, 1000);
+	ATF_CHECK_EQ(c.container_gid, 1001);
+	ATF_CHECK_STREQ("my-proj-base", c.base_alias);
+	ATF_REQUIRE_EQ(c.egress_allow.n, 1);
+	ATF_CHECK_STREQ("", c.warning);
+	repoconf_free(&c);
+
+	/* all three, in order: global, repo, host-local */
+	write_file(f.file_global, "egress_allow: [global]\n"
+	    "defaults: {cpu: 1, memory: 2GiB}\n"
+	    "container: {env: {A: g, B: g}}\n", 0644);
+	write_file(f.file_local, "egress_allow: [local]\n"
+	    "defaults: {cpu: 3}\ncontainer: {env: {B: l}}\n"
+	    "github: {token: ghp_1}\n", 0600);
+	ATF_REQUIRE_MSG(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c,
+	    err, sizeof(err)) == 0, "%s", err);
+	ATF_REQUIRE_EQ(c.egress_allow.n, 3);
+	ATF_CHECK_STREQ("global", c.egress_allow.v[0]);
+	ATF_CHECK_STREQ("repo", c.egress_allow.v[1]);
+	ATF_CHECK_STREQ("local", c.egress_allow.v[2]);
+	ATF_CHECK_EQ(c.cpu, 3);
+	ATF_CHECK_STREQ("2GiB", c.memory);
+	ATF_REQUIRE_EQ(c.env.n, 2);
+	ATF_CHECK_STREQ("g", c.env.v[0].value);
+	ATF_CHECK_STREQ("l", c.env.v[1].value);
+	ATF_CHECK_STREQ("ghp_1", c.github_token);
+	ATF_CHECK_STREQ("", c.warning);
+	repoconf_free(&c);
+
+	/* a repo-set prefix names the host-local file */
+	write_file(f.file_repo, "container_prefix: other\n", 0644);
+	ATF_REQUIRE(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c,
+	    err, sizeof(err)) == 0);
+	ATF_CHECK_STREQ("other", c.container_prefix);
+	ATF_CHECK_EQ(c.egress_allow.n, 1);	/* global's only */
+	ATF_CHECK_STREQ("", c.github_token);
+	ATF_CHECK(strstr(c.paths.local, "/repos/other.yaml") != NULL);
+	repoconf_free(&c);
+}
+
+ATF_TC_WITHOUT_HEAD(load_xdg);
+ATF_TC_BODY(load_xdg, tc)
+{
+	struct fixture	f;
+	struct repoconf	c;
+	char		err[RC_ERR_MAX], xdg[PATH_MAX], path[PATH_MAX];
+
+	fixture(&f, "my-proj");
+	here("xdg", xdg, sizeof(xdg));
+	JOIN(path, "%s/jailbee/repos", xdg);
+	mkdirs(path);
+	write_file(f.file_repo, "", 0644);
+	/* the HOME files must be ignored once XDG_CONFIG_HOME is set */
+	write_file(f.file_global, "defaults: {cpu: 1}\n", 0644);
+	JOIN(path, "%s/jailbee/global.yaml", xdg);
+	write_file(path, "defaults: {cpu: 2}\n", 0644);
+	JOIN(path, "%s/jailbee/repos/my-proj.yaml",
+	    xdg);
+	write_file(path, "new: {clone_from: local}\n", 0600);
+	ATF_REQUIRE_MSG(repoconf_load(f.repo, f.home, xdg, 1000, 1001, &c,
+	    err, sizeof(err)) == 0, "%s", err);
+	ATF_CHECK_EQ(c.cpu, 2);
+	ATF_CHECK_STREQ("local", c.clone_from);
+	ATF_CHECK_STREQ(path, c.paths.local);
+	repoconf_free(&c);
+}
+
+ATF_TC_WITHOUT_HEAD(load_errors);
+ATF_TC_BODY(load_errors, tc)
+{
+	struct fixture	f;
+	struct repoconf	c, before;
+	char		err[RC_ERR_MAX], want[RC_ERR_MAX * 2];
+
+	fixture(&f, "my-proj");
+	memset(&c, 0x5a, sizeof(c));
+	before = c;
+
+	/* the repo file is required */
+	ATF_CHECK(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c, err,
+	    sizeof(err)) == -1);
+	JOIN(want, "%s: No such file or directory "
+	    "(`jbctl config init` creates one)", f.file_repo);
+	ATF_CHECK_STREQ(want, err);
+
+	/* github in the repo file names the real host-local file */
+	write_file(f.file_repo, "# repo\ngithub:\n  token: x\n", 0644);
+	ATF_CHECK(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c, err,
+	    sizeof(err)) == -1);
+	JOIN(want, "%s:2: github: not allowed in "
+	    "this file: github.token belongs in the host-local file %s "
+	    "(mode 0600)", f.file_repo, f.file_local);
+	ATF_CHECK_STREQ(want, err);
+	/* also when the prefix comes later in the repo file */
+	write_file(f.file_repo, "github: {}\ncontainer_prefix: pp\n", 0644);
+	ATF_CHECK(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c, err,
+	    sizeof(err)) == -1);
+	JOIN(want, "%s:1: github: not allowed in "
+	    "this file: github.token belongs in the host-local file "
+	    "%s/.config/jailbee/repos/pp.yaml (mode 0600)", f.file_repo,
+	    f.home);
+	ATF_CHECK_STREQ(want, err);
+	/* and in the global file, from the repo's prefix */
+	write_file(f.file_repo, "container_prefix: qq\n", 0644);
+	write_file(f.file_global, "github:\n  token: x\n", 0600);
+	ATF_CHECK(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c, err,
+	    sizeof(err)) == -1);
+	JOIN(want, "%s:1: github: not allowed in "
+	    "this file: github.token belongs in the host-local file "
+	    "%s/.config/jailbee/repos/qq.yaml (mode 0600)", f.file_global,
+	    f.home);
+	ATF_CHECK_STREQ(want, err);
+	/* a bad prefix leaves the pattern, and is reported in its turn */
+	write_file(f.file_global, "github:\n  token: x\n", 0600);
+	write_file(f.file_repo, "container_prefix: Bad\n", 0644);
+	ATF_CHECK(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c, err,
+	    sizeof(err)) == -1);
+	JOIN(want, "%s:1: github: not allowed in "
+	    "this file: github.token belongs in the host-local file "
+	    "${XDG_CONFIG_HOME:-~/.config}/jailbee/repos/"
+	    "<container_prefix>.yaml (mode 0600)", f.file_global);
+	ATF_CHECK_STREQ(want, err);
+	write_file(f.file_global, "", 0600);
+	ATF_CHECK(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c, err,
+	    sizeof(err)) == -1);
+	JOIN(want, "%s:1: container_prefix: not a "
+	    "container prefix ([a-z0-9][a-z0-9-]*, at most 40 characters)",
+	    f.file_repo);
+	ATF_CHECK_STREQ(want, err);
+
+	/* an error in the last layer: nothing of the first two leaks */
+	write_file(f.file_repo, "egress_allow: [a]\n", 0644);
+	write_file(f.file_local, "defaults:\n  cpu: many\n", 0600);
+	ATF_CHECK(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c, err,
+	    sizeof(err)) == -1);
+	JOIN(want, "%s:2: defaults.cpu: expected an "
+	    "integer, got a string", f.file_local);
+	ATF_CHECK_STREQ(want, err);
+	write_file(f.file_local, "", 0600);
+	ATF_CHECK(repoconf_load(f.repo, f.home, NULL, 0, 1001, &c, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK_STREQ("container_user.uid: the owner's uid 0 cannot be "
+	    "mapped (1 to 2147483646): set container_user.uid", err);
+	/* a directory where a file belongs is not "missing" */
+	ATF_REQUIRE(unlink(f.file_global) == 0);
+	ATF_REQUIRE(mkdir(f.file_global, 0700) == 0);
+	ATF_CHECK(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c, err,
+	    sizeof(err)) == -1);
+	JOIN(want, "%s: not a regular file",
+	    f.file_global);
+	ATF_CHECK_STREQ(want, err);
+	ATF_REQUIRE(rmdir(f.file_global) == 0);
+	/* syntax errors name the file */
+	write_file(f.file_repo, "a: [\n", 0644);
+	ATF_CHECK(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK_MSG(strncmp(err, f.file_repo, strlen(f.file_repo)) == 0 &&
+	    strstr(err, ": syntax error: ") != NULL, "%s", err);
+	ATF_CHECK(repoconf_load("relative", f.home, NULL, 1000, 1001, &c, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK_STREQ("repository directory relative: not an absolute path",
+	    err);
+	ATF_CHECK(memcmp(&c, &before, sizeof(c)) == 0);
+}
+
+ATF_TC_WITHOUT_HEAD(permissions);
+ATF_TC_BODY(permissions, tc)
+{
+	struct fixture	f;
+	struct repoconf	c;
+	char		err[RC_ERR_MAX], want[RC_ERR_MAX * 2];
+	static const mode_t modes[] = { 0640, 0604, 0660, 0620, 0607 };
+	size_t		i;
+
+	fixture(&f, "my-proj");
+	write_file(f.file_repo, "", 0644);
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		write_file(f.file_local, "github: {token: t}\n", modes[i]);
+		ATF_REQUIRE_MSG(repoconf_load(f.repo, f.home, NULL, 1000,
+		    1001, &c, err, sizeof(err)) == 0, "%s", err);
+		ATF_CHECK_STREQ("t", c.github_token);
+		JOIN(want, "%s is open to group/other "
+		    "(mode %04o) and may hold github.token: run chmod 600 %s",
+		    f.file_local, (unsigned int)modes[i], f.file_local);
+		ATF_CHECK_STREQ(want, c.warning);
+		repoconf_free(&c);
+	}
+	write_file(f.file_local, "github: {token: t}\n", 0600);
+	ATF_REQUIRE(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c, err,
+	    sizeof(err)) == 0);
+	ATF_CHECK_STREQ("", c.warning);
+	repoconf_free(&c);
+	write_file(f.file_local, "github: {token: t}\n", 0400);
+	ATF_REQUIRE(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c, err,
+	    sizeof(err)) == 0);
+	ATF_CHECK_STREQ("", c.warning);
+	repoconf_free(&c);
+
+	/* a refused file gives an error, not a warning */
+	write_file(f.file_local, "github: {token: 't t'}\n", 0644);
+	repoconf_init(&c);
+	ATF_CHECK(repoconf_load_layer(L, f.file_local, &c, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK_STREQ("", c.warning);
+	/* only the host-local layer is looked at */
+	write_file(f.file_global, "", 0666);
+	ATF_REQUIRE(repoconf_load_layer(G, f.file_global, &c, err,
+	    sizeof(err)) == 0);
+	ATF_CHECK_STREQ("", c.warning);
+
+	ATF_CHECK(repoconf_check_mode(f.file_global, want,
+	    sizeof(want)) == want);
+	ATF_CHECK(repoconf_check_mode("/nonexistent/x", want,
+	    sizeof(want)) == NULL);
+	ATF_REQUIRE(chmod(f.file_global, 0600) == 0);
+	ATF_CHECK(repoconf_check_mode(f.file_global, want,
+	    sizeof(want)) == NULL);
+}
+
+ATF_TC_WITHOUT_HEAD(load_layer);
+ATF_TC_BODY(load_layer, tc)
+{
+	struct fixture	f;
+	struct repoconf	c;
+	char		err[RC_ERR_MAX], want[RC_ERR_MAX * 2], *s;
+
+	fixture(&f, "my-proj");
+	repoconf_init(&c);
+	/* missing optional layers are empty, the repo file is not */
+	ATF_CHECK(repoconf_load_layer(G, f.file_global, &c, err,
+	    sizeof(err)) == 0);
+	ATF_CHECK(repoconf_load_layer(L, f.file_local, &c, err,
+	    sizeof(err)) == 0);
+	ATF_CHECK(repoconf_load_layer(R, f.file_repo, &c, err,
+	    sizeof(err)) == -1);
+	JOIN(want, "%s: No such file or directory "
+	    "(`jbctl config init` creates one)", f.file_repo);
+	ATF_CHECK_STREQ(want, err);
+	s = dump(&c);
+	ATF_CHECK_STREQ("", s);
+	free(s);
+
+	/* one layer alone, as `config show --layer repo` prints it */
+	write_file(f.file_repo, "defaults: {cpu: 2}\n"
+	    "loose_auto_revert: {after: 90s}\n", 0644);
+	ATF_REQUIRE(repoconf_load_layer(R, f.file_repo, &c, err,
+	    sizeof(err)) == 0);
+	s = dump(&c);
+	ATF_CHECK_STREQ("defaults:\n  cpu: 2\n"
+	    "loose_auto_revert:\n  after: \"1m30s\"\n", s);
+	free(s);
+	repoconf_free(&c);
+}
+
+/* print a finished config, read it back as a layer: the same print */
+ATF_TC_WITHOUT_HEAD(dump_roundtrip);
+ATF_TC_BODY(dump_roundtrip, tc)
+{
+	struct repoconf	 c, d;
+	char		*s, *t, err[RC_ERR_MAX];
+
+	fresh(&c);
+	OK(R, "container:\n  env:\n"
+	    "    Q: \"say \\\"hi\\\"\\\\ \\t\\x01\\u00e9\\u0085\\u2028"
+	    "\\u2029\\ufeff\\n\"\n"
+	    "    'NO': 'y'\n"
+	    "host_mounts:\n  - {host: '~/a b', container: '/c:d', "
+	    "readonly: true}\n"
+	    "egress_allow: ['*.x', '#y', 'a: b', '- c']\n"
+	    "defaults: {memory: 50%}\n"
+	    "loose_auto_revert: {enabled: false}\n", &c);
+	FINISH(&c);
+	s = dump(&c);
+	ATF_CHECK_STREQ("# repo_root: \"/src/proj\"\n"
+	    "container_prefix: \"proj\"\n"
+	    "container_user:\n  uid: 1000\n  gid: 1001\n"
+	    "container:\n  env:\n"
+	    "    \"Q\": \"say \\\"hi\\\"\\\\ \\t\\x01\xc3\xa9\\N\\L\\P"
+	    "\\uFEFF\\n\"\n"
+	    "    \"NO\": \"y\"\n"
+	    "host_mounts:\n  - host: \"~/a b\"\n    container: \"/c:d\"\n"
+	    "    readonly: true\n"
+	    "egress_allow:\n  - \"*.x\"\n  - \"#y\"\n  - \"a: b\"\n"
+	    "  - \"- c\"\n"
+	    "defaults:\n  network: \"strict\"\n  memory: \"50%\"\n  cpu: 8\n"
+	    "new:\n  clone_from: \"origin\"\n  autofetch: true\n"
+	    "loose_auto_revert:\n  enabled: false\n  after: \"5m\"\n"
+	    "mount_auto_revert:\n  enabled: true\n  after: \"1h\"\n"
+	    "base:\n  alias: \"proj-base\"\n", s);
+	repoconf_init(&d);
+	ATF_REQUIRE_MSG(repoconf_parse_layer(R, "dump", s, strlen(s), &d,
+	    err, sizeof(err)) == 0, "%s\n%s", err, s);
+	ATF_REQUIRE_EQ(d.env.n, 2);
+	ATF_CHECK_STREQ(c.env.v[0].value, d.env.v[0].value);
+	FINISH(&d);
+	t = dump(&d);
+	ATF_CHECK_STREQ(s, t);
+	free(s);
+	free(t);
+	repoconf_free(&d);
+
+	/* the token is never printed */
+	OK(L, "github: {token: ghp_secret}\n", &c);
+	s = dump(&c);
+	ATF_CHECK(strstr(s, "ghp_secret") == NULL);
+	ATF_CHECK(strstr(s, "github:\n  token: \"<set>\"\n") != NULL);
+	free(s);
+	repoconf_free(&c);
+
+	/* an unfinished struct prints only what is set */
+	fresh(&c);
+	OK(G, "new: {autofetch: false}\nmount_auto_revert: {after: 2m}\n"
+	    "container_user: {gid: 3}\n", &c);
+	s = dump(&c);
+	ATF_CHECK_STREQ("container_user:\n  gid: 3\n"
+	    "new:\n  autofetch: false\n"
+	    "mount_auto_revert:\n  after: \"2m\"\n", s);
+	free(s);
+	repoconf_free(&c);
+}
+
+/*
+ * The template parses as the repo layer, changing nothing; with its
+ * examples uncommented ("#key", "#  key": no single space after the #)
+ * it still parses, as the values it shows.
+ */
+ATF_TC_WITHOUT_HEAD(template);
+ATF_TC_BODY(template, tc)
+{
+	struct repoconf	 c, before;
+	const char	*p, *nl;
+	char		*yaml, *o, err[RC_ERR_MAX];
+	size_t		 examples = 0;
+
+	fresh(&c);
+	before = c;
+	OK(R, repoconf_template, &c);
+	OK(G, repoconf_template, &c);
+	ATF_CHECK(memcmp(&c, &before, sizeof(c)) == 0);
+
+	ATF_REQUIRE((yaml = malloc(strlen(repoconf_template) + 1)) != NULL);
+	o = yaml;
+	for (p = repoconf_template; *p != '\0'; p = nl + 1) {
+		ATF_REQUIRE((nl = strchr(p, '\n')) != NULL);
+		ATF_REQUIRE_MSG(*p == '#', "not a comment: %.*s",
+		    (int)(nl - p), p);
+		if (p[1] != ' ' || p[2] == ' ') {
+			p++;
+			examples++;
+		}
+		memcpy(o, p, (size_t)(nl - p + 1));
+		o += nl - p + 1;
+	}
+	*o = '\0';
+	ATF_CHECK(examples > 20);
+	ATF_REQUIRE_MSG(repoconf_parse_layer(R, "template", yaml, strlen(yaml),
+	    &c, err, sizeof(err)) == 0, "%s\n%s", err, yaml);
+	ATF_CHECK_STREQ("myrepo", c.container_prefix);
+	ATF_CHECK_EQ(c.container_uid, 1000);
+	ATF_REQUIRE_EQ(c.env.n, 1);
+	ATF_CHECK_STREQ("EDITOR", c.env.v[0].name);
+	ATF_REQUIRE_EQ(c.host_mounts.n, 1);
+	ATF_CHECK_STREQ("~/.m2/repository", c.host_mounts.v[0].host);
+	ATF_REQUIRE_EQ(c.egress_allow.n, 2);
+	ATF_CHECK_STREQ("*.npmjs.org", c.egress_allow.v[1]);
+	ATF_CHECK_STREQ("strict", c.network);
+	ATF_CHECK_STREQ("16GiB", c.memory);
+	ATF_CHECK_EQ(c.cpu, 8);
+	ATF_CHECK_STREQ("origin", c.clone_from);
+	ATF_CHECK_EQ(c.autofetch, 1);
+	ATF_CHECK_EQ(c.loose_auto_revert.after, RC_DEF_LOOSE_AFTER);
+	ATF_CHECK_EQ(c.mount_auto_revert.after, RC_DEF_MOUNT_AFTER);
+	ATF_CHECK_STREQ("myrepo-base", c.base_alias);
+	/* and the defaults it states are the ones finish fills */
+	repoconf_free(&c);
+	fresh(&c);
+	FINISH(&c);
+	ATF_CHECK_STREQ("strict", c.network);
+	ATF_CHECK_STREQ("16GiB", c.memory);
+	ATF_CHECK_EQ(c.cpu, 8);
+	free(yaml);
+	repoconf_free(&c);
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, defaults);
+	ATF_TP_ADD_TC(tp, every_key);
+	ATF_TP_ADD_TC(tp, empty_layers);
+	ATF_TP_ADD_TC(tp, layer_scalars);
+	ATF_TP_ADD_TC(tp, layer_lists);
+	ATF_TP_ADD_TC(tp, layer_maps);
+	ATF_TP_ADD_TC(tp, github_token);
+	ATF_TP_ADD_TC(tp, unknown_keys);
+	ATF_TP_ADD_TC(tp, wrong_types);
+	ATF_TP_ADD_TC(tp, prefixes);
+	ATF_TP_ADD_TC(tp, durations);
+	ATF_TP_ADD_TC(tp, limits);
+	ATF_TP_ADD_TC(tp, slugs);
+	ATF_TP_ADD_TC(tp, finish_errors);
+	ATF_TP_ADD_TC(tp, paths);
+	ATF_TP_ADD_TC(tp, load);
+	ATF_TP_ADD_TC(tp, load_xdg);
+	ATF_TP_ADD_TC(tp, load_errors);
+	ATF_TP_ADD_TC(tp, permissions);
+	ATF_TP_ADD_TC(tp, load_layer);
+	ATF_TP_ADD_TC(tp, dump_roundtrip);
+	ATF_TP_ADD_TC(tp, template);
+	return atf_no_error();
+}
