@@ -24,6 +24,7 @@ PKG_CFLAGS	:= $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS	:= $(shell pkg-config --libs $(PKGS))
 TLS_CFLAGS	:= $(shell pkg-config --cflags libevent_openssl openssl)
 TLS_LIBS	:= $(shell pkg-config --libs libevent_openssl openssl)
+NFT_LIBS	:= $(shell pkg-config --libs libnftables)
 
 # relayd's warning list plus -Wextra, errors always
 WARNINGS	:= -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \
@@ -38,7 +39,7 @@ CFLAGS		+= -fsanitize=address,undefined -fno-omit-frame-pointer \
 		   -fno-sanitize-recover=undefined
 LDFLAGS		+= -fsanitize=address,undefined
 endif
-CPPFLAGS	+= -D_GNU_SOURCE -Ilibcommon $(PKG_CFLAGS) \
+CPPFLAGS	+= -D_GNU_SOURCE -Ilibcommon -Ijbctl -Ijb-mountd $(PKG_CFLAGS) \
 		   -Ijb-incus -Ijb-netd $(TLS_CFLAGS) \
 		   -DLIBEXECDIR='"$(LIBEXECDIR)"' -DJB_VERSION='"$(VERSION)"'
 ALL_CFLAGS	 = $(CFLAGS) $(WARNINGS) -std=gnu11 -MMD -MP
@@ -48,19 +49,27 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/config.c libcommon/yamltree.c libcommon/duration.c \
 		   libcommon/cmdtab.c libcommon/child.c libcommon/jb_msg.c \
 		   libcommon/testhook.c libcommon/repoconf.c
-JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c jailbeed/control.c
-JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http.c jb-incus/incus.c
-JBNETD_SRCS	:= jb-netd/jb-netd.c
-JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c
+JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c jailbeed/control.c \
+		   jailbeed/request.c jailbeed/job.c jailbeed/repo.c \
+		   jailbeed/capture.c jailbeed/cmd_ls.c jailbeed/cmd_action.c \
+		   jailbeed/cmd_exec.c jailbeed/cmd_new.c jailbeed/cmd_config.c \
+		   jailbeed/cmd_init.c
+JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http.c jb-incus/incus.c \
+		   jb-incus/ws.c jb-incus/exec.c jb-incus/ops.c jb-incus/ops_action.c \
+		   jb-incus/ops_create.c jb-incus/ops_exec.c
+JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c
+JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/repo.c
 JBSSHD_SRCS	:= jb-sshd/jb-sshd.c
-JBCTL_SRCS	:= jbctl/jbctl.c jbctl/output.c
+JBCTL_SRCS	:= jbctl/jbctl.c jbctl/output.c jbctl/remote.c jbctl/local.c \
+		   jbctl/term.c
 
 PROGS		:= jailbeed jb-incus jb-netd jb-mountd jb-sshd jbctl
 LIBCOMMON	:= $(O)/libcommon.a
 
-TESTLIBS	 = $(O)/libincus.a $(O)/libnetd.a
-UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy t_repoconf
-FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf
+TESTLIBS	 = $(O)/libincus.a $(O)/libnetd.a $(O)/libjbctl.a \
+		   $(O)/libmountd.a
+UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy t_repoconf t_term t_ws t_repo
+FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf fuzz_ws
 FUZZTIME	?= 20
 
 # objects are rebuilt when the flags change (SAN, TESTHOOKS, PREFIX...)
@@ -89,7 +98,7 @@ $(O)/jailbeed: $(call objs,$(JAILBEED_SRCS)) $(LIBCOMMON)
 $(O)/jb-incus: $(call objs,$(JBINCUS_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(TLS_LIBS)
 $(O)/jb-netd: $(call objs,$(JBNETD_SRCS)) $(LIBCOMMON)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(NFT_LIBS)
 $(O)/jb-mountd: $(call objs,$(JBMOUNTD_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 $(O)/jb-sshd: $(call objs,$(JBSSHD_SRCS)) $(LIBCOMMON)
@@ -99,15 +108,16 @@ $(O)/jbctl: $(call objs,$(JBCTL_SRCS)) $(LIBCOMMON)
 
 # unit tests: atf-c programs linking libcommon
 ATF_CFLAGS	:= $(shell pkg-config --cflags atf-c 2>/dev/null)
-ATF_LIBS	:= $(shell pkg-config --libs atf-c 2>/dev/null)
+ATF_LIBS	:= $(shell pkg-config --libs atf-c 2>/dev/null) -lutil
 $(O)/regress/unit/%: regress/unit/%.c regress/unit/lsan_options.c $(LIBCOMMON) \
     $(TESTLIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ATF_CFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< \
-	    regress/unit/lsan_options.c $(LIBCOMMON) $(TESTLIBS) \
+	    regress/unit/lsan_options.c $(TESTLIBS) $(LIBCOMMON) \
 	    $(ATF_LIBS) $(PKG_LIBS) $(TLS_LIBS)
 unit-build: $(addprefix $(O)/regress/unit/,$(UNIT_TESTS)) \
-    $(O)/regress/integ/incus_client
+    $(O)/regress/integ/incus_client $(O)/regress/integ/ops_driver \
+    $(O)/regress/integ/exec_client $(O)/regress/integ/mountd_driver
 
 # libFuzzer targets, built by clang with their own object directory
 FUZZ_O		:= $(O)-fuzz
@@ -124,15 +134,33 @@ fuzz:
 $(O)/regress/fuzz/%: regress/fuzz/%.c $(LIBCOMMON) $(TESTLIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< \
-	    $(LIBCOMMON) $(TESTLIBS) $(PKG_LIBS) $(TLS_LIBS)
+	    $(TESTLIBS) $(LIBCOMMON) $(PKG_LIBS) $(TLS_LIBS)
 
 # the daemons' pure parts and clients, for the tests that drive them
-$(O)/libincus.a: $(call objs,jb-incus/http.c jb-incus/incus.c)
+$(O)/libincus.a: $(call objs,jb-incus/http.c jb-incus/incus.c jb-incus/ws.c \
+    jb-incus/exec.c)
 	rm -f $@
 	ar rcs $@ $^
 $(O)/libnetd.a: $(call objs,jb-netd/policy.c jb-netd/nftgen.c)
 	rm -f $@
 	ar rcs $@ $^
+$(O)/libmountd.a: $(call objs,jb-mountd/repo.c)
+	rm -f $@
+	ar rcs $@ $^
+$(O)/libjbctl.a: $(call objs,jbctl/term.c)
+	rm -f $@
+	ar rcs $@ $^
+$(O)/regress/integ/mountd_driver: regress/integ/mountd_driver.c $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBCOMMON) $(PKG_LIBS)
+$(O)/regress/integ/ops_driver: regress/integ/ops_driver.c $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBCOMMON) $(PKG_LIBS)
+$(O)/regress/integ/exec_client: regress/integ/exec_client.c $(O)/libincus.a \
+    $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libincus.a \
+	    $(LIBCOMMON) $(PKG_LIBS) $(TLS_LIBS)
 $(O)/regress/integ/incus_client: regress/integ/incus_client.c $(O)/libincus.a \
     $(LIBCOMMON)
 	@mkdir -p $(dir $@)

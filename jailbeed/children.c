@@ -62,6 +62,10 @@ children_spawn(void)
 			argv[argc++] = "-d";
 		if (env->verbose)
 			argv[argc++] = "-v";
+		if (i == PROC_NETD) {
+			argv[argc++] = "-b";
+			argv[argc++] = env->conf.bridge;
+		}
 		if (i == PROC_MOUNTD) {
 			argv[argc++] = "-o";
 			argv[argc++] = env->conf.owner;
@@ -69,6 +73,8 @@ children_spawn(void)
 		if (i == PROC_INCUS) {
 			argv[argc++] = "-e";
 			argv[argc++] = env->conf.incus_url;
+			argv[argc++] = "-b";
+			argv[argc++] = env->conf.bridge;
 			if (env->conf.incus_cert[0] != '\0') {
 				argv[argc++] = "-c";
 				argv[argc++] = env->conf.incus_cert;
@@ -88,6 +94,9 @@ children_spawn(void)
 		close(sp[1]);
 		if (imsgev_init(&c->iev, sp[0], child_dispatch, c) == -1)
 			fatal("imsgbuf_init");
+		/* exec streams come from jb-incus as fds */
+		if (i == PROC_INCUS)
+			imsgbuf_allow_fdpass(&c->iev.ibuf);
 		log_debug("started %s, pid %d", c->name, (int)c->pid);
 	}
 }
@@ -240,6 +249,18 @@ child_dispatch(int fd, short event, void *arg)
 			break;
 		}
 #endif
+		case IMSG_DONE:
+		case IMSG_PROGRESS:
+		case IMSG_INCUS_INSTANCE:
+		case IMSG_INCUS_SNAPSHOT:
+		case IMSG_INCUS_EXEC_FD:
+		case IMSG_INCUS_OUTPUT:
+		case IMSG_INCUS_EXIT:
+		case IMSG_INCUS_NETINFO:
+		case IMSG_MOUNTD_REPO_INFO:
+			if (req_dispatch(c - children, &imsg) == -1)
+				jailbeed_shutdown(1);
+			break;
 		default:
 			log_warnx("%s sent an unexpected message %s (%u)",
 			    c->name, jb_imsg_name(imsg_get_type(&imsg)),

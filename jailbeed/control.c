@@ -29,6 +29,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmdtab.h"
 #include "jailbeed.h"
 #include "log.h"
 #include "proc.h"
@@ -46,6 +47,7 @@ struct ctl_conn {
 	uint32_t		 rid;		/* request in flight, 0 none */
 	unsigned int		 answered;	/* bit per child */
 	struct event		 timeout;
+	struct job		*job;		/* a command in progress */
 };
 
 static TAILQ_HEAD(, ctl_conn)	 ctl_conns = TAILQ_HEAD_INITIALIZER(ctl_conns);
@@ -225,6 +227,8 @@ control_accept(int fd, short event, void *arg)
 		free(c);
 		return;
 	}
+	/* fds go out to jbctl (shell streams); none is ever taken in */
+	imsgbuf_allow_fdsend(&c->iev.ibuf);
 	TAILQ_INSERT_TAIL(&ctl_conns, c, entry);
 	log_debug("control: connection %u from uid %u pid %d", c->id,
 	    (unsigned)c->uid, (int)c->pid);
@@ -234,6 +238,8 @@ static void
 control_close(struct ctl_conn *c)
 {
 	TAILQ_REMOVE(&ctl_conns, c, entry);
+	if (c->job != NULL)
+		job_detach(c->job);
 	evtimer_del(&c->timeout);
 	imsgev_clear(&c->iev);
 	free(c);
@@ -249,6 +255,73 @@ control_reply(struct ctl_conn *c, uint32_t type, const void *data,
     size_t len)
 {
 	return imsgev_compose(&c->iev, type, JB_CTL_VERSION, 0, -1, data, len);
+}
+
+int
+control_send(struct ctl_conn *c, uint32_t type, const void *data, size_t len,
+    int fd)
+{
+	return imsgev_compose(&c->iev, type, JB_CTL_VERSION, 0, fd, data, len);
+}
+
+void
+control_job_started(struct ctl_conn *c, struct job *job)
+{
+	c->job = job;
+}
+
+void
+control_job_ended(struct ctl_conn *c)
+{
+	c->job = NULL;
+}
+
+/* a command line, checked against the table before anything runs */
+static int
+control_cmd(struct ctl_conn *c, struct imsg *imsg)
+{
+	struct jb_ctl_cmd	*cmd;
+	const struct cmd	*def;
+	size_t			 off;
+	uint32_t		 n, k;
+
+	if ((cmd = malloc(sizeof(*cmd))) == NULL)
+		return -1;
+	if (imsg_get_data(imsg, cmd, sizeof(*cmd)) == -1)
+		goto bad;
+	if ((def = cmd_find(cmd->id)) == NULL ||
+	    def->cls == CMD_UNCLASSIFIED || def->cls == CMD_INTERNAL)
+		goto bad;
+	/* exactly nargs strings inside argv */
+	for (off = 0, n = 0; n < cmd->nargs; n++) {
+		const char	*e = memchr(cmd->argv + off, '\0',
+		    sizeof(cmd->argv) - off);
+
+		if (e == NULL)
+			goto bad;
+		off = e - cmd->argv + 1;
+		if (off >= sizeof(cmd->argv) && n + 1 < cmd->nargs)
+			goto bad;
+	}
+	if ((int)cmd->nargs < def->min_args ||
+	    (int)cmd->nargs > def->max_args)
+		goto bad;
+	for (k = 0; k < JB_OPTS_MAX; k++) {
+		if (cmd->opts[k][JB_OPTVAL_MAX - 1] != '\0')
+			goto bad;
+		if ((cmd->optset & (1U << k)) &&
+		    (k >= CMD_MAXOPTS || def->opts[k].lname == NULL))
+			goto bad;
+	}
+	if (cmd->cwd[sizeof(cmd->cwd) - 1] != '\0' || cmd->cwd[0] != '/' ||
+	    cmd->term[sizeof(cmd->term) - 1] != '\0')
+		goto bad;
+	job_start(c, cmd);
+	free(cmd);
+	return 0;
+ bad:
+	free(cmd);
+	return -1;
 }
 
 static void
@@ -415,6 +488,30 @@ control_dispatch(int fd, short event, void *arg)
 			imsg_free(&imsg);
 			break;
 		}
+		if (imsg_get_type(&imsg) == IMSG_CTL_CMD && c->rid == 0 &&
+		    c->job == NULL) {
+			if (control_cmd(c, &imsg) == -1) {
+				log_warnx("control: connection %u sent a bad "
+				    "command; dropped", c->id);
+				imsg_free(&imsg);
+				control_close(c);
+				return;
+			}
+			imsg_free(&imsg);
+			continue;
+		}
+		if (imsg_get_type(&imsg) == IMSG_CTL_WINSIZE && c->job != NULL) {
+			struct jb_winsize	ws;
+
+			if (imsg_get_data(&imsg, &ws, sizeof(ws)) == -1) {
+				imsg_free(&imsg);
+				control_close(c);
+				return;
+			}
+			job_winsize(c->job, &ws);
+			imsg_free(&imsg);
+			continue;
+		}
 #ifdef JB_TESTHOOKS
 		if (imsg_get_type(&imsg) == IMSG_CTL_TEST_ATTEMPT &&
 		    c->rid == 0) {
@@ -430,7 +527,7 @@ control_dispatch(int fd, short event, void *arg)
 			continue;
 		}
 #endif
-		if (imsg_get_len(&imsg) != 0 || c->rid != 0) {
+		if (imsg_get_len(&imsg) != 0 || c->rid != 0 || c->job != NULL) {
 			log_warnx("control: connection %u: unexpected %s",
 			    c->id, jb_imsg_name(imsg_get_type(&imsg)));
 			imsg_free(&imsg);

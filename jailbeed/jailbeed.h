@@ -15,6 +15,8 @@
 
 #include <stdint.h>
 
+#include <sys/queue.h>
+
 #include "config.h"
 #include "imsgev.h"
 #include "jb_msg.h"
@@ -44,6 +46,32 @@ struct jailbeed {
 	int64_t		 started;
 };
 
+struct req;
+typedef void	(*req_msg_cb)(struct req *, struct imsg *);
+typedef void	(*req_done_cb)(struct req *, int, const char *);
+
+struct req {
+	TAILQ_ENTRY(req)	 entry;
+	uint32_t		 rid;
+	int			 proc;		/* enum jb_proc */
+	req_msg_cb		 on_msg;	/* data messages, NULL: dropped */
+	req_done_cb		 on_done;	/* the end, once */
+	void			*arg;
+};
+
+struct ctl_conn;
+
+/* one jbctl command being carried out; it outlives its connection */
+struct job {
+	struct ctl_conn		*c;		/* NULL once the client left */
+	struct jb_ctl_cmd	 cmd;
+	char			*args[128];	/* unpacked from cmd.argv */
+	int			 nargs;
+	struct req		*exec;		/* a streamed exec, for resizes */
+	void			*state;		/* the command's own */
+	void			(*free_state)(void *);
+};
+
 extern struct jailbeed	*env;
 extern struct jb_child	 children[PROC_MAX];
 
@@ -57,7 +85,27 @@ int	children_test_attempt(int, uint32_t, const struct jb_test_attempt *);
 #endif
 void	children_reap(void);
 
+/* request.c */
+struct req	*req_send(int, uint32_t, const void *, size_t, int, req_msg_cb,
+		    req_done_cb, void *);
+int		 req_dispatch(int, struct imsg *);
+int		 req_send_to(struct req *, uint32_t, const void *, size_t);
+
+/* job.c */
+void	job_start(struct ctl_conn *, const struct jb_ctl_cmd *);
+void	job_detach(struct job *);
+void	job_winsize(struct job *, const struct jb_winsize *);
+int	job_reply(struct job *, uint32_t, const void *, size_t, int);
+void	job_progress(struct job *, const char *, ...)
+	    __attribute__((__format__(printf, 2, 3)));
+void	job_end(struct job *, int, const char *, ...)
+	    __attribute__((__format__(printf, 3, 4)));
+const char *job_opt(const struct job *, const char *);
+
 /* control.c */
+int	control_send(struct ctl_conn *, uint32_t, const void *, size_t, int);
+void	control_job_started(struct ctl_conn *, struct job *);
+void	control_job_ended(struct ctl_conn *);
 void	control_init(void);
 void	control_listen(void);
 void	control_cleanup(void);

@@ -176,6 +176,12 @@ incus_http(struct incus *inc)
 	return inc->http;
 }
 
+struct event_base *
+incus_base(struct incus *inc)
+{
+	return inc->base;
+}
+
 /*
  * Completion: the callback runs last, as the caller may free everything
  * from inside it.

@@ -55,6 +55,7 @@ void		 incus_free(struct incus *);
 /* op_secs: deadline of an operation; wait_secs: one long poll; 0: default */
 void		 incus_set_timeouts(struct incus *, int, int);
 struct http_client *incus_http(struct incus *);
+struct event_base *incus_base(struct incus *);
 void		 incus_cancel(struct incus_call *);
 
 /* Any request: body is JSON (or NULL).  Operations are waited for. */

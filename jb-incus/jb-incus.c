@@ -25,6 +25,7 @@
 #include "http.h"
 #include "incus.h"
 #include "log.h"
+#include "ops.h"
 #include "proc.h"
 
 static struct child	 jb_child;
@@ -93,6 +94,10 @@ main(int argc, char *argv[])
 		fatalx("%s: %s", c->name, err);
 	(void)snprintf(c->detail, sizeof(c->detail), "incus at %s", endpoint);
 	c->status = incus_status;
+	c->dispatch = ops_dispatch;
+	ops_init(c, ic, a.bridge);
+	/* streamed execs hand their sockets to the parent */
+	c->fdsend = 1;
 	priv_drop(c->name, pw, NULL, NULL, 0);
 	child_run(c);
 }

@@ -15,9 +15,59 @@
 
 #include <pwd.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "log.h"
 #include "proc.h"
+#include "repo.h"
+
+static struct repo_owner	owner;
+
+static void
+mountd_repo(struct child *c, struct imsg *imsg)
+{
+	struct jb_repo_req	 req;
+	struct jb_repo_info	 info;
+	struct jb_done		 done;
+	uint32_t		 rid = imsg_get_id(imsg);
+
+	if (imsg_get_data(imsg, &req, sizeof(req)) == -1)
+		fatalx("%s: MOUNTD_REPO of %zu bytes", c->name,
+		    imsg_get_len(imsg));
+	if (memchr(req.path, '\0', sizeof(req.path)) == NULL ||
+	    memchr(req.branch, '\0', sizeof(req.branch)) == NULL)
+		fatalx("%s: MOUNTD_REPO with an unterminated string", c->name);
+
+	memset(&done, 0, sizeof(done));
+	if (repo_inspect(&owner, &req, &info, done.err,
+	    sizeof(done.err)) == 0) {
+		log_debug("%s: repo %s: %s on %s, upstream %s, default %s",
+		    c->name, info.toplevel, info.head_sha,
+		    info.head_branch[0] ? info.head_branch : "(detached)",
+		    info.upstream_remote[0] ? info.upstream_remote : "(none)",
+		    info.default_branch);
+		if (imsgev_compose(&c->iev, IMSG_MOUNTD_REPO_INFO, rid, 0, -1,
+		    &info, sizeof(info)) == -1)
+			fatal("%s: compose", c->name);
+		done.ok = 1;
+	} else
+		log_debug("%s: repo refused: %s", c->name, done.err);
+	if (imsgev_compose(&c->iev, IMSG_DONE, rid, 0, -1, &done,
+	    sizeof(done)) == -1)
+		fatal("%s: compose", c->name);
+}
+
+static int
+mountd_dispatch(struct child *c, struct imsg *imsg)
+{
+	switch (imsg_get_type(imsg)) {
+	case IMSG_MOUNTD_REPO:
+		mountd_repo(c, imsg);
+		return 0;
+	default:
+		return -1;
+	}
+}
 
 int
 main(int argc, char *argv[])
@@ -35,6 +85,11 @@ main(int argc, char *argv[])
 		fatalx("%s: the owner must not be root", c.name);
 	(void)snprintf(c.detail, sizeof(c.detail), "host view of %s",
 	    pw->pw_name);
+	/* getpwnam()'s buffer is reused by the next lookup: keep copies */
+	if ((owner.name = strdup(pw->pw_name)) == NULL ||
+	    (owner.home = strdup(pw->pw_dir)) == NULL)
+		fatal("%s: strdup", c.name);
+	c.dispatch = mountd_dispatch;
 	priv_drop(c.name, pw, NULL, NULL, 0);
 	child_run(&c);
 }

@@ -19,6 +19,7 @@
 #include <sys/un.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,12 +35,6 @@
 
 #define JBCTL_TIMEOUT	30	/* seconds to wait for an answer */
 
-struct parsed {
-	const struct cmd	*cmd;
-	const char		*optval[CMD_MAXOPTS];	/* NULL: not given */
-	char			**args;
-	int			 nargs;
-};
 
 static const char	*sockpath = JB_SOCKET_PATH;
 static const struct output *out;
@@ -204,6 +199,12 @@ optval(const struct parsed *p, const char *lname)
 }
 
 static int
+job_opt_given(const struct parsed *p, const char *lname)
+{
+	return optval(p, lname) != NULL;
+}
+
+static int
 ctl_connect(struct imsgbuf *ibuf)
 {
 	struct sockaddr_un	 sun;
@@ -341,6 +342,11 @@ main(int argc, char *argv[])
 	const char		*fmt;
 	int			 ch, nwords;
 
+	/* the streams we splice to must exist, or fds we get would take them */
+	while ((ch = open("/dev/null", O_RDWR | O_CLOEXEC)) != -1 && ch <= 2)
+		(void)fcntl(ch, F_SETFD, 0);
+	if (ch > 2)
+		close(ch);
 	if (argc > 1 && strcmp(argv[1], "--help") == 0) {
 		usage_all(stdout);
 		exit(0);
@@ -416,6 +422,28 @@ main(int argc, char *argv[])
 #else
 	case CMD_TEST_ATTEMPT:
 #endif
+	case CMD_CONFIG_INIT:
+		exit(local_config_init(job_opt_given(&p, "force")));
+	case CMD_INIT:
+		if (local_has_config() == 0 && local_config_init(0) != 0)
+			exit(1);
+		/* FALLTHROUGH */
+	case CMD_NEW:
+	case CMD_LS:
+	case CMD_START:
+	case CMD_STOP:
+	case CMD_RESTART:
+	case CMD_DESTROY:
+	case CMD_EXEC:
+	case CMD_SHELL:
+	case CMD_SNAP_CREATE:
+	case CMD_SNAP_RESTORE:
+	case CMD_SNAP_LS:
+	case CMD_SNAP_DELETE:
+	case CMD_CONFIG_SHOW:
+	case CMD_CONFIG_VALIDATE:
+		ctl_connect(&ibuf);
+		exit(remote_run(&ibuf, &p, out));
 	case CMD_NONE:
 		die("internal error: command without an id");
 	}

@@ -24,9 +24,30 @@ struct output {
 	void	(*status_entry)(const struct jb_proc_status *, int64_t now);
 	void	(*status_end)(void);
 	void	(*version)(const char *client, const char *daemon);
+	void	(*list_begin)(const char *what);	/* "containers" ... */
+	void	(*instance)(const struct jb_instance *);
+	void	(*snapshot)(const struct jb_snapshot *);
+	void	(*list_end)(void);
+};
+
+struct cmd;
+struct imsgbuf;
+
+struct parsed {
+	const struct cmd	*cmd;
+	const char		*optval[8];	/* CMD_MAXOPTS; NULL: not given */
+	char			**args;
+	int			 nargs;
 };
 
 extern const struct output	text_output;
+
+/* remote.c: a command carried out by jailbeed */
+int	remote_run(struct imsgbuf *, const struct parsed *,
+	    const struct output *);
+/* local.c: commands jbctl carries out itself */
+int	local_config_init(int force);
+int	local_has_config(void);
 extern const struct output	json_output;
 
 #endif /* JBCTL_H */

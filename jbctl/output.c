@@ -13,6 +13,7 @@
 #include <grp.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <cap-ng.h>
 #include <json-c/json.h>
@@ -120,8 +121,54 @@ text_version(const char *client, const char *daemon)
 		printf("jailbeed %s\n", daemon);
 }
 
+static int	text_list_header_due;
+static int	text_list_kind;		/* 1 containers, 2 snapshots */
+
+static void
+text_list_begin(const char *what)
+{
+	text_list_header_due = 1;
+	text_list_kind = strcmp(what, "snapshots") == 0 ? 2 : 1;
+}
+
+static void
+text_instance(const struct jb_instance *in)
+{
+	if (text_list_header_due) {
+		text_list_header_due = 0;
+		printf("%-32s %-8s %-6s %-15s %-6s %s\n", "NAME", "STATE",
+		    "NET", "ADDRESS", "MODE", "BRANCH");
+	}
+	printf("%-32s %-8s %-6s %-15s %-6s %s\n", in->name, in->state,
+	    in->net[0] ? in->net : "-", in->ipv4[0] ? in->ipv4 : "-",
+	    in->mode[0] ? in->mode : "-", in->branch[0] ? in->branch : "-");
+}
+
+static void
+text_snapshot(const struct jb_snapshot *s)
+{
+	char		when[32];
+	time_t		t = (time_t)s->created;
+
+	if (text_list_header_due) {
+		text_list_header_due = 0;
+		printf("%-32s %s\n", "SNAPSHOT", "CREATED");
+	}
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%SZ", gmtime(&t));
+	printf("%-32s %s\n", s->name, when);
+}
+
+static void
+text_list_end(void)
+{
+	if (text_list_header_due)
+		printf("no %s\n", text_list_kind == 2 ? "snapshots" :
+		    "containers");
+}
+
 const struct output text_output = {
-	text_status_begin, text_status_entry, text_status_end, text_version
+	text_status_begin, text_status_entry, text_status_end, text_version,
+	text_list_begin, text_instance, text_snapshot, text_list_end
 };
 
 static void
@@ -197,6 +244,64 @@ json_version(const char *client, const char *daemon)
 	json_object_put(top);
 }
 
+static const char	*json_list_name;
+
+static void
+json_list_begin(const char *what)
+{
+	json_list = json_object_new_array();
+	json_list_name = what;
+}
+
+static void
+json_instance(const struct jb_instance *in)
+{
+	struct json_object	*o = json_object_new_object();
+
+	json_object_object_add(o, "name", json_object_new_string(in->name));
+	json_object_object_add(o, "state", json_object_new_string(in->state));
+	json_object_object_add(o, "net", json_object_new_string(in->net));
+	json_object_object_add(o, "ipv4", json_object_new_string(in->ipv4));
+	json_object_object_add(o, "mode", json_object_new_string(in->mode));
+	json_object_object_add(o, "branch",
+	    json_object_new_string(in->branch));
+	json_object_object_add(o, "base", json_object_new_string(in->base));
+	json_object_object_add(o, "repo", json_object_new_string(in->repo));
+	json_object_object_add(o, "prefix",
+	    json_object_new_string(in->prefix));
+	json_object_object_add(o, "created",
+	    json_object_new_int64(in->created));
+	json_object_array_add(json_list, o);
+}
+
+static void
+json_snapshot(const struct jb_snapshot *s)
+{
+	struct json_object	*o = json_object_new_object();
+
+	json_object_object_add(o, "container",
+	    json_object_new_string(s->instance));
+	json_object_object_add(o, "name", json_object_new_string(s->name));
+	json_object_object_add(o, "created",
+	    json_object_new_int64(s->created));
+	json_object_object_add(o, "stateful",
+	    json_object_new_boolean(s->stateful));
+	json_object_array_add(json_list, o);
+}
+
+static void
+json_list_end(void)
+{
+	struct json_object	*top = json_object_new_object();
+
+	json_object_object_add(top, json_list_name, json_list);
+	printf("%s\n", json_object_to_json_string_ext(top,
+	    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(top);
+	json_list = NULL;
+}
+
 const struct output json_output = {
-	json_status_begin, json_status_entry, json_status_end, json_version
+	json_status_begin, json_status_entry, json_status_end, json_version,
+	json_list_begin, json_instance, json_snapshot, json_list_end
 };

@@ -39,6 +39,9 @@ child_run(struct child *c)
 
 	if (imsgev_init(&c->iev, JB_CHAN_FD, child_dispatch, c) == -1)
 		fatal("%s: imsgbuf_init", c->name);
+	/* fds only ever go up to the parent, never come down from it */
+	if (c->fdsend)
+		imsgbuf_allow_fdsend(&c->iev.ibuf);
 	if (imsgev_compose(&c->iev, IMSG_CHILD_READY, 0, 0, -1, NULL, 0) == -1)
 		fatal("%s: compose", c->name);
 	event_dispatch();
@@ -147,10 +150,13 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 	memset(a, 0, sizeof(*a));
 	c->name = name;
 	c->started = time(NULL);
-	while ((ch = getopt(argc, argv, "a:c:de:k:o:v")) != -1) {
+	while ((ch = getopt(argc, argv, "a:b:c:de:k:o:v")) != -1) {
 		switch (ch) {
 		case 'a':
 			a->ca = optarg;
+			break;
+		case 'b':
+			a->bridge = optarg;
 			break;
 		case 'c':
 			a->cert = optarg;
@@ -171,9 +177,9 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 			a->verbose++;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-dv] [-a ca] [-c cert] "
-			    "[-e endpoint] [-k key] [-o owner] (started by "
-			    "jailbeed)\n", name);
+			fprintf(stderr, "usage: %s [-dv] [-a ca] [-b bridge] "
+			    "[-c cert] [-e endpoint] [-k key] [-o owner] "
+			    "(started by jailbeed)\n", name);
 			exit(2);
 		}
 	}

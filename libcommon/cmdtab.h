@@ -31,7 +31,26 @@ enum cmd_id {
 	CMD_VERSION,
 	CMD_HELP,
 	CMD_TEST_ATTEMPT,	/* test builds only */
+	CMD_INIT,
+	CMD_NEW,
+	CMD_LS,
+	CMD_START,
+	CMD_STOP,
+	CMD_RESTART,
+	CMD_DESTROY,
+	CMD_EXEC,
+	CMD_SHELL,
+	CMD_SNAP_CREATE,
+	CMD_SNAP_RESTORE,
+	CMD_SNAP_LS,
+	CMD_SNAP_DELETE,
+	CMD_CONFIG_SHOW,
+	CMD_CONFIG_VALIDATE,
+	CMD_CONFIG_INIT,
 };
+
+/* where a command runs: in the parent, or in jbctl alone */
+#define CMD_LOCAL	0x1	/* jbctl does it itself (config init) */
 
 #define CMD_MAXWORDS	3
 #define CMD_MAXOPTS	8
@@ -54,6 +73,7 @@ struct cmd {
 	int		 max_args;
 	struct cmd_opt	 opts[CMD_MAXOPTS];	/* ended by lname NULL */
 	const char	*help;
+	int		 flags;		/* CMD_LOCAL */
 };
 
 extern const struct cmd	cmdtab[];

@@ -30,12 +30,17 @@
 static int	valid_owner(const char *, char *, size_t);
 static int	valid_socket(const char *, char *, size_t);
 static int	valid_url(const char *, char *, size_t);
+static int	valid_ifname(const char *, char *, size_t);
 
 static const struct yt_field incus_fields[] = {
 	{ .key = "url", .type = YT_STRING,
 	  .off = offsetof(struct jb_conf, incus_url),
 	  .size = sizeof(((struct jb_conf *)NULL)->incus_url),
 	  .valid = valid_url },
+	{ .key = "bridge", .type = YT_STRING,
+	  .off = offsetof(struct jb_conf, bridge),
+	  .size = sizeof(((struct jb_conf *)NULL)->bridge),
+	  .valid = valid_ifname },
 	{ .key = "client_cert", .type = YT_PATH,
 	  .off = offsetof(struct jb_conf, incus_cert),
 	  .size = sizeof(((struct jb_conf *)NULL)->incus_cert) },
@@ -212,6 +217,22 @@ valid_url(const char *s, char *why, size_t whylen)
 	return url_fail(why, whylen, "not a supported URL");
 }
 
+/* a Linux interface name: 1-15 of [A-Za-z0-9_.-], not "." or ".." */
+static int
+valid_ifname(const char *s, char *why, size_t whylen)
+{
+	size_t	n = strlen(s);
+
+	if (n == 0 || n > 15 || strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789_.-") != n ||
+	    strcmp(s, ".") == 0 || strcmp(s, "..") == 0) {
+		(void)snprintf(why, whylen, "not an interface name (1-15 of "
+		    "letters, digits, '_', '.', '-')");
+		return -1;
+	}
+	return 0;
+}
+
 void
 conf_defaults(struct jb_conf *conf)
 {
@@ -219,6 +240,7 @@ conf_defaults(struct jb_conf *conf)
 	(void)strlcpy(conf->socket, JB_SOCKET_PATH, sizeof(conf->socket));
 	(void)strlcpy(conf->state_dir, JB_STATE_DIR, sizeof(conf->state_dir));
 	(void)strlcpy(conf->incus_url, JB_INCUS_URL, sizeof(conf->incus_url));
+	(void)strlcpy(conf->bridge, JB_BRIDGE, sizeof(conf->bridge));
 }
 
 int

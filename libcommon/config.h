@@ -26,6 +26,7 @@
 #define JB_SOCKET_PATH		"/run/jailbee/jailbeed.sock"
 #define JB_STATE_DIR		"/var/lib/jailbee"
 #define JB_INCUS_URL		"unix:/var/lib/incus/unix.socket"
+#define JB_BRIDGE		"jbbr0"
 #define JB_OWNER_MAX		33	/* a login name, NUL included */
 #define JB_ERR_MAX		512
 
@@ -34,6 +35,7 @@ struct jb_conf {
 	char	socket[PATH_MAX];	/* absolute */
 	char	state_dir[PATH_MAX];	/* absolute */
 	char	incus_url[PATH_MAX];	/* unix:/abs/path or https://host[:port] */
+	char	bridge[16];		/* the Incus bridge containers join */
 	/* https only, all three required there: PEM files read at start */
 	char	incus_cert[PATH_MAX];	/* our client certificate */
 	char	incus_key[PATH_MAX];	/* its private key */

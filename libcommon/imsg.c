@@ -260,6 +260,12 @@ imsgbuf_allow_fdpass(struct imsgbuf *ib)
 	ib->allow_fdpass = 1;
 }
 
+void
+imsgbuf_allow_fdsend(struct imsgbuf *ib)
+{
+	ib->allow_fdsend = 1;
+}
+
 int
 imsgbuf_set_maxsize(struct imsgbuf *ib, uint32_t max)
 {
@@ -687,7 +693,7 @@ imsg_compose(struct imsgbuf *ib, uint32_t type, uint32_t peerid, pid_t pid,
 {
 	struct ibuf	*msg;
 
-	if (fd != -1 && !ib->allow_fdpass) {
+	if (fd != -1 && !ib->allow_fdpass && !ib->allow_fdsend) {
 		close_keep_errno(fd);
 		errno = EINVAL;
 		return -1;

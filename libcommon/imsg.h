@@ -73,6 +73,7 @@ struct imsgbuf {
 	pid_t			 pid;
 	uint32_t		 maxsize;
 	int			 allow_fdpass;
+	int			 allow_fdsend;	/* send only (control) */
 	TAILQ_HEAD(, ibuf)	 outq;		/* composed, not yet written */
 	uint32_t		 queued;	/* messages in outq */
 	unsigned char		*rbuf;		/* reassembly buffer */
@@ -111,6 +112,8 @@ void		 ibuf_free(struct ibuf *);
 /* imsgbuf: one end of a channel */
 int		 imsgbuf_init(struct imsgbuf *, int);
 void		 imsgbuf_allow_fdpass(struct imsgbuf *);
+/* send fds but never accept one: a channel to an untrusted peer */
+void		 imsgbuf_allow_fdsend(struct imsgbuf *);
 int		 imsgbuf_set_maxsize(struct imsgbuf *, uint32_t);
 int		 imsgbuf_read(struct imsgbuf *);
 int		 imsgbuf_write(struct imsgbuf *);

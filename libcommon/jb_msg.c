@@ -14,19 +14,42 @@ const char *
 jb_imsg_name(uint32_t type)
 {
 	switch (type) {
-	case IMSG_CHILD_READY:		return "CHILD_READY";
-	case IMSG_STATUS_REQ:		return "STATUS_REQ";
+	case IMSG_CHILD_READY:	return "CHILD_READY";
+	case IMSG_STATUS_REQ:	return "STATUS_REQ";
 	case IMSG_STATUS:		return "STATUS";
-	case IMSG_TEST_ATTEMPT:		return "TEST_ATTEMPT";
-	case IMSG_TEST_RESULT:		return "TEST_RESULT";
-	case IMSG_CTL_TEST_ATTEMPT:	return "CTL_TEST_ATTEMPT";
-	case IMSG_CTL_TEST_RESULT:	return "CTL_TEST_RESULT";
-	case IMSG_CTL_STATUS:		return "CTL_STATUS";
+	case IMSG_TEST_ATTEMPT:	return "TEST_ATTEMPT";
+	case IMSG_TEST_RESULT:	return "TEST_RESULT";
+	case IMSG_DONE:		return "DONE";
+	case IMSG_PROGRESS:		return "PROGRESS";
+	case IMSG_INCUS_LIST:	return "INCUS_LIST";
+	case IMSG_INCUS_INSTANCE:	return "INCUS_INSTANCE";
+	case IMSG_INCUS_CREATE:	return "INCUS_CREATE";
+	case IMSG_INCUS_ACTION:	return "INCUS_ACTION";
+	case IMSG_INCUS_SNAPSHOT:	return "INCUS_SNAPSHOT";
+	case IMSG_INCUS_EXEC:	return "INCUS_EXEC";
+	case IMSG_INCUS_EXEC_FD:	return "INCUS_EXEC_FD";
+	case IMSG_INCUS_OUTPUT:	return "INCUS_OUTPUT";
+	case IMSG_INCUS_RESIZE:	return "INCUS_RESIZE";
+	case IMSG_INCUS_EXIT:	return "INCUS_EXIT";
+	case IMSG_INCUS_NETINFO:	return "INCUS_NETINFO";
+	case IMSG_MOUNTD_REPO:	return "MOUNTD_REPO";
+	case IMSG_MOUNTD_REPO_INFO:	return "MOUNTD_REPO_INFO";
+	case IMSG_CTL_STATUS:	return "CTL_STATUS";
 	case IMSG_CTL_STATUS_ENTRY:	return "CTL_STATUS_ENTRY";
-	case IMSG_CTL_VERSION:		return "CTL_VERSION";
+	case IMSG_CTL_VERSION:	return "CTL_VERSION";
 	case IMSG_CTL_VERSION_REPLY:	return "CTL_VERSION_REPLY";
 	case IMSG_CTL_ERROR:		return "CTL_ERROR";
 	case IMSG_CTL_END:		return "CTL_END";
+	case IMSG_CTL_TEST_ATTEMPT:	return "CTL_TEST_ATTEMPT";
+	case IMSG_CTL_TEST_RESULT:	return "CTL_TEST_RESULT";
+	case IMSG_CTL_CMD:		return "CTL_CMD";
+	case IMSG_CTL_PROGRESS:	return "CTL_PROGRESS";
+	case IMSG_CTL_INSTANCE:	return "CTL_INSTANCE";
+	case IMSG_CTL_SNAPSHOT:	return "CTL_SNAPSHOT";
+	case IMSG_CTL_OUTPUT:	return "CTL_OUTPUT";
+	case IMSG_CTL_EXEC_FD:	return "CTL_EXEC_FD";
+	case IMSG_CTL_WINSIZE:	return "CTL_WINSIZE";
+	case IMSG_CTL_EXIT:		return "CTL_EXIT";
 	}
 	return "unknown";
 }

@@ -31,11 +31,20 @@
 #ifndef JB_MSG_H
 #define JB_MSG_H
 
+#include <limits.h>
 #include <stdint.h>
 
-#define JB_CTL_VERSION		1
+#define JB_CTL_VERSION		2
 #define JB_NAME_MAX		16
 #define JB_MSG_TEXT_MAX		256
+#define JB_ERR_TEXT_MAX		512
+#define JB_INSTANCE_MAX		64	/* Incus instance name, NUL included */
+#define JB_BRANCH_MAX		256	/* a git ref name, NUL included */
+#define JB_ARGV_MAX		4096	/* packed argv: NUL-separated strings */
+#define JB_ENV_MAX		2048	/* packed "K=V" strings */
+#define JB_OPTVAL_MAX		256
+#define JB_OPTS_MAX		8	/* = CMD_MAXOPTS */
+#define JB_OUTPUT_MAX		8192	/* bytes of output in one message */
 
 enum jb_imsg_type {
 	IMSG_NONE = 0,
@@ -46,6 +55,25 @@ enum jb_imsg_type {
 	IMSG_STATUS,		/* child -> parent, struct jb_proc_status */
 	IMSG_TEST_ATTEMPT,	/* parent -> child, struct jb_test_attempt (test builds) */
 	IMSG_TEST_RESULT,	/* child -> parent, struct jb_ctl_text (test builds) */
+	IMSG_DONE,		/* child -> parent, struct jb_done: request ended */
+	IMSG_PROGRESS,		/* child -> parent, struct jb_ctl_text */
+
+	/* parent <-> jb-incus: 200..; peerid = request id */
+	IMSG_INCUS_LIST = 200,	/* P->I, struct jb_incus_target (name "" = all) */
+	IMSG_INCUS_INSTANCE,	/* I->P, struct jb_instance, one per instance */
+	IMSG_INCUS_CREATE,	/* P->I, struct jb_incus_create */
+	IMSG_INCUS_ACTION,	/* P->I, struct jb_incus_action */
+	IMSG_INCUS_SNAPSHOT,	/* I->P, struct jb_snapshot, one per snapshot */
+	IMSG_INCUS_EXEC,	/* P->I, struct jb_incus_exec */
+	IMSG_INCUS_EXEC_FD,	/* I->P, struct jb_exec_fd + fd */
+	IMSG_INCUS_OUTPUT,	/* I->P, struct jb_output (captured exec) */
+	IMSG_INCUS_RESIZE,	/* P->I, struct jb_winsize; peerid = exec's */
+	IMSG_INCUS_EXIT,	/* I->P, struct jb_exit, before DONE */
+	IMSG_INCUS_NETINFO,	/* P->I, none; I->P struct jb_netinfo */
+
+	/* parent <-> jb-mountd: 300..; peerid = request id */
+	IMSG_MOUNTD_REPO = 300,	/* P->M, struct jb_repo_req */
+	IMSG_MOUNTD_REPO_INFO,	/* M->P, struct jb_repo_info, before DONE */
 
 	/* jbctl <-> parent (control socket): 1000.. */
 	IMSG_CTL_STATUS = 1000,	/* client -> parent, none */
@@ -56,6 +84,14 @@ enum jb_imsg_type {
 	IMSG_CTL_END,		/* parent -> client, none: reply complete */
 	IMSG_CTL_TEST_ATTEMPT,	/* client -> parent, struct jb_test_attempt (test builds) */
 	IMSG_CTL_TEST_RESULT,	/* parent -> client, struct jb_ctl_text (test builds) */
+	IMSG_CTL_CMD,		/* client -> parent, struct jb_ctl_cmd */
+	IMSG_CTL_PROGRESS,	/* parent -> client, struct jb_ctl_text */
+	IMSG_CTL_INSTANCE,	/* parent -> client, struct jb_instance */
+	IMSG_CTL_SNAPSHOT,	/* parent -> client, struct jb_snapshot */
+	IMSG_CTL_OUTPUT,	/* parent -> client, struct jb_output */
+	IMSG_CTL_EXEC_FD,	/* parent -> client, struct jb_exec_fd + fd */
+	IMSG_CTL_WINSIZE,	/* client -> parent, struct jb_winsize */
+	IMSG_CTL_EXIT,		/* parent -> client, struct jb_exit */
 };
 
 /* one process of the suite, as it reports itself */
@@ -86,6 +122,140 @@ struct jb_test_attempt {
 	char		proc[JB_NAME_MAX];	/* "jailbeed", "jb-netd", ... */
 	char		verb[16];		/* read, write, connect, netlink */
 	char		path[JB_MSG_TEXT_MAX];
+};
+
+/* a request to a child ends with exactly one of these */
+struct jb_done {
+	int32_t		ok;			/* 1 done, 0 failed */
+	char		err[JB_ERR_TEXT_MAX];	/* what failed, for the user */
+};
+
+/* a jbctl command line, checked by the parent against the command table */
+struct jb_ctl_cmd {
+	uint32_t	id;			/* enum cmd_id */
+	uint32_t	nargs;			/* strings in argv */
+	char		argv[JB_ARGV_MAX];	/* positional args, NUL-separated */
+	uint32_t	optset;			/* bit k: option k given */
+	char		opts[JB_OPTS_MAX][JB_OPTVAL_MAX];
+	char		cwd[PATH_MAX];		/* the caller's directory */
+	uint32_t	cols, rows;		/* terminal size, 0 when none */
+	uint32_t	tty;			/* stdin and stdout are terminals */
+	char		term[64];		/* $TERM, "" when unset */
+	char		xdg_config[PATH_MAX];	/* $XDG_CONFIG_HOME, "" unset */
+};
+
+/* one container, as ls shows it and jb-incus reports it */
+struct jb_instance {
+	char		name[JB_INSTANCE_MAX];
+	char		state[16];		/* Running, Stopped, ... */
+	char		repo[PATH_MAX];		/* user.jailbee.repo */
+	char		prefix[48];		/* user.jailbee.prefix */
+	char		branch[JB_BRANCH_MAX];	/* user.jailbee.branch */
+	char		base[JB_BRANCH_MAX];	/* user.jailbee.base */
+	char		mode[8];		/* clone | mount */
+	char		net[8];			/* strict | loose */
+	char		ipv4[16];		/* the fixed address */
+	int64_t		created;		/* seconds since the epoch */
+};
+
+struct jb_snapshot {
+	char		instance[JB_INSTANCE_MAX];
+	char		name[JB_INSTANCE_MAX];
+	int64_t		created;
+	int32_t		stateful;
+};
+
+struct jb_incus_target {
+	char		name[JB_INSTANCE_MAX];	/* "" for every instance */
+	char		prefix[48];		/* with name "": only this repo's */
+};
+
+/* everything jb-incus needs to build a container; it builds the JSON */
+struct jb_incus_create {
+	char		name[JB_INSTANCE_MAX];
+	char		image[JB_INSTANCE_MAX];	/* alias */
+	char		ipv4[16];		/* on the suite's bridge */
+	uint32_t	uid, gid;		/* the dev user = the owner */
+	char		source[PATH_MAX];	/* host repo, realpath */
+	int32_t		mount_rw;		/* --mount: working tree read-write */
+	char		repo[PATH_MAX];
+	char		prefix[48];
+	char		branch[JB_BRANCH_MAX];
+	char		base[JB_BRANCH_MAX];
+	char		net[8];			/* strict | loose */
+	char		env[JB_ENV_MAX];	/* container.env, "K=V" NUL-separated */
+	uint32_t	nenv;
+};
+
+enum jb_incus_verb {
+	INCUS_START = 1,
+	INCUS_STOP,
+	INCUS_RESTART,
+	INCUS_DELETE,
+	INCUS_SNAP_CREATE,
+	INCUS_SNAP_RESTORE,
+	INCUS_SNAP_DELETE,
+	INCUS_SNAP_LIST,
+};
+
+struct jb_incus_action {
+	char		name[JB_INSTANCE_MAX];
+	uint32_t	verb;			/* enum jb_incus_verb */
+	int32_t		force;
+	char		tag[JB_INSTANCE_MAX];	/* snapshot name */
+};
+
+struct jb_incus_exec {
+	char		name[JB_INSTANCE_MAX];
+	uint32_t	uid, gid;
+	char		cwd[PATH_MAX];
+	uint32_t	nargs;
+	char		argv[JB_ARGV_MAX];
+	uint32_t	nenv;
+	char		env[JB_ENV_MAX];
+	int32_t		interactive;		/* a pty; one fd both ways */
+	int32_t		capture;		/* output as IMSG_INCUS_OUTPUT */
+	uint32_t	cols, rows;
+};
+
+struct jb_exec_fd {
+	uint32_t	which;			/* 0: stdin+stdout or pty, 2: stderr */
+};
+
+struct jb_output {
+	uint32_t	which;			/* 1 stdout, 2 stderr */
+	uint32_t	len;
+	char		data[JB_OUTPUT_MAX];
+};
+
+struct jb_winsize {
+	uint32_t	cols, rows;
+};
+
+struct jb_exit {
+	int32_t		status;			/* the command's exit status */
+};
+
+struct jb_netinfo {
+	char		bridge[16];
+	char		ipv4[16];		/* the host's address on it */
+	uint32_t	prefixlen;
+};
+
+struct jb_repo_req {
+	char		path[PATH_MAX];		/* where the user stands */
+	char		branch[JB_BRANCH_MAX];	/* "" or a branch to look up */
+};
+
+/* a git checkout as the owner sees it */
+struct jb_repo_info {
+	char		toplevel[PATH_MAX];	/* realpath of the work tree */
+	char		head_branch[JB_BRANCH_MAX]; /* "" when detached */
+	char		default_branch[JB_BRANCH_MAX];
+	char		upstream_remote[JB_BRANCH_MAX];	/* "" when none */
+	char		upstream_url[PATH_MAX];	/* "" when none */
+	char		branch_sha[48];		/* of the asked branch, "" absent */
+	char		head_sha[48];
 };
 
 const char	*jb_imsg_name(uint32_t);

@@ -63,6 +63,7 @@ struct child {
 	struct imsgev	 iev;
 	struct event_base *base;
 	int		(*dispatch)(struct child *, struct imsg *);
+	int		 fdsend;	/* may send fds to the parent */
 	/* answer STATUS_REQ later with child_status_reply(); NULL: at once */
 	void		(*status)(struct child *, uint32_t);
 };
@@ -74,6 +75,7 @@ struct child_args {
 	const char	*cert;		/* -c: client certificate (https) */
 	const char	*key;		/* -k: its key */
 	const char	*ca;		/* -a: the server's certificate */
+	const char	*bridge;	/* -b: the suite's Incus bridge */
 };
 void	child_init(struct child *, const char *, int, char **,
 	    struct child_args *);

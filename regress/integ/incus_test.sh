@@ -19,6 +19,47 @@ client_scenario_body() {
 	    -m "$(atf_config_get srcdir)/regress/mkimage"
 }
 
+atf_test_case exec_scenario
+exec_scenario_head() {
+	atf_set descr "streamed exec over Incus's websockets: stdout and" \
+	    "stderr apart, stdin to EOF, a pty and its resizes, signals (C7)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+exec_scenario_body() {
+	atf_check -o match:"^# 0 failure\\(s\\)$" -e ignore \
+	    "$(jb_build)/regress/integ/exec_client" \
+	    -m "$(atf_config_get srcdir)/regress/mkimage"
+}
+
+atf_test_case mountd_scenario
+mountd_scenario_head() {
+	atf_set descr "jb-mountd describes checkouts as the owner sees them:" \
+	    "toplevel, branches, upstream; refuses what it cannot read (C3, C4)"
+	atf_set require.user root
+	atf_set timeout 120
+}
+mountd_scenario_body() {
+	jb_users
+	atf_check -o match:"^# 0 failure" -e ignore \
+	    "$(jb_build)/regress/integ/mountd_driver" -m "$(jb_build)/jb-mountd" \
+	    -o $JB_OWNER
+}
+
+atf_test_case ops_scenario
+ops_scenario_head() {
+	atf_set descr "jb-incus's closed set of operations, each checked" \
+	    "before Incus is asked: refusals leave nothing behind, instances" \
+	    "that are not JailBee's are never touched (C1, C11)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+ops_scenario_body() {
+	atf_check -o match:"^# 0 failure\\(s\\)$" -e ignore \
+	    "$(jb_build)/regress/integ/ops_driver" -j "$(jb_build)/jb-incus" \
+	    -m "$(atf_config_get srcdir)/regress/mkimage"
+}
+
 atf_test_case status_reaches_incus cleanup
 status_reaches_incus_head() {
 	atf_set descr "jbctl status shows what Incus itself answered to" \
@@ -36,5 +77,8 @@ status_reaches_incus_cleanup() { jb_cleanup; }
 
 atf_init_test_cases() {
 	atf_add_test_case client_scenario
+	atf_add_test_case ops_scenario
+	atf_add_test_case mountd_scenario
+	atf_add_test_case exec_scenario
 	atf_add_test_case status_reaches_incus
 }

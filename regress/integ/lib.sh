@@ -12,6 +12,11 @@ jb_users() {
 	getent passwd "$JB_OWNER" >/dev/null ||
 	    useradd --system --no-create-home --shell /usr/sbin/nologin \
 	    "$JB_OWNER" || atf_fail "cannot create user $JB_OWNER"
+	# raw.idmap maps the owner's own ids into containers (C2)
+	uid=$(id -u "$JB_OWNER")
+	gid=$(id -g "$JB_OWNER")
+	grep -qs "^root:$uid:1\$" /etc/subuid || echo "root:$uid:1" >> /etc/subuid
+	grep -qs "^root:$gid:1\$" /etc/subgid || echo "root:$gid:1" >> /etc/subgid
 	getent passwd "$JB_OTHER" >/dev/null ||
 	    useradd --system --no-create-home --shell /usr/sbin/nologin \
 	    "$JB_OTHER" || atf_fail "cannot create user $JB_OTHER"
@@ -97,5 +102,73 @@ jb_cleanup() {
 		jb_wait_gone "$pid" 50
 	fi
 	[ -f rundir ] && rm -rf "$(cat rundir)"
+	return 0
+}
+
+# the small test image (busybox, bash, git) under alias jb-test
+jb_image() {
+	incus image info jb-test > /dev/null 2>&1 && return 0
+	"$(atf_config_get srcdir)/regress/mkimage" jb-test.tar.gz > /dev/null ||
+	    atf_fail "cannot build the test image"
+	incus image import jb-test.tar.gz --alias jb-test > /dev/null ||
+	    atf_fail "cannot import the test image"
+	rm -f jb-test.tar.gz
+}
+
+# helpers atf_check can run: jbo DIR ARGS (jbctl as the owner in DIR),
+# in_ctr CONTAINER CMD... (as the dev user inside)
+jb_tools() {
+	mkdir -p bin
+	cat > bin/jbo <<EOS
+#!/bin/sh
+d=\$1
+shift
+cd "\$d" || exit 99
+exec setpriv --reuid=$JB_OWNER --regid=$JB_OWNER --init-groups \\
+    env HOME=/nonexistent TERM=xterm "$(pwd)/bin/jbctl" -s "$(jb_sock)" "\$@"
+EOS
+	cat > bin/in_ctr <<EOS
+#!/bin/sh
+c=\$1
+shift
+exec incus exec "\$c" --user $(id -u $JB_OWNER) --group $(id -g $JB_OWNER) \\
+    --env HOME=/home/dev --cwd / -- "\$@"
+EOS
+	chmod 0755 bin/jbo bin/in_ctr
+	PATH=$(pwd)/bin:$PATH
+	export PATH
+}
+
+# a checkout owned by the owner: main with three commits, a branch feat,
+# an upstream URL, and a config that makes containers from jb-test
+jb_repo() {
+	r=$(pwd)/repo
+	mkdir -p "$r"
+	git -C "$r" init -q -b main
+	git -C "$r" config user.email t@example.org
+	git -C "$r" config user.name test
+	for i in 1 2 3; do
+		echo "line $i" >> "$r/file"
+		git -C "$r" add file
+		git -C "$r" commit -q -m "commit $i"
+	done
+	git -C "$r" branch feat HEAD~1
+	git -C "$r" remote add origin https://git.example.org/team/repo.git
+	mkdir -p "$r/.jailbee"
+	printf 'container_prefix: jbt%s\nbase:\n  alias: jb-test\n' "$$" \
+	    > "$r/.jailbee/config.yaml"
+	chown -R $JB_OWNER:$(id -gn $JB_OWNER) "$r"
+	chmod 0755 "$(pwd)"
+	echo "jbt$$" > prefix
+}
+
+jb_prefix() { cat prefix; }
+
+# every container of this test's repo goes, whatever state it is in
+jb_containers_cleanup() {
+	[ -f prefix ] || return 0
+	for c in $(incus list -c n --format csv "^$(cat prefix)-" 2>/dev/null); do
+		incus delete --force "$c" > /dev/null 2>&1
+	done
 	return 0
 }

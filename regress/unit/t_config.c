@@ -192,7 +192,7 @@ ATF_TC_BODY(load_errors, tc)
 	write_file("bad.yaml", "# x\n\nincus:\n  urll: x\n", 22);
 	ATF_CHECK(conf_load("bad.yaml", 1, &c, err, sizeof(err)) == -1);
 	ATF_CHECK_STREQ("bad.yaml:4: incus.urll: unknown key (known: url, "
-	    "client_cert, client_key, server_cert)",
+	    "bridge, client_cert, client_key, server_cert)",
 	    err);
 	ATF_CHECK(memcmp(&c, &before, sizeof(c)) == 0);
 }
@@ -302,10 +302,10 @@ ATF_TC_BODY(unknown_keys, tc)
 	    "state_dir, incus)");
 	BAD("incus:\n  url: unix:/x\n  urll: x\n",
 	    "x.yaml:3: incus.urll: unknown key (known: url, "
-	    "client_cert, client_key, server_cert)");
+	    "bridge, client_cert, client_key, server_cert)");
 	BAD("incus: {urll: {a: b}}",
 	    "x.yaml:1: incus.urll: unknown key (known: url, "
-	    "client_cert, client_key, server_cert)");
+	    "bridge, client_cert, client_key, server_cert)");
 	/* keys are escaped before they reach a terminal */
 	BAD("\"\\e[2J\": 1\n",
 	    "x.yaml:1: \\x1b[2J: unknown key (known: owner, socket, "

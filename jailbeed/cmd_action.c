@@ -1,0 +1,248 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * start, stop, restart, destroy and snapshots: one jb-incus action each,
+ * on a container named as the user knows it (short inside a repo).
+ * destroy first asks the container whether it holds work the host lacks.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "capture.h"
+#include "cmdtab.h"
+#include "jobs.h"
+#include "log.h"
+
+struct action {
+	struct repo_ctx		*ctx;
+	char			 name[JB_INSTANCE_MAX];
+	struct jb_instance	 in;
+	int			 found;
+};
+
+static void
+action_free(void *arg)
+{
+	struct action	*a = arg;
+
+	repo_ctx_free(a->ctx);
+	free(a);
+}
+
+static void
+action_done(struct req *r, int ok, const char *err)
+{
+	job_end(r->arg, ok, "%s", err);
+}
+
+/* what an action sends before its end: snapshots listed, progress */
+static void
+action_msg(struct req *r, struct imsg *imsg)
+{
+	struct jb_snapshot	s;
+	struct jb_ctl_text	t;
+
+	switch (imsg_get_type(imsg)) {
+	case IMSG_INCUS_SNAPSHOT:
+		if (imsg_get_data(imsg, &s, sizeof(s)) == -1)
+			fatalx("jb-incus: malformed SNAPSHOT");
+		(void)job_reply(r->arg, IMSG_CTL_SNAPSHOT, &s, sizeof(s), -1);
+		break;
+	case IMSG_PROGRESS:
+		if (imsg_get_data(imsg, &t, sizeof(t)) == -1)
+			fatalx("jb-incus: malformed PROGRESS");
+		t.text[sizeof(t.text) - 1] = '\0';
+		job_progress(r->arg, "%s", t.text);
+		break;
+	default:
+		fatalx("jb-incus: unexpected %s in an action",
+		    jb_imsg_name(imsg_get_type(imsg)));
+	}
+}
+
+static void
+action_send(struct job *job, uint32_t verb, int force, const char *tag)
+{
+	struct action		*a = job->state;
+	struct jb_incus_action	 q;
+
+	memset(&q, 0, sizeof(q));
+	strlcpy(q.name, a->name, sizeof(q.name));
+	q.verb = verb;
+	q.force = force;
+	if (tag != NULL && strlcpy(q.tag, tag, sizeof(q.tag)) >= sizeof(q.tag)) {
+		job_end(job, 0, "snapshot tag too long: %s", tag);
+		return;
+	}
+	if (req_send(PROC_INCUS, IMSG_INCUS_ACTION, &q, sizeof(q), -1,
+	    action_msg, action_done, job) == NULL)
+		job_end(job, 0, "cannot reach jb-incus");
+}
+
+/*
+ * The destroy guard, run in the container as the dev user: uncommitted
+ * changes, and branch tips whose commits the host's repository (mounted
+ * read-only at /mnt/host-source) does not have.
+ */
+static const char guard_script[] =
+    "cd \"$1\" 2>/dev/null || exit 0\n"
+    "git status --porcelain 2>/dev/null | head -5 | sed 's/^/changed: /'\n"
+    "git for-each-ref --format='%(refname:short) %(objectname)' "
+    "refs/heads | while read b sha; do\n"
+    "  git -C /mnt/host-source cat-file -e \"$sha^{commit}\" 2>/dev/null ||"
+    " echo \"branch $b: commit $sha is not on the host\"\n"
+    "done\n";
+
+static void
+guard_done(struct job *job, struct capture_result *res)
+{
+	struct action	*a = job->state;
+	char		*p;
+
+	if (!res->ok || res->status != 0) {
+		job_end(job, 0, "destroy %s: cannot check its work: %s "
+		    "(use --force to destroy anyway)", a->name,
+		    res->ok ? res->err : res->error);
+		return;
+	}
+	if (res->outlen > 0) {
+		for (p = res->out; (p = strchr(p, '\n')) != NULL; )
+			*p = p[1] ? ';' : '\0';
+		job_end(job, 0, "destroy %s: refused, it holds work the host "
+		    "does not have: %s (fetch it first, or use --force)",
+		    a->name, res->out);
+		return;
+	}
+	action_send(job, INCUS_DELETE, 1, NULL);
+}
+
+static void
+destroy_found(struct req *r, struct imsg *imsg)
+{
+	struct job	*job = r->arg;
+	struct action	*a = job->state;
+
+	if (imsg_get_type(imsg) != IMSG_INCUS_INSTANCE ||
+	    imsg_get_data(imsg, &a->in, sizeof(a->in)) == -1)
+		fatalx("jb-incus: malformed INSTANCE");
+	a->in.prefix[sizeof(a->in.prefix) - 1] = '\0';
+	a->in.mode[sizeof(a->in.mode) - 1] = '\0';
+	a->in.state[sizeof(a->in.state) - 1] = '\0';
+	a->found = 1;
+}
+
+static void
+destroy_checked(struct req *r, int ok, const char *err)
+{
+	struct job		*job = r->arg;
+	struct action		*a = job->state;
+	char			 dir[PATH_MAX];
+	const char		*argv[] = { "/bin/sh", "-c", guard_script,
+				    "jailbee-guard", dir, NULL };
+	static const char	*envp[] = { "HOME=/home/dev", NULL };
+
+	if (!ok || !a->found) {
+		job_end(job, 0, "%s", ok ? "no such container" : err);
+		return;
+	}
+	if (strcmp(a->in.mode, "mount") == 0) {
+		/* the work tree is the host's own: nothing lives only here */
+		action_send(job, INCUS_DELETE, 1, NULL);
+		return;
+	}
+	if (strcmp(a->in.state, "Running") != 0) {
+		job_end(job, 0, "destroy %s: it is %s, so its work cannot be "
+		    "checked: start it first, or use --force", a->name,
+		    a->in.state);
+		return;
+	}
+	snprintf(dir, sizeof(dir), "/home/dev/%s", a->in.prefix);
+	if (capture_run(job, a->name, env->owner_uid, env->owner_gid, "/",
+	    argv, envp, guard_done) == -1)
+		job_end(job, 0, "cannot reach jb-incus");
+}
+
+static void
+action_named(struct job *job, struct repo_ctx *ctx)
+{
+	struct action		*a;
+	struct jb_incus_target	 t;
+	char			 tag[JB_INSTANCE_MAX];
+	time_t			 now;
+
+	if ((a = calloc(1, sizeof(*a))) == NULL) {
+		repo_ctx_free(ctx);
+		job_end(job, 0, "out of memory");
+		return;
+	}
+	a->ctx = ctx;
+	job->state = a;
+	job->free_state = action_free;
+	if (repo_container_name(ctx, job->args[0], a->name,
+	    sizeof(a->name)) == -1) {
+		job_end(job, 0, "%s: not a container name", job->args[0]);
+		return;
+	}
+	switch (job->cmd.id) {
+	case CMD_START:
+		action_send(job, INCUS_START, 0, NULL);
+		break;
+	case CMD_STOP:
+		action_send(job, INCUS_STOP, job_opt(job, "force") != NULL,
+		    NULL);
+		break;
+	case CMD_RESTART:
+		action_send(job, INCUS_RESTART, 0, NULL);
+		break;
+	case CMD_DESTROY:
+		if (job_opt(job, "force") != NULL) {
+			action_send(job, INCUS_DELETE, 1, NULL);
+			break;
+		}
+		memset(&t, 0, sizeof(t));
+		strlcpy(t.name, a->name, sizeof(t.name));
+		if (req_send(PROC_INCUS, IMSG_INCUS_LIST, &t, sizeof(t), -1,
+		    destroy_found, destroy_checked, job) == NULL)
+			job_end(job, 0, "cannot reach jb-incus");
+		break;
+	case CMD_SNAP_CREATE:
+		if (job->nargs > 1)
+			strlcpy(tag, job->args[1], sizeof(tag));
+		else {
+			now = time(NULL);
+			strftime(tag, sizeof(tag), "snap-%Y%m%d-%H%M%SZ",
+			    gmtime(&now));
+		}
+		job_progress(job, "snapshot %s of %s", tag, a->name);
+		action_send(job, INCUS_SNAP_CREATE, 0, tag);
+		break;
+	case CMD_SNAP_RESTORE:
+		action_send(job, INCUS_SNAP_RESTORE, 0, job->args[1]);
+		break;
+	case CMD_SNAP_DELETE:
+		action_send(job, INCUS_SNAP_DELETE, 0, job->args[1]);
+		break;
+	case CMD_SNAP_LS:
+		action_send(job, INCUS_SNAP_LIST, 0, NULL);
+		break;
+	default:
+		job_end(job, 0, "not an action");
+	}
+}
+
+void
+cmd_action(struct job *job)
+{
+	repo_resolve(job, "", 0, action_named);
+}

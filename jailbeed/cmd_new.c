@@ -1,0 +1,436 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * jbctl new NAME [BASE] [--mount] (C4, C5): a container <prefix>-<slug>
+ * from the repo's base image, the checkout mounted read-only at
+ * /mnt/host-source, and a `git clone --shared` of it in the dev user's
+ * home on branch NAME; or, with --mount, the working tree itself.  Each
+ * step says what it does; when one fails, the container is deleted and
+ * the user is told which step failed.  Network policy is strict: until
+ * jb-netd enforces allowlists, a container has no route out at all.
+ */
+
+#include <arpa/inet.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture.h"
+#include "jobs.h"
+#include "log.h"
+
+struct newjob {
+	struct repo_ctx		*ctx;
+	char			 name[JB_INSTANCE_MAX];
+	char			 branch[JB_BRANCH_MAX];
+	char			 base[JB_BRANCH_MAX];
+	int			 exists;	/* branch NAME is on the host */
+	int			 mount_rw;
+	struct jb_netinfo	 net;
+	int			 have_net;
+	uint32_t		 used[256];	/* addresses taken, bitmap */
+	char			 ipv4[16];
+	int			 created;	/* delete it on failure */
+	char			 failure[JB_ERR_TEXT_MAX];
+};
+
+static void	new_fail(struct job *, const char *, ...)
+		    __attribute__((__format__(printf, 2, 3)));
+
+static void
+newjob_free(void *arg)
+{
+	struct newjob	*n = arg;
+
+	repo_ctx_free(n->ctx);
+	free(n);
+}
+
+static void
+new_progress(struct req *r, struct imsg *imsg)
+{
+	struct jb_ctl_text	t;
+
+	if (imsg_get_type(imsg) != IMSG_PROGRESS ||
+	    imsg_get_data(imsg, &t, sizeof(t)) == -1)
+		fatalx("jb-incus: unexpected %s",
+		    jb_imsg_name(imsg_get_type(imsg)));
+	t.text[sizeof(t.text) - 1] = '\0';
+	job_progress(r->arg, "%s", t.text);
+}
+
+static void
+new_deleted(struct req *r, int ok, const char *err)
+{
+	struct job	*job = r->arg;
+	struct newjob	*n = job->state;
+
+	if (ok)
+		job_end(job, 0, "%s; %s was deleted", n->failure, n->name);
+	else
+		job_end(job, 0, "%s; deleting %s failed too: %s", n->failure,
+		    n->name, err);
+}
+
+/* end the job, taking the half-made container away first */
+static void
+new_fail(struct job *job, const char *fmt, ...)
+{
+	struct newjob		*n = job->state;
+	struct jb_incus_action	 q;
+	va_list			 ap;
+
+	va_start(ap, fmt);
+	(void)vsnprintf(n->failure, sizeof(n->failure), fmt, ap);
+	va_end(ap);
+	if (!n->created) {
+		job_end(job, 0, "%s", n->failure);
+		return;
+	}
+	memset(&q, 0, sizeof(q));
+	strlcpy(q.name, n->name, sizeof(q.name));
+	q.verb = INCUS_DELETE;
+	q.force = 1;
+	if (req_send(PROC_INCUS, IMSG_INCUS_ACTION, &q, sizeof(q), -1, NULL,
+	    new_deleted, job) == NULL)
+		job_end(job, 0, "%s; %s could not be deleted", n->failure,
+		    n->name);
+}
+
+static void
+new_ready(struct job *job)
+{
+	struct newjob	*n = job->state;
+
+	job_progress(job, "ready: %s at %s, branch %s%s", n->name, n->ipv4,
+	    n->branch, n->mount_rw ? " (your working tree, read-write)" : "");
+	job_end(job, 1, NULL);
+}
+
+/*
+ * As the dev user: clone the host checkout through the read-only mount,
+ * put the branch on NAME (existing on the host, or new from BASE), and
+ * point origin at the host's upstream (the mount stays the remote when
+ * the host has none).
+ */
+static const char clone_script[] =
+    "set -e\n"
+    "dir=$1 branch=$2 base=$3 url=$4 exists=$5\n"
+    "git clone -q --shared /mnt/host-source \"$dir\"\n"
+    "cd \"$dir\"\n"
+    "if [ \"$exists\" = 1 ]; then\n"
+    "  git checkout -q -B \"$branch\" \"refs/remotes/origin/$branch\"\n"
+    "else\n"
+    "  git rev-parse -q --verify \"refs/remotes/origin/$base^{commit}\" "
+    ">/dev/null || { echo \"base branch $base is not a branch of the host "
+    "checkout\" >&2; exit 3; }\n"
+    "  git checkout -q -b \"$branch\" \"refs/remotes/origin/$base\"\n"
+    "fi\n"
+    "[ -z \"$url\" ] || git remote set-url origin \"$url\"\n"
+    "git config \"branch.$branch.remote\" origin\n"
+    "git config \"branch.$branch.merge\" \"refs/heads/$branch\"\n";
+
+static void
+new_cloned(struct job *job, struct capture_result *res)
+{
+	if (!res->ok || res->status != 0) {
+		new_fail(job, "cloning the checkout failed: %s",
+		    res->ok ? res->err : res->error);
+		return;
+	}
+	new_ready(job);
+}
+
+static void
+new_clone(struct job *job)
+{
+	struct newjob	*n = job->state;
+	char		 dir[PATH_MAX];
+	const char	*argv[] = { "/bin/sh", "-c", clone_script, "jailbee-clone",
+			    dir, n->branch, n->base,
+			    n->ctx->info.upstream_url,
+			    n->exists ? "1" : "0", NULL };
+	static const char *envp[] = { "HOME=/home/dev", "USER=dev", NULL };
+
+	snprintf(dir, sizeof(dir), "/home/dev/%s",
+	    n->ctx->conf.container_prefix);
+	job_progress(job, "cloning %s into %s", n->ctx->info.toplevel, dir);
+	if (capture_run(job, n->name, env->owner_uid, env->owner_gid,
+	    "/home/dev", argv, envp, new_cloned) == -1)
+		new_fail(job, "cannot reach jb-incus");
+}
+
+/* the image's dev user takes the owner's ids, so shared files keep theirs */
+static const char devuser_script[] =
+    "set -e\n"
+    "u=$1 g=$2\n"
+    "if grep -q '^dev:' /etc/group; then\n"
+    "  sed -i \"s/^dev:x:[0-9]*:/dev:x:$g:/\" /etc/group\n"
+    "else echo \"dev:x:$g:\" >> /etc/group; fi\n"
+    "if grep -q '^dev:' /etc/passwd; then\n"
+    "  sed -i \"s/^dev:x:[0-9]*:[0-9]*:/dev:x:$u:$g:/\" /etc/passwd\n"
+    "else echo \"dev:x:$u:$g:dev:/home/dev:/bin/sh\" >> /etc/passwd; fi\n"
+    "mkdir -p /home/dev\n"
+    "chown \"$u:$g\" /home/dev\n";
+
+static void
+new_devuser_done(struct job *job, struct capture_result *res)
+{
+	struct newjob	*n = job->state;
+
+	if (!res->ok || res->status != 0) {
+		new_fail(job, "setting up the dev user failed: %s",
+		    res->ok ? res->err : res->error);
+		return;
+	}
+	if (n->mount_rw) {
+		job_progress(job, "--mount: the container works on your "
+		    "working tree directly; what it changes, your checkout "
+		    "has");
+		new_ready(job);
+	} else
+		new_clone(job);
+}
+
+static void
+new_created(struct req *r, int ok, const char *err)
+{
+	struct job	*job = r->arg;
+	struct newjob	*n = job->state;
+	char		 u[16], g[16];
+	const char	*argv[] = { "/bin/sh", "-c", devuser_script,
+			    "jailbee-devuser", u, g, NULL };
+
+	if (!ok) {
+		/* jb-incus leaves nothing behind when create or start fails */
+		new_fail(job, "%s", err);
+		return;
+	}
+	n->created = 1;
+	snprintf(u, sizeof(u), "%u", (unsigned)env->owner_uid);
+	snprintf(g, sizeof(g), "%u", (unsigned)env->owner_gid);
+	if (capture_run(job, n->name, 0, 0, "/", argv, NULL,
+	    new_devuser_done) == -1)
+		new_fail(job, "cannot reach jb-incus");
+}
+
+static void
+new_create(struct job *job)
+{
+	struct newjob		*n = job->state;
+	struct repoconf		*conf = &n->ctx->conf;
+	struct jb_incus_create	*q;
+	struct in_addr		 net, a;
+	uint32_t		 host, mask, i, first, last;
+	size_t			 off = 0, l;
+	char			 kv[JB_ENV_MAX];
+
+	/* the highest free address: dynamic leases start low */
+	if (inet_pton(AF_INET, n->net.ipv4, &net) != 1 ||
+	    n->net.prefixlen < 16 || n->net.prefixlen > 30) {
+		new_fail(job, "bridge %s: unusable address %s/%u",
+		    n->net.bridge, n->net.ipv4, n->net.prefixlen);
+		return;
+	}
+	host = ntohl(net.s_addr);
+	mask = 0xffffffffU << (32 - n->net.prefixlen);
+	first = (host & mask) + 1;
+	last = (host | ~mask) - 1;
+	for (i = last; i >= first; i--) {
+		if (i == host || (i - first < 256 * 32 &&
+		    (n->used[(i - first) / 32] & (1U << ((i - first) % 32)))))
+			continue;
+		break;
+	}
+	if (i < first) {
+		new_fail(job, "no free address left on bridge %s",
+		    n->net.bridge);
+		return;
+	}
+	a.s_addr = htonl(i);
+	inet_ntop(AF_INET, &a, n->ipv4, sizeof(n->ipv4));
+
+	if ((q = calloc(1, sizeof(*q))) == NULL) {
+		new_fail(job, "out of memory");
+		return;
+	}
+	strlcpy(q->name, n->name, sizeof(q->name));
+	strlcpy(q->image, conf->base_alias, sizeof(q->image));
+	strlcpy(q->ipv4, n->ipv4, sizeof(q->ipv4));
+	q->uid = env->owner_uid;
+	q->gid = env->owner_gid;
+	strlcpy(q->source, n->ctx->info.toplevel, sizeof(q->source));
+	q->mount_rw = n->mount_rw;
+	strlcpy(q->repo, n->ctx->info.toplevel, sizeof(q->repo));
+	strlcpy(q->prefix, conf->container_prefix, sizeof(q->prefix));
+	strlcpy(q->branch, n->branch, sizeof(q->branch));
+	strlcpy(q->base, n->base, sizeof(q->base));
+	strlcpy(q->net, "strict", sizeof(q->net));
+	for (i = 0; i < conf->env.n; i++) {
+		l = (size_t)snprintf(kv, sizeof(kv), "%s=%s",
+		    conf->env.v[i].name, conf->env.v[i].value) + 1;
+		if (l > sizeof(kv) || l > sizeof(q->env) - off) {
+			free(q);
+			new_fail(job, "container.env is too large");
+			return;
+		}
+		memcpy(q->env + off, kv, l);
+		off += l;
+		q->nenv++;
+	}
+	job_progress(job, "creating %s from %s at %s", n->name, q->image,
+	    n->ipv4);
+	if (req_send(PROC_INCUS, IMSG_INCUS_CREATE, q, sizeof(*q), -1,
+	    new_progress, new_created, job) == NULL)
+		new_fail(job, "cannot reach jb-incus");
+	free(q);
+}
+
+static void
+new_used(struct req *r, struct imsg *imsg)
+{
+	struct job		*job = r->arg;
+	struct newjob		*n = job->state;
+	struct jb_instance	 in;
+	struct in_addr		 net, a;
+	uint32_t		 first, i, mask;
+
+	if (imsg_get_type(imsg) != IMSG_INCUS_INSTANCE ||
+	    imsg_get_data(imsg, &in, sizeof(in)) == -1)
+		fatalx("jb-incus: malformed INSTANCE");
+	in.ipv4[sizeof(in.ipv4) - 1] = '\0';
+	in.name[sizeof(in.name) - 1] = '\0';
+	if (strcmp(in.name, n->name) == 0)
+		n->exists = -1;		/* the container, not the branch */
+	if (inet_pton(AF_INET, in.ipv4, &a) != 1 ||
+	    inet_pton(AF_INET, n->net.ipv4, &net) != 1)
+		return;
+	mask = 0xffffffffU << (32 - n->net.prefixlen);
+	first = (ntohl(net.s_addr) & mask) + 1;
+	i = ntohl(a.s_addr);
+	if (i >= first && i - first < 256 * 32)
+		n->used[(i - first) / 32] |= 1U << ((i - first) % 32);
+}
+
+static void
+new_listed(struct req *r, int ok, const char *err)
+{
+	struct job	*job = r->arg;
+	struct newjob	*n = job->state;
+
+	if (!ok) {
+		new_fail(job, "listing containers: %s", err);
+		return;
+	}
+	if (n->exists == -1) {
+		new_fail(job, "%s already exists: use it (jbctl shell %s), or "
+		    "destroy it first", n->name, job->args[0]);
+		return;
+	}
+	n->exists = n->ctx->info.branch_sha[0] != '\0';
+	new_create(job);
+}
+
+static void
+new_netinfo(struct req *r, struct imsg *imsg)
+{
+	struct job	*job = r->arg;
+	struct newjob	*n = job->state;
+
+	if (imsg_get_type(imsg) != IMSG_INCUS_NETINFO ||
+	    imsg_get_data(imsg, &n->net, sizeof(n->net)) == -1)
+		fatalx("jb-incus: malformed NETINFO");
+	n->net.ipv4[sizeof(n->net.ipv4) - 1] = '\0';
+	n->net.bridge[sizeof(n->net.bridge) - 1] = '\0';
+	n->have_net = 1;
+}
+
+static void
+new_netinfo_done(struct req *r, int ok, const char *err)
+{
+	struct job		*job = r->arg;
+	struct newjob		*n = job->state;
+	struct jb_incus_target	 t;
+
+	if (!ok || !n->have_net) {
+		new_fail(job, "the suite's bridge: %s", ok ? "no address" :
+		    err);
+		return;
+	}
+	memset(&t, 0, sizeof(t));
+	if (req_send(PROC_INCUS, IMSG_INCUS_LIST, &t, sizeof(t), -1,
+	    new_used, new_listed, job) == NULL)
+		new_fail(job, "cannot reach jb-incus");
+}
+
+static void
+new_netinfo_ask(struct job *job)
+{
+	if (req_send(PROC_INCUS, IMSG_INCUS_NETINFO, NULL, 0, -1,
+	    new_netinfo, new_netinfo_done, job) == NULL)
+		new_fail(job, "cannot reach jb-incus");
+}
+
+/* BASE, when given, must be a branch of the host checkout */
+static void
+new_base_checked(struct job *job, struct repo_ctx *ctx)
+{
+	struct newjob	*n = job->state;
+	int		 found = ctx->info.branch_sha[0] != '\0';
+
+	repo_ctx_free(ctx);
+	if (!found) {
+		new_fail(job, "base branch %s does not exist in %s", n->base,
+		    n->ctx->info.toplevel);
+		return;
+	}
+	new_netinfo_ask(job);
+}
+
+static void
+new_repo(struct job *job, struct repo_ctx *ctx)
+{
+	struct newjob	*n;
+
+	if ((n = calloc(1, sizeof(*n))) == NULL) {
+		repo_ctx_free(ctx);
+		job_end(job, 0, "out of memory");
+		return;
+	}
+	n->ctx = ctx;
+	job->state = n;
+	job->free_state = newjob_free;
+	n->mount_rw = job_opt(job, "mount") != NULL;
+	if (strlcpy(n->branch, job->args[0], sizeof(n->branch)) >=
+	    sizeof(n->branch) || repo_container_name(ctx, job->args[0],
+	    n->name, sizeof(n->name)) == -1) {
+		job_end(job, 0, "%s: not usable as a branch and container "
+		    "name", job->args[0]);
+		return;
+	}
+	strlcpy(n->base, job->nargs > 1 ? job->args[1] :
+	    ctx->info.default_branch, sizeof(n->base));
+	job_progress(job, "%s: %s, branch %s %s %s", n->name,
+	    ctx->info.toplevel, n->branch, ctx->info.branch_sha[0] ?
+	    "exists on the host" : "is new, from", ctx->info.branch_sha[0] ?
+	    "" : n->base);
+	if (job->nargs > 1 && ctx->info.branch_sha[0] == '\0')
+		repo_resolve(job, n->base, 1, new_base_checked);
+	else
+		new_netinfo_ask(job);
+}
+
+void
+cmd_new(struct job *job)
+{
+	repo_resolve(job, job->args[0], 1, new_repo);
+}

@@ -1,0 +1,651 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * The requests' front door and their common life: the protocol checks,
+ * one struct op_req per request, the DONE that ends it, and the small
+ * requests (NETINFO, LIST).  ACTION is in ops_action.c, CREATE in
+ * ops_create.c, EXEC in ops_exec.c.
+ */
+
+#include <sys/queue.h>
+
+#include <arpa/inet.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <json.h>
+
+#include "exec.h"
+#include "incus.h"
+#include "log.h"
+#include "proc.h"
+#include "ops.h"
+
+struct incus		*ops_ic;
+char			 ops_bridge[16];
+struct op_reqs		 ops_reqs = TAILQ_HEAD_INITIALIZER(ops_reqs);
+static struct child	*ops_child;
+
+static void	op_netinfo(uint32_t);
+static void	op_list(uint32_t, const struct jb_incus_target *);
+
+void
+ops_init(struct child *c, struct incus *ic, const char *bridge)
+{
+	size_t	len;
+
+	if (bridge == NULL)
+		fatalx("%s: no Incus bridge given (-b)", c->name);
+	len = strlen(bridge);
+	/* an interface name, and a plain segment of the network's URL */
+	if (len == 0 || len >= sizeof(ops_bridge) ||
+	    strspn(bridge, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != len)
+		fatalx("%s: bad bridge name \"%s\"", c->name, bridge);
+	(void)strlcpy(ops_bridge, bridge, sizeof(ops_bridge));
+	ops_child = c;
+	ops_ic = ic;
+}
+
+static void
+get_exact(struct imsg *imsg, void *p, size_t len)
+{
+	if (imsg_get_data(imsg, p, len) == -1)
+		fatalx("%s from the parent: %zu bytes, want %zu",
+		    jb_imsg_name(imsg_get_type(imsg)), imsg_get_len(imsg),
+		    len);
+}
+
+int
+ops_dispatch(struct child *c, struct imsg *imsg)
+{
+	struct jb_incus_target	 t;
+	struct jb_incus_action	 a;
+	struct jb_winsize	 ws;
+	struct jb_incus_create	*cr;
+	struct jb_incus_exec	*ex;
+	uint32_t		 type = imsg_get_type(imsg);
+	uint32_t		 rid = imsg_get_id(imsg);
+
+	if (type != IMSG_INCUS_RESIZE && req_find(rid, 0) != NULL)
+		fatalx("%s from the parent: request id %u is still in use",
+		    jb_imsg_name(type), rid);
+
+	switch (type) {
+	case IMSG_INCUS_NETINFO:
+		if (imsg_get_len(imsg) != 0)
+			fatalx("NETINFO from the parent with a payload");
+		op_netinfo(rid);
+		break;
+	case IMSG_INCUS_LIST:
+		get_exact(imsg, &t, sizeof(t));
+		op_list(rid, &t);
+		break;
+	case IMSG_INCUS_ACTION:
+		get_exact(imsg, &a, sizeof(a));
+		op_action(rid, &a);
+		break;
+	case IMSG_INCUS_CREATE:
+		/* 11 kB: not for the stack */
+		if ((cr = malloc(sizeof(*cr))) == NULL)
+			fatal("%s", __func__);
+		get_exact(imsg, cr, sizeof(*cr));
+		op_create(rid, cr);
+		free(cr);
+		break;
+	case IMSG_INCUS_EXEC:
+		if ((ex = malloc(sizeof(*ex))) == NULL)
+			fatal("%s", __func__);
+		get_exact(imsg, ex, sizeof(*ex));
+		op_exec(rid, ex);
+		free(ex);
+		break;
+	case IMSG_INCUS_RESIZE:
+		get_exact(imsg, &ws, sizeof(ws));
+		op_resize(rid, &ws);
+		break;
+	default:
+		return -1;
+	}
+	return 0;
+}
+
+/* Requests. */
+
+struct op_req *
+req_new(uint32_t rid, uint32_t type, const char *name)
+{
+	struct op_req	*r;
+
+	if ((r = calloc(1, sizeof(*r))) == NULL)
+		fatal("%s", __func__);
+	r->rid = rid;
+	r->type = type;
+	(void)strlcpy(r->name, name, sizeof(r->name));
+	TAILQ_INSERT_TAIL(&ops_reqs, r, entry);
+	return r;
+}
+
+struct op_req *
+req_find(uint32_t rid, uint32_t type)
+{
+	struct op_req	*r;
+
+	TAILQ_FOREACH(r, &ops_reqs, entry)
+		if (r->rid == rid && (type == 0 || r->type == type))
+			return r;
+	return NULL;
+}
+
+void
+req_send(struct op_req *r, uint32_t type, int fd, const void *data,
+    size_t len)
+{
+	if (imsgev_compose(&ops_child->iev, type, r->rid, 0, fd, data,
+	    len) == -1)
+		fatal("%s: compose %s", __func__, jb_imsg_name(type));
+}
+
+void
+req_progress(struct op_req *r, const char *fmt, ...)
+{
+	struct jb_ctl_text	 t;
+	va_list			 ap;
+
+	memset(&t, 0, sizeof(t));
+	va_start(ap, fmt);
+	(void)vsnprintf(t.text, sizeof(t.text), fmt, ap);
+	va_end(ap);
+	req_send(r, IMSG_PROGRESS, -1, &t, sizeof(t));
+}
+
+void
+req_done(struct op_req *r, int ok, const char *fmt, ...)
+{
+	struct jb_done	 d;
+	va_list		 ap;
+
+	memset(&d, 0, sizeof(d));
+	d.ok = ok;
+	if (fmt != NULL) {
+		va_start(ap, fmt);
+		(void)vsnprintf(d.err, sizeof(d.err), fmt, ap);
+		va_end(ap);
+	}
+	if (!ok)
+		log_debug("request %u: %s", r->rid, d.err);
+	req_send(r, IMSG_DONE, -1, &d, sizeof(d));
+
+	TAILQ_REMOVE(&ops_reqs, r, entry);
+	if (r->call != NULL)
+		incus_cancel(r->call);
+	if (r->xs != NULL)
+		exec_cancel(r->xs);
+	if (r->priv_free != NULL)
+		r->priv_free(r->priv);
+	free(r);
+}
+
+void
+req_fail(struct op_req *r, const char *err)
+{
+	char	why[JB_ERR_TEXT_MAX];
+
+	incus_reason(why, sizeof(why), err);
+	req_done(r, 0, "%s: %s", r->what, why);
+}
+
+/*
+ * The client says which request failed ("PUT /1.0/instances/x/state:
+ * operation failed: ... (Failure)"); the user wants what failed, which
+ * the caller says better, and Incus's own words.
+ */
+void
+incus_reason(char *dst, size_t len, const char *err)
+{
+	const char	*p = err, *q;
+	char		*open, *e;
+	size_t		 n;
+
+	n = strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
+	if (n > 0 && p[n] == ' ' && p[n + 1] == '/' &&
+	    (q = strstr(p + n, ": ")) != NULL)
+		p = q + 2;
+	if (strncmp(p, "operation failed: ", 18) == 0)
+		p += 18;
+	(void)strlcpy(dst, p, len);
+
+	/* the status that closes it: " (HTTP 404)", " (400)", " (Failure)" */
+	n = strlen(dst);
+	if (n == 0 || dst[n - 1] != ')' || (open = strrchr(dst, '(')) ==
+	    NULL || open == dst || open[-1] != ' ')
+		return;
+	e = open + 1;
+	if (strncmp(e, "HTTP ", 5) == 0)
+		e += 5;
+	if ((strspn(e, "0123456789") == (size_t)(dst + n - 1 - e) &&
+	    e != dst + n - 1) || strcmp(open, "(Failure)") == 0 ||
+	    strcmp(open, "(Cancelled)") == 0)
+		open[-1] = '\0';
+}
+
+/* The instance a request names must exist and be ours. */
+static void
+ours_got(void *arg, struct json_object *inst, const char *err)
+{
+	struct op_req	*r = arg;
+
+	r->call = NULL;
+	if (err != NULL)
+		req_fail(r, err);
+	else if (inst == NULL || (!inst_ours(inst) &&
+	    r->type == IMSG_INCUS_LIST))
+		req_done(r, 0, "no such container %s", r->name);
+	else if (!inst_ours(inst))
+		req_done(r, 0, "%s is not a JailBee container", r->name);
+	else
+		r->next(r, inst);
+}
+
+void
+req_check_ours(struct op_req *r, op_step next)
+{
+	r->next = next;
+	if ((r->call = incus_instance_get(ops_ic, r->name, ours_got, r)) ==
+	    NULL)
+		fatal("%s", __func__);
+}
+
+/* Checks. */
+
+void
+must_string(const char *field, const char *buf, size_t size)
+{
+	if (memchr(buf, '\0', size) == NULL)
+		fatalx("the parent sent an unterminated %s", field);
+}
+
+const char **
+unpack_strings(const char *field, const char *buf, size_t size, uint32_t n)
+{
+	const char	**v;
+	const char	 *e;
+	size_t		  off = 0;
+	uint32_t	  i;
+
+	if (n > size)
+		fatalx("the parent sent %u strings in %s of %zu bytes", n,
+		    field, size);
+	if ((v = calloc(n + 1, sizeof(*v))) == NULL)
+		fatal("%s", __func__);
+	for (i = 0; i < n; i++) {
+		if (off >= size ||
+		    (e = memchr(buf + off, '\0', size - off)) == NULL)
+			fatalx("the parent sent %s with %u strings, not %u",
+			    field, i, n);
+		v[i] = buf + off;
+		off = (size_t)(e - buf) + 1;
+	}
+	for (; off < size; off++)
+		if (buf[off] != '\0')
+			fatalx("the parent sent %s with more than %u strings",
+			    field, n);
+	return v;
+}
+
+static int
+in_set(int ch, const char *set)
+{
+	return ch != '\0' && strchr(set, ch) != NULL;
+}
+
+#define LOWER_DIGITS	"abcdefghijklmnopqrstuvwxyz0123456789"
+
+/* ^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$: a DNS label, as Incus wants */
+int
+valid_instance(const char *s)
+{
+	size_t	len = strlen(s);
+
+	if (len == 0 || len > 63)
+		return 0;
+	if (!in_set(s[0], LOWER_DIGITS) || !in_set(s[len - 1], LOWER_DIGITS))
+		return 0;
+	return strspn(s, LOWER_DIGITS "-") == len;
+}
+
+int
+valid_prefix(const char *s)
+{
+	return in_set(s[0], LOWER_DIGITS) &&
+	    strspn(s, LOWER_DIGITS "-") == strlen(s);
+}
+
+int
+valid_env_key(const char *k, size_t len)
+{
+	size_t	i;
+
+	if (len == 0 || !in_set(k[0], "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz_"))
+		return 0;
+	for (i = 1; i < len; i++)
+		if (!in_set(k[i], "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "abcdefghijklmnopqrstuvwxyz0123456789_"))
+			return 0;
+	return 1;
+}
+
+int
+valid_env_list(const char *const *env, char *why, size_t len)
+{
+	const char	*eq, *eq2;
+	size_t		 i, j, klen;
+
+	for (i = 0; env[i] != NULL; i++) {
+		if ((eq = strchr(env[i], '=')) == NULL ||
+		    !valid_env_key(env[i], (size_t)(eq - env[i]))) {
+			(void)snprintf(why, len, "environment entry \"%s\" "
+			    "is not NAME=VALUE with NAME of letters, digits "
+			    "and '_'", env[i]);
+			return 0;
+		}
+		klen = (size_t)(eq - env[i]);
+		for (j = 0; j < i; j++) {
+			eq2 = strchr(env[j], '=');
+			if ((size_t)(eq2 - env[j]) == klen &&
+			    strncmp(env[i], env[j], klen) == 0) {
+				(void)snprintf(why, len, "environment variable "
+				    "%.*s is set twice", (int)klen, env[i]);
+				return 0;
+			}
+		}
+	}
+	return 1;
+}
+
+/* Canonical and absolute: no empty, "." or ".." part, not "/" itself. */
+int
+valid_abspath(const char *p)
+{
+	const char	*s, *e;
+	size_t		 n;
+
+	if (p[0] != '/' || p[1] == '\0')
+		return 0;
+	for (s = p; *s != '\0'; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 0;
+	for (s = p + 1;; s = e + 1) {
+		e = strchr(s, '/');
+		n = e ? (size_t)(e - s) : strlen(s);
+		if (n == 0 || (n == 1 && s[0] == '.') ||
+		    (n == 2 && s[0] == '.' && s[1] == '.'))
+			return 0;
+		if (e == NULL)
+			return 1;
+	}
+}
+
+/* JSON. */
+
+const char *
+jget_str(struct json_object *o, const char *key)
+{
+	struct json_object	*v;
+
+	if (o == NULL || !json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+struct json_object *
+jget_obj(struct json_object *o, const char *key)
+{
+	struct json_object	*v;
+
+	if (o == NULL || !json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_object))
+		return NULL;
+	return v;
+}
+
+/* Ours: created by the suite, which always sets the repo key. */
+int
+inst_ours(struct json_object *inst)
+{
+	const char	*v;
+
+	v = jget_str(jget_obj(inst, "config"), "user.jailbee.repo");
+
+	return v != NULL && *v != '\0';
+}
+
+const char *
+inst_nic_ipv4(struct json_object *inst, const char *dev)
+{
+	struct json_object	*d;
+
+	/* expanded_devices has the profile's devices under the instance's */
+	if ((d = jget_obj(jget_obj(inst, "expanded_devices"), dev)) == NULL)
+		d = jget_obj(jget_obj(inst, "devices"), dev);
+	return jget_str(d, "ipv4.address");
+}
+
+/* RFC 3339 as Incus writes it: 2026-11-30T12:13:29.628934194Z */
+int64_t
+parse_time(const char *s)
+{
+	struct tm	 tm;
+	const char	*p;
+	int64_t		 t, off = 0;
+	int		 sign;
+
+	if (s == NULL)
+		return 0;
+	memset(&tm, 0, sizeof(tm));
+	if ((p = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm)) == NULL)
+		return 0;
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			;
+	if (*p == 'Z')
+		p++;
+	else if ((*p == '+' || *p == '-') && strlen(p) == 6 && p[3] == ':') {
+		sign = *p == '-' ? -1 : 1;
+		off = sign * (((p[1] - '0') * 10 + (p[2] - '0')) * 3600 +
+		    ((p[4] - '0') * 10 + (p[5] - '0')) * 60);
+		p += 6;
+	}
+	if (*p != '\0')
+		return 0;
+	t = (int64_t)timegm(&tm) - off;
+	/* Incus's "never" is year 1 */
+	return t < 0 ? 0 : t;
+}
+
+/* NETINFO: the bridge and the host's address on it. */
+
+static void
+net_got(void *arg, struct json_object *net, const char *err)
+{
+	struct op_req		*r = arg;
+	struct jb_netinfo	 ni;
+	struct in_addr		 in;
+	const char		*addr, *errstr;
+	char			 buf[32], why[JB_ERR_TEXT_MAX], *slash;
+
+	r->call = NULL;
+	if (err != NULL) {
+		incus_reason(why, sizeof(why), err);
+		r->net_next(r, NULL, why);
+		return;
+	}
+	addr = jget_str(jget_obj(net, "config"), "ipv4.address");
+	if (addr == NULL || *addr == '\0' || strcmp(addr, "none") == 0) {
+		(void)snprintf(why, sizeof(why), "network %s has no IPv4 "
+		    "address (ipv4.address is %s); containers get fixed "
+		    "addresses in its subnet", ops_bridge, addr && *addr ?
+		    addr : "unset");
+		r->net_next(r, NULL, why);
+		return;
+	}
+	memset(&ni, 0, sizeof(ni));
+	(void)strlcpy(ni.bridge, ops_bridge, sizeof(ni.bridge));
+	if (strlcpy(buf, addr, sizeof(buf)) >= sizeof(buf) ||
+	    (slash = strchr(buf, '/')) == NULL)
+		goto bad;
+	*slash++ = '\0';
+	ni.prefixlen = (uint32_t)strtonum(slash, 1, 32, &errstr);
+	if (errstr != NULL || inet_pton(AF_INET, buf, &in) != 1 ||
+	    strlcpy(ni.ipv4, buf, sizeof(ni.ipv4)) >= sizeof(ni.ipv4))
+		goto bad;
+	r->net_next(r, &ni, NULL);
+	return;
+ bad:
+	(void)snprintf(why, sizeof(why), "network %s: cannot read "
+	    "ipv4.address \"%s\"", ops_bridge, addr);
+	r->net_next(r, NULL, why);
+}
+
+void
+netinfo_get(struct op_req *r, void (*next)(struct op_req *,
+    const struct jb_netinfo *, const char *))
+{
+	char	path[64];
+
+	r->net_next = next;
+	(void)snprintf(path, sizeof(path), "/1.0/networks/%s", ops_bridge);
+	if ((r->call = incus_request(ops_ic, "GET", path, NULL, net_got, r))
+	    == NULL)
+		fatal("%s", __func__);
+}
+
+static void
+netinfo_reply(struct op_req *r, const struct jb_netinfo *ni, const char *why)
+{
+	if (ni == NULL) {
+		req_done(r, 0, "%s: %s", r->what, why);
+		return;
+	}
+	req_send(r, IMSG_INCUS_NETINFO, -1, ni, sizeof(*ni));
+	req_done(r, 1, NULL);
+}
+
+static void
+op_netinfo(uint32_t rid)
+{
+	struct op_req	*r;
+
+	r = req_new(rid, IMSG_INCUS_NETINFO, "");
+	(void)snprintf(r->what, sizeof(r->what), "network %s", ops_bridge);
+	netinfo_get(r, netinfo_reply);
+}
+
+/* LIST: our containers, from one recursive listing or one GET. */
+
+static void
+copy_str(char *dst, size_t len, const char *s)
+{
+	(void)strlcpy(dst, s != NULL ? s : "", len);
+}
+
+static void
+send_instance(struct op_req *r, struct json_object *inst)
+{
+	struct jb_instance	 ji;
+	struct json_object	*cfg = jget_obj(inst, "config");
+
+	memset(&ji, 0, sizeof(ji));
+	copy_str(ji.name, sizeof(ji.name), jget_str(inst, "name"));
+	copy_str(ji.state, sizeof(ji.state), jget_str(inst, "status"));
+	copy_str(ji.repo, sizeof(ji.repo), jget_str(cfg, "user.jailbee.repo"));
+	copy_str(ji.prefix, sizeof(ji.prefix), jget_str(cfg,
+	    "user.jailbee.prefix"));
+	copy_str(ji.branch, sizeof(ji.branch), jget_str(cfg,
+	    "user.jailbee.branch"));
+	copy_str(ji.base, sizeof(ji.base), jget_str(cfg, "user.jailbee.base"));
+	copy_str(ji.mode, sizeof(ji.mode), jget_str(cfg, "user.jailbee.mode"));
+	copy_str(ji.net, sizeof(ji.net), jget_str(cfg, "user.jailbee.net"));
+	copy_str(ji.ipv4, sizeof(ji.ipv4), inst_nic_ipv4(inst, "eth0"));
+	ji.created = parse_time(jget_str(inst, "created_at"));
+	req_send(r, IMSG_INCUS_INSTANCE, -1, &ji, sizeof(ji));
+}
+
+static void
+list_one(struct op_req *r, struct json_object *inst)
+{
+	send_instance(r, inst);
+	req_done(r, 1, NULL);
+}
+
+static void
+list_all(void *arg, struct json_object *list, const char *err)
+{
+	struct op_req		*r = arg;
+	struct jb_incus_target	*t = r->priv;
+	struct json_object	*inst;
+	const char		*p;
+	size_t			 i, n;
+
+	r->call = NULL;
+	if (err != NULL) {
+		req_fail(r, err);
+		return;
+	}
+	n = json_object_array_length(list);
+	for (i = 0; i < n; i++) {
+		inst = json_object_array_get_idx(list, i);
+		if (!inst_ours(inst))
+			continue;
+		p = jget_str(jget_obj(inst, "config"), "user.jailbee.prefix");
+		if (t->prefix[0] != '\0' && (p == NULL ||
+		    strcmp(p, t->prefix) != 0))
+			continue;
+		send_instance(r, inst);
+	}
+	req_done(r, 1, NULL);
+}
+
+static void
+op_list(uint32_t rid, const struct jb_incus_target *t)
+{
+	struct op_req	*r;
+
+	must_string("LIST name", t->name, sizeof(t->name));
+	must_string("LIST prefix", t->prefix, sizeof(t->prefix));
+	r = req_new(rid, IMSG_INCUS_LIST, t->name);
+	if (t->name[0] != '\0') {
+		(void)snprintf(r->what, sizeof(r->what), "ls %s", t->name);
+		if (!valid_instance(t->name))
+			req_done(r, 0, "no such container %s", t->name);
+		else
+			req_check_ours(r, list_one);
+		return;
+	}
+	(void)snprintf(r->what, sizeof(r->what), "ls");
+	if (t->prefix[0] != '\0' && !valid_prefix(t->prefix)) {
+		req_done(r, 0, "%s: bad container prefix \"%s\"", r->what,
+		    t->prefix);
+		return;
+	}
+	if ((r->priv = malloc(sizeof(*t))) == NULL)
+		fatal("%s", __func__);
+	memcpy(r->priv, t, sizeof(*t));
+	r->priv_free = free;
+	if ((r->call = incus_instances_list(ops_ic, "user.jailbee.repo", NULL,
+	    list_all, r)) == NULL)
+		fatal("%s", __func__);
+}

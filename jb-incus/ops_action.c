@@ -1,0 +1,282 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * ACTION: start, stop, restart, delete and snapshots of one container.
+ * The instance is fetched first and nothing is done unless it carries
+ * the suite's user.jailbee.repo key: instances that are not ours are
+ * never touched.
+ */
+
+#include <sys/queue.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json.h>
+
+#include "incus.h"
+#include "log.h"
+#include "ops.h"
+
+#define STOP_TIMEOUT	30	/* seconds for a clean stop */
+
+static void	act_go(struct op_req *, struct json_object *);
+
+/* what Incus takes as a snapshot name, and nothing to escape in a path */
+static int
+valid_snapshot(const char *s)
+{
+	size_t	len = strlen(s);
+
+	if (len == 0 || strchr(".-_", s[0]) != NULL)
+		return 0;
+	return strspn(s, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == len;
+}
+
+void
+op_action(uint32_t rid, const struct jb_incus_action *in)
+{
+	struct op_req		*r;
+	struct jb_incus_action	*a;
+	const char		*verb;
+
+	must_string("ACTION name", in->name, sizeof(in->name));
+	must_string("ACTION tag", in->tag, sizeof(in->tag));
+	switch (in->verb) {
+	case INCUS_START:
+		verb = "start";
+		break;
+	case INCUS_STOP:
+		verb = "stop";
+		break;
+	case INCUS_RESTART:
+		verb = "restart";
+		break;
+	case INCUS_DELETE:
+		verb = "delete";
+		break;
+	case INCUS_SNAP_CREATE:
+		verb = "snapshot create";
+		break;
+	case INCUS_SNAP_RESTORE:
+		verb = "snapshot restore";
+		break;
+	case INCUS_SNAP_DELETE:
+		verb = "snapshot delete";
+		break;
+	case INCUS_SNAP_LIST:
+		verb = "snapshot ls";
+		break;
+	default:
+		fatalx("ACTION from the parent with verb %u", in->verb);
+	}
+
+	r = req_new(rid, IMSG_INCUS_ACTION, in->name);
+	if ((a = malloc(sizeof(*a))) == NULL)
+		fatal("%s", __func__);
+	memcpy(a, in, sizeof(*a));
+	r->priv = a;
+	r->priv_free = free;
+	if (a->verb >= INCUS_SNAP_CREATE && a->verb <= INCUS_SNAP_DELETE)
+		(void)snprintf(r->what, sizeof(r->what), "%s %s/%s", verb,
+		    a->name, a->tag);
+	else
+		(void)snprintf(r->what, sizeof(r->what), "%s %s", verb,
+		    a->name);
+
+	if (!valid_instance(a->name)) {
+		req_done(r, 0, "no such container %s", a->name);
+		return;
+	}
+	if (a->verb >= INCUS_SNAP_CREATE && a->verb <= INCUS_SNAP_DELETE) {
+		if (a->tag[0] == '\0') {
+			req_done(r, 0, "%s %s: no snapshot name given", verb,
+			    a->name);
+			return;
+		}
+		if (!valid_snapshot(a->tag)) {
+			req_done(r, 0, "%s: bad snapshot name \"%s\": "
+			    "letters, digits, '.', '_' and '-', not starting "
+			    "with a punctuation mark", r->what, a->tag);
+			return;
+		}
+	}
+	req_check_ours(r, act_go);
+}
+
+static void
+act_done(void *arg, struct json_object *md, const char *err)
+{
+	struct op_req	*r = arg;
+
+	r->call = NULL;
+	if (err != NULL)
+		req_fail(r, err);
+	else
+		req_done(r, 1, NULL);
+}
+
+static void
+call(struct op_req *r, struct incus_call *c)
+{
+	if ((r->call = c) == NULL)
+		fatal("%s", __func__);
+}
+
+/* A clean stop or restart that failed gets forced. */
+static void
+clean_done(void *arg, struct json_object *md, const char *err)
+{
+	struct op_req		*r = arg;
+	struct jb_incus_action	*a = r->priv;
+	const char		*verb;
+
+	r->call = NULL;
+	if (err == NULL) {
+		req_done(r, 1, NULL);
+		return;
+	}
+	verb = a->verb == INCUS_STOP ? "stop" : "restart";
+	log_info("%s: %s; forcing it", r->what, err);
+	req_progress(r, "%s did not %s cleanly within %d s: forcing it",
+	    r->name, verb, STOP_TIMEOUT);
+	call(r, incus_instance_state(ops_ic, r->name, verb, 1, -1, act_done,
+	    r));
+}
+
+static void
+delete_stopped(void *arg, struct json_object *md, const char *err)
+{
+	struct op_req	*r = arg;
+
+	r->call = NULL;
+	if (err != NULL) {
+		req_fail(r, err);
+		return;
+	}
+	req_progress(r, "deleting %s", r->name);
+	call(r, incus_instance_delete(ops_ic, r->name, act_done, r));
+}
+
+static void
+snap_list(void *arg, struct json_object *list, const char *err)
+{
+	struct op_req		*r = arg;
+	struct jb_snapshot	 s;
+	struct json_object	*snap, *v;
+	const char		*name, *slash;
+	size_t			 i, n;
+
+	r->call = NULL;
+	if (err != NULL) {
+		req_fail(r, err);
+		return;
+	}
+	if (!json_object_is_type(list, json_type_array)) {
+		req_done(r, 0, "%s: the answer is not a list", r->what);
+		return;
+	}
+	n = json_object_array_length(list);
+	for (i = 0; i < n; i++) {
+		snap = json_object_array_get_idx(list, i);
+		if ((name = jget_str(snap, "name")) == NULL)
+			continue;
+		/* some versions say "instance/snapshot" */
+		if ((slash = strrchr(name, '/')) != NULL)
+			name = slash + 1;
+		memset(&s, 0, sizeof(s));
+		(void)strlcpy(s.instance, r->name, sizeof(s.instance));
+		(void)strlcpy(s.name, name, sizeof(s.name));
+		s.created = parse_time(jget_str(snap, "created_at"));
+		if (json_object_object_get_ex(snap, "stateful", &v))
+			s.stateful = json_object_get_boolean(v) ? 1 : 0;
+		req_send(r, IMSG_INCUS_SNAPSHOT, -1, &s, sizeof(s));
+	}
+	req_done(r, 1, NULL);
+}
+
+static void
+act_go(struct op_req *r, struct json_object *inst)
+{
+	struct jb_incus_action	*a = r->priv;
+	const char		*status = jget_str(inst, "status");
+	char			 path[128];
+	int			 running, stopped;
+
+	stopped = status != NULL && strcmp(status, "Stopped") == 0;
+	running = status != NULL && strcmp(status, "Running") == 0;
+
+	switch (a->verb) {
+	case INCUS_START:
+		if (running) {
+			req_done(r, 0, "%s is already running", r->name);
+			return;
+		}
+		req_progress(r, "starting %s", r->name);
+		call(r, incus_instance_state(ops_ic, r->name, "start", 0, -1,
+		    act_done, r));
+		break;
+	case INCUS_STOP:
+	case INCUS_RESTART:
+		if (stopped) {
+			req_done(r, 0, "%s is not running", r->name);
+			return;
+		}
+		if (a->verb == INCUS_STOP)
+			req_progress(r, "stopping %s", r->name);
+		else
+			req_progress(r, "restarting %s", r->name);
+		call(r, incus_instance_state(ops_ic, r->name,
+		    a->verb == INCUS_STOP ? "stop" : "restart", a->force != 0,
+		    a->force ? -1 : STOP_TIMEOUT,
+		    a->force ? act_done : clean_done, r));
+		break;
+	case INCUS_DELETE:
+		if (!stopped && !a->force) {
+			req_done(r, 0, "%s is %s: stop it first or use "
+			    "--force", r->name, running ? "running" :
+			    status != NULL ? status : "not stopped");
+			return;
+		}
+		if (!stopped) {
+			req_progress(r, "stopping %s", r->name);
+			call(r, incus_instance_state(ops_ic, r->name, "stop",
+			    1, -1, delete_stopped, r));
+		} else {
+			req_progress(r, "deleting %s", r->name);
+			call(r, incus_instance_delete(ops_ic, r->name,
+			    act_done, r));
+		}
+		break;
+	case INCUS_SNAP_CREATE:
+		call(r, incus_snapshot_create(ops_ic, r->name, a->tag,
+		    act_done, r));
+		break;
+	case INCUS_SNAP_RESTORE:
+		req_progress(r, "restoring %s to %s", r->name, a->tag);
+		call(r, incus_snapshot_restore(ops_ic, r->name, a->tag,
+		    act_done, r));
+		break;
+	case INCUS_SNAP_DELETE:
+		call(r, incus_snapshot_delete(ops_ic, r->name, a->tag,
+		    act_done, r));
+		break;
+	case INCUS_SNAP_LIST:
+		/* the name passed valid_instance(): nothing to escape */
+		(void)snprintf(path, sizeof(path),
+		    "/1.0/instances/%s/snapshots?recursion=1", r->name);
+		call(r, incus_request(ops_ic, "GET", path, NULL, snap_list,
+		    r));
+		break;
+	}
+}

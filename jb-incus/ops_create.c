@@ -1,0 +1,532 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * CREATE: a new container of the suite.  The parent only fills in values;
+ * the instance's JSON is built here, so no request can choose a config
+ * key or a device of its own (never security.privileged, never raw.lxc).
+ *
+ * The checks that need Incus run one after the other, before anything
+ * is made: the bridge's subnet, its leases, the image alias, and the
+ * addresses of every other instance's NICs.  The instance is then created
+ * stopped and started by a second request, so that a failure to start is
+ * told apart from a failure to create (which may mean the name belongs to
+ * someone else) and only a container made here is deleted again.
+ */
+
+#include <sys/queue.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/event.h>
+#include <json.h>
+
+#include "incus.h"
+#include "log.h"
+#include "ops.h"
+
+#define UID_MAX_OK	2147483646U	/* 2^31 - 2: Incus's and the kernel's */
+#define CLEAN_TRIES	40		/* deletes while Incus is busy */
+#define CLEAN_WAIT_MS	250
+
+struct create {
+	struct jb_incus_create	 in;
+	const char		**env;
+	struct in_addr		 addr;
+	char			 failed[JB_ERR_TEXT_MAX]; /* why start failed */
+	struct event		*retry;
+	int			 tries;
+};
+
+static void	cr_net(struct op_req *, const struct jb_netinfo *,
+		    const char *);
+static void	cr_leases(void *, struct json_object *, const char *);
+static void	cr_alias(void *, struct json_object *, const char *);
+static void	cr_list(void *, struct json_object *, const char *);
+static void	cr_created(void *, struct json_object *, const char *);
+static void	cr_started(void *, struct json_object *, const char *);
+static void	cr_cleaned(void *, struct json_object *, const char *);
+
+static void
+create_free(void *p)
+{
+	struct create	*cr = p;
+
+	if (cr->retry != NULL)
+		event_free(cr->retry);
+	free(cr->env);
+	free(cr);
+}
+
+static int
+printable(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
+static int
+valid_alias(const char *s)
+{
+	size_t	len = strlen(s);
+
+	if (len == 0 || strchr(".-_", s[0]) != NULL)
+		return 0;
+	return strspn(s, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == len;
+}
+
+/* a dotted quad exactly as inet_ntop(3) writes it, nothing else */
+static int
+parse_ipv4(const char *s, struct in_addr *in)
+{
+	char	back[INET_ADDRSTRLEN];
+
+	if (inet_pton(AF_INET, s, in) != 1 ||
+	    inet_ntop(AF_INET, in, back, sizeof(back)) == NULL)
+		return 0;
+	return strcmp(s, back) == 0;
+}
+
+static int
+cr_check(struct create *cr, char *why, size_t len)
+{
+	struct jb_incus_create	*in = &cr->in;
+
+	if (!valid_instance(in->name))
+		(void)snprintf(why, len, "invalid container name \"%s\": 1 "
+		    "to 63 lowercase letters, digits and '-', starting and "
+		    "ending with a letter or digit", in->name);
+	else if (!valid_alias(in->image))
+		(void)snprintf(why, len, "bad image alias \"%s\"", in->image);
+	else if (!parse_ipv4(in->ipv4, &cr->addr))
+		(void)snprintf(why, len, "\"%s\" is not an IPv4 address (a "
+		    "dotted quad such as 10.0.0.2)", in->ipv4);
+	else if (in->uid < 1 || in->uid > UID_MAX_OK)
+		(void)snprintf(why, len, "uid %u is out of range (1 to %u)",
+		    in->uid, UID_MAX_OK);
+	else if (in->gid < 1 || in->gid > UID_MAX_OK)
+		(void)snprintf(why, len, "gid %u is out of range (1 to %u)",
+		    in->gid, UID_MAX_OK);
+	else if (!valid_abspath(in->source))
+		(void)snprintf(why, len, "source \"%.200s\" is not a canonical "
+		    "absolute path", in->source);
+	else if (!valid_abspath(in->repo))
+		(void)snprintf(why, len, "repo \"%.200s\" is not a canonical "
+		    "absolute path", in->repo);
+	else if (!valid_prefix(in->prefix))
+		(void)snprintf(why, len, "bad container prefix \"%s\": "
+		    "lowercase letters, digits and '-'", in->prefix);
+	else if (in->branch[0] == '\0')
+		(void)snprintf(why, len, "no branch given");
+	else if (!printable(in->branch))
+		(void)snprintf(why, len, "branch name with control "
+		    "characters");
+	else if (!printable(in->base))
+		(void)snprintf(why, len, "base branch name with control "
+		    "characters");
+	else if (strcmp(in->net, "strict") != 0 &&
+	    strcmp(in->net, "loose") != 0)
+		(void)snprintf(why, len, "network mode \"%s\" is neither "
+		    "strict nor loose", in->net);
+	else
+		return valid_env_list(cr->env, why, len);
+	return 0;
+}
+
+void
+op_create(uint32_t rid, const struct jb_incus_create *in)
+{
+	struct op_req	*r, *o;
+	struct create	*cr, *ocr;
+	char		 why[JB_ERR_TEXT_MAX];
+
+	must_string("CREATE name", in->name, sizeof(in->name));
+	must_string("CREATE image", in->image, sizeof(in->image));
+	must_string("CREATE ipv4", in->ipv4, sizeof(in->ipv4));
+	must_string("CREATE source", in->source, sizeof(in->source));
+	must_string("CREATE repo", in->repo, sizeof(in->repo));
+	must_string("CREATE prefix", in->prefix, sizeof(in->prefix));
+	must_string("CREATE branch", in->branch, sizeof(in->branch));
+	must_string("CREATE base", in->base, sizeof(in->base));
+	must_string("CREATE net", in->net, sizeof(in->net));
+
+	if ((cr = calloc(1, sizeof(*cr))) == NULL)
+		fatal("%s", __func__);
+	memcpy(&cr->in, in, sizeof(cr->in));
+	cr->env = unpack_strings("CREATE env", cr->in.env, sizeof(cr->in.env),
+	    cr->in.nenv);
+	r = req_new(rid, IMSG_INCUS_CREATE, in->name);
+	r->priv = cr;
+	r->priv_free = create_free;
+	(void)snprintf(r->what, sizeof(r->what), "create %s", in->name);
+
+	if (!cr_check(cr, why, sizeof(why))) {
+		req_done(r, 0, "%s: %s", r->what, why);
+		return;
+	}
+	/* Incus cannot see what is still being made here */
+	TAILQ_FOREACH(o, &ops_reqs, entry) {
+		if (o == r || o->type != IMSG_INCUS_CREATE)
+			continue;
+		ocr = o->priv;
+		if (strcmp(ocr->in.name, cr->in.name) == 0) {
+			req_done(r, 0, "%s: %s is being created already",
+			    r->what, cr->in.name);
+			return;
+		}
+		if (ocr->addr.s_addr == cr->addr.s_addr) {
+			req_done(r, 0, "%s: address %s is being given to %s",
+			    r->what, cr->in.ipv4, ocr->in.name);
+			return;
+		}
+	}
+	netinfo_get(r, cr_net);
+}
+
+static void
+cr_net(struct op_req *r, const struct jb_netinfo *ni, const char *err)
+{
+	struct create	*cr = r->priv;
+	struct in_addr	 host;
+	uint32_t	 mask, ip, h, net;
+	char		 path[64], netstr[INET_ADDRSTRLEN];
+	const char	*bad = NULL;
+
+	if (ni == NULL) {
+		req_done(r, 0, "%s: %s", r->what, err);
+		return;
+	}
+	if (inet_pton(AF_INET, ni->ipv4, &host) != 1 || ni->prefixlen > 32) {
+		req_done(r, 0, "%s: network %s: bad address %s/%u", r->what,
+		    ni->bridge, ni->ipv4, ni->prefixlen);
+		return;
+	}
+	mask = ni->prefixlen == 0 ? 0 : ~0U << (32 - ni->prefixlen);
+	ip = ntohl(cr->addr.s_addr);
+	h = ntohl(host.s_addr);
+	net = h & mask;
+	host.s_addr = htonl(net);
+	(void)inet_ntop(AF_INET, &host, netstr, sizeof(netstr));
+	if ((ip & mask) != net) {
+		req_done(r, 0, "%s: address %s is outside network %s "
+		    "(%s/%u)", r->what, cr->in.ipv4, ni->bridge, netstr,
+		    ni->prefixlen);
+		return;
+	}
+	if (ip == net)
+		bad = "the network address";
+	else if (ip == (net | ~mask))
+		bad = "the broadcast address";
+	else if (ip == h)
+		bad = "the host's own address";
+	if (bad != NULL) {
+		req_done(r, 0, "%s: address %s is %s of network %s (%s/%u)",
+		    r->what, cr->in.ipv4, bad, ni->bridge, netstr,
+		    ni->prefixlen);
+		return;
+	}
+	(void)snprintf(path, sizeof(path), "/1.0/networks/%s/leases",
+	    ops_bridge);
+	if ((r->call = incus_request(ops_ic, "GET", path, NULL, cr_leases,
+	    r)) == NULL)
+		fatal("%s", __func__);
+}
+
+/* Dynamic leases too: a DHCP client somewhere may hold the address. */
+static void
+cr_leases(void *arg, struct json_object *list, const char *err)
+{
+	struct op_req		*r = arg;
+	struct create		*cr = r->priv;
+	struct json_object	*l;
+	const char		*a, *who, *type;
+	size_t			 i, n;
+
+	r->call = NULL;
+	if (err != NULL) {
+		req_fail(r, err);
+		return;
+	}
+	n = json_object_is_type(list, json_type_array) ?
+	    json_object_array_length(list) : 0;
+	for (i = 0; i < n; i++) {
+		l = json_object_array_get_idx(list, i);
+		if ((a = jget_str(l, "address")) == NULL ||
+		    strcmp(a, cr->in.ipv4) != 0)
+			continue;
+		who = jget_str(l, "hostname");
+		type = jget_str(l, "type");
+		req_done(r, 0, "%s: address %s is in use on %s by %s (%s "
+		    "lease)", r->what, a, ops_bridge, who && *who ? who :
+		    "an unnamed host", type ? type : "a");
+		return;
+	}
+	if ((r->call = incus_image_alias_get(ops_ic, cr->in.image, cr_alias,
+	    r)) == NULL)
+		fatal("%s", __func__);
+}
+
+static void
+cr_alias(void *arg, struct json_object *alias, const char *err)
+{
+	struct op_req	*r = arg;
+	struct create	*cr = r->priv;
+
+	r->call = NULL;
+	if (err != NULL) {
+		req_fail(r, err);
+		return;
+	}
+	if (alias == NULL) {
+		req_done(r, 0, "%s: base image %s not found: build it with "
+		    "jbctl base build, or import one under that alias",
+		    r->what, cr->in.image);
+		return;
+	}
+	if ((r->call = incus_instances_list(ops_ic, NULL, NULL, cr_list, r)) ==
+	    NULL)
+		fatal("%s", __func__);
+}
+
+/* The NIC of another instance, in its own or its profiles' devices. */
+static const char *
+nic_with(struct json_object *inst, const char *which, const char *ipv4)
+{
+	struct json_object	*devs;
+	const char		*a;
+
+	if ((devs = jget_obj(inst, which)) == NULL)
+		return NULL;
+	json_object_object_foreach(devs, dev, d) {
+		if ((a = jget_str(d, "ipv4.address")) != NULL &&
+		    strcmp(a, ipv4) == 0)
+			return dev;
+	}
+	return NULL;
+}
+
+static struct json_object *
+jnew(struct json_object *o)
+{
+	if (o == NULL)
+		fatal("json");
+	return o;
+}
+
+static void
+put(struct json_object *o, const char *k, const char *v)
+{
+	if (json_object_object_add(o, k, jnew(json_object_new_string(v))) != 0)
+		fatal("json");
+}
+
+static struct json_object *
+cr_body(struct create *cr)
+{
+	struct jb_incus_create	*in = &cr->in;
+	struct json_object	*b, *src, *cfg, *devs, *d;
+	const char		*eq;
+	char			 idmap[64], path[PATH_MAX], *key;
+	size_t			 i;
+
+	b = jnew(json_object_new_object());
+	put(b, "name", in->name);
+	put(b, "type", "container");
+	src = jnew(json_object_new_object());
+	put(src, "type", "image");
+	put(src, "alias", in->image);
+	json_object_object_add(b, "source", src);
+
+	cfg = jnew(json_object_new_object());
+	put(cfg, "security.nesting", "true");
+	/* exactly the owner's ids map to themselves, nothing else */
+	if (in->uid == in->gid)
+		(void)snprintf(idmap, sizeof(idmap), "both %u %u", in->uid,
+		    in->uid);
+	else
+		(void)snprintf(idmap, sizeof(idmap), "uid %u %u\ngid %u %u",
+		    in->uid, in->uid, in->gid, in->gid);
+	put(cfg, "raw.idmap", idmap);
+	put(cfg, "user.jailbee.repo", in->repo);
+	put(cfg, "user.jailbee.prefix", in->prefix);
+	put(cfg, "user.jailbee.branch", in->branch);
+	if (in->base[0] != '\0')
+		put(cfg, "user.jailbee.base", in->base);
+	put(cfg, "user.jailbee.mode", in->mount_rw ? "mount" : "clone");
+	put(cfg, "user.jailbee.net", in->net);
+	for (i = 0; cr->env[i] != NULL; i++) {
+		eq = strchr(cr->env[i], '=');
+		if (asprintf(&key, "environment.%.*s",
+		    (int)(eq - cr->env[i]), cr->env[i]) == -1)
+			fatal("%s", __func__);
+		put(cfg, key, eq + 1);
+		free(key);
+	}
+	json_object_object_add(b, "config", cfg);
+
+	devs = jnew(json_object_new_object());
+	d = jnew(json_object_new_object());
+	put(d, "type", "nic");
+	put(d, "network", ops_bridge);
+	put(d, "name", "eth0");
+	put(d, "ipv4.address", in->ipv4);
+	put(d, "security.ipv4_filtering", "true");
+	put(d, "security.port_isolation", "true");
+	json_object_object_add(devs, "eth0", d);
+	d = jnew(json_object_new_object());
+	put(d, "type", "disk");
+	put(d, "source", in->source);
+	put(d, "path", "/mnt/host-source");
+	put(d, "readonly", "true");
+	json_object_object_add(devs, "host-source", d);
+	if (in->mount_rw) {
+		(void)snprintf(path, sizeof(path), "/home/dev/%s",
+		    in->prefix);
+		d = jnew(json_object_new_object());
+		put(d, "type", "disk");
+		put(d, "source", in->source);
+		put(d, "path", path);
+		put(d, "readonly", "false");
+		json_object_object_add(devs, "host-repo-rw", d);
+	}
+	json_object_object_add(b, "devices", devs);
+	/* started by a second request: see the comment at the top */
+	json_object_object_add(b, "start", jnew(json_object_new_boolean(0)));
+	return b;
+}
+
+static void
+cr_list(void *arg, struct json_object *list, const char *err)
+{
+	struct op_req		*r = arg;
+	struct create		*cr = r->priv;
+	struct json_object	*inst, *b;
+	const char		*dev, *name;
+	size_t			 i, n;
+
+	r->call = NULL;
+	if (err != NULL) {
+		req_fail(r, err);
+		return;
+	}
+	n = json_object_array_length(list);
+	for (i = 0; i < n; i++) {
+		inst = json_object_array_get_idx(list, i);
+		/* Incus would say so only in terms of its database */
+		if ((name = jget_str(inst, "name")) != NULL &&
+		    strcmp(name, cr->in.name) == 0) {
+			req_done(r, 0, "%s: an instance named %s already "
+			    "exists", r->what, name);
+			return;
+		}
+		if ((dev = nic_with(inst, "expanded_devices",
+		    cr->in.ipv4)) == NULL &&
+		    (dev = nic_with(inst, "devices", cr->in.ipv4)) == NULL)
+			continue;
+		name = jget_str(inst, "name");
+		req_done(r, 0, "%s: address %s is already given to %s "
+		    "(device %s)", r->what, cr->in.ipv4, name ? name : "?",
+		    dev);
+		return;
+	}
+	req_progress(r, "creating %s from %s", cr->in.name, cr->in.image);
+	b = cr_body(cr);
+	r->call = incus_instance_create(ops_ic, b, cr_created, r);
+	json_object_put(b);
+	if (r->call == NULL)
+		fatal("%s", __func__);
+}
+
+static void
+cr_created(void *arg, struct json_object *md, const char *err)
+{
+	struct op_req	*r = arg;
+
+	r->call = NULL;
+	if (err != NULL) {
+		req_fail(r, err);
+		return;
+	}
+	req_progress(r, "starting %s", r->name);
+	if ((r->call = incus_instance_state(ops_ic, r->name, "start", 0, -1,
+	    cr_started, r)) == NULL)
+		fatal("%s", __func__);
+}
+
+static void
+cr_delete(struct op_req *r)
+{
+	if ((r->call = incus_instance_delete(ops_ic, r->name, cr_cleaned, r))
+	    == NULL)
+		fatal("%s", __func__);
+}
+
+static void
+cr_retry(evutil_socket_t fd, short ev, void *arg)
+{
+	cr_delete(arg);
+}
+
+static void
+cr_started(void *arg, struct json_object *md, const char *err)
+{
+	struct op_req	*r = arg;
+	struct create	*cr = r->priv;
+
+	r->call = NULL;
+	if (err == NULL) {
+		req_done(r, 1, NULL);
+		return;
+	}
+	/* leave nothing half-made */
+	incus_reason(cr->failed, sizeof(cr->failed), err);
+	log_info("%s: start failed, deleting it: %s", r->what, err);
+	req_progress(r, "%s did not start: deleting it", r->name);
+	cr_delete(r);
+}
+
+static void
+cr_cleaned(void *arg, struct json_object *md, const char *err)
+{
+	struct op_req	*r = arg;
+	struct create	*cr = r->priv;
+	struct timeval	 tv = { 0, CLEAN_WAIT_MS * 1000 };
+	char		 why[JB_ERR_TEXT_MAX];
+
+	r->call = NULL;
+	if (err == NULL) {
+		req_done(r, 0, "start %s: %s; the container was deleted",
+		    r->name, cr->failed);
+		return;
+	}
+	/*
+	 * After a failed start Incus shows the instance running, then busy
+	 * with its own stop, for about a second: wait for it.
+	 */
+	if ((strstr(err, "is busy") != NULL || strstr(err, "is running") !=
+	    NULL) && ++cr->tries < CLEAN_TRIES) {
+		if (cr->retry == NULL && (cr->retry = evtimer_new(
+		    incus_base(ops_ic), cr_retry, r)) == NULL)
+			fatal("%s", __func__);
+		evtimer_add(cr->retry, &tv);
+		return;
+	}
+	incus_reason(why, sizeof(why), err);
+	req_done(r, 0, "start %s: %s; deleting it failed too (%s): remove "
+	    "it with incus delete --force %s", r->name, cr->failed, why,
+	    r->name);
+}

@@ -1,0 +1,219 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * A command carried out by jailbeed: the checked command line goes over
+ * the control socket, answers come back until CTL_END.  Progress goes to
+ * stderr, results to stdout; an exec's streams arrive as fds and are
+ * handed to the terminal session.
+ */
+
+#include <sys/ioctl.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmdtab.h"
+#include "imsg.h"
+#include "jbctl.h"
+#include "term.h"
+
+static int
+build(struct jb_ctl_cmd *cmd, const struct parsed *p)
+{
+	struct winsize	 ws;
+	const char	*s;
+	size_t		 off = 0, l;
+	int		 i, k;
+
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->id = p->cmd->id;
+	for (i = 0; i < p->nargs; i++) {
+		if ((l = strlen(p->args[i]) + 1) > sizeof(cmd->argv) - off) {
+			fprintf(stderr, "jbctl: the command line is too long "
+			    "(%zu bytes at most)\n", sizeof(cmd->argv));
+			return -1;
+		}
+		memcpy(cmd->argv + off, p->args[i], l);
+		off += l;
+		cmd->nargs++;
+	}
+	for (k = 0; k < CMD_MAXOPTS && p->cmd->opts[k].lname != NULL; k++) {
+		if (p->optval[k] == NULL)
+			continue;
+		if (strlcpy(cmd->opts[k], p->optval[k], sizeof(cmd->opts[k]))
+		    >= sizeof(cmd->opts[k])) {
+			fprintf(stderr, "jbctl: --%s: value too long\n",
+			    p->cmd->opts[k].lname);
+			return -1;
+		}
+		cmd->optset |= 1U << k;
+	}
+	if (getcwd(cmd->cwd, sizeof(cmd->cwd)) == NULL) {
+		fprintf(stderr, "jbctl: getcwd: %s\n", strerror(errno));
+		return -1;
+	}
+	cmd->tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 ||
+	    ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) == 0) {
+		cmd->cols = ws.ws_col;
+		cmd->rows = ws.ws_row;
+	}
+	if ((s = getenv("TERM")) != NULL)
+		strlcpy(cmd->term, s, sizeof(cmd->term));
+	if ((s = getenv("XDG_CONFIG_HOME")) != NULL)
+		strlcpy(cmd->xdg_config, s, sizeof(cmd->xdg_config));
+	return 0;
+}
+
+int
+remote_run(struct imsgbuf *ibuf, const struct parsed *p,
+    const struct output *out)
+{
+	struct jb_ctl_cmd	*cmd;
+	struct imsg		 imsg;
+	struct jb_ctl_text	 t;
+	struct jb_instance	 in;
+	struct jb_snapshot	 sn;
+	struct jb_output	 o;
+	struct jb_exec_fd	 f;
+	struct jb_exit		 x;
+	char			 err[JB_ERR_TEXT_MAX];
+	int			 n, done = 0, failed = 0, status = -1;
+	int			 fd_io = -1, fd_err = -1, interactive, listed = 0;
+
+	if ((cmd = malloc(sizeof(*cmd))) == NULL || build(cmd, p) == -1) {
+		free(cmd);
+		return 1;
+	}
+	interactive = p->cmd->id == CMD_SHELL ||
+	    (p->cmd->id == CMD_EXEC && cmd->tty);
+	imsgbuf_allow_fdpass(ibuf);
+	if (imsg_compose(ibuf, IMSG_CTL_CMD, JB_CTL_VERSION, 0, -1, cmd,
+	    sizeof(*cmd)) == -1 || imsgbuf_flush(ibuf) == -1) {
+		fprintf(stderr, "jbctl: cannot send to jailbeed: %s\n",
+		    strerror(errno));
+		free(cmd);
+		return 1;
+	}
+	free(cmd);
+	if (p->cmd->id == CMD_LS || p->cmd->id == CMD_SNAP_LS) {
+		out->list_begin(p->cmd->id == CMD_LS ? "containers" :
+		    "snapshots");
+		listed = 1;
+	}
+	while (!done) {
+		if ((n = imsgbuf_read(ibuf)) == -1 && errno != EAGAIN) {
+			fprintf(stderr, "jbctl: reading from jailbeed: %s\n",
+			    strerror(errno));
+			return 1;
+		}
+		if (n == 0) {
+			fprintf(stderr, "jbctl: jailbeed closed the connection "
+			    "(see its log)\n");
+			return 1;
+		}
+		while (!done && (n = imsgbuf_get(ibuf, &imsg)) > 0) {
+			switch (imsg_get_type(&imsg)) {
+			case IMSG_CTL_PROGRESS:
+				if (imsg_get_data(&imsg, &t, sizeof(t)) == -1)
+					goto bad;
+				t.text[sizeof(t.text) - 1] = '\0';
+				fprintf(stderr, "jbctl: %s\n", t.text);
+				break;
+			case IMSG_CTL_ERROR:
+				if (imsg_get_data(&imsg, &t, sizeof(t)) == -1)
+					goto bad;
+				t.text[sizeof(t.text) - 1] = '\0';
+				fprintf(stderr, "jbctl: %s\n", t.text);
+				failed = 1;
+				break;
+			case IMSG_CTL_INSTANCE:
+				if (imsg_get_data(&imsg, &in, sizeof(in)) == -1)
+					goto bad;
+				in.name[sizeof(in.name) - 1] = '\0';
+				in.state[sizeof(in.state) - 1] = '\0';
+				in.repo[sizeof(in.repo) - 1] = '\0';
+				in.prefix[sizeof(in.prefix) - 1] = '\0';
+				in.branch[sizeof(in.branch) - 1] = '\0';
+				in.base[sizeof(in.base) - 1] = '\0';
+				in.mode[sizeof(in.mode) - 1] = '\0';
+				in.net[sizeof(in.net) - 1] = '\0';
+				in.ipv4[sizeof(in.ipv4) - 1] = '\0';
+				out->instance(&in);
+				break;
+			case IMSG_CTL_SNAPSHOT:
+				if (imsg_get_data(&imsg, &sn, sizeof(sn)) == -1)
+					goto bad;
+				sn.instance[sizeof(sn.instance) - 1] = '\0';
+				sn.name[sizeof(sn.name) - 1] = '\0';
+				out->snapshot(&sn);
+				break;
+			case IMSG_CTL_OUTPUT:
+				if (imsg_get_data(&imsg, &o, sizeof(o)) == -1 ||
+				    o.len > sizeof(o.data))
+					goto bad;
+				fwrite(o.data, 1, o.len, o.which == 2 ?
+				    stderr : stdout);
+				break;
+			case IMSG_CTL_EXEC_FD:
+				if (imsg_get_data(&imsg, &f, sizeof(f)) == -1)
+					goto bad;
+				if (f.which == 0 && fd_io == -1)
+					fd_io = imsg_get_fd(&imsg);
+				else if (f.which == 2 && fd_err == -1)
+					fd_err = imsg_get_fd(&imsg);
+				break;
+			case IMSG_CTL_EXIT:
+				if (imsg_get_data(&imsg, &x, sizeof(x)) == -1)
+					goto bad;
+				status = x.status;
+				break;
+			case IMSG_CTL_END:
+				done = 1;
+				break;
+			default:
+				goto bad;
+			}
+			imsg_free(&imsg);
+			/* the streams are here: the terminal takes over */
+			if (fd_io != -1 && (interactive || fd_err != -1)) {
+				status = term_session(ibuf, fd_io, fd_err,
+				    interactive, err, sizeof(err));
+				if (status == -1) {
+					fprintf(stderr, "jbctl: %s\n", err);
+					return 1;
+				}
+				return status;
+			}
+		}
+		if (n == -1) {
+			fprintf(stderr, "jbctl: malformed answer from "
+			    "jailbeed\n");
+			return 1;
+		}
+	}
+	if (listed && !failed)
+		out->list_end();
+	if (fd_io != -1)
+		close(fd_io);
+	if (fd_err != -1)
+		close(fd_err);
+	if (failed)
+		return 1;
+	return status >= 0 ? status : 0;
+ bad:
+	imsg_free(&imsg);
+	fprintf(stderr, "jbctl: unexpected answer from jailbeed\n");
+	return 1;
+}

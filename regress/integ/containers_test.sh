@@ -1,0 +1,355 @@
+#! /usr/bin/env atf-sh
+#
+# Containers on the real incusd (FEATURES C1-C9, K1-K4): jbctl as the
+# owner, in a checkout of the owner's, against the running suite.
+
+. "$(atf_get_srcdir)/lib.sh"
+
+# git on the test checkout, which the owner, not root, owns
+hgit() { git -c safe.directory='*' -C repo "$@"; }
+
+setup() {
+	jb_start
+	jb_tools
+	jb_image
+	jb_repo
+}
+
+atf_test_case init_and_config cleanup
+init_and_config_head() {
+	atf_set descr "jbctl init outside a checkout says so; inside it" \
+	    "writes the config from the template when missing, idempotently;" \
+	    "config show, validate and their errors (C3, K2, K4)"
+	atf_set require.user root
+}
+init_and_config_body() {
+	setup
+	mkdir plain && chmod 0755 plain
+	atf_check -s exit:1 -e match:"not inside a git checkout" jbo plain init
+	rm repo/.jailbee/config.yaml
+	atf_check -e match:"wrote .*repo/.jailbee/config.yaml" \
+	    -e match:"container prefix repo" jbo repo init
+	atf_check -e not-match:"wrote" -e match:"container prefix repo" \
+	    jbo repo init
+	atf_check -s exit:1 -e match:"exists; --force replaces it" \
+	    jbo repo config init
+	atf_check -o match:"configuration OK" jbo repo config validate
+	printf 'container_prefix: x\nfrobnicate: 1\n' > repo/.jailbee/config.yaml
+	atf_check -s exit:1 -e match:"config.yaml:2: frobnicate: unknown key" \
+	    jbo repo config validate
+	printf 'container_prefix: abc\nloose_auto_revert: {after: 25h}\n' \
+	    > repo/.jailbee/config.yaml
+	atf_check -s exit:1 -e match:"config.yaml:2: loose_auto_revert.after" \
+	    jbo repo config validate
+	printf 'container_prefix: abc\n' > repo/.jailbee/config.yaml
+	atf_check -o match:'container_prefix: "abc"' jbo repo config show \
+	    --layer repo
+	atf_check -o match:'container_prefix: "abc"' \
+	    -o match:'alias: "abc-base"' jbo repo config show
+}
+init_and_config_cleanup() { jb_cleanup; }
+
+atf_test_case new_clone cleanup
+new_clone_head() {
+	atf_set descr "new makes an unprivileged strict container holding a" \
+	    "clone on the new branch, origin and tracking set; ls lists it;" \
+	    "exec passes status and stderr through (C1, C2, C4, C6, C7, C11)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+new_clone_body() {
+	setup
+	p=$(jb_prefix)
+	c=$p-feat-x
+	atf_check -e match:"creating $c from jb-test" -e match:"ready: $c" \
+	    jbo repo new feat-x
+	# unprivileged, nested, the owner's id and nothing more mapped
+	atf_check -o inline:"\n" incus config get $c security.privileged
+	atf_check -o inline:"true\n" incus config get $c security.nesting
+	u=$(id -u $JB_OWNER)
+	g=$(id -g $JB_OWNER)
+	if [ $u = $g ]; then
+		atf_check -o inline:"both $u $g\n" incus config get $c raw.idmap
+	else
+		atf_check -o inline:"uid $u $u\ngid $g $g\n" \
+		    incus config get $c raw.idmap
+	fi
+	atf_check -o inline:"feat-x\n" incus config get $c user.jailbee.branch
+	atf_check -o inline:"main\n" incus config get $c user.jailbee.base
+	atf_check -o inline:"strict\n" incus config get $c user.jailbee.net
+	# the clone, on feat-x from main, origin upstream, tracking set
+	d=/home/dev/$p
+	atf_check -o inline:"feat-x\n" in_ctr $c git -C $d branch --show-current
+	atf_check -o inline:"$(hgit rev-parse main)\n" \
+	    in_ctr $c git -C $d rev-parse HEAD
+	atf_check -o inline:"https://git.example.org/team/repo.git\n" \
+	    in_ctr $c git -C $d remote get-url origin
+	atf_check -o inline:"origin\n" in_ctr $c git -C $d config branch.feat-x.remote
+	atf_check -o inline:"$(id -u $JB_OWNER)\n" in_ctr $c stat -c %u $d/file
+	# the host checkout is read-only inside
+	atf_check -s not-exit:0 -e match:"Read-only" in_ctr $c touch /mnt/host-source/x
+	# ls, text and JSON
+	atf_check -o match:"^$c +Running +strict +10\\.213\\.0\\.[0-9]+ +clone +feat-x" \
+	    jbo repo ls
+	jbo repo ls -o json > ls.json
+	atf_check -o inline:"$c\n" jq -r '.containers[].name' ls.json
+	atf_check -o inline:"feat-x\n" jq -r '.containers[].branch' ls.json
+	atf_check -o match:"$c" jbo / ls --all
+	# exec: as dev in the clone, status and stderr passed through
+	atf_check -o inline:"$d\n" jbo repo exec feat-x -- pwd
+	atf_check -s exit:3 -o inline:"out\n" -e inline:"err\n" \
+	    jbo repo exec feat-x -- sh -c 'echo out; echo err >&2; exit 3'
+	atf_check -o inline:"hello\n" -x "echo hello | $(pwd)/bin/jbctl -s $(jb_sock) exec $c -- cat"
+	# a second new of the same name is refused, the first untouched
+	atf_check -s exit:1 -e match:"$c already exists" jbo repo new feat-x
+	atf_check -o match:"RUNNING" incus list -c s --format csv "^$c\$"
+}
+new_clone_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case new_existing_branch cleanup
+new_existing_branch_head() {
+	atf_set descr "new on a branch the host has checks it out as it is" \
+	    "there; new from BASE; a missing BASE is refused (C4)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+new_existing_branch_body() {
+	setup
+	p=$(jb_prefix)
+	atf_check -e match:"branch feat exists on the host" jbo repo new feat
+	atf_check -o inline:"$(hgit rev-parse feat)\n" \
+	    in_ctr $p-feat git -C /home/dev/$p rev-parse HEAD
+	atf_check -e ignore jbo repo new topic feat
+	atf_check -o inline:"$(hgit rev-parse feat)\n" \
+	    in_ctr $p-topic git -C /home/dev/$p rev-parse HEAD
+	atf_check -s exit:1 -e match:"base branch nope does not exist" \
+	    jbo repo new other nope
+	atf_check -o empty incus list -c n --format csv "^$p-other\$"
+}
+new_existing_branch_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case new_mount cleanup
+new_mount_head() {
+	atf_set descr "new --mount puts the host working tree itself in the" \
+	    "container, read-write, files keeping the owner's id (C2, C5)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+new_mount_body() {
+	setup
+	p=$(jb_prefix)
+	atf_check -e match:"works on your working tree directly" \
+	    jbo repo new --mount live
+	in_ctr $p-live sh -c "echo from-container > /home/dev/$p/made-inside"
+	atf_check -o inline:"from-container\n" cat repo/made-inside
+	atf_check -o inline:"$JB_OWNER\n" stat -c %U repo/made-inside
+	atf_check -o match:"mount" jbo repo ls
+	# nothing lives only in the container: destroy needs no --force
+	atf_check -e ignore jbo repo destroy live
+}
+new_mount_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case new_failures_leave_nothing cleanup
+new_failures_leave_nothing_head() {
+	atf_set descr "a new that fails before or after the container exists" \
+	    "says which step failed and leaves no container (C4)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+new_failures_leave_nothing_body() {
+	setup
+	p=$(jb_prefix)
+	# no such image
+	printf 'container_prefix: %s\nbase:\n  alias: no-such-image\n' $p \
+	    > repo/.jailbee/config.yaml
+	atf_check -s exit:1 -e match:"no-such-image" jbo repo new a
+	atf_check -o empty incus list -c n --format csv "^$p-"
+	# the clone fails inside the container: a worktree checkout's .git
+	# points outside the mounted directory
+	printf 'container_prefix: %s\nbase:\n  alias: jb-test\n' $p \
+	    > repo/.jailbee/config.yaml
+	mkdir wts
+	chown $JB_OWNER wts
+	setpriv --reuid=$JB_OWNER --regid=$JB_OWNER --init-groups env HOME=/tmp \
+	    git -C repo worktree add -q ../wts/wt feat ||
+	    atf_fail "cannot make a worktree"
+	mkdir -p wts/wt/.jailbee
+	cp repo/.jailbee/config.yaml wts/wt/.jailbee/
+	chown -R $JB_OWNER wts/wt/.jailbee
+	atf_check -s exit:1 -e match:"cloning the checkout failed" \
+	    -e match:"$p-b was deleted" jbo wts/wt new b
+	atf_check -o empty incus list -c n --format csv "^$p-"
+	# outside a checkout
+	mkdir -p plain && chmod 0755 plain
+	atf_check -s exit:1 -e match:"not inside a git checkout" jbo plain new c
+}
+new_failures_leave_nothing_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case lifecycle_and_destroy cleanup
+lifecycle_and_destroy_head() {
+	atf_set descr "stop, start, restart; destroy refuses a container" \
+	    "holding work the host lacks and says which; --force (C8)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+lifecycle_and_destroy_body() {
+	setup
+	p=$(jb_prefix)
+	c=$p-work
+	atf_check -e ignore jbo repo new work
+	atf_check -e ignore jbo repo stop --force work
+	atf_check -o match:"STOPPED" incus list -c s --format csv "^$c\$"
+	atf_check -s exit:1 -e match:"it is Stopped, so its work cannot be checked" \
+	    jbo repo destroy work
+	atf_check -e ignore jbo repo start work
+	atf_check -o match:"RUNNING" incus list -c s --format csv "^$c\$"
+	atf_check -e ignore jbo repo restart work
+	# a commit the host does not have
+	in_ctr $c sh -c "cd /home/dev/$p && git -c user.email=a@b -c user.name=n \
+	    commit -q --allow-empty -m inside"
+	atf_check -s exit:1 -e match:"branch work: commit [0-9a-f]+ is not on the host" \
+	    jbo repo destroy work
+	in_ctr $c sh -c "cd /home/dev/$p && echo x > untracked"
+	atf_check -s exit:1 -e match:"changed: .. untracked" jbo repo destroy work
+	atf_check -o match:"RUNNING" incus list -c s --format csv "^$c\$"
+	atf_check -e ignore jbo repo destroy --force work
+	atf_check -o empty incus list -c n --format csv "^$c\$"
+	# a container that is not JailBee's is never touched
+	incus launch jb-test $p-foreign > /dev/null
+	atf_check -s exit:1 -e match:"not a JailBee container" \
+	    jbo / destroy --force $p-foreign
+	atf_check -o match:"RUNNING" incus list -c s --format csv "^$p-foreign\$"
+	atf_check -s exit:1 -e match:"no such container|not found" \
+	    jbo repo start nothing-here
+}
+lifecycle_and_destroy_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case snapshots cleanup
+snapshots_head() {
+	atf_set descr "snapshot create, ls, restore and delete (C9)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+snapshots_body() {
+	setup
+	p=$(jb_prefix)
+	c=$p-snap
+	atf_check -e ignore jbo repo new snap
+	atf_check -e match:"snapshot before" jbo repo snapshot create snap before
+	in_ctr $c sh -c "echo later > /home/dev/$p/later"
+	atf_check -o match:"^before " jbo repo snapshot ls snap
+	jbo repo snapshot ls -o json snap > snaps.json
+	atf_check -o inline:"before\n" jq -r '.snapshots[].name' snaps.json
+	atf_check -e ignore jbo repo snapshot restore snap before
+	atf_check -s not-exit:0 -e ignore in_ctr $c test -e /home/dev/$p/later
+	atf_check -e ignore jbo repo snapshot delete snap before
+	atf_check -o match:"no snapshots" jbo repo snapshot ls snap
+	atf_check -s exit:1 -e match:"nope" jbo repo snapshot restore snap nope
+}
+snapshots_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case network_fails_closed cleanup
+network_fails_closed_head() {
+	atf_set descr "until allowlists are enforced, nothing leaves a" \
+	    "container: a test host the host itself reaches is refused to" \
+	    "it, even with a route added by root inside (C4, N1)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+network_fails_closed_body() {
+	setup
+	p=$(jb_prefix)
+	n=$(($$ % 250))
+	ns=jbn$$
+	echo $ns > netns
+	ip netns add $ns || atf_fail "ip netns add"
+	ip link add jbh$n type veth peer name jbp$n || atf_fail "veth"
+	ip link set jbp$n netns $ns
+	ip addr add 10.251.$n.1/30 dev jbh$n
+	ip link set jbh$n up
+	ip netns exec $ns ip addr add 10.251.$n.2/30 dev jbp$n
+	ip netns exec $ns ip link set jbp$n up
+	mkdir -p www && echo hello > www/index.html
+	ip netns exec $ns busybox httpd -p 8080 -h "$(pwd)/www"
+	req='GET /index.html HTTP/1.0\r\n\r\n'
+	# the test host answers the host
+	atf_check -o match:"^hello" -x "printf '$req' | busybox nc -w 3 10.251.$n.2 8080"
+	atf_check -e ignore jbo repo new net
+	atf_check -o match:"reject" nft list chain inet jailbee forward
+	# root in the container adds a default route: still nothing gets out
+	incus exec $p-net -- ip route replace default via 10.213.0.1
+	atf_check -s not-exit:0 -o not-match:hello -e ignore incus exec $p-net -- \
+	    sh -c "printf '$req' | nc -w 3 10.251.$n.2 8080"
+}
+network_fails_closed_cleanup() {
+	if [ -f netns ]; then
+		ns=$(cat netns)
+		pids=$(ip netns pids $ns 2>/dev/null)
+		[ -n "$pids" ] && kill $pids
+		ip netns del $ns 2>/dev/null
+		ip link del jbh$(( ${ns#jbn} % 250 )) 2>/dev/null
+	fi
+	jb_containers_cleanup
+	jb_cleanup
+}
+
+atf_test_case shell_pty cleanup
+shell_pty_head() {
+	atf_set descr "jbctl shell is a real terminal: raw mode, window size," \
+	    "Ctrl-C reaches the container, exit status passed (C7)"
+	atf_set require.user root
+	atf_set require.progs tmux
+	atf_set timeout 300
+}
+shell_pty_body() {
+	setup
+	p=$(jb_prefix)
+	atf_check -e ignore jbo repo new sh
+	sess=jbtest$$
+	echo $sess > tmux-session
+	bin=$(pwd)/bin/jbctl
+	sock=$(jb_sock)
+	tmux new-session -d -s $sess -x 100 -y 30 \
+	    "cd repo && setpriv --reuid=$JB_OWNER --regid=$JB_OWNER --init-groups env HOME=/nonexistent TERM=xterm $bin -s $sock shell sh; echo jbctl-exit=\$?; sleep 30"
+	sleep 2
+	tmux send-keys -t $sess 'stty size; pwd' Enter
+	sleep 1
+	tmux capture-pane -p -t $sess > screen1
+	grep -q "^30 100" screen1 || { cat screen1; atf_fail "window size not passed"; }
+	grep -q "/home/dev/$p" screen1 || { cat screen1; atf_fail "not in the clone"; }
+	# a resize reaches the container
+	tmux resize-window -t $sess -x 120 -y 40
+	sleep 1
+	tmux send-keys -t $sess 'stty size' Enter
+	sleep 1
+	tmux capture-pane -p -t $sess > screen2
+	grep -q "^40 120" screen2 || { cat screen2; atf_fail "resize not passed"; }
+	# Ctrl-C interrupts the command in the container, not jbctl
+	tmux send-keys -t $sess 'sleep 100' Enter
+	sleep 1
+	tmux send-keys -t $sess C-c
+	sleep 1
+	tmux send-keys -t $sess 'echo still-here; exit 7' Enter
+	sleep 2
+	tmux capture-pane -p -t $sess > screen3
+	tmux kill-session -t $sess
+	grep -q "^still-here" screen3 || { cat screen3; atf_fail "Ctrl-C killed the session"; }
+	grep -q "jbctl-exit=7" screen3 || { cat screen3; atf_fail "exit status not passed"; }
+}
+shell_pty_cleanup() {
+	[ -f tmux-session ] && tmux kill-session -t "$(cat tmux-session)" 2>/dev/null
+	jb_containers_cleanup
+	jb_cleanup
+}
+
+atf_init_test_cases() {
+	atf_add_test_case init_and_config
+	atf_add_test_case new_clone
+	atf_add_test_case new_existing_branch
+	atf_add_test_case new_mount
+	atf_add_test_case new_failures_leave_nothing
+	atf_add_test_case lifecycle_and_destroy
+	atf_add_test_case snapshots
+	atf_add_test_case network_fails_closed
+	atf_add_test_case shell_pty
+}
