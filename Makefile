@@ -19,7 +19,7 @@ O		?= build
 VERSION		:= 0.1.0
 
 CC		?= cc
-PKGS		:= libbsd-overlay libevent yaml-0.1 json-c libcap-ng
+PKGS		:= libbsd-overlay libevent yaml-0.1 json-c libcap-ng libseccomp
 PKG_CFLAGS	:= $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS	:= $(shell pkg-config --libs $(PKGS))
 TLS_CFLAGS	:= $(shell pkg-config --cflags libevent_openssl openssl)
@@ -48,7 +48,8 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/proc.c libcommon/privdrop.c libcommon/selfstat.c \
 		   libcommon/config.c libcommon/yamltree.c libcommon/duration.c \
 		   libcommon/cmdtab.c libcommon/child.c libcommon/jb_msg.c \
-		   libcommon/testhook.c libcommon/repoconf.c
+		   libcommon/testhook.c libcommon/repoconf.c \
+		   libcommon/sandbox-linux.c libcommon/sandbox_procs.c
 JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c jailbeed/control.c \
 		   jailbeed/request.c jailbeed/job.c jailbeed/repo.c \
 		   jailbeed/capture.c jailbeed/cmd_ls.c jailbeed/cmd_action.c \
@@ -68,7 +69,7 @@ LIBCOMMON	:= $(O)/libcommon.a
 
 TESTLIBS	 = $(O)/libincus.a $(O)/libnetd.a $(O)/libjbctl.a \
 		   $(O)/libmountd.a
-UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy t_repoconf t_term t_ws t_repo
+UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy t_repoconf t_term t_ws t_repo t_sandbox
 FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf fuzz_ws
 FUZZTIME	?= 20
 

@@ -62,6 +62,8 @@ children_spawn(void)
 			argv[argc++] = "-d";
 		if (env->verbose)
 			argv[argc++] = "-v";
+		if (env->sandbox_debug)
+			argv[argc++] = "-D";
 		if (i == PROC_NETD) {
 			argv[argc++] = "-b";
 			argv[argc++] = env->conf.bridge;

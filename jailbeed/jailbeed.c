@@ -19,6 +19,7 @@
 #include <sys/types.h>
 
 #include <errno.h>
+#include <libgen.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -31,6 +32,7 @@
 #include "jailbeed.h"
 #include "log.h"
 #include "proc.h"
+#include "sandbox_procs.h"
 
 struct jailbeed		*env;
 static struct jailbeed	 jailbeed_env;
@@ -44,7 +46,7 @@ usage(void)
 {
 	extern char	*__progname;
 
-	fprintf(stderr, "usage: %s [-dnv] [-f file]\n", __progname);
+	fprintf(stderr, "usage: %s [-dDnv] [-f file]\n", __progname);
 	exit(2);
 }
 
@@ -53,13 +55,17 @@ main(int argc, char *argv[])
 {
 	struct event	 evterm, evint, evhup, evchld, evpipe;
 	struct passwd	*pw;
-	char		 err[JB_ERR_MAX];
+	char		 err[JB_ERR_MAX], sockdir[PATH_MAX];
 	int		 ch, noaction = 0, explicit = 0;
 
 	env = &jailbeed_env;
 	env->conf_path = JB_CONF_PATH;
-	while ((ch = getopt(argc, argv, "df:nv")) != -1) {
+	while ((ch = getopt(argc, argv, "dDf:nv")) != -1) {
 		switch (ch) {
+		case 'D':
+			env->sandbox_debug = 1;
+			sandbox_set_debug(1);
+			break;
 		case 'd':
 			env->debug = 1;
 			break;
@@ -125,6 +131,9 @@ main(int argc, char *argv[])
 		fatalx("owner uid %u vanished", (unsigned)env->owner_uid);
 	priv_drop("jailbeed", pw, NULL, NULL, 0);
 	control_listen();
+	strlcpy(sockdir, env->conf.socket, sizeof(sockdir));
+	strlcpy(sockdir, dirname(sockdir), sizeof(sockdir));
+	sandbox_jailbeed(sockdir);
 	log_info("started for owner %s (uid %u), control socket %s",
 	    env->conf.owner, (unsigned)env->owner_uid, env->conf.socket);
 

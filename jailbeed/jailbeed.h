@@ -43,6 +43,7 @@ struct jailbeed {
 	gid_t		 owner_gid;
 	int		 debug;
 	int		 verbose;
+	int		 sandbox_debug;	/* -D */
 	int64_t		 started;
 };
 

@@ -20,6 +20,7 @@
 #include <pwd.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "http.h"
@@ -27,6 +28,7 @@
 #include "log.h"
 #include "ops.h"
 #include "proc.h"
+#include "sandbox_procs.h"
 
 static struct child	 jb_child;
 static struct incus	*ic;
@@ -70,6 +72,23 @@ incus_status(struct child *c, uint32_t rid)
 		server_done((void *)(uintptr_t)rid, NULL, "cannot send");
 }
 
+/* the TCP port an https endpoint uses (Incus's 8443 by default), else 0 */
+static uint16_t
+https_port(const char *url)
+{
+	const char	*h, *p;
+	long		 port;
+
+	if (strncmp(url, "https://", 8) != 0)
+		return 0;
+	h = url + 8;
+	p = h[0] == '[' ? strchr(h, ']') : h;
+	if (p == NULL || (p = strrchr(p, ':')) == NULL)
+		return 8443;
+	port = strtol(p + 1, NULL, 10);
+	return port > 0 && port < 65536 ? (uint16_t)port : 8443;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -99,5 +118,6 @@ main(int argc, char *argv[])
 	/* streamed execs hand their sockets to the parent */
 	c->fdsend = 1;
 	priv_drop(c->name, pw, NULL, NULL, 0);
+	sandbox_jb_incus(https_port(endpoint));
 	child_run(c);
 }

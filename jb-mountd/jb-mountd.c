@@ -19,6 +19,7 @@
 
 #include "log.h"
 #include "proc.h"
+#include "sandbox_procs.h"
 #include "repo.h"
 
 static struct repo_owner	owner;
@@ -91,5 +92,6 @@ main(int argc, char *argv[])
 		fatal("%s: strdup", c.name);
 	c.dispatch = mountd_dispatch;
 	priv_drop(c.name, pw, NULL, NULL, 0);
+	sandbox_jb_mountd();
 	child_run(&c);
 }

@@ -35,6 +35,7 @@
 #include "log.h"
 #include "nftgen.h"
 #include "proc.h"
+#include "sandbox_procs.h"
 
 /* the bridge's IPv4 address and prefix, as the kernel has them */
 static int
@@ -120,5 +121,6 @@ main(int argc, char *argv[])
 	    "(%s/%u): no container may leave", NFTGEN_TABLE, a.bridge, host,
 	    net.prefixlen);
 	log_info("%s: %s", c.name, c.detail);
+	sandbox_jb_netd();
 	child_run(&c);
 }

@@ -19,6 +19,7 @@
 
 #include "log.h"
 #include "proc.h"
+#include "sandbox_procs.h"
 
 int
 main(int argc, char *argv[])
@@ -32,5 +33,6 @@ main(int argc, char *argv[])
 		fatalx("%s: user %s does not exist; run regress/setup-host "
 		    "(make deps) to create it", c.name, JB_USER_SSHD);
 	priv_drop(c.name, pw, JB_SSHD_CHROOT, NULL, 0);
+	sandbox_jb_sshd();
 	child_run(&c);
 }

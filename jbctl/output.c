@@ -21,6 +21,7 @@
 #include "jbctl.h"
 
 static struct json_object	*json_list;
+static char	text_sandboxes[5 * (JB_NAME_MAX + JB_MSG_TEXT_MAX + 4)];
 
 static const char *
 cap_name(int bit, char *buf, size_t len)
@@ -102,6 +103,13 @@ text_status_entry(const struct jb_proc_status *st, int64_t now)
 
 	if (text_header_due)
 		text_status_header();
+	if (strlen(text_sandboxes) + strlen(st->name) + strlen(st->sandbox) +
+	    4 < sizeof(text_sandboxes)) {
+		strlcat(text_sandboxes, st->name, sizeof(text_sandboxes));
+		strlcat(text_sandboxes, ": ", sizeof(text_sandboxes));
+		strlcat(text_sandboxes, st->sandbox, sizeof(text_sandboxes));
+		strlcat(text_sandboxes, "\n", sizeof(text_sandboxes));
+	}
 	printf("%-10s %7d %-10s %6u %6u %-8s %s\n", st->name, st->pid,
 	    user_name(st->uid), st->uid, st->gid,
 	    uptime(now - st->started, up, sizeof(up)),
@@ -111,6 +119,10 @@ text_status_entry(const struct jb_proc_status *st, int64_t now)
 static void
 text_status_end(void)
 {
+	/* what each lock-down enforces, below the table */
+	if (text_sandboxes[0] != '\0')
+		printf("\nLOCK-DOWN\n%s", text_sandboxes);
+	text_sandboxes[0] = '\0';
 }
 
 static void

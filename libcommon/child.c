@@ -19,6 +19,7 @@
 
 #include "log.h"
 #include "proc.h"
+#include "sandbox_procs.h"
 
 static void	child_dispatch(int, short, void *);
 static void	child_sig(int, short, void *);
@@ -150,8 +151,12 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 	memset(a, 0, sizeof(*a));
 	c->name = name;
 	c->started = time(NULL);
-	while ((ch = getopt(argc, argv, "a:b:c:de:k:o:v")) != -1) {
+	while ((ch = getopt(argc, argv, "a:b:c:dDe:k:o:v")) != -1) {
 		switch (ch) {
+		case 'D':
+			a->sandbox_debug = 1;
+			sandbox_set_debug(1);
+			break;
 		case 'a':
 			a->ca = optarg;
 			break;
@@ -177,7 +182,7 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 			a->verbose++;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-dv] [-a ca] [-b bridge] "
+			fprintf(stderr, "usage: %s [-dDv] [-a ca] [-b bridge] "
 			    "[-c cert] [-e endpoint] [-k key] [-o owner] "
 			    "(started by jailbeed)\n", name);
 			exit(2);

@@ -69,9 +69,13 @@ status_privileges_body() {
 	atf_check -o inline:"/var/empty/jailbee\n" readlink /proc/$pid/root
 	# the text form lists the same five, net_admin only on jb-netd
 	atf_check -o save:status.txt ./bin/jbctl -s "$(jb_sock)" status
-	atf_check -o inline:"5\n" awk 'NR > 1 { n++ } END { print n }' status.txt
-	atf_check -o inline:"jb-netd cap_net_admin\n" awk \
-	    '$NF != "-" && NR > 1 { print $1, $NF }' status.txt
+	atf_check -o inline:"5\n" awk 'NR > 1 && NF == 0 { exit }
+	    NR > 1 { n++ } END { print n }' status.txt
+	atf_check -o inline:"jb-netd cap_net_admin\n" awk 'NR > 1 && NF == 0 { exit }
+	    $NF != "-" && NR > 1 { print $1, $NF }' status.txt
+	# and below it, what each lock-down enforces
+	atf_check -o inline:"5\n" awk '/^LOCK-DOWN/ { on = 1; next }
+	    on && /seccomp: .* kill; landlock abi/ { n++ } END { print n }' status.txt
 }
 status_privileges_cleanup() { jb_cleanup; }
 

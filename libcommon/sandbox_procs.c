@@ -1,0 +1,205 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * What each process still needs once it serves: one sandbox_<process>()
+ * each, applied after its privilege drop and start-up work.  Everything
+ * not named here is refused from then on (FEATURES B1).  Test builds
+ * (JB_TESTHOOKS) add openat where a process has none, so that a test can
+ * ask it to open a file and see Landlock, not seccomp, refuse.
+ */
+
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+
+#include <seccomp.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "log.h"
+#include "proc.h"
+#include "sandbox.h"
+#include "sandbox_procs.h"
+
+static int	sandbox_debug;
+
+void
+sandbox_set_debug(int on)
+{
+	sandbox_debug = on;
+}
+
+static void
+apply(struct sandbox *sb)
+{
+	char	summary[JB_MSG_TEXT_MAX];
+
+	sb->debug = sandbox_debug;
+	sandbox_apply(sb, summary, sizeof(summary));
+	selfstat_set_sandbox(summary);
+	log_info("%s: locked down: %s", sb->name, summary);
+}
+
+#define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
+
+/*
+ * The parent: reads configuration wherever the owner keeps it, accepts
+ * control connections, removes its socket at exit, reaps its children.
+ * No socket of its own: it can reach neither Incus nor netfilter.
+ */
+void
+sandbox_jailbeed(const char *sockdir)
+{
+	static const int	 calls[] = {
+		SCMP_SYS(accept4), SCMP_SYS(getsockopt), SCMP_SYS(openat),
+		SCMP_SYS(unlink), SCMP_SYS(unlinkat), SCMP_SYS(wait4),
+		SCMP_SYS(readlink), SCMP_SYS(getdents64),
+	};
+	const char		*ro[] = { "/", NULL };
+	const char		*rw[] = { sockdir, NULL };
+	struct sandbox		 sb;
+
+	memset(&sb, 0, sizeof(sb));
+	sb.name = "jailbeed";
+	sb.ro_paths = ro;
+	sb.rw_paths = rw;
+	sb.syscalls = calls;
+	sb.nsyscalls = NELEM(calls);
+	apply(&sb);
+}
+
+/*
+ * jb-incus: the Incus socket (or, with https, one TCP port), sockets for
+ * exec streams; no file at all: its certificates were read at start.
+ */
+void
+sandbox_jb_incus(uint16_t https_port)
+{
+	static const int	 calls[] = {
+		SCMP_SYS(connect), SCMP_SYS(getsockopt), SCMP_SYS(setsockopt),
+		SCMP_SYS(socketpair), SCMP_SYS(shutdown),
+		SCMP_SYS(getpeername), SCMP_SYS(getsockname),
+#ifdef JB_TESTHOOKS
+		SCMP_SYS(openat),
+#endif
+	};
+	static const int	 unix_only[] = { AF_UNIX };
+	static const int	 unix_inet[] = { AF_UNIX, AF_INET, AF_INET6 };
+	static const unsigned long ioctls[] = { FIONREAD };
+	static const char	*none[] = { NULL };
+	struct sandbox		 sb;
+
+	memset(&sb, 0, sizeof(sb));
+	sb.name = "jb-incus";
+	sb.ro_paths = none;
+	sb.syscalls = calls;
+	sb.nsyscalls = NELEM(calls);
+	sb.ioctls = ioctls;
+	sb.nioctls = NELEM(ioctls);
+	if (https_port != 0) {
+		sb.tcp_connect = &https_port;
+		sb.ntcp_connect = 1;
+		sb.socket_families = unix_inet;
+		sb.nsocket_families = NELEM(unix_inet);
+	} else {
+		sb.socket_families = unix_only;
+		sb.nsocket_families = NELEM(unix_only);
+	}
+	apply(&sb);
+}
+
+/* jb-netd: netfilter through netlink; no file */
+void
+sandbox_jb_netd(void)
+{
+	static const int	 calls[] = {
+		SCMP_SYS(getsockopt), SCMP_SYS(setsockopt), SCMP_SYS(bind),
+		SCMP_SYS(getsockname),
+#ifdef JB_TESTHOOKS
+		SCMP_SYS(openat),
+#endif
+	};
+	static const int	 netlink[] = { AF_NETLINK };
+	static const char	*none[] = { NULL };
+	struct sandbox		 sb;
+
+	memset(&sb, 0, sizeof(sb));
+	sb.name = "jb-netd";
+	sb.ro_paths = none;
+	sb.syscalls = calls;
+	sb.nsyscalls = NELEM(calls);
+	sb.socket_families = netlink;
+	sb.nsocket_families = NELEM(netlink);
+	apply(&sb);
+}
+
+/*
+ * jb-mountd: reads what the owner can read and runs git to describe a
+ * checkout; writes nothing anywhere.  git runs under the same rules.
+ */
+void
+sandbox_jb_mountd(void)
+{
+	static const int	 calls[] = {
+		SCMP_SYS(openat), SCMP_SYS(readlink), SCMP_SYS(getdents64),
+		SCMP_SYS(getcwd), SCMP_SYS(chdir), SCMP_SYS(access),
+		SCMP_SYS(faccessat), SCMP_SYS(faccessat2),
+		/* running git: fork, exec, wait, kill on timeout */
+		SCMP_SYS(clone), SCMP_SYS(clone3), SCMP_SYS(vfork),
+		SCMP_SYS(execve), SCMP_SYS(wait4), SCMP_SYS(kill),
+		SCMP_SYS(setpgid), SCMP_SYS(prctl), SCMP_SYS(getppid),
+		SCMP_SYS(close_range), SCMP_SYS(set_robust_list),
+		SCMP_SYS(set_tid_address), SCMP_SYS(rseq),
+		SCMP_SYS(arch_prctl), SCMP_SYS(umask), SCMP_SYS(sysinfo),
+	};
+	static const unsigned long ioctls[] = { TCGETS };
+	const char		*ro[] = { "/", NULL };
+	/* git opens /dev/null read-write for its unused streams */
+	const char		*rw[] = { "/dev/null", NULL };
+	const char		*prog[] = { "/usr/bin/git", "/usr/lib/git-core",
+				    "/usr/lib/x86_64-linux-gnu", "/lib64",
+				    "/usr/lib64", NULL };
+	struct sandbox		 sb;
+
+	memset(&sb, 0, sizeof(sb));
+	sb.name = "jb-mountd";
+	sb.ro_paths = ro;
+	sb.rw_paths = rw;
+	sb.exec_paths = prog;
+	sb.syscalls = calls;
+	sb.nsyscalls = NELEM(calls);
+	sb.ioctls = ioctls;
+	sb.nioctls = NELEM(ioctls);
+	sb.signal_others = 0;
+	apply(&sb);
+}
+
+/* jb-sshd: an empty chroot and nothing beyond its channel, for now */
+void
+sandbox_jb_sshd(void)
+{
+#ifdef JB_TESTHOOKS
+	static const int	 calls[] = { SCMP_SYS(openat), SCMP_SYS(connect) };
+	static const int	 unix_only[] = { AF_UNIX };
+#endif
+	static const char	*none[] = { NULL };
+	struct sandbox		 sb;
+
+	memset(&sb, 0, sizeof(sb));
+	sb.name = "jb-sshd";
+	sb.ro_paths = none;
+#ifdef JB_TESTHOOKS
+	sb.syscalls = calls;
+	sb.nsyscalls = NELEM(calls);
+	sb.socket_families = unix_only;
+	sb.nsocket_families = NELEM(unix_only);
+#endif
+	apply(&sb);
+}

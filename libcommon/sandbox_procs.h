@@ -1,0 +1,24 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+#ifndef JB_SANDBOX_PROCS_H
+#define JB_SANDBOX_PROCS_H
+
+#include <stdint.h>
+
+/* log forbidden calls instead of killing (jailbeed -D): writing policies */
+void	sandbox_set_debug(int);
+void	sandbox_jailbeed(const char *sockdir);
+void	sandbox_jb_incus(uint16_t https_port);
+void	sandbox_jb_netd(void);
+void	sandbox_jb_mountd(void);
+void	sandbox_jb_sshd(void);
+
+#endif /* JB_SANDBOX_PROCS_H */
