@@ -28,6 +28,7 @@
 #include "log.h"
 #include "ops.h"
 #include "proc.h"
+#include "ws.h"
 #include "sandbox_procs.h"
 
 static struct child	 jb_child;
@@ -96,7 +97,7 @@ main(int argc, char *argv[])
 	struct child_args	 a;
 	struct passwd		*pw;
 	struct http_tls		 tls;
-	char			 err[256];
+	char			 err[256], warm[64];
 
 	child_init(c, "jb-incus", argc, argv, &a);
 	if ((endpoint = a.endpoint) == NULL)
@@ -118,6 +119,14 @@ main(int argc, char *argv[])
 	/* streamed execs hand their sockets to the parent */
 	c->fdsend = 1;
 	priv_drop(c->name, pw, NULL, NULL, 0);
+	/*
+	 * OpenSSL reads its configuration the first time a digest is made
+	 * (the websocket handshake's SHA-1): make one now, while files may
+	 * still be opened, rather than be killed for it later.
+	 */
+	if (ws_accept_value("dGhlIHNhbXBsZSBub25jZQ==", warm, sizeof(warm))
+	    == -1)
+		fatalx("%s: cannot compute a websocket accept value", c->name);
 	sandbox_jb_incus(https_port(endpoint));
 	child_run(c);
 }

@@ -468,12 +468,14 @@ struct inspect {
 	char			*envp[6];
 	char			 home[PATH_MAX + 8];
 	const char		*dir;		/* git -C */
+	char			 safe[PATH_MAX + 32]; /* -c safe.directory= */
 	char			 shown[SHOWN_MAX]; /* the user's path */
 	struct repo_run		*r;
 	char			*err;
 	size_t			 errlen;
 };
 
+static int	root_owned_repo(struct inspect *);
 static int	fail(struct inspect *, const char *, ...)
 		    __attribute__((__format__(printf, 2, 3)));
 
@@ -525,6 +527,10 @@ git(struct inspect *in, const char *const args[])
 	size_t		 n = 0, i;
 
 	argv[n++] = "git";
+	if (in->safe[0] != '\0') {
+		argv[n++] = "-c";
+		argv[n++] = in->safe;
+	}
 	argv[n++] = "-C";
 	argv[n++] = in->dir;
 	for (i = 0; args[i] != NULL; i++) {
@@ -600,6 +606,8 @@ find_toplevel(struct inspect *in, const char *path, struct jb_repo_info *info)
 	in->dir = real;
 	if ((s = git(in, args)) == -1)
 		return -1;
+	if (s != 0 && root_owned_repo(in) == 0 && (s = git(in, args)) == -1)
+		return -1;
 	if (s != 0 && repo_not_checkout(in->r->err))
 		return fail(in, "%s is not inside a git checkout: run jbctl in "
 		    "your repository", in->shown);
@@ -611,6 +619,33 @@ find_toplevel(struct inspect *in, const char *path, struct jb_repo_info *info)
 		return fail(in, "%s: git names its work tree %s, which cannot "
 		    "be resolved", in->shown, top[0] == '/' ? top : "(none)");
 	in->dir = info->toplevel;
+	return 0;
+}
+
+/*
+ * git refuses a repository another user owns, lest that user's config
+ * run programs as us.  A checkout root owns is no such threat (root has
+ * more than we could lose), so that one alone is let through, by name;
+ * every other owner's stays refused.  0 when git should try again.
+ */
+static int
+root_owned_repo(struct inspect *in)
+{
+	static const char	 mark[] = "dubious ownership in repository at '";
+	const char		*p, *e;
+	char			 repo[PATH_MAX];
+	struct stat		 st;
+
+	if (in->safe[0] != '\0' || (p = strstr(in->r->err, mark)) == NULL)
+		return -1;
+	p += sizeof(mark) - 1;
+	if ((e = strchr(p, '\'')) == NULL || (size_t)(e - p) >= sizeof(repo))
+		return -1;
+	memcpy(repo, p, e - p);
+	repo[e - p] = '\0';
+	if (repo[0] != '/' || stat(repo, &st) == -1 || st.st_uid != 0)
+		return -1;
+	(void)snprintf(in->safe, sizeof(in->safe), "safe.directory=%s", repo);
 	return 0;
 }
 

@@ -110,8 +110,15 @@ jb_image() {
 	incus image info jb-test > /dev/null 2>&1 && return 0
 	"$(atf_config_get srcdir)/regress/mkimage" jb-test.tar.gz > /dev/null ||
 	    atf_fail "cannot build the test image"
-	incus image import jb-test.tar.gz --alias jb-test > /dev/null ||
-	    atf_fail "cannot import the test image"
+	# reproducible: the same image may be there under another alias
+	fp=$(sha256sum jb-test.tar.gz | cut -d' ' -f1)
+	if incus image info "$fp" > /dev/null 2>&1; then
+		incus image alias create jb-test "$fp" > /dev/null ||
+		    atf_fail "cannot alias the test image"
+	else
+		incus image import jb-test.tar.gz --alias jb-test > /dev/null ||
+		    atf_fail "cannot import the test image"
+	fi
 	rm -f jb-test.tar.gz
 }
 

@@ -538,7 +538,8 @@ main(int argc, char *argv[])
 	SETUP(0, "mkdir -m 0700 secret\n"
 	    "git init -q secret/repo && mkdir secret/repo/sub\n"
 	    "git init -q rootrepo && chmod 0700 rootrepo\n"
-	    "git init -q dubious && chmod 0755 dubious\n");
+	    "git init -q dubious && chmod 0755 dubious\n"
+	    "git init -q others && chmod 0755 others && chown -R 65534 others\n");
 	if (sh(1, head, sizeof(head), "git -C o/repo rev-parse HEAD") != 0 ||
 	    sh(1, feat, sizeof(feat), "git -C o/repo rev-parse feat") != 0 ||
 	    sh(1, lone, sizeof(lone), "git -C o/lone rev-parse HEAD") != 0)
@@ -658,11 +659,19 @@ main(int argc, char *argv[])
 	AT(dir, "%s/rootrepo", T);
 	AT(want, "%s: Permission denied (as user %s)", dir, owner_name);
 	ask_refused("a root-only 0700 repository", dir, "", want, 1);
+	/* root's checkout is no threat to the owner: described */
 	AT(dir, "%s/dubious", T);
+	if (ask(dir, "", &info, &done, NULL) == 1)
+		check(strcmp(info.toplevel, dir) == 0, "a repository root owns: "
+		    "toplevel %s", info.toplevel);
+	else
+		check(0, "a repository root owns: refused: %s", done.err);
+	/* another user's stays refused: its config could run code as us */
+	AT(dir, "%s/others", T);
 	AT(want, "git rev-parse in %s failed: "
 	    "fatal: detected dubious ownership in repository at '%s'", dir,
 	    dir);
-	ask_refused("a repository root owns", dir, "", want, 1);
+	ask_refused("a repository another user owns", dir, "", want, 1);
 
 	/* git that hangs (config include of a FIFO) is killed at 10 s */
 	AT(hang, "%s/hang", O);

@@ -303,8 +303,29 @@ install_prefix_body() {
 		    status.json)
 		atf_check -o inline:"$p/libexec/jailbee/$c\n" readlink /proc/$pid/exe
 	done
+	# a release build kills on a forbidden call (test builds allow
+	# openat for the lock-down proofs): a container's whole life must
+	# not make one
+	atf_check -o match:"jb-incus: seccomp: .* kill" "$p/bin/jbctl" \
+	    -s "$(jb_sock)" status
+	jb_image
+	jb_repo
+	cat > relctl <<EOS
+#!/bin/sh
+cd repo && exec setpriv --reuid=$JB_OWNER --regid=$JB_OWNER --init-groups \\
+    env HOME=/nonexistent "$p/bin/jbctl" -s "$(jb_sock)" "\$@"
+EOS
+	chmod 0755 relctl
+	atf_check -e ignore ./relctl new rel
+	atf_check -o inline:"hi\n" -x "echo hi | ./relctl exec rel -- cat"
+	atf_check -s exit:3 ./relctl exec rel -- sh -c 'exit 3'
+	atf_check -o ignore -e ignore ./relctl snapshot create rel s
+	atf_check -o match:"rel" ./relctl ls
+	atf_check -e ignore ./relctl stop rel
+	atf_check -e ignore ./relctl destroy --force rel
+	atf_check -o match:"jb-incus" "$p/bin/jbctl" -s "$(jb_sock)" status
 }
-install_prefix_cleanup() { jb_cleanup; }
+install_prefix_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
 atf_test_case status_at_start cleanup
 status_at_start_head() {
