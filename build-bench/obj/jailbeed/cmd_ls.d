@@ -1,0 +1,13 @@
+build-bench/obj/jailbeed/cmd_ls.o: jailbeed/cmd_ls.c jailbeed/jobs.h \
+ jailbeed/jailbeed.h libcommon/config.h libcommon/imsgev.h \
+ libcommon/imsg.h libcommon/jb_msg.h libcommon/repoconf.h \
+ libcommon/yamltree.h libcommon/log.h
+jailbeed/jobs.h:
+jailbeed/jailbeed.h:
+libcommon/config.h:
+libcommon/imsgev.h:
+libcommon/imsg.h:
+libcommon/jb_msg.h:
+libcommon/repoconf.h:
+libcommon/yamltree.h:
+libcommon/log.h:

@@ -1,0 +1,2 @@
+build-bench/obj/jb-netd/policy.o: jb-netd/policy.c jb-netd/policy.h
+jb-netd/policy.h:

@@ -1,0 +1,2 @@
+build-bench/obj/libcommon/imsg.o: libcommon/imsg.c libcommon/imsg.h
+libcommon/imsg.h:

@@ -1,0 +1,4 @@
+build-bench/obj/libcommon/imsgev.o: libcommon/imsgev.c libcommon/imsgev.h \
+ libcommon/imsg.h
+libcommon/imsgev.h:
+libcommon/imsg.h:

@@ -1,0 +1,2 @@
+build-bench/obj/libcommon/log.o: libcommon/log.c libcommon/log.h
+libcommon/log.h:

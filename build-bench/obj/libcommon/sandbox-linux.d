@@ -1,0 +1,4 @@
+build-bench/obj/libcommon/sandbox-linux.o: libcommon/sandbox-linux.c \
+ libcommon/log.h libcommon/sandbox.h
+libcommon/log.h:
+libcommon/sandbox.h:

@@ -1,0 +1,1 @@
+build-bench/obj/libcommon/testhook.o: libcommon/testhook.c
