@@ -810,55 +810,6 @@ post_done(struct http_response *resp, const char *err, void *arg)
 	connect_stream(s, S_CTL);
 }
 
-static struct json_object *
-exec_body(const struct exec_params *p)
-{
-	struct json_object	*b, *cmd, *env;
-	const char		*eq;
-	char			*k;
-	size_t			 i;
-
-	if ((b = json_object_new_object()) == NULL)
-		return NULL;
-	cmd = json_object_new_array();
-	env = json_object_new_object();
-	json_object_object_add(b, "command", cmd);
-	json_object_object_add(b, "environment", env);
-	if (cmd == NULL || env == NULL)
-		goto fail;
-	for (i = 0; p->argv[i] != NULL; i++)
-		if (json_object_array_add(cmd,
-		    json_object_new_string(p->argv[i])) == -1)
-			goto fail;
-	for (i = 0; p->env != NULL && p->env[i] != NULL; i++) {
-		if ((eq = strchr(p->env[i], '=')) == NULL ||
-		    eq == p->env[i] ||
-		    (k = strndup(p->env[i], eq - p->env[i])) == NULL)
-			goto fail;
-		json_object_object_add(env, k, json_object_new_string(eq + 1));
-		free(k);
-	}
-	json_object_object_add(b, "interactive",
-	    json_object_new_boolean(p->interactive));
-	json_object_object_add(b, "wait-for-websocket",
-	    json_object_new_boolean(1));
-	json_object_object_add(b, "record-output", json_object_new_boolean(0));
-	json_object_object_add(b, "user", json_object_new_int64(p->uid));
-	json_object_object_add(b, "group", json_object_new_int64(p->gid));
-	if (p->cwd != NULL)
-		json_object_object_add(b, "cwd",
-		    json_object_new_string(p->cwd));
-	if (p->interactive && p->cols > 0 && p->rows > 0) {
-		json_object_object_add(b, "width",
-		    json_object_new_int64(p->cols));
-		json_object_object_add(b, "height",
-		    json_object_new_int64(p->rows));
-	}
-	return b;
-fail:
-	json_object_put(b);
-	return NULL;
-}
 
 struct exec_session *
 exec_start(struct incus *inc, const char *name, const struct exec_params *p,
@@ -921,7 +872,8 @@ exec_start(struct incus *inc, const char *name, const struct exec_params *p,
 		fail(s, "%s: empty command", s->what);
 		return s;
 	}
-	if ((b = exec_body(p)) == NULL) {
+	if ((b = incus_exec_body(p->argv, p->env, p->cwd, p->uid, p->gid,
+	    p->interactive, 1, p->cols, p->rows)) == NULL) {
 		fail(s, "%s: bad environment entry", s->what);
 		return s;
 	}

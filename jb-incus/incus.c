@@ -999,8 +999,15 @@ exec_reap(struct incus_call *c, struct json_object *md)
 		exec_finish(c);
 }
 
-static struct json_object *
-exec_body(const struct incus_exec *x)
+/*
+ * The body of POST /1.0/instances/NAME/exec, for both ways of running:
+ * output recorded by Incus (websockets 0), or streamed over websockets.
+ * uid or gid -1: Incus's default (root).
+ */
+struct json_object *
+incus_exec_body(const char *const *argv, const char *const *envp,
+    const char *cwd, int64_t uid, int64_t gid, int interactive,
+    int websockets, unsigned int cols, unsigned int rows)
 {
 	struct json_object	*b, *cmd, *env;
 	const char		*eq;
@@ -1015,26 +1022,33 @@ exec_body(const struct incus_exec *x)
 	json_object_object_add(b, "environment", env);
 	if (cmd == NULL || env == NULL)
 		goto fail;
-	for (i = 0; x->argv[i] != NULL; i++)
-		json_object_array_add(cmd, json_object_new_string(x->argv[i]));
-	for (i = 0; x->env != NULL && x->env[i] != NULL; i++) {
-		if ((eq = strchr(x->env[i], '=')) == NULL ||
-		    eq == x->env[i] ||
-		    (k = strndup(x->env[i], eq - x->env[i])) == NULL)
+	for (i = 0; argv[i] != NULL; i++)
+		if (json_object_array_add(cmd,
+		    json_object_new_string(argv[i])) != 0)
+			goto fail;
+	for (i = 0; envp != NULL && envp[i] != NULL; i++) {
+		if ((eq = strchr(envp[i], '=')) == NULL || eq == envp[i] ||
+		    (k = strndup(envp[i], eq - envp[i])) == NULL)
 			goto fail;
 		json_object_object_add(env, k, json_object_new_string(eq + 1));
 		free(k);
 	}
-	json_object_object_add(b, "interactive", json_object_new_boolean(0));
+	json_object_object_add(b, "interactive",
+	    json_object_new_boolean(interactive));
 	json_object_object_add(b, "wait-for-websocket",
-	    json_object_new_boolean(0));
-	json_object_object_add(b, "record-output", json_object_new_boolean(1));
-	if (x->cwd != NULL)
-		json_object_object_add(b, "cwd", json_object_new_string(x->cwd));
-	if (x->uid >= 0)
-		json_object_object_add(b, "user", json_object_new_int(x->uid));
-	if (x->gid >= 0)
-		json_object_object_add(b, "group", json_object_new_int(x->gid));
+	    json_object_new_boolean(websockets));
+	json_object_object_add(b, "record-output",
+	    json_object_new_boolean(!websockets));
+	if (cwd != NULL)
+		json_object_object_add(b, "cwd", json_object_new_string(cwd));
+	if (uid >= 0)
+		json_object_object_add(b, "user", json_object_new_int64(uid));
+	if (gid >= 0)
+		json_object_object_add(b, "group", json_object_new_int64(gid));
+	if (interactive && cols > 0 && rows > 0) {
+		json_object_object_add(b, "width", json_object_new_int64(cols));
+		json_object_object_add(b, "height", json_object_new_int64(rows));
+	}
 	return b;
 fail:
 	json_object_put(b);
@@ -1064,7 +1078,8 @@ incus_exec(struct incus *inc, const char *name, const struct incus_exec *x,
 	}
 	if (x->argv == NULL || x->argv[0] == NULL)
 		call_fail_later(c, "%s: empty command", c->what);
-	else if ((b = exec_body(x)) == NULL)
+	else if ((b = incus_exec_body(x->argv, x->env, x->cwd, x->uid,
+	    x->gid, 0, 0, 0, 0)) == NULL)
 		call_fail_later(c, "%s: bad environment entry", c->what);
 	else {
 		call_send_json(c, "POST", path, b);

@@ -100,6 +100,11 @@ struct incus_exec {
 	int			 gid;		/* -1: root */
 };
 
+/* the JSON body of an exec request (recorded output, or websockets) */
+struct json_object *incus_exec_body(const char *const *, const char *const *,
+		    const char *, int64_t, int64_t, int, int, unsigned int,
+		    unsigned int);
+
 struct incus_exec_result {
 	int		 status;		/* the command's exit code */
 	const char	*out;			/* NUL-terminated */
