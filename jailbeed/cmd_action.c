@@ -244,5 +244,5 @@ action_named(struct job *job, struct repo_ctx *ctx)
 void
 cmd_action(struct job *job)
 {
-	repo_resolve(job, "", 0, action_named);
+	repo_resolve_brief(job, 0, action_named);
 }

@@ -196,5 +196,5 @@ exec_named(struct job *job, struct repo_ctx *ctx)
 void
 cmd_exec(struct job *job)
 {
-	repo_resolve(job, "", 0, exec_named);
+	repo_resolve_brief(job, 0, exec_named);
 }

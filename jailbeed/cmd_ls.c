@@ -62,5 +62,5 @@ cmd_ls(struct job *job)
 	if (job_opt(job, "all") != NULL)
 		ls_list(job, "");
 	else
-		repo_resolve(job, "", 1, ls_repo);
+		repo_resolve_brief(job, 1, ls_repo);
 }

@@ -32,6 +32,8 @@ typedef void	(*repo_next)(struct job *, struct repo_ctx *);
  */
 void	repo_resolve(struct job *, const char *branch, int required,
 	    repo_next next);
+/* the same, knowing only the work tree: enough to name containers */
+void	repo_resolve_brief(struct job *, int required, repo_next next);
 void	repo_ctx_free(void *);
 /* the container a NAME means: <prefix>-<slug> inside a repo, else NAME */
 int	repo_container_name(const struct repo_ctx *, const char *, char *,

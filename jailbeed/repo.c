@@ -14,10 +14,12 @@
  * the owner and is the only process that parses YAML).
  */
 
+#include <errno.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "jobs.h"
 #include "log.h"
@@ -72,6 +74,14 @@ repo_done(struct req *r, int ok, const char *err)
 			next(job, NULL);
 		return;
 	}
+	/* a checkout JailBee was never set up in is no repo of ours */
+	if (!required && (size_t)snprintf(e, sizeof(e), "%s/.jailbee/config.yaml",
+	    ctx->info.toplevel) < sizeof(e) && access(e, F_OK) == -1 &&
+	    errno == ENOENT) {
+		free(ctx);
+		next(job, NULL);
+		return;
+	}
 	if ((pw = getpwuid(env->owner_uid)) == NULL) {
 		free(ctx);
 		job_end(job, 0, "owner uid %u has no passwd entry",
@@ -91,8 +101,23 @@ repo_done(struct req *r, int ok, const char *err)
 	next(job, ctx);
 }
 
+static void	repo_ask(struct job *, const char *, int, int, repo_next);
+
 void
 repo_resolve(struct job *job, const char *branch, int required,
+    repo_next next)
+{
+	repo_ask(job, branch, required, 0, next);
+}
+
+void
+repo_resolve_brief(struct job *job, int required, repo_next next)
+{
+	repo_ask(job, "", required, 1, next);
+}
+
+static void
+repo_ask(struct job *job, const char *branch, int required, int brief,
     repo_next next)
 {
 	struct jb_repo_req	 q;
@@ -108,6 +133,7 @@ repo_resolve(struct job *job, const char *branch, int required,
 	rr->required = required;
 	rr->next = next;
 	memset(&q, 0, sizeof(q));
+	q.toplevel_only = brief;
 	strlcpy(q.path, job->cmd.cwd, sizeof(q.path));
 	if (strlcpy(q.branch, branch, sizeof(q.branch)) >= sizeof(q.branch)) {
 		free(rr->ctx);

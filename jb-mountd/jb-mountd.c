@@ -38,6 +38,9 @@ mountd_repo(struct child *c, struct imsg *imsg)
 	if (memchr(req.path, '\0', sizeof(req.path)) == NULL ||
 	    memchr(req.branch, '\0', sizeof(req.branch)) == NULL)
 		fatalx("%s: MOUNTD_REPO with an unterminated string", c->name);
+	if (req.toplevel_only != 0 && req.toplevel_only != 1)
+		fatalx("%s: MOUNTD_REPO with toplevel_only %d", c->name,
+		    req.toplevel_only);
 
 	memset(&done, 0, sizeof(done));
 	if (repo_inspect(&owner, &req, &info, done.err,

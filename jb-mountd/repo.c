@@ -867,10 +867,11 @@ repo_inspect(const struct repo_owner *owner, const struct jb_repo_req *req,
 		return fail(&in, "out of memory");
 
 	if (find_toplevel(&in, req->path, info) == 0 &&
-	    find_head(&in, info) == 0 &&
+	    (req->toplevel_only ||
+	    (find_head(&in, info) == 0 &&
 	    find_upstream(&in, info) == 0 &&
 	    (req->branch[0] == '\0' || find_branch(&in, req->branch,
-	    info) == 0))
+	    info) == 0))))
 		rv = 0;
 	free(in.r);
 	if (rv == -1)

@@ -245,6 +245,7 @@ struct jb_netinfo {
 struct jb_repo_req {
 	char		path[PATH_MAX];		/* where the user stands */
 	char		branch[JB_BRANCH_MAX];	/* "" or a branch to look up */
+	int32_t		toplevel_only;		/* 1: the work tree, no more */
 };
 
 /* a git checkout as the owner sees it */

@@ -60,7 +60,8 @@ sandbox_jailbeed(const char *sockdir)
 	static const int	 calls[] = {
 		SCMP_SYS(accept4), SCMP_SYS(getsockopt), SCMP_SYS(openat),
 		SCMP_SYS(unlink), SCMP_SYS(unlinkat), SCMP_SYS(wait4),
-		SCMP_SYS(readlink), SCMP_SYS(getdents64),
+		SCMP_SYS(readlink), SCMP_SYS(getdents64), SCMP_SYS(access),
+		SCMP_SYS(faccessat), SCMP_SYS(faccessat2),
 	};
 	const char		*ro[] = { "/", NULL };
 	const char		*rw[] = { sockdir, NULL };

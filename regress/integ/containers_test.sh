@@ -95,6 +95,10 @@ new_clone_body() {
 	atf_check -o inline:"$c\n" jq -r '.containers[].name' ls.json
 	atf_check -o inline:"feat-x\n" jq -r '.containers[].branch' ls.json
 	atf_check -o match:"$c" jbo / ls --all
+	# by its full name from anywhere, a checkout JailBee does not know too
+	mkdir other && git -C other init -q && chown -R $JB_OWNER other
+	atf_check -o inline:"$d\n" jbo other exec $c -- pwd
+	atf_check -o inline:"$d\n" jbo / exec $c -- pwd
 	# exec: as dev in the clone, status and stderr passed through
 	atf_check -o inline:"$d\n" jbo repo exec feat-x -- pwd
 	atf_check -s exit:3 -o inline:"out\n" -e inline:"err\n" \
