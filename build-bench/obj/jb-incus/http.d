@@ -1,2 +1,0 @@
-build-bench/obj/jb-incus/http.o: jb-incus/http.c jb-incus/http.h
-jb-incus/http.h:

@@ -1,2 +1,0 @@
-build-bench/obj/libcommon/imsg.o: libcommon/imsg.c libcommon/imsg.h
-libcommon/imsg.h:

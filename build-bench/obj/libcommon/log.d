@@ -1,2 +1,0 @@
-build-bench/obj/libcommon/log.o: libcommon/log.c libcommon/log.h
-libcommon/log.h:

@@ -1,4 +1,0 @@
-build-bench/obj/libcommon/sandbox-linux.o: libcommon/sandbox-linux.c \
- libcommon/log.h libcommon/sandbox.h
-libcommon/log.h:
-libcommon/sandbox.h:

@@ -1,1 +1,0 @@
-build-bench/obj/libcommon/testhook.o: libcommon/testhook.c
