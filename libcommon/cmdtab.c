@@ -32,7 +32,7 @@ const struct cmd cmdtab[] = {
 	  .args = "", .min_args = 0, .max_args = 0,
 	  .help = "register the git checkout you stand in: check its "
 	  ".jailbee/config.yaml (written from the template when missing) and "
-	  "the base image its containers need" },
+	  "say which prefix and base image its containers get" },
 	{ .words = { "new" }, .id = CMD_NEW, .cls = CMD_CONTAINER,
 	  .args = "NAME [BASE]", .min_args = 1, .max_args = 2,
 	  .opts = { { .lname = "mount", .sname = 'm',
