@@ -64,17 +64,21 @@ sshd_confined_cleanup() { jb_cleanup; }
 
 atf_test_case netd_confined cleanup
 netd_confined_head() {
-	atf_set descr "jb-netd, uid 0 with CAP_NET_ADMIN, cannot read files" \
-	    "that plain file modes would let it read"
+	atf_set descr "jb-netd, uid 0 with CAP_NET_ADMIN, cannot read the" \
+	    "owner's files that plain file modes would let it read"
 	atf_set require.user root
 }
 netd_confined_body() {
 	jb_start
 	attempt_tool
-	echo secret > secret
-	chmod 0644 secret
-	atf_check -o match:"^denied: read $(pwd)/secret: Permission denied" \
-	    bin/attempt jb-netd read "$(pwd)/secret"
+	# a file in a home of the owner's that anyone may read
+	mkdir -p home
+	echo secret > home/secret
+	chown -R $JB_OWNER home
+	chmod 0755 home
+	chmod 0644 home/secret
+	atf_check -o match:"^denied: read $(pwd)/home/secret: Permission denied" \
+	    bin/attempt jb-netd read "$(pwd)/home/secret"
 	atf_check -o match:"^denied: read /etc/shadow" bin/attempt jb-netd read /etc/shadow
 	atf_check -o match:"^denied: write /tmp/jb-netd-was-here" \
 	    bin/attempt jb-netd write /tmp/jb-netd-was-here
