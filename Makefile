@@ -154,21 +154,25 @@ $(O)/libmountd.a: $(call objs,jb-mountd/repo.c)
 $(O)/libjbctl.a: $(call objs,jbctl/term.c)
 	rm -f $@
 	ar rcs $@ $^
-$(O)/regress/integ/mountd_driver: regress/integ/mountd_driver.c $(LIBCOMMON)
+$(O)/regress/integ/mountd_driver: regress/integ/mountd_driver.c regress/integ/driver.c $(LIBCOMMON)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBCOMMON) $(PKG_LIBS)
-$(O)/regress/integ/ops_driver: regress/integ/ops_driver.c $(LIBCOMMON)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< regress/integ/driver.c \
+	    $(LIBCOMMON) $(PKG_LIBS)
+$(O)/regress/integ/ops_driver: regress/integ/ops_driver.c regress/integ/driver.c $(LIBCOMMON)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBCOMMON) $(PKG_LIBS)
-$(O)/regress/integ/exec_client: regress/integ/exec_client.c $(O)/libincus.a \
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< regress/integ/driver.c \
+	    $(LIBCOMMON) $(PKG_LIBS)
+$(O)/regress/integ/exec_client: regress/integ/exec_client.c regress/integ/driver.c $(O)/libincus.a \
     $(LIBCOMMON)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libincus.a \
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< regress/integ/driver.c \
+	    $(O)/libincus.a \
 	    $(LIBCOMMON) $(PKG_LIBS) $(TLS_LIBS)
-$(O)/regress/integ/incus_client: regress/integ/incus_client.c $(O)/libincus.a \
+$(O)/regress/integ/incus_client: regress/integ/incus_client.c regress/integ/driver.c $(O)/libincus.a \
     $(LIBCOMMON)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libincus.a \
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< regress/integ/driver.c \
+	    $(O)/libincus.a \
 	    $(LIBCOMMON) $(PKG_LIBS) $(TLS_LIBS)
 
 # make check: a separate sanitizer build whose jailbeed execs its children

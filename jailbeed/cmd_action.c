@@ -153,7 +153,10 @@ destroy_checked(struct req *r, int ok, const char *err)
 	static const char	*envp[] = { "HOME=/home/dev", NULL };
 
 	if (!ok || !a->found) {
-		job_end(job, 0, "%s", ok ? "no such container" : err);
+		if (ok)
+			job_end(job, 0, "no such container %s", a->name);
+		else
+			job_end(job, 0, "%s", err);
 		return;
 	}
 	if (strcmp(a->in.mode, "mount") == 0) {

@@ -123,7 +123,10 @@ exec_start_cmd(struct req *r, int ok, const char *err)
 	int			 i, bad = 0;
 
 	if (!ok || !x->found) {
-		job_end(job, 0, "%s", ok ? "no such container" : err);
+		if (ok)
+			job_end(job, 0, "no such container %s", x->name);
+		else
+			job_end(job, 0, "%s", err);
 		return;
 	}
 	if ((q = calloc(1, sizeof(*q))) == NULL) {

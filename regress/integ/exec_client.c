@@ -42,6 +42,7 @@
 #include <event2/event.h>
 #include <json.h>
 
+#include "driver.h"
 #include "http.h"
 #include "incus.h"
 #include "exec.h"
@@ -52,36 +53,8 @@ extern char	**environ;
 
 static struct event_base	*base;
 static struct incus		*inc;
-static int			 failures;
 static char			 name[64];
 static int			 created;
-
-static double
-now_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static void	check(int, const char *, ...)
-		    __attribute__((__format__(__printf__, 2, 3)));
-
-static void
-check(int ok, const char *fmt, ...)
-{
-	va_list	ap;
-
-	printf("%s - ", ok ? "ok" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	if (!ok)
-		failures++;
-}
 
 /* For printing: control bytes as C escapes, on one line, cut short. */
 static const char *

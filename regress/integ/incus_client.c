@@ -47,6 +47,7 @@
 #include <event2/event.h>
 #include <json.h>
 
+#include "driver.h"
 #include "http.h"
 #include "incus.h"
 
@@ -54,7 +55,6 @@ extern char	**environ;
 
 static struct event_base	*base;
 static struct incus		*inc;
-static int			 failures;
 static char			 name[64];
 static int			 created;
 
@@ -76,33 +76,6 @@ struct res {
 	int			 http_status;
 	struct bufferevent	*bev;
 };
-
-static double
-now_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static void	check(int, const char *, ...)
-		    __attribute__((__format__(__printf__, 2, 3)));
-
-static void
-check(int ok, const char *fmt, ...)
-{
-	va_list	ap;
-
-	printf("%s - ", ok ? "ok" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	if (!ok)
-		failures++;
-}
 
 static void
 res_clear(struct res *r)

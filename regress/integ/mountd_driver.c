@@ -51,6 +51,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "driver.h"
 #include "imsg.h"
 #include "jb_msg.h"
 #include "proc.h"
@@ -59,31 +60,12 @@
 
 static struct imsgbuf	 ibuf;
 static pid_t		 mountd = -1;
-static int		 failures;
 static char		 T[PATH_MAX];	/* the scratch tree */
 static char		 O[PATH_MAX];	/* T/o, the owner's part */
 static uid_t		 owner_uid;
 static gid_t		 owner_gid;
 static const char	*owner_name = "jbtest";
 static uint32_t		 last_rid = 100;
-
-static void	check(int, const char *, ...)
-		    __attribute__((__format__(__printf__, 2, 3)));
-
-static void
-check(int ok, const char *fmt, ...)
-{
-	va_list	ap;
-
-	printf("%s - ", ok ? "ok" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	if (!ok)
-		failures++;
-}
 
 static void
 streq(const char *what, const char *got, const char *want)
@@ -95,7 +77,7 @@ streq(const char *what, const char *got, const char *want)
 }
 
 static long long
-now_ms(void)
+now_msec(void)
 {
 	struct timespec	ts;
 
@@ -254,7 +236,7 @@ next_msg(struct imsg *imsg, long long deadline)
 			bail("bad message from jb-mountd");
 		if (n == 1)
 			return 1;
-		if ((left = deadline - now_ms()) <= 0)
+		if ((left = deadline - now_msec()) <= 0)
 			return 0;
 		pfd.fd = ibuf.fd;
 		pfd.events = POLLIN;
@@ -288,7 +270,7 @@ ask(const char *path, const char *branch, struct jb_repo_info *info,
 {
 	struct jb_repo_req	 req;
 	struct imsg		 imsg;
-	long long		 t0 = now_ms();
+	long long		 t0 = now_msec();
 	uint32_t		 rid = ++last_rid;
 	int			 ninfo = 0, n;
 
@@ -318,7 +300,7 @@ ask(const char *path, const char *branch, struct jb_repo_info *info,
 				bail("DONE of %zu bytes", imsg_get_len(&imsg));
 			imsg_free(&imsg);
 			if (took != NULL)
-				*took = now_ms() - t0;
+				*took = now_msec() - t0;
 			if (!(done->ok == 1 && ninfo == 1) &&
 			    !(done->ok == 0 && ninfo == 0))
 				bail("DONE ok=%d after %d REPO_INFO", done->ok,
@@ -385,7 +367,7 @@ start_mountd(const char *path)
 	close(sp[1]);
 	if (imsgbuf_init(&ibuf, sp[0]) == -1)
 		bail("imsgbuf_init: %s", strerror(errno));
-	if ((n = next_msg(&imsg, now_ms() + 10000)) != 1)
+	if ((n = next_msg(&imsg, now_msec() + 10000)) != 1)
 		bail("jb-mountd (%s) did not report ready", path);
 	check(imsg_get_type(&imsg) == IMSG_CHILD_READY,
 	    "jb-mountd started and ready (pid %d)", (int)mountd);
@@ -401,7 +383,7 @@ status_check(const char *when)
 	uint32_t		rid = ++last_rid;
 
 	send_msg(IMSG_STATUS_REQ, rid, NULL, 0);
-	if (next_msg(&imsg, now_ms() + 10000) != 1)
+	if (next_msg(&imsg, now_msec() + 10000) != 1)
 		bail("no STATUS %s", when);
 	if (imsg_get_type(&imsg) != IMSG_STATUS || imsg_get_id(&imsg) != rid ||
 	    imsg_get_data(&imsg, &st, sizeof(st)) == -1)

@@ -44,6 +44,7 @@
 
 #include <json.h>
 
+#include "driver.h"
 #include "imsg.h"
 #include "jb_msg.h"
 #include "proc.h"
@@ -72,7 +73,6 @@ static struct imsgbuf	 ib;
 static pid_t		 jpid = -1;
 static struct msgq	 inbox = TAILQ_HEAD_INITIALIZER(inbox);
 static uint32_t		 next_rid = 1;
-static int		 failures;
 
 static const char	*jbincus = "build/jb-incus";
 static const char	*endpoint = "unix:/var/lib/incus/unix.socket";
@@ -86,33 +86,6 @@ static char		 name_c1[64], name_c2[64];
 static struct jb_netinfo net;
 static uint32_t		 next_host;	/* candidate host part */
 static double		 last_start;	/* of the last CREATE sent */
-
-static double
-now_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static void	check(int, const char *, ...)
-		    __attribute__((__format__(__printf__, 2, 3)));
-
-static void
-check(int ok, const char *fmt, ...)
-{
-	va_list	ap;
-
-	printf("%s - ", ok ? "ok" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	if (!ok)
-		failures++;
-}
 
 static void	note(const char *, ...)
 		    __attribute__((__format__(__printf__, 1, 2)));
