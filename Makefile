@@ -176,13 +176,16 @@ $(O)/regress/integ/incus_client: regress/integ/incus_client.c regress/integ/driv
 	    $(LIBCOMMON) $(PKG_LIBS) $(TLS_LIBS)
 
 # make check: a separate sanitizer build whose jailbeed execs its children
-# from that build directory, then every test through kyua
+# from that build directory, then every test through kyua.  TESTS narrows
+# the run to kyua filters (TESTS="integ/containers_test unit/t_policy") and
+# skips the fuzzers.
 CHECK_O		:= $(O)-check
+TESTS		?=
 check:
 	$(MAKE) O=$(CHECK_O) SAN=1 TESTHOOKS=1 LIBEXECDIR=$(CURDIR)/$(CHECK_O) \
 	    all unit-build
-	$(MAKE) fuzz FUZZTIME=$(FUZZTIME)
-	JB_BUILD=$(CURDIR)/$(CHECK_O) regress/run-tests
+	$(if $(TESTS),,$(MAKE) fuzz FUZZTIME=$(FUZZTIME))
+	JB_BUILD=$(CURDIR)/$(CHECK_O) regress/run-tests $(TESTS)
 
 install: all
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR)
