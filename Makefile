@@ -21,6 +21,9 @@ VERSION		:= 0.1.0
 
 CC		?= cc
 PKGS		:= libbsd-overlay libevent yaml-0.1 json-c libcap-ng libseccomp
+# jb-sshd alone speaks SSH; libmd gives the key fingerprints their SHA-256
+SSH_LIBS	:= $(shell pkg-config --libs libssh)
+PKGS		+= libmd
 PKG_CFLAGS	:= $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS	:= $(shell pkg-config --libs $(PKGS))
 TLS_CFLAGS	:= $(shell pkg-config --cflags libevent_openssl openssl)
@@ -52,19 +55,21 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/config.c libcommon/yamltree.c libcommon/duration.c \
 		   libcommon/cmdtab.c libcommon/child.c libcommon/jb_msg.c \
 		   libcommon/testhook.c libcommon/repoconf.c \
-		   libcommon/sandbox-linux.c libcommon/sandbox_procs.c
+		   libcommon/sandbox-linux.c libcommon/sandbox_procs.c \
+		   libcommon/sshargv.c libcommon/authkeys.c libcommon/sshpolicy.c
 JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c jailbeed/control.c \
 		   jailbeed/request.c jailbeed/job.c jailbeed/repo.c \
 		   jailbeed/capture.c jailbeed/cmd_ls.c jailbeed/cmd_action.c \
 		   jailbeed/cmd_exec.c jailbeed/cmd_new.c jailbeed/cmd_config.c \
-		   jailbeed/cmd_init.c
+		   jailbeed/cmd_init.c jailbeed/sshd.c jbctl/output.c
 JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http.c jb-incus/incus.c \
 		   jb-incus/ws.c jb-incus/exec.c jb-incus/ops.c jb-incus/ops_action.c \
 		   jb-incus/ops_create.c jb-incus/ops_exec.c
 JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c
 JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/repo.c
-JBSSHD_SRCS	:= jb-sshd/jb-sshd.c
+JBSSHD_SRCS	:= jb-sshd/jb-sshd.c jb-sshd/session.c
 JBCTL_SRCS	:= jbctl/jbctl.c jbctl/output.c jbctl/remote.c jbctl/local.c \
+		   jbctl/sshkeys.c \
 		   jbctl/term.c
 
 PROGS		:= jailbeed jb-incus jb-netd jb-mountd jb-sshd jbctl
@@ -72,8 +77,9 @@ LIBCOMMON	:= $(O)/libcommon.a
 
 TESTLIBS	 = $(O)/libincus.a $(O)/libnetd.a $(O)/libjbctl.a \
 		   $(O)/libmountd.a
-UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy t_repoconf t_term t_ws t_repo t_sandbox
-FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf fuzz_ws
+UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy t_repoconf t_term t_ws t_repo t_sandbox \
+		   t_sshargv t_sshpolicy t_authkeys
+FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf fuzz_ws fuzz_sshargv
 FUZZTIME	?= 20
 
 # objects are rebuilt when the flags change (SAN, TESTHOOKS, PREFIX...)
@@ -106,7 +112,7 @@ $(O)/jb-netd: $(call objs,$(JBNETD_SRCS)) $(LIBCOMMON)
 $(O)/jb-mountd: $(call objs,$(JBMOUNTD_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 $(O)/jb-sshd: $(call objs,$(JBSSHD_SRCS)) $(LIBCOMMON)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(SSH_LIBS)
 $(O)/jbctl: $(call objs,$(JBCTL_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 

@@ -68,6 +68,10 @@ children_spawn(void)
 			argv[argc++] = "-b";
 			argv[argc++] = env->conf.bridge;
 		}
+		if (i == PROC_SSHD) {
+			argv[argc++] = "-s";
+			argv[argc++] = env->conf.state_dir;
+		}
 		if (i == PROC_MOUNTD) {
 			argv[argc++] = "-o";
 			argv[argc++] = env->conf.owner;
@@ -98,6 +102,9 @@ children_spawn(void)
 			fatal("imsgbuf_init");
 		/* exec streams come from jb-incus as fds */
 		if (i == PROC_INCUS)
+			imsgbuf_allow_fdpass(&c->iev.ibuf);
+		/* the listening socket goes down, session channels come up */
+		if (i == PROC_SSHD)
 			imsgbuf_allow_fdpass(&c->iev.ibuf);
 		log_debug("started %s, pid %d", c->name, (int)c->pid);
 	}
@@ -159,6 +166,12 @@ children_reap(void)
 				log_warnx("%s (pid %d) exited with status %d",
 				    children[i].name, (int)pid,
 				    WEXITSTATUS(status));
+			/* R43: jb-sshd drained for a new version: restart */
+			if (i == PROC_SSHD && sshd_draining()) {
+				log_warnx("a new version is installed: "
+				    "exiting with 75 for a restart");
+				jailbeed_shutdown(75);
+			}
 			jailbeed_shutdown(1);
 		}
 	}
@@ -251,6 +264,13 @@ child_dispatch(int fd, short event, void *arg)
 			break;
 		}
 #endif
+		case IMSG_SSHD_SESSION:
+			if (c - children != PROC_SSHD ||
+			    sshd_session_new(&imsg) == -1) {
+				log_warnx("%s: bad SSHD_SESSION", c->name);
+				jailbeed_shutdown(1);
+			}
+			break;
 		case IMSG_DONE:
 		case IMSG_PROGRESS:
 		case IMSG_INCUS_INSTANCE:

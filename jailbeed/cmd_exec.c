@@ -120,6 +120,7 @@ exec_start_cmd(struct req *r, int ok, const char *err)
 	struct jb_incus_exec	*q;
 	size_t			 off = 0, eoff = 0;
 	char			 kv[JB_OPTVAL_MAX];
+	const char		*p;
 	int			 i, bad = 0;
 
 	if (!ok || !x->found) {
@@ -127,6 +128,17 @@ exec_start_cmd(struct req *r, int ok, const char *err)
 			job_end(job, 0, "no such container %s", x->name);
 		else
 			job_end(job, 0, "%s", err);
+		return;
+	}
+	/* R38: an excluded repo's container is as unknown as any other */
+	if (job->remote && sshd_excluded(x->in.prefix)) {
+		job_end(job, 0, "no such container %s", x->name);
+		return;
+	}
+	/* R28: a remote session never reaches the host working tree */
+	if (job->remote && strcmp(x->in.mode, "mount") == 0) {
+		job_end(job, 0, "%s is a mount-mode container (the host "
+		    "working tree): refused over SSH", x->name);
 		return;
 	}
 	if ((q = calloc(1, sizeof(*q))) == NULL) {
@@ -158,6 +170,10 @@ exec_start_cmd(struct req *r, int ok, const char *err)
 	snprintf(kv, sizeof(kv), "TERM=%s", job->cmd.term[0] ?
 	    job->cmd.term : "xterm");
 	bad |= pack(q->env, sizeof(q->env), &eoff, &q->nenv, kv);
+	/* R10, R30: a session's markers and terminal identity */
+	for (i = 0, p = job->renv; job->remote && (uint32_t)i < job->nrenv;
+	    i++, p += strlen(p) + 1)
+		bad |= pack(q->env, sizeof(q->env), &eoff, &q->nenv, p);
 	if (bad) {
 		free(q);
 		job_end(job, 0, "the command line is too long");

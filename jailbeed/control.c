@@ -48,6 +48,7 @@ struct ctl_conn {
 	unsigned int		 answered;	/* bit per child */
 	struct event		 timeout;
 	struct job		*job;		/* a command in progress */
+	struct sshsess		*ssh;		/* a jb-sshd session, or NULL */
 };
 
 static TAILQ_HEAD(, ctl_conn)	 ctl_conns = TAILQ_HEAD_INITIALIZER(ctl_conns);
@@ -234,10 +235,60 @@ control_accept(int fd, short event, void *arg)
 	    (unsigned)c->uid, (int)c->pid);
 }
 
+/*
+ * A jb-sshd session's own channel joins as a connection of its own: its
+ * commands run through the same jobs, its replies go through sshd.c,
+ * which renders them for the SSH channel and journals them.
+ */
+struct ctl_conn *
+control_adopt(int fd, struct sshsess *ssh)
+{
+	struct ctl_conn	*c;
+
+	if ((c = calloc(1, sizeof(*c))) == NULL)
+		return NULL;
+	c->id = ctl_next_id++;
+	c->uid = env->owner_uid;
+	c->ssh = ssh;
+	evtimer_set(&c->timeout, control_timeout, c);
+	if (imsgev_init(&c->iev, fd, control_dispatch, c) == -1) {
+		free(c);
+		return NULL;
+	}
+	/* the exec streams go down to the session; nothing comes up */
+	imsgbuf_allow_fdsend(&c->iev.ibuf);
+	TAILQ_INSERT_TAIL(&ctl_conns, c, entry);
+	return c;
+}
+
+/* sshd.c: a reply bypassing the renderer */
+int
+control_send_raw(struct ctl_conn *c, uint32_t type, const void *data,
+    size_t len, int fd)
+{
+	return imsgev_compose(&c->iev, type, JB_CTL_VERSION, 0, fd, data, len);
+}
+
+struct job *
+control_job(struct ctl_conn *c)
+{
+	return c->job;
+}
+
+/* a session's command carries its marker and environment */
+void
+control_job_remote(struct ctl_conn *c, struct job *job)
+{
+	if (c->ssh != NULL)
+		sshd_job_env(c->ssh, job);
+}
+
 static void
 control_close(struct ctl_conn *c)
 {
 	TAILQ_REMOVE(&ctl_conns, c, entry);
+	if (c->ssh != NULL)
+		sshd_session_closed(c->ssh);
 	if (c->job != NULL)
 		job_detach(c->job);
 	evtimer_del(&c->timeout);
@@ -254,6 +305,8 @@ static int
 control_reply(struct ctl_conn *c, uint32_t type, const void *data,
     size_t len)
 {
+	if (c->ssh != NULL)
+		return sshd_reply(c->ssh, type, data, len, -1);
 	return imsgev_compose(&c->iev, type, JB_CTL_VERSION, 0, -1, data, len);
 }
 
@@ -261,6 +314,8 @@ int
 control_send(struct ctl_conn *c, uint32_t type, const void *data, size_t len,
     int fd)
 {
+	if (c->ssh != NULL)
+		return sshd_reply(c->ssh, type, data, len, fd);
 	return imsgev_compose(&c->iev, type, JB_CTL_VERSION, 0, fd, data, len);
 }
 
@@ -346,7 +401,7 @@ control_next_rid(void)
 	return rid;
 }
 
-static void
+void
 control_status(struct ctl_conn *c)
 {
 	struct timeval		 tv = { CTL_REPLY_TIMEOUT, 0 };
@@ -479,6 +534,16 @@ control_dispatch(int fd, short event, void *arg)
 		}
 		if (n == 0)
 			break;
+		if (c->ssh != NULL) {
+			/* a session speaks its own messages, decided there */
+			n = sshd_dispatch(c->ssh, &imsg);
+			imsg_free(&imsg);
+			if (n == -1) {
+				control_close(c);
+				return;
+			}
+			continue;
+		}
 		if (imsg_get_id(&imsg) != JB_CTL_VERSION) {
 			snprintf(t.text, sizeof(t.text), "jbctl speaks "
 			    "protocol %u, jailbeed %u: use the jbctl that "

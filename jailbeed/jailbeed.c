@@ -55,7 +55,7 @@ main(int argc, char *argv[])
 {
 	struct event	 evterm, evint, evhup, evchld, evpipe;
 	struct passwd	*pw;
-	char		 err[JB_ERR_MAX], sockdir[PATH_MAX];
+	char		 err[JB_ERR_MAX], sockdir[PATH_MAX], self[PATH_MAX];
 	int		 ch, noaction = 0, explicit = 0;
 
 	env = &jailbeed_env;
@@ -109,6 +109,9 @@ main(int argc, char *argv[])
 	if (!env->debug && daemon(0, 0) == -1)
 		fatal("daemon");
 	env->started = time(NULL);
+	/* the installed binary, watched for a new version (R43) */
+	if (realpath("/proc/self/exe", self) == NULL)
+		fatal("realpath /proc/self/exe");
 
 	if (mkdir(env->conf.state_dir, 0700) == -1 && errno != EEXIST)
 		fatal("mkdir %s", env->conf.state_dir);
@@ -127,6 +130,9 @@ main(int argc, char *argv[])
 
 	children_spawn();
 	control_init();
+	/* after control_init: a second jailbeed is told so, not EADDRINUSE */
+	sshd_init();
+	sshd_start(self);
 	if ((pw = getpwuid(env->owner_uid)) == NULL)
 		fatalx("owner uid %u vanished", (unsigned)env->owner_uid);
 	priv_drop("jailbeed", pw, NULL, NULL, 0);

@@ -71,6 +71,10 @@ struct job {
 	struct req		*exec;		/* a streamed exec, for resizes */
 	void			*state;		/* the command's own */
 	void			(*free_state)(void *);
+	/* a jb-sshd session's command (sshd.c fills these) */
+	int			 remote;
+	uint32_t		 nrenv;
+	char			 renv[1024];	/* "K=V" NUL-separated */
 };
 
 extern struct jailbeed	*env;
@@ -112,6 +116,27 @@ void	control_listen(void);
 void	control_cleanup(void);
 void	control_child_status(uint32_t, const struct jb_proc_status *);
 void	control_child_text(uint32_t, uint32_t, const char *);
+
+struct sshsess;
+struct ctl_conn	*control_adopt(int, struct sshsess *);
+int	control_send_raw(struct ctl_conn *, uint32_t, const void *, size_t,
+	    int);
+void	control_status(struct ctl_conn *);
+struct job	*control_job(struct ctl_conn *);
+void	control_job_remote(struct ctl_conn *, struct job *);
+
+/* sshd.c: remote SSH, the parent's side */
+void	sshd_init(void);
+void	sshd_start(const char *);
+int	sshd_draining(void);
+int	sshd_session_new(struct imsg *);
+void	sshd_session_closed(struct sshsess *);
+int	sshd_dispatch(struct sshsess *, struct imsg *);
+int	sshd_reply(struct sshsess *, uint32_t, const void *, size_t, int);
+int	sshd_excluded(const char *);
+void	sshd_job_env(struct sshsess *, struct job *);
+void	cmd_sshstatus(struct job *);
+void	cmd_audit(struct job *);
 
 /* jailbeed.c */
 __attribute__((__noreturn__)) void	jailbeed_shutdown(int);

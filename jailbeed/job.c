@@ -45,6 +45,7 @@ job_start(struct ctl_conn *c, const struct jb_ctl_cmd *cmd)
 		p += strlen(p) + 1;
 	}
 	control_job_started(c, job);
+	control_job_remote(c, job);
 
 	switch (cmd->id) {
 	case CMD_INIT:
@@ -73,6 +74,12 @@ job_start(struct ctl_conn *c, const struct jb_ctl_cmd *cmd)
 	case CMD_CONFIG_SHOW:
 	case CMD_CONFIG_VALIDATE:
 		cmd_config(job);
+		break;
+	case CMD_REMOTE_SSH_STATUS:
+		cmd_sshstatus(job);
+		break;
+	case CMD_AUDIT:
+		cmd_audit(job);
 		break;
 	default:
 		job_end(job, 0, "this command is not carried out by jailbeed");

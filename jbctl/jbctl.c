@@ -442,8 +442,14 @@ main(int argc, char *argv[])
 	case CMD_SNAP_DELETE:
 	case CMD_CONFIG_SHOW:
 	case CMD_CONFIG_VALIDATE:
+	case CMD_REMOTE_SSH_STATUS:
+	case CMD_AUDIT:
 		ctl_connect(&ibuf);
 		exit(remote_run(&ibuf, &p, out));
+	case CMD_REMOTE_SSH_KEY_ADD:
+	case CMD_REMOTE_SSH_KEY_RM:
+	case CMD_REMOTE_SSH_KEY_LS:
+		exit(local_ssh_key(p.cmd->id, p.nargs > 0 ? p.args[0] : NULL));
 	case CMD_NONE:
 		die("internal error: command without an id");
 	}

@@ -41,6 +41,9 @@ struct parsed {
 };
 
 extern const struct output	text_output;
+/* output.c: print to fp instead of stdout (jailbeed renders for SSH) */
+#include <stdio.h>
+void	output_set_file(FILE *);
 
 /* remote.c: a command carried out by jailbeed */
 int	remote_run(struct imsgbuf *, const struct parsed *,
@@ -48,6 +51,8 @@ int	remote_run(struct imsgbuf *, const struct parsed *,
 /* local.c: commands jbctl carries out itself */
 int	local_config_init(int force);
 int	local_has_config(void);
+/* sshkeys.c: the owner's authorized_keys for jb-sshd */
+int	local_ssh_key(int id, const char *arg);
 extern const struct output	json_output;
 
 #endif /* JBCTL_H */

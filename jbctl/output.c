@@ -21,6 +21,21 @@
 #include "jbctl.h"
 
 static struct json_object	*json_list;
+/* where the text goes: stdout for jbctl, a memory stream in jailbeed */
+static FILE			*output_fp;
+
+void
+output_set_file(FILE *fp)
+{
+	output_fp = fp;
+}
+
+static FILE *
+ofp(void)
+{
+	return output_fp != NULL ? output_fp : stdout;
+}
+
 static char	text_sandboxes[5 * (JB_NAME_MAX + JB_MSG_TEXT_MAX + 4)];
 
 static const char *
@@ -92,7 +107,7 @@ static void
 text_status_header(void)
 {
 	text_header_due = 0;
-	printf("%-10s %7s %-10s %6s %6s %-8s %s\n", "PROCESS", "PID", "USER",
+	fprintf(ofp(), "%-10s %7s %-10s %6s %6s %-8s %s\n", "PROCESS", "PID", "USER",
 	    "UID", "GID", "UPTIME", "CAPABILITIES");
 }
 
@@ -110,7 +125,7 @@ text_status_entry(const struct jb_proc_status *st, int64_t now)
 		strlcat(text_sandboxes, st->sandbox, sizeof(text_sandboxes));
 		strlcat(text_sandboxes, "\n", sizeof(text_sandboxes));
 	}
-	printf("%-10s %7d %-10s %6u %6u %-8s %s\n", st->name, st->pid,
+	fprintf(ofp(), "%-10s %7d %-10s %6u %6u %-8s %s\n", st->name, st->pid,
 	    user_name(st->uid), st->uid, st->gid,
 	    uptime(now - st->started, up, sizeof(up)),
 	    cap_list(st->cap_eff, caps, sizeof(caps)));
@@ -121,16 +136,16 @@ text_status_end(void)
 {
 	/* what each lock-down enforces, below the table */
 	if (text_sandboxes[0] != '\0')
-		printf("\nLOCK-DOWN\n%s", text_sandboxes);
+		fprintf(ofp(), "\nLOCK-DOWN\n%s", text_sandboxes);
 	text_sandboxes[0] = '\0';
 }
 
 static void
 text_version(const char *client, const char *daemon)
 {
-	printf("jbctl %s\n", client);
+	fprintf(ofp(), "jbctl %s\n", client);
 	if (daemon != NULL)
-		printf("jailbeed %s\n", daemon);
+		fprintf(ofp(), "jailbeed %s\n", daemon);
 }
 
 static int	text_list_header_due;
@@ -148,10 +163,10 @@ text_instance(const struct jb_instance *in)
 {
 	if (text_list_header_due) {
 		text_list_header_due = 0;
-		printf("%-32s %-8s %-6s %-15s %-6s %s\n", "NAME", "STATE",
+		fprintf(ofp(), "%-32s %-8s %-6s %-15s %-6s %s\n", "NAME", "STATE",
 		    "NET", "ADDRESS", "MODE", "BRANCH");
 	}
-	printf("%-32s %-8s %-6s %-15s %-6s %s\n", in->name, in->state,
+	fprintf(ofp(), "%-32s %-8s %-6s %-15s %-6s %s\n", in->name, in->state,
 	    in->net[0] ? in->net : "-", in->ipv4[0] ? in->ipv4 : "-",
 	    in->mode[0] ? in->mode : "-", in->branch[0] ? in->branch : "-");
 }
@@ -164,17 +179,17 @@ text_snapshot(const struct jb_snapshot *s)
 
 	if (text_list_header_due) {
 		text_list_header_due = 0;
-		printf("%-32s %s\n", "SNAPSHOT", "CREATED");
+		fprintf(ofp(), "%-32s %s\n", "SNAPSHOT", "CREATED");
 	}
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%SZ", gmtime(&t));
-	printf("%-32s %s\n", s->name, when);
+	fprintf(ofp(), "%-32s %s\n", s->name, when);
 }
 
 static void
 text_list_end(void)
 {
 	if (text_list_header_due)
-		printf("no %s\n", text_list_kind == 2 ? "snapshots" :
+		fprintf(ofp(), "no %s\n", text_list_kind == 2 ? "snapshots" :
 		    "containers");
 }
 
@@ -236,7 +251,7 @@ json_status_end(void)
 
 	top = json_object_new_object();
 	json_object_object_add(top, "processes", json_list);
-	printf("%s\n", json_object_to_json_string_ext(top,
+	fprintf(ofp(), "%s\n", json_object_to_json_string_ext(top,
 	    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(top);
 	json_list = NULL;
@@ -251,7 +266,7 @@ json_version(const char *client, const char *daemon)
 	json_object_object_add(top, "jbctl", json_object_new_string(client));
 	json_object_object_add(top, "jailbeed",
 	    daemon ? json_object_new_string(daemon) : NULL);
-	printf("%s\n", json_object_to_json_string_ext(top,
+	fprintf(ofp(), "%s\n", json_object_to_json_string_ext(top,
 	    JSON_C_TO_STRING_PRETTY));
 	json_object_put(top);
 }
@@ -307,7 +322,7 @@ json_list_end(void)
 	struct json_object	*top = json_object_new_object();
 
 	json_object_object_add(top, json_list_name, json_list);
-	printf("%s\n", json_object_to_json_string_ext(top,
+	fprintf(ofp(), "%s\n", json_object_to_json_string_ext(top,
 	    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(top);
 	json_list = NULL;

@@ -43,6 +43,9 @@ child_run(struct child *c)
 	/* fds only ever go up to the parent, never come down from it */
 	if (c->fdsend)
 		imsgbuf_allow_fdsend(&c->iev.ibuf);
+	/* jb-sshd alone is handed its listening socket */
+	if (c->fdrecv)
+		imsgbuf_allow_fdpass(&c->iev.ibuf);
 	if (imsgev_compose(&c->iev, IMSG_CHILD_READY, 0, 0, -1, NULL, 0) == -1)
 		fatal("%s: compose", c->name);
 	event_dispatch();
@@ -151,7 +154,7 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 	memset(a, 0, sizeof(*a));
 	c->name = name;
 	c->started = time(NULL);
-	while ((ch = getopt(argc, argv, "a:b:c:dDe:k:o:v")) != -1) {
+	while ((ch = getopt(argc, argv, "a:b:c:dDe:k:o:s:v")) != -1) {
 		switch (ch) {
 		case 'D':
 			a->sandbox_debug = 1;
@@ -178,13 +181,16 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 		case 'o':
 			a->owner = optarg;
 			break;
+		case 's':
+			a->state_dir = optarg;
+			break;
 		case 'v':
 			a->verbose++;
 			break;
 		default:
 			fprintf(stderr, "usage: %s [-dDv] [-a ca] [-b bridge] "
 			    "[-c cert] [-e endpoint] [-k key] [-o owner] "
-			    "(started by jailbeed)\n", name);
+			    "[-s dir] (started by jailbeed)\n", name);
 			exit(2);
 		}
 	}

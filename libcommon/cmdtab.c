@@ -107,6 +107,32 @@ const struct cmd cmdtab[] = {
 	  .flags = CMD_LOCAL,
 	  .opts = { { .lname = "force", .help = "replace an existing file" } },
 	  .help = "write .jailbee/config.yaml from the template" },
+	{ .words = { "remote", "ssh", "key", "add" },
+	  .id = CMD_REMOTE_SSH_KEY_ADD, .cls = CMD_HOST, .args = "[FILE]",
+	  .min_args = 0, .max_args = 1, .flags = CMD_LOCAL,
+	  .help = "let an SSH public key log in to jb-sshd: one OpenSSH "
+	  "public key line, read from FILE or standard input, added to "
+	  "~/.config/jailbee/authorized_keys" },
+	{ .words = { "remote", "ssh", "key", "rm" },
+	  .id = CMD_REMOTE_SSH_KEY_RM, .cls = CMD_HOST, .args = "FINGERPRINT",
+	  .min_args = 1, .max_args = 1, .flags = CMD_LOCAL,
+	  .help = "remove the key with this SHA256: fingerprint; its next "
+	  "connection is refused, live sessions go on" },
+	{ .words = { "remote", "ssh", "key", "ls" },
+	  .id = CMD_REMOTE_SSH_KEY_LS, .cls = CMD_HOST, .args = "",
+	  .min_args = 0, .max_args = 0, .flags = CMD_LOCAL,
+	  .help = "list the keys that may log in: fingerprint, type, "
+	  "comment" },
+	{ .words = { "remote", "ssh", "status" },
+	  .id = CMD_REMOTE_SSH_STATUS, .cls = CMD_HOST, .args = "",
+	  .min_args = 0, .max_args = 0,
+	  .help = "where jb-sshd listens, its command policy and its live "
+	  "sessions" },
+	{ .words = { "audit" }, .id = CMD_AUDIT, .cls = CMD_HOST,
+	  .args = "", .min_args = 0, .max_args = 0,
+	  .opts = { { .lname = "since", .argname = "DURATION",
+	      .help = "only the last DURATION (30s, 5m, 2h)" } },
+	  .help = "print jb-sshd's journal: one JSON line per decision" },
 #ifdef JB_TESTHOOKS
 	{ .words = { "_test-attempt" }, .id = CMD_TEST_ATTEMPT,
 	  .cls = CMD_INTERNAL, .args = "PROCESS read|write|connect|netlink PATH",

@@ -47,12 +47,18 @@ enum cmd_id {
 	CMD_CONFIG_SHOW,
 	CMD_CONFIG_VALIDATE,
 	CMD_CONFIG_INIT,
+	/* remote SSH (issue #6) */
+	CMD_REMOTE_SSH_KEY_ADD,
+	CMD_REMOTE_SSH_KEY_RM,
+	CMD_REMOTE_SSH_KEY_LS,
+	CMD_REMOTE_SSH_STATUS,
+	CMD_AUDIT,
 };
 
 /* where a command runs: in the parent, or in jbctl alone */
 #define CMD_LOCAL	0x1	/* jbctl does it itself (config init) */
 
-#define CMD_MAXWORDS	3
+#define CMD_MAXWORDS	4
 #define CMD_MAXOPTS	8
 
 struct cmd_opt {

@@ -53,6 +53,44 @@ static const struct yt_field incus_fields[] = {
 	{ .key = NULL }
 };
 
+static int	valid_listen(const char *, char *, size_t);
+static int	valid_mode(const char *, char *, size_t);
+static int	valid_leaf(const char *, char *, size_t);
+static int	valid_prefix(const char *, char *, size_t);
+
+static int	allow_list(struct yt_ctx *, const struct yt_node *, void *);
+static int	excluded_list(struct yt_ctx *, const struct yt_node *,
+		    void *);
+
+static const struct yt_field ssh_cmd_fields[] = {
+	{ .key = "mode", .type = YT_STRING,
+	  .off = offsetof(struct jb_conf, ssh_mode),
+	  .size = sizeof(((struct jb_conf *)NULL)->ssh_mode),
+	  .valid = valid_mode },
+	{ .key = "allow", .type = YT_CUSTOM, .fn = allow_list },
+	{ .key = NULL }
+};
+
+static const struct yt_field ssh_fields[] = {
+	{ .key = "listen", .type = YT_STRING,
+	  .off = offsetof(struct jb_conf, ssh_listen),
+	  .size = sizeof(((struct jb_conf *)NULL)->ssh_listen),
+	  .valid = valid_listen },
+	{ .key = "authorized_keys", .type = YT_PATH,
+	  .off = offsetof(struct jb_conf, ssh_keys),
+	  .size = sizeof(((struct jb_conf *)NULL)->ssh_keys) },
+	{ .key = "restrict_host", .type = YT_BOOL,
+	  .off = offsetof(struct jb_conf, ssh_restrict_host) },
+	{ .key = "commands", .type = YT_MAP, .sub = ssh_cmd_fields },
+	{ .key = "excluded_repos", .type = YT_CUSTOM, .fn = excluded_list },
+	{ .key = NULL }
+};
+
+static const struct yt_field remote_fields[] = {
+	{ .key = "ssh", .type = YT_MAP, .sub = ssh_fields },
+	{ .key = NULL }
+};
+
 static const struct yt_field conf_fields[] = {
 	{ .key = "owner", .type = YT_STRING,
 	  .off = offsetof(struct jb_conf, owner),
@@ -66,8 +104,151 @@ static const struct yt_field conf_fields[] = {
 	  .off = offsetof(struct jb_conf, state_dir),
 	  .size = sizeof(((struct jb_conf *)NULL)->state_dir) },
 	{ .key = "incus", .type = YT_MAP, .sub = incus_fields },
+	{ .key = "remote", .type = YT_MAP, .sub = remote_fields },
 	{ .key = NULL }
 };
+
+/* ADDR:PORT with an IPv4 or [IPv6] literal, or "off" */
+static int
+valid_listen(const char *s, char *why, size_t whylen)
+{
+	struct sockaddr_storage	ss;
+
+	if (strcmp(s, "off") == 0 || conf_listen_addr(s, &ss) == 0)
+		return 0;
+	(void)snprintf(why, whylen, "not ADDR:PORT (an IPv4 address or "
+	    "[IPv6] address and a port 1-65535) nor off");
+	return -1;
+}
+
+static int
+valid_mode(const char *s, char *why, size_t whylen)
+{
+	if (strcmp(s, "full") == 0 || strcmp(s, "allowlist") == 0 ||
+	    strcmp(s, "disabled") == 0)
+		return 0;
+	(void)snprintf(why, whylen, "one of full, allowlist, disabled");
+	return -1;
+}
+
+/* a command leaf as typed: words of [a-z0-9-] separated by one space */
+static int
+valid_leaf(const char *s, char *why, size_t whylen)
+{
+	size_t	i, n = strlen(s);
+
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') ||
+		    (s[i] >= '0' && s[i] <= '9') || s[i] == '-' ||
+		    (s[i] == ' ' && i > 0 && i + 1 < n && s[i - 1] != ' ')))
+			break;
+	if (n > 0 && i == n)
+		return 0;
+	(void)snprintf(why, whylen, "not a command (words such as \"ls\" "
+	    "or \"snapshot ls\")");
+	return -1;
+}
+
+/* a container_prefix: lowercase letters, digits, '-' */
+static int
+valid_prefix(const char *s, char *why, size_t whylen)
+{
+	size_t	n = strlen(s);
+
+	if (n > 0 && n <= 40 && strspn(s, "abcdefghijklmnopqrstuvwxyz"
+	    "0123456789-") == n)
+		return 0;
+	(void)snprintf(why, whylen, "not a container prefix (1-40 of a-z, "
+	    "0-9, '-')");
+	return -1;
+}
+
+/* a sequence of strings into fixed slots, each vetted */
+static int
+str_list(struct yt_ctx *ctx, const struct yt_node *n, char (*v)[48],
+    int *count, int (*valid)(const char *, char *, size_t))
+{
+	char	buf[48], why[128];
+	size_t	i, saved;
+
+	if (n->kind != YT_SEQUENCE)
+		return yt_error(ctx, n, "expected a list, found %s",
+		    yt_describe(n));
+	if (n->nitems > JB_SSH_LIST_MAX)
+		return yt_error(ctx, n, "at most %d entries", JB_SSH_LIST_MAX);
+	*count = 0;
+	for (i = 0; i < n->nitems; i++) {
+		saved = yt_path_push_index(ctx, i);
+		if (yt_get_str(ctx, n->items[i], buf, sizeof(buf)) == -1)
+			return -1;
+		if (valid(buf, why, sizeof(why)) == -1)
+			return yt_error(ctx, n->items[i], "%s", why);
+		yt_path_pop(ctx, saved);
+		strlcpy(v[(*count)++], buf, sizeof(v[0]));
+	}
+	return 0;
+}
+
+static int
+allow_list(struct yt_ctx *ctx, const struct yt_node *n, void *base)
+{
+	struct jb_conf	*c = base;
+
+	return str_list(ctx, n, c->ssh_allow, &c->ssh_nallow, valid_leaf);
+}
+
+static int
+excluded_list(struct yt_ctx *ctx, const struct yt_node *n, void *base)
+{
+	struct jb_conf	*c = base;
+
+	return str_list(ctx, n, c->ssh_excluded, &c->ssh_nexcluded,
+	    valid_prefix);
+}
+
+int
+conf_listen_addr(const char *s, struct sockaddr_storage *ss)
+{
+	struct sockaddr_in	*sin = (struct sockaddr_in *)ss;
+	struct sockaddr_in6	*sin6 = (struct sockaddr_in6 *)ss;
+	char			 host[INET6_ADDRSTRLEN + 1];
+	const char		*c;
+	char			*end;
+	size_t			 len;
+	long			 port;
+	int			 v6 = s[0] == '[';
+
+	memset(ss, 0, sizeof(*ss));
+	if (v6) {
+		if ((c = strchr(s, ']')) == NULL || c[1] != ':')
+			return -1;
+		len = (size_t)(c - s - 1);
+		s++;
+		c++;
+	} else {
+		if ((c = strrchr(s, ':')) == NULL)
+			return -1;
+		len = (size_t)(c - s);
+	}
+	if (len == 0 || len >= sizeof(host))
+		return -1;
+	memcpy(host, s, len);
+	host[len] = '\0';
+	if (c[1] < '0' || c[1] > '9')
+		return -1;
+	errno = 0;
+	port = strtol(c + 1, &end, 10);
+	if (errno != 0 || *end != '\0' || port < 1 || port > 65535)
+		return -1;
+	if (v6) {
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = htons((uint16_t)port);
+		return inet_pton(AF_INET6, host, &sin6->sin6_addr) == 1 ? 0 : -1;
+	}
+	sin->sin_family = AF_INET;
+	sin->sin_port = htons((uint16_t)port);
+	return inet_pton(AF_INET, host, &sin->sin_addr) == 1 ? 0 : -1;
+}
 
 /* a login name as useradd(8) takes it; the caller resolves it */
 static int
@@ -241,6 +422,10 @@ conf_defaults(struct jb_conf *conf)
 	(void)strlcpy(conf->state_dir, JB_STATE_DIR, sizeof(conf->state_dir));
 	(void)strlcpy(conf->incus_url, JB_INCUS_URL, sizeof(conf->incus_url));
 	(void)strlcpy(conf->bridge, JB_BRIDGE, sizeof(conf->bridge));
+	(void)strlcpy(conf->ssh_listen, JB_SSH_LISTEN,
+	    sizeof(conf->ssh_listen));
+	conf->ssh_restrict_host = 1;
+	(void)strlcpy(conf->ssh_mode, "full", sizeof(conf->ssh_mode));
 }
 
 int

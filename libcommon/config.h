@@ -27,6 +27,8 @@
 #define JB_STATE_DIR		"/var/lib/jailbee"
 #define JB_INCUS_URL		"unix:/var/lib/incus/unix.socket"
 #define JB_BRIDGE		"jbbr0"
+#define JB_SSH_LISTEN		"127.0.0.1:8022"
+#define JB_SSH_LIST_MAX		32
 #define JB_OWNER_MAX		33	/* a login name, NUL included */
 #define JB_ERR_MAX		512
 
@@ -40,9 +42,22 @@ struct jb_conf {
 	char	incus_cert[PATH_MAX];	/* our client certificate */
 	char	incus_key[PATH_MAX];	/* its private key */
 	char	incus_ca[PATH_MAX];	/* the server's certificate or CA */
+	/* remote.ssh: jb-sshd's front door and what it lets through */
+	char	ssh_listen[64];		/* ADDR:PORT, or "off" */
+	char	ssh_keys[PATH_MAX];	/* "": ~owner/.config/jailbee/... */
+	int	ssh_restrict_host;	/* 1 (default) */
+	char	ssh_mode[16];		/* full | allowlist | disabled */
+	/* fixed arrays, not lists: the struct is copied and compared whole */
+	char	ssh_allow[JB_SSH_LIST_MAX][48];	/* exact leaves */
+	int	ssh_nallow;
+	char	ssh_excluded[JB_SSH_LIST_MAX][48]; /* repo prefixes */
+	int	ssh_nexcluded;
 };
 
 void	conf_defaults(struct jb_conf *);
+/* "ADDR:PORT" (IPv4, or [IPv6]) into *ss; 0 or -1 */
+struct sockaddr_storage;
+int	conf_listen_addr(const char *, struct sockaddr_storage *);
 /*
  * Load path into *conf.  A missing file is an error unless missing_ok,
  * in which case *conf gets the defaults.  On error returns -1 with a

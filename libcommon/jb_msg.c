@@ -34,6 +34,14 @@ jb_imsg_name(uint32_t type)
 	case IMSG_INCUS_NETINFO:	return "INCUS_NETINFO";
 	case IMSG_MOUNTD_REPO:	return "MOUNTD_REPO";
 	case IMSG_MOUNTD_REPO_INFO:	return "MOUNTD_REPO_INFO";
+	case IMSG_SSHD_LISTEN:	return "SSHD_LISTEN";
+	case IMSG_SSHD_SESSION:	return "SSHD_SESSION";
+	case IMSG_SSHD_AUTH:	return "SSHD_AUTH";
+	case IMSG_SSHD_VERDICT:	return "SSHD_VERDICT";
+	case IMSG_SSHD_ENV:		return "SSHD_ENV";
+	case IMSG_SSHD_EXEC:	return "SSHD_EXEC";
+	case IMSG_SSHD_REFUSED:	return "SSHD_REFUSED";
+	case IMSG_SSHD_DRAIN:	return "SSHD_DRAIN";
 	case IMSG_CTL_STATUS:	return "CTL_STATUS";
 	case IMSG_CTL_STATUS_ENTRY:	return "CTL_STATUS_ENTRY";
 	case IMSG_CTL_VERSION:	return "CTL_VERSION";

@@ -75,6 +75,22 @@ enum jb_imsg_type {
 	IMSG_MOUNTD_REPO = 300,	/* P->M, struct jb_repo_req */
 	IMSG_MOUNTD_REPO_INFO,	/* M->P, struct jb_repo_info, before DONE */
 
+	/*
+	 * parent <-> jb-sshd: 500..  LISTEN and SESSION travel on the
+	 * child's channel; the rest on one session's own channel (the fd
+	 * SESSION carries), where the parent also answers with the
+	 * control replies (CTL_OUTPUT, CTL_ERROR, CTL_EXEC_FD, CTL_EXIT,
+	 * CTL_END) and the session sends CTL_WINSIZE.
+	 */
+	IMSG_SSHD_LISTEN = 500,	/* P->S, none + the listening socket */
+	IMSG_SSHD_SESSION,	/* S->P, struct jb_sshd_session + channel fd */
+	IMSG_SSHD_AUTH,		/* S->P, struct jb_sshd_auth: a key offered */
+	IMSG_SSHD_VERDICT,	/* P->S, struct jb_sshd_verdict */
+	IMSG_SSHD_ENV,		/* S->P, struct jb_sshd_env: an env request */
+	IMSG_SSHD_EXEC,		/* S->P, struct jb_sshd_exec: exec or shell */
+	IMSG_SSHD_REFUSED,	/* S->P, struct jb_sshd_refused: for the journal */
+	IMSG_SSHD_DRAIN,	/* P->S, none: refuse new sessions, exit when idle */
+
 	/* jbctl <-> parent (control socket): 1000.. */
 	IMSG_CTL_STATUS = 1000,	/* client -> parent, none */
 	IMSG_CTL_STATUS_ENTRY,	/* parent -> client, struct jb_proc_status */
@@ -249,6 +265,41 @@ struct jb_repo_req {
 };
 
 /* a git checkout as the owner sees it */
+struct jb_sshd_session {
+	char		addr[48];		/* the client's address */
+	uint32_t	port;
+};
+
+#define JB_SSH_KEY_MAX		8192	/* a public key blob, base64 */
+struct jb_sshd_auth {
+	char		user[64];
+	char		keytype[64];		/* "ssh-ed25519" ... */
+	char		key[JB_SSH_KEY_MAX];	/* base64 of the blob */
+	int32_t		verified;		/* libssh checked the signature */
+};
+
+struct jb_sshd_verdict {
+	int32_t		ok;
+	char		fingerprint[64];	/* SHA256:... */
+};
+
+struct jb_sshd_env {
+	char		name[64];
+	char		value[64];
+};
+
+struct jb_sshd_exec {
+	char		line[JB_ARGV_MAX];	/* "" for a shell request */
+	int32_t		shell;			/* a shell request */
+	int32_t		pty;			/* a pty was asked for */
+	uint32_t	cols, rows;
+	char		term[64];
+};
+
+struct jb_sshd_refused {
+	char		what[64];		/* "tcpip-forward", "x11-req" ... */
+};
+
 struct jb_repo_info {
 	char		toplevel[PATH_MAX];	/* realpath of the work tree */
 	char		head_branch[JB_BRANCH_MAX]; /* "" when detached */

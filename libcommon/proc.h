@@ -64,6 +64,7 @@ struct child {
 	struct event_base *base;
 	int		(*dispatch)(struct child *, struct imsg *);
 	int		 fdsend;	/* may send fds to the parent */
+	int		 fdrecv;	/* may also take fds from it (jb-sshd) */
 	/* answer STATUS_REQ later with child_status_reply(); NULL: at once */
 	void		(*status)(struct child *, uint32_t);
 };
@@ -77,6 +78,7 @@ struct child_args {
 	const char	*ca;		/* -a: the server's certificate */
 	const char	*bridge;	/* -b: the suite's Incus bridge */
 	int		 sandbox_debug;	/* -D: log forbidden calls, not kill */
+	const char	*state_dir;	/* -s: the suite's state directory */
 };
 void	child_init(struct child *, const char *, int, char **,
 	    struct child_args *);

@@ -182,25 +182,44 @@ sandbox_jb_mountd(void)
 	apply(&sb);
 }
 
-/* jb-sshd: an empty chroot and nothing beyond its channel, for now */
+/*
+ * jb-sshd: an empty chroot, no file at all (Landlock refuses every path,
+ * so the openat that libssh and OpenSSL try for /etc/ssh/moduli and
+ * openssl.cnf fails cleanly instead of killing a session).  Beyond the
+ * base set, each call named here is one the SSH front door needs:
+ * accept4 on the socket the parent handed in; socketpair for a session's
+ * channel to the parent (AF_UNIX only); clone/clone3, set_robust_list and
+ * wait4 for the fork per connection and its reaping; get/setsockopt,
+ * getpeername, getsockname and shutdown for libssh's socket handling;
+ * alarm and setitimer for the login grace timer.
+ */
 void
 sandbox_jb_sshd(void)
 {
+	static const int	 calls[] = {
+		SCMP_SYS(accept4), SCMP_SYS(socketpair), SCMP_SYS(clone),
+		SCMP_SYS(clone3), SCMP_SYS(set_robust_list), SCMP_SYS(wait4),
+		SCMP_SYS(getsockopt), SCMP_SYS(setsockopt),
+		SCMP_SYS(getpeername), SCMP_SYS(getsockname),
+		SCMP_SYS(shutdown), SCMP_SYS(alarm), SCMP_SYS(setitimer),
+		SCMP_SYS(openat),
 #ifdef JB_TESTHOOKS
-	static const int	 calls[] = { SCMP_SYS(openat), SCMP_SYS(connect) };
-	static const int	 unix_only[] = { AF_UNIX };
+		SCMP_SYS(connect),
 #endif
+	};
+	static const int	 unix_only[] = { AF_UNIX };
+	static const unsigned long ioctls[] = { FIONREAD };
 	static const char	*none[] = { NULL };
 	struct sandbox		 sb;
 
 	memset(&sb, 0, sizeof(sb));
 	sb.name = "jb-sshd";
 	sb.ro_paths = none;
-#ifdef JB_TESTHOOKS
 	sb.syscalls = calls;
 	sb.nsyscalls = NELEM(calls);
+	sb.ioctls = ioctls;
+	sb.nioctls = NELEM(ioctls);
 	sb.socket_families = unix_only;
 	sb.nsocket_families = NELEM(unix_only);
-#endif
 	apply(&sb);
 }

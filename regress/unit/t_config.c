@@ -294,12 +294,54 @@ ATF_TC_BODY(syntax, tc)
 	    "x.yaml:1: bad input: control characters are not allowed");
 }
 
+ATF_TC_WITHOUT_HEAD(remote_ssh);
+ATF_TC_BODY(remote_ssh, tc)
+{
+	struct jb_conf	c;
+	char		err[JB_ERR_MAX];
+	const char	*yaml = "remote:\n  ssh:\n    listen: \"[::1]:2222\"\n"
+	    "    restrict_host: false\n    commands:\n      mode: allowlist\n"
+	    "      allow: [ls, snapshot ls]\n    excluded_repos: [secret]\n";
+
+	conf_defaults(&c);
+	ATF_CHECK_STREQ(c.ssh_listen, "127.0.0.1:8022");
+	ATF_CHECK_EQ(c.ssh_restrict_host, 1);
+	ATF_CHECK_STREQ(c.ssh_mode, "full");
+	ATF_REQUIRE_MSG(conf_parse("x.yaml", yaml, strlen(yaml), &c, err,
+	    sizeof(err)) == 0, "%s", err);
+	ATF_CHECK_STREQ(c.ssh_listen, "[::1]:2222");
+	ATF_CHECK_EQ(c.ssh_restrict_host, 0);
+	ATF_CHECK_STREQ(c.ssh_mode, "allowlist");
+	ATF_CHECK_EQ(c.ssh_nallow, 2);
+	ATF_CHECK_STREQ(c.ssh_allow[1], "snapshot ls");
+	ATF_CHECK_EQ(c.ssh_nexcluded, 1);
+	ATF_CHECK_STREQ(c.ssh_excluded[0], "secret");
+	BAD("remote: {ssh: {listen: 127.0.0.1}}\n",
+	    "x.yaml:1: remote.ssh.listen: not ADDR:PORT (an IPv4 address or "
+	    "[IPv6] address and a port 1-65535) nor off");
+	BAD("remote: {ssh: {listen: \"1.2.3.4:0\"}}\n",
+	    "x.yaml:1: remote.ssh.listen: not ADDR:PORT (an IPv4 address or "
+	    "[IPv6] address and a port 1-65535) nor off");
+	BAD("remote: {ssh: {commands: {mode: open}}}\n",
+	    "x.yaml:1: remote.ssh.commands.mode: one of full, allowlist, "
+	    "disabled");
+	BAD("remote: {ssh: {commands: {allow: [\"ls  x\"]}}}\n",
+	    "x.yaml:1: remote.ssh.commands.allow[0]: not a command (words "
+	    "such as \"ls\" or \"snapshot ls\")");
+	BAD("remote: {ssh: {excluded_repos: [Bad]}}\n",
+	    "x.yaml:1: remote.ssh.excluded_repos[0]: not a container prefix "
+	    "(1-40 of a-z, 0-9, '-')");
+	BAD("remote: {ssh: {excluded_repos: x}}\n",
+	    "x.yaml:1: remote.ssh.excluded_repos: expected a list, found a "
+	    "string");
+}
+
 ATF_TC_WITHOUT_HEAD(unknown_keys);
 ATF_TC_BODY(unknown_keys, tc)
 {
 	BAD("owner: bob\nsockets: /x\n",
 	    "x.yaml:2: sockets: unknown key (known: owner, socket, "
-	    "state_dir, incus)");
+	    "state_dir, incus, remote)");
 	BAD("incus:\n  url: unix:/x\n  urll: x\n",
 	    "x.yaml:3: incus.urll: unknown key (known: url, "
 	    "bridge, client_cert, client_key, server_cert)");
@@ -309,10 +351,10 @@ ATF_TC_BODY(unknown_keys, tc)
 	/* keys are escaped before they reach a terminal */
 	BAD("\"\\e[2J\": 1\n",
 	    "x.yaml:1: \\x1b[2J: unknown key (known: owner, socket, "
-	    "state_dir, incus)");
+	    "state_dir, incus, remote)");
 	BAD("\"\": 1\n",
 	    "x.yaml:1: \"\": unknown key (known: owner, socket, state_dir, "
-	    "incus)");
+	    "incus, remote)");
 	BAD("? [a]\n: b\n",
 	    "x.yaml:1: a mapping key must be a scalar, not a sequence");
 }
@@ -952,6 +994,7 @@ ATF_TC_BODY(tree_access, tc)
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, defaults);
+	ATF_TP_ADD_TC(tp, remote_ssh);
 	ATF_TP_ADD_TC(tp, load_missing_ok);
 	ATF_TP_ADD_TC(tp, load_errors);
 	ATF_TP_ADD_TC(tp, load_full);

@@ -1,0 +1,762 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * The parent's side of remote SSH.  jb-sshd only carries bytes: here
+ * every offered key is checked against the owner's authorized_keys,
+ * every command line is split and judged (sshpolicy.c), commands run
+ * through the same jobs as jbctl's, their replies are rendered as text
+ * for the SSH channel, and each decision becomes one journal line.
+ */
+
+#include <sys/socket.h>
+#include <sys/stat.h>
+
+#include <netinet/in.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "authkeys.h"
+#include "duration.h"
+#include "cmdtab.h"
+#include "jailbeed.h"
+#include "jbctl.h"
+#include "jobs.h"
+#include "log.h"
+#include "sshargv.h"
+#include "sshpolicy.h"
+
+#define SSH_USER		"jailbee"
+#define SSH_WATCH_SECS		2	/* how often the binaries are checked */
+
+/* R10: the only variables a client may set, with plain short values */
+static const char *const term_vars[] = {
+	"LC_TERMINAL", "LC_TERMINAL_VERSION", "TERM_PROGRAM",
+	"TERM_PROGRAM_VERSION", "COLORTERM", NULL
+};
+#define SSH_ENV_VALUE_MAX	32
+
+struct sshsess {
+	struct ctl_conn		*c;
+	char			 addr[48];
+	uint32_t		 port;
+	int			 authed;
+	char			 fp[AUTHKEY_FP_MAX];
+	char			 env[5][136];	/* "NAME=value" kept */
+	int			 nenv;
+	int			 busy;		/* a request is running */
+	int			 render;	/* enum cmd_id being rendered */
+	int			 failed;
+	int			 got_exit;
+	int			 status;
+	char			 route[16];	/* exec | shell */
+	char			 leaf[48];
+	char			 target[JB_INSTANCE_MAX];
+	struct timespec		 t0;
+};
+
+static int		 listen_fd = -1;
+static int		 journal_fd = -1;
+static int		 nsessions;
+static int		 draining;
+static struct event	 watch_ev;
+static struct stat	 watch_st[2];
+static char		 watch_path[2][PATH_MAX];
+
+static int64_t
+ms_since(const struct timespec *t0)
+{
+	struct timespec	t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)(t.tv_sec - t0->tv_sec) * 1000 +
+	    (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/*
+ * One line per decision: who (address, port, key fingerprint), what
+ * (route, the command's leaf, the container), the decision and how it
+ * ended.  Never key material, the full command line, env values or any
+ * terminal byte.  The parent writes it under the state directory
+ * (opened as root at start) and to syslog.
+ */
+static void
+journal(struct sshsess *s, const char *route, const char *decision,
+    const char *reason, int with_exit)
+{
+	struct json_object	*o;
+	const char		*line;
+	char			 when[32];
+	time_t			 now = time(NULL);
+	size_t			 len;
+
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	if ((o = json_object_new_object()) == NULL)
+		return;
+	json_object_object_add(o, "time", json_object_new_string(when));
+	json_object_object_add(o, "src", json_object_new_string(s->addr));
+	json_object_object_add(o, "port", json_object_new_int(s->port));
+	json_object_object_add(o, "fingerprint",
+	    json_object_new_string(s->fp));
+	json_object_object_add(o, "route", json_object_new_string(route));
+	json_object_object_add(o, "command", json_object_new_string(s->leaf));
+	json_object_object_add(o, "container",
+	    json_object_new_string(s->target));
+	json_object_object_add(o, "decision",
+	    json_object_new_string(decision));
+	if (reason != NULL)
+		json_object_object_add(o, "reason",
+		    json_object_new_string(reason));
+	if (with_exit) {
+		json_object_object_add(o, "exit",
+		    json_object_new_int(s->status));
+		json_object_object_add(o, "duration_ms",
+		    json_object_new_int64(ms_since(&s->t0)));
+	}
+	line = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	len = strlen(line);
+	if (journal_fd != -1) {
+		struct iovec	iov[2];
+
+		iov[0].iov_base = (void *)(uintptr_t)line;
+		iov[0].iov_len = len;
+		iov[1].iov_base = "\n";
+		iov[1].iov_len = 1;
+		if (writev(journal_fd, iov, 2) == -1)
+			log_warn("ssh journal");
+	}
+	log_info("ssh: %s", line);
+	json_object_put(o);
+}
+
+/* as root, before the privilege drop: the socket and the journal */
+void
+sshd_init(void)
+{
+	struct sockaddr_storage	 ss;
+	char			 path[PATH_MAX];
+	int			 on = 1;
+
+	if (snprintf(path, sizeof(path), "%s/ssh-journal.jsonl",
+	    env->conf.state_dir) < (int)sizeof(path) &&
+	    (journal_fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC,
+	    0600)) == -1)
+		fatal("ssh journal %s", path);
+	if (strcmp(env->conf.ssh_listen, "off") == 0)
+		return;
+	if (conf_listen_addr(env->conf.ssh_listen, &ss) == -1)
+		fatalx("remote.ssh.listen %s: not ADDR:PORT",
+		    env->conf.ssh_listen);
+	if ((listen_fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0))
+	    == -1)
+		fatal("ssh: socket");
+	if (setsockopt(listen_fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on))
+	    == -1)
+		fatal("ssh: SO_REUSEADDR");
+	if (bind(listen_fd, (struct sockaddr *)&ss, ss.ss_family == AF_INET ?
+	    sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6)) == -1)
+		fatal("ssh: bind %s (remote.ssh.listen in %s)",
+		    env->conf.ssh_listen, env->conf_path);
+	if (listen(listen_fd, 64) == -1)
+		fatal("ssh: listen %s", env->conf.ssh_listen);
+}
+
+static void
+sshd_watch(int fd, short event, void *arg)
+{
+	struct timeval	 tv = { SSH_WATCH_SECS, 0 };
+	struct stat	 st;
+	int		 i;
+
+	for (i = 0; i < 2 && !draining; i++) {
+		if (stat(watch_path[i], &st) == 0 &&
+		    st.st_ino == watch_st[i].st_ino &&
+		    st.st_mtim.tv_sec == watch_st[i].st_mtim.tv_sec &&
+		    st.st_mtim.tv_nsec == watch_st[i].st_mtim.tv_nsec &&
+		    st.st_size == watch_st[i].st_size)
+			continue;
+		/* R43: a new version: no new session, drain, exit */
+		log_warnx("ssh: %s changed: refusing new sessions, draining "
+		    "%d, then exiting for a restart", watch_path[i],
+		    nsessions);
+		draining = 1;
+		(void)imsgev_compose(&children[PROC_SSHD].iev,
+		    IMSG_SSHD_DRAIN, 0, 0, -1, NULL, 0);
+	}
+	if (!draining)
+		evtimer_add(&watch_ev, &tv);
+}
+
+int
+sshd_draining(void)
+{
+	return draining;
+}
+
+/* after the children started: hand jb-sshd its socket, say the policy */
+void
+sshd_start(const char *self)
+{
+	struct timeval	 tv = { SSH_WATCH_SECS, 0 };
+	char		 name[48];
+	const struct cmd *c;
+	int		 i, nw;
+
+	if (listen_fd == -1) {
+		log_info("ssh: remote.ssh.listen is off");
+		return;
+	}
+	if (imsgev_compose(&children[PROC_SSHD].iev, IMSG_SSHD_LISTEN, 0, 0,
+	    listen_fd, NULL, 0) == -1)
+		fatal("ssh: compose");
+	listen_fd = -1;
+	log_info("ssh: listening on %s, commands %s, host restrictions %s",
+	    env->conf.ssh_listen, env->conf.ssh_mode,
+	    env->conf.ssh_restrict_host ? "on" : "OFF (restrict_host: false)");
+	/* R18: what the allowlist names but restrict_host refuses */
+	for (i = 0; i < env->conf.ssh_nallow; i++) {
+		char	copy[48], *w[CMD_MAXWORDS + 1], *p, *save;
+
+		strlcpy(copy, env->conf.ssh_allow[i], sizeof(copy));
+		for (nw = 0, p = strtok_r(copy, " ", &save); p != NULL &&
+		    nw < CMD_MAXWORDS; p = strtok_r(NULL, " ", &save))
+			w[nw++] = p;
+		if ((c = cmd_lookup(nw, w, NULL)) == NULL) {
+			log_warnx("ssh: allowlist names %s, which is no "
+			    "command", env->conf.ssh_allow[i]);
+			continue;
+		}
+		if (env->conf.ssh_restrict_host &&
+		    sshpolicy_host(c->id) != SSHP_HOST_ALLOWED)
+			log_warnx("ssh: allowlist names %s, which "
+			    "restrict_host refuses", cmd_name(c, name,
+			    sizeof(name)));
+	}
+	snprintf(watch_path[0], sizeof(watch_path[0]), "%s/jb-sshd",
+	    LIBEXECDIR);
+	strlcpy(watch_path[1], self, sizeof(watch_path[1]));
+	for (i = 0; i < 2; i++)
+		if (stat(watch_path[i], &watch_st[i]) == -1)
+			fatal("ssh: stat %s", watch_path[i]);
+	evtimer_set(&watch_ev, sshd_watch, NULL);
+	evtimer_add(&watch_ev, &tv);
+}
+
+int
+sshd_session_new(struct imsg *imsg)
+{
+	struct jb_sshd_session	 p;
+	struct sshsess		*s;
+	int			 fd;
+
+	if (imsg_get_data(imsg, &p, sizeof(p)) == -1 ||
+	    (fd = imsg_get_fd(imsg)) == -1)
+		return -1;
+	p.addr[sizeof(p.addr) - 1] = '\0';
+	if ((s = calloc(1, sizeof(*s))) == NULL) {
+		close(fd);
+		return 0;
+	}
+	strlcpy(s->addr, p.addr, sizeof(s->addr));
+	s->port = p.port;
+	clock_gettime(CLOCK_MONOTONIC, &s->t0);
+	if ((s->c = control_adopt(fd, s)) == NULL) {
+		close(fd);
+		free(s);
+		return 0;
+	}
+	nsessions++;
+	return 0;
+}
+
+void
+sshd_session_closed(struct sshsess *s)
+{
+	if (s->busy)
+		journal(s, s->route, "accept", "session closed", 1);
+	nsessions--;
+	free(s);
+}
+
+static int
+raw(struct sshsess *s, uint32_t type, const void *data, size_t len, int fd)
+{
+	return control_send_raw(s->c, type, data, len, fd);
+}
+
+static void
+send_text(struct sshsess *s, int which, const char *text, size_t len)
+{
+	struct jb_output	*o;
+	size_t			 off, n;
+
+	if ((o = calloc(1, sizeof(*o))) == NULL)
+		return;
+	for (off = 0; off < len; off += n) {
+		n = len - off > sizeof(o->data) ? sizeof(o->data) : len - off;
+		o->which = which;
+		o->len = n;
+		memcpy(o->data, text + off, n);
+		(void)raw(s, IMSG_CTL_OUTPUT, o, sizeof(*o), -1);
+	}
+	free(o);
+}
+
+static void
+finish(struct sshsess *s, const char *decision, const char *reason)
+{
+	journal(s, s->route, decision, reason, 1);
+	s->busy = 0;
+}
+
+static void
+refuse(struct sshsess *s, const char *msg, const char *reason)
+{
+	struct jb_ctl_text	t;
+
+	memset(&t, 0, sizeof(t));
+	strlcpy(t.text, msg, sizeof(t.text));
+	(void)raw(s, IMSG_CTL_ERROR, &t, sizeof(t), -1);
+	(void)raw(s, IMSG_CTL_END, NULL, 0, -1);
+	s->status = 1;
+	finish(s, "refuse", reason);
+}
+
+int
+sshd_excluded(const char *prefix)
+{
+	int	i;
+
+	if (!env->conf.ssh_restrict_host)
+		return 0;
+	for (i = 0; i < env->conf.ssh_nexcluded; i++)
+		if (strcmp(env->conf.ssh_excluded[i], prefix) == 0)
+			return 1;
+	return 0;
+}
+
+/* render one structured reply as the text jbctl would print */
+static void
+render(struct sshsess *s, void (*fn)(const void *), const void *arg)
+{
+	char	*buf = NULL;
+	size_t	 len = 0;
+	FILE	*fp;
+
+	if ((fp = open_memstream(&buf, &len)) == NULL)
+		return;
+	output_set_file(fp);
+	fn(arg);
+	fclose(fp);
+	output_set_file(NULL);
+	send_text(s, 1, buf, len);
+	free(buf);
+}
+
+static int64_t	render_now;
+
+static void r_status(const void *a) { text_output.status_entry(a, render_now); }
+static void r_status_end(const void *a) { text_output.status_end(); }
+static void r_instance(const void *a) { text_output.instance(a); }
+static void r_snapshot(const void *a) { text_output.snapshot(a); }
+static void r_list_end(const void *a) { text_output.list_end(); }
+
+int
+sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
+    int fd)
+{
+	const struct jb_instance	*in;
+	const struct jb_exit		*x;
+
+	switch (type) {
+	case IMSG_CTL_STATUS_ENTRY:
+		render_now = time(NULL);
+		render(s, r_status, data);
+		return 0;
+	case IMSG_CTL_INSTANCE:
+		in = data;
+		/* R38: an excluded repo's containers do not exist here */
+		if (sshd_excluded(in->prefix))
+			return 0;
+		render(s, r_instance, data);
+		return 0;
+	case IMSG_CTL_SNAPSHOT:
+		render(s, r_snapshot, data);
+		return 0;
+	case IMSG_CTL_ERROR:
+		s->failed = 1;
+		break;
+	case IMSG_CTL_EXIT:
+		x = data;
+		s->got_exit = 1;
+		s->status = x->status;
+		break;
+	case IMSG_CTL_END:
+		if (!s->failed && s->render == CMD_STATUS)
+			render(s, r_status_end, NULL);
+		if (!s->failed && (s->render == CMD_LS ||
+		    s->render == CMD_SNAP_LS))
+			render(s, r_list_end, NULL);
+		if (!s->got_exit)
+			s->status = s->failed ? 1 : 0;
+		if (s->busy)
+			finish(s, "accept", s->failed ? "failed" : NULL);
+		break;
+	}
+	return raw(s, type, data, len, fd);
+}
+
+static int
+env_ok(const struct jb_sshd_env *e)
+{
+	size_t	i, n = strlen(e->value);
+
+	for (i = 0; term_vars[i] != NULL; i++)
+		if (strcmp(e->name, term_vars[i]) == 0)
+			break;
+	if (term_vars[i] == NULL || n == 0 || n > SSH_ENV_VALUE_MAX)
+		return 0;
+	return strspn(e->value, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-+") == n;
+}
+
+/* the environment a session's command gets in its container (R10, R30) */
+void
+sshd_job_env(struct sshsess *s, struct job *job)
+{
+	size_t	off = 0, l;
+	int	i;
+	char	kv[3][32] = { "JAILBEE_SSH_SESSION=1", "", "" };
+
+	job->remote = 1;
+	if (env->conf.ssh_restrict_host) {
+		strlcpy(kv[1], "JAILBEE_REMOTE_SSH=1", sizeof(kv[1]));
+		strlcpy(kv[2], "LESSSECURE=1", sizeof(kv[2]));
+	}
+	job->nrenv = 0;
+	for (i = 0; i < 3; i++) {
+		if (kv[i][0] == '\0')
+			continue;
+		l = strlen(kv[i]) + 1;
+		memcpy(job->renv + off, kv[i], l);
+		off += l;
+		job->nrenv++;
+	}
+	for (i = 0; i < s->nenv; i++) {
+		l = strlen(s->env[i]) + 1;
+		if (off + l > sizeof(job->renv))
+			break;
+		memcpy(job->renv + off, s->env[i], l);
+		off += l;
+		job->nrenv++;
+	}
+}
+
+static void
+run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
+{
+	struct jb_ctl_cmd	*cmd = NULL;
+	struct sshp_conf	 pc;
+	struct sshp_result	 r;
+	char			 words[JB_ARGV_MAX], err[JB_MSG_TEXT_MAX];
+	char			*argv[SSHARGV_MAXARGS + 1], *usage = NULL, *p;
+	int			 argc, i;
+
+	s->busy = 1;
+	clock_gettime(CLOCK_MONOTONIC, &s->t0);
+	strlcpy(s->route, x->shell ? "shell" : "exec", sizeof(s->route));
+	if (x->shell) {
+		refuse(s, "no interactive console here: give a command, e.g. "
+		    "ssh -t -p PORT jailbee@HOST shell NAME", "no console");
+		return;
+	}
+	if (sshargv_split(x->line, strnlen(x->line, sizeof(x->line)), words,
+	    sizeof(words), &argc, err, sizeof(err)) == -1) {
+		refuse(s, err, "unparsable command");
+		return;
+	}
+	for (i = 0, p = words; i < argc; i++, p += strlen(p) + 1)
+		argv[i] = p;
+	argv[argc] = NULL;
+	memset(&pc, 0, sizeof(pc));
+	pc.mode = strcmp(env->conf.ssh_mode, "allowlist") == 0 ?
+	    SSHP_ALLOWLIST : strcmp(env->conf.ssh_mode, "disabled") == 0 ?
+	    SSHP_DISABLED : SSHP_FULL;
+	pc.restrict_host = env->conf.ssh_restrict_host;
+	pc.allow = (const char (*)[48])env->conf.ssh_allow;
+	pc.nallow = env->conf.ssh_nallow;
+	if ((cmd = malloc(sizeof(*cmd))) == NULL) {
+		refuse(s, "out of memory", "out of memory");
+		return;
+	}
+	i = sshpolicy_decide(&pc, argc, argv, cmd, &r);
+	if (r.cmd != NULL || r.help)
+		strlcpy(s->leaf, r.leaf, sizeof(s->leaf));
+	if (i == -1) {
+		refuse(s, r.err, "policy");
+		goto out;
+	}
+	if (r.help || (r.cmd->id == CMD_HELP)) {
+		if ((usage = calloc(1, 16384)) == NULL)
+			goto out;
+		if (r.cmd != NULL && r.cmd->id == CMD_HELP && !r.help) {
+			for (i = 0; i < cmdtab_len; i++) {
+				r.cmd = &cmdtab[i];
+				if (sshpolicy_host(cmdtab[i].id) ==
+				    SSHP_HOST_ALLOWED)
+					sshpolicy_usage(&r, usage +
+					    strlen(usage), 16384 -
+					    strlen(usage));
+			}
+		} else
+			sshpolicy_usage(&r, usage, 16384);
+		send_text(s, 1, usage, strlen(usage));
+		(void)sshd_reply(s, IMSG_CTL_END, NULL, 0, -1);
+		goto out;
+	}
+	if (cmd->nargs > 0 && (r.cmd->id == CMD_EXEC ||
+	    r.cmd->id == CMD_SHELL))
+		strlcpy(s->target, cmd->argv, sizeof(s->target));
+	cmd->tty = x->pty;
+	cmd->cols = x->cols;
+	cmd->rows = x->rows;
+	strlcpy(cmd->term, x->term, sizeof(cmd->term));
+	s->render = cmd->id;
+	s->failed = s->got_exit = 0;
+	switch (cmd->id) {
+	case CMD_STATUS:
+		text_output.status_begin();
+		control_status(s->c);
+		break;
+	case CMD_VERSION: {
+		char	v[64];
+
+		snprintf(v, sizeof(v), "jailbeed %s\n", JB_VERSION);
+		send_text(s, 1, v, strlen(v));
+		(void)sshd_reply(s, IMSG_CTL_END, NULL, 0, -1);
+		break;
+	}
+	default:
+		if (cmd->id == CMD_LS || cmd->id == CMD_SNAP_LS)
+			text_output.list_begin(cmd->id == CMD_LS ?
+			    "containers" : "snapshots");
+		job_start(s->c, cmd);
+	}
+ out:
+	free(usage);
+	free(cmd);
+}
+
+static void
+auth(struct sshsess *s, struct jb_sshd_auth *a)
+{
+	struct jb_sshd_verdict	 v;
+	struct passwd		*pw;
+	uint8_t			 blob[AUTHKEY_BLOB_MAX];
+	char			 path[PATH_MAX], err[256], type[64];
+	size_t			 len = 0, tl;
+	int			 rc = 0;
+	const char		*reason = NULL;
+
+	memset(&v, 0, sizeof(v));
+	a->user[sizeof(a->user) - 1] = '\0';
+	a->key[sizeof(a->key) - 1] = '\0';
+	if (authkey_b64_decode(a->key, strlen(a->key), blob, sizeof(blob),
+	    &len) == -1 || len < 4 ||
+	    (tl = (size_t)blob[0] << 24 | blob[1] << 16 | blob[2] << 8 |
+	    blob[3]) >= sizeof(type) || 4 + tl > len)
+		reason = "malformed key";
+	else {
+		memcpy(type, blob + 4, tl);
+		type[tl] = '\0';
+		authkey_fingerprint(blob, len, v.fingerprint,
+		    sizeof(v.fingerprint));
+		if (env->conf.ssh_keys[0] != '\0')
+			strlcpy(path, env->conf.ssh_keys, sizeof(path));
+		else if ((pw = getpwuid(env->owner_uid)) != NULL)
+			snprintf(path, sizeof(path), "%s/.config/jailbee/"
+			    "authorized_keys", pw->pw_dir);
+		else
+			path[0] = '\0';
+		if (strcmp(a->user, SSH_USER) != 0)
+			reason = "user is not jailbee";
+		else if (draining)
+			reason = "draining for a new version";
+		else if (path[0] == '\0' || (rc = authkeys_contains(path,
+		    env->owner_uid, type, blob, len, err, sizeof(err))) == -1) {
+			log_warnx("ssh: %s", err);
+			reason = "authorized_keys untrusted";
+		} else if (rc == 0)
+			reason = "key not authorized";
+	}
+	v.ok = reason == NULL;
+	(void)raw(s, IMSG_SSHD_VERDICT, &v, sizeof(v), -1);
+	strlcpy(s->fp, v.fingerprint, sizeof(s->fp));
+	/* a probe that passes decides nothing yet; its signature does */
+	if (v.ok && !a->verified)
+		return;
+	if (v.ok)
+		s->authed = 1;
+	journal(s, "auth", v.ok ? "accept" : "refuse", reason, 0);
+}
+
+int
+sshd_dispatch(struct sshsess *s, struct imsg *imsg)
+{
+	struct jb_sshd_auth	*a;
+	struct jb_sshd_env	 e;
+	struct jb_sshd_exec	*x;
+	struct jb_sshd_refused	 r;
+	struct jb_winsize	 ws;
+	struct job		*job;
+	int			 rc = 0;
+
+	switch (imsg_get_type(imsg)) {
+	case IMSG_SSHD_AUTH:
+		if (s->authed || (a = malloc(sizeof(*a))) == NULL)
+			return -1;
+		if (imsg_get_data(imsg, a, sizeof(*a)) == -1)
+			rc = -1;
+		else
+			auth(s, a);
+		free(a);
+		return rc;
+	case IMSG_SSHD_REFUSED:
+		if (imsg_get_data(imsg, &r, sizeof(r)) == -1)
+			return -1;
+		r.what[sizeof(r.what) - 1] = '\0';
+		journal(s, r.what, "refuse", "not served", 0);
+		return 0;
+	case IMSG_SSHD_ENV:
+		if (!s->authed || imsg_get_data(imsg, &e, sizeof(e)) == -1)
+			return -1;
+		e.name[sizeof(e.name) - 1] = '\0';
+		e.value[sizeof(e.value) - 1] = '\0';
+		if (env_ok(&e) && s->nenv < 5)
+			snprintf(s->env[s->nenv++], sizeof(s->env[0]), "%s=%s",
+			    e.name, e.value);
+		return 0;
+	case IMSG_SSHD_EXEC:
+		if (!s->authed || s->busy || (x = malloc(sizeof(*x))) == NULL)
+			return -1;
+		if (imsg_get_data(imsg, x, sizeof(*x)) == -1)
+			rc = -1;
+		else {
+			x->line[sizeof(x->line) - 1] = '\0';
+			x->term[sizeof(x->term) - 1] = '\0';
+			run_exec(s, x);
+		}
+		free(x);
+		return rc;
+	case IMSG_CTL_WINSIZE:
+		if (imsg_get_data(imsg, &ws, sizeof(ws)) == -1)
+			return -1;
+		if ((job = control_job(s->c)) != NULL)
+			job_winsize(job, &ws);
+		return 0;
+	}
+	return -1;
+}
+
+/* jbctl remote ssh status */
+void
+cmd_sshstatus(struct job *job)
+{
+	struct jb_output	o;
+	int			i;
+
+	memset(&o, 0, sizeof(o));
+	o.which = 1;
+	o.len = snprintf(o.data, sizeof(o.data), "listen: %s\ncommands: %s\n"
+	    "restrict_host: %s\nsessions: %d\nstate: %s\n",
+	    env->conf.ssh_listen, env->conf.ssh_mode,
+	    env->conf.ssh_restrict_host ? "true" : "false", nsessions,
+	    draining ? "draining (a new version is installed)" : "serving");
+	for (i = 0; i < env->conf.ssh_nallow && o.len < sizeof(o.data); i++)
+		o.len += snprintf(o.data + o.len, sizeof(o.data) - o.len,
+		    "allow: %s\n", env->conf.ssh_allow[i]);
+	if (o.len > sizeof(o.data))
+		o.len = sizeof(o.data);
+	(void)job_reply(job, IMSG_CTL_OUTPUT, &o, sizeof(o), -1);
+	job_end(job, 1, " ");
+}
+
+/* jbctl audit [--since DURATION]: the journal's lines, newest last */
+void
+cmd_audit(struct job *job)
+{
+	struct jb_output	*o;
+	const char		*since = job_opt(job, "since");
+	char			 cutoff[32], err[256], *buf = NULL, *line;
+	char			*save;
+	int64_t			 secs = 0;
+	time_t			 t;
+	struct stat		 st;
+	size_t			 len;
+
+	if (since != NULL && duration_parse(since, 1, 366LL * 86400, &secs,
+	    err, sizeof(err)) == -1) {
+		job_end(job, 0, "%s", err);
+		return;
+	}
+	t = time(NULL) - (time_t)secs;
+	strftime(cutoff, sizeof(cutoff), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	if (journal_fd == -1 || fstat(journal_fd, &st) == -1) {
+		job_end(job, 0, "the ssh journal cannot be read");
+		return;
+	}
+	len = (size_t)st.st_size;
+	if ((buf = malloc(len + 1)) == NULL ||
+	    (o = calloc(1, sizeof(*o))) == NULL) {
+		free(buf);
+		job_end(job, 0, "out of memory");
+		return;
+	}
+	if (pread(journal_fd, buf, len, 0) != (ssize_t)len) {
+		free(buf);
+		free(o);
+		job_end(job, 0, "the ssh journal cannot be read");
+		return;
+	}
+	buf[len] = '\0';
+	o->which = 1;
+	for (line = strtok_r(buf, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		/* {"time":"...": the fixed-width stamp compares as text */
+		if (since != NULL && (strlen(line) < 10 + 20 ||
+		    strncmp(line + 9, cutoff, 20) < 0))
+			continue;
+		len = strlen(line);
+		if (o->len + len + 1 > sizeof(o->data)) {
+			(void)job_reply(job, IMSG_CTL_OUTPUT, o, sizeof(*o),
+			    -1);
+			o->len = 0;
+		}
+		if (len + 1 > sizeof(o->data))
+			continue;
+		memcpy(o->data + o->len, line, len);
+		o->data[o->len + len] = '\n';
+		o->len += len + 1;
+	}
+	if (o->len > 0)
+		(void)job_reply(job, IMSG_CTL_OUTPUT, o, sizeof(*o), -1);
+	free(o);
+	free(buf);
+	job_end(job, 1, " ");
+}

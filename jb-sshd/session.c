@@ -1,0 +1,613 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * One SSH connection, in its own process forked by jb-sshd.  It speaks
+ * SSH with libssh and nothing else: every key offered, every env, exec
+ * and shell request goes up its own channel to the parent, which decides
+ * and runs; what comes back (text, the exec streams as fds, the exit
+ * status) goes out on the SSH channel.  Whatever no callback here
+ * accepts, libssh refuses: forwardings of every kind, agent, X11 and
+ * every subsystem (sftp is not served yet).
+ */
+
+#include <sys/socket.h>
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libssh/callbacks.h>
+
+#include "imsg.h"
+#include "log.h"
+#include "sshd.h"
+
+#define SESS_BUFSZ	16384
+#define SESS_DRAIN_MS	5000	/* output may trail the end this long */
+#define SESS_CLOSE_MS	3000	/* the peer has this long to close */
+
+enum request { REQ_NONE, REQ_EXEC, REQ_SHELL };
+
+struct sess {
+	ssh_session			 s;
+	ssh_event			 ev;
+	ssh_channel			 ch;
+	struct ssh_server_callbacks_struct scb;
+	struct ssh_callbacks_struct	 cb;
+	struct ssh_channel_callbacks_struct ccb;
+	struct imsgbuf			 ib;	/* to the parent */
+	int				 chan;
+	int				 tries;
+	int				 authed;
+	int				 over;	/* too many tries: hang up */
+	enum request			 request;
+	struct jb_sshd_exec		 x;
+	int				 got_end, got_exit, failed, status;
+	int				 parent_gone;
+	int				 fd_io, fd_err;
+	int				 peer_closed;
+	int64_t				 drain_until;
+};
+
+static int64_t
+now_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static __dead void
+sess_exit(struct sess *st, int code)
+{
+	if (st->s != NULL) {
+		ssh_disconnect(st->s);
+		ssh_free(st->s);
+	}
+	_exit(code);
+}
+
+static void
+parent_send(struct sess *st, uint32_t type, const void *data, size_t len)
+{
+	if (st->parent_gone)
+		return;
+	if (imsg_compose(&st->ib, type, JB_CTL_VERSION, 0, -1, data, len) ==
+	    -1 || imsgbuf_flush(&st->ib) == -1) {
+		log_warn("jb-sshd session: to the parent");
+		st->parent_gone = 1;
+	}
+}
+
+/* blocking: the one answer the parent owes, with the type asked for */
+static int
+parent_wait(struct sess *st, uint32_t type, void *data, size_t len)
+{
+	struct imsg	imsg;
+	int		n;
+
+	for (;;) {
+		if ((n = imsgbuf_get(&st->ib, &imsg)) == -1)
+			return -1;
+		if (n == 1) {
+			if (imsg_get_type(&imsg) != type ||
+			    imsg_get_data(&imsg, data, len) == -1) {
+				imsg_free(&imsg);
+				return -1;
+			}
+			imsg_free(&imsg);
+			return 0;
+		}
+		if ((n = imsgbuf_read(&st->ib)) <= 0)
+			return -1;
+	}
+}
+
+static void
+refused(struct sess *st, const char *what)
+{
+	struct jb_sshd_refused	r;
+
+	memset(&r, 0, sizeof(r));
+	strlcpy(r.what, what, sizeof(r.what));
+	parent_send(st, IMSG_SSHD_REFUSED, &r, sizeof(r));
+}
+
+static int
+auth_pubkey(ssh_session s, const char *user, struct ssh_key_struct *key,
+    char state, void *ud)
+{
+	struct sess		*st = ud;
+	struct jb_sshd_auth	*a;
+	struct jb_sshd_verdict	 v;
+	char			*b64 = NULL;
+	const char		*type;
+
+	if (state != SSH_PUBLICKEY_STATE_NONE &&
+	    state != SSH_PUBLICKEY_STATE_VALID)
+		return SSH_AUTH_DENIED;
+	if (++st->tries > 2 * SSHD_MAX_TRIES) {
+		st->over = 1;
+		return SSH_AUTH_DENIED;
+	}
+	if ((a = calloc(1, sizeof(*a))) == NULL)
+		return SSH_AUTH_DENIED;
+	strlcpy(a->user, user, sizeof(a->user));
+	if ((type = ssh_key_type_to_char(ssh_key_type(key))) != NULL)
+		strlcpy(a->keytype, type, sizeof(a->keytype));
+	if (ssh_pki_export_pubkey_base64(key, &b64) != SSH_OK ||
+	    strlcpy(a->key, b64, sizeof(a->key)) >= sizeof(a->key)) {
+		ssh_string_free_char(b64);
+		free(a);
+		return SSH_AUTH_DENIED;
+	}
+	ssh_string_free_char(b64);
+	a->verified = state == SSH_PUBLICKEY_STATE_VALID;
+	parent_send(st, IMSG_SSHD_AUTH, a, sizeof(*a));
+	free(a);
+	memset(&v, 0, sizeof(v));
+	if (parent_wait(st, IMSG_SSHD_VERDICT, &v, sizeof(v)) == -1) {
+		st->parent_gone = 1;
+		st->over = 1;
+		return SSH_AUTH_DENIED;
+	}
+	if (!v.ok)
+		return SSH_AUTH_DENIED;
+	if (state == SSH_PUBLICKEY_STATE_VALID) {
+		st->authed = 1;
+		alarm(0);
+	}
+	return SSH_AUTH_SUCCESS;
+}
+
+static int
+auth_password(ssh_session s, const char *user, const char *pass, void *ud)
+{
+	refused(ud, "auth password");
+	return SSH_AUTH_DENIED;
+}
+
+/* Debian's libssh does gssapi-with-mic itself unless told no mechanism */
+static ssh_string
+gssapi_none(ssh_session s, const char *user, int n, ssh_string *oids,
+    void *ud)
+{
+	refused(ud, "auth gssapi-with-mic");
+	return NULL;
+}
+
+static void
+global_request(ssh_session s, ssh_message msg, void *ud)
+{
+	refused(ud, ssh_message_subtype(msg) ==
+	    SSH_GLOBAL_REQUEST_TCPIP_FORWARD ? "tcpip-forward" :
+	    "global request");
+	ssh_message_reply_default(msg);
+}
+
+/* what no callback took: journalled, then refused by libssh's default */
+static int
+message_cb(ssh_session s, ssh_message msg, void *ud)
+{
+	struct sess	*st = ud;
+	const char	*what = NULL;
+
+	switch (ssh_message_type(msg)) {
+	case SSH_REQUEST_CHANNEL_OPEN:
+		switch (ssh_message_subtype(msg)) {
+		case SSH_CHANNEL_DIRECT_TCPIP:
+			what = "direct-tcpip";
+			break;
+		case SSH_CHANNEL_X11:
+			what = "x11 channel";
+			break;
+		case SSH_CHANNEL_SESSION:
+			what = "second session channel";
+			break;
+		default:
+			what = "channel open";
+		}
+		break;
+	case SSH_REQUEST_CHANNEL:
+		switch (ssh_message_subtype(msg)) {
+		case SSH_CHANNEL_REQUEST_X11:
+			what = "x11-req";
+			break;
+		default:
+			what = "channel request";
+		}
+		break;
+	case SSH_REQUEST_AUTH:
+		if (ssh_message_subtype(msg) != SSH_AUTH_METHOD_NONE &&
+		    ssh_message_subtype(msg) != SSH_AUTH_METHOD_PUBLICKEY)
+			what = "auth method";
+		break;
+	default:
+		break;
+	}
+	if (what != NULL)
+		refused(st, what);
+	return 1;
+}
+
+static int
+pty_request(ssh_session s, ssh_channel ch, const char *term, int cols,
+    int rows, int pxw, int pxh, void *ud)
+{
+	struct sess	*st = ud;
+
+	if (st->request != REQ_NONE || st->x.pty)
+		return -1;
+	st->x.pty = 1;
+	st->x.cols = cols > 0 && cols < 10000 ? cols : 80;
+	st->x.rows = rows > 0 && rows < 10000 ? rows : 24;
+	/* a terminal name is letters, digits and - + . _ only */
+	if (strlen(term) < sizeof(st->x.term) && strspn(term,
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789-+._") == strlen(term))
+		strlcpy(st->x.term, term, sizeof(st->x.term));
+	return 0;
+}
+
+static int
+exec_request(ssh_session s, ssh_channel ch, const char *cmd, void *ud)
+{
+	struct sess	*st = ud;
+
+	if (st->request != REQ_NONE ||
+	    strlcpy(st->x.line, cmd, sizeof(st->x.line)) >=
+	    sizeof(st->x.line))
+		return 1;
+	st->request = REQ_EXEC;
+	return 0;
+}
+
+static int
+shell_request(ssh_session s, ssh_channel ch, void *ud)
+{
+	struct sess	*st = ud;
+
+	if (st->request != REQ_NONE)
+		return 1;
+	st->x.shell = 1;
+	st->request = REQ_SHELL;
+	return 0;
+}
+
+static int
+subsystem_request(ssh_session s, ssh_channel ch, const char *name, void *ud)
+{
+	char	what[64];
+
+	snprintf(what, sizeof(what), "subsystem %.40s", name);
+	refused(ud, what);
+	return 1;
+}
+
+/* acknowledged; the parent keeps only the terminal-identity variables */
+static int
+env_request(ssh_session s, ssh_channel ch, const char *name,
+    const char *value, void *ud)
+{
+	struct sess		*st = ud;
+	struct jb_sshd_env	 e;
+
+	if (st->request != REQ_NONE)
+		return 0;
+	memset(&e, 0, sizeof(e));
+	if (strlcpy(e.name, name, sizeof(e.name)) >= sizeof(e.name) ||
+	    strlcpy(e.value, value, sizeof(e.value)) >= sizeof(e.value))
+		return 0;
+	parent_send(st, IMSG_SSHD_ENV, &e, sizeof(e));
+	return 0;
+}
+
+static int
+window_change(ssh_session s, ssh_channel ch, int cols, int rows, int pxw,
+    int pxh, void *ud)
+{
+	struct sess		*st = ud;
+	struct jb_winsize	 ws;
+
+	if (st->request == REQ_NONE || cols <= 0 || rows <= 0)
+		return 0;
+	ws.cols = cols;
+	ws.rows = rows;
+	parent_send(st, IMSG_CTL_WINSIZE, &ws, sizeof(ws));
+	return 0;
+}
+
+static int
+chan_data(ssh_session s, ssh_channel ch, void *data, uint32_t len,
+    int is_stderr, void *ud)
+{
+	struct sess	*st = ud;
+	const char	*p = data;
+	uint32_t	 off = 0;
+	ssize_t		 n;
+
+	/* input before a stream exists, or after it closed, is dropped */
+	while (st->fd_io != -1 && off < len) {
+		if ((n = write(st->fd_io, p + off, len - off)) == -1) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		off += n;
+	}
+	return len;
+}
+
+static void
+chan_eof(ssh_session s, ssh_channel ch, void *ud)
+{
+	struct sess	*st = ud;
+
+	if (st->fd_io != -1 && !st->x.pty)
+		(void)shutdown(st->fd_io, SHUT_WR);
+}
+
+static void
+chan_close(ssh_session s, ssh_channel ch, void *ud)
+{
+	struct sess	*st = ud;
+
+	st->peer_closed = 1;
+}
+
+static ssh_channel
+chan_open(ssh_session s, void *ud)
+{
+	struct sess	*st = ud;
+
+	if (!st->authed || st->ch != NULL)
+		return NULL;
+	if ((st->ch = ssh_channel_new(s)) == NULL)
+		return NULL;
+	memset(&st->ccb, 0, sizeof(st->ccb));
+	st->ccb.userdata = st;
+	st->ccb.channel_data_function = chan_data;
+	st->ccb.channel_eof_function = chan_eof;
+	st->ccb.channel_close_function = chan_close;
+	st->ccb.channel_pty_request_function = pty_request;
+	st->ccb.channel_shell_request_function = shell_request;
+	st->ccb.channel_exec_request_function = exec_request;
+	st->ccb.channel_env_request_function = env_request;
+	st->ccb.channel_subsystem_request_function = subsystem_request;
+	st->ccb.channel_pty_window_change_function = window_change;
+	/* x11 and auth-agent stay unset: libssh then refuses them */
+	ssh_callbacks_init(&st->ccb);
+	ssh_set_channel_callbacks(st->ch, &st->ccb);
+	return st->ch;
+}
+
+static void
+chan_write(struct sess *st, int err, const void *buf, size_t len)
+{
+	if (st->ch == NULL || len == 0)
+		return;
+	if (err)
+		(void)ssh_channel_write_stderr(st->ch, buf, len);
+	else
+		(void)ssh_channel_write(st->ch, buf, len);
+}
+
+static void
+chan_text(struct sess *st, const char *text)
+{
+	char	line[JB_MSG_TEXT_MAX + 16];
+	int	n;
+
+	n = snprintf(line, sizeof(line), "jailbee: %s%s\n", text,
+	    st->x.pty ? "\r" : "");
+	if (n > 0)
+		chan_write(st, 1, line, strnlen(line, sizeof(line)));
+}
+
+static int
+stream_cb(socket_t fd, int revents, void *ud)
+{
+	struct sess	*st = ud;
+	char		 buf[SESS_BUFSZ];
+	ssize_t		 n;
+
+	n = read(fd, buf, sizeof(buf));
+	if (n > 0) {
+		chan_write(st, fd == st->fd_err, buf, n);
+		return 0;
+	}
+	if (n == -1 && (errno == EINTR || errno == EAGAIN))
+		return 0;
+	ssh_event_remove_fd(st->ev, fd);
+	close(fd);
+	if (fd == st->fd_io)
+		st->fd_io = -1;
+	else
+		st->fd_err = -1;
+	return 0;
+}
+
+static void
+parent_msg(struct sess *st, struct imsg *imsg)
+{
+	struct jb_ctl_text	t;
+	struct jb_output	o;
+	struct jb_exec_fd	f;
+	struct jb_exit		x;
+	int			fd;
+
+	switch (imsg_get_type(imsg)) {
+	case IMSG_CTL_OUTPUT:
+		if (imsg_get_data(imsg, &o, sizeof(o)) == -1 ||
+		    o.len > sizeof(o.data))
+			break;
+		chan_write(st, o.which == 2, o.data, o.len);
+		return;
+	case IMSG_CTL_ERROR:
+		st->failed = 1;
+		/* FALLTHROUGH */
+	case IMSG_CTL_PROGRESS:
+		if (imsg_get_data(imsg, &t, sizeof(t)) == -1)
+			break;
+		t.text[sizeof(t.text) - 1] = '\0';
+		chan_text(st, t.text);
+		return;
+	case IMSG_CTL_EXEC_FD:
+		if (imsg_get_data(imsg, &f, sizeof(f)) == -1 ||
+		    (fd = imsg_get_fd(imsg)) == -1)
+			break;
+		if (f.which == 0 && st->fd_io == -1)
+			st->fd_io = fd;
+		else if (f.which == 2 && st->fd_err == -1)
+			st->fd_err = fd;
+		else {
+			close(fd);
+			break;
+		}
+		ssh_event_add_fd(st->ev, fd, POLLIN, stream_cb, st);
+		return;
+	case IMSG_CTL_EXIT:
+		if (imsg_get_data(imsg, &x, sizeof(x)) == -1)
+			break;
+		st->got_exit = 1;
+		st->status = x.status;
+		return;
+	case IMSG_CTL_END:
+		st->got_end = 1;
+		st->drain_until = now_ms() + SESS_DRAIN_MS;
+		return;
+	}
+	log_warnx("jb-sshd session: unexpected %s from the parent",
+	    jb_imsg_name(imsg_get_type(imsg)));
+	st->parent_gone = 1;
+}
+
+static int
+parent_cb(socket_t fd, int revents, void *ud)
+{
+	struct sess	*st = ud;
+	struct imsg	 imsg;
+	int		 n;
+
+	if ((n = imsgbuf_read(&st->ib)) <= 0) {
+		ssh_event_remove_fd(st->ev, fd);
+		st->parent_gone = 1;
+		return 0;
+	}
+	while (!st->parent_gone && (n = imsgbuf_get(&st->ib, &imsg)) > 0) {
+		parent_msg(st, &imsg);
+		imsg_free(&imsg);
+	}
+	if (n == -1)
+		st->parent_gone = 1;
+	if (st->parent_gone)
+		ssh_event_remove_fd(st->ev, fd);
+	return 0;
+}
+
+static int
+finished(struct sess *st)
+{
+	if (st->parent_gone || st->peer_closed)
+		return 1;
+	if (!st->got_end)
+		return 0;
+	return (st->fd_io == -1 && st->fd_err == -1) ||
+	    now_ms() > st->drain_until;
+}
+
+__dead void
+session_run(ssh_bind b, int fd, int chan, const struct jb_sshd_session *peer)
+{
+	struct sess	 st;
+	int64_t		 until;
+	int		 status;
+
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGCHLD, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGALRM, SIG_DFL);
+	/* the login grace: SIGALRM ends a connection still not logged in */
+	alarm(SSHD_LOGIN_GRACE);
+
+	memset(&st, 0, sizeof(st));
+	st.fd_io = st.fd_err = -1;
+	st.chan = chan;
+	if (imsgbuf_init(&st.ib, chan) == -1)
+		_exit(1);
+	/* the exec streams come down as fds */
+	imsgbuf_allow_fdpass(&st.ib);
+	if ((st.s = ssh_new()) == NULL)
+		_exit(1);
+	if (ssh_bind_accept_fd(b, st.s, fd) != SSH_OK)
+		sess_exit(&st, 1);
+
+	st.scb.userdata = &st;
+	st.scb.auth_pubkey_function = auth_pubkey;
+	st.scb.auth_password_function = auth_password;
+	st.scb.gssapi_select_oid_function = gssapi_none;
+	st.scb.channel_open_request_session_function = chan_open;
+	ssh_callbacks_init(&st.scb);
+	ssh_set_server_callbacks(st.s, &st.scb);
+	st.cb.userdata = &st;
+	st.cb.global_request_function = global_request;
+	ssh_callbacks_init(&st.cb);
+	ssh_set_callbacks(st.s, &st.cb);
+	ssh_set_message_callback(st.s, message_cb, &st);
+	ssh_set_auth_methods(st.s, SSH_AUTH_METHOD_PUBLICKEY);
+
+	if (ssh_handle_key_exchange(st.s) != SSH_OK)
+		sess_exit(&st, 1);
+	if ((st.ev = ssh_event_new()) == NULL ||
+	    ssh_event_add_session(st.ev, st.s) != SSH_OK)
+		sess_exit(&st, 1);
+
+	/* until the one request this connection may make */
+	while (st.request == REQ_NONE && !st.over && !st.parent_gone) {
+		if (ssh_event_dopoll(st.ev, 1000) == SSH_ERROR)
+			break;
+		if (ssh_get_status(st.s) & (SSH_CLOSED | SSH_CLOSED_ERROR))
+			break;
+	}
+	if (st.request == REQ_NONE)
+		sess_exit(&st, 0);
+
+	ssh_event_add_fd(st.ev, chan, POLLIN, parent_cb, &st);
+	parent_send(&st, IMSG_SSHD_EXEC, &st.x, sizeof(st.x));
+	while (!finished(&st)) {
+		if (ssh_event_dopoll(st.ev, 200) == SSH_ERROR)
+			break;
+		if (ssh_get_status(st.s) & (SSH_CLOSED | SSH_CLOSED_ERROR))
+			break;
+	}
+	if (st.got_exit)
+		status = st.status;
+	else
+		status = st.failed || !st.got_end ? 1 : 0;
+	if (!st.peer_closed && st.ch != NULL) {
+		ssh_channel_request_send_exit_status(st.ch, status);
+		ssh_channel_send_eof(st.ch);
+		ssh_channel_close(st.ch);
+		/* the client's close must arrive, or its exit status is lost */
+		until = now_ms() + SESS_CLOSE_MS;
+		while (!st.peer_closed && now_ms() < until &&
+		    !(ssh_get_status(st.s) & (SSH_CLOSED | SSH_CLOSED_ERROR)))
+			if (ssh_event_dopoll(st.ev, 100) == SSH_ERROR)
+				break;
+	}
+	sess_exit(&st, 0);
+}

@@ -1,0 +1,27 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+#ifndef JB_SSHD_H
+#define JB_SSHD_H
+
+#include <libssh/libssh.h>
+#include <libssh/server.h>
+
+#include "jb_msg.h"
+
+/* libssh has neither: a login must finish in time and in few tries */
+#define SSHD_LOGIN_GRACE	30	/* seconds from accept to auth */
+#define SSHD_MAX_TRIES		6	/* keys offered per connection */
+
+/* session.c: one connection, in its own process; never returns */
+__attribute__((__noreturn__)) void session_run(ssh_bind, int fd, int chan,
+	    const struct jb_sshd_session *);
+
+#endif /* JB_SSHD_H */

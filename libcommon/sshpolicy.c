@@ -1,0 +1,352 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sshpolicy.h"
+
+/*
+ * Every command the suite has, for restrict_host.  A switch with no
+ * default: a new command that is not sorted here does not compile
+ * (-Wswitch), and regress/unit/t_sshpolicy.c checks the table against it.
+ */
+enum sshp_host
+sshpolicy_host(enum cmd_id id)
+{
+	switch (id) {
+	case CMD_STATUS:
+	case CMD_VERSION:
+	case CMD_HELP:
+	case CMD_NEW:
+	case CMD_LS:
+	case CMD_START:
+	case CMD_STOP:
+	case CMD_RESTART:
+	case CMD_DESTROY:
+	case CMD_EXEC:
+	case CMD_SHELL:
+	case CMD_SNAP_CREATE:
+	case CMD_SNAP_RESTORE:
+	case CMD_SNAP_LS:
+	case CMD_SNAP_DELETE:
+	case CMD_CONFIG_SHOW:
+	case CMD_CONFIG_VALIDATE:
+		return SSHP_HOST_ALLOWED;
+	/* R19: setting up the host is the local owner's business */
+	case CMD_INIT:
+	case CMD_CONFIG_INIT:
+	case CMD_REMOTE_SSH_KEY_ADD:
+	case CMD_REMOTE_SSH_KEY_RM:
+	case CMD_REMOTE_SSH_KEY_LS:
+	case CMD_REMOTE_SSH_STATUS:
+	case CMD_AUDIT:
+		return SSHP_HOST_REFUSED;
+	case CMD_TEST_ATTEMPT:
+	case CMD_NONE:
+		break;
+	}
+	return SSHP_HOST_UNKNOWN;
+}
+
+static int	refuse(struct sshp_result *, const char *, ...)
+		    __attribute__((__format__(printf, 2, 3)));
+
+static int
+refuse(struct sshp_result *r, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	(void)vsnprintf(r->err, sizeof(r->err), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int
+choice_ok(const char *choices, const char *v)
+{
+	const char	*p = choices, *e;
+	size_t		 n = strlen(v);
+
+	for (;;) {
+		e = strchr(p, '|');
+		if ((e ? (size_t)(e - p) : strlen(p)) == n &&
+		    strncmp(p, v, n) == 0)
+			return 1;
+		if (e == NULL)
+			return 0;
+		p = e + 1;
+	}
+}
+
+static int
+allowed(const struct sshp_conf *pc, const char *leaf, int group)
+{
+	size_t	n = strlen(leaf);
+	int	i;
+
+	for (i = 0; i < pc->nallow; i++) {
+		if (strcmp(pc->allow[i], leaf) == 0)
+			return 1;
+		/* a group's --help once a leaf under it is allowed */
+		if (group && strncmp(pc->allow[i], leaf, n) == 0 &&
+		    pc->allow[i][n] == ' ')
+			return 1;
+	}
+	return 0;
+}
+
+/* the words name a group when some leaf starts with all of them */
+static int
+is_group(int argc, char *argv[], int *nw)
+{
+	int	i, w, best = 0;
+
+	for (i = 0; i < cmdtab_len; i++) {
+		for (w = 0; w < CMD_MAXWORDS && cmdtab[i].words[w] != NULL &&
+		    w < argc && strcmp(cmdtab[i].words[w], argv[w]) == 0; w++)
+			;
+		if (w > best && w < CMD_MAXWORDS && cmdtab[i].words[w] != NULL)
+			best = w;
+	}
+	*nw = best;
+	return best > 0;
+}
+
+static int
+set_opt(const struct cmd *c, int k, const char *val, struct jb_ctl_cmd *out,
+    struct sshp_result *r)
+{
+	const struct cmd_opt	*o = &c->opts[k];
+
+	if (o->is_path)
+		return refuse(r, "option --%s names a host path: refused over "
+		    "SSH%s", o->lname, "");
+	if (c->id == CMD_NEW && strcmp(o->lname, "mount") == 0)
+		return refuse(r, "new --mount is refused over SSH: a remote "
+		    "session gets clones, never the host working tree%s%s",
+		    "", "");
+	if (o->choices != NULL && !choice_ok(o->choices, val))
+		return refuse(r, "option --%s: not one of %s", o->lname,
+		    o->choices);
+	if (strlcpy(out->opts[k], val, sizeof(out->opts[k])) >=
+	    sizeof(out->opts[k]))
+		return refuse(r, "option --%s: value too long%s", o->lname, "");
+	out->optset |= 1U << k;
+	return 0;
+}
+
+static int
+parse(const struct cmd *c, int argc, char *argv[], struct jb_ctl_cmd *out,
+    struct sshp_result *r)
+{
+	const char	*a, *eq;
+	size_t		 n, off = 0, l;
+	int		 i, j, k, dashdash = 0;
+
+	for (i = 0; i < argc; i++) {
+		a = argv[i];
+		if (dashdash || a[0] != '-' || a[1] == '\0') {
+			l = strlen(a) + 1;
+			if (l > sizeof(out->argv) - off)
+				return refuse(r, "the command line is too "
+				    "long%s%s", "", "");
+			memcpy(out->argv + off, a, l);
+			off += l;
+			out->nargs++;
+			continue;
+		}
+		if (strcmp(a, "--") == 0) {
+			dashdash = 1;
+			continue;
+		}
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			r->help = 1;
+			continue;
+		}
+		if (a[1] == '-') {
+			eq = strchr(a + 2, '=');
+			n = eq ? (size_t)(eq - (a + 2)) : strlen(a + 2);
+			for (k = 0; k < CMD_MAXOPTS && c->opts[k].lname != NULL;
+			    k++)
+				if (strlen(c->opts[k].lname) == n &&
+				    strncmp(c->opts[k].lname, a + 2, n) == 0)
+					break;
+			if (k == CMD_MAXOPTS || c->opts[k].lname == NULL)
+				return refuse(r, "%s: unknown option %s",
+				    r->leaf, a);
+			if (c->opts[k].argname == NULL) {
+				if (eq != NULL)
+					return refuse(r, "option --%s takes "
+					    "no value%s", c->opts[k].lname, "");
+				if (set_opt(c, k, "", out, r) == -1)
+					return -1;
+			} else if (eq != NULL) {
+				if (set_opt(c, k, eq + 1, out, r) == -1)
+					return -1;
+			} else {
+				if (i + 1 >= argc)
+					return refuse(r, "option --%s needs a "
+					    "value%s", c->opts[k].lname, "");
+				if (set_opt(c, k, argv[++i], out, r) == -1)
+					return -1;
+			}
+			continue;
+		}
+		/* -abc: flags; a value-taking letter takes the rest or next */
+		for (j = 1; a[j] != '\0'; j++) {
+			for (k = 0; k < CMD_MAXOPTS && c->opts[k].lname != NULL;
+			    k++)
+				if (c->opts[k].sname != 0 &&
+				    c->opts[k].sname == a[j])
+					break;
+			if (a[j] == 'h') {
+				r->help = 1;
+				continue;
+			}
+			if (k == CMD_MAXOPTS || c->opts[k].lname == NULL) {
+				char	opt[3] = { '-', a[j], '\0' };
+
+				return refuse(r, "%s: unknown option %s",
+				    r->leaf, opt);
+			}
+			if (c->opts[k].argname == NULL) {
+				if (set_opt(c, k, "", out, r) == -1)
+					return -1;
+				continue;
+			}
+			if (a[j + 1] != '\0') {
+				if (set_opt(c, k, a + j + 1, out, r) == -1)
+					return -1;
+			} else {
+				if (i + 1 >= argc)
+					return refuse(r, "option --%s needs a "
+					    "value%s", c->opts[k].lname, "");
+				if (set_opt(c, k, argv[++i], out, r) == -1)
+					return -1;
+			}
+			break;
+		}
+	}
+	if (!r->help && ((int)out->nargs < c->min_args ||
+	    (int)out->nargs > c->max_args))
+		return refuse(r, "%s: wrong number of arguments; usage: %s",
+		    r->leaf, c->args);
+	return 0;
+}
+
+int
+sshpolicy_decide(const struct sshp_conf *pc, int argc, char *argv[],
+    struct jb_ctl_cmd *out, struct sshp_result *r)
+{
+	const struct cmd	*c;
+	int			 nw, i;
+
+	memset(out, 0, sizeof(*out));
+	memset(r, 0, sizeof(*r));
+	if (pc->mode == SSHP_DISABLED)
+		return refuse(r, "commands are disabled on this server "
+		    "(remote.ssh.commands.mode: disabled)%s%s", "", "");
+	if (argc < 1)
+		return refuse(r, "no command given%s%s", "", "");
+	if ((c = cmd_lookup(argc, argv, &nw)) == NULL) {
+		/* "snapshot --help": the group's usage, nothing else */
+		if (is_group(argc, argv, &nw) && argc == nw + 1 &&
+		    (strcmp(argv[nw], "--help") == 0 ||
+		    strcmp(argv[nw], "-h") == 0)) {
+			for (i = 0; i < nw; i++) {
+				if (i > 0)
+					strlcat(r->leaf, " ", sizeof(r->leaf));
+				strlcat(r->leaf, argv[i], sizeof(r->leaf));
+			}
+			if (pc->mode == SSHP_ALLOWLIST &&
+			    !allowed(pc, r->leaf, 1))
+				return refuse(r, "%s: not in this server's "
+				    "allowlist (remote.ssh.commands.allow)%s",
+				    r->leaf, "");
+			r->help = 1;
+			return 0;
+		}
+		return refuse(r, "unknown command \"%.64s\"; run help%s",
+		    argv[0], "");
+	}
+	cmd_name(c, r->leaf, sizeof(r->leaf));
+	r->cmd = c;
+	if (c->cls == CMD_UNCLASSIFIED || c->cls == CMD_INTERNAL ||
+	    (c->flags & CMD_LOCAL))
+		return refuse(r, "%s: not available over SSH%s", r->leaf, "");
+	if (pc->mode == SSHP_ALLOWLIST && !allowed(pc, r->leaf, 0))
+		return refuse(r, "%s: not in this server's allowlist "
+		    "(remote.ssh.commands.allow)%s", r->leaf, "");
+	switch (sshpolicy_host(c->id)) {
+	case SSHP_HOST_ALLOWED:
+		break;
+	case SSHP_HOST_REFUSED:
+		if (pc->restrict_host)
+			return refuse(r, "%s: acts on the host, refused over "
+			    "SSH (remote.ssh.restrict_host)%s", r->leaf, "");
+		break;
+	case SSHP_HOST_UNKNOWN:
+		return refuse(r, "%s: not classified for remote use; "
+		    "refused%s", r->leaf, "");
+	}
+	out->id = c->id;
+	if (parse(c, argc - nw, argv + nw, out, r) == -1)
+		return -1;
+	strlcpy(out->cwd, "/", sizeof(out->cwd));
+	return 0;
+}
+
+static void
+usage_one(const struct cmd *c, char *buf, size_t len)
+{
+	char	name[48], line[512];
+	int	k;
+
+	snprintf(line, sizeof(line), "usage: %s%s%s\n  %s\n",
+	    cmd_name(c, name, sizeof(name)), c->args[0] ? " " : "", c->args,
+	    c->help);
+	strlcat(buf, line, len);
+	for (k = 0; k < CMD_MAXOPTS && c->opts[k].lname != NULL; k++) {
+		if (c->opts[k].sname)
+			snprintf(line, sizeof(line), "  -%c, --%s%s%s  %s\n",
+			    c->opts[k].sname, c->opts[k].lname,
+			    c->opts[k].argname ? " " : "",
+			    c->opts[k].argname ? c->opts[k].argname : "",
+			    c->opts[k].help);
+		else
+			snprintf(line, sizeof(line), "  --%s%s%s  %s\n",
+			    c->opts[k].lname, c->opts[k].argname ? " " : "",
+			    c->opts[k].argname ? c->opts[k].argname : "",
+			    c->opts[k].help);
+		strlcat(buf, line, len);
+	}
+}
+
+void
+sshpolicy_usage(const struct sshp_result *r, char *buf, size_t len)
+{
+	char	name[48];
+	size_t	n = strlen(r->leaf);
+	int	i;
+
+	buf[0] = '\0';
+	if (r->cmd != NULL) {
+		usage_one(r->cmd, buf, len);
+		return;
+	}
+	for (i = 0; i < cmdtab_len; i++) {
+		cmd_name(&cmdtab[i], name, sizeof(name));
+		if (strncmp(name, r->leaf, n) == 0 && name[n] == ' ')
+			usage_one(&cmdtab[i], buf, len);
+	}
+}

@@ -1,0 +1,407 @@
+#! /usr/bin/env atf-sh
+#
+# Remote SSH (issue #6, FEATURES R1-R44, REFERENCE.md section 6) with the
+# real OpenSSH client against jb-sshd on 127.0.0.1:8022: one test per
+# rule it covers, named after the rule.  Keys live in a home made for the
+# test owner; jbctl remote ssh key manages them as that owner.
+
+. "$(atf_get_srcdir)/lib.sh"
+
+# remote.ssh for jailbeed.yaml; $1: more keys under ssh:, 4 spaces in
+ssh_conf() {
+	JB_CONF_EXTRA="remote:
+  ssh:
+    authorized_keys: $(pwd)/home/.config/jailbee/authorized_keys
+${1:-}"
+	export JB_CONF_EXTRA
+}
+
+# jbctl as the owner, with the test home
+ojbctl() {
+	setpriv --reuid="$JB_OWNER" --regid="$JB_OWNER" --init-groups \
+	    env HOME="$(pwd)/home" ./bin/jbctl -s "$(jb_sock)" "$@"
+}
+
+# two keys; key1 is authorized
+ssh_keys() {
+	jb_bin
+	mkdir -p home
+	chown "$JB_OWNER" home
+	chmod 0700 home
+	ssh-keygen -q -t ed25519 -N '' -C "key one" -f key1
+	ssh-keygen -q -t ed25519 -N '' -C "key two" -f key2
+	chmod 0644 key1.pub key2.pub
+	atf_check -o match:"^added SHA256:" ojbctl remote ssh key add key1.pub
+}
+
+# the OpenSSH client, nothing from any user's configuration
+jssh() {
+	ssh -F /dev/null -p 8022 -o StrictHostKeyChecking=no \
+	    -o UserKnownHostsFile=/dev/null -o BatchMode=yes \
+	    -o IdentitiesOnly=yes -o IdentityAgent=none -o LogLevel=ERROR \
+	    -o ConnectTimeout=10 "$@"
+}
+
+ssh_start() {
+	ssh_conf "${1:-}"
+	jb_start
+	ssh_keys
+}
+
+atf_test_case R4_default_listen cleanup
+R4_default_listen_head() {
+	atf_set descr "jb-sshd listens on 127.0.0.1:8022 by default, on a" \
+	    "socket the parent opened and handed in"
+	atf_set require.user root
+}
+R4_default_listen_body() {
+	ssh_start
+	pid=$(jb_pid jb-sshd)
+	atf_check -o match:"127.0.0.1:8022 .*pid=$pid," ss -ltnpH
+	# the host key was made at first start, root's alone
+	atf_check -o inline:"600 root\n" stat -c "%a %U" \
+	    state/ssh_host_ed25519_key
+	atf_check -o match:"listening on 127.0.0.1:8022, commands full, host restrictions on" \
+	    cat jailbeed.log
+	# the key offered is the one jb-sshd made
+	ssh-keyscan -p 8022 -t ed25519 127.0.0.1 2>/dev/null | cut -d' ' -f2- \
+	    > scanned
+	ssh-keygen -y -f state/ssh_host_ed25519_key | cut -d' ' -f1-2 > made
+	atf_check -o file:made cat scanned
+}
+R4_default_listen_cleanup() { jb_cleanup; }
+
+atf_test_case R5_publickey_only cleanup
+R5_publickey_only_head() {
+	atf_set descr "only publickey is offered; password, keyboard-" \
+	    "interactive, host-based and GSSAPI never get through"
+	atf_set require.user root
+}
+R5_publickey_only_body() {
+	ssh_start
+	atf_check -s exit:255 -e match:"Authentications that can continue: publickey$" \
+	    jssh -v -i key2 jailbee@127.0.0.1 version
+	for m in password keyboard-interactive hostbased gssapi-with-mic; do
+		atf_check -s exit:255 -e match:"Permission denied \(publickey\)" \
+		    jssh -o PubkeyAuthentication=no \
+		    -o PreferredAuthentications=$m -o GSSAPIAuthentication=yes \
+		    -o HostbasedAuthentication=yes jailbee@127.0.0.1 version
+	done
+	atf_check -s exit:255 -e match:"Permission denied \(publickey\)" \
+	    jssh -i key2 jailbee@127.0.0.1 version
+	atf_check -o inline:"jailbeed 0.1.0\n" jssh -i key1 jailbee@127.0.0.1 \
+	    version
+}
+R5_publickey_only_cleanup() { jb_cleanup; }
+
+atf_test_case R2_user_jailbee_only cleanup
+R2_user_jailbee_only_head() {
+	atf_set descr "the user name is jailbee; an authorized key under" \
+	    "another name is refused"
+	atf_set require.user root
+}
+R2_user_jailbee_only_body() {
+	ssh_start
+	for u in root "$JB_OWNER" jailbee2; do
+		atf_check -s exit:255 -e match:"Permission denied" \
+		    jssh -i key1 "$u@127.0.0.1" version
+	done
+}
+R2_user_jailbee_only_cleanup() { jb_cleanup; }
+
+atf_test_case R3_removed_key_refused cleanup
+R3_removed_key_refused_head() {
+	atf_set descr "a removed key is refused at its next connection while" \
+	    "a live session goes on"
+	atf_set require.user root
+}
+R3_removed_key_refused_body() {
+	ssh_start
+	atf_check -o ignore ojbctl remote ssh key add key2.pub
+	atf_check -o match:"key one" -o match:"key two" ojbctl remote ssh key ls
+	# a live, logged-in connection
+	jssh -i key2 -N jailbee@127.0.0.1 > live.out 2>&1 &
+	echo $! > live.pid
+	sleep 2
+	jb_alive "$(cat live.pid)" || atf_fail "the live session did not stay"
+	fp=$(ssh-keygen -lf key2.pub | cut -d' ' -f2)
+	atf_check -o inline:"removed $fp\n" ojbctl remote ssh key rm "$fp"
+	atf_check -s exit:255 -e match:"Permission denied" \
+	    jssh -i key2 jailbee@127.0.0.1 version
+	atf_check -o inline:"jailbeed 0.1.0\n" jssh -i key1 jailbee@127.0.0.1 \
+	    version
+	jb_alive "$(cat live.pid)" || atf_fail "the live session was cut"
+	kill "$(cat live.pid)"
+	atf_check -s exit:1 -e match:"no key with fingerprint" \
+	    ojbctl remote ssh key rm "$fp"
+	atf_check -s exit:1 -e match:"not supported" -x \
+	    "echo 'ssh-dss AAAA x' | setpriv --reuid=$JB_OWNER --regid=$JB_OWNER --init-groups env HOME=$(pwd)/home ./bin/jbctl remote ssh key add"
+}
+R3_removed_key_refused_cleanup() {
+	[ -f live.pid ] && kill "$(cat live.pid)" 2>/dev/null
+	jb_cleanup
+}
+
+atf_test_case R6_forwardings_refused cleanup
+R6_forwardings_refused_head() {
+	atf_set descr "TCP and Unix forwardings both ways, agent and X11 are" \
+	    "refused"
+	atf_set require.user root
+}
+R6_forwardings_refused_body() {
+	ssh_start
+	# direct-tcpip (-W and -L use the same channel type)
+	atf_check -s exit:255 -e match:"administratively prohibited" \
+	    jssh -i key1 -W 127.0.0.1:22 jailbee@127.0.0.1
+	# tcpip-forward
+	atf_check -s exit:255 -e match:"remote port forwarding failed" \
+	    jssh -i key1 -o ExitOnForwardFailure=yes -R 127.0.0.1:0:127.0.0.1:22 \
+	    jailbee@127.0.0.1 version
+	# streamlocal-forward
+	atf_check -s exit:255 -e match:"remote port forwarding failed" \
+	    jssh -i key1 -o ExitOnForwardFailure=yes \
+	    -R /tmp/jb-ssh-test.sock:127.0.0.1:22 jailbee@127.0.0.1 version
+	# direct-streamlocal: a local unix listener whose channel is refused
+	jssh -i key1 -N -L "$(pwd)/fwd.sock:/run/jb.sock" jailbee@127.0.0.1 \
+	    > lfwd.out 2>&1 &
+	echo $! > lfwd.pid
+	i=0
+	while [ ! -S fwd.sock ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.settimeout(5); print(len(s.recv(10)))' \
+	    "$(pwd)/fwd.sock" || true
+	sleep 0.5
+	kill "$(cat lfwd.pid)"
+	atf_check -o match:"open failed: administratively prohibited" cat lfwd.out
+	# X11 and agent
+	DISPLAY=:99 atf_check -o inline:"jailbeed 0.1.0\n" \
+	    -e match:"X11 forwarding request failed" \
+	    env DISPLAY=:99 ssh -F /dev/null -p 8022 -o StrictHostKeyChecking=no \
+	    -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o IdentitiesOnly=yes \
+	    -o ForwardX11=yes -o XAuthLocation=/bin/true -i key1 \
+	    jailbee@127.0.0.1 version
+	atf_check -o inline:"jailbeed 0.1.0\n" -e ignore \
+	    jssh -v -A -o IdentityAgent=none -i key1 jailbee@127.0.0.1 version
+	# every refusal is journalled
+	atf_check -o match:'"route":"direct-tcpip","command":"","container":"","decision":"refuse"' \
+	    -o match:'"route":"tcpip-forward"' -o match:'"route":"x11-req"' \
+	    cat state/ssh-journal.jsonl
+}
+R6_forwardings_refused_cleanup() {
+	[ -f lfwd.pid ] && kill "$(cat lfwd.pid)" 2>/dev/null
+	jb_cleanup
+}
+
+atf_test_case R12_exec_parsed_without_shell cleanup
+R12_exec_parsed_without_shell_head() {
+	atf_set descr "an exec line is split without a shell: shell syntax," \
+	    "control characters and broken quotes are refused"
+	atf_set require.user root
+}
+R12_exec_parsed_without_shell_body() {
+	ssh_start
+	for line in 'version; id' 'version | sh' 'version && id' \
+	    'version > /tmp/x' 'version $(id)' 'version `id`' "version 'open"; do
+		atf_check -s exit:1 -e match:"jailbee: " \
+		    jssh -i key1 jailbee@127.0.0.1 "$line"
+	done
+	atf_check -s exit:1 -e match:"control character" \
+	    jssh -i key1 jailbee@127.0.0.1 "$(printf 'version\001')"
+	# quoted, the same characters are plain words: too many for version
+	atf_check -s exit:1 -e match:"wrong number of arguments" \
+	    jssh -i key1 jailbee@127.0.0.1 "version ';' '|'"
+	atf_check -s exit:1 -e match:'unknown command "ver sion"' \
+	    jssh -i key1 jailbee@127.0.0.1 "'ver sion'"
+	atf_check -o inline:"jailbeed 0.1.0\n" \
+	    jssh -i key1 jailbee@127.0.0.1 "\"version\""
+}
+R12_exec_parsed_without_shell_cleanup() { jb_cleanup; }
+
+atf_test_case R13_path_options_refused cleanup
+R13_path_options_refused_head() {
+	atf_set descr "new --mount is refused in every spelling, found by the" \
+	    "command's own grammar, whatever the mode"
+	atf_set require.user root
+}
+R13_path_options_refused_body() {
+	ssh_start "    restrict_host: false"
+	for line in "new x --mount" "new x -m" "new -m x" "new --mount x main"; do
+		atf_check -s exit:1 -e match:"new --mount is refused over SSH" \
+		    jssh -i key1 jailbee@127.0.0.1 "$line"
+	done
+}
+R13_path_options_refused_cleanup() { jb_cleanup; }
+
+atf_test_case R14_subsystems_refused cleanup
+R14_subsystems_refused_head() {
+	atf_set descr "every subsystem is refused: sftp and scp get nothing"
+	atf_set require.user root
+}
+R14_subsystems_refused_body() {
+	ssh_start
+	atf_check -s not-exit:0 -o empty -e ignore \
+	    jssh -i key1 -s jailbee@127.0.0.1 sftp
+	echo x > f
+	atf_check -s not-exit:0 -e ignore sftp -F /dev/null -P 8022 \
+	    -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
+	    -o BatchMode=yes -o IdentitiesOnly=yes -i key1 \
+	    -b /dev/null jailbee@127.0.0.1
+	atf_check -s not-exit:0 -e ignore scp -F /dev/null -P 8022 \
+	    -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
+	    -o BatchMode=yes -o IdentitiesOnly=yes -i key1 f \
+	    jailbee@127.0.0.1:/f
+	atf_check -o match:'"route":"subsystem sftp","command":"","container":"","decision":"refuse"' \
+	    cat state/ssh-journal.jsonl
+}
+R14_subsystems_refused_cleanup() { jb_cleanup; }
+
+atf_test_case R15_allowlist_exact_leaf cleanup
+R15_allowlist_exact_leaf_head() {
+	atf_set descr "allowlist: exact leaves only, and a group's --help" \
+	    "once a leaf under it is allowed"
+	atf_set require.user root
+}
+R15_allowlist_exact_leaf_body() {
+	ssh_start "    commands:
+      mode: allowlist
+      allow: [version, snapshot ls]"
+	atf_check -o inline:"jailbeed 0.1.0\n" jssh -i key1 jailbee@127.0.0.1 version
+	atf_check -s exit:1 -e match:"status: not in this server's allowlist" \
+	    jssh -i key1 jailbee@127.0.0.1 status
+	atf_check -s exit:1 -e match:"snapshot create: not in this server's allowlist" \
+	    jssh -i key1 jailbee@127.0.0.1 snapshot create x
+	atf_check -o match:"usage: snapshot ls NAME" \
+	    jssh -i key1 jailbee@127.0.0.1 snapshot --help
+	atf_check -s exit:1 -e match:"not in this server's allowlist" \
+	    jssh -i key1 jailbee@127.0.0.1 config --help
+}
+R15_allowlist_exact_leaf_cleanup() { jb_cleanup; }
+
+atf_test_case R15_disabled_mode cleanup
+R15_disabled_mode_head() {
+	atf_set descr "mode disabled: every command is refused, the login is not"
+	atf_set require.user root
+}
+R15_disabled_mode_body() {
+	ssh_start "    commands:
+      mode: disabled"
+	for c in version status ls help; do
+		atf_check -s exit:1 -e match:"commands are disabled on this server" \
+		    jssh -i key1 jailbee@127.0.0.1 $c
+	done
+}
+R15_disabled_mode_cleanup() { jb_cleanup; }
+
+atf_test_case R19_restrict_host_refusals cleanup
+R19_restrict_host_refusals_head() {
+	atf_set descr "restrict_host (default) refuses every host command the" \
+	    "suite has: init, config init, remote ..., audit"
+	atf_set require.user root
+}
+R19_restrict_host_refusals_body() {
+	ssh_start
+	for c in init "remote ssh status" "audit" "audit --since 5m"; do
+		atf_check -s exit:1 -e match:"acts on the host, refused over SSH" \
+		    jssh -i key1 jailbee@127.0.0.1 "$c"
+	done
+	for c in "config init" "remote ssh key ls" "remote ssh key add"; do
+		atf_check -s exit:1 -e match:"not available over SSH" \
+		    jssh -i key1 jailbee@127.0.0.1 "$c"
+	done
+	atf_check -o match:"^jb-sshd " -o match:"^LOCK-DOWN" \
+	    jssh -i key1 jailbee@127.0.0.1 status
+}
+R19_restrict_host_refusals_cleanup() { jb_cleanup; }
+
+atf_test_case R32_restrict_host_false cleanup
+R32_restrict_host_false_head() {
+	atf_set descr "restrict_host: false admits the host commands the" \
+	    "parent carries out, keeps the command policy, and says so"
+	atf_set require.user root
+}
+R32_restrict_host_false_body() {
+	ssh_start "    restrict_host: false"
+	atf_check -o match:"host restrictions OFF" cat jailbeed.log
+	atf_check -o match:"^restrict_host: false" \
+	    jssh -i key1 jailbee@127.0.0.1 remote ssh status
+	atf_check -s exit:1 -e match:"not available over SSH" \
+	    jssh -i key1 jailbee@127.0.0.1 remote ssh key ls
+	atf_check -s exit:1 -e match:"new --mount is refused" \
+	    jssh -i key1 jailbee@127.0.0.1 new x -m
+}
+R32_restrict_host_false_cleanup() { jb_cleanup; }
+
+atf_test_case R44_journal cleanup
+R44_journal_head() {
+	atf_set descr "one journal line per decision, with its fields, and" \
+	    "never key material, the command line or env values"
+	atf_set require.user root
+}
+R44_journal_body() {
+	ssh_start
+	jssh -i key2 jailbee@127.0.0.1 version 2>/dev/null
+	atf_check -o ignore -o ignore jssh -o SendEnv=TERM_PROGRAM -i key1 \
+	    jailbee@127.0.0.1 version
+	TERM_PROGRAM=SecretTerm1 jssh -o SendEnv=TERM_PROGRAM -i key1 \
+	    jailbee@127.0.0.1 "snapshot ls secretarg42" > /dev/null 2>&1
+	j=state/ssh-journal.jsonl
+	fp1=$(ssh-keygen -lf key1.pub | cut -d' ' -f2)
+	fp2=$(ssh-keygen -lf key2.pub | cut -d' ' -f2)
+	atf_check -o match:"\"fingerprint\":\"$fp2\",\"route\":\"auth\",.*\"decision\":\"refuse\",\"reason\":\"key not authorized\"" cat $j
+	atf_check -o match:"\"src\":\"127.0.0.1\",\"port\":[0-9]+,\"fingerprint\":\"$fp1\",\"route\":\"auth\",.*\"decision\":\"accept\"" cat $j
+	atf_check -o match:"\"route\":\"exec\",\"command\":\"version\",.*\"decision\":\"accept\",\"exit\":0,\"duration_ms\":[0-9]+" cat $j
+	atf_check -o match:"\"command\":\"snapshot ls\",.*\"exit\":1" cat $j
+	# no secret: key material, argument, env value
+	for secret in "$(cut -d' ' -f2 key1.pub)" "$(cut -d' ' -f2 key2.pub)" \
+	    secretarg42 SecretTerm1; do
+		atf_check -s exit:1 grep -F -- "$secret" $j jailbeed.log
+	done
+	# the same lines through jbctl audit, also filtered by time
+	atf_check -o save:audit.out ./bin/jbctl -s "$(jb_sock)" audit
+	atf_check -o file:$j cat audit.out
+	atf_check -o match:"snapshot ls" ./bin/jbctl -s "$(jb_sock)" audit --since 5m
+	atf_check -s exit:1 -e match:"since" ./bin/jbctl -s "$(jb_sock)" audit --since 5x
+}
+R44_journal_cleanup() { jb_cleanup; }
+
+atf_test_case load_64_concurrent cleanup
+load_64_concurrent_head() {
+	atf_set descr "64 concurrent one-shot sessions are all answered"
+	atf_set require.user root
+	atf_set timeout 300
+}
+load_64_concurrent_body() {
+	ssh_start
+	i=0
+	while [ $i -lt 64 ]; do
+		( jssh -i key1 jailbee@127.0.0.1 version > out.$i 2>&1;
+		    echo $? > rc.$i ) &
+		i=$((i + 1))
+	done
+	wait
+	i=0
+	while [ $i -lt 64 ]; do
+		atf_check -o inline:"0\n" cat rc.$i
+		atf_check -o inline:"jailbeed 0.1.0\n" cat out.$i
+		i=$((i + 1))
+	done
+	atf_check -o inline:"5\n" -x \
+	    "./bin/jbctl -s $(jb_sock) status -o json | jq '.processes | length'"
+}
+load_64_concurrent_cleanup() { jb_cleanup; }
+
+atf_init_test_cases() {
+	atf_add_test_case R2_user_jailbee_only
+	atf_add_test_case R3_removed_key_refused
+	atf_add_test_case R4_default_listen
+	atf_add_test_case R5_publickey_only
+	atf_add_test_case R6_forwardings_refused
+	atf_add_test_case R12_exec_parsed_without_shell
+	atf_add_test_case R13_path_options_refused
+	atf_add_test_case R14_subsystems_refused
+	atf_add_test_case R15_allowlist_exact_leaf
+	atf_add_test_case R15_disabled_mode
+	atf_add_test_case R19_restrict_host_refusals
+	atf_add_test_case R32_restrict_host_false
+	atf_add_test_case R44_journal
+	atf_add_test_case load_64_concurrent
+}

@@ -1,0 +1,191 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * The remote SSH command policy: every leaf classified for remote use,
+ * the three modes, restrict_host, and option spellings parsed by the
+ * command table's grammar (clusters, --opt=value, attached values).
+ */
+
+#include <stdint.h>
+#include <string.h>
+
+#include <atf-c.h>
+
+#include "cmdtab.h"
+#include "sshpolicy.h"
+
+static struct jb_ctl_cmd	cmd;
+static struct sshp_result	res;
+
+static int
+decide(const struct sshp_conf *pc, const char *line)
+{
+	char	 buf[512], *argv[32], *p, *save;
+	int	 argc = 0;
+
+	strlcpy(buf, line, sizeof(buf));
+	for (p = strtok_r(buf, " ", &save); p != NULL && argc < 31;
+	    p = strtok_r(NULL, " ", &save))
+		argv[argc++] = p;
+	argv[argc] = NULL;
+	return sshpolicy_decide(pc, argc, argv, &cmd, &res);
+}
+
+static const struct sshp_conf full = { SSHP_FULL, 1, NULL, 0 };
+static const struct sshp_conf open_host = { SSHP_FULL, 0, NULL, 0 };
+
+ATF_TC_WITHOUT_HEAD(every_leaf_classified_for_remote);
+ATF_TC_BODY(every_leaf_classified_for_remote, tc)
+{
+	char	name[64];
+	int	i;
+
+	for (i = 0; i < cmdtab_len; i++) {
+		cmd_name(&cmdtab[i], name, sizeof(name));
+		if (cmdtab[i].cls == CMD_INTERNAL)
+			continue;
+		ATF_CHECK_MSG(sshpolicy_host(cmdtab[i].id) !=
+		    SSHP_HOST_UNKNOWN, "%s: not classified for remote use "
+		    "(libcommon/sshpolicy.c)", name);
+	}
+}
+
+ATF_TC_WITHOUT_HEAD(full_mode);
+ATF_TC_BODY(full_mode, tc)
+{
+	ATF_REQUIRE(decide(&full, "ls") == 0);
+	ATF_CHECK_EQ(cmd.id, CMD_LS);
+	ATF_CHECK_STREQ(cmd.cwd, "/");
+	ATF_REQUIRE(decide(&full, "exec box -- echo -a --all") == 0);
+	ATF_CHECK_EQ(cmd.id, CMD_EXEC);
+	ATF_CHECK_EQ(cmd.nargs, 4);
+	ATF_CHECK_STREQ(cmd.argv, "box");
+	ATF_CHECK_EQ(cmd.optset, 0);
+	ATF_CHECK(decide(&full, "frobnicate") == -1);
+	ATF_CHECK(strstr(res.err, "unknown command") != NULL);
+	ATF_CHECK(decide(&full, "ls extra") == -1);
+	ATF_CHECK(decide(&full, "ls --bogus") == -1);
+}
+
+ATF_TC_WITHOUT_HEAD(option_spellings);
+ATF_TC_BODY(option_spellings, tc)
+{
+	static const char *const same[] = {
+		"ls -a -o json", "ls -ao json", "ls -aojson", "ls --all "
+		"--output=json", "ls --output json -a", "ls -a --output=json",
+		NULL
+	};
+	int	i;
+
+	for (i = 0; same[i] != NULL; i++) {
+		ATF_REQUIRE_MSG(decide(&full, same[i]) == 0, "%s: %s",
+		    same[i], res.err);
+		ATF_CHECK_EQ_MSG(cmd.optset, 3, "%s", same[i]);
+		ATF_CHECK_STREQ_MSG(cmd.opts[1], "json", "%s", same[i]);
+	}
+	ATF_CHECK(decide(&full, "ls -o yaml") == -1);
+	ATF_CHECK(decide(&full, "ls --all=yes") == -1);
+	ATF_CHECK(decide(&full, "ls -o") == -1);
+}
+
+ATF_TC_WITHOUT_HEAD(mount_refused_every_spelling);
+ATF_TC_BODY(mount_refused_every_spelling, tc)
+{
+	static const char *const bad[] = {
+		"new x --mount", "new x -m", "new --mount x", "new -m x main",
+		NULL
+	};
+	int	i;
+
+	for (i = 0; bad[i] != NULL; i++) {
+		ATF_CHECK_MSG(decide(&full, bad[i]) == -1, "%s", bad[i]);
+		ATF_CHECK_MSG(decide(&open_host, bad[i]) == -1, "%s", bad[i]);
+		ATF_CHECK(strstr(res.err, "--mount") != NULL);
+	}
+	ATF_CHECK(decide(&full, "new x") == 0);
+	/* after "--" a word is an argument, not an option */
+	ATF_CHECK(decide(&full, "exec x -- -m") == 0);
+}
+
+ATF_TC_WITHOUT_HEAD(restrict_host);
+ATF_TC_BODY(restrict_host, tc)
+{
+	static const char *const host[] = {
+		"init", "remote ssh status", "audit", NULL
+	};
+	int	i;
+
+	for (i = 0; host[i] != NULL; i++) {
+		ATF_CHECK_MSG(decide(&full, host[i]) == -1, "%s", host[i]);
+		ATF_CHECK(strstr(res.err, "restrict_host") != NULL);
+	}
+	/* off: the host commands the parent carries out are admitted */
+	ATF_CHECK(decide(&open_host, "init") == 0);
+	ATF_CHECK(decide(&open_host, "audit --since 5m") == 0);
+	/* jbctl-local commands are never remote, restricted or not */
+	ATF_CHECK(decide(&open_host, "config init") == -1);
+	ATF_CHECK(decide(&open_host, "remote ssh key ls") == -1);
+}
+
+ATF_TC_WITHOUT_HEAD(allowlist_exact_leaf);
+ATF_TC_BODY(allowlist_exact_leaf, tc)
+{
+	static const char	 allow[2][48] = { "ls", "snapshot ls" };
+	struct sshp_conf	 pc = { SSHP_ALLOWLIST, 1, allow, 2 };
+
+	ATF_CHECK(decide(&pc, "ls") == 0);
+	ATF_CHECK(decide(&pc, "snapshot ls box") == 0);
+	ATF_CHECK(decide(&pc, "snapshot create box") == -1);
+	ATF_CHECK(strstr(res.err, "allowlist") != NULL);
+	ATF_CHECK(decide(&pc, "status") == -1);
+	/* the group's --help, once a leaf under it is allowed */
+	ATF_CHECK(decide(&pc, "snapshot --help") == 0 && res.help);
+	ATF_CHECK(decide(&pc, "config --help") == -1);
+	ATF_CHECK(decide(&pc, "ls --help") == 0 && res.help);
+	ATF_CHECK(decide(&pc, "exec --help") == -1);
+}
+
+ATF_TC_WITHOUT_HEAD(disabled_mode);
+ATF_TC_BODY(disabled_mode, tc)
+{
+	struct sshp_conf	pc = { SSHP_DISABLED, 1, NULL, 0 };
+
+	ATF_CHECK(decide(&pc, "ls") == -1);
+	ATF_CHECK(strstr(res.err, "disabled") != NULL);
+	ATF_CHECK(decide(&pc, "help") == -1);
+}
+
+ATF_TC_WITHOUT_HEAD(usage_text);
+ATF_TC_BODY(usage_text, tc)
+{
+	char	buf[4096];
+
+	ATF_REQUIRE(decide(&full, "snapshot --help") == 0);
+	sshpolicy_usage(&res, buf, sizeof(buf));
+	ATF_CHECK(strstr(buf, "snapshot ls") != NULL);
+	ATF_CHECK(strstr(buf, "snapshot create") != NULL);
+	ATF_REQUIRE(decide(&full, "ls -h") == 0 && res.help);
+	sshpolicy_usage(&res, buf, sizeof(buf));
+	ATF_CHECK(strstr(buf, "--output") != NULL);
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, every_leaf_classified_for_remote);
+	ATF_TP_ADD_TC(tp, full_mode);
+	ATF_TP_ADD_TC(tp, option_spellings);
+	ATF_TP_ADD_TC(tp, mount_refused_every_spelling);
+	ATF_TP_ADD_TC(tp, restrict_host);
+	ATF_TP_ADD_TC(tp, allowlist_exact_leaf);
+	ATF_TP_ADD_TC(tp, disabled_mode);
+	ATF_TP_ADD_TC(tp, usage_text);
+	return atf_no_error();
+}
