@@ -200,7 +200,8 @@ install: all
 	for p in jb-incus jb-netd jb-mountd jb-sshd; do \
 	    install -m 0755 $(O)/$$p $(DESTDIR)$(LIBEXECDIR)/$$p; done
 	install -d $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
-	install -m 0644 man/jailbeed.8 man/jbctl.8 $(DESTDIR)$(MANDIR)/man8/
+	install -m 0644 man/jailbeed.8 man/jbctl.8 man/jb-sshd.8 \
+	    $(DESTDIR)$(MANDIR)/man8/
 	install -m 0644 man/jailbee.yaml.5 $(DESTDIR)$(MANDIR)/man5/
 	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/init.d
 	sed 's|@SBINDIR@|$(SBINDIR)|g' etc/jailbee.service.in \

@@ -65,7 +65,7 @@ struct sshsess {
 	int			 failed;
 	int			 got_exit;
 	int			 status;
-	char			 route[16];	/* exec | shell */
+	char			 route[16];	/* exec | console */
 	char			 leaf[48];
 	char			 target[JB_INSTANCE_MAX];
 	struct timespec		 t0;
@@ -480,12 +480,10 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 
 	s->busy = 1;
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
-	strlcpy(s->route, x->shell ? "shell" : "exec", sizeof(s->route));
-	if (x->shell) {
-		refuse(s, "no interactive console here: give a command, e.g. "
-		    "ssh -t -p PORT jailbee@HOST shell NAME", "no console");
-		return;
-	}
+	/* shell: a line typed at jb-sshd's restricted console */
+	strlcpy(s->route, x->shell ? "console" : "exec", sizeof(s->route));
+	s->leaf[0] = s->target[0] = '\0';
+	s->render = 0;
 	if (sshargv_split(x->line, strnlen(x->line, sizeof(x->line)), words,
 	    sizeof(words), &argc, err, sizeof(err)) == -1) {
 		refuse(s, err, "unparsable command");

@@ -41,6 +41,26 @@
 
 enum request { REQ_NONE, REQ_EXEC, REQ_SHELL };
 
+#define CONSOLE_PROMPT	"jailbee> "
+static const char	console_banner[] = "JailBee console: the suite's "
+    "commands only (help lists them); exit to leave\r\n";
+#define CONSOLE_LINE_MAX	1024
+
+/*
+ * The restricted console a shell request gets: a line editor, nothing
+ * more.  Each line goes to the parent as a console line, where the same
+ * splitter and policy as for exec judge it: no pipes, redirection,
+ * expansion or program lookup, only the suite's commands.
+ */
+struct console {
+	int		 on;
+	int		 busy;		/* a line is being carried out */
+	int		 quit;
+	int		 esc;		/* inside an escape sequence */
+	size_t		 len;
+	char		 line[CONSOLE_LINE_MAX];
+};
+
 struct sess {
 	ssh_session			 s;
 	ssh_event			 ev;
@@ -60,7 +80,11 @@ struct sess {
 	int				 fd_io, fd_err;
 	int				 peer_closed;
 	int64_t				 drain_until;
+	struct console			 con;
 };
+
+static void	console_input(struct sess *, const unsigned char *, size_t);
+static void	console_prompt(struct sess *);
 
 static int64_t
 now_ms(void)
@@ -140,7 +164,7 @@ auth_pubkey(ssh_session s, const char *user, struct ssh_key_struct *key,
 	if (state != SSH_PUBLICKEY_STATE_NONE &&
 	    state != SSH_PUBLICKEY_STATE_VALID)
 		return SSH_AUTH_DENIED;
-	if (++st->tries > 2 * SSHD_MAX_TRIES) {
+	if (st->tries >= SSHD_MAX_TRIES) {
 		st->over = 1;
 		return SSH_AUTH_DENIED;
 	}
@@ -165,8 +189,12 @@ auth_pubkey(ssh_session s, const char *user, struct ssh_key_struct *key,
 		st->over = 1;
 		return SSH_AUTH_DENIED;
 	}
-	if (!v.ok)
+	if (!v.ok) {
+		/* MaxAuthTries: a client may not go on guessing */
+		if (++st->tries >= SSHD_MAX_TRIES)
+			st->over = 1;
 		return SSH_AUTH_DENIED;
+	}
 	if (state == SSH_PUBLICKEY_STATE_VALID) {
 		st->authed = 1;
 		alarm(0);
@@ -323,7 +351,12 @@ window_change(ssh_session s, ssh_channel ch, int cols, int rows, int pxw,
 	struct sess		*st = ud;
 	struct jb_winsize	 ws;
 
-	if (st->request == REQ_NONE || cols <= 0 || rows <= 0)
+	if (cols <= 0 || rows <= 0 || cols >= 10000 || rows >= 10000)
+		return 0;
+	/* the next console line starts at this size too */
+	st->x.cols = cols;
+	st->x.rows = rows;
+	if (st->request == REQ_NONE)
 		return 0;
 	ws.cols = cols;
 	ws.rows = rows;
@@ -340,6 +373,10 @@ chan_data(ssh_session s, ssh_channel ch, void *data, uint32_t len,
 	uint32_t	 off = 0;
 	ssize_t		 n;
 
+	if (st->con.on && !st->con.busy) {
+		console_input(st, data, len);
+		return len;
+	}
 	/* input before a stream exists, or after it closed, is dropped */
 	while (st->fd_io != -1 && off < len) {
 		if ((n = write(st->fd_io, p + off, len - off)) == -1) {
@@ -406,6 +443,25 @@ chan_write(struct sess *st, int err, const void *buf, size_t len)
 		(void)ssh_channel_write(st->ch, buf, len);
 }
 
+/* the parent's text; a terminal in raw mode needs \r before \n */
+static void
+chan_text_raw(struct sess *st, int err, const char *p, size_t len)
+{
+	const char	*nl;
+
+	if (!st->x.pty) {
+		chan_write(st, err, p, len);
+		return;
+	}
+	while (len > 0 && (nl = memchr(p, '\n', len)) != NULL) {
+		chan_write(st, err, p, nl - p);
+		chan_write(st, err, "\r\n", 2);
+		len -= nl - p + 1;
+		p = nl + 1;
+	}
+	chan_write(st, err, p, len);
+}
+
 static void
 chan_text(struct sess *st, const char *text)
 {
@@ -455,7 +511,7 @@ parent_msg(struct sess *st, struct imsg *imsg)
 		if (imsg_get_data(imsg, &o, sizeof(o)) == -1 ||
 		    o.len > sizeof(o.data))
 			break;
-		chan_write(st, o.which == 2, o.data, o.len);
+		chan_text_raw(st, o.which == 2, o.data, o.len);
 		return;
 	case IMSG_CTL_ERROR:
 		st->failed = 1;
@@ -522,12 +578,126 @@ parent_cb(socket_t fd, int revents, void *ud)
 static int
 finished(struct sess *st)
 {
+	int	drained;
+
 	if (st->parent_gone || st->peer_closed)
 		return 1;
+	if (st->con.on && !st->con.busy)
+		return st->con.quit;
 	if (!st->got_end)
 		return 0;
-	return (st->fd_io == -1 && st->fd_err == -1) ||
+	drained = (st->fd_io == -1 && st->fd_err == -1) ||
 	    now_ms() > st->drain_until;
+	if (drained && st->con.on) {
+		/* a console line done: its streams go, the prompt comes back */
+		if (st->fd_io != -1) {
+			ssh_event_remove_fd(st->ev, st->fd_io);
+			close(st->fd_io);
+			st->fd_io = -1;
+		}
+		if (st->fd_err != -1) {
+			ssh_event_remove_fd(st->ev, st->fd_err);
+			close(st->fd_err);
+			st->fd_err = -1;
+		}
+		st->con.busy = 0;
+		st->got_end = st->got_exit = st->failed = 0;
+		console_prompt(st);
+		return st->con.quit;
+	}
+	return drained;
+}
+
+static void
+console_prompt(struct sess *st)
+{
+	st->con.len = 0;
+	chan_write(st, 0, CONSOLE_PROMPT, sizeof(CONSOLE_PROMPT) - 1);
+}
+
+static void
+console_submit(struct sess *st)
+{
+	struct jb_sshd_exec	*x = &st->x;
+	size_t			 n;
+
+	chan_write(st, 0, "\r\n", 2);
+	st->con.line[st->con.len] = '\0';
+	n = strspn(st->con.line, " \t");
+	if (st->con.line[n] == '\0') {
+		console_prompt(st);
+		return;
+	}
+	if (strcmp(st->con.line + n, "exit") == 0 ||
+	    strcmp(st->con.line + n, "quit") == 0 ||
+	    strcmp(st->con.line + n, "logout") == 0) {
+		st->con.quit = 1;
+		return;
+	}
+	strlcpy(x->line, st->con.line, sizeof(x->line));
+	x->shell = 1;
+	st->con.busy = 1;
+	parent_send(st, IMSG_SSHD_EXEC, x, sizeof(*x));
+}
+
+static void
+console_input(struct sess *st, const unsigned char *p, size_t len)
+{
+	struct console	*c = &st->con;
+	size_t		 i;
+
+	for (i = 0; i < len && !c->busy && !c->quit; i++) {
+		/* arrows and other sequences: skipped, not inserted */
+		if (c->esc == 1) {
+			c->esc = p[i] == '[' || p[i] == 'O' ? 2 : 0;
+			continue;
+		}
+		if (c->esc == 2) {
+			if (p[i] >= 0x40 && p[i] <= 0x7e)
+				c->esc = 0;
+			continue;
+		}
+		switch (p[i]) {
+		case 0x1b:
+			c->esc = 1;
+			break;
+		case '\r':
+		case '\n':
+			console_submit(st);
+			break;
+		case 0x7f:
+		case 0x08:
+			if (c->len > 0) {
+				/* one UTF-8 character: its continuation bytes too */
+				while (c->len > 0 &&
+				    (c->line[--c->len] & 0xc0) == 0x80)
+					;
+				chan_write(st, 0, "\b \b", 3);
+			}
+			break;
+		case 0x03:
+			chan_write(st, 0, "^C\r\n", 4);
+			console_prompt(st);
+			break;
+		case 0x04:
+			if (c->len == 0) {
+				chan_write(st, 0, "\r\n", 2);
+				c->quit = 1;
+			}
+			break;
+		case 0x15:
+			while (c->len > 0) {
+				if ((c->line[--c->len] & 0xc0) != 0x80)
+					chan_write(st, 0, "\b \b", 3);
+			}
+			break;
+		default:
+			if (p[i] < 0x20 || c->len + 1 >= sizeof(c->line))
+				break;
+			c->line[c->len++] = p[i];
+			chan_write(st, 0, &p[i], 1);
+		}
+	}
 }
 
 __dead void
@@ -537,9 +707,12 @@ session_run(ssh_bind b, int fd, int chan, const struct jb_sshd_session *peer)
 	int64_t		 until;
 	int		 status;
 
+	/* nothing of the master's libevent signal handling stays */
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGCHLD, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
 	signal(SIGALRM, SIG_DFL);
 	/* the login grace: SIGALRM ends a connection still not logged in */
 	alarm(SSHD_LOGIN_GRACE);
@@ -587,14 +760,28 @@ session_run(ssh_bind b, int fd, int chan, const struct jb_sshd_session *peer)
 		sess_exit(&st, 0);
 
 	ssh_event_add_fd(st.ev, chan, POLLIN, parent_cb, &st);
-	parent_send(&st, IMSG_SSHD_EXEC, &st.x, sizeof(st.x));
+	if (st.request == REQ_SHELL) {
+		st.con.on = 1;
+		if (!st.x.pty)
+			chan_text(&st, "the console needs a terminal: ssh -t");
+		else {
+			chan_write(&st, 0, console_banner,
+			    sizeof(console_banner) - 1);
+			console_prompt(&st);
+		}
+		if (!st.x.pty)
+			st.con.quit = 1;
+	} else
+		parent_send(&st, IMSG_SSHD_EXEC, &st.x, sizeof(st.x));
 	while (!finished(&st)) {
 		if (ssh_event_dopoll(st.ev, 200) == SSH_ERROR)
 			break;
 		if (ssh_get_status(st.s) & (SSH_CLOSED | SSH_CLOSED_ERROR))
 			break;
 	}
-	if (st.got_exit)
+	if (st.con.on)
+		status = st.x.pty && !st.parent_gone ? 0 : 1;
+	else if (st.got_exit)
 		status = st.status;
 	else
 		status = st.failed || !st.got_end ? 1 : 0;

@@ -389,6 +389,195 @@ load_64_concurrent_body() {
 }
 load_64_concurrent_cleanup() { jb_cleanup; }
 
+# ssh in a pseudo-terminal of 100x30 that turns 160x50: what it printed
+# and its exit status; $1.. the ssh command line
+pty_ssh() {
+	python3 - "$@" <<'EOP'
+import fcntl, os, pty, select, signal, struct, sys, termios, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp(sys.argv[1], sys.argv[1:])
+def size(rows, cols):
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+    os.kill(pid, signal.SIGWINCH)
+size(30, 100)
+out = b""
+def until(pat, secs=30):
+    global out
+    end = time.time() + secs
+    while pat not in out and time.time() < end:
+        r, _, _ = select.select([fd], [], [], 0.2)
+        if r:
+            try:
+                out += os.read(fd, 4096)
+            except OSError:
+                break
+def say(s):
+    os.write(fd, s.encode())
+until(b"$ ")
+say("stty size\r")
+until(b"30 100")
+size(50, 160)
+time.sleep(1)
+say("stty size\r")
+until(b"50 160")
+say("exit 3\r")
+until(b"\x00", 10)
+_, st = os.waitpid(pid, 0)
+sys.stdout.write(out.decode(errors="replace"))
+sys.exit(os.waitstatus_to_exitcode(st))
+EOP
+}
+
+atf_test_case R12_exec_in_container cleanup
+R12_exec_in_container_head() {
+	atf_set descr "exec NAME -- CMD: argv exactly as quoted, stdin, stdout," \
+	    "stderr and exit status; the environment of R10 and R30; shell" \
+	    "NAME on a pty with window changes and its exit status"
+	atf_set require.user root
+	atf_set timeout 600
+}
+R12_exec_in_container_body() {
+	ssh_start
+	jb_tools
+	jb_image
+	jb_repo
+	c=$(jb_prefix)-box
+	atf_check -e ignore jbo repo new box
+	cat > line <<'EOL'
+exec CTR -- printf '<%s>\n' 'a b' '$HOME' "x\"y" '' ';|&' \* a\ b
+EOL
+	sed -i "s/CTR/$c/" line
+	printf '<a b>\n<$HOME>\n<x"y>\n<>\n<;|&>\n<*>\n<a b>\n' > want
+	atf_check -o file:want jssh -i key1 jailbee@127.0.0.1 "$(cat line)"
+	atf_check -s exit:7 -o inline:"out\n" -e inline:"err\n" \
+	    jssh -i key1 jailbee@127.0.0.1 "exec $c -- sh -c 'echo out; echo err >&2; exit 7'"
+	atf_check -o inline:"hello\n" -x "echo hello | ssh -F /dev/null -p 8022 -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o IdentitiesOnly=yes -o LogLevel=ERROR -i key1 jailbee@127.0.0.1 exec $c -- cat"
+	# R10: five terminal-identity variables with plain values; R30 markers
+	TERM_PROGRAM=iTerm.app LC_TERMINAL=iTerm2 COLORTERM='truecolor;x' \
+	    FOO=bar jssh -o SendEnv=TERM_PROGRAM -o SendEnv=LC_TERMINAL \
+	    -o SendEnv=COLORTERM -o SendEnv=FOO -i key1 jailbee@127.0.0.1 \
+	    exec $c -- env > env.out
+	for v in JAILBEE_SSH_SESSION=1 JAILBEE_REMOTE_SSH=1 LESSSECURE=1 \
+	    TERM_PROGRAM=iTerm.app LC_TERMINAL=iTerm2; do
+		atf_check -o ignore grep -qx "$v" env.out
+	done
+	atf_check -s exit:1 grep -E "^(COLORTERM|FOO)=" env.out
+	# shell NAME on a pty: window changes follow, the status comes back
+	atf_check -s exit:3 -o match:"30 100" -o match:"50 160" \
+	    pty_ssh ssh -F /dev/null -p 8022 -o StrictHostKeyChecking=no \
+	    -o UserKnownHostsFile=/dev/null -o BatchMode=yes \
+	    -o IdentitiesOnly=yes -o LogLevel=ERROR -i key1 -t \
+	    jailbee@127.0.0.1 shell $c
+	atf_check -o match:"\"route\":\"exec\",\"command\":\"shell\",\"container\":\"$c\",\"decision\":\"accept\",\"exit\":3" \
+	    cat state/ssh-journal.jsonl
+}
+R12_exec_in_container_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case R38_excluded_repos cleanup
+R38_excluded_repos_head() {
+	atf_set descr "an excluded repo's containers are unlisted and give the" \
+	    "unknown container's error; R28: mount-mode containers refused"
+	atf_set require.user root
+	atf_set timeout 600
+}
+R38_excluded_repos_body() {
+	ssh_start
+	jb_tools
+	jb_image
+	jb_repo
+	p=$(jb_prefix)
+	atf_check -e ignore jbo repo new box
+	atf_check -e ignore jbo repo new --mount live
+	atf_check -o match:"^$p-box " jssh -i key1 jailbee@127.0.0.1 ls --all
+	for cmd in "exec $p-live -- true" "shell $p-live"; do
+		atf_check -s exit:1 -e match:"$p-live is a mount-mode container" \
+		    jssh -i key1 jailbee@127.0.0.1 "$cmd"
+	done
+	atf_check -s exit:1 -e match:"refused over SSH" \
+	    jssh -i key1 -t jailbee@127.0.0.1 "shell $p-live"
+	jb_cleanup
+	ssh_conf "    excluded_repos: [$p]"
+	jb_start
+	atf_check -o not-match:"$p-" jssh -i key1 jailbee@127.0.0.1 ls --all
+	jssh -i key1 jailbee@127.0.0.1 "exec $p-box -- true" 2> excluded.err
+	jssh -i key1 jailbee@127.0.0.1 "exec zz$p-box -- true" 2> unknown.err
+	atf_check -o inline:"jailbee: no such container $p-box\n" cat excluded.err
+	sed "s/zz$p-box/$p-box/" unknown.err > unknown.same
+	atf_check -o file:excluded.err cat unknown.same
+	# jbctl itself is not concerned
+	atf_check -o match:"^$p-box " ./bin/jbctl -s "$(jb_sock)" ls --all
+}
+R38_excluded_repos_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case R11_console cleanup
+R11_console_head() {
+	atf_set descr "a shell request gets the restricted console: the" \
+	    "suite's commands, split and judged as exec lines, nothing else"
+	atf_set require.user root
+}
+R11_console_body() {
+	ssh_start
+	printf 'version\rls | sh\recho hi\rinit\rexit\r' > in
+	atf_check -o save:console.out -e ignore -x \
+	    "ssh -F /dev/null -p 8022 -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o IdentitiesOnly=yes -o LogLevel=ERROR -i key1 -tt jailbee@127.0.0.1 < in"
+	atf_check -o match:"jailbee> " -o match:"jailbeed 0.1.0" \
+	    -o match:"shell syntax is not supported" \
+	    -o match:'unknown command "echo"' \
+	    -o match:"init: acts on the host, refused over SSH" cat console.out
+	atf_check -o match:'"route":"console","command":"version",.*"decision":"accept"' \
+	    -o match:'"route":"console","command":"init",.*"decision":"refuse"' \
+	    cat state/ssh-journal.jsonl
+	# without a terminal there is no console
+	atf_check -s exit:1 -e match:"the console needs a terminal" \
+	    jssh -i key1 -T jailbee@127.0.0.1 < /dev/null
+}
+R11_console_cleanup() { jb_cleanup; }
+
+atf_test_case R43_version_watcher cleanup
+R43_version_watcher_head() {
+	atf_set descr "a changed installed binary: new sessions refused, the" \
+	    "open one drains, then jailbeed exits 75"
+	atf_set require.user root
+	atf_set timeout 120
+}
+R43_version_watcher_body() {
+	ssh_conf
+	jb_users
+	jb_bin
+	jb_conf
+	cp "$(jb_build)/jailbeed" ./jailbeed-copy
+	ASAN_OPTIONS=detect_leaks=0 ./jailbeed-copy -d -v -f jailbeed.yaml \
+	    > jailbeed.log 2>&1 &
+	jpid=$!
+	echo $jpid > jailbeed.pid
+	i=0
+	until [ -S "$(jb_sock)" ] && ./bin/jbctl -s "$(jb_sock)" status \
+	    > /dev/null 2>&1; do
+		sleep 0.1
+		i=$((i + 1))
+		[ $i -lt 100 ] || atf_fail "jailbeed did not come up"
+	done
+	ssh_keys
+	jssh -i key1 -N jailbee@127.0.0.1 > live.out 2>&1 &
+	echo $! > live.pid
+	sleep 1
+	touch ./jailbeed-copy
+	sleep 4
+	atf_check -o match:"changed: refusing new sessions" cat jailbeed.log
+	atf_check -s exit:255 -e match:"refused|closed|reset" \
+	    jssh -i key1 jailbee@127.0.0.1 version
+	jb_alive $jpid || atf_fail "jailbeed left before the session ended"
+	kill "$(cat live.pid)"
+	wait $jpid
+	atf_check_equal 75 $?
+	atf_check -o match:"exiting with 75" cat jailbeed.log
+}
+R43_version_watcher_cleanup() {
+	[ -f live.pid ] && kill "$(cat live.pid)" 2>/dev/null
+	jb_cleanup
+}
+
 atf_init_test_cases() {
 	atf_add_test_case R2_user_jailbee_only
 	atf_add_test_case R3_removed_key_refused
@@ -402,6 +591,10 @@ atf_init_test_cases() {
 	atf_add_test_case R15_disabled_mode
 	atf_add_test_case R19_restrict_host_refusals
 	atf_add_test_case R32_restrict_host_false
+	atf_add_test_case R11_console
+	atf_add_test_case R12_exec_in_container
+	atf_add_test_case R38_excluded_repos
+	atf_add_test_case R43_version_watcher
 	atf_add_test_case R44_journal
 	atf_add_test_case load_64_concurrent
 }
