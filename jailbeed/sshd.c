@@ -338,6 +338,7 @@ refuse(struct sshsess *s, const char *msg, const char *reason)
 	finish(s, "refuse", reason);
 }
 
+/* prefix NULL: is any repo excluded at all? */
 int
 sshd_excluded(const char *prefix)
 {
@@ -345,6 +346,8 @@ sshd_excluded(const char *prefix)
 
 	if (!env->conf.ssh_restrict_host)
 		return 0;
+	if (prefix == NULL)
+		return env->conf.ssh_nexcluded > 0;
 	for (i = 0; i < env->conf.ssh_nexcluded; i++)
 		if (strcmp(env->conf.ssh_excluded[i], prefix) == 0)
 			return 1;
@@ -499,6 +502,7 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 	pc.restrict_host = env->conf.ssh_restrict_host;
 	pc.allow = (const char (*)[48])env->conf.ssh_allow;
 	pc.nallow = env->conf.ssh_nallow;
+	pc.excluded = sshd_excluded(NULL);
 	if ((cmd = malloc(sizeof(*cmd))) == NULL) {
 		refuse(s, "out of memory", "out of memory");
 		return;

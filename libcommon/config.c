@@ -456,6 +456,13 @@ conf_parse(const char *name, const char *buf, size_t len,
 		rc = yt_error(&ctx, yt_get(root, "incus"), "an https url needs "
 		    "client_cert, client_key and server_cert");
 	}
+	/* R37: exclusions are a host restriction; they need it on */
+	if (rc == 0 && tmp->ssh_nexcluded > 0 && !tmp->ssh_restrict_host) {
+		(void)yt_path_push(&ctx, "remote");
+		(void)yt_path_push(&ctx, "ssh");
+		rc = yt_error(&ctx, yt_get(yt_get(root, "remote"), "ssh"),
+		    "excluded_repos needs restrict_host: true");
+	}
 	yt_free(root);
 	if (rc == 0)
 		*conf = *tmp;

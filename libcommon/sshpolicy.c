@@ -302,6 +302,11 @@ sshpolicy_decide(const struct sshp_conf *pc, int argc, char *argv[],
 	out->id = c->id;
 	if (parse(c, argc - nw, argv + nw, out, r) == -1)
 		return -1;
+	/* R40: with exclusions, nothing that shows every repo's settings */
+	if (pc->excluded && pc->restrict_host && c->id == CMD_CONFIG_SHOW &&
+	    (out->optset & 1U) && strcmp(out->opts[0], "global") == 0)
+		return refuse(r, "config show --layer global: refused over SSH "
+		    "while repos are excluded (remote.ssh.excluded_repos)");
 	strlcpy(out->cwd, "/", sizeof(out->cwd));
 	return 0;
 }

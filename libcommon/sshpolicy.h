@@ -39,6 +39,7 @@ struct sshp_conf {
 	int		  restrict_host;
 	const char	(*allow)[48];	/* allowlist: exact leaves */
 	int		  nallow;
+	int		  excluded;	/* some repo is excluded (R40) */
 };
 
 struct sshp_result {

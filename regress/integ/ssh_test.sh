@@ -505,6 +505,12 @@ R38_excluded_repos_body() {
 	atf_check -o inline:"jailbee: no such container $p-box\n" cat excluded.err
 	sed "s/zz$p-box/$p-box/" unknown.err > unknown.same
 	atf_check -o file:excluded.err cat unknown.same
+	for cmd in "stop $p-box" "snapshot ls $p-box" "destroy $p-box"; do
+		atf_check -s exit:1 -e inline:"jailbee: no such container $p-box\n" \
+		    jssh -i key1 jailbee@127.0.0.1 "$cmd"
+	done
+	atf_check -s exit:1 -e match:"while repos are excluded" \
+	    jssh -i key1 jailbee@127.0.0.1 config show --layer global
 	# jbctl itself is not concerned
 	atf_check -o match:"^$p-box " ./bin/jbctl -s "$(jb_sock)" ls --all
 }

@@ -300,7 +300,7 @@ ATF_TC_BODY(remote_ssh, tc)
 	struct jb_conf	c;
 	char		err[JB_ERR_MAX];
 	const char	*yaml = "remote:\n  ssh:\n    listen: \"[::1]:2222\"\n"
-	    "    restrict_host: false\n    commands:\n      mode: allowlist\n"
+	    "    restrict_host: true\n    commands:\n      mode: allowlist\n"
 	    "      allow: [ls, snapshot ls]\n    excluded_repos: [secret]\n";
 
 	conf_defaults(&c);
@@ -310,12 +310,17 @@ ATF_TC_BODY(remote_ssh, tc)
 	ATF_REQUIRE_MSG(conf_parse("x.yaml", yaml, strlen(yaml), &c, err,
 	    sizeof(err)) == 0, "%s", err);
 	ATF_CHECK_STREQ(c.ssh_listen, "[::1]:2222");
-	ATF_CHECK_EQ(c.ssh_restrict_host, 0);
+	ATF_CHECK_EQ(c.ssh_restrict_host, 1);
 	ATF_CHECK_STREQ(c.ssh_mode, "allowlist");
 	ATF_CHECK_EQ(c.ssh_nallow, 2);
 	ATF_CHECK_STREQ(c.ssh_allow[1], "snapshot ls");
 	ATF_CHECK_EQ(c.ssh_nexcluded, 1);
 	ATF_CHECK_STREQ(c.ssh_excluded[0], "secret");
+	yaml = "remote: {ssh: {restrict_host: no, listen: \"off\"}}\n";
+	ATF_REQUIRE_MSG(conf_parse("x.yaml", yaml, strlen(yaml), &c, err,
+	    sizeof(err)) == 0, "%s", err);
+	ATF_CHECK_EQ(c.ssh_restrict_host, 0);
+	ATF_CHECK_STREQ(c.ssh_listen, "off");
 	BAD("remote: {ssh: {listen: 127.0.0.1}}\n",
 	    "x.yaml:1: remote.ssh.listen: not ADDR:PORT (an IPv4 address or "
 	    "[IPv6] address and a port 1-65535) nor off");
@@ -331,6 +336,8 @@ ATF_TC_BODY(remote_ssh, tc)
 	BAD("remote: {ssh: {excluded_repos: [Bad]}}\n",
 	    "x.yaml:1: remote.ssh.excluded_repos[0]: not a container prefix "
 	    "(1-40 of a-z, 0-9, '-')");
+	BAD("remote: {ssh: {restrict_host: false, excluded_repos: [a]}}\n",
+	    "x.yaml:1: remote.ssh: excluded_repos needs restrict_host: true");
 	BAD("remote: {ssh: {excluded_repos: x}}\n",
 	    "x.yaml:1: remote.ssh.excluded_repos: expected a list, found a "
 	    "string");

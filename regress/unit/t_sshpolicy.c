@@ -39,8 +39,8 @@ decide(const struct sshp_conf *pc, const char *line)
 	return sshpolicy_decide(pc, argc, argv, &cmd, &res);
 }
 
-static const struct sshp_conf full = { SSHP_FULL, 1, NULL, 0 };
-static const struct sshp_conf open_host = { SSHP_FULL, 0, NULL, 0 };
+static const struct sshp_conf full = { SSHP_FULL, 1, NULL, 0, 0 };
+static const struct sshp_conf open_host = { SSHP_FULL, 0, NULL, 0, 0 };
 
 ATF_TC_WITHOUT_HEAD(every_leaf_classified_for_remote);
 ATF_TC_BODY(every_leaf_classified_for_remote, tc)
@@ -139,7 +139,7 @@ ATF_TC_WITHOUT_HEAD(allowlist_exact_leaf);
 ATF_TC_BODY(allowlist_exact_leaf, tc)
 {
 	static const char	 allow[2][48] = { "ls", "snapshot ls" };
-	struct sshp_conf	 pc = { SSHP_ALLOWLIST, 1, allow, 2 };
+	struct sshp_conf	 pc = { SSHP_ALLOWLIST, 1, allow, 2, 0 };
 
 	ATF_CHECK(decide(&pc, "ls") == 0);
 	ATF_CHECK(decide(&pc, "snapshot ls box") == 0);
@@ -156,11 +156,23 @@ ATF_TC_BODY(allowlist_exact_leaf, tc)
 ATF_TC_WITHOUT_HEAD(disabled_mode);
 ATF_TC_BODY(disabled_mode, tc)
 {
-	struct sshp_conf	pc = { SSHP_DISABLED, 1, NULL, 0 };
+	struct sshp_conf	pc = { SSHP_DISABLED, 1, NULL, 0, 0 };
 
 	ATF_CHECK(decide(&pc, "ls") == -1);
 	ATF_CHECK(strstr(res.err, "disabled") != NULL);
 	ATF_CHECK(decide(&pc, "help") == -1);
+}
+
+ATF_TC_WITHOUT_HEAD(excluded_global_config);
+ATF_TC_BODY(excluded_global_config, tc)
+{
+	struct sshp_conf	pc = { SSHP_FULL, 1, NULL, 0, 1 };
+
+	ATF_CHECK(decide(&pc, "config show --layer global") == -1);
+	ATF_CHECK(decide(&pc, "config show -lglobal") == -1);
+	ATF_CHECK(strstr(res.err, "excluded") != NULL);
+	ATF_CHECK(decide(&pc, "config show --layer repo") == 0);
+	ATF_CHECK(decide(&full, "config show --layer global") == 0);
 }
 
 ATF_TC_WITHOUT_HEAD(usage_text);
@@ -186,6 +198,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, restrict_host);
 	ATF_TP_ADD_TC(tp, allowlist_exact_leaf);
 	ATF_TP_ADD_TC(tp, disabled_mode);
+	ATF_TP_ADD_TC(tp, excluded_global_config);
 	ATF_TP_ADD_TC(tp, usage_text);
 	return atf_no_error();
 }
