@@ -44,6 +44,7 @@
 
 #define SSH_USER		"jailbee"
 #define SSH_WATCH_SECS		2	/* how often the binaries are checked */
+#define SSH_USAGE_MAX		16384
 
 /* R10: the only variables a client may set, with plain short values */
 static const char *const term_vars[] = {
@@ -129,7 +130,8 @@ journal(struct sshsess *s, const char *route, const char *decision,
 		json_object_object_add(o, "duration_ms",
 		    json_object_new_int64(ms_since(&s->t0)));
 	}
-	line = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	line = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+	    JSON_C_TO_STRING_NOSLASHESCAPE);
 	len = strlen(line);
 	if (journal_fd != -1) {
 		struct iovec	iov[2];
@@ -471,6 +473,47 @@ sshd_job_env(struct sshsess *s, struct job *job)
 	}
 }
 
+/*
+ * help [WORDS]: the usage of every command this server admits (what
+ * "COMMAND --help" would be let through for), or of the ones named.
+ */
+static void
+help_text(const struct sshp_conf *pc, const struct jb_ctl_cmd *h, char *buf,
+    size_t len)
+{
+	struct jb_ctl_cmd	*tmp;
+	struct sshp_result	 r;
+	char			*argv[CMD_MAXWORDS + 2], *want[CMD_MAXWORDS];
+	const char		*p;
+	uint32_t		 n;
+	int			 i, w, nw = 0;
+
+	if ((tmp = malloc(sizeof(*tmp))) == NULL)
+		return;
+	for (n = 0, p = h->argv; n < h->nargs && nw < CMD_MAXWORDS; n++,
+	    p += strlen(p) + 1)
+		want[nw++] = (char *)(uintptr_t)p;
+	for (i = 0; i < cmdtab_len; i++) {
+		for (w = 0; w < CMD_MAXWORDS && cmdtab[i].words[w] != NULL; w++)
+			argv[w] = (char *)(uintptr_t)cmdtab[i].words[w];
+		/* help snapshot: the leaves under the words given */
+		if (nw > w)
+			continue;
+		for (n = 0; n < (uint32_t)nw; n++)
+			if (strcmp(argv[n], want[n]) != 0)
+				break;
+		if (n < (uint32_t)nw)
+			continue;
+		argv[w] = "--help";
+		argv[w + 1] = NULL;
+		if (sshpolicy_decide(pc, w + 1, argv, tmp, &r) == 0)
+			sshpolicy_usage(&r, buf + strlen(buf), len - strlen(buf));
+	}
+	if (buf[0] == '\0')
+		strlcpy(buf, "no command is admitted here\n", len);
+	free(tmp);
+}
+
 static void
 run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 {
@@ -514,20 +557,13 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 		refuse(s, r.err, "policy");
 		goto out;
 	}
-	if (r.help || (r.cmd->id == CMD_HELP)) {
-		if ((usage = calloc(1, 16384)) == NULL)
+	if (r.help || r.cmd->id == CMD_HELP) {
+		if ((usage = calloc(1, SSH_USAGE_MAX)) == NULL)
 			goto out;
-		if (r.cmd != NULL && r.cmd->id == CMD_HELP && !r.help) {
-			for (i = 0; i < cmdtab_len; i++) {
-				r.cmd = &cmdtab[i];
-				if (sshpolicy_host(cmdtab[i].id) ==
-				    SSHP_HOST_ALLOWED)
-					sshpolicy_usage(&r, usage +
-					    strlen(usage), 16384 -
-					    strlen(usage));
-			}
-		} else
-			sshpolicy_usage(&r, usage, 16384);
+		if (!r.help)
+			help_text(&pc, cmd, usage, SSH_USAGE_MAX);
+		else
+			sshpolicy_usage(&r, usage, SSH_USAGE_MAX);
 		send_text(s, 1, usage, strlen(usage));
 		(void)sshd_reply(s, IMSG_CTL_END, NULL, 0, -1);
 		goto out;

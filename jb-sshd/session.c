@@ -59,6 +59,9 @@ struct console {
 	int		 esc;		/* inside an escape sequence */
 	size_t		 len;
 	char		 line[CONSOLE_LINE_MAX];
+	/* typed ahead while a line runs without a stream of its own */
+	size_t		 npend;
+	unsigned char	 pend[CONSOLE_LINE_MAX];
 };
 
 struct sess {
@@ -377,6 +380,13 @@ chan_data(ssh_session s, ssh_channel ch, void *data, uint32_t len,
 		console_input(st, data, len);
 		return len;
 	}
+	if (st->con.on && st->fd_io == -1) {
+		if (len > sizeof(st->con.pend) - st->con.npend)
+			len = sizeof(st->con.pend) - st->con.npend;
+		memcpy(st->con.pend + st->con.npend, p, len);
+		st->con.npend += len;
+		return len;
+	}
 	/* input before a stream exists, or after it closed, is dropped */
 	while (st->fd_io != -1 && off < len) {
 		if ((n = write(st->fd_io, p + off, len - off)) == -1) {
@@ -470,8 +480,9 @@ chan_text(struct sess *st, const char *text)
 
 	n = snprintf(line, sizeof(line), "jailbee: %s%s\n", text,
 	    st->x.pty ? "\r" : "");
+	/* a terminal has one stream: there, errors come in their order */
 	if (n > 0)
-		chan_write(st, 1, line, strnlen(line, sizeof(line)));
+		chan_write(st, !st->x.pty, line, strnlen(line, sizeof(line)));
 }
 
 static int
@@ -603,6 +614,14 @@ finished(struct sess *st)
 		st->con.busy = 0;
 		st->got_end = st->got_exit = st->failed = 0;
 		console_prompt(st);
+		if (st->con.npend > 0) {
+			unsigned char	ahead[CONSOLE_LINE_MAX];
+			size_t		n = st->con.npend;
+
+			memcpy(ahead, st->con.pend, n);
+			st->con.npend = 0;
+			console_input(st, ahead, n);
+		}
 		return st->con.quit;
 	}
 	return drained;
@@ -644,9 +663,18 @@ static void
 console_input(struct sess *st, const unsigned char *p, size_t len)
 {
 	struct console	*c = &st->con;
-	size_t		 i;
+	size_t		 i, n;
 
-	for (i = 0; i < len && !c->busy && !c->quit; i++) {
+	for (i = 0; i < len && !c->quit; i++) {
+		if (c->busy) {
+			/* the rest waits for the next prompt */
+			n = len - i;
+			if (n > sizeof(c->pend) - c->npend)
+				n = sizeof(c->pend) - c->npend;
+			memcpy(c->pend + c->npend, p + i, n);
+			c->npend += n;
+			break;
+		}
 		/* arrows and other sequences: skipped, not inserted */
 		if (c->esc == 1) {
 			c->esc = p[i] == '[' || p[i] == 'O' ? 2 : 0;

@@ -16,15 +16,30 @@ ${1:-}"
 	export JB_CONF_EXTRA
 }
 
-# jbctl as the owner, with the test home
-ojbctl() {
-	setpriv --reuid="$JB_OWNER" --regid="$JB_OWNER" --init-groups \
-	    env HOME="$(pwd)/home" ./bin/jbctl -s "$(jb_sock)" "$@"
+# helpers atf_check can run: ojbctl (jbctl as the owner, with the test
+# home), jssh (the OpenSSH client, nothing from any user's configuration)
+ssh_tools() {
+	jb_bin
+	cat > bin/ojbctl <<EOS
+#!/bin/sh
+exec setpriv --reuid=$JB_OWNER --regid=$JB_OWNER --init-groups \\
+    env HOME="$(pwd)/home" "$(pwd)/bin/jbctl" -s "$(jb_sock)" "\$@"
+EOS
+	cat > bin/jssh <<'EOS'
+#!/bin/sh
+exec ssh -F /dev/null -p 8022 -o StrictHostKeyChecking=no \
+    -o UserKnownHostsFile=/dev/null -o BatchMode=yes \
+    -o IdentitiesOnly=yes -o IdentityAgent=none -o LogLevel=ERROR \
+    -o ConnectTimeout=10 "$@"
+EOS
+	chmod 0755 bin/ojbctl bin/jssh
+	PATH=$(pwd)/bin:$PATH
+	export PATH
 }
 
 # two keys; key1 is authorized
 ssh_keys() {
-	jb_bin
+	ssh_tools
 	mkdir -p home
 	chown "$JB_OWNER" home
 	chmod 0700 home
@@ -32,14 +47,6 @@ ssh_keys() {
 	ssh-keygen -q -t ed25519 -N '' -C "key two" -f key2
 	chmod 0644 key1.pub key2.pub
 	atf_check -o match:"^added SHA256:" ojbctl remote ssh key add key1.pub
-}
-
-# the OpenSSH client, nothing from any user's configuration
-jssh() {
-	ssh -F /dev/null -p 8022 -o StrictHostKeyChecking=no \
-	    -o UserKnownHostsFile=/dev/null -o BatchMode=yes \
-	    -o IdentitiesOnly=yes -o IdentityAgent=none -o LogLevel=ERROR \
-	    -o ConnectTimeout=10 "$@"
 }
 
 ssh_start() {
@@ -339,7 +346,7 @@ R44_journal_head() {
 R44_journal_body() {
 	ssh_start
 	jssh -i key2 jailbee@127.0.0.1 version 2>/dev/null
-	atf_check -o ignore -o ignore jssh -o SendEnv=TERM_PROGRAM -i key1 \
+	atf_check -o ignore jssh -o SendEnv=TERM_PROGRAM -i key1 \
 	    jailbee@127.0.0.1 version
 	TERM_PROGRAM=SecretTerm1 jssh -o SendEnv=TERM_PROGRAM -i key1 \
 	    jailbee@127.0.0.1 "snapshot ls secretarg42" > /dev/null 2>&1
@@ -389,10 +396,12 @@ load_64_concurrent_body() {
 }
 load_64_concurrent_cleanup() { jb_cleanup; }
 
-# ssh in a pseudo-terminal of 100x30 that turns 160x50: what it printed
-# and its exit status; $1.. the ssh command line
-pty_ssh() {
-	python3 - "$@" <<'EOP'
+# bin/pty_ssh CMD...: CMD (ssh) in a pseudo-terminal of 100x30 that turns
+# 160x50 after "stty size" printed; prints what it got, exits with its
+# status
+pty_tool() {
+	cat > bin/pty_ssh <<'EOP'
+#!/usr/bin/env python3
 import fcntl, os, pty, select, signal, struct, sys, termios, time
 pid, fd = pty.fork()
 if pid == 0:
@@ -409,9 +418,12 @@ def until(pat, secs=30):
         r, _, _ = select.select([fd], [], [], 0.2)
         if r:
             try:
-                out += os.read(fd, 4096)
+                data = os.read(fd, 4096)
             except OSError:
                 break
+            if not data:
+                break
+            out += data
 def say(s):
     os.write(fd, s.encode())
 until(b"$ ")
@@ -427,6 +439,7 @@ _, st = os.waitpid(pid, 0)
 sys.stdout.write(out.decode(errors="replace"))
 sys.exit(os.waitstatus_to_exitcode(st))
 EOP
+	chmod 0755 bin/pty_ssh
 }
 
 atf_test_case R12_exec_in_container cleanup
@@ -442,6 +455,7 @@ R12_exec_in_container_body() {
 	jb_tools
 	jb_image
 	jb_repo
+	pty_tool
 	c=$(jb_prefix)-box
 	atf_check -e ignore jbo repo new box
 	cat > line <<'EOL'
