@@ -220,6 +220,12 @@ child_dispatch(int fd, short event, void *arg)
 	if ((n = imsgev_io(&c->iev, event)) == -1)
 		fatal("channel to %s", c->name);
 	if (n == 0) {
+		/* R43: jb-sshd drained for a new version: restart */
+		if (c - children == PROC_SSHD && sshd_draining()) {
+			log_warnx("a new version is installed: exiting with "
+			    "75 for a restart");
+			jailbeed_shutdown(75);
+		}
 		log_warnx("%s closed its channel", c->name);
 		jailbeed_shutdown(1);
 	}

@@ -59,9 +59,6 @@ struct console {
 	int		 esc;		/* inside an escape sequence */
 	size_t		 len;
 	char		 line[CONSOLE_LINE_MAX];
-	/* typed ahead while a line runs without a stream of its own */
-	size_t		 npend;
-	unsigned char	 pend[CONSOLE_LINE_MAX];
 };
 
 struct sess {
@@ -84,6 +81,14 @@ struct sess {
 	int				 peer_closed;
 	int64_t				 drain_until;
 	struct console			 con;
+	/*
+	 * Input that came before there was anywhere to put it: before the
+	 * exec's stream arrived, or typed ahead at the console.  Beyond
+	 * this, libssh keeps it and the window closes.
+	 */
+	size_t				 nin;
+	int				 in_eof;
+	unsigned char			 in[SESS_BUFSZ];
 };
 
 static void	console_input(struct sess *, const unsigned char *, size_t);
@@ -376,19 +381,19 @@ chan_data(ssh_session s, ssh_channel ch, void *data, uint32_t len,
 	uint32_t	 off = 0;
 	ssize_t		 n;
 
-	if (st->con.on && !st->con.busy) {
+	if (st->con.on && !st->con.busy && st->nin == 0) {
 		console_input(st, data, len);
 		return len;
 	}
-	if (st->con.on && st->fd_io == -1) {
-		if (len > sizeof(st->con.pend) - st->con.npend)
-			len = sizeof(st->con.pend) - st->con.npend;
-		memcpy(st->con.pend + st->con.npend, p, len);
-		st->con.npend += len;
+	if (st->fd_io == -1) {
+		/* held until the stream or the prompt is there */
+		if (len > sizeof(st->in) - st->nin)
+			len = sizeof(st->in) - st->nin;
+		memcpy(st->in + st->nin, p, len);
+		st->nin += len;
 		return len;
 	}
-	/* input before a stream exists, or after it closed, is dropped */
-	while (st->fd_io != -1 && off < len) {
+	while (off < len) {
 		if ((n = write(st->fd_io, p + off, len - off)) == -1) {
 			if (errno == EINTR)
 				continue;
@@ -399,11 +404,42 @@ chan_data(ssh_session s, ssh_channel ch, void *data, uint32_t len,
 	return len;
 }
 
+/* what was held goes to the stream that just came, or to the console */
+static void
+held_input(struct sess *st)
+{
+	unsigned char	 buf[SESS_BUFSZ];
+	size_t		 n = st->nin, off = 0;
+	ssize_t		 w;
+
+	if (n == 0)
+		goto eof;
+	memcpy(buf, st->in, n);
+	st->nin = 0;
+	if (st->fd_io == -1) {
+		if (st->con.on && !st->con.busy)
+			console_input(st, buf, n);
+		return;
+	}
+	while (off < n) {
+		if ((w = write(st->fd_io, buf + off, n - off)) == -1) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		off += w;
+	}
+ eof:
+	if (st->in_eof && st->fd_io != -1 && !st->x.pty)
+		(void)shutdown(st->fd_io, SHUT_WR);
+}
+
 static void
 chan_eof(ssh_session s, ssh_channel ch, void *ud)
 {
 	struct sess	*st = ud;
 
+	st->in_eof = 1;
 	if (st->fd_io != -1 && !st->x.pty)
 		(void)shutdown(st->fd_io, SHUT_WR);
 }
@@ -546,6 +582,8 @@ parent_msg(struct sess *st, struct imsg *imsg)
 			break;
 		}
 		ssh_event_add_fd(st->ev, fd, POLLIN, stream_cb, st);
+		if (f.which == 0)
+			held_input(st);
 		return;
 	case IMSG_CTL_EXIT:
 		if (imsg_get_data(imsg, &x, sizeof(x)) == -1)
@@ -593,8 +631,9 @@ finished(struct sess *st)
 
 	if (st->parent_gone || st->peer_closed)
 		return 1;
+	/* the console ends on exit, Ctrl-D, or the end of its input */
 	if (st->con.on && !st->con.busy)
-		return st->con.quit;
+		return st->con.quit || (st->in_eof && st->nin == 0);
 	if (!st->got_end)
 		return 0;
 	drained = (st->fd_io == -1 && st->fd_err == -1) ||
@@ -614,14 +653,7 @@ finished(struct sess *st)
 		st->con.busy = 0;
 		st->got_end = st->got_exit = st->failed = 0;
 		console_prompt(st);
-		if (st->con.npend > 0) {
-			unsigned char	ahead[CONSOLE_LINE_MAX];
-			size_t		n = st->con.npend;
-
-			memcpy(ahead, st->con.pend, n);
-			st->con.npend = 0;
-			console_input(st, ahead, n);
-		}
+		held_input(st);
 		return st->con.quit;
 	}
 	return drained;
@@ -669,10 +701,10 @@ console_input(struct sess *st, const unsigned char *p, size_t len)
 		if (c->busy) {
 			/* the rest waits for the next prompt */
 			n = len - i;
-			if (n > sizeof(c->pend) - c->npend)
-				n = sizeof(c->pend) - c->npend;
-			memcpy(c->pend + c->npend, p + i, n);
-			c->npend += n;
+			if (n > sizeof(st->in) - st->nin)
+				n = sizeof(st->in) - st->nin;
+			memmove(st->in + st->nin, p + i, n);
+			st->nin += n;
 			break;
 		}
 		/* arrows and other sequences: skipped, not inserted */
@@ -796,6 +828,7 @@ session_run(ssh_bind b, int fd, int chan, const struct jb_sshd_session *peer)
 			chan_write(&st, 0, console_banner,
 			    sizeof(console_banner) - 1);
 			console_prompt(&st);
+			held_input(&st);
 		}
 		if (!st.x.pty)
 			st.con.quit = 1;
