@@ -507,7 +507,8 @@ help_text(const struct sshp_conf *pc, const struct jb_ctl_cmd *h, char *buf,
 		argv[w] = "--help";
 		argv[w + 1] = NULL;
 		if (sshpolicy_decide(pc, w + 1, argv, tmp, &r) == 0)
-			sshpolicy_usage(&r, buf + strlen(buf), len - strlen(buf));
+			sshpolicy_usage(&r, buf + strlen(buf),
+			    len - strlen(buf));
 	}
 	if (buf[0] == '\0')
 		strlcpy(buf, "no command is admitted here\n", len);

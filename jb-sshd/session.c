@@ -728,7 +728,7 @@ console_input(struct sess *st, const unsigned char *p, size_t len)
 		case 0x7f:
 		case 0x08:
 			if (c->len > 0) {
-				/* one UTF-8 character: its continuation bytes too */
+				/* a UTF-8 character: continuation bytes too */
 				while (c->len > 0 &&
 				    (c->line[--c->len] & 0xc0) == 0x80)
 					;

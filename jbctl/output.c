@@ -107,8 +107,8 @@ static void
 text_status_header(void)
 {
 	text_header_due = 0;
-	fprintf(ofp(), "%-10s %7s %-10s %6s %6s %-8s %s\n", "PROCESS", "PID", "USER",
-	    "UID", "GID", "UPTIME", "CAPABILITIES");
+	fprintf(ofp(), "%-10s %7s %-10s %6s %6s %-8s %s\n", "PROCESS", "PID",
+	    "USER", "UID", "GID", "UPTIME", "CAPABILITIES");
 }
 
 static void
@@ -163,8 +163,8 @@ text_instance(const struct jb_instance *in)
 {
 	if (text_list_header_due) {
 		text_list_header_due = 0;
-		fprintf(ofp(), "%-32s %-8s %-6s %-15s %-6s %s\n", "NAME", "STATE",
-		    "NET", "ADDRESS", "MODE", "BRANCH");
+		fprintf(ofp(), "%-32s %-8s %-6s %-15s %-6s %s\n", "NAME",
+		    "STATE", "NET", "ADDRESS", "MODE", "BRANCH");
 	}
 	fprintf(ofp(), "%-32s %-8s %-6s %-15s %-6s %s\n", in->name, in->state,
 	    in->net[0] ? in->net : "-", in->ipv4[0] ? in->ipv4 : "-",

@@ -243,7 +243,8 @@ conf_listen_addr(const char *s, struct sockaddr_storage *ss)
 	if (v6) {
 		sin6->sin6_family = AF_INET6;
 		sin6->sin6_port = htons((uint16_t)port);
-		return inet_pton(AF_INET6, host, &sin6->sin6_addr) == 1 ? 0 : -1;
+		return inet_pton(AF_INET6, host, &sin6->sin6_addr) == 1 ?
+		    0 : -1;
 	}
 	sin->sin_family = AF_INET;
 	sin->sin_port = htons((uint16_t)port);
