@@ -612,6 +612,48 @@ R43_version_watcher_cleanup() {
 	jb_cleanup
 }
 
+atf_test_case login_attempt_limit cleanup
+login_attempt_limit_head() {
+	atf_set descr "after 6 refused keys the connection is closed (libssh" \
+	    "has no MaxAuthTries of its own)"
+	atf_set require.user root
+}
+login_attempt_limit_body() {
+	ssh_start
+	ids=
+	for i in 1 2 3 4 5 6 7 8; do
+		ssh-keygen -q -t ed25519 -N '' -C "k$i" -f k$i
+		ids="$ids -i k$i"
+	done
+	atf_check -s exit:255 -e ignore jssh $ids jailbee@127.0.0.1 version
+	atf_check -o inline:"6\n" -x \
+	    "grep -c '\"reason\":\"key not authorized\"' state/ssh-journal.jsonl"
+}
+login_attempt_limit_cleanup() { jb_cleanup; }
+
+atf_test_case login_grace_timer cleanup
+login_grace_timer_head() {
+	atf_set descr "a connection that does not log in is closed within 30 s"
+	atf_set require.user root
+	atf_set timeout 120
+}
+login_grace_timer_body() {
+	ssh_start
+	atf_check -o match:"^closed after ([0-9]|[12][0-9]|3[0-4]) s" python3 -c '
+import socket, time
+s = socket.create_connection(("127.0.0.1", 8022))
+t0 = time.time()
+s.sendall(b"SSH-2.0-idle\r\n")
+s.settimeout(60)
+while s.recv(4096):
+    pass
+print("closed after %d s" % (time.time() - t0))
+'
+	# the server goes on serving
+	atf_check -o inline:"jailbeed 0.1.0\n" jssh -i key1 jailbee@127.0.0.1 version
+}
+login_grace_timer_cleanup() { jb_cleanup; }
+
 atf_init_test_cases() {
 	atf_add_test_case R2_user_jailbee_only
 	atf_add_test_case R3_removed_key_refused
@@ -631,4 +673,6 @@ atf_init_test_cases() {
 	atf_add_test_case R43_version_watcher
 	atf_add_test_case R44_journal
 	atf_add_test_case load_64_concurrent
+	atf_add_test_case login_attempt_limit
+	atf_add_test_case login_grace_timer
 }
