@@ -366,10 +366,13 @@ R44_journal_body() {
 	    "\"fingerprint\":\"$fp1\"" || atf_fail "no exec of version in the journal"
 	has '"command":"snapshot ls"' '"exit":1' '"route":"exec"' ||
 	    atf_fail "no failed snapshot ls in the journal"
-	# no secret: key material, argument, env value
+	# no secret in the journal nor its syslog copy: key material, a
+	# command's argument, an env value
+	grep "ssh: {" jailbeed.log > syslog.copy
+	atf_check -o match:"snapshot ls" cat syslog.copy
 	for secret in "$(cut -d' ' -f2 key1.pub)" "$(cut -d' ' -f2 key2.pub)" \
 	    secretarg42 SecretTerm1; do
-		atf_check -s exit:1 grep -F -- "$secret" $j jailbeed.log
+		atf_check -s exit:1 grep -F -- "$secret" $j syslog.copy
 	done
 	# the same lines through jbctl audit, also filtered by time
 	atf_check -o save:audit.out ./bin/jbctl -s "$(jb_sock)" audit
