@@ -70,6 +70,9 @@ R4_default_listen_body() {
 	    state/ssh_host_ed25519_key
 	atf_check -o match:"listening on 127.0.0.1:8022, commands full, host restrictions on" \
 	    cat jailbeed.log
+	atf_check -o match:"^listen: 127.0.0.1:8022$" -o match:"^commands: full$" \
+	    -o match:"^restrict_host: true$" -o match:"^state: serving$" \
+	    ./bin/jbctl -s "$(jb_sock)" remote ssh status
 	# the key offered is the one jb-sshd made
 	ssh-keyscan -p 8022 -t ed25519 127.0.0.1 2>/dev/null | cut -d' ' -f2- \
 	    > scanned
