@@ -225,6 +225,7 @@ remote_checked(struct req *r, int ok, const char *err)
 		job_end(job, 0, "no such container %s", a->name);
 		return;
 	}
+	strlcpy(job->remote_repo, a->in.prefix, sizeof(job->remote_repo));
 	a->found = 0;
 	action_go(job);
 }

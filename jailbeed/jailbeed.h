@@ -73,6 +73,7 @@ struct job {
 	void			(*free_state)(void *);
 	/* a jb-sshd session's command (sshd.c fills these) */
 	int			 remote;
+	char			 remote_repo[48];	/* for the journal */
 	uint32_t		 nrenv;
 	char			 renv[1024];	/* "K=V" NUL-separated */
 };

@@ -69,6 +69,7 @@ struct sshsess {
 	char			 route[16];	/* exec | console */
 	char			 leaf[48];
 	char			 target[JB_INSTANCE_MAX];
+	char			 repo[48];	/* the container's prefix */
 	struct timespec		 t0;
 };
 
@@ -119,6 +120,7 @@ journal(struct sshsess *s, const char *route, const char *decision,
 	json_object_object_add(o, "command", json_object_new_string(s->leaf));
 	json_object_object_add(o, "container",
 	    json_object_new_string(s->target));
+	json_object_object_add(o, "repo", json_object_new_string(s->repo));
 	json_object_object_add(o, "decision",
 	    json_object_new_string(decision));
 	if (reason != NULL)
@@ -388,6 +390,7 @@ sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
 {
 	const struct jb_instance	*in;
 	const struct jb_exit		*x;
+	struct job			*job;
 
 	switch (type) {
 	case IMSG_CTL_STATUS_ENTRY:
@@ -413,6 +416,8 @@ sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
 		s->status = x->status;
 		break;
 	case IMSG_CTL_END:
+		if ((job = control_job(s->c)) != NULL)
+			strlcpy(s->repo, job->remote_repo, sizeof(s->repo));
 		if (!s->failed && s->render == CMD_STATUS)
 			render(s, r_status_end, NULL);
 		if (!s->failed && (s->render == CMD_LS ||
@@ -529,7 +534,7 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
 	/* shell: a line typed at jb-sshd's restricted console */
 	strlcpy(s->route, x->shell ? "console" : "exec", sizeof(s->route));
-	s->leaf[0] = s->target[0] = '\0';
+	s->leaf[0] = s->target[0] = s->repo[0] = '\0';
 	s->render = 0;
 	if (sshargv_split(x->line, strnlen(x->line, sizeof(x->line)), words,
 	    sizeof(words), &argc, err, sizeof(err)) == -1) {

@@ -193,7 +193,7 @@ R6_forwardings_refused_body() {
 	atf_check -o inline:"jailbeed 0.1.0\n" -e ignore \
 	    jssh -v -A -o IdentityAgent=none -i key1 jailbee@127.0.0.1 version
 	# every refusal is journalled
-	atf_check -o match:'"route":"direct-tcpip","command":"","container":"","decision":"refuse"' \
+	atf_check -o match:'"route":"direct-tcpip","command":"","container":"","repo":"","decision":"refuse"' \
 	    -o match:'"route":"tcpip-forward"' -o match:'"route":"x11-req"' \
 	    cat state/ssh-journal.jsonl
 }
@@ -260,7 +260,7 @@ R14_subsystems_refused_body() {
 	    -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
 	    -o BatchMode=yes -o IdentitiesOnly=yes -i key1 f \
 	    jailbee@127.0.0.1:/f
-	atf_check -o match:'"route":"subsystem sftp","command":"","container":"","decision":"refuse"' \
+	atf_check -o match:'"route":"subsystem sftp","command":"","container":"","repo":"","decision":"refuse"' \
 	    cat state/ssh-journal.jsonl
 }
 R14_subsystems_refused_cleanup() { jb_cleanup; }
@@ -503,7 +503,7 @@ EOL
 	    -o UserKnownHostsFile=/dev/null -o BatchMode=yes \
 	    -o IdentitiesOnly=yes -o LogLevel=ERROR -i key1 -t \
 	    jailbee@127.0.0.1 shell $c
-	atf_check -o match:"\"route\":\"exec\",\"command\":\"shell\",\"container\":\"$c\",\"decision\":\"accept\",\"exit\":3" \
+	atf_check -o match:"\"route\":\"exec\",\"command\":\"shell\",\"container\":\"$c\",\"repo\":\"$(jb_prefix)\",\"decision\":\"accept\",\"exit\":3" \
 	    cat state/ssh-journal.jsonl
 }
 R12_exec_in_container_cleanup() { jb_containers_cleanup; jb_cleanup; }
