@@ -59,7 +59,8 @@ ls_repo(struct job *job, struct repo_ctx *ctx)
 void
 cmd_ls(struct job *job)
 {
-	if (job_opt(job, "all") != NULL)
+	/* an SSH session stands in no checkout: every container it may see */
+	if (job_opt(job, "all") != NULL || job->remote)
 		ls_list(job, "");
 	else
 		repo_resolve_brief(job, 1, ls_repo);

@@ -756,7 +756,7 @@ cmd_audit(struct job *job)
 
 	if (since != NULL && duration_parse(since, 1, 366LL * 86400, &secs,
 	    err, sizeof(err)) == -1) {
-		job_end(job, 0, "%s", err);
+		job_end(job, 0, "--since: %s", err);
 		return;
 	}
 	t = time(NULL) - (time_t)secs;

@@ -381,7 +381,8 @@ R44_journal_body() {
 	atf_check -o save:audit.out ./bin/jbctl -s "$(jb_sock)" audit
 	atf_check -o file:$j cat audit.out
 	atf_check -o match:"snapshot ls" ./bin/jbctl -s "$(jb_sock)" audit --since 5m
-	atf_check -s exit:1 -e match:"since" ./bin/jbctl -s "$(jb_sock)" audit --since 5x
+	atf_check -s exit:1 -e match:'--since: duration "5x"' \
+	    ./bin/jbctl -s "$(jb_sock)" audit --since 5x
 }
 R44_journal_cleanup() { jb_cleanup; }
 
@@ -524,6 +525,9 @@ R38_excluded_repos_body() {
 	atf_check -e ignore jbo repo new box
 	atf_check -e ignore jbo repo new --mount live
 	atf_check -o match:"^$p-box " jssh -i key1 jailbee@127.0.0.1 ls --all
+	# no checkout over SSH: ls is every container
+	atf_check -o match:"^$p-box " -o match:"^$p-live " \
+	    jssh -i key1 jailbee@127.0.0.1 ls
 	for cmd in "exec $p-live -- true" "shell $p-live"; do
 		atf_check -s exit:1 -e match:"$p-live is a mount-mode container" \
 		    jssh -i key1 jailbee@127.0.0.1 "$cmd"
@@ -534,6 +538,7 @@ R38_excluded_repos_body() {
 	ssh_conf "    excluded_repos: [$p]"
 	jb_start
 	atf_check -o not-match:"$p-" jssh -i key1 jailbee@127.0.0.1 ls --all
+	atf_check -o not-match:"$p-" jssh -i key1 jailbee@127.0.0.1 ls
 	jssh -i key1 jailbee@127.0.0.1 "exec $p-box -- true" 2> excluded.err
 	jssh -i key1 jailbee@127.0.0.1 "exec zz$p-box -- true" 2> unknown.err
 	atf_check -o inline:"jailbee: no such container $p-box\n" cat excluded.err
