@@ -447,6 +447,11 @@ def until(pat, secs=30):
             out += data
 def say(s):
     os.write(fd, s.encode())
+console = os.environ.get("PTY_CONSOLE")
+if console:
+    # at the console first: its own shell line opens the container's
+    until(b"jailbee> ")
+    say("shell %s\r" % console)
 until(b"$ ")
 say("stty size\r")
 until(b"30 100")
@@ -455,6 +460,13 @@ time.sleep(1)
 say("stty size\r")
 until(b"50 160")
 say("exit 3\r")
+if console:
+    # back at the prompt, which then ends the session
+    n = out.count(b"jailbee> ")
+    end = time.time() + 20
+    while out.count(b"jailbee> ") == n and time.time() < end:
+        until(b"\x00", 0.5)
+    say("exit\r")
 until(b"\x00", 10)
 _, st = os.waitpid(pid, 0)
 sys.stdout.write(out.decode(errors="replace"))
@@ -504,6 +516,15 @@ EOL
 	    -o UserKnownHostsFile=/dev/null -o BatchMode=yes \
 	    -o IdentitiesOnly=yes -o LogLevel=ERROR -i key1 -t \
 	    jailbee@127.0.0.1 shell $c
+	# the same from the console: the prompt comes back after the shell
+	PTY_CONSOLE=$c atf_check -o match:"30 100" -o match:"50 160" \
+	    -o match:"jailbee> exit" \
+	    pty_ssh ssh -F /dev/null -p 8022 -o StrictHostKeyChecking=no \
+	    -o UserKnownHostsFile=/dev/null -o BatchMode=yes \
+	    -o IdentitiesOnly=yes -o LogLevel=ERROR -i key1 -t \
+	    jailbee@127.0.0.1
+	atf_check -o match:"\"route\":\"console\",\"command\":\"shell\",\"container\":\"$c\",\"repo\":\"$(jb_prefix)\",\"decision\":\"accept\",\"exit\":3" \
+	    cat state/ssh-journal.jsonl
 	atf_check -o match:"\"route\":\"exec\",\"command\":\"shell\",\"container\":\"$c\",\"repo\":\"$(jb_prefix)\",\"decision\":\"accept\",\"exit\":3" \
 	    cat state/ssh-journal.jsonl
 }
