@@ -113,6 +113,9 @@ void	control_cleanup(void);
 void	control_child_status(uint32_t, const struct jb_proc_status *);
 void	control_child_text(uint32_t, uint32_t, const char *);
 
+/* mounts.c: a deadline jb-mountd reports reached; -1 malformed */
+int	mounts_expired(struct imsg *);
+
 /* jailbeed.c */
 __attribute__((__noreturn__)) void	jailbeed_shutdown(int);
 

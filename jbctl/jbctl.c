@@ -442,6 +442,10 @@ main(int argc, char *argv[])
 	case CMD_SNAP_DELETE:
 	case CMD_CONFIG_SHOW:
 	case CMD_CONFIG_VALIDATE:
+	case CMD_MOUNT:
+	case CMD_UNMOUNT:
+	case CMD_MOUNT_LS:
+	case CMD_APPLY:
 		ctl_connect(&ibuf);
 		exit(remote_run(&ibuf, &p, out));
 	case CMD_NONE:

@@ -151,7 +151,7 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 	memset(a, 0, sizeof(*a));
 	c->name = name;
 	c->started = time(NULL);
-	while ((ch = getopt(argc, argv, "a:b:c:dDe:k:o:v")) != -1) {
+	while ((ch = getopt(argc, argv, "a:b:c:dDe:k:m:o:v")) != -1) {
 		switch (ch) {
 		case 'D':
 			a->sandbox_debug = 1;
@@ -175,6 +175,9 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 		case 'e':
 			a->endpoint = optarg;
 			break;
+		case 'm':
+			a->mountdir = optarg;
+			break;
 		case 'o':
 			a->owner = optarg;
 			break;
@@ -183,7 +186,7 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 			break;
 		default:
 			fprintf(stderr, "usage: %s [-dDv] [-a ca] [-b bridge] "
-			    "[-c cert] [-e endpoint] [-k key] [-o owner] "
+			    "[-c cert] [-e endpoint] [-k key] [-m dir] [-o owner] "
 			    "(started by jailbeed)\n", name);
 			exit(2);
 		}

@@ -47,6 +47,11 @@ enum cmd_id {
 	CMD_CONFIG_SHOW,
 	CMD_CONFIG_VALIDATE,
 	CMD_CONFIG_INIT,
+	/* mounts (M1, M2) */
+	CMD_MOUNT,
+	CMD_UNMOUNT,
+	CMD_MOUNT_LS,
+	CMD_APPLY,
 };
 
 /* where a command runs: in the parent, or in jbctl alone */
