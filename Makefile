@@ -75,7 +75,7 @@ LIBCOMMON	:= $(O)/libcommon.a
 TESTLIBS	 = $(O)/libincus.a $(O)/libnetd.a $(O)/libjbctl.a \
 		   $(O)/libmountd.a
 UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy t_repoconf t_term t_ws t_repo t_sandbox t_mountspec
-FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf fuzz_ws
+FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf fuzz_ws fuzz_mountspec
 FUZZTIME	?= 20
 
 # objects are rebuilt when the flags change (SAN, TESTHOOKS, PREFIX...)

@@ -18,6 +18,9 @@
 
 #include "mountspec.h"
 
+static int	why(char *, size_t, const char *, ...)
+		    __attribute__((__format__(printf, 3, 4)));
+
 static int
 why(char *err, size_t errlen, const char *fmt, ...)
 {
