@@ -58,7 +58,8 @@ JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c jailbeed/control.c \
 		   jailbeed/request.c jailbeed/job.c jailbeed/repo.c \
 		   jailbeed/capture.c jailbeed/cmd_ls.c jailbeed/cmd_action.c \
 		   jailbeed/cmd_exec.c jailbeed/cmd_new.c jailbeed/cmd_config.c \
-		   jailbeed/cmd_init.c jailbeed/mounts.c jailbeed/cmd_mount.c
+		   jailbeed/cmd_init.c jailbeed/mounts.c jailbeed/cmd_mount.c \
+		   jailbeed/github.c
 JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http.c jb-incus/incus.c \
 		   jb-incus/ws.c jb-incus/exec.c jb-incus/ops.c jb-incus/ops_action.c \
 		   jb-incus/ops_create.c jb-incus/ops_exec.c jb-incus/ops_disk.c

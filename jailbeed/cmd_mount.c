@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "capture.h"
 #include "cmdtab.h"
 #include "duration.h"
 #include "log.h"
@@ -350,15 +351,36 @@ do_mount_ls(struct job *job)
 }
 
 static void
+apply_github(struct job *job, struct capture_result *res)
+{
+	char	err[JB_ERR_TEXT_MAX];
+
+	if (github_injected(job, res, err, sizeof(err)) == -1) {
+		job_end(job, 0, "apply: %s", err);
+		return;
+	}
+	job_end(job, 1, NULL);
+}
+
+static void
 apply_done(struct job *job, int ok, const char *err, void *arg)
 {
+	struct mjob	*m = job->state;
+
 	if (!ok) {
 		job_end(job, 0, "apply: %s", err);
 		return;
 	}
 	job_progress(job, "host_mounts applied; ones already attached are "
 	    "left as they are");
-	job_end(job, 1, NULL);
+	switch (github_inject(job, m->ctx, m->name, apply_github)) {
+	case 1:
+		job_end(job, 1, NULL);
+		break;
+	case -1:
+		job_end(job, 0, "cannot reach jb-incus");
+		break;
+	}
 }
 
 static void

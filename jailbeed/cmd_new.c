@@ -146,13 +146,34 @@ static const char clone_script[] =
  * be in git's way.
  */
 static void
+new_github(struct job *job, struct capture_result *res)
+{
+	char	err[JB_ERR_TEXT_MAX];
+
+	if (github_injected(job, res, err, sizeof(err)) == -1) {
+		new_fail(job, "%s", err);
+		return;
+	}
+	new_ready(job);
+}
+
+static void
 new_mounted(struct job *job, int ok, const char *err, void *arg)
 {
+	struct newjob	*n = job->state;
+
 	if (!ok) {
 		new_fail(job, "host_mounts: %s", err);
 		return;
 	}
-	new_ready(job);
+	switch (github_inject(job, n->ctx, n->name, new_github)) {
+	case 1:
+		new_ready(job);
+		break;
+	case -1:
+		new_fail(job, "cannot reach jb-incus");
+		break;
+	}
 }
 
 static void

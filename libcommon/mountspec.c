@@ -247,20 +247,21 @@ mnt_deadline(int64_t now, int64_t for_secs, int no_revert,
 char *
 mnt_left(int64_t until, int64_t now, char *buf, size_t len)
 {
-	int64_t	s = until - now;
+	int64_t	s = until - now, m;
 
+	/* a started minute counts: 11m59s left shows as 12m */
+	m = (s + 59) / 60;
 	if (until == 0)
 		(void)snprintf(buf, len, "\xe2\x88\x9e");	/* ∞ */
 	else if (s <= 0)
 		(void)snprintf(buf, len, "0s");
 	else if (s < 60)
 		(void)snprintf(buf, len, "%" PRId64 "s", s);
-	else if (s < 3600)
-		/* a started minute counts: 11m59s left shows as 12m */
-		(void)snprintf(buf, len, "%" PRId64 "m", (s + 59) / 60);
+	else if (m < 60)
+		(void)snprintf(buf, len, "%" PRId64 "m", m);
 	else
 		(void)snprintf(buf, len, "%" PRId64 "h%02" PRId64 "m",
-		    s / 3600, s % 3600 / 60);
+		    m / 60, m % 60);
 	return buf;
 }
 

@@ -347,7 +347,49 @@ EOC
 }
 symlink_swap_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+atf_test_case github_env_token_mode cleanup
+github_env_token_mode_head() {
+	atf_set descr "github.token from the host-local file is GH_TOKEN in a" \
+	    "login shell, through a 0640 /etc/profile.d/jailbee-github.sh;" \
+	    "container.env is the container's environment; a token file" \
+	    "open to group/other loads with a warning naming the chmod (M4," \
+	    "K3, K5)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+github_env_token_mode_body() {
+	setup
+	p=$(jb_prefix)
+	mkdir -p xdg/jailbee/repos
+	f=$(pwd)/xdg/jailbee/repos/$p.yaml
+	printf 'github:\n  token: ghp_Test_123\n' > "$f"
+	chown -R $JB_OWNER xdg
+	chmod 0700 xdg/jailbee xdg/jailbee/repos
+	chmod 0644 "$f"
+	config <<EOC
+container:
+  env:
+    FOO: bar-baz
+EOC
+	XDG_CONFIG_HOME=$(pwd)/xdg
+	export XDG_CONFIG_HOME
+	atf_check -e match:"warning: $f is open to group/other \\(mode 0644\\).*run chmod 600 $f" \
+	    -e match:"GH_TOKEN set for login shells" -e match:"ready: $p-g" \
+	    jbo repo new g
+	atf_check -o inline:"ghp_Test_123\n" in_ctr $p-g bash -lc 'echo $GH_TOKEN'
+	atf_check -o inline:"640 0 $(id -g $JB_OWNER)\n" \
+	    incus exec $p-g -- stat -c '%a %u %g' /etc/profile.d/jailbee-github.sh
+	atf_check -o inline:"bar-baz\n" -e match:"warning: $f" \
+	    jbo repo exec g -- sh -c 'echo $FOO'
+	# the token never shows in the container's config
+	incus config show $p-g | grep -q ghp_Test && atf_fail "token in the config"
+	chmod 0600 "$f"
+	atf_check -o ignore -e not-match:"warning" jbo repo ls
+}
+github_env_token_mode_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
 atf_init_test_cases() {
+	atf_add_test_case github_env_token_mode
 	atf_add_test_case host_mounts_ro_rw
 	atf_add_test_case host_mount_errors
 	atf_add_test_case optional_deadline

@@ -184,6 +184,10 @@ ATF_TC_BODY(deadline_math, tc)
 	    "1h05m");
 	ATF_CHECK_STREQ(mnt_left(100 + 24 * 3600, 100, b, sizeof(b)),
 	    "24h00m");
+	/* never "60m": an hour less a second is 1h00m */
+	ATF_CHECK_STREQ(mnt_left(100 + 3599, 100, b, sizeof(b)), "1h00m");
+	ATF_CHECK_STREQ(mnt_left(100 + 3540, 100, b, sizeof(b)), "59m");
+	ATF_CHECK_STREQ(mnt_left(100 + 3601, 100, b, sizeof(b)), "1h01m");
 }
 
 ATF_TC_WITHOUT_HEAD(deadline_file);
