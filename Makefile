@@ -51,35 +51,42 @@ CPPFLAGS	+= -D_GNU_SOURCE -Ilibcommon -Ijbctl -Ijb-mountd $(PKG_CFLAGS) \
 ALL_CFLAGS	 = $(CFLAGS) $(WARNINGS) -std=gnu11 -MMD -MP
 
 COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
-		   libcommon/proc.c libcommon/privdrop.c libcommon/selfstat.c \
-		   libcommon/config.c libcommon/yamltree.c libcommon/duration.c \
+		   libcommon/proc.c libcommon/privdrop.c \
+		   libcommon/selfstat.c libcommon/config.c \
+		   libcommon/yamltree.c libcommon/duration.c \
 		   libcommon/cmdtab.c libcommon/child.c libcommon/jb_msg.c \
 		   libcommon/testhook.c libcommon/repoconf.c \
 		   libcommon/sandbox-linux.c libcommon/sandbox_procs.c \
-		   libcommon/sshargv.c libcommon/authkeys.c libcommon/sshpolicy.c
-JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c jailbeed/control.c \
-		   jailbeed/request.c jailbeed/job.c jailbeed/repo.c \
-		   jailbeed/capture.c jailbeed/cmd_ls.c jailbeed/cmd_action.c \
-		   jailbeed/cmd_exec.c jailbeed/cmd_new.c jailbeed/cmd_config.c \
-		   jailbeed/cmd_init.c jailbeed/sshd.c jbctl/output.c
+		   libcommon/sshargv.c libcommon/authkeys.c \
+		   libcommon/sshpolicy.c libcommon/mountspec.c
+JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
+		   jailbeed/control.c jailbeed/request.c jailbeed/job.c \
+		   jailbeed/repo.c jailbeed/capture.c jailbeed/cmd_ls.c \
+		   jailbeed/cmd_action.c jailbeed/cmd_exec.c \
+		   jailbeed/cmd_new.c jailbeed/cmd_config.c \
+		   jailbeed/cmd_init.c jailbeed/sshd.c jbctl/output.c \
+		   jailbeed/mounts.c jailbeed/cmd_mount.c jailbeed/github.c
 JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http.c jb-incus/incus.c \
-		   jb-incus/ws.c jb-incus/exec.c jb-incus/ops.c jb-incus/ops_action.c \
-		   jb-incus/ops_create.c jb-incus/ops_exec.c
+		   jb-incus/ws.c jb-incus/exec.c jb-incus/ops.c \
+		   jb-incus/ops_action.c jb-incus/ops_create.c \
+		   jb-incus/ops_exec.c jb-incus/ops_disk.c
 JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c
-JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/repo.c
+JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/repo.c jb-mountd/mount.c \
+		   jb-mountd/deadline.c
 JBSSHD_SRCS	:= jb-sshd/jb-sshd.c jb-sshd/session.c
 JBCTL_SRCS	:= jbctl/jbctl.c jbctl/output.c jbctl/remote.c jbctl/local.c \
-		   jbctl/sshkeys.c \
-		   jbctl/term.c
+		   jbctl/sshkeys.c jbctl/term.c
 
 PROGS		:= jailbeed jb-incus jb-netd jb-mountd jb-sshd jbctl
 LIBCOMMON	:= $(O)/libcommon.a
 
 TESTLIBS	 = $(O)/libincus.a $(O)/libnetd.a $(O)/libjbctl.a \
 		   $(O)/libmountd.a
-UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy t_repoconf t_term t_ws t_repo t_sandbox \
-		   t_sshargv t_sshpolicy t_authkeys
-FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf fuzz_ws fuzz_sshargv
+UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy \
+		   t_repoconf t_term t_ws t_repo t_sandbox t_sshargv \
+		   t_sshpolicy t_authkeys t_mountspec
+FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf \
+		   fuzz_ws fuzz_sshargv fuzz_mountspec
 FUZZTIME	?= 20
 
 # objects are rebuilt when the flags change (SAN, TESTHOOKS, PREFIX...)

@@ -16,6 +16,7 @@
  */
 
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -39,13 +40,53 @@ struct jb_child children[PROC_MAX] = {
 
 static void	child_dispatch(int, short, void *);
 
+/*
+ * jb-mountd's own directory under the state directory (mount deadlines):
+ * the owner's, 0700, made here while we are still root.  An existing one
+ * that is a symlink or not the owner's is refused, not repaired.
+ */
+static void
+mountdir_make(char *dir, size_t len)
+{
+	struct stat	st;
+
+	if ((size_t)snprintf(dir, len, "%s/mounts", env->conf.state_dir) >=
+	    len)
+		fatalx("state_dir %s: too long", env->conf.state_dir);
+	/*
+	 * The owner must pass through the state directory to reach its
+	 * own: search, not read (0711); what else is kept there keeps
+	 * its own modes.
+	 */
+	if (lstat(env->conf.state_dir, &st) == -1 || !S_ISDIR(st.st_mode))
+		fatalx("state_dir %s: not a directory", env->conf.state_dir);
+	if (st.st_uid == 0 && (st.st_mode & 0111) != 0111 &&
+	    chmod(env->conf.state_dir, (st.st_mode & 0700) | 0711) == -1)
+		fatal("chmod %s", env->conf.state_dir);
+	if (mkdir(dir, 0700) == -1 && errno != EEXIST)
+		fatal("mkdir %s", dir);
+	if (lstat(dir, &st) == -1)
+		fatal("%s", dir);
+	if (!S_ISDIR(st.st_mode))
+		fatalx("%s: not a directory", dir);
+	if (st.st_uid != env->owner_uid && (st.st_uid != 0 ||
+	    chown(dir, env->owner_uid, env->owner_gid) == -1))
+		fatalx("%s belongs to uid %u, not the owner: remove it",
+		    dir, (unsigned)st.st_uid);
+	if (chmod(dir, 0700) == -1)
+		fatal("chmod %s", dir);
+}
+
 void
 children_spawn(void)
 {
 	struct jb_child	*c;
 	char		 path[PATH_MAX], name[JB_NAME_MAX];
+	char		 mountdir[PATH_MAX];
 	char		*argv[16];
 	int		 sp[2], i, argc;
+
+	mountdir_make(mountdir, sizeof(mountdir));
 
 	for (i = 0; i < PROC_MAX; i++) {
 		c = &children[i];
@@ -75,6 +116,8 @@ children_spawn(void)
 		if (i == PROC_MOUNTD) {
 			argv[argc++] = "-o";
 			argv[argc++] = env->conf.owner;
+			argv[argc++] = "-m";
+			argv[argc++] = mountdir;
 		}
 		if (i == PROC_INCUS) {
 			argv[argc++] = "-e";
@@ -286,8 +329,18 @@ child_dispatch(int fd, short event, void *arg)
 		case IMSG_INCUS_EXIT:
 		case IMSG_INCUS_NETINFO:
 		case IMSG_MOUNTD_REPO_INFO:
+		case IMSG_INCUS_DISK:
+		case IMSG_MOUNTD_CHECKED:
+		case IMSG_MOUNTD_DEADLINE:
 			if (req_dispatch(c - children, &imsg) == -1)
 				jailbeed_shutdown(1);
+			break;
+		case IMSG_MOUNTD_EXPIRED:
+			if (c - children != PROC_MOUNTD ||
+			    mounts_expired(&imsg) == -1) {
+				log_warnx("%s: bad MOUNTD_EXPIRED", c->name);
+				jailbeed_shutdown(1);
+			}
 			break;
 		default:
 			log_warnx("%s sent an unexpected message %s (%u)",

@@ -14,20 +14,48 @@
  * keys, never only here).
  */
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "jobs.h"
 #include "log.h"
 
+/* the mount deadlines jb-mountd holds, for the MOUNT column (M2) */
+struct lsjob {
+	struct repo_ctx			*ctx;
+	char				 prefix[48];
+	struct jb_mount_deadline	*dl;
+	size_t				 ndl;
+};
+
+static void
+lsjob_free(void *arg)
+{
+	struct lsjob	*l = arg;
+
+	repo_ctx_free(l->ctx);
+	free(l->dl);
+	free(l);
+}
+
 static void
 ls_instance(struct req *r, struct imsg *imsg)
 {
-	struct jb_instance	in;
+	struct job		*job = r->arg;
+	struct lsjob		*l = job->state;
+	struct jb_instance	 in;
+	size_t			 i;
 
 	if (imsg_get_type(imsg) != IMSG_INCUS_INSTANCE ||
 	    imsg_get_data(imsg, &in, sizeof(in)) == -1)
 		fatalx("jb-incus: malformed INSTANCE");
-	(void)job_reply(r->arg, IMSG_CTL_INSTANCE, &in, sizeof(in), -1);
+	in.name[sizeof(in.name) - 1] = '\0';
+	in.mount_until = 0;
+	for (i = 0; in.nmounts > 0 && i < l->ndl; i++)
+		if (strcmp(l->dl[i].name, in.name) == 0 &&
+		    (in.mount_until == 0 || l->dl[i].until < in.mount_until))
+			in.mount_until = l->dl[i].until;
+	(void)job_reply(job, IMSG_CTL_INSTANCE, &in, sizeof(in), -1);
 }
 
 static void
@@ -37,23 +65,61 @@ ls_done(struct req *r, int ok, const char *err)
 }
 
 static void
-ls_list(struct job *job, const char *prefix)
+ls_deadline(struct req *r, struct imsg *imsg)
 {
-	struct jb_incus_target	t;
+	struct job			*job = r->arg;
+	struct lsjob			*l = job->state;
+	struct jb_mount_deadline	 d, *v;
 
+	if (imsg_get_type(imsg) != IMSG_MOUNTD_DEADLINE ||
+	    imsg_get_data(imsg, &d, sizeof(d)) == -1)
+		fatalx("jb-mountd: malformed DEADLINE");
+	d.name[sizeof(d.name) - 1] = '\0';
+	if ((v = reallocarray(l->dl, l->ndl + 1, sizeof(*v))) == NULL)
+		return;
+	l->dl = v;
+	l->dl[l->ndl++] = d;
+}
+
+static void
+ls_deadlines(struct req *r, int ok, const char *err)
+{
+	struct job		*job = r->arg;
+	struct lsjob		*l = job->state;
+	struct jb_incus_target	 t;
+
+	if (!ok) {
+		job_end(job, 0, "%s", err);
+		return;
+	}
 	memset(&t, 0, sizeof(t));
-	strlcpy(t.prefix, prefix, sizeof(t.prefix));
+	strlcpy(t.prefix, l->prefix, sizeof(t.prefix));
 	if (req_send(PROC_INCUS, IMSG_INCUS_LIST, &t, sizeof(t), -1,
 	    ls_instance, ls_done, job) == NULL)
 		job_end(job, 0, "cannot reach jb-incus");
 }
 
 static void
-ls_repo(struct job *job, struct repo_ctx *ctx)
+ls_list(struct job *job, struct repo_ctx *ctx)
 {
-	job->state = ctx;
-	job->free_state = repo_ctx_free;
-	ls_list(job, ctx->conf.container_prefix);
+	struct lsjob			*l;
+	struct jb_mount_deadline	 d;
+
+	if ((l = calloc(1, sizeof(*l))) == NULL) {
+		repo_ctx_free(ctx);
+		job_end(job, 0, "out of memory");
+		return;
+	}
+	l->ctx = ctx;
+	if (ctx != NULL)
+		strlcpy(l->prefix, ctx->conf.container_prefix,
+		    sizeof(l->prefix));
+	job->state = l;
+	job->free_state = lsjob_free;
+	memset(&d, 0, sizeof(d));
+	if (req_send(PROC_MOUNTD, IMSG_MOUNTD_DEADLINE_LIST, &d, sizeof(d),
+	    -1, ls_deadline, ls_deadlines, job) == NULL)
+		job_end(job, 0, "cannot reach jb-mountd");
 }
 
 void
@@ -61,7 +127,7 @@ cmd_ls(struct job *job)
 {
 	/* an SSH session stands in no checkout: every container it may see */
 	if (job_opt(job, "all") != NULL || job->remote)
-		ls_list(job, "");
+		ls_list(job, NULL);
 	else
-		repo_resolve_brief(job, 1, ls_repo);
+		repo_resolve_brief(job, 1, ls_list);
 }

@@ -27,6 +27,7 @@
 #include "capture.h"
 #include "jobs.h"
 #include "log.h"
+#include "mounts.h"
 
 struct newjob {
 	struct repo_ctx		*ctx;
@@ -139,6 +140,50 @@ static const char clone_script[] =
     "git config \"branch.$branch.remote\" origin\n"
     "git config \"branch.$branch.merge\" \"refs/heads/$branch\"\n";
 
+/*
+ * host_mounts, each checked by jb-mountd as it is attached (M1, M3),
+ * after the clone: a mount inside the clone's directory would otherwise
+ * be in git's way.
+ */
+static void
+new_github(struct job *job, struct capture_result *res)
+{
+	char	err[JB_ERR_TEXT_MAX];
+
+	if (github_injected(job, res, err, sizeof(err)) == -1) {
+		new_fail(job, "%s", err);
+		return;
+	}
+	new_ready(job);
+}
+
+static void
+new_mounted(struct job *job, int ok, const char *err, void *arg)
+{
+	struct newjob	*n = job->state;
+
+	if (!ok) {
+		new_fail(job, "host_mounts: %s", err);
+		return;
+	}
+	switch (github_inject(job, n->ctx, n->name, new_github)) {
+	case 1:
+		new_ready(job);
+		break;
+	case -1:
+		new_fail(job, "cannot reach jb-incus");
+		break;
+	}
+}
+
+static void
+new_mounts(struct job *job)
+{
+	struct newjob	*n = job->state;
+
+	mounts_host_apply(job, n->ctx, n->name, new_mounted, NULL);
+}
+
 static void
 new_cloned(struct job *job, struct capture_result *res)
 {
@@ -147,7 +192,7 @@ new_cloned(struct job *job, struct capture_result *res)
 		    res->ok ? res->err : res->error);
 		return;
 	}
-	new_ready(job);
+	new_mounts(job);
 }
 
 static void
@@ -196,7 +241,7 @@ new_devuser_done(struct job *job, struct capture_result *res)
 		job_progress(job, "--mount: the container works on your "
 		    "working tree directly; what it changes, your checkout "
 		    "has");
-		new_ready(job);
+		new_mounts(job);
 	} else
 		new_clone(job);
 }

@@ -138,6 +138,8 @@ int	sshd_excluded(const char *);
 void	sshd_job_env(struct sshsess *, struct job *);
 void	cmd_sshstatus(struct job *);
 void	cmd_audit(struct job *);
+/* mounts.c: a deadline jb-mountd reports reached; -1 malformed */
+int	mounts_expired(struct imsg *);
 
 /* jailbeed.c */
 __attribute__((__noreturn__)) void	jailbeed_shutdown(int);

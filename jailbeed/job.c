@@ -25,6 +25,7 @@
 #include "cmdtab.h"
 #include "jailbeed.h"
 #include "jobs.h"
+#include "mounts.h"
 #include "log.h"
 
 void
@@ -80,6 +81,12 @@ job_start(struct ctl_conn *c, const struct jb_ctl_cmd *cmd)
 		break;
 	case CMD_AUDIT:
 		cmd_audit(job);
+		break;
+	case CMD_MOUNT:
+	case CMD_UNMOUNT:
+	case CMD_MOUNT_LS:
+	case CMD_APPLY:
+		cmd_mount(job);
 		break;
 	default:
 		job_end(job, 0, "this command is not carried out by jailbeed");

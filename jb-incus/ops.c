@@ -75,6 +75,7 @@ ops_dispatch(struct child *c, struct imsg *imsg)
 	struct jb_winsize	 ws;
 	struct jb_incus_create	*cr;
 	struct jb_incus_exec	*ex;
+	struct jb_disk		*dk;
 	uint32_t		 type = imsg_get_type(imsg);
 	uint32_t		 rid = imsg_get_id(imsg);
 
@@ -114,6 +115,18 @@ ops_dispatch(struct child *c, struct imsg *imsg)
 	case IMSG_INCUS_RESIZE:
 		get_exact(imsg, &ws, sizeof(ws));
 		op_resize(rid, &ws);
+		break;
+	case IMSG_INCUS_DISK_ADD:
+	case IMSG_INCUS_DISK_REMOVE:
+		if ((dk = malloc(sizeof(*dk))) == NULL)
+			fatal("%s", __func__);
+		get_exact(imsg, dk, sizeof(*dk));
+		op_disk(rid, type, dk);
+		free(dk);
+		break;
+	case IMSG_INCUS_DISK_LIST:
+		get_exact(imsg, &t, sizeof(t));
+		op_disk_list(rid, &t);
 		break;
 	default:
 		return -1;
@@ -581,6 +594,7 @@ send_instance(struct op_req *r, struct json_object *inst)
 	copy_str(ji.net, sizeof(ji.net), jget_str(cfg, "user.jailbee.net"));
 	copy_str(ji.ipv4, sizeof(ji.ipv4), inst_nic_ipv4(inst, "eth0"));
 	ji.created = parse_time(jget_str(inst, "created_at"));
+	ji.nmounts = disk_count_optional(inst);
 	req_send(r, IMSG_INCUS_INSTANCE, -1, &ji, sizeof(ji));
 }
 

@@ -121,5 +121,9 @@ void		 op_action(uint32_t, const struct jb_incus_action *);
 void		 op_create(uint32_t, const struct jb_incus_create *);
 void		 op_exec(uint32_t, const struct jb_incus_exec *);
 void		 op_resize(uint32_t, const struct jb_winsize *);
+void		 op_disk(uint32_t, uint32_t, const struct jb_disk *);
+void		 op_disk_list(uint32_t, const struct jb_incus_target *);
+/* the instance's own optional-<kind> disk devices */
+uint32_t	 disk_count_optional(struct json_object *);
 
 #endif /* JB_OPS_H */

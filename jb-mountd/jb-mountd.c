@@ -17,7 +17,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "deadline.h"
 #include "log.h"
+#include "mount.h"
+#include "mountspec.h"
 #include "proc.h"
 #include "sandbox_procs.h"
 #include "repo.h"
@@ -61,12 +64,111 @@ mountd_repo(struct child *c, struct imsg *imsg)
 		fatal("%s: compose", c->name);
 }
 
+static void
+must_str(struct child *c, const char *what, const char *s, size_t size)
+{
+	if (memchr(s, '\0', size) == NULL)
+		fatalx("%s: %s with an unterminated string", c->name, what);
+}
+
+static void
+get(struct child *c, struct imsg *imsg, void *p, size_t len)
+{
+	if (imsg_get_data(imsg, p, len) == -1)
+		fatalx("%s: %s of %zu bytes", c->name,
+		    jb_imsg_name(imsg_get_type(imsg)), imsg_get_len(imsg));
+}
+
+static void
+done(struct child *c, uint32_t rid, int ok, const char *err)
+{
+	struct jb_done	d;
+
+	memset(&d, 0, sizeof(d));
+	d.ok = ok;
+	if (!ok)
+		(void)strlcpy(d.err, err, sizeof(d.err));
+	if (imsgev_compose(&c->iev, IMSG_DONE, rid, 0, -1, &d, sizeof(d)) ==
+	    -1)
+		fatal("%s: compose", c->name);
+}
+
+/* mount sources (mount.c) and deadlines (deadline.c) */
+static void
+mountd_mount(struct child *c, struct imsg *imsg)
+{
+	struct jb_mount_check		 q;
+	struct jb_mount_checked		 out;
+	struct jb_mount_verify		 v;
+	struct jb_mount_deadline	 d;
+	char				 err[JB_ERR_TEXT_MAX];
+	uint32_t			 rid = imsg_get_id(imsg);
+	int				 ok;
+
+	err[0] = '\0';
+	switch (imsg_get_type(imsg)) {
+	case IMSG_MOUNTD_CHECK:
+		get(c, imsg, &q, sizeof(q));
+		must_str(c, "CHECK", q.host, sizeof(q.host));
+		must_str(c, "CHECK", q.container, sizeof(q.container));
+		must_str(c, "CHECK", q.reserved, sizeof(q.reserved));
+		must_str(c, "CHECK", q.what, sizeof(q.what));
+		if ((ok = mount_check(&owner, &q, &out, err, sizeof(err)) ==
+		    0) && imsgev_compose(&c->iev, IMSG_MOUNTD_CHECKED, rid, 0,
+		    -1, &out, sizeof(out)) == -1)
+			fatal("%s: compose", c->name);
+		done(c, rid, ok, err);
+		break;
+	case IMSG_MOUNTD_VERIFY:
+	case IMSG_MOUNTD_RELEASE:
+		get(c, imsg, &v, sizeof(v));
+		must_str(c, "VERIFY", v.container, sizeof(v.container));
+		if (imsg_get_type(imsg) == IMSG_MOUNTD_RELEASE) {
+			mount_release(v.token);
+			ok = 1;
+		} else
+			ok = mount_verify(&v, err, sizeof(err)) == 0;
+		done(c, rid, ok, err);
+		break;
+	case IMSG_MOUNTD_DEADLINE_SET:
+	case IMSG_MOUNTD_DEADLINE_CLEAR:
+	case IMSG_MOUNTD_DEADLINE_LIST:
+		get(c, imsg, &d, sizeof(d));
+		must_str(c, "DEADLINE", d.name, sizeof(d.name));
+		must_str(c, "DEADLINE", d.kind, sizeof(d.kind));
+		if (imsg_get_type(imsg) == IMSG_MOUNTD_DEADLINE_LIST) {
+			deadline_list(c, rid, d.name);
+			ok = 1;
+		} else if (!mnt_kind_ok(d.kind) || d.name[0] == '\0' ||
+		    strchr(d.name, ' ') != NULL)
+			fatalx("%s: DEADLINE for \"%s\" \"%s\"", c->name,
+			    d.name, d.kind);
+		else if (imsg_get_type(imsg) == IMSG_MOUNTD_DEADLINE_SET)
+			ok = d.until > 0 && deadline_set(&d, err,
+			    sizeof(err)) == 0;
+		else
+			ok = deadline_clear(&d, err, sizeof(err)) == 0;
+		if (!ok && err[0] == '\0')
+			(void)strlcpy(err, "no deadline given", sizeof(err));
+		done(c, rid, ok, err);
+		break;
+	}
+}
+
 static int
 mountd_dispatch(struct child *c, struct imsg *imsg)
 {
 	switch (imsg_get_type(imsg)) {
 	case IMSG_MOUNTD_REPO:
 		mountd_repo(c, imsg);
+		return 0;
+	case IMSG_MOUNTD_CHECK:
+	case IMSG_MOUNTD_VERIFY:
+	case IMSG_MOUNTD_RELEASE:
+	case IMSG_MOUNTD_DEADLINE_SET:
+	case IMSG_MOUNTD_DEADLINE_CLEAR:
+	case IMSG_MOUNTD_DEADLINE_LIST:
+		mountd_mount(c, imsg);
 		return 0;
 	default:
 		return -1;
@@ -93,8 +195,11 @@ main(int argc, char *argv[])
 	if ((owner.name = strdup(pw->pw_name)) == NULL ||
 	    (owner.home = strdup(pw->pw_dir)) == NULL)
 		fatal("%s: strdup", c.name);
+	if (a.mountdir == NULL || a.mountdir[0] != '/')
+		fatalx("%s: no absolute state directory given (-m)", c.name);
 	c.dispatch = mountd_dispatch;
 	priv_drop(c.name, pw, NULL, NULL, 0);
-	sandbox_jb_mountd();
+	deadline_init(&c, a.mountdir);
+	sandbox_jb_mountd(a.mountdir);
 	child_run(&c);
 }

@@ -444,6 +444,10 @@ main(int argc, char *argv[])
 	case CMD_CONFIG_VALIDATE:
 	case CMD_REMOTE_SSH_STATUS:
 	case CMD_AUDIT:
+	case CMD_MOUNT:
+	case CMD_UNMOUNT:
+	case CMD_MOUNT_LS:
+	case CMD_APPLY:
 		ctl_connect(&ibuf);
 		exit(remote_run(&ibuf, &p, out));
 	case CMD_REMOTE_SSH_KEY_ADD:

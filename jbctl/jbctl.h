@@ -28,6 +28,7 @@ struct output {
 	void	(*instance)(const struct jb_instance *);
 	void	(*snapshot)(const struct jb_snapshot *);
 	void	(*list_end)(void);
+	void	(*mount)(const struct jb_mount_entry *);	/* mount ls */
 };
 
 struct cmd;

@@ -19,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "jbctl.h"
+#include "mountspec.h"
 
 static struct json_object	*json_list;
 /* where the text goes: stdout for jbctl, a memory stream in jailbeed */
@@ -155,20 +156,55 @@ static void
 text_list_begin(const char *what)
 {
 	text_list_header_due = 1;
-	text_list_kind = strcmp(what, "snapshots") == 0 ? 2 : 1;
+	text_list_kind = strcmp(what, "snapshots") == 0 ? 2 :
+	    strcmp(what, "mounts") == 0 ? 3 : 1;
+}
+
+/* the MOUNT column: "-", or the soonest deadline of what is attached */
+static const char *
+mount_col(const struct jb_instance *in, char *buf, size_t len)
+{
+	char	left[32];
+
+	if (in->nmounts == 0)
+		return "-";
+	(void)snprintf(buf, len, "\xe2\x97\x8f %s", mnt_left(in->mount_until,
+	    time(NULL), left, sizeof(left)));	/* ● */
+	return buf;
 }
 
 static void
 text_instance(const struct jb_instance *in)
 {
+	char	m[48];
+
 	if (text_list_header_due) {
 		text_list_header_due = 0;
-		fprintf(ofp(), "%-32s %-8s %-6s %-15s %-6s %s\n", "NAME",
-		    "STATE", "NET", "ADDRESS", "MODE", "BRANCH");
+		fprintf(ofp(), "%-32s %-8s %-6s %-15s %-6s %-20s %s\n",
+		    "NAME", "STATE", "NET", "ADDRESS", "MODE", "BRANCH",
+		    "MOUNT");
 	}
-	fprintf(ofp(), "%-32s %-8s %-6s %-15s %-6s %s\n", in->name, in->state,
+	fprintf(ofp(), "%-32s %-8s %-6s %-15s %-6s %-20s %s\n", in->name,
+	    in->state,
 	    in->net[0] ? in->net : "-", in->ipv4[0] ? in->ipv4 : "-",
-	    in->mode[0] ? in->mode : "-", in->branch[0] ? in->branch : "-");
+	    in->mode[0] ? in->mode : "-", in->branch[0] ? in->branch : "-",
+	    mount_col(in, m, sizeof(m)));
+}
+
+static void
+text_mount(const struct jb_mount_entry *e)
+{
+	char	left[32];
+
+	if (text_list_header_due) {
+		text_list_header_due = 0;
+		fprintf(ofp(), "%-24s %-4s %-8s %-30s %s\n", "DEVICE",
+		    "MODE", "LEFT", "PATH", "SOURCE");
+	}
+	fprintf(ofp(), "%-24s %-4s %-8s %-30s %s\n", e->device, e->readonly ? "ro" :
+	    "rw", strncmp(e->device, MNT_OPTIONAL_PREFIX,
+	    strlen(MNT_OPTIONAL_PREFIX)) == 0 ? mnt_left(e->until, time(NULL),
+	    left, sizeof(left)) : "-", e->path, e->source);
 }
 
 static void
@@ -190,12 +226,13 @@ text_list_end(void)
 {
 	if (text_list_header_due)
 		fprintf(ofp(), "no %s\n", text_list_kind == 2 ? "snapshots" :
-		    "containers");
+		    text_list_kind == 3 ? "mounts" : "containers");
 }
 
 const struct output text_output = {
 	text_status_begin, text_status_entry, text_status_end, text_version,
-	text_list_begin, text_instance, text_snapshot, text_list_end
+	text_list_begin, text_instance, text_snapshot, text_list_end,
+	text_mount
 };
 
 static void
@@ -298,6 +335,26 @@ json_instance(const struct jb_instance *in)
 	    json_object_new_string(in->prefix));
 	json_object_object_add(o, "created",
 	    json_object_new_int64(in->created));
+	json_object_object_add(o, "mounts",
+	    json_object_new_int64(in->nmounts));
+	json_object_object_add(o, "mount_until", in->nmounts && in->mount_until ?
+	    json_object_new_int64(in->mount_until) : NULL);
+	json_object_array_add(json_list, o);
+}
+
+static void
+json_mount(const struct jb_mount_entry *e)
+{
+	struct json_object	*o = json_object_new_object();
+
+	json_object_object_add(o, "container", json_object_new_string(e->name));
+	json_object_object_add(o, "device", json_object_new_string(e->device));
+	json_object_object_add(o, "source", json_object_new_string(e->source));
+	json_object_object_add(o, "path", json_object_new_string(e->path));
+	json_object_object_add(o, "readonly",
+	    json_object_new_boolean(e->readonly));
+	json_object_object_add(o, "until", e->until ?
+	    json_object_new_int64(e->until) : NULL);
 	json_object_array_add(json_list, o);
 }
 
@@ -330,5 +387,6 @@ json_list_end(void)
 
 const struct output json_output = {
 	json_status_begin, json_status_entry, json_status_end, json_version,
-	json_list_begin, json_instance, json_snapshot, json_list_end
+	json_list_begin, json_instance, json_snapshot, json_list_end,
+	json_mount
 };

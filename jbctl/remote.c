@@ -85,6 +85,7 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 	struct jb_ctl_text	 t;
 	struct jb_instance	 in;
 	struct jb_snapshot	 sn;
+	struct jb_mount_entry	 me;
 	struct jb_output	 o;
 	struct jb_exec_fd	 f;
 	struct jb_exit		 x;
@@ -110,6 +111,10 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 	if (p->cmd->id == CMD_LS || p->cmd->id == CMD_SNAP_LS) {
 		out->list_begin(p->cmd->id == CMD_LS ? "containers" :
 		    "snapshots");
+		listed = 1;
+	}
+	if (p->cmd->id == CMD_MOUNT_LS) {
+		out->list_begin("mounts");
 		listed = 1;
 	}
 	while (!done) {
@@ -151,6 +156,15 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 				in.net[sizeof(in.net) - 1] = '\0';
 				in.ipv4[sizeof(in.ipv4) - 1] = '\0';
 				out->instance(&in);
+				break;
+			case IMSG_CTL_MOUNT:
+				if (imsg_get_data(&imsg, &me, sizeof(me)) == -1)
+					goto bad;
+				me.name[sizeof(me.name) - 1] = '\0';
+				me.device[sizeof(me.device) - 1] = '\0';
+				me.source[sizeof(me.source) - 1] = '\0';
+				me.path[sizeof(me.path) - 1] = '\0';
+				out->mount(&me);
 				break;
 			case IMSG_CTL_SNAPSHOT:
 				if (imsg_get_data(&imsg, &sn, sizeof(sn)) == -1)

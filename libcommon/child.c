@@ -154,7 +154,7 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 	memset(a, 0, sizeof(*a));
 	c->name = name;
 	c->started = time(NULL);
-	while ((ch = getopt(argc, argv, "a:b:c:dDe:k:o:s:v")) != -1) {
+	while ((ch = getopt(argc, argv, "a:b:c:dDe:k:m:o:s:v")) != -1) {
 		switch (ch) {
 		case 'D':
 			a->sandbox_debug = 1;
@@ -178,6 +178,9 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 		case 'e':
 			a->endpoint = optarg;
 			break;
+		case 'm':
+			a->mountdir = optarg;
+			break;
 		case 'o':
 			a->owner = optarg;
 			break;
@@ -189,8 +192,8 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 			break;
 		default:
 			fprintf(stderr, "usage: %s [-dDv] [-a ca] [-b bridge] "
-			    "[-c cert] [-e endpoint] [-k key] [-o owner] "
-			    "[-s dir] (started by jailbeed)\n", name);
+			    "[-c cert] [-e endpoint] [-k key] [-m dir] "
+			    "[-o owner] [-s dir] (started by jailbeed)\n", name);
 			exit(2);
 		}
 	}

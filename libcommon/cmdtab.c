@@ -133,6 +133,31 @@ const struct cmd cmdtab[] = {
 	  .opts = { { .lname = "since", .argname = "DURATION",
 	      .help = "only the last DURATION (30s, 5m, 2h)" } },
 	  .help = "print jb-sshd's journal: one JSON line per decision" },
+	/* mounts (M1, M2) */
+	{ .words = { "mount" }, .id = CMD_MOUNT, .cls = CMD_HOST,
+	  .args = "KIND NAME", .min_args = 2, .max_args = 2,
+	  .opts = { { .lname = "for", .argname = "DURATION",
+	      .help = "detach it after DURATION (30s, 45m, 4h; at most 24h)" },
+	    { .lname = "no-revert",
+	      .help = "no deadline: attached until unmount" } },
+	  .help = "attach the optional_mounts entry KIND to a running "
+	  "container, until its deadline (--for, else the entry's "
+	  "auto_unmount_after, else mount_auto_revert); on an attached one, "
+	  "move only the deadline" },
+	{ .words = { "unmount" }, .id = CMD_UNMOUNT, .cls = CMD_CONTAINER,
+	  .args = "KIND NAME", .min_args = 2, .max_args = 2,
+	  .help = "detach optional mount KIND from a container now" },
+	{ .words = { "mount", "ls" }, .id = CMD_MOUNT_LS,
+	  .cls = CMD_CONTAINER, .args = "NAME", .min_args = 1, .max_args = 1,
+	  .opts = { { .lname = "output", .sname = 'o', .argname = "FORMAT",
+	      .choices = "text|json",
+	      .help = "print as text (default) or JSON" } },
+	  .help = "list the mounts attached to a container and their "
+	  "deadlines" },
+	{ .words = { "apply" }, .id = CMD_APPLY, .cls = CMD_HOST,
+	  .args = "NAME", .min_args = 1, .max_args = 1,
+	  .help = "attach the host_mounts entries a running container lacks, "
+	  "each checked as for new" },
 #ifdef JB_TESTHOOKS
 	{ .words = { "_test-attempt" }, .id = CMD_TEST_ATTEMPT,
 	  .cls = CMD_INTERNAL, .args = "PROCESS read|write|connect|netlink PATH",

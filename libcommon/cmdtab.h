@@ -53,6 +53,11 @@ enum cmd_id {
 	CMD_REMOTE_SSH_KEY_LS,
 	CMD_REMOTE_SSH_STATUS,
 	CMD_AUDIT,
+	/* mounts (M1, M2) */
+	CMD_MOUNT,
+	CMD_UNMOUNT,
+	CMD_MOUNT_LS,
+	CMD_APPLY,
 };
 
 /* where a command runs: in the parent, or in jbctl alone */

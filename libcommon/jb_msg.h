@@ -71,9 +71,28 @@ enum jb_imsg_type {
 	IMSG_INCUS_EXIT,	/* I->P, struct jb_exit, before DONE */
 	IMSG_INCUS_NETINFO,	/* P->I, none; I->P struct jb_netinfo */
 
+	/* parent <-> jb-incus, disk devices (M1-M3): 250.. */
+	IMSG_INCUS_DISK_ADD = 250, /* P->I, struct jb_disk; I->P one DISK */
+	IMSG_INCUS_DISK_REMOVE,	/* P->I, struct jb_disk (name, device) */
+	IMSG_INCUS_DISK_LIST,	/* P->I, struct jb_incus_target (one name) */
+	IMSG_INCUS_DISK,	/* I->P, struct jb_disk, one per disk device */
+
 	/* parent <-> jb-mountd: 300..; peerid = request id */
 	IMSG_MOUNTD_REPO = 300,	/* P->M, struct jb_repo_req */
 	IMSG_MOUNTD_REPO_INFO,	/* M->P, struct jb_repo_info, before DONE */
+
+	/* parent <-> jb-mountd, mount sources and deadlines (M1-M3, B3) */
+	IMSG_MOUNTD_CHECK = 302, /* P->M, struct jb_mount_check */
+	IMSG_MOUNTD_CHECKED,	/* M->P, struct jb_mount_checked, before DONE */
+	IMSG_MOUNTD_VERIFY,	/* P->M, struct jb_mount_verify; releases */
+	IMSG_MOUNTD_RELEASE,	/* P->M, struct jb_mount_verify (token) */
+	IMSG_MOUNTD_DEADLINE_SET, /* P->M, struct jb_mount_deadline */
+	IMSG_MOUNTD_DEADLINE_CLEAR, /* P->M, struct jb_mount_deadline */
+	IMSG_MOUNTD_DEADLINE_LIST, /* P->M, struct jb_mount_deadline (name
+				   "" = all); M->P DEADLINE per entry */
+	IMSG_MOUNTD_DEADLINE,	/* M->P, struct jb_mount_deadline */
+	IMSG_MOUNTD_EXPIRED,	/* M->P, struct jb_mount_deadline, peerid 0:
+				   unasked, again every few s until cleared */
 
 	/*
 	 * parent <-> jb-sshd: 500..  LISTEN and SESSION travel on the
@@ -108,6 +127,9 @@ enum jb_imsg_type {
 	IMSG_CTL_EXEC_FD,	/* parent -> client, struct jb_exec_fd + fd */
 	IMSG_CTL_WINSIZE,	/* client -> parent, struct jb_winsize */
 	IMSG_CTL_EXIT,		/* parent -> client, struct jb_exit */
+
+	/* jbctl <-> parent, mounts (M1-M3): 1200.. */
+	IMSG_CTL_MOUNT = 1200,	/* parent -> client, struct jb_mount_entry */
 };
 
 /* one process of the suite, as it reports itself */
@@ -172,6 +194,9 @@ struct jb_instance {
 	char		net[8];			/* strict | loose */
 	char		ipv4[16];		/* the fixed address */
 	int64_t		created;		/* seconds since the epoch */
+	/* mounts (M2): optional mounts attached, soonest deadline */
+	uint32_t	nmounts;
+	int64_t		mount_until;		/* 0: none has a deadline */
 };
 
 struct jb_snapshot {
@@ -308,6 +333,62 @@ struct jb_repo_info {
 	char		upstream_url[PATH_MAX];	/* "" when none */
 	char		branch_sha[48];		/* of the asked branch, "" absent */
 	char		head_sha[48];
+};
+
+/*
+ * Mounts (M1-M3).  A disk device of the suite's: jb-incus builds the
+ * device from these fields alone and only under the device names the
+ * suite uses (host-<n>, optional-<kind>).
+ */
+#define JB_KIND_MAX		33	/* an optional_mounts key, NUL included */
+#define JB_DEVICE_MAX		64
+
+struct jb_disk {
+	char		name[JB_INSTANCE_MAX];	/* the instance */
+	char		device[JB_DEVICE_MAX];
+	char		source[PATH_MAX];	/* realpath checked by jb-mountd */
+	char		path[PATH_MAX];		/* in the container, absolute */
+	int32_t		readonly;
+	int32_t		pid;			/* I->P: the init's, 0 stopped */
+};
+
+/* check one mount source as the owner sees it */
+struct jb_mount_check {
+	char		host[PATH_MAX];		/* as configured: /abs or ~/x */
+	char		container[PATH_MAX];	/* absolute */
+	char		reserved[PATH_MAX];	/* the clone: not to be shadowed */
+	char		what[JB_MSG_TEXT_MAX];	/* "optional_mounts.aws": errors */
+};
+
+struct jb_mount_checked {
+	uint32_t	token;			/* jb-mountd holds it open */
+	char		realpath[PATH_MAX];
+	int32_t		is_dir;
+	uint64_t	dev, ino;
+	char		warning[JB_MSG_TEXT_MAX]; /* "" or the file warning */
+};
+
+/* after the attach: is what the container got what was checked? */
+struct jb_mount_verify {
+	uint32_t	token;
+	int32_t		pid;			/* the container's init */
+	char		container[PATH_MAX];
+};
+
+struct jb_mount_deadline {
+	char		name[JB_INSTANCE_MAX];
+	char		kind[JB_KIND_MAX];
+	int64_t		until;			/* seconds since the epoch */
+};
+
+/* jbctl mount ls: one attached mount */
+struct jb_mount_entry {
+	char		name[JB_INSTANCE_MAX];
+	char		device[JB_DEVICE_MAX];
+	char		source[PATH_MAX];
+	char		path[PATH_MAX];
+	int32_t		readonly;
+	int64_t		until;			/* 0: no deadline */
 };
 
 const char	*jb_imsg_name(uint32_t);

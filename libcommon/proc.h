@@ -79,6 +79,7 @@ struct child_args {
 	const char	*bridge;	/* -b: the suite's Incus bridge */
 	int		 sandbox_debug;	/* -D: log forbidden calls, not kill */
 	const char	*state_dir;	/* -s: the suite's state directory */
+	const char	*mountdir;	/* -m: jb-mountd's state directory */
 };
 void	child_init(struct child *, const char *, int, char **,
 	    struct child_args *);

@@ -37,6 +37,7 @@ static int	valid_alias(const char *, char *, size_t);
 static int	rc_tribool(struct yt_ctx *, const struct yt_node *, void *);
 static int	rc_env(struct yt_ctx *, const struct yt_node *, void *);
 static int	rc_mounts(struct yt_ctx *, const struct yt_node *, void *);
+static int	rc_optional(struct yt_ctx *, const struct yt_node *, void *);
 static int	rc_refuse_github(struct yt_ctx *, const struct yt_node *,
 		    void *);
 static int	rc_refuse_prefix(struct yt_ctx *, const struct yt_node *,
@@ -69,6 +70,29 @@ static const struct yt_field mount_fields[] = {
 	  .flags = YT_REQUIRED, .valid = valid_target },
 	{ .key = "readonly", .type = YT_BOOL,
 	  .off = offsetof(struct rc_mount, readonly), .flags = YT_NULL_OK },
+	{ .key = NULL }
+};
+
+/* one optional_mounts entry; the base is a struct rc_optional */
+static const struct yt_field optional_fields[] = {
+	{ .key = "host", .type = YT_STRING,
+	  .off = offsetof(struct rc_optional, m.host),
+	  .size = sizeof(((struct rc_optional *)NULL)->m.host),
+	  .flags = YT_REQUIRED, .valid = valid_host },
+	{ .key = "container", .type = YT_PATH,
+	  .off = offsetof(struct rc_optional, m.container),
+	  .size = sizeof(((struct rc_optional *)NULL)->m.container),
+	  .flags = YT_REQUIRED, .valid = valid_target },
+	{ .key = "readonly", .type = YT_BOOL,
+	  .off = offsetof(struct rc_optional, m.readonly),
+	  .flags = YT_NULL_OK },
+	{ .key = "description", .type = YT_STRING,
+	  .off = offsetof(struct rc_optional, description),
+	  .size = sizeof(((struct rc_optional *)NULL)->description),
+	  .flags = YT_NULL_OK },
+	{ .key = "auto_unmount_after", .type = YT_DURATION,
+	  .off = offsetof(struct rc_optional, auto_unmount_after), .min = 1,
+	  .max = DURATION_MAX_DEFAULT, .flags = YT_NULL_OK },
 	{ .key = NULL }
 };
 
@@ -138,6 +162,8 @@ static const struct yt_field shared_fields[] = {
 	{ .key = "container", .type = YT_MAP, .sub = container_fields },
 	{ .key = "host_mounts", .type = YT_CUSTOM, .off = RC_OFF(host_mounts),
 	  .fn = rc_mounts },
+	{ .key = "optional_mounts", .type = YT_CUSTOM,
+	  .off = RC_OFF(optional_mounts), .fn = rc_optional },
 	{ .key = "egress_allow", .type = YT_STRLIST,
 	  .off = RC_OFF(egress_allow), .size = RC_EGRESS_LEN + 1,
 	  .max = RC_EGRESS_MAX, .flags = YT_NULL_OK },
@@ -160,6 +186,8 @@ static const struct yt_field local_fields[] = {
 	{ .key = "container", .type = YT_MAP, .sub = container_fields },
 	{ .key = "host_mounts", .type = YT_CUSTOM, .off = RC_OFF(host_mounts),
 	  .fn = rc_mounts },
+	{ .key = "optional_mounts", .type = YT_CUSTOM,
+	  .off = RC_OFF(optional_mounts), .fn = rc_optional },
 	{ .key = "egress_allow", .type = YT_STRLIST,
 	  .off = RC_OFF(egress_allow), .size = RC_EGRESS_LEN + 1,
 	  .max = RC_EGRESS_MAX, .flags = YT_NULL_OK },
@@ -540,6 +568,78 @@ rc_mounts(struct yt_ctx *ctx, const struct yt_node *n, void *dst)
 	return 0;
 }
 
+/*
+ * optional_mounts: KIND: {host, container, readonly (default true),
+ * description, auto_unmount_after}.  A later layer's entry replaces the
+ * whole entry of its kind; KIND: null drops it.
+ */
+static int
+rc_optional(struct yt_ctx *ctx, const struct yt_node *n, void *dst)
+{
+	struct rc_optlist	*l = dst;
+	struct rc_optional	 o, *v;
+	const struct yt_node	*k, *it;
+	size_t			 i, j, saved;
+	int			 rc;
+
+	if (yt_is_null(n))
+		return 0;
+	if (n->kind != YT_MAPPING)
+		return yt_error(ctx, n, "expected a mapping of KIND: {host, "
+		    "container, readonly, description, auto_unmount_after}, "
+		    "got %s", yt_describe(n));
+	for (i = 0; i < n->npairs; i++) {
+		k = n->pairs[i].key;
+		it = n->pairs[i].val;
+		saved = yt_path_push(ctx, k->str);
+		if (k->len == 0 || k->len > RC_KIND_MAX ||
+		    strspn(k->str, "abcdefghijklmnopqrstuvwxyz0123456789_-") !=
+		    k->len || strchr("_-", k->str[0]) != NULL) {
+			rc = yt_error(ctx, k, "bad mount kind: 1 to %d "
+			    "lowercase letters, digits, '_' and '-', starting "
+			    "with a letter or digit", RC_KIND_MAX);
+			yt_path_pop(ctx, saved);
+			return rc;
+		}
+		for (j = 0; j < l->n; j++)
+			if (strcmp(l->v[j].kind, k->str) == 0)
+				break;
+		if (yt_is_null(it)) {
+			if (j < l->n) {
+				memmove(&l->v[j], &l->v[j + 1],
+				    (l->n - j - 1) * sizeof(*l->v));
+				l->n--;
+			}
+			yt_path_pop(ctx, saved);
+			continue;
+		}
+		memset(&o, 0, sizeof(o));
+		(void)strlcpy(o.kind, k->str, sizeof(o.kind));
+		o.m.readonly = 1;	/* a credential: read-only unless said */
+		if (it->kind != YT_MAPPING)
+			rc = yt_error(ctx, it, "expected a mapping {host, "
+			    "container, readonly, description, "
+			    "auto_unmount_after}, got %s", yt_describe(it));
+		else
+			rc = yt_apply(ctx, it, optional_fields, &o);
+		yt_path_pop(ctx, saved);
+		if (rc == -1)
+			return -1;
+		if (j < l->n) {
+			l->v[j] = o;
+			continue;
+		}
+		if (l->n >= RC_OPTIONAL_MAX)
+			return yt_error(ctx, n, "more than %d entries",
+			    RC_OPTIONAL_MAX);
+		if ((v = reallocarray(l->v, l->n + 1, sizeof(*v))) == NULL)
+			return yt_error(ctx, n, "out of memory");
+		l->v = v;
+		l->v[l->n++] = o;
+	}
+	return 0;
+}
+
 static int
 rc_refuse_github(struct yt_ctx *ctx, const struct yt_node *n, void *dst)
 {
@@ -582,6 +682,9 @@ repoconf_free(struct repoconf *c)
 	free(c->host_mounts.v);
 	c->host_mounts.v = NULL;
 	c->host_mounts.n = 0;
+	free(c->optional_mounts.v);
+	c->optional_mounts.v = NULL;
+	c->optional_mounts.n = 0;
 	yt_strlist_free(&c->egress_allow);
 }
 
@@ -596,6 +699,8 @@ rc_copy(struct repoconf *dst, const struct repoconf *src)
 	dst->env.n = 0;
 	dst->host_mounts.v = NULL;
 	dst->host_mounts.n = 0;
+	dst->optional_mounts.v = NULL;
+	dst->optional_mounts.n = 0;
 	dst->egress_allow.v = NULL;
 	dst->egress_allow.n = 0;
 
@@ -617,6 +722,15 @@ rc_copy(struct repoconf *dst, const struct repoconf *src)
 		memcpy(dst->host_mounts.v, src->host_mounts.v,
 		    src->host_mounts.n * sizeof(*dst->host_mounts.v));
 		dst->host_mounts.n = src->host_mounts.n;
+	}
+	if (src->optional_mounts.n > 0) {
+		dst->optional_mounts.v = reallocarray(NULL,
+		    src->optional_mounts.n, sizeof(*dst->optional_mounts.v));
+		if (dst->optional_mounts.v == NULL)
+			goto fail;
+		memcpy(dst->optional_mounts.v, src->optional_mounts.v,
+		    src->optional_mounts.n * sizeof(*dst->optional_mounts.v));
+		dst->optional_mounts.n = src->optional_mounts.n;
 	}
 	if (src->egress_allow.n > 0) {
 		dst->egress_allow.v = calloc(src->egress_allow.n + 1,
@@ -1141,6 +1255,24 @@ repoconf_dump(const struct repoconf *c, FILE *fp)
 		    c->host_mounts.v[i].container);
 		(void)fprintf(fp, "    readonly: %s\n",
 		    c->host_mounts.v[i].readonly ? "true" : "false");
+	}
+	if (all || c->optional_mounts.n > 0)
+		(void)fprintf(fp, "optional_mounts:%s\n",
+		    c->optional_mounts.n == 0 ? " {}" : "");
+	for (i = 0; i < c->optional_mounts.n; i++) {
+		const struct rc_optional *o = &c->optional_mounts.v[i];
+		char	 b[32];
+
+		(void)fprintf(fp, "  %s:\n", o->kind);
+		put_kstr(fp, "    ", "host", o->m.host);
+		put_kstr(fp, "    ", "container", o->m.container);
+		(void)fprintf(fp, "    readonly: %s\n", o->m.readonly ?
+		    "true" : "false");
+		if (o->description[0] != '\0')
+			put_kstr(fp, "    ", "description", o->description);
+		if (o->auto_unmount_after > 0)
+			put_kstr(fp, "    ", "auto_unmount_after",
+			    duration_fmt(o->auto_unmount_after, b, sizeof(b)));
 	}
 	if (all || c->egress_allow.n > 0)
 		(void)fprintf(fp, "egress_allow:%s\n",

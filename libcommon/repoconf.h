@@ -94,6 +94,22 @@ struct rc_mountlist {
 	size_t		 n;
 };
 
+/* one optional_mounts entry (M2): attached only by jbctl mount */
+#define RC_OPTIONAL_MAX		64
+#define RC_KIND_MAX		32
+#define RC_DESC_MAX		255
+struct rc_optional {
+	char		kind[RC_KIND_MAX + 1];	/* its key */
+	struct rc_mount	m;			/* readonly unless false */
+	char		description[RC_DESC_MAX + 1];
+	int64_t		auto_unmount_after;	/* seconds, 0: none */
+};
+
+struct rc_optlist {
+	struct rc_optional	*v;
+	size_t			 n;
+};
+
 struct rc_revert {
 	int	enabled;		/* RC_UNSET, 0, 1 */
 	int64_t	after;			/* seconds, 0 < after <= 24h */
@@ -111,6 +127,7 @@ struct repoconf {
 	int			container_gid;
 	struct rc_envlist	env;		/* container.env */
 	struct rc_mountlist	host_mounts;
+	struct rc_optlist	optional_mounts; /* an entry replaces its kind */
 	struct yt_strlist	egress_allow;	/* vetted elsewhere */
 	char			network[16];	/* defaults.network */
 	char			memory[32];	/* defaults.memory */

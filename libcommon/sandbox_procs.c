@@ -143,10 +143,13 @@ sandbox_jb_netd(void)
 
 /*
  * jb-mountd: reads what the owner can read and runs git to describe a
- * checkout; writes nothing anywhere.  git runs under the same rules.
+ * checkout.  It writes one directory only, its own under the state
+ * directory (mount deadlines, M2): renameat for an atomic replace,
+ * fsync so a deadline survives a crash, openat2 to resolve a mount
+ * source without following symlinks (M3).  git runs under the same rules.
  */
 void
-sandbox_jb_mountd(void)
+sandbox_jb_mountd(const char *statedir)
 {
 	static const int	 calls[] = {
 		SCMP_SYS(openat), SCMP_SYS(readlink), SCMP_SYS(getdents64),
@@ -159,11 +162,14 @@ sandbox_jb_mountd(void)
 		SCMP_SYS(close_range), SCMP_SYS(set_robust_list),
 		SCMP_SYS(set_tid_address), SCMP_SYS(rseq),
 		SCMP_SYS(arch_prctl), SCMP_SYS(umask), SCMP_SYS(sysinfo),
+		/* mounts: sources and deadlines */
+		SCMP_SYS(openat2), SCMP_SYS(renameat), SCMP_SYS(renameat2),
+		SCMP_SYS(fsync),
 	};
 	static const unsigned long ioctls[] = { TCGETS };
 	const char		*ro[] = { "/", NULL };
 	/* git opens /dev/null read-write for its unused streams */
-	const char		*rw[] = { "/dev/null", NULL };
+	const char		*rw[] = { "/dev/null", statedir, NULL };
 	const char		*prog[] = { "/usr/bin/git", "/usr/lib/git-core",
 				    "/usr/lib/x86_64-linux-gnu", "/lib64",
 				    "/usr/lib64", NULL };

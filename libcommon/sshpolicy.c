@@ -40,6 +40,9 @@ sshpolicy_host(enum cmd_id id)
 	case CMD_SNAP_DELETE:
 	case CMD_CONFIG_SHOW:
 	case CMD_CONFIG_VALIDATE:
+	/* detaching and listing only narrow or read a container */
+	case CMD_UNMOUNT:
+	case CMD_MOUNT_LS:
 		return SSHP_HOST_ALLOWED;
 	/* R19: setting up the host is the local owner's business */
 	case CMD_INIT:
@@ -49,6 +52,12 @@ sshpolicy_host(enum cmd_id id)
 	case CMD_REMOTE_SSH_KEY_LS:
 	case CMD_REMOTE_SSH_STATUS:
 	case CMD_AUDIT:
+	case CMD_APPLY:
+	/*
+	 * R20: mount stays host-only until remote.ssh.mount_roots or
+	 * remote.ssh.mounts unlock it, which jailbeed does not read yet
+	 */
+	case CMD_MOUNT:
 		return SSHP_HOST_REFUSED;
 	case CMD_TEST_ATTEMPT:
 	case CMD_NONE:

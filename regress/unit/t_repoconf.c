@@ -517,18 +517,69 @@ ATF_TC_BODY(github_token, tc)
 	repoconf_free(&c);
 }
 
+/* optional_mounts (M2): read-only by default, replaced per kind */
+ATF_TC_WITHOUT_HEAD(optional_mounts);
+ATF_TC_BODY(optional_mounts, tc)
+{
+	struct repoconf	c;
+
+	fresh(&c);
+	OK(G, "optional_mounts:\n  aws: {host: ~/.aws, container: "
+	    "/home/dev/.aws, auto_unmount_after: 15m}\n"
+	    "  gone: {host: /g, container: /g}\n", &c);
+	OK(R, "optional_mounts:\n  openai:\n    host: ~/.config/openai\n"
+	    "    container: /home/dev/.config/openai\n"
+	    "    readonly: false\n    description: OpenAI API key\n"
+	    "  aws: {host: /srv/aws, container: /aws}\n  gone: null\n", &c);
+	ATF_REQUIRE(c.optional_mounts.n == 2);
+	/* aws: the repo's entry replaced the global one whole */
+	ATF_CHECK_STREQ(c.optional_mounts.v[0].kind, "aws");
+	ATF_CHECK_STREQ(c.optional_mounts.v[0].m.host, "/srv/aws");
+	ATF_CHECK(c.optional_mounts.v[0].m.readonly == 1);
+	ATF_CHECK(c.optional_mounts.v[0].auto_unmount_after == 0);
+	ATF_CHECK_STREQ(c.optional_mounts.v[1].kind, "openai");
+	ATF_CHECK(c.optional_mounts.v[1].m.readonly == 0);
+	ATF_CHECK_STREQ(c.optional_mounts.v[1].description, "OpenAI API key");
+	OK(L, "optional_mounts:\n  aws: {host: /a, container: /a, "
+	    "auto_unmount_after: 90s}\n", &c);
+	ATF_CHECK(c.optional_mounts.v[0].auto_unmount_after == 90);
+	repoconf_free(&c);
+
+	BAD(R, "optional_mounts: [a]\n", "config.yaml:1: optional_mounts: "
+	    "expected a mapping of KIND: {host, container, readonly, "
+	    "description, auto_unmount_after}, got a sequence");
+	BAD(R, "optional_mounts:\n  Aws: {host: /a, container: /a}\n",
+	    "config.yaml:2: optional_mounts.Aws: bad mount kind: 1 to 32 "
+	    "lowercase letters, digits, '_' and '-', starting with a letter "
+	    "or digit");
+	BAD(R, "optional_mounts:\n  a: {container: /a}\n",
+	    "config.yaml:2: optional_mounts.a.host: missing (this key is "
+	    "required)");
+	BAD(R, "optional_mounts:\n  a: {host: /a, container: a}\n",
+	    "config.yaml:2: optional_mounts.a.container: must be an "
+	    "absolute path");
+	BAD(R, "optional_mounts:\n  a: {host: /a, container: /a, "
+	    "auto_unmount_after: 25h}\n",
+	    "config.yaml:2: optional_mounts.a.auto_unmount_after: duration "
+	    "\"25h\": must be at most 24h (forms: 30s, 45m, 4h, 1h30m, or "
+	    "minutes as a bare number)");
+	BAD(R, "optional_mounts:\n  a: {host: rel, container: /a}\n",
+	    "config.yaml:2: optional_mounts.a.host: must be an absolute "
+	    "path or ~/path");
+}
+
 ATF_TC_WITHOUT_HEAD(unknown_keys);
 ATF_TC_BODY(unknown_keys, tc)
 {
 	BAD(R, "# c\ncontainer_prefx: x\n",
 	    "config.yaml:2: container_prefx: unknown key (known: "
 	    "container_prefix, container_user, container, host_mounts, "
-	    "egress_allow, defaults, new, loose_auto_revert, "
+	    "optional_mounts, egress_allow, defaults, new, loose_auto_revert, "
 	    "mount_auto_revert, github, base)");
 	BAD(L, "shared_dir: /x\n",
 	    "local.yaml:1: shared_dir: unknown key (known: "
 	    "container_prefix, container_user, container, host_mounts, "
-	    "egress_allow, defaults, new, loose_auto_revert, "
+	    "optional_mounts, egress_allow, defaults, new, loose_auto_revert, "
 	    "mount_auto_revert, github, base)");
 	BAD(G, "container_user:\n  uid: 1\n  user: dev\n",
 	    "global.yaml:3: container_user.user: unknown key (known: uid, "
@@ -1350,6 +1401,10 @@ ATF_TC_BODY(dump_roundtrip, tc)
 	    "    'NO': 'y'\n"
 	    "host_mounts:\n  - {host: '~/a b', container: '/c:d', "
 	    "readonly: true}\n"
+	    "optional_mounts:\n  aws: {host: '~/.aws', container: "
+	    "/home/dev/.aws, description: 'AWS \"keys\"', "
+	    "auto_unmount_after: 15m}\n"
+	    "  rw: {host: /srv/x, container: /x, readonly: false}\n"
 	    "egress_allow: ['*.x', '#y', 'a: b', '- c']\n"
 	    "defaults: {memory: 50%}\n"
 	    "loose_auto_revert: {enabled: false}\n", &c);
@@ -1364,6 +1419,12 @@ ATF_TC_BODY(dump_roundtrip, tc)
 	    "    \"NO\": \"y\"\n"
 	    "host_mounts:\n  - host: \"~/a b\"\n    container: \"/c:d\"\n"
 	    "    readonly: true\n"
+	    "optional_mounts:\n  aws:\n    host: \"~/.aws\"\n"
+	    "    container: \"/home/dev/.aws\"\n    readonly: true\n"
+	    "    description: \"AWS \\\"keys\\\"\"\n"
+	    "    auto_unmount_after: \"15m\"\n"
+	    "  rw:\n    host: \"/srv/x\"\n    container: \"/x\"\n"
+	    "    readonly: false\n"
 	    "egress_allow:\n  - \"*.x\"\n  - \"#y\"\n  - \"a: b\"\n"
 	    "  - \"- c\"\n"
 	    "defaults:\n  network: \"strict\"\n  memory: \"50%\"\n  cpu: 8\n"
@@ -1476,6 +1537,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, layer_maps);
 	ATF_TP_ADD_TC(tp, github_token);
 	ATF_TP_ADD_TC(tp, unknown_keys);
+	ATF_TP_ADD_TC(tp, optional_mounts);
 	ATF_TP_ADD_TC(tp, wrong_types);
 	ATF_TP_ADD_TC(tp, prefixes);
 	ATF_TP_ADD_TC(tp, durations);

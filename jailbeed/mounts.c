@@ -1,0 +1,457 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * Attaching a mount needs two capabilities, so the parent sequences it
+ * (DESIGN.md): jb-mountd checks the source as the owner sees it and holds
+ * it open, jb-incus adds the disk device with the checked realpath,
+ * jb-mountd then verifies that the container's mount holds exactly the
+ * object checked (see jb-mountd/mount.c for why).  Any failure after
+ * the attach removes the device again: nothing unchecked stays.
+ *
+ * Deadlines reached (jb-mountd's timers) are detached here too.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event.h>
+
+#include "log.h"
+#include "mounts.h"
+#include "mountspec.h"
+
+struct attach {
+	struct job		*job;
+	struct mount_spec	 s;
+	struct jb_mount_checked	 chk;
+	int			 have_chk;
+	struct jb_disk		 disk;
+	int			 have_disk;
+	char			 failure[JB_ERR_TEXT_MAX];
+	mount_cb		 cb;
+	void			*arg;
+#ifdef JB_TESTHOOKS
+	struct event		 test_ev;
+	void			(*test_fn)(struct attach *);
+#endif
+};
+
+static void	attach_add(struct attach *);
+static void	attach_verify(struct attach *);
+#ifdef JB_TESTHOOKS
+static void	test_fire(int, short, void *);
+static void	test_delay(void (*)(struct attach *), struct attach *);
+#else
+#define test_delay(fn, a)	(fn)(a)
+#endif
+
+static void
+attach_end(struct attach *a, int ok, const char *err)
+{
+	mount_cb	 cb = a->cb;
+	struct job	*job = a->job;
+	void		*arg = a->arg;
+	char		 e[JB_ERR_TEXT_MAX];
+
+	(void)strlcpy(e, err != NULL ? err : "", sizeof(e));
+	free(a);
+	cb(job, ok, e, arg);
+}
+
+static void
+attach_removed(struct req *r, int ok, const char *err)
+{
+	struct attach	*a = r->arg;
+	char		 e[JB_ERR_TEXT_MAX * 2];
+
+	if (ok)
+		attach_end(a, 0, a->failure);
+	else {
+		(void)snprintf(e, sizeof(e), "%s; removing device %s failed "
+		    "too (%s): remove it with incus config device remove %s "
+		    "%s", a->failure, a->s.device, err, a->s.name,
+		    a->s.device);
+		log_warnx("%s", e);
+		attach_end(a, 0, e);
+	}
+}
+
+/* fail closed: the device goes again */
+static void
+attach_undo(struct attach *a, const char *why)
+{
+	struct jb_disk	q;
+
+	(void)strlcpy(a->failure, why, sizeof(a->failure));
+	log_warnx("mount %s on %s: %s", a->s.device, a->s.name, why);
+	memset(&q, 0, sizeof(q));
+	(void)strlcpy(q.name, a->s.name, sizeof(q.name));
+	(void)strlcpy(q.device, a->s.device, sizeof(q.device));
+	if (req_send(PROC_INCUS, IMSG_INCUS_DISK_REMOVE, &q, sizeof(q), -1,
+	    NULL, attach_removed, a) == NULL)
+		attach_removed(&(struct req){ .arg = a }, 0,
+		    "cannot reach jb-incus");
+}
+
+static void
+attach_verified(struct req *r, int ok, const char *err)
+{
+	struct attach	*a = r->arg;
+
+	if (!ok) {
+		attach_undo(a, err);
+		return;
+	}
+	attach_end(a, 1, NULL);
+}
+
+static void
+attach_disk(struct req *r, struct imsg *imsg)
+{
+	struct attach	*a = r->arg;
+
+	if (imsg_get_type(imsg) != IMSG_INCUS_DISK ||
+	    imsg_get_data(imsg, &a->disk, sizeof(a->disk)) == -1)
+		fatalx("jb-incus: malformed DISK");
+	a->have_disk = 1;
+}
+
+static void
+release(uint32_t token)
+{
+	struct jb_mount_verify	v;
+
+	memset(&v, 0, sizeof(v));
+	v.token = token;
+	(void)req_send(PROC_MOUNTD, IMSG_MOUNTD_RELEASE, &v, sizeof(v), -1,
+	    NULL, NULL, NULL);
+}
+
+static void
+attach_added(struct req *r, int ok, const char *err)
+{
+	struct attach		*a = r->arg;
+
+	if (!ok) {
+		release(a->chk.token);
+		attach_end(a, 0, err);
+		return;
+	}
+	if (!a->have_disk || a->disk.pid <= 1) {
+		release(a->chk.token);
+		attach_undo(a, "jb-incus did not say which process to check");
+		return;
+	}
+	test_delay(attach_verify, a);
+}
+
+static void
+attach_verify(struct attach *a)
+{
+	struct jb_mount_verify	 v;
+
+	memset(&v, 0, sizeof(v));
+	v.token = a->chk.token;
+	v.pid = a->disk.pid;
+	(void)strlcpy(v.container, a->s.container, sizeof(v.container));
+	if (req_send(PROC_MOUNTD, IMSG_MOUNTD_VERIFY, &v, sizeof(v), -1,
+	    NULL, attach_verified, a) == NULL)
+		attach_undo(a, "cannot reach jb-mountd");
+}
+
+static void
+attach_checked_msg(struct req *r, struct imsg *imsg)
+{
+	struct attach	*a = r->arg;
+
+	if (imsg_get_type(imsg) != IMSG_MOUNTD_CHECKED ||
+	    imsg_get_data(imsg, &a->chk, sizeof(a->chk)) == -1)
+		fatalx("jb-mountd: malformed CHECKED");
+	a->chk.realpath[sizeof(a->chk.realpath) - 1] = '\0';
+	a->chk.warning[sizeof(a->chk.warning) - 1] = '\0';
+	a->have_chk = 1;
+}
+
+#ifdef JB_TESTHOOKS
+/*
+ * Test builds: JB_TEST_MOUNT_DELAY_MS in jailbeed's environment holds
+ * each attach that long before the device is added and again before it
+ * is verified, so that a test can swap a path in between (M3).
+ */
+static void
+test_delay(void (*fn)(struct attach *), struct attach *a)
+{
+	const char	*v = getenv("JB_TEST_MOUNT_DELAY_MS");
+	struct timeval	 tv;
+	long		 ms;
+
+	if (v == NULL || (ms = strtol(v, NULL, 10)) <= 0 || ms > 60000) {
+		fn(a);
+		return;
+	}
+	tv.tv_sec = ms / 1000;
+	tv.tv_usec = ms % 1000 * 1000;
+	a->test_fn = fn;
+	evtimer_set(&a->test_ev, test_fire, a);
+	evtimer_add(&a->test_ev, &tv);
+}
+
+static void
+test_fire(int fd, short events, void *arg)
+{
+	struct attach	*a = arg;
+
+	a->test_fn(a);
+}
+#endif
+
+static void
+attach_checked(struct req *r, int ok, const char *err)
+{
+	struct attach	*a = r->arg;
+
+	if (!ok || !a->have_chk) {
+		attach_end(a, 0, ok ? "jb-mountd checked nothing" : err);
+		return;
+	}
+	if (a->chk.warning[0] != '\0')
+		job_progress(a->job, "warning: %s", a->chk.warning);
+	job_progress(a->job, "attaching %s at %s%s", a->chk.realpath,
+	    a->s.container, a->s.readonly ? " (read-only)" : "");
+	test_delay(attach_add, a);
+}
+
+static void
+attach_add(struct attach *a)
+{
+	struct jb_disk	 q;
+
+	memset(&q, 0, sizeof(q));
+	(void)strlcpy(q.name, a->s.name, sizeof(q.name));
+	(void)strlcpy(q.device, a->s.device, sizeof(q.device));
+	(void)strlcpy(q.source, a->chk.realpath, sizeof(q.source));
+	(void)strlcpy(q.path, a->s.container, sizeof(q.path));
+	q.readonly = a->s.readonly ? 1 : 0;
+	if (req_send(PROC_INCUS, IMSG_INCUS_DISK_ADD, &q, sizeof(q), -1,
+	    attach_disk, attach_added, a) == NULL) {
+		release(a->chk.token);
+		attach_end(a, 0, "cannot reach jb-incus");
+	}
+}
+
+void
+mount_attach(struct job *job, const struct mount_spec *s, mount_cb cb,
+    void *arg)
+{
+	struct attach		*a;
+	struct jb_mount_check	 q;
+
+	if ((a = calloc(1, sizeof(*a))) == NULL) {
+		cb(job, 0, "out of memory", arg);
+		return;
+	}
+	a->job = job;
+	a->s = *s;
+	a->cb = cb;
+	a->arg = arg;
+	memset(&q, 0, sizeof(q));
+	(void)strlcpy(q.host, s->host, sizeof(q.host));
+	(void)strlcpy(q.container, s->container, sizeof(q.container));
+	(void)strlcpy(q.reserved, s->reserved, sizeof(q.reserved));
+	(void)strlcpy(q.what, s->what, sizeof(q.what));
+	if (req_send(PROC_MOUNTD, IMSG_MOUNTD_CHECK, &q, sizeof(q), -1,
+	    attach_checked_msg, attach_checked, a) == NULL)
+		attach_end(a, 0, "cannot reach jb-mountd");
+}
+
+/* host_mounts: host-<index> each, the ones the container lacks */
+struct hostapply {
+	struct job	*job;
+	struct repo_ctx	*ctx;
+	char		 name[JB_INSTANCE_MAX];
+	uint8_t		 have[RC_MOUNTS_MAX];
+	size_t		 next;
+	size_t		 attached;
+	mount_cb	 cb;
+	void		*arg;
+};
+
+static void	host_next(struct job *, struct hostapply *);
+
+static void
+host_one(struct job *job, int ok, const char *err, void *arg)
+{
+	struct hostapply	*h = arg;
+	mount_cb		 cb = h->cb;
+	void			*cbarg = h->arg;
+
+	if (!ok) {
+		free(h);
+		cb(job, 0, err, cbarg);
+		return;
+	}
+	h->attached++;
+	host_next(job, h);
+}
+
+static void
+host_next(struct job *job, struct hostapply *h)
+{
+	const struct rc_mount	*m;
+	struct mount_spec	 s;
+	mount_cb		 cb = h->cb;
+	void			*cbarg = h->arg;
+
+	while (h->next < h->ctx->conf.host_mounts.n && h->have[h->next])
+		h->next++;
+	if (h->next >= h->ctx->conf.host_mounts.n) {
+		free(h);
+		cb(job, 1, NULL, cbarg);
+		return;
+	}
+	m = &h->ctx->conf.host_mounts.v[h->next];
+	memset(&s, 0, sizeof(s));
+	(void)strlcpy(s.name, h->name, sizeof(s.name));
+	(void)snprintf(s.device, sizeof(s.device), "%s%zu", MNT_HOST_PREFIX,
+	    h->next);
+	(void)strlcpy(s.host, m->host, sizeof(s.host));
+	(void)strlcpy(s.container, m->container, sizeof(s.container));
+	(void)snprintf(s.reserved, sizeof(s.reserved), "/home/dev/%s",
+	    h->ctx->conf.container_prefix);
+	(void)snprintf(s.what, sizeof(s.what), "host_mounts[%zu]", h->next);
+	s.readonly = m->readonly;
+	h->next++;
+	mount_attach(job, &s, host_one, h);
+}
+
+static void
+host_disk(struct req *r, struct imsg *imsg)
+{
+	struct hostapply	*h = r->arg;
+	struct jb_disk		 d;
+	const char		*n;
+
+	if (imsg_get_type(imsg) != IMSG_INCUS_DISK ||
+	    imsg_get_data(imsg, &d, sizeof(d)) == -1)
+		fatalx("jb-incus: malformed DISK");
+	d.device[sizeof(d.device) - 1] = '\0';
+	if (strncmp(d.device, MNT_HOST_PREFIX, strlen(MNT_HOST_PREFIX)) != 0)
+		return;
+	n = d.device + strlen(MNT_HOST_PREFIX);
+	if (strspn(n, "0123456789") == strlen(n) && *n != '\0' &&
+	    atoi(n) < RC_MOUNTS_MAX)
+		h->have[atoi(n)] = 1;
+}
+
+static void
+host_listed(struct req *r, int ok, const char *err)
+{
+	struct hostapply	*h = r->arg;
+	struct job		*job = h->job;
+	mount_cb		 cb = h->cb;
+	void			*cbarg = h->arg;
+
+	if (!ok) {
+		free(h);
+		cb(job, 0, err, cbarg);
+		return;
+	}
+	host_next(job, h);
+}
+
+void
+mounts_host_apply(struct job *job, struct repo_ctx *ctx, const char *name,
+    mount_cb cb, void *arg)
+{
+	struct hostapply	*h;
+	struct jb_incus_target	 t;
+
+	if (ctx->conf.host_mounts.n == 0) {
+		cb(job, 1, NULL, arg);
+		return;
+	}
+	if ((h = calloc(1, sizeof(*h))) == NULL) {
+		cb(job, 0, "out of memory", arg);
+		return;
+	}
+	h->job = job;
+	h->ctx = ctx;
+	(void)strlcpy(h->name, name, sizeof(h->name));
+	h->cb = cb;
+	h->arg = arg;
+	job_progress(job, "host_mounts: %zu to attach",
+	    ctx->conf.host_mounts.n);
+	memset(&t, 0, sizeof(t));
+	(void)strlcpy(t.name, name, sizeof(t.name));
+	if (req_send(PROC_INCUS, IMSG_INCUS_DISK_LIST, &t, sizeof(t), -1,
+	    host_disk, host_listed, h) == NULL) {
+		free(h);
+		cb(job, 0, "cannot reach jb-incus", arg);
+	}
+}
+
+/* a deadline reached: detach, then clear exactly that deadline */
+static void
+expired_cleared(struct req *r, int ok, const char *err)
+{
+	struct jb_mount_deadline	*d = r->arg;
+
+	if (!ok)
+		log_warnx("mount %s of %s: detached, but its deadline could "
+		    "not be cleared: %s", d->kind, d->name, err);
+	free(d);
+}
+
+static void
+expired_removed(struct req *r, int ok, const char *err)
+{
+	struct jb_mount_deadline	*d = r->arg;
+
+	/* gone already (unmounted, container destroyed) counts as done */
+	if (!ok && strstr(err, "has no device") == NULL &&
+	    strstr(err, "no such container") == NULL) {
+		log_warnx("mount %s of %s: detaching at its deadline failed, "
+		    "jb-mountd will ask again: %s", d->kind, d->name, err);
+		free(d);
+		return;
+	}
+	log_info("mount %s of %s: detached at its deadline", d->kind,
+	    d->name);
+	if (req_send(PROC_MOUNTD, IMSG_MOUNTD_DEADLINE_CLEAR, d, sizeof(*d),
+	    -1, NULL, expired_cleared, d) == NULL)
+		free(d);
+}
+
+int
+mounts_expired(struct imsg *imsg)
+{
+	struct jb_mount_deadline	*d;
+	struct jb_disk			 q;
+
+	if ((d = calloc(1, sizeof(*d))) == NULL)
+		return 0;
+	if (imsg_get_data(imsg, d, sizeof(*d)) == -1 ||
+	    memchr(d->name, '\0', sizeof(d->name)) == NULL ||
+	    memchr(d->kind, '\0', sizeof(d->kind)) == NULL ||
+	    !mnt_kind_ok(d->kind)) {
+		free(d);
+		return -1;
+	}
+	memset(&q, 0, sizeof(q));
+	(void)strlcpy(q.name, d->name, sizeof(q.name));
+	(void)snprintf(q.device, sizeof(q.device), "%s%s",
+	    MNT_OPTIONAL_PREFIX, d->kind);
+	if (req_send(PROC_INCUS, IMSG_INCUS_DISK_REMOVE, &q, sizeof(q), -1,
+	    NULL, expired_removed, d) == NULL)
+		free(d);
+	return 0;
+}

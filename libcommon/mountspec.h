@@ -1,0 +1,103 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * The pure parts of mounts (FEATURES M1-M3, M5, B3): which container
+ * paths a mount may take, what /proc/PID/mountinfo says a mount point
+ * holds, deadlines and their file, and the remote mount_roots decision.
+ * No system calls here, so every rule is unit-tested (t_mountspec).
+ */
+
+#ifndef JB_MOUNTSPEC_H
+#define JB_MOUNTSPEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jb_msg.h"
+
+/* the suite's own mount point: never shadowed, never replaced */
+#define MNT_HOST_SOURCE		"/mnt/host-source"
+#define MNT_OPTIONAL_PREFIX	"optional-"
+#define MNT_HOST_PREFIX		"host-"
+#define MNT_RETRY_SECS		5	/* an expired mount not yet detached */
+
+/*
+ * A container path for a mount: absolute and canonical (no "//", "."
+ * or ".." part, no trailing "/"), not "/", not in /proc, /sys or /dev,
+ * and neither equal to, above nor below MNT_HOST_SOURCE; nor equal to or
+ * above reserved (the clone's directory; may be NULL).  0, or -1 with
+ * the reason in err.
+ */
+int	mnt_target_ok(const char *path, const char *reserved, char *err,
+	    size_t errlen);
+
+/*
+ * A host path as configured: "/abs" as it is, "~" and "~/x" under home.
+ * 0, or -1 with the reason.
+ */
+int	mnt_expand(const char *host, const char *home, char *out,
+	    size_t outlen, char *err, size_t errlen);
+
+/* an optional_mounts key: 1 to 32 of [a-z0-9_-], starting alnum */
+int	mnt_kind_ok(const char *);
+
+/*
+ * /proc/PID/mountinfo text: the last line (the one on top) whose mount
+ * point is mp; *dev gets its makedev(major, minor) and root its root
+ * within that filesystem, unescaped.  0 found, -1 not.
+ */
+int	mnt_info_find(const char *text, const char *mp, uint64_t *dev,
+	    char *root, size_t rootlen);
+/*
+ * The same text of the host: which path inside its filesystem (of
+ * device dev) the absolute, canonical path is, as a bind mount of it
+ * would show as its root.  0, or -1 when no mount of dev holds path.
+ */
+int	mnt_info_root_of(const char *text, const char *path, uint64_t dev,
+	    char *root, size_t rootlen);
+
+/*
+ * The deadline of a mount: --for (seconds, > 0) wins, --no-revert means
+ * none, else the entry's auto_unmount_after, else the policy's after
+ * when enabled, else none.  Returns the deadline, 0 for none.
+ */
+int64_t	mnt_deadline(int64_t now, int64_t for_secs, int no_revert,
+	    int64_t entry_after, int policy_enabled, int64_t policy_after);
+
+/* time left as ls shows it: "12m", "1h05m", "40s", "0s"; "∞" for none */
+char	*mnt_left(int64_t until, int64_t now, char *buf, size_t len);
+
+/*
+ * The deadline file: one "NAME KIND UNTIL" line per mount.  Parse one
+ * line (no newline): 0, or -1 with the reason.  Format one: the length.
+ */
+int	mnt_deadline_parse(const char *line, struct jb_mount_deadline *,
+	    char *err, size_t errlen);
+int	mnt_deadline_fmt(const struct jb_mount_deadline *, char *buf,
+	    size_t len);
+
+/*
+ * Remote mount_roots (seed, "Remote mounts").  host is the realpath of
+ * the optional mount's source, readonly its own flag; roots are the
+ * host-global list; others are the realpaths of the repo's other
+ * read-write mounts.  On success *source is the root's own spelling and
+ * *readonly the effective flag (either side read-only makes it so).
+ */
+struct mnt_root {
+	const char	*path;		/* as configured, absolute */
+	int		 readonly;
+};
+int	mnt_roots_decide(const char *host, int readonly,
+	    const struct mnt_root *roots, size_t nroots,
+	    const char *const *others, size_t nothers, const char **source,
+	    int *eff_readonly, char *err, size_t errlen);
+
+#endif /* JB_MOUNTSPEC_H */

@@ -1,0 +1,399 @@
+#! /usr/bin/env atf-sh
+#
+# Mounts on the real incusd (FEATURES M1-M3, B3): host_mounts at new and
+# apply, optional mounts with deadlines held by jb-mountd (also across a
+# restart of the suite), and the check that a path swapped between the
+# check and the attach cannot land the mount elsewhere.
+
+. "$(atf_get_srcdir)/lib.sh"
+
+setup() {
+	jb_start
+	jb_tools
+	jb_image
+	jb_repo
+}
+
+# a directory of the owner's with one file in it
+owned_dir() {
+	mkdir -p "$1"
+	echo "${2:-content}" > "$1/file"
+	chown -R $JB_OWNER "$1"
+	chmod 0755 "$1"
+}
+
+# the repo config: the prefix and image lib.sh gives, plus what is given
+config() {
+	{
+		printf 'container_prefix: %s\nbase:\n  alias: jb-test\n' \
+		    "$(jb_prefix)"
+		cat
+	} > repo/.jailbee/config.yaml
+	chown $JB_OWNER repo/.jailbee/config.yaml
+}
+
+
+has_device() { incus config device list "$1" | grep -qx "$2"; }
+
+atf_test_case host_mounts_ro_rw cleanup
+host_mounts_ro_rw_head() {
+	atf_set descr "host_mounts: a read-only one refuses writes, for" \
+	    "container root too; files written through a read-write one" \
+	    "belong to the owner on the host (M1, C2)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+host_mounts_ro_rw_body() {
+	setup
+	w=$(pwd)
+	owned_dir "$w/ro" ro-content
+	owned_dir "$w/rw" rw-content
+	config <<EOC
+host_mounts:
+  - host: $w/ro
+    container: /home/dev/ro
+    readonly: true
+  - host: $w/rw
+    container: /home/dev/rw
+EOC
+	p=$(jb_prefix)
+	atf_check -e match:"attaching $w/ro at /home/dev/ro \\(read-only\\)" \
+	    -e match:"attaching $w/rw at /home/dev/rw" -e match:"ready: $p-m" \
+	    jbo repo new m
+	atf_check -o inline:"ro-content\n" in_ctr $p-m cat /home/dev/ro/file
+	atf_check -s not-exit:0 -e match:"Read-only file system" \
+	    in_ctr $p-m touch /home/dev/ro/x
+	atf_check -s not-exit:0 -e match:"Read-only file system" \
+	    incus exec $p-m -- touch /home/dev/ro/x
+	[ ! -e "$w/ro/x" ] || atf_fail "a write went through a read-only mount"
+	atf_check in_ctr $p-m sh -c 'echo made > /home/dev/rw/made'
+	atf_check -o inline:"made\n" cat "$w/rw/made"
+	atf_check -o inline:"$JB_OWNER\n" stat -c %U "$w/rw/made"
+	# apply on a container that has them all adds nothing
+	atf_check -e match:"host_mounts applied" jbo repo apply m
+	atf_check -o match:"^host-0 +ro " -o match:"^host-1 +rw " \
+	    jbo repo mount ls m
+}
+host_mounts_ro_rw_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case host_mount_errors cleanup
+host_mount_errors_head() {
+	atf_set descr "a missing source, a relative container path and a" \
+	    "path shadowing /mnt/host-source each get their own message and" \
+	    "leave no container; a file source gets the directory-not-file" \
+	    "warning; apply adds a mount added to the config (M1, M3)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+host_mount_errors_body() {
+	setup
+	w=$(pwd)
+	p=$(jb_prefix)
+	config <<EOC
+host_mounts:
+  - host: $w/missing
+    container: /home/dev/missing
+EOC
+	atf_check -s exit:1 -e match:"host path $w/missing \\(host_mounts\\[0\\]\\) does not exist" \
+	    -e match:"$p-a was deleted" jbo repo new a
+	atf_check -o empty incus list -c n --format csv "^$p-"
+	config <<EOC
+host_mounts:
+  - host: $w
+    container: home/dev/x
+EOC
+	atf_check -s exit:1 -e match:"host_mounts\\[0\\]\\.container: must be an absolute path" \
+	    jbo repo new b
+	owned_dir "$w/d"
+	config <<EOC
+host_mounts:
+  - host: $w/d
+    container: /mnt
+EOC
+	atf_check -s exit:1 -e match:"would shadow or enter /mnt/host-source" \
+	    jbo repo new c
+	atf_check -o empty incus list -c n --format csv "^$p-"
+	# a single file: attached, with the warning
+	config <<EOC
+host_mounts:
+  - host: $w/d/file
+    container: /home/dev/file
+    readonly: true
+EOC
+	atf_check -e match:"mount the directory, not the file" \
+	    -e match:"ready: $p-d" jbo repo new d
+	atf_check -o inline:"content\n" in_ctr $p-d cat /home/dev/file
+	# apply: a new entry is attached, the old one kept
+	owned_dir "$w/e" e-content
+	config <<EOC
+host_mounts:
+  - host: $w/d/file
+    container: /home/dev/file
+    readonly: true
+  - host: $w/e
+    container: /home/dev/e
+EOC
+	atf_check -e match:"attaching $w/e at /home/dev/e" jbo repo apply d
+	atf_check -o inline:"e-content\n" in_ctr $p-d cat /home/dev/e/file
+}
+host_mount_errors_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case optional_deadline cleanup
+optional_deadline_head() {
+	atf_set descr "an optional mount attaches read-only by default, shows" \
+	    "in ls with its time left and is gone within a second of its" \
+	    "deadline (M2, B3)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+optional_deadline_body() {
+	setup
+	w=$(pwd)
+	p=$(jb_prefix)
+	owned_dir "$w/creds" secret
+	config <<EOC
+optional_mounts:
+  creds:
+    host: $w/creds
+    container: /home/dev/.creds
+    description: "test credential"
+    auto_unmount_after: 1h
+EOC
+	atf_check -e ignore jbo repo new o
+	atf_check -o match:"^$p-o .* -$" jbo repo ls
+	atf_check -s exit:1 -e match:"no such optional_mounts entry in this repo's configuration \\(known: creds\\)" \
+	    jbo repo mount nope o
+	atf_check -e match:"attached creds on $p-o at /home/dev/.creds, until .*\\((4|5)s\\)" \
+	    jbo repo mount creds o --for 5s
+	start=$(date +%s.%N)
+	atf_check -o match:"^$p-o .* ● [1-5]s$" jbo repo ls
+	atf_check -o match:"^optional-creds +ro +[1-5]s +/home/dev/.creds +$w/creds$" \
+	    jbo repo mount ls o
+	atf_check -o inline:"secret\n" in_ctr $p-o cat /home/dev/.creds/file
+	atf_check -s not-exit:0 -e match:"Read-only file system" \
+	    in_ctr $p-o touch /home/dev/.creds/x
+	# gone within a second of the deadline
+	while has_device $p-o optional-creds; do
+		[ "$(echo "$(date +%s.%N) - $start > 8" | bc)" = 1 ] &&
+		    atf_fail "still attached 8 s after a 5 s mount"
+		sleep 0.1
+	done
+	gone=$(echo "$(date +%s.%N) - $start" | bc)
+	echo "detached $gone s after a 5 s mount" >&2
+	[ "$(echo "$gone < 6.2" | bc)" = 1 ] ||
+	    atf_fail "detached after $gone s, not within a second of 5 s"
+	atf_check -s not-exit:0 -e ignore in_ctr $p-o cat /home/dev/.creds/file
+	atf_check -o match:"^$p-o .* -$" jbo repo ls
+	atf_check -o match:"^no mounts" jbo repo mount ls o
+}
+optional_deadline_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case remount_norevert_unmount cleanup
+remount_norevert_unmount_head() {
+	atf_set descr "the default deadline comes from auto_unmount_after;" \
+	    "a second mount moves only the deadline; --no-revert; unmount;" \
+	    "mount_auto_revert disabled means no default (M2)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+remount_norevert_unmount_body() {
+	setup
+	w=$(pwd)
+	p=$(jb_prefix)
+	owned_dir "$w/creds" secret
+	owned_dir "$w/other" other
+	config <<EOC
+optional_mounts:
+  creds:
+    host: $w/creds
+    container: /home/dev/.creds
+    auto_unmount_after: 15m
+EOC
+	atf_check -e ignore jbo repo new r
+	atf_check -e match:"attached creds on $p-r .*\\(15m\\)" \
+	    jbo repo mount creds r
+	atf_check -o match:"● 15m$" jbo repo ls
+	# a second mount: the deadline moves, the source stays
+	config <<EOC
+optional_mounts:
+  creds:
+    host: $w/other
+    container: /home/dev/.creds
+    readonly: false
+EOC
+	atf_check -e match:"already attached: moved the deadline of creds on $p-r .*\\(1h00m\\)" \
+	    jbo repo mount creds r
+	atf_check -o inline:"secret\n" in_ctr $p-r cat /home/dev/.creds/file
+	atf_check -o match:"^optional-creds +ro +(59m|1h00m) " jbo repo mount ls r
+	atf_check -e match:"no deadline" jbo repo mount creds r --no-revert
+	atf_check -o match:"● ∞$" jbo repo ls
+	atf_check -o match:"^optional-creds +ro +∞ " jbo repo mount ls r
+	jbo repo mount ls r -o json > m.json
+	atf_check -o inline:"null\n" jq -r '.mounts[] | select(.device == "optional-creds") | .until' m.json
+	atf_check -s exit:1 -e match:"exclude each other" \
+	    jbo repo mount creds r --for 1m --no-revert
+	atf_check -s exit:1 -e match:"--for: " jbo repo mount creds r --for 25h
+	atf_check -e match:"detached creds from $p-r" jbo repo unmount creds r
+	has_device $p-r optional-creds && atf_fail "still attached"
+	atf_check -s exit:1 -e match:"it is not attached to $p-r" \
+	    jbo repo unmount creds r
+	# mount_auto_revert disabled: no default; --for still honoured
+	config <<EOC
+mount_auto_revert:
+  enabled: false
+optional_mounts:
+  creds:
+    host: $w/creds
+    container: /home/dev/.creds
+EOC
+	atf_check -e match:"no deadline" jbo repo mount creds r
+	atf_check -e match:"\\(10m\\)" jbo repo mount creds r --for 10m
+	atf_check -o match:"● 10m$" jbo repo ls
+}
+remount_norevert_unmount_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case restart_across_deadline cleanup
+restart_across_deadline_head() {
+	atf_set descr "a deadline that passes while the suite is down is" \
+	    "applied as it starts again (M2, B3)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+restart_across_deadline_body() {
+	setup
+	w=$(pwd)
+	p=$(jb_prefix)
+	owned_dir "$w/creds" secret
+	config <<EOC
+optional_mounts:
+  creds:
+    host: $w/creds
+    container: /home/dev/.creds
+EOC
+	atf_check -e ignore jbo repo new s
+	atf_check -e ignore jbo repo mount creds s --for 4s
+	atf_check -o match:"^$p-s creds [0-9]+$" cat state/mounts/deadlines
+	atf_check -o inline:"600\n" stat -c %a state/mounts/deadlines
+	jb_cleanup
+	sleep 5
+	has_device $p-s optional-creds || atf_fail "detached while down?"
+	jb_start
+	jb_tools
+	i=0
+	while has_device $p-s optional-creds; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || atf_fail "not detached 5 s after the restart"
+		sleep 0.1
+	done
+	atf_check -o match:"passed while the suite was down" cat jailbeed.log
+	atf_check -o empty cat state/mounts/deadlines
+}
+restart_across_deadline_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case symlink_swap cleanup
+symlink_swap_head() {
+	atf_set descr "a source swapped for a symlink between the check and" \
+	    "the attach does not redirect the mount, not even when swapped" \
+	    "back before the verification: the mount is removed (M3)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+symlink_swap_body() {
+	# test builds hold each attach 2 s before the device is added and
+	# 2 s before it is verified
+	JB_TEST_MOUNT_DELAY_MS=2000
+	export JB_TEST_MOUNT_DELAY_MS
+	setup
+	w=$(pwd)
+	p=$(jb_prefix)
+	owned_dir "$w/creds" checked
+	owned_dir "$w/secret" not-for-the-container
+	config <<EOC
+optional_mounts:
+  creds:
+    host: $w/creds
+    container: /home/dev/.creds
+EOC
+	atf_check -e ignore jbo repo new x
+	# swapped to a symlink and left so
+	jbo repo mount creds x --for 1h > out1 2>&1 &
+	bg=$!
+	sleep 1
+	mv "$w/creds" "$w/creds.real"
+	ln -s "$w/secret" "$w/creds"
+	wait $bg && atf_fail "the mount of a swapped path succeeded"
+	cat out1 >&2
+	atf_check -o match:"changed between its check and the attach" cat out1
+	has_device $p-x optional-creds && atf_fail "the swapped mount stayed"
+	atf_check -s not-exit:0 -e ignore in_ctr $p-x cat /home/dev/.creds/file
+	rm "$w/creds"
+	mv "$w/creds.real" "$w/creds"
+	# swapped to a symlink for the attach, swapped back before the check
+	jbo repo mount creds x --for 1h > out2 2>&1 &
+	bg=$!
+	sleep 1
+	mv "$w/creds" "$w/creds.real"
+	ln -s "$w/secret" "$w/creds"
+	sleep 2.2
+	rm "$w/creds"
+	mv "$w/creds.real" "$w/creds"
+	wait $bg && atf_fail "the mount of a path swapped and back succeeded"
+	cat out2 >&2
+	atf_check -o match:"holds $w/secret, not the checked" cat out2
+	has_device $p-x optional-creds && atf_fail "the swapped mount stayed"
+	# untouched, it attaches
+	atf_check -e match:"attached creds" jbo repo mount creds x --for 1h
+	atf_check -o inline:"checked\n" in_ctr $p-x cat /home/dev/.creds/file
+}
+symlink_swap_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case github_env_token_mode cleanup
+github_env_token_mode_head() {
+	atf_set descr "github.token from the host-local file is GH_TOKEN in a" \
+	    "login shell, through a 0640 /etc/profile.d/jailbee-github.sh;" \
+	    "container.env is the container's environment; a token file" \
+	    "open to group/other loads with a warning naming the chmod (M4," \
+	    "K3, K5)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+github_env_token_mode_body() {
+	setup
+	p=$(jb_prefix)
+	mkdir -p xdg/jailbee/repos
+	f=$(pwd)/xdg/jailbee/repos/$p.yaml
+	printf 'github:\n  token: ghp_Test_123\n' > "$f"
+	chown -R $JB_OWNER xdg
+	chmod 0700 xdg/jailbee xdg/jailbee/repos
+	chmod 0644 "$f"
+	config <<EOC
+container:
+  env:
+    FOO: bar-baz
+EOC
+	XDG_CONFIG_HOME=$(pwd)/xdg
+	export XDG_CONFIG_HOME
+	atf_check -e match:"warning: $f is open to group/other \\(mode 0644\\).*run chmod 600 $f" \
+	    -e match:"GH_TOKEN set for login shells" -e match:"ready: $p-g" \
+	    jbo repo new g
+	atf_check -o inline:"ghp_Test_123\n" in_ctr $p-g bash -lc 'echo $GH_TOKEN'
+	atf_check -o inline:"640 0 $(id -g $JB_OWNER)\n" \
+	    incus exec $p-g -- stat -c '%a %u %g' /etc/profile.d/jailbee-github.sh
+	atf_check -o inline:"bar-baz\n" -e match:"warning: $f" \
+	    jbo repo exec g -- sh -c 'echo $FOO'
+	# the token never shows in the container's config
+	incus config show $p-g | grep -q ghp_Test && atf_fail "token in the config"
+	chmod 0600 "$f"
+	atf_check -o ignore -e not-match:"warning" jbo repo ls
+}
+github_env_token_mode_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_init_test_cases() {
+	atf_add_test_case github_env_token_mode
+	atf_add_test_case host_mounts_ro_rw
+	atf_add_test_case host_mount_errors
+	atf_add_test_case optional_deadline
+	atf_add_test_case remount_norevert_unmount
+	atf_add_test_case restart_across_deadline
+	atf_add_test_case symlink_swap
+}

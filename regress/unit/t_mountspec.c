@@ -1,0 +1,289 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+#include <sys/sysmacros.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <atf-c.h>
+
+#include "mountspec.h"
+
+static void
+target_ok(const char *p, const char *reserved)
+{
+	char	err[512] = "";
+
+	ATF_CHECK_MSG(mnt_target_ok(p, reserved, err, sizeof(err)) == 0,
+	    "%s refused: %s", p, err);
+}
+
+static void
+target_bad(const char *p, const char *reserved, const char *want)
+{
+	char	err[512] = "";
+
+	ATF_CHECK_MSG(mnt_target_ok(p, reserved, err, sizeof(err)) == -1,
+	    "%s accepted", p);
+	ATF_CHECK_MSG(strstr(err, want) != NULL, "%s: \"%s\" lacks \"%s\"",
+	    p, err, want);
+}
+
+ATF_TC_WITHOUT_HEAD(targets);
+ATF_TC_BODY(targets, tc)
+{
+	target_ok("/home/dev/.aws", "/home/dev/repo");
+	target_ok("/home/dev/repo/sub", "/home/dev/repo");
+	target_ok("/mnt/other", NULL);
+	target_ok("/mnt/host-sourcex", NULL);
+	target_ok("/devices", NULL);
+	target_bad("home/dev/x", NULL, "is relative: it must be absolute");
+	target_bad("", NULL, "is relative");
+	target_bad("/", NULL, "replace the container's root");
+	target_bad("/home//dev", NULL, "not canonical");
+	target_bad("/home/dev/", NULL, "not canonical");
+	target_bad("/home/./dev", NULL, "not canonical");
+	target_bad("/home/../etc", NULL, "not canonical");
+	target_bad("/proc", NULL, "kernel interfaces");
+	target_bad("/sys/fs/x", NULL, "kernel interfaces");
+	target_bad("/dev", NULL, "kernel interfaces");
+	target_bad("/mnt/host-source", NULL, "shadow or enter /mnt/host-source");
+	target_bad("/mnt", NULL, "shadow or enter /mnt/host-source");
+	target_bad("/mnt/host-source/x", NULL, "shadow or enter");
+	target_bad("/home/dev/repo", "/home/dev/repo", "own checkout");
+	target_bad("/home/dev", "/home/dev/repo", "own checkout");
+	target_bad("/home", "/home/dev/repo", "own checkout");
+}
+
+ATF_TC_WITHOUT_HEAD(expand_and_kinds);
+ATF_TC_BODY(expand_and_kinds, tc)
+{
+	char	out[64], err[256];
+
+	ATF_CHECK(mnt_expand("~/.aws", "/home/u", out, sizeof(out), err,
+	    sizeof(err)) == 0);
+	ATF_CHECK_STREQ(out, "/home/u/.aws");
+	ATF_CHECK(mnt_expand("~", "/home/u", out, sizeof(out), err,
+	    sizeof(err)) == 0);
+	ATF_CHECK_STREQ(out, "/home/u");
+	ATF_CHECK(mnt_expand("/srv/x", "/home/u", out, sizeof(out), err,
+	    sizeof(err)) == 0);
+	ATF_CHECK_STREQ(out, "/srv/x");
+	ATF_CHECK(mnt_expand("~other/x", "/home/u", out, sizeof(out), err,
+	    sizeof(err)) == -1);
+	ATF_CHECK(strstr(err, "must be absolute or start with ~/") != NULL);
+	ATF_CHECK(mnt_expand("rel", "/home/u", out, sizeof(out), err,
+	    sizeof(err)) == -1);
+	ATF_CHECK(mnt_expand("~/x", "", out, sizeof(out), err,
+	    sizeof(err)) == -1);
+	ATF_CHECK(mnt_expand("~/0123456789012345678901234567890123456789"
+	    "0123456789012345678901234", "/home/u", out, sizeof(out), err,
+	    sizeof(err)) == -1);
+	ATF_CHECK(strstr(err, "too long") != NULL);
+
+	ATF_CHECK(mnt_kind_ok("aws"));
+	ATF_CHECK(mnt_kind_ok("open_ai-2"));
+	ATF_CHECK(!mnt_kind_ok(""));
+	ATF_CHECK(!mnt_kind_ok("-x"));
+	ATF_CHECK(!mnt_kind_ok("Aws"));
+	ATF_CHECK(!mnt_kind_ok("a/b"));
+	ATF_CHECK(!mnt_kind_ok("a b"));
+	ATF_CHECK(mnt_kind_ok("abcdefghijklmnopqrstuvwxyz012345"));
+	ATF_CHECK(!mnt_kind_ok("abcdefghijklmnopqrstuvwxyz0123456"));
+}
+
+static const char host_info[] =
+    "22 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw\n"
+    "23 22 0:21 / /proc rw shared:2 - proc proc rw\n"
+    "40 22 254:16 / /home rw shared:3 - ext4 /dev/vdb rw\n"
+    "41 40 254:16 /exports/u /home/u rw shared:4 - ext4 /dev/vdb rw\n"
+    "42 22 254:0 /srv/with\\040space /data rw shared:5 - ext4 /dev/vda rw\n";
+
+ATF_TC_WITHOUT_HEAD(mountinfo);
+ATF_TC_BODY(mountinfo, tc)
+{
+	static const char ctr[] =
+	    "48 70 254:0 /tmp/probe/other /mnt/d1 ro,relatime shared:27 - "
+	    "ext4 /dev/vda rw\n"
+	    "49 70 254:16 /exports/u/a\\040b /home/dev/x rw - ext4 /dev/vdb "
+	    "rw\n"
+	    "50 48 0:44 / /mnt/d1 rw - tmpfs tmpfs rw\n"
+	    "garbage line\n";
+	char		root[256];
+	uint64_t	dev = 0;
+
+	ATF_REQUIRE(mnt_info_find(ctr, "/home/dev/x", &dev, root,
+	    sizeof(root)) == 0);
+	ATF_CHECK(dev == makedev(254, 16));
+	ATF_CHECK_STREQ(root, "/exports/u/a b");
+	/* the mount on top counts: here a tmpfs over the disk */
+	ATF_REQUIRE(mnt_info_find(ctr, "/mnt/d1", &dev, root,
+	    sizeof(root)) == 0);
+	ATF_CHECK(dev == makedev(0, 44));
+	ATF_CHECK_STREQ(root, "/");
+	ATF_CHECK(mnt_info_find(ctr, "/mnt", &dev, root, sizeof(root)) == -1);
+
+	ATF_REQUIRE(mnt_info_root_of(host_info, "/tmp/probe/real",
+	    makedev(254, 0), root, sizeof(root)) == 0);
+	ATF_CHECK_STREQ(root, "/tmp/probe/real");
+	ATF_REQUIRE(mnt_info_root_of(host_info, "/home/u/.aws",
+	    makedev(254, 16), root, sizeof(root)) == 0);
+	ATF_CHECK_STREQ(root, "/exports/u/.aws");
+	ATF_REQUIRE(mnt_info_root_of(host_info, "/home/v",
+	    makedev(254, 16), root, sizeof(root)) == 0);
+	ATF_CHECK_STREQ(root, "/v");
+	ATF_REQUIRE(mnt_info_root_of(host_info, "/data/x",
+	    makedev(254, 0), root, sizeof(root)) == 0);
+	ATF_CHECK_STREQ(root, "/srv/with space/x");
+	ATF_REQUIRE(mnt_info_root_of(host_info, "/home",
+	    makedev(254, 16), root, sizeof(root)) == 0);
+	ATF_CHECK_STREQ(root, "/");
+	/* the device must be the one the mount holds */
+	ATF_CHECK(mnt_info_root_of(host_info, "/home/u/x", makedev(254, 0),
+	    root, sizeof(root)) == -1);
+	ATF_CHECK(mnt_info_root_of(host_info, "/homer", makedev(254, 0),
+	    root, sizeof(root)) == 0);
+	ATF_CHECK_STREQ(root, "/homer");
+}
+
+ATF_TC_WITHOUT_HEAD(deadline_math);
+ATF_TC_BODY(deadline_math, tc)
+{
+	char	b[32];
+
+	/* --for wins over everything */
+	ATF_CHECK(mnt_deadline(1000, 60, 0, 900, 1, 3600) == 1060);
+	/* --no-revert: none, whatever the entry and the policy say */
+	ATF_CHECK(mnt_deadline(1000, 0, 1, 900, 1, 3600) == 0);
+	/* the entry's auto_unmount_after before the policy */
+	ATF_CHECK(mnt_deadline(1000, 0, 0, 900, 1, 3600) == 1900);
+	ATF_CHECK(mnt_deadline(1000, 0, 0, 900, 0, 3600) == 1900);
+	ATF_CHECK(mnt_deadline(1000, 0, 0, 0, 1, 3600) == 4600);
+	/* a disabled policy gives no default; --for is still honoured */
+	ATF_CHECK(mnt_deadline(1000, 0, 0, 0, 0, 3600) == 0);
+	ATF_CHECK(mnt_deadline(1000, 30, 0, 0, 0, 3600) == 1030);
+
+	ATF_CHECK_STREQ(mnt_left(0, 5, b, sizeof(b)), "\xe2\x88\x9e");
+	ATF_CHECK_STREQ(mnt_left(100, 100, b, sizeof(b)), "0s");
+	ATF_CHECK_STREQ(mnt_left(100, 200, b, sizeof(b)), "0s");
+	ATF_CHECK_STREQ(mnt_left(140, 100, b, sizeof(b)), "40s");
+	ATF_CHECK_STREQ(mnt_left(100 + 12 * 60, 100, b, sizeof(b)), "12m");
+	ATF_CHECK_STREQ(mnt_left(100 + 11 * 60 + 1, 100, b, sizeof(b)),
+	    "12m");
+	ATF_CHECK_STREQ(mnt_left(100 + 60, 100, b, sizeof(b)), "1m");
+	ATF_CHECK_STREQ(mnt_left(100 + 3600 + 5 * 60, 100, b, sizeof(b)),
+	    "1h05m");
+	ATF_CHECK_STREQ(mnt_left(100 + 24 * 3600, 100, b, sizeof(b)),
+	    "24h00m");
+	/* never "60m": an hour less a second is 1h00m */
+	ATF_CHECK_STREQ(mnt_left(100 + 3599, 100, b, sizeof(b)), "1h00m");
+	ATF_CHECK_STREQ(mnt_left(100 + 3540, 100, b, sizeof(b)), "59m");
+	ATF_CHECK_STREQ(mnt_left(100 + 3601, 100, b, sizeof(b)), "1h01m");
+}
+
+ATF_TC_WITHOUT_HEAD(deadline_file);
+ATF_TC_BODY(deadline_file, tc)
+{
+	struct jb_mount_deadline	d, back;
+	char				line[256], err[128];
+	static const char *const bad[] = {
+		"", "c1", "c1 aws", "c1 aws ", "c1 aws 0", "c1 aws -5",
+		"c1 aws 12x", "c1 Aws 12", "C1 aws 12", "c1  aws 12",
+		"c1 aws 12 extra", "c1 a/b 12", "c1 aws 99999999999999999999",
+		"c1 aws 012",
+	};
+	size_t				i;
+
+	memset(&d, 0, sizeof(d));
+	strlcpy(d.name, "jbt1-feat-x", sizeof(d.name));
+	strlcpy(d.kind, "aws", sizeof(d.kind));
+	d.until = 1764500000;
+	ATF_REQUIRE(mnt_deadline_fmt(&d, line, sizeof(line)) > 0);
+	ATF_CHECK_STREQ(line, "jbt1-feat-x aws 1764500000\n");
+	line[strlen(line) - 1] = '\0';
+	ATF_REQUIRE(mnt_deadline_parse(line, &back, err, sizeof(err)) == 0);
+	ATF_CHECK_STREQ(back.name, d.name);
+	ATF_CHECK_STREQ(back.kind, d.kind);
+	ATF_CHECK(back.until == d.until);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ATF_CHECK_MSG(mnt_deadline_parse(bad[i], &back, err,
+		    sizeof(err)) == -1, "\"%s\" accepted", bad[i]);
+}
+
+ATF_TC_WITHOUT_HEAD(mount_roots);
+ATF_TC_BODY(mount_roots, tc)
+{
+	const struct mnt_root	roots[] = {
+		{ "/srv/data", 1 }, { "/srv/rw", 0 }, { "/home/u/creds", 1 },
+	};
+	const char *const	none[] = { NULL };
+	const char *const	cover[] = { "/home/u/work", "/home/u" };
+	const char *const	beside[] = { "/home/u/cred", "/home/u/creds/x",
+				    "/srv/rw-other" };
+	const char		*src = NULL;
+	char			 err[512];
+	int			 ro = -1;
+
+	/* exact equality only: no subdirectory, no prefix */
+	ATF_CHECK(mnt_roots_decide("/srv/data", 0, roots, 3, none, 0, &src,
+	    &ro, err, sizeof(err)) == 0);
+	ATF_CHECK_STREQ(src, "/srv/data");
+	ATF_CHECK(ro == 1);		/* the root says read-only */
+	ATF_CHECK(mnt_roots_decide("/srv/rw", 0, roots, 3, none, 0, &src,
+	    &ro, err, sizeof(err)) == 0);
+	ATF_CHECK(ro == 0);		/* both allow writing */
+	ATF_CHECK(mnt_roots_decide("/srv/rw", 1, roots, 3, none, 0, &src,
+	    &ro, err, sizeof(err)) == 0);
+	ATF_CHECK(ro == 1);		/* the entry says read-only */
+	ATF_CHECK(mnt_roots_decide("/srv/data/sub", 0, roots, 3, none, 0,
+	    &src, &ro, err, sizeof(err)) == -1);
+	ATF_CHECK(strstr(err, "exact match") != NULL);
+	ATF_CHECK(mnt_roots_decide("/srv", 0, roots, 3, none, 0, &src, &ro,
+	    err, sizeof(err)) == -1);
+	ATF_CHECK(mnt_roots_decide("/srv/dat", 0, roots, 3, none, 0, &src,
+	    &ro, err, sizeof(err)) == -1);
+	/* another writable mount at or above the root refuses it */
+	ATF_CHECK(mnt_roots_decide("/home/u/creds", 1, roots, 3, cover, 2,
+	    &src, &ro, err, sizeof(err)) == -1);
+	ATF_CHECK(strstr(err, "/home/u, covers it") != NULL);
+	ATF_CHECK(mnt_roots_decide("/home/u/creds", 1, roots, 3, cover + 1,
+	    1, &src, &ro, err, sizeof(err)) == -1);
+	ATF_CHECK(mnt_roots_decide("/home/u/creds", 1, roots, 3, beside, 3,
+	    &src, &ro, err, sizeof(err)) == 0);
+	{
+		const char *const same[] = { "/home/u/creds" };
+		const char *const root[] = { "/" };
+
+		ATF_CHECK(mnt_roots_decide("/home/u/creds", 1, roots, 3,
+		    same, 1, &src, &ro, err, sizeof(err)) == -1);
+		ATF_CHECK(mnt_roots_decide("/home/u/creds", 1, roots, 3,
+		    root, 1, &src, &ro, err, sizeof(err)) == -1);
+	}
+	{
+		const struct mnt_root twice[] = { { "/a", 1 }, { "/a", 0 } };
+
+		ATF_CHECK(mnt_roots_decide("/a", 1, twice, 2, none, 0, &src,
+		    &ro, err, sizeof(err)) == -1);
+		ATF_CHECK(strstr(err, "listed twice") != NULL);
+	}
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, targets);
+	ATF_TP_ADD_TC(tp, expand_and_kinds);
+	ATF_TP_ADD_TC(tp, mountinfo);
+	ATF_TP_ADD_TC(tp, deadline_math);
+	ATF_TP_ADD_TC(tp, deadline_file);
+	ATF_TP_ADD_TC(tp, mount_roots);
+	return atf_no_error();
+}
