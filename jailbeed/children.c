@@ -99,6 +99,9 @@ children_spawn(void)
 		/* exec streams come from jb-incus as fds */
 		if (i == PROC_INCUS)
 			imsgbuf_allow_fdpass(&c->iev.ibuf);
+		/* image files jb-mountd opened as the owner (C10) */
+		if (i == PROC_MOUNTD)
+			imsgbuf_allow_fdpass(&c->iev.ibuf);
 		log_debug("started %s, pid %d", c->name, (int)c->pid);
 	}
 }
@@ -260,6 +263,8 @@ child_dispatch(int fd, short event, void *arg)
 		case IMSG_INCUS_EXIT:
 		case IMSG_INCUS_NETINFO:
 		case IMSG_MOUNTD_REPO_INFO:
+		case IMSG_MOUNTD_IMAGE_FD:
+		case IMSG_INCUS_IMAGE:
 			if (req_dispatch(c - children, &imsg) == -1)
 				jailbeed_shutdown(1);
 			break;

@@ -121,5 +121,10 @@ void		 op_action(uint32_t, const struct jb_incus_action *);
 void		 op_create(uint32_t, const struct jb_incus_create *);
 void		 op_exec(uint32_t, const struct jb_incus_exec *);
 void		 op_resize(uint32_t, const struct jb_winsize *);
+void		 op_image_import(uint32_t, const struct jb_image_import *, int);
+/* IMSG_INCUS_IMAGES or IMSG_INCUS_IMAGE_PRUNE */
+void		 op_images(uint32_t, uint32_t);
+/* an image alias: letters, digits, '.', '_', '-', not first */
+int		 valid_alias(const char *);
 
 #endif /* JB_OPS_H */

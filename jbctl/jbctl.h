@@ -28,6 +28,7 @@ struct output {
 	void	(*instance)(const struct jb_instance *);
 	void	(*snapshot)(const struct jb_snapshot *);
 	void	(*list_end)(void);
+	void	(*image)(const struct jb_image *);	/* base usage */
 };
 
 struct cmd;
@@ -49,5 +50,9 @@ int	remote_run(struct imsgbuf *, const struct parsed *,
 int	local_config_init(int force);
 int	local_has_config(void);
 extern const struct output	json_output;
+/* base.c: jbctl base build */
+int	base_build(char *dir, size_t, char *file, size_t);
+void	base_cleanup(const char *dir);
+int	base_keep(const char *from, const char *to);
 
 #endif /* JBCTL_H */

@@ -47,6 +47,10 @@ enum cmd_id {
 	CMD_CONFIG_SHOW,
 	CMD_CONFIG_VALIDATE,
 	CMD_CONFIG_INIT,
+	CMD_BASE_BUILD,		/* C10 */
+	CMD_BASE_IMPORT,
+	CMD_BASE_USAGE,
+	CMD_BASE_PRUNE,
 };
 
 /* where a command runs: in the parent, or in jbctl alone */

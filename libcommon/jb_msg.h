@@ -71,9 +71,19 @@ enum jb_imsg_type {
 	IMSG_INCUS_EXIT,	/* I->P, struct jb_exit, before DONE */
 	IMSG_INCUS_NETINFO,	/* P->I, none; I->P struct jb_netinfo */
 
+	/* parent <-> jb-incus, base images (C10): 230.. */
+	IMSG_INCUS_IMAGE_IMPORT = 230,	/* P->I, struct jb_image_import + fd */
+	IMSG_INCUS_IMAGES,	/* P->I, none: the suite's images */
+	IMSG_INCUS_IMAGE,	/* I->P, struct jb_image, one per image */
+	IMSG_INCUS_IMAGE_PRUNE,	/* P->I, none; I->P IMAGE per deleted one */
+
 	/* parent <-> jb-mountd: 300..; peerid = request id */
 	IMSG_MOUNTD_REPO = 300,	/* P->M, struct jb_repo_req */
 	IMSG_MOUNTD_REPO_INFO,	/* M->P, struct jb_repo_info, before DONE */
+
+	/* parent <-> jb-mountd, base images (C10): 320.. */
+	IMSG_MOUNTD_IMAGE_OPEN = 320,	/* P->M, struct jb_image_open */
+	IMSG_MOUNTD_IMAGE_FD,	/* M->P, struct jb_image_file + fd */
 
 	/* jbctl <-> parent (control socket): 1000.. */
 	IMSG_CTL_STATUS = 1000,	/* client -> parent, none */
@@ -92,6 +102,9 @@ enum jb_imsg_type {
 	IMSG_CTL_EXEC_FD,	/* parent -> client, struct jb_exec_fd + fd */
 	IMSG_CTL_WINSIZE,	/* client -> parent, struct jb_winsize */
 	IMSG_CTL_EXIT,		/* parent -> client, struct jb_exit */
+
+	/* base images (C10): 1400.. */
+	IMSG_CTL_IMAGE = 1400,	/* parent -> client, struct jb_image */
 };
 
 /* one process of the suite, as it reports itself */
@@ -257,6 +270,41 @@ struct jb_repo_info {
 	char		upstream_url[PATH_MAX];	/* "" when none */
 	char		branch_sha[48];		/* of the asked branch, "" absent */
 	char		head_sha[48];
+};
+
+/*
+ * Base images (C10).  A file to import is opened by jb-mountd as the
+ * owner and its fd travels through the parent to jb-incus, which streams
+ * it to Incus: no process but jb-mountd touches the owner's files.
+ */
+#define JB_FP_MAX		72	/* a sha256 in hex, NUL included */
+#define JB_IMAGE_USERS_MAX	1024	/* packed container names */
+
+struct jb_image_open {
+	char		path[PATH_MAX];		/* absolute */
+};
+
+struct jb_image_file {
+	uint64_t	size;			/* as fstat saw it */
+	char		kind[16];		/* "gzip", "xz", "tar" ... */
+};
+
+struct jb_image_import {
+	char		alias[JB_INSTANCE_MAX];	/* repo's base.alias */
+	char		repo[PATH_MAX];		/* who asked, for the record */
+	uint64_t	size;			/* the fd must have this size */
+};
+
+/* one image: a suite image, or one a JailBee container uses */
+struct jb_image {
+	char		fingerprint[JB_FP_MAX];
+	char		aliases[JB_MSG_TEXT_MAX];	/* comma-separated */
+	char		description[JB_MSG_TEXT_MAX];
+	uint64_t	size;			/* bytes, as Incus says */
+	int64_t		created;		/* seconds since the epoch */
+	int32_t		suite;			/* marked at import by us */
+	uint32_t	nusers;			/* containers made from it */
+	char		users[JB_IMAGE_USERS_MAX]; /* names, NUL-separated, cut */
 };
 
 const char	*jb_imsg_name(uint32_t);
