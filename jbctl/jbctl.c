@@ -361,6 +361,8 @@ base_build_import(const struct parsed *bp)
 	ip.optval[0] = optval(bp, "alias");	/* import's --alias */
 	ctl_connect(&ibuf);
 	rv = remote_run(&ibuf, &ip, out);
+	imsgbuf_clear(&ibuf);
+	close(ibuf.fd);
 	if (keep != NULL && base_keep(file, keep) == 0)
 		fprintf(stderr, "jbctl: the image tarball is kept as %s\n",
 		    keep);
