@@ -38,7 +38,10 @@ usage_json() { jbo repo base usage -o json > usage.json; }
 
 base_cleanup() {
 	jb_containers_cleanup
+	# what the aliases name, even when the test failed before noting it
 	[ -f prefix ] && for a in "$(cat prefix)-base" "$(cat prefix)-tmp"; do
+		incus image info "$a" 2>/dev/null |
+		    sed -n 's/^Fingerprint: //p' >> fingerprints
 		incus image alias delete "$a" > /dev/null 2>&1
 	done
 	[ -f fingerprints ] && for f in $(cat fingerprints); do
