@@ -303,8 +303,11 @@ op_image_import(uint32_t rid, const struct jb_image_import *q, int fd)
 		return;
 	}
 	/* jb-mountd saw this size: another one means the file changed */
-	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
-	    (uint64_t)st.st_size != q->size) {
+	if (fstat(fd, &st) == -1) {
+		req_done(r, 0, "the image file: %s", strerror(errno));
+		return;
+	}
+	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size != q->size) {
 		req_done(r, 0, "the image file changed while it was being "
 		    "imported (%lld bytes, %llu expected): import it again",
 		    (long long)st.st_size, (unsigned long long)q->size);
