@@ -64,18 +64,20 @@ JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/repo.c jailbeed/capture.c jailbeed/cmd_ls.c \
 		   jailbeed/cmd_action.c jailbeed/cmd_exec.c \
 		   jailbeed/cmd_new.c jailbeed/cmd_config.c \
-		   jailbeed/cmd_init.c jailbeed/sshd.c jbctl/output.c \
-		   jailbeed/mounts.c jailbeed/cmd_mount.c jailbeed/github.c
+		   jailbeed/cmd_init.c jailbeed/cmd_base.c jailbeed/sshd.c \
+		   jbctl/output.c jailbeed/mounts.c jailbeed/cmd_mount.c \
+		   jailbeed/github.c
 JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http.c jb-incus/incus.c \
 		   jb-incus/ws.c jb-incus/exec.c jb-incus/ops.c \
 		   jb-incus/ops_action.c jb-incus/ops_create.c \
-		   jb-incus/ops_exec.c jb-incus/ops_disk.c
+		   jb-incus/ops_exec.c jb-incus/ops_image.c \
+		   jb-incus/ops_disk.c
 JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c
-JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/repo.c jb-mountd/mount.c \
-		   jb-mountd/deadline.c
+JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/repo.c jb-mountd/image.c \
+		   jb-mountd/mount.c jb-mountd/deadline.c
 JBSSHD_SRCS	:= jb-sshd/jb-sshd.c jb-sshd/session.c
 JBCTL_SRCS	:= jbctl/jbctl.c jbctl/output.c jbctl/remote.c jbctl/local.c \
-		   jbctl/sshkeys.c jbctl/term.c
+		   jbctl/term.c jbctl/base.c jbctl/sshkeys.c
 
 PROGS		:= jailbeed jb-incus jb-netd jb-mountd jb-sshd jbctl
 LIBCOMMON	:= $(O)/libcommon.a
@@ -83,10 +85,10 @@ LIBCOMMON	:= $(O)/libcommon.a
 TESTLIBS	 = $(O)/libincus.a $(O)/libnetd.a $(O)/libjbctl.a \
 		   $(O)/libmountd.a
 UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy \
-		   t_repoconf t_term t_ws t_repo t_sandbox t_sshargv \
-		   t_sshpolicy t_authkeys t_mountspec
+		   t_repoconf t_term t_ws t_repo t_sandbox t_image \
+		   t_httpbody t_sshargv t_sshpolicy t_authkeys t_mountspec
 FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf \
-		   fuzz_ws fuzz_sshargv fuzz_mountspec
+		   fuzz_ws fuzz_image fuzz_sshargv fuzz_mountspec
 FUZZTIME	?= 20
 
 # objects are rebuilt when the flags change (SAN, TESTHOOKS, PREFIX...)
@@ -141,6 +143,7 @@ FUZZ_O		:= $(O)-fuzz
 fuzz:
 	$(MAKE) O=$(FUZZ_O) CC=clang SAN=1 CFLAGS='-O1 -g -fsanitize=fuzzer-no-link' \
 	    $(FUZZ_O)/libcommon.a $(FUZZ_O)/libincus.a $(FUZZ_O)/libnetd.a \
+	    $(FUZZ_O)/libmountd.a \
 	    $(addprefix $(FUZZ_O)/regress/fuzz/,$(FUZZERS))
 	for f in $(FUZZERS); do \
 	    mkdir -p $(FUZZ_O)/corpus/$$f; \
@@ -161,7 +164,7 @@ $(O)/libincus.a: $(call objs,jb-incus/http.c jb-incus/incus.c jb-incus/ws.c \
 $(O)/libnetd.a: $(call objs,jb-netd/policy.c jb-netd/nftgen.c)
 	rm -f $@
 	ar rcs $@ $^
-$(O)/libmountd.a: $(call objs,jb-mountd/repo.c)
+$(O)/libmountd.a: $(call objs,jb-mountd/repo.c jb-mountd/image.c)
 	rm -f $@
 	ar rcs $@ $^
 $(O)/libjbctl.a: $(call objs,jbctl/term.c)

@@ -146,8 +146,11 @@ children_spawn(void)
 		/* exec streams come from jb-incus as fds */
 		if (i == PROC_INCUS)
 			imsgbuf_allow_fdpass(&c->iev.ibuf);
-		/* the listening socket goes down, session channels come up */
-		if (i == PROC_SSHD)
+		/*
+		 * the listening socket goes down, session channels come up
+		 * (jb-sshd); image files jb-mountd opened as the owner (C10)
+		 */
+		if (i == PROC_SSHD || i == PROC_MOUNTD)
 			imsgbuf_allow_fdpass(&c->iev.ibuf);
 		log_debug("started %s, pid %d", c->name, (int)c->pid);
 	}
@@ -332,6 +335,8 @@ child_dispatch(int fd, short event, void *arg)
 		case IMSG_INCUS_DISK:
 		case IMSG_MOUNTD_CHECKED:
 		case IMSG_MOUNTD_DEADLINE:
+		case IMSG_MOUNTD_IMAGE_FD:
+		case IMSG_INCUS_IMAGE:
 			if (req_dispatch(c - children, &imsg) == -1)
 				jailbeed_shutdown(1);
 			break;

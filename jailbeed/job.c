@@ -88,6 +88,11 @@ job_start(struct ctl_conn *c, const struct jb_ctl_cmd *cmd)
 	case CMD_APPLY:
 		cmd_mount(job);
 		break;
+	case CMD_BASE_IMPORT:
+	case CMD_BASE_USAGE:
+	case CMD_BASE_PRUNE:
+		cmd_base(job);
+		break;
 	default:
 		job_end(job, 0, "this command is not carried out by jailbeed");
 	}

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
@@ -680,6 +681,7 @@ struct http_request {
 	char			*body;
 	size_t			 bodylen;
 	int			 has_body;
+	int			 body_fd;	/* streamed body, or -1 */
 	int			 timeout_ms;
 	size_t			 max_body;
 	int			 retried;
@@ -701,6 +703,9 @@ struct http_conn {
 	struct http_parser	 parser;
 	int			 reused;	/* served a request before */
 	int			 got_bytes;	/* of the current response */
+	int			 body_fd;	/* streamed body being sent */
+	off_t			 body_off;
+	size_t			 body_left;
 };
 TAILQ_HEAD(http_connq, http_conn);
 
@@ -723,6 +728,8 @@ struct http_client {
 
 #define HTTP_DEFAULT_TIMEOUT	30000
 #define HTTP_DEFAULT_CONNS	4
+#define HTTP_STREAM_CHUNK	(64 * 1024)	/* read from a body fd at once */
+#define HTTP_STREAM_QUEUE	(256 * 1024)	/* queued before we wait */
 
 static void	conn_free(struct http_conn *);
 static void	client_dispatch(struct http_client *);
@@ -1129,7 +1136,8 @@ conn_readcb(struct bufferevent *bev, void *arg)
 		conn->bev = NULL;
 		conn_free(conn);
 	} else if (!resp->keepalive || evbuffer_get_length(in) > 0 ||
-	    evbuffer_get_length(bufferevent_get_output(bev)) > 0)
+	    evbuffer_get_length(bufferevent_get_output(bev)) > 0 ||
+	    conn->body_left > 0)
 		conn_free(conn);
 	else {
 		conn->reused = 1;
@@ -1180,6 +1188,55 @@ conn_eventcb(struct bufferevent *bev, short what, void *arg)
 	conn_fail(conn, msg);
 }
 
+/*
+ * A streamed body goes out a chunk at a time, topped up whenever the
+ * output queue drains below the low-water mark, so however large the
+ * file, only HTTP_STREAM_QUEUE of it is ever in memory.
+ */
+static void
+conn_fill(struct http_conn *conn)
+{
+	struct evbuffer		*out = bufferevent_get_output(conn->bev);
+	struct evbuffer_iovec	 v;
+	size_t			 want;
+	ssize_t			 n;
+
+	while (conn->body_left > 0 &&
+	    evbuffer_get_length(out) < HTTP_STREAM_QUEUE) {
+		want = conn->body_left < HTTP_STREAM_CHUNK ? conn->body_left :
+		    HTTP_STREAM_CHUNK;
+		if (evbuffer_reserve_space(out, (ev_ssize_t)want, &v, 1) < 1) {
+			conn_fail(conn, "out of memory");
+			return;
+		}
+		if (v.iov_len > want)
+			v.iov_len = want;
+		n = pread(conn->body_fd, v.iov_base, v.iov_len,
+		    conn->body_off);
+		if (n <= 0) {
+			conn_fail(conn, n == 0 ? "the body's file is shorter "
+			    "than it was" : "reading the body's file failed");
+			return;
+		}
+		v.iov_len = (size_t)n;
+		if (evbuffer_commit_space(out, &v, 1) == -1) {
+			conn_fail(conn, "out of memory");
+			return;
+		}
+		conn->body_off += n;
+		conn->body_left -= (size_t)n;
+	}
+}
+
+static void
+conn_writecb(struct bufferevent *bev, void *arg)
+{
+	struct http_conn	*conn = arg;
+
+	if (conn->req != NULL && conn->body_left > 0)
+		conn_fill(conn);
+}
+
 static struct http_conn *
 conn_new(struct http_client *c, char *err, size_t errlen)
 {
@@ -1194,7 +1251,10 @@ conn_new(struct http_client *c, char *err, size_t errlen)
 		return NULL;
 	}
 	conn->client = c;
-	bufferevent_setcb(conn->bev, conn_readcb, NULL, conn_eventcb, conn);
+	bufferevent_setcb(conn->bev, conn_readcb, conn_writecb, conn_eventcb,
+	    conn);
+	bufferevent_setwatermark(conn->bev, EV_WRITE, HTTP_STREAM_QUEUE / 2,
+	    0);
 	bufferevent_enable(conn->bev, EV_READ | EV_WRITE);
 	TAILQ_INSERT_TAIL(&c->conns, conn, entry);
 	c->nconns++;
@@ -1222,6 +1282,13 @@ conn_send(struct http_conn *conn, struct http_request *r)
 	    evbuffer_get_length(r->hdrs)) == -1 ||
 	    evbuffer_add(out, "\r\n", 2) == -1)
 		return -1;
+	if (r->body_fd != -1) {
+		conn->body_fd = r->body_fd;
+		conn->body_off = 0;
+		conn->body_left = r->bodylen;
+		return 0;
+	}
+	conn->body_left = 0;
 	if (r->bodylen > 0 && evbuffer_add(out, r->body, r->bodylen) == -1)
 		return -1;
 	return 0;
@@ -1272,7 +1339,12 @@ client_dispatch(struct http_client *c)
 			r->conn = NULL;
 			conn_free(conn);
 			req_defer_fail(r, "out of memory");
+			continue;
 		}
+		/* a failed read ends the request from the loop, not here */
+		if (conn->body_left > 0)
+			bufferevent_trigger(conn->bev, EV_WRITE,
+			    BEV_TRIG_IGNORE_WATERMARKS | BEV_TRIG_DEFER_CALLBACKS);
 	}
 }
 
@@ -1344,6 +1416,7 @@ http_request_new(struct http_client *c, const char *method, const char *path)
 	if ((r = calloc(1, sizeof(*r))) == NULL)
 		return NULL;
 	r->client = c;
+	r->body_fd = -1;
 	r->timeout_ms = c->timeout_ms;
 	r->max_body = HTTP_MAX_BODY;
 	if ((r->method = strdup(method)) == NULL ||
@@ -1395,6 +1468,19 @@ http_request_body(struct http_request *r, const char *content_type,
 		return -1;
 	}
 	r->body = copy;
+	r->bodylen = len;
+	r->has_body = 1;
+	return 0;
+}
+
+int
+http_request_body_fd(struct http_request *r, const char *content_type,
+    int fd, size_t len)
+{
+	if (r->has_body || fd < 0 || (content_type != NULL &&
+	    http_request_header(r, "Content-Type", content_type) == -1))
+		return -1;
+	r->body_fd = fd;
 	r->bodylen = len;
 	r->has_body = 1;
 	return 0;

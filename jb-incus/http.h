@@ -136,6 +136,13 @@ int		 http_request_header(struct http_request *, const char *,
 		    const char *);
 int		 http_request_body(struct http_request *, const char *,
 		    const void *, size_t);
+/*
+ * A body of len bytes read from fd (from offset 0, with pread) as it is
+ * sent, never held whole in memory; the caller keeps fd open until the
+ * callback and closes it.  A file shorter than len fails the request.
+ */
+int		 http_request_body_fd(struct http_request *, const char *,
+		    int, size_t);
 void		 http_request_timeout(struct http_request *, int);
 void		 http_request_max_body(struct http_request *, size_t);
 void		 http_request_submit(struct http_request *, http_cb, void *);

@@ -1309,6 +1309,19 @@ incus_image_alias_get(struct incus *inc, const char *alias, incus_json_cb cb,
 	return c;
 }
 
+struct incus_call *
+incus_image_get(struct incus *inc, const char *fingerprint, incus_json_cb cb,
+    void *arg)
+{
+	struct incus_call	*c;
+
+	c = simple(inc, "GET", mkpath("/1.0/images/%s", fingerprint), NULL,
+	    cb, arg);
+	if (c != NULL)
+		c->absent_ok = 1;
+	return c;
+}
+
 static void
 import_aliased(struct incus_call *c, struct json_object *md)
 {
@@ -1374,6 +1387,41 @@ incus_image_import(struct incus *inc, const void *data, size_t len,
 	}
 	call_send(c, "POST", "/1.0/images", "application/octet-stream", data,
 	    len, NULL);
+	return c;
+}
+
+/*
+ * The same, streamed from fd (len bytes, the caller keeps the fd open
+ * until the callback).  With fp, Incus checks the upload against it.
+ */
+struct incus_call *
+incus_image_import_fd(struct incus *inc, int fd, size_t len, const char *fp,
+    const char *alias, incus_json_cb cb, void *arg)
+{
+	struct incus_call	*c;
+	struct http_request	*r;
+
+	if ((c = call_new(inc, CALL_JSON, (void *)cb, arg)) == NULL)
+		return NULL;
+	c->then = import_done;
+	if ((c->what = strdup("POST /1.0/images")) == NULL ||
+	    (alias != NULL && (c->alias = strdup(alias)) == NULL)) {
+		incus_cancel(c);
+		return NULL;
+	}
+	if ((r = http_request_new(inc->http, "POST", "/1.0/images")) == NULL ||
+	    (fp != NULL && http_request_header(r, "X-Incus-fingerprint", fp)
+	    == -1) || http_request_body_fd(r, "application/octet-stream", fd,
+	    len) == -1) {
+		if (r != NULL)
+			http_request_cancel(r);
+		call_fail_later(c, "%s: cannot build the request", c->what);
+		return c;
+	}
+	/* the upload itself may take long; its operation is waited for */
+	http_request_timeout(r, inc->op_timeout * 1000);
+	c->req[0] = r;
+	http_request_submit(r, http_done, c);
 	return c;
 }
 

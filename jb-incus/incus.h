@@ -156,9 +156,15 @@ struct incus_call *incus_snapshot_restore(struct incus *, const char *,
 struct incus_call *incus_images_list(struct incus *, incus_json_cb, void *);
 struct incus_call *incus_image_alias_get(struct incus *, const char *,
 		    incus_json_cb, void *);
+/* One image by fingerprint; md NULL and err NULL when absent. */
+struct incus_call *incus_image_get(struct incus *, const char *,
+		    incus_json_cb, void *);
 /* A unified tarball; md is {"fingerprint": ...}; the alias may be NULL. */
 struct incus_call *incus_image_import(struct incus *, const void *, size_t,
 		    const char *, incus_json_cb, void *);
+/* The same from a file, streamed: fd stays open until the callback. */
+struct incus_call *incus_image_import_fd(struct incus *, int, size_t,
+		    const char *, const char *, incus_json_cb, void *);
 struct incus_call *incus_image_delete(struct incus *, const char *,
 		    incus_json_cb, void *);
 

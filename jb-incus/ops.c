@@ -128,6 +128,23 @@ ops_dispatch(struct child *c, struct imsg *imsg)
 		get_exact(imsg, &t, sizeof(t));
 		op_disk_list(rid, &t);
 		break;
+	case IMSG_INCUS_IMAGE_IMPORT: {
+		struct jb_image_import	*q;
+
+		if ((q = malloc(sizeof(*q))) == NULL)
+			fatal("%s", __func__);
+		get_exact(imsg, q, sizeof(*q));
+		op_image_import(rid, q, imsg_get_fd(imsg));
+		free(q);
+		break;
+	}
+	case IMSG_INCUS_IMAGES:
+	case IMSG_INCUS_IMAGE_PRUNE:
+		if (imsg_get_len(imsg) != 0)
+			fatalx("%s from the parent with a payload",
+			    jb_imsg_name(type));
+		op_images(rid, type);
+		break;
 	default:
 		return -1;
 	}

@@ -125,5 +125,10 @@ void		 op_disk(uint32_t, uint32_t, const struct jb_disk *);
 void		 op_disk_list(uint32_t, const struct jb_incus_target *);
 /* the instance's own optional-<kind> disk devices */
 uint32_t	 disk_count_optional(struct json_object *);
+void		 op_image_import(uint32_t, const struct jb_image_import *, int);
+/* IMSG_INCUS_IMAGES or IMSG_INCUS_IMAGE_PRUNE */
+void		 op_images(uint32_t, uint32_t);
+/* an image alias: letters, digits, '.', '_', '-', not first */
+int		 valid_alias(const char *);
 
 #endif /* JB_OPS_H */

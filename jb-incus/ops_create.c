@@ -78,7 +78,7 @@ printable(const char *s)
 	return 1;
 }
 
-static int
+int
 valid_alias(const char *s)
 {
 	size_t	len = strlen(s);

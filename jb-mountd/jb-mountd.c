@@ -24,6 +24,7 @@
 #include "proc.h"
 #include "sandbox_procs.h"
 #include "repo.h"
+#include "image.h"
 
 static struct repo_owner	owner;
 
@@ -155,6 +156,38 @@ mountd_mount(struct child *c, struct imsg *imsg)
 	}
 }
 
+/* C10: the image file, opened as the owner, goes up as an fd */
+static void
+mountd_image(struct child *c, struct imsg *imsg)
+{
+	struct jb_image_open	 req;
+	struct jb_image_file	 f;
+	struct jb_done		 done;
+	uint32_t		 rid = imsg_get_id(imsg);
+	int			 fd;
+
+	if (imsg_get_data(imsg, &req, sizeof(req)) == -1)
+		fatalx("%s: MOUNTD_IMAGE_OPEN of %zu bytes", c->name,
+		    imsg_get_len(imsg));
+	if (memchr(req.path, '\0', sizeof(req.path)) == NULL)
+		fatalx("%s: MOUNTD_IMAGE_OPEN with an unterminated path",
+		    c->name);
+	memset(&done, 0, sizeof(done));
+	if ((fd = image_open(req.path, &f, done.err, sizeof(done.err))) !=
+	    -1) {
+		log_debug("%s: image %s: %s, %llu bytes", c->name, req.path,
+		    f.kind, (unsigned long long)f.size);
+		if (imsgev_compose(&c->iev, IMSG_MOUNTD_IMAGE_FD, rid, 0, fd,
+		    &f, sizeof(f)) == -1)
+			fatal("%s: compose", c->name);
+		done.ok = 1;
+	} else
+		log_debug("%s: image refused: %s", c->name, done.err);
+	if (imsgev_compose(&c->iev, IMSG_DONE, rid, 0, -1, &done,
+	    sizeof(done)) == -1)
+		fatal("%s: compose", c->name);
+}
+
 static int
 mountd_dispatch(struct child *c, struct imsg *imsg)
 {
@@ -169,6 +202,9 @@ mountd_dispatch(struct child *c, struct imsg *imsg)
 	case IMSG_MOUNTD_DEADLINE_CLEAR:
 	case IMSG_MOUNTD_DEADLINE_LIST:
 		mountd_mount(c, imsg);
+		return 0;
+	case IMSG_MOUNTD_IMAGE_OPEN:
+		mountd_image(c, imsg);
 		return 0;
 	default:
 		return -1;
@@ -198,6 +234,8 @@ main(int argc, char *argv[])
 	if (a.mountdir == NULL || a.mountdir[0] != '/')
 		fatalx("%s: no absolute state directory given (-m)", c.name);
 	c.dispatch = mountd_dispatch;
+	/* image files go up to the parent as fds (C10) */
+	c.fdsend = 1;
 	priv_drop(c.name, pw, NULL, NULL, 0);
 	deadline_init(&c, a.mountdir);
 	sandbox_jb_mountd(a.mountdir);

@@ -332,6 +332,44 @@ version_cb(struct imsg *imsg, void *arg)
 	t->text[sizeof(t->text) - 1] = '\0';
 }
 
+/* C10: build the image here, then import it as `base import` does */
+static int
+base_build_import(const struct parsed *bp)
+{
+	struct parsed	 ip;
+	struct imsgbuf	 ibuf;
+	char		 dir[PATH_MAX], file[PATH_MAX];
+	char		*args[2];
+	const char	*keep = optval(bp, "keep");
+	int		 rv;
+
+	/* the daemon must answer before minutes go into a build */
+	ctl_connect(&ibuf);
+	imsgbuf_clear(&ibuf);
+	close(ibuf.fd);
+	if (keep != NULL && access(keep, F_OK) == 0)
+		die("--keep %s: the file exists; remove it or choose another",
+		    keep);
+	if (base_build(dir, sizeof(dir), file, sizeof(file)) == -1)
+		return 1;
+	memset(&ip, 0, sizeof(ip));
+	ip.cmd = cmd_find(CMD_BASE_IMPORT);
+	args[0] = file;
+	args[1] = NULL;
+	ip.args = args;
+	ip.nargs = 1;
+	ip.optval[0] = optval(bp, "alias");	/* import's --alias */
+	ctl_connect(&ibuf);
+	rv = remote_run(&ibuf, &ip, out);
+	imsgbuf_clear(&ibuf);
+	close(ibuf.fd);
+	if (keep != NULL && base_keep(file, keep) == 0)
+		fprintf(stderr, "jbctl: the image tarball is kept as %s\n",
+		    keep);
+	base_cleanup(dir);
+	return rv;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -454,6 +492,13 @@ main(int argc, char *argv[])
 	case CMD_REMOTE_SSH_KEY_RM:
 	case CMD_REMOTE_SSH_KEY_LS:
 		exit(local_ssh_key(p.cmd->id, p.nargs > 0 ? p.args[0] : NULL));
+	case CMD_BASE_IMPORT:
+	case CMD_BASE_USAGE:
+	case CMD_BASE_PRUNE:
+		ctl_connect(&ibuf);
+		exit(remote_run(&ibuf, &p, out));
+	case CMD_BASE_BUILD:
+		exit(base_build_import(&p));
 	case CMD_NONE:
 		die("internal error: command without an id");
 	}

@@ -29,6 +29,7 @@ struct output {
 	void	(*snapshot)(const struct jb_snapshot *);
 	void	(*list_end)(void);
 	void	(*mount)(const struct jb_mount_entry *);	/* mount ls */
+	void	(*image)(const struct jb_image *);	/* base usage */
 };
 
 struct cmd;
@@ -55,5 +56,9 @@ int	local_has_config(void);
 /* sshkeys.c: the owner's authorized_keys for jb-sshd */
 int	local_ssh_key(int id, const char *arg);
 extern const struct output	json_output;
+/* base.c: jbctl base build */
+int	base_build(char *dir, size_t, char *file, size_t);
+void	base_cleanup(const char *dir);
+int	base_keep(const char *from, const char *to);
 
 #endif /* JBCTL_H */

@@ -150,14 +150,15 @@ text_version(const char *client, const char *daemon)
 }
 
 static int	text_list_header_due;
-static int	text_list_kind;		/* 1 containers, 2 snapshots */
+static int	text_list_kind;	/* 1 containers, 2 snapshots, 3 mounts, 4 images */
 
 static void
 text_list_begin(const char *what)
 {
 	text_list_header_due = 1;
 	text_list_kind = strcmp(what, "snapshots") == 0 ? 2 :
-	    strcmp(what, "mounts") == 0 ? 3 : 1;
+	    strcmp(what, "mounts") == 0 ? 3 :
+	    strcmp(what, "images") == 0 ? 4 : 1;
 }
 
 /* the MOUNT column: "-", or the soonest deadline of what is attached */
@@ -226,13 +227,61 @@ text_list_end(void)
 {
 	if (text_list_header_due)
 		fprintf(ofp(), "no %s\n", text_list_kind == 2 ? "snapshots" :
-		    text_list_kind == 3 ? "mounts" : "containers");
+		    text_list_kind == 3 ? "mounts" :
+		    text_list_kind == 4 ? "images" : "containers");
+}
+
+/* the containers made from an image, comma-separated, "-" for none */
+static void
+image_users(const struct jb_image *im, char *buf, size_t len)
+{
+	size_t		 off = 0, l;
+	uint32_t	 i;
+
+	buf[0] = '\0';
+	for (i = 0; i < im->nusers && off < sizeof(im->users); i++) {
+		l = strnlen(im->users + off, sizeof(im->users) - off);
+		if (l == 0 || off + l >= sizeof(im->users))
+			break;
+		if (buf[0] != '\0')
+			strlcat(buf, ",", len);
+		strlcat(buf, im->users + off, len);
+		off += l + 1;
+	}
+	if (i < im->nusers) {
+		char	more[32];
+
+		snprintf(more, sizeof(more), "%s+%u more", buf[0] ? "," : "",
+		    im->nusers - i);
+		strlcat(buf, more, len);
+	}
+	if (buf[0] == '\0')
+		strlcpy(buf, "-", len);
+}
+
+static void
+text_image(const struct jb_image *im)
+{
+	char		users[JB_IMAGE_USERS_MAX + 64], when[32];
+	time_t		t = (time_t)im->created;
+
+	if (text_list_header_due) {
+		text_list_header_due = 0;
+		fprintf(ofp(), "%-12s %-24s %8s %-10s %-5s %s\n", "IMAGE", "ALIASES",
+		    "SIZE", "CREATED", "SUITE", "CONTAINERS");
+	}
+	strftime(when, sizeof(when), "%Y-%m-%d", gmtime(&t));
+	image_users(im, users, sizeof(users));
+	fprintf(ofp(), "%-12.12s %-24s %6.1fMB %-10s %-5s %s\n", im->fingerprint,
+	    im->aliases[0] ? im->aliases : "-", (double)im->size / 1e6, when,
+	    im->suite ? "yes" : "no", users);
 }
 
 const struct output text_output = {
 	text_status_begin, text_status_entry, text_status_end, text_version,
 	text_list_begin, text_instance, text_snapshot, text_list_end,
-	text_mount
+	text_mount,
+	text_image
 };
 
 static void
@@ -385,8 +434,47 @@ json_list_end(void)
 	json_list = NULL;
 }
 
+static void
+json_image(const struct jb_image *im)
+{
+	struct json_object	*o = json_object_new_object();
+	struct json_object	*a = json_object_new_array();
+	struct json_object	*u = json_object_new_array();
+	char			 aliases[sizeof(im->aliases)], *p, *s;
+	size_t			 off = 0, l;
+	uint32_t		 i;
+
+	json_object_object_add(o, "fingerprint",
+	    json_object_new_string(im->fingerprint));
+	strlcpy(aliases, im->aliases, sizeof(aliases));
+	for (s = aliases; (p = strsep(&s, ",")) != NULL;)
+		if (*p != '\0')
+			json_object_array_add(a, json_object_new_string(p));
+	json_object_object_add(o, "aliases", a);
+	json_object_object_add(o, "description",
+	    json_object_new_string(im->description));
+	json_object_object_add(o, "size", json_object_new_int64(
+	    (int64_t)im->size));
+	json_object_object_add(o, "created",
+	    json_object_new_int64(im->created));
+	json_object_object_add(o, "suite", json_object_new_boolean(im->suite));
+	for (i = 0; i < im->nusers && off < sizeof(im->users); i++) {
+		l = strnlen(im->users + off, sizeof(im->users) - off);
+		if (l == 0 || off + l >= sizeof(im->users))
+			break;
+		json_object_array_add(u, json_object_new_string_len(
+		    im->users + off, (int)l));
+		off += l + 1;
+	}
+	json_object_object_add(o, "containers", u);
+	json_object_object_add(o, "ncontainers",
+	    json_object_new_int64(im->nusers));
+	json_object_array_add(json_list, o);
+}
+
 const struct output json_output = {
 	json_status_begin, json_status_entry, json_status_end, json_version,
 	json_list_begin, json_instance, json_snapshot, json_list_end,
-	json_mount
+	json_mount,
+	json_image
 };

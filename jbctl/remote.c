@@ -89,6 +89,7 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 	struct jb_output	 o;
 	struct jb_exec_fd	 f;
 	struct jb_exit		 x;
+	struct jb_image		 im;
 	char			 err[JB_ERR_TEXT_MAX];
 	int			 n, done = 0, failed = 0, status = -1;
 	int			 fd_io = -1, fd_err = -1, interactive, listed = 0;
@@ -115,6 +116,10 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 	}
 	if (p->cmd->id == CMD_MOUNT_LS) {
 		out->list_begin("mounts");
+		listed = 1;
+	}
+	if (p->cmd->id == CMD_BASE_USAGE) {
+		out->list_begin("images");
 		listed = 1;
 	}
 	while (!done) {
@@ -172,6 +177,16 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 				sn.instance[sizeof(sn.instance) - 1] = '\0';
 				sn.name[sizeof(sn.name) - 1] = '\0';
 				out->snapshot(&sn);
+				break;
+			case IMSG_CTL_IMAGE:
+				if (imsg_get_data(&imsg, &im, sizeof(im)) == -1)
+					goto bad;
+				im.fingerprint[sizeof(im.fingerprint) - 1] =
+				    '\0';
+				im.aliases[sizeof(im.aliases) - 1] = '\0';
+				im.description[sizeof(im.description) - 1] =
+				    '\0';
+				out->image(&im);
 				break;
 			case IMSG_CTL_OUTPUT:
 				if (imsg_get_data(&imsg, &o, sizeof(o)) == -1 ||

@@ -40,8 +40,13 @@ child_run(struct child *c)
 
 	if (imsgev_init(&c->iev, JB_CHAN_FD, child_dispatch, c) == -1)
 		fatal("%s: imsgbuf_init", c->name);
-	/* fds only ever go up to the parent, never come down from it */
-	if (c->fdsend)
+	/*
+	 * fds go up to the parent; only jb-incus takes one down (an image
+	 * file jb-mountd opened), and only with the message that needs it
+	 */
+	if (c->fdrecv)
+		imsgbuf_allow_fdpass(&c->iev.ibuf);
+	else if (c->fdsend)
 		imsgbuf_allow_fdsend(&c->iev.ibuf);
 	/* jb-sshd alone is handed its listening socket */
 	if (c->fdrecv)

@@ -158,6 +158,33 @@ const struct cmd cmdtab[] = {
 	  .args = "NAME", .min_args = 1, .max_args = 1,
 	  .help = "attach the host_mounts entries a running container lacks, "
 	  "each checked as for new" },
+	{ .words = { "base", "build" }, .id = CMD_BASE_BUILD,
+	  .cls = CMD_HOST, .args = "", .min_args = 0, .max_args = 0,
+	  .flags = CMD_LOCAL,
+	  .opts = { { .lname = "alias", .argname = "ALIAS",
+	      .help = "import under ALIAS instead of this repo's base.alias" },
+	    { .lname = "keep", .argname = "FILE", .is_path = 1,
+	      .help = "also keep the image tarball as FILE" } },
+	  .help = "build the base image from Debian packages with mmdebstrap "
+	  "(bash, git, sudo, tmux, ca-certificates, busybox, the dev user) "
+	  "and import it under this repo's base.alias" },
+	{ .words = { "base", "import" }, .id = CMD_BASE_IMPORT,
+	  .cls = CMD_HOST, .args = "FILE", .min_args = 1, .max_args = 1,
+	  .opts = { { .lname = "alias", .argname = "ALIAS",
+	      .help = "import under ALIAS instead of this repo's base.alias" } },
+	  .help = "import a unified Incus image tarball (metadata.yaml + "
+	  "rootfs/) as a JailBee base image and point the alias at it" },
+	{ .words = { "base", "usage" }, .id = CMD_BASE_USAGE,
+	  .cls = CMD_HOST, .args = "", .min_args = 0, .max_args = 0,
+	  .opts = { { .lname = "output", .sname = 'o', .argname = "FORMAT",
+	      .choices = "text|json",
+	      .help = "print as text (default) or JSON" } },
+	  .help = "list JailBee's base images and images its containers "
+	  "use: aliases, size, and the containers made from each" },
+	{ .words = { "base", "prune" }, .id = CMD_BASE_PRUNE,
+	  .cls = CMD_HOST, .args = "", .min_args = 0, .max_args = 0,
+	  .help = "delete the base images JailBee imported that no container "
+	  "uses and no alias names" },
 #ifdef JB_TESTHOOKS
 	{ .words = { "_test-attempt" }, .id = CMD_TEST_ATTEMPT,
 	  .cls = CMD_INTERNAL, .args = "PROCESS read|write|connect|netlink PATH",

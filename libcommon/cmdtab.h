@@ -58,6 +58,10 @@ enum cmd_id {
 	CMD_UNMOUNT,
 	CMD_MOUNT_LS,
 	CMD_APPLY,
+	CMD_BASE_BUILD,		/* C10 */
+	CMD_BASE_IMPORT,
+	CMD_BASE_USAGE,
+	CMD_BASE_PRUNE,
 };
 
 /* where a command runs: in the parent, or in jbctl alone */

@@ -32,6 +32,10 @@ jb_imsg_name(uint32_t type)
 	case IMSG_INCUS_RESIZE:	return "INCUS_RESIZE";
 	case IMSG_INCUS_EXIT:	return "INCUS_EXIT";
 	case IMSG_INCUS_NETINFO:	return "INCUS_NETINFO";
+	case IMSG_INCUS_IMAGE_IMPORT:	return "INCUS_IMAGE_IMPORT";
+	case IMSG_INCUS_IMAGES:		return "INCUS_IMAGES";
+	case IMSG_INCUS_IMAGE:		return "INCUS_IMAGE";
+	case IMSG_INCUS_IMAGE_PRUNE:	return "INCUS_IMAGE_PRUNE";
 	case IMSG_MOUNTD_REPO:	return "MOUNTD_REPO";
 	case IMSG_MOUNTD_REPO_INFO:	return "MOUNTD_REPO_INFO";
 	case IMSG_SSHD_LISTEN:	return "SSHD_LISTEN";
@@ -56,6 +60,8 @@ jb_imsg_name(uint32_t type)
 	case IMSG_INCUS_DISK_LIST:	return "INCUS_DISK_LIST";
 	case IMSG_INCUS_DISK:		return "INCUS_DISK";
 	case IMSG_CTL_MOUNT:		return "CTL_MOUNT";
+	case IMSG_MOUNTD_IMAGE_OPEN:	return "MOUNTD_IMAGE_OPEN";
+	case IMSG_MOUNTD_IMAGE_FD:	return "MOUNTD_IMAGE_FD";
 	case IMSG_CTL_STATUS:	return "CTL_STATUS";
 	case IMSG_CTL_STATUS_ENTRY:	return "CTL_STATUS_ENTRY";
 	case IMSG_CTL_VERSION:	return "CTL_VERSION";
@@ -72,6 +78,7 @@ jb_imsg_name(uint32_t type)
 	case IMSG_CTL_EXEC_FD:	return "CTL_EXEC_FD";
 	case IMSG_CTL_WINSIZE:	return "CTL_WINSIZE";
 	case IMSG_CTL_EXIT:		return "CTL_EXIT";
+	case IMSG_CTL_IMAGE:		return "CTL_IMAGE";
 	}
 	return "unknown";
 }

@@ -71,6 +71,12 @@ enum jb_imsg_type {
 	IMSG_INCUS_EXIT,	/* I->P, struct jb_exit, before DONE */
 	IMSG_INCUS_NETINFO,	/* P->I, none; I->P struct jb_netinfo */
 
+	/* parent <-> jb-incus, base images (C10): 230.. */
+	IMSG_INCUS_IMAGE_IMPORT = 230,	/* P->I, struct jb_image_import + fd */
+	IMSG_INCUS_IMAGES,	/* P->I, none: the suite's images */
+	IMSG_INCUS_IMAGE,	/* I->P, struct jb_image, one per image */
+	IMSG_INCUS_IMAGE_PRUNE,	/* P->I, none; I->P IMAGE per deleted one */
+
 	/* parent <-> jb-incus, disk devices (M1-M3): 250.. */
 	IMSG_INCUS_DISK_ADD = 250, /* P->I, struct jb_disk; I->P one DISK */
 	IMSG_INCUS_DISK_REMOVE,	/* P->I, struct jb_disk (name, device) */
@@ -93,6 +99,10 @@ enum jb_imsg_type {
 	IMSG_MOUNTD_DEADLINE,	/* M->P, struct jb_mount_deadline */
 	IMSG_MOUNTD_EXPIRED,	/* M->P, struct jb_mount_deadline, peerid 0:
 				   unasked, again every few s until cleared */
+
+	/* parent <-> jb-mountd, base images (C10): 320.. */
+	IMSG_MOUNTD_IMAGE_OPEN = 320,	/* P->M, struct jb_image_open */
+	IMSG_MOUNTD_IMAGE_FD,	/* M->P, struct jb_image_file + fd */
 
 	/*
 	 * parent <-> jb-sshd: 500..  LISTEN and SESSION travel on the
@@ -130,6 +140,9 @@ enum jb_imsg_type {
 
 	/* jbctl <-> parent, mounts (M1-M3): 1200.. */
 	IMSG_CTL_MOUNT = 1200,	/* parent -> client, struct jb_mount_entry */
+
+	/* base images (C10): 1400.. */
+	IMSG_CTL_IMAGE = 1400,	/* parent -> client, struct jb_image */
 };
 
 /* one process of the suite, as it reports itself */
@@ -389,6 +402,41 @@ struct jb_mount_entry {
 	char		path[PATH_MAX];
 	int32_t		readonly;
 	int64_t		until;			/* 0: no deadline */
+};
+
+/*
+ * Base images (C10).  A file to import is opened by jb-mountd as the
+ * owner and its fd travels through the parent to jb-incus, which streams
+ * it to Incus: no process but jb-mountd touches the owner's files.
+ */
+#define JB_FP_MAX		72	/* a sha256 in hex, NUL included */
+#define JB_IMAGE_USERS_MAX	1024	/* packed container names */
+
+struct jb_image_open {
+	char		path[PATH_MAX];		/* absolute */
+};
+
+struct jb_image_file {
+	uint64_t	size;			/* as fstat saw it */
+	char		kind[16];		/* "gzip", "xz", "tar" ... */
+};
+
+struct jb_image_import {
+	char		alias[JB_INSTANCE_MAX];	/* repo's base.alias */
+	char		repo[PATH_MAX];		/* who asked, for the record */
+	uint64_t	size;			/* the fd must have this size */
+};
+
+/* one image: a suite image, or one a JailBee container uses */
+struct jb_image {
+	char		fingerprint[JB_FP_MAX];
+	char		aliases[JB_MSG_TEXT_MAX];	/* comma-separated */
+	char		description[JB_MSG_TEXT_MAX];
+	uint64_t	size;			/* bytes, as Incus says */
+	int64_t		created;		/* seconds since the epoch */
+	int32_t		suite;			/* marked at import by us */
+	uint32_t	nusers;			/* containers made from it */
+	char		users[JB_IMAGE_USERS_MAX]; /* names, NUL-separated, cut */
 };
 
 const char	*jb_imsg_name(uint32_t);

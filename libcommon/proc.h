@@ -64,7 +64,7 @@ struct child {
 	struct event_base *base;
 	int		(*dispatch)(struct child *, struct imsg *);
 	int		 fdsend;	/* may send fds to the parent */
-	int		 fdrecv;	/* may also take fds from it (jb-sshd) */
+	int		 fdrecv;	/* may take fds from it (jb-sshd, images) */
 	/* answer STATUS_REQ later with child_status_reply(); NULL: at once */
 	void		(*status)(struct child *, uint32_t);
 };

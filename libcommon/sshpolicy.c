@@ -43,6 +43,7 @@ sshpolicy_host(enum cmd_id id)
 	/* detaching and listing only narrow or read a container */
 	case CMD_UNMOUNT:
 	case CMD_MOUNT_LS:
+	case CMD_BASE_USAGE:
 		return SSHP_HOST_ALLOWED;
 	/* R19: setting up the host is the local owner's business */
 	case CMD_INIT:
@@ -53,6 +54,9 @@ sshpolicy_host(enum cmd_id id)
 	case CMD_REMOTE_SSH_STATUS:
 	case CMD_AUDIT:
 	case CMD_APPLY:
+	case CMD_BASE_BUILD:
+	case CMD_BASE_IMPORT:
+	case CMD_BASE_PRUNE:
 	/*
 	 * R20: mount stays host-only until remote.ssh.mount_roots or
 	 * remote.ssh.mounts unlock it, which jailbeed does not read yet
@@ -316,6 +320,10 @@ sshpolicy_decide(const struct sshp_conf *pc, int argc, char *argv[],
 	    (out->optset & 1U) && strcmp(out->opts[0], "global") == 0)
 		return refuse(r, "config show --layer global: refused over SSH "
 		    "while repos are excluded (remote.ssh.excluded_repos)");
+	/* base usage names every container made from an image: not scoped */
+	if (pc->excluded && pc->restrict_host && c->id == CMD_BASE_USAGE)
+		return refuse(r, "base usage: refused over SSH while repos "
+		    "are excluded (remote.ssh.excluded_repos)%s", "");
 	strlcpy(out->cwd, "/", sizeof(out->cwd));
 	return 0;
 }

@@ -1,0 +1,301 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * jbctl base build (C10): the base image is built here, as the calling
+ * user, with mmdebstrap (root mode as root, unshare mode otherwise, which
+ * needs the user's /etc/subuid and /etc/subgid ranges), from Debian
+ * packages only.  The daemons never run a package manager: the result is
+ * a unified image tarball in a private work directory, which `base
+ * import` then hands to jailbeed (jb-mountd opens it as the owner).
+ */
+
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "jbctl.h"
+
+#define MMDEBSTRAP	"/usr/bin/mmdebstrap"
+
+/*
+ * $1 work dir, $2 mode, $3 suite, $4 Debian arch, $5 Incus arch.  The
+ * image: Debian minbase plus bash, busybox (init and DHCP client),
+ * ca-certificates, git, sudo, tmux; user dev (1000:1000, home /home/dev,
+ * passwordless sudo; `jbctl new` gives it the owner's ids); git trusts
+ * the mounted checkout (safe.directory).  No systemd: busybox init halts
+ * cleanly on the SIGPWR `incus stop` sends.
+ */
+static const char build_script[] =
+    "set -eu\n"
+    "w=$1 mode=$2 suite=$3 arch=$4 uarch=$5\n"
+    "JB_SETUP='set -e\n"
+    "groupadd -g 1000 dev\n"
+    "useradd -u 1000 -g 1000 -m -d /home/dev -s /bin/bash dev\n"
+    "printf \"dev ALL=(ALL) NOPASSWD:ALL\\n\" > /etc/sudoers.d/jailbee-dev\n"
+    "chmod 0440 /etc/sudoers.d/jailbee-dev\n"
+    "printf \"[safe]\\n\\tdirectory = *\\n\" > /etc/gitconfig\n"
+    "ln -sf /bin/busybox /sbin/init\n"
+    "mkdir -p /usr/share/udhcpc\n"
+    "cat > /usr/share/udhcpc/default.script <<\"S\"\n"
+    "#!/bin/busybox sh\n"
+    "case \"$1\" in\n"
+    "deconfig)\n"
+    "\tip addr flush dev \"$interface\"\n"
+    "\tip link set \"$interface\" up\n"
+    "\t;;\n"
+    "bound|renew)\n"
+    "\tip addr flush dev \"$interface\"\n"
+    "\tip addr add \"$ip/${mask:-24}\" dev \"$interface\"\n"
+    "\t;;\n"
+    "esac\n"
+    "S\n"
+    "chmod 0755 /usr/share/udhcpc/default.script\n"
+    /* sudo wants the host name (the container's, set by Incus) known */
+    "cat > /usr/local/sbin/jailbee-hosts <<\"S\"\n"
+    "#!/bin/sh\n"
+    "h=$(hostname)\n"
+    "grep -q \"[[:space:]]$h\\$\" /etc/hosts || "
+    "echo \"127.0.1.1 $h\" >> /etc/hosts\n"
+    "S\n"
+    "chmod 0755 /usr/local/sbin/jailbee-hosts\n"
+    "cat > /etc/inittab <<\"S\"\n"
+    "::sysinit:/bin/busybox ip link set lo up\n"
+    "::sysinit:/usr/local/sbin/jailbee-hosts\n"
+    "::respawn:/bin/busybox udhcpc -f -S -i eth0 -s "
+    "/usr/share/udhcpc/default.script\n"
+    "S\n"
+    "printf \"127.0.0.1 localhost\\n\" > /etc/hosts\n"
+    "'\n"
+    "export JB_SETUP\n"
+    /*
+     * in unshare mode the namespace's root (a subordinate uid) builds,
+     * packs and removes the tree: it gets a directory of its own, which
+     * only this user can find (the work directory is not listable)
+     */
+    "s=$(mktemp -d \"$w/s.XXXXXX\")\n"
+    "[ \"$mode\" = root ] || chmod 0777 \"$s\"\n"
+    "echo \"jbctl: [1/3] mmdebstrap: Debian $suite ($arch), $mode mode\" >&2\n"
+    MMDEBSTRAP " --mode=\"$mode\" --variant=minbase --architectures=\"$arch\" "
+    "--include=bash,busybox,ca-certificates,git,sudo,tmux "
+    "--dpkgopt='path-exclude=/usr/share/man/*' "
+    "--dpkgopt='path-exclude=/usr/share/doc/*' "
+    "--dpkgopt='path-include=/usr/share/doc/*/copyright' "
+    "--dpkgopt='path-exclude=/usr/share/locale/*' "
+    "--dpkgopt='path-exclude=/usr/share/info/*' "
+    "--customize-hook='chroot \"$1\" /bin/sh -c \"$JB_SETUP\"' "
+    "\"$suite\" \"$s/rootfs\"\n"
+    "cat > \"$s/metadata.yaml\" <<M\n"
+    "architecture: $uarch\n"
+    "creation_date: $(date +%s)\n"
+    "properties:\n"
+    "  description: JailBee base (Debian $suite; bash, git, sudo, tmux)\n"
+    "  os: debian\n"
+    "  release: $suite\n"
+    "M\n"
+    "echo \"jbctl: [2/3] packing $(du -sh \"$s/rootfs\" 2>/dev/null | "
+    "cut -f1) into an image\" >&2\n"
+    "ns=\n"
+    "[ \"$mode\" = root ] || ns=\"" MMDEBSTRAP " --unshare-helper\"\n"
+    "$ns tar -C \"$s\" --numeric-owner -cf - metadata.yaml rootfs |\n"
+    "    gzip -1 > \"$w/image.tar.gz\"\n"
+    "$ns rm -rf \"$s/rootfs\"\n"
+    "rm -rf \"$s\"\n"
+    "chmod 0644 \"$w/image.tar.gz\"\n";
+
+/* the cleanup after a failed build: the tree may belong to a subuid */
+static const char clean_script[] =
+    "w=$1 mode=$2\n"
+    "for s in \"$w\"/s.*; do\n"
+    "  [ -d \"$s\" ] || continue\n"
+    "  if [ \"$mode\" = root ]; then rm -rf \"$s\"\n"
+    "  else " MMDEBSTRAP " --unshare-helper rm -rf \"$s/rootfs\"; "
+    "rm -rf \"$s\"; fi\n"
+    "done\n"
+    "rm -rf \"$w\"\n";
+
+static int
+run_sh(const char *script, const char *const args[])
+{
+	const char	*argv[12];
+	pid_t	 pid;
+	int	 i, status;
+
+	argv[0] = "sh";
+	argv[1] = "-c";
+	argv[2] = script;
+	argv[3] = "jbctl-base";
+	for (i = 0; args[i] != NULL && i < 7; i++)
+		argv[4 + i] = args[i];
+	argv[4 + i] = NULL;
+	switch (pid = fork()) {
+	case -1:
+		return -1;
+	case 0:
+		/* execv's prototype predates const; it writes nothing */
+		execv("/bin/sh", (char **)(uintptr_t)argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) == -1)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+/* Debian's name for this machine's architecture, and Incus's */
+static int
+arches(const char **deb, const char **incus)
+{
+	static struct utsname	u;
+
+	if (uname(&u) == -1)
+		return -1;
+	*incus = u.machine;
+	if (strcmp(u.machine, "x86_64") == 0)
+		*deb = "amd64";
+	else if (strcmp(u.machine, "aarch64") == 0)
+		*deb = "arm64";
+	else
+		return -1;
+	return 0;
+}
+
+/* the host's own Debian release, so the image matches its mirror */
+static void
+suite_of_host(char *buf, size_t len)
+{
+	char	 line[256];
+	FILE	*fp;
+
+	strlcpy(buf, "bookworm", len);
+	if ((fp = fopen("/etc/os-release", "r")) == NULL)
+		return;
+	while (fgets(line, sizeof(line), fp) != NULL)
+		if (strncmp(line, "VERSION_CODENAME=", 17) == 0) {
+			line[strcspn(line, "\"\n")] = '\0';
+			if (line[17] != '\0' && strspn(line + 17,
+			    "abcdefghijklmnopqrstuvwxyz") == strlen(line + 17))
+				strlcpy(buf, line + 17, len);
+		}
+	fclose(fp);
+}
+
+int
+base_build(char *dir, size_t dirlen, char *file, size_t filelen)
+{
+	const char	*tmp, *deb, *inc, *mode;
+	char		 suite[64];
+	const char	*args[6];
+	int		 rv;
+
+	if (access(MMDEBSTRAP, X_OK) == -1) {
+		fprintf(stderr, "jbctl: %s: %s; install it (apt-get install "
+		    "mmdebstrap, or regress/setup-host)\n", MMDEBSTRAP,
+		    strerror(errno));
+		return -1;
+	}
+	if (arches(&deb, &inc) == -1) {
+		fprintf(stderr, "jbctl: base build: this machine's "
+		    "architecture is not one the build knows (amd64, arm64)\n");
+		return -1;
+	}
+	suite_of_host(suite, sizeof(suite));
+	mode = geteuid() == 0 ? "root" : "unshare";
+	/* /var/tmp, not a tmpfs: an unpacked system is a few hundred MB */
+	if ((tmp = getenv("TMPDIR")) == NULL || *tmp == '\0')
+		tmp = "/var/tmp";
+	if ((size_t)snprintf(dir, dirlen, "%s/jailbee-base.XXXXXX", tmp) >=
+	    dirlen || mkdtemp(dir) == NULL) {
+		fprintf(stderr, "jbctl: cannot make a work directory in %s: "
+		    "%s\n", tmp, strerror(errno));
+		return -1;
+	}
+	/*
+	 * not listable; passable, so that jb-mountd (the owner) can open
+	 * the image even when root builds it
+	 */
+	if (chmod(dir, 0711) == -1) {
+		fprintf(stderr, "jbctl: chmod %s: %s\n", dir, strerror(errno));
+		base_cleanup(dir);
+		return -1;
+	}
+	snprintf(file, filelen, "%s/image.tar.gz", dir);
+	args[0] = dir;
+	args[1] = mode;
+	args[2] = suite;
+	args[3] = deb;
+	args[4] = inc;
+	args[5] = NULL;
+	if ((rv = run_sh(build_script, args)) != 0) {
+		fprintf(stderr, "jbctl: base build failed (status %d)%s\n", rv,
+		    strcmp(mode, "unshare") == 0 ? "; unshare mode needs "
+		    "ranges for you in /etc/subuid and /etc/subgid (as root: "
+		    "usermod --add-subuids 100000-165535 --add-subgids "
+		    "100000-165535 USER)" : "");
+		base_cleanup(dir);
+		return -1;
+	}
+	fprintf(stderr, "jbctl: [3/3] importing %s\n", file);
+	return 0;
+}
+
+void
+base_cleanup(const char *dir)
+{
+	const char	*args[3];
+
+	args[0] = dir;
+	args[1] = geteuid() == 0 ? "root" : "unshare";
+	args[2] = NULL;
+	(void)run_sh(clean_script, args);
+}
+
+/* --keep FILE: the tarball moves there (a copy across file systems) */
+int
+base_keep(const char *from, const char *to)
+{
+	char	 buf[65536];
+	ssize_t	 n;
+	int	 in, out;
+
+	if (rename(from, to) == 0)
+		return 0;
+	if (errno != EXDEV) {
+		fprintf(stderr, "jbctl: --keep %s: %s\n", to, strerror(errno));
+		return -1;
+	}
+	if ((in = open(from, O_RDONLY | O_CLOEXEC)) == -1 ||
+	    (out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644))
+	    == -1) {
+		fprintf(stderr, "jbctl: --keep %s: %s\n", to, strerror(errno));
+		if (in != -1)
+			close(in);
+		return -1;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n) {
+			n = -1;
+			break;
+		}
+	close(in);
+	if (close(out) == -1 || n < 0) {
+		fprintf(stderr, "jbctl: --keep %s: %s\n", to, strerror(errno));
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,218 @@
+#! /usr/bin/env atf-sh
+#
+# Base images on the real incusd (FEATURES C10): base import (jb-mountd
+# opens the file as the owner, the fd goes through jailbeed to jb-incus,
+# which streams it to Incus), new from the imported alias, base usage,
+# base prune, the errors, and one real mmdebstrap build.  Small images
+# come from regress/mkimage with a date of their own, so each has a
+# fingerprint of its own and none is the shared jb-test image.
+
+. "$(atf_get_srcdir)/lib.sh"
+
+setup() {
+	jb_start
+	jb_tools
+	jb_image
+	jb_repo
+	p=$(jb_prefix)
+	printf 'container_prefix: %s\nbase:\n  alias: %s-base\n' "$p" "$p" \
+	    > repo/.jailbee/config.yaml
+	chown $JB_OWNER repo/.jailbee/config.yaml
+	mkdir -p img
+	chmod 0755 img
+}
+
+# mkimg NAME N: a small image whose fingerprint is this test's own
+mkimg() {
+	SOURCE_DATE_EPOCH=$((1500000000 + $$ * 8 + $2)) \
+	    "$(atf_config_get srcdir)/regress/mkimage" img/$1.tar.gz ||
+	    atf_fail "mkimage $1"
+	chmod 0644 img/$1.tar.gz
+	sha256sum img/$1.tar.gz | cut -d' ' -f1 > img/$1.fp
+	echo "$(cat img/$1.fp)" >> fingerprints
+}
+
+fp() { cat img/$1.fp; }
+
+usage_json() { jbo repo base usage -o json > usage.json; }
+
+base_cleanup() {
+	jb_containers_cleanup
+	# what the aliases name, even when the test failed before noting it
+	[ -f prefix ] && for a in "$(cat prefix)-base" "$(cat prefix)-tmp"; do
+		incus image info "$a" 2>/dev/null |
+		    sed -n 's/^Fingerprint: //p' >> fingerprints
+		incus image alias delete "$a" > /dev/null 2>&1
+	done
+	[ -f fingerprints ] && for f in $(cat fingerprints); do
+		incus image delete "$f" > /dev/null 2>&1
+	done
+	jb_cleanup
+}
+
+atf_test_case import_new_usage_prune cleanup
+import_new_usage_prune_head() {
+	atf_set descr "base import streams an image to Incus under the repo's" \
+	    "alias, marked as the suite's; new uses it; usage lists it with" \
+	    "its container; prune deletes only unused, unaliased suite images"
+	atf_set require.user root
+	atf_set timeout 600
+}
+import_new_usage_prune_body() {
+	setup
+	p=$(jb_prefix)
+	mkimg a 1
+	mkimg b 2
+	mkimg c 3
+	mkimg d 4
+	# import as the owner, under base.alias
+	atf_check -e match:"importing .*img/a.tar.gz \\(gzip" \
+	    -e match:"uploading" -e match:"imported $(fp a | cut -c1-12)" \
+	    -e match:"alias $p-base -> $(fp a | cut -c1-12)" \
+	    jbo repo base import "$(pwd)/img/a.tar.gz"
+	atf_check -o inline:"$(fp a)\n" -x \
+	    "incus image info $p-base | sed -n 's/^Fingerprint: //p'"
+	atf_check -o match:'jailbee.suite: "1"' \
+	    -o match:"jailbee.alias: $p-base" \
+	    -o match:"description: JailBee test image" incus image show $(fp a)
+	# a container from it
+	atf_check -e match:"creating $p-one from $p-base" -e match:"ready" \
+	    jbo repo new one
+	atf_check -o inline:"$(fp a)\n" \
+	    incus config get $p-one volatile.base_image
+	atf_check -o match:"one" in_ctr $p-one git -C /home/dev/$p \
+	    branch --show-current
+	# a relative name, as root, from inside the repo: the alias moves
+	atf_check -e match:"alias $p-base -> $(fp b | cut -c1-12) \\(was $(fp a | cut -c1-12)\\)" \
+	    -x "cd repo && ../bin/jbctl -s $(jb_sock) base import ../img/b.tar.gz"
+	# again: Incus has it already, nothing is uploaded
+	atf_check -e match:"Incus already holds image" \
+	    -e not-match:"uploading" -e match:"already points at it" \
+	    jbo repo base import "$(pwd)/img/b.tar.gz"
+	# c under another alias that then goes; d imported behind our back
+	atf_check -e match:"alias $p-tmp" \
+	    jbo repo base import --alias $p-tmp "$(pwd)/img/c.tar.gz"
+	atf_check incus image alias delete $p-tmp
+	atf_check -o ignore incus image import img/d.tar.gz
+	# usage: a is used by one, b carries the alias; d and jb-test are
+	# no suite images and no JailBee container uses them
+	usage_json
+	atf_check -o inline:"$p-one\n" -x "jq -r '.images[] |
+	    select(.fingerprint == \"$(fp a)\") | .containers[]' usage.json"
+	atf_check -o inline:"$p-base\n" -x "jq -r '.images[] |
+	    select(.fingerprint == \"$(fp b)\") | .aliases[]' usage.json"
+	atf_check -o inline:"true\n" -x "jq -r '.images[] |
+	    select(.fingerprint == \"$(fp b)\") | .suite' usage.json"
+	atf_check -o empty -x "jq -r '.images[] |
+	    select(.fingerprint == \"$(fp d)\") | .fingerprint' usage.json"
+	atf_check -o match:"^$(fp a | cut -c1-12) +- .* yes +$p-one\$" \
+	    -o match:"^$(fp b | cut -c1-12) +$p-base " jbo repo base usage
+	# prune: only c goes
+	atf_check -e match:"deleted image $(fp c | cut -c1-12)" \
+	    -e not-match:"deleted image $(fp a | cut -c1-12)" \
+	    -e not-match:"deleted image $(fp b | cut -c1-12)" \
+	    -e not-match:"deleted image $(fp d | cut -c1-12)" \
+	    jbo repo base prune
+	atf_check -s not-exit:0 -o ignore -e ignore incus image info $(fp c)
+	for f in $(fp a) $(fp b) $(fp d); do
+		atf_check -o ignore incus image info $f
+	done
+	atf_check -o ignore incus image info jb-test
+	atf_check -o not-match:"jailbee" incus image show jb-test
+	atf_check -e match:"nothing to prune" jbo repo base prune
+	# once its container is gone, a goes too; d (not ours) stays
+	atf_check incus delete --force $p-one
+	atf_check -e match:"deleted image $(fp a | cut -c1-12)" \
+	    jbo repo base prune
+	atf_check -o ignore incus image info $(fp d)
+	atf_check -o ignore incus image info $(fp b)
+}
+import_new_usage_prune_cleanup() { base_cleanup; }
+
+atf_test_case import_errors cleanup
+import_errors_head() {
+	atf_set descr "base import refuses what is no image, with the file's" \
+	    "name and what to do; the file is opened as the owner"
+	atf_set require.user root
+	atf_set timeout 300
+}
+import_errors_body() {
+	setup
+	p=$(jb_prefix)
+	d=$(pwd)/img
+	atf_check -s exit:1 -e match:"$d/nope.tar.gz: No such file" \
+	    jbo repo base import $d/nope.tar.gz
+	atf_check -s exit:1 -e match:"$d: not a regular file" \
+	    jbo repo base import $d
+	: > $d/empty.tar.gz
+	chmod 0644 $d/empty.tar.gz
+	atf_check -s exit:1 -e match:"$d/empty.tar.gz: the file is empty" \
+	    jbo repo base import $d/empty.tar.gz
+	echo "not an image at all" > $d/text
+	chmod 0644 $d/text
+	atf_check -s exit:1 -e match:"$d/text: not an Incus image" \
+	    jbo repo base import $d/text
+	# the owner cannot read it, so jb-mountd cannot, even for root
+	mkimg a 1
+	cp $d/a.tar.gz $d/secret.tar.gz
+	chmod 0600 $d/secret.tar.gz
+	atf_check -s exit:1 -e match:"$d/secret.tar.gz: Permission denied" \
+	    -x "cd repo && ../bin/jbctl -s $(jb_sock) base import $d/secret.tar.gz"
+	# larger than an image may be (sparse: no disk is used)
+	printf '\037\213\010' > $d/huge.tar.gz
+	truncate -s 9G $d/huge.tar.gz
+	chmod 0644 $d/huge.tar.gz
+	atf_check -s exit:1 -e match:"$d/huge.tar.gz: 9663676416 bytes is more" \
+	    jbo repo base import $d/huge.tar.gz
+	rm -f $d/huge.tar.gz
+	atf_check -s exit:1 -e match:"not usable as an image alias" \
+	    jbo repo base import --alias 'a/b' $d/a.tar.gz
+	mkdir plain && chmod 0755 plain
+	atf_check -s exit:1 -e match:"not inside a git checkout" \
+	    jbo plain base import $d/a.tar.gz
+	atf_check -s exit:1 -e match:"usage: jbctl base import FILE" \
+	    jbo repo base import
+	# unshare mode needs the owner's subordinate ids, which it lacks
+	if ! grep -q "^$JB_OWNER:" /etc/subuid; then
+		atf_check -s exit:1 -e match:"/etc/subuid" \
+		    env TMPDIR=/var/tmp jbo repo base build
+	fi
+}
+import_errors_cleanup() { base_cleanup; }
+
+atf_test_case real_build cleanup
+real_build_head() {
+	atf_set descr "base build runs mmdebstrap (root mode) from the Debian" \
+	    "mirror, imports the result under base.alias, and new makes a" \
+	    "working container from it: git, sudo, tmux, the dev user"
+	atf_set require.user root
+	atf_set timeout 600
+}
+real_build_body() {
+	setup
+	p=$(jb_prefix)
+	atf_check -e match:"\\[1/3\\] mmdebstrap: Debian" \
+	    -e match:"\\[2/3\\] packing" -e match:"\\[3/3\\] importing" \
+	    -e match:"alias $p-base -> " -o ignore \
+	    -x "cd repo && ../bin/jbctl -s $(jb_sock) base build --keep $(pwd)/img/deb.tar.gz"
+	sha256sum img/deb.tar.gz | cut -d' ' -f1 >> fingerprints
+	atf_check -o match:'jailbee.suite: "1"' \
+	    -o match:"os: debian" incus image show $p-base
+	atf_check -e match:"ready: $p-deb" jbo repo new deb
+	atf_check -o inline:"dev\n" in_ctr $p-deb id -un
+	atf_check -o inline:"/home/dev\n" in_ctr $p-deb sh -c 'echo ~dev'
+	atf_check -o inline:"root\n" in_ctr $p-deb sudo -n id -un
+	atf_check -o match:"^tmux " in_ctr $p-deb tmux -V
+	atf_check -o inline:"deb\n" in_ctr $p-deb git -C /home/dev/$p \
+	    branch --show-current
+	atf_check -o match:"^/bin/bash" in_ctr $p-deb sh -c 'getent passwd dev | cut -d: -f7'
+	# no work directory is left behind
+	atf_check -o empty -x "ls -d /var/tmp/jailbee-base.* 2>/dev/null || true"
+}
+real_build_cleanup() { base_cleanup; }
+
+atf_init_test_cases() {
+	atf_add_test_case import_new_usage_prune
+	atf_add_test_case import_errors
+	atf_add_test_case real_build
+}
