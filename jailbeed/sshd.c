@@ -560,7 +560,7 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 	if (r.cmd != NULL || r.help)
 		strlcpy(s->leaf, r.leaf, sizeof(s->leaf));
 	if (i == -1) {
-		refuse(s, r.err, "policy");
+		refuse(s, r.err, r.reason);
 		goto out;
 	}
 	if (r.help || r.cmd->id == CMD_HELP) {

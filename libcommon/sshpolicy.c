@@ -70,14 +70,16 @@ sshpolicy_host(enum cmd_id id)
 	return SSHP_HOST_UNKNOWN;
 }
 
-static int	refuse(struct sshp_result *, const char *, ...)
-		    __attribute__((__format__(printf, 2, 3)));
+static int	refuse(struct sshp_result *, const char *, const char *, ...)
+		    __attribute__((__format__(printf, 3, 4)));
 
+/* reason: a fixed word for the journal; fmt: the sentence for the user */
 static int
-refuse(struct sshp_result *r, const char *fmt, ...)
+refuse(struct sshp_result *r, const char *reason, const char *fmt, ...)
 {
 	va_list	ap;
 
+	r->reason = reason;
 	va_start(ap, fmt);
 	(void)vsnprintf(r->err, sizeof(r->err), fmt, ap);
 	va_end(ap);
@@ -142,18 +144,19 @@ set_opt(const struct cmd *c, int k, const char *val, struct jb_ctl_cmd *out,
 	const struct cmd_opt	*o = &c->opts[k];
 
 	if (o->is_path)
-		return refuse(r, "option --%s names a host path: refused over "
-		    "SSH%s", o->lname, "");
+		return refuse(r, "path option", "option --%s names a host "
+		    "path: refused over SSH", o->lname);
 	if (c->id == CMD_NEW && strcmp(o->lname, "mount") == 0)
-		return refuse(r, "new --mount is refused over SSH: a remote "
-		    "session gets clones, never the host working tree%s%s",
-		    "", "");
+		return refuse(r, "path option", "new --mount is refused over "
+		    "SSH: a remote session gets clones, never the host "
+		    "working tree");
 	if (o->choices != NULL && !choice_ok(o->choices, val))
-		return refuse(r, "option --%s: not one of %s", o->lname,
-		    o->choices);
+		return refuse(r, "usage", "option --%s: not one of %s",
+		    o->lname, o->choices);
 	if (strlcpy(out->opts[k], val, sizeof(out->opts[k])) >=
 	    sizeof(out->opts[k]))
-		return refuse(r, "option --%s: value too long%s", o->lname, "");
+		return refuse(r, "usage", "option --%s: value too long",
+		    o->lname);
 	out->optset |= 1U << k;
 	return 0;
 }
@@ -171,8 +174,8 @@ parse(const struct cmd *c, int argc, char *argv[], struct jb_ctl_cmd *out,
 		if (dashdash || a[0] != '-' || a[1] == '\0') {
 			l = strlen(a) + 1;
 			if (l > sizeof(out->argv) - off)
-				return refuse(r, "the command line is too "
-				    "long%s%s", "", "");
+				return refuse(r, "usage", "the command line "
+				    "is too long");
 			memcpy(out->argv + off, a, l);
 			off += l;
 			out->nargs++;
@@ -195,12 +198,12 @@ parse(const struct cmd *c, int argc, char *argv[], struct jb_ctl_cmd *out,
 				    strncmp(c->opts[k].lname, a + 2, n) == 0)
 					break;
 			if (k == CMD_MAXOPTS || c->opts[k].lname == NULL)
-				return refuse(r, "%s: unknown option %s",
-				    r->leaf, a);
+				return refuse(r, "usage", "%s: unknown "
+				    "option %s", r->leaf, a);
 			if (c->opts[k].argname == NULL) {
 				if (eq != NULL)
-					return refuse(r, "option --%s takes "
-					    "no value%s", c->opts[k].lname, "");
+					return refuse(r, "usage", "option --%s "
+					    "takes no value", c->opts[k].lname);
 				if (set_opt(c, k, "", out, r) == -1)
 					return -1;
 			} else if (eq != NULL) {
@@ -208,8 +211,8 @@ parse(const struct cmd *c, int argc, char *argv[], struct jb_ctl_cmd *out,
 					return -1;
 			} else {
 				if (i + 1 >= argc)
-					return refuse(r, "option --%s needs a "
-					    "value%s", c->opts[k].lname, "");
+					return refuse(r, "usage", "option --%s "
+					    "needs a value", c->opts[k].lname);
 				if (set_opt(c, k, argv[++i], out, r) == -1)
 					return -1;
 			}
@@ -229,8 +232,8 @@ parse(const struct cmd *c, int argc, char *argv[], struct jb_ctl_cmd *out,
 			if (k == CMD_MAXOPTS || c->opts[k].lname == NULL) {
 				char	opt[3] = { '-', a[j], '\0' };
 
-				return refuse(r, "%s: unknown option %s",
-				    r->leaf, opt);
+				return refuse(r, "usage", "%s: unknown "
+				    "option %s", r->leaf, opt);
 			}
 			if (c->opts[k].argname == NULL) {
 				if (set_opt(c, k, "", out, r) == -1)
@@ -242,8 +245,8 @@ parse(const struct cmd *c, int argc, char *argv[], struct jb_ctl_cmd *out,
 					return -1;
 			} else {
 				if (i + 1 >= argc)
-					return refuse(r, "option --%s needs a "
-					    "value%s", c->opts[k].lname, "");
+					return refuse(r, "usage", "option --%s "
+					    "needs a value", c->opts[k].lname);
 				if (set_opt(c, k, argv[++i], out, r) == -1)
 					return -1;
 			}
@@ -252,8 +255,8 @@ parse(const struct cmd *c, int argc, char *argv[], struct jb_ctl_cmd *out,
 	}
 	if (!r->help && ((int)out->nargs < c->min_args ||
 	    (int)out->nargs > c->max_args))
-		return refuse(r, "%s: wrong number of arguments; usage: %s",
-		    r->leaf, c->args);
+		return refuse(r, "usage", "%s: wrong number of arguments; "
+		    "usage: %s", r->leaf, c->args);
 	return 0;
 }
 
@@ -267,10 +270,10 @@ sshpolicy_decide(const struct sshp_conf *pc, int argc, char *argv[],
 	memset(out, 0, sizeof(*out));
 	memset(r, 0, sizeof(*r));
 	if (pc->mode == SSHP_DISABLED)
-		return refuse(r, "commands are disabled on this server "
-		    "(remote.ssh.commands.mode: disabled)%s%s", "", "");
+		return refuse(r, "disabled", "commands are disabled on this "
+		    "server (remote.ssh.commands.mode: disabled)");
 	if (argc < 1)
-		return refuse(r, "no command given%s%s", "", "");
+		return refuse(r, "usage", "no command given");
 	if ((c = cmd_lookup(argc, argv, &nw)) == NULL) {
 		/* "snapshot --help": the group's usage, nothing else */
 		if (is_group(argc, argv, &nw) && argc == nw + 1 &&
@@ -283,34 +286,36 @@ sshpolicy_decide(const struct sshp_conf *pc, int argc, char *argv[],
 			}
 			if (pc->mode == SSHP_ALLOWLIST &&
 			    !allowed(pc, r->leaf, 1))
-				return refuse(r, "%s: not in this server's "
-				    "allowlist (remote.ssh.commands.allow)%s",
-				    r->leaf, "");
+				return refuse(r, "allowlist", "%s: not in "
+				    "this server's allowlist "
+				    "(remote.ssh.commands.allow)", r->leaf);
 			r->help = 1;
 			return 0;
 		}
-		return refuse(r, "unknown command \"%.64s\"; run help%s",
-		    argv[0], "");
+		return refuse(r, "unknown command", "unknown command "
+		    "\"%.64s\"; run help", argv[0]);
 	}
 	cmd_name(c, r->leaf, sizeof(r->leaf));
 	r->cmd = c;
 	if (c->cls == CMD_UNCLASSIFIED || c->cls == CMD_INTERNAL ||
 	    (c->flags & CMD_LOCAL))
-		return refuse(r, "%s: not available over SSH%s", r->leaf, "");
+		return refuse(r, "not remote", "%s: not available over SSH",
+		    r->leaf);
 	if (pc->mode == SSHP_ALLOWLIST && !allowed(pc, r->leaf, 0))
-		return refuse(r, "%s: not in this server's allowlist "
-		    "(remote.ssh.commands.allow)%s", r->leaf, "");
+		return refuse(r, "allowlist", "%s: not in this server's "
+		    "allowlist (remote.ssh.commands.allow)", r->leaf);
 	switch (sshpolicy_host(c->id)) {
 	case SSHP_HOST_ALLOWED:
 		break;
 	case SSHP_HOST_REFUSED:
 		if (pc->restrict_host)
-			return refuse(r, "%s: acts on the host, refused over "
-			    "SSH (remote.ssh.restrict_host)%s", r->leaf, "");
+			return refuse(r, "restrict_host", "%s: acts on the "
+			    "host, refused over SSH (remote.ssh.restrict_host)",
+			    r->leaf);
 		break;
 	case SSHP_HOST_UNKNOWN:
-		return refuse(r, "%s: not classified for remote use; "
-		    "refused%s", r->leaf, "");
+		return refuse(r, "unclassified", "%s: not classified for "
+		    "remote use; refused", r->leaf);
 	}
 	out->id = c->id;
 	if (parse(c, argc - nw, argv + nw, out, r) == -1)
@@ -318,12 +323,13 @@ sshpolicy_decide(const struct sshp_conf *pc, int argc, char *argv[],
 	/* R40: with exclusions, nothing that shows every repo's settings */
 	if (pc->excluded && pc->restrict_host && c->id == CMD_CONFIG_SHOW &&
 	    (out->optset & 1U) && strcmp(out->opts[0], "global") == 0)
-		return refuse(r, "config show --layer global: refused over SSH "
-		    "while repos are excluded (remote.ssh.excluded_repos)");
+		return refuse(r, "excluded_repos", "config show --layer "
+		    "global: refused over SSH while repos are excluded "
+		    "(remote.ssh.excluded_repos)");
 	/* base usage names every container made from an image: not scoped */
 	if (pc->excluded && pc->restrict_host && c->id == CMD_BASE_USAGE)
-		return refuse(r, "base usage: refused over SSH while repos "
-		    "are excluded (remote.ssh.excluded_repos)%s", "");
+		return refuse(r, "excluded_repos", "base usage: refused over "
+		    "SSH while repos are excluded (remote.ssh.excluded_repos)");
 	strlcpy(out->cwd, "/", sizeof(out->cwd));
 	return 0;
 }

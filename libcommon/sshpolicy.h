@@ -47,6 +47,7 @@ struct sshp_result {
 	int		  help;		/* --help: print usage, run nothing */
 	char		  leaf[48];	/* "snapshot ls", or the group */
 	char		  err[JB_MSG_TEXT_MAX];
+	const char	 *reason;	/* fixed, for the journal: "allowlist" */
 };
 
 enum sshp_host	sshpolicy_host(enum cmd_id);

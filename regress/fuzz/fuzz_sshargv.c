@@ -38,7 +38,7 @@ judge(const struct sshp_conf *pc, int argc, char **argv)
 	if ((cmd = malloc(sizeof(*cmd))) == NULL)
 		return;
 	if (sshpolicy_decide(pc, argc, argv, cmd, &r) == -1) {
-		if (r.err[0] == '\0')
+		if (r.err[0] == '\0' || r.reason == NULL)
 			abort();
 		free(cmd);
 		return;

@@ -320,6 +320,9 @@ R19_restrict_host_refusals_body() {
 	done
 	atf_check -o match:"^jb-sshd " -o match:"^LOCK-DOWN" \
 	    jssh -i key1 jailbee@127.0.0.1 status
+	# the journal says which rule refused, in a fixed word
+	atf_check -o ignore -x "grep -F '\"command\":\"init\"' state/ssh-journal.jsonl | grep -F '\"decision\":\"refuse\",\"reason\":\"restrict_host\"'"
+	atf_check -o ignore -x "grep -F '\"command\":\"remote ssh key ls\"' state/ssh-journal.jsonl | grep -F '\"reason\":\"not remote\"'"
 }
 R19_restrict_host_refusals_cleanup() { jb_cleanup; }
 

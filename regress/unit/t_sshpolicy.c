@@ -109,6 +109,7 @@ ATF_TC_BODY(mount_refused_every_spelling, tc)
 		ATF_CHECK_MSG(decide(&full, bad[i]) == -1, "%s", bad[i]);
 		ATF_CHECK_MSG(decide(&open_host, bad[i]) == -1, "%s", bad[i]);
 		ATF_CHECK(strstr(res.err, "--mount") != NULL);
+		ATF_CHECK_STREQ(res.reason, "path option");
 	}
 	ATF_CHECK(decide(&full, "new x") == 0);
 	/* after "--" a word is an argument, not an option */
@@ -126,6 +127,7 @@ ATF_TC_BODY(restrict_host, tc)
 	for (i = 0; host[i] != NULL; i++) {
 		ATF_CHECK_MSG(decide(&full, host[i]) == -1, "%s", host[i]);
 		ATF_CHECK(strstr(res.err, "restrict_host") != NULL);
+		ATF_CHECK_STREQ(res.reason, "restrict_host");
 	}
 	/* off: the host commands the parent carries out are admitted */
 	ATF_CHECK(decide(&open_host, "init") == 0);
@@ -145,6 +147,7 @@ ATF_TC_BODY(allowlist_exact_leaf, tc)
 	ATF_CHECK(decide(&pc, "snapshot ls box") == 0);
 	ATF_CHECK(decide(&pc, "snapshot create box") == -1);
 	ATF_CHECK(strstr(res.err, "allowlist") != NULL);
+	ATF_CHECK_STREQ(res.reason, "allowlist");
 	ATF_CHECK(decide(&pc, "status") == -1);
 	/* the group's --help, once a leaf under it is allowed */
 	ATF_CHECK(decide(&pc, "snapshot --help") == 0 && res.help);
@@ -160,6 +163,7 @@ ATF_TC_BODY(disabled_mode, tc)
 
 	ATF_CHECK(decide(&pc, "ls") == -1);
 	ATF_CHECK(strstr(res.err, "disabled") != NULL);
+	ATF_CHECK_STREQ(res.reason, "disabled");
 	ATF_CHECK(decide(&pc, "help") == -1);
 }
 
