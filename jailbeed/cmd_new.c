@@ -332,6 +332,19 @@ new_create(struct job *job)
 		off += l;
 		q->nenv++;
 	}
+	/* gpg.enabled: ssh through the host's gpg-agent (M4) */
+	if (conf->gpg_enabled) {
+		l = (size_t)snprintf(kv, sizeof(kv), "SSH_AUTH_SOCK=/run/user/"
+		    "%u/gnupg/S.gpg-agent.ssh", (unsigned)env->owner_uid) + 1;
+		if (l > sizeof(q->env) - off) {
+			free(q);
+			new_fail(job, "container.env is too large");
+			return;
+		}
+		memcpy(q->env + off, kv, l);
+		off += l;
+		q->nenv++;
+	}
 	job_progress(job, "creating %s from %s at %s", n->name, q->image,
 	    n->ipv4);
 	if (req_send(PROC_INCUS, IMSG_INCUS_CREATE, q, sizeof(*q), -1,

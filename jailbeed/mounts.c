@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <event.h>
 
@@ -279,6 +280,7 @@ struct hostapply {
 	struct repo_ctx	*ctx;
 	char		 name[JB_INSTANCE_MAX];
 	uint8_t		 have[RC_MOUNTS_MAX];
+	int		 have_gpg_home, have_gpg_agent;
 	size_t		 next;
 	size_t		 attached;
 	mount_cb	 cb;
@@ -286,6 +288,7 @@ struct hostapply {
 };
 
 static void	host_next(struct job *, struct hostapply *);
+static void	host_one(struct job *, int, const char *, void *);
 
 static void
 host_one(struct job *job, int ok, const char *err, void *arg)
@@ -303,6 +306,53 @@ host_one(struct job *job, int ok, const char *err, void *arg)
 	host_next(job, h);
 }
 
+/*
+ * gpg.enabled (M4, seed "Read-only does not mean secret"): ~/.gnupg
+ * read-only, and the agent's socket directory read-only (a read-only
+ * bind still lets a process connect to the sockets in it).  0 attach
+ * started, 1 nothing (more) to do.
+ */
+static int
+gpg_next(struct job *job, struct hostapply *h)
+{
+	struct mount_spec	s;
+	char			dir[64];
+
+	if (!h->ctx->conf.gpg_enabled)
+		return 1;
+	memset(&s, 0, sizeof(s));
+	(void)strlcpy(s.name, h->name, sizeof(s.name));
+	(void)snprintf(s.reserved, sizeof(s.reserved), "/home/dev/%s",
+	    h->ctx->conf.container_prefix);
+	s.readonly = 1;
+	if (!h->have_gpg_home) {
+		h->have_gpg_home = 1;
+		(void)strlcpy(s.device, MNT_GPG_HOME, sizeof(s.device));
+		(void)strlcpy(s.host, "~/.gnupg", sizeof(s.host));
+		(void)strlcpy(s.container, "/home/dev/.gnupg",
+		    sizeof(s.container));
+		(void)strlcpy(s.what, "gpg.enabled", sizeof(s.what));
+		mount_attach(job, &s, host_one, h);
+		return 0;
+	}
+	if (h->have_gpg_agent)
+		return 1;
+	h->have_gpg_agent = 1;
+	(void)snprintf(dir, sizeof(dir), "/run/user/%u/gnupg",
+	    (unsigned)env->owner_uid);
+	if (access(dir, F_OK) == -1) {
+		job_progress(job, "gpg: no agent sockets at %s: start "
+		    "gpg-agent, then jbctl apply %s", dir, h->name);
+		return 1;
+	}
+	(void)strlcpy(s.device, MNT_GPG_AGENT, sizeof(s.device));
+	(void)strlcpy(s.host, dir, sizeof(s.host));
+	(void)strlcpy(s.container, dir, sizeof(s.container));
+	(void)strlcpy(s.what, "gpg agent sockets", sizeof(s.what));
+	mount_attach(job, &s, host_one, h);
+	return 0;
+}
+
 static void
 host_next(struct job *job, struct hostapply *h)
 {
@@ -314,6 +364,8 @@ host_next(struct job *job, struct hostapply *h)
 	while (h->next < h->ctx->conf.host_mounts.n && h->have[h->next])
 		h->next++;
 	if (h->next >= h->ctx->conf.host_mounts.n) {
+		if (gpg_next(job, h) == 0)
+			return;
 		free(h);
 		cb(job, 1, NULL, cbarg);
 		return;
@@ -344,6 +396,10 @@ host_disk(struct req *r, struct imsg *imsg)
 	    imsg_get_data(imsg, &d, sizeof(d)) == -1)
 		fatalx("jb-incus: malformed DISK");
 	d.device[sizeof(d.device) - 1] = '\0';
+	if (strcmp(d.device, MNT_GPG_HOME) == 0)
+		h->have_gpg_home = 1;
+	if (strcmp(d.device, MNT_GPG_AGENT) == 0)
+		h->have_gpg_agent = 1;
 	if (strncmp(d.device, MNT_HOST_PREFIX, strlen(MNT_HOST_PREFIX)) != 0)
 		return;
 	n = d.device + strlen(MNT_HOST_PREFIX);
@@ -375,7 +431,7 @@ mounts_host_apply(struct job *job, struct repo_ctx *ctx, const char *name,
 	struct hostapply	*h;
 	struct jb_incus_target	 t;
 
-	if (ctx->conf.host_mounts.n == 0) {
+	if (ctx->conf.host_mounts.n == 0 && !ctx->conf.gpg_enabled) {
 		cb(job, 1, NULL, arg);
 		return;
 	}
@@ -388,8 +444,9 @@ mounts_host_apply(struct job *job, struct repo_ctx *ctx, const char *name,
 	(void)strlcpy(h->name, name, sizeof(h->name));
 	h->cb = cb;
 	h->arg = arg;
-	job_progress(job, "host_mounts: %zu to attach",
-	    ctx->conf.host_mounts.n);
+	job_progress(job, "host_mounts: %zu to attach%s",
+	    ctx->conf.host_mounts.n, ctx->conf.gpg_enabled ? ", and gpg" :
+	    "");
 	memset(&t, 0, sizeof(t));
 	(void)strlcpy(t.name, name, sizeof(t.name));
 	if (req_send(PROC_INCUS, IMSG_INCUS_DISK_LIST, &t, sizeof(t), -1,

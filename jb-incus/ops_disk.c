@@ -10,9 +10,9 @@
 
 /*
  * DISK_ADD, DISK_REMOVE, DISK_LIST: the suite's disk devices on an
- * existing container (M1-M3).  The device is built here from four
+ * existing container (M1-M4).  The device is built here from four
  * checked values, under a name of the suite's (host-<n> for host_mounts,
- * optional-<kind>); nothing else of the instance can be changed this
+ * optional-<kind>, gpg-home and gpg-agent); nothing else of the instance can be changed this
  * way, and only a running container gets one, so that jb-mountd can
  * check at once what the container really holds.  The source is the
  * realpath jb-mountd checked; jb-mountd checks it again afterwards, and
@@ -40,6 +40,8 @@ valid_device(const char *d)
 {
 	const char	*n;
 
+	if (strcmp(d, MNT_GPG_HOME) == 0 || strcmp(d, MNT_GPG_AGENT) == 0)
+		return 1;
 	if (strncmp(d, MNT_OPTIONAL_PREFIX, strlen(MNT_OPTIONAL_PREFIX)) == 0)
 		return mnt_kind_ok(d + strlen(MNT_OPTIONAL_PREFIX));
 	if (strncmp(d, MNT_HOST_PREFIX, strlen(MNT_HOST_PREFIX)) != 0)

@@ -27,6 +27,8 @@
 #define MNT_HOST_SOURCE		"/mnt/host-source"
 #define MNT_OPTIONAL_PREFIX	"optional-"
 #define MNT_HOST_PREFIX		"host-"
+#define MNT_GPG_HOME		"gpg-home"	/* ~/.gnupg, read-only */
+#define MNT_GPG_AGENT		"gpg-agent"	/* its socket directory */
 #define MNT_RETRY_SECS		5	/* an expired mount not yet detached */
 
 /*

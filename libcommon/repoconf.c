@@ -143,6 +143,12 @@ static const struct yt_field github_fields[] = {
 	{ .key = NULL }
 };
 
+static const struct yt_field gpg_fields[] = {
+	{ .key = "enabled", .type = YT_CUSTOM, .off = RC_OFF(gpg_enabled),
+	  .fn = rc_tribool },
+	{ .key = NULL }
+};
+
 static const struct yt_field base_fields[] = {
 	{ .key = "alias", .type = YT_STRING, .off = RC_OFF(base_alias),
 	  .size = RC_SIZE(base_alias), .flags = YT_NULL_OK,
@@ -175,6 +181,7 @@ static const struct yt_field shared_fields[] = {
 	{ .key = "github", .type = YT_CUSTOM, .off = RC_OFF(paths.local),
 	  .fn = rc_refuse_github },
 	{ .key = "base", .type = YT_MAP, .sub = base_fields },
+	{ .key = "gpg", .type = YT_MAP, .sub = gpg_fields },
 	{ .key = NULL }
 };
 
@@ -198,6 +205,7 @@ static const struct yt_field local_fields[] = {
 	  .sub = mount_revert_fields },
 	{ .key = "github", .type = YT_MAP, .sub = github_fields },
 	{ .key = "base", .type = YT_MAP, .sub = base_fields },
+	{ .key = "gpg", .type = YT_MAP, .sub = gpg_fields },
 	{ .key = NULL }
 };
 
@@ -665,6 +673,7 @@ repoconf_init(struct repoconf *c)
 	c->autofetch = RC_UNSET;
 	c->loose_auto_revert.enabled = RC_UNSET;
 	c->mount_auto_revert.enabled = RC_UNSET;
+	c->gpg_enabled = RC_UNSET;
 }
 
 void
@@ -999,6 +1008,8 @@ repoconf_finish(struct repoconf *c, const char *repo_root, uid_t uid,
 		c->mount_auto_revert.enabled = 1;
 	if (c->mount_auto_revert.after == 0)
 		c->mount_auto_revert.after = RC_DEF_MOUNT_AFTER;
+	if (c->gpg_enabled == RC_UNSET)
+		c->gpg_enabled = 0;
 	if (c->base_alias[0] == '\0')
 		(void)snprintf(c->base_alias, sizeof(c->base_alias), "%s-base",
 		    c->container_prefix);
@@ -1307,5 +1318,8 @@ repoconf_dump(const struct repoconf *c, FILE *fp)
 		(void)fputs("base:\n", fp);
 		put_kstr(fp, "  ", "alias", c->base_alias);
 	}
+	if (c->gpg_enabled != RC_UNSET)
+		(void)fprintf(fp, "gpg:\n  enabled: %s\n", c->gpg_enabled ?
+		    "true" : "false");
 	return ferror(fp) ? -1 : 0;
 }

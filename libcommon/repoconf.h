@@ -137,6 +137,7 @@ struct repoconf {
 	struct rc_revert	loose_auto_revert;
 	struct rc_revert	mount_auto_revert;
 	char			github_token[RC_TOKEN_MAX + 1];
+	int			gpg_enabled;	/* gpg.enabled (M4) */
 	char			base_alias[RC_ALIAS_MAX + 1];
 };
 

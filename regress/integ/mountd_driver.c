@@ -355,16 +355,17 @@ ask_refused(const char *label, const char *path, const char *branch,
 static void
 start_mountd(const char *path)
 {
-	static char	 statedir[] = "/tmp/jbmountd-state.XXXXXX";
+	static char	 statedir[PATH_MAX];
 	char		*argv[] = { "jb-mountd", "-d", "-o",
 	    (char *)(uintptr_t)owner_name, "-m", statedir, NULL };
 	struct imsg	 imsg;
 	int		 sp[2], n;
 
 	/* its deadlines' directory, the owner's as jailbeed makes it */
-	if (mkdtemp(statedir) == NULL || chown(statedir, owner_uid,
+	AT(statedir, "%s/mountd-state", T);
+	if (mkdir(statedir, 0700) == -1 || chown(statedir, owner_uid,
 	    owner_gid) == -1)
-		bail("state directory: %s", strerror(errno));
+		bail("state directory %s: %s", statedir, strerror(errno));
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1)
 		bail("socketpair: %s", strerror(errno));

@@ -388,7 +388,68 @@ EOC
 }
 github_env_token_mode_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+atf_test_case gpg_mounts cleanup
+gpg_mounts_head() {
+	atf_set descr "gpg.enabled: the owner's ~/.gnupg read-only and the" \
+	    "agent's socket directory read-only at the same path, sockets" \
+	    "in it; SSH_AUTH_SOCK set (M4)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+gpg_mounts_body() {
+	setup
+	p=$(jb_prefix)
+	u=$(id -u $JB_OWNER)
+	home=$(getent passwd $JB_OWNER | cut -d: -f6)
+	[ -e "$home" ] && atf_skip "$home exists: not ours to change"
+	[ -e /run/user/$u ] && atf_skip "/run/user/$u exists: not ours"
+	echo "$home" > made-home
+	mkdir -p "$home/.gnupg" /run/user/$u/gnupg
+	echo keyring > "$home/.gnupg/pubring.kbx"
+	chown -R $JB_OWNER "$home" /run/user/$u
+	chmod 0700 "$home/.gnupg" /run/user/$u /run/user/$u/gnupg
+	setpriv --reuid=$JB_OWNER --regid=$JB_OWNER --init-groups \
+	    /usr/bin/python3 -c 'import socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+s.listen()
+time.sleep(120)' /run/user/$u/gnupg/S.gpg-agent &
+	echo $! > agent.pid
+	i=0
+	while [ ! -S /run/user/$u/gnupg/S.gpg-agent ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	config <<EOC
+gpg:
+  enabled: true
+EOC
+	atf_check -e match:"attaching $home/.gnupg at /home/dev/.gnupg \\(read-only\\)" \
+	    -e match:"attaching /run/user/$u/gnupg at /run/user/$u/gnupg \\(read-only\\)" \
+	    -e match:"ready: $p-k" jbo repo new k
+	atf_check -o inline:"keyring\n" in_ctr $p-k cat /home/dev/.gnupg/pubring.kbx
+	atf_check -s not-exit:0 -e match:"Read-only file system" \
+	    in_ctr $p-k touch /home/dev/.gnupg/x
+	atf_check in_ctr $p-k test -S /run/user/$u/gnupg/S.gpg-agent
+	atf_check -s not-exit:0 -e match:"Read-only file system" \
+	    in_ctr $p-k rm /run/user/$u/gnupg/S.gpg-agent
+	atf_check -o inline:"/run/user/$u/gnupg/S.gpg-agent.ssh\n" \
+	    jbo repo exec k -- sh -c 'echo $SSH_AUTH_SOCK'
+	atf_check -o match:"^gpg-agent +ro " -o match:"^gpg-home +ro " \
+	    jbo repo mount ls k
+}
+gpg_mounts_cleanup() {
+	jb_containers_cleanup
+	jb_cleanup
+	[ -f agent.pid ] && kill "$(cat agent.pid)" 2>/dev/null
+	if [ -f made-home ]; then
+		rm -rf "$(cat made-home)" /run/user/$(id -u $JB_OWNER)
+	fi
+	return 0
+}
+
 atf_init_test_cases() {
+	atf_add_test_case gpg_mounts
 	atf_add_test_case github_env_token_mode
 	atf_add_test_case host_mounts_ro_rw
 	atf_add_test_case host_mount_errors

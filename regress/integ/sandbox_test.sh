@@ -90,7 +90,7 @@ netd_confined_cleanup() { jb_cleanup; rm -f /tmp/jb-netd-was-here; }
 atf_test_case mountd_read_only cleanup
 mountd_read_only_head() {
 	atf_set descr "jb-mountd sees the owner's files but cannot write," \
-	    "not even where the owner may"
+	    "not even where the owner may, but for its state directory"
 	atf_set require.user root
 }
 mountd_read_only_body() {
@@ -108,6 +108,11 @@ mountd_read_only_body() {
 	atf_check -o match:"^denied: write $d/mountd-cannot" \
 	    bin/attempt jb-mountd write "$d/mountd-cannot"
 	[ ! -e "$d/mountd-cannot" ] || atf_fail "jb-mountd wrote a file"
+	# but for its own directory of mount deadlines (M2)
+	atf_check -o match:"^allowed: write $(pwd)/state/mounts/probe" \
+	    bin/attempt jb-mountd write "$(pwd)/state/mounts/probe"
+	atf_check -o match:"^denied: write $(pwd)/state/other" \
+	    bin/attempt jb-mountd write "$(pwd)/state/other"
 	still_serving
 }
 mountd_read_only_cleanup() {
