@@ -24,7 +24,9 @@ PKGS		:= libbsd-overlay libevent yaml-0.1 json-c libcap-ng libseccomp
 PKG_CFLAGS	:= $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS	:= $(shell pkg-config --libs $(PKGS))
 TLS_CFLAGS	:= $(shell pkg-config --cflags libevent_openssl openssl)
-TLS_LIBS	:= $(shell pkg-config --libs libevent_openssl openssl)
+# libmd: jb-incus's digests (websocket accept, image fingerprints) without
+# initialising OpenSSL, which only an https endpoint needs
+TLS_LIBS	:= $(shell pkg-config --libs libevent_openssl openssl) -lmd
 NFT_LIBS	:= $(shell pkg-config --libs libnftables)
 
 # relayd's warning list plus -Wextra, errors always
