@@ -243,12 +243,16 @@ imp_hash(evutil_socket_t fd, short ev, void *arg)
 	struct imp	*m = r->priv;
 	struct timeval	 tv = { 0, 0 };
 	uint8_t		 d[SHA256_DIGEST_LENGTH];
+	uint64_t	 want;
 	size_t		 i;
 	ssize_t		 n;
 	int		 k;
 
 	for (k = 0; k < IMG_SLICES && (uint64_t)m->off < m->size; k++) {
-		n = pread(m->fd, m->buf, IMG_SLICE, m->off);
+		/* exactly size bytes: what is uploaded, whatever follows */
+		want = m->size - (uint64_t)m->off;
+		n = pread(m->fd, m->buf, want < IMG_SLICE ? (size_t)want :
+		    IMG_SLICE, m->off);
 		if (n <= 0) {
 			req_done(r, 0, "reading the image: %s", n == 0 ?
 			    "it is shorter than it was" : strerror(errno));
