@@ -27,7 +27,9 @@ PKGS		+= libmd
 PKG_CFLAGS	:= $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS	:= $(shell pkg-config --libs $(PKGS))
 TLS_CFLAGS	:= $(shell pkg-config --cflags libevent_openssl openssl)
-TLS_LIBS	:= $(shell pkg-config --libs libevent_openssl openssl)
+# libmd: jb-incus's digests (websocket accept, image fingerprints) without
+# initialising OpenSSL, which only an https endpoint needs
+TLS_LIBS	:= $(shell pkg-config --libs libevent_openssl openssl) -lmd
 NFT_LIBS	:= $(shell pkg-config --libs libnftables)
 
 # relayd's warning list plus -Wextra, errors always

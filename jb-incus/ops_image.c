@@ -31,7 +31,7 @@
 
 #include <event2/event.h>
 #include <json.h>
-#include <openssl/evp.h>
+#include <sha2.h>
 
 #include "incus.h"
 #include "log.h"
@@ -47,7 +47,7 @@ struct imp {
 	int			 fd;
 	uint64_t		 size;
 	off_t			 off;
-	EVP_MD_CTX		*md;
+	SHA2_CTX		 md;	/* libmd: no OpenSSL init */
 	struct event		*ev;
 	char			 fp[65];
 	char			 alias[JB_INSTANCE_MAX];
@@ -64,8 +64,6 @@ imp_free(void *arg)
 		return;
 	if (m->fd != -1)
 		close(m->fd);
-	if (m->md != NULL)
-		EVP_MD_CTX_free(m->md);
 	if (m->ev != NULL)
 		event_free(m->ev);
 	free(m->buf);
@@ -244,29 +242,31 @@ imp_hash(evutil_socket_t fd, short ev, void *arg)
 	struct op_req	*r = arg;
 	struct imp	*m = r->priv;
 	struct timeval	 tv = { 0, 0 };
-	unsigned char	 d[EVP_MAX_MD_SIZE];
-	unsigned int	 dlen, i;
+	uint8_t		 d[SHA256_DIGEST_LENGTH];
+	uint64_t	 want;
+	size_t		 i;
 	ssize_t		 n;
 	int		 k;
 
 	for (k = 0; k < IMG_SLICES && (uint64_t)m->off < m->size; k++) {
-		n = pread(m->fd, m->buf, IMG_SLICE, m->off);
+		/* exactly size bytes: what is uploaded, whatever follows */
+		want = m->size - (uint64_t)m->off;
+		n = pread(m->fd, m->buf, want < IMG_SLICE ? (size_t)want :
+		    IMG_SLICE, m->off);
 		if (n <= 0) {
 			req_done(r, 0, "reading the image: %s", n == 0 ?
 			    "it is shorter than it was" : strerror(errno));
 			return;
 		}
-		if (EVP_DigestUpdate(m->md, m->buf, (size_t)n) != 1)
-			fatalx("%s: EVP_DigestUpdate", __func__);
+		SHA256Update(&m->md, m->buf, (size_t)n);
 		m->off += n;
 	}
 	if ((uint64_t)m->off < m->size) {
 		evtimer_add(m->ev, &tv);
 		return;
 	}
-	if (EVP_DigestFinal_ex(m->md, d, &dlen) != 1 || dlen != 32)
-		fatalx("%s: EVP_DigestFinal_ex", __func__);
-	for (i = 0; i < dlen; i++)
+	SHA256Final(d, &m->md);
+	for (i = 0; i < sizeof(d); i++)
 		(void)snprintf(m->fp + 2 * i, 3, "%02x", d[i]);
 	free(m->buf);
 	m->buf = NULL;
@@ -316,9 +316,8 @@ op_image_import(uint32_t rid, const struct jb_image_import *q, int fd)
 	m->size = q->size;
 	(void)strlcpy(m->alias, q->alias, sizeof(m->alias));
 	(void)strlcpy(m->repo, q->repo, sizeof(m->repo));
-	if ((m->md = EVP_MD_CTX_new()) == NULL ||
-	    EVP_DigestInit_ex(m->md, EVP_sha256(), NULL) != 1 ||
-	    (m->buf = malloc(IMG_SLICE)) == NULL ||
+	SHA256Init(&m->md);
+	if ((m->buf = malloc(IMG_SLICE)) == NULL ||
 	    (m->ev = evtimer_new(incus_base(ops_ic), imp_hash, r)) == NULL)
 		fatal("%s", __func__);
 	evtimer_add(m->ev, &tv);

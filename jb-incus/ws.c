@@ -21,6 +21,7 @@
 #include <event2/event.h>
 
 #include <openssl/evp.h>
+#include <sha1.h>
 
 #include "http.h"
 #include "ws.h"
@@ -399,16 +400,23 @@ ws_mask(uint8_t *p, size_t len, const uint8_t *key, size_t offset)
 int
 ws_accept_value(const char *key, char *out, size_t outlen)
 {
-	unsigned char	 md[EVP_MAX_MD_SIZE];
-	unsigned int	 mdlen;
+	uint8_t		 md[SHA1_DIGEST_LENGTH];
+	SHA1_CTX	 ctx;
 	char		*s;
 	int		 rv = -1;
 
 	/* 20 bytes of SHA-1 are 28 of base64 */
 	if (outlen < 29 || asprintf(&s, "%s%s", key, WS_GUID) == -1)
 		return -1;
-	if (EVP_Digest(s, strlen(s), md, &mdlen, EVP_sha1(), NULL) == 1 &&
-	    mdlen == 20 && EVP_EncodeBlock((unsigned char *)out, md, 20) == 28)
+	/*
+	 * libmd, not OpenSSL's EVP: a digest there initialises OpenSSL
+	 * (configuration, providers), some 3 MB that a jb-incus talking to
+	 * the local socket never needs
+	 */
+	SHA1Init(&ctx);
+	SHA1Update(&ctx, (const uint8_t *)s, strlen(s));
+	SHA1Final(md, &ctx);
+	if (EVP_EncodeBlock((unsigned char *)out, md, sizeof(md)) == 28)
 		rv = 0;
 	free(s);
 	return rv;

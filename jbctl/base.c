@@ -34,16 +34,83 @@
 #define MMDEBSTRAP	"/usr/bin/mmdebstrap"
 
 /*
- * $1 work dir, $2 mode, $3 suite, $4 Debian arch, $5 Incus arch.  The
- * image: Debian minbase plus bash, busybox (init and DHCP client),
- * ca-certificates, git, sudo, tmux; user dev (1000:1000, home /home/dev,
- * passwordless sudo; `jbctl new` gives it the owner's ids); git trusts
+ * The host's apt sources for the suite, its -updates and -security, as
+ * one-line entries for mmdebstrap (deb822 .sources and one-line files):
+ * the image comes from the mirrors the machine already uses, nowhere
+ * else.  awk -v s=SUITE, on the files.
+ */
+static const char mirror_awk[] =
+    "function want(x) {\n"
+    "\treturn x == s || x == s \"-updates\" || x == s \"-security\"\n"
+    "}\n"
+    "function emit(u, x) {\n"
+    "\tif (want(x) && !seen[u \" \" x]++)\n"
+    "\t\tprint \"deb \" u \" \" x \" main\"\n"
+    "}\n"
+    "function flush(  nu, nx, a, b, j, k) {\n"
+    "\tif (t ~ /(^|[ \\t:])deb([ \\t]|$)/ && !off) {\n"
+    "\t\tnu = split(u, a, /[ \\t]+/)\n"
+    "\t\tnx = split(x, b, /[ \\t]+/)\n"
+    "\t\tfor (j = 1; j <= nu; j++)\n"
+    "\t\t\tfor (k = 1; k <= nx; k++)\n"
+    "\t\t\t\temit(a[j], b[k])\n"
+    "\t}\n"
+    "\tt = u = x = \"\"\n"
+    "\toff = 0\n"
+    "}\n"
+    "FILENAME != cur { flush(); cur = FILENAME }\n"
+    "FILENAME ~ /\\.sources$/ {\n"
+    "\tif ($0 ~ /^[ \\t]*$/)\n"
+    "\t\tflush()\n"
+    "\telse if (tolower($1) == \"types:\")\n"
+    "\t\tt = $0\n"
+    "\telse if (tolower($1) == \"uris:\") {\n"
+    "\t\tu = $0\n"
+    "\t\tsub(/^[^:]*:[ \\t]*/, \"\", u)\n"
+    "\t} else if (tolower($1) == \"suites:\") {\n"
+    "\t\tx = $0\n"
+    "\t\tsub(/^[^:]*:[ \\t]*/, \"\", x)\n"
+    "\t} else if (tolower($1) == \"enabled:\" && tolower($2) == \"no\")\n"
+    "\t\toff = 1\n"
+    "\tnext\n"
+    "}\n"
+    "$1 == \"deb\" {\n"
+    "\ti = 2\n"
+    "\tif ($2 ~ /^\\[/) {\n"
+    "\t\twhile (i < NF && $i !~ /\\]$/)\n"
+    "\t\t\ti++\n"
+    "\t\ti++\n"
+    "\t}\n"
+    "\temit($i, $(i + 1))\n"
+    "}\n"
+    "END { flush() }\n";
+
+/*
+ * $1 work dir, $2 mode, $3 suite, $4 Debian arch, $5 Incus arch, $6
+ * mirror_awk.  The image: Debian minbase plus bash, busybox (init and
+ * DHCP client), ca-certificates, git, sudo, tmux; user dev (1000:1000,
+ * home /home/dev, passwordless sudo; `jbctl new` gives it the owner's
+ * ids); git trusts
  * the mounted checkout (safe.directory).  No systemd: busybox init halts
  * cleanly on the SIGPWR `incus stop` sends.
  */
 static const char build_script[] =
     "set -eu\n"
-    "w=$1 mode=$2 suite=$3 arch=$4 uarch=$5\n"
+    "w=$1 mode=$2 suite=$3 arch=$4 uarch=$5 prog=$6\n"
+    "set --\n"
+    "for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list "
+    "/etc/apt/sources.list.d/*.sources; do\n"
+    "  [ -f \"$f\" ] && set -- \"$@\" \"$f\"\n"
+    "done\n"
+    "m=\n"
+    "[ $# -eq 0 ] || m=$(awk -v s=\"$suite\" \"$prog\" \"$@\")\n"
+    "[ -n \"$m\" ] || { echo \"jbctl: the host's apt setup has no source "
+    "for Debian $suite: add its mirror to /etc/apt/sources.list.d\" >&2; "
+    "exit 1; }\n"
+    "set --\n"
+    "while IFS= read -r l; do set -- \"$@\" \"$l\"; done <<EOF\n"
+    "$m\n"
+    "EOF\n"
     "JB_SETUP='set -e\n"
     "groupadd -g 1000 dev\n"
     "useradd -u 1000 -g 1000 -m -d /home/dev -s /bin/bash dev\n"
@@ -99,7 +166,7 @@ static const char build_script[] =
     "--dpkgopt='path-exclude=/usr/share/locale/*' "
     "--dpkgopt='path-exclude=/usr/share/info/*' "
     "--customize-hook='chroot \"$1\" /bin/sh -c \"$JB_SETUP\"' "
-    "\"$suite\" \"$s/rootfs\"\n"
+    "\"$suite\" \"$s/rootfs\" \"$@\"\n"
     "cat > \"$s/metadata.yaml\" <<M\n"
     "architecture: $uarch\n"
     "creation_date: $(date +%s)\n"
@@ -200,7 +267,7 @@ base_build(char *dir, size_t dirlen, char *file, size_t filelen)
 {
 	const char	*tmp, *deb, *inc, *mode;
 	char		 suite[64];
-	const char	*args[6];
+	const char	*args[7];
 	int		 rv;
 
 	if (access(MMDEBSTRAP, X_OK) == -1) {
@@ -240,7 +307,8 @@ base_build(char *dir, size_t dirlen, char *file, size_t filelen)
 	args[2] = suite;
 	args[3] = deb;
 	args[4] = inc;
-	args[5] = NULL;
+	args[5] = mirror_awk;
+	args[6] = NULL;
 	if ((rv = run_sh(build_script, args)) != 0) {
 		fprintf(stderr, "jbctl: base build failed (status %d)%s\n", rv,
 		    strcmp(mode, "unshare") == 0 ? "; unshare mode needs "
