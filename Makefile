@@ -61,7 +61,8 @@ JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c jailbeed/control.c \
 JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http.c jb-incus/incus.c \
 		   jb-incus/ws.c jb-incus/exec.c jb-incus/ops.c jb-incus/ops_action.c \
 		   jb-incus/ops_create.c jb-incus/ops_exec.c
-JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c
+JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
+		   jb-netd/netd_state.c jb-netd/netd_nft.c
 JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/repo.c
 JBSSHD_SRCS	:= jb-sshd/jb-sshd.c
 JBCTL_SRCS	:= jbctl/jbctl.c jbctl/output.c jbctl/remote.c jbctl/local.c \
@@ -145,7 +146,8 @@ $(O)/libincus.a: $(call objs,jb-incus/http.c jb-incus/incus.c jb-incus/ws.c \
     jb-incus/exec.c)
 	rm -f $@
 	ar rcs $@ $^
-$(O)/libnetd.a: $(call objs,jb-netd/policy.c jb-netd/nftgen.c)
+$(O)/libnetd.a: $(call objs,jb-netd/policy.c jb-netd/nftgen.c \
+		   jb-netd/netd_state.c)
 	rm -f $@
 	ar rcs $@ $^
 $(O)/libmountd.a: $(call objs,jb-mountd/repo.c)

@@ -67,6 +67,8 @@ children_spawn(void)
 		if (i == PROC_NETD) {
 			argv[argc++] = "-b";
 			argv[argc++] = env->conf.bridge;
+			argv[argc++] = "-S";
+			argv[argc++] = env->conf.state_dir;
 		}
 		if (i == PROC_MOUNTD) {
 			argv[argc++] = "-o";

@@ -34,6 +34,8 @@ jb_imsg_name(uint32_t type)
 	case IMSG_INCUS_NETINFO:	return "INCUS_NETINFO";
 	case IMSG_MOUNTD_REPO:	return "MOUNTD_REPO";
 	case IMSG_MOUNTD_REPO_INFO:	return "MOUNTD_REPO_INFO";
+	case IMSG_NETD_SET:		return "NETD_SET";
+	case IMSG_NETD_FORGET:	return "NETD_FORGET";
 	case IMSG_CTL_STATUS:	return "CTL_STATUS";
 	case IMSG_CTL_STATUS_ENTRY:	return "CTL_STATUS_ENTRY";
 	case IMSG_CTL_VERSION:	return "CTL_VERSION";

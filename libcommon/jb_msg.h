@@ -75,6 +75,10 @@ enum jb_imsg_type {
 	IMSG_MOUNTD_REPO = 300,	/* P->M, struct jb_repo_req */
 	IMSG_MOUNTD_REPO_INFO,	/* M->P, struct jb_repo_info, before DONE */
 
+	/* parent <-> jb-netd: 400..; peerid = request id */
+	IMSG_NETD_SET = 400,	/* P->N, struct jb_netd_ctr: add or replace */
+	IMSG_NETD_FORGET,	/* P->N, struct jb_incus_target (name) */
+
 	/* jbctl <-> parent (control socket): 1000.. */
 	IMSG_CTL_STATUS = 1000,	/* client -> parent, none */
 	IMSG_CTL_STATUS_ENTRY,	/* parent -> client, struct jb_proc_status */
@@ -257,6 +261,21 @@ struct jb_repo_info {
 	char		upstream_url[PATH_MAX];	/* "" when none */
 	char		branch_sha[48];		/* of the asked branch, "" absent */
 	char		head_sha[48];
+};
+
+/*
+ * One container's network policy, as jb-netd enforces it: a new one
+ * replaces whatever held the name or the address before.  entries are
+ * egress_allow entries (FEATURES N2), NUL-separated; jb-netd refuses the
+ * whole message when one is malformed, naming it.
+ */
+struct jb_netd_ctr {
+	char		name[JB_INSTANCE_MAX];
+	char		ipv4[16];		/* its fixed address */
+	char		mode[8];		/* strict | loose */
+	int64_t		deadline;		/* loose until, 0: no revert */
+	uint32_t	nentries;
+	char		entries[JB_ARGV_MAX];
 };
 
 const char	*jb_imsg_name(uint32_t);

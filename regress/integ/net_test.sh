@@ -1,0 +1,188 @@
+#! /usr/bin/env atf-sh
+#
+# Copyright (c) 2026 The JailBee authors
+#
+# Permission to use, copy, modify, and distribute this software for any
+# purpose with or without fee is hereby granted, provided that the above
+# copyright notice and this permission notice appear in all copies.
+#
+# THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+# WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+# MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+# ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+# WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+# ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+# OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+#
+# Network enforcement with real packets (FEATURES N1, N2, N9, N10): a
+# container of the running suite against test hosts in a network
+# namespace (nethosts.sh); jb-netd's table inet jailbee decides.
+
+. "$(atf_get_srcdir)/lib.sh"
+. "$(atf_get_srcdir)/nethosts.sh"
+
+BR_NET=10.213.0.0/24
+BR_GW=10.213.0.1
+
+# $1: egress_allow entries, one per line
+setup() {
+	jb_start
+	jb_tools
+	net_tools
+	jb_image
+	jb_repo
+	nh_up "$BR_NET"
+	{
+		echo "egress_allow:"
+		echo "$1" | while read -r e; do
+			[ -n "$e" ] && echo "  - \"$e\""
+		done
+	} >> repo/.jailbee/config.yaml
+}
+
+cleanup() {
+	jb_cleanup
+	jb_containers_cleanup
+	nh_down
+}
+
+# the test image's DHCP client sets no route: give the container one
+route() {
+	incus exec "$1" -- ip route replace default via "$BR_GW" ||
+	    atf_fail "cannot route $1 through the bridge"
+}
+
+ctr_ip() { incus config device get "$1" eth0 ipv4.address; }
+
+# commands atf_check can run: ctr_http C HOST PORT sends GET / from
+# container C (busybox nc: the image's static busybox wget crashes without
+# NSS modules); ctr_prompt is the same, failing unless it is over in less
+# than $SECS ms (default 2000: a refusal is prompt, not a timeout)
+net_tools() {
+	cat > bin/ctr_http <<'EOS'
+#!/bin/sh
+exec in_ctr "$1" sh -c "printf 'GET / HTTP/1.0\r\n\r\n' | nc -w 5 $2 $3"
+EOS
+	cat > bin/ctr_prompt <<'EOS'
+#!/bin/bash
+t0=$(date +%s%N)
+ctr_http "$@"
+rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+echo "took ${ms}ms" >&2
+[ $ms -lt ${SECS:-2000} ] || { echo "too slow: ${ms}ms" >&2; exit 99; }
+exit $rc
+EOS
+	chmod 0755 bin/ctr_http bin/ctr_prompt
+}
+
+atf_test_case strict_allowlist cleanup
+strict_allowlist_head() {
+	atf_set descr "a new container is strict before it runs: its" \
+	    "address:port and CIDR:port entries connect, the same host's" \
+	    "other port and other hosts are refused at once, nothing comes in" \
+	    "(N1, N2, N9)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+strict_allowlist_body() {
+	setup "$NH_WWW:8080
+203.0.113.0/24:7"
+	c=$(jb_prefix)-feat
+	atf_check -e match:"network: strict, 2 egress_allow entries" \
+	    -e match:"ready: $c" jbo repo new feat
+	route "$c"
+	atf_check -o match:"^hello 8080 from $NH_WWW" \
+	    ctr_http "$c" $NH_WWW 8080
+	atf_check -s not-exit:0 -e match:"refused" \
+	    -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8081
+	atf_check -s not-exit:0 -e match:"refused" \
+	    -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW2 8080
+	atf_check -o inline:"ping\n" in_ctr "$c" sh -c \
+	    "echo ping | nc -w 3 $NH_ECHO 7"
+	# the same echo host on an allowed network, other port: refused
+	atf_check -s not-exit:0 -e match:"refused" \
+	    -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_ECHO 8080
+
+	# inbound: a listener the host itself reaches (not forwarded), but
+	# the test hosts, routed through the host, do not
+	ip=$(ctr_ip "$c")
+	incus exec "$c" -- sh -c 'while :; do echo hi | nc -l -p 9000; done' \
+	    > /dev/null 2>&1 &
+	echo $! > listener.pid
+	i=0
+	until bash -c "exec 3<>/dev/tcp/$ip/9000" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || atf_fail "the listener in $c never came up"
+		sleep 0.1
+	done
+	atf_check -s not-exit:0 -e ignore nh_ns timeout 3 \
+	    bash -c "exec 3<>/dev/tcp/$ip/9000"
+	kill "$(cat listener.pid)" 2>/dev/null
+}
+strict_allowlist_cleanup() { cleanup; }
+
+atf_test_case bad_entry cleanup
+bad_entry_head() {
+	atf_set descr "an egress_allow entry jb-netd cannot enforce stops" \
+	    "new before the container exists, naming the entry (N2)"
+	atf_set require.user root
+	atf_set timeout 120
+}
+bad_entry_body() {
+	setup "$NH_WWW:99999"
+	c=$(jb_prefix)-bad
+	atf_check -s exit:1 -e match:"foo:99999|$NH_WWW:99999" \
+	    -e match:"port must be 1-65535" -e match:"config.yaml" \
+	    jbo repo new bad
+	atf_check -o empty incus list -c n --format csv "^$c\$"
+}
+bad_entry_cleanup() { cleanup; }
+
+atf_test_case fail_closed_restart cleanup
+fail_closed_restart_head() {
+	atf_set descr "the table stays when the suite stops (fail closed)," \
+	    "and a restart rebuilds each container's policy from jb-netd's" \
+	    "state (N1)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+fail_closed_restart_body() {
+	setup "$NH_WWW:8080"
+	c=$(jb_prefix)-keep
+	atf_check -e match:"ready: $c" jbo repo new keep
+	route "$c"
+	atf_check -o match:"hello 8080" \
+	    ctr_http "$c" $NH_WWW 8080
+	id=$(echo "$c" | tr - _)
+	jb_cleanup
+	rm -f jailbeed.pid
+	# suite gone: the container's chain is still there and still refuses
+	atf_check -o match:"reject" nft list chain inet jailbee "strict_$id"
+	atf_check -s not-exit:0 -e match:"refused" \
+	    -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8081
+	jb_start
+	jb_tools
+	atf_check -o match:"$NH_WWW:8080" grep "^$c " state/netd/containers
+	atf_check -o match:"hello 8080" \
+	    ctr_http "$c" $NH_WWW 8080
+	atf_check -s not-exit:0 -e match:"refused" \
+	    -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8081
+	# destroy forgets it
+	atf_check -e ignore jbo repo destroy --force keep
+	atf_check -s exit:1 grep "^$c " state/netd/containers
+	atf_check -s not-exit:0 -e ignore nft list chain inet jailbee \
+	    "strict_$id"
+}
+fail_closed_restart_cleanup() { cleanup; }
+
+atf_init_test_cases() {
+	atf_add_test_case strict_allowlist
+	atf_add_test_case bad_entry
+	atf_add_test_case fail_closed_restart
+}
