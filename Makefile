@@ -25,7 +25,7 @@ PKG_CFLAGS	:= $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS	:= $(shell pkg-config --libs $(PKGS))
 TLS_CFLAGS	:= $(shell pkg-config --cflags libevent_openssl openssl)
 TLS_LIBS	:= $(shell pkg-config --libs libevent_openssl openssl)
-NFT_LIBS	:= $(shell pkg-config --libs libnftables)
+NFT_LIBS	:= $(shell pkg-config --libs libnftables libnetfilter_conntrack)
 
 # relayd's warning list plus -Wextra, errors always
 WARNINGS	:= -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \
@@ -57,12 +57,13 @@ JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c jailbeed/control.c \
 		   jailbeed/request.c jailbeed/job.c jailbeed/repo.c \
 		   jailbeed/capture.c jailbeed/cmd_ls.c jailbeed/cmd_action.c \
 		   jailbeed/cmd_exec.c jailbeed/cmd_new.c jailbeed/cmd_config.c \
-		   jailbeed/cmd_init.c
+		   jailbeed/cmd_init.c jailbeed/cmd_net.c
 JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http.c jb-incus/incus.c \
 		   jb-incus/ws.c jb-incus/exec.c jb-incus/ops.c jb-incus/ops_action.c \
 		   jb-incus/ops_create.c jb-incus/ops_exec.c
 JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
-		   jb-netd/netd_state.c jb-netd/netd_nft.c
+		   jb-netd/netd_state.c jb-netd/netd_nft.c jb-netd/resolver.c \
+		   jb-netd/netd_ct.c
 JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/repo.c
 JBSSHD_SRCS	:= jb-sshd/jb-sshd.c
 JBCTL_SRCS	:= jbctl/jbctl.c jbctl/output.c jbctl/remote.c jbctl/local.c \
@@ -73,8 +74,8 @@ LIBCOMMON	:= $(O)/libcommon.a
 
 TESTLIBS	 = $(O)/libincus.a $(O)/libnetd.a $(O)/libjbctl.a \
 		   $(O)/libmountd.a
-UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy t_repoconf t_term t_ws t_repo t_sandbox
-FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf fuzz_ws
+UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy t_repoconf t_term t_ws t_repo t_sandbox t_netd_state
+FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf fuzz_ws fuzz_netd_state
 FUZZTIME	?= 20
 
 # objects are rebuilt when the flags change (SAN, TESTHOOKS, PREFIX...)

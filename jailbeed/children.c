@@ -69,6 +69,10 @@ children_spawn(void)
 			argv[argc++] = env->conf.bridge;
 			argv[argc++] = "-S";
 			argv[argc++] = env->conf.state_dir;
+			if (env->conf.resolver_upstream[0] != '\0') {
+				argv[argc++] = "-U";
+				argv[argc++] = env->conf.resolver_upstream;
+			}
 		}
 		if (i == PROC_MOUNTD) {
 			argv[argc++] = "-o";
@@ -262,6 +266,7 @@ child_dispatch(int fd, short event, void *arg)
 		case IMSG_INCUS_EXIT:
 		case IMSG_INCUS_NETINFO:
 		case IMSG_MOUNTD_REPO_INFO:
+		case IMSG_NETD_STATUS_LINE:
 			if (req_dispatch(c - children, &imsg) == -1)
 				jailbeed_shutdown(1);
 			break;

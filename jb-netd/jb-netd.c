@@ -19,7 +19,8 @@
  * the bridge refused, new connections into it dropped, the host reachable
  * only for DHCP and DNS.  The parent then sets or forgets containers, one
  * atomic transaction each, written down before it is answered.  The
- * table stays when jb-netd exits, so the suite fails closed.
+ * table stays when jb-netd exits, so the suite fails closed.  Names are
+ * enforced through the resolver (resolver.c).
  */
 
 #include <sys/socket.h>
@@ -36,22 +37,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "log.h"
+#include "netd_ct.h"
 #include "netd_nft.h"
 #include "netd_state.h"
 #include "nftgen.h"
 #include "proc.h"
+#include "resolver.h"
 #include "sandbox_procs.h"
 
 #define STATE_FILE	"containers"
 #define STATE_MAX	(64 * 1024 * 1024)
+#define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
 
 static struct nftgen_net	 net;
 static struct netd_state	 cur;		/* what the kernel has */
 static int			 statefd = -1;	/* <state_dir>/netd */
 static char			 statepath[PATH_MAX];
+static struct event		 revert_ev;	/* the next loose deadline */
+
+static void	revert_arm(void);
 
 static void __attribute__((format(printf, 3, 4)))
 errf(char *err, size_t errlen, const char *fmt, ...)
@@ -214,6 +222,73 @@ state_commit(struct netd_state *next, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Loose containers whose deadline has come become strict (N5), their
+ * loose-era flows cut.  Also run at start-up, for deadlines that passed
+ * while the suite was down.
+ */
+static void
+revert_due(void)
+{
+	struct netd_state	 next;
+	char			 err[JB_ERR_TEXT_MAX];
+	time_t			 now = time(NULL);
+	size_t			 i, n = 0;
+
+	if (netd_state_copy(&cur, &next) == -1)
+		fatal("jb-netd: out of memory");
+	for (i = 0; i < next.n; i++)
+		if (next.v[i].mode == NFTGEN_LOOSE &&
+		    next.v[i].deadline != 0 && next.v[i].deadline <= now) {
+			next.v[i].mode = NFTGEN_STRICT;
+			next.v[i].deadline = 0;
+			n++;
+		}
+	if (n == 0) {
+		netd_state_free(&next);
+		return;
+	}
+	if (state_commit(&next, err, sizeof(err)) == -1) {
+		/* the next attempt is a second away; loose stays meanwhile */
+		log_warnx("jb-netd: cannot revert to strict: %s", err);
+		return;
+	}
+	for (i = 0; i < cur.n; i++)
+		if (cur.v[i].mode == NFTGEN_STRICT &&
+		    netd_ct_flush(cur.v[i].addr) == -1)
+			log_warnx("jb-netd: %s: cannot flush conntrack",
+			    cur.v[i].name);
+	log_info("jb-netd: %zu container(s) back to strict at their "
+	    "deadline", n);
+}
+
+static void
+revert_fire(int fd, short ev, void *arg)
+{
+	revert_due();
+	revert_arm();
+}
+
+/* wake at the earliest loose deadline (or a second on after a failure) */
+static void
+revert_arm(void)
+{
+	struct timeval	tv;
+	int64_t		first = 0, now = time(NULL);
+	size_t		i;
+
+	evtimer_del(&revert_ev);
+	for (i = 0; i < cur.n; i++)
+		if (cur.v[i].mode == NFTGEN_LOOSE && cur.v[i].deadline != 0 &&
+		    (first == 0 || cur.v[i].deadline < first))
+			first = cur.v[i].deadline;
+	if (first == 0)
+		return;
+	tv.tv_sec = first > now ? first - now : 1;
+	tv.tv_usec = 0;
+	evtimer_add(&revert_ev, &tv);
+}
+
 static void
 done(struct child *c, uint32_t rid, int ok, const char *err)
 {
@@ -285,6 +360,104 @@ netd_forget(struct child *c, struct imsg *imsg)
 	done(c, imsg_get_id(imsg), 1, NULL);
 }
 
+static void
+netd_mode(struct child *c, struct imsg *imsg)
+{
+	struct jb_netd_mode	 m;
+	struct netd_state	 next;
+	struct netd_ctr		*t;
+	char			 err[JB_ERR_TEXT_MAX];
+	int			 strict;
+
+	if (imsg_get_data(imsg, &m, sizeof(m)) == -1)
+		fatalx("%s: malformed NETD_MODE", c->name);
+	m.name[sizeof(m.name) - 1] = '\0';
+	m.mode[sizeof(m.mode) - 1] = '\0';
+	strict = strcmp(m.mode, "strict") == 0;
+	if ((!strict && strcmp(m.mode, "loose") != 0) || m.deadline < 0)
+		fatalx("%s: NETD_MODE: bad mode or deadline", c->name);
+	if (netd_state_copy(&cur, &next) == -1)
+		fatal("%s: out of memory", c->name);
+	if ((t = netd_state_find(&next, m.name)) == NULL) {
+		netd_state_free(&next);
+		snprintf(err, sizeof(err), "jb-netd holds no policy for %s "
+		    "(made before jb-netd enforced policies?): destroy and "
+		    "recreate it", m.name);
+		done(c, imsg_get_id(imsg), 0, err);
+		return;
+	}
+	t->mode = strict ? NFTGEN_STRICT : NFTGEN_LOOSE;
+	t->deadline = strict ? 0 : m.deadline;
+	if (state_commit(&next, err, sizeof(err)) == -1) {
+		done(c, imsg_get_id(imsg), 0, err);
+		return;
+	}
+	if (strict && (t = netd_state_find(&cur, m.name)) != NULL &&
+	    netd_ct_flush(t->addr) == -1) {
+		done(c, imsg_get_id(imsg), 0, "strict, but its established "
+		    "connections could not be cut (conntrack)");
+		return;
+	}
+	revert_arm();
+	log_info("%s: container %s is %s", c->name, m.name, m.mode);
+	done(c, imsg_get_id(imsg), 1, NULL);
+}
+
+static void
+status_line(struct child *c, uint32_t rid, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void
+status_line(struct child *c, uint32_t rid, const char *fmt, ...)
+{
+	struct jb_ctl_text	t;
+	va_list			ap;
+
+	memset(&t, 0, sizeof(t));
+	va_start(ap, fmt);
+	(void)vsnprintf(t.text, sizeof(t.text), fmt, ap);
+	va_end(ap);
+	if (imsgev_compose(&c->iev, IMSG_NETD_STATUS_LINE, rid, 0, -1, &t,
+	    sizeof(t)) == -1)
+		fatal("%s: compose", c->name);
+}
+
+static void
+netd_status(struct child *c, struct imsg *imsg)
+{
+	struct jb_incus_target	 q;
+	struct netd_ctr		*t;
+	struct in_addr		 in;
+	char			 a[INET_ADDRSTRLEN], e[EGRESS_FMT_MAX];
+	uint32_t		 rid = imsg_get_id(imsg);
+	int64_t			 left;
+	size_t			 i;
+
+	if (imsg_get_data(imsg, &q, sizeof(q)) == -1)
+		fatalx("%s: malformed NETD_STATUS", c->name);
+	q.name[sizeof(q.name) - 1] = '\0';
+	if ((t = netd_state_find(&cur, q.name)) == NULL) {
+		done(c, rid, 0, "jb-netd holds no policy for this container: "
+		    "every packet from it is refused");
+		return;
+	}
+	in.s_addr = htonl(t->addr);
+	inet_ntop(AF_INET, &in, a, sizeof(a));
+	left = t->deadline ? t->deadline - (int64_t)time(NULL) : 0;
+	if (t->mode == NFTGEN_STRICT)
+		status_line(c, rid, "%s %s: strict", t->name, a);
+	else if (t->deadline == 0)
+		status_line(c, rid, "%s %s: loose, no revert", t->name, a);
+	else
+		status_line(c, rid, "%s %s: loose, strict again in %llds",
+		    t->name, a, (long long)(left > 0 ? left : 0));
+	for (i = 0; i < t->n; i++)
+		status_line(c, rid, "allow %s", policy_entry_fmt(&t->e[i], e,
+		    sizeof(e)));
+	if (t->n == 0)
+		status_line(c, rid, "allow nothing (no egress_allow entry)");
+	done(c, rid, 1, NULL);
+}
+
 static int
 netd_dispatch(struct child *c, struct imsg *imsg)
 {
@@ -294,6 +467,12 @@ netd_dispatch(struct child *c, struct imsg *imsg)
 		return 0;
 	case IMSG_NETD_FORGET:
 		netd_forget(c, imsg);
+		return 0;
+	case IMSG_NETD_MODE:
+		netd_mode(c, imsg);
+		return 0;
+	case IMSG_NETD_STATUS:
+		netd_status(c, imsg);
 		return 0;
 	default:
 		return -1;
@@ -308,6 +487,8 @@ main(int argc, char *argv[])
 	struct in_addr		 in;
 	char			 err[1024], host[INET_ADDRSTRLEN];
 	static const int	 keep[] = { CAP_NET_ADMIN };
+	static uint32_t		 reverted[256];
+	size_t			 nreverted = 0, i;
 
 	child_init(&c, "jb-netd", argc, argv, &a);
 	if (a.bridge == NULL)
@@ -316,7 +497,7 @@ main(int argc, char *argv[])
 		fatalx("%s: no state directory given (-S)", c.name);
 	memset(&net, 0, sizeof(net));
 	net.bridge = a.bridge;
-	net.dns_port = 53;
+	net.dns_port = RESOLVER_PORT;
 	if (bridge_addr(a.bridge, &net) == -1)
 		fatalx("%s: bridge %s has no IPv4 address: without it no "
 		    "container can be fenced in, so the suite does not start "
@@ -336,6 +517,24 @@ main(int argc, char *argv[])
 	}
 	forwarding_on(c.name);
 	state_load(c.name);
+	/* deadlines that passed while the suite was down apply now */
+	{
+		time_t	now = time(NULL);
+
+		nreverted = 0;
+		for (i = 0; i < cur.n; i++)
+			if (cur.v[i].mode == NFTGEN_LOOSE &&
+			    cur.v[i].deadline != 0 &&
+			    cur.v[i].deadline <= now) {
+				log_info("%s: %s: its loose deadline passed "
+				    "while the suite was down: strict", c.name,
+				    cur.v[i].name);
+				cur.v[i].mode = NFTGEN_STRICT;
+				cur.v[i].deadline = 0;
+				if (nreverted < NELEM(reverted))
+					reverted[nreverted++] = cur.v[i].addr;
+			}
+	}
 	if (netd_nft_init(err, sizeof(err)) == -1)
 		fatalx("%s: %s", c.name, err);
 	priv_drop(c.name, NULL, NULL, keep, 1);
@@ -347,13 +546,25 @@ main(int argc, char *argv[])
 			fatalx("%s: cannot install table inet %s: %s", c.name,
 			    NFTGEN_TABLE, err);
 	}
+	for (i = 0; i < nreverted; i++)
+		if (netd_ct_flush(reverted[i]) == -1)
+			log_warnx("%s: cannot flush conntrack", c.name);
+	if (nreverted > 0 && state_save(&cur, err, sizeof(err)) == -1)
+		log_warnx("%s: %s", c.name, err);
+	/* after the table: until it exists no DNS is redirected here */
+	if (resolver_init(c.base, net.host, RESOLVER_PORT, a.upstream, &cur,
+	    err, sizeof(err)) == -1)
+		fatalx("%s: %s", c.name, err);
 	in.s_addr = htonl(net.host);
 	inet_ntop(AF_INET, &in, host, sizeof(host));
 	(void)snprintf(c.detail, sizeof(c.detail), "table inet %s on %s "
-	    "(%s/%u): %zu container(s) enforced", NFTGEN_TABLE, a.bridge, host,
-	    net.prefixlen, cur.n);
+	    "(%s/%u): %zu container(s) enforced; resolver %s:%u, upstream %s",
+	    NFTGEN_TABLE, a.bridge, host, net.prefixlen, cur.n, host,
+	    RESOLVER_PORT, resolver_upstream());
 	log_info("%s: %s", c.name, c.detail);
 	c.dispatch = netd_dispatch;
+	evtimer_set(&revert_ev, revert_fire, NULL);
+	revert_arm();
 	sandbox_jb_netd(a.state_dir);
 	child_run(&c);
 }

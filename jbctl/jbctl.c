@@ -442,6 +442,9 @@ main(int argc, char *argv[])
 	case CMD_SNAP_DELETE:
 	case CMD_CONFIG_SHOW:
 	case CMD_CONFIG_VALIDATE:
+	case CMD_NET_STRICT:
+	case CMD_NET_LOOSE:
+	case CMD_NET_STATUS:
 		ctl_connect(&ibuf);
 		exit(remote_run(&ibuf, &p, out));
 	case CMD_NONE:

@@ -151,7 +151,7 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 	memset(a, 0, sizeof(*a));
 	c->name = name;
 	c->started = time(NULL);
-	while ((ch = getopt(argc, argv, "a:b:c:dDe:k:o:S:v")) != -1) {
+	while ((ch = getopt(argc, argv, "a:b:c:dDe:k:o:S:U:v")) != -1) {
 		switch (ch) {
 		case 'D':
 			a->sandbox_debug = 1;
@@ -181,13 +181,17 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 		case 'S':
 			a->state_dir = optarg;
 			break;
+		case 'U':
+			a->upstream = optarg;
+			break;
 		case 'v':
 			a->verbose++;
 			break;
 		default:
 			fprintf(stderr, "usage: %s [-dDv] [-a ca] [-b bridge] "
 			    "[-c cert] [-e endpoint] [-k key] [-o owner] "
-			    "[-S state_dir] (started by jailbeed)\n", name);
+			    "[-S state_dir] [-U upstream] (started by jailbeed)\n",
+			    name);
 			exit(2);
 		}
 	}

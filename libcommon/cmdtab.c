@@ -107,6 +107,20 @@ const struct cmd cmdtab[] = {
 	  .flags = CMD_LOCAL,
 	  .opts = { { .lname = "force", .help = "replace an existing file" } },
 	  .help = "write .jailbee/config.yaml from the template" },
+	{ .words = { "net", "strict" }, .id = CMD_NET_STRICT,
+	  .cls = CMD_CONTAINER, .args = "NAME", .min_args = 1, .max_args = 1,
+	  .help = "back to the allowlist at once; established connections "
+	  "are cut" },
+	{ .words = { "net", "loose" }, .id = CMD_NET_LOOSE,
+	  .cls = CMD_CONTAINER, .args = "NAME", .min_args = 1, .max_args = 1,
+	  .opts = { { .lname = "for", .argname = "DURATION",
+	      .help = "strict again after DURATION (30s, 45m, 4h; default "
+	      "loose_auto_revert)" },
+	    { .lname = "no-revert", .help = "stay loose until net strict" } },
+	  .help = "let a container reach everything, until its deadline" },
+	{ .words = { "net", "status" }, .id = CMD_NET_STATUS,
+	  .cls = CMD_CONTAINER, .args = "NAME", .min_args = 1, .max_args = 1,
+	  .help = "a container's network mode, time left and allow entries" },
 #ifdef JB_TESTHOOKS
 	{ .words = { "_test-attempt" }, .id = CMD_TEST_ATTEMPT,
 	  .cls = CMD_INTERNAL, .args = "PROCESS read|write|connect|netlink PATH",

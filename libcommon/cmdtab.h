@@ -47,6 +47,10 @@ enum cmd_id {
 	CMD_CONFIG_SHOW,
 	CMD_CONFIG_VALIDATE,
 	CMD_CONFIG_INIT,
+	/* network (FEATURES N5, N6, N8) */
+	CMD_NET_STRICT,
+	CMD_NET_LOOSE,
+	CMD_NET_STATUS,
 };
 
 /* where a command runs: in the parent, or in jbctl alone */

@@ -40,6 +40,8 @@ struct jb_conf {
 	char	incus_cert[PATH_MAX];	/* our client certificate */
 	char	incus_key[PATH_MAX];	/* its private key */
 	char	incus_ca[PATH_MAX];	/* the server's certificate or CA */
+	/* jb-netd's upstream resolver; "": the host's /etc/resolv.conf */
+	char	resolver_upstream[16];
 };
 
 void	conf_defaults(struct jb_conf *);

@@ -36,6 +36,9 @@ jb_imsg_name(uint32_t type)
 	case IMSG_MOUNTD_REPO_INFO:	return "MOUNTD_REPO_INFO";
 	case IMSG_NETD_SET:		return "NETD_SET";
 	case IMSG_NETD_FORGET:	return "NETD_FORGET";
+	case IMSG_NETD_MODE:		return "NETD_MODE";
+	case IMSG_NETD_STATUS:	return "NETD_STATUS";
+	case IMSG_NETD_STATUS_LINE:	return "NETD_STATUS_LINE";
 	case IMSG_CTL_STATUS:	return "CTL_STATUS";
 	case IMSG_CTL_STATUS_ENTRY:	return "CTL_STATUS_ENTRY";
 	case IMSG_CTL_VERSION:	return "CTL_VERSION";

@@ -78,6 +78,9 @@ enum jb_imsg_type {
 	/* parent <-> jb-netd: 400..; peerid = request id */
 	IMSG_NETD_SET = 400,	/* P->N, struct jb_netd_ctr: add or replace */
 	IMSG_NETD_FORGET,	/* P->N, struct jb_incus_target (name) */
+	IMSG_NETD_MODE,		/* P->N, struct jb_netd_mode */
+	IMSG_NETD_STATUS,	/* P->N, struct jb_incus_target (name) */
+	IMSG_NETD_STATUS_LINE,	/* N->P, struct jb_ctl_text, before DONE */
 
 	/* jbctl <-> parent (control socket): 1000.. */
 	IMSG_CTL_STATUS = 1000,	/* client -> parent, none */
@@ -276,6 +279,13 @@ struct jb_netd_ctr {
 	int64_t		deadline;		/* loose until, 0: no revert */
 	uint32_t	nentries;
 	char		entries[JB_ARGV_MAX];
+};
+
+/* strict, or loose until deadline (0: no revert), for a known container */
+struct jb_netd_mode {
+	char		name[JB_INSTANCE_MAX];
+	char		mode[8];		/* strict | loose */
+	int64_t		deadline;		/* seconds since the epoch */
 };
 
 const char	*jb_imsg_name(uint32_t);

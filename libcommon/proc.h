@@ -77,6 +77,7 @@ struct child_args {
 	const char	*ca;		/* -a: the server's certificate */
 	const char	*bridge;	/* -b: the suite's Incus bridge */
 	const char	*state_dir;	/* -S: the suite's state_dir */
+	const char	*upstream;	/* -U: jb-netd's upstream resolver */
 	int		 sandbox_debug;	/* -D: log forbidden calls, not kill */
 };
 void	child_init(struct child *, const char *, int, char **,

@@ -121,7 +121,9 @@ sandbox_jb_incus(uint16_t https_port)
  * jb-netd: netfilter through netlink, and one directory of its own,
  * <state_dir>/netd, where what it enforces is written down (so that a
  * restart rebuilds the same table): files opened there through the
- * directory fd taken at start, replaced by rename.  Nothing else.
+ * directory fd taken at start, replaced by rename.  Its resolver answers
+ * on a UDP socket bound before the lock-down and asks the upstream over
+ * UDP (inet sockets, connect); Landlock leaves it no TCP port at all.
  */
 void
 sandbox_jb_netd(const char *state_dir)
@@ -132,8 +134,9 @@ sandbox_jb_netd(const char *state_dir)
 		SCMP_SYS(renameat2), SCMP_SYS(fsync),
 		/* libnftables waits for the kernel's netlink answers */
 		SCMP_SYS(select), SCMP_SYS(pselect6),
+		SCMP_SYS(connect),
 	};
-	static const int	 netlink[] = { AF_NETLINK };
+	static const int	 families[] = { AF_NETLINK, AF_INET };
 	char			 dir[PATH_MAX];
 	const char		*none[] = { NULL };
 	const char		*rw[] = { dir, NULL };
@@ -146,8 +149,8 @@ sandbox_jb_netd(const char *state_dir)
 	sb.rw_paths = rw;
 	sb.syscalls = calls;
 	sb.nsyscalls = NELEM(calls);
-	sb.socket_families = netlink;
-	sb.nsocket_families = NELEM(netlink);
+	sb.socket_families = families;
+	sb.nsocket_families = NELEM(families);
 	apply(&sb);
 }
 

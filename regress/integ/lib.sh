@@ -42,6 +42,8 @@ state_dir: $(pwd)/state
 incus:
   url: unix:/var/lib/incus/unix.socket
 EOC
+	# a test's own keys (net_test: resolver.upstream)
+	[ -z "${JB_CONF_EXTRA:-}" ] || printf '%s\n' "$JB_CONF_EXTRA" >> jailbeed.yaml
 }
 
 jb_sock() { echo "$(cat rundir)/jailbeed.sock"; }

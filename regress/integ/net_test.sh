@@ -181,7 +181,160 @@ fail_closed_restart_body() {
 }
 fail_closed_restart_cleanup() { cleanup; }
 
+# nslookup NAME in container $1 through any server: ours answers it
+ns_tools() {
+	cat > bin/ctr_lookup <<'EOS'
+#!/bin/sh
+exec in_ctr "$1" nslookup "$2" "${3:-192.0.2.99}"
+EOS
+	chmod 0755 bin/ctr_lookup
+}
+
+atf_test_case resolver cleanup
+resolver_head() {
+	atf_set descr "names through jb-netd's resolver: an allowed name is" \
+	    "answered and its address admitted for its port only; others get" \
+	    "NXDOMAIN and never reach the upstream; a query to any server is" \
+	    "answered by ours; *.domain and a rotating address (N3, B2)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+resolver_body() {
+	JB_CONF_EXTRA="resolver:
+  upstream: $NH_DNS"
+	setup "www.test:8080
+*.wild.test:8080
+rot.test:8080
+echo.test"
+	ns_tools
+	c=$(jb_prefix)-dns
+	atf_check -e match:"ready: $c" jbo repo new dns
+	route "$c"
+	# before any lookup nothing of it is let out
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8080
+	# asked of an address that is no resolver at all: ours answers
+	atf_check -o match:"Address:? *$NH_WWW" ctr_lookup "$c" www.test
+	nh_asked www.test || atf_fail "www.test never reached the test DNS server"
+	atf_check -o match:"^hello 8080 from $NH_WWW" \
+	    ctr_http "$c" $NH_WWW 8080
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8081
+	# not allowed: NXDOMAIN, never forwarded, and its address stays shut
+	atf_check -s ignore -o match:"NXDOMAIN" -e ignore \
+	    ctr_lookup "$c" other.test
+	! nh_asked other.test || atf_fail "other.test was forwarded upstream"
+	atf_check -s ignore -o match:"NXDOMAIN" -e ignore \
+	    ctr_lookup "$c" secret.data.exfil.example "$NH_DNS"
+	! nh_asked secret.data.exfil.example || atf_fail "secret.data.exfil.example was forwarded upstream"
+	# the wildcard admits names under it, not the bare domain
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WILD 8080
+	atf_check -o match:"Address:? *$NH_WILD" ctr_lookup "$c" b.c.wild.test
+	atf_check -o match:"^hello 8080 from $NH_WILD" \
+	    ctr_http "$c" $NH_WILD 8080
+	atf_check -s ignore -o match:"NXDOMAIN" -e ignore \
+	    ctr_lookup "$c" wild.test
+	! nh_asked wild.test || atf_fail "wild.test was forwarded upstream"
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_BARE 8080
+	# no port: any port and protocol of the answered address
+	atf_check -o match:"Address:? *$NH_ECHO" ctr_lookup "$c" echo.test
+	atf_check -o match:"^hello 8081 from $NH_ECHO" \
+	    ctr_http "$c" $NH_ECHO 8081
+	# rotation: the new address is admitted when it is answered, and the
+	# old one keeps working for the TTL and grace of its answer
+	atf_check -o match:"Address:? *$NH_ROT1" ctr_lookup "$c" rot.test
+	atf_check -o match:"^hello 8080 from $NH_ROT1" \
+	    ctr_http "$c" $NH_ROT1 8080
+	nh_rotate
+	sleep 3
+	atf_check -o match:"Address:? *$NH_ROT2" ctr_lookup "$c" rot.test
+	atf_check -o match:"^hello 8080 from $NH_ROT2" \
+	    ctr_http "$c" $NH_ROT2 8080
+	atf_check -o match:"^hello 8080 from $NH_ROT1" \
+	    ctr_http "$c" $NH_ROT1 8080
+	# the kernel holds them with timeouts (TTL 2 + grace)
+	id=$(echo "$c" | tr - _)
+	atf_check -o match:"$NH_ROT2 . tcp . 8080 timeout" \
+	    nft list set inet jailbee "allow_$id"
+}
+resolver_cleanup() { cleanup; }
+
+atf_test_case loose_and_strict cleanup
+loose_and_strict_head() {
+	atf_set descr "net loose reaches everything and reverts at its" \
+	    "deadline within a second, also when the suite was down across" \
+	    "it; net strict cuts an established loose connection (N5, N6, N8," \
+	    "B3)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+loose_and_strict_body() {
+	setup "$NH_WWW:8080"
+	c=$(jb_prefix)-lz
+	atf_check -e match:"ready: $c" jbo repo new lz
+	route "$c"
+	atf_check -o match:"$c .*: strict" -o match:"allow $NH_WWW:8080" \
+	    jbo repo net status lz
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8081
+	atf_check -e match:"loose for 1m" jbo repo net loose --for 1m lz
+	atf_check -o match:"loose, strict again in (59|60)s" \
+	    jbo repo net status lz
+	atf_check -o match:"^hello 8081 from $NH_WWW" ctr_http "$c" $NH_WWW 8081
+	atf_check -o match:"^hello 8080 from $NH_WWW2" \
+	    ctr_http "$c" $NH_WWW2 8080
+
+	# an established loose connection: the first line comes back, the
+	# second, sent after net strict, does not
+	in_ctr "$c" sh -c "(echo first; sleep 3; echo second) | \
+	    nc -w 6 $NH_ECHO 7" > echo.out 2>&1 &
+	echo $! > echo.pid
+	sleep 1
+	atf_check -e match:"strict; established connections cut" \
+	    jbo repo net strict lz
+	wait "$(cat echo.pid)"
+	atf_check -o match:"first" -o not-match:"second" cat echo.out
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8081
+
+	# the deadline: strict again within a second of it
+	atf_check -e match:"loose for 2s" jbo repo net loose --for 2s lz
+	t0=$(date +%s%N)
+	atf_check -o match:"^hello 8081" ctr_http "$c" $NH_WWW 8081
+	while ctr_http "$c" $NH_WWW 8081 > /dev/null 2>&1; do
+		[ $(( ($(date +%s%N) - t0) / 1000000 )) -lt 5000 ] ||
+		    atf_fail "still loose 5s after a 2s window"
+		sleep 0.2
+	done
+	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	echo "strict again after ${ms}ms" >&2
+	[ $ms -le 3200 ] || atf_fail "reverted after ${ms}ms, not at 2s"
+	atf_check -o match:": strict" jbo repo net status lz
+
+	# the suite down across the deadline: strict as it comes back
+	atf_check -e ignore jbo repo net loose --for 2s lz
+	jb_cleanup
+	rm -f jailbeed.pid
+	sleep 3
+	# nobody enforced the deadline meanwhile: the table kept it loose
+	atf_check -o match:"^hello 8081" ctr_http "$c" $NH_WWW 8081
+	jb_start
+	jb_tools
+	net_tools
+	atf_check -o match:": strict" jbo repo net status lz
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8081
+	atf_check -s exit:1 -e match:"--for: " jbo repo net loose --for 9x lz
+	atf_check -s exit:1 -e match:"no policy|no such" \
+	    jbo repo net loose nosuch
+}
+loose_and_strict_cleanup() { cleanup; }
+
 atf_init_test_cases() {
+	atf_add_test_case loose_and_strict
+	atf_add_test_case resolver
 	atf_add_test_case strict_allowlist
 	atf_add_test_case bad_entry
 	atf_add_test_case fail_closed_restart

@@ -22,8 +22,11 @@
 #
 #	192.0.2.1	the host's end of the veth (masqueraded sources)
 #	192.0.2.2	the namespace's end
-#	198.51.100.10	www, the first address of rot.test
-#	198.51.100.11	the second address of rot.test (rotation)
+#	198.51.100.10	www.test
+#	198.51.100.11	not named: an address nothing admits
+#	198.51.100.12	a.wild.test, b.c.wild.test (under *.wild.test)
+#	198.51.100.13	wild.test (not under *.wild.test), other.test
+#	198.51.100.14	rot.test, then 198.51.100.15 (rotation)
 #	198.51.100.53	the test DNS server
 #	203.0.113.10	echo, under a CIDR entry
 
@@ -33,6 +36,10 @@ NH_HOST=192.0.2.1
 NH_PEER=192.0.2.2
 NH_WWW=198.51.100.10
 NH_WWW2=198.51.100.11
+NH_WILD=198.51.100.12
+NH_BARE=198.51.100.13
+NH_ROT1=198.51.100.14
+NH_ROT2=198.51.100.15
 NH_DNS=198.51.100.53
 NH_ECHO=203.0.113.10
 
@@ -65,13 +72,17 @@ nh_up() {
 	nh_ns ip link set lo up
 	nh_ns ip link set eth0 up
 	nh_ns ip addr add "$NH_PEER/24" dev eth0
-	for a in "$NH_WWW" "$NH_WWW2" "$NH_DNS" "$NH_ECHO"; do
+	for a in "$NH_WWW" "$NH_WWW2" "$NH_WILD" "$NH_BARE" "$NH_ROT1" \
+	    "$NH_ROT2" "$NH_DNS" "$NH_ECHO"; do
 		nh_ns ip addr add "$a/32" dev lo
 	done
 	nh_ns ip route add "$1" via "$NH_HOST"
 	ip route add 198.51.100.0/24 via "$NH_PEER" dev "$NH_VETH"
 	ip route add 203.0.113.0/24 via "$NH_PEER" dev "$NH_VETH"
-	nh_ns python3 "$(atf_config_get srcdir)/regress/integ/nethosts.py" > nethosts.log 2>&1 &
+	# ip netns exec runs the program in its own place: $! is its pid
+	ip netns exec "$NH_NS" python3 \
+	    "$(atf_config_get srcdir)/regress/integ/nethosts.py" \
+	    > nethosts.log 2>&1 &
 	echo $! >> nethosts.pids
 	cat > dnsmasq.conf <<EOD
 no-resolv
@@ -82,17 +93,19 @@ listen-address=$NH_DNS
 port=53
 log-queries
 local-ttl=2
+addn-hosts=$(pwd)/rot.hosts
 host-record=www.test,$NH_WWW
-host-record=other.test,$NH_WWW
-host-record=a.wild.test,$NH_WWW
-host-record=b.c.wild.test,$NH_WWW
-host-record=wild.test,$NH_WWW
+host-record=other.test,$NH_BARE
+host-record=a.wild.test,$NH_WILD
+host-record=b.c.wild.test,$NH_WILD
+host-record=wild.test,$NH_BARE
 host-record=echo.test,$NH_ECHO
-address=/rot.test/$NH_WWW
 EOD
-	nh_ns dnsmasq -C dnsmasq.conf --log-facility="$(pwd)/dns.log" \
+	echo "$NH_ROT1 rot.test" > rot.hosts
+	ip netns exec "$NH_NS" dnsmasq -C dnsmasq.conf --log-facility="$(pwd)/dns.log" \
 	    --pid-file= --user=root > dnsmasq.out 2>&1 &
-	echo $! >> nethosts.pids
+	echo $! > dnsmasq.pid
+	cat dnsmasq.pid >> nethosts.pids
 	i=0
 	while [ $i -lt 50 ]; do
 		if grep -q ready nethosts.log 2>/dev/null &&
@@ -106,3 +119,12 @@ EOD
 	cat nethosts.log dnsmasq.out >&2
 	atf_fail "the test hosts did not come up"
 }
+
+# rot.test moves to its second address (dnsmasq rereads addn-hosts)
+nh_rotate() {
+	echo "$NH_ROT2 rot.test" > rot.hosts
+	kill -HUP "$(cat dnsmasq.pid)"
+}
+
+# was name $1 ever asked of the test DNS server?
+nh_asked() { grep -qi "query\[[A-Z]*\] $1 from" dns.log; }
