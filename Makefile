@@ -148,7 +148,7 @@ $(O)/libincus.a: $(call objs,jb-incus/http.c jb-incus/incus.c jb-incus/ws.c \
 	rm -f $@
 	ar rcs $@ $^
 $(O)/libnetd.a: $(call objs,jb-netd/policy.c jb-netd/nftgen.c \
-		   jb-netd/netd_state.c)
+		   jb-netd/netd_state.c jb-netd/netd_nft.c)
 	rm -f $@
 	ar rcs $@ $^
 $(O)/libmountd.a: $(call objs,jb-mountd/repo.c)
@@ -177,6 +177,11 @@ $(O)/regress/integ/incus_client: regress/integ/incus_client.c regress/integ/driv
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< regress/integ/driver.c \
 	    $(O)/libincus.a \
 	    $(LIBCOMMON) $(PKG_LIBS) $(TLS_LIBS)
+
+$(O)/regress/bench/netd_switch: regress/bench/netd_switch.c $(O)/libnetd.a $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libnetd.a \
+	    $(LIBCOMMON) $(PKG_LIBS) $(NFT_LIBS)
 
 # make check: a separate sanitizer build whose jailbeed execs its children
 # from that build directory, then every test through kyua.  TESTS narrows
@@ -208,8 +213,10 @@ install: all
 
 # benchmarks: a release build whose jailbeed runs its children from there
 bench:
-	$(MAKE) O=build-bench LIBEXECDIR=$(CURDIR)/build-bench all
+	$(MAKE) O=build-bench LIBEXECDIR=$(CURDIR)/build-bench all \
+	    build-bench/regress/bench/netd_switch
 	regress/bench/run $(CURDIR)/build-bench
+	regress/bench/net $(CURDIR)/build-bench
 
 deps:
 	regress/setup-host

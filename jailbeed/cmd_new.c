@@ -23,6 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 
 #include "capture.h"
 #include "jobs.h"
@@ -272,6 +274,12 @@ new_policy(struct job *job)
 	strlcpy(m->name, n->name, sizeof(m->name));
 	strlcpy(m->ipv4, n->ipv4, sizeof(m->ipv4));
 	strlcpy(m->mode, n->create->net, sizeof(m->mode));
+	/* loose from the start ends as net loose does: loose_auto_revert */
+	if (strcmp(m->mode, "loose") == 0 && conf->loose_auto_revert.enabled
+	    != 0)
+		m->deadline = (int64_t)time(NULL) +
+		    (conf->loose_auto_revert.after > 0 ?
+		    conf->loose_auto_revert.after : RC_DEF_LOOSE_AFTER);
 	for (i = 0; i < conf->egress_allow.n; i++) {
 		l = strlen(conf->egress_allow.v[i]) + 1;
 		if (l > sizeof(m->entries) - off) {
@@ -344,7 +352,9 @@ new_create(struct job *job)
 	strlcpy(q->prefix, conf->container_prefix, sizeof(q->prefix));
 	strlcpy(q->branch, n->branch, sizeof(q->branch));
 	strlcpy(q->base, n->base, sizeof(q->base));
-	strlcpy(q->net, "strict", sizeof(q->net));
+	strlcpy(q->net, job_opt(job, "net") != NULL &&
+	    strcasecmp(job_opt(job, "net"), "loose") == 0 ? "loose" : "strict",
+	    sizeof(q->net));
 	for (i = 0; i < conf->env.n; i++) {
 		l = (size_t)snprintf(kv, sizeof(kv), "%s=%s",
 		    conf->env.v[i].name, conf->env.v[i].value) + 1;

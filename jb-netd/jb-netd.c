@@ -233,31 +233,36 @@ revert_due(void)
 	struct netd_state	 next;
 	char			 err[JB_ERR_TEXT_MAX];
 	time_t			 now = time(NULL);
+	uint32_t		*addrs;
 	size_t			 i, n = 0;
 
-	if (netd_state_copy(&cur, &next) == -1)
+	if (netd_state_copy(&cur, &next) == -1 ||
+	    (addrs = calloc(next.n + 1, sizeof(*addrs))) == NULL)
 		fatal("jb-netd: out of memory");
 	for (i = 0; i < next.n; i++)
 		if (next.v[i].mode == NFTGEN_LOOSE &&
 		    next.v[i].deadline != 0 && next.v[i].deadline <= now) {
 			next.v[i].mode = NFTGEN_STRICT;
 			next.v[i].deadline = 0;
-			n++;
+			addrs[n++] = next.v[i].addr;
 		}
 	if (n == 0) {
 		netd_state_free(&next);
+		free(addrs);
 		return;
 	}
 	if (state_commit(&next, err, sizeof(err)) == -1) {
 		/* the next attempt is a second away; loose stays meanwhile */
 		log_warnx("jb-netd: cannot revert to strict: %s", err);
+		free(addrs);
 		return;
 	}
-	for (i = 0; i < cur.n; i++)
-		if (cur.v[i].mode == NFTGEN_STRICT &&
-		    netd_ct_flush(cur.v[i].addr) == -1)
-			log_warnx("jb-netd: %s: cannot flush conntrack",
-			    cur.v[i].name);
+	/* only the reverted ones: other containers' flows are theirs */
+	for (i = 0; i < n; i++)
+		if (netd_ct_flush(addrs[i]) == -1)
+			log_warnx("jb-netd: cannot flush conntrack of a "
+			    "reverted container");
+	free(addrs);
 	log_info("jb-netd: %zu container(s) back to strict at their "
 	    "deadline", n);
 }

@@ -37,7 +37,10 @@ const struct cmd cmdtab[] = {
 	  .args = "NAME [BASE]", .min_args = 1, .max_args = 2,
 	  .opts = { { .lname = "mount", .sname = 'm',
 	      .help = "the host working tree itself, read-write, instead of "
-	      "a clone" } },
+	      "a clone" },
+	    { .lname = "net", .argname = "MODE", .choices = "strict|loose",
+	      .help = "network mode from the start (default strict; loose "
+	      "reverts after loose_auto_revert)" } },
 	  .help = "create container <prefix>-NAME holding a clone of this "
 	  "checkout on branch NAME (made from BASE, or the default branch, "
 	  "when it does not exist)" },

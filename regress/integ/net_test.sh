@@ -332,7 +332,66 @@ loose_and_strict_body() {
 }
 loose_and_strict_cleanup() { cleanup; }
 
+# a listener on port 9000 in container $1, up when the host reaches it
+listen_in() {
+	incus exec "$1" -- sh -c 'while :; do echo hi | nc -l -p 9000; done' \
+	    > /dev/null 2>&1 &
+	echo $! >> listeners.pid
+	ip=$(ctr_ip "$1")
+	i=0
+	until bash -c "exec 3<>/dev/tcp/$ip/9000" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || atf_fail "the listener in $1 never came up"
+		sleep 0.1
+	done
+}
+
+atf_test_case isolation cleanup
+isolation_head() {
+	atf_set descr "new --net loose starts loose (and reverts later);" \
+	    "containers cannot reach each other, and a forged source address" \
+	    "does not leave even a loose container (C4, N9)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+isolation_body() {
+	setup "$NH_WWW:8080"
+	a=$(jb_prefix)-iso-a
+	b=$(jb_prefix)-iso-b
+	atf_check -e match:"network: strict" -e match:"ready: $a" \
+	    jbo repo new iso-a
+	atf_check -e match:"network: loose" -e match:"ready: $b" \
+	    jbo repo new iso-b --net loose
+	route "$a"
+	route "$b"
+	atf_check -o match:"$b .*: loose, strict again in" \
+	    jbo repo net status iso-b
+	atf_check -o match:"^hello 8080 from $NH_WWW2" \
+	    ctr_http "$b" $NH_WWW2 8080
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$a" $NH_WWW2 8080
+
+	# container to container, either way, strict or loose: nothing
+	listen_in "$a"
+	listen_in "$b"
+	atf_check -s not-exit:0 -o empty -e ignore in_ctr "$a" \
+	    nc -w 2 "$(ctr_ip "$b")" 9000
+	atf_check -s not-exit:0 -o empty -e ignore in_ctr "$b" \
+	    nc -w 2 "$(ctr_ip "$a")" 9000
+
+	# a forged source: root in the loose container takes another address
+	incus exec "$b" -- ip addr add 10.213.0.77/24 dev eth0 ||
+	    atf_fail "cannot add an address in $b"
+	atf_check -s not-exit:0 -o empty -e ignore incus exec "$b" -- sh -c \
+	    "printf 'GET / HTTP/1.0\\r\\n\\r\\n' | nc -s 10.213.0.77 -w 3 $NH_WWW 8080"
+	atf_check -o match:"hello 8080" incus exec "$b" -- sh -c \
+	    "printf 'GET / HTTP/1.0\\r\\n\\r\\n' | nc -w 3 $NH_WWW 8080"
+	for p in $(cat listeners.pid); do kill "$p" 2>/dev/null; done
+}
+isolation_cleanup() { cleanup; }
+
 atf_init_test_cases() {
+	atf_add_test_case isolation
 	atf_add_test_case loose_and_strict
 	atf_add_test_case resolver
 	atf_add_test_case strict_allowlist
