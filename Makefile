@@ -30,7 +30,7 @@ TLS_CFLAGS	:= $(shell pkg-config --cflags libevent_openssl openssl)
 # libmd: jb-incus's digests (websocket accept, image fingerprints) without
 # initialising OpenSSL, which only an https endpoint needs
 TLS_LIBS	:= $(shell pkg-config --libs libevent_openssl openssl) -lmd
-NFT_LIBS	:= $(shell pkg-config --libs libnftables)
+NFT_LIBS	:= $(shell pkg-config --libs libnftables libnetfilter_conntrack)
 
 # relayd's warning list plus -Wextra, errors always
 WARNINGS	:= -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \
@@ -68,13 +68,15 @@ JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/cmd_new.c jailbeed/cmd_config.c \
 		   jailbeed/cmd_init.c jailbeed/cmd_base.c jailbeed/sshd.c \
 		   jbctl/output.c jailbeed/mounts.c jailbeed/cmd_mount.c \
-		   jailbeed/github.c
+		   jailbeed/github.c jailbeed/cmd_net.c
 JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http.c jb-incus/incus.c \
 		   jb-incus/ws.c jb-incus/exec.c jb-incus/ops.c \
 		   jb-incus/ops_action.c jb-incus/ops_create.c \
 		   jb-incus/ops_exec.c jb-incus/ops_image.c \
 		   jb-incus/ops_disk.c
-JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c
+JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
+		   jb-netd/netd_state.c jb-netd/netd_nft.c \
+		   jb-netd/resolver.c jb-netd/netd_ct.c
 JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/repo.c jb-mountd/image.c \
 		   jb-mountd/mount.c jb-mountd/deadline.c
 JBSSHD_SRCS	:= jb-sshd/jb-sshd.c jb-sshd/session.c
@@ -88,9 +90,11 @@ TESTLIBS	 = $(O)/libincus.a $(O)/libnetd.a $(O)/libjbctl.a \
 		   $(O)/libmountd.a
 UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy \
 		   t_repoconf t_term t_ws t_repo t_sandbox t_image \
-		   t_httpbody t_sshargv t_sshpolicy t_authkeys t_mountspec
+		   t_httpbody t_sshargv t_sshpolicy t_authkeys t_mountspec \
+		   t_netd_state
 FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf \
-		   fuzz_ws fuzz_image fuzz_sshargv fuzz_mountspec
+		   fuzz_ws fuzz_image fuzz_sshargv fuzz_mountspec \
+		   fuzz_netd_state
 FUZZTIME	?= 20
 
 # objects are rebuilt when the flags change (SAN, TESTHOOKS, PREFIX...)
@@ -163,7 +167,8 @@ $(O)/libincus.a: $(call objs,jb-incus/http.c jb-incus/incus.c jb-incus/ws.c \
     jb-incus/exec.c)
 	rm -f $@
 	ar rcs $@ $^
-$(O)/libnetd.a: $(call objs,jb-netd/policy.c jb-netd/nftgen.c)
+$(O)/libnetd.a: $(call objs,jb-netd/policy.c jb-netd/nftgen.c \
+		   jb-netd/netd_state.c jb-netd/netd_nft.c)
 	rm -f $@
 	ar rcs $@ $^
 $(O)/libmountd.a: $(call objs,jb-mountd/repo.c jb-mountd/image.c)
@@ -192,6 +197,11 @@ $(O)/regress/integ/incus_client: regress/integ/incus_client.c regress/integ/driv
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< regress/integ/driver.c \
 	    $(O)/libincus.a \
 	    $(LIBCOMMON) $(PKG_LIBS) $(TLS_LIBS)
+
+$(O)/regress/bench/netd_switch: regress/bench/netd_switch.c $(O)/libnetd.a $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libnetd.a \
+	    $(LIBCOMMON) $(PKG_LIBS) $(NFT_LIBS)
 
 # make check: a separate sanitizer build whose jailbeed execs its children
 # from that build directory, then every test through kyua.  TESTS narrows
@@ -224,8 +234,10 @@ install: all
 
 # benchmarks: a release build whose jailbeed runs its children from there
 bench:
-	$(MAKE) O=build-bench LIBEXECDIR=$(CURDIR)/build-bench all
+	$(MAKE) O=build-bench LIBEXECDIR=$(CURDIR)/build-bench all \
+	    build-bench/regress/bench/netd_switch
 	regress/bench/run $(CURDIR)/build-bench
+	regress/bench/net $(CURDIR)/build-bench
 
 deps:
 	regress/setup-host

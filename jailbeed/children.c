@@ -108,6 +108,12 @@ children_spawn(void)
 		if (i == PROC_NETD) {
 			argv[argc++] = "-b";
 			argv[argc++] = env->conf.bridge;
+			argv[argc++] = "-s";
+			argv[argc++] = env->conf.state_dir;
+			if (env->conf.resolver_upstream[0] != '\0') {
+				argv[argc++] = "-U";
+				argv[argc++] = env->conf.resolver_upstream;
+			}
 		}
 		if (i == PROC_SSHD) {
 			argv[argc++] = "-s";
@@ -337,6 +343,7 @@ child_dispatch(int fd, short event, void *arg)
 		case IMSG_MOUNTD_DEADLINE:
 		case IMSG_MOUNTD_IMAGE_FD:
 		case IMSG_INCUS_IMAGE:
+		case IMSG_NETD_STATUS_LINE:
 			if (req_dispatch(c - children, &imsg) == -1)
 				jailbeed_shutdown(1);
 			break;

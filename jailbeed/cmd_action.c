@@ -29,6 +29,7 @@ struct action {
 	char			 name[JB_INSTANCE_MAX];
 	struct jb_instance	 in;
 	int			 found;
+	uint32_t		 verb;		/* the last one sent */
 };
 
 static void	action_go(struct job *);
@@ -45,9 +46,36 @@ action_free(void *arg)
 }
 
 static void
+action_forgotten(struct req *r, int ok, const char *err)
+{
+	struct job	*job = r->arg;
+	struct action	*a = job->state;
+
+	if (ok)
+		job_end(job, 1, NULL);
+	else
+		job_end(job, 0, "%s was deleted, but jb-netd still holds its "
+		    "network policy: %s", a->name, err);
+}
+
+static void
 action_done(struct req *r, int ok, const char *err)
 {
-	job_end(r->arg, ok, "%s", err);
+	struct job		*job = r->arg;
+	struct action		*a = job->state;
+	struct jb_incus_target	 t;
+
+	if (!ok || a->verb != INCUS_DELETE) {
+		job_end(job, ok, "%s", err);
+		return;
+	}
+	/* the address may go to the next container: its policy goes now */
+	memset(&t, 0, sizeof(t));
+	strlcpy(t.name, a->name, sizeof(t.name));
+	if (req_send(PROC_NETD, IMSG_NETD_FORGET, &t, sizeof(t), -1, NULL,
+	    action_forgotten, job) == NULL)
+		job_end(job, 0, "%s was deleted; cannot reach jb-netd",
+		    a->name);
 }
 
 /* what an action sends before its end: snapshots listed, progress */
@@ -84,6 +112,7 @@ action_send(struct job *job, uint32_t verb, int force, const char *tag)
 	memset(&q, 0, sizeof(q));
 	strlcpy(q.name, a->name, sizeof(q.name));
 	q.verb = verb;
+	a->verb = verb;
 	q.force = force;
 	if (tag != NULL && strlcpy(q.tag, tag, sizeof(q.tag)) >= sizeof(q.tag)) {
 		job_end(job, 0, "snapshot tag too long: %s", tag);

@@ -14,8 +14,8 @@
  * /mnt/host-source, and a `git clone --shared` of it in the dev user's
  * home on branch NAME; or, with --mount, the working tree itself.  Each
  * step says what it does; when one fails, the container is deleted and
- * the user is told which step failed.  Network policy is strict: until
- * jb-netd enforces allowlists, a container has no route out at all.
+ * the user is told which step failed.  jb-netd enforces the network
+ * policy (strict, egress_allow) before the container is created.
  */
 
 #include <arpa/inet.h>
@@ -23,6 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 
 #include "capture.h"
 #include "jobs.h"
@@ -41,6 +43,7 @@ struct newjob {
 	uint32_t		 used[256];	/* addresses taken, bitmap */
 	char			 ipv4[16];
 	int			 created;	/* delete it on failure */
+	struct jb_incus_create	*create;	/* until sent */
 	char			 failure[JB_ERR_TEXT_MAX];
 };
 
@@ -53,6 +56,7 @@ newjob_free(void *arg)
 	struct newjob	*n = arg;
 
 	repo_ctx_free(n->ctx);
+	free(n->create);
 	free(n);
 }
 
@@ -72,9 +76,15 @@ new_progress(struct req *r, struct imsg *imsg)
 static void
 new_deleted(struct req *r, int ok, const char *err)
 {
-	struct job	*job = r->arg;
-	struct newjob	*n = job->state;
+	struct job		*job = r->arg;
+	struct newjob		*n = job->state;
+	struct jb_incus_target	 t;
 
+	/* its policy goes with it; the address is free for the next one */
+	memset(&t, 0, sizeof(t));
+	strlcpy(t.name, n->name, sizeof(t.name));
+	(void)req_send(PROC_NETD, IMSG_NETD_FORGET, &t, sizeof(t), -1, NULL,
+	    NULL, NULL);
 	if (ok)
 		job_end(job, 0, "%s; %s was deleted", n->failure, n->name);
 	else
@@ -269,6 +279,74 @@ new_created(struct req *r, int ok, const char *err)
 }
 
 static void
+new_policy_done(struct req *r, int ok, const char *err)
+{
+	struct job		*job = r->arg;
+	struct newjob		*n = job->state;
+	struct jb_incus_create	*q = n->create;
+
+	if (!ok) {
+		new_fail(job, "the network policy for %s cannot be enforced, "
+		    "so it is not created: %s (egress_allow in %s)", n->name,
+		    err, n->ctx->conf.paths.repo);
+		return;
+	}
+	job_progress(job, "creating %s from %s at %s", n->name, q->image,
+	    n->ipv4);
+	if (req_send(PROC_INCUS, IMSG_INCUS_CREATE, q, sizeof(*q), -1,
+	    new_progress, new_created, job) == NULL)
+		new_fail(job, "cannot reach jb-incus");
+	free(n->create);
+	n->create = NULL;
+}
+
+/*
+ * jb-netd enforces the container's policy before it exists, so that it
+ * never runs a moment without one: strict, its egress_allow (N1, N2).
+ */
+static void
+new_policy(struct job *job)
+{
+	struct newjob		*n = job->state;
+	struct repoconf		*conf = &n->ctx->conf;
+	struct jb_netd_ctr	*m;
+	size_t			 i, off = 0, l;
+
+	if ((m = calloc(1, sizeof(*m))) == NULL) {
+		new_fail(job, "out of memory");
+		return;
+	}
+	strlcpy(m->name, n->name, sizeof(m->name));
+	strlcpy(m->ipv4, n->ipv4, sizeof(m->ipv4));
+	strlcpy(m->mode, n->create->net, sizeof(m->mode));
+	/* loose from the start ends as net loose does: loose_auto_revert */
+	if (strcmp(m->mode, "loose") == 0 && conf->loose_auto_revert.enabled
+	    != 0)
+		m->deadline = (int64_t)time(NULL) +
+		    (conf->loose_auto_revert.after > 0 ?
+		    conf->loose_auto_revert.after : RC_DEF_LOOSE_AFTER);
+	for (i = 0; i < conf->egress_allow.n; i++) {
+		l = strlen(conf->egress_allow.v[i]) + 1;
+		if (l > sizeof(m->entries) - off) {
+			free(m);
+			new_fail(job, "egress_allow in %s holds more than jb-netd "
+			    "takes in one message (%zu bytes)",
+			    conf->paths.repo, sizeof(m->entries));
+			return;
+		}
+		memcpy(m->entries + off, conf->egress_allow.v[i], l);
+		off += l;
+		m->nentries++;
+	}
+	job_progress(job, "network: %s, %u egress_allow entr%s", m->mode,
+	    m->nentries, m->nentries == 1 ? "y" : "ies");
+	if (req_send(PROC_NETD, IMSG_NETD_SET, m, sizeof(*m), -1, NULL,
+	    new_policy_done, job) == NULL)
+		new_fail(job, "cannot reach jb-netd");
+	free(m);
+}
+
+static void
 new_create(struct job *job)
 {
 	struct newjob		*n = job->state;
@@ -319,7 +397,9 @@ new_create(struct job *job)
 	strlcpy(q->prefix, conf->container_prefix, sizeof(q->prefix));
 	strlcpy(q->branch, n->branch, sizeof(q->branch));
 	strlcpy(q->base, n->base, sizeof(q->base));
-	strlcpy(q->net, "strict", sizeof(q->net));
+	strlcpy(q->net, job_opt(job, "net") != NULL &&
+	    strcasecmp(job_opt(job, "net"), "loose") == 0 ? "loose" : "strict",
+	    sizeof(q->net));
 	for (i = 0; i < conf->env.n; i++) {
 		l = (size_t)snprintf(kv, sizeof(kv), "%s=%s",
 		    conf->env.v[i].name, conf->env.v[i].value) + 1;
@@ -345,12 +425,8 @@ new_create(struct job *job)
 		off += l;
 		q->nenv++;
 	}
-	job_progress(job, "creating %s from %s at %s", n->name, q->image,
-	    n->ipv4);
-	if (req_send(PROC_INCUS, IMSG_INCUS_CREATE, q, sizeof(*q), -1,
-	    new_progress, new_created, job) == NULL)
-		new_fail(job, "cannot reach jb-incus");
-	free(q);
+	n->create = q;
+	new_policy(job);
 }
 
 static void

@@ -93,6 +93,11 @@ job_start(struct ctl_conn *c, const struct jb_ctl_cmd *cmd)
 	case CMD_BASE_PRUNE:
 		cmd_base(job);
 		break;
+	case CMD_NET_STRICT:
+	case CMD_NET_LOOSE:
+	case CMD_NET_STATUS:
+		cmd_net(job);
+		break;
 	default:
 		job_end(job, 0, "this command is not carried out by jailbeed");
 	}

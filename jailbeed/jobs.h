@@ -46,5 +46,6 @@ void	cmd_action(struct job *);
 void	cmd_exec(struct job *);
 void	cmd_config(struct job *);
 void	cmd_base(struct job *);
+void	cmd_net(struct job *);
 
 #endif /* JAILBEED_JOBS_H */

@@ -13,33 +13,67 @@
  * the only one that touches the kernel packet filter.  It stays uid 0
  * because nftables netlink checks the capability, not the uid.
  *
- * At start it installs table inet jailbee for the suite's bridge with no
- * container allowed out: every forwarded packet from the bridge is
- * refused, new connections into it dropped, the host reachable only for
- * DHCP and DNS.  The table stays when jb-netd exits, so the suite fails
- * closed; allowlists (strict) and loose mode open it per container.
+ * At start it rebuilds table inet jailbee for the suite's bridge from its
+ * durable state (<state_dir>/netd/containers): each known container
+ * strict (its allowlist, then reject) or loose, every other source on
+ * the bridge refused, new connections into it dropped, the host reachable
+ * only for DHCP and DNS.  The parent then sets or forgets containers, one
+ * atomic transaction each, written down before it is answered.  The
+ * table stays when jb-netd exits, so the suite fails closed.  Names are
+ * enforced through the resolver (resolver.c).
  */
 
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <ifaddrs.h>
 #include <linux/capability.h>
 #include <netinet/in.h>
 
-#include <nftables/libnftables.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "log.h"
+#include "netd_ct.h"
+#include "netd_nft.h"
+#include "netd_state.h"
 #include "nftgen.h"
 #include "proc.h"
+#include "resolver.h"
 #include "sandbox_procs.h"
+
+#define STATE_FILE	"containers"
+#define STATE_MAX	(64 * 1024 * 1024)
+#define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
+
+static struct nftgen_net	 net;
+static struct netd_state	 cur;		/* what the kernel has */
+static int			 statefd = -1;	/* <state_dir>/netd */
+static char			 statepath[PATH_MAX];
+static struct event		 revert_ev;	/* the next loose deadline */
+
+static void	revert_arm(void);
+
+static void __attribute__((format(printf, 3, 4)))
+errf(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	(void)vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
 
 /* the bridge's IPv4 address and prefix, as the kernel has them */
 static int
-bridge_addr(const char *bridge, struct nftgen_net *net)
+bridge_addr(const char *bridge, struct nftgen_net *n)
 {
 	struct ifaddrs	*ifa, *i;
 	uint32_t	 mask;
@@ -52,40 +86,402 @@ bridge_addr(const char *bridge, struct nftgen_net *net)
 		    i->ifa_addr->sa_family != AF_INET ||
 		    strcmp(i->ifa_name, bridge) != 0)
 			continue;
-		net->host = ntohl(((struct sockaddr_in *)(void *)
+		n->host = ntohl(((struct sockaddr_in *)(void *)
 		    i->ifa_addr)->sin_addr.s_addr);
 		mask = ntohl(((struct sockaddr_in *)(void *)
 		    i->ifa_netmask)->sin_addr.s_addr);
-		net->prefixlen = mask ? 32 - __builtin_ctz(mask) : 0;
-		net->subnet = net->host & mask;
+		n->prefixlen = mask ? 32 - __builtin_ctz(mask) : 0;
+		n->subnet = n->host & mask;
 		found = 1;
 	}
 	freeifaddrs(ifa);
 	return found ? 0 : -1;
 }
 
-/* one atomic transaction; on failure the old table stays as it was */
-static int
-nft_apply(const char *text, char *err, size_t errlen)
+/*
+ * Containers reach their allowed hosts through the host's routing, so
+ * forwarding must be on; what may be forwarded is the table's business.
+ */
+static void
+forwarding_on(const char *name)
 {
-	struct nft_ctx	*ctx;
-	const char	*e;
-	int		 rc;
+	int	fd;
+	char	c = '0';
 
-	if ((ctx = nft_ctx_new(NFT_CTX_DEFAULT)) == NULL) {
-		snprintf(err, errlen, "cannot set up libnftables");
+	if ((fd = open("/proc/sys/net/ipv4/ip_forward", O_RDWR | O_CLOEXEC))
+	    == -1) {
+		log_warn("%s: /proc/sys/net/ipv4/ip_forward", name);
+		return;
+	}
+	if (read(fd, &c, 1) == 1 && c == '0') {
+		if (pwrite(fd, "1\n", 2, 0) != 2)
+			log_warn("%s: cannot turn IPv4 forwarding on: "
+			    "containers cannot reach allowed hosts", name);
+		else
+			log_info("%s: IPv4 forwarding turned on; the table "
+			    "decides what is forwarded", name);
+	}
+	close(fd);
+}
+
+/* read the durable state; a bad file is named and nothing is let out */
+static void
+state_load(const char *name)
+{
+	struct stat	 sb;
+	char		*buf, err[1024];
+	ssize_t		 r;
+	size_t		 off = 0;
+	int		 fd;
+
+	if ((fd = openat(statefd, STATE_FILE, O_RDONLY | O_CLOEXEC |
+	    O_NOFOLLOW)) == -1) {
+		if (errno != ENOENT)
+			fatal("%s: %s", name, statepath);
+		return;
+	}
+	if (fstat(fd, &sb) == -1 || !S_ISREG(sb.st_mode) ||
+	    sb.st_size > STATE_MAX)
+		fatalx("%s: %s is not a regular file of at most %d bytes",
+		    name, statepath, STATE_MAX);
+	if ((buf = malloc((size_t)sb.st_size + 1)) == NULL)
+		fatal("%s: malloc", name);
+	while (off < (size_t)sb.st_size &&
+	    (r = read(fd, buf + off, (size_t)sb.st_size - off)) > 0)
+		off += (size_t)r;
+	close(fd);
+	if (netd_state_parse(statepath, buf, off, &cur, err, sizeof(err))
+	    == -1)
+		/* every container stays refused: the table has none */
+		log_warnx("%s: %s; no container may leave until it is fixed "
+		    "or removed", name, err);
+	free(buf);
+}
+
+/* write st where state_load finds it, atomically */
+static int
+state_save(const struct netd_state *st, char *err, size_t errlen)
+{
+	char	*text;
+	size_t	 len, off = 0;
+	ssize_t	 w;
+	int	 fd;
+
+	if ((text = netd_state_fmt(st)) == NULL) {
+		errf(err, errlen, "out of memory");
 		return -1;
 	}
-	(void)nft_ctx_buffer_output(ctx);
-	(void)nft_ctx_buffer_error(ctx);
-	rc = nft_run_cmd_from_buffer(ctx, text);
-	if (rc != 0) {
-		e = nft_ctx_get_error_buffer(ctx);
-		snprintf(err, errlen, "%s", e && *e ? e : "nft failed");
-		err[strcspn(err, "\n")] = '\0';
+	len = strlen(text);
+	if ((fd = openat(statefd, STATE_FILE ".tmp", O_WRONLY | O_CREAT |
+	    O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600)) == -1) {
+		errf(err, errlen, "%s.tmp: %s", statepath,
+		    strerror(errno));
+		free(text);
+		return -1;
 	}
-	nft_ctx_free(ctx);
-	return rc == 0 ? 0 : -1;
+	while (off < len && (w = write(fd, text + off, len - off)) > 0)
+		off += (size_t)w;
+	free(text);
+	if (off < len || fsync(fd) == -1) {
+		errf(err, errlen, "%s.tmp: %s", statepath,
+		    strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	if (renameat(statefd, STATE_FILE ".tmp", statefd, STATE_FILE) == -1) {
+		errf(err, errlen, "%s: %s", statepath, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Make next what the kernel enforces and what is written down; on any
+ * failure cur stays (the kernel keeps its table) and next is freed.
+ */
+static int
+state_commit(struct netd_state *next, char *err, size_t errlen)
+{
+	if (netd_nft_apply(&net, next, 0, err, errlen) == -1) {
+		netd_state_free(next);
+		return -1;
+	}
+	if (state_save(next, err, errlen) == -1) {
+		/* enforced, not recorded: put the kernel back as well */
+		char	e2[256];
+
+		if (netd_nft_apply(&net, &cur, 0, e2, sizeof(e2)) == -1)
+			log_warnx("jb-netd: cannot restore the table: %s", e2);
+		netd_state_free(next);
+		return -1;
+	}
+	netd_state_free(&cur);
+	cur = *next;
+	memset(next, 0, sizeof(*next));
+	return 0;
+}
+
+/*
+ * Loose containers whose deadline has come become strict (N5), their
+ * loose-era flows cut.  Also run at start-up, for deadlines that passed
+ * while the suite was down.
+ */
+static void
+revert_due(void)
+{
+	struct netd_state	 next;
+	char			 err[JB_ERR_TEXT_MAX];
+	time_t			 now = time(NULL);
+	uint32_t		*addrs;
+	size_t			 i, n = 0;
+
+	if (netd_state_copy(&cur, &next) == -1 ||
+	    (addrs = calloc(next.n + 1, sizeof(*addrs))) == NULL)
+		fatal("jb-netd: out of memory");
+	for (i = 0; i < next.n; i++)
+		if (next.v[i].mode == NFTGEN_LOOSE &&
+		    next.v[i].deadline != 0 && next.v[i].deadline <= now) {
+			next.v[i].mode = NFTGEN_STRICT;
+			next.v[i].deadline = 0;
+			addrs[n++] = next.v[i].addr;
+		}
+	if (n == 0) {
+		netd_state_free(&next);
+		free(addrs);
+		return;
+	}
+	if (state_commit(&next, err, sizeof(err)) == -1) {
+		/* the next attempt is a second away; loose stays meanwhile */
+		log_warnx("jb-netd: cannot revert to strict: %s", err);
+		free(addrs);
+		return;
+	}
+	/* only the reverted ones: other containers' flows are theirs */
+	for (i = 0; i < n; i++)
+		if (netd_ct_flush(addrs[i]) == -1)
+			log_warnx("jb-netd: cannot flush conntrack of a "
+			    "reverted container");
+	free(addrs);
+	log_info("jb-netd: %zu container(s) back to strict at their "
+	    "deadline", n);
+}
+
+static void
+revert_fire(int fd, short ev, void *arg)
+{
+	revert_due();
+	revert_arm();
+}
+
+/* wake at the earliest loose deadline (or a second on after a failure) */
+static void
+revert_arm(void)
+{
+	struct timeval	tv;
+	int64_t		first = 0, now = time(NULL);
+	size_t		i;
+
+	evtimer_del(&revert_ev);
+	for (i = 0; i < cur.n; i++)
+		if (cur.v[i].mode == NFTGEN_LOOSE && cur.v[i].deadline != 0 &&
+		    (first == 0 || cur.v[i].deadline < first))
+			first = cur.v[i].deadline;
+	if (first == 0)
+		return;
+	tv.tv_sec = first > now ? first - now : 1;
+	tv.tv_usec = 0;
+	evtimer_add(&revert_ev, &tv);
+}
+
+static void
+done(struct child *c, uint32_t rid, int ok, const char *err)
+{
+	struct jb_done	d;
+
+	memset(&d, 0, sizeof(d));
+	d.ok = ok;
+	if (!ok)
+		(void)strlcpy(d.err, err, sizeof(d.err));
+	if (imsgev_compose(&c->iev, IMSG_DONE, rid, 0, -1, &d, sizeof(d))
+	    == -1)
+		fatal("%s: compose", c->name);
+}
+
+static void
+netd_set(struct child *c, struct imsg *imsg)
+{
+	struct jb_netd_ctr	*m;
+	struct netd_ctr		 nc;
+	struct netd_state	 next;
+	char			 err[JB_ERR_TEXT_MAX], name[JB_INSTANCE_MAX];
+
+	if ((m = malloc(sizeof(*m))) == NULL)
+		fatal("%s: malloc", c->name);
+	if (imsg_get_data(imsg, m, sizeof(*m)) == -1)
+		fatalx("%s: malformed NETD_SET", c->name);
+	if (netd_ctr_from_msg(m, &nc, err, sizeof(err)) == -1) {
+		free(m);
+		done(c, imsg_get_id(imsg), 0, err);
+		return;
+	}
+	free(m);
+	(void)strlcpy(name, nc.name, sizeof(name));
+	if (netd_state_copy(&cur, &next) == -1 ||
+	    netd_state_put(&next, &nc) == -1)
+		fatal("%s: out of memory", c->name);
+	if (state_commit(&next, err, sizeof(err)) == -1) {
+		log_warnx("%s: container %s stays as it was: %s", c->name,
+		    name, err);
+		done(c, imsg_get_id(imsg), 0, err);
+		return;
+	}
+	log_info("%s: container %s enforced", c->name, name);
+	done(c, imsg_get_id(imsg), 1, NULL);
+}
+
+static void
+netd_forget(struct child *c, struct imsg *imsg)
+{
+	struct jb_incus_target	t;
+	struct netd_state	next;
+	char			err[JB_ERR_TEXT_MAX];
+
+	if (imsg_get_data(imsg, &t, sizeof(t)) == -1)
+		fatalx("%s: malformed NETD_FORGET", c->name);
+	t.name[sizeof(t.name) - 1] = '\0';
+	if (netd_state_copy(&cur, &next) == -1)
+		fatal("%s: out of memory", c->name);
+	if (netd_state_forget(&next, t.name) == 0) {
+		netd_state_free(&next);
+		done(c, imsg_get_id(imsg), 1, NULL);
+		return;
+	}
+	if (state_commit(&next, err, sizeof(err)) == -1) {
+		done(c, imsg_get_id(imsg), 0, err);
+		return;
+	}
+	log_info("%s: container %s forgotten", c->name, t.name);
+	done(c, imsg_get_id(imsg), 1, NULL);
+}
+
+static void
+netd_mode(struct child *c, struct imsg *imsg)
+{
+	struct jb_netd_mode	 m;
+	struct netd_state	 next;
+	struct netd_ctr		*t;
+	char			 err[JB_ERR_TEXT_MAX];
+	int			 strict;
+
+	if (imsg_get_data(imsg, &m, sizeof(m)) == -1)
+		fatalx("%s: malformed NETD_MODE", c->name);
+	m.name[sizeof(m.name) - 1] = '\0';
+	m.mode[sizeof(m.mode) - 1] = '\0';
+	strict = strcmp(m.mode, "strict") == 0;
+	if ((!strict && strcmp(m.mode, "loose") != 0) || m.deadline < 0)
+		fatalx("%s: NETD_MODE: bad mode or deadline", c->name);
+	if (netd_state_copy(&cur, &next) == -1)
+		fatal("%s: out of memory", c->name);
+	if ((t = netd_state_find(&next, m.name)) == NULL) {
+		netd_state_free(&next);
+		snprintf(err, sizeof(err), "jb-netd holds no policy for %s "
+		    "(made before jb-netd enforced policies?): destroy and "
+		    "recreate it", m.name);
+		done(c, imsg_get_id(imsg), 0, err);
+		return;
+	}
+	t->mode = strict ? NFTGEN_STRICT : NFTGEN_LOOSE;
+	t->deadline = strict ? 0 : m.deadline;
+	if (state_commit(&next, err, sizeof(err)) == -1) {
+		done(c, imsg_get_id(imsg), 0, err);
+		return;
+	}
+	if (strict && (t = netd_state_find(&cur, m.name)) != NULL &&
+	    netd_ct_flush(t->addr) == -1) {
+		done(c, imsg_get_id(imsg), 0, "strict, but its established "
+		    "connections could not be cut (conntrack)");
+		return;
+	}
+	revert_arm();
+	log_info("%s: container %s is %s", c->name, m.name, m.mode);
+	done(c, imsg_get_id(imsg), 1, NULL);
+}
+
+static void
+status_line(struct child *c, uint32_t rid, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void
+status_line(struct child *c, uint32_t rid, const char *fmt, ...)
+{
+	struct jb_ctl_text	t;
+	va_list			ap;
+
+	memset(&t, 0, sizeof(t));
+	va_start(ap, fmt);
+	(void)vsnprintf(t.text, sizeof(t.text), fmt, ap);
+	va_end(ap);
+	if (imsgev_compose(&c->iev, IMSG_NETD_STATUS_LINE, rid, 0, -1, &t,
+	    sizeof(t)) == -1)
+		fatal("%s: compose", c->name);
+}
+
+static void
+netd_status(struct child *c, struct imsg *imsg)
+{
+	struct jb_incus_target	 q;
+	struct netd_ctr		*t;
+	struct in_addr		 in;
+	char			 a[INET_ADDRSTRLEN], e[EGRESS_FMT_MAX];
+	uint32_t		 rid = imsg_get_id(imsg);
+	int64_t			 left;
+	size_t			 i;
+
+	if (imsg_get_data(imsg, &q, sizeof(q)) == -1)
+		fatalx("%s: malformed NETD_STATUS", c->name);
+	q.name[sizeof(q.name) - 1] = '\0';
+	if ((t = netd_state_find(&cur, q.name)) == NULL) {
+		done(c, rid, 0, "jb-netd holds no policy for this container: "
+		    "every packet from it is refused");
+		return;
+	}
+	in.s_addr = htonl(t->addr);
+	inet_ntop(AF_INET, &in, a, sizeof(a));
+	left = t->deadline ? t->deadline - (int64_t)time(NULL) : 0;
+	if (t->mode == NFTGEN_STRICT)
+		status_line(c, rid, "%s %s: strict", t->name, a);
+	else if (t->deadline == 0)
+		status_line(c, rid, "%s %s: loose, no revert", t->name, a);
+	else
+		status_line(c, rid, "%s %s: loose, strict again in %llds",
+		    t->name, a, (long long)(left > 0 ? left : 0));
+	for (i = 0; i < t->n; i++)
+		status_line(c, rid, "allow %s", policy_entry_fmt(&t->e[i], e,
+		    sizeof(e)));
+	if (t->n == 0)
+		status_line(c, rid, "allow nothing (no egress_allow entry)");
+	done(c, rid, 1, NULL);
+}
+
+static int
+netd_dispatch(struct child *c, struct imsg *imsg)
+{
+	switch (imsg_get_type(imsg)) {
+	case IMSG_NETD_SET:
+		netd_set(c, imsg);
+		return 0;
+	case IMSG_NETD_FORGET:
+		netd_forget(c, imsg);
+		return 0;
+	case IMSG_NETD_MODE:
+		netd_mode(c, imsg);
+		return 0;
+	case IMSG_NETD_STATUS:
+		netd_status(c, imsg);
+		return 0;
+	default:
+		return -1;
+	}
 }
 
 int
@@ -93,34 +489,87 @@ main(int argc, char *argv[])
 {
 	struct child		 c;
 	struct child_args	 a;
-	struct nftgen_net	 net;
 	struct in_addr		 in;
-	char			 err[512], host[INET_ADDRSTRLEN];
-	char			*text = NULL;
+	char			 err[1024], host[INET_ADDRSTRLEN];
 	static const int	 keep[] = { CAP_NET_ADMIN };
+	static uint32_t		 reverted[256];
+	size_t			 nreverted = 0, i;
 
 	child_init(&c, "jb-netd", argc, argv, &a);
 	if (a.bridge == NULL)
 		fatalx("%s: no bridge given (-b)", c.name);
+	if (a.state_dir == NULL)
+		fatalx("%s: no state directory given (-S)", c.name);
 	memset(&net, 0, sizeof(net));
 	net.bridge = a.bridge;
-	net.dns_port = 53;
+	net.dns_port = RESOLVER_PORT;
 	if (bridge_addr(a.bridge, &net) == -1)
 		fatalx("%s: bridge %s has no IPv4 address: without it no "
 		    "container can be fenced in, so the suite does not start "
 		    "(regress/setup-host creates it)", c.name, a.bridge);
+	if ((size_t)snprintf(statepath, sizeof(statepath), "%s/netd/%s",
+	    a.state_dir, STATE_FILE) >= sizeof(statepath))
+		fatalx("%s: state_dir too long", c.name);
+	{
+		char	dir[PATH_MAX];
+
+		(void)snprintf(dir, sizeof(dir), "%s/netd", a.state_dir);
+		if (mkdir(dir, 0700) == -1 && errno != EEXIST)
+			fatal("%s: mkdir %s", c.name, dir);
+		if ((statefd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
+		    O_NOFOLLOW)) == -1)
+			fatal("%s: %s", c.name, dir);
+	}
+	forwarding_on(c.name);
+	state_load(c.name);
+	/* deadlines that passed while the suite was down apply now */
+	{
+		time_t	now = time(NULL);
+
+		nreverted = 0;
+		for (i = 0; i < cur.n; i++)
+			if (cur.v[i].mode == NFTGEN_LOOSE &&
+			    cur.v[i].deadline != 0 &&
+			    cur.v[i].deadline <= now) {
+				log_info("%s: %s: its loose deadline passed "
+				    "while the suite was down: strict", c.name,
+				    cur.v[i].name);
+				cur.v[i].mode = NFTGEN_STRICT;
+				cur.v[i].deadline = 0;
+				if (nreverted < NELEM(reverted))
+					reverted[nreverted++] = cur.v[i].addr;
+			}
+	}
+	if (netd_nft_init(err, sizeof(err)) == -1)
+		fatalx("%s: %s", c.name, err);
 	priv_drop(c.name, NULL, NULL, keep, 1);
-	if (nftgen_ruleset(&net, NULL, 0, NULL, &text, err, sizeof(err)) == -1
-	    || nft_apply(text, err, sizeof(err)) == -1)
-		fatalx("%s: cannot install table inet %s: %s", c.name,
-		    NFTGEN_TABLE, err);
-	free(text);
+	if (netd_nft_apply(&net, &cur, 1, err, sizeof(err)) == -1) {
+		log_warnx("%s: the recorded containers cannot be enforced "
+		    "(%s): every container stays refused", c.name, err);
+		netd_state_free(&cur);
+		if (netd_nft_apply(&net, &cur, 1, err, sizeof(err)) == -1)
+			fatalx("%s: cannot install table inet %s: %s", c.name,
+			    NFTGEN_TABLE, err);
+	}
+	for (i = 0; i < nreverted; i++)
+		if (netd_ct_flush(reverted[i]) == -1)
+			log_warnx("%s: cannot flush conntrack", c.name);
+	if (nreverted > 0 && state_save(&cur, err, sizeof(err)) == -1)
+		log_warnx("%s: %s", c.name, err);
+	/* after the table: until it exists no DNS is redirected here */
+	if (resolver_init(c.base, net.host, RESOLVER_PORT, a.upstream, &cur,
+	    err, sizeof(err)) == -1)
+		fatalx("%s: %s", c.name, err);
 	in.s_addr = htonl(net.host);
 	inet_ntop(AF_INET, &in, host, sizeof(host));
 	(void)snprintf(c.detail, sizeof(c.detail), "table inet %s on %s "
-	    "(%s/%u): no container may leave", NFTGEN_TABLE, a.bridge, host,
-	    net.prefixlen);
+	    "(%s/%u): %zu container(s) enforced; resolver %s:%u, upstream %s",
+	    NFTGEN_TABLE, a.bridge, host, net.prefixlen, cur.n, host,
+	    RESOLVER_PORT, resolver_upstream());
 	log_info("%s: %s", c.name, c.detail);
-	sandbox_jb_netd();
+	c.dispatch = netd_dispatch;
+	evtimer_set(&revert_ev, revert_fire, NULL);
+	revert_arm();
+	sandbox_jb_netd(a.state_dir);
 	child_run(&c);
 }

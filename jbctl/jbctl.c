@@ -486,6 +486,9 @@ main(int argc, char *argv[])
 	case CMD_UNMOUNT:
 	case CMD_MOUNT_LS:
 	case CMD_APPLY:
+	case CMD_NET_STRICT:
+	case CMD_NET_LOOSE:
+	case CMD_NET_STATUS:
 		ctl_connect(&ibuf);
 		exit(remote_run(&ibuf, &p, out));
 	case CMD_REMOTE_SSH_KEY_ADD:

@@ -159,7 +159,7 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 	memset(a, 0, sizeof(*a));
 	c->name = name;
 	c->started = time(NULL);
-	while ((ch = getopt(argc, argv, "a:b:c:dDe:k:m:o:s:v")) != -1) {
+	while ((ch = getopt(argc, argv, "a:b:c:dDe:k:m:o:s:U:v")) != -1) {
 		switch (ch) {
 		case 'D':
 			a->sandbox_debug = 1;
@@ -192,13 +192,17 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 		case 's':
 			a->state_dir = optarg;
 			break;
+		case 'U':
+			a->upstream = optarg;
+			break;
 		case 'v':
 			a->verbose++;
 			break;
 		default:
 			fprintf(stderr, "usage: %s [-dDv] [-a ca] [-b bridge] "
 			    "[-c cert] [-e endpoint] [-k key] [-m dir] "
-			    "[-o owner] [-s dir] (started by jailbeed)\n", name);
+			    "[-o owner] [-s state_dir] [-U upstream] "
+			    "(started by jailbeed)\n", name);
 			exit(2);
 		}
 	}

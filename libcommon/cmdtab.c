@@ -37,7 +37,10 @@ const struct cmd cmdtab[] = {
 	  .args = "NAME [BASE]", .min_args = 1, .max_args = 2,
 	  .opts = { { .lname = "mount", .sname = 'm',
 	      .help = "the host working tree itself, read-write, instead of "
-	      "a clone" } },
+	      "a clone" },
+	    { .lname = "net", .argname = "MODE", .choices = "strict|loose",
+	      .help = "network mode from the start (default strict; loose "
+	      "reverts after loose_auto_revert)" } },
 	  .help = "create container <prefix>-NAME holding a clone of this "
 	  "checkout on branch NAME (made from BASE, or the default branch, "
 	  "when it does not exist)" },
@@ -185,6 +188,20 @@ const struct cmd cmdtab[] = {
 	  .cls = CMD_HOST, .args = "", .min_args = 0, .max_args = 0,
 	  .help = "delete the base images JailBee imported that no container "
 	  "uses and no alias names" },
+	{ .words = { "net", "strict" }, .id = CMD_NET_STRICT,
+	  .cls = CMD_CONTAINER, .args = "NAME", .min_args = 1, .max_args = 1,
+	  .help = "back to the allowlist at once; established connections "
+	  "are cut" },
+	{ .words = { "net", "loose" }, .id = CMD_NET_LOOSE,
+	  .cls = CMD_CONTAINER, .args = "NAME", .min_args = 1, .max_args = 1,
+	  .opts = { { .lname = "for", .argname = "DURATION",
+	      .help = "strict again after DURATION (30s, 45m, 4h; default "
+	      "loose_auto_revert)" },
+	    { .lname = "no-revert", .help = "stay loose until net strict" } },
+	  .help = "let a container reach everything, until its deadline" },
+	{ .words = { "net", "status" }, .id = CMD_NET_STATUS,
+	  .cls = CMD_CONTAINER, .args = "NAME", .min_args = 1, .max_args = 1,
+	  .help = "a container's network mode, time left and allow entries" },
 #ifdef JB_TESTHOOKS
 	{ .words = { "_test-attempt" }, .id = CMD_TEST_ATTEMPT,
 	  .cls = CMD_INTERNAL, .args = "PROCESS read|write|connect|netlink PATH",

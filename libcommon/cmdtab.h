@@ -62,6 +62,10 @@ enum cmd_id {
 	CMD_BASE_IMPORT,
 	CMD_BASE_USAGE,
 	CMD_BASE_PRUNE,
+	/* network (FEATURES N5, N6, N8) */
+	CMD_NET_STRICT,
+	CMD_NET_LOOSE,
+	CMD_NET_STATUS,
 };
 
 /* where a command runs: in the parent, or in jbctl alone */

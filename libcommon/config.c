@@ -31,6 +31,7 @@ static int	valid_owner(const char *, char *, size_t);
 static int	valid_socket(const char *, char *, size_t);
 static int	valid_url(const char *, char *, size_t);
 static int	valid_ifname(const char *, char *, size_t);
+static int	valid_upstream(const char *, char *, size_t);
 
 static const struct yt_field incus_fields[] = {
 	{ .key = "url", .type = YT_STRING,
@@ -91,6 +92,15 @@ static const struct yt_field remote_fields[] = {
 	{ .key = NULL }
 };
 
+/* jb-netd's resolver (FEATURES N3) */
+static const struct yt_field resolver_fields[] = {
+	{ .key = "upstream", .type = YT_STRING,
+	  .off = offsetof(struct jb_conf, resolver_upstream),
+	  .size = sizeof(((struct jb_conf *)NULL)->resolver_upstream),
+	  .valid = valid_upstream },
+	{ .key = NULL }
+};
+
 static const struct yt_field conf_fields[] = {
 	{ .key = "owner", .type = YT_STRING,
 	  .off = offsetof(struct jb_conf, owner),
@@ -104,9 +114,24 @@ static const struct yt_field conf_fields[] = {
 	  .off = offsetof(struct jb_conf, state_dir),
 	  .size = sizeof(((struct jb_conf *)NULL)->state_dir) },
 	{ .key = "incus", .type = YT_MAP, .sub = incus_fields },
+	{ .key = "resolver", .type = YT_MAP, .sub = resolver_fields },
 	{ .key = "remote", .type = YT_MAP, .sub = remote_fields },
 	{ .key = NULL }
 };
+
+/* the resolver jb-netd asks: one IPv4 address, port 53 */
+static int
+valid_upstream(const char *s, char *why, size_t whylen)
+{
+	struct in_addr	in;
+
+	if (inet_pton(AF_INET, s, &in) != 1) {
+		(void)snprintf(why, whylen, "not an IPv4 address (the "
+		    "resolver jb-netd asks on port 53, e.g. 192.0.2.53)");
+		return -1;
+	}
+	return 0;
+}
 
 /* ADDR:PORT with an IPv4 or [IPv6] literal, or "off" */
 static int

@@ -52,6 +52,8 @@ struct jb_conf {
 	int	ssh_nallow;
 	char	ssh_excluded[JB_SSH_LIST_MAX][48]; /* repo prefixes */
 	int	ssh_nexcluded;
+	/* jb-netd's upstream resolver; "": the host's /etc/resolv.conf */
+	char	resolver_upstream[16];
 };
 
 void	conf_defaults(struct jb_conf *);

@@ -62,6 +62,11 @@ jb_imsg_name(uint32_t type)
 	case IMSG_CTL_MOUNT:		return "CTL_MOUNT";
 	case IMSG_MOUNTD_IMAGE_OPEN:	return "MOUNTD_IMAGE_OPEN";
 	case IMSG_MOUNTD_IMAGE_FD:	return "MOUNTD_IMAGE_FD";
+	case IMSG_NETD_SET:		return "NETD_SET";
+	case IMSG_NETD_FORGET:	return "NETD_FORGET";
+	case IMSG_NETD_MODE:		return "NETD_MODE";
+	case IMSG_NETD_STATUS:	return "NETD_STATUS";
+	case IMSG_NETD_STATUS_LINE:	return "NETD_STATUS_LINE";
 	case IMSG_CTL_STATUS:	return "CTL_STATUS";
 	case IMSG_CTL_STATUS_ENTRY:	return "CTL_STATUS_ENTRY";
 	case IMSG_CTL_VERSION:	return "CTL_VERSION";

@@ -104,6 +104,13 @@ enum jb_imsg_type {
 	IMSG_MOUNTD_IMAGE_OPEN = 320,	/* P->M, struct jb_image_open */
 	IMSG_MOUNTD_IMAGE_FD,	/* M->P, struct jb_image_file + fd */
 
+	/* parent <-> jb-netd: 400..; peerid = request id */
+	IMSG_NETD_SET = 400,	/* P->N, struct jb_netd_ctr: add or replace */
+	IMSG_NETD_FORGET,	/* P->N, struct jb_incus_target (name) */
+	IMSG_NETD_MODE,		/* P->N, struct jb_netd_mode */
+	IMSG_NETD_STATUS,	/* P->N, struct jb_incus_target (name) */
+	IMSG_NETD_STATUS_LINE,	/* N->P, struct jb_ctl_text, before DONE */
+
 	/*
 	 * parent <-> jb-sshd: 500..  LISTEN and SESSION travel on the
 	 * child's channel; the rest on one session's own channel (the fd
@@ -437,6 +444,28 @@ struct jb_image {
 	int32_t		suite;			/* marked at import by us */
 	uint32_t	nusers;			/* containers made from it */
 	char		users[JB_IMAGE_USERS_MAX]; /* names, NUL-separated, cut */
+};
+
+/*
+ * One container's network policy, as jb-netd enforces it: a new one
+ * replaces whatever held the name or the address before.  entries are
+ * egress_allow entries (FEATURES N2), NUL-separated; jb-netd refuses the
+ * whole message when one is malformed, naming it.
+ */
+struct jb_netd_ctr {
+	char		name[JB_INSTANCE_MAX];
+	char		ipv4[16];		/* its fixed address */
+	char		mode[8];		/* strict | loose */
+	int64_t		deadline;		/* loose until, 0: no revert */
+	uint32_t	nentries;
+	char		entries[JB_ARGV_MAX];
+};
+
+/* strict, or loose until deadline (0: no revert), for a known container */
+struct jb_netd_mode {
+	char		name[JB_INSTANCE_MAX];
+	char		mode[8];		/* strict | loose */
+	int64_t		deadline;		/* seconds since the epoch */
 };
 
 const char	*jb_imsg_name(uint32_t);

@@ -77,6 +77,7 @@ struct child_args {
 	const char	*key;		/* -k: its key */
 	const char	*ca;		/* -a: the server's certificate */
 	const char	*bridge;	/* -b: the suite's Incus bridge */
+	const char	*upstream;	/* -U: jb-netd's upstream resolver */
 	int		 sandbox_debug;	/* -D: log forbidden calls, not kill */
 	const char	*state_dir;	/* -s: the suite's state directory */
 	const char	*mountdir;	/* -m: jb-mountd's state directory */

@@ -19,6 +19,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 
+#include <limits.h>
 #include <seccomp.h>
 #include <stdio.h>
 #include <string.h>
@@ -116,28 +117,40 @@ sandbox_jb_incus(uint16_t https_port)
 	apply(&sb);
 }
 
-/* jb-netd: netfilter through netlink; no file */
+/*
+ * jb-netd: netfilter through netlink, and one directory of its own,
+ * <state_dir>/netd, where what it enforces is written down (so that a
+ * restart rebuilds the same table): files opened there through the
+ * directory fd taken at start, replaced by rename.  Its resolver answers
+ * on a UDP socket bound before the lock-down and asks the upstream over
+ * UDP (inet sockets, connect); Landlock leaves it no TCP port at all.
+ */
 void
-sandbox_jb_netd(void)
+sandbox_jb_netd(const char *state_dir)
 {
 	static const int	 calls[] = {
 		SCMP_SYS(getsockopt), SCMP_SYS(setsockopt), SCMP_SYS(bind),
-		SCMP_SYS(getsockname),
-#ifdef JB_TESTHOOKS
-		SCMP_SYS(openat),
-#endif
+		SCMP_SYS(getsockname), SCMP_SYS(openat), SCMP_SYS(renameat),
+		SCMP_SYS(renameat2), SCMP_SYS(fsync),
+		/* libnftables waits for the kernel's netlink answers */
+		SCMP_SYS(select), SCMP_SYS(pselect6),
+		SCMP_SYS(connect),
 	};
-	static const int	 netlink[] = { AF_NETLINK };
-	static const char	*none[] = { NULL };
+	static const int	 families[] = { AF_NETLINK, AF_INET };
+	char			 dir[PATH_MAX];
+	const char		*none[] = { NULL };
+	const char		*rw[] = { dir, NULL };
 	struct sandbox		 sb;
 
+	(void)snprintf(dir, sizeof(dir), "%s/netd", state_dir);
 	memset(&sb, 0, sizeof(sb));
 	sb.name = "jb-netd";
 	sb.ro_paths = none;
+	sb.rw_paths = rw;
 	sb.syscalls = calls;
 	sb.nsyscalls = NELEM(calls);
-	sb.socket_families = netlink;
-	sb.nsocket_families = NELEM(netlink);
+	sb.socket_families = families;
+	sb.nsocket_families = NELEM(families);
 	apply(&sb);
 }
 

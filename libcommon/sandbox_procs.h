@@ -17,7 +17,7 @@
 void	sandbox_set_debug(int);
 void	sandbox_jailbeed(const char *sockdir);
 void	sandbox_jb_incus(uint16_t https_port);
-void	sandbox_jb_netd(void);
+void	sandbox_jb_netd(const char *);
 void	sandbox_jb_mountd(const char *);
 void	sandbox_jb_sshd(void);
 

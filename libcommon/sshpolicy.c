@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "sshpolicy.h"
 
@@ -44,6 +45,9 @@ sshpolicy_host(enum cmd_id id)
 	case CMD_UNMOUNT:
 	case CMD_MOUNT_LS:
 	case CMD_BASE_USAGE:
+	/* strict only narrows a container; status reads it */
+	case CMD_NET_STRICT:
+	case CMD_NET_STATUS:
 		return SSHP_HOST_ALLOWED;
 	/* R19: setting up the host is the local owner's business */
 	case CMD_INIT:
@@ -57,6 +61,12 @@ sshpolicy_host(enum cmd_id id)
 	case CMD_BASE_BUILD:
 	case CMD_BASE_IMPORT:
 	case CMD_BASE_PRUNE:
+	/*
+	 * R19: loose can open the host's own and its LAN's addresses to
+	 * the container (remote.ssh.network, which could allow it, is not
+	 * read yet: fail closed)
+	 */
+	case CMD_NET_LOOSE:
 	/*
 	 * R20: mount stays host-only until remote.ssh.mount_roots or
 	 * remote.ssh.mounts unlock it, which jailbeed does not read yet
@@ -84,6 +94,19 @@ refuse(struct sshp_result *r, const char *reason, const char *fmt, ...)
 	(void)vsnprintf(r->err, sizeof(r->err), fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+/* does a parsed new ask for --net loose? */
+static int
+net_loose(const struct cmd *c, const struct jb_ctl_cmd *out)
+{
+	int	k;
+
+	for (k = 0; k < CMD_MAXOPTS && c->opts[k].lname != NULL; k++)
+		if (strcmp(c->opts[k].lname, "net") == 0)
+			return (out->optset & (1U << k)) &&
+			    strcasecmp(out->opts[k], "loose") == 0;
+	return 0;
 }
 
 static int
@@ -326,6 +349,11 @@ sshpolicy_decide(const struct sshp_conf *pc, int argc, char *argv[],
 		return refuse(r, "excluded_repos", "config show --layer "
 		    "global: refused over SSH while repos are excluded "
 		    "(remote.ssh.excluded_repos)");
+	/* R19: new --net loose, in any spelling, as net loose itself */
+	if (pc->restrict_host && c->id == CMD_NEW && net_loose(c, out))
+		return refuse(r, "restrict_host", "new --net loose: acts on "
+		    "the host's network, refused over SSH "
+		    "(remote.ssh.restrict_host)");
 	/* base usage names every container made from an image: not scoped */
 	if (pc->excluded && pc->restrict_host && c->id == CMD_BASE_USAGE)
 		return refuse(r, "excluded_repos", "base usage: refused over "

@@ -42,13 +42,14 @@ state_dir: $(pwd)/state
 incus:
   url: unix:/var/lib/incus/unix.socket
 EOC
-	# a test may add top-level keys (ssh_test: remote:); the others do
-	# not listen for SSH, so a suite already serving 8022 is no matter
-	if [ -n "${JB_CONF_EXTRA:-}" ]; then
-		printf '%s\n' "$JB_CONF_EXTRA" >> jailbeed.yaml
-	else
-		printf 'remote:\n  ssh:\n    listen: "off"\n' >> jailbeed.yaml
-	fi
+	# a test may add top-level keys (ssh_test: remote:, net_test:
+	# resolver:); the others do not listen for SSH, so a suite already
+	# serving 8022 is no matter
+	[ -z "${JB_CONF_EXTRA:-}" ] || printf '%s\n' "$JB_CONF_EXTRA" >> jailbeed.yaml
+	case ${JB_CONF_EXTRA:-} in
+	*remote:*) ;;
+	*)	printf 'remote:\n  ssh:\n    listen: "off"\n' >> jailbeed.yaml ;;
+	esac
 }
 
 jb_sock() { echo "$(cat rundir)/jailbeed.sock"; }

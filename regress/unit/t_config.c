@@ -348,7 +348,7 @@ ATF_TC_BODY(unknown_keys, tc)
 {
 	BAD("owner: bob\nsockets: /x\n",
 	    "x.yaml:2: sockets: unknown key (known: owner, socket, "
-	    "state_dir, incus, remote)");
+	    "state_dir, incus, resolver, remote)");
 	BAD("incus:\n  url: unix:/x\n  urll: x\n",
 	    "x.yaml:3: incus.urll: unknown key (known: url, "
 	    "bridge, client_cert, client_key, server_cert)");
@@ -358,10 +358,10 @@ ATF_TC_BODY(unknown_keys, tc)
 	/* keys are escaped before they reach a terminal */
 	BAD("\"\\e[2J\": 1\n",
 	    "x.yaml:1: \\x1b[2J: unknown key (known: owner, socket, "
-	    "state_dir, incus, remote)");
+	    "state_dir, incus, resolver, remote)");
 	BAD("\"\": 1\n",
 	    "x.yaml:1: \"\": unknown key (known: owner, socket, state_dir, "
-	    "incus, remote)");
+	    "incus, resolver, remote)");
 	BAD("? [a]\n: b\n",
 	    "x.yaml:1: a mapping key must be a scalar, not a sequence");
 }
@@ -470,6 +470,26 @@ ATF_TC_BODY(owner_names, tc)
 	}
 	BAD("owner: abcdefghijklmnopqrstuvwxyz0123456\n",
 	    "x.yaml:1: owner: too long (at most 32 bytes)");
+}
+
+/* jb-netd's upstream resolver: one IPv4 address */
+ATF_TC_WITHOUT_HEAD(resolver_upstream);
+ATF_TC_BODY(resolver_upstream, tc)
+{
+	struct jb_conf	c;
+	char		err[JB_ERR_MAX] = "";
+	static const char ok[] = "resolver:\n  upstream: 192.0.2.53\n";
+
+	conf_defaults(&c);
+	ATF_CHECK_STREQ(c.resolver_upstream, "");
+	ATF_REQUIRE_MSG(conf_parse("x.yaml", ok, strlen(ok), &c, err,
+	    sizeof(err)) == 0, "%s", err);
+	ATF_CHECK_STREQ(c.resolver_upstream, "192.0.2.53");
+	BAD("resolver:\n  upstream: dns.example\n",
+	    "x.yaml:2: resolver.upstream: not an IPv4 address (the resolver "
+	    "jb-netd asks on port 53, e.g. 192.0.2.53)");
+	BAD("resolver: {upstreams: 1}\n",
+	    "x.yaml:1: resolver.upstreams: unknown key (known: upstream)");
 }
 
 ATF_TC_WITHOUT_HEAD(incus_urls);
@@ -1013,6 +1033,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, paths);
 	ATF_TP_ADD_TC(tp, owner_names);
 	ATF_TP_ADD_TC(tp, incus_urls);
+	ATF_TP_ADD_TC(tp, resolver_upstream);
 	ATF_TP_ADD_TC(tp, duplicates);
 	ATF_TP_ADD_TC(tp, anchors_aliases);
 	ATF_TP_ADD_TC(tp, tags);

@@ -120,7 +120,10 @@ ATF_TC_WITHOUT_HEAD(restrict_host);
 ATF_TC_BODY(restrict_host, tc)
 {
 	static const char *const host[] = {
-		"init", "remote ssh status", "audit", NULL
+		"init", "remote ssh status", "audit", "apply box",
+		"mount aws box", "base import /tmp/x",
+		"base prune", "net loose box", "net loose box --for 5m",
+		"new box --net loose", "new box --net=loose", NULL
 	};
 	int	i;
 
@@ -129,12 +132,21 @@ ATF_TC_BODY(restrict_host, tc)
 		ATF_CHECK(strstr(res.err, "restrict_host") != NULL);
 		ATF_CHECK_STREQ(res.reason, "restrict_host");
 	}
+	/* what only narrows or reads a container stays */
+	ATF_CHECK(decide(&full, "net strict box") == 0);
+	ATF_CHECK(decide(&full, "net status box") == 0);
+	ATF_CHECK(decide(&full, "new box --net strict") == 0);
+	ATF_CHECK(decide(&full, "unmount aws box") == 0);
+	ATF_CHECK(decide(&full, "mount ls box") == 0);
+	/* a spelling that is not a choice is no way around it */
+	ATF_CHECK(decide(&full, "new box --net LOOSE") == -1);
 	/* off: the host commands the parent carries out are admitted */
 	ATF_CHECK(decide(&open_host, "init") == 0);
 	ATF_CHECK(decide(&open_host, "audit --since 5m") == 0);
 	/* jbctl-local commands are never remote, restricted or not */
 	ATF_CHECK(decide(&open_host, "config init") == -1);
 	ATF_CHECK(decide(&open_host, "remote ssh key ls") == -1);
+	ATF_CHECK(decide(&open_host, "base build") == -1);
 }
 
 ATF_TC_WITHOUT_HEAD(allowlist_exact_leaf);

@@ -1,0 +1,122 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * jbctl net strict|loose|status NAME (FEATURES N5, N6, N8).  jb-netd
+ * holds the mode and the loose deadline, writes them down and reverts
+ * at the deadline itself, also across a restart; strict cuts the
+ * container's established flows.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cmdtab.h"
+#include "duration.h"
+#include "jobs.h"
+#include "log.h"
+
+#define LOOSE_MAX	(7 * 24 * 60 * 60)
+
+static void
+net_done(struct req *r, int ok, const char *err)
+{
+	job_end(r->arg, ok, "%s", err);
+}
+
+static void
+net_line(struct req *r, struct imsg *imsg)
+{
+	struct jb_ctl_text	t;
+	struct jb_output	o;
+
+	if (imsg_get_type(imsg) != IMSG_NETD_STATUS_LINE ||
+	    imsg_get_data(imsg, &t, sizeof(t)) == -1)
+		fatalx("jb-netd: malformed STATUS_LINE");
+	t.text[sizeof(t.text) - 1] = '\0';
+	memset(&o, 0, sizeof(o));
+	o.which = 1;
+	o.len = (uint32_t)snprintf(o.data, sizeof(o.data), "%s\n", t.text);
+	(void)job_reply(r->arg, IMSG_CTL_OUTPUT, &o, sizeof(o), -1);
+}
+
+static void
+net_named(struct job *job, struct repo_ctx *ctx)
+{
+	struct jb_netd_mode	 m;
+	struct jb_incus_target	 t;
+	char			 name[JB_INSTANCE_MAX], err[256], d[32];
+	const char		*dur;
+	int64_t			 secs = RC_DEF_LOOSE_AFTER;
+
+	if (repo_container_name(ctx, job->args[0], name, sizeof(name)) == -1) {
+		repo_ctx_free(ctx);
+		job_end(job, 0, "%s: not a container name", job->args[0]);
+		return;
+	}
+	if (job->cmd.id == CMD_NET_STATUS) {
+		repo_ctx_free(ctx);
+		memset(&t, 0, sizeof(t));
+		strlcpy(t.name, name, sizeof(t.name));
+		if (req_send(PROC_NETD, IMSG_NETD_STATUS, &t, sizeof(t), -1,
+		    net_line, net_done, job) == NULL)
+			job_end(job, 0, "cannot reach jb-netd");
+		return;
+	}
+	memset(&m, 0, sizeof(m));
+	strlcpy(m.name, name, sizeof(m.name));
+	if (job->cmd.id == CMD_NET_STRICT) {
+		strlcpy(m.mode, "strict", sizeof(m.mode));
+		job_progress(job, "%s: strict; established connections cut",
+		    name);
+	} else {
+		strlcpy(m.mode, "loose", sizeof(m.mode));
+		dur = job_opt(job, "for");
+		if (dur != NULL && job_opt(job, "no-revert") != NULL) {
+			repo_ctx_free(ctx);
+			job_end(job, 0, "--for and --no-revert contradict each "
+			    "other: give one");
+			return;
+		}
+		if (ctx != NULL && ctx->have_conf) {
+			if (ctx->conf.loose_auto_revert.enabled == 0)
+				secs = 0;
+			else if (ctx->conf.loose_auto_revert.after > 0)
+				secs = ctx->conf.loose_auto_revert.after;
+		}
+		if (job_opt(job, "no-revert") != NULL)
+			secs = 0;
+		if (dur != NULL && duration_parse(dur, 1, LOOSE_MAX, &secs,
+		    err, sizeof(err)) == -1) {
+			repo_ctx_free(ctx);
+			job_end(job, 0, "--for: %s", err);
+			return;
+		}
+		m.deadline = secs ? (int64_t)time(NULL) + secs : 0;
+		if (secs)
+			job_progress(job, "%s: loose for %s, then strict again",
+			    name, duration_fmt(secs, d, sizeof(d)));
+		else
+			job_progress(job, "%s: loose until jbctl net strict %s",
+			    name, job->args[0]);
+	}
+	repo_ctx_free(ctx);
+	if (req_send(PROC_NETD, IMSG_NETD_MODE, &m, sizeof(m), -1, NULL,
+	    net_done, job) == NULL)
+		job_end(job, 0, "cannot reach jb-netd");
+}
+
+void
+cmd_net(struct job *job)
+{
+	repo_resolve(job, "", 0, net_named);
+}

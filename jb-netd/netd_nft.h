@@ -1,0 +1,39 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * jb-netd's hold on the kernel: the whole table compiled from a
+ * netd_state and applied as one libnftables transaction.  On failure
+ * the kernel keeps the table it had, so a container the change would
+ * have admitted stays unknown to it, and unknown sources are refused.
+ */
+
+#ifndef JB_NETD_NFT_H
+#define JB_NETD_NFT_H
+
+#include <stddef.h>
+
+#include "netd_state.h"
+#include "nftgen.h"
+
+/* once, before the lock-down: libnftables' context */
+int	netd_nft_init(char *err, size_t errlen);
+/*
+ * Replace the table with st.  fresh: the table is dropped and made again
+ * in the same transaction (at start-up, when what the kernel holds is not
+ * known); else the sets and chains of the last applied state that st no
+ * longer has are deleted.  On success st becomes the applied state.
+ */
+int	netd_nft_apply(const struct nftgen_net *, const struct netd_state *st,
+	    int fresh, char *err, size_t errlen);
+/* run text as one transaction */
+int	netd_nft_run(const char *text, char *err, size_t errlen);
+
+#endif /* JB_NETD_NFT_H */

@@ -1,0 +1,331 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+#include <arpa/inet.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "netd_state.h"
+
+static int __attribute__((format(printf, 3, 4)))
+st_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (err != NULL && errlen > 0) {
+		va_start(ap, fmt);
+		(void)vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+void
+netd_ctr_free(struct netd_ctr *c)
+{
+	free(c->e);
+	c->e = NULL;
+	c->n = 0;
+}
+
+/* name, address and mode as text, checked; shared by message and file */
+static int
+ctr_head(struct netd_ctr *c, const char *name, const char *ipv4,
+    const char *mode, int64_t deadline, char *err, size_t errlen)
+{
+	char		 id[NFTGEN_IDENT_MAX];
+	struct in_addr	 in;
+
+	memset(c, 0, sizeof(*c));
+	if (nftgen_ident(name, id, sizeof(id), err, errlen) == -1)
+		return -1;
+	(void)strlcpy(c->name, name, sizeof(c->name));
+	if (inet_pton(AF_INET, ipv4, &in) != 1)
+		return st_err(err, errlen, "container %s: address \"%.15s\" is "
+		    "not an IPv4 address", name, ipv4);
+	c->addr = ntohl(in.s_addr);
+	if (strcmp(mode, "strict") == 0)
+		c->mode = NFTGEN_STRICT;
+	else if (strcmp(mode, "loose") == 0)
+		c->mode = NFTGEN_LOOSE;
+	else
+		return st_err(err, errlen, "container %s: mode \"%.7s\" is "
+		    "neither strict nor loose", name, mode);
+	if (deadline < 0)
+		return st_err(err, errlen, "container %s: negative deadline",
+		    name);
+	c->deadline = deadline;
+	return 0;
+}
+
+static int
+ctr_add_entry(struct netd_ctr *c, const char *s, char *err, size_t errlen)
+{
+	struct egress_entry	*ne;
+
+	if (c->n >= NETD_ENTRIES_MAX)
+		return st_err(err, errlen, "container %s: more than %d "
+		    "egress entries", c->name, NETD_ENTRIES_MAX);
+	if ((c->n & (c->n - 1)) == 0) {
+		if ((ne = reallocarray(c->e, c->n ? c->n * 2 : 1,
+		    sizeof(*ne))) == NULL)
+			return st_err(err, errlen, "out of memory");
+		c->e = ne;
+	}
+	if (policy_parse_entry(s, &c->e[c->n], err, errlen) == -1)
+		return -1;
+	c->n++;
+	return 0;
+}
+
+int
+netd_ctr_from_msg(const struct jb_netd_ctr *m, struct netd_ctr *c,
+    char *err, size_t errlen)
+{
+	char		 name[sizeof(m->name)], ipv4[sizeof(m->ipv4)];
+	char		 mode[sizeof(m->mode)];
+	const char	*p, *end = m->entries + sizeof(m->entries);
+	uint32_t	 i;
+
+	memcpy(name, m->name, sizeof(name));
+	name[sizeof(name) - 1] = '\0';
+	memcpy(ipv4, m->ipv4, sizeof(ipv4));
+	ipv4[sizeof(ipv4) - 1] = '\0';
+	memcpy(mode, m->mode, sizeof(mode));
+	mode[sizeof(mode) - 1] = '\0';
+	if (ctr_head(c, name, ipv4, mode, m->deadline, err, errlen) == -1)
+		return -1;
+	for (i = 0, p = m->entries; i < m->nentries; i++) {
+		if (p >= end || memchr(p, '\0', (size_t)(end - p)) == NULL) {
+			netd_ctr_free(c);
+			return st_err(err, errlen, "container %s: entries "
+			    "truncated", name);
+		}
+		if (ctr_add_entry(c, p, err, errlen) == -1) {
+			netd_ctr_free(c);
+			return -1;
+		}
+		p += strlen(p) + 1;
+	}
+	return 0;
+}
+
+struct netd_ctr *
+netd_state_find(struct netd_state *st, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < st->n; i++)
+		if (strcmp(st->v[i].name, name) == 0)
+			return &st->v[i];
+	return NULL;
+}
+
+static void
+state_remove(struct netd_state *st, size_t i)
+{
+	netd_ctr_free(&st->v[i]);
+	memmove(&st->v[i], &st->v[i + 1], (st->n - i - 1) * sizeof(*st->v));
+	st->n--;
+}
+
+int
+netd_state_put(struct netd_state *st, struct netd_ctr *c)
+{
+	struct netd_ctr	*nv;
+	size_t		 i;
+
+	for (i = 0; i < st->n; ) {
+		if (strcmp(st->v[i].name, c->name) == 0 ||
+		    st->v[i].addr == c->addr)
+			state_remove(st, i);
+		else
+			i++;
+	}
+	if ((nv = reallocarray(st->v, st->n + 1, sizeof(*nv))) == NULL)
+		return -1;
+	st->v = nv;
+	st->v[st->n++] = *c;
+	memset(c, 0, sizeof(*c));
+	return 0;
+}
+
+int
+netd_state_forget(struct netd_state *st, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < st->n; i++)
+		if (strcmp(st->v[i].name, name) == 0) {
+			state_remove(st, i);
+			return 1;
+		}
+	return 0;
+}
+
+void
+netd_state_free(struct netd_state *st)
+{
+	size_t	i;
+
+	for (i = 0; i < st->n; i++)
+		netd_ctr_free(&st->v[i]);
+	free(st->v);
+	st->v = NULL;
+	st->n = 0;
+}
+
+int
+netd_state_copy(const struct netd_state *src, struct netd_state *dst)
+{
+	size_t	i;
+
+	memset(dst, 0, sizeof(*dst));
+	if (src->n == 0)
+		return 0;
+	if ((dst->v = calloc(src->n, sizeof(*dst->v))) == NULL)
+		return -1;
+	for (i = 0; i < src->n; i++) {
+		dst->v[i] = src->v[i];
+		dst->v[i].e = NULL;
+		if (src->v[i].n > 0) {
+			if ((dst->v[i].e = calloc(src->v[i].n,
+			    sizeof(*dst->v[i].e))) == NULL) {
+				dst->n = i;
+				netd_state_free(dst);
+				return -1;
+			}
+			memcpy(dst->v[i].e, src->v[i].e,
+			    src->v[i].n * sizeof(*dst->v[i].e));
+		}
+	}
+	dst->n = src->n;
+	return 0;
+}
+
+/* one line of the file, already cut at its newline */
+static int
+parse_line(struct netd_ctr *c, char *line, char *err, size_t errlen)
+{
+	char		*f[4], *s, *end;
+	long long	 dl;
+	int		 i;
+
+	for (i = 0; i < 4; i++)
+		if ((f[i] = strsep(&line, " ")) == NULL || *f[i] == '\0')
+			return st_err(err, errlen, "expected NAME IPV4 MODE "
+			    "DEADLINE [ENTRY ...]");
+	errno = 0;
+	dl = strtoll(f[3], &end, 10);
+	if (errno != 0 || *end != '\0' || dl < 0)
+		return st_err(err, errlen, "deadline \"%.20s\" is not a time",
+		    f[3]);
+	if (ctr_head(c, f[0], f[1], f[2], dl, err, errlen) == -1)
+		return -1;
+	while ((s = strsep(&line, " ")) != NULL) {
+		if (*s == '\0')
+			continue;
+		if (ctr_add_entry(c, s, err, errlen) == -1) {
+			netd_ctr_free(c);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int
+netd_state_parse(const char *name, const char *buf, size_t len,
+    struct netd_state *st, char *err, size_t errlen)
+{
+	struct netd_state	 ns;
+	struct netd_ctr		 c;
+	const char		*p = buf, *nl, *end = buf + len;
+	char			*line, why[512];
+	size_t			 lineno = 0;
+
+	memset(&ns, 0, sizeof(ns));
+	while (p < end) {
+		lineno++;
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		if (memchr(p, '\0', (size_t)(nl - p)) != NULL) {
+			netd_state_free(&ns);
+			return st_err(err, errlen, "%s:%zu: a NUL byte", name,
+			    lineno);
+		}
+		if (nl == p || *p == '#') {
+			p = nl + 1;
+			continue;
+		}
+		if ((line = strndup(p, (size_t)(nl - p))) == NULL) {
+			netd_state_free(&ns);
+			return st_err(err, errlen, "out of memory");
+		}
+		if (parse_line(&c, line, why, sizeof(why)) == -1) {
+			free(line);
+			netd_state_free(&ns);
+			return st_err(err, errlen, "%s:%zu: %s", name, lineno,
+			    why);
+		}
+		free(line);
+		if (netd_state_find(&ns, c.name) != NULL) {
+			netd_ctr_free(&c);
+			netd_state_free(&ns);
+			return st_err(err, errlen, "%s:%zu: container %s is "
+			    "listed twice", name, lineno, c.name);
+		}
+		if (netd_state_put(&ns, &c) == -1) {
+			netd_ctr_free(&c);
+			netd_state_free(&ns);
+			return st_err(err, errlen, "out of memory");
+		}
+		p = nl + 1;
+	}
+	netd_state_free(st);
+	*st = ns;
+	return 0;
+}
+
+char *
+netd_state_fmt(const struct netd_state *st)
+{
+	FILE		*f;
+	char		*buf = NULL, e[EGRESS_FMT_MAX];
+	size_t		 len = 0, i, j;
+	struct in_addr	 in;
+	char		 a[INET_ADDRSTRLEN];
+	int		 bad;
+
+	if ((f = open_memstream(&buf, &len)) == NULL)
+		return NULL;
+	fprintf(f, "# jb-netd: NAME IPV4 MODE DEADLINE [ENTRY ...]\n");
+	for (i = 0; i < st->n; i++) {
+		in.s_addr = htonl(st->v[i].addr);
+		inet_ntop(AF_INET, &in, a, sizeof(a));
+		fprintf(f, "%s %s %s %" PRId64, st->v[i].name, a,
+		    st->v[i].mode == NFTGEN_LOOSE ? "loose" : "strict",
+		    st->v[i].deadline);
+		for (j = 0; j < st->v[i].n; j++)
+			fprintf(f, " %s", policy_entry_fmt(&st->v[i].e[j], e,
+			    sizeof(e)));
+		fprintf(f, "\n");
+	}
+	bad = ferror(f);
+	if (fclose(f) != 0 || bad) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}

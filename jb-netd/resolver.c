@@ -1,0 +1,252 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+#include <sys/socket.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include <errno.h>
+#include <event2/dns.h>
+#include <event2/dns_struct.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "netd_nft.h"
+#include "nftgen.h"
+#include "policy.h"
+#include "resolver.h"
+
+#define TYPE_A		1
+
+static struct evdns_base		*client;
+static const struct netd_state		*state;
+static char				 upstream[64];
+
+/* one question asked upstream for one container */
+struct lookup {
+	struct evdns_server_request	*req;
+	uint32_t			 src;	/* the container, host order */
+	char				 name[EGRESS_NAME_MAX + 2];
+};
+
+const char *
+resolver_upstream(void)
+{
+	return upstream;
+}
+
+static const struct netd_ctr *
+ctr_by_addr(uint32_t a)
+{
+	size_t	i;
+
+	for (i = 0; i < state->n; i++)
+		if (state->v[i].addr == a)
+			return &state->v[i];
+	return NULL;
+}
+
+static void
+respond(struct evdns_server_request *req, int err)
+{
+	if (evdns_server_request_respond(req, err) == -1)
+		log_warnx("jb-netd: resolver: cannot send an answer");
+}
+
+/*
+ * Admit addrs for c through each matching entry: its port and protocol,
+ * or any (port 0).  Returns 0, or -1 with nothing admitted.
+ */
+static int
+admit(const struct netd_ctr *c, const char *name, const uint32_t *addrs,
+    int count, int ttl)
+{
+	struct nftgen_elem	*el;
+	size_t			 idx[64], nm, i, n = 0;
+	int			 j, rc;
+	unsigned int		 timeout;
+	char			*text = NULL, err[512];
+
+	nm = policy_name_allowed(c->e, c->n, name, idx, 64);
+	if (nm > 64)
+		nm = 64;
+	if (nm == 0 || count <= 0)
+		return nm == 0 ? -1 : 0;
+	if ((el = calloc(nm * (size_t)count, sizeof(*el))) == NULL)
+		return -1;
+	for (j = 0; j < count; j++)
+		for (i = 0; i < nm; i++) {
+			el[n].addr = ntohl(addrs[j]);
+			el[n].port = c->e[idx[i]].port;
+			el[n].proto = c->e[idx[i]].proto;
+			n++;
+		}
+	timeout = (unsigned int)(ttl > 0 ? ttl : 1) + RESOLVER_GRACE;
+	if (timeout > NFTGEN_TIMEOUT_MAX)
+		timeout = NFTGEN_TIMEOUT_MAX;
+	rc = nftgen_admit(c->name, el, n, timeout, &text, err, sizeof(err));
+	free(el);
+	if (rc == 0)
+		rc = netd_nft_run(text, err, sizeof(err));
+	free(text);
+	if (rc == -1)
+		log_warnx("jb-netd: resolver: %s for %s: cannot admit: %s",
+		    name, c->name, err);
+	return rc;
+}
+
+static void
+answered(int result, char type, int count, int ttl, void *addresses,
+    void *arg)
+{
+	struct lookup		*l = arg;
+	const struct netd_ctr	*c;
+
+	/* the container may have gone or changed while upstream answered */
+	if ((c = ctr_by_addr(l->src)) == NULL) {
+		respond(l->req, DNS_ERR_REFUSED);
+		goto out;
+	}
+	if (result != DNS_ERR_NONE || type != DNS_IPv4_A) {
+		respond(l->req, result == DNS_ERR_NOTEXIST ? DNS_ERR_NOTEXIST :
+		    DNS_ERR_SERVERFAILED);
+		goto out;
+	}
+	if (admit(c, l->name, addresses, count, ttl) == -1) {
+		/* an answer the kernel would refuse is no answer */
+		respond(l->req, DNS_ERR_SERVERFAILED);
+		goto out;
+	}
+	if (evdns_server_request_add_a_reply(l->req, l->name, count,
+	    addresses, ttl) == -1) {
+		respond(l->req, DNS_ERR_SERVERFAILED);
+		goto out;
+	}
+	log_debug("jb-netd: resolver: %s for %s: %d address(es), ttl %d",
+	    l->name, c->name, count, ttl);
+	respond(l->req, DNS_ERR_NONE);
+out:
+	free(l);
+}
+
+static void
+asked(struct evdns_server_request *req, void *arg)
+{
+	struct sockaddr_storage	 ss;
+	struct sockaddr_in	*sin = (struct sockaddr_in *)(void *)&ss;
+	const struct netd_ctr	*c;
+	struct evdns_server_question *q;
+	struct lookup		*l;
+	uint32_t		 src;
+
+	memset(&ss, 0, sizeof(ss));
+	if (evdns_server_request_get_requesting_addr(req,
+	    (struct sockaddr *)&ss, sizeof(ss)) == -1 ||
+	    ss.ss_family != AF_INET) {
+		respond(req, DNS_ERR_REFUSED);
+		return;
+	}
+	src = ntohl(sin->sin_addr.s_addr);
+	if ((c = ctr_by_addr(src)) == NULL) {
+		/* not a container of ours: nothing to answer */
+		respond(req, DNS_ERR_REFUSED);
+		return;
+	}
+	if (req->nquestions != 1) {
+		respond(req, DNS_ERR_FORMAT);
+		return;
+	}
+	q = req->questions[0];
+	if (policy_name_allowed(c->e, c->n, q->name, NULL, 0) == 0) {
+		log_debug("jb-netd: resolver: %s for %s: not allowed", q->name,
+		    c->name);
+		respond(req, DNS_ERR_NOTEXIST);
+		return;
+	}
+	if (q->type != TYPE_A || strlen(q->name) > EGRESS_NAME_MAX + 1) {
+		/* no data: IPv6 and the rest are not let out */
+		respond(req, DNS_ERR_NONE);
+		return;
+	}
+	if ((l = calloc(1, sizeof(*l))) == NULL) {
+		respond(req, DNS_ERR_SERVERFAILED);
+		return;
+	}
+	l->req = req;
+	l->src = src;
+	(void)strlcpy(l->name, q->name, sizeof(l->name));
+	if (evdns_base_resolve_ipv4(client, l->name, DNS_QUERY_NO_SEARCH,
+	    answered, l) == NULL) {
+		respond(req, DNS_ERR_SERVERFAILED);
+		free(l);
+	}
+}
+
+int
+resolver_init(struct event_base *base, uint32_t host, uint16_t port,
+    const char *up, const struct netd_state *st, char *err, size_t errlen)
+{
+	struct sockaddr_in	 sin;
+	int			 fd;
+
+	state = st;
+	if ((client = evdns_base_new(base, 0)) == NULL) {
+		snprintf(err, errlen, "cannot set up the DNS client");
+		return -1;
+	}
+	if (up != NULL && *up != '\0') {
+		if (evdns_base_nameserver_ip_add(client, up) != 0) {
+			snprintf(err, errlen, "resolver.upstream %s is not "
+			    "usable", up);
+			return -1;
+		}
+		(void)strlcpy(upstream, up, sizeof(upstream));
+	} else {
+		/* only the nameservers: never the host's /etc/hosts */
+		if (evdns_base_resolv_conf_parse(client,
+		    DNS_OPTION_NAMESERVERS, "/etc/resolv.conf") != 0 ||
+		    evdns_base_count_nameservers(client) == 0) {
+			/* allowed names fail (SERVFAIL), others NXDOMAIN */
+			log_warnx("jb-netd: no nameserver in /etc/resolv.conf "
+			    "and no resolver.upstream in jailbeed.yaml: "
+			    "containers can resolve no name");
+			(void)strlcpy(upstream, "none", sizeof(upstream));
+		} else
+			(void)strlcpy(upstream, "/etc/resolv.conf",
+			    sizeof(upstream));
+	}
+	if ((fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+	    0)) == -1) {
+		snprintf(err, errlen, "resolver socket: %s", strerror(errno));
+		return -1;
+	}
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(host);
+	sin.sin_port = htons(port);
+	if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)) == -1) {
+		snprintf(err, errlen, "resolver: cannot listen on udp port %u "
+		    "of the bridge address: %s", (unsigned)port,
+		    strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (evdns_add_server_port_with_base(base, fd, 0, asked, NULL) ==
+	    NULL) {
+		snprintf(err, errlen, "cannot serve DNS");
+		close(fd);
+		return -1;
+	}
+	return 0;
+}

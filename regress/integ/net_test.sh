@@ -1,0 +1,400 @@
+#! /usr/bin/env atf-sh
+#
+# Copyright (c) 2026 The JailBee authors
+#
+# Permission to use, copy, modify, and distribute this software for any
+# purpose with or without fee is hereby granted, provided that the above
+# copyright notice and this permission notice appear in all copies.
+#
+# THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+# WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+# MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+# ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+# WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+# ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+# OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+#
+# Network enforcement with real packets (FEATURES N1, N2, N9, N10): a
+# container of the running suite against test hosts in a network
+# namespace (nethosts.sh); jb-netd's table inet jailbee decides.
+
+. "$(atf_get_srcdir)/lib.sh"
+. "$(atf_get_srcdir)/nethosts.sh"
+
+BR_NET=10.213.0.0/24
+BR_GW=10.213.0.1
+
+# $1: egress_allow entries, one per line
+setup() {
+	jb_start
+	jb_tools
+	net_tools
+	jb_image
+	jb_repo
+	nh_up "$BR_NET"
+	{
+		echo "egress_allow:"
+		echo "$1" | while read -r e; do
+			[ -n "$e" ] && echo "  - \"$e\""
+		done
+	} >> repo/.jailbee/config.yaml
+}
+
+cleanup() {
+	jb_cleanup
+	jb_containers_cleanup
+	nh_down
+}
+
+# the test image's DHCP client sets no route: give the container one
+route() {
+	incus exec "$1" -- ip route replace default via "$BR_GW" ||
+	    atf_fail "cannot route $1 through the bridge"
+}
+
+ctr_ip() { incus config device get "$1" eth0 ipv4.address; }
+
+# commands atf_check can run: ctr_http C HOST PORT sends GET / from
+# container C (busybox nc: the image's static busybox wget crashes without
+# NSS modules); ctr_prompt is the same, failing unless it is over in less
+# than $SECS ms (default 2000: a refusal is prompt, not a timeout)
+net_tools() {
+	cat > bin/ctr_http <<'EOS'
+#!/bin/sh
+exec in_ctr "$1" sh -c "printf 'GET / HTTP/1.0\r\n\r\n' | nc -w 5 $2 $3"
+EOS
+	cat > bin/ctr_prompt <<'EOS'
+#!/bin/bash
+t0=$(date +%s%N)
+ctr_http "$@"
+rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+echo "took ${ms}ms" >&2
+[ $ms -lt ${SECS:-2000} ] || { echo "too slow: ${ms}ms" >&2; exit 99; }
+exit $rc
+EOS
+	chmod 0755 bin/ctr_http bin/ctr_prompt
+}
+
+atf_test_case strict_allowlist cleanup
+strict_allowlist_head() {
+	atf_set descr "a new container is strict before it runs: its" \
+	    "address:port and CIDR:port entries connect, the same host's" \
+	    "other port and other hosts are refused at once, nothing comes in" \
+	    "(N1, N2, N9)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+strict_allowlist_body() {
+	setup "$NH_WWW:8080
+203.0.113.0/24:7"
+	c=$(jb_prefix)-feat
+	atf_check -e match:"network: strict, 2 egress_allow entries" \
+	    -e match:"ready: $c" jbo repo new feat
+	route "$c"
+	atf_check -o match:"^hello 8080 from $NH_WWW" \
+	    ctr_http "$c" $NH_WWW 8080
+	atf_check -s not-exit:0 -e match:"refused" \
+	    -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8081
+	atf_check -s not-exit:0 -e match:"refused" \
+	    -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW2 8080
+	atf_check -o inline:"ping\n" in_ctr "$c" sh -c \
+	    "echo ping | nc -w 3 $NH_ECHO 7"
+	# the same echo host on an allowed network, other port: refused
+	atf_check -s not-exit:0 -e match:"refused" \
+	    -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_ECHO 8080
+
+	# inbound: a listener the host itself reaches (not forwarded), but
+	# the test hosts, routed through the host, do not
+	ip=$(ctr_ip "$c")
+	incus exec "$c" -- sh -c 'while :; do echo hi | nc -l -p 9000; done' \
+	    > /dev/null 2>&1 &
+	echo $! > listener.pid
+	i=0
+	until bash -c "exec 3<>/dev/tcp/$ip/9000" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || atf_fail "the listener in $c never came up"
+		sleep 0.1
+	done
+	atf_check -s not-exit:0 -e ignore nh_ns timeout 3 \
+	    bash -c "exec 3<>/dev/tcp/$ip/9000"
+	kill "$(cat listener.pid)" 2>/dev/null
+}
+strict_allowlist_cleanup() { cleanup; }
+
+atf_test_case bad_entry cleanup
+bad_entry_head() {
+	atf_set descr "an egress_allow entry jb-netd cannot enforce stops" \
+	    "new before the container exists, naming the entry (N2)"
+	atf_set require.user root
+	atf_set timeout 120
+}
+bad_entry_body() {
+	setup "$NH_WWW:99999"
+	c=$(jb_prefix)-bad
+	atf_check -s exit:1 -e match:"foo:99999|$NH_WWW:99999" \
+	    -e match:"port must be 1-65535" -e match:"config.yaml" \
+	    jbo repo new bad
+	atf_check -o empty incus list -c n --format csv "^$c\$"
+}
+bad_entry_cleanup() { cleanup; }
+
+atf_test_case fail_closed_restart cleanup
+fail_closed_restart_head() {
+	atf_set descr "the table stays when the suite stops (fail closed)," \
+	    "and a restart rebuilds each container's policy from jb-netd's" \
+	    "state (N1)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+fail_closed_restart_body() {
+	setup "$NH_WWW:8080"
+	c=$(jb_prefix)-keep
+	atf_check -e match:"ready: $c" jbo repo new keep
+	route "$c"
+	atf_check -o match:"hello 8080" \
+	    ctr_http "$c" $NH_WWW 8080
+	id=$(echo "$c" | tr - _)
+	jb_cleanup
+	rm -f jailbeed.pid
+	# suite gone: the container's chain is still there and still refuses
+	atf_check -o match:"reject" nft list chain inet jailbee "strict_$id"
+	atf_check -s not-exit:0 -e match:"refused" \
+	    -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8081
+	jb_start
+	jb_tools
+	atf_check -o match:"$NH_WWW:8080" grep "^$c " state/netd/containers
+	atf_check -o match:"hello 8080" \
+	    ctr_http "$c" $NH_WWW 8080
+	atf_check -s not-exit:0 -e match:"refused" \
+	    -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8081
+	# destroy forgets it
+	atf_check -e ignore jbo repo destroy --force keep
+	atf_check -s exit:1 grep "^$c " state/netd/containers
+	atf_check -s not-exit:0 -e ignore nft list chain inet jailbee \
+	    "strict_$id"
+}
+fail_closed_restart_cleanup() { cleanup; }
+
+# nslookup NAME in container $1 through any server: ours answers it
+ns_tools() {
+	cat > bin/ctr_lookup <<'EOS'
+#!/bin/sh
+exec in_ctr "$1" nslookup "$2" "${3:-192.0.2.99}"
+EOS
+	chmod 0755 bin/ctr_lookup
+}
+
+atf_test_case resolver cleanup
+resolver_head() {
+	atf_set descr "names through jb-netd's resolver: an allowed name is" \
+	    "answered and its address admitted for its port only; others get" \
+	    "NXDOMAIN and never reach the upstream; a query to any server is" \
+	    "answered by ours; *.domain and a rotating address (N3, B2)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+resolver_body() {
+	JB_CONF_EXTRA="resolver:
+  upstream: $NH_DNS"
+	setup "www.test:8080
+*.wild.test:8080
+rot.test:8080
+echo.test"
+	ns_tools
+	c=$(jb_prefix)-dns
+	atf_check -e match:"ready: $c" jbo repo new dns
+	route "$c"
+	# before any lookup nothing of it is let out
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8080
+	# asked of an address that is no resolver at all: ours answers
+	atf_check -o match:"Address:? *$NH_WWW" ctr_lookup "$c" www.test
+	nh_asked www.test || atf_fail "www.test never reached the test DNS server"
+	atf_check -o match:"^hello 8080 from $NH_WWW" \
+	    ctr_http "$c" $NH_WWW 8080
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8081
+	# not allowed: NXDOMAIN, never forwarded, and its address stays shut
+	atf_check -s ignore -o match:"NXDOMAIN" -e ignore \
+	    ctr_lookup "$c" other.test
+	! nh_asked other.test || atf_fail "other.test was forwarded upstream"
+	atf_check -s ignore -o match:"NXDOMAIN" -e ignore \
+	    ctr_lookup "$c" secret.data.exfil.example "$NH_DNS"
+	! nh_asked secret.data.exfil.example || atf_fail "secret.data.exfil.example was forwarded upstream"
+	# the wildcard admits names under it, not the bare domain
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WILD 8080
+	atf_check -o match:"Address:? *$NH_WILD" ctr_lookup "$c" b.c.wild.test
+	atf_check -o match:"^hello 8080 from $NH_WILD" \
+	    ctr_http "$c" $NH_WILD 8080
+	atf_check -s ignore -o match:"NXDOMAIN" -e ignore \
+	    ctr_lookup "$c" wild.test
+	! nh_asked wild.test || atf_fail "wild.test was forwarded upstream"
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_BARE 8080
+	# no port: any port and protocol of the answered address
+	atf_check -o match:"Address:? *$NH_ECHO" ctr_lookup "$c" echo.test
+	atf_check -o match:"^hello 8081 from $NH_ECHO" \
+	    ctr_http "$c" $NH_ECHO 8081
+	# rotation: the new address is admitted when it is answered, and the
+	# old one keeps working for the TTL and grace of its answer
+	atf_check -o match:"Address:? *$NH_ROT1" ctr_lookup "$c" rot.test
+	atf_check -o match:"^hello 8080 from $NH_ROT1" \
+	    ctr_http "$c" $NH_ROT1 8080
+	nh_rotate
+	sleep 3
+	atf_check -o match:"Address:? *$NH_ROT2" ctr_lookup "$c" rot.test
+	atf_check -o match:"^hello 8080 from $NH_ROT2" \
+	    ctr_http "$c" $NH_ROT2 8080
+	atf_check -o match:"^hello 8080 from $NH_ROT1" \
+	    ctr_http "$c" $NH_ROT1 8080
+	# the kernel holds them with timeouts (TTL 2 + grace)
+	id=$(echo "$c" | tr - _)
+	atf_check -o match:"$NH_ROT2 . tcp . 8080 timeout" \
+	    nft list set inet jailbee "allow_$id"
+}
+resolver_cleanup() { cleanup; }
+
+atf_test_case loose_and_strict cleanup
+loose_and_strict_head() {
+	atf_set descr "net loose reaches everything and reverts at its" \
+	    "deadline within a second, also when the suite was down across" \
+	    "it; net strict cuts an established loose connection (N5, N6, N8," \
+	    "B3)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+loose_and_strict_body() {
+	setup "$NH_WWW:8080"
+	c=$(jb_prefix)-lz
+	atf_check -e match:"ready: $c" jbo repo new lz
+	route "$c"
+	atf_check -o match:"$c .*: strict" -o match:"allow $NH_WWW:8080" \
+	    jbo repo net status lz
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8081
+	atf_check -e match:"loose for 1m" jbo repo net loose --for 1m lz
+	atf_check -o match:"loose, strict again in (59|60)s" \
+	    jbo repo net status lz
+	atf_check -o match:"^hello 8081 from $NH_WWW" ctr_http "$c" $NH_WWW 8081
+	atf_check -o match:"^hello 8080 from $NH_WWW2" \
+	    ctr_http "$c" $NH_WWW2 8080
+
+	# an established loose connection: the first line comes back, the
+	# second, sent after net strict, does not
+	in_ctr "$c" sh -c "(echo first; sleep 3; echo second) | \
+	    nc -w 6 $NH_ECHO 7" > echo.out 2>&1 &
+	echo $! > echo.pid
+	sleep 1
+	atf_check -e match:"strict; established connections cut" \
+	    jbo repo net strict lz
+	wait "$(cat echo.pid)"
+	atf_check -o match:"first" -o not-match:"second" cat echo.out
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8081
+
+	# the deadline: strict again within a second of it
+	atf_check -e match:"loose for 2s" jbo repo net loose --for 2s lz
+	t0=$(date +%s%N)
+	atf_check -o match:"^hello 8081" ctr_http "$c" $NH_WWW 8081
+	while ctr_http "$c" $NH_WWW 8081 > /dev/null 2>&1; do
+		[ $(( ($(date +%s%N) - t0) / 1000000 )) -lt 5000 ] ||
+		    atf_fail "still loose 5s after a 2s window"
+		sleep 0.2
+	done
+	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	echo "strict again after ${ms}ms" >&2
+	[ $ms -le 3200 ] || atf_fail "reverted after ${ms}ms, not at 2s"
+	atf_check -o match:": strict" jbo repo net status lz
+
+	# the suite down across the deadline: strict as it comes back
+	atf_check -e ignore jbo repo net loose --for 2s lz
+	jb_cleanup
+	rm -f jailbeed.pid
+	sleep 3
+	# nobody enforced the deadline meanwhile: the table kept it loose
+	atf_check -o match:"^hello 8081" ctr_http "$c" $NH_WWW 8081
+	jb_start
+	jb_tools
+	net_tools
+	atf_check -o match:": strict" jbo repo net status lz
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8081
+	atf_check -s exit:1 -e match:"--for: " jbo repo net loose --for 9x lz
+	atf_check -s exit:1 -e match:"no policy|no such" \
+	    jbo repo net loose nosuch
+}
+loose_and_strict_cleanup() { cleanup; }
+
+# a listener on port 9000 in container $1, up when the host reaches it
+listen_in() {
+	incus exec "$1" -- sh -c 'while :; do echo hi | nc -l -p 9000; done' \
+	    > /dev/null 2>&1 &
+	echo $! >> listeners.pid
+	ip=$(ctr_ip "$1")
+	i=0
+	until bash -c "exec 3<>/dev/tcp/$ip/9000" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || atf_fail "the listener in $1 never came up"
+		sleep 0.1
+	done
+}
+
+atf_test_case isolation cleanup
+isolation_head() {
+	atf_set descr "new --net loose starts loose (and reverts later);" \
+	    "containers cannot reach each other, and a forged source address" \
+	    "does not leave even a loose container (C4, N9)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+isolation_body() {
+	setup "$NH_WWW:8080"
+	a=$(jb_prefix)-iso-a
+	b=$(jb_prefix)-iso-b
+	atf_check -e match:"network: strict" -e match:"ready: $a" \
+	    jbo repo new iso-a
+	atf_check -e match:"network: loose" -e match:"ready: $b" \
+	    jbo repo new iso-b --net loose
+	route "$a"
+	route "$b"
+	atf_check -o match:"$b .*: loose, strict again in" \
+	    jbo repo net status iso-b
+	atf_check -o match:"^hello 8080 from $NH_WWW2" \
+	    ctr_http "$b" $NH_WWW2 8080
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$a" $NH_WWW2 8080
+
+	# container to container, either way, strict or loose: nothing
+	listen_in "$a"
+	listen_in "$b"
+	atf_check -s not-exit:0 -o empty -e ignore in_ctr "$a" \
+	    nc -w 2 "$(ctr_ip "$b")" 9000
+	atf_check -s not-exit:0 -o empty -e ignore in_ctr "$b" \
+	    nc -w 2 "$(ctr_ip "$a")" 9000
+
+	# a forged source: root in the loose container takes another address
+	incus exec "$b" -- ip addr add 10.213.0.77/24 dev eth0 ||
+	    atf_fail "cannot add an address in $b"
+	atf_check -s not-exit:0 -o empty -e ignore incus exec "$b" -- sh -c \
+	    "printf 'GET / HTTP/1.0\\r\\n\\r\\n' | nc -s 10.213.0.77 -w 3 $NH_WWW 8080"
+	atf_check -o match:"hello 8080" incus exec "$b" -- sh -c \
+	    "printf 'GET / HTTP/1.0\\r\\n\\r\\n' | nc -w 3 $NH_WWW 8080"
+	for p in $(cat listeners.pid); do kill "$p" 2>/dev/null; done
+}
+isolation_cleanup() { cleanup; }
+
+atf_init_test_cases() {
+	atf_add_test_case isolation
+	atf_add_test_case loose_and_strict
+	atf_add_test_case resolver
+	atf_add_test_case strict_allowlist
+	atf_add_test_case bad_entry
+	atf_add_test_case fail_closed_restart
+}

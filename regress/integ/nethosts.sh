@@ -1,0 +1,130 @@
+# Copyright (c) 2026 The JailBee authors
+#
+# Permission to use, copy, modify, and distribute this software for any
+# purpose with or without fee is hereby granted, provided that the above
+# copyright notice and this permission notice appear in all copies.
+#
+# THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+# WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+# MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+# ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+# WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+# ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+# OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+#
+# nethosts.sh: the test "internet" for net_test.sh, sourced after lib.sh.
+# A network namespace behind a veth pair plays every remote host: the
+# host routes 198.51.100.0/24 and 203.0.113.0/24 (TEST-NET-2/3) into it,
+# and nothing in it routes anywhere else, so no packet leaves the
+# machine.  Inside: nethosts.py (HTTP on 8080 and 8081, TCP echo on 7)
+# listening on every address, and dnsmasq answering the test names with
+# short TTLs and logging every query it is asked.
+#
+#	192.0.2.1	the host's end of the veth (masqueraded sources)
+#	192.0.2.2	the namespace's end
+#	198.51.100.10	www.test
+#	198.51.100.11	not named: an address nothing admits
+#	198.51.100.12	a.wild.test, b.c.wild.test (under *.wild.test)
+#	198.51.100.13	wild.test (not under *.wild.test), other.test
+#	198.51.100.14	rot.test, then 198.51.100.15 (rotation)
+#	198.51.100.53	the test DNS server
+#	203.0.113.10	echo, under a CIDR entry
+
+NH_NS=jbnet-inet
+NH_VETH=jbnh0
+NH_HOST=192.0.2.1
+NH_PEER=192.0.2.2
+NH_WWW=198.51.100.10
+NH_WWW2=198.51.100.11
+NH_WILD=198.51.100.12
+NH_BARE=198.51.100.13
+NH_ROT1=198.51.100.14
+NH_ROT2=198.51.100.15
+NH_DNS=198.51.100.53
+NH_ECHO=203.0.113.10
+
+nh_ns() { ip netns exec "$NH_NS" "$@"; }
+
+# take down whatever an earlier run left; only our own names
+nh_down() {
+	if [ -f nethosts.pids ]; then
+		for p in $(cat nethosts.pids); do
+			kill "$p" 2>/dev/null
+		done
+		rm -f nethosts.pids
+	fi
+	ip route del 198.51.100.0/24 via "$NH_PEER" 2>/dev/null
+	ip route del 203.0.113.0/24 via "$NH_PEER" 2>/dev/null
+	ip link del "$NH_VETH" 2>/dev/null
+	ip netns del "$NH_NS" 2>/dev/null
+	return 0
+}
+
+# $1: the container bridge's subnet, routed back through the host for
+# the inbound test (the host, not the namespace, decides what passes)
+nh_up() {
+	nh_down
+	ip netns add "$NH_NS" || atf_fail "cannot create netns $NH_NS"
+	ip link add "$NH_VETH" type veth peer name eth0 netns "$NH_NS" ||
+	    atf_fail "cannot create veth $NH_VETH"
+	ip addr add "$NH_HOST/24" dev "$NH_VETH"
+	ip link set "$NH_VETH" up
+	nh_ns ip link set lo up
+	nh_ns ip link set eth0 up
+	nh_ns ip addr add "$NH_PEER/24" dev eth0
+	for a in "$NH_WWW" "$NH_WWW2" "$NH_WILD" "$NH_BARE" "$NH_ROT1" \
+	    "$NH_ROT2" "$NH_DNS" "$NH_ECHO"; do
+		nh_ns ip addr add "$a/32" dev lo
+	done
+	nh_ns ip route add "$1" via "$NH_HOST"
+	ip route add 198.51.100.0/24 via "$NH_PEER" dev "$NH_VETH"
+	ip route add 203.0.113.0/24 via "$NH_PEER" dev "$NH_VETH"
+	# ip netns exec runs the program in its own place: $! is its pid
+	ip netns exec "$NH_NS" python3 \
+	    "$(atf_config_get srcdir)/regress/integ/nethosts.py" \
+	    > nethosts.log 2>&1 &
+	echo $! >> nethosts.pids
+	cat > dnsmasq.conf <<EOD
+no-resolv
+no-hosts
+no-daemon
+bind-interfaces
+listen-address=$NH_DNS
+port=53
+log-queries
+local-ttl=2
+addn-hosts=$(pwd)/rot.hosts
+host-record=www.test,$NH_WWW
+host-record=other.test,$NH_BARE
+host-record=a.wild.test,$NH_WILD
+host-record=b.c.wild.test,$NH_WILD
+host-record=wild.test,$NH_BARE
+host-record=echo.test,$NH_ECHO
+EOD
+	echo "$NH_ROT1 rot.test" > rot.hosts
+	ip netns exec "$NH_NS" dnsmasq -C dnsmasq.conf --log-facility="$(pwd)/dns.log" \
+	    --pid-file= --user=root > dnsmasq.out 2>&1 &
+	echo $! > dnsmasq.pid
+	cat dnsmasq.pid >> nethosts.pids
+	i=0
+	while [ $i -lt 50 ]; do
+		if grep -q ready nethosts.log 2>/dev/null &&
+		    nh_ns bash -c "exec 3<>/dev/tcp/$NH_WWW/8080" \
+		    2>/dev/null; then
+			return 0
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	cat nethosts.log dnsmasq.out >&2
+	atf_fail "the test hosts did not come up"
+}
+
+# rot.test moves to its second address (dnsmasq rereads addn-hosts)
+nh_rotate() {
+	echo "$NH_ROT2 rot.test" > rot.hosts
+	kill -HUP "$(cat dnsmasq.pid)"
+}
+
+# was name $1 ever asked of the test DNS server?
+nh_asked() { grep -qi "query\[[A-Z]*\] $1 from" dns.log; }
