@@ -336,6 +336,7 @@ child_dispatch(int fd, short event, void *arg)
 		case IMSG_MOUNTD_CHECKED:
 		case IMSG_MOUNTD_DEADLINE:
 		case IMSG_MOUNTD_IMAGE_FD:
+		case IMSG_MOUNTD_SSH_DIR:
 		case IMSG_INCUS_IMAGE:
 			if (req_dispatch(c - children, &imsg) == -1)
 				jailbeed_shutdown(1);

@@ -25,6 +25,7 @@
 #include "sandbox_procs.h"
 #include "repo.h"
 #include "image.h"
+#include "sshseed.h"
 
 static struct repo_owner	owner;
 
@@ -156,6 +157,26 @@ mountd_mount(struct child *c, struct imsg *imsg)
 	}
 }
 
+/* M4: ssh.enabled's shared ~/.ssh, made and seeded as the owner */
+static void
+mountd_sshseed(struct child *c, struct imsg *imsg)
+{
+	struct jb_ssh_seed	 q;
+	struct jb_ssh_dir	 out;
+	char			 err[JB_ERR_TEXT_MAX];
+	uint32_t		 rid = imsg_get_id(imsg);
+	int			 ok;
+
+	err[0] = '\0';
+	get(c, imsg, &q, sizeof(q));
+	must_str(c, "SSH_SEED", q.key, sizeof(q.key));
+	if ((ok = sshseed(&owner, q.key, &out, err, sizeof(err)) == 0) &&
+	    imsgev_compose(&c->iev, IMSG_MOUNTD_SSH_DIR, rid, 0, -1, &out,
+	    sizeof(out)) == -1)
+		fatal("%s: compose", c->name);
+	done(c, rid, ok, err);
+}
+
 /* C10: the image file, opened as the owner, goes up as an fd */
 static void
 mountd_image(struct child *c, struct imsg *imsg)
@@ -206,6 +227,9 @@ mountd_dispatch(struct child *c, struct imsg *imsg)
 	case IMSG_MOUNTD_IMAGE_OPEN:
 		mountd_image(c, imsg);
 		return 0;
+	case IMSG_MOUNTD_SSH_SEED:
+		mountd_sshseed(c, imsg);
+		return 0;
 	default:
 		return -1;
 	}
@@ -238,6 +262,7 @@ main(int argc, char *argv[])
 	c.fdsend = 1;
 	priv_drop(c.name, pw, NULL, NULL, 0);
 	deadline_init(&c, a.mountdir);
+	sshseed_init(a.mountdir);
 	sandbox_jb_mountd(a.mountdir);
 	child_run(&c);
 }
