@@ -689,7 +689,52 @@ print("closed after %d s" % (time.time() - t0))
 }
 login_grace_timer_cleanup() { jb_cleanup; }
 
+atf_test_case K3_config_modes cleanup
+K3_config_modes_head() {
+	atf_set descr "remote ssh key add makes ~/.config and" \
+	    "~/.config/jailbee 0700 whatever the umask, writes" \
+	    "authorized_keys 0600, and leaves a directory already there as" \
+	    "it is (K3)"
+	atf_set require.user root
+}
+K3_config_modes_body() {
+	jb_users
+	ssh_tools
+	ssh-keygen -q -t ed25519 -N '' -C "key one" -f key1
+	chmod 0644 key1.pub
+	for m in 0277 0000 0022; do
+		rm -rf home
+		mkdir home
+		chown "$JB_OWNER" home
+		chmod 0755 home
+		atf_check -o match:"^added SHA256:" -x \
+		    "umask $m; ojbctl remote ssh key add key1.pub"
+		atf_check -o inline:"700\n700\n600\n" stat -c %a home/.config \
+		    home/.config/jailbee home/.config/jailbee/authorized_keys
+	done
+	# an authorized_keys left readable is replaced by a 0600 one
+	chmod 0644 home/.config/jailbee/authorized_keys
+	ssh-keygen -q -t ed25519 -N '' -f key2
+	atf_check -o match:"^added SHA256:" ojbctl remote ssh key add key2.pub
+	atf_check -o inline:"600\n" stat -c %a \
+	    home/.config/jailbee/authorized_keys
+	# the user's own ~/.config keeps its mode
+	rm -rf home/.config
+	mkdir -m 0755 home/.config
+	chown "$JB_OWNER" home/.config
+	atf_check -o match:"^added SHA256:" ojbctl remote ssh key add key1.pub
+	atf_check -o inline:"755\n700\n" stat -c %a home/.config \
+	    home/.config/jailbee
+	# a directory that cannot be made is said, with its path
+	rm -rf home/.config
+	chmod 0555 home
+	atf_check -s exit:1 -e match:"mkdir .*/home/.config: Permission denied" \
+	    ojbctl remote ssh key add key1.pub
+}
+K3_config_modes_cleanup() { return 0; }
+
 atf_init_test_cases() {
+	atf_add_test_case K3_config_modes
 	atf_add_test_case R2_user_jailbee_only
 	atf_add_test_case R3_removed_key_refused
 	atf_add_test_case R4_default_listen
