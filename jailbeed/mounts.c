@@ -224,6 +224,17 @@ attach_checked(struct req *r, int ok, const char *err)
 		attach_end(a, 0, ok ? "jb-mountd checked nothing" : err);
 		return;
 	}
+	/*
+	 * A remote mount_roots grant was decided on a real path (R20): the
+	 * source checked must still be exactly it, or nothing is attached.
+	 */
+	if (a->s.exact[0] != '\0' && strcmp(a->s.exact, a->chk.realpath) !=
+	    0) {
+		release(a->chk.token);
+		attach_end(a, 0, "the host path changed after the mount_roots "
+		    "check: nothing attached; try again");
+		return;
+	}
 	if (a->chk.warning[0] != '\0')
 		job_progress(a->job, "warning: %s", a->chk.warning);
 	job_progress(a->job, "attaching %s at %s%s", a->chk.realpath,

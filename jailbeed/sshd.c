@@ -383,6 +383,7 @@ static void r_status_end(const void *a) { text_output.status_end(); }
 static void r_instance(const void *a) { text_output.instance(a); }
 static void r_snapshot(const void *a) { text_output.snapshot(a); }
 static void r_list_end(const void *a) { text_output.list_end(); }
+static void r_mount(const void *a) { text_output.mount(a); }
 
 int
 sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
@@ -407,6 +408,9 @@ sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
 	case IMSG_CTL_SNAPSHOT:
 		render(s, r_snapshot, data);
 		return 0;
+	case IMSG_CTL_MOUNT:
+		render(s, r_mount, data);
+		return 0;
 	case IMSG_CTL_ERROR:
 		s->failed = 1;
 		break;
@@ -421,7 +425,7 @@ sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
 		if (!s->failed && s->render == CMD_STATUS)
 			render(s, r_status_end, NULL);
 		if (!s->failed && (s->render == CMD_LS ||
-		    s->render == CMD_SNAP_LS))
+		    s->render == CMD_SNAP_LS || s->render == CMD_MOUNT_LS))
 			render(s, r_list_end, NULL);
 		if (!s->got_exit)
 			s->status = s->failed ? 1 : 0;
@@ -552,6 +556,7 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 	pc.allow = (const char (*)[48])env->conf.ssh_allow;
 	pc.nallow = env->conf.ssh_nallow;
 	pc.excluded = sshd_excluded(NULL);
+	pc.mount_unlocked = env->conf.ssh_mounts || env->conf.ssh_nroots > 0;
 	if ((cmd = malloc(sizeof(*cmd))) == NULL) {
 		refuse(s, "out of memory", "out of memory");
 		return;
@@ -597,9 +602,11 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 		break;
 	}
 	default:
-		if (cmd->id == CMD_LS || cmd->id == CMD_SNAP_LS)
+		if (cmd->id == CMD_LS || cmd->id == CMD_SNAP_LS ||
+		    cmd->id == CMD_MOUNT_LS)
 			text_output.list_begin(cmd->id == CMD_LS ?
-			    "containers" : "snapshots");
+			    "containers" : cmd->id == CMD_MOUNT_LS ? "mounts" :
+			    "snapshots");
 		job_start(s->c, cmd);
 	}
  out:

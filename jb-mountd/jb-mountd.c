@@ -103,6 +103,7 @@ mountd_mount(struct child *c, struct imsg *imsg)
 	struct jb_mount_checked		 out;
 	struct jb_mount_verify		 v;
 	struct jb_mount_deadline	 d;
+	struct jb_mount_resolved	 res;
 	char				 err[JB_ERR_TEXT_MAX];
 	uint32_t			 rid = imsg_get_id(imsg);
 	int				 ok;
@@ -118,6 +119,16 @@ mountd_mount(struct child *c, struct imsg *imsg)
 		if ((ok = mount_check(&owner, &q, &out, err, sizeof(err)) ==
 		    0) && imsgev_compose(&c->iev, IMSG_MOUNTD_CHECKED, rid, 0,
 		    -1, &out, sizeof(out)) == -1)
+			fatal("%s: compose", c->name);
+		done(c, rid, ok, err);
+		break;
+	case IMSG_MOUNTD_RESOLVE:
+		get(c, imsg, &q, sizeof(q));
+		must_str(c, "RESOLVE", q.host, sizeof(q.host));
+		must_str(c, "RESOLVE", q.what, sizeof(q.what));
+		if ((ok = mount_resolve(&owner, &q, &res, err, sizeof(err)) ==
+		    0) && imsgev_compose(&c->iev, IMSG_MOUNTD_RESOLVED, rid, 0,
+		    -1, &res, sizeof(res)) == -1)
 			fatal("%s: compose", c->name);
 		done(c, rid, ok, err);
 		break;
@@ -217,6 +228,7 @@ mountd_dispatch(struct child *c, struct imsg *imsg)
 		mountd_repo(c, imsg);
 		return 0;
 	case IMSG_MOUNTD_CHECK:
+	case IMSG_MOUNTD_RESOLVE:
 	case IMSG_MOUNTD_VERIFY:
 	case IMSG_MOUNTD_RELEASE:
 	case IMSG_MOUNTD_DEADLINE_SET:

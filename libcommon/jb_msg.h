@@ -103,6 +103,9 @@ enum jb_imsg_type {
 	/* parent <-> jb-mountd, ssh.enabled's shared ~/.ssh (M4): 311.. */
 	IMSG_MOUNTD_SSH_SEED = 311, /* P->M, struct jb_ssh_seed */
 	IMSG_MOUNTD_SSH_DIR,	/* M->P, struct jb_ssh_dir, before DONE */
+	/* remote mount_roots (R20): an entry's real path, as the owner's */
+	IMSG_MOUNTD_RESOLVE = 313, /* P->M, struct jb_mount_check (host, what) */
+	IMSG_MOUNTD_RESOLVED,	/* M->P, struct jb_mount_resolved, before DONE */
 
 	/* parent <-> jb-mountd, base images (C10): 320.. */
 	IMSG_MOUNTD_IMAGE_OPEN = 320,	/* P->M, struct jb_image_open */
@@ -382,6 +385,11 @@ struct jb_ssh_dir {
 	int32_t		seeded;			/* files copied now, or -1:
 						   not empty, left alone */
 	char		warning[JB_MSG_TEXT_MAX]; /* "" or what was skipped */
+};
+
+/* IMSG_MOUNTD_RESOLVED: realpath "" when the path does not exist */
+struct jb_mount_resolved {
+	char		realpath[PATH_MAX];
 };
 
 /* check one mount source as the owner sees it */
