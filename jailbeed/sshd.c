@@ -247,7 +247,9 @@ sshd_start(const char *self)
 			continue;
 		}
 		if (env->conf.ssh_restrict_host &&
-		    sshpolicy_host(c->id) != SSHP_HOST_ALLOWED)
+		    sshpolicy_host(c->id) != SSHP_HOST_ALLOWED &&
+		    !(c->id == CMD_MOUNT && (env->conf.ssh_mounts ||
+		    env->conf.ssh_nroots > 0)))
 			log_warnx("ssh: allowlist names %s, which "
 			    "restrict_host refuses", cmd_name(c, name,
 			    sizeof(name)));
