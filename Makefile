@@ -68,7 +68,7 @@ JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/cmd_new.c jailbeed/cmd_config.c \
 		   jailbeed/cmd_init.c jailbeed/cmd_base.c jailbeed/sshd.c \
 		   jbctl/output.c jailbeed/mounts.c jailbeed/cmd_mount.c \
-		   jailbeed/github.c jailbeed/cmd_net.c
+		   jailbeed/mount_remote.c jailbeed/github.c jailbeed/cmd_net.c
 JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http.c jb-incus/incus.c \
 		   jb-incus/ws.c jb-incus/exec.c jb-incus/ops.c \
 		   jb-incus/ops_action.c jb-incus/ops_create.c \
@@ -78,7 +78,7 @@ JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/netd_state.c jb-netd/netd_nft.c \
 		   jb-netd/resolver.c jb-netd/netd_ct.c
 JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/repo.c jb-mountd/image.c \
-		   jb-mountd/mount.c jb-mountd/deadline.c
+		   jb-mountd/mount.c jb-mountd/deadline.c jb-mountd/sshseed.c
 JBSSHD_SRCS	:= jb-sshd/jb-sshd.c jb-sshd/session.c
 JBCTL_SRCS	:= jbctl/jbctl.c jbctl/output.c jbctl/remote.c jbctl/local.c \
 		   jbctl/term.c jbctl/base.c jbctl/sshkeys.c

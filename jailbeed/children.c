@@ -342,6 +342,8 @@ child_dispatch(int fd, short event, void *arg)
 		case IMSG_MOUNTD_CHECKED:
 		case IMSG_MOUNTD_DEADLINE:
 		case IMSG_MOUNTD_IMAGE_FD:
+		case IMSG_MOUNTD_SSH_DIR:
+		case IMSG_MOUNTD_RESOLVED:
 		case IMSG_INCUS_IMAGE:
 		case IMSG_NETD_STATUS_LINE:
 			if (req_dispatch(c - children, &imsg) == -1)

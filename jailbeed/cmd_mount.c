@@ -25,6 +25,7 @@
 #include "cmdtab.h"
 #include "duration.h"
 #include "log.h"
+#include "mount_remote.h"
 #include "mounts.h"
 #include "mountspec.h"
 
@@ -37,6 +38,9 @@ struct mjob {
 	int64_t				 until;
 	struct jb_mount_deadline	*dl;
 	size_t				 ndl;
+	/* a remote mount_roots grant (R20): the root's spelling, flag */
+	char				 root[PATH_MAX];
+	int				 root_readonly;
 };
 
 static void
@@ -158,6 +162,12 @@ mount_listed(struct req *r, int ok, const char *err)
 	(void)snprintf(s.what, sizeof(s.what), "optional_mounts.%s",
 	    m->opt->kind);
 	s.readonly = m->opt->m.readonly;
+	if (m->root[0] != '\0') {
+		/* rules 53: the root's spelling, read-only if either is */
+		(void)strlcpy(s.host, m->root, sizeof(s.host));
+		(void)strlcpy(s.exact, m->root, sizeof(s.exact));
+		s.readonly = m->root_readonly;
+	}
 	mount_attach(job, &s, mount_attached, NULL);
 }
 
@@ -172,6 +182,18 @@ list_disks(struct job *job, req_msg_cb on_msg, req_done_cb on_done)
 	if (req_send(PROC_INCUS, IMSG_INCUS_DISK_LIST, &t, sizeof(t), -1,
 	    on_msg, on_done, job) == NULL)
 		job_end(job, 0, "cannot reach jb-incus");
+}
+
+static void
+roots_granted(struct job *job, const char *source, int readonly)
+{
+	struct mjob	*m = job->state;
+
+	(void)strlcpy(m->root, source, sizeof(m->root));
+	m->root_readonly = readonly;
+	job_progress(job, "mount %s: granted by remote.ssh.mount_roots %s%s",
+	    m->opt->kind, source, readonly ? " (read-only)" : "");
+	list_disks(job, disk_seen, mount_listed);
 }
 
 static void
@@ -216,6 +238,11 @@ do_mount(struct job *job)
 	    c->mount_auto_revert.after);
 	(void)snprintf(m->device, sizeof(m->device), "%s%s",
 	    MNT_OPTIONAL_PREFIX, m->opt->kind);
+	/* R20: over a restricted session only a mount_roots grant will do */
+	if (mount_remote_restricted(job)) {
+		mount_remote_decide(job, m->ctx, m->opt, roots_granted);
+		return;
+	}
 	list_disks(job, disk_seen, mount_listed);
 }
 
@@ -424,8 +451,11 @@ mount_repo(struct job *job, struct repo_ctx *ctx)
 void
 cmd_mount(struct job *job)
 {
+	/* over SSH there is no checkout: the container names the repo */
+	if (job->remote && job->cmd.id == CMD_MOUNT)
+		mount_remote_repo(job, mount_repo);
 	/* mount and apply read this repo's configuration */
-	if (job->cmd.id == CMD_MOUNT || job->cmd.id == CMD_APPLY)
+	else if (job->cmd.id == CMD_MOUNT || job->cmd.id == CMD_APPLY)
 		repo_resolve_brief(job, 1, mount_repo);
 	else
 		repo_resolve_brief(job, 0, mount_repo);

@@ -224,6 +224,17 @@ attach_checked(struct req *r, int ok, const char *err)
 		attach_end(a, 0, ok ? "jb-mountd checked nothing" : err);
 		return;
 	}
+	/*
+	 * A remote mount_roots grant was decided on a real path (R20): the
+	 * source checked must still be exactly it, or nothing is attached.
+	 */
+	if (a->s.exact[0] != '\0' && strcmp(a->s.exact, a->chk.realpath) !=
+	    0) {
+		release(a->chk.token);
+		attach_end(a, 0, "the host path changed after the mount_roots "
+		    "check: nothing attached; try again");
+		return;
+	}
 	if (a->chk.warning[0] != '\0')
 		job_progress(a->job, "warning: %s", a->chk.warning);
 	job_progress(a->job, "attaching %s at %s%s", a->chk.realpath,
@@ -280,7 +291,9 @@ struct hostapply {
 	struct repo_ctx	*ctx;
 	char		 name[JB_INSTANCE_MAX];
 	uint8_t		 have[RC_MOUNTS_MAX];
-	int		 have_gpg_home, have_gpg_agent;
+	int		 have_gpg_home, have_gpg_agent, have_ssh;
+	struct jb_ssh_dir ssh;
+	int		 have_ssh_dir;
 	size_t		 next;
 	size_t		 attached;
 	mount_cb	 cb;
@@ -353,6 +366,77 @@ gpg_next(struct job *job, struct hostapply *h)
 	return 0;
 }
 
+/*
+ * ssh.enabled (M4): jb-mountd makes the repo's shared ~/.ssh and seeds
+ * it while empty (jb-mountd/sshseed.c says why there); then it is
+ * attached read-write at /home/dev/.ssh, checked as every mount.
+ */
+static void
+ssh_dir(struct req *r, struct imsg *imsg)
+{
+	struct hostapply	*h = r->arg;
+
+	if (imsg_get_type(imsg) != IMSG_MOUNTD_SSH_DIR ||
+	    imsg_get_data(imsg, &h->ssh, sizeof(h->ssh)) == -1)
+		fatalx("jb-mountd: malformed SSH_DIR");
+	h->ssh.path[sizeof(h->ssh.path) - 1] = '\0';
+	h->ssh.warning[sizeof(h->ssh.warning) - 1] = '\0';
+	h->have_ssh_dir = 1;
+}
+
+static void
+ssh_seeded(struct req *r, int ok, const char *err)
+{
+	struct hostapply	*h = r->arg;
+	struct job		*job = h->job;
+	struct mount_spec	 s;
+	mount_cb		 cb = h->cb;
+	void			*cbarg = h->arg;
+
+	if (!ok || !h->have_ssh_dir) {
+		free(h);
+		cb(job, 0, ok ? "jb-mountd: no ssh directory" : err, cbarg);
+		return;
+	}
+	if (h->ssh.warning[0] != '\0')
+		job_progress(job, "%s", h->ssh.warning);
+	if (h->ssh.seeded >= 0)
+		job_progress(job, "ssh.enabled: %d file(s) of ~/.ssh seeded "
+		    "into the shared ~/.ssh", (int)h->ssh.seeded);
+	memset(&s, 0, sizeof(s));
+	(void)strlcpy(s.name, h->name, sizeof(s.name));
+	(void)snprintf(s.reserved, sizeof(s.reserved), "/home/dev/%s",
+	    h->ctx->conf.container_prefix);
+	(void)strlcpy(s.device, MNT_SSH_SHARED, sizeof(s.device));
+	(void)strlcpy(s.host, h->ssh.path, sizeof(s.host));
+	(void)strlcpy(s.container, "/home/dev/.ssh", sizeof(s.container));
+	(void)strlcpy(s.what, "ssh.enabled", sizeof(s.what));
+	s.readonly = 0;
+	mount_attach(job, &s, host_one, h);
+}
+
+/* 0 started, 1 nothing (more) to do */
+static int
+ssh_next(struct job *job, struct hostapply *h)
+{
+	struct jb_ssh_seed	q;
+
+	if (!h->ctx->conf.ssh_enabled || h->have_ssh)
+		return 1;
+	h->have_ssh = 1;
+	memset(&q, 0, sizeof(q));
+	if (strlcpy(q.key, h->ctx->conf.container_prefix, sizeof(q.key)) >=
+	    sizeof(q.key))
+		fatalx("container_prefix %s: too long",
+		    h->ctx->conf.container_prefix);
+	if (req_send(PROC_MOUNTD, IMSG_MOUNTD_SSH_SEED, &q, sizeof(q), -1,
+	    ssh_dir, ssh_seeded, h) == NULL) {
+		job_progress(job, "ssh.enabled: cannot reach jb-mountd");
+		return 1;
+	}
+	return 0;
+}
+
 static void
 host_next(struct job *job, struct hostapply *h)
 {
@@ -364,7 +448,7 @@ host_next(struct job *job, struct hostapply *h)
 	while (h->next < h->ctx->conf.host_mounts.n && h->have[h->next])
 		h->next++;
 	if (h->next >= h->ctx->conf.host_mounts.n) {
-		if (gpg_next(job, h) == 0)
+		if (gpg_next(job, h) == 0 || ssh_next(job, h) == 0)
 			return;
 		free(h);
 		cb(job, 1, NULL, cbarg);
@@ -400,6 +484,8 @@ host_disk(struct req *r, struct imsg *imsg)
 		h->have_gpg_home = 1;
 	if (strcmp(d.device, MNT_GPG_AGENT) == 0)
 		h->have_gpg_agent = 1;
+	if (strcmp(d.device, MNT_SSH_SHARED) == 0)
+		h->have_ssh = 1;
 	if (strncmp(d.device, MNT_HOST_PREFIX, strlen(MNT_HOST_PREFIX)) != 0)
 		return;
 	n = d.device + strlen(MNT_HOST_PREFIX);
@@ -431,7 +517,8 @@ mounts_host_apply(struct job *job, struct repo_ctx *ctx, const char *name,
 	struct hostapply	*h;
 	struct jb_incus_target	 t;
 
-	if (ctx->conf.host_mounts.n == 0 && !ctx->conf.gpg_enabled) {
+	if (ctx->conf.host_mounts.n == 0 && !ctx->conf.gpg_enabled &&
+	    !ctx->conf.ssh_enabled) {
 		cb(job, 1, NULL, arg);
 		return;
 	}
@@ -444,9 +531,9 @@ mounts_host_apply(struct job *job, struct repo_ctx *ctx, const char *name,
 	(void)strlcpy(h->name, name, sizeof(h->name));
 	h->cb = cb;
 	h->arg = arg;
-	job_progress(job, "host_mounts: %zu to attach%s",
+	job_progress(job, "host_mounts: %zu to attach%s%s",
 	    ctx->conf.host_mounts.n, ctx->conf.gpg_enabled ? ", and gpg" :
-	    "");
+	    "", ctx->conf.ssh_enabled ? ", and the shared ~/.ssh" : "");
 	memset(&t, 0, sizeof(t));
 	(void)strlcpy(t.name, name, sizeof(t.name));
 	if (req_send(PROC_INCUS, IMSG_INCUS_DISK_LIST, &t, sizeof(t), -1,

@@ -22,6 +22,7 @@ struct mount_spec {
 	char	reserved[PATH_MAX];	/* the clone's directory */
 	char	what[JB_MSG_TEXT_MAX];	/* "optional_mounts.aws" */
 	int	readonly;
+	char	exact[PATH_MAX];	/* "" or the real path it must be */
 };
 
 /* ok 1: attached and verified; else err says why, nothing is left */

@@ -247,7 +247,9 @@ sshd_start(const char *self)
 			continue;
 		}
 		if (env->conf.ssh_restrict_host &&
-		    sshpolicy_host(c->id) != SSHP_HOST_ALLOWED)
+		    sshpolicy_host(c->id) != SSHP_HOST_ALLOWED &&
+		    !(c->id == CMD_MOUNT && (env->conf.ssh_mounts ||
+		    env->conf.ssh_nroots > 0)))
 			log_warnx("ssh: allowlist names %s, which "
 			    "restrict_host refuses", cmd_name(c, name,
 			    sizeof(name)));
@@ -383,6 +385,7 @@ static void r_status_end(const void *a) { text_output.status_end(); }
 static void r_instance(const void *a) { text_output.instance(a); }
 static void r_snapshot(const void *a) { text_output.snapshot(a); }
 static void r_list_end(const void *a) { text_output.list_end(); }
+static void r_mount(const void *a) { text_output.mount(a); }
 
 int
 sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
@@ -407,6 +410,9 @@ sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
 	case IMSG_CTL_SNAPSHOT:
 		render(s, r_snapshot, data);
 		return 0;
+	case IMSG_CTL_MOUNT:
+		render(s, r_mount, data);
+		return 0;
 	case IMSG_CTL_ERROR:
 		s->failed = 1;
 		break;
@@ -421,7 +427,7 @@ sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
 		if (!s->failed && s->render == CMD_STATUS)
 			render(s, r_status_end, NULL);
 		if (!s->failed && (s->render == CMD_LS ||
-		    s->render == CMD_SNAP_LS))
+		    s->render == CMD_SNAP_LS || s->render == CMD_MOUNT_LS))
 			render(s, r_list_end, NULL);
 		if (!s->got_exit)
 			s->status = s->failed ? 1 : 0;
@@ -552,6 +558,7 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 	pc.allow = (const char (*)[48])env->conf.ssh_allow;
 	pc.nallow = env->conf.ssh_nallow;
 	pc.excluded = sshd_excluded(NULL);
+	pc.mount_unlocked = env->conf.ssh_mounts || env->conf.ssh_nroots > 0;
 	if ((cmd = malloc(sizeof(*cmd))) == NULL) {
 		refuse(s, "out of memory", "out of memory");
 		return;
@@ -597,9 +604,11 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 		break;
 	}
 	default:
-		if (cmd->id == CMD_LS || cmd->id == CMD_SNAP_LS)
+		if (cmd->id == CMD_LS || cmd->id == CMD_SNAP_LS ||
+		    cmd->id == CMD_MOUNT_LS)
 			text_output.list_begin(cmd->id == CMD_LS ?
-			    "containers" : "snapshots");
+			    "containers" : cmd->id == CMD_MOUNT_LS ? "mounts" :
+			    "snapshots");
 		job_start(s->c, cmd);
 	}
  out:

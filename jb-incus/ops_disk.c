@@ -40,7 +40,8 @@ valid_device(const char *d)
 {
 	const char	*n;
 
-	if (strcmp(d, MNT_GPG_HOME) == 0 || strcmp(d, MNT_GPG_AGENT) == 0)
+	if (strcmp(d, MNT_GPG_HOME) == 0 || strcmp(d, MNT_GPG_AGENT) == 0 ||
+	    strcmp(d, MNT_SSH_SHARED) == 0)
 		return 1;
 	if (strncmp(d, MNT_OPTIONAL_PREFIX, strlen(MNT_OPTIONAL_PREFIX)) == 0)
 		return mnt_kind_ok(d + strlen(MNT_OPTIONAL_PREFIX));

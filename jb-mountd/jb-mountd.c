@@ -25,6 +25,7 @@
 #include "sandbox_procs.h"
 #include "repo.h"
 #include "image.h"
+#include "sshseed.h"
 
 static struct repo_owner	owner;
 
@@ -102,6 +103,7 @@ mountd_mount(struct child *c, struct imsg *imsg)
 	struct jb_mount_checked		 out;
 	struct jb_mount_verify		 v;
 	struct jb_mount_deadline	 d;
+	struct jb_mount_resolved	 res;
 	char				 err[JB_ERR_TEXT_MAX];
 	uint32_t			 rid = imsg_get_id(imsg);
 	int				 ok;
@@ -117,6 +119,16 @@ mountd_mount(struct child *c, struct imsg *imsg)
 		if ((ok = mount_check(&owner, &q, &out, err, sizeof(err)) ==
 		    0) && imsgev_compose(&c->iev, IMSG_MOUNTD_CHECKED, rid, 0,
 		    -1, &out, sizeof(out)) == -1)
+			fatal("%s: compose", c->name);
+		done(c, rid, ok, err);
+		break;
+	case IMSG_MOUNTD_RESOLVE:
+		get(c, imsg, &q, sizeof(q));
+		must_str(c, "RESOLVE", q.host, sizeof(q.host));
+		must_str(c, "RESOLVE", q.what, sizeof(q.what));
+		if ((ok = mount_resolve(&owner, &q, &res, err, sizeof(err)) ==
+		    0) && imsgev_compose(&c->iev, IMSG_MOUNTD_RESOLVED, rid, 0,
+		    -1, &res, sizeof(res)) == -1)
 			fatal("%s: compose", c->name);
 		done(c, rid, ok, err);
 		break;
@@ -154,6 +166,26 @@ mountd_mount(struct child *c, struct imsg *imsg)
 		done(c, rid, ok, err);
 		break;
 	}
+}
+
+/* M4: ssh.enabled's shared ~/.ssh, made and seeded as the owner */
+static void
+mountd_sshseed(struct child *c, struct imsg *imsg)
+{
+	struct jb_ssh_seed	 q;
+	struct jb_ssh_dir	 out;
+	char			 err[JB_ERR_TEXT_MAX];
+	uint32_t		 rid = imsg_get_id(imsg);
+	int			 ok;
+
+	err[0] = '\0';
+	get(c, imsg, &q, sizeof(q));
+	must_str(c, "SSH_SEED", q.key, sizeof(q.key));
+	if ((ok = sshseed(&owner, q.key, &out, err, sizeof(err)) == 0) &&
+	    imsgev_compose(&c->iev, IMSG_MOUNTD_SSH_DIR, rid, 0, -1, &out,
+	    sizeof(out)) == -1)
+		fatal("%s: compose", c->name);
+	done(c, rid, ok, err);
 }
 
 /* C10: the image file, opened as the owner, goes up as an fd */
@@ -196,6 +228,7 @@ mountd_dispatch(struct child *c, struct imsg *imsg)
 		mountd_repo(c, imsg);
 		return 0;
 	case IMSG_MOUNTD_CHECK:
+	case IMSG_MOUNTD_RESOLVE:
 	case IMSG_MOUNTD_VERIFY:
 	case IMSG_MOUNTD_RELEASE:
 	case IMSG_MOUNTD_DEADLINE_SET:
@@ -205,6 +238,9 @@ mountd_dispatch(struct child *c, struct imsg *imsg)
 		return 0;
 	case IMSG_MOUNTD_IMAGE_OPEN:
 		mountd_image(c, imsg);
+		return 0;
+	case IMSG_MOUNTD_SSH_SEED:
+		mountd_sshseed(c, imsg);
 		return 0;
 	default:
 		return -1;
@@ -238,6 +274,7 @@ main(int argc, char *argv[])
 	c.fdsend = 1;
 	priv_drop(c.name, pw, NULL, NULL, 0);
 	deadline_init(&c, a.mountdir);
+	sshseed_init(a.mountdir);
 	sandbox_jb_mountd(a.mountdir);
 	child_run(&c);
 }

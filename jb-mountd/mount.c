@@ -232,6 +232,27 @@ mount_check(const struct repo_owner *owner, const struct jb_mount_check *q,
 }
 
 int
+mount_resolve(const struct repo_owner *owner, const struct jb_mount_check *q,
+    struct jb_mount_resolved *out, char *err, size_t errlen)
+{
+	char	path[PATH_MAX], shown[200];
+
+	memset(out, 0, sizeof(*out));
+	if (mnt_expand(q->host, owner->home, path, sizeof(path), err,
+	    errlen) == -1)
+		return -1;
+	if (realpath(path, out->realpath) != NULL)
+		return 0;
+	out->realpath[0] = '\0';
+	if (errno == ENOENT || errno == ENOTDIR)
+		return 0;
+	repo_vis(shown, sizeof(shown), q->host);
+	(void)snprintf(err, errlen, "host path %s (%s): %s (as user %s)",
+	    shown, q->what, strerror(errno), owner->name);
+	return -1;
+}
+
+int
 mount_verify(const struct jb_mount_verify *q, char *err, size_t errlen)
 {
 	struct held	*h;

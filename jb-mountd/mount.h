@@ -30,5 +30,12 @@ int	mount_check(const struct repo_owner *, const struct jb_mount_check *,
  */
 int	mount_verify(const struct jb_mount_verify *, char *err, size_t errlen);
 void	mount_release(uint32_t token);
+/*
+ * The real path of a configured host path as the owner sees it, for
+ * the remote mount_roots decision (R20): 0 with out->realpath ("" when
+ * it does not exist), or -1 with the reason.
+ */
+int	mount_resolve(const struct repo_owner *, const struct jb_mount_check *,
+	    struct jb_mount_resolved *out, char *err, size_t errlen);
 
 #endif /* JB_MOUNTD_MOUNT_H */

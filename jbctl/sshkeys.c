@@ -42,12 +42,48 @@ keys_path(char *path, size_t len)
 	if ((home == NULL || home[0] != '/') &&
 	    ((pw = getpwuid(getuid())) == NULL || (home = pw->pw_dir) == NULL))
 		return -1;
-	snprintf(dir, sizeof(dir), "%s/.config", home);
-	(void)mkdir(dir, 0700);
-	snprintf(dir, sizeof(dir), "%s/.config/jailbee", home);
-	(void)mkdir(dir, 0700);
-	if ((size_t)snprintf(path, len, "%s/authorized_keys", dir) >= len)
+	if ((size_t)snprintf(dir, sizeof(dir), "%s/.config/jailbee", home) >=
+	    sizeof(dir) ||
+	    (size_t)snprintf(path, len, "%s/authorized_keys", dir) >= len)
 		return -1;
+	return 0;
+}
+
+/*
+ * K3: a directory the suite makes for its files is the owner's alone,
+ * 0700 whatever the umask (chmod after mkdir, as mkdir's mode is masked).
+ * One already there is the user's and keeps its mode.
+ */
+static int
+conf_mkdir(const char *dir)
+{
+	if (mkdir(dir, 0700) == 0)
+		return chmod(dir, 0700);
+	return errno == EEXIST ? 0 : -1;
+}
+
+/* ~/.config and ~/.config/jailbee, the directories above path */
+static int
+keys_dirs(const char *path)
+{
+	char	 dir[PATH_MAX], *slash;
+
+	if (strlcpy(dir, path, sizeof(dir)) >= sizeof(dir) ||
+	    (slash = strrchr(dir, '/')) == NULL)
+		return -1;
+	*slash = '\0';				/* .../.config/jailbee */
+	if ((slash = strrchr(dir, '/')) == NULL)
+		return -1;
+	*slash = '\0';				/* .../.config */
+	if (conf_mkdir(dir) == -1) {
+		fprintf(stderr, "jbctl: mkdir %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	*slash = '/';
+	if (conf_mkdir(dir) == -1) {
+		fprintf(stderr, "jbctl: mkdir %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
 	return 0;
 }
 
@@ -79,6 +115,8 @@ keys_write(const char *path, char **lines, int n)
 	FILE	*fp;
 	int	 fd, i;
 
+	if (keys_dirs(path) == -1)
+		return -1;
 	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
 	if ((fd = mkstemp(tmp)) == -1)
 		return -1;

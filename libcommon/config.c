@@ -72,6 +72,8 @@ static const struct yt_field ssh_cmd_fields[] = {
 	{ .key = NULL }
 };
 
+static int	roots_list(struct yt_ctx *, const struct yt_node *, void *);
+
 static const struct yt_field ssh_fields[] = {
 	{ .key = "listen", .type = YT_STRING,
 	  .off = offsetof(struct jb_conf, ssh_listen),
@@ -84,6 +86,9 @@ static const struct yt_field ssh_fields[] = {
 	  .off = offsetof(struct jb_conf, ssh_restrict_host) },
 	{ .key = "commands", .type = YT_MAP, .sub = ssh_cmd_fields },
 	{ .key = "excluded_repos", .type = YT_CUSTOM, .fn = excluded_list },
+	{ .key = "mounts", .type = YT_BOOL,
+	  .off = offsetof(struct jb_conf, ssh_mounts) },
+	{ .key = "mount_roots", .type = YT_CUSTOM, .fn = roots_list },
 	{ .key = NULL }
 };
 
@@ -229,6 +234,94 @@ excluded_list(struct yt_ctx *ctx, const struct yt_node *n, void *base)
 
 	return str_list(ctx, n, c->ssh_excluded, &c->ssh_nexcluded,
 	    valid_prefix);
+}
+
+/*
+ * A mount root is compared with a realpath for exact equality (rule 52):
+ * one that is not in that form ("//", "/./", a trailing "/") could never
+ * match, so it is refused here rather than ignored.
+ */
+static int
+valid_root(const char *s, char *why, size_t whylen)
+{
+	char	tmp[128];
+
+	if (yt_check_path(s, tmp, sizeof(tmp)) == -1) {
+		(void)snprintf(why, whylen, "%s", tmp);
+		return -1;
+	}
+	if (strcmp(s, "/") == 0 || strstr(s, "//") != NULL ||
+	    strstr(s, "/./") != NULL || s[strlen(s) - 1] == '/' ||
+	    (strlen(s) >= 2 && strcmp(s + strlen(s) - 2, "/.") == 0)) {
+		(void)snprintf(why, whylen, "not a resolved directory path "
+		    "(no \"//\", \".\", trailing \"/\", not \"/\"): "
+		    "it is compared exactly with a mount's real path");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+root_repos(struct yt_ctx *ctx, const struct yt_node *n, void *base)
+{
+	struct jb_mount_root	*r = base;
+
+	if (n->nitems > JB_ROOT_REPOS_MAX)
+		return yt_error(ctx, n, "at most %d entries",
+		    JB_ROOT_REPOS_MAX);
+	return str_list(ctx, n, r->repos, &r->nrepos, valid_prefix);
+}
+
+static const struct yt_field root_fields[] = {
+	{ .key = "path", .type = YT_PATH, .flags = YT_REQUIRED,
+	  .off = offsetof(struct jb_mount_root, path),
+	  .size = sizeof(((struct jb_mount_root *)NULL)->path),
+	  .valid = valid_root },
+	{ .key = "readonly", .type = YT_BOOL,
+	  .off = offsetof(struct jb_mount_root, readonly) },
+	{ .key = "repos", .type = YT_CUSTOM, .fn = root_repos },
+	{ .key = NULL }
+};
+
+static int
+roots_list(struct yt_ctx *ctx, const struct yt_node *n, void *base)
+{
+	struct jb_conf		*c = base;
+	struct jb_mount_root	*r;
+	size_t			 i, saved;
+	int			 j;
+
+	if (yt_is_null(n)) {
+		c->ssh_nroots = 0;
+		return 0;
+	}
+	if (n->kind != YT_SEQUENCE)
+		return yt_error(ctx, n, "expected a list of {path, readonly, "
+		    "repos}, found %s", yt_describe(n));
+	if (n->nitems > JB_ROOTS_MAX)
+		return yt_error(ctx, n, "at most %d entries", JB_ROOTS_MAX);
+	c->ssh_nroots = 0;
+	for (i = 0; i < n->nitems; i++) {
+		r = &c->ssh_roots[i];
+		memset(r, 0, sizeof(*r));
+		r->readonly = 1;
+		saved = yt_path_push_index(ctx, i);
+		if (n->items[i]->kind != YT_MAPPING)
+			return yt_error(ctx, n->items[i], "expected a mapping "
+			    "{path, readonly, repos}, found %s",
+			    yt_describe(n->items[i]));
+		if (yt_apply(ctx, n->items[i], root_fields, r) == -1)
+			return -1;
+		for (j = 0; j < (int)i; j++)
+			if (strcmp(c->ssh_roots[j].path, r->path) == 0) {
+				(void)yt_path_push(ctx, "path");
+				return yt_error(ctx, yt_get(n->items[i],
+				    "path"), "%s is listed twice", r->path);
+			}
+		yt_path_pop(ctx, saved);
+		c->ssh_nroots++;
+	}
+	return 0;
 }
 
 int
@@ -488,6 +581,13 @@ conf_parse(const char *name, const char *buf, size_t len,
 		(void)yt_path_push(&ctx, "ssh");
 		rc = yt_error(&ctx, yt_get(yt_get(root, "remote"), "ssh"),
 		    "excluded_repos needs restrict_host: true");
+	}
+	/* rule 55: a root is a host restriction's exception; it needs it */
+	if (rc == 0 && tmp->ssh_nroots > 0 && !tmp->ssh_restrict_host) {
+		(void)yt_path_push(&ctx, "remote");
+		(void)yt_path_push(&ctx, "ssh");
+		rc = yt_error(&ctx, yt_get(yt_get(root, "remote"), "ssh"),
+		    "mount_roots needs restrict_host: true");
 	}
 	yt_free(root);
 	if (rc == 0)

@@ -30,7 +30,17 @@
 #define JB_SSH_LISTEN		"127.0.0.1:8022"
 #define JB_SSH_LIST_MAX		32
 #define JB_OWNER_MAX		33	/* a login name, NUL included */
+#define JB_ROOTS_MAX		16	/* remote.ssh.mount_roots */
+#define JB_ROOT_REPOS_MAX	16	/* mount_roots[].repos */
 #define JB_ERR_MAX		512
+
+/* remote.ssh.mount_roots[] (R20, rules 52-58) */
+struct jb_mount_root {
+	char	path[PATH_MAX];		/* absolute, canonical in form */
+	int	readonly;		/* default 1 */
+	char	repos[JB_ROOT_REPOS_MAX][48]; /* container prefixes; none: all */
+	int	nrepos;
+};
 
 struct jb_conf {
 	char	owner[JB_OWNER_MAX];	/* "" when not set */
@@ -52,6 +62,9 @@ struct jb_conf {
 	int	ssh_nallow;
 	char	ssh_excluded[JB_SSH_LIST_MAX][48]; /* repo prefixes */
 	int	ssh_nexcluded;
+	int	ssh_mounts;		/* every optional mount remotely */
+	struct jb_mount_root ssh_roots[JB_ROOTS_MAX];
+	int	ssh_nroots;
 	/* jb-netd's upstream resolver; "": the host's /etc/resolv.conf */
 	char	resolver_upstream[16];
 };

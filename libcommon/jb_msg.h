@@ -100,6 +100,13 @@ enum jb_imsg_type {
 	IMSG_MOUNTD_EXPIRED,	/* M->P, struct jb_mount_deadline, peerid 0:
 				   unasked, again every few s until cleared */
 
+	/* parent <-> jb-mountd, ssh.enabled's shared ~/.ssh (M4): 311.. */
+	IMSG_MOUNTD_SSH_SEED = 311, /* P->M, struct jb_ssh_seed */
+	IMSG_MOUNTD_SSH_DIR,	/* M->P, struct jb_ssh_dir, before DONE */
+	/* remote mount_roots (R20): an entry's real path, as the owner's */
+	IMSG_MOUNTD_RESOLVE = 313, /* P->M, struct jb_mount_check (host, what) */
+	IMSG_MOUNTD_RESOLVED,	/* M->P, struct jb_mount_resolved, before DONE */
+
 	/* parent <-> jb-mountd, base images (C10): 320.. */
 	IMSG_MOUNTD_IMAGE_OPEN = 320,	/* P->M, struct jb_image_open */
 	IMSG_MOUNTD_IMAGE_FD,	/* M->P, struct jb_image_file + fd */
@@ -370,6 +377,26 @@ struct jb_disk {
 	char		path[PATH_MAX];		/* in the container, absolute */
 	int32_t		readonly;
 	int32_t		pid;			/* I->P: the init's, 0 stopped */
+};
+
+/*
+ * ssh.enabled (M4): the repo's shared ~/.ssh, made and seeded by
+ * jb-mountd under its own directory, named by the container prefix
+ */
+struct jb_ssh_seed {
+	char		key[64];		/* container_prefix */
+};
+
+struct jb_ssh_dir {
+	char		path[PATH_MAX];		/* the directory, absolute */
+	int32_t		seeded;			/* files copied now, or -1:
+						   not empty, left alone */
+	char		warning[JB_MSG_TEXT_MAX]; /* "" or what was skipped */
+};
+
+/* IMSG_MOUNTD_RESOLVED: realpath "" when the path does not exist */
+struct jb_mount_resolved {
+	char		realpath[PATH_MAX];
 };
 
 /* check one mount source as the owner sees it */

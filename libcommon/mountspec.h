@@ -29,6 +29,7 @@
 #define MNT_HOST_PREFIX		"host-"
 #define MNT_GPG_HOME		"gpg-home"	/* ~/.gnupg, read-only */
 #define MNT_GPG_AGENT		"gpg-agent"	/* its socket directory */
+#define MNT_SSH_SHARED		"ssh-shared"	/* ssh.enabled's ~/.ssh, rw */
 #define MNT_RETRY_SECS		5	/* an expired mount not yet detached */
 
 /*

@@ -149,6 +149,12 @@ static const struct yt_field gpg_fields[] = {
 	{ .key = NULL }
 };
 
+static const struct yt_field ssh_fields[] = {
+	{ .key = "enabled", .type = YT_CUSTOM, .off = RC_OFF(ssh_enabled),
+	  .fn = rc_tribool },
+	{ .key = NULL }
+};
+
 static const struct yt_field base_fields[] = {
 	{ .key = "alias", .type = YT_STRING, .off = RC_OFF(base_alias),
 	  .size = RC_SIZE(base_alias), .flags = YT_NULL_OK,
@@ -182,6 +188,7 @@ static const struct yt_field shared_fields[] = {
 	  .fn = rc_refuse_github },
 	{ .key = "base", .type = YT_MAP, .sub = base_fields },
 	{ .key = "gpg", .type = YT_MAP, .sub = gpg_fields },
+	{ .key = "ssh", .type = YT_MAP, .sub = ssh_fields },
 	{ .key = NULL }
 };
 
@@ -206,6 +213,7 @@ static const struct yt_field local_fields[] = {
 	{ .key = "github", .type = YT_MAP, .sub = github_fields },
 	{ .key = "base", .type = YT_MAP, .sub = base_fields },
 	{ .key = "gpg", .type = YT_MAP, .sub = gpg_fields },
+	{ .key = "ssh", .type = YT_MAP, .sub = ssh_fields },
 	{ .key = NULL }
 };
 
@@ -674,6 +682,7 @@ repoconf_init(struct repoconf *c)
 	c->loose_auto_revert.enabled = RC_UNSET;
 	c->mount_auto_revert.enabled = RC_UNSET;
 	c->gpg_enabled = RC_UNSET;
+	c->ssh_enabled = RC_UNSET;
 }
 
 void
@@ -1010,6 +1019,8 @@ repoconf_finish(struct repoconf *c, const char *repo_root, uid_t uid,
 		c->mount_auto_revert.after = RC_DEF_MOUNT_AFTER;
 	if (c->gpg_enabled == RC_UNSET)
 		c->gpg_enabled = 0;
+	if (c->ssh_enabled == RC_UNSET)
+		c->ssh_enabled = 0;
 	if (c->base_alias[0] == '\0')
 		(void)snprintf(c->base_alias, sizeof(c->base_alias), "%s-base",
 		    c->container_prefix);
@@ -1320,6 +1331,9 @@ repoconf_dump(const struct repoconf *c, FILE *fp)
 	}
 	if (c->gpg_enabled != RC_UNSET)
 		(void)fprintf(fp, "gpg:\n  enabled: %s\n", c->gpg_enabled ?
+		    "true" : "false");
+	if (c->ssh_enabled != RC_UNSET)
+		(void)fprintf(fp, "ssh:\n  enabled: %s\n", c->ssh_enabled ?
 		    "true" : "false");
 	return ferror(fp) ? -1 : 0;
 }

@@ -138,6 +138,7 @@ struct repoconf {
 	struct rc_revert	mount_auto_revert;
 	char			github_token[RC_TOKEN_MAX + 1];
 	int			gpg_enabled;	/* gpg.enabled (M4) */
+	int			ssh_enabled;	/* ssh.enabled (M4) */
 	char			base_alias[RC_ALIAS_MAX + 1];
 };
 

@@ -159,7 +159,9 @@ sandbox_jb_netd(const char *state_dir)
  * checkout.  It writes one directory only, its own under the state
  * directory (mount deadlines, M2): renameat for an atomic replace,
  * fsync so a deadline survives a crash, openat2 to resolve a mount
- * source without following symlinks (M3).  git runs under the same rules.
+ * source without following symlinks (M3); mkdirat, fchmod and unlinkat
+ * for ssh.enabled's shared ~/.ssh, kept in that same directory (M4).
+ * git runs under the same rules.
  */
 void
 sandbox_jb_mountd(const char *statedir)
@@ -178,6 +180,8 @@ sandbox_jb_mountd(const char *statedir)
 		/* mounts: sources and deadlines */
 		SCMP_SYS(openat2), SCMP_SYS(renameat), SCMP_SYS(renameat2),
 		SCMP_SYS(fsync),
+		/* ssh.enabled's shared ~/.ssh, in statedir (M4) */
+		SCMP_SYS(mkdirat), SCMP_SYS(fchmod), SCMP_SYS(unlinkat),
 	};
 	static const unsigned long ioctls[] = { TCGETS };
 	const char		*ro[] = { "/", NULL };

@@ -68,8 +68,9 @@ sshpolicy_host(enum cmd_id id)
 	 */
 	case CMD_NET_LOOSE:
 	/*
-	 * R20: mount stays host-only until remote.ssh.mount_roots or
-	 * remote.ssh.mounts unlock it, which jailbeed does not read yet
+	 * R20: mount is host-only unless remote.ssh.mount_roots or
+	 * remote.ssh.mounts unlocks it (sshp_conf.mount_unlocked); then
+	 * jailbeed's cmd_mount decides each mount
 	 */
 	case CMD_MOUNT:
 		return SSHP_HOST_REFUSED;
@@ -331,11 +332,16 @@ sshpolicy_decide(const struct sshp_conf *pc, int argc, char *argv[],
 	case SSHP_HOST_ALLOWED:
 		break;
 	case SSHP_HOST_REFUSED:
-		if (pc->restrict_host)
-			return refuse(r, "restrict_host", "%s: acts on the "
-			    "host, refused over SSH (remote.ssh.restrict_host)",
-			    r->leaf);
-		break;
+		if (!pc->restrict_host ||
+		    (c->id == CMD_MOUNT && pc->mount_unlocked))
+			break;
+		if (c->id == CMD_MOUNT)
+			return refuse(r, "restrict_host", "mount: refused over "
+			    "SSH unless remote.ssh.mounts or "
+			    "remote.ssh.mount_roots grants it");
+		return refuse(r, "restrict_host", "%s: acts on the "
+		    "host, refused over SSH (remote.ssh.restrict_host)",
+		    r->leaf);
 	case SSHP_HOST_UNKNOWN:
 		return refuse(r, "unclassified", "%s: not classified for "
 		    "remote use; refused", r->leaf);

@@ -40,6 +40,8 @@ struct sshp_conf {
 	const char	(*allow)[48];	/* allowlist: exact leaves */
 	int		  nallow;
 	int		  excluded;	/* some repo is excluded (R40) */
+	/* remote.ssh.mounts or mount_roots: mount goes on to jailbeed */
+	int		  mount_unlocked;
 };
 
 struct sshp_result {

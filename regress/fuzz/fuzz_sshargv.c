@@ -58,8 +58,10 @@ judge(const struct sshp_conf *pc, int argc, char **argv)
 			    strcmp(r.cmd->opts[k].lname, "mount") == 0)
 				abort();
 		}
+		/* R20: mount alone passes, and only when unlocked */
 		if (pc->restrict_host &&
-		    sshpolicy_host(r.cmd->id) != SSHP_HOST_ALLOWED)
+		    sshpolicy_host(r.cmd->id) != SSHP_HOST_ALLOWED &&
+		    !(r.cmd->id == CMD_MOUNT && pc->mount_unlocked))
 			abort();
 	}
 	free(cmd);
@@ -69,10 +71,11 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char	 allow[2][48] = { "ls", "snapshot ls" };
-	struct sshp_conf	 full = { SSHP_FULL, 1, NULL, 0, 0 };
-	struct sshp_conf	 open_host = { SSHP_FULL, 0, NULL, 0, 0 };
-	struct sshp_conf	 al = { SSHP_ALLOWLIST, 1, allow, 2, 0 };
-	struct sshp_conf	 off = { SSHP_DISABLED, 1, NULL, 0, 0 };
+	struct sshp_conf	 full = { SSHP_FULL, 1, NULL, 0, 0, 0 };
+	struct sshp_conf	 open_host = { SSHP_FULL, 0, NULL, 0, 0, 0 };
+	struct sshp_conf	 al = { SSHP_ALLOWLIST, 1, allow, 2, 0, 0 };
+	struct sshp_conf	 off = { SSHP_DISABLED, 1, NULL, 0, 0, 0 };
+	struct sshp_conf	 mounts = { SSHP_FULL, 1, NULL, 0, 0, 1 };
 	char			 out[JB_ARGV_MAX], err[256];
 	char			*argv[SSHARGV_MAXARGS + 1], *p;
 	int			 argc, i;
@@ -103,5 +106,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	judge(&open_host, argc, argv);
 	judge(&al, argc, argv);
 	judge(&off, argc, argv);
+	judge(&mounts, argc, argv);
 	return 0;
 }

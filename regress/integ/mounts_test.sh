@@ -448,7 +448,87 @@ gpg_mounts_cleanup() {
 	return 0
 }
 
+atf_test_case ssh_shared cleanup
+ssh_shared_head() {
+	atf_set descr "ssh.enabled: the owner's ~/.ssh config, known_hosts" \
+	    "and config.d/ seeded into the repo's shared ~/.ssh (0700)," \
+	    "nothing else of ~/.ssh (no private key); read-write, shared" \
+	    "by the repo's containers, seeded only while empty (M4)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+ssh_shared_body() {
+	setup
+	p=$(jb_prefix)
+	home=$(getent passwd $JB_OWNER | cut -d: -f6)
+	[ -e "$home" ] && atf_skip "$home exists: not ours to change"
+	echo "$home" > made-home
+	mkdir -p "$home/.ssh/config.d/sub" other
+	echo "Host gh" > "$home/.ssh/config"
+	echo "gh ssh-ed25519 AAAA" > "$home/.ssh/known_hosts"
+	echo "Host a" > "$home/.ssh/config.d/a.conf"
+	echo "Host b" > other/b.conf
+	# config.d is copied following symlinks, as the seed says
+	ln -s "$(pwd)/other/b.conf" "$home/.ssh/config.d/sub/b.conf"
+	echo "PRIVATE" > "$home/.ssh/id_ed25519"
+	echo "ssh-ed25519 AAAA pub" > "$home/.ssh/id_ed25519.pub"
+	echo "ssh-ed25519 AAAA x" > "$home/.ssh/authorized_keys"
+	chown -R $JB_OWNER "$home" other
+	chmod 0700 "$home" "$home/.ssh"
+	chmod 0600 "$home/.ssh/id_ed25519" "$home/.ssh/config"
+	config <<EOC
+ssh:
+  enabled: true
+EOC
+	d=$(pwd)/state/mounts/ssh/$p
+	atf_check -e match:"ssh.enabled: 4 file\\(s\\) of ~/.ssh seeded" \
+	    -e match:"attaching $d at /home/dev/.ssh\$" \
+	    -e match:"ready: $p-s" jbo repo new s
+	atf_check -o inline:"700 $JB_OWNER\n" stat -c '%a %U' "$d"
+	atf_check -o inline:".
+./config
+./config.d
+./config.d/a.conf
+./config.d/sub
+./config.d/sub/b.conf
+./known_hosts
+" in_ctr $p-s sh -c 'cd /home/dev/.ssh && find . | sort'
+	atf_check -o inline:"700 dev
+600 dev
+644 dev
+700 dev
+600 dev
+600 dev
+" in_ctr $p-s stat -c '%a %U' /home/dev/.ssh /home/dev/.ssh/config \
+	    /home/dev/.ssh/known_hosts /home/dev/.ssh/config.d \
+	    /home/dev/.ssh/config.d/a.conf /home/dev/.ssh/config.d/sub/b.conf
+	atf_check -o inline:"Host gh\n" in_ctr $p-s cat /home/dev/.ssh/config
+	atf_check -o inline:"Host b\n" \
+	    in_ctr $p-s cat /home/dev/.ssh/config.d/sub/b.conf
+	atf_check -s not-exit:0 -e ignore \
+	    in_ctr $p-s test -e /home/dev/.ssh/id_ed25519
+	grep -rq PRIVATE "$d" && atf_fail "the private key was copied"
+	# read-write, and shared with the repo's next container
+	atf_check in_ctr $p-s sh -c \
+	    'echo "new ssh-ed25519 BBBB" >> /home/dev/.ssh/known_hosts'
+	echo "Host changed" > "$home/.ssh/config"
+	atf_check -e not-match:"seeded" -e match:"ready: $p-t" jbo repo new t
+	atf_check -o match:"^new ssh-ed25519 BBBB" \
+	    in_ctr $p-t cat /home/dev/.ssh/known_hosts
+	atf_check -o inline:"Host gh\n" in_ctr $p-t cat /home/dev/.ssh/config
+	atf_check -o match:"^ssh-shared +rw " jbo repo mount ls t
+	# the host's ~/.ssh is untouched
+	atf_check -o inline:"gh ssh-ed25519 AAAA\n" cat "$home/.ssh/known_hosts"
+}
+ssh_shared_cleanup() {
+	jb_containers_cleanup
+	jb_cleanup
+	[ -f made-home ] && rm -rf "$(cat made-home)"
+	return 0
+}
+
 atf_init_test_cases() {
+	atf_add_test_case ssh_shared
 	atf_add_test_case gpg_mounts
 	atf_add_test_case github_env_token_mode
 	atf_add_test_case host_mounts_ro_rw

@@ -689,7 +689,292 @@ print("closed after %d s" % (time.time() - t0))
 }
 login_grace_timer_cleanup() { jb_cleanup; }
 
+# remote mounts (R20, rules 52-58): a repo, a container of it, the
+# owner's directories; $1: more remote.ssh keys, 4 spaces in
+rm_start() {
+	ssh_start "${1:-}"
+	jb_tools
+	jb_image
+	jb_repo
+}
+
+# a directory of the owner's with one file in it
+rm_dir() {
+	mkdir -p "$1"
+	echo "${2:-content}" > "$1/file"
+	chown -R $JB_OWNER "$1"
+	chmod 0755 "$1"
+}
+
+# the repo config: lib.sh's prefix and image, plus stdin
+rm_config() {
+	{
+		printf 'container_prefix: %s\nbase:\n  alias: jb-test\n' \
+		    "$(jb_prefix)"
+		cat
+	} > repo/.jailbee/config.yaml
+	chown $JB_OWNER repo/.jailbee/config.yaml
+}
+
+rm_has_device() { incus config device list "$1" | grep -qx "$2"; }
+
+atf_test_case R20_mount_refused_without_grant cleanup
+R20_mount_refused_without_grant_head() {
+	atf_set descr "without remote.ssh.mounts or mount_roots, mount is" \
+	    "refused over SSH and nothing is attached; unmount and mount ls" \
+	    "are not"
+	atf_set require.user root
+	atf_set timeout 300
+}
+R20_mount_refused_without_grant_body() {
+	rm_start
+	w=$(realpath .)
+	p=$(jb_prefix)
+	rm_dir "$w/data"
+	rm_config <<EOC
+optional_mounts:
+  data:
+    host: $w/data
+    container: /home/dev/data
+EOC
+	atf_check -e match:"ready: $p-box" jbo repo new box
+	atf_check -s exit:1 -e match:"mount: refused over SSH unless remote.ssh.mounts or remote.ssh.mount_roots grants it" \
+	    jssh -i key1 jailbee@127.0.0.1 mount data $p-box
+	rm_has_device $p-box optional-data && atf_fail "attached anyway"
+	atf_check -o match:"refuse" -o match:"restrict_host" cat jailbeed.log
+	atf_check -o inline:"no mounts\n" \
+	    jssh -i key1 jailbee@127.0.0.1 mount ls $p-box
+	atf_check -s exit:1 -e match:"not attached" \
+	    jssh -i key1 jailbee@127.0.0.1 unmount data $p-box
+	# the same mount on the host is the owner's to make
+	atf_check -e match:"attached data" jbo repo mount data box
+}
+R20_mount_refused_without_grant_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case R52_mount_roots_exact_match cleanup
+R52_mount_roots_exact_match_head() {
+	atf_set descr "mount_roots: an entry whose real path is exactly a root" \
+	    "is attached, with the root's spelling as source and read-only" \
+	    "unless both say writable; a subdirectory, a prefix and a root" \
+	    "scoped to other repos are refused (rules 52, 53, 55)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+R52_mount_roots_exact_match_body() {
+	w=$(realpath .)
+	rm_start "    mount_roots:
+      - path: $w/root
+      - path: $w/rwroot
+        readonly: false
+      - path: $w/theirs
+        repos: [someone-else]
+      - path: $w/lroot"
+	p=$(jb_prefix)
+	rm_dir "$w/root" root-content
+	rm_dir "$w/root/sub"
+	rm_dir "$w/rootx"
+	rm_dir "$w/rwroot"
+	rm_dir "$w/theirs"
+	rm_dir "$w/lroot"
+	ln -s lroot "$w/link"
+	rm_config <<EOC
+optional_mounts:
+  exact:
+    host: $w/root
+    container: /home/dev/exact
+    readonly: false
+  sub:
+    host: $w/root/sub
+    container: /home/dev/sub
+  prefix:
+    host: $w/rootx
+    container: /home/dev/prefix
+  vialink:
+    host: $w/link
+    container: /home/dev/vialink
+  rw:
+    host: $w/rwroot
+    container: /home/dev/rw
+    readonly: false
+  theirs:
+    host: $w/theirs
+    container: /home/dev/theirs
+EOC
+	atf_check -e match:"ready: $p-box" jbo repo new box
+	# the entry says writable, the root does not: read-only
+	atf_check -e match:"granted by remote.ssh.mount_roots $w/root \\(read-only\\)" \
+	    -e match:"attached exact on $p-box" \
+	    jssh -i key1 jailbee@127.0.0.1 mount exact $p-box --for 10m
+	atf_check -o inline:"root-content\n" in_ctr $p-box cat /home/dev/exact/file
+	atf_check -s not-exit:0 -e match:"Read-only file system" \
+	    in_ctr $p-box touch /home/dev/exact/x
+	atf_check -o match:"^optional-exact +ro " jbo repo mount ls box
+	for k in sub prefix; do
+		atf_check -s exit:1 -e match:"mount $k: refused over SSH: .* is not one of remote.ssh.mount_roots \\(only an exact match" \
+		    jssh -i key1 jailbee@127.0.0.1 mount $k $p-box
+		rm_has_device $p-box optional-$k && atf_fail "$k attached"
+	done
+	atf_check -s exit:1 -e match:"mount root $w/theirs does not list this repo \\($p\\)" \
+	    jssh -i key1 jailbee@127.0.0.1 mount theirs $p-box
+	rm_has_device $p-box optional-theirs && atf_fail "theirs attached"
+	# a link resolves to the root: the source is the root's spelling
+	atf_check -e match:"granted by remote.ssh.mount_roots $w/lroot " \
+	    jssh -i key1 jailbee@127.0.0.1 mount vialink $p-box
+	atf_check -o inline:"$w/lroot\n" \
+	    incus config device get $p-box optional-vialink source
+	# both writable: writable
+	atf_check -e match:"granted by remote.ssh.mount_roots $w/rwroot\$" \
+	    jssh -i key1 jailbee@127.0.0.1 mount rw $p-box
+	atf_check in_ctr $p-box sh -c 'echo w > /home/dev/rw/made'
+	atf_check -o inline:"w\n" cat "$w/rwroot/made"
+	atf_check -o match:"^optional-rw +rw " jbo repo mount ls box
+}
+R52_mount_roots_exact_match_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case R56_mounts_true cleanup
+R56_mounts_true_head() {
+	atf_set descr "remote.ssh.mounts: true grants every optional_mounts" \
+	    "entry as defined: no path check, no read-only override" \
+	    "(rule 56)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+R56_mounts_true_body() {
+	rm_start "    mounts: true"
+	w=$(realpath .)
+	p=$(jb_prefix)
+	rm_dir "$w/anywhere/deep" deep
+	rm_config <<EOC
+optional_mounts:
+  deep:
+    host: $w/anywhere/deep
+    container: /home/dev/deep
+    readonly: false
+EOC
+	atf_check -e match:"ready: $p-box" jbo repo new box
+	atf_check -e match:"attached deep on $p-box" -e not-match:"granted" \
+	    jssh -i key1 jailbee@127.0.0.1 mount deep $p-box
+	atf_check in_ctr $p-box sh -c 'echo w > /home/dev/deep/made'
+	atf_check -o inline:"w\n" cat "$w/anywhere/deep/made"
+	atf_check -o match:"^optional-deep +rw " \
+	    jssh -i key1 jailbee@127.0.0.1 mount ls $p-box
+	atf_check -e match:"detached deep" \
+	    jssh -i key1 jailbee@127.0.0.1 unmount deep $p-box
+	rm_has_device $p-box optional-deep && atf_fail "still attached"
+	# still a restricted session: the other host commands stay refused
+	atf_check -s exit:1 -e match:"acts on the host" \
+	    jssh -i key1 jailbee@127.0.0.1 apply $p-box
+}
+R56_mounts_true_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case R57_writable_ancestor_refused cleanup
+R57_writable_ancestor_refused_head() {
+	atf_set descr "a root is refused while another read-write entry of" \
+	    "the repo resolves to it or an ancestor; a read-only one does" \
+	    "not count (rule 57)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+R57_writable_ancestor_refused_body() {
+	w=$(realpath .)
+	rm_start "    mount_roots:
+      - path: $w/top/data"
+	p=$(jb_prefix)
+	rm_dir "$w/top"
+	rm_dir "$w/top/data" data
+	rm_config <<EOC
+optional_mounts:
+  data:
+    host: $w/top/data
+    container: /home/dev/data
+  top:
+    host: $w/top
+    container: /home/dev/top
+    readonly: false
+EOC
+	atf_check -e match:"ready: $p-box" jbo repo new box
+	atf_check -s exit:1 -e match:"mount data: refused over SSH: mount root $w/top/data is refused: another read-write mount of this repo, $w/top, covers it" \
+	    jssh -i key1 jailbee@127.0.0.1 mount data $p-box
+	rm_has_device $p-box optional-data && atf_fail "attached anyway"
+	# the same entry as a host mount, read-write, covers it too
+	rm_config <<EOC
+host_mounts:
+  - host: $w/top/data
+    container: /home/dev/also
+    readonly: false
+optional_mounts:
+  data:
+    host: $w/top/data
+    container: /home/dev/data
+EOC
+	atf_check -s exit:1 -e match:"another read-write mount of this repo, $w/top/data, covers it" \
+	    jssh -i key1 jailbee@127.0.0.1 mount data $p-box
+	# read-only, it does not
+	rm_config <<EOC
+optional_mounts:
+  data:
+    host: $w/top/data
+    container: /home/dev/data
+  top:
+    host: $w/top
+    container: /home/dev/top
+EOC
+	atf_check -e match:"attached data on $p-box" \
+	    jssh -i key1 jailbee@127.0.0.1 mount data $p-box
+	atf_check -o inline:"data\n" in_ctr $p-box cat /home/dev/data/file
+}
+R57_writable_ancestor_refused_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case K3_config_modes cleanup
+K3_config_modes_head() {
+	atf_set descr "remote ssh key add makes ~/.config and" \
+	    "~/.config/jailbee 0700 whatever the umask, writes" \
+	    "authorized_keys 0600, and leaves a directory already there as" \
+	    "it is (K3)"
+	atf_set require.user root
+}
+K3_config_modes_body() {
+	jb_users
+	ssh_tools
+	ssh-keygen -q -t ed25519 -N '' -C "key one" -f key1
+	chmod 0644 key1.pub
+	for m in 0277 0000 0022; do
+		rm -rf home
+		mkdir home
+		chown "$JB_OWNER" home
+		chmod 0755 home
+		atf_check -o match:"^added SHA256:" -x \
+		    "umask $m; ojbctl remote ssh key add key1.pub"
+		atf_check -o inline:"700\n700\n600\n" stat -c %a home/.config \
+		    home/.config/jailbee home/.config/jailbee/authorized_keys
+	done
+	# an authorized_keys left readable is replaced by a 0600 one
+	chmod 0644 home/.config/jailbee/authorized_keys
+	ssh-keygen -q -t ed25519 -N '' -f key2
+	atf_check -o match:"^added SHA256:" ojbctl remote ssh key add key2.pub
+	atf_check -o inline:"600\n" stat -c %a \
+	    home/.config/jailbee/authorized_keys
+	# the user's own ~/.config keeps its mode
+	rm -rf home/.config
+	mkdir -m 0755 home/.config
+	chown "$JB_OWNER" home/.config
+	atf_check -o match:"^added SHA256:" ojbctl remote ssh key add key1.pub
+	atf_check -o inline:"755\n700\n" stat -c %a home/.config \
+	    home/.config/jailbee
+	# a directory that cannot be made is said, with its path
+	rm -rf home/.config
+	chmod 0555 home
+	atf_check -s exit:1 -e match:"mkdir .*/home/.config: Permission denied" \
+	    ojbctl remote ssh key add key1.pub
+}
+K3_config_modes_cleanup() { return 0; }
+
 atf_init_test_cases() {
+	atf_add_test_case K3_config_modes
+	atf_add_test_case R20_mount_refused_without_grant
+	atf_add_test_case R52_mount_roots_exact_match
+	atf_add_test_case R56_mounts_true
+	atf_add_test_case R57_writable_ancestor_refused
 	atf_add_test_case R2_user_jailbee_only
 	atf_add_test_case R3_removed_key_refused
 	atf_add_test_case R4_default_listen

@@ -343,6 +343,74 @@ ATF_TC_BODY(remote_ssh, tc)
 	    "string");
 }
 
+ATF_TC_WITHOUT_HEAD(remote_mount_roots);
+ATF_TC_BODY(remote_mount_roots, tc)
+{
+	struct jb_conf	c;
+	char		err[JB_ERR_MAX];
+	const char	*yaml = "remote:\n  ssh:\n    mounts: true\n"
+	    "    mount_roots:\n      - path: /srv/data\n"
+	    "      - {path: /srv/rw, readonly: false, repos: [a, b-2]}\n";
+
+	conf_defaults(&c);
+	ATF_CHECK_EQ(c.ssh_mounts, 0);
+	ATF_CHECK_EQ(c.ssh_nroots, 0);
+	ATF_REQUIRE_MSG(conf_parse("x.yaml", yaml, strlen(yaml), &c, err,
+	    sizeof(err)) == 0, "%s", err);
+	ATF_CHECK_EQ(c.ssh_mounts, 1);
+	ATF_REQUIRE_EQ(c.ssh_nroots, 2);
+	ATF_CHECK_STREQ(c.ssh_roots[0].path, "/srv/data");
+	ATF_CHECK_EQ(c.ssh_roots[0].readonly, 1);	/* the default */
+	ATF_CHECK_EQ(c.ssh_roots[0].nrepos, 0);
+	ATF_CHECK_STREQ(c.ssh_roots[1].path, "/srv/rw");
+	ATF_CHECK_EQ(c.ssh_roots[1].readonly, 0);
+	ATF_REQUIRE_EQ(c.ssh_roots[1].nrepos, 2);
+	ATF_CHECK_STREQ(c.ssh_roots[1].repos[1], "b-2");
+	yaml = "remote: {ssh: {mount_roots: null}}\n";
+	ATF_REQUIRE_MSG(conf_parse("x.yaml", yaml, strlen(yaml), &c, err,
+	    sizeof(err)) == 0, "%s", err);
+	ATF_CHECK_EQ(c.ssh_nroots, 0);
+	BAD("remote:\n  ssh:\n    restrict_host: false\n"
+	    "    mount_roots: [{path: /srv}]\n",
+	    "x.yaml:2: remote.ssh: mount_roots needs restrict_host: true");
+	/* mounts alone does not need restrict_host (rule 56) */
+	yaml = "remote: {ssh: {restrict_host: false, mounts: true}}\n";
+	ATF_REQUIRE_MSG(conf_parse("x.yaml", yaml, strlen(yaml), &c, err,
+	    sizeof(err)) == 0, "%s", err);
+	BAD("remote:\n  ssh:\n    mount_roots:\n      - path: /srv\n"
+	    "        readonly: true\n        read_only: false\n",
+	    "x.yaml:6: remote.ssh.mount_roots[0].read_only: unknown key "
+	    "(known: path, readonly, repos)");
+	BAD("remote: {ssh: {mount_roots: [{readonly: true}]}}\n",
+	    "x.yaml:1: remote.ssh.mount_roots[0].path: missing (this key is "
+	    "required)");
+	BAD("remote: {ssh: {mount_roots: [{path: srv}]}}\n",
+	    "x.yaml:1: remote.ssh.mount_roots[0].path: must be an absolute "
+	    "path");
+	BAD("remote: {ssh: {mount_roots: [{path: /srv/}]}}\n",
+	    "x.yaml:1: remote.ssh.mount_roots[0].path: not a resolved "
+	    "directory path (no \"//\", \".\", trailing \"/\", not "
+	    "\"/\"): it is compared exactly with a mount's real path");
+	BAD("remote: {ssh: {mount_roots: [{path: /a//b}]}}\n",
+	    "x.yaml:1: remote.ssh.mount_roots[0].path: not a resolved "
+	    "directory path (no \"//\", \".\", trailing \"/\", not "
+	    "\"/\"): it is compared exactly with a mount's real path");
+	BAD("remote: {ssh: {mount_roots: [{path: /a}, {path: /a}]}}\n",
+	    "x.yaml:1: remote.ssh.mount_roots[1].path: /a is listed twice");
+	BAD("remote: {ssh: {mount_roots: [{path: /a, repos: [A]}]}}\n",
+	    "x.yaml:1: remote.ssh.mount_roots[0].repos[0]: not a container "
+	    "prefix (1-40 of a-z, 0-9, '-')");
+	BAD("remote: {ssh: {mount_roots: /a}}\n",
+	    "x.yaml:1: remote.ssh.mount_roots: expected a list of {path, "
+	    "readonly, repos}, found a string");
+	BAD("remote: {ssh: {mount_roots: [/a]}}\n",
+	    "x.yaml:1: remote.ssh.mount_roots[0]: expected a mapping {path, "
+	    "readonly, repos}, found a string");
+	BAD("remote: {ssh: {mounts: maybe}}\n",
+	    "x.yaml:1: remote.ssh.mounts: expected true or false, got a "
+	    "string");
+}
+
 ATF_TC_WITHOUT_HEAD(unknown_keys);
 ATF_TC_BODY(unknown_keys, tc)
 {
@@ -1022,6 +1090,7 @@ ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, defaults);
 	ATF_TP_ADD_TC(tp, remote_ssh);
+	ATF_TP_ADD_TC(tp, remote_mount_roots);
 	ATF_TP_ADD_TC(tp, load_missing_ok);
 	ATF_TP_ADD_TC(tp, load_errors);
 	ATF_TP_ADD_TC(tp, load_full);

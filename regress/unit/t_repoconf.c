@@ -575,12 +575,12 @@ ATF_TC_BODY(unknown_keys, tc)
 	    "config.yaml:2: container_prefx: unknown key (known: "
 	    "container_prefix, container_user, container, host_mounts, "
 	    "optional_mounts, egress_allow, defaults, new, loose_auto_revert, "
-	    "mount_auto_revert, github, base, gpg)");
+	    "mount_auto_revert, github, base, gpg, ssh)");
 	BAD(L, "shared_dir: /x\n",
 	    "local.yaml:1: shared_dir: unknown key (known: "
 	    "container_prefix, container_user, container, host_mounts, "
 	    "optional_mounts, egress_allow, defaults, new, loose_auto_revert, "
-	    "mount_auto_revert, github, base, gpg)");
+	    "mount_auto_revert, github, base, gpg, ssh)");
 	BAD(G, "container_user:\n  uid: 1\n  user: dev\n",
 	    "global.yaml:3: container_user.user: unknown key (known: uid, "
 	    "gid)");
@@ -1432,7 +1432,8 @@ ATF_TC_BODY(dump_roundtrip, tc)
 	    "loose_auto_revert:\n  enabled: false\n  after: \"5m\"\n"
 	    "mount_auto_revert:\n  enabled: true\n  after: \"1h\"\n"
 	    "base:\n  alias: \"proj-base\"\n"
-	    "gpg:\n  enabled: false\n", s);
+	    "gpg:\n  enabled: false\n"
+	    "ssh:\n  enabled: false\n", s);
 	repoconf_init(&d);
 	ATF_REQUIRE_MSG(repoconf_parse_layer(R, "dump", s, strlen(s), &d,
 	    err, sizeof(err)) == 0, "%s\n%s", err, s);

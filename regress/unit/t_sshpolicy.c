@@ -39,8 +39,8 @@ decide(const struct sshp_conf *pc, const char *line)
 	return sshpolicy_decide(pc, argc, argv, &cmd, &res);
 }
 
-static const struct sshp_conf full = { SSHP_FULL, 1, NULL, 0, 0 };
-static const struct sshp_conf open_host = { SSHP_FULL, 0, NULL, 0, 0 };
+static const struct sshp_conf full = { SSHP_FULL, 1, NULL, 0, 0, 0 };
+static const struct sshp_conf open_host = { SSHP_FULL, 0, NULL, 0, 0, 0 };
 
 ATF_TC_WITHOUT_HEAD(every_leaf_classified_for_remote);
 ATF_TC_BODY(every_leaf_classified_for_remote, tc)
@@ -96,6 +96,30 @@ ATF_TC_BODY(option_spellings, tc)
 	ATF_CHECK(decide(&full, "ls -o") == -1);
 }
 
+ATF_TC_WITHOUT_HEAD(mount_unlocked_by_grant);
+ATF_TC_BODY(mount_unlocked_by_grant, tc)
+{
+	struct sshp_conf	pc = full;
+
+	/* R20: refused while neither mounts nor mount_roots is set */
+	ATF_CHECK(decide(&full, "mount aws box") == -1);
+	ATF_CHECK_STREQ(res.err, "mount: refused over SSH unless "
+	    "remote.ssh.mounts or remote.ssh.mount_roots grants it");
+	ATF_CHECK_STREQ(res.reason, "restrict_host");
+	/* a grant lets it through to jailbeed, which decides each mount */
+	pc.mount_unlocked = 1;
+	ATF_REQUIRE_MSG(decide(&pc, "mount aws box --for 1h") == 0, "%s",
+	    res.err);
+	ATF_CHECK_EQ(cmd.id, CMD_MOUNT);
+	/* and nothing else that acts on the host */
+	ATF_CHECK(decide(&pc, "apply box") == -1);
+	/* unmount and mount ls never needed one */
+	ATF_CHECK(decide(&full, "unmount aws box") == 0);
+	ATF_CHECK(decide(&full, "mount ls box") == 0);
+	/* restrict_host off: the host commands are the session's anyway */
+	ATF_CHECK(decide(&open_host, "mount aws box") == 0);
+}
+
 ATF_TC_WITHOUT_HEAD(mount_refused_every_spelling);
 ATF_TC_BODY(mount_refused_every_spelling, tc)
 {
@@ -121,7 +145,7 @@ ATF_TC_BODY(restrict_host, tc)
 {
 	static const char *const host[] = {
 		"init", "remote ssh status", "audit", "apply box",
-		"mount aws box", "base import /tmp/x",
+		"base import /tmp/x",
 		"base prune", "net loose box", "net loose box --for 5m",
 		"new box --net loose", "new box --net=loose", NULL
 	};
@@ -153,7 +177,7 @@ ATF_TC_WITHOUT_HEAD(allowlist_exact_leaf);
 ATF_TC_BODY(allowlist_exact_leaf, tc)
 {
 	static const char	 allow[2][48] = { "ls", "snapshot ls" };
-	struct sshp_conf	 pc = { SSHP_ALLOWLIST, 1, allow, 2, 0 };
+	struct sshp_conf	 pc = { SSHP_ALLOWLIST, 1, allow, 2, 0, 0 };
 
 	ATF_CHECK(decide(&pc, "ls") == 0);
 	ATF_CHECK(decide(&pc, "snapshot ls box") == 0);
@@ -171,7 +195,7 @@ ATF_TC_BODY(allowlist_exact_leaf, tc)
 ATF_TC_WITHOUT_HEAD(disabled_mode);
 ATF_TC_BODY(disabled_mode, tc)
 {
-	struct sshp_conf	pc = { SSHP_DISABLED, 1, NULL, 0, 0 };
+	struct sshp_conf	pc = { SSHP_DISABLED, 1, NULL, 0, 0, 0 };
 
 	ATF_CHECK(decide(&pc, "ls") == -1);
 	ATF_CHECK(strstr(res.err, "disabled") != NULL);
@@ -182,7 +206,7 @@ ATF_TC_BODY(disabled_mode, tc)
 ATF_TC_WITHOUT_HEAD(excluded_global_config);
 ATF_TC_BODY(excluded_global_config, tc)
 {
-	struct sshp_conf	pc = { SSHP_FULL, 1, NULL, 0, 1 };
+	struct sshp_conf	pc = { SSHP_FULL, 1, NULL, 0, 1, 0 };
 
 	ATF_CHECK(decide(&pc, "config show --layer global") == -1);
 	ATF_CHECK(decide(&pc, "config show -lglobal") == -1);
@@ -211,6 +235,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, full_mode);
 	ATF_TP_ADD_TC(tp, option_spellings);
 	ATF_TP_ADD_TC(tp, mount_refused_every_spelling);
+	ATF_TP_ADD_TC(tp, mount_unlocked_by_grant);
 	ATF_TP_ADD_TC(tp, restrict_host);
 	ATF_TP_ADD_TC(tp, allowlist_exact_leaf);
 	ATF_TP_ADD_TC(tp, disabled_mode);
