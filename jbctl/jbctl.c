@@ -102,22 +102,6 @@ usage_cmd(FILE *fp, const struct cmd *c)
 	}
 }
 
-static int
-choice_ok(const char *choices, const char *v)
-{
-	const char	*p = choices, *e;
-	size_t		 n = strlen(v);
-
-	for (;;) {
-		e = strchr(p, '|');
-		if ((e ? (size_t)(e - p) : strlen(p)) == n &&
-		    strncmp(p, v, n) == 0)
-			return 1;
-		if (e == NULL)
-			return 0;
-		p = e + 1;
-	}
-}
 
 /* argv after the command words: options anywhere, "--" ends them */
 static void
@@ -177,7 +161,7 @@ parse_args(struct parsed *p, int argc, char **argv)
 				    o->choices ? o->choices : o->argname);
 			val = argv[++i];
 		}
-		if (o->choices != NULL && !choice_ok(o->choices, val))
+		if (o->choices != NULL && !cmd_choice_ok(o->choices, val))
 			die("option --%s: \"%s\" is not one of %s", o->lname,
 			    val, o->choices);
 		p->optval[k] = val;

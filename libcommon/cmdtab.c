@@ -234,6 +234,24 @@ cmd_lookup(int argc, char *const argv[], int *nwords)
 	return best;
 }
 
+/* is v one of the '|'-separated choices, exactly? */
+int
+cmd_choice_ok(const char *choices, const char *v)
+{
+	const char	*p = choices, *e;
+	size_t		 n = strlen(v);
+
+	for (;;) {
+		e = strchr(p, '|');
+		if ((e ? (size_t)(e - p) : strlen(p)) == n &&
+		    strncmp(p, v, n) == 0)
+			return 1;
+		if (e == NULL)
+			return 0;
+		p = e + 1;
+	}
+}
+
 const struct cmd *
 cmd_find(enum cmd_id id)
 {

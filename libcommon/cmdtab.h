@@ -101,6 +101,7 @@ extern const int	cmdtab_len;
 /* longest match of argv's leading words; *nwords gets how many matched */
 const struct cmd	*cmd_lookup(int argc, char *const argv[], int *nwords);
 const struct cmd	*cmd_find(enum cmd_id);
+int	cmd_choice_ok(const char *, const char *);
 const char		*cmd_class_name(enum cmd_class);
 /* "net loose" into buf */
 const char		*cmd_name(const struct cmd *, char *, size_t);

@@ -110,22 +110,6 @@ net_loose(const struct cmd *c, const struct jb_ctl_cmd *out)
 	return 0;
 }
 
-static int
-choice_ok(const char *choices, const char *v)
-{
-	const char	*p = choices, *e;
-	size_t		 n = strlen(v);
-
-	for (;;) {
-		e = strchr(p, '|');
-		if ((e ? (size_t)(e - p) : strlen(p)) == n &&
-		    strncmp(p, v, n) == 0)
-			return 1;
-		if (e == NULL)
-			return 0;
-		p = e + 1;
-	}
-}
 
 static int
 allowed(const struct sshp_conf *pc, const char *leaf, int group)
@@ -174,7 +158,7 @@ set_opt(const struct cmd *c, int k, const char *val, struct jb_ctl_cmd *out,
 		return refuse(r, "path option", "new --mount is refused over "
 		    "SSH: a remote session gets clones, never the host "
 		    "working tree");
-	if (o->choices != NULL && !choice_ok(o->choices, val))
+	if (o->choices != NULL && !cmd_choice_ok(o->choices, val))
 		return refuse(r, "usage", "option --%s: not one of %s",
 		    o->lname, o->choices);
 	if (strlcpy(out->opts[k], val, sizeof(out->opts[k])) >=

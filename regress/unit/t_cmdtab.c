@@ -104,11 +104,26 @@ ATF_TC_BODY(lookup, tc)
 	ATF_CHECK_STREQ(cmd_class_name(CMD_UNCLASSIFIED), "unclassified");
 }
 
+ATF_TC_WITHOUT_HEAD(choices);
+ATF_TC_BODY(choices, tc)
+{
+	ATF_CHECK(cmd_choice_ok("strict|loose", "strict"));
+	ATF_CHECK(cmd_choice_ok("strict|loose", "loose"));
+	ATF_CHECK(cmd_choice_ok("text", "text"));
+	/* exact words only: no prefix, no case folding, no empty word */
+	ATF_CHECK(!cmd_choice_ok("strict|loose", "loos"));
+	ATF_CHECK(!cmd_choice_ok("strict|loose", "looser"));
+	ATF_CHECK(!cmd_choice_ok("strict|loose", "LOOSE"));
+	ATF_CHECK(!cmd_choice_ok("strict|loose", ""));
+	ATF_CHECK(!cmd_choice_ok("strict|loose", "strict|loose"));
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, every_leaf_classified);
 	ATF_TP_ADD_TC(tp, leaves_unique_and_reachable);
 	ATF_TP_ADD_TC(tp, options_well_formed);
 	ATF_TP_ADD_TC(tp, lookup);
+	ATF_TP_ADD_TC(tp, choices);
 	return atf_no_error();
 }
