@@ -435,6 +435,15 @@ sb_seccomp(const struct sandbox *sb, char *desc, size_t len)
 		sb_allow(ctx, sb, sb->syscalls[i], seen, &ncalls);
 	}
 	nsan = sb_san_seccomp(ctx, sb, seen);
+	/*
+	 * With no syslog daemon listening, syslog(3) connects to /dev/log
+	 * again at every message: a process that may not connect is told
+	 * EACCES rather than killed for logging (a release jb-sshd died so)
+	 */
+	if (!sb_seen(seen, SCMP_SYS(connect)) && (r = seccomp_rule_add(ctx,
+	    SCMP_ACT_ERRNO(EACCES), SCMP_SYS(connect), 0)) < 0)
+		fatalx("%s: seccomp: connect refusal: %s", sb->name,
+		    strerror(-r));
 
 	for (i = 0; sb->socket_families != NULL &&
 	    i < sb->nsocket_families; i++) {
