@@ -57,6 +57,7 @@ struct console {
 	int		 busy;		/* a line is being carried out */
 	int		 quit;
 	int		 esc;		/* inside an escape sequence */
+	int		 draining;	/* console_drain() is running */
 	size_t		 len;
 	char		 line[CONSOLE_LINE_MAX];
 };
@@ -91,7 +92,7 @@ struct sess {
 	unsigned char			 in[SESS_BUFSZ];
 };
 
-static void	console_input(struct sess *, const unsigned char *, size_t);
+static void	console_drain(struct sess *);
 static void	console_prompt(struct sess *);
 
 static int64_t
@@ -379,19 +380,28 @@ chan_data(ssh_session s, ssh_channel ch, void *data, uint32_t len,
 	struct sess	*st = ud;
 	const char	*p = data;
 	uint32_t	 off = 0;
+	size_t		 room;
 	ssize_t		 n;
 
-	if (st->con.on && !st->con.busy && st->nin == 0) {
-		console_input(st, data, len);
-		return len;
-	}
 	if (st->fd_io == -1) {
-		/* held until the stream or the prompt is there */
-		if (len > sizeof(st->in) - st->nin)
-			len = sizeof(st->in) - st->nin;
-		memcpy(st->in + st->nin, p, len);
-		st->nin += len;
-		return len;
+		/*
+		 * Held until the stream or the prompt is there.  The console
+		 * takes its input only from this buffer, in order: libssh
+		 * may call here again from inside a write of ours (its
+		 * flush reads packets), and a line must not be judged
+		 * before the one typed ahead of it.
+		 */
+		while (off < len) {
+			if ((room = sizeof(st->in) - st->nin) == 0)
+				break;
+			if (room > len - off)
+				room = len - off;
+			memcpy(st->in + st->nin, p + off, room);
+			st->nin += room;
+			off += room;
+			console_drain(st);
+		}
+		return off;
 	}
 	while (off < len) {
 		if ((n = write(st->fd_io, p + off, len - off)) == -1) {
@@ -404,33 +414,27 @@ chan_data(ssh_session s, ssh_channel ch, void *data, uint32_t len,
 	return len;
 }
 
-/* what was held goes to the stream that just came, or to the console */
+/* what was held goes to the stream that just came */
 static void
 held_input(struct sess *st)
 {
-	unsigned char	 buf[SESS_BUFSZ];
-	size_t		 n = st->nin, off = 0;
+	size_t		 off = 0;
 	ssize_t		 w;
 
-	if (n == 0)
-		goto eof;
-	memcpy(buf, st->in, n);
-	st->nin = 0;
-	if (st->fd_io == -1) {
-		if (st->con.on && !st->con.busy)
-			console_input(st, buf, n);
+	/* no stream: it stays held, for the stream or the console */
+	if (st->fd_io == -1)
 		return;
-	}
-	while (off < n) {
-		if ((w = write(st->fd_io, buf + off, n - off)) == -1) {
+	while (off < st->nin) {
+		if ((w = write(st->fd_io, st->in + off, st->nin - off)) ==
+		    -1) {
 			if (errno == EINTR)
 				continue;
 			break;
 		}
 		off += w;
 	}
- eof:
-	if (st->in_eof && st->fd_io != -1 && !st->x.pty)
+	st->nin = 0;
+	if (st->in_eof && !st->x.pty)
 		(void)shutdown(st->fd_io, SHUT_WR);
 }
 
@@ -631,9 +635,17 @@ finished(struct sess *st)
 
 	if (st->parent_gone || st->peer_closed)
 		return 1;
-	/* the console ends on exit, Ctrl-D, or the end of its input */
-	if (st->con.on && !st->con.busy)
+	if (st->con.on && !st->con.busy) {
+		/* typed ahead: the next line may go out now */
+		console_drain(st);
+		if (st->con.busy)
+			return 0;
+		/*
+		 * The console ends on exit, Ctrl-D, or the end of its
+		 * input: all of it judged, none still held.
+		 */
 		return st->con.quit || (st->in_eof && st->nin == 0);
+	}
 	if (!st->got_end)
 		return 0;
 	drained = (st->fd_io == -1 && st->fd_err == -1) ||
@@ -653,8 +665,7 @@ finished(struct sess *st)
 		st->con.busy = 0;
 		st->got_end = st->got_exit = st->failed = 0;
 		console_prompt(st);
-		held_input(st);
-		return st->con.quit;
+		return finished(st);
 	}
 	return drained;
 }
@@ -691,22 +702,23 @@ console_submit(struct sess *st)
 	parent_send(st, IMSG_SSHD_EXEC, x, sizeof(*x));
 }
 
+/*
+ * The held input, up to the end of the next line submitted: the rest
+ * waits for the next prompt.  Not reentrant: a write here may run
+ * chan_data(), which then only appends to the buffer, behind what is
+ * being read.
+ */
 static void
-console_input(struct sess *st, const unsigned char *p, size_t len)
+console_drain(struct sess *st)
 {
 	struct console	*c = &st->con;
-	size_t		 i, n;
+	unsigned char	*p = st->in;
+	size_t		 i;
 
-	for (i = 0; i < len && !c->quit; i++) {
-		if (c->busy) {
-			/* the rest waits for the next prompt */
-			n = len - i;
-			if (n > sizeof(st->in) - st->nin)
-				n = sizeof(st->in) - st->nin;
-			memmove(st->in + st->nin, p + i, n);
-			st->nin += n;
-			break;
-		}
+	if (!c->on || c->draining)
+		return;
+	c->draining = 1;
+	for (i = 0; i < st->nin && !c->busy && !c->quit; i++) {
 		/* arrows and other sequences: skipped, not inserted */
 		if (c->esc == 1) {
 			c->esc = p[i] == '[' || p[i] == 'O' ? 2 : 0;
@@ -758,6 +770,9 @@ console_input(struct sess *st, const unsigned char *p, size_t len)
 			chan_write(st, 0, &p[i], 1);
 		}
 	}
+	memmove(st->in, st->in + i, st->nin - i);
+	st->nin -= i;
+	c->draining = 0;
 }
 
 __dead void
@@ -821,17 +836,20 @@ session_run(ssh_bind b, int fd, int chan, const struct jb_sshd_session *peer)
 
 	ssh_event_add_fd(st.ev, chan, POLLIN, parent_cb, &st);
 	if (st.request == REQ_SHELL) {
-		st.con.on = 1;
-		if (!st.x.pty)
+		if (!st.x.pty) {
 			chan_text(&st, "the console needs a terminal: ssh -t");
-		else {
+			st.con.quit = 1;
+		} else {
+			/*
+			 * Input that comes during these writes is held:
+			 * the console is on only once its prompt is out.
+			 */
 			chan_write(&st, 0, console_banner,
 			    sizeof(console_banner) - 1);
 			console_prompt(&st);
-			held_input(&st);
 		}
-		if (!st.x.pty)
-			st.con.quit = 1;
+		st.con.on = 1;
+		/* finished() drains what was typed ahead */
 	} else
 		parent_send(&st, IMSG_SSHD_EXEC, &st.x, sizeof(st.x));
 	while (!finished(&st)) {
