@@ -110,6 +110,8 @@ enum jb_imsg_type {
 	IMSG_NETD_MODE,		/* P->N, struct jb_netd_mode */
 	IMSG_NETD_STATUS,	/* P->N, struct jb_incus_target (name) */
 	IMSG_NETD_STATUS_LINE,	/* N->P, struct jb_ctl_text, before DONE */
+	/* net egress add|rm|ls (wt-net2); ls answers in STATUS_LINEs */
+	IMSG_NETD_EGRESS = 410,	/* P->N, struct jb_netd_egress */
 
 	/*
 	 * parent <-> jb-sshd: 500..  LISTEN and SESSION travel on the
@@ -466,6 +468,13 @@ struct jb_netd_mode {
 	char		name[JB_INSTANCE_MAX];
 	char		mode[8];		/* strict | loose */
 	int64_t		deadline;		/* seconds since the epoch */
+};
+
+/* net egress add|rm|ls: a container's overrides (seed, Egress overrides) */
+struct jb_netd_egress {
+	char		name[JB_INSTANCE_MAX];
+	char		op[4];			/* add | rm | ls */
+	char		entry[320];		/* add, rm: one egress entry */
 };
 
 const char	*jb_imsg_name(uint32_t);
