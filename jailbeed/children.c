@@ -344,6 +344,7 @@ child_dispatch(int fd, short event, void *arg)
 		case IMSG_MOUNTD_IMAGE_FD:
 		case IMSG_INCUS_IMAGE:
 		case IMSG_NETD_STATUS_LINE:
+		case IMSG_NETD_MODE_ENTRY:	/* ls (wt-net2) */
 			if (req_dispatch(c - children, &imsg) == -1)
 				jailbeed_shutdown(1);
 			break;

@@ -525,6 +525,26 @@ netd_egress(struct child *c, struct imsg *imsg)
 	done(c, rid, 1, NULL);
 }
 
+/* for ls: each container's mode as enforced now, not as it was created */
+static void
+netd_modes(struct child *c, struct imsg *imsg)
+{
+	struct jb_netd_mode	m;
+	size_t			i;
+
+	for (i = 0; i < cur.n; i++) {
+		memset(&m, 0, sizeof(m));
+		(void)strlcpy(m.name, cur.v[i].name, sizeof(m.name));
+		(void)strlcpy(m.mode, cur.v[i].mode == NFTGEN_LOOSE ? "loose" :
+		    "strict", sizeof(m.mode));
+		m.deadline = cur.v[i].deadline;
+		if (imsgev_compose(&c->iev, IMSG_NETD_MODE_ENTRY,
+		    imsg_get_id(imsg), 0, -1, &m, sizeof(m)) == -1)
+			fatal("%s: compose", c->name);
+	}
+	done(c, imsg_get_id(imsg), 1, NULL);
+}
+
 static int
 netd_dispatch(struct child *c, struct imsg *imsg)
 {
@@ -543,6 +563,9 @@ netd_dispatch(struct child *c, struct imsg *imsg)
 		return 0;
 	case IMSG_NETD_EGRESS:
 		netd_egress(c, imsg);
+		return 0;
+	case IMSG_NETD_MODES:
+		netd_modes(c, imsg);
 		return 0;
 	default:
 		return -1;

@@ -112,6 +112,8 @@ enum jb_imsg_type {
 	IMSG_NETD_STATUS_LINE,	/* N->P, struct jb_ctl_text, before DONE */
 	/* net egress add|rm|ls (wt-net2); ls answers in STATUS_LINEs */
 	IMSG_NETD_EGRESS = 410,	/* P->N, struct jb_netd_egress */
+	IMSG_NETD_MODES,	/* P->N, none: every container's mode */
+	IMSG_NETD_MODE_ENTRY,	/* N->P, struct jb_netd_mode, before DONE */
 
 	/*
 	 * parent <-> jb-sshd: 500..  LISTEN and SESSION travel on the
@@ -219,6 +221,8 @@ struct jb_instance {
 	/* mounts (M2): optional mounts attached, soonest deadline */
 	uint32_t	nmounts;
 	int64_t		mount_until;		/* 0: none has a deadline */
+	/* net from jb-netd when it holds a policy, with its loose deadline */
+	int64_t		net_until;		/* 0: strict or no revert */
 };
 
 struct jb_snapshot {

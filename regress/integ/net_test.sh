@@ -452,9 +452,40 @@ egress_overrides_body() {
 }
 egress_overrides_cleanup() { cleanup; }
 
+atf_test_case ls_net cleanup
+ls_net_head() {
+	atf_set descr "ls shows the mode jb-netd enforces and the loose time" \
+	    "left, not the mode the container was created with (N8)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+ls_net_body() {
+	setup "$NH_WWW:8080"
+	c=$(jb_prefix)-lsn
+	atf_check -e match:"ready: $c" jbo repo new lsn
+	atf_check -o match:"^$c +Running +strict +10\\.213\\." jbo repo ls
+	atf_check -e ignore jbo repo net loose --for 12m lsn
+	atf_check -o match:"^$c +Running +loose 12m +10\\.213\\." jbo repo ls
+	jbo repo ls -o json > ls.json
+	atf_check -o inline:"loose\n" jq -r '.containers[0].net' ls.json
+	now=$(date +%s)
+	dl=$(jq -r '.containers[0].net_until' ls.json)
+	[ "$dl" -gt $((now + 700)) ] && [ "$dl" -le $((now + 720)) ] ||
+	    atf_fail "net_until $dl is not 12m after $now"
+	atf_check -e ignore jbo repo net loose --no-revert lsn
+	atf_check -o match:"^$c +Running +loose ∞ +10\\.213\\." \
+	    jbo repo ls
+	jbo repo ls -o json > ls2.json
+	atf_check -o inline:"null\n" jq -r '.containers[0].net_until' ls2.json
+	atf_check -e ignore jbo repo net strict lsn
+	atf_check -o match:"^$c +Running +strict +10\\.213\\." jbo repo ls
+}
+ls_net_cleanup() { cleanup; }
+
 atf_init_test_cases() {
 	atf_add_test_case egress_overrides
 	atf_add_test_case isolation
+	atf_add_test_case ls_net
 	atf_add_test_case loose_and_strict
 	atf_add_test_case resolver
 	atf_add_test_case strict_allowlist
