@@ -346,6 +346,7 @@ child_dispatch(int fd, short event, void *arg)
 		case IMSG_MOUNTD_RESOLVED:
 		case IMSG_INCUS_IMAGE:
 		case IMSG_NETD_STATUS_LINE:
+		case IMSG_NETD_MODE_ENTRY:	/* ls (wt-net2) */
 			if (req_dispatch(c - children, &imsg) == -1)
 				jailbeed_shutdown(1);
 			break;

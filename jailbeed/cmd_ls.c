@@ -26,6 +26,8 @@ struct lsjob {
 	char				 prefix[48];
 	struct jb_mount_deadline	*dl;
 	size_t				 ndl;
+	struct jb_netd_mode		*nm;	/* jb-netd's, for NET */
+	size_t				 nnm;
 };
 
 static void
@@ -35,6 +37,7 @@ lsjob_free(void *arg)
 
 	repo_ctx_free(l->ctx);
 	free(l->dl);
+	free(l->nm);
 	free(l);
 }
 
@@ -55,6 +58,14 @@ ls_instance(struct req *r, struct imsg *imsg)
 		if (strcmp(l->dl[i].name, in.name) == 0 &&
 		    (in.mount_until == 0 || l->dl[i].until < in.mount_until))
 			in.mount_until = l->dl[i].until;
+	/* what jb-netd enforces, not the mode the container was made with */
+	in.net[0] = '\0';
+	in.net_until = 0;
+	for (i = 0; i < l->nnm; i++)
+		if (strcmp(l->nm[i].name, in.name) == 0) {
+			strlcpy(in.net, l->nm[i].mode, sizeof(in.net));
+			in.net_until = l->nm[i].deadline;
+		}
 	(void)job_reply(job, IMSG_CTL_INSTANCE, &in, sizeof(in), -1);
 }
 
@@ -82,14 +93,32 @@ ls_deadline(struct req *r, struct imsg *imsg)
 }
 
 static void
-ls_deadlines(struct req *r, int ok, const char *err)
+ls_netmode(struct req *r, struct imsg *imsg)
+{
+	struct job		*job = r->arg;
+	struct lsjob		*l = job->state;
+	struct jb_netd_mode	 m, *v;
+
+	if (imsg_get_type(imsg) != IMSG_NETD_MODE_ENTRY ||
+	    imsg_get_data(imsg, &m, sizeof(m)) == -1)
+		fatalx("jb-netd: malformed MODE_ENTRY");
+	m.name[sizeof(m.name) - 1] = '\0';
+	m.mode[sizeof(m.mode) - 1] = '\0';
+	if ((v = reallocarray(l->nm, l->nnm + 1, sizeof(*v))) == NULL)
+		return;
+	l->nm = v;
+	l->nm[l->nnm++] = m;
+}
+
+static void
+ls_netmodes(struct req *r, int ok, const char *err)
 {
 	struct job		*job = r->arg;
 	struct lsjob		*l = job->state;
 	struct jb_incus_target	 t;
 
 	if (!ok) {
-		job_end(job, 0, "%s", err);
+		job_end(job, 0, "jb-netd: %s", err);
 		return;
 	}
 	memset(&t, 0, sizeof(t));
@@ -97,6 +126,20 @@ ls_deadlines(struct req *r, int ok, const char *err)
 	if (req_send(PROC_INCUS, IMSG_INCUS_LIST, &t, sizeof(t), -1,
 	    ls_instance, ls_done, job) == NULL)
 		job_end(job, 0, "cannot reach jb-incus");
+}
+
+static void
+ls_deadlines(struct req *r, int ok, const char *err)
+{
+	struct job		*job = r->arg;
+
+	if (!ok) {
+		job_end(job, 0, "%s", err);
+		return;
+	}
+	if (req_send(PROC_NETD, IMSG_NETD_MODES, NULL, 0, -1, ls_netmode,
+	    ls_netmodes, job) == NULL)
+		job_end(job, 0, "cannot reach jb-netd");
 }
 
 static void

@@ -49,6 +49,103 @@ net_line(struct req *r, struct imsg *imsg)
 	(void)job_reply(r->arg, IMSG_CTL_OUTPUT, &o, sizeof(o), -1);
 }
 
+/* egress ls: ORIGIN ENTRY as jb-netd says; export: kept for the end */
+static void
+egress_line(struct req *r, struct imsg *imsg)
+{
+	struct job		*job = r->arg;
+	struct jb_ctl_text	 t;
+	struct jb_output	 o;
+	const char		*e;
+	char			*acc;
+
+	if (imsg_get_type(imsg) != IMSG_NETD_STATUS_LINE ||
+	    imsg_get_data(imsg, &t, sizeof(t)) == -1)
+		fatalx("jb-netd: malformed STATUS_LINE");
+	t.text[sizeof(t.text) - 1] = '\0';
+	if (job->cmd.id == CMD_NET_EGRESS_EXPORT) {
+		if ((e = strchr(t.text, ' ')) == NULL)
+			fatalx("jb-netd: egress line without an origin");
+		/* entries are vetted: no quote or backslash to escape */
+		if (asprintf(&acc, "%s  - \"%s\"\n", job->state ?
+		    (char *)job->state : "", e + 1) == -1)
+			fatal("asprintf");
+		free(job->state);
+		job->state = acc;
+		job->free_state = free;
+		return;
+	}
+	memset(&o, 0, sizeof(o));
+	o.which = 1;
+	o.len = (uint32_t)snprintf(o.data, sizeof(o.data), "%s\n", t.text);
+	(void)job_reply(job, IMSG_CTL_OUTPUT, &o, sizeof(o), -1);
+}
+
+static void
+egress_done(struct req *r, int ok, const char *err)
+{
+	struct job		*job = r->arg;
+	struct jb_output	 o;
+
+	if (ok && job->cmd.id == CMD_NET_EGRESS_EXPORT) {
+		memset(&o, 0, sizeof(o));
+		o.which = 1;
+		o.len = (uint32_t)snprintf(o.data, sizeof(o.data), "%s",
+		    job->state ? "egress_allow:\n" : "egress_allow: []\n");
+		(void)job_reply(job, IMSG_CTL_OUTPUT, &o, sizeof(o), -1);
+		if (job->state != NULL) {
+			memset(&o, 0, sizeof(o));
+			o.which = 1;
+			o.len = (uint32_t)strlcpy(o.data, job->state,
+			    sizeof(o.data));
+			if (o.len >= sizeof(o.data)) {
+				job_end(job, 0, "the list is longer than one "
+				    "reply (%zu bytes)", sizeof(o.data));
+				return;
+			}
+			(void)job_reply(job, IMSG_CTL_OUTPUT, &o, sizeof(o),
+			    -1);
+		}
+	}
+	job_end(job, ok, "%s", err);
+}
+
+/* the container's overrides, kept by jb-netd with its policy */
+static void
+net_egress(struct job *job, const char *name)
+{
+	struct jb_netd_egress	q;
+	const char		*op;
+
+	memset(&q, 0, sizeof(q));
+	strlcpy(q.name, name, sizeof(q.name));
+	switch (job->cmd.id) {
+	case CMD_NET_EGRESS_ADD:
+		op = "add";
+		break;
+	case CMD_NET_EGRESS_RM:
+		op = "rm";
+		break;
+	default:
+		op = "ls";
+		break;
+	}
+	strlcpy(q.op, op, sizeof(q.op));
+	if (job->cmd.id == CMD_NET_EGRESS_ADD ||
+	    job->cmd.id == CMD_NET_EGRESS_RM) {
+		if (strlcpy(q.entry, job->args[0], sizeof(q.entry)) >=
+		    sizeof(q.entry)) {
+			job_end(job, 0, "egress entry \"%.40s...\": longer "
+			    "than %zu bytes", job->args[0], sizeof(q.entry) - 1);
+			return;
+		}
+		job_progress(job, "%s: %s override %s", name, op, q.entry);
+	}
+	if (req_send(PROC_NETD, IMSG_NETD_EGRESS, &q, sizeof(q), -1,
+	    egress_line, egress_done, job) == NULL)
+		job_end(job, 0, "cannot reach jb-netd");
+}
+
 static void
 net_named(struct job *job, struct repo_ctx *ctx)
 {
@@ -58,10 +155,23 @@ net_named(struct job *job, struct repo_ctx *ctx)
 	const char		*dur;
 	int64_t			 secs = RC_DEF_LOOSE_AFTER;
 
-	if (repo_container_name(ctx, job->args[0], name, sizeof(name)) == -1) {
+	const char		*arg = job->args[job->nargs - 1];
+
+	if (repo_container_name(ctx, arg, name, sizeof(name)) == -1) {
 		repo_ctx_free(ctx);
-		job_end(job, 0, "%s: not a container name", job->args[0]);
+		job_end(job, 0, "%s: not a container name", arg);
 		return;
+	}
+	switch (job->cmd.id) {
+	case CMD_NET_EGRESS_ADD:
+	case CMD_NET_EGRESS_RM:
+	case CMD_NET_EGRESS_LS:
+	case CMD_NET_EGRESS_EXPORT:
+		repo_ctx_free(ctx);
+		net_egress(job, name);
+		return;
+	default:
+		break;
 	}
 	if (job->cmd.id == CMD_NET_STATUS) {
 		repo_ctx_free(ctx);

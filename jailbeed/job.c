@@ -96,6 +96,10 @@ job_start(struct ctl_conn *c, const struct jb_ctl_cmd *cmd)
 	case CMD_NET_STRICT:
 	case CMD_NET_LOOSE:
 	case CMD_NET_STATUS:
+	case CMD_NET_EGRESS_ADD:
+	case CMD_NET_EGRESS_RM:
+	case CMD_NET_EGRESS_LS:
+	case CMD_NET_EGRESS_EXPORT:
 		cmd_net(job);
 		break;
 	default:

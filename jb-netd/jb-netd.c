@@ -463,6 +463,88 @@ netd_status(struct child *c, struct imsg *imsg)
 	done(c, rid, 1, NULL);
 }
 
+/*
+ * net egress add|rm|ls: the override joins or leaves the container's
+ * list in one state_commit, so the table and the file change together
+ * or not at all.  rm cuts new connections only, as strict does.
+ */
+static void
+netd_egress(struct child *c, struct imsg *imsg)
+{
+	struct jb_netd_egress	 q;
+	struct netd_state	 next;
+	struct netd_ctr		*t;
+	char			 err[JB_ERR_TEXT_MAX], e[EGRESS_FMT_MAX];
+	uint32_t		 rid = imsg_get_id(imsg);
+	size_t			 i;
+	int			 add;
+
+	if (imsg_get_data(imsg, &q, sizeof(q)) == -1)
+		fatalx("%s: malformed NETD_EGRESS", c->name);
+	q.name[sizeof(q.name) - 1] = '\0';
+	q.op[sizeof(q.op) - 1] = '\0';
+	q.entry[sizeof(q.entry) - 1] = '\0';
+	if (strcmp(q.op, "ls") == 0) {
+		if ((t = netd_state_find(&cur, q.name)) == NULL) {
+			done(c, rid, 0, "jb-netd holds no policy for this "
+			    "container");
+			return;
+		}
+		for (i = 0; i < t->n; i++)
+			status_line(c, rid, "%s %s", i >= t->n - t->nover ?
+			    "container" : "config", policy_entry_fmt(&t->e[i],
+			    e, sizeof(e)));
+		done(c, rid, 1, NULL);
+		return;
+	}
+	add = strcmp(q.op, "add") == 0;
+	if (!add && strcmp(q.op, "rm") != 0)
+		fatalx("%s: NETD_EGRESS: bad op", c->name);
+	if (netd_state_copy(&cur, &next) == -1)
+		fatal("%s: out of memory", c->name);
+	if ((t = netd_state_find(&next, q.name)) == NULL) {
+		netd_state_free(&next);
+		snprintf(err, sizeof(err), "jb-netd holds no policy for %s "
+		    "(made before jb-netd enforced policies?): destroy and "
+		    "recreate it", q.name);
+		done(c, rid, 0, err);
+		return;
+	}
+	if ((add ? netd_ctr_override_add(t, q.entry, err, sizeof(err)) :
+	    netd_ctr_override_rm(t, q.entry, err, sizeof(err))) == -1) {
+		netd_state_free(&next);
+		done(c, rid, 0, err);
+		return;
+	}
+	if (state_commit(&next, err, sizeof(err)) == -1) {
+		done(c, rid, 0, err);
+		return;
+	}
+	log_info("%s: container %s: override %s %s", c->name, q.name,
+	    add ? "added" : "removed", q.entry);
+	done(c, rid, 1, NULL);
+}
+
+/* for ls: each container's mode as enforced now, not as it was created */
+static void
+netd_modes(struct child *c, struct imsg *imsg)
+{
+	struct jb_netd_mode	m;
+	size_t			i;
+
+	for (i = 0; i < cur.n; i++) {
+		memset(&m, 0, sizeof(m));
+		(void)strlcpy(m.name, cur.v[i].name, sizeof(m.name));
+		(void)strlcpy(m.mode, cur.v[i].mode == NFTGEN_LOOSE ? "loose" :
+		    "strict", sizeof(m.mode));
+		m.deadline = cur.v[i].deadline;
+		if (imsgev_compose(&c->iev, IMSG_NETD_MODE_ENTRY,
+		    imsg_get_id(imsg), 0, -1, &m, sizeof(m)) == -1)
+			fatal("%s: compose", c->name);
+	}
+	done(c, imsg_get_id(imsg), 1, NULL);
+}
+
 static int
 netd_dispatch(struct child *c, struct imsg *imsg)
 {
@@ -478,6 +560,12 @@ netd_dispatch(struct child *c, struct imsg *imsg)
 		return 0;
 	case IMSG_NETD_STATUS:
 		netd_status(c, imsg);
+		return 0;
+	case IMSG_NETD_EGRESS:
+		netd_egress(c, imsg);
+		return 0;
+	case IMSG_NETD_MODES:
+		netd_modes(c, imsg);
 		return 0;
 	default:
 		return -1;

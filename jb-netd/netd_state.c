@@ -8,6 +8,8 @@
  * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
  */
 
+#include <sys/types.h>
+
 #include <arpa/inet.h>
 
 #include <errno.h>
@@ -38,6 +40,7 @@ netd_ctr_free(struct netd_ctr *c)
 	free(c->e);
 	c->e = NULL;
 	c->n = 0;
+	c->nover = 0;
 }
 
 /* name, address and mode as text, checked; shared by message and file */
@@ -87,6 +90,73 @@ ctr_add_entry(struct netd_ctr *c, const char *s, char *err, size_t errlen)
 	if (policy_parse_entry(s, &c->e[c->n], err, errlen) == -1)
 		return -1;
 	c->n++;
+	return 0;
+}
+
+/* the index of the entry that prints as s does, or -1 */
+static ssize_t
+ctr_find(const struct netd_ctr *c, const struct egress_entry *want)
+{
+	char	a[EGRESS_FMT_MAX], b[EGRESS_FMT_MAX];
+	size_t	i;
+
+	(void)policy_entry_fmt(want, a, sizeof(a));
+	for (i = 0; i < c->n; i++)
+		if (strcmp(policy_entry_fmt(&c->e[i], b, sizeof(b)), a) == 0)
+			return (ssize_t)i;
+	return -1;
+}
+
+/*
+ * Overrides are additive (seed, Egress overrides): one already allowed
+ * by the config or by an earlier override is refused rather than
+ * recorded twice, so that rm later removes exactly what add put in.
+ */
+int
+netd_ctr_override_add(struct netd_ctr *c, const char *s, char *err,
+    size_t errlen)
+{
+	struct egress_entry	e;
+	char			why[256];
+	ssize_t			i;
+
+	if (policy_parse_entry(s, &e, why, sizeof(why)) == -1)
+		return st_err(err, errlen, "egress entry \"%.300s\": %s", s,
+		    why);
+	if ((i = ctr_find(c, &e)) != -1)
+		return st_err(err, errlen, "egress entry \"%.300s\": %s %s "
+		    "already allows it", s, c->name, (size_t)i < c->n -
+		    c->nover ? "egress_allow in its config" : "an override");
+	if (ctr_add_entry(c, s, err, errlen) == -1)
+		return -1;
+	c->nover++;
+	return 0;
+}
+
+int
+netd_ctr_override_rm(struct netd_ctr *c, const char *s, char *err,
+    size_t errlen)
+{
+	struct egress_entry	e;
+	char			why[256];
+	ssize_t			i;
+
+	if (policy_parse_entry(s, &e, why, sizeof(why)) == -1)
+		return st_err(err, errlen, "egress entry \"%.300s\": %s", s,
+		    why);
+	if ((i = ctr_find(c, &e)) == -1)
+		return st_err(err, errlen, "egress entry \"%.300s\": not an "
+		    "override of %s (jbctl net egress ls %s lists them)", s,
+		    c->name, c->name);
+	if ((size_t)i < c->n - c->nover)
+		return st_err(err, errlen, "egress entry \"%.300s\" comes "
+		    "from egress_allow in %s's config, not from net egress "
+		    "add: overrides cannot narrow the config; remove it there",
+		    s, c->name);
+	memmove(&c->e[i], &c->e[i + 1], (c->n - (size_t)i - 1) *
+	    sizeof(*c->e));
+	c->n--;
+	c->nover--;
 	return 0;
 }
 
@@ -237,10 +307,19 @@ parse_line(struct netd_ctr *c, char *line, char *err, size_t errlen)
 	while ((s = strsep(&line, " ")) != NULL) {
 		if (*s == '\0')
 			continue;
-		if (ctr_add_entry(c, s, err, errlen) == -1) {
+		/* "+ENTRY": an override; they come after the config's */
+		if (*s != '+' && c->nover > 0) {
+			netd_ctr_free(c);
+			return st_err(err, errlen, "entry \"%.300s\" after an "
+			    "override", s);
+		}
+		if (ctr_add_entry(c, *s == '+' ? s + 1 : s, err, errlen)
+		    == -1) {
 			netd_ctr_free(c);
 			return -1;
 		}
+		if (*s == '+')
+			c->nover++;
 	}
 	return 0;
 }
@@ -310,7 +389,8 @@ netd_state_fmt(const struct netd_state *st)
 
 	if ((f = open_memstream(&buf, &len)) == NULL)
 		return NULL;
-	fprintf(f, "# jb-netd: NAME IPV4 MODE DEADLINE [ENTRY ...]\n");
+	fprintf(f, "# jb-netd: NAME IPV4 MODE DEADLINE [ENTRY ...] "
+	    "[+OVERRIDE ...]\n");
 	for (i = 0; i < st->n; i++) {
 		in.s_addr = htonl(st->v[i].addr);
 		inet_ntop(AF_INET, &in, a, sizeof(a));
@@ -318,7 +398,8 @@ netd_state_fmt(const struct netd_state *st)
 		    st->v[i].mode == NFTGEN_LOOSE ? "loose" : "strict",
 		    st->v[i].deadline);
 		for (j = 0; j < st->v[i].n; j++)
-			fprintf(f, " %s", policy_entry_fmt(&st->v[i].e[j], e,
+			fprintf(f, " %s%s", j >= st->v[i].n - st->v[i].nover ?
+			    "+" : "", policy_entry_fmt(&st->v[i].e[j], e,
 			    sizeof(e)));
 		fprintf(f, "\n");
 	}

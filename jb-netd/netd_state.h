@@ -12,7 +12,7 @@
  * What jb-netd enforces, per container, and its durable form: the file
  * <state_dir>/netd/containers, one line per container,
  *
- *	NAME IPV4 MODE DEADLINE [ENTRY ...]
+ *	NAME IPV4 MODE DEADLINE [ENTRY ...] [+OVERRIDE ...]
  *
  * MODE strict or loose, DEADLINE seconds since the epoch when loose mode
  * ends (0: never), ENTRY an egress_allow entry in its canonical form.
@@ -38,6 +38,8 @@ struct netd_ctr {
 	int64_t			 deadline;	/* loose until; 0: never */
 	struct egress_entry	*e;
 	size_t			 n;
+	/* the last nover of e are net egress add overrides, not config */
+	size_t			 nover;
 };
 
 struct netd_state {
@@ -54,6 +56,11 @@ void	netd_ctr_free(struct netd_ctr *);
  * container of the same name and drops one holding the same address,
  * which Incus gave to the newer one.  0, or -1 out of memory.
  */
+/* net egress add / rm on one container: the override list only */
+int	netd_ctr_override_add(struct netd_ctr *, const char *entry, char *err,
+	    size_t errlen);
+int	netd_ctr_override_rm(struct netd_ctr *, const char *entry, char *err,
+	    size_t errlen);
 int	netd_state_put(struct netd_state *, struct netd_ctr *);
 /* 1 when name was known and is gone, 0 when it was not known */
 int	netd_state_forget(struct netd_state *, const char *name);

@@ -473,6 +473,10 @@ main(int argc, char *argv[])
 	case CMD_NET_STRICT:
 	case CMD_NET_LOOSE:
 	case CMD_NET_STATUS:
+	case CMD_NET_EGRESS_ADD:
+	case CMD_NET_EGRESS_RM:
+	case CMD_NET_EGRESS_LS:
+	case CMD_NET_EGRESS_EXPORT:
 		ctl_connect(&ibuf);
 		exit(remote_run(&ibuf, &p, out));
 	case CMD_REMOTE_SSH_KEY_ADD:

@@ -174,20 +174,36 @@ mount_col(const struct jb_instance *in, char *buf, size_t len)
 	return buf;
 }
 
+/* NET: strict, loose 12m, loose ∞ (no revert); padded by columns */
+static const char *
+net_col(const struct jb_instance *in, char *buf, size_t len)
+{
+	char	left[32];
+
+	if (strcmp(in->net, "loose") != 0)
+		(void)snprintf(buf, len, "%-10s", in->net[0] ? in->net : "-");
+	else if (in->net_until == 0)
+		(void)snprintf(buf, len, "loose \xe2\x88\x9e    "); /* ∞ */
+	else
+		(void)snprintf(buf, len, "loose %-4s", mnt_left(in->net_until,
+		    time(NULL), left, sizeof(left)));
+	return buf;
+}
+
 static void
 text_instance(const struct jb_instance *in)
 {
-	char	m[48];
+	char	m[48], n[48];
 
 	if (text_list_header_due) {
 		text_list_header_due = 0;
-		fprintf(ofp(), "%-32s %-8s %-6s %-15s %-6s %-20s %s\n",
+		fprintf(ofp(), "%-32s %-8s %-10s %-15s %-6s %-20s %s\n",
 		    "NAME", "STATE", "NET", "ADDRESS", "MODE", "BRANCH",
 		    "MOUNT");
 	}
-	fprintf(ofp(), "%-32s %-8s %-6s %-15s %-6s %-20s %s\n", in->name,
-	    in->state,
-	    in->net[0] ? in->net : "-", in->ipv4[0] ? in->ipv4 : "-",
+	fprintf(ofp(), "%-32s %-8s %s %-15s %-6s %-20s %s\n", in->name,
+	    in->state, net_col(in, n, sizeof(n)),
+	    in->ipv4[0] ? in->ipv4 : "-",
 	    in->mode[0] ? in->mode : "-", in->branch[0] ? in->branch : "-",
 	    mount_col(in, m, sizeof(m)));
 }
@@ -374,6 +390,9 @@ json_instance(const struct jb_instance *in)
 	json_object_object_add(o, "name", json_object_new_string(in->name));
 	json_object_object_add(o, "state", json_object_new_string(in->state));
 	json_object_object_add(o, "net", json_object_new_string(in->net));
+	/* loose until then, seconds since the epoch; null: no deadline */
+	json_object_object_add(o, "net_until", in->net_until ?
+	    json_object_new_int64(in->net_until) : NULL);
 	json_object_object_add(o, "ipv4", json_object_new_string(in->ipv4));
 	json_object_object_add(o, "mode", json_object_new_string(in->mode));
 	json_object_object_add(o, "branch",

@@ -202,6 +202,23 @@ const struct cmd cmdtab[] = {
 	{ .words = { "net", "status" }, .id = CMD_NET_STATUS,
 	  .cls = CMD_CONTAINER, .args = "NAME", .min_args = 1, .max_args = 1,
 	  .help = "a container's network mode, time left and allow entries" },
+	{ .words = { "net", "egress", "add" }, .id = CMD_NET_EGRESS_ADD,
+	  .cls = CMD_CONTAINER, .args = "ENTRY NAME", .min_args = 2,
+	  .max_args = 2,
+	  .help = "allow one more egress entry to a container, beside its "
+	  "config's egress_allow" },
+	{ .words = { "net", "egress", "rm" }, .id = CMD_NET_EGRESS_RM,
+	  .cls = CMD_CONTAINER, .args = "ENTRY NAME", .min_args = 2,
+	  .max_args = 2,
+	  .help = "remove an entry net egress add gave; the config's entries "
+	  "stay" },
+	{ .words = { "net", "egress", "ls" }, .id = CMD_NET_EGRESS_LS,
+	  .cls = CMD_CONTAINER, .args = "NAME", .min_args = 1, .max_args = 1,
+	  .help = "a container's egress entries and where each comes from" },
+	{ .words = { "net", "egress", "export" }, .id = CMD_NET_EGRESS_EXPORT,
+	  .cls = CMD_CONTAINER, .args = "NAME", .min_args = 1, .max_args = 1,
+	  .help = "print egress_allow with the overrides folded in, to paste "
+	  "into the config" },
 #ifdef JB_TESTHOOKS
 	{ .words = { "_test-attempt" }, .id = CMD_TEST_ATTEMPT,
 	  .cls = CMD_INTERNAL, .args = "PROCESS read|write|connect|netlink PATH",

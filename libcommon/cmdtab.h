@@ -66,6 +66,11 @@ enum cmd_id {
 	CMD_NET_STRICT,
 	CMD_NET_LOOSE,
 	CMD_NET_STATUS,
+	/* container egress overrides (seed, Egress overrides) */
+	CMD_NET_EGRESS_ADD,
+	CMD_NET_EGRESS_RM,
+	CMD_NET_EGRESS_LS,
+	CMD_NET_EGRESS_EXPORT,
 };
 
 /* where a command runs: in the parent, or in jbctl alone */

@@ -67,6 +67,9 @@ jb_imsg_name(uint32_t type)
 	case IMSG_MOUNTD_IMAGE_OPEN:	return "MOUNTD_IMAGE_OPEN";
 	case IMSG_MOUNTD_IMAGE_FD:	return "MOUNTD_IMAGE_FD";
 	case IMSG_NETD_SET:		return "NETD_SET";
+	case IMSG_NETD_EGRESS:		return "NETD_EGRESS";
+	case IMSG_NETD_MODES:		return "NETD_MODES";
+	case IMSG_NETD_MODE_ENTRY:	return "NETD_MODE_ENTRY";
 	case IMSG_NETD_FORGET:	return "NETD_FORGET";
 	case IMSG_NETD_MODE:		return "NETD_MODE";
 	case IMSG_NETD_STATUS:	return "NETD_STATUS";

@@ -117,6 +117,10 @@ enum jb_imsg_type {
 	IMSG_NETD_MODE,		/* P->N, struct jb_netd_mode */
 	IMSG_NETD_STATUS,	/* P->N, struct jb_incus_target (name) */
 	IMSG_NETD_STATUS_LINE,	/* N->P, struct jb_ctl_text, before DONE */
+	/* net egress add|rm|ls (wt-net2); ls answers in STATUS_LINEs */
+	IMSG_NETD_EGRESS = 410,	/* P->N, struct jb_netd_egress */
+	IMSG_NETD_MODES,	/* P->N, none: every container's mode */
+	IMSG_NETD_MODE_ENTRY,	/* N->P, struct jb_netd_mode, before DONE */
 
 	/*
 	 * parent <-> jb-sshd: 500..  LISTEN and SESSION travel on the
@@ -224,6 +228,8 @@ struct jb_instance {
 	/* mounts (M2): optional mounts attached, soonest deadline */
 	uint32_t	nmounts;
 	int64_t		mount_until;		/* 0: none has a deadline */
+	/* net from jb-netd when it holds a policy, with its loose deadline */
+	int64_t		net_until;		/* 0: strict or no revert */
 };
 
 struct jb_snapshot {
@@ -493,6 +499,13 @@ struct jb_netd_mode {
 	char		name[JB_INSTANCE_MAX];
 	char		mode[8];		/* strict | loose */
 	int64_t		deadline;		/* seconds since the epoch */
+};
+
+/* net egress add|rm|ls: a container's overrides (seed, Egress overrides) */
+struct jb_netd_egress {
+	char		name[JB_INSTANCE_MAX];
+	char		op[4];			/* add | rm | ls */
+	char		entry[320];		/* add, rm: one egress entry */
 };
 
 const char	*jb_imsg_name(uint32_t);

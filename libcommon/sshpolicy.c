@@ -48,6 +48,10 @@ sshpolicy_host(enum cmd_id id)
 	/* strict only narrows a container; status reads it */
 	case CMD_NET_STRICT:
 	case CMD_NET_STATUS:
+	/* container-scope rm only narrows; ls and export read (R23) */
+	case CMD_NET_EGRESS_RM:
+	case CMD_NET_EGRESS_LS:
+	case CMD_NET_EGRESS_EXPORT:
 		return SSHP_HOST_ALLOWED;
 	/* R19: setting up the host is the local owner's business */
 	case CMD_INIT:
@@ -67,6 +71,8 @@ sshpolicy_host(enum cmd_id id)
 	 * read yet: fail closed)
 	 */
 	case CMD_NET_LOOSE:
+	/* R19: an override can open the host or its LAN, as loose can */
+	case CMD_NET_EGRESS_ADD:
 	/*
 	 * R20: mount is host-only unless remote.ssh.mount_roots or
 	 * remote.ssh.mounts unlocks it (sshp_conf.mount_unlocked); then

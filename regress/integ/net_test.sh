@@ -390,8 +390,102 @@ isolation_body() {
 }
 isolation_cleanup() { cleanup; }
 
+atf_test_case egress_overrides cleanup
+egress_overrides_head() {
+	atf_set descr "net egress add lets a new host through at once, rm" \
+	    "cuts new connections to it, the config's entries cannot be" \
+	    "removed, a bad entry is refused naming it, ls and export show" \
+	    "origins, and export pasted into the config gives the same list" \
+	    "(seed: Egress overrides)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+egress_overrides_body() {
+	setup "$NH_WWW:8080"
+	c=$(jb_prefix)-egr
+	atf_check -e match:"ready: $c" jbo repo new egr
+	route "$c"
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW2 8080
+
+	atf_check -e ignore jbo repo net egress add "$NH_WWW2:8080" egr
+	atf_check -o match:"^hello 8080 from $NH_WWW2" \
+	    ctr_http "$c" $NH_WWW2 8080
+	atf_check -o inline:"config $NH_WWW:8080\ncontainer $NH_WWW2:8080\n" \
+	    jbo repo net egress ls egr
+	# jb-netd's durable state holds it, marked as an override
+	atf_check -o match:" [+]$NH_WWW2:8080" grep "^$c " state/netd/containers
+	# additive only: the config's entry and a second copy are refused
+	atf_check -s not-exit:0 -e match:"$NH_WWW:8080.*comes from egress_allow" \
+	    jbo repo net egress rm "$NH_WWW:8080" egr
+	atf_check -o match:"hello 8080" ctr_http "$c" $NH_WWW 8080
+	atf_check -s not-exit:0 -e match:"$NH_WWW2:8080.*already allows" \
+	    jbo repo net egress add "$NH_WWW2:8080" egr
+	atf_check -s not-exit:0 -e match:"$NH_WWW:8080.*already allows" \
+	    jbo repo net egress add "$NH_WWW:8080" egr
+	# a bad entry is refused, named, and changes nothing
+	atf_check -s not-exit:0 -e match:"300.1.2.3:80" \
+	    jbo repo net egress add "300.1.2.3:80" egr
+	atf_check -s not-exit:0 -e match:"not an override" \
+	    jbo repo net egress rm "$NH_BARE:80" egr
+
+	# export, pasted over the config, makes the same list for a new one
+	atf_check -o save:export.yaml jbo repo net egress export egr
+	atf_check -o inline:"egress_allow:\n  - \"$NH_WWW:8080\"\n  - \"$NH_WWW2:8080\"\n" \
+	    cat export.yaml
+	sed -i '/^egress_allow:/,$d' repo/.jailbee/config.yaml
+	cat export.yaml >> repo/.jailbee/config.yaml
+	c2=$(jb_prefix)-egr2
+	atf_check -e match:"2 egress_allow entries" -e match:"ready: $c2" \
+	    jbo repo new egr2
+	atf_check -o inline:"config $NH_WWW:8080\nconfig $NH_WWW2:8080\n" \
+	    jbo repo net egress ls egr2
+
+	# rm: new connections are cut at once
+	atf_check -e ignore jbo repo net egress rm "$NH_WWW2:8080" egr
+	atf_check -o inline:"config $NH_WWW:8080\n" jbo repo net egress ls egr
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW2 8080
+	atf_check -o match:"hello 8080" ctr_http "$c" $NH_WWW 8080
+	atf_check -o inline:"egress_allow:\n  - \"$NH_WWW:8080\"\n" \
+	    jbo repo net egress export egr
+}
+egress_overrides_cleanup() { cleanup; }
+
+atf_test_case ls_net cleanup
+ls_net_head() {
+	atf_set descr "ls shows the mode jb-netd enforces and the loose time" \
+	    "left, not the mode the container was created with (N8)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+ls_net_body() {
+	setup "$NH_WWW:8080"
+	c=$(jb_prefix)-lsn
+	atf_check -e match:"ready: $c" jbo repo new lsn
+	atf_check -o match:"^$c +Running +strict +10\\.213\\." jbo repo ls
+	atf_check -e ignore jbo repo net loose --for 12m lsn
+	atf_check -o match:"^$c +Running +loose 12m +10\\.213\\." jbo repo ls
+	jbo repo ls -o json > ls.json
+	atf_check -o inline:"loose\n" jq -r '.containers[0].net' ls.json
+	now=$(date +%s)
+	dl=$(jq -r '.containers[0].net_until' ls.json)
+	[ "$dl" -gt $((now + 700)) ] && [ "$dl" -le $((now + 720)) ] ||
+	    atf_fail "net_until $dl is not 12m after $now"
+	atf_check -e ignore jbo repo net loose --no-revert lsn
+	atf_check -o match:"^$c +Running +loose ∞ +10\\.213\\." \
+	    jbo repo ls
+	jbo repo ls -o json > ls2.json
+	atf_check -o inline:"null\n" jq -r '.containers[0].net_until' ls2.json
+	atf_check -e ignore jbo repo net strict lsn
+	atf_check -o match:"^$c +Running +strict +10\\.213\\." jbo repo ls
+}
+ls_net_cleanup() { cleanup; }
+
 atf_init_test_cases() {
+	atf_add_test_case egress_overrides
 	atf_add_test_case isolation
+	atf_add_test_case ls_net
 	atf_add_test_case loose_and_strict
 	atf_add_test_case resolver
 	atf_add_test_case strict_allowlist

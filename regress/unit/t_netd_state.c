@@ -142,10 +142,72 @@ ATF_TC_BODY(put_replaces, tc)
 	netd_state_free(&st);
 }
 
+/* net egress add|rm: overrides follow the config's entries, marked "+" */
+ATF_TC_WITHOUT_HEAD(overrides);
+ATF_TC_BODY(overrides, tc)
+{
+	struct netd_state	 st, again;
+	char			 err[1024] = "", *out, *out2;
+	struct netd_ctr		*c;
+
+	parse_ok("jb-a 10.213.0.254 strict 0 www.example.com:443 "
+	    "+192.0.2.7:80 +*.example.org\n", &st);
+	c = &st.v[0];
+	ATF_CHECK_EQ(c->n, 3);
+	ATF_CHECK_EQ(c->nover, 2);
+	ATF_REQUIRE((out = netd_state_fmt(&st)) != NULL);
+	ATF_CHECK(strstr(out, "strict 0 www.example.com:443 +192.0.2.7:80 "
+	    "+*.example.org\n") != NULL);
+	parse_ok(out, &again);
+	ATF_REQUIRE((out2 = netd_state_fmt(&again)) != NULL);
+	ATF_CHECK_STREQ(out, out2);
+	free(out);
+	free(out2);
+	netd_state_free(&again);
+
+	/* additive: the config's entries cannot be removed or repeated */
+	ATF_CHECK(netd_ctr_override_rm(c, "www.example.com:443", err,
+	    sizeof(err)) == -1);
+	ATF_CHECK(strstr(err, "\"www.example.com:443\" comes from "
+	    "egress_allow") != NULL);
+	ATF_CHECK(netd_ctr_override_add(c, "WWW.example.com:443", err,
+	    sizeof(err)) == -1);
+	ATF_CHECK(strstr(err, "egress_allow in its config already allows")
+	    != NULL);
+	ATF_CHECK(netd_ctr_override_add(c, "192.0.2.7:80", err,
+	    sizeof(err)) == -1);
+	ATF_CHECK(strstr(err, "an override already allows") != NULL);
+	ATF_CHECK(netd_ctr_override_add(c, "300.1.2.3:80", err,
+	    sizeof(err)) == -1);
+	ATF_CHECK(strstr(err, "\"300.1.2.3:80\"") != NULL);
+	ATF_CHECK(netd_ctr_override_rm(c, "192.0.2.8:80", err,
+	    sizeof(err)) == -1);
+	ATF_CHECK(strstr(err, "not an override of jb-a") != NULL);
+	ATF_CHECK_EQ(c->n, 3);
+	ATF_CHECK_EQ(c->nover, 2);
+
+	ATF_REQUIRE(netd_ctr_override_rm(c, "192.0.2.7:80", err,
+	    sizeof(err)) == 0);
+	ATF_REQUIRE(netd_ctr_override_add(c, "10.0.0.0/8:53/udp", err,
+	    sizeof(err)) == 0);
+	ATF_CHECK_EQ(c->n, 3);
+	ATF_CHECK_EQ(c->nover, 2);
+	ATF_REQUIRE((out = netd_state_fmt(&st)) != NULL);
+	ATF_CHECK(strstr(out, "strict 0 www.example.com:443 +*.example.org "
+	    "+10.0.0.0/8:53/udp\n") != NULL);
+	free(out);
+	netd_state_free(&st);
+
+	/* a config entry after an override is no file jb-netd wrote */
+	parse_bad("jb-a 10.213.0.254 strict 0 +192.0.2.7 192.0.2.8\n",
+	    "after an override");
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, round_trip);
 	ATF_TP_ADD_TC(tp, refused);
 	ATF_TP_ADD_TC(tp, put_replaces);
+	ATF_TP_ADD_TC(tp, overrides);
 	return atf_no_error();
 }

@@ -147,7 +147,8 @@ ATF_TC_BODY(restrict_host, tc)
 		"init", "remote ssh status", "audit", "apply box",
 		"base import /tmp/x",
 		"base prune", "net loose box", "net loose box --for 5m",
-		"new box --net loose", "new box --net=loose", NULL
+		"new box --net loose", "new box --net=loose",
+		"net egress add example.com:443 box", NULL
 	};
 	int	i;
 
@@ -162,6 +163,13 @@ ATF_TC_BODY(restrict_host, tc)
 	ATF_CHECK(decide(&full, "new box --net strict") == 0);
 	ATF_CHECK(decide(&full, "unmount aws box") == 0);
 	ATF_CHECK(decide(&full, "mount ls box") == 0);
+	/* R23: container-scope egress rm narrows; ls and export read */
+	ATF_CHECK(decide(&full, "net egress rm example.com:443 box") == 0);
+	ATF_CHECK(decide(&full, "net egress ls box") == 0);
+	ATF_CHECK(decide(&full, "net egress export box") == 0);
+	/* add is a host command only while restrict_host is on */
+	ATF_CHECK(decide(&open_host, "net egress add example.com:443 box")
+	    == 0);
 	/* a spelling that is not a choice is no way around it */
 	ATF_CHECK(decide(&full, "new box --net LOOSE") == -1);
 	/* off: the host commands the parent carries out are admitted */
