@@ -81,19 +81,6 @@ get(struct child *c, struct imsg *imsg, void *p, size_t len)
 		    jb_imsg_name(imsg_get_type(imsg)), imsg_get_len(imsg));
 }
 
-static void
-done(struct child *c, uint32_t rid, int ok, const char *err)
-{
-	struct jb_done	d;
-
-	memset(&d, 0, sizeof(d));
-	d.ok = ok;
-	if (!ok)
-		(void)strlcpy(d.err, err, sizeof(d.err));
-	if (imsgev_compose(&c->iev, IMSG_DONE, rid, 0, -1, &d, sizeof(d)) ==
-	    -1)
-		fatal("%s: compose", c->name);
-}
 
 /* mount sources (mount.c) and deadlines (deadline.c) */
 static void
@@ -120,7 +107,7 @@ mountd_mount(struct child *c, struct imsg *imsg)
 		    0) && imsgev_compose(&c->iev, IMSG_MOUNTD_CHECKED, rid, 0,
 		    -1, &out, sizeof(out)) == -1)
 			fatal("%s: compose", c->name);
-		done(c, rid, ok, err);
+		child_done(c, rid, ok, err);
 		break;
 	case IMSG_MOUNTD_RESOLVE:
 		get(c, imsg, &q, sizeof(q));
@@ -130,7 +117,7 @@ mountd_mount(struct child *c, struct imsg *imsg)
 		    0) && imsgev_compose(&c->iev, IMSG_MOUNTD_RESOLVED, rid, 0,
 		    -1, &res, sizeof(res)) == -1)
 			fatal("%s: compose", c->name);
-		done(c, rid, ok, err);
+		child_done(c, rid, ok, err);
 		break;
 	case IMSG_MOUNTD_VERIFY:
 	case IMSG_MOUNTD_RELEASE:
@@ -141,7 +128,7 @@ mountd_mount(struct child *c, struct imsg *imsg)
 			ok = 1;
 		} else
 			ok = mount_verify(&v, err, sizeof(err)) == 0;
-		done(c, rid, ok, err);
+		child_done(c, rid, ok, err);
 		break;
 	case IMSG_MOUNTD_DEADLINE_SET:
 	case IMSG_MOUNTD_DEADLINE_CLEAR:
@@ -163,7 +150,7 @@ mountd_mount(struct child *c, struct imsg *imsg)
 			ok = deadline_clear(&d, err, sizeof(err)) == 0;
 		if (!ok && err[0] == '\0')
 			(void)strlcpy(err, "no deadline given", sizeof(err));
-		done(c, rid, ok, err);
+		child_done(c, rid, ok, err);
 		break;
 	}
 }
@@ -185,7 +172,7 @@ mountd_sshseed(struct child *c, struct imsg *imsg)
 	    imsgev_compose(&c->iev, IMSG_MOUNTD_SSH_DIR, rid, 0, -1, &out,
 	    sizeof(out)) == -1)
 		fatal("%s: compose", c->name);
-	done(c, rid, ok, err);
+	child_done(c, rid, ok, err);
 }
 
 /* C10: the image file, opened as the owner, goes up as an fd */

@@ -294,19 +294,6 @@ revert_arm(void)
 	evtimer_add(&revert_ev, &tv);
 }
 
-static void
-done(struct child *c, uint32_t rid, int ok, const char *err)
-{
-	struct jb_done	d;
-
-	memset(&d, 0, sizeof(d));
-	d.ok = ok;
-	if (!ok)
-		(void)strlcpy(d.err, err, sizeof(d.err));
-	if (imsgev_compose(&c->iev, IMSG_DONE, rid, 0, -1, &d, sizeof(d))
-	    == -1)
-		fatal("%s: compose", c->name);
-}
 
 static void
 netd_set(struct child *c, struct imsg *imsg)
@@ -322,7 +309,7 @@ netd_set(struct child *c, struct imsg *imsg)
 		fatalx("%s: malformed NETD_SET", c->name);
 	if (netd_ctr_from_msg(m, &nc, err, sizeof(err)) == -1) {
 		free(m);
-		done(c, imsg_get_id(imsg), 0, err);
+		child_done(c, imsg_get_id(imsg), 0, err);
 		return;
 	}
 	free(m);
@@ -333,11 +320,11 @@ netd_set(struct child *c, struct imsg *imsg)
 	if (state_commit(&next, err, sizeof(err)) == -1) {
 		log_warnx("%s: container %s stays as it was: %s", c->name,
 		    name, err);
-		done(c, imsg_get_id(imsg), 0, err);
+		child_done(c, imsg_get_id(imsg), 0, err);
 		return;
 	}
 	log_info("%s: container %s enforced", c->name, name);
-	done(c, imsg_get_id(imsg), 1, NULL);
+	child_done(c, imsg_get_id(imsg), 1, NULL);
 }
 
 static void
@@ -354,15 +341,15 @@ netd_forget(struct child *c, struct imsg *imsg)
 		fatal("%s: out of memory", c->name);
 	if (netd_state_forget(&next, t.name) == 0) {
 		netd_state_free(&next);
-		done(c, imsg_get_id(imsg), 1, NULL);
+		child_done(c, imsg_get_id(imsg), 1, NULL);
 		return;
 	}
 	if (state_commit(&next, err, sizeof(err)) == -1) {
-		done(c, imsg_get_id(imsg), 0, err);
+		child_done(c, imsg_get_id(imsg), 0, err);
 		return;
 	}
 	log_info("%s: container %s forgotten", c->name, t.name);
-	done(c, imsg_get_id(imsg), 1, NULL);
+	child_done(c, imsg_get_id(imsg), 1, NULL);
 }
 
 static void
@@ -388,24 +375,24 @@ netd_mode(struct child *c, struct imsg *imsg)
 		snprintf(err, sizeof(err), "jb-netd holds no policy for %s "
 		    "(made before jb-netd enforced policies?): destroy and "
 		    "recreate it", m.name);
-		done(c, imsg_get_id(imsg), 0, err);
+		child_done(c, imsg_get_id(imsg), 0, err);
 		return;
 	}
 	t->mode = strict ? NFTGEN_STRICT : NFTGEN_LOOSE;
 	t->deadline = strict ? 0 : m.deadline;
 	if (state_commit(&next, err, sizeof(err)) == -1) {
-		done(c, imsg_get_id(imsg), 0, err);
+		child_done(c, imsg_get_id(imsg), 0, err);
 		return;
 	}
 	if (strict && (t = netd_state_find(&cur, m.name)) != NULL &&
 	    netd_ct_flush(t->addr) == -1) {
-		done(c, imsg_get_id(imsg), 0, "strict, but its established "
+		child_done(c, imsg_get_id(imsg), 0, "strict, but its established "
 		    "connections could not be cut (conntrack)");
 		return;
 	}
 	revert_arm();
 	log_info("%s: container %s is %s", c->name, m.name, m.mode);
-	done(c, imsg_get_id(imsg), 1, NULL);
+	child_done(c, imsg_get_id(imsg), 1, NULL);
 }
 
 static void
@@ -441,7 +428,7 @@ netd_status(struct child *c, struct imsg *imsg)
 		fatalx("%s: malformed NETD_STATUS", c->name);
 	q.name[sizeof(q.name) - 1] = '\0';
 	if ((t = netd_state_find(&cur, q.name)) == NULL) {
-		done(c, rid, 0, "jb-netd holds no policy for this container: "
+		child_done(c, rid, 0, "jb-netd holds no policy for this container: "
 		    "every packet from it is refused");
 		return;
 	}
@@ -460,7 +447,7 @@ netd_status(struct child *c, struct imsg *imsg)
 		    sizeof(e)));
 	if (t->n == 0)
 		status_line(c, rid, "allow nothing (no egress_allow entry)");
-	done(c, rid, 1, NULL);
+	child_done(c, rid, 1, NULL);
 }
 
 /*
@@ -486,7 +473,7 @@ netd_egress(struct child *c, struct imsg *imsg)
 	q.entry[sizeof(q.entry) - 1] = '\0';
 	if (strcmp(q.op, "ls") == 0) {
 		if ((t = netd_state_find(&cur, q.name)) == NULL) {
-			done(c, rid, 0, "jb-netd holds no policy for this "
+			child_done(c, rid, 0, "jb-netd holds no policy for this "
 			    "container");
 			return;
 		}
@@ -494,7 +481,7 @@ netd_egress(struct child *c, struct imsg *imsg)
 			status_line(c, rid, "%s %s", i >= t->n - t->nover ?
 			    "container" : "config", policy_entry_fmt(&t->e[i],
 			    e, sizeof(e)));
-		done(c, rid, 1, NULL);
+		child_done(c, rid, 1, NULL);
 		return;
 	}
 	add = strcmp(q.op, "add") == 0;
@@ -507,22 +494,22 @@ netd_egress(struct child *c, struct imsg *imsg)
 		snprintf(err, sizeof(err), "jb-netd holds no policy for %s "
 		    "(made before jb-netd enforced policies?): destroy and "
 		    "recreate it", q.name);
-		done(c, rid, 0, err);
+		child_done(c, rid, 0, err);
 		return;
 	}
 	if ((add ? netd_ctr_override_add(t, q.entry, err, sizeof(err)) :
 	    netd_ctr_override_rm(t, q.entry, err, sizeof(err))) == -1) {
 		netd_state_free(&next);
-		done(c, rid, 0, err);
+		child_done(c, rid, 0, err);
 		return;
 	}
 	if (state_commit(&next, err, sizeof(err)) == -1) {
-		done(c, rid, 0, err);
+		child_done(c, rid, 0, err);
 		return;
 	}
 	log_info("%s: container %s: override %s %s", c->name, q.name,
 	    add ? "added" : "removed", q.entry);
-	done(c, rid, 1, NULL);
+	child_done(c, rid, 1, NULL);
 }
 
 /* for ls: each container's mode as enforced now, not as it was created */
@@ -542,7 +529,7 @@ netd_modes(struct child *c, struct imsg *imsg)
 		    imsg_get_id(imsg), 0, -1, &m, sizeof(m)) == -1)
 			fatal("%s: compose", c->name);
 	}
-	done(c, imsg_get_id(imsg), 1, NULL);
+	child_done(c, imsg_get_id(imsg), 1, NULL);
 }
 
 static int

@@ -212,3 +212,18 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 	proc_child_check(name);
 	c->base = event_init();
 }
+
+/* end request rid: ok, or failed with err for the user */
+void
+child_done(struct child *c, uint32_t rid, int ok, const char *err)
+{
+	struct jb_done	d;
+
+	memset(&d, 0, sizeof(d));
+	d.ok = ok;
+	if (!ok)
+		(void)strlcpy(d.err, err, sizeof(d.err));
+	if (imsgev_compose(&c->iev, IMSG_DONE, rid, 0, -1, &d, sizeof(d)) ==
+	    -1)
+		fatal("%s: compose", c->name);
+}

@@ -86,6 +86,7 @@ void	child_init(struct child *, const char *, int, char **,
 	    struct child_args *);
 __attribute__((__noreturn__)) void child_run(struct child *);
 void	child_status_reply(struct child *, uint32_t);
+void	child_done(struct child *, uint32_t, int, const char *);
 
 /* test builds only (JB_TESTHOOKS): try a forbidden operation, say how it went */
 void	testhook_attempt(const struct jb_test_attempt *, char *, size_t);
