@@ -78,18 +78,10 @@ ls_done(struct req *r, int ok, const char *err)
 static void
 ls_deadline(struct req *r, struct imsg *imsg)
 {
-	struct job			*job = r->arg;
-	struct lsjob			*l = job->state;
-	struct jb_mount_deadline	 d, *v;
+	struct job	*job = r->arg;
+	struct lsjob	*l = job->state;
 
-	if (imsg_get_type(imsg) != IMSG_MOUNTD_DEADLINE ||
-	    imsg_get_data(imsg, &d, sizeof(d)) == -1)
-		fatalx("jb-mountd: malformed DEADLINE");
-	d.name[sizeof(d.name) - 1] = '\0';
-	if ((v = reallocarray(l->dl, l->ndl + 1, sizeof(*v))) == NULL)
-		return;
-	l->dl = v;
-	l->dl[l->ndl++] = d;
+	mounts_deadline_add(&l->dl, &l->ndl, imsg);
 }
 
 static void

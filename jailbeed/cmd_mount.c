@@ -338,18 +338,10 @@ ls_disk(struct req *r, struct imsg *imsg)
 static void
 ls_deadline(struct req *r, struct imsg *imsg)
 {
-	struct job			*job = r->arg;
-	struct mjob			*m = job->state;
-	struct jb_mount_deadline	 d, *v;
+	struct job	*job = r->arg;
+	struct mjob	*m = job->state;
 
-	if (imsg_get_type(imsg) != IMSG_MOUNTD_DEADLINE ||
-	    imsg_get_data(imsg, &d, sizeof(d)) == -1)
-		fatalx("jb-mountd: malformed DEADLINE");
-	d.kind[sizeof(d.kind) - 1] = '\0';
-	if ((v = reallocarray(m->dl, m->ndl + 1, sizeof(*v))) == NULL)
-		return;
-	m->dl = v;
-	m->dl[m->ndl++] = d;
+	mounts_deadline_add(&m->dl, &m->ndl, imsg);
 }
 
 static void

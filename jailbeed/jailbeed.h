@@ -140,6 +140,9 @@ void	cmd_sshstatus(struct job *);
 void	cmd_audit(struct job *);
 /* mounts.c: a deadline jb-mountd reports reached; -1 malformed */
 int	mounts_expired(struct imsg *);
+/* mounts.c: a DEADLINE reply added to a list; a malformed one is fatal */
+void	mounts_deadline_add(struct jb_mount_deadline **, size_t *,
+	    struct imsg *);
 
 /* jailbeed.c */
 __attribute__((__noreturn__)) void	jailbeed_shutdown(int);

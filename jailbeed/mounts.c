@@ -599,3 +599,21 @@ mounts_expired(struct imsg *imsg)
 		free(d);
 	return 0;
 }
+
+/* one DEADLINE reply of jb-mountd's, added to a list (ls, mount ls) */
+void
+mounts_deadline_add(struct jb_mount_deadline **dl, size_t *ndl,
+    struct imsg *imsg)
+{
+	struct jb_mount_deadline	 d, *v;
+
+	if (imsg_get_type(imsg) != IMSG_MOUNTD_DEADLINE ||
+	    imsg_get_data(imsg, &d, sizeof(d)) == -1)
+		fatalx("jb-mountd: malformed DEADLINE");
+	d.name[sizeof(d.name) - 1] = '\0';
+	d.kind[sizeof(d.kind) - 1] = '\0';
+	if ((v = reallocarray(*dl, *ndl + 1, sizeof(*v))) == NULL)
+		fatal("%s", __func__);
+	*dl = v;
+	(*dl)[(*ndl)++] = d;
+}
