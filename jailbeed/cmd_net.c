@@ -9,7 +9,7 @@
  */
 
 /*
- * jbctl net strict|loose|status NAME (FEATURES N5, N6, N8).  jb-netd
+ * jbctl net strict|loose|status NAME and net egress (FEATURES N5-N8).  jb-netd
  * holds the mode and the loose deadline, writes them down and reverts
  * at the deadline itself, also across a restart; strict cuts the
  * container's established flows.
@@ -49,6 +49,22 @@ net_line(struct req *r, struct imsg *imsg)
 	(void)job_reply(r->arg, IMSG_CTL_OUTPUT, &o, sizeof(o), -1);
 }
 
+/* is line (one, with its newline) one of the lines of acc? */
+static int
+export_has(const char *acc, const char *line)
+{
+	const char	*p;
+	size_t		 n = strlen(line);
+
+	for (p = acc; *p != '\0'; p += strcspn(p, "\n") + 1) {
+		if (strncmp(p, line, n) == 0)
+			return 1;
+		if (p[strcspn(p, "\n")] == '\0')
+			break;
+	}
+	return 0;
+}
+
 /* egress ls: ORIGIN ENTRY as jb-netd says; export: kept for the end */
 static void
 egress_line(struct req *r, struct imsg *imsg)
@@ -67,6 +83,14 @@ egress_line(struct req *r, struct imsg *imsg)
 		if ((e = strchr(t.text, ' ')) == NULL)
 			fatalx("jb-netd: egress line without an origin");
 		/* entries are vetted: no quote or backslash to escape */
+		if (asprintf(&acc, "  - \"%s\"\n", e + 1) == -1)
+			fatal("asprintf");
+		/* canonical text: an entry of two layers is listed once */
+		if (job->state != NULL && export_has(job->state, acc)) {
+			free(acc);
+			return;
+		}
+		free(acc);
 		if (asprintf(&acc, "%s  - \"%s\"\n", job->state ?
 		    (char *)job->state : "", e + 1) == -1)
 			fatal("asprintf");
@@ -110,12 +134,17 @@ egress_done(struct req *r, int ok, const char *err)
 	job_end(job, ok, "%s", err);
 }
 
-/* the container's overrides, kept by jb-netd with its policy */
+/*
+ * The container's overrides, kept by jb-netd with its policy; with
+ * --repo the layer of its repo (container_prefix), which jb-netd
+ * applies to every container made from the repo (N7).
+ */
 static void
-net_egress(struct job *job, const char *name)
+net_egress(struct job *job, const char *name, struct repo_ctx *ctx)
 {
-	struct jb_netd_egress	q;
+	struct jb_netd_egress	 q;
 	const char		*op;
+	int			 repo = job_opt(job, "repo") != NULL;
 
 	memset(&q, 0, sizeof(q));
 	strlcpy(q.name, name, sizeof(q.name));
@@ -131,6 +160,22 @@ net_egress(struct job *job, const char *name)
 		break;
 	}
 	strlcpy(q.op, op, sizeof(q.op));
+	if (repo) {
+		/* R23: the parent checks too, whatever let the job in */
+		if (job->remote) {
+			job_end(job, 0, "net egress %s --repo: refused over "
+			    "SSH; run it on the host", op);
+			return;
+		}
+		if (ctx == NULL || !ctx->have_conf) {
+			job_end(job, 0, "net egress %s --repo: no JailBee "
+			    "checkout here; run it from the checkout of %s's "
+			    "repo", op, name);
+			return;
+		}
+		strlcpy(q.repo, ctx->conf.container_prefix, sizeof(q.repo));
+		strlcpy(q.config, ctx->conf.paths.repo, sizeof(q.config));
+	}
 	if (job->cmd.id == CMD_NET_EGRESS_ADD ||
 	    job->cmd.id == CMD_NET_EGRESS_RM) {
 		if (strlcpy(q.entry, job->args[0], sizeof(q.entry)) >=
@@ -139,7 +184,13 @@ net_egress(struct job *job, const char *name)
 			    "than %zu bytes", job->args[0], sizeof(q.entry) - 1);
 			return;
 		}
-		job_progress(job, "%s: %s override %s", name, op, q.entry);
+		if (repo)
+			job_progress(job, "repo %s: %s override %s (every "
+			    "container of the repo on this machine)", q.repo,
+			    op, q.entry);
+		else
+			job_progress(job, "%s: %s override %s", name, op,
+			    q.entry);
 	}
 	if (req_send(PROC_NETD, IMSG_NETD_EGRESS, &q, sizeof(q), -1,
 	    egress_line, egress_done, job) == NULL)
@@ -167,8 +218,8 @@ net_named(struct job *job, struct repo_ctx *ctx)
 	case CMD_NET_EGRESS_RM:
 	case CMD_NET_EGRESS_LS:
 	case CMD_NET_EGRESS_EXPORT:
+		net_egress(job, name, ctx);
 		repo_ctx_free(ctx);
-		net_egress(job, name);
 		return;
 	default:
 		break;

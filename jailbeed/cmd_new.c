@@ -338,6 +338,8 @@ new_policy(struct job *job)
 		off += l;
 		m->nentries++;
 	}
+	/* jb-netd adds the repo's override layer (net egress add --repo) */
+	strlcpy(m->repo, conf->container_prefix, sizeof(m->repo));
 	job_progress(job, "network: %s, %u egress_allow entr%s", m->mode,
 	    m->nentries, m->nentries == 1 ? "y" : "ies");
 	if (req_send(PROC_NETD, IMSG_NETD_SET, m, sizeof(*m), -1, NULL,

@@ -43,6 +43,7 @@
 #include "log.h"
 #include "netd_ct.h"
 #include "netd_nft.h"
+#include "netd_repos.h"
 #include "netd_state.h"
 #include "nftgen.h"
 #include "proc.h"
@@ -50,13 +51,16 @@
 #include "sandbox_procs.h"
 
 #define STATE_FILE	"containers"
+#define REPOS_FILE	"repos"		/* net egress add --repo (N7) */
 #define STATE_MAX	(64 * 1024 * 1024)
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
 
 static struct nftgen_net	 net;
 static struct netd_state	 cur;		/* what the kernel has */
+static struct netd_repos	 repos;		/* the repo layer, as cur has it */
 static int			 statefd = -1;	/* <state_dir>/netd */
 static char			 statepath[PATH_MAX];
+static char			 statedir[PATH_MAX];	/* <state_dir>/netd */
 static struct event		 revert_ev;	/* the next loose deadline */
 
 static void	revert_arm(void);
@@ -124,57 +128,86 @@ forwarding_on(const char *name)
 	close(fd);
 }
 
-/* read the durable state; a bad file is named and nothing is let out */
-static void
-state_load(const char *name)
+/* a file of <state_dir>/netd, whole; NULL and *len 0 when absent */
+static char *
+state_read(const char *name, const char *file, size_t *len)
 {
 	struct stat	 sb;
-	char		*buf, err[1024];
+	char		*buf;
 	ssize_t		 r;
 	size_t		 off = 0;
 	int		 fd;
 
-	if ((fd = openat(statefd, STATE_FILE, O_RDONLY | O_CLOEXEC |
+	*len = 0;
+	if ((fd = openat(statefd, file, O_RDONLY | O_CLOEXEC |
 	    O_NOFOLLOW)) == -1) {
 		if (errno != ENOENT)
-			fatal("%s: %s", name, statepath);
-		return;
+			fatal("%s: %s/%s", name, statedir, file);
+		return NULL;
 	}
 	if (fstat(fd, &sb) == -1 || !S_ISREG(sb.st_mode) ||
 	    sb.st_size > STATE_MAX)
-		fatalx("%s: %s is not a regular file of at most %d bytes",
-		    name, statepath, STATE_MAX);
+		fatalx("%s: %s/%s is not a regular file of at most %d bytes",
+		    name, statedir, file, STATE_MAX);
 	if ((buf = malloc((size_t)sb.st_size + 1)) == NULL)
 		fatal("%s: malloc", name);
 	while (off < (size_t)sb.st_size &&
 	    (r = read(fd, buf + off, (size_t)sb.st_size - off)) > 0)
 		off += (size_t)r;
 	close(fd);
-	if (netd_state_parse(statepath, buf, off, &cur, err, sizeof(err))
-	    == -1)
-		/* every container stays refused: the table has none */
-		log_warnx("%s: %s; no container may leave until it is fixed "
-		    "or removed", name, err);
-	free(buf);
+	*len = off;
+	return buf;
 }
 
-/* write st where state_load finds it, atomically */
-static int
-state_save(const struct netd_state *st, char *err, size_t errlen)
+/* read the durable state; a bad file is named and nothing is let out */
+static void
+state_load(const char *name)
 {
-	char	*text;
+	char		*buf, err[1024], rpath[PATH_MAX + 16];
+	size_t		 len;
+
+	if ((buf = state_read(name, STATE_FILE, &len)) != NULL) {
+		if (netd_state_parse(statepath, buf, len, &cur, err,
+		    sizeof(err)) == -1)
+			/* every container stays refused: the table has none */
+			log_warnx("%s: %s; no container may leave until it is "
+			    "fixed or removed", name, err);
+		free(buf);
+	}
+	(void)snprintf(rpath, sizeof(rpath), "%s/%s", statedir, REPOS_FILE);
+	if ((buf = state_read(name, REPOS_FILE, &len)) != NULL) {
+		/* fail closed: without the layer, only the configs apply */
+		if (netd_repos_parse(rpath, buf, len, &repos, err,
+		    sizeof(err)) == -1)
+			log_warnx("%s: %s; no repo override applies until it "
+			    "is fixed or removed", name, err);
+		free(buf);
+	}
+	if (netd_repos_sync(&cur, &repos, err, sizeof(err)) == -1) {
+		log_warnx("%s: %s; no container may leave until it is fixed",
+		    name, err);
+		netd_state_free(&cur);
+	}
+}
+
+/* text as <state_dir>/netd/file, 0600, atomically */
+static int
+file_save(const char *file, char *text, char *err, size_t errlen)
+{
 	size_t	 len, off = 0;
 	ssize_t	 w;
 	int	 fd;
+	char	 tmp[64];
 
-	if ((text = netd_state_fmt(st)) == NULL) {
+	if (text == NULL) {
 		errf(err, errlen, "out of memory");
 		return -1;
 	}
+	(void)snprintf(tmp, sizeof(tmp), "%s.tmp", file);
 	len = strlen(text);
-	if ((fd = openat(statefd, STATE_FILE ".tmp", O_WRONLY | O_CREAT |
+	if ((fd = openat(statefd, tmp, O_WRONLY | O_CREAT |
 	    O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600)) == -1) {
-		errf(err, errlen, "%s.tmp: %s", statepath,
+		errf(err, errlen, "%s/%s: %s", statedir, tmp,
 		    strerror(errno));
 		free(text);
 		return -1;
@@ -183,17 +216,25 @@ state_save(const struct netd_state *st, char *err, size_t errlen)
 		off += (size_t)w;
 	free(text);
 	if (off < len || fsync(fd) == -1) {
-		errf(err, errlen, "%s.tmp: %s", statepath,
+		errf(err, errlen, "%s/%s: %s", statedir, tmp,
 		    strerror(errno));
 		close(fd);
 		return -1;
 	}
 	close(fd);
-	if (renameat(statefd, STATE_FILE ".tmp", statefd, STATE_FILE) == -1) {
-		errf(err, errlen, "%s: %s", statepath, strerror(errno));
+	if (renameat(statefd, tmp, statefd, file) == -1) {
+		errf(err, errlen, "%s/%s: %s", statedir, file,
+		    strerror(errno));
 		return -1;
 	}
 	return 0;
+}
+
+/* write st where state_load finds it, atomically */
+static int
+state_save(const struct netd_state *st, char *err, size_t errlen)
+{
+	return file_save(STATE_FILE, netd_state_fmt(st), err, errlen);
 }
 
 /*
@@ -203,7 +244,9 @@ state_save(const struct netd_state *st, char *err, size_t errlen)
 static int
 state_commit(struct netd_state *next, char *err, size_t errlen)
 {
-	if (netd_nft_apply(&net, next, 0, err, errlen) == -1) {
+	/* whatever changed, each container gets its repo's layer again */
+	if (netd_repos_sync(next, &repos, err, errlen) == -1 ||
+	    netd_nft_apply(&net, next, 0, err, errlen) == -1) {
 		netd_state_free(next);
 		return -1;
 	}
@@ -413,6 +456,17 @@ status_line(struct child *c, uint32_t rid, const char *fmt, ...)
 		fatal("%s: compose", c->name);
 }
 
+/* where entry i of t comes from, as ls and status name it (N8) */
+static const char *
+entry_origin(const struct netd_ctr *t, size_t i)
+{
+	if (i < netd_ctr_ncfg(t))
+		return "config";
+	if (i < t->n - t->nover)
+		return "repo-override";
+	return "container";
+}
+
 static void
 netd_status(struct child *c, struct imsg *imsg)
 {
@@ -443,11 +497,130 @@ netd_status(struct child *c, struct imsg *imsg)
 		status_line(c, rid, "%s %s: loose, strict again in %llds",
 		    t->name, a, (long long)(left > 0 ? left : 0));
 	for (i = 0; i < t->n; i++)
-		status_line(c, rid, "allow %s", policy_entry_fmt(&t->e[i], e,
-		    sizeof(e)));
+		status_line(c, rid, "allow %s (%s)", policy_entry_fmt(&t->e[i],
+		    e, sizeof(e)), entry_origin(t, i));
 	if (t->n == 0)
 		status_line(c, rid, "allow nothing (no egress_allow entry)");
 	child_done(c, rid, 1, NULL);
+}
+
+/*
+ * net egress ls: every entry that applies, with its origin.  The repo
+ * layer is listed whole, also what the config already holds (the kernel
+ * gets it once), so that rm --repo can be found for each of its entries.
+ */
+static void
+egress_ls(struct child *c, uint32_t rid, const struct netd_ctr *t)
+{
+	const struct netd_repo	*r;
+	char			 e[EGRESS_FMT_MAX];
+	size_t			 i;
+
+	for (i = 0; i < netd_ctr_ncfg(t); i++)
+		status_line(c, rid, "config %s", policy_entry_fmt(&t->e[i], e,
+		    sizeof(e)));
+	if (t->repo[0] != '\0' && (r = netd_repos_find(&repos, t->repo)) !=
+	    NULL)
+		for (i = 0; i < r->n; i++)
+			status_line(c, rid, "repo-override %s",
+			    policy_entry_fmt(&r->e[i], e, sizeof(e)));
+	for (i = t->n - t->nover; i < t->n; i++)
+		status_line(c, rid, "container %s", policy_entry_fmt(&t->e[i],
+		    e, sizeof(e)));
+	child_done(c, rid, 1, NULL);
+}
+
+/*
+ * net egress add|rm --repo: the layer of q's repo changes, and with it
+ * every container of the repo, in one nft transaction; then the file.
+ * The named container learns its repo when it was made before
+ * containers carried one.  rm refuses what only the config grants.
+ */
+static void
+egress_repo(struct child *c, uint32_t rid, struct jb_netd_egress *q,
+    int add)
+{
+	struct netd_repos	 nrepos;
+	struct netd_state	 next;
+	struct netd_ctr		*t;
+	struct egress_entry	 e;
+	char			 err[JB_ERR_TEXT_MAX], why[256];
+	size_t			 i, n = 0;
+	ssize_t			 ei;
+	int			 r;
+
+	if (netd_state_copy(&cur, &next) == -1 ||
+	    netd_repos_copy(&repos, &nrepos) == -1)
+		fatal("%s: out of memory", c->name);
+	if ((t = netd_state_find(&next, q->name)) == NULL) {
+		snprintf(err, sizeof(err), "jb-netd holds no policy for %s "
+		    "(made before jb-netd enforced policies?): destroy and "
+		    "recreate it", q->name);
+		goto fail;
+	}
+	if (t->repo[0] != '\0' && strcmp(t->repo, q->repo) != 0) {
+		snprintf(err, sizeof(err), "%s was made from repo %s, not %s: "
+		    "run net egress --repo from that repo's checkout", q->name,
+		    t->repo, q->repo);
+		goto fail;
+	}
+	(void)strlcpy(t->repo, q->repo, sizeof(t->repo));
+	if (add)
+		r = netd_repos_add(&nrepos, q->repo, q->entry, err,
+		    sizeof(err));
+	else if ((r = netd_repos_rm(&nrepos, q->repo, q->entry, err,
+	    sizeof(err))) == 0) {
+		/* additive only: name the file that grants it */
+		ei = policy_parse_entry(q->entry, &e, why, sizeof(why)) == 0 ?
+		    netd_ctr_find(t, &e) : -1;
+		if (ei != -1 && (size_t)ei < netd_ctr_ncfg(t))
+			snprintf(err, sizeof(err), "egress entry \"%.200s\" "
+			    "comes from egress_allow in %.150s, not from net "
+			    "egress add --repo: overrides cannot narrow the "
+			    "config; remove it there", q->entry, q->config[0] ?
+			    q->config : "the repo's config");
+		else if (ei != -1 && (size_t)ei >= t->n - t->nover)
+			snprintf(err, sizeof(err), "egress entry \"%.300s\": "
+			    "an override of %s alone, not of repo %s: net "
+			    "egress rm without --repo removes it", q->entry,
+			    q->name, q->repo);
+		else
+			snprintf(err, sizeof(err), "egress entry \"%.300s\": "
+			    "not a repo override of %s (jbctl net egress ls %s "
+			    "lists them)", q->entry, q->repo, q->name);
+		r = -1;
+	}
+	if (r == -1)
+		goto fail;
+	if (netd_repos_sync(&next, &nrepos, err, sizeof(err)) == -1 ||
+	    netd_nft_apply(&net, &next, 0, err, sizeof(err)) == -1)
+		goto fail;
+	/* the containers first: a repo they name with no layer is harmless */
+	if (state_save(&next, err, sizeof(err)) == -1 ||
+	    file_save(REPOS_FILE, netd_repos_fmt(&nrepos), err,
+	    sizeof(err)) == -1) {
+		char	e2[256];
+
+		if (netd_nft_apply(&net, &cur, 0, e2, sizeof(e2)) == -1)
+			log_warnx("%s: cannot restore the table: %s", c->name,
+			    e2);
+		goto fail;
+	}
+	netd_state_free(&cur);
+	cur = next;
+	netd_repos_free(&repos);
+	repos = nrepos;
+	for (i = 0; i < cur.n; i++)
+		if (strcmp(cur.v[i].repo, q->repo) == 0)
+			n++;
+	log_info("%s: repo %s: override %s %s, %zu container(s)", c->name,
+	    q->repo, add ? "added" : "removed", q->entry, n);
+	child_done(c, rid, 1, NULL);
+	return;
+fail:
+	netd_state_free(&next);
+	netd_repos_free(&nrepos);
+	child_done(c, rid, 0, err);
 }
 
 /*
@@ -461,9 +634,8 @@ netd_egress(struct child *c, struct imsg *imsg)
 	struct jb_netd_egress	 q;
 	struct netd_state	 next;
 	struct netd_ctr		*t;
-	char			 err[JB_ERR_TEXT_MAX], e[EGRESS_FMT_MAX];
+	char			 err[JB_ERR_TEXT_MAX];
 	uint32_t		 rid = imsg_get_id(imsg);
-	size_t			 i;
 	int			 add;
 
 	if (imsg_get_data(imsg, &q, sizeof(q)) == -1)
@@ -471,22 +643,26 @@ netd_egress(struct child *c, struct imsg *imsg)
 	q.name[sizeof(q.name) - 1] = '\0';
 	q.op[sizeof(q.op) - 1] = '\0';
 	q.entry[sizeof(q.entry) - 1] = '\0';
+	q.repo[sizeof(q.repo) - 1] = '\0';
+	q.config[sizeof(q.config) - 1] = '\0';
 	if (strcmp(q.op, "ls") == 0) {
 		if ((t = netd_state_find(&cur, q.name)) == NULL) {
 			child_done(c, rid, 0, "jb-netd holds no policy for this "
 			    "container");
 			return;
 		}
-		for (i = 0; i < t->n; i++)
-			status_line(c, rid, "%s %s", i >= t->n - t->nover ?
-			    "container" : "config", policy_entry_fmt(&t->e[i],
-			    e, sizeof(e)));
-		child_done(c, rid, 1, NULL);
+		egress_ls(c, rid, t);
 		return;
 	}
 	add = strcmp(q.op, "add") == 0;
 	if (!add && strcmp(q.op, "rm") != 0)
 		fatalx("%s: NETD_EGRESS: bad op", c->name);
+	if (q.repo[0] != '\0') {
+		if (!netd_repo_key_ok(q.repo))
+			fatalx("%s: NETD_EGRESS: bad repo", c->name);
+		egress_repo(c, rid, &q, add);
+		return;
+	}
 	if (netd_state_copy(&cur, &next) == -1)
 		fatal("%s: out of memory", c->name);
 	if ((t = netd_state_find(&next, q.name)) == NULL) {
@@ -583,7 +759,9 @@ main(int argc, char *argv[])
 		    "container can be fenced in, so the suite does not start "
 		    "(regress/setup-host creates it)", c.name, a.bridge);
 	if ((size_t)snprintf(statepath, sizeof(statepath), "%s/netd/%s",
-	    a.state_dir, STATE_FILE) >= sizeof(statepath))
+	    a.state_dir, STATE_FILE) >= sizeof(statepath) ||
+	    (size_t)snprintf(statedir, sizeof(statedir), "%s/netd",
+	    a.state_dir) >= sizeof(statedir))
 		fatalx("%s: state_dir too long", c.name);
 	{
 		char	dir[PATH_MAX];

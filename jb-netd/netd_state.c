@@ -41,6 +41,41 @@ netd_ctr_free(struct netd_ctr *c)
 	c->e = NULL;
 	c->n = 0;
 	c->nover = 0;
+	c->nrepo = 0;
+}
+
+/*
+ * e grows by doubling (ctr_add_entry): its room is the power of two at
+ * or above n, so every array made for n entries gets that much.
+ */
+static size_t
+ecap(size_t n)
+{
+	size_t	c = 1;
+
+	while (c < n)
+		c *= 2;
+	return c;
+}
+
+size_t
+netd_ctr_ncfg(const struct netd_ctr *c)
+{
+	return c->n - c->nover - c->nrepo;
+}
+
+int
+netd_repo_key_ok(const char *s)
+{
+	size_t	i;
+
+	if (s[0] == '\0' || s[0] == '-' || strlen(s) >= NETD_REPO_MAX)
+		return 0;
+	for (i = 0; s[i] != '\0'; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') ||
+		    (s[i] >= '0' && s[i] <= '9') || s[i] == '-'))
+			return 0;
+	return 1;
 }
 
 /* name, address and mode as text, checked; shared by message and file */
@@ -93,18 +128,63 @@ ctr_add_entry(struct netd_ctr *c, const char *s, char *err, size_t errlen)
 	return 0;
 }
 
-/* the index of the entry that prints as s does, or -1 */
+/* the index in e[from, to) of the entry that prints as want does, or -1 */
 static ssize_t
-ctr_find(const struct netd_ctr *c, const struct egress_entry *want)
+range_find(const struct egress_entry *e, size_t from, size_t to,
+    const struct egress_entry *want)
 {
 	char	a[EGRESS_FMT_MAX], b[EGRESS_FMT_MAX];
 	size_t	i;
 
 	(void)policy_entry_fmt(want, a, sizeof(a));
-	for (i = 0; i < c->n; i++)
-		if (strcmp(policy_entry_fmt(&c->e[i], b, sizeof(b)), a) == 0)
+	for (i = from; i < to; i++)
+		if (strcmp(policy_entry_fmt(&e[i], b, sizeof(b)), a) == 0)
 			return (ssize_t)i;
 	return -1;
+}
+
+ssize_t
+netd_ctr_find(const struct netd_ctr *c, const struct egress_entry *want)
+{
+	return range_find(c->e, 0, c->n, want);
+}
+
+/*
+ * The repo layer goes between the config and the container's own
+ * overrides, without what either already holds: nft refuses an
+ * interval element twice, and rm of a container override must leave
+ * the repo's copy of it (the next apply brings it back).
+ */
+int
+netd_ctr_repo_apply(struct netd_ctr *c, const struct egress_entry *re,
+    size_t rn, char *err, size_t errlen)
+{
+	struct egress_entry	*ne;
+	size_t			 ncfg = netd_ctr_ncfg(c), k, i;
+
+	if (ncfg + rn + c->nover > NETD_ENTRIES_MAX)
+		return st_err(err, errlen, "container %s: more than %d "
+		    "egress entries with its repo's overrides", c->name,
+		    NETD_ENTRIES_MAX);
+	if ((ne = calloc(ecap(ncfg + rn + c->nover), sizeof(*ne))) == NULL)
+		return st_err(err, errlen, "out of memory");
+	if (ncfg > 0)
+		memcpy(ne, c->e, ncfg * sizeof(*ne));
+	k = ncfg;
+	for (i = 0; i < rn; i++) {
+		if (range_find(c->e, 0, ncfg, &re[i]) != -1 ||
+		    range_find(c->e, c->n - c->nover, c->n, &re[i]) != -1 ||
+		    range_find(ne, ncfg, k, &re[i]) != -1)
+			continue;
+		ne[k++] = re[i];
+	}
+	if (c->nover > 0)
+		memcpy(ne + k, c->e + c->n - c->nover, c->nover * sizeof(*ne));
+	free(c->e);
+	c->e = ne;
+	c->nrepo = k - ncfg;
+	c->n = k + c->nover;
+	return 0;
 }
 
 /*
@@ -123,10 +203,12 @@ netd_ctr_override_add(struct netd_ctr *c, const char *s, char *err,
 	if (policy_parse_entry(s, &e, why, sizeof(why)) == -1)
 		return st_err(err, errlen, "egress entry \"%.300s\": %s", s,
 		    why);
-	if ((i = ctr_find(c, &e)) != -1)
+	if ((i = netd_ctr_find(c, &e)) != -1)
 		return st_err(err, errlen, "egress entry \"%.300s\": %s %s "
-		    "already allows it", s, c->name, (size_t)i < c->n -
-		    c->nover ? "egress_allow in its config" : "an override");
+		    "already allows it", s, c->name, (size_t)i <
+		    netd_ctr_ncfg(c) ? "egress_allow in its config" :
+		    (size_t)i < c->n - c->nover ? "a repo override (net "
+		    "egress add --repo)" : "an override");
 	if (ctr_add_entry(c, s, err, errlen) == -1)
 		return -1;
 	c->nover++;
@@ -144,15 +226,20 @@ netd_ctr_override_rm(struct netd_ctr *c, const char *s, char *err,
 	if (policy_parse_entry(s, &e, why, sizeof(why)) == -1)
 		return st_err(err, errlen, "egress entry \"%.300s\": %s", s,
 		    why);
-	if ((i = ctr_find(c, &e)) == -1)
+	if ((i = netd_ctr_find(c, &e)) == -1)
 		return st_err(err, errlen, "egress entry \"%.300s\": not an "
 		    "override of %s (jbctl net egress ls %s lists them)", s,
 		    c->name, c->name);
-	if ((size_t)i < c->n - c->nover)
+	if ((size_t)i < netd_ctr_ncfg(c))
 		return st_err(err, errlen, "egress entry \"%.300s\" comes "
 		    "from egress_allow in %s's config, not from net egress "
 		    "add: overrides cannot narrow the config; remove it there",
 		    s, c->name);
+	if ((size_t)i < c->n - c->nover)
+		return st_err(err, errlen, "egress entry \"%.300s\" comes "
+		    "from %s's repo override layer, not from net egress add "
+		    "on %s: remove it with net egress rm --repo", s, c->repo,
+		    c->name);
 	memmove(&c->e[i], &c->e[i + 1], (c->n - (size_t)i - 1) *
 	    sizeof(*c->e));
 	c->n--;
@@ -177,6 +264,10 @@ netd_ctr_from_msg(const struct jb_netd_ctr *m, struct netd_ctr *c,
 	mode[sizeof(mode) - 1] = '\0';
 	if (ctr_head(c, name, ipv4, mode, m->deadline, err, errlen) == -1)
 		return -1;
+	if (memchr(m->repo, '\0', sizeof(m->repo)) == NULL ||
+	    (m->repo[0] != '\0' && !netd_repo_key_ok(m->repo)))
+		return st_err(err, errlen, "container %s: bad repo key", name);
+	(void)strlcpy(c->repo, m->repo, sizeof(c->repo));
 	for (i = 0, p = m->entries; i < m->nentries; i++) {
 		if (p >= end || memchr(p, '\0', (size_t)(end - p)) == NULL) {
 			netd_ctr_free(c);
@@ -271,7 +362,7 @@ netd_state_copy(const struct netd_state *src, struct netd_state *dst)
 		dst->v[i] = src->v[i];
 		dst->v[i].e = NULL;
 		if (src->v[i].n > 0) {
-			if ((dst->v[i].e = calloc(src->v[i].n,
+			if ((dst->v[i].e = calloc(ecap(src->v[i].n),
 			    sizeof(*dst->v[i].e))) == NULL) {
 				dst->n = i;
 				netd_state_free(dst);
@@ -307,6 +398,18 @@ parse_line(struct netd_ctr *c, char *line, char *err, size_t errlen)
 	while ((s = strsep(&line, " ")) != NULL) {
 		if (*s == '\0')
 			continue;
+		/* "@REPO": once, before the entries */
+		if (*s == '@') {
+			if (c->repo[0] != '\0' || c->n > 0 ||
+			    !netd_repo_key_ok(s + 1)) {
+				netd_ctr_free(c);
+				return st_err(err, errlen, "repo \"%.60s\": "
+				    "one, before the entries, of [a-z0-9-]",
+				    s);
+			}
+			(void)strlcpy(c->repo, s + 1, sizeof(c->repo));
+			continue;
+		}
 		/* "+ENTRY": an override; they come after the config's */
 		if (*s != '+' && c->nover > 0) {
 			netd_ctr_free(c);
@@ -389,7 +492,7 @@ netd_state_fmt(const struct netd_state *st)
 
 	if ((f = open_memstream(&buf, &len)) == NULL)
 		return NULL;
-	fprintf(f, "# jb-netd: NAME IPV4 MODE DEADLINE [ENTRY ...] "
+	fprintf(f, "# jb-netd: NAME IPV4 MODE DEADLINE [@REPO] [ENTRY ...] "
 	    "[+OVERRIDE ...]\n");
 	for (i = 0; i < st->n; i++) {
 		in.s_addr = htonl(st->v[i].addr);
@@ -397,10 +500,17 @@ netd_state_fmt(const struct netd_state *st)
 		fprintf(f, "%s %s %s %" PRId64, st->v[i].name, a,
 		    st->v[i].mode == NFTGEN_LOOSE ? "loose" : "strict",
 		    st->v[i].deadline);
-		for (j = 0; j < st->v[i].n; j++)
+		if (st->v[i].repo[0] != '\0')
+			fprintf(f, " @%s", st->v[i].repo);
+		for (j = 0; j < st->v[i].n; j++) {
+			/* the repo layer has its own file (netd_repos.h) */
+			if (j >= netd_ctr_ncfg(&st->v[i]) &&
+			    j < st->v[i].n - st->v[i].nover)
+				continue;
 			fprintf(f, " %s%s", j >= st->v[i].n - st->v[i].nover ?
 			    "+" : "", policy_entry_fmt(&st->v[i].e[j], e,
 			    sizeof(e)));
+		}
 		fprintf(f, "\n");
 	}
 	bad = ferror(f);

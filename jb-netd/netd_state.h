@@ -12,15 +12,20 @@
  * What jb-netd enforces, per container, and its durable form: the file
  * <state_dir>/netd/containers, one line per container,
  *
- *	NAME IPV4 MODE DEADLINE [ENTRY ...] [+OVERRIDE ...]
+ *	NAME IPV4 MODE DEADLINE [@REPO] [ENTRY ...] [+OVERRIDE ...]
  *
  * MODE strict or loose, DEADLINE seconds since the epoch when loose mode
- * ends (0: never), ENTRY an egress_allow entry in its canonical form.
+ * ends (0: never), REPO the container_prefix of the repo it was made
+ * from (its repo-override layer, netd_repos.h), ENTRY an egress_allow
+ * entry in its canonical form.  The repo layer's entries are not written
+ * here: they live in their own file and are merged in after loading.
  * Lines starting with '#' and empty lines are skipped.  Pure: no I/O.
  */
 
 #ifndef JB_NETD_STATE_H
 #define JB_NETD_STATE_H
+
+#include <sys/types.h>
 
 #include <stddef.h>
 #include <stdint.h>
@@ -30,16 +35,23 @@
 #include "policy.h"
 
 #define NETD_ENTRIES_MAX	10000	/* egress entries per container */
+#define NETD_REPO_MAX		48	/* a repo's key: its container_prefix */
 
 struct netd_ctr {
 	char			 name[JB_INSTANCE_MAX];
 	uint32_t		 addr;		/* host byte order */
 	enum nftgen_mode	 mode;
 	int64_t			 deadline;	/* loose until; 0: never */
+	/*
+	 * e holds, in order: the config's egress_allow, the entries of the
+	 * repo's override layer it does not already have (nrepo, merged
+	 * in by netd_ctr_repo_apply), its own overrides (the last nover).
+	 */
 	struct egress_entry	*e;
 	size_t			 n;
-	/* the last nover of e are net egress add overrides, not config */
 	size_t			 nover;
+	size_t			 nrepo;
+	char			 repo[NETD_REPO_MAX];	/* "": none known */
 };
 
 struct netd_state {
@@ -62,6 +74,18 @@ int	netd_ctr_override_add(struct netd_ctr *, const char *entry, char *err,
 int	netd_ctr_override_rm(struct netd_ctr *, const char *entry, char *err,
 	    size_t errlen);
 int	netd_state_put(struct netd_state *, struct netd_ctr *);
+/* how many of c's entries come from its config */
+size_t	netd_ctr_ncfg(const struct netd_ctr *);
+/* index of the entry equal to want in c, or -1 */
+ssize_t	netd_ctr_find(const struct netd_ctr *, const struct egress_entry *);
+/*
+ * Replace c's repo-layer entries with those of e[n] it lacks (neither in
+ * its config nor among its overrides).  0, or -1 with err.
+ */
+int	netd_ctr_repo_apply(struct netd_ctr *, const struct egress_entry *e,
+	    size_t n, char *err, size_t errlen);
+/* 1 if s can name a repo: [a-z0-9-], not starting with '-' */
+int	netd_repo_key_ok(const char *);
 /* 1 when name was known and is gone, 0 when it was not known */
 int	netd_state_forget(struct netd_state *, const char *name);
 struct netd_ctr *netd_state_find(struct netd_state *, const char *name);

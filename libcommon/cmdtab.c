@@ -205,11 +205,17 @@ const struct cmd cmdtab[] = {
 	{ .words = { "net", "egress", "add" }, .id = CMD_NET_EGRESS_ADD,
 	  .cls = CMD_CONTAINER, .args = "ENTRY NAME", .min_args = 2,
 	  .max_args = 2,
+	  .opts = { { .lname = "repo",
+	      .help = "to every container of NAME's repo on this machine, "
+	      "now and when made (host-local; never over SSH)" } },
 	  .help = "allow one more egress entry to a container, beside its "
 	  "config's egress_allow" },
 	{ .words = { "net", "egress", "rm" }, .id = CMD_NET_EGRESS_RM,
 	  .cls = CMD_CONTAINER, .args = "ENTRY NAME", .min_args = 2,
 	  .max_args = 2,
+	  .opts = { { .lname = "repo",
+	      .help = "from the repo layer net egress add --repo gave "
+	      "(never over SSH)" } },
 	  .help = "remove an entry net egress add gave; the config's entries "
 	  "stay" },
 	{ .words = { "net", "egress", "ls" }, .id = CMD_NET_EGRESS_LS,

@@ -492,6 +492,8 @@ struct jb_netd_ctr {
 	int64_t		deadline;		/* loose until, 0: no revert */
 	uint32_t	nentries;
 	char		entries[JB_ARGV_MAX];
+	/* wt-egress: its repo's container_prefix, for the repo layer (N7) */
+	char		repo[48];
 };
 
 /* strict, or loose until deadline (0: no revert), for a known container */
@@ -506,6 +508,9 @@ struct jb_netd_egress {
 	char		name[JB_INSTANCE_MAX];
 	char		op[4];			/* add | rm | ls */
 	char		entry[320];		/* add, rm: one egress entry */
+	/* wt-egress: add, rm --repo: the repo layer of this prefix (N7) */
+	char		repo[48];
+	char		config[1024];		/* its config file, for errors */
 };
 
 const char	*jb_imsg_name(uint32_t);

@@ -103,6 +103,18 @@ refuse(struct sshp_result *r, const char *reason, const char *fmt, ...)
 	return -1;
 }
 
+/* is option lname of c given in out? */
+static int
+opt_set(const struct cmd *c, const struct jb_ctl_cmd *out, const char *lname)
+{
+	int	k;
+
+	for (k = 0; k < CMD_MAXOPTS && c->opts[k].lname != NULL; k++)
+		if (strcmp(c->opts[k].lname, lname) == 0)
+			return (out->optset & (1U << k)) != 0;
+	return 0;
+}
+
 /* does a parsed new ask for --net loose? */
 static int
 net_loose(const struct cmd *c, const struct jb_ctl_cmd *out)
@@ -350,6 +362,16 @@ sshpolicy_decide(const struct sshp_conf *pc, int argc, char *argv[],
 		return refuse(r, "restrict_host", "new --net loose: acts on "
 		    "the host's network, refused over SSH "
 		    "(remote.ssh.restrict_host)");
+	/*
+	 * R23: --repo changes every container of a repo on the host: never
+	 * over SSH, whatever restrict_host, the allowlist or --help say
+	 */
+	if ((c->id == CMD_NET_EGRESS_ADD || c->id == CMD_NET_EGRESS_RM) &&
+	    opt_set(c, out, "repo"))
+		return refuse(r, "repo scope", "net egress %s --repo: "
+		    "changes every container of the repo on the host, refused "
+		    "over SSH; run it on the host", c->id == CMD_NET_EGRESS_ADD ?
+		    "add" : "rm");
 	/* base usage names every container made from an image: not scoped */
 	if (pc->excluded && pc->restrict_host && c->id == CMD_BASE_USAGE)
 		return refuse(r, "excluded_repos", "base usage: refused over "

@@ -181,6 +181,48 @@ ATF_TC_BODY(restrict_host, tc)
 	ATF_CHECK(decide(&open_host, "base build") == -1);
 }
 
+ATF_TC_WITHOUT_HEAD(egress_repo_never);
+ATF_TC_BODY(egress_repo_never, tc)
+{
+	static const char	 allow[2][48] = { "net egress add",
+	    "net egress rm" };
+	struct sshp_conf	 list = { SSHP_ALLOWLIST, 0, allow, 2, 0, 0 };
+	static const char *const line[] = {
+		"net egress add --repo example.com:443 box",
+		"net egress add example.com:443 box --repo",
+		"net egress rm --repo example.com:443 box",
+		"net egress rm example.com:443 --repo box",
+		"net egress rm --repo --help",
+		"net egress add -h --repo",
+		NULL
+	};
+	int	i;
+
+	/* R23: refused with restrict_host off and when allowlisted too */
+	for (i = 0; line[i] != NULL; i++) {
+		ATF_CHECK_MSG(decide(&open_host, line[i]) == -1, "%s",
+		    line[i]);
+		ATF_CHECK_STREQ(res.reason, "repo scope");
+		ATF_CHECK(strstr(res.err, "--repo: changes every container")
+		    != NULL);
+		ATF_CHECK_MSG(decide(&list, line[i]) == -1, "%s", line[i]);
+		ATF_CHECK_MSG(decide(&full, line[i]) == -1, "%s", line[i]);
+	}
+	/* other spellings are not options at all */
+	ATF_CHECK(decide(&open_host, "net egress rm --repo=1 x box") == -1);
+	ATF_CHECK_STREQ(res.reason, "usage");
+	ATF_CHECK(decide(&open_host, "net egress rm --rep x box") == -1);
+	ATF_CHECK(decide(&open_host, "net egress rm -r x box") == -1);
+	ATF_CHECK(decide(&open_host, "net egress rm x box -- --repo") == -1);
+	ATF_CHECK(decide(&open_host, "net egress rm -- --repo box") == 0);
+	ATF_CHECK(cmd.optset == 0);
+	/* --repo is no option of the reading commands */
+	ATF_CHECK(decide(&open_host, "net egress ls --repo box") == -1);
+	/* without it, container scope as before */
+	ATF_CHECK(decide(&list, "net egress rm example.com:443 box") == 0);
+	ATF_CHECK(decide(&list, "net egress add example.com:443 box") == 0);
+}
+
 ATF_TC_WITHOUT_HEAD(allowlist_exact_leaf);
 ATF_TC_BODY(allowlist_exact_leaf, tc)
 {
@@ -249,5 +291,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, disabled_mode);
 	ATF_TP_ADD_TC(tp, excluded_global_config);
 	ATF_TP_ADD_TC(tp, usage_text);
+	ATF_TP_ADD_TC(tp, egress_repo_never);
 	return atf_no_error();
 }
