@@ -137,6 +137,8 @@ main(int argc, char *argv[])
 		fatalx("owner uid %u vanished", (unsigned)env->owner_uid);
 	priv_drop("jailbeed", pw, NULL, NULL, 0);
 	control_listen();
+	/* wt-egress: requests wait in the channels until the children run */
+	netsync_start();
 	strlcpy(sockdir, env->conf.socket, sizeof(sockdir));
 	strlcpy(sockdir, dirname(sockdir), sizeof(sockdir));
 	sandbox_jailbeed(sockdir);

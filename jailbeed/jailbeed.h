@@ -126,6 +126,9 @@ void	control_status(struct ctl_conn *);
 struct job	*control_job(struct ctl_conn *);
 void	control_job_remote(struct ctl_conn *, struct job *);
 
+/* netsync.c: forget in jb-netd what Incus no longer has, at start-up */
+void	netsync_start(void);
+
 /* sshd.c: remote SSH, the parent's side */
 void	sshd_init(void);
 void	sshd_start(const char *);

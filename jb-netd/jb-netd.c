@@ -356,6 +356,8 @@ netd_set(struct child *c, struct imsg *imsg)
 		return;
 	}
 	free(m);
+	/* being made now: Incus may not have it yet (netd_sync_forget) */
+	nc.fresh = 1;
 	(void)strlcpy(name, nc.name, sizeof(name));
 	if (netd_state_copy(&cur, &next) == -1 ||
 	    netd_state_put(&next, &nc) == -1)
@@ -392,6 +394,38 @@ netd_forget(struct child *c, struct imsg *imsg)
 		return;
 	}
 	log_info("%s: container %s forgotten", c->name, t.name);
+	child_done(c, imsg_get_id(imsg), 1, NULL);
+}
+
+/*
+ * The parent's start-up sync: Incus has no such container.  One set in
+ * this run is being made (its policy comes before Incus has it) and
+ * stays; any other is forgotten, which only ever refuses more.
+ */
+static void
+netd_sync_forget(struct child *c, struct imsg *imsg)
+{
+	struct jb_incus_target	 t;
+	struct netd_state	 next;
+	struct netd_ctr		*k;
+	char			 err[JB_ERR_TEXT_MAX];
+
+	if (imsg_get_data(imsg, &t, sizeof(t)) == -1)
+		fatalx("%s: malformed NETD_SYNC_FORGET", c->name);
+	t.name[sizeof(t.name) - 1] = '\0';
+	if ((k = netd_state_find(&cur, t.name)) == NULL || k->fresh) {
+		child_done(c, imsg_get_id(imsg), 1, NULL);
+		return;
+	}
+	if (netd_state_copy(&cur, &next) == -1)
+		fatal("%s: out of memory", c->name);
+	(void)netd_state_forget(&next, t.name);
+	if (state_commit(&next, err, sizeof(err)) == -1) {
+		child_done(c, imsg_get_id(imsg), 0, err);
+		return;
+	}
+	log_info("%s: container %s: Incus no longer has it; its policy, "
+	    "chains and sets are gone", c->name, t.name);
 	child_done(c, imsg_get_id(imsg), 1, NULL);
 }
 
@@ -729,6 +763,9 @@ netd_dispatch(struct child *c, struct imsg *imsg)
 		return 0;
 	case IMSG_NETD_MODES:
 		netd_modes(c, imsg);
+		return 0;
+	case IMSG_NETD_SYNC_FORGET:
+		netd_sync_forget(c, imsg);
 		return 0;
 	default:
 		return -1;

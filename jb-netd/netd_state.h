@@ -52,6 +52,7 @@ struct netd_ctr {
 	size_t			 nover;
 	size_t			 nrepo;
 	char			 repo[NETD_REPO_MAX];	/* "": none known */
+	int			 fresh;	/* set in this run: not in any file */
 };
 
 struct netd_state {

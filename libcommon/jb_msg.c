@@ -70,6 +70,7 @@ jb_imsg_name(uint32_t type)
 	case IMSG_NETD_EGRESS:		return "NETD_EGRESS";
 	case IMSG_NETD_MODES:		return "NETD_MODES";
 	case IMSG_NETD_MODE_ENTRY:	return "NETD_MODE_ENTRY";
+	case IMSG_NETD_SYNC_FORGET:	return "NETD_SYNC_FORGET";
 	case IMSG_NETD_FORGET:	return "NETD_FORGET";
 	case IMSG_NETD_MODE:		return "NETD_MODE";
 	case IMSG_NETD_STATUS:	return "NETD_STATUS";

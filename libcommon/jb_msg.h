@@ -121,6 +121,8 @@ enum jb_imsg_type {
 	IMSG_NETD_EGRESS = 410,	/* P->N, struct jb_netd_egress */
 	IMSG_NETD_MODES,	/* P->N, none: every container's mode */
 	IMSG_NETD_MODE_ENTRY,	/* N->P, struct jb_netd_mode, before DONE */
+	/* wt-egress: start-up sync, Incus lacks it: forget unless new */
+	IMSG_NETD_SYNC_FORGET = 440, /* P->N, struct jb_incus_target */
 
 	/*
 	 * parent <-> jb-sshd: 500..  LISTEN and SESSION travel on the

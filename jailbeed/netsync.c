@@ -1,0 +1,165 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * Start-up sync of jb-netd with Incus: a container jb-netd keeps a
+ * policy for that Incus no longer has (destroyed while the suite was
+ * down, or by hand) is forgotten, its chains and sets removed.  Only
+ * forgetting: a sync never opens anything.  When either list cannot be
+ * had nothing is forgotten, and it is logged.  A container made in this
+ * run (new sends jb-netd its policy before Incus has it) is never
+ * forgotten: jb-netd knows which those are.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobs.h"
+#include "log.h"
+
+struct netsync {
+	char	(*netd)[JB_INSTANCE_MAX];
+	size_t	  nnetd;
+	char	(*incus)[JB_INSTANCE_MAX];
+	size_t	  nincus;
+};
+
+static void
+ns_free(struct netsync *ns)
+{
+	free(ns->netd);
+	free(ns->incus);
+	free(ns);
+}
+
+static void
+ns_add(char (**v)[JB_INSTANCE_MAX], size_t *n, const char *name)
+{
+	char	(*nv)[JB_INSTANCE_MAX];
+
+	if ((nv = reallocarray(*v, *n + 1, sizeof(*nv))) == NULL)
+		fatal("netsync: out of memory");
+	*v = nv;
+	(void)strlcpy((*v)[(*n)++], name, sizeof((*v)[0]));
+}
+
+static void
+ns_mode(struct req *r, struct imsg *imsg)
+{
+	struct netsync		*ns = r->arg;
+	struct jb_netd_mode	 m;
+
+	if (imsg_get_type(imsg) != IMSG_NETD_MODE_ENTRY ||
+	    imsg_get_data(imsg, &m, sizeof(m)) == -1)
+		fatalx("jb-netd: malformed MODE_ENTRY");
+	m.name[sizeof(m.name) - 1] = '\0';
+	ns_add(&ns->netd, &ns->nnetd, m.name);
+}
+
+static void
+ns_instance(struct req *r, struct imsg *imsg)
+{
+	struct netsync		*ns = r->arg;
+	struct jb_instance	 in;
+
+	if (imsg_get_type(imsg) != IMSG_INCUS_INSTANCE ||
+	    imsg_get_data(imsg, &in, sizeof(in)) == -1)
+		fatalx("jb-incus: malformed INSTANCE");
+	in.name[sizeof(in.name) - 1] = '\0';
+	ns_add(&ns->incus, &ns->nincus, in.name);
+}
+
+static void
+ns_forgot(struct req *r, int ok, const char *err)
+{
+	char	*name = r->arg;
+
+	if (!ok)
+		log_warnx("start-up sync: %s stays in jb-netd's state: %s",
+		    name, err);
+	free(name);
+}
+
+static void
+ns_listed(struct req *r, int ok, const char *err)
+{
+	struct netsync		*ns = r->arg;
+	struct jb_incus_target	 t;
+	size_t			 i, j, n = 0;
+	char			*name;
+
+	if (!ok) {
+		log_warnx("start-up sync skipped: Incus cannot list the "
+		    "containers (%s); jb-netd keeps every policy", err);
+		ns_free(ns);
+		return;
+	}
+	for (i = 0; i < ns->nnetd; i++) {
+		for (j = 0; j < ns->nincus; j++)
+			if (strcmp(ns->netd[i], ns->incus[j]) == 0)
+				break;
+		if (j < ns->nincus)
+			continue;
+		memset(&t, 0, sizeof(t));
+		(void)strlcpy(t.name, ns->netd[i], sizeof(t.name));
+		if ((name = strdup(t.name)) == NULL)
+			fatal("netsync: out of memory");
+		log_info("start-up sync: Incus has no container %s: jb-netd "
+		    "forgets its policy", name);
+		if (req_send(PROC_NETD, IMSG_NETD_SYNC_FORGET, &t, sizeof(t),
+		    -1, NULL, ns_forgot, name) == NULL) {
+			log_warnx("start-up sync: cannot reach jb-netd");
+			free(name);
+			break;
+		}
+		n++;
+	}
+	log_debug("start-up sync: %zu of jb-netd's %zu container(s) gone "
+	    "from Incus", n, ns->nnetd);
+	ns_free(ns);
+}
+
+static void
+ns_modes(struct req *r, int ok, const char *err)
+{
+	struct netsync		*ns = r->arg;
+	struct jb_incus_target	 t;
+
+	if (!ok) {
+		log_warnx("start-up sync skipped: jb-netd: %s", err);
+		ns_free(ns);
+		return;
+	}
+	if (ns->nnetd == 0) {
+		ns_free(ns);
+		return;
+	}
+	/* every JailBee container, whatever its repo */
+	memset(&t, 0, sizeof(t));
+	if (req_send(PROC_INCUS, IMSG_INCUS_LIST, &t, sizeof(t), -1,
+	    ns_instance, ns_listed, ns) == NULL) {
+		log_warnx("start-up sync skipped: cannot reach jb-incus");
+		ns_free(ns);
+	}
+}
+
+void
+netsync_start(void)
+{
+	struct netsync	*ns;
+
+	if ((ns = calloc(1, sizeof(*ns))) == NULL)
+		fatal("netsync: out of memory");
+	if (req_send(PROC_NETD, IMSG_NETD_MODES, NULL, 0, -1, ns_mode,
+	    ns_modes, ns) == NULL) {
+		log_warnx("start-up sync skipped: cannot reach jb-netd");
+		ns_free(ns);
+	}
+}
