@@ -341,6 +341,13 @@ R32_restrict_host_false_body() {
 	    jssh -i key1 jailbee@127.0.0.1 remote ssh key ls
 	atf_check -s exit:1 -e match:"new --mount is refused" \
 	    jssh -i key1 jailbee@127.0.0.1 new x -m
+	# R23 (wt-egress): --repo on egress add|rm is refused regardless
+	for c in "net egress add --repo 192.0.2.9:80 box" \
+	    "net egress rm 192.0.2.9:80 box --repo"; do
+		atf_check -s exit:1 -e match:"--repo: changes every container" \
+		    jssh -i key1 jailbee@127.0.0.1 "$c"
+	done
+	atf_check -o ignore -x "grep -F '\"reason\":\"repo scope\"' state/ssh-journal.jsonl"
 }
 R32_restrict_host_false_cleanup() { jb_cleanup; }
 
