@@ -52,12 +52,10 @@ netd_repos_find(const struct netd_repos *rs, const char *key)
 static ssize_t
 entry_index(const struct netd_repo *r, const struct egress_entry *want)
 {
-	char	a[EGRESS_FMT_MAX], b[EGRESS_FMT_MAX];
 	size_t	i;
 
-	(void)policy_entry_fmt(want, a, sizeof(a));
 	for (i = 0; i < r->n; i++)
-		if (strcmp(policy_entry_fmt(&r->e[i], b, sizeof(b)), a) == 0)
+		if (netd_entry_eq(&r->e[i], want))
 			return (ssize_t)i;
 	return -1;
 }
@@ -197,6 +195,9 @@ netd_repos_sync(struct netd_state *st, const struct netd_repos *rs,
 	for (i = 0; i < st->n; i++) {
 		r = st->v[i].repo[0] != '\0' ?
 		    netd_repos_find(rs, st->v[i].repo) : NULL;
+		/* nothing to merge and nothing merged: as it is */
+		if (r == NULL && st->v[i].nrepo == 0)
+			continue;
 		if (netd_ctr_repo_apply(&st->v[i], r ? r->e : NULL,
 		    r ? r->n : 0, err, errlen) == -1)
 			return -1;

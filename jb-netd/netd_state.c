@@ -128,17 +128,28 @@ ctr_add_entry(struct netd_ctr *c, const char *s, char *err, size_t errlen)
 	return 0;
 }
 
-/* the index in e[from, to) of the entry that prints as want does, or -1 */
+/*
+ * Parsed entries are canonical (policy_parse_entry zeroes what a kind
+ * does not use and folds case), so two that print alike are equal field
+ * by field; comparing fields keeps a merge of long lists cheap.
+ */
+int
+netd_entry_eq(const struct egress_entry *a, const struct egress_entry *b)
+{
+	return a->kind == b->kind && a->proto == b->proto &&
+	    a->port == b->port && a->prefixlen == b->prefixlen &&
+	    a->addr == b->addr && strcmp(a->name, b->name) == 0;
+}
+
+/* the index in e[from, to) of the entry equal to want, or -1 */
 static ssize_t
 range_find(const struct egress_entry *e, size_t from, size_t to,
     const struct egress_entry *want)
 {
-	char	a[EGRESS_FMT_MAX], b[EGRESS_FMT_MAX];
 	size_t	i;
 
-	(void)policy_entry_fmt(want, a, sizeof(a));
 	for (i = from; i < to; i++)
-		if (strcmp(policy_entry_fmt(&e[i], b, sizeof(b)), a) == 0)
+		if (netd_entry_eq(&e[i], want))
 			return (ssize_t)i;
 	return -1;
 }

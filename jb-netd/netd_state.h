@@ -77,6 +77,8 @@ int	netd_ctr_override_rm(struct netd_ctr *, const char *entry, char *err,
 int	netd_state_put(struct netd_state *, struct netd_ctr *);
 /* how many of c's entries come from its config */
 size_t	netd_ctr_ncfg(const struct netd_ctr *);
+/* 1 if two parsed entries are the same (print the same) */
+int	netd_entry_eq(const struct egress_entry *, const struct egress_entry *);
 /* index of the entry equal to want in c, or -1 */
 ssize_t	netd_ctr_find(const struct netd_ctr *, const struct egress_entry *);
 /*

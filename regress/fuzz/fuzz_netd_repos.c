@@ -66,6 +66,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (st.v[i].n != netd_repos_find(&rs, st.v[i].repo)->n ||
 		    st.v[i].nrepo != st.v[i].n)
 			abort();
+	/* field equality is text equality, which the merge relies on */
+	for (i = 0; i + 1 < rs.n; i++) {
+		char	a[EGRESS_FMT_MAX], b[EGRESS_FMT_MAX];
+
+		if (netd_entry_eq(&rs.v[i].e[0], &rs.v[i + 1].e[0]) !=
+		    (strcmp(policy_entry_fmt(&rs.v[i].e[0], a, sizeof(a)),
+		    policy_entry_fmt(&rs.v[i + 1].e[0], b, sizeof(b))) == 0))
+			abort();
+	}
 	netd_state_free(&st);
 	free(out);
 	free(out2);

@@ -243,6 +243,46 @@ ATF_TC_BODY(state_repo_key, tc)
 	ATF_CHECK(!netd_repo_key_ok("jb/1"));
 }
 
+ATF_TC_WITHOUT_HEAD(entry_eq);
+ATF_TC_BODY(entry_eq, tc)
+{
+	static const char *const same[][2] = {
+		{ "A.Example:80/tcp", "a.example:80" },
+		{ "www.example.com.", "www.example.com" },
+		{ "*.Wild.example", "*.wild.example" },
+		{ "10.0.0.0/8:53/UDP", "10.0.0.0/8:53/udp" },
+	};
+	static const char *const differ[][2] = {
+		{ "a.example", "a.example:80" },
+		{ "a.example:80", "a.example:80/udp" },
+		{ "*.a.example", "a.example" },
+		{ "10.0.0.0/8", "10.0.0.0/16" },
+		{ "192.0.2.7", "192.0.2.8" },
+		{ "b.example:80", "a.example:80" },
+	};
+	struct egress_entry	a, b;
+	char			err[256], fa[EGRESS_FMT_MAX], fb[EGRESS_FMT_MAX];
+	size_t			i;
+
+	for (i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		ATF_REQUIRE(policy_parse_entry(same[i][0], &a, err,
+		    sizeof(err)) == 0);
+		ATF_REQUIRE(policy_parse_entry(same[i][1], &b, err,
+		    sizeof(err)) == 0);
+		ATF_CHECK_MSG(netd_entry_eq(&a, &b), "%s", same[i][0]);
+	}
+	/* equal exactly when the canonical texts are */
+	for (i = 0; i < sizeof(differ) / sizeof(differ[0]); i++) {
+		ATF_REQUIRE(policy_parse_entry(differ[i][0], &a, err,
+		    sizeof(err)) == 0);
+		ATF_REQUIRE(policy_parse_entry(differ[i][1], &b, err,
+		    sizeof(err)) == 0);
+		ATF_CHECK_MSG(!netd_entry_eq(&a, &b), "%s", differ[i][0]);
+		ATF_CHECK(strcmp(policy_entry_fmt(&a, fa, sizeof(fa)),
+		    policy_entry_fmt(&b, fb, sizeof(fb))) != 0);
+	}
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, file_round_trip);
@@ -250,5 +290,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, add_rm);
 	ATF_TP_ADD_TC(tp, sync_layers);
 	ATF_TP_ADD_TC(tp, state_repo_key);
+	ATF_TP_ADD_TC(tp, entry_eq);
 	return atf_no_error();
 }
