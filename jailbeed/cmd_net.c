@@ -9,9 +9,9 @@
  */
 
 /*
- * jbctl net strict|loose|status NAME and net egress (FEATURES N5-N8).  jb-netd
- * holds the mode and the loose deadline, writes them down and reverts
- * at the deadline itself, also across a restart; strict cuts the
+ * jbctl net strict|loose|status NAME and net egress (FEATURES N5-N8).
+ * jb-netd holds the mode and the loose deadline, writes them down and
+ * reverts at the deadline itself, also across a restart; strict cuts the
  * container's established flows.
  */
 

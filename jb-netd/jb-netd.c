@@ -57,7 +57,7 @@
 
 static struct nftgen_net	 net;
 static struct netd_state	 cur;		/* what the kernel has */
-static struct netd_repos	 repos;		/* the repo layer, as cur has it */
+static struct netd_repos	 repos;		/* the repo layer cur merges */
 static int			 statefd = -1;	/* <state_dir>/netd */
 static char			 statepath[PATH_MAX];
 static char			 statedir[PATH_MAX];	/* <state_dir>/netd */
@@ -692,8 +692,13 @@ netd_egress(struct child *c, struct imsg *imsg)
 	if (!add && strcmp(q.op, "rm") != 0)
 		fatalx("%s: NETD_EGRESS: bad op", c->name);
 	if (q.repo[0] != '\0') {
-		if (!netd_repo_key_ok(q.repo))
-			fatalx("%s: NETD_EGRESS: bad repo", c->name);
+		if (!netd_repo_key_ok(q.repo)) {
+			snprintf(err, sizeof(err), "container_prefix \"%s\" "
+			    "cannot name a repo layer: [a-z0-9-] only",
+			    q.repo);
+			child_done(c, rid, 0, err);
+			return;
+		}
 		egress_repo(c, rid, &q, add);
 		return;
 	}

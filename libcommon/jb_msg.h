@@ -512,7 +512,7 @@ struct jb_netd_egress {
 	char		entry[320];		/* add, rm: one egress entry */
 	/* wt-egress: add, rm --repo: the repo layer of this prefix (N7) */
 	char		repo[48];
-	char		config[1024];		/* its config file, for errors */
+	char		config[1024];		/* its config file (errors) */
 };
 
 const char	*jb_imsg_name(uint32_t);

@@ -370,8 +370,8 @@ sshpolicy_decide(const struct sshp_conf *pc, int argc, char *argv[],
 	    opt_set(c, out, "repo"))
 		return refuse(r, "repo scope", "net egress %s --repo: "
 		    "changes every container of the repo on the host, refused "
-		    "over SSH; run it on the host", c->id == CMD_NET_EGRESS_ADD ?
-		    "add" : "rm");
+		    "over SSH; run it on the host",
+		    c->id == CMD_NET_EGRESS_ADD ? "add" : "rm");
 	/* base usage names every container made from an image: not scoped */
 	if (pc->excluded && pc->restrict_host && c->id == CMD_BASE_USAGE)
 		return refuse(r, "excluded_repos", "base usage: refused over "

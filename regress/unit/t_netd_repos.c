@@ -261,7 +261,8 @@ ATF_TC_BODY(entry_eq, tc)
 		{ "b.example:80", "a.example:80" },
 	};
 	struct egress_entry	a, b;
-	char			err[256], fa[EGRESS_FMT_MAX], fb[EGRESS_FMT_MAX];
+	char			err[256];
+	char			fa[EGRESS_FMT_MAX], fb[EGRESS_FMT_MAX];
 	size_t			i;
 
 	for (i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
