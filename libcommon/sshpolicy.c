@@ -52,6 +52,8 @@ sshpolicy_host(enum cmd_id id)
 	case CMD_NET_EGRESS_RM:
 	case CMD_NET_EGRESS_LS:
 	case CMD_NET_EGRESS_EXPORT:
+	/* refresh admits only what the allowlist already allows (N4) */
+	case CMD_NET_REFRESH:
 		return SSHP_HOST_ALLOWED;
 	/* R19: setting up the host is the local owner's business */
 	case CMD_INIT:
