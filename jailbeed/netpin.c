@@ -47,7 +47,8 @@ netpin_relay(struct imsg *imsg, netpin_cb cb, void *arg)
 	if ((pin = malloc(sizeof(*pin))) == NULL ||
 	    (rl = calloc(1, sizeof(*rl))) == NULL)
 		fatal("%s", __func__);
-	if (imsg_get_data(imsg, pin, sizeof(*pin)) == -1)
+	if (imsg_get_data(imsg, pin, sizeof(*pin)) == -1 ||
+	    pin->len >= sizeof(pin->text))
 		fatalx("jb-netd: malformed NETD_PIN");
 	pin->name[sizeof(pin->name) - 1] = '\0';
 	(void)strlcpy(rl->ack.name, pin->name, sizeof(rl->ack.name));

@@ -326,7 +326,7 @@ netd_set(struct child *c, struct imsg *imsg)
 	}
 	log_info("%s: container %s enforced", c->name, name);
 	child_done(c, imsg_get_id(imsg), 1, NULL);
-	netd_pool_refresh(name, 0);
+	netd_pool_resolve(name);
 }
 
 static void

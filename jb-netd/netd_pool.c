@@ -58,6 +58,7 @@ struct cycle {
 	char			(*names)[EGRESS_NAME_MAX + 1];
 	int			*ok;
 	size_t			 added;
+	int			 pin;		/* pin at the end */
 };
 
 struct query {
@@ -209,8 +210,13 @@ admit(const struct netd_ctr *c, const char *name, int64_t now)
 
 	if (pool.n == 0)
 		return;
+	for (i = 0, n = 0; i < pool.n; i++)
+		if (strcmp(pool.v[i].ctr, c->name) == 0)
+			n++;
+	if (n == 0)
+		return;
 	if ((done = calloc(pool.n, sizeof(*done))) == NULL ||
-	    (el = calloc(pool.n * ADMIT_MATCHES, sizeof(*el))) == NULL)
+	    (el = calloc(n * ADMIT_MATCHES, sizeof(*el))) == NULL)
 		fatal("jb-netd: pool: out of memory");
 	for (i = 0; i < pool.n; i++) {
 		if (done[i] || strcmp(pool.v[i].ctr, c->name) != 0 ||
@@ -450,7 +456,7 @@ cycle_end(struct cycle *cy)
 			    "nothing to pin (*.domain entries are not pinned)");
 		pin_due(cy->ctr, cy->rid);
 		child_done(ch, cy->rid, 1, NULL);
-	} else
+	} else if (cy->pin)
 		pin_due(cy->ctr, 0);
 	cycle_free(cy);
 }
@@ -484,7 +490,7 @@ answered(int result, char type, int count, int ttl, void *addresses,
 }
 
 static void
-cycle_start(const char *ctr, uint32_t rid)
+cycle_start(const char *ctr, uint32_t rid, int pin)
 {
 	const struct netd_ctr	*c = find_ctr(ctr);
 	struct cycle		*cy;
@@ -507,6 +513,7 @@ cycle_start(const char *ctr, uint32_t rid)
 		fatal("jb-netd: pool: out of memory");
 	(void)strlcpy(cy->ctr, ctr, sizeof(cy->ctr));
 	cy->rid = rid;
+	cy->pin = pin;
 	/* exact names only: a wildcard names no host to ask for */
 	for (i = 0; i < c->n; i++) {
 		if (c->e[i].kind != EGRESS_NAME)
@@ -542,7 +549,13 @@ cycle_start(const char *ctr, uint32_t rid)
 void
 netd_pool_refresh(const char *ctr, uint32_t rid)
 {
-	cycle_start(ctr, rid);
+	cycle_start(ctr, rid, 1);
+}
+
+void
+netd_pool_resolve(const char *ctr)
+{
+	cycle_start(ctr, 0, 0);
 }
 
 void
@@ -616,7 +629,7 @@ tick(int fd, short ev, void *arg)
 	size_t		i;
 
 	for (i = 0; i < st->n; i++)
-		cycle_start(st->v[i].name, 0);
+		cycle_start(st->v[i].name, 0, 1);
 	evtimer_add(&tick_ev, &tv);
 }
 

@@ -53,6 +53,11 @@ void	netd_pool_start(struct evdns_base *client);
  * is answered with status lines, its PIN and DONE once all answered.
  */
 void	netd_pool_refresh(const char *ctr, uint32_t rid);
+/*
+ * The same in the background without pinning: a policy set before its
+ * container exists (jailbeed pins once new has made it).
+ */
+void	netd_pool_resolve(const char *ctr);
 /* ctr's block as the pool has it (none when loose), in reply to rid */
 void	netd_pool_pin(const char *ctr, uint32_t rid);
 /* the resolver answered name with addrs (network order) for ctr */
