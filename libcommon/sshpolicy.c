@@ -52,8 +52,6 @@ sshpolicy_host(enum cmd_id id)
 	case CMD_NET_EGRESS_RM:
 	case CMD_NET_EGRESS_LS:
 	case CMD_NET_EGRESS_EXPORT:
-	/* refresh admits only what the allowlist already allows (N4) */
-	case CMD_NET_REFRESH:
 		return SSHP_HOST_ALLOWED;
 	/* R19: setting up the host is the local owner's business */
 	case CMD_INIT:
@@ -75,6 +73,12 @@ sshpolicy_host(enum cmd_id id)
 	case CMD_NET_LOOSE:
 	/* R19: an override can open the host or its LAN, as loose can */
 	case CMD_NET_EGRESS_ADD:
+	/*
+	 * the security page names net refresh among the host's own
+	 * commands: it admits addresses nobody in the container asked for
+	 * (N4)
+	 */
+	case CMD_NET_REFRESH:
 	/*
 	 * R20: mount is host-only unless remote.ssh.mount_roots or
 	 * remote.ssh.mounts unlocks it (sshp_conf.mount_unlocked); then

@@ -61,6 +61,16 @@ hosts() { incus exec "$1" -- cat /etc/hosts; }
 # the lines between the sentinels of container $1's /etc/hosts
 block() { hosts "$1" | sed -n "/^$BEGIN\$/,/^$END\$/p"; }
 
+# wait up to $3 seconds for line $2 in container $1's block
+wait_block() {
+	i=0
+	until block "$1" | grep -qx "$2"; do
+		i=$((i + 1))
+		[ $i -le $(($3 * 2)) ] || atf_fail "no \"$2\" in the block of $1 after $3 s"
+		sleep 0.5
+	done
+}
+
 atf_test_case pool_and_pin cleanup
 pool_and_pin_head() {
 	atf_set descr "a strict container's /etc/hosts pins its allowed" \
@@ -146,14 +156,20 @@ www.test:8080
 
 	# a restart with an upstream that knows rot.test no more: the
 	# table starts afresh, the pool admits both addresses again and a
-	# refresh that resolves nothing keeps them
+	# refresh that resolves nothing keeps them.  The block, edited away
+	# meanwhile, comes back unasked soon after the start.
 	jb_cleanup
 	rm -f jailbeed.pid
 	: > rot.hosts
 	kill -HUP "$(cat dnsmasq.pid)"
+	incus exec "$c" -- sh -c "sed -i '/^$BEGIN\$/,/^$END\$/d' /etc/hosts"
+	atf_check -o empty block "$c"
 	sleep 3
 	jb_start
 	jb_tools
+	wait_block "$c" "$NH_ROT2 rot.test" 20
+	block "$c" > got
+	atf_check -o file:want2 cat got
 	atf_check -o match:"$NH_ROT2 . tcp . 8080 timeout" \
 	    nft list set inet jailbee "allow_$id"
 	atf_check -o match:"^hello 8080 from $NH_ROT1" \
@@ -164,6 +180,26 @@ www.test:8080
 	    -e match:"/etc/hosts pins 3 address" jbo repo net refresh pin
 	block "$c" > got
 	atf_check -o file:want2 cat got
+
+	# an answer the resolver gives the container joins the pool and
+	# the pin at once
+	echo "$NH_WWW2 rot.test" > rot.hosts
+	kill -HUP "$(cat dnsmasq.pid)"
+	sleep 3
+	atf_check -o match:"Address:? *$NH_WWW2" \
+	    in_ctr "$c" nslookup rot.test 192.0.2.99
+	wait_block "$c" "$NH_WWW2 rot.test" 10
+	atf_check -o match:"^hello 8080 from $NH_WWW2" \
+	    ctr_get "$c" $NH_WWW2 8080
+
+	# and the refresh every minute finds a rotation by itself
+	echo "$NH_BARE rot.test" > rot.hosts
+	kill -HUP "$(cat dnsmasq.pid)"
+	wait_block "$c" "$NH_BARE rot.test" 75
+	atf_check -o match:"^hello 8080 from $NH_BARE" \
+	    ctr_get "$c" $NH_BARE 8080
+	atf_check -o match:"$NH_ROT1 rot.test" -o match:"$NH_ROT2 rot.test" \
+	    block "$c"
 
 	atf_check -s exit:1 -e match:"no policy" jbo repo net refresh nosuch
 }
