@@ -111,6 +111,20 @@ is_sentinel(const char *s, size_t len, const char *sentinel)
 	return len == sl && memcmp(s, sentinel, sl) == 0;
 }
 
+/* the block between its sentinels at buf + *o */
+static void
+put_block(char *buf, size_t *o, const char *block, size_t blocklen)
+{
+	memcpy(buf + *o, HOSTSPIN_BEGIN "\n", sizeof(HOSTSPIN_BEGIN));
+	*o += sizeof(HOSTSPIN_BEGIN);
+	memcpy(buf + *o, block, blocklen);
+	*o += blocklen;
+	if (block[blocklen - 1] != '\n')
+		buf[(*o)++] = '\n';
+	memcpy(buf + *o, HOSTSPIN_END "\n", sizeof(HOSTSPIN_END));
+	*o += sizeof(HOSTSPIN_END);
+}
+
 int
 hostspin_merge(const char *old, size_t oldlen, const char *block,
     size_t blocklen, char **out, size_t *outlen)
@@ -118,7 +132,7 @@ hostspin_merge(const char *old, size_t oldlen, const char *block,
 	const char	*nl;
 	char		*buf;
 	size_t		 off = 0, end, ll, o = 0, cap;
-	int		 inside = 0;
+	int		 inside = 0, placed = 0;
 
 	*out = NULL;
 	*outlen = 0;
@@ -132,9 +146,13 @@ hostspin_merge(const char *old, size_t oldlen, const char *block,
 		nl = memchr(old + off, '\n', oldlen - off);
 		end = nl ? (size_t)(nl - old) + 1 : oldlen;
 		ll = end - off - (nl ? 1 : 0);
-		if (!inside && is_sentinel(old + off, ll, HOSTSPIN_BEGIN))
+		if (!inside && is_sentinel(old + off, ll, HOSTSPIN_BEGIN)) {
 			inside = 1;
-		else if (inside) {
+			/* where the block was: the user's lines stay put */
+			if (!placed && blocklen > 0)
+				put_block(buf, &o, block, blocklen);
+			placed = 1;
+		} else if (inside) {
 			if (is_sentinel(old + off, ll, HOSTSPIN_END))
 				inside = 0;
 		} else {
@@ -144,17 +162,10 @@ hostspin_merge(const char *old, size_t oldlen, const char *block,
 		}
 		off = end;
 	}
-	if (blocklen > 0) {
+	if (!placed && blocklen > 0) {
 		if (o > 0 && buf[o - 1] != '\n')
 			buf[o++] = '\n';
-		memcpy(buf + o, HOSTSPIN_BEGIN "\n", sizeof(HOSTSPIN_BEGIN));
-		o += sizeof(HOSTSPIN_BEGIN);
-		memcpy(buf + o, block, blocklen);
-		o += blocklen;
-		if (block[blocklen - 1] != '\n')
-			buf[o++] = '\n';
-		memcpy(buf + o, HOSTSPIN_END "\n", sizeof(HOSTSPIN_END));
-		o += sizeof(HOSTSPIN_END);
+		put_block(buf, &o, block, blocklen);
 	}
 	if (o > HOSTSPIN_FILE_MAX) {
 		free(buf);

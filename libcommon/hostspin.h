@@ -42,14 +42,15 @@ int	hostspin_valid(const char *block, size_t len);
 int	hostspin_line(uint32_t addr, const char *name, char *buf,
 	    size_t len);
 /*
- * The new file: old with every managed block taken out, then block
- * (checked by hostspin_valid) between the sentinels, unless block is
- * empty, which leaves the file without one.  A BEGIN without its END
- * runs to the end of the file: the block is always written last, so
- * what follows an unterminated one is a cut-off block of ours.  When
- * the user's last line lacks its newline, one is added before the
- * block.  *out is to be freed.  0, or -1 (out of memory, or a block
- * or result over HOSTSPIN_FILE_MAX).
+ * The new file: old with block (checked by hostspin_valid) between the
+ * sentinels in place of the first managed block, or appended when there
+ * is none; every other managed block is taken out, and an empty block
+ * leaves the file without one.  The user's lines keep their bytes and
+ * their order, so an unchanged block gives the same file back.  A BEGIN
+ * without its END runs to the end of the file (a write cut short).  When
+ * the user's last line lacks its newline, one is added before an
+ * appended block.  *out is to be freed.  0, or -1 (out of memory, or a
+ * block or result over HOSTSPIN_FILE_MAX).
  */
 int	hostspin_merge(const char *old, size_t oldlen, const char *block,
 	    size_t blocklen, char **out, size_t *outlen);

@@ -47,7 +47,16 @@ setup() {
 exec in_ctr "$1" timeout 10 bash -c "exec 3<>/dev/tcp/$2/$3 &&
     printf 'GET / HTTP/1.0\r\n\r\n' >&3 && cat <&3"
 EOS
-	chmod 0755 bin/ctr_get
+	# container $1's /etc/hosts, and the lines between its sentinels
+	cat > bin/hosts <<'EOS'
+#!/bin/sh
+exec incus exec "$1" -- cat /etc/hosts
+EOS
+	cat > bin/block <<EOS
+#!/bin/sh
+incus exec "\$1" -- cat /etc/hosts | sed -n "/^$BEGIN\\\$/,/^$END\\\$/p"
+EOS
+	chmod 0755 bin/ctr_get bin/hosts bin/block
 }
 
 cleanup() {
@@ -56,10 +65,6 @@ cleanup() {
 	nh_down
 }
 
-hosts() { incus exec "$1" -- cat /etc/hosts; }
-
-# the lines between the sentinels of container $1's /etc/hosts
-block() { hosts "$1" | sed -n "/^$BEGIN\$/,/^$END\$/p"; }
 
 # wait up to $3 seconds for line $2 in container $1's block
 wait_block() {
@@ -118,7 +123,7 @@ www.test:8080
 	# the user's own lines, before and after the block, are kept
 	incus exec "$c" -- sh -c 'echo "192.0.2.77 mine.example" >> /etc/hosts'
 	hosts "$c" > before
-	atf_check -o match:"/etc/hosts pins 2 address" -e ignore \
+	atf_check -o ignore -e match:"/etc/hosts pins 2 address" \
 	    jbo repo net refresh pin
 	atf_check -o file:before hosts "$c"
 

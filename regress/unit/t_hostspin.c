@@ -88,13 +88,13 @@ ATF_TC_BODY(merge, tc)
 {
 	const char	*blk = "192.0.2.1 a.example\n";
 
-	/* appended, then replaced in place of the old one, then taken out */
+	/* appended, then replaced where the old one was, then taken out */
 	merge_is("127.0.0.1 localhost\n", blk,
 	    "127.0.0.1 localhost\n" B "192.0.2.1 a.example\n" E);
 	merge_is("127.0.0.1 localhost\n" B "192.0.2.9 old.example\n" E
 	    "10.1.1.1 mine\n", blk,
-	    "127.0.0.1 localhost\n10.1.1.1 mine\n" B
-	    "192.0.2.1 a.example\n" E);
+	    "127.0.0.1 localhost\n" B "192.0.2.1 a.example\n" E
+	    "10.1.1.1 mine\n");
 	merge_is("127.0.0.1 localhost\n" B "192.0.2.9 old.example\n" E
 	    "10.1.1.1 mine\n", "",
 	    "127.0.0.1 localhost\n10.1.1.1 mine\n");
@@ -109,9 +109,15 @@ ATF_TC_BODY(merge, tc)
 	/* a cut-off block of ours runs to the end of the file */
 	merge_is("127.0.0.1 localhost\n" B "192.0.2.9 old.ex", blk,
 	    "127.0.0.1 localhost\n" B "192.0.2.1 a.example\n" E);
-	/* two blocks (an edit gone wrong): both go */
+	/* two blocks (an edit gone wrong): both go, the new one at the first */
 	merge_is(B "192.0.2.9 x\n" E "10.1.1.1 mine\n" B E, "",
 	    "10.1.1.1 mine\n");
+	merge_is("10.1.1.2 a\n" B "192.0.2.9 x\n" E "10.1.1.1 mine\n" B E,
+	    blk, "10.1.1.2 a\n" B "192.0.2.1 a.example\n" E
+	    "10.1.1.1 mine\n");
+	/* an END without its newline at the end of the file */
+	merge_is("10.1.1.2 a\n" B "192.0.2.9 x\n" HOSTSPIN_END, blk,
+	    "10.1.1.2 a\n" B "192.0.2.1 a.example\n" E);
 	/* sentinels with trailing blanks or CR still count */
 	merge_is(HOSTSPIN_BEGIN " \r\n192.0.2.9 x\n" HOSTSPIN_END "\t\n"
 	    "10.1.1.1 mine\n", "", "10.1.1.1 mine\n");
