@@ -142,9 +142,9 @@ answered(int result, char type, int count, int ttl, void *addresses,
 	}
 	log_debug("jb-netd: resolver: %s for %s: %d address(es), ttl %d",
 	    l->name, c->name, count, ttl);
-	/* exact allowed names are pooled and pinned (N4) */
-	netd_pool_feed(c, l->name, addresses, count);
 	respond(l->req, DNS_ERR_NONE);
+	/* exact allowed names are pooled and pinned (N4), once answered */
+	netd_pool_feed(c, l->name, addresses, count);
 out:
 	free(l);
 }
