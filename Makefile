@@ -60,7 +60,8 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/testhook.c libcommon/repoconf.c \
 		   libcommon/sandbox-linux.c libcommon/sandbox_procs.c \
 		   libcommon/sshargv.c libcommon/authkeys.c \
-		   libcommon/sshpolicy.c libcommon/mountspec.c
+		   libcommon/sshpolicy.c libcommon/mountspec.c \
+		   libcommon/hostspin.c
 JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/control.c jailbeed/request.c jailbeed/job.c \
 		   jailbeed/repo.c jailbeed/capture.c jailbeed/cmd_ls.c \
@@ -69,15 +70,16 @@ JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/cmd_init.c jailbeed/cmd_base.c jailbeed/sshd.c \
 		   jbctl/output.c jailbeed/mounts.c jailbeed/cmd_mount.c \
 		   jailbeed/mount_remote.c jailbeed/github.c jailbeed/cmd_net.c \
-		   jailbeed/netsync.c
+		   jailbeed/netsync.c jailbeed/netpin.c
 JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http.c jb-incus/incus.c \
 		   jb-incus/ws.c jb-incus/exec.c jb-incus/ops.c \
 		   jb-incus/ops_action.c jb-incus/ops_create.c \
 		   jb-incus/ops_exec.c jb-incus/ops_image.c \
-		   jb-incus/ops_disk.c
+		   jb-incus/ops_disk.c jb-incus/ops_hosts.c
 JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/netd_state.c jb-netd/netd_nft.c \
-		   jb-netd/resolver.c jb-netd/netd_ct.c jb-netd/netd_repos.c
+		   jb-netd/resolver.c jb-netd/netd_ct.c jb-netd/netd_repos.c \
+		   jb-netd/pool.c jb-netd/netd_pool.c
 JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/repo.c jb-mountd/image.c \
 		   jb-mountd/mount.c jb-mountd/deadline.c jb-mountd/sshseed.c
 JBSSHD_SRCS	:= jb-sshd/jb-sshd.c jb-sshd/session.c
@@ -92,10 +94,10 @@ TESTLIBS	 = $(O)/libincus.a $(O)/libnetd.a $(O)/libjbctl.a \
 UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy \
 		   t_repoconf t_term t_ws t_repo t_sandbox t_image \
 		   t_httpbody t_sshargv t_sshpolicy t_authkeys t_mountspec \
-		   t_netd_state t_netd_repos
+		   t_netd_state t_netd_repos t_hostspin t_pool
 FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf \
 		   fuzz_ws fuzz_image fuzz_sshargv fuzz_mountspec \
-		   fuzz_netd_state fuzz_netd_repos
+		   fuzz_netd_state fuzz_netd_repos fuzz_hostspin fuzz_pool
 FUZZTIME	?= 20
 
 # objects are rebuilt when the flags change (SAN, TESTHOOKS, PREFIX...)
@@ -169,7 +171,8 @@ $(O)/libincus.a: $(call objs,jb-incus/http.c jb-incus/incus.c jb-incus/ws.c \
 	rm -f $@
 	ar rcs $@ $^
 $(O)/libnetd.a: $(call objs,jb-netd/policy.c jb-netd/nftgen.c \
-		   jb-netd/netd_state.c jb-netd/netd_nft.c jb-netd/netd_repos.c)
+		   jb-netd/netd_state.c jb-netd/netd_nft.c jb-netd/netd_repos.c \
+		   jb-netd/pool.c)
 	rm -f $@
 	ar rcs $@ $^
 $(O)/libmountd.a: $(call objs,jb-mountd/repo.c jb-mountd/image.c)

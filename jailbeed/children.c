@@ -29,6 +29,7 @@
 
 #include "jailbeed.h"
 #include "log.h"
+#include "netpin.h"
 #include "proc.h"
 
 struct jb_child children[PROC_MAX] = {
@@ -349,6 +350,15 @@ child_dispatch(int fd, short event, void *arg)
 		case IMSG_NETD_MODE_ENTRY:	/* ls (wt-net2) */
 			if (req_dispatch(c - children, &imsg) == -1)
 				jailbeed_shutdown(1);
+			break;
+		case IMSG_NETD_PIN:	/* N4 (wt-pin): unasked, or a reply */
+			if (c - children != PROC_NETD ||
+			    (imsg_get_id(&imsg) == 0 ?
+			    netpin_unasked(&imsg) :
+			    req_dispatch(c - children, &imsg)) == -1) {
+				log_warnx("%s: bad NETD_PIN", c->name);
+				jailbeed_shutdown(1);
+			}
 			break;
 		case IMSG_MOUNTD_EXPIRED:
 			if (c - children != PROC_MOUNTD ||

@@ -9,10 +9,12 @@
  */
 
 /*
- * jbctl net strict|loose|status NAME and net egress (FEATURES N5-N8).
- * jb-netd holds the mode and the loose deadline, writes them down and
- * reverts at the deadline itself, also across a restart; strict cuts the
- * container's established flows.
+ * jbctl net strict|loose|status|refresh NAME and net egress (FEATURES
+ * N4-N8).  jb-netd holds the mode and the loose deadline, writes them down
+ * and reverts at the deadline itself, also across a restart; strict cuts
+ * the container's established flows.  strict, loose and refresh end once
+ * jb-incus has written the /etc/hosts block jb-netd sent with its answer
+ * (N4): pinned when strict, taken out when loose.
  */
 
 #include <stdio.h>
@@ -24,6 +26,7 @@
 #include "duration.h"
 #include "jobs.h"
 #include "log.h"
+#include "netpin.h"
 
 #define LOOSE_MAX	(7 * 24 * 60 * 60)
 
@@ -31,6 +34,114 @@ static void
 net_done(struct req *r, int ok, const char *err)
 {
 	job_end(r->arg, ok, "%s", err);
+}
+
+/* strict, loose, refresh: jb-netd's answer and the pins it brought */
+struct netwait {
+	int	 pending;		/* pins jb-incus is writing */
+	int	 netd_done;
+	int	 ok;
+	char	 err[JB_ERR_TEXT_MAX];
+	char	 pinerr[JB_ERR_TEXT_MAX];
+	char	 name[JB_INSTANCE_MAX];
+	size_t	 lines;			/* in the last block */
+};
+
+static void
+wait_end(struct job *job)
+{
+	struct netwait	*w = job->state;
+
+	if (!w->netd_done || w->pending > 0)
+		return;
+	if (!w->ok)
+		job_end(job, 0, "%s", w->err);
+	else if (w->pinerr[0] != '\0' && job->cmd.id == CMD_NET_REFRESH)
+		job_end(job, 0, "%s: /etc/hosts not pinned: %s", w->name,
+		    w->pinerr);
+	else {
+		if (w->pinerr[0] != '\0')
+			job_progress(job, "%s: /etc/hosts not pinned (jb-netd "
+			    "tries again every minute): %s", w->name,
+			    w->pinerr);
+		job_end(job, 1, NULL);
+	}
+}
+
+static void
+pin_written(void *arg, int ok, const char *err)
+{
+	struct job	*job = arg;
+	struct netwait	*w = job->state;
+
+	w->pending--;
+	if (!ok)
+		(void)strlcpy(w->pinerr, err, sizeof(w->pinerr));
+	else if (w->lines > 0)
+		job_progress(job, "%s: /etc/hosts pins %zu address(es)",
+		    w->name, w->lines);
+	else
+		job_progress(job, "%s: /etc/hosts holds no pinned block",
+		    w->name);
+	wait_end(job);
+}
+
+static void
+wait_done(struct req *r, int ok, const char *err)
+{
+	struct job	*job = r->arg;
+	struct netwait	*w = job->state;
+
+	w->netd_done = 1;
+	w->ok = ok;
+	(void)strlcpy(w->err, err, sizeof(w->err));
+	wait_end(job);
+}
+
+static void	net_line(struct req *, struct imsg *);
+
+static void
+wait_msg(struct req *r, struct imsg *imsg)
+{
+	struct job		*job = r->arg;
+	struct netwait		*w = job->state;
+	struct jb_hosts_pin	*pin;
+	size_t			 i;
+
+	if (imsg_get_type(imsg) != IMSG_NETD_PIN) {
+		net_line(r, imsg);
+		return;
+	}
+	if ((pin = malloc(sizeof(*pin))) == NULL)
+		fatal("%s", __func__);
+	if (imsg_get_data(imsg, pin, sizeof(*pin)) == -1 ||
+	    pin->len >= sizeof(pin->text))
+		fatalx("jb-netd: malformed NETD_PIN");
+	for (w->lines = 0, i = 0; i < pin->len; i++)
+		if (pin->text[i] == '\n')
+			w->lines++;
+	free(pin);
+	w->pending++;
+	netpin_relay(imsg, pin_written, job);
+}
+
+/* send m to jb-netd and end the job once it and its pins are done */
+static void
+net_wait(struct job *job, const char *name, uint32_t type, const void *m,
+    size_t len)
+{
+	struct netwait	*w;
+
+	if ((w = calloc(1, sizeof(*w))) == NULL) {
+		job_end(job, 0, "out of memory");
+		return;
+	}
+	(void)strlcpy(w->name, name, sizeof(w->name));
+	job->state = w;
+	job->free_state = free;
+	if (req_send(PROC_NETD, type, m, len, -1, wait_msg, wait_done, job) ==
+	    NULL)
+		job_end(job, 0, "cannot reach jb-netd");
 }
 
 static void
@@ -224,6 +335,14 @@ net_named(struct job *job, struct repo_ctx *ctx)
 	default:
 		break;
 	}
+	if (job->cmd.id == CMD_NET_REFRESH) {
+		repo_ctx_free(ctx);
+		memset(&t, 0, sizeof(t));
+		strlcpy(t.name, name, sizeof(t.name));
+		job_progress(job, "%s: resolving its allowed names", name);
+		net_wait(job, name, IMSG_NETD_REFRESH, &t, sizeof(t));
+		return;
+	}
 	if (job->cmd.id == CMD_NET_STATUS) {
 		repo_ctx_free(ctx);
 		memset(&t, 0, sizeof(t));
@@ -271,9 +390,7 @@ net_named(struct job *job, struct repo_ctx *ctx)
 			    name, job->args[0]);
 	}
 	repo_ctx_free(ctx);
-	if (req_send(PROC_NETD, IMSG_NETD_MODE, &m, sizeof(m), -1, NULL,
-	    net_done, job) == NULL)
-		job_end(job, 0, "cannot reach jb-netd");
+	net_wait(job, name, IMSG_NETD_MODE, &m, sizeof(m));
 }
 
 void

@@ -30,6 +30,7 @@
 #include "jobs.h"
 #include "log.h"
 #include "mounts.h"
+#include "netpin.h"
 
 struct newjob {
 	struct repo_ctx		*ctx;
@@ -124,6 +125,8 @@ new_ready(struct job *job)
 
 	job_progress(job, "ready: %s at %s, branch %s%s", n->name, n->ipv4,
 	    n->branch, n->mount_rw ? " (your working tree, read-write)" : "");
+	/* N4: the pin jb-netd made before the container existed, now */
+	netpin_refresh(n->name);
 	job_end(job, 1, NULL);
 }
 

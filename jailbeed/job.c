@@ -100,6 +100,7 @@ job_start(struct ctl_conn *c, const struct jb_ctl_cmd *cmd)
 	case CMD_NET_EGRESS_RM:
 	case CMD_NET_EGRESS_LS:
 	case CMD_NET_EGRESS_EXPORT:
+	case CMD_NET_REFRESH:
 		cmd_net(job);
 		break;
 	default:

@@ -138,6 +138,16 @@ ops_dispatch(struct child *c, struct imsg *imsg)
 		free(q);
 		break;
 	}
+	case IMSG_INCUS_HOSTS: {
+		struct jb_hosts_pin	*q;
+
+		if ((q = malloc(sizeof(*q))) == NULL)
+			fatal("%s", __func__);
+		get_exact(imsg, q, sizeof(*q));
+		op_hosts(rid, q);
+		free(q);
+		break;
+	}
 	case IMSG_INCUS_IMAGES:
 	case IMSG_INCUS_IMAGE_PRUNE:
 		if (imsg_get_len(imsg) != 0)

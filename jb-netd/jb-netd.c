@@ -44,6 +44,7 @@
 #include "netd_ct.h"
 #include "netd_nft.h"
 #include "netd_repos.h"
+#include "netd_pool.h"
 #include "netd_state.h"
 #include "nftgen.h"
 #include "proc.h"
@@ -370,6 +371,7 @@ netd_set(struct child *c, struct imsg *imsg)
 	}
 	log_info("%s: container %s enforced", c->name, name);
 	child_done(c, imsg_get_id(imsg), 1, NULL);
+	netd_pool_resolve(name);
 }
 
 static void
@@ -393,6 +395,7 @@ netd_forget(struct child *c, struct imsg *imsg)
 		child_done(c, imsg_get_id(imsg), 0, err);
 		return;
 	}
+	netd_pool_forget(t.name);
 	log_info("%s: container %s forgotten", c->name, t.name);
 	child_done(c, imsg_get_id(imsg), 1, NULL);
 }
@@ -424,8 +427,9 @@ netd_sync_forget(struct child *c, struct imsg *imsg)
 		child_done(c, imsg_get_id(imsg), 0, err);
 		return;
 	}
+	netd_pool_forget(t.name);
 	log_info("%s: container %s: Incus no longer has it; its policy, "
-	    "chains and sets are gone", c->name, t.name);
+	    "chains, sets and pool are gone", c->name, t.name);
 	child_done(c, imsg_get_id(imsg), 1, NULL);
 }
 
@@ -469,7 +473,11 @@ netd_mode(struct child *c, struct imsg *imsg)
 	}
 	revert_arm();
 	log_info("%s: container %s is %s", c->name, m.name, m.mode);
+	/* pinned from the pool at once, strip when loose; then fresh names */
+	netd_pool_pin(m.name, imsg_get_id(imsg));
 	child_done(c, imsg_get_id(imsg), 1, NULL);
+	if (strict)
+		netd_pool_refresh(m.name, 0);
 }
 
 static void
@@ -535,6 +543,8 @@ netd_status(struct child *c, struct imsg *imsg)
 		    e, sizeof(e)), entry_origin(t, i));
 	if (t->n == 0)
 		status_line(c, rid, "allow nothing (no egress_allow entry)");
+	status_line(c, rid, "pool %zu address(es) of exact names (N4)",
+	    netd_pool_count(t->name));
 	child_done(c, rid, 1, NULL);
 }
 
@@ -650,6 +660,10 @@ egress_repo(struct child *c, uint32_t rid, struct jb_netd_egress *q,
 	log_info("%s: repo %s: override %s %s, %zu container(s)", c->name,
 	    q->repo, add ? "added" : "removed", q->entry, n);
 	child_done(c, rid, 1, NULL);
+	/* a name the layer added or dropped changes each one's pin (N4) */
+	for (i = 0; i < cur.n; i++)
+		if (strcmp(cur.v[i].repo, q->repo) == 0)
+			netd_pool_refresh(cur.v[i].name, 0);
 	return;
 fail:
 	netd_state_free(&next);
@@ -725,6 +739,7 @@ netd_egress(struct child *c, struct imsg *imsg)
 	log_info("%s: container %s: override %s %s", c->name, q.name,
 	    add ? "added" : "removed", q.entry);
 	child_done(c, rid, 1, NULL);
+	netd_pool_refresh(q.name, 0);
 }
 
 /* for ls: each container's mode as enforced now, not as it was created */
@@ -745,6 +760,18 @@ netd_modes(struct child *c, struct imsg *imsg)
 			fatal("%s: compose", c->name);
 	}
 	child_done(c, imsg_get_id(imsg), 1, NULL);
+}
+
+/* net refresh: resolve now; PIN and DONE once everything answered */
+static void
+netd_refresh(struct child *c, struct imsg *imsg)
+{
+	struct jb_incus_target	t;
+
+	if (imsg_get_data(imsg, &t, sizeof(t)) == -1)
+		fatalx("%s: malformed NETD_REFRESH", c->name);
+	t.name[sizeof(t.name) - 1] = '\0';
+	netd_pool_refresh(t.name, imsg_get_id(imsg));
 }
 
 static int
@@ -771,6 +798,12 @@ netd_dispatch(struct child *c, struct imsg *imsg)
 		return 0;
 	case IMSG_NETD_SYNC_FORGET:
 		netd_sync_forget(c, imsg);
+		return 0;
+	case IMSG_NETD_REFRESH:
+		netd_refresh(c, imsg);
+		return 0;
+	case IMSG_NETD_PINNED:
+		netd_pool_pinned(imsg);
 		return 0;
 	default:
 		return -1;
@@ -817,6 +850,12 @@ main(int argc, char *argv[])
 	}
 	forwarding_on(c.name);
 	state_load(c.name);
+	{
+		char	dir[PATH_MAX];
+
+		(void)snprintf(dir, sizeof(dir), "%s/netd", a.state_dir);
+		netd_pool_init(&c, statefd, dir, &cur);
+	}
 	/* deadlines that passed while the suite was down apply now */
 	{
 		time_t	now = time(NULL);
@@ -855,6 +894,7 @@ main(int argc, char *argv[])
 	if (resolver_init(c.base, net.host, RESOLVER_PORT, a.upstream, &cur,
 	    err, sizeof(err)) == -1)
 		fatalx("%s: %s", c.name, err);
+	netd_pool_start(resolver_client());
 	in.s_addr = htonl(net.host);
 	inet_ntop(AF_INET, &in, host, sizeof(host));
 	(void)snprintf(c.detail, sizeof(c.detail), "table inet %s on %s "

@@ -23,6 +23,7 @@
 
 #include "log.h"
 #include "netd_nft.h"
+#include "netd_pool.h"
 #include "nftgen.h"
 #include "policy.h"
 #include "resolver.h"
@@ -44,6 +45,12 @@ const char *
 resolver_upstream(void)
 {
 	return upstream;
+}
+
+struct evdns_base *
+resolver_client(void)
+{
+	return client;
 }
 
 static const struct netd_ctr *
@@ -136,6 +143,8 @@ answered(int result, char type, int count, int ttl, void *addresses,
 	log_debug("jb-netd: resolver: %s for %s: %d address(es), ttl %d",
 	    l->name, c->name, count, ttl);
 	respond(l->req, DNS_ERR_NONE);
+	/* exact allowed names are pooled and pinned (N4), once answered */
+	netd_pool_feed(c, l->name, addresses, count);
 out:
 	free(l);
 }

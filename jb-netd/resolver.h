@@ -42,5 +42,7 @@ int	resolver_init(struct event_base *, uint32_t host, uint16_t port,
 	    size_t errlen);
 /* for status lines: the upstream in use */
 const char *resolver_upstream(void);
+/* the upstream client, for the pool's own questions (netd_pool.c) */
+struct evdns_base *resolver_client(void);
 
 #endif /* JB_RESOLVER_H */

@@ -225,6 +225,10 @@ const struct cmd cmdtab[] = {
 	  .cls = CMD_CONTAINER, .args = "NAME", .min_args = 1, .max_args = 1,
 	  .help = "print egress_allow with the overrides folded in, to paste "
 	  "into the config" },
+	{ .words = { "net", "refresh" }, .id = CMD_NET_REFRESH,
+	  .cls = CMD_CONTAINER, .args = "NAME", .min_args = 1, .max_args = 1,
+	  .help = "resolve a container's allowed names now, pool the "
+	  "addresses and pin them in its /etc/hosts" },
 #ifdef JB_TESTHOOKS
 	{ .words = { "_test-attempt" }, .id = CMD_TEST_ATTEMPT,
 	  .cls = CMD_INTERNAL, .args = "PROCESS read|write|connect|netlink PATH",

@@ -71,6 +71,7 @@ enum cmd_id {
 	CMD_NET_EGRESS_RM,
 	CMD_NET_EGRESS_LS,
 	CMD_NET_EGRESS_EXPORT,
+	CMD_NET_REFRESH,	/* N4: the pool and /etc/hosts pin, now */
 };
 
 /* where a command runs: in the parent, or in jbctl alone */

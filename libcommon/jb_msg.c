@@ -63,6 +63,7 @@ jb_imsg_name(uint32_t type)
 	case IMSG_INCUS_DISK_REMOVE:	return "INCUS_DISK_REMOVE";
 	case IMSG_INCUS_DISK_LIST:	return "INCUS_DISK_LIST";
 	case IMSG_INCUS_DISK:		return "INCUS_DISK";
+	case IMSG_INCUS_HOSTS:		return "INCUS_HOSTS";
 	case IMSG_CTL_MOUNT:		return "CTL_MOUNT";
 	case IMSG_MOUNTD_IMAGE_OPEN:	return "MOUNTD_IMAGE_OPEN";
 	case IMSG_MOUNTD_IMAGE_FD:	return "MOUNTD_IMAGE_FD";
@@ -71,6 +72,9 @@ jb_imsg_name(uint32_t type)
 	case IMSG_NETD_MODES:		return "NETD_MODES";
 	case IMSG_NETD_MODE_ENTRY:	return "NETD_MODE_ENTRY";
 	case IMSG_NETD_SYNC_FORGET:	return "NETD_SYNC_FORGET";
+	case IMSG_NETD_REFRESH:		return "NETD_REFRESH";
+	case IMSG_NETD_PIN:		return "NETD_PIN";
+	case IMSG_NETD_PINNED:		return "NETD_PINNED";
 	case IMSG_NETD_FORGET:	return "NETD_FORGET";
 	case IMSG_NETD_MODE:		return "NETD_MODE";
 	case IMSG_NETD_STATUS:	return "NETD_STATUS";

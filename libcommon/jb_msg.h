@@ -83,6 +83,9 @@ enum jb_imsg_type {
 	IMSG_INCUS_DISK_LIST,	/* P->I, struct jb_incus_target (one name) */
 	IMSG_INCUS_DISK,	/* I->P, struct jb_disk, one per disk device */
 
+	/* /etc/hosts pinning (N4, wt-pin): 260.. */
+	IMSG_INCUS_HOSTS = 260,	/* P->I, struct jb_hosts_pin: write the block */
+
 	/* parent <-> jb-mountd: 300..; peerid = request id */
 	IMSG_MOUNTD_REPO = 300,	/* P->M, struct jb_repo_req */
 	IMSG_MOUNTD_REPO_INFO,	/* M->P, struct jb_repo_info, before DONE */
@@ -123,6 +126,14 @@ enum jb_imsg_type {
 	IMSG_NETD_MODE_ENTRY,	/* N->P, struct jb_netd_mode, before DONE */
 	/* wt-egress: start-up sync, Incus lacks it: forget unless new */
 	IMSG_NETD_SYNC_FORGET = 440, /* P->N, struct jb_incus_target */
+	/*
+	 * the pool and /etc/hosts pinning (N4, wt-pin).  PIN comes in the
+	 * reply of REFRESH or MODE, or unasked (peerid 0) when a refresh
+	 * changed the block; the parent answers every PIN with PINNED.
+	 */
+	IMSG_NETD_REFRESH = 450, /* P->N, struct jb_incus_target: resolve now */
+	IMSG_NETD_PIN,		/* N->P, struct jb_hosts_pin */
+	IMSG_NETD_PINNED,	/* P->N, struct jb_netd_pinned, peerid 0 */
 
 	/*
 	 * parent <-> jb-sshd: 500..  LISTEN and SESSION travel on the
@@ -513,6 +524,26 @@ struct jb_netd_egress {
 	/* wt-egress: add, rm --repo: the repo layer of this prefix (N7) */
 	char		repo[48];
 	char		config[1024];		/* its config file (errors) */
+};
+
+/*
+ * A container's /etc/hosts block (N4): lines "ADDR NAME\n" (hostspin.h),
+ * len bytes of text; len 0 takes the block out.  gen matches PINNED to it.
+ */
+#define JB_PIN_TEXT_MAX		12288
+struct jb_hosts_pin {
+	char		name[JB_INSTANCE_MAX];
+	uint32_t	gen;
+	uint32_t	len;
+	char		text[JB_PIN_TEXT_MAX];
+};
+
+/* the parent's word on one PIN: written (or already so), or not */
+struct jb_netd_pinned {
+	char		name[JB_INSTANCE_MAX];
+	uint32_t	gen;
+	int32_t		ok;
+	char		err[JB_ERR_TEXT_MAX];
 };
 
 const char	*jb_imsg_name(uint32_t);

@@ -74,6 +74,12 @@ sshpolicy_host(enum cmd_id id)
 	/* R19: an override can open the host or its LAN, as loose can */
 	case CMD_NET_EGRESS_ADD:
 	/*
+	 * the security page names net refresh among the host's own
+	 * commands: it admits addresses nobody in the container asked for
+	 * (N4)
+	 */
+	case CMD_NET_REFRESH:
+	/*
 	 * R20: mount is host-only unless remote.ssh.mount_roots or
 	 * remote.ssh.mounts unlocks it (sshp_conf.mount_unlocked); then
 	 * jailbeed's cmd_mount decides each mount

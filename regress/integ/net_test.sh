@@ -210,9 +210,10 @@ echo.test"
 	c=$(jb_prefix)-dns
 	atf_check -e match:"ready: $c" jbo repo new dns
 	route "$c"
-	# before any lookup nothing of it is let out
+	# before any lookup a wildcard name's address is not let out (exact
+	# names are resolved into the pool at new and stay admitted: N4)
 	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
-	    ctr_prompt "$c" $NH_WWW 8080
+	    ctr_prompt "$c" $NH_WILD 8080
 	# asked of an address that is no resolver at all: ours answers
 	atf_check -o match:"Address:? *$NH_WWW" ctr_lookup "$c" www.test
 	nh_asked www.test || atf_fail "www.test never reached the test DNS server"

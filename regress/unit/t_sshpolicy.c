@@ -157,6 +157,9 @@ ATF_TC_BODY(restrict_host, tc)
 		ATF_CHECK(strstr(res.err, "restrict_host") != NULL);
 		ATF_CHECK_STREQ(res.reason, "restrict_host");
 	}
+	/* N4 (wt-pin): the security page lists net refresh as the host's */
+	ATF_CHECK(decide(&full, "net refresh box") == -1);
+	ATF_CHECK_STREQ(res.reason, "restrict_host");
 	/* what only narrows or reads a container stays */
 	ATF_CHECK(decide(&full, "net strict box") == 0);
 	ATF_CHECK(decide(&full, "net status box") == 0);

@@ -1,0 +1,102 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "netpin.h"
+
+struct relay {
+	struct jb_netd_pinned	 ack;
+	netpin_cb		 cb;
+	void			*arg;
+};
+
+static void
+relay_done(struct req *r, int ok, const char *err)
+{
+	struct relay	*rl = r->arg;
+
+	rl->ack.ok = ok;
+	(void)strlcpy(rl->ack.err, ok ? "" : err, sizeof(rl->ack.err));
+	if (!ok)
+		log_debug("%s: /etc/hosts not pinned: %s", rl->ack.name, err);
+	/* jb-netd tries again at its next refresh unless this says ok */
+	if (imsgev_compose(&children[PROC_NETD].iev, IMSG_NETD_PINNED, 0, 0,
+	    -1, &rl->ack, sizeof(rl->ack)) == -1)
+		log_warn("cannot tell jb-netd about a pin");
+	if (rl->cb != NULL)
+		rl->cb(rl->arg, ok, err);
+	free(rl);
+}
+
+void
+netpin_relay(struct imsg *imsg, netpin_cb cb, void *arg)
+{
+	struct jb_hosts_pin	*pin;
+	struct relay		*rl;
+
+	if ((pin = malloc(sizeof(*pin))) == NULL ||
+	    (rl = calloc(1, sizeof(*rl))) == NULL)
+		fatal("%s", __func__);
+	if (imsg_get_data(imsg, pin, sizeof(*pin)) == -1 ||
+	    pin->len >= sizeof(pin->text))
+		fatalx("jb-netd: malformed NETD_PIN");
+	pin->name[sizeof(pin->name) - 1] = '\0';
+	(void)strlcpy(rl->ack.name, pin->name, sizeof(rl->ack.name));
+	rl->ack.gen = pin->gen;
+	rl->cb = cb;
+	rl->arg = arg;
+	if (req_send(PROC_INCUS, IMSG_INCUS_HOSTS, pin, sizeof(*pin), -1,
+	    NULL, relay_done, rl) == NULL) {
+		struct req	r;
+
+		memset(&r, 0, sizeof(r));
+		r.arg = rl;
+		relay_done(&r, 0, "cannot reach jb-incus");
+	}
+	free(pin);
+}
+
+int
+netpin_unasked(struct imsg *imsg)
+{
+	if (imsg_get_len(imsg) != sizeof(struct jb_hosts_pin))
+		return -1;
+	netpin_relay(imsg, NULL, NULL);
+	return 0;
+}
+
+static void
+refresh_msg(struct req *r, struct imsg *imsg)
+{
+	if (imsg_get_type(imsg) == IMSG_NETD_PIN)
+		netpin_relay(imsg, NULL, NULL);
+}
+
+static void
+refresh_done(struct req *r, int ok, const char *err)
+{
+	if (!ok)
+		log_debug("pool refresh: %s", err);
+}
+
+void
+netpin_refresh(const char *name)
+{
+	struct jb_incus_target	t;
+
+	memset(&t, 0, sizeof(t));
+	(void)strlcpy(t.name, name, sizeof(t.name));
+	if (req_send(PROC_NETD, IMSG_NETD_REFRESH, &t, sizeof(t), -1,
+	    refresh_msg, refresh_done, NULL) == NULL)
+		log_warnx("%s: cannot ask jb-netd to pin /etc/hosts", name);
+}

@@ -1,0 +1,31 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * /etc/hosts pinning (FEATURES N4) as the parent relays it: jb-netd
+ * says what a container's block holds (IMSG_NETD_PIN), jb-incus writes
+ * it (IMSG_INCUS_HOSTS), jb-netd hears how it went (IMSG_NETD_PINNED).
+ */
+
+#ifndef JAILBEED_NETPIN_H
+#define JAILBEED_NETPIN_H
+
+#include "jailbeed.h"
+
+typedef void	(*netpin_cb)(void *, int ok, const char *err);
+
+/* a PIN from jb-netd, to jb-incus; cb (may be NULL) hears the outcome */
+void	netpin_relay(struct imsg *, netpin_cb, void *);
+/* a PIN jb-netd sent unasked (peerid 0): -1 when malformed */
+int	netpin_unasked(struct imsg *);
+/* ask jb-netd to resolve name's pool now and pin what it gets */
+void	netpin_refresh(const char *name);
+
+#endif /* JAILBEED_NETPIN_H */

@@ -1,0 +1,662 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+#include <sys/queue.h>
+#include <sys/stat.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/dns.h>
+
+#include "hostspin.h"
+#include "log.h"
+#include "netd_nft.h"
+#include "netd_pool.h"
+#include "nftgen.h"
+#include "pool.h"
+
+#define POOL_FILE	"pool"
+#define POOL_FILE_MAX	(32 * 1024 * 1024)
+#define FIRST_TICK	2	/* seconds after start: the parent is up */
+#define ADMIT_MATCHES	64	/* entries one name can match */
+
+/* what the parent was last asked to write into one container */
+struct pinrec {
+	TAILQ_ENTRY(pinrec)	 entry;
+	char			 name[JB_INSTANCE_MAX];
+	uint32_t		 gen;
+	char			*sent;		/* in flight, NULL when none */
+	char			*done;		/* confirmed written */
+	char			*failed;	/* last refused: warned once */
+};
+
+/* one resolution of a container's names */
+struct cycle {
+	TAILQ_ENTRY(cycle)	 entry;
+	char			 ctr[JB_INSTANCE_MAX];
+	uint32_t		 rid;		/* 0: in the background */
+	int			 pending;
+	size_t			 n;
+	char			(*names)[EGRESS_NAME_MAX + 1];
+	int			*ok;
+	size_t			 added;
+	int			 pin;		/* pin at the end */
+};
+
+struct query {
+	struct cycle		*cy;
+	size_t			 idx;
+};
+
+static struct child		*ch;
+static int			 pfd = -1;
+static char			 ppath[PATH_MAX];
+static const struct netd_state	*st;
+static struct pool		 pool;
+static struct evdns_base	*dns;
+static struct event		 tick_ev;
+static TAILQ_HEAD(, pinrec)	 pins = TAILQ_HEAD_INITIALIZER(pins);
+static TAILQ_HEAD(, cycle)	 cycles = TAILQ_HEAD_INITIALIZER(cycles);
+
+static void __attribute__((format(printf, 3, 4)))
+errf(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	(void)vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+static const struct netd_ctr *
+find_ctr(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < st->n; i++)
+		if (strcmp(st->v[i].name, name) == 0)
+			return &st->v[i];
+	return NULL;
+}
+
+void
+netd_pool_init(struct child *c, int statefd, const char *dirpath,
+    const struct netd_state *cur)
+{
+	struct stat	 sb;
+	char		*buf, err[1024];
+	ssize_t		 r;
+	size_t		 off = 0;
+	int		 fd;
+
+	ch = c;
+	pfd = statefd;
+	st = cur;
+	(void)snprintf(ppath, sizeof(ppath), "%s/%s", dirpath, POOL_FILE);
+	if ((fd = openat(pfd, POOL_FILE, O_RDONLY | O_CLOEXEC | O_NOFOLLOW))
+	    == -1) {
+		if (errno != ENOENT)
+			log_warn("%s: %s: the pool starts empty", c->name,
+			    ppath);
+		return;
+	}
+	if (fstat(fd, &sb) == -1 || !S_ISREG(sb.st_mode) ||
+	    sb.st_size > POOL_FILE_MAX) {
+		log_warnx("%s: %s is not a regular file of at most %d bytes: "
+		    "the pool starts empty", c->name, ppath, POOL_FILE_MAX);
+		close(fd);
+		return;
+	}
+	if ((buf = malloc((size_t)sb.st_size + 1)) == NULL)
+		fatal("%s: malloc", c->name);
+	while (off < (size_t)sb.st_size &&
+	    (r = read(fd, buf + off, (size_t)sb.st_size - off)) > 0)
+		off += (size_t)r;
+	close(fd);
+	/* only names resolve into it: an empty pool is safe, if slower */
+	if (pool_parse(ppath, buf, off, &pool, err, sizeof(err)) == -1)
+		log_warnx("%s: %s; the pool starts empty and the file is "
+		    "replaced at the next refresh", c->name, err);
+	free(buf);
+}
+
+/* write the pool where netd_pool_init finds it, atomically */
+static int
+pool_save(char *err, size_t errlen)
+{
+	char	*text;
+	size_t	 len, off = 0;
+	ssize_t	 w;
+	int	 fd;
+
+	if ((text = pool_fmt(&pool)) == NULL) {
+		errf(err, errlen, "out of memory");
+		return -1;
+	}
+	len = strlen(text);
+	if ((fd = openat(pfd, POOL_FILE ".tmp", O_WRONLY | O_CREAT | O_TRUNC |
+	    O_CLOEXEC | O_NOFOLLOW, 0600)) == -1) {
+		errf(err, errlen, "%s.tmp: %s", ppath,
+		    strerror(errno));
+		free(text);
+		return -1;
+	}
+	while (off < len && (w = write(fd, text + off, len - off)) > 0)
+		off += (size_t)w;
+	free(text);
+	if (off < len || fsync(fd) == -1) {
+		errf(err, errlen, "%s.tmp: %s", ppath,
+		    strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	if (renameat(pfd, POOL_FILE ".tmp", pfd, POOL_FILE) == -1) {
+		errf(err, errlen, "%s: %s", ppath, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Until the entry would leave the pool; an entry past its window stays
+ * (its name did not answer: an upstream outage must not cut what worked)
+ * and is kept admitted from one refresh to the next.
+ */
+static unsigned int
+entry_timeout(int64_t last, int64_t now)
+{
+	int64_t	t = last + POOL_WINDOW - now;
+
+	if (t < 2 * POOL_INTERVAL)
+		t = 2 * POOL_INTERVAL;
+	if (t > NFTGEN_TIMEOUT_MAX)
+		t = NFTGEN_TIMEOUT_MAX;
+	return (unsigned int)t;
+}
+
+/*
+ * Admit c's entries (only name's when not NULL) through every entry of
+ * its allowlist the name matches, with that entry's port and protocol.
+ * nftgen_admit takes one timeout per transaction, so entries are sent
+ * in groups of the same last-seen time, which a refresh makes few.
+ */
+static void
+admit(const struct netd_ctr *c, const char *name, int64_t now)
+{
+	struct nftgen_elem	*el;
+	size_t			 idx[ADMIT_MATCHES], i, j, k, nm, n;
+	int64_t			 last;
+	char			*text, err[512];
+	int			*done;
+
+	if (pool.n == 0)
+		return;
+	for (i = 0, n = 0; i < pool.n; i++)
+		if (strcmp(pool.v[i].ctr, c->name) == 0)
+			n++;
+	if (n == 0)
+		return;
+	if ((done = calloc(pool.n, sizeof(*done))) == NULL ||
+	    (el = calloc(n * ADMIT_MATCHES, sizeof(*el))) == NULL)
+		fatal("jb-netd: pool: out of memory");
+	for (i = 0; i < pool.n; i++) {
+		if (done[i] || strcmp(pool.v[i].ctr, c->name) != 0 ||
+		    (name != NULL && strcmp(pool.v[i].name, name) != 0))
+			continue;
+		last = pool.v[i].last;
+		n = 0;
+		for (j = i; j < pool.n; j++) {
+			if (done[j] || pool.v[j].last != last ||
+			    strcmp(pool.v[j].ctr, c->name) != 0 ||
+			    (name != NULL && strcmp(pool.v[j].name, name) != 0))
+				continue;
+			done[j] = 1;
+			nm = policy_name_allowed(c->e, c->n, pool.v[j].name,
+			    idx, ADMIT_MATCHES);
+			if (nm > ADMIT_MATCHES)
+				nm = ADMIT_MATCHES;
+			for (k = 0; k < nm; k++) {
+				el[n].addr = pool.v[j].addr;
+				el[n].port = c->e[idx[k]].port;
+				el[n].proto = c->e[idx[k]].proto;
+				n++;
+			}
+		}
+		if (n == 0)
+			continue;
+		text = NULL;
+		if (nftgen_admit(c->name, el, n, entry_timeout(last, now),
+		    &text, err, sizeof(err)) == -1 ||
+		    netd_nft_run(text, err, sizeof(err)) == -1)
+			log_warnx("jb-netd: pool: %s: cannot admit: %s",
+			    c->name, err);
+		free(text);
+	}
+	free(el);
+	free(done);
+}
+
+static struct pinrec *
+pinrec_get(const char *name)
+{
+	struct pinrec	*p;
+
+	TAILQ_FOREACH(p, &pins, entry)
+		if (strcmp(p->name, name) == 0)
+			return p;
+	if ((p = calloc(1, sizeof(*p))) == NULL)
+		fatal("jb-netd: pool: out of memory");
+	(void)strlcpy(p->name, name, sizeof(p->name));
+	TAILQ_INSERT_TAIL(&pins, p, entry);
+	return p;
+}
+
+/*
+ * Send ctr's block to the parent: in reply to rid always (the user may
+ * have edited it; jb-incus writes only a change), unasked only when it
+ * differs from what was last confirmed and is not already in flight.
+ */
+static void
+pin_due(const char *ctr, uint32_t rid)
+{
+	const struct netd_ctr	*c = find_ctr(ctr);
+	struct jb_hosts_pin	*m;
+	struct pinrec		*p;
+	char			*text;
+	size_t			 len;
+
+	if (c == NULL)
+		return;
+	text = c->mode == NFTGEN_STRICT ? pool_pin(&pool, ctr) : strdup("");
+	if (text == NULL)
+		fatal("jb-netd: pool: out of memory");
+	/* what does not fit is left out whole: those names still resolve */
+	if ((len = strlen(text)) >= JB_PIN_TEXT_MAX) {
+		len = JB_PIN_TEXT_MAX - 1;
+		while (len > 0 && text[len - 1] != '\n')
+			len--;
+		text[len] = '\0';
+		log_warnx("jb-netd: pool: %s: the block is longer than %d "
+		    "bytes; the rest is not pinned", ctr, JB_PIN_TEXT_MAX);
+	}
+	p = pinrec_get(ctr);
+	if (rid == 0 && ((p->sent != NULL && strcmp(p->sent, text) == 0) ||
+	    (p->sent == NULL && p->done != NULL &&
+	    strcmp(p->done, text) == 0))) {
+		free(text);
+		return;
+	}
+	if ((m = calloc(1, sizeof(*m))) == NULL)
+		fatal("jb-netd: pool: out of memory");
+	(void)strlcpy(m->name, ctr, sizeof(m->name));
+	m->gen = ++p->gen;
+	m->len = (uint32_t)len;
+	memcpy(m->text, text, len);
+	free(p->sent);
+	p->sent = text;
+	if (imsgev_compose(&ch->iev, IMSG_NETD_PIN, rid, 0, -1, m,
+	    sizeof(*m)) == -1)
+		fatal("jb-netd: compose");
+	free(m);
+}
+
+void
+netd_pool_pinned(struct imsg *imsg)
+{
+	struct jb_netd_pinned	 a;
+	struct pinrec		*p;
+
+	if (imsg_get_data(imsg, &a, sizeof(a)) == -1)
+		fatalx("jb-netd: malformed NETD_PINNED");
+	a.name[sizeof(a.name) - 1] = '\0';
+	a.err[sizeof(a.err) - 1] = '\0';
+	TAILQ_FOREACH(p, &pins, entry)
+		if (strcmp(p->name, a.name) == 0)
+			break;
+	/* an answer to an older PIN: the newer one's answer counts */
+	if (p == NULL || a.gen != p->gen || p->sent == NULL)
+		return;
+	if (a.ok) {
+		free(p->done);
+		p->done = p->sent;
+		p->sent = NULL;
+		free(p->failed);
+		p->failed = NULL;
+		return;
+	}
+	/* tried again at the next interval; said once per block */
+	if (p->failed == NULL || strcmp(p->failed, p->sent) != 0)
+		log_warnx("jb-netd: pool: %s: /etc/hosts not pinned (tried "
+		    "again every %d s): %s", p->name, POOL_INTERVAL, a.err);
+	free(p->failed);
+	p->failed = p->sent;
+	p->sent = NULL;
+}
+
+static void
+status_line(uint32_t rid, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void
+status_line(uint32_t rid, const char *fmt, ...)
+{
+	struct jb_ctl_text	t;
+	va_list			ap;
+
+	memset(&t, 0, sizeof(t));
+	va_start(ap, fmt);
+	(void)vsnprintf(t.text, sizeof(t.text), fmt, ap);
+	va_end(ap);
+	if (imsgev_compose(&ch->iev, IMSG_NETD_STATUS_LINE, rid, 0, -1, &t,
+	    sizeof(t)) == -1)
+		fatal("jb-netd: compose");
+}
+
+static void
+cycle_free(struct cycle *cy)
+{
+	TAILQ_REMOVE(&cycles, cy, entry);
+	free(cy->names);
+	free(cy->ok);
+	free(cy);
+}
+
+size_t
+netd_pool_count(const char *ctr)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < pool.n; i++)
+		if (strcmp(pool.v[i].ctr, ctr) == 0)
+			n++;
+	return n;
+}
+
+static size_t
+count_name(const char *ctr, const char *name)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < pool.n; i++)
+		if (strcmp(pool.v[i].ctr, ctr) == 0 &&
+		    strcmp(pool.v[i].name, name) == 0)
+			n++;
+	return n;
+}
+
+/*
+ * Every name has answered or failed: evict only under the names that
+ * answered, drop names no longer allowed, write the pool down, then
+ * admit and pin.  Nothing answered and nothing dropped: the pool and
+ * the file stay as they were.
+ */
+static void
+cycle_end(struct cycle *cy)
+{
+	const struct netd_ctr	*c = find_ctr(cy->ctr);
+	int64_t			 now = time(NULL);
+	size_t			 i, gone = 0, answered = 0;
+	char			 err[JB_ERR_TEXT_MAX];
+
+	if (c == NULL) {
+		/* forgotten while upstream answered */
+		if (pool_forget(&pool, cy->ctr, NULL) > 0 &&
+		    pool_save(err, sizeof(err)) == -1)
+			log_warnx("jb-netd: pool: %s", err);
+		if (cy->rid != 0)
+			child_done(ch, cy->rid, 0, "jb-netd holds no policy "
+			    "for this container");
+		cycle_free(cy);
+		return;
+	}
+	for (i = 0; i < cy->n; i++)
+		if (cy->ok[i]) {
+			answered++;
+			gone += pool_evict(&pool, cy->ctr, cy->names[i], now);
+		}
+	gone += pool_prune(&pool, cy->ctr, c->e, c->n);
+	if ((answered > 0 || gone > 0) && pool_save(err, sizeof(err)) == -1) {
+		/* not written down: neither admitted nor pinned */
+		log_warnx("jb-netd: pool: %s", err);
+		if (cy->rid != 0)
+			child_done(ch, cy->rid, 0, err);
+		cycle_free(cy);
+		return;
+	}
+	admit(c, NULL, now);
+	if (cy->added > 0 || gone > 0)
+		log_info("jb-netd: pool: %s: %zu new, %zu gone, %zu in all",
+		    cy->ctr, cy->added, gone, netd_pool_count(cy->ctr));
+	if (cy->rid != 0) {
+		for (i = 0; i < cy->n; i++)
+			status_line(cy->rid, "%s: %s; %zu address(es) pooled",
+			    cy->names[i], cy->ok[i] ? "answered" :
+			    "no answer, pool kept", count_name(cy->ctr,
+			    cy->names[i]));
+		if (cy->n == 0)
+			status_line(cy->rid, "no exact name in the allowlist: "
+			    "nothing to pin (*.domain entries are not pinned)");
+		pin_due(cy->ctr, cy->rid);
+		child_done(ch, cy->rid, 1, NULL);
+	} else if (cy->pin)
+		pin_due(cy->ctr, 0);
+	cycle_free(cy);
+}
+
+static void
+answered(int result, char type, int count, int ttl, void *addresses,
+    void *arg)
+{
+	struct query	*q = arg;
+	struct cycle	*cy = q->cy;
+	const uint32_t	*a = addresses;
+	int64_t		 now = time(NULL);
+	int		 j, r;
+
+	if (result == DNS_ERR_NONE && type == DNS_IPv4_A && count > 0) {
+		cy->ok[q->idx] = 1;
+		for (j = 0; j < count; j++) {
+			if ((r = pool_upsert(&pool, cy->ctr,
+			    cy->names[q->idx], ntohl(a[j]), now)) == -1)
+				log_warnx("jb-netd: pool: full (%d entries)",
+				    POOL_MAX);
+			else if (r == 1)
+				cy->added++;
+		}
+	} else
+		log_debug("jb-netd: pool: %s for %s: no answer (%s)",
+		    cy->names[q->idx], cy->ctr, evdns_err_to_string(result));
+	free(q);
+	if (--cy->pending == 0)
+		cycle_end(cy);
+}
+
+static void
+cycle_start(const char *ctr, uint32_t rid, int pin)
+{
+	const struct netd_ctr	*c = find_ctr(ctr);
+	struct cycle		*cy;
+	struct query		*q;
+	size_t			 i, j;
+
+	if (c == NULL) {
+		if (rid != 0)
+			child_done(ch, rid, 0, "jb-netd holds no policy for "
+			    "this container");
+		return;
+	}
+	if (rid == 0)
+		TAILQ_FOREACH(cy, &cycles, entry)
+			if (strcmp(cy->ctr, ctr) == 0)
+				return;	/* one at a time is enough */
+	if ((cy = calloc(1, sizeof(*cy))) == NULL ||
+	    (cy->names = calloc(c->n + 1, sizeof(*cy->names))) == NULL ||
+	    (cy->ok = calloc(c->n + 1, sizeof(*cy->ok))) == NULL)
+		fatal("jb-netd: pool: out of memory");
+	(void)strlcpy(cy->ctr, ctr, sizeof(cy->ctr));
+	cy->rid = rid;
+	cy->pin = pin;
+	/* exact names only: a wildcard names no host to ask for */
+	for (i = 0; i < c->n; i++) {
+		if (c->e[i].kind != EGRESS_NAME)
+			continue;
+		for (j = 0; j < cy->n; j++)
+			if (strcmp(cy->names[j], c->e[i].name) == 0)
+				break;
+		if (j == cy->n)
+			(void)strlcpy(cy->names[cy->n++], c->e[i].name,
+			    sizeof(cy->names[0]));
+	}
+	TAILQ_INSERT_TAIL(&cycles, cy, entry);
+	/* one more than asked: no answer can end it while it is asking */
+	cy->pending = 1;
+	for (i = 0; i < cy->n; i++) {
+		if (evdns_base_count_nameservers(dns) == 0)
+			break;
+		if ((q = calloc(1, sizeof(*q))) == NULL)
+			fatal("jb-netd: pool: out of memory");
+		q->cy = cy;
+		q->idx = i;
+		cy->pending++;
+		if (evdns_base_resolve_ipv4(dns, cy->names[i],
+		    DNS_QUERY_NO_SEARCH, answered, q) == NULL) {
+			cy->pending--;
+			free(q);
+		}
+	}
+	if (--cy->pending == 0)
+		cycle_end(cy);
+}
+
+void
+netd_pool_refresh(const char *ctr, uint32_t rid)
+{
+	cycle_start(ctr, rid, 1);
+}
+
+void
+netd_pool_resolve(const char *ctr)
+{
+	cycle_start(ctr, 0, 0);
+}
+
+void
+netd_pool_pin(const char *ctr, uint32_t rid)
+{
+	pin_due(ctr, rid);
+}
+
+void
+netd_pool_feed(const struct netd_ctr *c, const char *name,
+    const uint32_t *addrs, int count)
+{
+	char	 cn[EGRESS_NAME_MAX + 1], err[JB_ERR_TEXT_MAX];
+	size_t	 i, n;
+	int64_t	 now = time(NULL);
+	int	 j, r, added = 0, exact = 0;
+
+	n = strlcpy(cn, name, sizeof(cn));
+	if (n >= sizeof(cn))
+		return;
+	if (n > 0 && cn[n - 1] == '.')
+		cn[n - 1] = '\0';
+	for (i = 0; cn[i] != '\0'; i++)
+		if (cn[i] >= 'A' && cn[i] <= 'Z')
+			cn[i] = (char)(cn[i] - 'A' + 'a');
+	for (i = 0; i < c->n; i++)
+		if (c->e[i].kind == EGRESS_NAME &&
+		    strcmp(c->e[i].name, cn) == 0)
+			exact = 1;
+	if (!exact)
+		return;
+	for (j = 0; j < count; j++)
+		if ((r = pool_upsert(&pool, c->name, cn, ntohl(addrs[j]), now))
+		    == 1)
+			added++;
+	if (added > 0 && pool_save(err, sizeof(err)) == -1) {
+		log_warnx("jb-netd: pool: %s", err);
+		return;
+	}
+	/* the resolver's TTL would otherwise cut a pinned address short */
+	admit(c, cn, now);
+	if (added > 0)
+		pin_due(c->name, 0);
+}
+
+void
+netd_pool_forget(const char *ctr)
+{
+	struct pinrec	*p;
+	char		 err[JB_ERR_TEXT_MAX];
+
+	if (pool_forget(&pool, ctr, NULL) > 0 &&
+	    pool_save(err, sizeof(err)) == -1)
+		log_warnx("jb-netd: pool: %s", err);
+	TAILQ_FOREACH(p, &pins, entry)
+		if (strcmp(p->name, ctr) == 0)
+			break;
+	if (p != NULL) {
+		TAILQ_REMOVE(&pins, p, entry);
+		free(p->sent);
+		free(p->done);
+		free(p->failed);
+		free(p);
+	}
+}
+
+static void
+tick(int fd, short ev, void *arg)
+{
+	struct timeval	tv = { POOL_INTERVAL, 0 };
+	size_t		i;
+
+	for (i = 0; i < st->n; i++)
+		cycle_start(st->v[i].name, 0, 1);
+	evtimer_add(&tick_ev, &tv);
+}
+
+void
+netd_pool_start(struct evdns_base *client)
+{
+	struct timeval	 tv = { FIRST_TICK, 0 };
+	int64_t		 now = time(NULL);
+	size_t		 i, gone = 0;
+	char		 err[JB_ERR_TEXT_MAX];
+
+	dns = client;
+	for (i = 0; i < pool.n; )
+		if (find_ctr(pool.v[i].ctr) == NULL)
+			gone += pool_forget(&pool, pool.v[i].ctr, NULL);
+		else
+			i++;
+	for (i = 0; i < st->n; i++)
+		gone += pool_prune(&pool, st->v[i].name, st->v[i].e,
+		    st->v[i].n);
+	if (gone > 0 && pool_save(err, sizeof(err)) == -1)
+		log_warnx("jb-netd: pool: %s", err);
+	for (i = 0; i < st->n; i++)
+		admit(&st->v[i], NULL, now);
+	if (pool.n > 0)
+		log_info("jb-netd: pool: %zu address(es) admitted again",
+		    pool.n);
+	evtimer_set(&tick_ev, tick, NULL);
+	evtimer_add(&tick_ev, &tv);
+}

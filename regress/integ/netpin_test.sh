@@ -1,0 +1,215 @@
+#! /usr/bin/env atf-sh
+#
+# Copyright (c) 2026 The JailBee authors
+#
+# Permission to use, copy, modify, and distribute this software for any
+# purpose with or without fee is hereby granted, provided that the above
+# copyright notice and this permission notice appear in all copies.
+#
+# THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+# WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+# MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+# ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+# WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+# ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+# OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+#
+# The cumulative pool and /etc/hosts pinning (FEATURES N4) with real
+# packets: a container of the running suite, the test hosts and test DNS
+# of nethosts.sh, jb-netd's table inet jailbee deciding.
+
+. "$(atf_get_srcdir)/lib.sh"
+. "$(atf_get_srcdir)/nethosts.sh"
+
+BR_NET=10.213.0.0/24
+BR_GW=10.213.0.1
+BEGIN="# BEGIN jailbee-managed allowlist"
+END="# END jailbee-managed allowlist"
+
+setup() {
+	JB_CONF_EXTRA="resolver:
+  upstream: $NH_DNS"
+	jb_start
+	jb_tools
+	jb_image
+	jb_repo
+	nh_up "$BR_NET"
+	{
+		echo "egress_allow:"
+		echo "$1" | while read -r e; do
+			[ -n "$e" ] && echo "  - \"$e\""
+		done
+	} >> repo/.jailbee/config.yaml
+	# GET / from container $1 to $2:$3, by address or by name (bash's
+	# /dev/tcp resolves through glibc, so through /etc/hosts)
+	cat > bin/ctr_get <<'EOS'
+#!/bin/sh
+exec in_ctr "$1" timeout 10 bash -c "exec 3<>/dev/tcp/$2/$3 &&
+    printf 'GET / HTTP/1.0\r\n\r\n' >&3 && cat <&3"
+EOS
+	# container $1's /etc/hosts, and the lines between its sentinels
+	cat > bin/hosts <<'EOS'
+#!/bin/sh
+exec incus exec "$1" -- cat /etc/hosts
+EOS
+	cat > bin/block <<EOS
+#!/bin/sh
+incus exec "\$1" -- cat /etc/hosts | sed -n "/^$BEGIN\\\$/,/^$END\\\$/p"
+EOS
+	chmod 0755 bin/ctr_get bin/hosts bin/block
+}
+
+cleanup() {
+	jb_cleanup
+	jb_containers_cleanup
+	nh_down
+}
+
+
+# wait up to $3 seconds for line $2 in container $1's block
+wait_block() {
+	i=0
+	until block "$1" | grep -qx "$2"; do
+		i=$((i + 1))
+		[ $i -le $(($3 * 2)) ] || atf_fail "no \"$2\" in the block of $1 after $3 s"
+		sleep 0.5
+	done
+}
+
+atf_test_case pool_and_pin cleanup
+pool_and_pin_head() {
+	atf_set descr "a strict container's /etc/hosts pins its allowed" \
+	    "names to the pool's addresses, which connect without DNS; a" \
+	    "rotation adds the new address and keeps the old (cumulative);" \
+	    "loose strips the block, strict restores it; the user's lines" \
+	    "stay; the pool survives a suite restart and an upstream that no" \
+	    "longer answers (N4)"
+	atf_set require.user root
+	atf_set timeout 600
+}
+pool_and_pin_body() {
+	setup "rot.test:8080
+www.test:8080
+*.wild.test:8080"
+	c=$(jb_prefix)-pin
+	atf_check -e match:"ready: $c" jbo repo new pin
+	incus exec "$c" -- ip route replace default via "$BR_GW" ||
+	    atf_fail "cannot route $c through the bridge"
+	# DNS pointed nowhere, and glibc told to read /etc/hosts only: a
+	# name that connects was found in the pin
+	incus exec "$c" -- sh -c 'echo "nameserver 192.0.2.99" > \
+	    /etc/resolv.conf; echo "hosts: files" > /etc/nsswitch.conf' ||
+	    atf_fail "cannot set up name lookup in $c"
+
+	atf_check -o match:"rot.test: answered; 1 address" \
+	    -o match:"www.test: answered; 1 address" \
+	    -e match:"/etc/hosts pins 2 address" jbo repo net refresh pin
+	printf '%s\n%s rot.test\n%s www.test\n%s\n' "$BEGIN" "$NH_ROT1" \
+	    "$NH_WWW" "$END" > want
+	block "$c" > got
+	atf_check -o file:want cat got
+	atf_check -o match:"^127.0.0.1 localhost" hosts "$c"
+	# not a name of the pool: wildcards name no host to pin
+	hosts "$c" | grep -q wild.test && atf_fail "a wildcard was pinned"
+	atf_check -o match:"^hello 8080 from $NH_ROT1" ctr_get "$c" rot.test 8080
+	atf_check -o match:"^hello 8080 from $NH_WWW" ctr_get "$c" www.test 8080
+	# the pool admits the allowed port only
+	atf_check -s not-exit:0 -o empty -e ignore ctr_get "$c" www.test 8081
+	# and for as long as the entry stays in the pool, not a DNS TTL
+	id=$(echo "$c" | tr - _)
+	atf_check -o match:"$NH_ROT1 . tcp . 8080 timeout 1d" \
+	    nft list set inet jailbee "allow_$id"
+
+	# the user's own lines, before and after the block, are kept
+	incus exec "$c" -- sh -c 'echo "192.0.2.77 mine.example" >> /etc/hosts'
+	hosts "$c" > before
+	atf_check -o ignore -e match:"/etc/hosts pins 2 address" \
+	    jbo repo net refresh pin
+	atf_check -o file:before hosts "$c"
+
+	# rotation: after a refresh both addresses are pinned and connect
+	nh_rotate
+	sleep 3
+	atf_check -o match:"rot.test: answered; 2 address" -e ignore \
+	    jbo repo net refresh pin
+	printf '%s\n%s rot.test\n%s rot.test\n%s www.test\n%s\n' "$BEGIN" \
+	    "$NH_ROT1" "$NH_ROT2" "$NH_WWW" "$END" > want2
+	block "$c" > got
+	atf_check -o file:want2 cat got
+	atf_check -o match:"^hello 8080 from $NH_ROT2" \
+	    ctr_get "$c" $NH_ROT2 8080
+	atf_check -o match:"^hello 8080 from $NH_ROT1" \
+	    ctr_get "$c" $NH_ROT1 8080
+	atf_check -o match:"^hello 8080 from $NH_ROT[12]" \
+	    ctr_get "$c" rot.test 8080
+
+	# loose strips the block, the user's lines stay; strict pins again
+	atf_check -e match:"holds no pinned block" jbo repo net loose pin
+	atf_check -o empty block "$c"
+	atf_check -o match:"^127.0.0.1 localhost" \
+	    -o match:"^192.0.2.77 mine.example" hosts "$c"
+	atf_check -e match:"/etc/hosts pins 3 address" jbo repo net strict pin
+	block "$c" > got
+	atf_check -o file:want2 cat got
+	atf_check -o match:"^192.0.2.77 mine.example" hosts "$c"
+	atf_check -o match:"^hello 8080 from $NH_ROT1" \
+	    ctr_get "$c" $NH_ROT1 8080
+
+	# the pool is written down, for root only
+	atf_check -o inline:"600\n" stat -c %a state/netd/pool
+	atf_check -o match:"^$c rot.test $NH_ROT1 " cat state/netd/pool
+
+	# a restart with an upstream that knows rot.test no more: the
+	# table starts afresh, the pool admits both addresses again and a
+	# refresh that resolves nothing keeps them.  The block, edited away
+	# meanwhile, comes back unasked soon after the start.
+	jb_cleanup
+	rm -f jailbeed.pid
+	: > rot.hosts
+	kill -HUP "$(cat dnsmasq.pid)"
+	incus exec "$c" -- sh -c "sed -i '/^$BEGIN\$/,/^$END\$/d' /etc/hosts"
+	atf_check -o empty block "$c"
+	sleep 3
+	jb_start
+	jb_tools
+	wait_block "$c" "$NH_ROT2 rot.test" 20
+	block "$c" > got
+	atf_check -o file:want2 cat got
+	atf_check -o match:"$NH_ROT2 . tcp . 8080 timeout" \
+	    nft list set inet jailbee "allow_$id"
+	atf_check -o match:"^hello 8080 from $NH_ROT1" \
+	    ctr_get "$c" $NH_ROT1 8080
+	atf_check -o match:"^hello 8080 from $NH_ROT2" \
+	    ctr_get "$c" $NH_ROT2 8080
+	atf_check -o match:"rot.test: no answer, pool kept; 2 address" \
+	    -e match:"/etc/hosts pins 3 address" jbo repo net refresh pin
+	block "$c" > got
+	atf_check -o file:want2 cat got
+
+	# an answer the resolver gives the container joins the pool and
+	# the pin at once
+	echo "$NH_WWW2 rot.test" > rot.hosts
+	kill -HUP "$(cat dnsmasq.pid)"
+	sleep 3
+	atf_check -o match:"Address:? *$NH_WWW2" \
+	    in_ctr "$c" nslookup rot.test 192.0.2.99
+	wait_block "$c" "$NH_WWW2 rot.test" 10
+	atf_check -o match:"^hello 8080 from $NH_WWW2" \
+	    ctr_get "$c" $NH_WWW2 8080
+
+	# and the refresh every minute finds a rotation by itself
+	echo "$NH_BARE rot.test" > rot.hosts
+	kill -HUP "$(cat dnsmasq.pid)"
+	wait_block "$c" "$NH_BARE rot.test" 75
+	atf_check -o match:"^hello 8080 from $NH_BARE" \
+	    ctr_get "$c" $NH_BARE 8080
+	atf_check -o match:"$NH_ROT1 rot.test" -o match:"$NH_ROT2 rot.test" \
+	    block "$c"
+
+	atf_check -s exit:1 -e match:"no policy" jbo repo net refresh nosuch
+}
+pool_and_pin_cleanup() { cleanup; }
+
+atf_init_test_cases() {
+	atf_add_test_case pool_and_pin
+}
