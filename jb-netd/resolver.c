@@ -168,14 +168,16 @@ resolver_ask(uint32_t src, const char *name, int qtype, resolver_cb cb,
 	l->arg = arg;
 	l->src = src;
 	(void)strlcpy(l->name, name, sizeof(l->name));
-	/* evdns calls back from the loop, never from in here */
+	/* known to the asker before evdns may call back */
+	if (lp != NULL)
+		*lp = l;
 	if (evdns_base_resolve_ipv4(client, l->name, DNS_QUERY_NO_SEARCH,
 	    answered, l) == NULL) {
+		if (lp != NULL)
+			*lp = NULL;
 		free(l);
 		return DNS_ERR_SERVERFAILED;
 	}
-	if (lp != NULL)
-		*lp = l;
 	return RESOLVER_PENDING;
 }
 
