@@ -239,6 +239,7 @@ bench:
 	    build-bench/regress/bench/netd_switch
 	regress/bench/run $(CURDIR)/build-bench
 	regress/bench/net $(CURDIR)/build-bench
+	regress/bench/dns $(CURDIR)/build-bench
 
 deps:
 	regress/setup-host
