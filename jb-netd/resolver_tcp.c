@@ -185,7 +185,8 @@ process(struct tcp_client *cl)
 	uint8_t		 hdr[2], msg[DNSWIRE_QUERY_MAX];
 	size_t		 len;
 
-	while (!cl->closing && cl->nqueries < TCP_PENDING_MAX) {
+	/* after the peer's EOF too: frames that waited for a slot count */
+	while (cl->nqueries < TCP_PENDING_MAX) {
 		if (evbuffer_copyout(in, hdr, 2) != 2)
 			break;
 		len = (size_t)hdr[0] << 8 | hdr[1];

@@ -15,7 +15,8 @@
  *	dnsq [-t] [-F] [-n count] [-T type] server[:port] name...
  *
  * Asks each name (type A, or -T number) of server over UDP or, with -t,
- * over TCP: all the names pipelined on one connection, written at once.
+ * over TCP: all the names pipelined on one connection, written at once,
+ * then the sending side shut down (the answers must come all the same).
  * Prints each answer as "id ID RCODE" and one "A ADDR ttl TTL" line per
  * record.  -F sends a malformed query (two questions announced, one
  * there) instead.  -n asks the first name count times (a new TCP
@@ -201,7 +202,9 @@ ask(char **names, int nnames, int quiet)
 		}
 	}
 	if (tcp && rc == 0) {
-		if (write(fd, out, off) != (ssize_t)off) {
+		/* then half-close: the server must still answer them all */
+		if (write(fd, out, off) != (ssize_t)off ||
+		    shutdown(fd, SHUT_WR) == -1) {
 			fprintf(stderr, "dnsq: tcp write: %s\n",
 			    strerror(errno));
 			rc = -1;

@@ -146,7 +146,8 @@ tcp_resolver_cleanup() { cleanup; }
 atf_test_case tcp_bounds cleanup
 tcp_bounds_head() {
 	atf_set descr "jb-netd's TCP resolver closes a connection idle for" \
-	    "10 s and at once one that announces an oversized message (N3)"
+	    "10 s, and at once one that announces an oversized message and" \
+	    "one beyond 64 at a time (N3)"
 	atf_set require.user root
 	atf_set require.progs cc
 	atf_set timeout 300
@@ -166,7 +167,18 @@ SECONDS=0
 printf '\\377\\377abc' >&3
 cat <&3 > /dev/null
 echo closed after \$SECONDS s"
-	# the resolver still answers
+	# 64 clients at a time: the 65th is closed at once, not when idle
+	atf_check -o match:"^65th closed after [01] s$" \
+	    in_ctr "$c" bash -c "for i in \$(seq 10 73); do
+	eval \"exec \$i<>/dev/tcp/$NOWHERE/53\" || exit 1
+done
+sleep 1
+exec 3<>/dev/tcp/$NOWHERE/53 || exit 1
+SECONDS=0
+cat <&3 > /dev/null
+echo 65th closed after \$SECONDS s"
+	# the resolver still answers, once it has seen those 64 go
+	sleep 1
 	atf_check -o match:"^A $NH_WWW ttl" \
 	    in_ctr "$c" /tmp/dnsq -t $NOWHERE www.test
 	log_clean
