@@ -892,7 +892,8 @@ main(int argc, char *argv[])
 		log_warnx("%s: %s", c.name, err);
 	/* after the table: until it exists no DNS is redirected here */
 	if (resolver_init(c.base, net.host, RESOLVER_PORT, a.upstream, &cur,
-	    err, sizeof(err)) == -1)
+	    err, sizeof(err)) == -1 || resolver_tcp_init(c.base, net.host,
+	    RESOLVER_PORT, err, sizeof(err)) == -1)
 		fatalx("%s: %s", c.name, err);
 	netd_pool_start(resolver_client());
 	in.s_addr = htonl(net.host);

@@ -35,8 +35,9 @@ static const struct netd_state		*state;
 static char				 upstream[64];
 
 /* one question asked upstream for one container */
-struct lookup {
-	struct evdns_server_request	*req;
+struct resolver_lookup {
+	resolver_cb			 cb;	/* NULL: its asker left */
+	void				*arg;
 	uint32_t			 src;	/* the container, host order */
 	char				 name[EGRESS_NAME_MAX + 2];
 };
@@ -62,6 +63,12 @@ ctr_by_addr(uint32_t a)
 		if (state->v[i].addr == a)
 			return &state->v[i];
 	return NULL;
+}
+
+int
+resolver_is_container(uint32_t a)
+{
+	return ctr_by_addr(a) != NULL;
 }
 
 static void
@@ -117,36 +124,90 @@ static void
 answered(int result, char type, int count, int ttl, void *addresses,
     void *arg)
 {
-	struct lookup		*l = arg;
+	struct resolver_lookup	*l = arg;
 	const struct netd_ctr	*c;
 
+	if (l->cb == NULL)
+		goto out;
 	/* the container may have gone or changed while upstream answered */
 	if ((c = ctr_by_addr(l->src)) == NULL) {
-		respond(l->req, DNS_ERR_REFUSED);
+		l->cb(DNS_ERR_REFUSED, l->name, NULL, 0, 0, l->arg);
 		goto out;
 	}
 	if (result != DNS_ERR_NONE || type != DNS_IPv4_A) {
-		respond(l->req, result == DNS_ERR_NOTEXIST ? DNS_ERR_NOTEXIST :
-		    DNS_ERR_SERVERFAILED);
+		l->cb(result == DNS_ERR_NOTEXIST ? DNS_ERR_NOTEXIST :
+		    DNS_ERR_SERVERFAILED, l->name, NULL, 0, 0, l->arg);
 		goto out;
 	}
 	if (admit(c, l->name, addresses, count, ttl) == -1) {
 		/* an answer the kernel would refuse is no answer */
-		respond(l->req, DNS_ERR_SERVERFAILED);
-		goto out;
-	}
-	if (evdns_server_request_add_a_reply(l->req, l->name, count,
-	    addresses, ttl) == -1) {
-		respond(l->req, DNS_ERR_SERVERFAILED);
+		l->cb(DNS_ERR_SERVERFAILED, l->name, NULL, 0, 0, l->arg);
 		goto out;
 	}
 	log_debug("jb-netd: resolver: %s for %s: %d address(es), ttl %d",
 	    l->name, c->name, count, ttl);
-	respond(l->req, DNS_ERR_NONE);
+	l->cb(DNS_ERR_NONE, l->name, addresses, count, ttl, l->arg);
 	/* exact allowed names are pooled and pinned (N4), once answered */
 	netd_pool_feed(c, l->name, addresses, count);
 out:
 	free(l);
+}
+
+int
+resolver_ask(uint32_t src, const char *name, int qtype, resolver_cb cb,
+    void *arg, struct resolver_lookup **lp)
+{
+	const struct netd_ctr	*c;
+	struct resolver_lookup	*l;
+
+	if ((c = ctr_by_addr(src)) == NULL)
+		/* not a container of ours: nothing to answer */
+		return DNS_ERR_REFUSED;
+	if (policy_name_allowed(c->e, c->n, name, NULL, 0) == 0) {
+		log_debug("jb-netd: resolver: %s for %s: not allowed", name,
+		    c->name);
+		return DNS_ERR_NOTEXIST;
+	}
+	if (qtype != TYPE_A || strlen(name) > EGRESS_NAME_MAX + 1)
+		/* no data: IPv6 and the rest are not let out */
+		return DNS_ERR_NONE;
+	if ((l = calloc(1, sizeof(*l))) == NULL)
+		return DNS_ERR_SERVERFAILED;
+	l->cb = cb;
+	l->arg = arg;
+	l->src = src;
+	(void)strlcpy(l->name, name, sizeof(l->name));
+	/* known to the asker before evdns may call back */
+	if (lp != NULL)
+		*lp = l;
+	if (evdns_base_resolve_ipv4(client, l->name, DNS_QUERY_NO_SEARCH,
+	    answered, l) == NULL) {
+		if (lp != NULL)
+			*lp = NULL;
+		free(l);
+		return DNS_ERR_SERVERFAILED;
+	}
+	return RESOLVER_PENDING;
+}
+
+void
+resolver_forget(struct resolver_lookup *l)
+{
+	l->cb = NULL;
+}
+
+/* the UDP server's answer, once upstream has spoken */
+static void
+udp_answered(int rcode, const char *name, const uint32_t *addrs, int count,
+    int ttl, void *arg)
+{
+	struct evdns_server_request	*req = arg;
+
+	if (rcode == DNS_ERR_NONE && count > 0 &&
+	    evdns_server_request_add_a_reply(req, name, count, addrs,
+	    ttl) == -1)
+		rcode = DNS_ERR_SERVERFAILED;
+	respond(req, rcode);
 }
 
 static void
@@ -154,10 +215,9 @@ asked(struct evdns_server_request *req, void *arg)
 {
 	struct sockaddr_storage	 ss;
 	struct sockaddr_in	*sin = (struct sockaddr_in *)(void *)&ss;
-	const struct netd_ctr	*c;
 	struct evdns_server_question *q;
-	struct lookup		*l;
 	uint32_t		 src;
+	int			 rc;
 
 	memset(&ss, 0, sizeof(ss));
 	if (evdns_server_request_get_requesting_addr(req,
@@ -167,39 +227,15 @@ asked(struct evdns_server_request *req, void *arg)
 		return;
 	}
 	src = ntohl(sin->sin_addr.s_addr);
-	if ((c = ctr_by_addr(src)) == NULL) {
-		/* not a container of ours: nothing to answer */
-		respond(req, DNS_ERR_REFUSED);
-		return;
-	}
 	if (req->nquestions != 1) {
-		respond(req, DNS_ERR_FORMAT);
+		respond(req, ctr_by_addr(src) == NULL ? DNS_ERR_REFUSED :
+		    DNS_ERR_FORMAT);
 		return;
 	}
 	q = req->questions[0];
-	if (policy_name_allowed(c->e, c->n, q->name, NULL, 0) == 0) {
-		log_debug("jb-netd: resolver: %s for %s: not allowed", q->name,
-		    c->name);
-		respond(req, DNS_ERR_NOTEXIST);
-		return;
-	}
-	if (q->type != TYPE_A || strlen(q->name) > EGRESS_NAME_MAX + 1) {
-		/* no data: IPv6 and the rest are not let out */
-		respond(req, DNS_ERR_NONE);
-		return;
-	}
-	if ((l = calloc(1, sizeof(*l))) == NULL) {
-		respond(req, DNS_ERR_SERVERFAILED);
-		return;
-	}
-	l->req = req;
-	l->src = src;
-	(void)strlcpy(l->name, q->name, sizeof(l->name));
-	if (evdns_base_resolve_ipv4(client, l->name, DNS_QUERY_NO_SEARCH,
-	    answered, l) == NULL) {
-		respond(req, DNS_ERR_SERVERFAILED);
-		free(l);
-	}
+	if ((rc = resolver_ask(src, q->name, q->type, udp_answered, req,
+	    NULL)) != RESOLVER_PENDING)
+		respond(req, rc);
 }
 
 int

@@ -45,4 +45,33 @@ const char *resolver_upstream(void);
 /* the upstream client, for the pool's own questions (netd_pool.c) */
 struct evdns_base *resolver_client(void);
 
+/*
+ * The one decision both servers (UDP here, TCP in resolver_tcp.c) take
+ * for a question: the container is the source address src (host order).
+ * Returns the DNS response code to answer at once (REFUSED: no container
+ * of ours; NXDOMAIN: a name its allowlist does not admit, never asked
+ * upstream; NOERROR: an admitted name of a type other than A, an empty
+ * answer), or RESOLVER_PENDING: name was asked upstream, and cb is called
+ * from the event loop with the code and, for NOERROR, the addresses
+ * (network order) once they are in the container's kernel sets.  *lp (if
+ * lp is not NULL) is then the lookup, until cb runs or it is forgotten.
+ */
+#define RESOLVER_PENDING	(-1)
+struct resolver_lookup;
+typedef void (*resolver_cb)(int rcode, const char *name,
+	    const uint32_t *addrs, int naddrs, int ttl, void *arg);
+int	resolver_ask(uint32_t src, const char *name, int qtype,
+	    resolver_cb cb, void *arg, struct resolver_lookup **lp);
+/* the asker of a pending lookup is gone: its cb is never called */
+void	resolver_forget(struct resolver_lookup *);
+/* 1 if the address a (host order) is a container jb-netd enforces */
+int	resolver_is_container(uint32_t a);
+
+/*
+ * DNS over TCP (RFC 7766) on the same host:port as the UDP server,
+ * bound and listening before the lock-down.  0, or -1 with err.
+ */
+int	resolver_tcp_init(struct event_base *, uint32_t host, uint16_t port,
+	    char *err, size_t errlen);
+
 #endif /* JB_RESOLVER_H */

@@ -124,6 +124,7 @@ sandbox_jb_incus(uint16_t https_port)
  * directory fd taken at start, replaced by rename.  Its resolver answers
  * on a UDP socket bound before the lock-down and asks the upstream over
  * UDP (inet sockets, connect); Landlock leaves it no TCP port at all.
+ * Its TCP resolver listens before the lock-down and accepts after it.
  */
 void
 sandbox_jb_netd(const char *state_dir)
@@ -135,8 +136,12 @@ sandbox_jb_netd(const char *state_dir)
 		/* libnftables waits for the kernel's netlink answers */
 		SCMP_SYS(select), SCMP_SYS(pselect6),
 		SCMP_SYS(connect),
+		/* DNS over TCP: the resolver's clients (resolver_tcp.c) */
+		SCMP_SYS(accept4),
 	};
 	static const int	 families[] = { AF_NETLINK, AF_INET };
+	/* libevent's bufferevents size each TCP read (resolver_tcp.c) */
+	static const unsigned long ioctls[] = { FIONREAD };
 	char			 dir[PATH_MAX];
 	const char		*none[] = { NULL };
 	const char		*rw[] = { dir, NULL };
@@ -151,6 +156,8 @@ sandbox_jb_netd(const char *state_dir)
 	sb.nsyscalls = NELEM(calls);
 	sb.socket_families = families;
 	sb.nsocket_families = NELEM(families);
+	sb.ioctls = ioctls;
+	sb.nioctls = NELEM(ioctls);
 	apply(&sb);
 }
 

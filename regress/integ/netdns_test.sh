@@ -1,0 +1,191 @@
+#! /usr/bin/env atf-sh
+#
+# Copyright (c) 2026 The JailBee authors
+#
+# Permission to use, copy, modify, and distribute this software for any
+# purpose with or without fee is hereby granted, provided that the above
+# copyright notice and this permission notice appear in all copies.
+#
+# THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+# WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+# MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+# ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+# WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+# ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+# OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+#
+# DNS over TCP through jb-netd's resolver (FEATURES N3, B2), with real
+# packets from a strict container against the test hosts (nethosts.sh):
+# every TCP port-53 connection is redirected to jb-netd, which answers an
+# allowed name from the upstream after admitting its address, answers
+# NXDOMAIN to every other name without forwarding it, and bounds what a
+# client may hold.  The test image has no TCP-capable DNS client: dnsq.c,
+# built static here, is pushed into the container.
+
+. "$(atf_get_srcdir)/lib.sh"
+. "$(atf_get_srcdir)/nethosts.sh"
+
+BR_NET=10.213.0.0/24
+BR_GW=10.213.0.1
+NOWHERE=192.0.2.99	# no DNS server at all
+
+# $1: egress_allow entries, one per line; the container is $c, strict,
+# routed through the bridge, with /tmp/dnsq in it
+setup() {
+	JB_CONF_EXTRA="resolver:
+  upstream: $NH_DNS"
+	jb_start
+	jb_tools
+	jb_image
+	jb_repo
+	nh_up "$BR_NET"
+	{
+		echo "egress_allow:"
+		echo "$1" | while read -r e; do
+			[ -n "$e" ] && echo "  - \"$e\""
+		done
+	} >> repo/.jailbee/config.yaml
+	cc -static -O2 -Wall -Wextra -Werror -o dnsq \
+	    "$(atf_config_get srcdir)/regress/integ/dnsq.c" ||
+	    atf_fail "cannot build dnsq (cc -static needs libc6-dev)"
+	c=$(jb_prefix)-dns
+	atf_check -e match:"network: strict" -e match:"ready: $c" \
+	    jbo repo new dns
+	incus exec "$c" -- ip route replace default via "$BR_GW" ||
+	    atf_fail "cannot route $c through the bridge"
+	incus file push --mode 0755 dnsq "$c/tmp/dnsq" ||
+	    atf_fail "cannot push dnsq into $c"
+	cat > bin/ctr_http <<'EOS'
+#!/bin/sh
+exec in_ctr "$1" sh -c "printf 'GET / HTTP/1.0\r\n\r\n' | nc -w 5 $2 $3"
+EOS
+	chmod 0755 bin/ctr_http
+}
+
+cleanup() {
+	jb_cleanup
+	jb_containers_cleanup
+	nh_down
+}
+
+# no sanitizer report, no crash of a child
+log_clean() {
+	if grep -E "AddressSanitizer|runtime error|jb-netd closed its channel|\
+jb-netd \(pid [0-9]+\) (killed|exited)" jailbeed.log; then
+		atf_fail "jailbeed.log reports a fault"
+	fi
+}
+
+atf_test_case tcp_resolver cleanup
+tcp_resolver_head() {
+	atf_set descr "DNS over TCP from a strict container, to any address," \
+	    "is answered by jb-netd: an allowed name from the upstream with" \
+	    "its address admitted before the answer, others NXDOMAIN and" \
+	    "never forwarded, pipelined queries in order, malformed ones" \
+	    "FORMERR (N3, B2)"
+	atf_set require.user root
+	atf_set require.progs cc
+	atf_set timeout 300
+}
+tcp_resolver_body() {
+	setup "www.test:8080
+*.wild.test:8080"
+	# before any lookup its address is shut
+	atf_check -s not-exit:0 -e ignore ctr_http "$c" $NH_WWW 8080
+	# asked of an address where no server listens: ours answers
+	atf_check -o match:"^id 4096 NOERROR$" \
+	    -o match:"^A $NH_WWW ttl [0-9]+$" \
+	    in_ctr "$c" /tmp/dnsq -t $NOWHERE www.test
+	nh_asked www.test || atf_fail "www.test never reached the test DNS server"
+	# admitted when the answer came: the connection passes at once
+	atf_check -o match:"^hello 8080 from $NH_WWW" \
+	    ctr_http "$c" $NH_WWW 8080
+	id=$(echo "$c" | tr - _)
+	atf_check -o match:"$NH_WWW . tcp . 8080 timeout" \
+	    nft list set inet jailbee "allow_$id"
+	# not allowed: NXDOMAIN, never forwarded, whichever server is asked
+	atf_check -o match:"^id 4096 NXDOMAIN$" -o not-match:"^A " \
+	    in_ctr "$c" /tmp/dnsq -t $NH_ECHO other.test
+	! nh_asked other.test || atf_fail "other.test was forwarded upstream"
+	atf_check -o match:"^id 4096 NXDOMAIN$" \
+	    in_ctr "$c" /tmp/dnsq -t $NH_DNS secret.data.exfil.example
+	! nh_asked secret.data.exfil.example ||
+	    atf_fail "secret.data.exfil.example was forwarded upstream"
+	# the wildcard: a name under it resolves and opens its address
+	atf_check -o match:"^A $NH_WILD ttl" \
+	    in_ctr "$c" /tmp/dnsq -t $NOWHERE a.wild.test
+	atf_check -o match:"^hello 8080 from $NH_WILD" \
+	    ctr_http "$c" $NH_WILD 8080
+	# pipelined on one connection: every answer, in the order asked
+	atf_check -o inline:"id 4096 NOERROR
+A $NH_WWW ttl 2
+id 4097 NXDOMAIN
+id 4098 NOERROR
+A $NH_WILD ttl 2
+id 4099 NXDOMAIN
+" in_ctr "$c" /tmp/dnsq -t $NOWHERE www.test wild.test b.c.wild.test \
+	    other.test
+	! nh_asked wild.test || atf_fail "wild.test was forwarded upstream"
+	# an allowed name's AAAA: empty, the container's IPv6 goes nowhere
+	atf_check -o inline:"id 4096 NOERROR\n" \
+	    in_ctr "$c" /tmp/dnsq -t -T 28 $NOWHERE www.test
+	# malformed: FORMERR, and the resolver goes on answering
+	atf_check -o inline:"id 4096 FORMERR\n" \
+	    in_ctr "$c" /tmp/dnsq -t -F $NOWHERE www.test
+	atf_check -o match:"^A $NH_WWW ttl" \
+	    in_ctr "$c" /tmp/dnsq -t $NOWHERE www.test
+	# and UDP gives the same answers
+	atf_check -o match:"^A $NH_WWW ttl" \
+	    in_ctr "$c" /tmp/dnsq $NOWHERE www.test
+	atf_check -o match:"^id 4096 NXDOMAIN$" \
+	    in_ctr "$c" /tmp/dnsq $NOWHERE other.test
+	log_clean
+}
+tcp_resolver_cleanup() { cleanup; }
+
+atf_test_case tcp_bounds cleanup
+tcp_bounds_head() {
+	atf_set descr "jb-netd's TCP resolver closes a connection idle for" \
+	    "10 s, and at once one that announces an oversized message and" \
+	    "one beyond 64 at a time (N3)"
+	atf_set require.user root
+	atf_set require.progs cc
+	atf_set timeout 300
+}
+tcp_bounds_body() {
+	setup "www.test:8080"
+	# idle: nothing sent, closed by the server after its 10 s
+	atf_check -o match:"^closed after ([89]|1[0-3]) s$" \
+	    in_ctr "$c" bash -c "exec 3<>/dev/tcp/$NOWHERE/53 || exit 1
+SECONDS=0
+cat <&3 > /dev/null
+echo closed after \$SECONDS s"
+	# a 65535-byte message is no query: closed without waiting for it
+	atf_check -o match:"^closed after [01] s$" \
+	    in_ctr "$c" bash -c "exec 3<>/dev/tcp/$NOWHERE/53 || exit 1
+SECONDS=0
+printf '\\377\\377abc' >&3
+cat <&3 > /dev/null
+echo closed after \$SECONDS s"
+	# 64 clients at a time: the 65th is closed at once, not when idle
+	atf_check -o match:"^65th closed after [01] s$" \
+	    in_ctr "$c" bash -c "for i in \$(seq 10 73); do
+	eval \"exec \$i<>/dev/tcp/$NOWHERE/53\" || exit 1
+done
+sleep 1
+exec 3<>/dev/tcp/$NOWHERE/53 || exit 1
+SECONDS=0
+cat <&3 > /dev/null
+echo 65th closed after \$SECONDS s"
+	# the resolver still answers, once it has seen those 64 go
+	sleep 1
+	atf_check -o match:"^A $NH_WWW ttl" \
+	    in_ctr "$c" /tmp/dnsq -t $NOWHERE www.test
+	log_clean
+}
+tcp_bounds_cleanup() { cleanup; }
+
+atf_init_test_cases() {
+	atf_add_test_case tcp_resolver
+	atf_add_test_case tcp_bounds
+}
