@@ -90,8 +90,9 @@ tcp_resolver_head() {
 tcp_resolver_body() {
 	setup "www.test:8080
 *.wild.test:8080"
-	# before any lookup its address is shut
-	atf_check -s not-exit:0 -e ignore ctr_http "$c" $NH_WWW 8080
+	# before any lookup a wildcard name's address is shut (exact names
+	# are resolved into the pool at new and stay admitted: N4)
+	atf_check -s not-exit:0 -e ignore ctr_http "$c" $NH_WILD 8080
 	# asked of an address where no server listens: ours answers
 	atf_check -o match:"^id 4096 NOERROR$" \
 	    -o match:"^A $NH_WWW ttl [0-9]+$" \
