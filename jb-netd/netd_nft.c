@@ -96,7 +96,7 @@ entries_same(const struct netd_ctr *a, const struct netd_ctr *b)
 
 /*
  * applied becomes st.  A container whose entries are unchanged keeps the
- * copy it has: a switch costs no copy of a long allowlist.
+ * copy it has: a change to one container copies that one's list only.
  */
 static void
 applied_update(const struct netd_state *st)
