@@ -238,6 +238,34 @@ state_save(const struct netd_state *st, char *err, size_t errlen)
 	return file_save(STATE_FILE, netd_state_fmt(st), err, errlen);
 }
 
+#ifdef JB_TESTHOOKS
+/*
+ * Test builds: a file TESTHOOK_REFUSE in <state_dir>/netd makes the
+ * kernel refuse the next change (netd_nft_testhook_refuse_next).  It is
+ * renamed to TESTHOOK_REFUSE.fired, so it fires once and the test can
+ * see that it did.
+ */
+#define TESTHOOK_REFUSE	"testhook-refuse-nft"
+
+static void
+testhook_refuse(void)
+{
+	int	fd;
+
+	if ((fd = openat(statefd, TESTHOOK_REFUSE, O_RDONLY | O_CLOEXEC |
+	    O_NOFOLLOW)) == -1)
+		return;
+	close(fd);
+	if (renameat(statefd, TESTHOOK_REFUSE, statefd,
+	    TESTHOOK_REFUSE ".fired") == -1) {
+		log_warn("jb-netd: test hook: cannot rename %s", TESTHOOK_REFUSE);
+		return;
+	}
+	log_info("jb-netd: test hook: the kernel refuses the next change");
+	netd_nft_testhook_refuse_next();
+}
+#endif
+
 /*
  * Make next what the kernel enforces and what is written down; on any
  * failure cur stays (the kernel keeps its table) and next is freed.
@@ -245,6 +273,9 @@ state_save(const struct netd_state *st, char *err, size_t errlen)
 static int
 state_commit(struct netd_state *next, char *err, size_t errlen)
 {
+#ifdef JB_TESTHOOKS
+	testhook_refuse();
+#endif
 	/* whatever changed, each container gets its repo's layer again */
 	if (netd_repos_sync(next, &repos, err, errlen) == -1 ||
 	    netd_nft_apply(&net, next, 0, err, errlen) == -1) {
@@ -433,13 +464,19 @@ netd_sync_forget(struct child *c, struct imsg *imsg)
 	child_done(c, imsg_get_id(imsg), 1, NULL);
 }
 
+/*
+ * net loose / net strict: the table changes the container's verdict
+ * only (netd_nft_mode), so a switch costs the same for any allowlist;
+ * cur changes in place, and back if the change cannot be written down.
+ */
 static void
 netd_mode(struct child *c, struct imsg *imsg)
 {
 	struct jb_netd_mode	 m;
-	struct netd_state	 next;
 	struct netd_ctr		*t;
-	char			 err[JB_ERR_TEXT_MAX];
+	char			 err[JB_ERR_TEXT_MAX], e2[JB_ERR_TEXT_MAX - 96];
+	enum nftgen_mode	 was, mode;
+	int64_t			 wasdl;
 	int			 strict;
 
 	if (imsg_get_data(imsg, &m, sizeof(m)) == -1)
@@ -449,24 +486,42 @@ netd_mode(struct child *c, struct imsg *imsg)
 	strict = strcmp(m.mode, "strict") == 0;
 	if ((!strict && strcmp(m.mode, "loose") != 0) || m.deadline < 0)
 		fatalx("%s: NETD_MODE: bad mode or deadline", c->name);
-	if (netd_state_copy(&cur, &next) == -1)
-		fatal("%s: out of memory", c->name);
-	if ((t = netd_state_find(&next, m.name)) == NULL) {
-		netd_state_free(&next);
+	if ((t = netd_state_find(&cur, m.name)) == NULL) {
 		snprintf(err, sizeof(err), "jb-netd holds no policy for %s "
 		    "(made before jb-netd enforced policies?): destroy and "
 		    "recreate it", m.name);
 		child_done(c, imsg_get_id(imsg), 0, err);
 		return;
 	}
-	t->mode = strict ? NFTGEN_STRICT : NFTGEN_LOOSE;
-	t->deadline = strict ? 0 : m.deadline;
-	if (state_commit(&next, err, sizeof(err)) == -1) {
+	was = t->mode;
+	wasdl = t->deadline;
+	mode = strict ? NFTGEN_STRICT : NFTGEN_LOOSE;
+#ifdef JB_TESTHOOKS
+	testhook_refuse();
+#endif
+	if (netd_nft_mode(&net, t->name, mode, e2, sizeof(e2)) == -1) {
+		snprintf(err, sizeof(err), "%s stays %s: %s", m.name,
+		    was == NFTGEN_STRICT ? "strict" : "loose", e2);
+		log_warnx("%s: %s", c->name, err);
 		child_done(c, imsg_get_id(imsg), 0, err);
 		return;
 	}
-	if (strict && (t = netd_state_find(&cur, m.name)) != NULL &&
-	    netd_ct_flush(t->addr) == -1) {
+	t->mode = mode;
+	t->deadline = strict ? 0 : m.deadline;
+	if (state_save(&cur, e2, sizeof(e2)) == -1) {
+		char	e3[256];
+
+		/* enforced, not recorded: put the kernel back as well */
+		if (netd_nft_mode(&net, t->name, was, e3, sizeof(e3)) == -1)
+			log_warnx("jb-netd: cannot restore the table: %s", e3);
+		t->mode = was;
+		t->deadline = wasdl;
+		snprintf(err, sizeof(err), "%s stays %s: %s", m.name,
+		    was == NFTGEN_STRICT ? "strict" : "loose", e2);
+		child_done(c, imsg_get_id(imsg), 0, err);
+		return;
+	}
+	if (strict && netd_ct_flush(t->addr) == -1) {
 		child_done(c, imsg_get_id(imsg), 0, "strict, but its established "
 		    "connections could not be cut (conntrack)");
 		return;

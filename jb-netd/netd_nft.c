@@ -18,9 +18,14 @@
 
 static struct nft_ctx	*nft;
 
-/* names of the sets and chains the last successful apply declared */
-static char		**applied_sets, **applied_chains;
-static size_t		  napplied_sets, napplied_chains;
+static int	run_change(char **, char *, size_t);
+
+/* what the last successful apply made the table hold */
+static struct netd_state	 applied;
+static int			 have_applied;
+#ifdef JB_TESTHOOKS
+static int			 refuse_next;
+#endif
 
 int
 netd_nft_init(char *err, size_t errlen)
@@ -50,74 +55,16 @@ netd_nft_run(const char *text, char *err, size_t errlen)
 	return -1;
 }
 
-static void
-names_free(char **v, size_t n)
+/* the policy as nftgen wants it; entries are shared with st */
+static struct nftgen_container *
+containers_of(const struct netd_state *st, char *err, size_t errlen)
 {
-	size_t	i;
+	struct nftgen_container	*c;
+	size_t			 i;
 
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
-/* what st declares, to delete what a later state drops */
-static int
-names_of(const struct netd_state *st, char ***setsp, size_t *nsetsp,
-    char ***chainsp, size_t *nchainsp)
-{
-	char	**sets, **chains, id[NFTGEN_IDENT_MAX], e[8];
-	size_t	  i, ns = 0, nc = 0;
-
-	*setsp = *chainsp = NULL;
-	*nsetsp = *nchainsp = 0;
-	if (st->n == 0)
-		return 0;
-	sets = calloc(st->n * 2, sizeof(*sets));
-	chains = calloc(st->n, sizeof(*chains));
-	if (sets == NULL || chains == NULL)
-		goto fail;
-	for (i = 0; i < st->n; i++) {
-		if (nftgen_ident(st->v[i].name, id, sizeof(id), e, sizeof(e))
-		    == -1)
-			continue;
-		if (asprintf(&sets[ns], "allow_%s", id) == -1)
-			goto fail;
-		ns++;
-		if (asprintf(&sets[ns], "allowany_%s", id) == -1)
-			goto fail;
-		ns++;
-		if (st->v[i].mode == NFTGEN_STRICT) {
-			if (asprintf(&chains[nc], "strict_%s", id) == -1)
-				goto fail;
-			nc++;
-		}
-	}
-	*setsp = sets;
-	*nsetsp = ns;
-	*chainsp = chains;
-	*nchainsp = nc;
-	return 0;
-fail:
-	if (sets != NULL)
-		names_free(sets, ns);
-	if (chains != NULL)
-		names_free(chains, nc);
-	return -1;
-}
-
-int
-netd_nft_apply(const struct nftgen_net *net, const struct netd_state *st,
-    int fresh, char *err, size_t errlen)
-{
-	struct nftgen_container	*c = NULL;
-	struct nftgen_present	 present;
-	char			*text = NULL, *all = NULL, **sets, **chains;
-	size_t			 i, nsets, nchains;
-	int			 rc = -1;
-
-	if (st->n > 0 && (c = calloc(st->n, sizeof(*c))) == NULL) {
+	if ((c = calloc(st->n + 1, sizeof(*c))) == NULL) {
 		snprintf(err, errlen, "out of memory");
-		return -1;
+		return NULL;
 	}
 	for (i = 0; i < st->n; i++) {
 		c[i].name = st->v[i].name;
@@ -126,40 +73,186 @@ netd_nft_apply(const struct nftgen_net *net, const struct netd_state *st,
 		c[i].entries = st->v[i].e;
 		c[i].nentries = st->v[i].n;
 	}
-	memset(&present, 0, sizeof(present));
-	present.sets = (const char *const *)applied_sets;
-	present.nsets = napplied_sets;
-	present.chains = (const char *const *)applied_chains;
-	present.nchains = napplied_chains;
-	if (nftgen_ruleset(net, c, st->n, fresh ? NULL : &present, &text,
-	    err, errlen) == -1)
-		goto out;
-	if (fresh) {
+	return c;
+}
+
+static int
+entries_same(const struct netd_ctr *a, const struct netd_ctr *b)
+{
+	size_t	i;
+
+	if (a->n != b->n)
+		return 0;
+	for (i = 0; i < a->n; i++)
+		if (a->e[i].kind != b->e[i].kind ||
+		    a->e[i].proto != b->e[i].proto ||
+		    a->e[i].port != b->e[i].port ||
+		    a->e[i].prefixlen != b->e[i].prefixlen ||
+		    a->e[i].addr != b->e[i].addr ||
+		    strcmp(a->e[i].name, b->e[i].name) != 0)
+			return 0;
+	return 1;
+}
+
+/*
+ * applied becomes st.  A container whose entries are unchanged keeps the
+ * copy it has: a change to one container copies that one's list only.
+ */
+static void
+applied_update(const struct netd_state *st)
+{
+	struct netd_state	 next;
+	struct netd_ctr		*o;
+	size_t			 i, j;
+
+	memset(&next, 0, sizeof(next));
+	if ((next.v = calloc(st->n + 1, sizeof(*next.v))) == NULL)
+		fatalx("jb-netd: out of memory recording the table");
+	for (i = 0; i < st->n; i++) {
+		/* the lists mostly keep their order: look there first */
+		o = NULL;
+		if (i < applied.n && strcmp(applied.v[i].name, st->v[i].name)
+		    == 0)
+			o = &applied.v[i];
+		for (j = 0; o == NULL && j < applied.n; j++)
+			if (strcmp(applied.v[j].name, st->v[i].name) == 0)
+				o = &applied.v[j];
+		next.v[i] = st->v[i];
+		next.v[i].e = NULL;
+		if (o != NULL && o->e != NULL && entries_same(o, &st->v[i])) {
+			next.v[i].e = o->e;
+			o->e = NULL;
+			o->n = 0;
+		} else if (st->v[i].n > 0) {
+			if ((next.v[i].e = calloc(st->v[i].n,
+			    sizeof(*next.v[i].e))) == NULL)
+				fatalx("jb-netd: out of memory recording the "
+				    "table");
+			memcpy(next.v[i].e, st->v[i].e,
+			    st->v[i].n * sizeof(*next.v[i].e));
+		} else
+			next.v[i].n = 0;
+		next.n = i + 1;
+	}
+	netd_state_free(&applied);
+	applied = next;
+}
+
+int
+netd_nft_apply(const struct nftgen_net *net, const struct netd_state *st,
+    int fresh, char *err, size_t errlen)
+{
+	struct nftgen_container	*c = NULL, *old = NULL;
+	char			*text = NULL, *all = NULL;
+	int			 rc = -1;
+
+	if ((c = containers_of(st, err, errlen)) == NULL)
+		return -1;
+	if (fresh || !have_applied) {
+		if (nftgen_ruleset(net, c, st->n, NULL, &text, err, errlen)
+		    == -1)
+			goto out;
 		/* one transaction: no moment without the table */
 		if (asprintf(&all, "add table inet %s\ndelete table inet %s\n"
 		    "%s", NFTGEN_TABLE, NFTGEN_TABLE, text) == -1) {
+			all = NULL;
 			snprintf(err, errlen, "out of memory");
 			goto out;
 		}
+		free(text);
+		text = all;
+		all = NULL;
+	} else {
+		/* only what changed: the cost of a change is its own */
+		if ((old = containers_of(&applied, err, errlen)) == NULL ||
+		    nftgen_delta(net, old, applied.n, c, st->n, &text, err,
+		    errlen) == -1)
+			goto out;
 	}
-	if (netd_nft_run(all != NULL ? all : text, err, errlen) == -1)
+	if (run_change(&text, err, errlen) == -1)
 		goto out;
-	if (names_of(st, &sets, &nsets, &chains, &nchains) == -1) {
-		/* the next apply starts afresh rather than guess */
-		log_warnx("jb-netd: out of memory recording the table");
-		nsets = nchains = 0;
-		sets = chains = NULL;
-	}
-	names_free(applied_sets, napplied_sets);
-	names_free(applied_chains, napplied_chains);
-	applied_sets = sets;
-	napplied_sets = nsets;
-	applied_chains = chains;
-	napplied_chains = nchains;
+	applied_update(st);
+	have_applied = 1;
 	rc = 0;
 out:
-	free(all);
 	free(text);
+	free(old);
 	free(c);
 	return rc;
 }
+
+/*
+ * Run a change (*text, which may be replaced); "" is nothing to do.  A
+ * failure names nftables and says the table is as it was.
+ */
+static int
+run_change(char **text, char *err, size_t errlen)
+{
+	char	e[512];
+
+#ifdef JB_TESTHOOKS
+	if (refuse_next) {
+		char	*all;
+
+		/* the kernel refuses the batch: nothing of it is applied */
+		refuse_next = 0;
+		if (asprintf(&all, "%sdelete chain inet %s "
+		    "jb_testhook_refused\n", *text, NFTGEN_TABLE) == -1) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		free(*text);
+		*text = all;
+	}
+#endif
+	if (**text != '\0' && netd_nft_run(*text, e, sizeof(e)) == -1) {
+		snprintf(err, errlen, "nftables refused the transaction, so "
+		    "table inet %s is as it was: %s", NFTGEN_TABLE, e);
+		return -1;
+	}
+	return 0;
+}
+
+int
+netd_nft_mode(const struct nftgen_net *net, const char *name,
+    enum nftgen_mode mode, char *err, size_t errlen)
+{
+	struct nftgen_container	 was, now;
+	struct netd_ctr		*o = NULL;
+	char			*text = NULL;
+	size_t			 i;
+	int			 rc = -1;
+
+	for (i = 0; i < applied.n && o == NULL; i++)
+		if (strcmp(applied.v[i].name, name) == 0)
+			o = &applied.v[i];
+	if (!have_applied || o == NULL) {
+		snprintf(err, errlen, "table inet %s holds no container %s",
+		    NFTGEN_TABLE, name);
+		return -1;
+	}
+	memset(&was, 0, sizeof(was));
+	was.name = o->name;
+	was.addr = o->addr;
+	was.mode = o->mode;
+	was.entries = o->e;
+	was.nentries = o->n;
+	now = was;
+	now.mode = mode;
+	if (nftgen_delta(net, &was, 1, &now, 1, &text, err, errlen) == -1)
+		return -1;
+	if (run_change(&text, err, errlen) == 0) {
+		o->mode = mode;
+		rc = 0;
+	}
+	free(text);
+	return rc;
+}
+
+#ifdef JB_TESTHOOKS
+void
+netd_nft_testhook_refuse_next(void)
+{
+	refuse_next = 1;
+}
+#endif

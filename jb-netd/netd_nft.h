@@ -26,13 +26,28 @@
 /* once, before the lock-down: libnftables' context */
 int	netd_nft_init(char *err, size_t errlen);
 /*
- * Replace the table with st.  fresh: the table is dropped and made again
- * in the same transaction (at start-up, when what the kernel holds is not
- * known); else the sets and chains of the last applied state that st no
- * longer has are deleted.  On success st becomes the applied state.
+ * Make the table enforce st.  fresh (at start-up, when what the kernel
+ * holds is not known): the table is dropped and made again in the same
+ * transaction.  Else one delta transaction from the last applied state
+ * (nftgen_delta), naming only the containers that changed.  Either way
+ * all or nothing; on success st becomes the applied state.
  */
 int	netd_nft_apply(const struct nftgen_net *, const struct netd_state *st,
 	    int fresh, char *err, size_t errlen);
+/*
+ * The mode of container name, and nothing else, becomes mode: its
+ * element in map ctrs and set strictdns, whatever the length of its
+ * allowlist.  Same all or nothing; the applied state follows.
+ */
+int	netd_nft_mode(const struct nftgen_net *, const char *name,
+	    enum nftgen_mode mode, char *err, size_t errlen);
+#ifdef JB_TESTHOOKS
+/*
+ * Test builds: the next apply gets a statement the kernel refuses (the
+ * deletion of a chain that does not exist), so the whole batch fails.
+ */
+void	netd_nft_testhook_refuse_next(void);
+#endif
 /* run text as one transaction */
 int	netd_nft_run(const char *text, char *err, size_t errlen);
 

@@ -323,12 +323,27 @@ emit_sels(FILE *f, const struct sel *v, size_t n)
 	}
 }
 
-static int
-emit_container(FILE *f, const struct ctr *t, char *err, size_t errlen)
+/* "add element" or "delete element" of n static elements, if any */
+static void
+emit_elems(FILE *f, const char *verb, const char *set, const char *id,
+    const struct sel *v, size_t n)
 {
-	struct sel	*any, *port;
-	size_t		 nany, nport;
+	if (n == 0)
+		return;
+	fprintf(f, "%s element " T " %s_%s { ", verb, set, id);
+	emit_sels(f, v, n);
+	fprintf(f, " }\n");
+}
 
+/*
+ * A container's sets and its strict chain, inside a table block.  The
+ * chain exists in either mode and never changes: the mode is the verdict
+ * of the address in map ctrs, the entries the elements of static_c and
+ * staticany_c, so a switch or an override is a few element changes.
+ */
+static void
+emit_container(FILE *f, const struct ctr *t)
+{
 	fprintf(f, "\tset allow_%s {\n"
 	    "\t\ttype ipv4_addr . inet_proto . inet_service\n"
 	    "\t\tflags timeout\n"
@@ -337,57 +352,74 @@ emit_container(FILE *f, const struct ctr *t, char *err, size_t errlen)
 	    "\t\ttype ipv4_addr\n"
 	    "\t\tflags timeout\n"
 	    "\t}\n", t->id);
+	fprintf(f, "\tset static_%s {\n"
+	    "\t\ttype ipv4_addr . inet_proto . inet_service\n"
+	    "\t\tflags interval\n"
+	    "\t}\n", t->id);
+	fprintf(f, "\tset staticany_%s {\n"
+	    "\t\ttype ipv4_addr\n"
+	    "\t\tflags interval\n"
+	    "\t}\n", t->id);
+	fprintf(f, "\tchain strict_%s {\n"
+	    "\t\tip daddr . meta l4proto . th dport @static_%s accept\n"
+	    "\t\tip daddr @staticany_%s accept\n"
+	    "\t\tip daddr . meta l4proto . th dport @allow_%s accept\n"
+	    "\t\tip daddr @allowany_%s accept\n"
+	    "\t\tmeta l4proto tcp reject with tcp reset\n"
+	    "\t\treject with icmpx admin-prohibited\n"
+	    "\t}\n", t->id, t->id, t->id, t->id, t->id);
+}
+
+/* the static entries of t as elements, replacing what the sets held */
+static int
+emit_static_fill(FILE *f, const struct ctr *t, char *err, size_t errlen)
+{
+	struct sel	*any, *port;
+	size_t		 nany, nport;
+
 	if (static_sets(t, &any, &nany, &port, &nport, err, errlen) == -1)
 		return -1;
-	if (t->c->mode == NFTGEN_STRICT) {
-		fprintf(f, "\tchain strict_%s {\n", t->id);
-		if (nport > 0) {
-			fprintf(f, "\t\tip daddr . meta l4proto . th dport { ");
-			emit_sels(f, port, nport);
-			fprintf(f, " } accept\n");
-		}
-		if (nany > 0) {
-			fprintf(f, "\t\tip daddr { ");
-			emit_sels(f, any, nany);
-			fprintf(f, " } accept\n");
-		}
-		fprintf(f, "\t\tip daddr . meta l4proto . th dport "
-		    "@allow_%s accept\n"
-		    "\t\tip daddr @allowany_%s accept\n"
-		    "\t\tmeta l4proto tcp reject with tcp reset\n"
-		    "\t\treject with icmpx admin-prohibited\n"
-		    "\t}\n", t->id, t->id);
-	}
+	fprintf(f, "flush set " T " static_%s\n"
+	    "flush set " T " staticany_%s\n", t->id, t->id);
+	emit_elems(f, "add", "static", t->id, port, nport);
+	emit_elems(f, "add", "staticany", t->id, any, nany);
 	free(any);
 	free(port);
 	return 0;
 }
 
+/* the element of map ctrs for t: accept when loose, its chain if strict */
 static void
-emit_saddr_set(FILE *f, const struct ctr *v, size_t n)
+emit_verdict(FILE *f, const struct ctr *t)
 {
 	char	a[16];
-	size_t	i;
-	int	first = 1;
 
-	fprintf(f, "{ ");
-	for (i = 0; i < n; i++) {
-		if (v[i].c->mode != NFTGEN_STRICT)
-			continue;
-		fprintf(f, "%s%s", first ? "" : ", ",
-		    addr_fmt(v[i].c->addr, a, sizeof(a)));
-		first = 0;
-	}
-	fprintf(f, " }");
+	addr_fmt(t->c->addr, a, sizeof(a));
+	if (t->c->mode == NFTGEN_STRICT)
+		fprintf(f, "%s : jump strict_%s", a, t->id);
+	else
+		fprintf(f, "%s : accept", a);
+}
+
+/* the base sets, declared (if absent) before anything refers to them */
+static void
+emit_base_sets(FILE *f)
+{
+	fprintf(f, "table " T " {\n"
+	    "\tmap ctrs {\n"
+	    "\t\ttype ipv4_addr : verdict\n"
+	    "\t}\n"
+	    "\tset strictdns {\n"
+	    "\t\ttype ipv4_addr\n"
+	    "\t}\n"
+	    "}\n");
 }
 
 static void
-emit_base(FILE *f, const struct nftgen_net *net, const struct ctr *v,
-    size_t n)
+emit_base(FILE *f, const struct nftgen_net *net)
 {
 	const char	*br = net->bridge;
 	char		 a[16], h[16];
-	size_t		 i, nstrict = 0;
 
 	addr_fmt(net->host, h, sizeof(h));
 	fprintf(f, "\tchain forward {\n"
@@ -395,22 +427,10 @@ emit_base(FILE *f, const struct nftgen_net *net, const struct ctr *v,
 	    "\t\tiifname \"%s\" meta nfproto ipv6 drop\n"
 	    "\t\toifname \"%s\" meta nfproto ipv6 drop\n"
 	    "\t\tct state established,related accept\n"
-	    "\t\toifname \"%s\" drop\n", br, br, br);
-	if (n > 0) {
-		fprintf(f, "\t\tiifname \"%s\" ip saddr vmap { ", br);
-		for (i = 0; i < n; i++) {
-			fprintf(f, "%s%s : ", i > 0 ? ", " : "",
-			    addr_fmt(v[i].c->addr, a, sizeof(a)));
-			if (v[i].c->mode == NFTGEN_STRICT) {
-				fprintf(f, "jump strict_%s", v[i].id);
-				nstrict++;
-			} else
-				fprintf(f, "accept");
-		}
-		fprintf(f, " }\n");
-	}
-	fprintf(f, "\t\tiifname \"%s\" reject with icmpx admin-prohibited\n"
-	    "\t}\n", br);
+	    "\t\toifname \"%s\" drop\n"
+	    "\t\tiifname \"%s\" ip saddr vmap @ctrs\n"
+	    "\t\tiifname \"%s\" reject with icmpx admin-prohibited\n"
+	    "\t}\n", br, br, br, br, br);
 
 	fprintf(f, "\tchain input {\n"
 	    "\t\ttype filter hook input priority filter; policy accept;\n"
@@ -429,18 +449,13 @@ emit_base(FILE *f, const struct nftgen_net *net, const struct ctr *v,
 	    "\t}\n", br);
 
 	fprintf(f, "\tchain prerouting {\n"
-	    "\t\ttype nat hook prerouting priority dstnat; policy accept;\n");
-	if (nstrict > 0) {
-		fprintf(f, "\t\tiifname \"%s\" ip saddr ", br);
-		emit_saddr_set(f, v, n);
-		fprintf(f, " udp dport 53 dnat ip to %s:%u\n", h,
-		    (unsigned)net->dns_port);
-		fprintf(f, "\t\tiifname \"%s\" ip saddr ", br);
-		emit_saddr_set(f, v, n);
-		fprintf(f, " tcp dport 53 dnat ip to %s:%u\n", h,
-		    (unsigned)net->dns_port);
-	}
-	fprintf(f, "\t}\n");
+	    "\t\ttype nat hook prerouting priority dstnat; policy accept;\n"
+	    "\t\tiifname \"%s\" ip saddr @strictdns udp dport 53 dnat ip "
+	    "to %s:%u\n"
+	    "\t\tiifname \"%s\" ip saddr @strictdns tcp dport 53 dnat ip "
+	    "to %s:%u\n"
+	    "\t}\n", br, h, (unsigned)net->dns_port, br, h,
+	    (unsigned)net->dns_port);
 
 	fprintf(f, "\tchain postrouting {\n"
 	    "\t\ttype nat hook postrouting priority srcnat; policy accept;\n"
@@ -568,26 +583,32 @@ ctr_find(const struct ctr *v, size_t n, const char *id)
 	return n == 0 ? NULL : bsearch(&key, v, n, sizeof(*v), ctr_cmp);
 }
 
+/* a container's set name prefixes, longest first where one extends another */
+static const char *const ctr_sets[] = {
+	"allowany_", "allow_", "staticany_", "static_"
+};
+
 /* is this set or chain name one the new ruleset declares? */
 static int
 declared(const struct ctr *v, size_t n, const char *name, int is_set)
 {
-	const struct ctr	*t;
-	size_t			 i;
+	size_t	i, len;
 
 	if (is_set) {
-		if (strncmp(name, "allowany_", 9) == 0)
-			return ctr_find(v, n, name + 9) != NULL;
-		if (strncmp(name, "allow_", 6) == 0)
-			return ctr_find(v, n, name + 6) != NULL;
+		if (strcmp(name, "ctrs") == 0 || strcmp(name, "strictdns") == 0)
+			return 1;
+		for (i = 0; i < sizeof(ctr_sets) / sizeof(ctr_sets[0]); i++) {
+			len = strlen(ctr_sets[i]);
+			if (strncmp(name, ctr_sets[i], len) == 0)
+				return ctr_find(v, n, name + len) != NULL;
+		}
 		return 0;
 	}
 	for (i = 0; i < sizeof(base_chains) / sizeof(base_chains[0]); i++)
 		if (strcmp(name, base_chains[i]) == 0)
 			return 1;
 	if (strncmp(name, "strict_", 7) == 0)
-		return (t = ctr_find(v, n, name + 7)) != NULL &&
-		    t->c->mode == NFTGEN_STRICT;
+		return ctr_find(v, n, name + 7) != NULL;
 	return 0;
 }
 
@@ -662,7 +683,7 @@ nftgen_ruleset(const struct nftgen_net *net, const struct nftgen_container *c,
 	struct ctr	*v;
 	FILE		*f;
 	char		*buf = NULL;
-	size_t		 len = 0, i;
+	size_t		 len = 0, i, nstrict = 0;
 	int		 failed = 0;
 
 	*out = NULL;
@@ -674,10 +695,12 @@ nftgen_ruleset(const struct nftgen_net *net, const struct nftgen_container *c,
 		return gen_err(err, errlen, "out of memory");
 	}
 	fprintf(f, "# " T ": generated by jb-netd, applied as one "
-	    "transaction\n"
-	    "table " T " {\n"
-	    "}\n"
-	    "flush table " T "\n");
+	    "transaction\n");
+	/* emptied before the deletes: their elements jump to chains */
+	emit_base_sets(f);
+	fprintf(f, "flush table " T "\n"
+	    "flush map " T " ctrs\n"
+	    "flush set " T " strictdns\n");
 	if (present != NULL &&
 	    (emit_deletes(f, v, nc, present->sets, present->nsets, 1, err,
 	    errlen) == -1 ||
@@ -686,11 +709,32 @@ nftgen_ruleset(const struct nftgen_net *net, const struct nftgen_container *c,
 		failed = 1;
 	fprintf(f, "table " T " {\n");
 	for (i = 0; i < nc && !failed; i++)
-		if (emit_container(f, &v[i], err, errlen) == -1)
-			failed = 1;
+		emit_container(f, &v[i]);
 	if (!failed)
-		emit_base(f, net, v, nc);
+		emit_base(f, net);
 	fprintf(f, "}\n");
+	for (i = 0; i < nc && !failed; i++)
+		if (emit_static_fill(f, &v[i], err, errlen) == -1)
+			failed = 1;
+	if (nc > 0 && !failed) {
+		fprintf(f, "add element " T " ctrs { ");
+		for (i = 0; i < nc; i++) {
+			fprintf(f, "%s", i > 0 ? ", " : "");
+			emit_verdict(f, &v[i]);
+		}
+		fprintf(f, " }\n");
+	}
+	for (i = 0; i < nc && !failed; i++) {
+		char	a[16];
+
+		if (v[i].c->mode != NFTGEN_STRICT)
+			continue;
+		fprintf(f, "%s%s", nstrict++ == 0 ? "add element " T
+		    " strictdns { " : ", ", addr_fmt(v[i].c->addr, a,
+		    sizeof(a)));
+	}
+	if (nstrict > 0)
+		fprintf(f, " }\n");
 	for (i = 0; i < nc && !failed; i++)
 		if (v[i].c->flush_dynamic)
 			fprintf(f, "flush set " T " allow_%s\n"
@@ -763,4 +807,219 @@ nftgen_admit(const char *name, const struct nftgen_elem *el, size_t n,
 	}
 	free(v);
 	return stream_close(f, &buf, 0, out, err, errlen);
+}
+
+static int
+entries_equal(const struct nftgen_container *a,
+    const struct nftgen_container *b)
+{
+	const struct egress_entry	*x, *y;
+	size_t				 i;
+
+	if (a->nentries != b->nentries)
+		return 0;
+	/* the same list: a switch compares nothing, whatever its length */
+	if (a->entries == b->entries)
+		return 1;
+	for (i = 0; i < a->nentries; i++) {
+		x = &a->entries[i];
+		y = &b->entries[i];
+		if (x->kind != y->kind || x->proto != y->proto ||
+		    x->port != y->port || x->prefixlen != y->prefixlen ||
+		    x->addr != y->addr || strcmp(x->name, y->name) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* "verb element" of the elements of a (ascending) that b lacks */
+static int
+emit_sel_diff(FILE *f, const char *verb, const char *set, const char *id,
+    const struct sel *a, size_t na, const struct sel *b, size_t nb,
+    char *err, size_t errlen)
+{
+	struct sel	*d;
+	size_t		 i, j = 0, nd = 0;
+	int		 r;
+
+	if (na == 0)
+		return 0;
+	if ((d = calloc(na, sizeof(*d))) == NULL)
+		return gen_err(err, errlen, "out of memory");
+	for (i = 0; i < na; i++) {
+		r = 1;
+		while (j < nb && (r = sel_out_cmp(&b[j], &a[i])) < 0)
+			j++;
+		if (j >= nb || r != 0)
+			d[nd++] = a[i];
+	}
+	emit_elems(f, verb, set, id, d, nd);
+	free(d);
+	return 0;
+}
+
+/* a container in the old list, the new one, or both */
+struct pair {
+	const struct ctr	*o, *n;
+	int			 restatic;	/* its static entries changed */
+};
+
+static int
+same_verdict(const struct pair *p)
+{
+	return p->o != NULL && p->n != NULL && p->o->c->addr == p->n->c->addr
+	    && p->o->c->mode == p->n->c->mode;
+}
+
+static int
+same_dns(const struct pair *p)
+{
+	return p->o != NULL && p->n != NULL && p->o->c->addr == p->n->c->addr
+	    && p->o->c->mode == NFTGEN_STRICT && p->n->c->mode == NFTGEN_STRICT;
+}
+
+/* the static element changes of a container in both lists */
+static int
+emit_restatic(FILE *f, const struct pair *p, int add, char *err, size_t errlen)
+{
+	struct sel	*oany, *oport, *nany, *nport;
+	size_t		 noany, noport, nnany, nnport;
+	const char	*verb = add ? "add" : "delete";
+	int		 rc = -1;
+
+	if (static_sets(p->o, &oany, &noany, &oport, &noport, err, errlen)
+	    == -1)
+		return -1;
+	if (static_sets(p->n, &nany, &nnany, &nport, &nnport, err, errlen)
+	    == -1)
+		goto out;
+	if (add)
+		rc = emit_sel_diff(f, verb, "static", p->n->id, nport, nnport,
+		    oport, noport, err, errlen) == -1 ||
+		    emit_sel_diff(f, verb, "staticany", p->n->id, nany, nnany,
+		    oany, noany, err, errlen) == -1 ? -1 : 0;
+	else
+		rc = emit_sel_diff(f, verb, "static", p->o->id, oport, noport,
+		    nport, nnport, err, errlen) == -1 ||
+		    emit_sel_diff(f, verb, "staticany", p->o->id, oany, noany,
+		    nany, nnany, err, errlen) == -1 ? -1 : 0;
+	free(nany);
+	free(nport);
+out:
+	free(oany);
+	free(oport);
+	return rc;
+}
+
+static int
+emit_delta(FILE *f, struct pair *p, size_t np, char *err, size_t errlen)
+{
+	char	a[16];
+	size_t	i;
+
+	/* what leaves the maps first: an address may pass to another */
+	for (i = 0; i < np; i++) {
+		if (p[i].o == NULL)
+			continue;
+		addr_fmt(p[i].o->c->addr, a, sizeof(a));
+		if (!same_verdict(&p[i]))
+			fprintf(f, "delete element " T " ctrs { %s }\n", a);
+		if (p[i].o->c->mode == NFTGEN_STRICT && !same_dns(&p[i]))
+			fprintf(f, "delete element " T " strictdns { %s }\n",
+			    a);
+	}
+	for (i = 0; i < np; i++)
+		if (p[i].restatic &&
+		    emit_restatic(f, &p[i], 0, err, errlen) == -1)
+			return -1;
+	for (i = 0; i < np; i++) {
+		if (p[i].n != NULL)
+			continue;
+		fprintf(f, "flush chain " T " strict_%s\n"
+		    "delete chain " T " strict_%s\n"
+		    "delete set " T " allow_%s\n"
+		    "delete set " T " allowany_%s\n"
+		    "delete set " T " static_%s\n"
+		    "delete set " T " staticany_%s\n", p[i].o->id, p[i].o->id,
+		    p[i].o->id, p[i].o->id, p[i].o->id, p[i].o->id);
+	}
+	for (i = 0; i < np; i++) {
+		if (p[i].o != NULL)
+			continue;
+		fprintf(f, "table " T " {\n");
+		emit_container(f, p[i].n);
+		fprintf(f, "}\n");
+		if (emit_static_fill(f, p[i].n, err, errlen) == -1)
+			return -1;
+	}
+	for (i = 0; i < np; i++)
+		if (p[i].restatic &&
+		    emit_restatic(f, &p[i], 1, err, errlen) == -1)
+			return -1;
+	for (i = 0; i < np; i++) {
+		if (p[i].n == NULL)
+			continue;
+		if (!same_verdict(&p[i])) {
+			fprintf(f, "add element " T " ctrs { ");
+			emit_verdict(f, p[i].n);
+			fprintf(f, " }\n");
+		}
+		if (p[i].n->c->mode == NFTGEN_STRICT && !same_dns(&p[i]))
+			fprintf(f, "add element " T " strictdns { %s }\n",
+			    addr_fmt(p[i].n->c->addr, a, sizeof(a)));
+		if (p[i].n->c->flush_dynamic)
+			fprintf(f, "flush set " T " allow_%s\n"
+			    "flush set " T " allowany_%s\n", p[i].n->id,
+			    p[i].n->id);
+	}
+	return 0;
+}
+
+int
+nftgen_delta(const struct nftgen_net *net, const struct nftgen_container *oc,
+    size_t noc, const struct nftgen_container *nc, size_t nnc, char **out,
+    char *err, size_t errlen)
+{
+	struct ctr	*ov = NULL, *nv = NULL;
+	struct pair	*p = NULL;
+	FILE		*f;
+	char		*buf = NULL;
+	size_t		 len = 0, i = 0, j = 0, np = 0;
+	int		 r, failed = 0;
+
+	*out = NULL;
+	if (net_check(net, err, errlen) == -1 ||
+	    ctrs_load(net, oc, noc, &ov, err, errlen) == -1)
+		return -1;
+	if (ctrs_load(net, nc, nnc, &nv, err, errlen) == -1) {
+		free(ov);
+		return -1;
+	}
+	if (noc + nnc > 0 && (p = calloc(noc + nnc, sizeof(*p))) == NULL) {
+		failed = gen_err(err, errlen, "out of memory");
+		goto out;
+	}
+	/* both lists are sorted by identifier: pair them up */
+	while (i < noc || j < nnc) {
+		r = i >= noc ? 1 : j >= nnc ? -1 : strcmp(ov[i].id, nv[j].id);
+		p[np].o = r <= 0 ? &ov[i++] : NULL;
+		p[np].n = r >= 0 ? &nv[j++] : NULL;
+		p[np].restatic = p[np].o != NULL && p[np].n != NULL &&
+		    !entries_equal(p[np].o->c, p[np].n->c);
+		if (p[np].o == NULL || p[np].n == NULL || p[np].restatic ||
+		    !same_verdict(&p[np]) || p[np].n->c->flush_dynamic)
+			np++;
+	}
+	if ((f = open_memstream(&buf, &len)) == NULL) {
+		failed = gen_err(err, errlen, "out of memory");
+		goto out;
+	}
+	if (emit_delta(f, p, np, err, errlen) == -1)
+		failed = 1;
+	failed = stream_close(f, &buf, failed, out, err, errlen);
+out:
+	free(p);
+	free(ov);
+	free(nv);
+	return failed ? -1 : 0;
 }

@@ -17,34 +17,39 @@
  * The full ruleset is one transaction that creates the table if absent,
  * flushes its rules and declares everything again, so applying it is
  * atomic and idempotent.  "flush table" drops rules only, not sets, which
- * is what lets addresses admitted through DNS survive a recompile:
+ * is what lets addresses admitted through DNS survive a recompile.  After
+ * it, a change is a delta (nftgen_delta): the chains never change, only
+ * set and map elements and the objects of a container made or forgotten.
  *
- *  per container C (identifier c, see nftgen_ident):
+ *  per container C (identifier c, see nftgen_ident), in either mode:
  *	set allow_c	ipv4_addr . inet_proto . inet_service, flags timeout:
  *			DNS answers for NAME/WILDCARD entries with a port
  *	set allowany_c	ipv4_addr, flags timeout: DNS answers for entries
  *			without a port (any protocol)
- *	chain strict_c	(strict only) the static ADDR/CIDR entries as
- *			anonymous sets, then the two sets above, then reject
- *			(TCP reset, else ICMP admin-prohibited)
+ *	set static_c	ipv4_addr . inet_proto . inet_service, flags
+ *			interval: the ADDR/CIDR entries with a port
+ *	set staticany_c	ipv4_addr, flags interval: those without
+ *	chain strict_c	the four sets above, then reject (TCP reset, else
+ *			ICMP admin-prohibited)
+ *  map ctrs	container address : verdict, accept for a loose one,
+ *		jump strict_c for a strict one
+ *  set strictdns	the addresses of the strict containers
  *  forward	IPv6 to or from the bridge dropped; established/related
  *		accepted; anything else towards the bridge dropped (no new
  *		inbound, no container to container through the host); from
- *		the bridge a verdict map on the source address: loose
- *		containers accept, strict ones jump to strict_c, unknown
- *		sources rejected
+ *		the bridge the verdict of the source address in ctrs,
+ *		unknown sources rejected
  *  input	from the bridge: IPv6 dropped, established/related accepted,
  *		DHCP (udp 67, to any address: clients broadcast) and DNS
  *		(udp/tcp 53 and the resolver port) to the host's bridge
  *		address only, everything else dropped
- *  prerouting	every DNS packet (udp/tcp dport 53) from a strict container,
- *		whatever its destination, DNATed to the resolver
+ *  prerouting	every DNS packet (udp/tcp dport 53) from a source in
+ *		strictdns, whatever its destination, DNATed to the resolver
  *  postrouting	traffic from the bridge subnet leaving through another
  *		interface masqueraded (what got there passed forward)
  *
- * Static entries live in anonymous sets so they vanish with the rules on
- * every flush; nested networks with the same port are merged first,
- * because nft refuses overlapping interval elements.
+ * Nested networks with the same port are merged before they become
+ * static elements, because nft refuses overlapping interval elements.
  */
 
 #ifndef JB_NFTGEN_H
@@ -123,6 +128,21 @@ int	nftgen_ruleset(const struct nftgen_net *net,
 	    const struct nftgen_container *c, size_t nc,
 	    const struct nftgen_present *present, char **out, char *err,
 	    size_t errlen);
+/*
+ * One transaction taking the table from the containers old (what the
+ * last ruleset or delta applied) to new, touching only what differs:
+ * a container that is in one list only gets its sets and chain made or
+ * deleted; a changed mode or address is the change of its element in
+ * map ctrs (and set strictdns); changed entries add and delete just the
+ * static elements that differ.  Unchanged containers are not named, so
+ * the cost follows the change, not the table.  The table must have the
+ * layout nftgen_ruleset makes.  *out may be "" (nothing changed); the
+ * checks and errors are those of nftgen_ruleset, on both lists.
+ */
+int	nftgen_delta(const struct nftgen_net *net,
+	    const struct nftgen_container *old, size_t nold,
+	    const struct nftgen_container *new, size_t nnew, char **out,
+	    char *err, size_t errlen);
 /*
  * Admit addresses for container name for timeout seconds (1 to
  * NFTGEN_TIMEOUT_MAX) as one transaction: for each element "add, delete,

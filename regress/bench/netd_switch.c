@@ -12,7 +12,10 @@
  * netd_switch BRIDGE N RUNS: the cost of jb-netd's loose -> strict switch
  * for one container with N allow entries (distinct addresses, one port
  * each) on the real kernel, beside the anchor: `nft -f` of the same
- * ruleset text.  Prints "N jb-netd_ms nft_ms" (medians).  It replaces
+ * strict ruleset, as jb-netd's start-up applies it (and as every switch
+ * did before deltas); and of net egress rm of one of the entries of that
+ * strict container.  Both are the delta transactions jb-netd makes after
+ * its start-up.  Prints "N switch_ms nft_ms rm_ms" (medians).  It replaces
  * table inet jailbee: run it under the integration lock, with no suite
  * up (regress/bench/run does).
  */
@@ -60,12 +63,12 @@ main(int argc, char *argv[])
 	struct netd_state	 st;
 	struct netd_ctr		*c;
 	char			 err[1024], *text, path[] = "/tmp/netd_switchXXXXXX";
-	double			*tj, *tn, t0;
+	double			*tj, *tn, *ta, t0;
 	int			 n, runs, i, fd, status;
 	pid_t			 pid;
 	FILE			*f;
 
-	if (argc != 4 || (n = atoi(argv[2])) < 1 || n > NETD_ENTRIES_MAX ||
+	if (argc != 4 || (n = atoi(argv[2])) < 2 || n > NETD_ENTRIES_MAX ||
 	    (runs = atoi(argv[3])) < 1) {
 		fprintf(stderr, "usage: netd_switch bridge entries runs\n");
 		return 2;
@@ -79,7 +82,8 @@ main(int argc, char *argv[])
 	memset(&st, 0, sizeof(st));
 	if ((st.v = calloc(1, sizeof(*st.v))) == NULL ||
 	    (tj = calloc(runs, sizeof(*tj))) == NULL ||
-	    (tn = calloc(runs, sizeof(*tn))) == NULL)
+	    (tn = calloc(runs, sizeof(*tn))) == NULL ||
+	    (ta = calloc(runs, sizeof(*ta))) == NULL)
 		return 1;
 	st.n = 1;
 	c = &st.v[0];
@@ -107,9 +111,18 @@ main(int argc, char *argv[])
 			goto fail;
 		c->mode = NFTGEN_STRICT;
 		t0 = now_ms();
-		if (netd_nft_apply(&net, &st, 0, err, sizeof(err)) == -1)
+		if (netd_nft_mode(&net, c->name, NFTGEN_STRICT, err,
+		    sizeof(err)) == -1)
 			goto fail;
 		tj[i] = now_ms() - t0;
+
+		/* net egress rm of the last entry of the strict container */
+		c->n = n - 1;
+		t0 = now_ms();
+		if (netd_nft_apply(&net, &st, 0, err, sizeof(err)) == -1)
+			goto fail;
+		ta[i] = now_ms() - t0;
+		c->n = n;
 
 		/* the anchor: the same strict ruleset through nft -f */
 		c->mode = NFTGEN_LOOSE;
@@ -132,6 +145,14 @@ main(int argc, char *argv[])
 		if ((fd = mkstemp(path)) == -1 ||
 		    (f = fdopen(fd, "w")) == NULL)
 			return 1;
+		/*
+		 * as a rebuild makes it, from a new table: over the loose
+		 * table's sets, nft -f would first flush 10,000 interval
+		 * elements and add them again, which takes the kernel
+		 * seconds and would flatter the ratio
+		 */
+		fputs("add table inet " NFTGEN_TABLE "\n"
+		    "delete table inet " NFTGEN_TABLE "\n", f);
 		fputs(text, f);
 		fclose(f);
 		free(text);
@@ -152,7 +173,8 @@ main(int argc, char *argv[])
 	st.n = 0;
 	if (netd_nft_apply(&net, &st, 1, err, sizeof(err)) == -1)
 		goto fail;
-	printf("%d %.2f %.2f\n", n, median(tj, runs), median(tn, runs));
+	printf("%d %.2f %.2f %.2f\n", n, median(tj, runs), median(tn, runs),
+	    median(ta, runs));
 	return 0;
 fail:
 	fprintf(stderr, "netd_switch: %s\n", err);

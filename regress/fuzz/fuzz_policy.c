@@ -116,7 +116,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		"jbbr0", 0x0a630000, 24, 0x0a630001, 53
 	};
 	struct egress_entry	 e[MAXLINES], keep;
-	struct nftgen_container	 c;
+	struct nftgen_container	 c, d;
 	char			*buf, *line, *next, *qname, *out, err[512];
 	size_t			 n = 0, i;
 
@@ -151,6 +151,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	c.entries = e;
 	c.nentries = n;
 	if (nftgen_ruleset(&net, &c, 1, NULL, &out, err, sizeof(err)) == -1)
+		abort();
+	free(out);
+	/* and as deltas: made, the first half of the entries dropped */
+	d = c;
+	d.nentries = n / 2;
+	if (nftgen_delta(&net, NULL, 0, &c, 1, &out, err, sizeof(err)) == -1)
+		abort();
+	free(out);
+	if (nftgen_delta(&net, &c, 1, &d, 1, &out, err, sizeof(err)) == -1)
 		abort();
 	free(out);
 	free(buf);

@@ -14,7 +14,7 @@
 # ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
 # OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
 #
-# Network enforcement with real packets (FEATURES N1, N2, N9, N10): a
+# Network enforcement with real packets (FEATURES N1, N2, N5, N9, N10): a
 # container of the running suite against test hosts in a network
 # namespace (nethosts.sh); jb-netd's table inet jailbee decides.
 
@@ -119,8 +119,8 @@ strict_allowlist_body() {
 		[ $i -lt 50 ] || atf_fail "the listener in $c never came up"
 		sleep 0.1
 	done
-	atf_check -s not-exit:0 -e ignore nh_ns timeout 3 \
-	    bash -c "exec 3<>/dev/tcp/$ip/9000"
+	atf_check -s not-exit:0 -e not-match:"No such file|not found" \
+	    ip netns exec "$NH_NS" timeout 3 bash -c "exec 3<>/dev/tcp/$ip/9000"
 	kill "$(cat listener.pid)" 2>/dev/null
 }
 strict_allowlist_cleanup() { cleanup; }
@@ -483,6 +483,185 @@ ls_net_body() {
 }
 ls_net_cleanup() { cleanup; }
 
+atf_test_case nft_refused cleanup
+nft_refused_head() {
+	atf_set descr "a failing nft transaction leaves the container" \
+	    "strict: with the kernel made to refuse jb-netd's next" \
+	    "transaction (test hook), net loose fails naming nftables and the" \
+	    "container stays strict in ls, net status, the state file and for" \
+	    "real packets; new fails the same way and leaves no container (N1," \
+	    "N5)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+nft_refused_body() {
+	setup "$NH_WWW:8080"
+	c=$(jb_prefix)-ref
+	hook=state/netd/testhook-refuse-nft
+	atf_check -e match:"ready: $c" jbo repo new ref
+	route "$c"
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW2 8080
+
+	touch "$hook"
+	atf_check -s not-exit:0 -e match:"$c stays strict" \
+	    -e match:"nftables refused the transaction" \
+	    -e match:"Could not process rule: No such file or directory" \
+	    jbo repo net loose --for 1m ref
+	[ -f "$hook.fired" ] || atf_fail "the test hook never fired"
+	atf_check -o match:"$c .*: strict" jbo repo net status ref
+	atf_check -o match:"^$c +Running +strict +10\\.213\\." jbo repo ls
+	atf_check -o match:"^$c [0-9.]+ strict 0 " cat state/netd/containers
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW2 8080
+	atf_check -o match:"^hello 8080 from $NH_WWW" \
+	    ctr_http "$c" $NH_WWW 8080
+	# the hook fired once: the same command now goes through, so what
+	# refused it was the transaction, not the command
+	atf_check -e match:"loose for 1m" jbo repo net loose --for 1m ref
+	atf_check -o match:"^hello 8080 from $NH_WWW2" \
+	    ctr_http "$c" $NH_WWW2 8080
+	atf_check -e ignore jbo repo net strict ref
+
+	rm -f "$hook.fired"
+	touch "$hook"
+	c2=$(jb_prefix)-ref2
+	atf_check -s not-exit:0 -e match:"cannot be enforced, so it is not created" \
+	    -e match:"nftables refused the transaction" jbo repo new ref2
+	[ -f "$hook.fired" ] || atf_fail "the test hook never fired"
+	atf_check -o empty incus list -c n --format csv "^$c2\$"
+	atf_check -s exit:1 grep "^$c2 " state/netd/containers
+	atf_check -s not-exit:0 -e ignore nft list chain inet jailbee \
+	    "strict_$(echo "$c2" | tr - _)"
+	# the first container kept its policy through it all
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW2 8080
+}
+nft_refused_cleanup() { cleanup; }
+
+# IPv6 on the bridge for one test: an address for the host on jbbr0 and
+# a listener there, which nothing but the table keeps containers from
+V6_NET=fd6a:6265:6500
+V6_HOST=$V6_NET::1
+V6_PORT=9606
+# how a connection fails when it is not dropped but refused or unroutable
+V6_NOTDROP="refused|unreachable|No such|not found|Cannot assign"
+
+v6_up() {
+	sysctl -qn net.ipv6.conf.jbbr0.disable_ipv6 > v6.disabled ||
+	    atf_fail "no IPv6 settings for jbbr0"
+	sysctl -qw net.ipv6.conf.jbbr0.disable_ipv6=0 ||
+	    atf_fail "cannot enable IPv6 on jbbr0"
+	ip -6 addr add "$V6_HOST/64" dev jbbr0 nodad ||
+	    atf_fail "cannot add $V6_HOST to jbbr0"
+	python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind((sys.argv[1], int(sys.argv[2])))
+s.listen(8)
+while True:
+	c, a = s.accept()
+	c.sendall(b"v6 hello\n")
+	c.close()
+' "$V6_HOST" $V6_PORT > v6.log 2>&1 &
+	echo $! > v6.pid
+	i=0
+	until bash -c "exec 3<>/dev/tcp/$V6_HOST/$V6_PORT" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || atf_fail "the IPv6 listener never came up"
+		sleep 0.1
+	done
+}
+
+v6_down() {
+	[ -f v6.pid ] && kill "$(cat v6.pid)" 2>/dev/null
+	rm -f v6.pid
+	ip -6 addr del "$V6_HOST/64" dev jbbr0 2>/dev/null
+	if [ -f v6.disabled ]; then
+		sysctl -qw net.ipv6.conf.jbbr0.disable_ipv6="$(cat v6.disabled)"
+		rm -f v6.disabled
+	fi
+	v6_control_off
+	return 0
+}
+
+# the table without its IPv6 drop, as a control: an accept before it
+v6_control_on() {
+	nft insert rule inet jailbee input iifname jbbr0 meta nfproto ipv6 \
+	    accept comment '"net_test v6 control"' ||
+	    atf_fail "cannot insert the control rule"
+}
+v6_control_off() {
+	local h
+	for h in $(nft -a list chain inet jailbee input 2>/dev/null |
+	    sed -n 's/.*"net_test v6 control".*# handle \([0-9]*\)$/\1/p'); do
+		nft delete rule inet jailbee input handle "$h"
+	done
+}
+
+# container $1 gets an address on the bridge's IPv6 network
+v6_ctr() {
+	incus exec "$1" -- sh -c "echo 0 > /proc/sys/net/ipv6/conf/eth0/disable_ipv6; \
+	    echo 0 > /proc/sys/net/ipv6/conf/eth0/accept_dad; \
+	    ip -6 addr add $V6_NET::$2/64 dev eth0" ||
+	    atf_fail "cannot give $1 an IPv6 address"
+}
+
+# v6_connect C: from container C to the listener, over IPv6, for
+# atf_check (a script: atf_check runs programs, not shell functions)
+v6_tools() {
+	cat > bin/v6_connect <<EOS
+#!/bin/sh
+exec in_ctr "\$1" timeout 4 bash -c \\
+    "exec 3<>/dev/tcp/$V6_HOST/$V6_PORT && head -1 <&3"
+EOS
+	chmod 0755 bin/v6_connect
+}
+
+atf_test_case ipv6_dropped cleanup
+ipv6_dropped_head() {
+	atf_set descr "IPv6 from a strict or a loose container is dropped:" \
+	    "with IPv6 on the bridge and a listener on the host's address" \
+	    "there, no connection; the same connection works once the table's" \
+	    "IPv6 drop is bypassed, so the drop is what refuses it (N10)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+ipv6_dropped_body() {
+	setup "$NH_WWW:8080"
+	s=$(jb_prefix)-six
+	l=$(jb_prefix)-sixl
+	atf_check -e match:"ready: $s" jbo repo new six
+	atf_check -e match:"ready: $l" jbo repo new sixl --net loose
+	v6_tools
+	v6_up
+	v6_ctr "$s" 10
+	v6_ctr "$l" 11
+	# the host reaches its own listener
+	atf_check -o inline:"v6 hello\n" python3 -c '
+import socket, sys
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])), 3)
+print(s.makefile().readline(), end="")' "$V6_HOST" $V6_PORT
+	atf_check -s not-exit:0 -o empty -e not-match:"$V6_NOTDROP" \
+	    v6_connect "$s"
+	atf_check -s not-exit:0 -o empty -e not-match:"$V6_NOTDROP" \
+	    v6_connect "$l"
+	# control: without the drop, the same connections go through
+	v6_control_on
+	atf_check -o inline:"v6 hello\n" -e ignore v6_connect "$s"
+	atf_check -o inline:"v6 hello\n" -e ignore v6_connect "$l"
+	v6_control_off
+	atf_check -s not-exit:0 -o empty -e not-match:"$V6_NOTDROP" \
+	    v6_connect "$s"
+	atf_check -s not-exit:0 -o empty -e not-match:"$V6_NOTDROP" \
+	    v6_connect "$l"
+}
+ipv6_dropped_cleanup() {
+	v6_down
+	cleanup
+}
+
 atf_init_test_cases() {
 	atf_add_test_case egress_overrides
 	atf_add_test_case isolation
@@ -492,4 +671,6 @@ atf_init_test_cases() {
 	atf_add_test_case strict_allowlist
 	atf_add_test_case bad_entry
 	atf_add_test_case fail_closed_restart
+	atf_add_test_case nft_refused
+	atf_add_test_case ipv6_dropped
 }
