@@ -44,6 +44,7 @@ struct netwait {
 	char	 err[JB_ERR_TEXT_MAX];
 	char	 pinerr[JB_ERR_TEXT_MAX];
 	char	 name[JB_INSTANCE_MAX];
+	char	 okmsg[256];		/* said once jb-netd has done it */
 	size_t	 lines;			/* in the last block */
 };
 
@@ -86,15 +87,53 @@ pin_written(void *arg, int ok, const char *err)
 	wait_end(job);
 }
 
+/* the stop that follows a refused strict (fail closed) is over */
 static void
-wait_done(struct req *r, int ok, const char *err)
+strict_stopped(struct req *r, int ok, const char *err)
 {
 	struct job	*job = r->arg;
 	struct netwait	*w = job->state;
+	char		 msg[1024];
 
+	/* what was done first: jb-netd's reason may be long */
+	if (ok)
+		(void)snprintf(msg, sizeof(msg), "%s is stopped so it is not "
+		    "left open; start it once jbctl net strict %s succeeds "
+		    "(jb-netd: %s)", w->name, job->args[job->nargs - 1],
+		    w->err);
+	else
+		(void)snprintf(msg, sizeof(msg), "%s could not be stopped "
+		    "(%s): stop it with jbctl stop --force (jb-netd: %s)",
+		    w->name, err, w->err);
+	(void)strlcpy(w->err, msg, sizeof(w->err));
+	w->netd_done = 1;
+	wait_end(job);
+}
+
+static void
+wait_done(struct req *r, int ok, const char *err)
+{
+	struct job		*job = r->arg;
+	struct netwait		*w = job->state;
+	struct jb_incus_action	 q;
+
+	if (!ok && job->cmd.id == CMD_NET_STRICT) {
+		/* jb-netd could not make it strict: it must not run loose */
+		w->ok = 0;
+		(void)strlcpy(w->err, err, sizeof(w->err));
+		memset(&q, 0, sizeof(q));
+		(void)strlcpy(q.name, w->name, sizeof(q.name));
+		q.verb = INCUS_STOP;
+		q.force = 1;
+		if (req_send(PROC_INCUS, IMSG_INCUS_ACTION, &q, sizeof(q), -1,
+		    NULL, strict_stopped, job) != NULL)
+			return;
+	}
 	w->netd_done = 1;
 	w->ok = ok;
 	(void)strlcpy(w->err, err, sizeof(w->err));
+	if (ok && w->okmsg[0] != '\0')
+		job_progress(job, "%s", w->okmsg);
 	wait_end(job);
 }
 
@@ -125,10 +164,13 @@ wait_msg(struct req *r, struct imsg *imsg)
 	netpin_relay(imsg, pin_written, job);
 }
 
-/* send m to jb-netd and end the job once it and its pins are done */
+/*
+ * send m to jb-netd and end the job once it and its pins are done;
+ * okmsg, if any, is said only once jb-netd has done it
+ */
 static void
 net_wait(struct job *job, const char *name, uint32_t type, const void *m,
-    size_t len)
+    size_t len, const char *okmsg)
 {
 	struct netwait	*w;
 
@@ -137,6 +179,8 @@ net_wait(struct job *job, const char *name, uint32_t type, const void *m,
 		return;
 	}
 	(void)strlcpy(w->name, name, sizeof(w->name));
+	if (okmsg != NULL)
+		(void)strlcpy(w->okmsg, okmsg, sizeof(w->okmsg));
 	job->state = w;
 	job->free_state = free;
 	if (req_send(PROC_NETD, type, m, len, -1, wait_msg, wait_done, job) ==
@@ -314,6 +358,7 @@ net_named(struct job *job, struct repo_ctx *ctx)
 	struct jb_netd_mode	 m;
 	struct jb_incus_target	 t;
 	char			 name[JB_INSTANCE_MAX], err[256], d[32];
+	char			 okmsg[256];
 	const char		*dur;
 	int64_t			 secs = RC_DEF_LOOSE_AFTER;
 
@@ -340,7 +385,7 @@ net_named(struct job *job, struct repo_ctx *ctx)
 		memset(&t, 0, sizeof(t));
 		strlcpy(t.name, name, sizeof(t.name));
 		job_progress(job, "%s: resolving its allowed names", name);
-		net_wait(job, name, IMSG_NETD_REFRESH, &t, sizeof(t));
+		net_wait(job, name, IMSG_NETD_REFRESH, &t, sizeof(t), NULL);
 		return;
 	}
 	if (job->cmd.id == CMD_NET_STATUS) {
@@ -356,8 +401,8 @@ net_named(struct job *job, struct repo_ctx *ctx)
 	strlcpy(m.name, name, sizeof(m.name));
 	if (job->cmd.id == CMD_NET_STRICT) {
 		strlcpy(m.mode, "strict", sizeof(m.mode));
-		job_progress(job, "%s: strict; established connections cut",
-		    name);
+		(void)snprintf(okmsg, sizeof(okmsg), "%s: strict; established "
+		    "connections cut", name);
 	} else {
 		strlcpy(m.mode, "loose", sizeof(m.mode));
 		dur = job_opt(job, "for");
@@ -383,14 +428,15 @@ net_named(struct job *job, struct repo_ctx *ctx)
 		}
 		m.deadline = secs ? (int64_t)time(NULL) + secs : 0;
 		if (secs)
-			job_progress(job, "%s: loose for %s, then strict again",
-			    name, duration_fmt(secs, d, sizeof(d)));
+			(void)snprintf(okmsg, sizeof(okmsg), "%s: loose for "
+			    "%s, then strict again", name,
+			    duration_fmt(secs, d, sizeof(d)));
 		else
-			job_progress(job, "%s: loose until jbctl net strict %s",
-			    name, job->args[0]);
+			(void)snprintf(okmsg, sizeof(okmsg), "%s: loose until "
+			    "jbctl net strict %s", name, job->args[0]);
 	}
 	repo_ctx_free(ctx);
-	net_wait(job, name, IMSG_NETD_MODE, &m, sizeof(m));
+	net_wait(job, name, IMSG_NETD_MODE, &m, sizeof(m), okmsg);
 }
 
 void

@@ -250,11 +250,32 @@ state_save(const struct netd_state *st, char *err, size_t errlen)
 static void
 testhook_refuse(void)
 {
-	int	fd;
+	char	buf[16];
+	ssize_t	n;
+	int	fd, times;
 
 	if ((fd = openat(statefd, TESTHOOK_REFUSE, O_RDONLY | O_CLOEXEC |
 	    O_NOFOLLOW)) == -1)
 		return;
+	/* a count in the file refuses that many changes, one per call */
+	n = read(fd, buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	times = atoi(buf);
+	if (times > 1) {
+		close(fd);
+		n = snprintf(buf, sizeof(buf), "%d\n", times - 1);
+		if ((fd = openat(statefd, TESTHOOK_REFUSE ".next", O_WRONLY |
+		    O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600)) == -1 ||
+		    write(fd, buf, (size_t)n) != n ||
+		    renameat(statefd, TESTHOOK_REFUSE ".next", statefd,
+		    TESTHOOK_REFUSE) == -1)
+			log_warn("jb-netd: test hook: cannot count down");
+		if (fd != -1)
+			close(fd);
+		log_info("jb-netd: test hook: the kernel refuses this change");
+		netd_nft_testhook_refuse_next();
+		return;
+	}
 	close(fd);
 	if (renameat(statefd, TESTHOOK_REFUSE, statefd,
 	    TESTHOOK_REFUSE ".fired") == -1) {
@@ -298,6 +319,40 @@ state_commit(struct netd_state *next, char *err, size_t errlen)
 }
 
 /*
+ * The kernel refused the delta of a revert: the whole table again, in
+ * one transaction, with every container past its deadline strict.
+ */
+static int
+revert_rebuild(time_t now, char *err, size_t errlen)
+{
+	struct netd_state	 next;
+	size_t			 i;
+
+	log_warnx("jb-netd: the revert to strict was refused (%s): the whole "
+	    "table is made again", err);
+	if (netd_state_copy(&cur, &next) == -1)
+		fatal("jb-netd: out of memory");
+	for (i = 0; i < next.n; i++)
+		if (next.v[i].mode == NFTGEN_LOOSE &&
+		    next.v[i].deadline != 0 && next.v[i].deadline <= now) {
+			next.v[i].mode = NFTGEN_STRICT;
+			next.v[i].deadline = 0;
+		}
+#ifdef JB_TESTHOOKS
+	testhook_refuse();
+#endif
+	if (netd_nft_apply(&net, &next, 1, err, errlen) == -1) {
+		netd_state_free(&next);
+		return -1;
+	}
+	if (state_save(&next, err, errlen) == -1)
+		log_warnx("jb-netd: strict again, not written down: %s", err);
+	netd_state_free(&cur);
+	cur = next;
+	return 0;
+}
+
+/*
  * Loose containers whose deadline has come become strict (N5), their
  * loose-era flows cut.  Also run at start-up, for deadlines that passed
  * while the suite was down.
@@ -326,8 +381,9 @@ revert_due(void)
 		free(addrs);
 		return;
 	}
-	if (state_commit(&next, err, sizeof(err)) == -1) {
-		/* the next attempt is a second away; loose stays meanwhile */
+	if (state_commit(&next, err, sizeof(err)) == -1 &&
+	    revert_rebuild(now, err, sizeof(err)) == -1) {
+		/* the next attempt is a second away */
 		log_warnx("jb-netd: cannot revert to strict: %s", err);
 		free(addrs);
 		return;
@@ -465,6 +521,35 @@ netd_sync_forget(struct child *c, struct imsg *imsg)
 }
 
 /*
+ * The kernel refused the delta that makes t strict.  Fail closed: t is
+ * strict in what is written down whatever happens next, and the whole
+ * table is made again in one transaction.  -1: that was refused too (err
+ * says why), the kernel still holds t as it was; the parent stops it.
+ */
+static int
+mode_strict_rebuild(struct child *c, struct netd_ctr *t, char *err,
+    size_t errlen)
+{
+	char	e[JB_ERR_TEXT_MAX - 200], e2[256];
+
+	log_warnx("%s: %s: the switch to strict was refused (%s): the whole "
+	    "table is made again", c->name, t->name, err);
+	t->mode = NFTGEN_STRICT;
+	t->deadline = 0;
+	if (state_save(&cur, e2, sizeof(e2)) == -1)
+		log_warnx("%s: %s", c->name, e2);
+#ifdef JB_TESTHOOKS
+	testhook_refuse();
+#endif
+	if (netd_nft_apply(&net, &cur, 1, e, sizeof(e)) == -1) {
+		snprintf(err, errlen, "nftables refused the switch and the "
+		    "whole table's rebuild: %s", e);
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * net loose / net strict: the table changes the container's verdict
  * only (netd_nft_mode), so a switch costs the same for any allowlist;
  * cur changes in place, and back if the change cannot be written down.
@@ -500,6 +585,8 @@ netd_mode(struct child *c, struct imsg *imsg)
 	testhook_refuse();
 #endif
 	if (netd_nft_mode(&net, t->name, mode, e2, sizeof(e2)) == -1) {
+		if (strict && mode_strict_rebuild(c, t, e2, sizeof(e2)) == 0)
+			goto enforced;
 		snprintf(err, sizeof(err), "%s stays %s: %s", m.name,
 		    was == NFTGEN_STRICT ? "strict" : "loose", e2);
 		log_warnx("%s: %s", c->name, err);
@@ -521,6 +608,7 @@ netd_mode(struct child *c, struct imsg *imsg)
 		child_done(c, imsg_get_id(imsg), 0, err);
 		return;
 	}
+enforced:
 	if (strict && netd_ct_flush(t->addr) == -1) {
 		child_done(c, imsg_get_id(imsg), 0, "strict, but its established "
 		    "connections could not be cut (conntrack)");

@@ -507,7 +507,7 @@ nft_refused_body() {
 	atf_check -s not-exit:0 -e match:"$c stays strict" \
 	    -e match:"nftables refused the transaction" \
 	    -e match:"Could not process rule: No such file or directory" \
-	    jbo repo net loose --for 1m ref
+	    -e not-match:"loose for" jbo repo net loose --for 1m ref
 	[ -f "$hook.fired" ] || atf_fail "the test hook never fired"
 	atf_check -o match:"$c .*: strict" jbo repo net status ref
 	atf_check -o match:"^$c +Running +strict +10\\.213\\." jbo repo ls
@@ -538,6 +538,59 @@ nft_refused_body() {
 	    ctr_prompt "$c" $NH_WWW2 8080
 }
 nft_refused_cleanup() { cleanup; }
+
+atf_test_case strict_refused cleanup
+strict_refused_head() {
+	atf_set descr "fail closed when the way back to strict is refused:" \
+	    "a refused switch or revert is followed by a rebuild of the whole" \
+	    "table with the container strict; when that is refused too, the" \
+	    "container is stopped and its state says strict (N5, N6)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+strict_refused_body() {
+	setup "$NH_WWW:8080"
+	c=$(jb_prefix)-sr
+	hook=state/netd/testhook-refuse-nft
+	atf_check -e match:"ready: $c" jbo repo new sr
+	route "$c"
+	# the switch's delta refused: the rebuild makes it strict anyway
+	atf_check -e ignore jbo repo net loose --no-revert sr
+	atf_check -o match:"^hello 8080 from $NH_WWW2" \
+	    ctr_http "$c" $NH_WWW2 8080
+	rm -f "$hook.fired"
+	echo 1 > "$hook"
+	atf_check -e match:"$c: strict; established connections cut" \
+	    jbo repo net strict sr
+	[ -f "$hook.fired" ] || atf_fail "the test hook never fired"
+	grep -q "$c: the switch to strict was refused" jailbeed.log ||
+	    atf_fail "jb-netd did not log the refused switch"
+	atf_check -o match:"^$c [0-9.]+ strict 0 " cat state/netd/containers
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW2 8080
+	# the revert at the deadline refused: the rebuild reverts it
+	atf_check -e ignore jbo repo net loose --for 2s sr
+	rm -f "$hook.fired"
+	echo 1 > "$hook"
+	sleep 4
+	[ -f "$hook.fired" ] || atf_fail "the test hook never fired"
+	grep -q "the revert to strict was refused" jailbeed.log ||
+	    atf_fail "jb-netd did not log the refused revert"
+	atf_check -o match:"$c .*: strict" jbo repo net status sr
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW2 8080
+	# both refused: the container is stopped, written down strict
+	atf_check -e ignore jbo repo net loose --no-revert sr
+	rm -f "$hook.fired"
+	echo 2 > "$hook"
+	atf_check -s not-exit:0 -e match:"$c is stopped so it is not left open" \
+	    -e match:"nftables refused the switch and the whole table" \
+	    -e not-match:"strict; established" jbo repo net strict sr
+	[ -f "$hook.fired" ] || atf_fail "the test hook never fired"
+	atf_check -o inline:"STOPPED\n" incus list -c s --format csv "^$c\$"
+	atf_check -o match:"^$c [0-9.]+ strict 0 " cat state/netd/containers
+}
+strict_refused_cleanup() { cleanup; }
 
 # IPv6 on the bridge for one test: an address for the host on jbbr0 and
 # a listener there, which nothing but the table keeps containers from
@@ -672,5 +725,6 @@ atf_init_test_cases() {
 	atf_add_test_case bad_entry
 	atf_add_test_case fail_closed_restart
 	atf_add_test_case nft_refused
+	atf_add_test_case strict_refused
 	atf_add_test_case ipv6_dropped
 }
