@@ -80,7 +80,7 @@ JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/netd_state.c jb-netd/netd_nft.c \
 		   jb-netd/resolver.c jb-netd/netd_ct.c jb-netd/netd_repos.c \
 		   jb-netd/pool.c jb-netd/netd_pool.c \
-		   jb-netd/resolver_tcp.c jb-netd/dnswire.c
+		   jb-netd/resolver_tcp.c jb-netd/dnswire.c jb-netd/admitted.c
 JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/repo.c jb-mountd/image.c \
 		   jb-mountd/mount.c jb-mountd/deadline.c jb-mountd/sshseed.c
 JBSSHD_SRCS	:= jb-sshd/jb-sshd.c jb-sshd/session.c
@@ -95,7 +95,8 @@ TESTLIBS	 = $(O)/libincus.a $(O)/libnetd.a $(O)/libjbctl.a \
 UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy \
 		   t_repoconf t_term t_ws t_repo t_sandbox t_image \
 		   t_httpbody t_sshargv t_sshpolicy t_authkeys t_mountspec \
-		   t_netd_state t_netd_repos t_hostspin t_pool t_dnswire
+		   t_netd_state t_netd_repos t_hostspin t_pool t_dnswire \
+		   t_admitted
 FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf \
 		   fuzz_ws fuzz_image fuzz_sshargv fuzz_mountspec \
 		   fuzz_netd_state fuzz_netd_repos fuzz_hostspin fuzz_pool \
@@ -174,7 +175,7 @@ $(O)/libincus.a: $(call objs,jb-incus/http.c jb-incus/incus.c jb-incus/ws.c \
 	ar rcs $@ $^
 $(O)/libnetd.a: $(call objs,jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/netd_state.c jb-netd/netd_nft.c jb-netd/netd_repos.c \
-		   jb-netd/pool.c jb-netd/dnswire.c)
+		   jb-netd/pool.c jb-netd/dnswire.c jb-netd/admitted.c)
 	rm -f $@
 	ar rcs $@ $^
 $(O)/libmountd.a: $(call objs,jb-mountd/repo.c jb-mountd/image.c)

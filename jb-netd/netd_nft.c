@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "admitted.h"
 #include "log.h"
 #include "netd_nft.h"
 
@@ -146,6 +148,9 @@ netd_nft_apply(const struct nftgen_net *net, const struct netd_state *st,
 	char			*text = NULL, *all = NULL;
 	int			 rc = -1;
 
+	/* sets may be flushed or dropped: admit afresh from now on */
+	admitted_clear();
+
 	if ((c = containers_of(st, err, errlen)) == NULL)
 		return -1;
 	if (fresh || !have_applied) {
@@ -246,6 +251,38 @@ netd_nft_mode(const struct nftgen_net *net, const char *name,
 		rc = 0;
 	}
 	free(text);
+	return rc;
+}
+
+int
+netd_nft_admit(const char *name, const struct nftgen_elem *el, size_t n,
+    unsigned int timeout, char *err, size_t errlen)
+{
+	struct nftgen_elem	*v;
+	struct timespec		 ts;
+	char			*text = NULL;
+	int			 rc = -1;
+
+	if (n == 0)
+		return 0;
+	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
+	if ((v = calloc(n, sizeof(*v))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	memcpy(v, el, n * sizeof(*v));
+	if ((n = admitted_filter(name, v, n, &timeout, ts.tv_sec)) == 0) {
+		free(v);
+		return 0;
+	}
+	if (nftgen_admit(name, v, n, timeout, &text, err, errlen) == 0 &&
+	    netd_nft_run(text, err, errlen) == 0) {
+		if (admitted_note(name, v, n, timeout, ts.tv_sec) == -1)
+			log_warnx("jb-netd: out of memory noting admissions");
+		rc = 0;
+	}
+	free(text);
+	free(v);
 	return rc;
 }
 

@@ -48,6 +48,14 @@ int	netd_nft_mode(const struct nftgen_net *, const char *name,
  */
 void	netd_nft_testhook_refuse_next(void);
 #endif
+/*
+ * Admit el into container name's dynamic sets for timeout seconds, or
+ * longer when an element already has more left; elements admitted
+ * earlier with at least timeout - ADMITTED_SLACK s left are not sent
+ * again (admitted.h), so a repeated answer costs no transaction.
+ */
+int	netd_nft_admit(const char *name, const struct nftgen_elem *el,
+	    size_t n, unsigned int timeout, char *err, size_t errlen);
 /* run text as one transaction */
 int	netd_nft_run(const char *text, char *err, size_t errlen);
 

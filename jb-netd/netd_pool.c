@@ -205,7 +205,7 @@ admit(const struct netd_ctr *c, const char *name, int64_t now)
 	struct nftgen_elem	*el;
 	size_t			 idx[ADMIT_MATCHES], i, j, k, nm, n;
 	int64_t			 last;
-	char			*text, err[512];
+	char			 err[512];
 	int			*done;
 
 	if (pool.n == 0)
@@ -243,13 +243,10 @@ admit(const struct netd_ctr *c, const char *name, int64_t now)
 		}
 		if (n == 0)
 			continue;
-		text = NULL;
-		if (nftgen_admit(c->name, el, n, entry_timeout(last, now),
-		    &text, err, sizeof(err)) == -1 ||
-		    netd_nft_run(text, err, sizeof(err)) == -1)
+		if (netd_nft_admit(c->name, el, n, entry_timeout(last, now),
+		    err, sizeof(err)) == -1)
 			log_warnx("jb-netd: pool: %s: cannot admit: %s",
 			    c->name, err);
-		free(text);
 	}
 	free(el);
 	free(done);

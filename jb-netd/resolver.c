@@ -90,7 +90,7 @@ admit(const struct netd_ctr *c, const char *name, const uint32_t *addrs,
 	size_t			 idx[64], nm, i, n = 0;
 	int			 j, rc;
 	unsigned int		 timeout;
-	char			*text = NULL, err[512];
+	char			 err[512];
 
 	nm = policy_name_allowed(c->e, c->n, name, idx, 64);
 	if (nm > 64)
@@ -109,11 +109,8 @@ admit(const struct netd_ctr *c, const char *name, const uint32_t *addrs,
 	timeout = (unsigned int)(ttl > 0 ? ttl : 1) + RESOLVER_GRACE;
 	if (timeout > NFTGEN_TIMEOUT_MAX)
 		timeout = NFTGEN_TIMEOUT_MAX;
-	rc = nftgen_admit(c->name, el, n, timeout, &text, err, sizeof(err));
+	rc = netd_nft_admit(c->name, el, n, timeout, err, sizeof(err));
 	free(el);
-	if (rc == 0)
-		rc = netd_nft_run(text, err, sizeof(err));
-	free(text);
 	if (rc == -1)
 		log_warnx("jb-netd: resolver: %s for %s: cannot admit: %s",
 		    name, c->name, err);

@@ -119,6 +119,12 @@ www.test:8080
 	id=$(echo "$c" | tr - _)
 	atf_check -o match:"$NH_ROT1 . tcp . 8080 timeout 1d" \
 	    nft list set inet jailbee "allow_$id"
+	# a DNS answer for a pooled address leaves it its day, not the
+	# record's TTL
+	atf_check -o match:"Address:? *$NH_WWW" \
+	    in_ctr "$c" nslookup www.test 192.0.2.99
+	atf_check -o match:"$NH_WWW . tcp . 8080 timeout 1d" \
+	    nft list set inet jailbee "allow_$id"
 
 	# the user's own lines, before and after the block, are kept
 	incus exec "$c" -- sh -c 'echo "192.0.2.77 mine.example" >> /etc/hosts'
