@@ -238,41 +238,23 @@ parse_line(struct netd_repos *rs, char *line, char *err, size_t errlen)
 	return 0;
 }
 
+/* one line of the repo layer's file into the layer being read */
+static int
+repos_line(void *arg, char *line, char *why, size_t whylen)
+{
+	return parse_line(arg, line, why, whylen);
+}
+
 int
 netd_repos_parse(const char *name, const char *buf, size_t len,
     struct netd_repos *rs, char *err, size_t errlen)
 {
 	struct netd_repos	 nr;
-	const char		*p = buf, *nl, *end = buf + len;
-	char			*line, why[512];
-	size_t			 lineno = 0;
 
 	memset(&nr, 0, sizeof(nr));
-	while (p < end) {
-		lineno++;
-		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
-			nl = end;
-		if (memchr(p, '\0', (size_t)(nl - p)) != NULL) {
-			netd_repos_free(&nr);
-			return rp_err(err, errlen, "%s:%zu: a NUL byte", name,
-			    lineno);
-		}
-		if (nl == p || *p == '#') {
-			p = nl + 1;
-			continue;
-		}
-		if ((line = strndup(p, (size_t)(nl - p))) == NULL) {
-			netd_repos_free(&nr);
-			return rp_err(err, errlen, "out of memory");
-		}
-		if (parse_line(&nr, line, why, sizeof(why)) == -1) {
-			free(line);
-			netd_repos_free(&nr);
-			return rp_err(err, errlen, "%s:%zu: %s", name, lineno,
-			    why);
-		}
-		free(line);
-		p = nl + 1;
+	if (netd_lines(name, buf, len, repos_line, &nr, err, errlen) == -1) {
+		netd_repos_free(&nr);
+		return -1;
 	}
 	netd_repos_free(rs);
 	*rs = nr;

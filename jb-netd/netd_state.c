@@ -438,53 +438,74 @@ parse_line(struct netd_ctr *c, char *line, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Each line of buf that is neither empty nor a comment, NUL-terminated,
+ * to fn; fn's complaint comes back as "name:line: why".  The state and
+ * the repo layer are read with it.
+ */
+int
+netd_lines(const char *name, const char *buf, size_t len, netd_line_fn fn,
+    void *arg, char *err, size_t errlen)
+{
+	const char	*p = buf, *nl, *end = buf + len;
+	char		*line, why[512];
+	size_t		 lineno = 0;
+	int		 rc;
+
+	while (p < end) {
+		lineno++;
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		if (memchr(p, '\0', (size_t)(nl - p)) != NULL)
+			return st_err(err, errlen, "%s:%zu: a NUL byte", name,
+			    lineno);
+		if (nl == p || *p == '#') {
+			p = nl + 1;
+			continue;
+		}
+		if ((line = strndup(p, (size_t)(nl - p))) == NULL)
+			return st_err(err, errlen, "out of memory");
+		rc = fn(arg, line, why, sizeof(why));
+		free(line);
+		if (rc == -1)
+			return st_err(err, errlen, "%s:%zu: %s", name, lineno,
+			    why);
+		p = nl + 1;
+	}
+	return 0;
+}
+
+/* one line of the state file into the state being read */
+static int
+state_line(void *arg, char *line, char *why, size_t whylen)
+{
+	struct netd_state	*ns = arg;
+	struct netd_ctr		 c;
+
+	if (parse_line(&c, line, why, whylen) == -1)
+		return -1;
+	if (netd_state_find(ns, c.name) != NULL) {
+		netd_ctr_free(&c);
+		return st_err(why, whylen, "container %s is listed twice",
+		    c.name);
+	}
+	if (netd_state_put(ns, &c) == -1) {
+		netd_ctr_free(&c);
+		return st_err(why, whylen, "out of memory");
+	}
+	return 0;
+}
+
 int
 netd_state_parse(const char *name, const char *buf, size_t len,
     struct netd_state *st, char *err, size_t errlen)
 {
 	struct netd_state	 ns;
-	struct netd_ctr		 c;
-	const char		*p = buf, *nl, *end = buf + len;
-	char			*line, why[512];
-	size_t			 lineno = 0;
 
 	memset(&ns, 0, sizeof(ns));
-	while (p < end) {
-		lineno++;
-		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
-			nl = end;
-		if (memchr(p, '\0', (size_t)(nl - p)) != NULL) {
-			netd_state_free(&ns);
-			return st_err(err, errlen, "%s:%zu: a NUL byte", name,
-			    lineno);
-		}
-		if (nl == p || *p == '#') {
-			p = nl + 1;
-			continue;
-		}
-		if ((line = strndup(p, (size_t)(nl - p))) == NULL) {
-			netd_state_free(&ns);
-			return st_err(err, errlen, "out of memory");
-		}
-		if (parse_line(&c, line, why, sizeof(why)) == -1) {
-			free(line);
-			netd_state_free(&ns);
-			return st_err(err, errlen, "%s:%zu: %s", name, lineno,
-			    why);
-		}
-		free(line);
-		if (netd_state_find(&ns, c.name) != NULL) {
-			netd_ctr_free(&c);
-			netd_state_free(&ns);
-			return st_err(err, errlen, "%s:%zu: container %s is "
-			    "listed twice", name, lineno, c.name);
-		}
-		if (netd_state_put(&ns, &c) == -1) {
-			netd_ctr_free(&c);
-			netd_state_free(&ns);
-			return st_err(err, errlen, "out of memory");
-		}
-		p = nl + 1;
+	if (netd_lines(name, buf, len, state_line, &ns, err, errlen) == -1) {
+		netd_state_free(&ns);
+		return -1;
 	}
 	netd_state_free(st);
 	*st = ns;

@@ -100,6 +100,10 @@ void	netd_state_free(struct netd_state *);
  * Parse the file's text.  All or nothing: on error -1 and a message
  * "NAME:LINE: what is wrong" in err, *st untouched.
  */
+typedef int (*netd_line_fn)(void *arg, char *line, char *why,
+	    size_t whylen);
+int	netd_lines(const char *name, const char *buf, size_t len,
+	    netd_line_fn fn, void *arg, char *err, size_t errlen);
 int	netd_state_parse(const char *name, const char *buf, size_t len,
 	    struct netd_state *st, char *err, size_t errlen);
 /* the file's text, to be freed; NULL out of memory */
