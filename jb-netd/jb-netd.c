@@ -51,6 +51,10 @@
 #include "resolver.h"
 #include "sandbox_procs.h"
 
+/* a line of net status or egress ls, before the request's DONE */
+#define status_line(c, rid, ...) \
+	child_text((c), IMSG_NETD_STATUS_LINE, (rid), __VA_ARGS__)
+
 #define STATE_FILE	"containers"
 #define REPOS_FILE	"repos"		/* net egress add --repo (N7) */
 #define STATE_MAX	(64 * 1024 * 1024)
@@ -621,24 +625,6 @@ enforced:
 	child_done(c, imsg_get_id(imsg), 1, NULL);
 	if (strict)
 		netd_pool_refresh(m.name, 0);
-}
-
-static void
-status_line(struct child *c, uint32_t rid, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void
-status_line(struct child *c, uint32_t rid, const char *fmt, ...)
-{
-	struct jb_ctl_text	t;
-	va_list			ap;
-
-	memset(&t, 0, sizeof(t));
-	va_start(ap, fmt);
-	(void)vsnprintf(t.text, sizeof(t.text), fmt, ap);
-	va_end(ap);
-	if (imsgev_compose(&c->iev, IMSG_NETD_STATUS_LINE, rid, 0, -1, &t,
-	    sizeof(t)) == -1)
-		fatal("%s: compose", c->name);
 }
 
 /* where entry i of t comes from, as ls and status name it (N8) */

@@ -350,24 +350,6 @@ netd_pool_pinned(struct imsg *imsg)
 }
 
 static void
-status_line(uint32_t rid, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void
-status_line(uint32_t rid, const char *fmt, ...)
-{
-	struct jb_ctl_text	t;
-	va_list			ap;
-
-	memset(&t, 0, sizeof(t));
-	va_start(ap, fmt);
-	(void)vsnprintf(t.text, sizeof(t.text), fmt, ap);
-	va_end(ap);
-	if (imsgev_compose(&ch->iev, IMSG_NETD_STATUS_LINE, rid, 0, -1, &t,
-	    sizeof(t)) == -1)
-		fatal("jb-netd: compose");
-}
-
-static void
 cycle_free(struct cycle *cy)
 {
 	TAILQ_REMOVE(&cycles, cy, entry);
@@ -444,13 +426,14 @@ cycle_end(struct cycle *cy)
 		    cy->ctr, cy->added, gone, netd_pool_count(cy->ctr));
 	if (cy->rid != 0) {
 		for (i = 0; i < cy->n; i++)
-			status_line(cy->rid, "%s: %s; %zu address(es) pooled",
-			    cy->names[i], cy->ok[i] ? "answered" :
-			    "no answer, pool kept", count_name(cy->ctr,
-			    cy->names[i]));
+			child_text(ch, IMSG_NETD_STATUS_LINE, cy->rid,
+			    "%s: %s; %zu address(es) pooled", cy->names[i],
+			    cy->ok[i] ? "answered" : "no answer, pool kept",
+			    count_name(cy->ctr, cy->names[i]));
 		if (cy->n == 0)
-			status_line(cy->rid, "no exact name in the allowlist: "
-			    "nothing to pin (*.domain entries are not pinned)");
+			child_text(ch, IMSG_NETD_STATUS_LINE, cy->rid,
+			    "no exact name in the allowlist: nothing to pin "
+			    "(*.domain entries are not pinned)");
 		pin_due(cy->ctr, cy->rid);
 		child_done(ch, cy->rid, 1, NULL);
 	} else if (cy->pin)

@@ -9,6 +9,7 @@
  */
 
 #include <errno.h>
+#include <stdarg.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,5 +226,21 @@ child_done(struct child *c, uint32_t rid, int ok, const char *err)
 		(void)strlcpy(d.err, err, sizeof(d.err));
 	if (imsgev_compose(&c->iev, IMSG_DONE, rid, 0, -1, &d, sizeof(d)) ==
 	    -1)
+		fatal("%s: compose", c->name);
+}
+
+/* one line of text (struct jb_ctl_text) of the given type, for request rid */
+void
+child_text(struct child *c, uint32_t type, uint32_t rid, const char *fmt,
+    ...)
+{
+	struct jb_ctl_text	t;
+	va_list			ap;
+
+	memset(&t, 0, sizeof(t));
+	va_start(ap, fmt);
+	(void)vsnprintf(t.text, sizeof(t.text), fmt, ap);
+	va_end(ap);
+	if (imsgev_compose(&c->iev, type, rid, 0, -1, &t, sizeof(t)) == -1)
 		fatal("%s: compose", c->name);
 }

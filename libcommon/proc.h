@@ -87,6 +87,8 @@ void	child_init(struct child *, const char *, int, char **,
 __attribute__((__noreturn__)) void child_run(struct child *);
 void	child_status_reply(struct child *, uint32_t);
 void	child_done(struct child *, uint32_t, int, const char *);
+void	child_text(struct child *, uint32_t, uint32_t, const char *, ...)
+	    __attribute__((format(printf, 4, 5)));
 
 /* test builds only (JB_TESTHOOKS): try a forbidden operation, say how it went */
 void	testhook_attempt(const struct jb_test_attempt *, char *, size_t);
