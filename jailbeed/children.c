@@ -360,6 +360,13 @@ child_dispatch(int fd, short event, void *arg)
 				jailbeed_shutdown(1);
 			}
 			break;
+		case IMSG_NETD_STOP:	/* fail closed (N5): unasked */
+			if (c - children != PROC_NETD ||
+			    net_stuck(&imsg) == -1) {
+				log_warnx("%s: bad NETD_STOP", c->name);
+				jailbeed_shutdown(1);
+			}
+			break;
 		case IMSG_MOUNTD_EXPIRED:
 			if (c - children != PROC_MOUNTD ||
 			    mounts_expired(&imsg) == -1) {

@@ -45,6 +45,7 @@ struct netwait {
 	char	 pinerr[JB_ERR_TEXT_MAX];
 	char	 name[JB_INSTANCE_MAX];
 	char	 okmsg[256];		/* said once jb-netd has done it */
+	int	 still_loose;		/* strict refused: loose in the kernel */
 	size_t	 lines;			/* in the last block */
 };
 
@@ -117,7 +118,7 @@ wait_done(struct req *r, int ok, const char *err)
 	struct netwait		*w = job->state;
 	struct jb_incus_action	 q;
 
-	if (!ok && job->cmd.id == CMD_NET_STRICT) {
+	if (!ok && w->still_loose) {
 		/* jb-netd could not make it strict: it must not run loose */
 		w->ok = 0;
 		(void)strlcpy(w->err, err, sizeof(w->err));
@@ -147,6 +148,14 @@ wait_msg(struct req *r, struct imsg *imsg)
 	struct jb_hosts_pin	*pin;
 	size_t			 i;
 
+	if (imsg_get_type(imsg) == IMSG_NETD_MODE_ENTRY) {
+		/* jb-netd could not make it strict (net strict only) */
+		if (job->cmd.id != CMD_NET_STRICT)
+			fatalx("jb-netd: MODE_ENTRY in reply to a mode other "
+			    "than strict");
+		w->still_loose = 1;
+		return;
+	}
 	if (imsg_get_type(imsg) != IMSG_NETD_PIN) {
 		net_line(r, imsg);
 		return;
@@ -437,6 +446,50 @@ net_named(struct job *job, struct repo_ctx *ctx)
 	}
 	repo_ctx_free(ctx);
 	net_wait(job, name, IMSG_NETD_MODE, &m, sizeof(m), okmsg);
+}
+
+static void
+stuck_stopped(struct req *r, int ok, const char *err)
+{
+	char	*name = r->arg;
+
+	if (ok)
+		log_warnx("%s: stopped: jb-netd could not make it strict at "
+		    "its loose deadline (start it once jbctl net strict %s "
+		    "succeeds)", name, name);
+	else
+		log_warnx("%s: jb-netd could not make it strict at its loose "
+		    "deadline, and it could not be stopped: %s", name, err);
+	free(name);
+}
+
+/*
+ * jb-netd: a container is still loose in the kernel past its deadline
+ * and jb-netd could not change that (NETD_STOP).  Fail closed: stop it.
+ */
+int
+net_stuck(struct imsg *imsg)
+{
+	struct jb_netd_mode	 m;
+	struct jb_incus_action	 q;
+	char			*name;
+
+	if (imsg_get_id(imsg) != 0 || imsg_get_data(imsg, &m, sizeof(m)) == -1)
+		return -1;
+	m.name[sizeof(m.name) - 1] = '\0';
+	memset(&q, 0, sizeof(q));
+	(void)strlcpy(q.name, m.name, sizeof(q.name));
+	q.verb = INCUS_STOP;
+	q.force = 1;
+	if ((name = strdup(m.name)) == NULL)
+		fatal("%s", __func__);
+	if (req_send(PROC_INCUS, IMSG_INCUS_ACTION, &q, sizeof(q), -1, NULL,
+	    stuck_stopped, name) == NULL) {
+		log_warnx("%s: jb-netd could not make it strict and jb-incus "
+		    "cannot be reached to stop it", m.name);
+		free(name);
+	}
+	return 0;
 }
 
 void

@@ -128,6 +128,8 @@ void	control_job_remote(struct ctl_conn *, struct job *);
 
 /* netsync.c: forget in jb-netd what Incus no longer has, at start-up */
 void	netsync_start(void);
+/* cmd_net.c: jb-netd could not make a container strict: stop it */
+int	net_stuck(struct imsg *);
 
 /* sshd.c: remote SSH, the parent's side */
 void	sshd_init(void);

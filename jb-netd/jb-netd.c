@@ -323,6 +323,39 @@ state_commit(struct netd_state *next, char *err, size_t errlen)
 }
 
 /*
+ * Neither the revert nor the rebuild went through: the kernel still lets
+ * the containers past their deadline out.  Fail closed: they are written
+ * down strict (the next change that goes through makes the kernel agree)
+ * and the parent is asked to stop each one.
+ */
+static void
+revert_stuck(struct child *c, time_t now)
+{
+	struct jb_netd_mode	 m;
+	char			 err[256];
+	size_t			 i;
+
+	for (i = 0; i < cur.n; i++) {
+		if (cur.v[i].mode != NFTGEN_LOOSE || cur.v[i].deadline == 0 ||
+		    cur.v[i].deadline > now)
+			continue;
+		memset(&m, 0, sizeof(m));
+		(void)strlcpy(m.name, cur.v[i].name, sizeof(m.name));
+		(void)strlcpy(m.mode, "loose", sizeof(m.mode));
+		m.deadline = cur.v[i].deadline;
+		cur.v[i].mode = NFTGEN_STRICT;
+		cur.v[i].deadline = 0;
+		log_warnx("jb-netd: %s: still loose in the kernel past its "
+		    "deadline: the parent stops it", m.name);
+		if (imsgev_compose(&c->iev, IMSG_NETD_STOP, 0, 0, -1, &m,
+		    sizeof(m)) == -1)
+			fatal("jb-netd: compose");
+	}
+	if (state_save(&cur, err, sizeof(err)) == -1)
+		log_warnx("jb-netd: %s", err);
+}
+
+/*
  * The kernel refused the delta of a revert: the whole table again, in
  * one transaction, with every container past its deadline strict.
  */
@@ -362,7 +395,7 @@ revert_rebuild(time_t now, char *err, size_t errlen)
  * while the suite was down.
  */
 static void
-revert_due(void)
+revert_due(struct child *c)
 {
 	struct netd_state	 next;
 	char			 err[JB_ERR_TEXT_MAX];
@@ -387,8 +420,8 @@ revert_due(void)
 	}
 	if (state_commit(&next, err, sizeof(err)) == -1 &&
 	    revert_rebuild(now, err, sizeof(err)) == -1) {
-		/* the next attempt is a second away */
 		log_warnx("jb-netd: cannot revert to strict: %s", err);
+		revert_stuck(c, now);
 		free(addrs);
 		return;
 	}
@@ -405,7 +438,7 @@ revert_due(void)
 static void
 revert_fire(int fd, short ev, void *arg)
 {
-	revert_due();
+	revert_due(arg);
 	revert_arm();
 }
 
@@ -594,6 +627,14 @@ netd_mode(struct child *c, struct imsg *imsg)
 		snprintf(err, sizeof(err), "%s stays %s: %s", m.name,
 		    was == NFTGEN_STRICT ? "strict" : "loose", e2);
 		log_warnx("%s: %s", c->name, err);
+		if (strict && was == NFTGEN_LOOSE) {
+			/* the kernel still lets it out: the parent stops it */
+			(void)strlcpy(m.mode, "loose", sizeof(m.mode));
+			m.deadline = wasdl;
+			if (imsgev_compose(&c->iev, IMSG_NETD_MODE_ENTRY,
+			    imsg_get_id(imsg), 0, -1, &m, sizeof(m)) == -1)
+				fatal("%s: compose", c->name);
+		}
 		child_done(c, imsg_get_id(imsg), 0, err);
 		return;
 	}
@@ -1033,7 +1074,7 @@ main(int argc, char *argv[])
 	    RESOLVER_PORT, resolver_upstream());
 	log_info("%s: %s", c.name, c.detail);
 	c.dispatch = netd_dispatch;
-	evtimer_set(&revert_ev, revert_fire, NULL);
+	evtimer_set(&revert_ev, revert_fire, &c);
 	revert_arm();
 	sandbox_jb_netd(a.state_dir);
 	child_run(&c);

@@ -75,6 +75,7 @@ jb_imsg_name(uint32_t type)
 	case IMSG_NETD_REFRESH:		return "NETD_REFRESH";
 	case IMSG_NETD_PIN:		return "NETD_PIN";
 	case IMSG_NETD_PINNED:		return "NETD_PINNED";
+	case IMSG_NETD_STOP:		return "NETD_STOP";
 	case IMSG_NETD_FORGET:	return "NETD_FORGET";
 	case IMSG_NETD_MODE:		return "NETD_MODE";
 	case IMSG_NETD_STATUS:	return "NETD_STATUS";

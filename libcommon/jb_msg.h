@@ -134,6 +134,11 @@ enum jb_imsg_type {
 	IMSG_NETD_REFRESH = 450, /* P->N, struct jb_incus_target: resolve now */
 	IMSG_NETD_PIN,		/* N->P, struct jb_hosts_pin */
 	IMSG_NETD_PINNED,	/* P->N, struct jb_netd_pinned, peerid 0 */
+	/*
+	 * fail closed (N5): a container still loose in the kernel past its
+	 * deadline, the revert and the rebuild both refused; peerid 0
+	 */
+	IMSG_NETD_STOP = 460,	/* N->P, struct jb_netd_mode: stop it */
 
 	/*
 	 * parent <-> jb-sshd: 500..  LISTEN and SESSION travel on the

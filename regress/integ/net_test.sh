@@ -544,7 +544,8 @@ strict_refused_head() {
 	atf_set descr "fail closed when the way back to strict is refused:" \
 	    "a refused switch or revert is followed by a rebuild of the whole" \
 	    "table with the container strict; when that is refused too, the" \
-	    "container is stopped and its state says strict (N5, N6)"
+	    "container is stopped (by net strict, or by jailbeed at a loose" \
+	    "deadline) and its state says strict (N5, N6)"
 	atf_set require.user root
 	atf_set timeout 300
 }
@@ -589,6 +590,24 @@ strict_refused_body() {
 	[ -f "$hook.fired" ] || atf_fail "the test hook never fired"
 	atf_check -o inline:"STOPPED\n" incus list -c s --format csv "^$c\$"
 	atf_check -o match:"^$c [0-9.]+ strict 0 " cat state/netd/containers
+	# a revert whose rebuild is refused too: jailbeed stops it
+	atf_check -e ignore jbo repo start sr
+	atf_check -e match:"loose for 2s" jbo repo net loose --for 2s sr
+	rm -f "$hook.fired"
+	echo 2 > "$hook"
+	i=0
+	until [ "$(incus list -c s --format csv "^$c\$")" = STOPPED ]; do
+		i=$((i + 1))
+		[ $i -lt 20 ] || atf_fail "$c still runs after its deadline"
+		sleep 0.5
+	done
+	[ -f "$hook.fired" ] || atf_fail "the test hook never fired"
+	grep -q "$c: still loose in the kernel past its deadline" jailbeed.log ||
+	    atf_fail "jb-netd did not log the stuck revert"
+	atf_check -o match:"^$c [0-9.]+ strict 0 " cat state/netd/containers
+	# only a container the kernel still lets out is stopped
+	atf_check -s not-exit:0 -e match:"holds no policy" \
+	    -e not-match:"stopped" jbo repo net strict nosuch
 }
 strict_refused_cleanup() { cleanup; }
 
