@@ -295,7 +295,16 @@ egress_done(struct req *r, int ok, const char *err)
 			    -1);
 		}
 	}
+	if (ok && job->state != NULL && (job->cmd.id == CMD_NET_EGRESS_ADD ||
+	    job->cmd.id == CMD_NET_EGRESS_RM))
+		job_progress(job, "%s", (char *)job->state);
 	job_end(job, ok, "%s", err);
+}
+
+static const char *
+egress_verb(const struct job *job)
+{
+	return job->cmd.id == CMD_NET_EGRESS_ADD ? "added" : "removed";
 }
 
 /*
@@ -308,6 +317,7 @@ net_egress(struct job *job, const char *name, struct repo_ctx *ctx)
 {
 	struct jb_netd_egress	 q;
 	const char		*op;
+	char			*msg;
 	int			 repo = job_opt(job, "repo") != NULL;
 
 	memset(&q, 0, sizeof(q));
@@ -348,13 +358,14 @@ net_egress(struct job *job, const char *name, struct repo_ctx *ctx)
 			    "than %zu bytes", job->args[0], sizeof(q.entry) - 1);
 			return;
 		}
-		if (repo)
-			job_progress(job, "repo %s: %s override %s (every "
-			    "container of the repo on this machine)", q.repo,
-			    op, q.entry);
-		else
-			job_progress(job, "%s: %s override %s", name, op,
-			    q.entry);
+		/* said once jb-netd has done it (egress_done) */
+		if ((repo ? asprintf(&msg, "repo %s: override %s %s (every "
+		    "container of the repo on this machine)", q.repo, q.entry,
+		    egress_verb(job)) : asprintf(&msg, "%s: override %s %s",
+		    name, q.entry, egress_verb(job))) == -1)
+			fatal("asprintf");
+		job->state = msg;
+		job->free_state = free;
 	}
 	if (req_send(PROC_NETD, IMSG_NETD_EGRESS, &q, sizeof(q), -1,
 	    egress_line, egress_done, job) == NULL)

@@ -713,7 +713,7 @@ netd_status(struct child *c, struct imsg *imsg)
 		    e, sizeof(e)), entry_origin(t, i));
 	if (t->n == 0)
 		status_line(c, rid, "allow nothing (no egress_allow entry)");
-	status_line(c, rid, "pool %zu address(es) of exact names (N4)",
+	status_line(c, rid, "pool %zu address(es) of exact names",
 	    netd_pool_count(t->name));
 	child_done(c, rid, 1, NULL);
 }

@@ -112,7 +112,7 @@ repo_layer_body() {
 	done
 
 	# add --repo: both containers of the repo at once, not the other's
-	atf_check -e match:"repo $p: add override $NH_WWW2:8080" \
+	atf_check -e match:"repo $p: override $NH_WWW2:8080 added" \
 	    jbo repo net egress add --repo "$NH_WWW2:8080" e1
 	reaches $p-e1 $NH_WWW2
 	reaches $p-e2 $NH_WWW2
@@ -204,7 +204,7 @@ repo_layer_body() {
 	    jbo repo net egress ls e2
 
 	# rm --repo: gone from both at once; e3's config still grants it
-	atf_check -e match:"repo $p: rm override $NH_WWW2:8080" \
+	atf_check -e match:"repo $p: override $NH_WWW2:8080 removed" \
 	    jbo repo net egress rm --repo "$NH_WWW2:8080" e2
 	refused $p-e1 $NH_WWW2
 	refused $p-e2 $NH_WWW2
