@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base_spec.h"
 #include "cmdtab.h"
 #include "jobs.h"
 #include "log.h"
@@ -200,6 +201,23 @@ prune_done(struct req *r, int ok, const char *err)
 	job_end(job, ok, "%s", err);
 }
 
+static void
+spec_told(struct job *job, const struct jb_base_spec *spec)
+{
+	(void)base_spec_send(job, spec);
+	job_end(job, 1, "%s", "");
+}
+
+/* base build: which alias and packages this checkout's image has */
+static void
+spec_repo(struct job *job, struct repo_ctx *ctx)
+{
+	const char	*alias = job_opt(job, "alias");
+
+	base_spec_ask(job, ctx != NULL ? &ctx->conf : NULL, alias, spec_told);
+	repo_ctx_free(ctx);
+}
+
 void
 cmd_base(struct job *job)
 {
@@ -213,6 +231,9 @@ cmd_base(struct job *job)
 	job->state = b;
 	job->free_state = basejob_free;
 	switch (job->cmd.id) {
+	case CMD_BASE_BUILD:
+		repo_resolve(job, "", 0, spec_repo);
+		break;
 	case CMD_BASE_IMPORT:
 		base_import(job);
 		break;

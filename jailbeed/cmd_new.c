@@ -26,6 +26,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "base_spec.h"
 #include "capture.h"
 #include "jobs.h"
 #include "log.h"
@@ -519,6 +520,29 @@ new_netinfo_ask(struct job *job)
 		new_fail(job, "cannot reach jb-incus");
 }
 
+/* the image must be there before anything is made: else jbctl builds it */
+static void
+new_image_checked(struct job *job, const struct jb_base_spec *spec)
+{
+	struct newjob	*n = job->state;
+
+	if (spec->exists) {
+		new_netinfo_ask(job);
+		return;
+	}
+	(void)base_spec_send(job, spec);
+	new_fail(job, "base image %s is missing: `jbctl base build` in %s "
+	    "makes it", spec->alias, n->ctx->info.toplevel);
+}
+
+static void
+new_image_ask(struct job *job)
+{
+	struct newjob	*n = job->state;
+
+	base_spec_ask(job, &n->ctx->conf, NULL, new_image_checked);
+}
+
 /* BASE, when given, must be a branch of the host checkout */
 static void
 new_base_checked(struct job *job, struct repo_ctx *ctx)
@@ -532,7 +556,7 @@ new_base_checked(struct job *job, struct repo_ctx *ctx)
 		    n->ctx->info.toplevel);
 		return;
 	}
-	new_netinfo_ask(job);
+	new_image_ask(job);
 }
 
 static void
@@ -565,7 +589,7 @@ new_repo(struct job *job, struct repo_ctx *ctx)
 	if (job->nargs > 1 && ctx->info.branch_sha[0] == '\0')
 		repo_resolve(job, n->base, 1, new_base_checked);
 	else
-		new_netinfo_ask(job);
+		new_image_ask(job);
 }
 
 void

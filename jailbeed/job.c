@@ -88,6 +88,7 @@ job_start(struct ctl_conn *c, const struct jb_ctl_cmd *cmd)
 	case CMD_APPLY:
 		cmd_mount(job);
 		break;
+	case CMD_BASE_BUILD:
 	case CMD_BASE_IMPORT:
 	case CMD_BASE_USAGE:
 	case CMD_BASE_PRUNE:

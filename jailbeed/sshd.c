@@ -413,6 +413,9 @@ sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
 	case IMSG_CTL_MOUNT:
 		render(s, r_mount, data);
 		return 0;
+	case IMSG_CTL_BASE_SPEC:
+		/* what a local jbctl would build; the error says it remotely */
+		return 0;
 	case IMSG_CTL_ERROR:
 		s->failed = 1;
 		break;

@@ -148,6 +148,10 @@ ops_dispatch(struct child *c, struct imsg *imsg)
 		free(q);
 		break;
 	}
+	case IMSG_INCUS_IMAGE_ALIAS:
+		get_exact(imsg, &t, sizeof(t));
+		op_image_alias(rid, &t);
+		break;
 	case IMSG_INCUS_IMAGES:
 	case IMSG_INCUS_IMAGE_PRUNE:
 		if (imsg_get_len(imsg) != 0)

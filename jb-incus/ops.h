@@ -128,6 +128,7 @@ uint32_t	 disk_count_optional(struct json_object *);
 void		 op_image_import(uint32_t, const struct jb_image_import *, int);
 /* IMSG_INCUS_IMAGES or IMSG_INCUS_IMAGE_PRUNE */
 void		 op_images(uint32_t, uint32_t);
+void		 op_image_alias(uint32_t, const struct jb_incus_target *);
 void		 op_hosts(uint32_t, const struct jb_hosts_pin *);
 /* an image alias: letters, digits, '.', '_', '-', not first */
 int		 valid_alias(const char *);

@@ -350,6 +350,27 @@ imglist_free(void *arg)
 	free(l);
 }
 
+/* the repo's prefix joins the comma-separated list once */
+static void
+repo_add(char *list, size_t len, const char *prefix)
+{
+	const char	*p = list;
+	size_t		 l, pl;
+
+	if (prefix == NULL || *prefix == '\0')
+		return;
+	pl = strlen(prefix);
+	while (*p != '\0') {
+		l = strcspn(p, ",");
+		if (l == pl && strncmp(p, prefix, pl) == 0)
+			return;
+		p += l + (p[l] == ',');
+	}
+	if (list[0] != '\0')
+		(void)strlcat(list, ",", len);
+	(void)strlcat(list, prefix, len);
+}
+
 static void
 image_describe(struct imglist *l, struct json_object *img,
     struct jb_image *out, int *ours)
@@ -395,6 +416,8 @@ image_describe(struct imglist *l, struct json_object *img,
 		out->nusers++;
 		if (inst_ours(inst))
 			*ours = 1;
+		repo_add(out->repos, sizeof(out->repos),
+		    jget_str(jget_obj(inst, "config"), "user.jailbee.prefix"));
 		len = strlen(s) + 1;
 		if (len <= sizeof(out->users) - off) {
 			memcpy(out->users + off, s, len);
@@ -517,4 +540,66 @@ op_images(uint32_t rid, uint32_t type)
 	r->priv_free = imglist_free;
 	if ((r->call = incus_images_list(ops_ic, images_listed, r)) == NULL)
 		fatal("%s", __func__);
+}
+
+/* the image an alias names, when Incus has one: for new and base build */
+static void
+alias_image(void *arg, struct json_object *img, const char *err)
+{
+	struct op_req	*r = arg;
+	struct jb_image	 im;
+	const char	*s;
+
+	r->call = NULL;
+	if (err != NULL) {
+		req_fail(r, err);
+		return;
+	}
+	if (img != NULL) {
+		memset(&im, 0, sizeof(im));
+		s = jget_str(img, "fingerprint");
+		(void)strlcpy(im.fingerprint, s ? s : "",
+		    sizeof(im.fingerprint));
+		(void)strlcpy(im.aliases, r->name, sizeof(im.aliases));
+		s = jget_str(jget_obj(img, "properties"), "description");
+		(void)strlcpy(im.description, s ? s : "",
+		    sizeof(im.description));
+		req_send(r, IMSG_INCUS_IMAGE, -1, &im, sizeof(im));
+	}
+	req_done(r, 1, NULL);
+}
+
+static void
+alias_got(void *arg, struct json_object *md, const char *err)
+{
+	struct op_req	*r = arg;
+	const char	*fp;
+
+	r->call = NULL;
+	if (err != NULL) {
+		req_fail(r, err);
+		return;
+	}
+	if ((fp = jget_str(md, "target")) == NULL) {
+		req_done(r, 1, NULL);
+		return;
+	}
+	if ((r->call = incus_image_get(ops_ic, fp, alias_image, r)) == NULL)
+		fatal("%s", __func__);
+}
+
+void
+op_image_alias(uint32_t rid, const struct jb_incus_target *t)
+{
+	struct op_req	*r;
+	char		 alias[JB_INSTANCE_MAX];
+
+	(void)strlcpy(alias, t->name, sizeof(alias));
+	r = req_new(rid, IMSG_INCUS_IMAGE_ALIAS, alias);
+	(void)snprintf(r->what, sizeof(r->what), "image alias %s", alias);
+	if ((r->call = incus_image_alias_get(ops_ic, alias, alias_got, r)) ==
+	    NULL) {
+		req_fail(r, "not an image alias");
+		return;
+	}
 }

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "jbctl.h"
+#include "repoconf.h"
 
 #define MMDEBSTRAP	"/usr/bin/mmdebstrap"
 
@@ -87,16 +88,27 @@ static const char mirror_awk[] =
 
 /*
  * $1 work dir, $2 mode, $3 suite, $4 Debian arch, $5 Incus arch, $6
- * mirror_awk.  The image: Debian minbase plus bash, busybox (init and
- * DHCP client), ca-certificates, git, sudo, tmux; user dev (1000:1000,
- * home /home/dev, passwordless sudo; `jbctl new` gives it the owner's
- * ids); git trusts
- * the mounted checkout (safe.directory).  No systemd: busybox init halts
- * cleanly on the SIGPWR `incus stop` sends.
+ * mirror_awk, $7 base.packages (names checked by the caller).  The image:
+ * Debian minbase with the tools a developer expects (bash, curl, git,
+ * iproute2, less, openssh-client, procps, sudo, tmux, ca-certificates)
+ * and busybox for init and the DHCP client only (its applets are not
+ * linked: the real tools are there); user dev (1000:1000, home
+ * /home/dev, passwordless sudo; `jbctl new` gives it the owner's ids);
+ * git trusts the mounted checkout (safe.directory).  At boot, eth0 gets
+ * its address, default route and resolver by DHCP (renewals too), and
+ * /etc/hostname and /etc/hosts name the container as Incus named it.
+ * No systemd: busybox init halts cleanly on the SIGPWR `incus stop`
+ * sends, and a container is ready as soon as its DHCP lease is.
+ *
+ * The work directory is the builder's alone (mode 0711: nobody else can
+ * create, swap or plant a name in it).  mmdebstrap makes rootfs there
+ * and, in unshare mode, gives it to the build namespace's root; the
+ * metadata is written with noclobber, and the result is checked before
+ * it is imported.
  */
 static const char build_script[] =
-    "set -eu\n"
-    "w=$1 mode=$2 suite=$3 arch=$4 uarch=$5 prog=$6\n"
+    "set -eu -o pipefail -C\n"
+    "w=$1 mode=$2 suite=$3 arch=$4 uarch=$5 prog=$6 extra=$7\n"
     "set --\n"
     "for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list "
     "/etc/apt/sources.list.d/*.sources; do\n"
@@ -111,6 +123,9 @@ static const char build_script[] =
     "while IFS= read -r l; do set -- \"$@\" \"$l\"; done <<EOF\n"
     "$m\n"
     "EOF\n"
+    "inc=bash,busybox,ca-certificates,curl,git,iproute2,less,"
+    "openssh-client,procps,sudo,tmux\n"
+    "for p in $extra; do inc=$inc,$p; done\n"
     "JB_SETUP='set -e\n"
     "groupadd -g 1000 dev\n"
     "useradd -u 1000 -g 1000 -m -d /home/dev -s /bin/bash dev\n"
@@ -119,95 +134,119 @@ static const char build_script[] =
     "printf \"[safe]\\n\\tdirectory = *\\n\" > /etc/gitconfig\n"
     "ln -sf /bin/busybox /sbin/init\n"
     "mkdir -p /usr/share/udhcpc\n"
+    /* udhcpc's hook, with iproute2: address, routers, resolvers */
     "cat > /usr/share/udhcpc/default.script <<\"S\"\n"
-    "#!/bin/busybox sh\n"
+    "#!/bin/sh\n"
     "case \"$1\" in\n"
     "deconfig)\n"
-    "\tip addr flush dev \"$interface\"\n"
+    "\tip -4 addr flush dev \"$interface\"\n"
     "\tip link set \"$interface\" up\n"
     "\t;;\n"
     "bound|renew)\n"
-    "\tip addr flush dev \"$interface\"\n"
-    "\tip addr add \"$ip/${mask:-24}\" dev \"$interface\"\n"
+    "\tnew=\"$ip/${mask:-24}\"\n"
+    "\tcur=$(ip -4 -o addr show dev \"$interface\" | "
+    "awk \"{ print \\$4; exit }\")\n"
+    "\tif [ \"$cur\" != \"$new\" ]; then\n"
+    "\t\tip -4 addr flush dev \"$interface\"\n"
+    "\t\tip addr add \"$new\" ${broadcast:+broadcast \"$broadcast\"} "
+    "dev \"$interface\"\n"
+    "\tfi\n"
+    "\tfor r in $router; do\n"
+    "\t\tip route replace default via \"$r\" dev \"$interface\"\n"
+    "\t\tbreak\n"
+    "\tdone\n"
+    "\tif [ -n \"${dns:-}\" ]; then\n"
+    "\t\t{ [ -z \"${domain:-}\" ] || echo \"search $domain\"\n"
+    "\t\t  for d in $dns; do echo \"nameserver $d\"; done; } "
+    "> /etc/resolv.conf.dhcp\n"
+    "\t\tmv -f /etc/resolv.conf.dhcp /etc/resolv.conf\n"
+    "\tfi\n"
     "\t;;\n"
     "esac\n"
+    "exit 0\n"
     "S\n"
     "chmod 0755 /usr/share/udhcpc/default.script\n"
     /* sudo wants the host name (the container's, set by Incus) known */
-    "cat > /usr/local/sbin/jailbee-hosts <<\"S\"\n"
+    "cat > /usr/local/sbin/jailbee-hostname <<\"S\"\n"
     "#!/bin/sh\n"
     "h=$(hostname)\n"
+    "[ \"$(cat /etc/hostname 2>/dev/null)\" = \"$h\" ] || "
+    "echo \"$h\" > /etc/hostname\n"
     "grep -q \"[[:space:]]$h\\$\" /etc/hosts || "
     "echo \"127.0.1.1 $h\" >> /etc/hosts\n"
     "S\n"
-    "chmod 0755 /usr/local/sbin/jailbee-hosts\n"
+    "chmod 0755 /usr/local/sbin/jailbee-hostname\n"
     "cat > /etc/inittab <<\"S\"\n"
-    "::sysinit:/bin/busybox ip link set lo up\n"
-    "::sysinit:/usr/local/sbin/jailbee-hosts\n"
-    "::respawn:/bin/busybox udhcpc -f -S -i eth0 -s "
-    "/usr/share/udhcpc/default.script\n"
+    "::sysinit:/sbin/ip link set lo up\n"
+    "::sysinit:/usr/local/sbin/jailbee-hostname\n"
+    "::respawn:/bin/busybox udhcpc -f -S -i eth0 "
+    "-s /usr/share/udhcpc/default.script -x hostname:$(hostname)\n"
     "S\n"
     "printf \"127.0.0.1 localhost\\n\" > /etc/hosts\n"
+    "rm -f /etc/hostname\n"
     "'\n"
     "export JB_SETUP\n"
-    /*
-     * in unshare mode the namespace's root (a subordinate uid) builds,
-     * packs and removes the tree: it gets a directory of its own, which
-     * only this user can find (the work directory is not listable)
-     */
-    "s=$(mktemp -d \"$w/s.XXXXXX\")\n"
-    "[ \"$mode\" = root ] || chmod 0777 \"$s\"\n"
-    "echo \"jbctl: [1/3] mmdebstrap: Debian $suite ($arch), $mode mode\" >&2\n"
+    "echo \"jbctl: [1/3] mmdebstrap: Debian $suite ($arch), $mode mode"
+    "${extra:+, base.packages: $extra}\" >&2\n"
     MMDEBSTRAP " --mode=\"$mode\" --variant=minbase --architectures=\"$arch\" "
-    "--include=bash,busybox,ca-certificates,git,sudo,tmux "
+    "--include=\"$inc\" "
     "--dpkgopt='path-exclude=/usr/share/man/*' "
     "--dpkgopt='path-exclude=/usr/share/doc/*' "
     "--dpkgopt='path-include=/usr/share/doc/*/copyright' "
     "--dpkgopt='path-exclude=/usr/share/locale/*' "
     "--dpkgopt='path-exclude=/usr/share/info/*' "
     "--customize-hook='chroot \"$1\" /bin/sh -c \"$JB_SETUP\"' "
-    "\"$suite\" \"$s/rootfs\" \"$@\"\n"
-    "cat > \"$s/metadata.yaml\" <<M\n"
+    "\"$suite\" \"$w/rootfs\" \"$@\"\n"
+    "cat > \"$w/metadata.yaml\" <<M\n"
     "architecture: $uarch\n"
     "creation_date: $(date +%s)\n"
     "properties:\n"
-    "  description: JailBee base (Debian $suite; bash, git, sudo, tmux)\n"
+    "  description: JailBee base (Debian $suite; bash, curl, git, iproute2, "
+    "sudo, tmux${extra:+; base.packages: $extra})\n"
     "  os: debian\n"
     "  release: $suite\n"
+    "  jailbee.packages: \"$extra\"\n"
     "M\n"
-    "echo \"jbctl: [2/3] packing $(du -sh \"$s/rootfs\" 2>/dev/null | "
+    "chmod 0644 \"$w/metadata.yaml\"\n"
+    "echo \"jbctl: [2/3] packing $(du -sh \"$w/rootfs\" 2>/dev/null | "
     "cut -f1) into an image\" >&2\n"
     "ns=\n"
     "[ \"$mode\" = root ] || ns=\"" MMDEBSTRAP " --unshare-helper\"\n"
-    "$ns tar -C \"$s\" --numeric-owner -cf - metadata.yaml rootfs |\n"
+    "$ns tar -C \"$w\" --numeric-owner -cf - metadata.yaml rootfs |\n"
     "    gzip -1 > \"$w/image.tar.gz\"\n"
-    "$ns rm -rf \"$s/rootfs\"\n"
-    "rm -rf \"$s\"\n"
+    /* the namespace's root empties rootfs; the builder removes the name */
+    "$ns rm -rf \"$w/rootfs\" 2>/dev/null || "
+    "$ns find \"$w/rootfs\" -mindepth 1 -delete\n"
+    "[ ! -d \"$w/rootfs\" ] || rmdir \"$w/rootfs\"\n"
+    "rm -f \"$w/metadata.yaml\"\n"
+    /* nothing but the metadata and the tree may go to Incus */
+    "bad=$(tar -tzf \"$w/image.tar.gz\" | grep -v -x -e metadata.yaml "
+    "-e rootfs -e 'rootfs/.*' | head -n 1) || true\n"
+    "[ -z \"$bad\" ] || { echo \"jbctl: the image holds $bad, outside "
+    "rootfs/: not importing it\" >&2; exit 1; }\n"
     "chmod 0644 \"$w/image.tar.gz\"\n";
 
 /* the cleanup after a failed build: the tree may belong to a subuid */
 static const char clean_script[] =
     "w=$1 mode=$2\n"
-    "for s in \"$w\"/s.*; do\n"
-    "  [ -d \"$s\" ] || continue\n"
-    "  if [ \"$mode\" = root ]; then rm -rf \"$s\"\n"
-    "  else " MMDEBSTRAP " --unshare-helper rm -rf \"$s/rootfs\"; "
-    "rm -rf \"$s\"; fi\n"
-    "done\n"
+    "if [ -d \"$w/rootfs\" ] && [ \"$mode\" != root ]; then\n"
+    "  " MMDEBSTRAP " --unshare-helper find \"$w/rootfs\" -mindepth 1 "
+    "-delete\n"
+    "fi\n"
     "rm -rf \"$w\"\n";
 
 static int
 run_sh(const char *script, const char *const args[])
 {
-	const char	*argv[12];
+	const char	*argv[13];
 	pid_t	 pid;
 	int	 i, status;
 
-	argv[0] = "sh";
+	argv[0] = "bash";
 	argv[1] = "-c";
 	argv[2] = script;
 	argv[3] = "jbctl-base";
-	for (i = 0; args[i] != NULL && i < 7; i++)
+	for (i = 0; args[i] != NULL && i < 8; i++)
 		argv[4 + i] = args[i];
 	argv[4 + i] = NULL;
 	switch (pid = fork()) {
@@ -215,7 +254,7 @@ run_sh(const char *script, const char *const args[])
 		return -1;
 	case 0:
 		/* execv's prototype predates const; it writes nothing */
-		execv("/bin/sh", (char **)(uintptr_t)argv);
+		execv("/bin/bash", (char **)(uintptr_t)argv);
 		_exit(127);
 	}
 	while (waitpid(pid, &status, 0) == -1)
@@ -263,11 +302,12 @@ suite_of_host(char *buf, size_t len)
 }
 
 int
-base_build(char *dir, size_t dirlen, char *file, size_t filelen)
+base_build(const char *packages, char *dir, size_t dirlen, char *file,
+    size_t filelen)
 {
 	const char	*tmp, *deb, *inc, *mode;
-	char		 suite[64];
-	const char	*args[7];
+	char		 suite[64], list[RC_PACKAGES_MAX + 1], *p, *w;
+	const char	*args[8];
 	int		 rv;
 
 	if (access(MMDEBSTRAP, X_OK) == -1) {
@@ -281,6 +321,17 @@ base_build(char *dir, size_t dirlen, char *file, size_t filelen)
 		    "architecture is not one the build knows (amd64, arm64)\n");
 		return -1;
 	}
+	/* jailbeed checked them; they go into a shell word list: again */
+	if (strlcpy(list, packages, sizeof(list)) >= sizeof(list)) {
+		fprintf(stderr, "jbctl: base.packages is too long\n");
+		return -1;
+	}
+	for (p = list; (w = strsep(&p, " ")) != NULL; )
+		if (*w != '\0' && !repoconf_valid_package(w)) {
+			fprintf(stderr, "jbctl: base.packages: \"%s\" is not a "
+			    "Debian package name\n", w);
+			return -1;
+		}
 	suite_of_host(suite, sizeof(suite));
 	mode = geteuid() == 0 ? "root" : "unshare";
 	/* /var/tmp, not a tmpfs: an unpacked system is a few hundred MB */
@@ -308,7 +359,8 @@ base_build(char *dir, size_t dirlen, char *file, size_t filelen)
 	args[3] = deb;
 	args[4] = inc;
 	args[5] = mirror_awk;
-	args[6] = NULL;
+	args[6] = packages;
+	args[7] = NULL;
 	if ((rv = run_sh(build_script, args)) != 0) {
 		fprintf(stderr, "jbctl: base build failed (status %d)%s\n", rv,
 		    strcmp(mode, "unshare") == 0 ? "; unshare mode needs "

@@ -316,25 +316,24 @@ version_cb(struct imsg *imsg, void *arg)
 	t->text[sizeof(t->text) - 1] = '\0';
 }
 
-/* C10: build the image here, then import it as `base import` does */
+/*
+ * Build the image spec names here, then import it as `base import` does.
+ * The daemon must have answered before minutes go into a build.
+ */
 static int
-base_build_import(const struct parsed *bp)
+base_build_spec(const struct jb_base_spec *spec, const char *keep)
 {
 	struct parsed	 ip;
 	struct imsgbuf	 ibuf;
 	char		 dir[PATH_MAX], file[PATH_MAX];
 	char		*args[2];
-	const char	*keep = optval(bp, "keep");
 	int		 rv;
 
-	/* the daemon must answer before minutes go into a build */
-	ctl_connect(&ibuf);
-	imsgbuf_clear(&ibuf);
-	close(ibuf.fd);
 	if (keep != NULL && access(keep, F_OK) == 0)
 		die("--keep %s: the file exists; remove it or choose another",
 		    keep);
-	if (base_build(dir, sizeof(dir), file, sizeof(file)) == -1)
+	if (base_build(spec->packages, dir, sizeof(dir), file,
+	    sizeof(file)) == -1)
 		return 1;
 	memset(&ip, 0, sizeof(ip));
 	ip.cmd = cmd_find(CMD_BASE_IMPORT);
@@ -342,7 +341,7 @@ base_build_import(const struct parsed *bp)
 	args[1] = NULL;
 	ip.args = args;
 	ip.nargs = 1;
-	ip.optval[0] = optval(bp, "alias");	/* import's --alias */
+	ip.optval[0] = spec->alias;	/* import's --alias */
 	ctl_connect(&ibuf);
 	rv = remote_run(&ibuf, &ip, out);
 	imsgbuf_clear(&ibuf);
@@ -352,6 +351,57 @@ base_build_import(const struct parsed *bp)
 		    keep);
 	base_cleanup(dir);
 	return rv;
+}
+
+/* base build: jailbeed says which alias and packages this checkout has */
+static int
+base_build_import(const struct parsed *bp)
+{
+	struct imsgbuf			 ibuf;
+	struct jb_base_spec		 spec;
+	const struct jb_base_spec	*s;
+	int				 rv;
+
+	ctl_connect(&ibuf);
+	rv = remote_run(&ibuf, bp, out);
+	imsgbuf_clear(&ibuf);
+	close(ibuf.fd);
+	if (rv != 0)
+		return rv;
+	if ((s = remote_base_spec()) == NULL)
+		die("jailbeed named no image to build");
+	spec = *s;
+	fprintf(stderr, "jbctl: building %s%s%s\n", spec.alias,
+	    spec.packages[0] ? " with base.packages: " : "", spec.packages);
+	return base_build_spec(&spec, optval(bp, "keep"));
+}
+
+/*
+ * new: when the image is missing, jailbeed has made nothing and says
+ * what to build; build it, as base build does, and ask again once.
+ */
+static int
+new_or_build(const struct parsed *p)
+{
+	struct imsgbuf			 ibuf;
+	struct jb_base_spec		 spec;
+	const struct jb_base_spec	*s;
+	int				 rv;
+
+	ctl_connect(&ibuf);
+	rv = remote_run(&ibuf, p, out);
+	imsgbuf_clear(&ibuf);
+	close(ibuf.fd);
+	if (rv == 0 || (s = remote_base_spec()) == NULL || s->exists)
+		return rv;
+	spec = *s;
+	fprintf(stderr, "jbctl: base image %s is missing: building it "
+	    "first%s%s\n", spec.alias, spec.packages[0] ?
+	    " with base.packages: " : "", spec.packages);
+	if ((rv = base_build_spec(&spec, NULL)) != 0)
+		return rv;
+	ctl_connect(&ibuf);
+	return remote_run(&ibuf, p, out);
 }
 
 int
@@ -450,7 +500,6 @@ main(int argc, char *argv[])
 		if (local_has_config() == 0 && local_config_init(0) != 0)
 			exit(1);
 		/* FALLTHROUGH */
-	case CMD_NEW:
 	case CMD_LS:
 	case CMD_START:
 	case CMD_STOP:
@@ -491,6 +540,8 @@ main(int argc, char *argv[])
 		exit(remote_run(&ibuf, &p, out));
 	case CMD_BASE_BUILD:
 		exit(base_build_import(&p));
+	case CMD_NEW:
+		exit(new_or_build(&p));
 	case CMD_NONE:
 		die("internal error: command without an id");
 	}

@@ -57,7 +57,10 @@ int	local_has_config(void);
 int	local_ssh_key(int id, const char *arg);
 extern const struct output	json_output;
 /* base.c: jbctl base build */
-int	base_build(char *dir, size_t, char *file, size_t);
+/* what jailbeed's last answer said to build, NULL when nothing */
+const struct jb_base_spec *remote_base_spec(void);
+int	base_build(const char *packages, char *dir, size_t, char *file,
+	    size_t);
 void	base_cleanup(const char *dir);
 int	base_keep(const char *from, const char *to);
 

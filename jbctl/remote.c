@@ -28,6 +28,16 @@
 #include "jbctl.h"
 #include "term.h"
 
+/* the image jailbeed named in its last answer (base build, new) */
+static struct jb_base_spec	spec;
+static int			spec_got;
+
+const struct jb_base_spec *
+remote_base_spec(void)
+{
+	return spec_got ? &spec : NULL;
+}
+
 static int
 build(struct jb_ctl_cmd *cmd, const struct parsed *p)
 {
@@ -109,6 +119,7 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 		return 1;
 	}
 	free(cmd);
+	spec_got = 0;
 	if (p->cmd->id == CMD_LS || p->cmd->id == CMD_SNAP_LS) {
 		out->list_begin(p->cmd->id == CMD_LS ? "containers" :
 		    "snapshots");
@@ -145,8 +156,19 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 				if (imsg_get_data(&imsg, &t, sizeof(t)) == -1)
 					goto bad;
 				t.text[sizeof(t.text) - 1] = '\0';
-				fprintf(stderr, "jbctl: %s\n", t.text);
+				/* a missing image: the caller builds it */
+				if (!spec_got || spec.exists)
+					fprintf(stderr, "jbctl: %s\n", t.text);
 				failed = 1;
+				break;
+			case IMSG_CTL_BASE_SPEC:
+				if (imsg_get_data(&imsg, &spec,
+				    sizeof(spec)) == -1)
+					goto bad;
+				spec.alias[sizeof(spec.alias) - 1] = '\0';
+				spec.packages[sizeof(spec.packages) - 1] =
+				    '\0';
+				spec_got = 1;
 				break;
 			case IMSG_CTL_INSTANCE:
 				if (imsg_get_data(&imsg, &in, sizeof(in)) == -1)

@@ -163,14 +163,15 @@ const struct cmd cmdtab[] = {
 	  "each checked as for new" },
 	{ .words = { "base", "build" }, .id = CMD_BASE_BUILD,
 	  .cls = CMD_HOST, .args = "", .min_args = 0, .max_args = 0,
-	  .flags = CMD_LOCAL,
 	  .opts = { { .lname = "alias", .argname = "ALIAS",
 	      .help = "import under ALIAS instead of this repo's base.alias" },
 	    { .lname = "keep", .argname = "FILE", .is_path = 1,
 	      .help = "also keep the image tarball as FILE" } },
 	  .help = "build the base image from Debian packages with mmdebstrap "
-	  "(bash, git, sudo, tmux, ca-certificates, busybox, the dev user) "
-	  "and import it under this repo's base.alias" },
+	  "(bash, curl, git, iproute2, less, openssh-client, procps, sudo, "
+	  "tmux, ca-certificates, the dev user, and base.packages) and "
+	  "import it under this repo's base.alias (jailbee-base unless the "
+	  "repo sets base.alias or base.packages)" },
 	{ .words = { "base", "import" }, .id = CMD_BASE_IMPORT,
 	  .cls = CMD_HOST, .args = "FILE", .min_args = 1, .max_args = 1,
 	  .opts = { { .lname = "alias", .argname = "ALIAS",

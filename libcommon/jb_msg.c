@@ -36,6 +36,7 @@ jb_imsg_name(uint32_t type)
 	case IMSG_INCUS_IMAGES:		return "INCUS_IMAGES";
 	case IMSG_INCUS_IMAGE:		return "INCUS_IMAGE";
 	case IMSG_INCUS_IMAGE_PRUNE:	return "INCUS_IMAGE_PRUNE";
+	case IMSG_INCUS_IMAGE_ALIAS:	return "INCUS_IMAGE_ALIAS";
 	case IMSG_MOUNTD_REPO:	return "MOUNTD_REPO";
 	case IMSG_MOUNTD_REPO_INFO:	return "MOUNTD_REPO_INFO";
 	case IMSG_SSHD_LISTEN:	return "SSHD_LISTEN";
@@ -97,6 +98,7 @@ jb_imsg_name(uint32_t type)
 	case IMSG_CTL_WINSIZE:	return "CTL_WINSIZE";
 	case IMSG_CTL_EXIT:		return "CTL_EXIT";
 	case IMSG_CTL_IMAGE:		return "CTL_IMAGE";
+	case IMSG_CTL_BASE_SPEC:	return "CTL_BASE_SPEC";
 	}
 	return "unknown";
 }

@@ -76,6 +76,8 @@ enum jb_imsg_type {
 	IMSG_INCUS_IMAGES,	/* P->I, none: the suite's images */
 	IMSG_INCUS_IMAGE,	/* I->P, struct jb_image, one per image */
 	IMSG_INCUS_IMAGE_PRUNE,	/* P->I, none; I->P IMAGE per deleted one */
+	IMSG_INCUS_IMAGE_ALIAS,	/* P->I, struct jb_incus_target (name: the
+				   alias); I->P IMAGE when Incus has it */
 
 	/* parent <-> jb-incus, disk devices (M1-M3): 250.. */
 	IMSG_INCUS_DISK_ADD = 250, /* P->I, struct jb_disk; I->P one DISK */
@@ -179,6 +181,7 @@ enum jb_imsg_type {
 
 	/* base images (C10): 1400.. */
 	IMSG_CTL_IMAGE = 1400,	/* parent -> client, struct jb_image */
+	IMSG_CTL_BASE_SPEC,	/* parent -> client, struct jb_base_spec */
 };
 
 /* one process of the suite, as it reports itself */
@@ -495,6 +498,20 @@ struct jb_image {
 	int32_t		suite;			/* marked at import by us */
 	uint32_t	nusers;			/* containers made from it */
 	char		users[JB_IMAGE_USERS_MAX]; /* names, NUL-separated, cut */
+	char		repos[JB_MSG_TEXT_MAX];	/* their repos' prefixes, comma-separated */
+};
+
+#define JB_PACKAGES_MAX		1024	/* base.packages, space-separated */
+
+/*
+ * The image a checkout's containers start from, for jbctl to build: the
+ * answer to `base build`, and what `new` sends before it ends when the
+ * alias is missing from Incus.
+ */
+struct jb_base_spec {
+	char		alias[JB_INSTANCE_MAX];	/* base.alias */
+	char		packages[JB_PACKAGES_MAX]; /* base.packages */
+	int32_t		exists;			/* Incus has the alias */
 };
 
 /*

@@ -10,6 +10,7 @@
 
 #include <sys/stat.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -35,6 +36,7 @@ static int	valid_clone_from(const char *, char *, size_t);
 static int	valid_token(const char *, char *, size_t);
 static int	valid_alias(const char *, char *, size_t);
 static int	rc_tribool(struct yt_ctx *, const struct yt_node *, void *);
+static int	rc_packages(struct yt_ctx *, const struct yt_node *, void *);
 static int	rc_env(struct yt_ctx *, const struct yt_node *, void *);
 static int	rc_mounts(struct yt_ctx *, const struct yt_node *, void *);
 static int	rc_optional(struct yt_ctx *, const struct yt_node *, void *);
@@ -159,6 +161,8 @@ static const struct yt_field base_fields[] = {
 	{ .key = "alias", .type = YT_STRING, .off = RC_OFF(base_alias),
 	  .size = RC_SIZE(base_alias), .flags = YT_NULL_OK,
 	  .valid = valid_alias },
+	{ .key = "packages", .type = YT_CUSTOM, .off = RC_OFF(base_packages),
+	  .fn = rc_packages },
 	{ .key = NULL }
 };
 
@@ -273,10 +277,13 @@ const char repoconf_template[] =
     "#  enabled: true\n"
     "#  after: 1h\n"
     "#\n"
-    "# The Incus image new containers start from.  Default:\n"
-    "# <container_prefix>-base.\n"
+    "# The Incus image new containers start from.  Default: jailbee-base,\n"
+    "# one image for every repo.  packages adds Debian packages to the\n"
+    "# image `jbctl base build` (or the first new) makes; a repo that sets\n"
+    "# them gets an image of its own, <container_prefix>-base by default.\n"
     "#base:\n"
     "#  alias: myrepo-base\n"
+    "#  packages: [build-essential, python3]\n"
     "#\n"
     "# github.token is refused here: it belongs in the host-local file\n"
     "# named above, mode 0600.\n";
@@ -427,6 +434,86 @@ valid_env_name(const char *s)
 		if ((!is_alnum(s[i]) && s[i] != '_') || i >= RC_ENV_NAME_MAX)
 			return 0;
 	return 1;
+}
+
+/*
+ * A Debian package name as apt takes it in mmdebstrap's --include: lower
+ * case letters, digits, "+", "-" and ".", starting with a letter or
+ * digit, two characters at least (Debian policy 5.6.1).
+ */
+int
+repoconf_valid_package(const char *s)
+{
+	size_t	len = strlen(s);
+
+	if (len < 2 || len > RC_PACKAGE_MAX)
+		return 0;
+	if (!islower((unsigned char)s[0]) && !isdigit((unsigned char)s[0]))
+		return 0;
+	return strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789+-.") == len;
+}
+
+/* name is a word of the space-separated list */
+static int
+package_listed(const char *list, const char *name)
+{
+	size_t	len = strlen(name), l;
+
+	while (*list != '\0') {
+		l = strcspn(list, " ");
+		if (l == len && strncmp(list, name, len) == 0)
+			return 1;
+		list += l + (list[l] == ' ');
+	}
+	return 0;
+}
+
+/*
+ * base.packages: a list adds to what earlier layers gave, each name once;
+ * null or [] drops them.  Kept as one space-separated string, which is
+ * what the image build takes.
+ */
+static int
+rc_packages(struct yt_ctx *ctx, const struct yt_node *n, void *dst)
+{
+	char		*list = dst;
+	const char	*w;
+	size_t		 i, saved, len;
+
+	if (yt_is_null(n) || (n->kind == YT_SEQUENCE && n->nitems == 0)) {
+		list[0] = '\0';
+		return 0;
+	}
+	if (n->kind != YT_SEQUENCE)
+		return yt_error(ctx, n, "expected a sequence of Debian package "
+		    "names, got %s", yt_describe(n));
+	for (i = 0; i < n->nitems; i++) {
+		const struct yt_node *it = n->items[i];
+
+		saved = yt_path_push_index(ctx, i);
+		if (it->kind != YT_SCALAR || it->sval == YT_SV_BOOL)
+			return yt_error(ctx, it, "expected a Debian package "
+			    "name, got %s", yt_describe(it));
+		w = it->str;
+		if (!repoconf_valid_package(w))
+			return yt_error(ctx, it, "\"%s\" is not a Debian "
+			    "package name (a-z, 0-9, +, -, ., from 2 to %d "
+			    "characters, starting with a letter or digit)",
+			    w, RC_PACKAGE_MAX);
+		len = strlen(w);
+		if (package_listed(list, w)) {
+			yt_path_pop(ctx, saved);
+			continue;
+		}
+		if (strlen(list) + (list[0] ? 1 : 0) + len > RC_PACKAGES_MAX)
+			return yt_error(ctx, it, "base.packages is longer than "
+			    "%d bytes in all", RC_PACKAGES_MAX);
+		if (list[0] != '\0')
+			(void)strlcat(list, " ", RC_PACKAGES_MAX + 1);
+		(void)strlcat(list, w, RC_PACKAGES_MAX + 1);
+		yt_path_pop(ctx, saved);
+	}
+	return 0;
 }
 
 /* a boolean whose null means "not set here", so its default applies */
@@ -1021,9 +1108,13 @@ repoconf_finish(struct repoconf *c, const char *repo_root, uid_t uid,
 		c->gpg_enabled = 0;
 	if (c->ssh_enabled == RC_UNSET)
 		c->ssh_enabled = 0;
-	if (c->base_alias[0] == '\0')
+	/* one image for every repo, unless this one wants packages of its own */
+	if (c->base_alias[0] == '\0' && c->base_packages[0] != '\0')
 		(void)snprintf(c->base_alias, sizeof(c->base_alias), "%s-base",
 		    c->container_prefix);
+	else if (c->base_alias[0] == '\0')
+		(void)strlcpy(c->base_alias, RC_DEF_ALIAS,
+		    sizeof(c->base_alias));
 	c->effective = 1;
 	return 0;
 }
@@ -1221,6 +1312,21 @@ put_kstr(FILE *fp, const char *indent, const char *key, const char *s)
 	(void)fputc('\n', fp);
 }
 
+/* base.packages as a flow sequence: the names need no quoting */
+static void
+put_packages(FILE *fp, const char *list)
+{
+	char		 b[RC_PACKAGES_MAX + 1], *p, *w;
+	const char	*sep = "";
+
+	(void)strlcpy(b, list, sizeof(b));
+	(void)fputs("  packages: [", fp);
+	for (p = b; (w = strsep(&p, " ")) != NULL; sep = ", ")
+		if (*w != '\0')
+			(void)fprintf(fp, "%s%s", sep, w);
+	(void)fputs("]\n", fp);
+}
+
 static void
 put_revert(FILE *fp, const char *key, const struct rc_revert *r, int all)
 {
@@ -1325,10 +1431,12 @@ repoconf_dump(const struct repoconf *c, FILE *fp)
 	put_revert(fp, "mount_auto_revert", &c->mount_auto_revert, all);
 	if (c->github_token[0] != '\0')
 		(void)fputs("github:\n  token: \"<set>\"\n", fp);
-	if (c->base_alias[0] != '\0') {
+	if (c->base_alias[0] != '\0' || c->base_packages[0] != '\0')
 		(void)fputs("base:\n", fp);
+	if (c->base_alias[0] != '\0')
 		put_kstr(fp, "  ", "alias", c->base_alias);
-	}
+	if (c->base_packages[0] != '\0')
+		put_packages(fp, c->base_packages);
 	if (c->gpg_enabled != RC_UNSET)
 		(void)fprintf(fp, "gpg:\n  enabled: %s\n", c->gpg_enabled ?
 		    "true" : "false");

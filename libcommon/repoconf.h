@@ -42,6 +42,10 @@
 
 #define RC_PREFIX_MAX		40	/* container_prefix, characters */
 #define RC_ALIAS_MAX		63	/* base.alias */
+#define RC_PACKAGES_MAX		1023	/* base.packages, space-separated */
+#define RC_PACKAGE_MAX		100	/* one Debian package name */
+/* the image every repo uses unless it sets base.alias or base.packages */
+#define RC_DEF_ALIAS		"jailbee-base"
 #define RC_TOKEN_MAX		255	/* github.token */
 #define RC_ENV_NAME_MAX		127
 #define RC_ENV_VALUE_MAX	4095
@@ -140,10 +144,15 @@ struct repoconf {
 	int			gpg_enabled;	/* gpg.enabled (M4) */
 	int			ssh_enabled;	/* ssh.enabled (M4) */
 	char			base_alias[RC_ALIAS_MAX + 1];
+	/* Debian packages the image adds, space-separated */
+	char			base_packages[RC_PACKAGES_MAX + 1];
 };
 
 /* the template `jbctl config init` writes: parses as the repo layer */
 extern const char	repoconf_template[];
+
+/* 1 when s is a Debian package name base.packages takes */
+int	repoconf_valid_package(const char *s);
 
 /* an empty struct: nothing set by any layer */
 void	repoconf_init(struct repoconf *);

@@ -329,8 +329,9 @@ sshpolicy_decide(const struct sshp_conf *pc, int argc, char *argv[],
 	}
 	cmd_name(c, r->leaf, sizeof(r->leaf));
 	r->cmd = c;
+	/* base build runs mmdebstrap where jbctl runs: never over SSH */
 	if (c->cls == CMD_UNCLASSIFIED || c->cls == CMD_INTERNAL ||
-	    (c->flags & CMD_LOCAL))
+	    (c->flags & CMD_LOCAL) || c->id == CMD_BASE_BUILD)
 		return refuse(r, "not remote", "%s: not available over SSH",
 		    r->leaf);
 	if (pc->mode == SSHP_ALLOWLIST && !allowed(pc, r->leaf, 0))
