@@ -90,7 +90,8 @@ static const char mirror_awk[] =
  * $1 work dir, $2 mode, $3 suite, $4 Debian arch, $5 Incus arch, $6
  * mirror_awk, $7 base.packages (names checked by the caller).  The image:
  * Debian minbase with the tools a developer expects (bash, curl, git,
- * iproute2, less, openssh-client, procps, sudo, tmux, ca-certificates)
+ * iproute2, less, netcat-openbsd, openssh-client, procps, sudo, tmux,
+ * ca-certificates)
  * and busybox for init and the DHCP client only (its applets are not
  * linked: the real tools are there); user dev (1000:1000, home
  * /home/dev, passwordless sudo; `jbctl new` gives it the owner's ids);
@@ -124,7 +125,7 @@ static const char build_script[] =
     "$m\n"
     "EOF\n"
     "inc=bash,busybox,ca-certificates,curl,git,iproute2,less,"
-    "openssh-client,procps,sudo,tmux\n"
+    "netcat-openbsd,openssh-client,procps,sudo,tmux\n"
     "for p in $extra; do inc=$inc,$p; done\n"
     "JB_SETUP='set -e\n"
     "groupadd -g 1000 dev\n"

@@ -61,7 +61,7 @@ new_clone_body() {
 	setup
 	p=$(jb_prefix)
 	c=$p-feat-x
-	atf_check -e match:"creating $c from jb-test" -e match:"ready: $c" \
+	atf_check -e match:"creating $c from $JB_IMAGE" -e match:"ready: $c" \
 	    jbo repo new feat-x
 	# unprivileged, nested, the owner's id and nothing more mapped
 	atf_check -o inline:"\n" incus config get $c security.privileged
@@ -170,7 +170,7 @@ new_failures_leave_nothing_body() {
 	atf_check -o empty incus list -c n --format csv "^$p-"
 	# the clone fails inside the container: a worktree checkout's .git
 	# points outside the mounted directory
-	printf 'container_prefix: %s\nbase:\n  alias: jb-test\n' $p \
+	printf 'container_prefix: %s\nbase:\n  alias: %s\n' $p $JB_IMAGE \
 	    > repo/.jailbee/config.yaml
 	mkdir wts
 	chown $JB_OWNER wts
@@ -219,7 +219,7 @@ lifecycle_and_destroy_body() {
 	atf_check -e ignore jbo repo destroy --force work
 	atf_check -o empty incus list -c n --format csv "^$c\$"
 	# a container that is not JailBee's is never touched
-	incus launch jb-test $p-foreign > /dev/null
+	incus launch $JB_IMAGE $p-foreign > /dev/null
 	atf_check -s exit:1 -e match:"not a JailBee container" \
 	    jbo / destroy --force $p-foreign
 	atf_check -o match:"RUNNING" incus list -c s --format csv "^$p-foreign\$"

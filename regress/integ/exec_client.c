@@ -10,7 +10,7 @@
 
 /*
  * exec_client: drives jb-incus's streamed exec (exec.c over ws.c) against
- * the real incusd, in a container made from the jb-test image: separate
+ * the real incusd, in a container made from the base image: separate
  * stdout and stderr with the exit status, 1 MiB through `cat` and back,
  * a pty with its size, a resize, a signal, a missing binary, a hangup,
  * cancellation, flow control against a reader that stalls, and the time
@@ -19,7 +19,7 @@
  * check, exits non-zero if any failed, and removes the container on
  * every path.
  *
- * usage: exec_client [-e endpoint] [-m mkimage]
+ * usage: JB_IMAGE=alias exec_client [-e endpoint]
  */
 
 #include <sys/types.h>
@@ -766,50 +766,24 @@ res_clear(struct res *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* the base image run-tests built (JB_IMAGE) */
+static const char	*image = "";
+
 static int
-ensure_image(char *mkimage)
+ensure_image(void)
 {
 	struct res	 r;
-	char		 tmp[] = "/tmp/jbt-img.XXXXXX", *buf = NULL;
-	char		*argv[3];
-	FILE		*fp;
-	long		 len;
-	int		 fd, rv = -1;
+	int		 rv;
 
-	run(&r, incus_image_alias_get(inc, "jb-test", json_done, &r));
-	if (r.err == NULL && r.md != NULL) {
-		res_clear(&r);
-		return 0;
-	}
-	res_clear(&r);
-	if ((fd = mkstemp(tmp)) == -1)
+	if ((image = getenv("JB_IMAGE")) == NULL || *image == '\0') {
+		image = "";
+		check(0, "JB_IMAGE names no base image");
 		return -1;
-	close(fd);
-	argv[0] = mkimage;
-	argv[1] = tmp;
-	argv[2] = NULL;
-	if (spawn(argv) != 0) {
-		check(0, "%s %s", mkimage, tmp);
-		goto out;
 	}
-	if ((fp = fopen(tmp, "r")) == NULL || fseek(fp, 0, SEEK_END) == -1 ||
-	    (len = ftell(fp)) <= 0 || fseek(fp, 0, SEEK_SET) == -1 ||
-	    (buf = malloc(len)) == NULL ||
-	    fread(buf, 1, len, fp) != (size_t)len) {
-		check(0, "reading %s", tmp);
-		if (fp != NULL)
-			fclose(fp);
-		goto out;
-	}
-	fclose(fp);
-	run(&r, incus_image_import(inc, buf, len, "jb-test", json_done, &r));
-	check(r.err == NULL, "image jb-test imported%s%s", r.err ? ": " : "",
-	    r.err ? r.err : "");
-	rv = r.err ? -1 : 0;
+	run(&r, incus_image_alias_get(inc, image, json_done, &r));
+	rv = r.err == NULL && r.md != NULL ? 0 : -1;
+	check(rv == 0, "base image %s is in Incus", image);
 	res_clear(&r);
-out:
-	unlink(tmp);
-	free(buf);
 	return rv;
 }
 
@@ -827,13 +801,12 @@ create_container(void)
 	json_object_object_add(req, "type", json_object_new_string(
 	    "container"));
 	json_object_object_add(src, "type", json_object_new_string("image"));
-	json_object_object_add(src, "alias", json_object_new_string(
-	    "jb-test"));
+	json_object_object_add(src, "alias", json_object_new_string(image));
 	json_object_object_add(req, "source", src);
 	json_object_object_add(req, "start", json_object_new_boolean(1));
 	created = 1;	/* from here on, clean up whatever happened */
 	rv = run(&r, incus_instance_create(inc, req, json_done, &r));
-	check(rv == 0, "create+start %s from jb-test (%.0f ms)%s%s", name,
+	check(rv == 0, "create+start %s from %s (%.0f ms)%s%s", name, image,
 	    now_ms() - t0, r.err ? ": " : "", r.err ? r.err : "");
 	res_clear(&r);
 	json_object_put(req);
@@ -871,29 +844,22 @@ int
 main(int argc, char *argv[])
 {
 	const char	*endpoint = "unix:" INCUS_SOCKET;
-	char		*mkimage = NULL, err[256];
+	char		 err[256];
 	struct event	*ticker;
 	struct timeval	 tv = { 0, 100000 };
 	struct res	 r;
 	int		 ch;
 
-	while ((ch = getopt(argc, argv, "e:m:")) != -1) {
+	while ((ch = getopt(argc, argv, "e:")) != -1) {
 		switch (ch) {
 		case 'e':
 			endpoint = optarg;
 			break;
-		case 'm':
-			free(mkimage);
-			mkimage = strdup(optarg);
-			break;
 		default:
-			fprintf(stderr, "usage: exec_client [-e endpoint] "
-			    "[-m mkimage]\n");
+			fprintf(stderr, "usage: exec_client [-e endpoint]\n");
 			return 2;
 		}
 	}
-	if (mkimage == NULL && (mkimage = strdup("regress/mkimage")) == NULL)
-		return 1;
 	signal(SIGPIPE, SIG_IGN);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if ((base = event_base_new()) == NULL)
@@ -913,7 +879,7 @@ main(int argc, char *argv[])
 		goto done;
 	}
 	res_clear(&r);
-	if (ensure_image(mkimage) == -1 || create_container() == -1)
+	if (ensure_image() == -1 || create_container() == -1)
 		goto done;
 
 	t_status_and_streams();
@@ -935,7 +901,6 @@ done:
 	incus_free(inc);
 	event_free(ticker);
 	event_base_free(base);
-	free(mkimage);
 	printf("# %d failure(s)\n", failures);
 	return failures ? 1 : 0;
 }

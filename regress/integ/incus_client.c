@@ -321,6 +321,9 @@ concurrency(void)
 		res_clear(&r[i]);
 }
 
+/* the base image run-tests built (JB_IMAGE) */
+static const char	*image = "";
+
 static int
 ensure_image(char *mkimage, const char *alias, int keep)
 {
@@ -386,7 +389,7 @@ image_roundtrip(char *mkimage)
 	size_t		 i, n;
 	int		 found = 0;
 
-	/* another date gives another fingerprint than jb-test's */
+	/* a small image of its own, imported and deleted again */
 	snprintf(alias, sizeof(alias), "jbt-http-img-%d", (int)getpid());
 	setenv("SOURCE_DATE_EPOCH", "1000000000", 1);
 	if (ensure_image(mkimage, alias, 0) == -1)
@@ -461,8 +464,7 @@ create_container(const char *pidval)
 	json_object_object_add(req, "type", json_object_new_string(
 	    "container"));
 	json_object_object_add(src, "type", json_object_new_string("image"));
-	json_object_object_add(src, "alias", json_object_new_string(
-	    "jb-test"));
+	json_object_object_add(src, "alias", json_object_new_string(image));
 	json_object_object_add(req, "source", src);
 	json_object_object_add(cfg, "user.jailbee.test",
 	    json_object_new_string(pidval));
@@ -475,8 +477,8 @@ create_container(const char *pidval)
 	t0 = now_ms();
 	created = 1;	/* from here on, clean up whatever happened */
 	rv = run(&r, incus_instance_create(inc, req, json_done, &r));
-	check(r.err == NULL, "create+start %s from jb-test: %s (%.0f ms)",
-	    name, r.err ? r.err : "running", now_ms() - t0);
+	check(r.err == NULL, "create+start %s from %s: %s (%.0f ms)",
+	    name, image, r.err ? r.err : "running", now_ms() - t0);
 	res_clear(&r);
 
 	/* the same again must fail with Incus's own words */
@@ -1179,8 +1181,20 @@ main(int argc, char *argv[])
 		tls_checks(&tls, endpoint);
 	if (quick)
 		goto done;
-	if (ensure_image(mkimage, "jb-test", 1) == -1)
+	/* containers come from the base image run-tests built */
+	if ((image = getenv("JB_IMAGE")) == NULL || *image == '\0') {
+		check(0, "JB_IMAGE names no base image");
 		goto done;
+	}
+	memset(&r, 0, sizeof(r));
+	run(&r, incus_image_alias_get(inc, image, json_done, &r));
+	check(r.err == NULL && r.md != NULL, "base image %s is in Incus",
+	    image);
+	if (r.err != NULL || r.md == NULL) {
+		res_clear(&r);
+		goto done;
+	}
+	res_clear(&r);
 	image_roundtrip(mkimage);
 	if (create_container(pidval) == 0) {
 		config_checks(pidval);

@@ -14,8 +14,9 @@ client_scenario_head() {
 	atf_set timeout 300
 }
 client_scenario_body() {
+	jb_image
 	atf_check -o match:"^# 0 failure\\(s\\)$" -e ignore \
-	    "$(jb_build)/regress/integ/incus_client" \
+	    env JB_IMAGE="$JB_IMAGE" "$(jb_build)/regress/integ/incus_client" \
 	    -m "$(atf_config_get srcdir)/regress/mkimage"
 }
 
@@ -27,9 +28,9 @@ exec_scenario_head() {
 	atf_set timeout 300
 }
 exec_scenario_body() {
+	jb_image
 	atf_check -o match:"^# 0 failure\\(s\\)$" -e ignore \
-	    "$(jb_build)/regress/integ/exec_client" \
-	    -m "$(atf_config_get srcdir)/regress/mkimage"
+	    env JB_IMAGE="$JB_IMAGE" "$(jb_build)/regress/integ/exec_client"
 }
 
 atf_test_case mountd_scenario
@@ -55,9 +56,10 @@ ops_scenario_head() {
 	atf_set timeout 300
 }
 ops_scenario_body() {
+	jb_image
 	atf_check -o match:"^# 0 failure\\(s\\)$" -e ignore \
-	    "$(jb_build)/regress/integ/ops_driver" -j "$(jb_build)/jb-incus" \
-	    -m "$(atf_config_get srcdir)/regress/mkimage"
+	    env JB_IMAGE="$JB_IMAGE" \
+	    "$(jb_build)/regress/integ/ops_driver" -j "$(jb_build)/jb-incus"
 }
 
 atf_test_case status_reaches_incus cleanup

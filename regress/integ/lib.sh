@@ -113,21 +113,12 @@ jb_cleanup() {
 	return 0
 }
 
-# the small test image (busybox, bash, git) under alias jb-test
+# the image users get from `jbctl base build`, built once by run-tests
+# (regress/base-image): its alias goes to JB_IMAGE
 jb_image() {
-	incus image info jb-test > /dev/null 2>&1 && return 0
-	"$(atf_config_get srcdir)/regress/mkimage" jb-test.tar.gz > /dev/null ||
-	    atf_fail "cannot build the test image"
-	# reproducible: the same image may be there under another alias
-	fp=$(sha256sum jb-test.tar.gz | cut -d' ' -f1)
-	if incus image info "$fp" > /dev/null 2>&1; then
-		incus image alias create jb-test "$fp" > /dev/null ||
-		    atf_fail "cannot alias the test image"
-	else
-		incus image import jb-test.tar.gz --alias jb-test > /dev/null ||
-		    atf_fail "cannot import the test image"
-	fi
-	rm -f jb-test.tar.gz
+	JB_IMAGE=$(atf_config_get image)
+	incus image info "$JB_IMAGE" > /dev/null 2>&1 ||
+	    atf_fail "the base image $JB_IMAGE is missing (regress/base-image)"
 }
 
 # helpers atf_check can run: jbo DIR ARGS (jbctl as the owner in DIR),
@@ -149,13 +140,23 @@ shift
 exec incus exec "\$c" --user $(id -u $JB_OWNER) --group $(id -g $JB_OWNER) \\
     --env HOME=/home/dev --cwd / -- "\$@"
 EOS
-	chmod 0755 bin/jbo bin/in_ctr
+	# ctr_netns CONTAINER CMD...: a host program in the container's
+	# network namespace alone, for the raw DNS client the image has no
+	# counterpart of; nothing is put into the container
+	cat > bin/ctr_netns <<'EOS'
+#!/bin/sh
+c=$1
+shift
+pid=$(incus query "/1.0/instances/$c/state" | jq -er .pid) || exit 99
+exec nsenter -t "$pid" -n -- "$@"
+EOS
+	chmod 0755 bin/jbo bin/in_ctr bin/ctr_netns
 	PATH=$(pwd)/bin:$PATH
 	export PATH
 }
 
 # a checkout owned by the owner: main with three commits, a branch feat,
-# an upstream URL, and a config that makes containers from jb-test
+# an upstream URL, and a config that makes containers from the base image
 jb_repo() {
 	r=$(pwd)/repo
 	mkdir -p "$r"
@@ -170,7 +171,8 @@ jb_repo() {
 	git -C "$r" branch feat HEAD~1
 	git -C "$r" remote add origin https://git.example.org/team/repo.git
 	mkdir -p "$r/.jailbee"
-	printf 'container_prefix: jbt%s\nbase:\n  alias: jb-test\n' "$$" \
+	[ -n "${JB_IMAGE:-}" ] || jb_image
+	printf 'container_prefix: jbt%s\nbase:\n  alias: %s\n' "$$" "$JB_IMAGE" \
 	    > "$r/.jailbee/config.yaml"
 	chown -R $JB_OWNER:$(id -gn $JB_OWNER) "$r"
 	chmod 0755 "$(pwd)"
@@ -186,4 +188,18 @@ jb_containers_cleanup() {
 		incus delete --force "$c" > /dev/null 2>&1
 	done
 	return 0
+}
+
+# jb_routed C: the container's DHCP client has given it its default route
+# through the bridge (the image does it at boot; a test never adds one)
+jb_routed() {
+	i=0
+	while [ $i -lt 100 ]; do
+		incus exec "$1" -- ip -4 route show default 2>/dev/null |
+		    grep -q "^default via 10\." && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	incus exec "$1" -- ip -4 route >&2
+	atf_fail "$1 has no default route from DHCP"
 }

@@ -25,8 +25,8 @@ owned_dir() {
 # the repo config: the prefix and image lib.sh gives, plus what is given
 config() {
 	{
-		printf 'container_prefix: %s\nbase:\n  alias: jb-test\n' \
-		    "$(jb_prefix)"
+		printf 'container_prefix: %s\nbase:\n  alias: %s\n' \
+		    "$(jb_prefix)" "$JB_IMAGE"
 		cat
 	} > repo/.jailbee/config.yaml
 	chown $JB_OWNER repo/.jailbee/config.yaml

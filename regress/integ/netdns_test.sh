@@ -51,10 +51,7 @@ setup() {
 	c=$(jb_prefix)-dns
 	atf_check -e match:"network: strict" -e match:"ready: $c" \
 	    jbo repo new dns
-	incus exec "$c" -- ip route replace default via "$BR_GW" ||
-	    atf_fail "cannot route $c through the bridge"
-	incus file push --mode 0755 dnsq "$c/tmp/dnsq" ||
-	    atf_fail "cannot push dnsq into $c"
+	jb_routed "$c"
 	cat > bin/ctr_http <<'EOS'
 #!/bin/sh
 exec in_ctr "$1" sh -c "printf 'GET / HTTP/1.0\r\n\r\n' | nc -w 5 $2 $3"
@@ -96,7 +93,7 @@ tcp_resolver_body() {
 	# asked of an address where no server listens: ours answers
 	atf_check -o match:"^id 4096 NOERROR$" \
 	    -o match:"^A $NH_WWW ttl [0-9]+$" \
-	    in_ctr "$c" /tmp/dnsq -t $NOWHERE www.test
+	    ctr_netns "$c" "$(pwd)/dnsq" -t $NOWHERE www.test
 	nh_asked www.test || atf_fail "www.test never reached the test DNS server"
 	# admitted when the answer came: the connection passes at once
 	atf_check -o match:"^hello 8080 from $NH_WWW" \
@@ -106,15 +103,15 @@ tcp_resolver_body() {
 	    nft list set inet jailbee "allow_$id"
 	# not allowed: NXDOMAIN, never forwarded, whichever server is asked
 	atf_check -o match:"^id 4096 NXDOMAIN$" -o not-match:"^A " \
-	    in_ctr "$c" /tmp/dnsq -t $NH_ECHO other.test
+	    ctr_netns "$c" "$(pwd)/dnsq" -t $NH_ECHO other.test
 	! nh_asked other.test || atf_fail "other.test was forwarded upstream"
 	atf_check -o match:"^id 4096 NXDOMAIN$" \
-	    in_ctr "$c" /tmp/dnsq -t $NH_DNS secret.data.exfil.example
+	    ctr_netns "$c" "$(pwd)/dnsq" -t $NH_DNS secret.data.exfil.example
 	! nh_asked secret.data.exfil.example ||
 	    atf_fail "secret.data.exfil.example was forwarded upstream"
 	# the wildcard: a name under it resolves and opens its address
 	atf_check -o match:"^A $NH_WILD ttl" \
-	    in_ctr "$c" /tmp/dnsq -t $NOWHERE a.wild.test
+	    ctr_netns "$c" "$(pwd)/dnsq" -t $NOWHERE a.wild.test
 	atf_check -o match:"^hello 8080 from $NH_WILD" \
 	    ctr_http "$c" $NH_WILD 8080
 	# pipelined on one connection: every answer, in the order asked
@@ -124,22 +121,22 @@ id 4097 NXDOMAIN
 id 4098 NOERROR
 A $NH_WILD ttl 2
 id 4099 NXDOMAIN
-" in_ctr "$c" /tmp/dnsq -t $NOWHERE www.test wild.test b.c.wild.test \
+" ctr_netns "$c" "$(pwd)/dnsq" -t $NOWHERE www.test wild.test b.c.wild.test \
 	    other.test
 	! nh_asked wild.test || atf_fail "wild.test was forwarded upstream"
 	# an allowed name's AAAA: empty, the container's IPv6 goes nowhere
 	atf_check -o inline:"id 4096 NOERROR\n" \
-	    in_ctr "$c" /tmp/dnsq -t -T 28 $NOWHERE www.test
+	    ctr_netns "$c" "$(pwd)/dnsq" -t -T 28 $NOWHERE www.test
 	# malformed: FORMERR, and the resolver goes on answering
 	atf_check -o inline:"id 4096 FORMERR\n" \
-	    in_ctr "$c" /tmp/dnsq -t -F $NOWHERE www.test
+	    ctr_netns "$c" "$(pwd)/dnsq" -t -F $NOWHERE www.test
 	atf_check -o match:"^A $NH_WWW ttl" \
-	    in_ctr "$c" /tmp/dnsq -t $NOWHERE www.test
+	    ctr_netns "$c" "$(pwd)/dnsq" -t $NOWHERE www.test
 	# and UDP gives the same answers
 	atf_check -o match:"^A $NH_WWW ttl" \
-	    in_ctr "$c" /tmp/dnsq $NOWHERE www.test
+	    ctr_netns "$c" "$(pwd)/dnsq" $NOWHERE www.test
 	atf_check -o match:"^id 4096 NXDOMAIN$" \
-	    in_ctr "$c" /tmp/dnsq $NOWHERE other.test
+	    ctr_netns "$c" "$(pwd)/dnsq" $NOWHERE other.test
 	log_clean
 }
 tcp_resolver_cleanup() { cleanup; }
@@ -181,7 +178,7 @@ echo 65th closed after \$SECONDS s"
 	# the resolver still answers, once it has seen those 64 go
 	sleep 1
 	atf_check -o match:"^A $NH_WWW ttl" \
-	    in_ctr "$c" /tmp/dnsq -t $NOWHERE www.test
+	    ctr_netns "$c" "$(pwd)/dnsq" -t $NOWHERE www.test
 	log_clean
 }
 tcp_bounds_cleanup() { cleanup; }

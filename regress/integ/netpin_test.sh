@@ -93,8 +93,7 @@ www.test:8080
 *.wild.test:8080"
 	c=$(jb_prefix)-pin
 	atf_check -e match:"ready: $c" jbo repo new pin
-	incus exec "$c" -- ip route replace default via "$BR_GW" ||
-	    atf_fail "cannot route $c through the bridge"
+	jb_routed "$c"
 	# DNS pointed nowhere, and glibc told to read /etc/hosts only: a
 	# name that connects was found in the pin
 	incus exec "$c" -- sh -c 'echo "nameserver 192.0.2.99" > \

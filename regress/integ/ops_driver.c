@@ -21,7 +21,7 @@
  * is removed on the way out.  One line per check; the last line is
  * "# N failure(s)".  Run as root.
  *
- * usage: ops_driver [-b bridge] [-e endpoint] [-j jb-incus] [-m mkimage]
+ * usage: JB_IMAGE=alias ops_driver [-b bridge] [-e endpoint] [-j jb-incus]
  */
 
 #include <sys/types.h>
@@ -50,7 +50,8 @@
 #include "proc.h"
 
 #define TIMEOUT_MS	60000
-#define IMAGE		"jb-test"
+/* the base image run-tests built (JB_IMAGE) */
+static const char	*IMAGE = "";
 
 struct msg {
 	TAILQ_ENTRY(msg)	 entry;
@@ -77,7 +78,6 @@ static uint32_t		 next_rid = 1;
 static const char	*jbincus = "build/jb-incus";
 static const char	*endpoint = "unix:/var/lib/incus/unix.socket";
 static const char	*bridge = "jbbr0";
-static const char	*mkimage = "regress/mkimage";
 
 static char		 repo[PATH_MAX];
 static char		 name_main[64], name_rw[64], name_bad[64];
@@ -609,18 +609,15 @@ find_instance(struct reply *r, const char *name)
 static int
 ensure_image(void)
 {
-	char	tmp[] = "/tmp/jbt-ops-img.XXXXXX";
-	int	fd, rv;
+	int	rv;
 
-	if (sh(NULL, 0, "incus image info %s >/dev/null 2>&1", IMAGE) == 0)
-		return 0;
-	if ((fd = mkstemp(tmp)) == -1)
+	if ((IMAGE = getenv("JB_IMAGE")) == NULL || *IMAGE == '\0') {
+		check(0, "JB_IMAGE names no base image");
+		IMAGE = "";
 		return -1;
-	close(fd);
-	rv = sh(NULL, 0, "%s %s >/dev/null 2>&1 && incus image import %s "
-	    "--alias %s >/dev/null 2>&1", mkimage, tmp, tmp, IMAGE);
-	unlink(tmp);
-	check(rv == 0, "image %s imported from %s", IMAGE, mkimage);
+	}
+	rv = sh(NULL, 0, "incus image info %s >/dev/null 2>&1", IMAGE);
+	check(rv == 0, "base image %s is in Incus", IMAGE);
 	return rv == 0 ? 0 : -1;
 }
 
@@ -1622,7 +1619,7 @@ main(int argc, char *argv[])
 	char			 ip[128], *sp;
 	int			 ch, st;
 
-	while ((ch = getopt(argc, argv, "b:e:j:m:")) != -1) {
+	while ((ch = getopt(argc, argv, "b:e:j:")) != -1) {
 		switch (ch) {
 		case 'b':
 			bridge = optarg;
@@ -1633,12 +1630,9 @@ main(int argc, char *argv[])
 		case 'j':
 			jbincus = optarg;
 			break;
-		case 'm':
-			mkimage = optarg;
-			break;
 		default:
 			fprintf(stderr, "usage: ops_driver [-b bridge] "
-			    "[-e endpoint] [-j jb-incus] [-m mkimage]\n");
+			    "[-e endpoint] [-j jb-incus]\n");
 			return 2;
 		}
 	}

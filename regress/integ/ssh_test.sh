@@ -716,8 +716,8 @@ rm_dir() {
 # the repo config: lib.sh's prefix and image, plus stdin
 rm_config() {
 	{
-		printf 'container_prefix: %s\nbase:\n  alias: jb-test\n' \
-		    "$(jb_prefix)"
+		printf 'container_prefix: %s\nbase:\n  alias: %s\n' \
+		    "$(jb_prefix)" "$JB_IMAGE"
 		cat
 	} > repo/.jailbee/config.yaml
 	chown $JB_OWNER repo/.jailbee/config.yaml
