@@ -283,14 +283,16 @@ text_image(const struct jb_image *im)
 
 	if (text_list_header_due) {
 		text_list_header_due = 0;
-		fprintf(ofp(), "%-12s %-24s %8s %-10s %-5s %s\n", "IMAGE", "ALIASES",
-		    "SIZE", "CREATED", "SUITE", "CONTAINERS");
+		fprintf(ofp(), "%-12s %-24s %8s %-10s %-5s %-16s %s\n", "IMAGE",
+		    "ALIASES", "SIZE", "CREATED", "SUITE", "REPOS",
+		    "CONTAINERS");
 	}
 	strftime(when, sizeof(when), "%Y-%m-%d", gmtime(&t));
 	image_users(im, users, sizeof(users));
-	fprintf(ofp(), "%-12.12s %-24s %6.1fMB %-10s %-5s %s\n", im->fingerprint,
-	    im->aliases[0] ? im->aliases : "-", (double)im->size / 1e6, when,
-	    im->suite ? "yes" : "no", users);
+	fprintf(ofp(), "%-12.12s %-24s %6.1fMB %-10s %-5s %-16s %s\n",
+	    im->fingerprint, im->aliases[0] ? im->aliases : "-",
+	    (double)im->size / 1e6, when, im->suite ? "yes" : "no",
+	    im->repos[0] ? im->repos : "-", users);
 }
 
 const struct output text_output = {
@@ -459,7 +461,9 @@ json_image(const struct jb_image *im)
 	struct json_object	*o = json_object_new_object();
 	struct json_object	*a = json_object_new_array();
 	struct json_object	*u = json_object_new_array();
+	struct json_object	*rp = json_object_new_array();
 	char			 aliases[sizeof(im->aliases)], *p, *s;
+	char			 repos[sizeof(im->repos)];
 	size_t			 off = 0, l;
 	uint32_t		 i;
 
@@ -488,6 +492,11 @@ json_image(const struct jb_image *im)
 	json_object_object_add(o, "containers", u);
 	json_object_object_add(o, "ncontainers",
 	    json_object_new_int64(im->nusers));
+	strlcpy(repos, im->repos, sizeof(repos));
+	for (s = repos; (p = strsep(&s, ",")) != NULL;)
+		if (*p != '\0')
+			json_object_array_add(rp, json_object_new_string(p));
+	json_object_object_add(o, "repos", rp);
 	json_object_array_add(json_list, o);
 }
 

@@ -208,6 +208,7 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 				im.aliases[sizeof(im.aliases) - 1] = '\0';
 				im.description[sizeof(im.description) - 1] =
 				    '\0';
+				im.repos[sizeof(im.repos) - 1] = '\0';
 				out->image(&im);
 				break;
 			case IMSG_CTL_OUTPUT:
