@@ -188,7 +188,8 @@ ATF_TC_BODY(defaults, tc)
 	ATF_CHECK_EQ(c.mount_auto_revert.enabled, 1);
 	ATF_CHECK_EQ(c.mount_auto_revert.after, 3600);
 	ATF_CHECK_STREQ("", c.github_token);
-	ATF_CHECK_STREQ("my-repo-git-base", c.base_alias);
+	ATF_CHECK_STREQ("jailbee-base", c.base_alias);
+	ATF_CHECK_STREQ("", c.base_packages);
 	ATF_CHECK_STREQ("", c.warning);
 	repoconf_free(&c);
 }
@@ -359,16 +360,69 @@ ATF_TC_BODY(layer_scalars, tc)
 	ATF_CHECK_EQ(c.loose_auto_revert.after, 300);
 	ATF_CHECK_EQ(c.mount_auto_revert.enabled, 1);
 	ATF_CHECK_EQ(c.mount_auto_revert.after, 3600);
-	ATF_CHECK_STREQ("proj-base", c.base_alias);
+	ATF_CHECK_STREQ("jailbee-base", c.base_alias);
 	ATF_CHECK_STREQ("", c.github_token);
 	repoconf_free(&c);
 
-	/* base.alias follows the prefix only while nobody sets it */
+	/* one image for all, until a repo adds packages of its own */
 	fresh(&c);
 	OK(R, "container_prefix: zz\n", &c);
 	FINISH(&c);
-	ATF_CHECK_STREQ("zz-base", c.base_alias);
+	ATF_CHECK_STREQ("jailbee-base", c.base_alias);
 	repoconf_free(&c);
+	fresh(&c);
+	OK(R, "container_prefix: zz\nbase: {packages: [docker.io]}\n", &c);
+	FINISH(&c);
+	ATF_CHECK_STREQ("zz-base", c.base_alias);
+	ATF_CHECK_STREQ("docker.io", c.base_packages);
+	repoconf_free(&c);
+	fresh(&c);
+	OK(R, "base: {alias: mine, packages: [g++]}\n", &c);
+	FINISH(&c);
+	ATF_CHECK_STREQ("mine", c.base_alias);
+	repoconf_free(&c);
+}
+
+ATF_TC_WITHOUT_HEAD(base_packages);
+ATF_TC_BODY(base_packages, tc)
+{
+	struct repoconf	c;
+
+	/* a later layer adds, each name once; [] and null empty the list */
+	fresh(&c);
+	OK(G, "base: {packages: [build-essential, python3]}\n", &c);
+	OK(R, "base:\n  packages:\n    - python3\n    - libc6-dev\n"
+	    "    - python3.11\n", &c);
+	ATF_CHECK_STREQ("build-essential python3 libc6-dev python3.11",
+	    c.base_packages);
+	OK(L, "base: {packages: []}\n", &c);
+	ATF_CHECK_STREQ("", c.base_packages);
+	OK(L, "base: {packages: [vim]}\n", &c);
+	OK(L, "base: {packages: null}\n", &c);
+	ATF_CHECK_STREQ("", c.base_packages);
+	repoconf_free(&c);
+
+	/* names that are no Debian package, or would be shell words */
+	fresh(&c);
+	BAD(R, "base: {packages: [\"a b\"]}\n", "not a Debian package name");
+	BAD(R, "base: {packages: [\"$(reboot)\"]}\n",
+	    "not a Debian package name");
+	BAD(R, "base: {packages: [Vim]}\n", "not a Debian package name");
+	BAD(R, "base: {packages: [-x]}\n", "not a Debian package name");
+	BAD(R, "base: {packages: [x]}\n", "not a Debian package name");
+	BAD(R, "base: {packages: [\"vim,curl\"]}\n",
+	    "not a Debian package name");
+	BAD(R, "base: {packages: [true]}\n", "expected a Debian package name");
+	BAD(R, "base: {packages: vim}\n", "expected a sequence");
+	BAD(R, "base: {packages: [[vim]]}\n", "expected a Debian package");
+	repoconf_free(&c);
+
+	ATF_CHECK(repoconf_valid_package("g++"));
+	ATF_CHECK(repoconf_valid_package("0ad"));
+	ATF_CHECK(repoconf_valid_package("libstdc++6"));
+	ATF_CHECK(!repoconf_valid_package(""));
+	ATF_CHECK(!repoconf_valid_package("a/b"));
+	ATF_CHECK(!repoconf_valid_package(".x"));
 }
 
 ATF_TC_WITHOUT_HEAD(layer_lists);
@@ -1135,7 +1189,7 @@ ATF_TC_BODY(load, tc)
 	ATF_CHECK_EQ(c.cpu, 2);
 	ATF_CHECK_EQ(c.container_uid, 1000);
 	ATF_CHECK_EQ(c.container_gid, 1001);
-	ATF_CHECK_STREQ("my-proj-base", c.base_alias);
+	ATF_CHECK_STREQ("jailbee-base", c.base_alias);
 	ATF_REQUIRE_EQ(c.egress_allow.n, 1);
 	ATF_CHECK_STREQ("", c.warning);
 	repoconf_free(&c);
@@ -1554,5 +1608,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, load_layer);
 	ATF_TP_ADD_TC(tp, dump_roundtrip);
 	ATF_TP_ADD_TC(tp, template);
+	ATF_TP_ADD_TC(tp, base_packages);
 	return atf_no_error();
 }
