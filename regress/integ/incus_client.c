@@ -1127,6 +1127,7 @@ main(int argc, char *argv[])
 	char		*mkimage = NULL;
 	char		 err[256], pidval[32];
 	struct http_tls	 tls;
+	struct res	 r;
 	int		 ch, quick = 0;
 
 	memset(&tls, 0, sizeof(tls));
