@@ -226,8 +226,41 @@ real_build_body() {
 }
 real_build_cleanup() { base_cleanup; }
 
+atf_test_case new_builds_packages cleanup
+new_builds_packages_head() {
+	atf_set descr "a repo with base.packages gets an image of its own:" \
+	    "new finds it missing and builds it (mmdebstrap, root mode) with" \
+	    "the packages, recorded in the image's description, then makes" \
+	    "the container from it"
+	atf_set require.user root
+	atf_set timeout 1200
+}
+new_builds_packages_body() {
+	setup
+	p=$(jb_prefix)
+	printf 'container_prefix: %s\nbase:\n  packages: [hello]\n' "$p" \
+	    > repo/.jailbee/config.yaml
+	atf_check -o match:"alias: \"$p-base\"" -o match:"packages: \\[hello\\]" \
+	    jbo repo config show
+	atf_check -s not-exit:0 -o ignore -e ignore incus image info $p-base
+	atf_check -e match:"base image $p-base is missing: building it first with base.packages: hello" \
+	    -e match:"\\[1/3\\] mmdebstrap: Debian .*base.packages: hello" \
+	    -e match:"\\[3/3\\] importing" -e match:"alias $p-base -> " \
+	    -e match:"ready: $p-pk" -e not-match:"jbctl: base image $p-base is missing: .jbctl base build" \
+	    -x "cd repo && ../bin/jbctl -s $(jb_sock) new pk"
+	incus image info $p-base | sed -n 's/^Fingerprint: //p' >> fingerprints
+	atf_check -o match:"description: JailBee base \\(Debian .*base.packages: hello\\)" \
+	    incus image show $p-base
+	atf_check -o match:"^Hello, world" in_ctr $p-pk hello
+	# the image every other repo shares is not this one
+	atf_check -o not-match:"^$(incus image info $p-base | sed -n 's/^Fingerprint: //p')\$" \
+	    -x "incus image info jailbee-base | sed -n 's/^Fingerprint: //p'"
+}
+new_builds_packages_cleanup() { base_cleanup; }
+
 atf_init_test_cases() {
 	atf_add_test_case import_new_usage_prune
 	atf_add_test_case import_errors
 	atf_add_test_case real_build
+	atf_add_test_case new_builds_packages
 }
