@@ -404,17 +404,36 @@ ATF_TC_BODY(base_packages, tc)
 
 	/* names that are no Debian package, or would be shell words */
 	fresh(&c);
-	BAD(R, "base: {packages: [\"a b\"]}\n", "not a Debian package name");
+	BAD(R, "base: {packages: [\"a b\"]}\n",
+	    "config.yaml:1: base.packages[0]: \"a b\" is not a Debian package "
+	    "name (a-z, 0-9, +, -, ., from 2 to 100 characters, starting "
+	    "with a letter or digit)");
 	BAD(R, "base: {packages: [\"$(reboot)\"]}\n",
-	    "not a Debian package name");
-	BAD(R, "base: {packages: [Vim]}\n", "not a Debian package name");
-	BAD(R, "base: {packages: [-x]}\n", "not a Debian package name");
-	BAD(R, "base: {packages: [x]}\n", "not a Debian package name");
+	    "config.yaml:1: base.packages[0]: \"$(reboot)\" is not a Debian package "
+	    "name (a-z, 0-9, +, -, ., from 2 to 100 characters, starting "
+	    "with a letter or digit)");
+	BAD(R, "base: {packages: [Vim]}\n",
+	    "config.yaml:1: base.packages[0]: \"Vim\" is not a Debian package "
+	    "name (a-z, 0-9, +, -, ., from 2 to 100 characters, starting "
+	    "with a letter or digit)");
+	BAD(R, "base: {packages: [-x]}\n",
+	    "config.yaml:1: base.packages[0]: \"-x\" is not a Debian package "
+	    "name (a-z, 0-9, +, -, ., from 2 to 100 characters, starting "
+	    "with a letter or digit)");
+	BAD(R, "base: {packages: [x]}\n",
+	    "config.yaml:1: base.packages[0]: \"x\" is not a Debian package "
+	    "name (a-z, 0-9, +, -, ., from 2 to 100 characters, starting "
+	    "with a letter or digit)");
 	BAD(R, "base: {packages: [\"vim,curl\"]}\n",
-	    "not a Debian package name");
-	BAD(R, "base: {packages: [true]}\n", "expected a Debian package name");
-	BAD(R, "base: {packages: vim}\n", "expected a sequence");
-	BAD(R, "base: {packages: [[vim]]}\n", "expected a Debian package");
+	    "config.yaml:1: base.packages[0]: \"vim,curl\" is not a Debian package "
+	    "name (a-z, 0-9, +, -, ., from 2 to 100 characters, starting "
+	    "with a letter or digit)");
+	BAD(R, "base: {packages: [true]}\n", "config.yaml:1: base.packages[0]: "
+	    "expected a Debian package name, got a boolean");
+	BAD(R, "base: {packages: vim}\n", "config.yaml:1: base.packages: expected "
+	    "a sequence of Debian package names, got a string");
+	BAD(R, "base: {packages: [[vim]]}\n", "config.yaml:1: base.packages[0]: "
+	    "expected a Debian package name, got a sequence");
 	repoconf_free(&c);
 
 	ATF_CHECK(repoconf_valid_package("g++"));
@@ -1461,7 +1480,8 @@ ATF_TC_BODY(dump_roundtrip, tc)
 	    "  rw: {host: /srv/x, container: /x, readonly: false}\n"
 	    "egress_allow: ['*.x', '#y', 'a: b', '- c']\n"
 	    "defaults: {memory: 50%}\n"
-	    "loose_auto_revert: {enabled: false}\n", &c);
+	    "loose_auto_revert: {enabled: false}\n"
+	    "base: {packages: [git-lfs, g++]}\n", &c);
 	FINISH(&c);
 	s = dump(&c);
 	ATF_CHECK_STREQ("# repo_root: \"/src/proj\"\n"
@@ -1485,7 +1505,7 @@ ATF_TC_BODY(dump_roundtrip, tc)
 	    "new:\n  clone_from: \"origin\"\n  autofetch: true\n"
 	    "loose_auto_revert:\n  enabled: false\n  after: \"5m\"\n"
 	    "mount_auto_revert:\n  enabled: true\n  after: \"1h\"\n"
-	    "base:\n  alias: \"proj-base\"\n"
+	    "base:\n  alias: \"proj-base\"\n  packages: [git-lfs, g++]\n"
 	    "gpg:\n  enabled: false\n"
 	    "ssh:\n  enabled: false\n", s);
 	repoconf_init(&d);
