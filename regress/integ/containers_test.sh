@@ -44,8 +44,17 @@ init_and_config_body() {
 	printf 'container_prefix: abc\n' > repo/.jailbee/config.yaml
 	atf_check -o match:'container_prefix: "abc"' jbo repo config show \
 	    --layer repo
+	# every repo shares one image until it adds packages of its own
 	atf_check -o match:'container_prefix: "abc"' \
-	    -o match:'alias: "abc-base"' jbo repo config show
+	    -o match:'alias: "jailbee-base"' jbo repo config show
+	printf 'container_prefix: abc\nbase: {packages: [hello]}\n' \
+	    > repo/.jailbee/config.yaml
+	atf_check -o match:'alias: "abc-base"' -o match:'packages: \[hello\]' \
+	    jbo repo config show
+	printf 'container_prefix: abc\nbase: {packages: [Hello]}\n' \
+	    > repo/.jailbee/config.yaml
+	atf_check -s exit:1 -e match:'config.yaml:2: base.packages\[0\]: "Hello" is not a Debian package name' \
+	    jbo repo config validate
 }
 init_and_config_cleanup() { jb_cleanup; }
 

@@ -98,7 +98,7 @@ new_user_body() {
 	    in_ctr $c curl -sS --max-time 10 http://www.test:8080/
 	# another port of the same host: refused at once (curl's 7: could
 	# not connect), not a timeout
-	atf_check -s exit:7 -e match:"[Cc]ould not connect|Connection refused" \
+	atf_check -s exit:7 -e match:"Couldn't connect to server" \
 	    in_ctr $c curl -sS --max-time 10 http://www.test:8081/
 	# a name not allowed is not resolved (6), nor asked upstream
 	atf_check -s exit:6 -e match:"[Cc]ould not resolve" \

@@ -676,7 +676,7 @@ ATF_TC_BODY(unknown_keys, tc)
 	    "config.yaml:2: mount_auto_revert.for: unknown key (known: "
 	    "enabled, after)");
 	BAD(R, "base: {image: x}\n",
-	    "config.yaml:1: base.image: unknown key (known: alias)");
+	    "config.yaml:1: base.image: unknown key (known: alias, packages)");
 }
 
 ATF_TC_WITHOUT_HEAD(wrong_types);
