@@ -132,6 +132,47 @@ new_ready(struct job *job)
 }
 
 /*
+ * As root in the container: wait, up to 15 s, until the image's DHCP
+ * client has given eth0 its address and a default route, so that what
+ * the user runs next has its network.  Reads only; exits 2 without ip.
+ */
+static const char netwait_script[] =
+    "command -v ip >/dev/null || exit 2\n"
+    "i=0\n"
+    "while [ $i -lt 150 ]; do\n"
+    "  ip -4 -o addr show dev eth0 2>/dev/null | grep -q \" inet $1/\" &&\n"
+    "    ip -4 route show default 2>/dev/null | grep -q . && exit 0\n"
+    "  sleep 0.1\n"
+    "  i=$((i + 1))\n"
+    "done\n"
+    "exit 1\n";
+
+static void
+new_netwaited(struct job *job, struct capture_result *res)
+{
+	struct newjob	*n = job->state;
+
+	if (!res->ok || res->status != 0)
+		job_progress(job, "warning: %s has no address %s and default "
+		    "route on eth0 yet%s", n->name, n->ipv4, res->ok &&
+		    res->status == 2 ? " (the image has no ip command to "
+		    "tell)" : "; its DHCP client may be missing or slow");
+	new_ready(job);
+}
+
+static void
+new_network(struct job *job)
+{
+	struct newjob	*n = job->state;
+	const char	*argv[] = { "/bin/sh", "-c", netwait_script,
+			    "jailbee-netwait", n->ipv4, NULL };
+
+	if (capture_run(job, n->name, 0, 0, "/", argv, NULL,
+	    new_netwaited) == -1)
+		new_fail(job, "cannot reach jb-incus");
+}
+
+/*
  * As the dev user: clone the host checkout through the read-only mount,
  * put the branch on NAME (existing on the host, or new from BASE), and
  * point origin at the host's upstream (the mount stays the remote when
@@ -168,7 +209,7 @@ new_github(struct job *job, struct capture_result *res)
 		new_fail(job, "%s", err);
 		return;
 	}
-	new_ready(job);
+	new_network(job);
 }
 
 static void
@@ -182,7 +223,7 @@ new_mounted(struct job *job, int ok, const char *err, void *arg)
 	}
 	switch (github_inject(job, n->ctx, n->name, new_github)) {
 	case 1:
-		new_ready(job);
+		new_network(job);
 		break;
 	case -1:
 		new_fail(job, "cannot reach jb-incus");

@@ -249,8 +249,8 @@ new_builds_packages_body() {
 	    -e match:"ready: $p-pk" -e not-match:"jbctl: base image $p-base is missing: .jbctl base build" \
 	    -x "cd repo && ../bin/jbctl -s $(jb_sock) new pk"
 	incus image info $p-base | sed -n 's/^Fingerprint: //p' >> fingerprints
-	atf_check -o match:"description: JailBee base \\(Debian .*base.packages: hello\\)" \
-	    incus image show $p-base
+	atf_check -o match:"description: .JailBee base \\(Debian .*base.packages: hello\\)" \
+	    -x "incus image show $p-base | tr '\\n' ' '"
 	atf_check -o match:"^Hello, world" in_ctr $p-pk hello
 	# the image every other repo shares is not this one
 	atf_check -o not-match:"^$(incus image info $p-base | sed -n 's/^Fingerprint: //p')\$" \
