@@ -394,6 +394,7 @@ sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
 	const struct jb_instance	*in;
 	const struct jb_exit		*x;
 	struct job			*job;
+	const char			*gate;
 
 	switch (type) {
 	case IMSG_CTL_STATUS_ENTRY:
@@ -422,8 +423,11 @@ sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
 		s->status = x->status;
 		break;
 	case IMSG_CTL_END:
-		if ((job = control_job(s->c)) != NULL)
+		gate = NULL;
+		if ((job = control_job(s->c)) != NULL) {
 			strlcpy(s->repo, job->remote_repo, sizeof(s->repo));
+			gate = job->remote_reason;
+		}
 		if (!s->failed && s->render == CMD_STATUS)
 			render(s, r_status_end, NULL);
 		if (!s->failed && (s->render == CMD_LS ||
@@ -431,7 +435,10 @@ sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
 			render(s, r_list_end, NULL);
 		if (!s->got_exit)
 			s->status = s->failed ? 1 : 0;
-		if (s->busy)
+		/* the remote gate refused the container it named */
+		if (s->busy && gate != NULL)
+			finish(s, "refuse", gate);
+		else if (s->busy)
 			finish(s, "accept", s->failed ? "failed" : NULL);
 		break;
 	}

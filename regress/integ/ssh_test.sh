@@ -586,6 +586,57 @@ R38_excluded_repos_body() {
 }
 R38_excluded_repos_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+# the commands that name a container, X standing for the name, each
+# admitted by the default policy (restrict_host on)
+GATE_CMDS="net status X|net strict X|net egress ls X|net egress export X|net egress rm 192.0.2.9:80 X|mount ls X|unmount aws X|snapshot ls X|exec X -- true|stop X"
+
+# gate_same NAME: every command of GATE_CMDS on NAME fails with the one
+# error of a container that does not exist
+gate_same() {
+	echo "$GATE_CMDS" | tr '|' '\n' | sed "s/X/$1/" > gate.cmds
+	while read -r cmd; do
+		atf_check -s exit:1 -e inline:"jailbee: no such container $1\n" \
+		    jssh -n -i key1 jailbee@127.0.0.1 "$cmd"
+	done < gate.cmds
+}
+
+atf_test_case R38_one_gate cleanup
+R38_one_gate_head() {
+	atf_set descr "one remote gate for every command that names a" \
+	    "container, net and mount commands too: missing, not the suite's" \
+	    "and excluded give one error; the journal names the repo found"
+	atf_set require.user root
+	atf_set timeout 600
+}
+R38_one_gate_body() {
+	ssh_start
+	jb_tools
+	jb_image
+	jb_repo
+	p=$(jb_prefix)
+	atf_check -e ignore jbo repo new box
+	# an Incus container without the suite's keys is not the suite's
+	atf_check -o ignore -e ignore incus init jb-test "$p-plain"
+	# visible: answered, and the journal names the repo it resolved to
+	atf_check -o not-empty jssh -i key1 jailbee@127.0.0.1 "net status $p-box"
+	atf_check -o ignore jssh -i key1 jailbee@127.0.0.1 "mount ls $p-box"
+	for c in "net status" "mount ls"; do
+		atf_check -o ignore -x "grep -F '\"command\":\"$c\",\"container\":' state/ssh-journal.jsonl | grep -F '\"repo\":\"$p\",\"decision\":\"accept\"'"
+	done
+	gate_same "$p-plain"
+	gate_same "$p-nobody"
+	atf_check -o ignore -x "grep -F '\"command\":\"net status\",' state/ssh-journal.jsonl | grep -F '\"repo\":\"\",\"decision\":\"refuse\",\"reason\":\"unknown container\"'"
+	jb_cleanup
+	ssh_conf "    excluded_repos: [$p]"
+	jb_start
+	gate_same "$p-box"
+	# the host's journal says which repo was refused, and why
+	atf_check -o ignore -x "grep -F '\"command\":\"net egress ls\",' state/ssh-journal.jsonl | grep -F '\"repo\":\"$p\",\"decision\":\"refuse\",\"reason\":\"excluded_repos\"'"
+	# nothing was done to it: still running, jbctl itself unconcerned
+	atf_check -o match:"^$p-box +Running" ./bin/jbctl -s "$(jb_sock)" ls --all
+}
+R38_one_gate_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
 atf_test_case R11_console cleanup
 R11_console_head() {
 	atf_set descr "a shell request gets the restricted console: the" \
@@ -997,6 +1048,7 @@ atf_init_test_cases() {
 	atf_add_test_case R11_console
 	atf_add_test_case R12_exec_in_container
 	atf_add_test_case R38_excluded_repos
+	atf_add_test_case R38_one_gate
 	atf_add_test_case R43_version_watcher
 	atf_add_test_case R44_journal
 	atf_add_test_case load_64_concurrent
