@@ -53,6 +53,24 @@ static const char *const term_vars[] = {
 };
 #define SSH_ENV_VALUE_MAX	32
 
+/* the journal's route for what a session refused (R44: fixed words) */
+static const char *const refusal_names[SSHD_REFUSED_MAX] = {
+	[SSHD_REFUSED_AUTH_PASSWORD] = "auth password",
+	[SSHD_REFUSED_AUTH_KBDINT] = "auth keyboard-interactive",
+	[SSHD_REFUSED_AUTH_GSSAPI] = "auth gssapi-with-mic",
+	[SSHD_REFUSED_AUTH_METHOD] = "auth method",
+	[SSHD_REFUSED_TCPIP_FORWARD] = "tcpip-forward",
+	[SSHD_REFUSED_GLOBAL_REQUEST] = "global request",
+	[SSHD_REFUSED_DIRECT_TCPIP] = "direct-tcpip",
+	[SSHD_REFUSED_X11_CHANNEL] = "x11 channel",
+	[SSHD_REFUSED_SECOND_SESSION] = "second session channel",
+	[SSHD_REFUSED_CHANNEL_OPEN] = "channel open",
+	[SSHD_REFUSED_X11_REQ] = "x11-req",
+	[SSHD_REFUSED_CHANNEL_REQUEST] = "channel request",
+	[SSHD_REFUSED_SUBSYSTEM_SFTP] = "subsystem sftp",
+	[SSHD_REFUSED_SUBSYSTEM] = "subsystem",
+};
+
 struct sshsess {
 	struct ctl_conn		*c;
 	char			 addr[48];
@@ -294,6 +312,14 @@ sshd_session_new(struct imsg *imsg)
 void
 sshd_session_closed(struct sshsess *s)
 {
+	struct job	*job;
+
+	if (s->busy && (job = control_job(s->c)) != NULL) {
+		strlcpy(s->repo, job->remote_repo, sizeof(s->repo));
+		if (job->remote_found)
+			strlcpy(s->target, job->remote_in.name,
+			    sizeof(s->target));
+	}
 	if (s->busy)
 		journal(s, s->route, "accept", "session closed", 1);
 	nsessions--;
@@ -426,6 +452,10 @@ sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
 		gate = NULL;
 		if ((job = control_job(s->c)) != NULL) {
 			strlcpy(s->repo, job->remote_repo, sizeof(s->repo));
+			/* the container's name once it resolved, never the text */
+			if (job->remote_found)
+				strlcpy(s->target, job->remote_in.name,
+				    sizeof(s->target));
 			gate = job->remote_reason;
 		}
 		if (!s->failed && s->render == CMD_STATUS)
@@ -588,9 +618,6 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 		(void)sshd_reply(s, IMSG_CTL_END, NULL, 0, -1);
 		goto out;
 	}
-	if (cmd->nargs > 0 && (r.cmd->id == CMD_EXEC ||
-	    r.cmd->id == CMD_SHELL))
-		strlcpy(s->target, cmd->argv, sizeof(s->target));
 	cmd->tty = x->pty;
 	cmd->cols = x->cols;
 	cmd->rows = x->rows;
@@ -698,10 +725,10 @@ sshd_dispatch(struct sshsess *s, struct imsg *imsg)
 		free(a);
 		return rc;
 	case IMSG_SSHD_REFUSED:
-		if (imsg_get_data(imsg, &r, sizeof(r)) == -1)
+		if (imsg_get_data(imsg, &r, sizeof(r)) == -1 ||
+		    r.what == SSHD_REFUSED_NONE || r.what >= SSHD_REFUSED_MAX)
 			return -1;
-		r.what[sizeof(r.what) - 1] = '\0';
-		journal(s, r.what, "refuse", "not served", 0);
+		journal(s, refusal_names[r.what], "refuse", "not served", 0);
 		return 0;
 	case IMSG_SSHD_ENV:
 		if (!s->authed || imsg_get_data(imsg, &e, sizeof(e)) == -1)

@@ -372,8 +372,31 @@ struct jb_sshd_exec {
 	char		term[64];
 };
 
+/*
+ * What a session refused, as a fixed code the parent names in the
+ * journal: never the client's own words (a subsystem's name, say).
+ */
+enum jb_sshd_refusal {
+	SSHD_REFUSED_NONE = 0,		/* never sent */
+	SSHD_REFUSED_AUTH_PASSWORD,
+	SSHD_REFUSED_AUTH_KBDINT,
+	SSHD_REFUSED_AUTH_GSSAPI,
+	SSHD_REFUSED_AUTH_METHOD,	/* hostbased and the unknown ones */
+	SSHD_REFUSED_TCPIP_FORWARD,
+	SSHD_REFUSED_GLOBAL_REQUEST,
+	SSHD_REFUSED_DIRECT_TCPIP,
+	SSHD_REFUSED_X11_CHANNEL,
+	SSHD_REFUSED_SECOND_SESSION,
+	SSHD_REFUSED_CHANNEL_OPEN,
+	SSHD_REFUSED_X11_REQ,
+	SSHD_REFUSED_CHANNEL_REQUEST,
+	SSHD_REFUSED_SUBSYSTEM_SFTP,
+	SSHD_REFUSED_SUBSYSTEM,		/* any other name: not recorded */
+	SSHD_REFUSED_MAX
+};
+
 struct jb_sshd_refused {
-	char		what[64];		/* "tcpip-forward", "x11-req" ... */
+	uint32_t	what;			/* enum jb_sshd_refusal */
 };
 
 struct jb_repo_info {

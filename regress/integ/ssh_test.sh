@@ -364,6 +364,10 @@ R44_journal_body() {
 	    jailbee@127.0.0.1 version
 	TERM_PROGRAM=SecretTerm1 jssh -o SendEnv=TERM_PROGRAM -i key1 \
 	    jailbee@127.0.0.1 "snapshot ls secretarg42" > /dev/null 2>&1
+	# client-chosen names: a subsystem, a container that does not exist
+	jssh -i key1 -s jailbee@127.0.0.1 secretsub42 > /dev/null 2>&1
+	jssh -i key1 jailbee@127.0.0.1 "exec secretctr42 -- true" \
+	    > /dev/null 2>&1
 	j=state/ssh-journal.jsonl
 	fp1=$(ssh-keygen -lf key1.pub | cut -d' ' -f2)
 	fp2=$(ssh-keygen -lf key2.pub | cut -d' ' -f2)
@@ -379,12 +383,19 @@ R44_journal_body() {
 	    "\"fingerprint\":\"$fp1\"" || atf_fail "no exec of version in the journal"
 	has '"command":"snapshot ls"' '"exit":1' '"route":"exec"' ||
 	    atf_fail "no failed snapshot ls in the journal"
+	# item 4: fixed identifiers, and only names that resolved
+	has '"route":"subsystem","command":"","container":""' \
+	    '"decision":"refuse"' '"reason":"not served"' ||
+	    atf_fail "no refused subsystem in the journal"
+	has '"route":"exec","command":"exec","container":"","repo":""' \
+	    '"decision":"refuse"' '"reason":"unknown container"' ||
+	    atf_fail "no refused exec of an unknown container in the journal"
 	# no secret in the journal nor its syslog copy: key material, a
 	# command's argument, an env value
 	grep "ssh: {" jailbeed.log > syslog.copy
 	atf_check -o match:"snapshot ls" cat syslog.copy
 	for secret in "$(cut -d' ' -f2 key1.pub)" "$(cut -d' ' -f2 key2.pub)" \
-	    secretarg42 SecretTerm1; do
+	    secretarg42 SecretTerm1 secretsub42 secretctr42; do
 		atf_check -s exit:1 grep -F -- "$secret" $j syslog.copy
 	done
 	# the same lines through jbctl audit, also filtered by time
