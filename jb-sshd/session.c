@@ -212,10 +212,28 @@ auth_pubkey(ssh_session s, const char *user, struct ssh_key_struct *key,
 	return SSH_AUTH_SUCCESS;
 }
 
+/*
+ * A refused attempt of any method counts against the connection's
+ * limit (MaxAuthTries): past it the connection is hung up, so a client
+ * cannot turn one connection into endless journal lines.
+ */
+static void
+auth_failed(struct sess *st, enum jb_sshd_refusal what)
+{
+	if (st->tries >= SSHD_MAX_TRIES) {
+		st->over = 1;
+		return;
+	}
+	if (what != SSHD_REFUSED_NONE)
+		refused(st, what);
+	if (++st->tries >= SSHD_MAX_TRIES)
+		st->over = 1;
+}
+
 static int
 auth_password(ssh_session s, const char *user, const char *pass, void *ud)
 {
-	refused(ud, SSHD_REFUSED_AUTH_PASSWORD);
+	auth_failed(ud, SSHD_REFUSED_AUTH_PASSWORD);
 	return SSH_AUTH_DENIED;
 }
 
@@ -224,7 +242,7 @@ static ssh_string
 gssapi_none(ssh_session s, const char *user, int n, ssh_string *oids,
     void *ud)
 {
-	refused(ud, SSHD_REFUSED_AUTH_GSSAPI);
+	auth_failed(ud, SSHD_REFUSED_AUTH_GSSAPI);
 	return NULL;
 }
 
@@ -275,10 +293,10 @@ message_cb(ssh_session s, ssh_message msg, void *ud)
 		case SSH_AUTH_METHOD_PUBLICKEY:
 			break;
 		case SSH_AUTH_METHOD_INTERACTIVE:
-			what = SSHD_REFUSED_AUTH_KBDINT;
+			auth_failed(st, SSHD_REFUSED_AUTH_KBDINT);
 			break;
 		default:
-			what = SSHD_REFUSED_AUTH_METHOD;
+			auth_failed(st, SSHD_REFUSED_AUTH_METHOD);
 		}
 		break;
 	default:

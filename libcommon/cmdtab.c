@@ -144,8 +144,14 @@ const struct cmd cmdtab[] = {
 	{ .words = { "audit" }, .id = CMD_AUDIT, .cls = CMD_HOST,
 	  .args = "", .min_args = 0, .max_args = 0,
 	  .opts = { { .lname = "since", .argname = "DURATION",
-	      .help = "only the last DURATION (30s, 5m, 2h)" } },
-	  .help = "print jb-sshd's journal: one JSON line per decision" },
+	      .help = "only the last DURATION (30s, 5m, 2h)" },
+	    { .lname = "container", .argname = "NAME",
+	      .help = "only the lines of container NAME" },
+	    { .lname = "key", .argname = "FINGERPRINT",
+	      .help = "only the lines of the key with this SHA256: "
+	      "fingerprint" } },
+	  .help = "print jb-sshd's journal, the rotated files first: one "
+	  "JSON line per decision" },
 	/* mounts (M1, M2) */
 	{ .words = { "mount" }, .id = CMD_MOUNT, .cls = CMD_HOST,
 	  .name_arg = 2,

@@ -155,6 +155,8 @@ enum jb_imsg_type {
 	IMSG_SSHD_EXEC,		/* S->P, struct jb_sshd_exec: exec or shell */
 	IMSG_SSHD_REFUSED,	/* S->P, struct jb_sshd_refused: for the journal */
 	IMSG_SSHD_DRAIN,	/* P->S, none: refuse new sessions, exit when idle */
+	IMSG_SSHD_AUTHED,	/* P->S, struct jb_sshd_authed: a session logged in */
+	IMSG_SSHD_PENALTY,	/* P->S, struct jb_sshd_penalty: drop a source */
 
 	/* jbctl <-> parent (control socket): 1000.. */
 	IMSG_CTL_STATUS = 1000,	/* client -> parent, none */
@@ -344,7 +346,26 @@ struct jb_repo_req {
 struct jb_sshd_session {
 	char		addr[48];		/* the client's address */
 	uint32_t	port;
+	uint32_t	id;			/* jb-sshd's, for AUTHED */
 };
+
+/* with SSHD_LISTEN: jb-sshd's own limits at accept (MaxStartups-like) */
+struct jb_sshd_limits {
+	uint32_t	max_unauth;		/* per source address */
+};
+
+struct jb_sshd_authed {
+	uint32_t	id;
+};
+
+/* new connections from addr are closed at accept until then */
+struct jb_sshd_penalty {
+	char		addr[48];
+	int64_t		until;			/* seconds since the epoch */
+};
+
+/* refused logins of any method per connection (MaxAuthTries) */
+#define JB_SSH_AUTH_TRIES	6
 
 #define JB_SSH_KEY_MAX		8192	/* a public key blob, base64 */
 struct jb_sshd_auth {

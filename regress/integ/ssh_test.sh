@@ -648,6 +648,78 @@ R38_one_gate_body() {
 }
 R38_one_gate_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+atf_test_case journal_flood cleanup
+journal_flood_head() {
+	atf_set descr "item 3: refusals per source are limited and the source" \
+	    "then shut out at accept; many connections not logged in from" \
+	    "one source are dropped early; the journal rotates and audit" \
+	    "streams it with --since, --container and --key"
+	atf_set require.user root
+	atf_set timeout 300
+}
+journal_flood_body() {
+	ssh_start "    journal_max_kib: 16
+    journal_keep: 3
+    refusals_per_minute: 5
+    max_unauthenticated_per_source: 3"
+	j=state/ssh-journal.jsonl
+	# wait for a fresh minute: the window is per minute
+	while [ "$(date +%S | sed 's/^0//')" -gt 45 ]; do sleep 1; done
+	fp2=$(ssh-keygen -lf key2.pub | cut -d' ' -f2)
+	i=0
+	while [ $i -lt 8 ]; do
+		jssh -i key2 jailbee@127.0.0.1 version > /dev/null 2>&1
+		i=$((i + 1))
+	done
+	# 5 refusals, one line that says the source is over, then nothing
+	atf_check -o inline:"5\n" -x "grep -c '\"reason\":\"key not authorized\"' $j"
+	atf_check -o inline:"1\n" -x "grep -c '\"route\":\"rate limit\",.*\"reason\":\"refusals_per_minute\"' $j"
+	# and the source is closed at accept until the minute ends
+	atf_check -s exit:255 -e match:"closed|reset" \
+	    jssh -i key1 jailbee@127.0.0.1 version
+	atf_check -o match:"too many refusals" cat jailbeed.log
+	sleep $((61 - $(date +%S | sed 's/^0//')))
+	atf_check -o inline:"jailbeed 0.1.0\n" jssh -i key1 jailbee@127.0.0.1 version
+	# three idle connections not logged in: the fourth is dropped early
+	python3 -c '
+import socket, time
+ss = []
+for i in range(3):
+    s = socket.create_connection(("127.0.0.1", 8022))
+    s.sendall(b"SSH-2.0-idle\r\n")
+    ss.append(s)
+time.sleep(20)
+' &
+idle=$!
+	sleep 2
+	atf_check -s exit:255 -e match:"closed|reset" \
+	    jssh -i key1 jailbee@127.0.0.1 version
+	atf_check -o match:"too many connections not logged in" cat jailbeed.log
+	kill $idle; wait $idle
+	sleep 1
+	atf_check -o inline:"jailbeed 0.1.0\n" jssh -i key1 jailbee@127.0.0.1 version
+	# rotation: past 16 KiB the lines move to .1, .2; audit reads them all
+	i=0
+	while [ $i -lt 60 ]; do
+		echo "snapshot ls nosuch$i"
+		i=$((i + 1))
+	done > lines
+	while read -r l; do
+		jssh -n -i key1 jailbee@127.0.0.1 "$l" > /dev/null 2>&1
+	done < lines
+	test -s $j.1 || atf_fail "the journal did not rotate"
+	atf_check -o ignore test ! -e $j.3
+	cat $j.2 $j.1 $j > all
+	atf_check -o file:all ./bin/jbctl -s "$(jb_sock)" audit
+	fp1=$(ssh-keygen -lf key1.pub | cut -d' ' -f2)
+	./bin/jbctl -s "$(jb_sock)" audit --key "$fp2" > bykey
+	atf_check -o inline:"5\n" -x "grep -c 'key not authorized' bykey"
+	atf_check -s exit:1 grep -F "$fp1" bykey
+	atf_check -o empty ./bin/jbctl -s "$(jb_sock)" audit --container nosuch1
+	atf_check -o not-empty ./bin/jbctl -s "$(jb_sock)" audit --since 1m --key "$fp1"
+}
+journal_flood_cleanup() { jb_cleanup; }
+
 atf_test_case R11_console cleanup
 R11_console_head() {
 	atf_set descr "a shell request gets the restricted console: the" \
@@ -1062,6 +1134,7 @@ atf_init_test_cases() {
 	atf_add_test_case R38_one_gate
 	atf_add_test_case R43_version_watcher
 	atf_add_test_case R44_journal
+	atf_add_test_case journal_flood
 	atf_add_test_case load_64_concurrent
 	atf_add_test_case login_attempt_limit
 	atf_add_test_case login_grace_timer
