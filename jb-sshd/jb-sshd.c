@@ -69,11 +69,11 @@ struct live {
 };
 static struct live	 lives[SSHD_MAX_SESSIONS];
 static uint32_t		 next_id = 1;
-static uint32_t		 max_unauth = 10;
+static uint32_t		 max_unauth = 128;
 
 #define PENALTY_MAX	64
 static struct jb_sshd_penalty	penalties[PENALTY_MAX];
-static time_t		 last_drop_log;
+static time_t		 last_drop_log[2];	/* penalty, unauthenticated */
 
 static int
 unauth_from(const char *addr)
@@ -179,7 +179,7 @@ sshd_accept(int fd, short event, void *arg)
 	struct sockaddr_storage	 ss;
 	struct jb_sshd_session	 sess;
 	socklen_t		 len = sizeof(ss);
-	int			 s, sp[2], slot;
+	int			 s, sp[2], slot, why;
 	pid_t			 pid;
 
 	if ((s = accept4(fd, (struct sockaddr *)&ss, &len, SOCK_CLOEXEC)) ==
@@ -209,15 +209,15 @@ sshd_accept(int fd, short event, void *arg)
 		    sizeof(sess.addr));
 		sess.port = ntohs(sin6->sin6_port);
 	}
-	if (penalized(sess.addr) || unauth_from(sess.addr) >=
-	    (int)max_unauth) {
+	if ((why = penalized(sess.addr) ? 0 : unauth_from(sess.addr) >=
+	    (int)max_unauth ? 1 : -1) != -1) {
 		/* said once a minute at most: the log is no flood either */
-		if (time(NULL) - last_drop_log >= 60) {
+		if (time(NULL) - last_drop_log[why] >= 60) {
 			log_warnx("jb-sshd: %s: %s; its connections are closed "
-			    "at once", sess.addr, penalized(sess.addr) ?
+			    "at once", sess.addr, why == 0 ?
 			    "too many refusals" : "too many connections not "
 			    "logged in");
-			last_drop_log = time(NULL);
+			last_drop_log[why] = time(NULL);
 		}
 		close(s);
 		return;

@@ -559,7 +559,8 @@ conf_defaults(struct jb_conf *conf)
 	(void)strlcpy(conf->ssh_mode, "full", sizeof(conf->ssh_mode));
 	conf->ssh_journal_max_kib = 10240;
 	conf->ssh_journal_keep = 5;
-	conf->ssh_max_unauth = 10;
+	/* behind a tunnel every client is 127.0.0.1: not too few */
+	conf->ssh_max_unauth = 128;
 	conf->ssh_refusals_per_min = 60;
 }
 

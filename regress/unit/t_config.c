@@ -356,7 +356,7 @@ ATF_TC_BODY(remote_flood_limits, tc)
 	conf_defaults(&c);
 	ATF_CHECK_EQ(c.ssh_journal_max_kib, 10240);
 	ATF_CHECK_EQ(c.ssh_journal_keep, 5);
-	ATF_CHECK_EQ(c.ssh_max_unauth, 10);
+	ATF_CHECK_EQ(c.ssh_max_unauth, 128);
 	ATF_CHECK_EQ(c.ssh_refusals_per_min, 60);
 	ATF_REQUIRE_MSG(conf_parse("x.yaml", yaml, strlen(yaml), &c, err,
 	    sizeof(err)) == 0, "%s", err);
