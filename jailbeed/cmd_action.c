@@ -33,7 +33,6 @@ struct action {
 };
 
 static void	action_go(struct job *);
-static void	remote_checked(struct req *, int, const char *);
 static void	destroy_found(struct req *, struct imsg *);
 
 static void
@@ -213,7 +212,6 @@ static void
 action_named(struct job *job, struct repo_ctx *ctx)
 {
 	struct action		*a;
-	struct jb_incus_target	 t;
 
 	if ((a = calloc(1, sizeof(*a))) == NULL) {
 		repo_ctx_free(ctx);
@@ -228,34 +226,6 @@ action_named(struct job *job, struct repo_ctx *ctx)
 		job_end(job, 0, "%s: not a container name", job->args[0]);
 		return;
 	}
-	/* R38: over SSH, an excluded repo's container is an unknown one */
-	if (job->remote && sshd_excluded(NULL)) {
-		memset(&t, 0, sizeof(t));
-		strlcpy(t.name, a->name, sizeof(t.name));
-		if (req_send(PROC_INCUS, IMSG_INCUS_LIST, &t, sizeof(t), -1,
-		    destroy_found, remote_checked, job) == NULL)
-			job_end(job, 0, "cannot reach jb-incus");
-		return;
-	}
-	action_go(job);
-}
-
-static void
-remote_checked(struct req *r, int ok, const char *err)
-{
-	struct job	*job = r->arg;
-	struct action	*a = job->state;
-
-	if (!ok) {
-		job_end(job, 0, "%s", err);
-		return;
-	}
-	if (!a->found || sshd_excluded(a->in.prefix)) {
-		job_end(job, 0, "no such container %s", a->name);
-		return;
-	}
-	strlcpy(job->remote_repo, a->in.prefix, sizeof(job->remote_repo));
-	a->found = 0;
 	action_go(job);
 }
 

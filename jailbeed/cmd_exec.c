@@ -130,14 +130,6 @@ exec_start_cmd(struct req *r, int ok, const char *err)
 			job_end(job, 0, "%s", err);
 		return;
 	}
-	/* R38: an excluded repo's container is as unknown as any other */
-	if (job->remote && sshd_excluded(x->in.prefix)) {
-		job_end(job, 0, "no such container %s", x->name);
-		return;
-	}
-	if (job->remote)
-		strlcpy(job->remote_repo, x->in.prefix,
-		    sizeof(job->remote_repo));
 	/* R28: a remote session never reaches the host working tree */
 	if (job->remote && strcmp(x->in.mode, "mount") == 0) {
 		job_end(job, 0, "%s is a mount-mode container (the host "

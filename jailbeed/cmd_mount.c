@@ -418,7 +418,11 @@ mount_repo(struct job *job, struct repo_ctx *ctx)
 	m->ctx = ctx;
 	job->state = m;
 	job->free_state = mjob_free;
-	if (repo_container_name(ctx, name, m->name, sizeof(m->name)) == -1) {
+	/* over SSH, the container the remote gate found, by its own name */
+	if (job->remote_found)
+		(void)strlcpy(m->name, job->remote_in.name, sizeof(m->name));
+	else if (repo_container_name(ctx, name, m->name, sizeof(m->name)) ==
+	    -1) {
 		job_end(job, 0, "%s: not a container name", name);
 		return;
 	}

@@ -74,6 +74,10 @@ struct job {
 	/* a jb-sshd session's command (sshd.c fills these) */
 	int			 remote;
 	char			 remote_repo[48];	/* for the journal */
+	/* the container the remote gate resolved (remote_gate.c) */
+	struct jb_instance	 remote_in;
+	int			 remote_found;
+	const char		*remote_reason;	/* fixed: why the gate refused */
 	uint32_t		 nrenv;
 	char			 renv[1024];	/* "K=V" NUL-separated */
 };
@@ -148,6 +152,12 @@ int	mounts_expired(struct imsg *);
 /* mounts.c: a DEADLINE reply added to a list; a malformed one is fatal */
 void	mounts_deadline_add(struct jb_mount_deadline **, size_t *,
 	    struct imsg *);
+
+/*
+ * remote_gate.c: over SSH, the container a command names exists, is the
+ * suite's and is not excluded, or the job ends with "no such container"
+ */
+void	remote_gate(struct job *, void (*)(struct job *));
 
 /* jailbeed.c */
 __attribute__((__noreturn__)) void	jailbeed_shutdown(int);

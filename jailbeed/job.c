@@ -28,6 +28,8 @@
 #include "mounts.h"
 #include "log.h"
 
+static void	job_dispatch(struct job *);
+
 void
 job_start(struct ctl_conn *c, const struct jb_ctl_cmd *cmd)
 {
@@ -47,8 +49,14 @@ job_start(struct ctl_conn *c, const struct jb_ctl_cmd *cmd)
 	}
 	control_job_started(c, job);
 	control_job_remote(c, job);
+	/* over SSH, the container a command names is looked up first */
+	remote_gate(job, job_dispatch);
+}
 
-	switch (cmd->id) {
+static void
+job_dispatch(struct job *job)
+{
+	switch (job->cmd.id) {
 	case CMD_INIT:
 		cmd_init(job);
 		break;

@@ -28,83 +28,24 @@
 #include "mount_remote.h"
 #include "mountspec.h"
 
-struct rrepo {
-	struct job		*job;
-	struct jb_instance	 in;
-	int			 found;
-	repo_next		 next;
-};
-
-static void
-rrepo_found(struct req *r, struct imsg *imsg)
-{
-	struct rrepo	*rr = r->arg;
-
-	if (imsg_get_type(imsg) != IMSG_INCUS_INSTANCE ||
-	    imsg_get_data(imsg, &rr->in, sizeof(rr->in)) == -1)
-		fatalx("jb-incus: malformed INSTANCE");
-	rr->in.repo[sizeof(rr->in.repo) - 1] = '\0';
-	rr->in.prefix[sizeof(rr->in.prefix) - 1] = '\0';
-	rr->found = 1;
-}
-
-static void
-rrepo_listed(struct req *r, int ok, const char *err)
-{
-	struct rrepo	*rr = r->arg;
-	struct job	*job = rr->job;
-	repo_next	 next = rr->next;
-	char		 name[JB_INSTANCE_MAX];
-
-	(void)strlcpy(name, job->args[1], sizeof(name));
-	if (!ok) {
-		free(rr);
-		job_end(job, 0, "%s", err);
-		return;
-	}
-	/* R38: an excluded repo's container is as unknown as any other */
-	if (!rr->found || sshd_excluded(rr->in.prefix)) {
-		free(rr);
-		job_end(job, 0, "no such container %s", name);
-		return;
-	}
-	if (rr->in.repo[0] != '/') {
-		free(rr);
-		job_end(job, 0, "mount: %s is not a JailBee repo's container",
-		    name);
-		return;
-	}
-	(void)strlcpy(job->remote_repo, rr->in.prefix,
-	    sizeof(job->remote_repo));
-	(void)strlcpy(job->cmd.cwd, rr->in.repo, sizeof(job->cmd.cwd));
-	free(rr);
-	repo_resolve_brief(job, 1, next);
-}
-
+/*
+ * The remote gate (remote_gate.c) has looked the container up: it
+ * exists, is the suite's and its repo is not excluded.
+ */
 void
 mount_remote_repo(struct job *job, repo_next next)
 {
-	struct rrepo		*rr;
-	struct jb_incus_target	 t;
-
-	if ((rr = calloc(1, sizeof(*rr))) == NULL) {
-		job_end(job, 0, "out of memory");
+	if (!job->remote_found) {
+		job_end(job, 0, "no such container %s", job->args[1]);
 		return;
 	}
-	rr->job = job;
-	rr->next = next;
-	memset(&t, 0, sizeof(t));
-	if (strlcpy(t.name, job->args[1], sizeof(t.name)) >= sizeof(t.name) ||
-	    t.name[0] == '\0') {
-		free(rr);
-		job_end(job, 0, "%s: not a container name", job->args[1]);
+	if (job->remote_in.repo[0] != '/') {
+		job_end(job, 0, "mount: %s is not a JailBee repo's container",
+		    job->remote_in.name);
 		return;
 	}
-	if (req_send(PROC_INCUS, IMSG_INCUS_LIST, &t, sizeof(t), -1,
-	    rrepo_found, rrepo_listed, rr) == NULL) {
-		free(rr);
-		job_end(job, 0, "cannot reach jb-incus");
-	}
+	(void)strlcpy(job->cmd.cwd, job->remote_in.repo, sizeof(job->cmd.cwd));
+	repo_resolve_brief(job, 1, next);
 }
 
 int

@@ -45,6 +45,14 @@
 #define SSH_USER		"jailbee"
 #define SSH_WATCH_SECS		2	/* how often the binaries are checked */
 #define SSH_USAGE_MAX		16384
+/*
+ * Refusals a session may report before it is dropped: logins (the
+ * session hangs up at JB_SSH_AUTH_TRIES; a few requests of other kinds
+ * may come before), and anything once logged in
+ */
+#define SSH_AUTH_TRIES_SLACK	(JB_SSH_AUTH_TRIES + 4)
+#define SSH_REFUSALS_MAX	64
+#define AUDIT_CHUNK		65536	/* audit reads the journal so much at a time */
 
 /* R10: the only variables a client may set, with plain short values */
 static const char *const term_vars[] = {
@@ -52,6 +60,24 @@ static const char *const term_vars[] = {
 	"TERM_PROGRAM_VERSION", "COLORTERM", NULL
 };
 #define SSH_ENV_VALUE_MAX	32
+
+/* the journal's route for what a session refused (R44: fixed words) */
+static const char *const refusal_names[SSHD_REFUSED_MAX] = {
+	[SSHD_REFUSED_AUTH_PASSWORD] = "auth password",
+	[SSHD_REFUSED_AUTH_KBDINT] = "auth keyboard-interactive",
+	[SSHD_REFUSED_AUTH_GSSAPI] = "auth gssapi-with-mic",
+	[SSHD_REFUSED_AUTH_METHOD] = "auth method",
+	[SSHD_REFUSED_TCPIP_FORWARD] = "tcpip-forward",
+	[SSHD_REFUSED_GLOBAL_REQUEST] = "global request",
+	[SSHD_REFUSED_DIRECT_TCPIP] = "direct-tcpip",
+	[SSHD_REFUSED_X11_CHANNEL] = "x11 channel",
+	[SSHD_REFUSED_SECOND_SESSION] = "second session channel",
+	[SSHD_REFUSED_CHANNEL_OPEN] = "channel open",
+	[SSHD_REFUSED_X11_REQ] = "x11-req",
+	[SSHD_REFUSED_CHANNEL_REQUEST] = "channel request",
+	[SSHD_REFUSED_SUBSYSTEM_SFTP] = "subsystem sftp",
+	[SSHD_REFUSED_SUBSYSTEM] = "subsystem",
+};
 
 struct sshsess {
 	struct ctl_conn		*c;
@@ -66,6 +92,8 @@ struct sshsess {
 	int			 failed;
 	int			 got_exit;
 	int			 status;
+	uint32_t		 id;		/* jb-sshd's, for AUTHED */
+	int			 nrefused;	/* refusals reported */
 	char			 route[16];	/* exec | console */
 	char			 leaf[48];
 	char			 target[JB_INSTANCE_MAX];
@@ -74,7 +102,14 @@ struct sshsess {
 };
 
 static int		 listen_fd = -1;
-static int		 journal_fd = -1;
+/*
+ * The journal: the current file and the rotated ones (.1 newest), all
+ * opened as root at start, so that rotating needs no directory access
+ * after the privilege drop: past remote.ssh.journal_max_kib each file's
+ * bytes move one place down and the current one starts empty.
+ */
+static int		 journal_fds[JB_JOURNAL_KEEP_MAX];
+static int		 njournal;
 static int		 nsessions;
 static int		 draining;
 static struct event	 watch_ev;
@@ -89,6 +124,42 @@ ms_since(const struct timespec *t0)
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (int64_t)(t.tv_sec - t0->tv_sec) * 1000 +
 	    (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* copy from's bytes over to's */
+static int
+journal_copy(int from, int to)
+{
+	char	 buf[65536];
+	off_t	 off = 0;
+	ssize_t	 n;
+
+	if (ftruncate(to, 0) == -1)
+		return -1;
+	while ((n = pread(from, buf, sizeof(buf), off)) > 0) {
+		if (pwrite(to, buf, n, off) != n)
+			return -1;
+		off += n;
+	}
+	return n == -1 ? -1 : 0;
+}
+
+static void
+journal_rotate(void)
+{
+	struct stat	st;
+	int		i;
+
+	if (fstat(journal_fds[0], &st) == -1 ||
+	    st.st_size < (off_t)env->conf.ssh_journal_max_kib * 1024)
+		return;
+	for (i = njournal - 1; i > 0; i--)
+		if (journal_copy(journal_fds[i - 1], journal_fds[i]) == -1) {
+			log_warn("ssh journal: rotating");
+			return;
+		}
+	if (ftruncate(journal_fds[0], 0) == -1)
+		log_warn("ssh journal: rotating");
 }
 
 /*
@@ -135,18 +206,71 @@ journal(struct sshsess *s, const char *route, const char *decision,
 	line = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
 	    JSON_C_TO_STRING_NOSLASHESCAPE);
 	len = strlen(line);
-	if (journal_fd != -1) {
+	if (njournal > 0) {
 		struct iovec	iov[2];
 
 		iov[0].iov_base = (void *)(uintptr_t)line;
 		iov[0].iov_len = len;
 		iov[1].iov_base = "\n";
 		iov[1].iov_len = 1;
-		if (writev(journal_fd, iov, 2) == -1)
+		if (writev(journal_fds[0], iov, 2) == -1)
 			log_warn("ssh journal");
+		journal_rotate();
 	}
 	log_info("ssh: %s", line);
 	json_object_put(o);
+}
+
+/*
+ * Refusals per source address and minute (remote.ssh.refusals_per_minute)
+ * while not logged in: past the limit the source's refusals are no
+ * longer journalled one by one; one line says so, and jb-sshd closes the
+ * source's new connections at accept until the minute is over.
+ */
+#define SRC_SLOTS	256
+static struct srcrate {
+	char	 addr[48];
+	time_t	 minute;
+	int	 n;
+} srcrates[SRC_SLOTS];
+
+/* 1: journal this refusal; 0: the source is over its limit */
+static int
+refusal_counted(struct sshsess *s)
+{
+	struct jb_sshd_penalty	 pen;
+	struct srcrate		*r = NULL;
+	time_t			 minute = time(NULL) / 60;
+	int			 i, old = 0;
+
+	for (i = 0; i < SRC_SLOTS; i++) {
+		if (strcmp(srcrates[i].addr, s->addr) == 0) {
+			r = &srcrates[i];
+			break;
+		}
+		if (srcrates[i].minute < srcrates[old].minute)
+			old = i;
+	}
+	if (r == NULL) {
+		r = &srcrates[old];
+		memset(r, 0, sizeof(*r));
+		strlcpy(r->addr, s->addr, sizeof(r->addr));
+	}
+	if (r->minute != minute) {
+		r->minute = minute;
+		r->n = 0;
+	}
+	if (++r->n <= env->conf.ssh_refusals_per_min)
+		return 1;
+	if (r->n == env->conf.ssh_refusals_per_min + 1) {
+		journal(s, "rate limit", "refuse", "refusals_per_minute", 0);
+		memset(&pen, 0, sizeof(pen));
+		strlcpy(pen.addr, s->addr, sizeof(pen.addr));
+		pen.until = (minute + 1) * 60;
+		(void)imsgev_compose(&children[PROC_SSHD].iev,
+		    IMSG_SSHD_PENALTY, 0, 0, -1, &pen, sizeof(pen));
+	}
+	return 0;
 }
 
 /* as root, before the privilege drop: the socket and the journal */
@@ -155,13 +279,20 @@ sshd_init(void)
 {
 	struct sockaddr_storage	 ss;
 	char			 path[PATH_MAX];
-	int			 on = 1;
+	int			 on = 1, i;
 
-	if (snprintf(path, sizeof(path), "%s/ssh-journal.jsonl",
-	    env->conf.state_dir) < (int)sizeof(path) &&
-	    (journal_fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC,
-	    0600)) == -1)
-		fatal("ssh journal %s", path);
+	/* journal_keep is read here only: a reload does not change it */
+	for (i = 0; i < env->conf.ssh_journal_keep; i++) {
+		if ((i == 0 ? snprintf(path, sizeof(path), "%s/ssh-journal.jsonl",
+		    env->conf.state_dir) : snprintf(path, sizeof(path),
+		    "%s/ssh-journal.jsonl.%d", env->conf.state_dir, i)) >=
+		    (int)sizeof(path))
+			fatalx("ssh journal: state_dir too long");
+		if ((journal_fds[i] = open(path, O_RDWR | O_CREAT | O_CLOEXEC |
+		    (i == 0 ? O_APPEND : 0), 0600)) == -1)
+			fatal("ssh journal %s", path);
+		njournal++;
+	}
 	if (strcmp(env->conf.ssh_listen, "off") == 0)
 		return;
 	if (conf_listen_addr(env->conf.ssh_listen, &ss) == -1)
@@ -218,6 +349,7 @@ void
 sshd_start(const char *self)
 {
 	struct timeval	 tv = { SSH_WATCH_SECS, 0 };
+	struct jb_sshd_limits lim;
 	char		 name[48];
 	const struct cmd *c;
 	int		 i, nw;
@@ -226,8 +358,10 @@ sshd_start(const char *self)
 		log_info("ssh: remote.ssh.listen is off");
 		return;
 	}
+	memset(&lim, 0, sizeof(lim));
+	lim.max_unauth = env->conf.ssh_max_unauth;
 	if (imsgev_compose(&children[PROC_SSHD].iev, IMSG_SSHD_LISTEN, 0, 0,
-	    listen_fd, NULL, 0) == -1)
+	    listen_fd, &lim, sizeof(lim)) == -1)
 		fatal("ssh: compose");
 	listen_fd = -1;
 	log_info("ssh: listening on %s, commands %s, host restrictions %s",
@@ -281,6 +415,7 @@ sshd_session_new(struct imsg *imsg)
 	}
 	strlcpy(s->addr, p.addr, sizeof(s->addr));
 	s->port = p.port;
+	s->id = p.id;
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
 	if ((s->c = control_adopt(fd, s)) == NULL) {
 		close(fd);
@@ -294,6 +429,14 @@ sshd_session_new(struct imsg *imsg)
 void
 sshd_session_closed(struct sshsess *s)
 {
+	struct job	*job;
+
+	if (s->busy && (job = control_job(s->c)) != NULL) {
+		strlcpy(s->repo, job->remote_repo, sizeof(s->repo));
+		if (job->remote_found)
+			strlcpy(s->target, job->remote_in.name,
+			    sizeof(s->target));
+	}
 	if (s->busy)
 		journal(s, s->route, "accept", "session closed", 1);
 	nsessions--;
@@ -394,6 +537,7 @@ sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
 	const struct jb_instance	*in;
 	const struct jb_exit		*x;
 	struct job			*job;
+	const char			*gate;
 
 	switch (type) {
 	case IMSG_CTL_STATUS_ENTRY:
@@ -425,8 +569,15 @@ sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
 		s->status = x->status;
 		break;
 	case IMSG_CTL_END:
-		if ((job = control_job(s->c)) != NULL)
+		gate = NULL;
+		if ((job = control_job(s->c)) != NULL) {
 			strlcpy(s->repo, job->remote_repo, sizeof(s->repo));
+			/* the container's name once it resolved, never the text */
+			if (job->remote_found)
+				strlcpy(s->target, job->remote_in.name,
+				    sizeof(s->target));
+			gate = job->remote_reason;
+		}
 		if (!s->failed && s->render == CMD_STATUS)
 			render(s, r_status_end, NULL);
 		if (!s->failed && (s->render == CMD_LS ||
@@ -434,7 +585,10 @@ sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
 			render(s, r_list_end, NULL);
 		if (!s->got_exit)
 			s->status = s->failed ? 1 : 0;
-		if (s->busy)
+		/* the remote gate refused the container it named */
+		if (s->busy && gate != NULL)
+			finish(s, "refuse", gate);
+		else if (s->busy)
 			finish(s, "accept", s->failed ? "failed" : NULL);
 		break;
 	}
@@ -584,9 +738,6 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 		(void)sshd_reply(s, IMSG_CTL_END, NULL, 0, -1);
 		goto out;
 	}
-	if (cmd->nargs > 0 && (r.cmd->id == CMD_EXEC ||
-	    r.cmd->id == CMD_SHELL))
-		strlcpy(s->target, cmd->argv, sizeof(s->target));
 	cmd->tty = x->pty;
 	cmd->cols = x->cols;
 	cmd->rows = x->rows;
@@ -619,10 +770,11 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 	free(cmd);
 }
 
-static void
+static int
 auth(struct sshsess *s, struct jb_sshd_auth *a)
 {
 	struct jb_sshd_verdict	 v;
+	struct jb_sshd_authed	 au;
 	struct passwd		*pw;
 	uint8_t			 blob[AUTHKEY_BLOB_MAX];
 	char			 path[PATH_MAX], err[256], type[64];
@@ -666,10 +818,23 @@ auth(struct sshsess *s, struct jb_sshd_auth *a)
 	strlcpy(s->fp, v.fingerprint, sizeof(s->fp));
 	/* a probe that passes decides nothing yet; its signature does */
 	if (v.ok && !a->verified)
-		return;
-	if (v.ok)
+		return 0;
+	if (v.ok) {
 		s->authed = 1;
-	journal(s, "auth", v.ok ? "accept" : "refuse", reason, 0);
+		memset(&au, 0, sizeof(au));
+		au.id = s->id;
+		/* no longer one of its source's unauthenticated connections */
+		(void)imsgev_compose(&children[PROC_SSHD].iev,
+		    IMSG_SSHD_AUTHED, 0, 0, -1, &au, sizeof(au));
+		journal(s, "auth", "accept", NULL, 0);
+		return 0;
+	}
+	/* the parent counts too: a session past the limit is dropped */
+	if (++s->nrefused > SSH_AUTH_TRIES_SLACK)
+		return -1;
+	if (refusal_counted(s))
+		journal(s, "auth", "refuse", reason, 0);
+	return 0;
 }
 
 int
@@ -690,14 +855,23 @@ sshd_dispatch(struct sshsess *s, struct imsg *imsg)
 		if (imsg_get_data(imsg, a, sizeof(*a)) == -1)
 			rc = -1;
 		else
-			auth(s, a);
+			rc = auth(s, a);
 		free(a);
 		return rc;
 	case IMSG_SSHD_REFUSED:
-		if (imsg_get_data(imsg, &r, sizeof(r)) == -1)
+		if (imsg_get_data(imsg, &r, sizeof(r)) == -1 ||
+		    r.what == SSHD_REFUSED_NONE || r.what >= SSHD_REFUSED_MAX)
 			return -1;
-		r.what[sizeof(r.what) - 1] = '\0';
-		journal(s, r.what, "refuse", "not served", 0);
+		/*
+		 * Bounded whatever the session says: so many refusals, then
+		 * the session is dropped (it counts its logins itself too)
+		 */
+		if (++s->nrefused > (s->authed ? SSH_REFUSALS_MAX :
+		    SSH_AUTH_TRIES_SLACK))
+			return -1;
+		if (s->authed || refusal_counted(s))
+			journal(s, refusal_names[r.what], "refuse",
+			    "not served", 0);
 		return 0;
 	case IMSG_SSHD_ENV:
 		if (!s->authed || imsg_get_data(imsg, &e, sizeof(e)) == -1)
@@ -753,18 +927,53 @@ cmd_sshstatus(struct job *job)
 	job_end(job, 1, " ");
 }
 
-/* jbctl audit [--since DURATION]: the journal's lines, newest last */
+/* does the journal line pass audit's filters? */
+static int
+audit_match(const char *line, const char *cutoff, const char *container,
+    const char *key)
+{
+	struct json_object	*o, *v;
+	int			 ok = 1;
+
+	if (cutoff == NULL && container == NULL && key == NULL)
+		return 1;
+	if ((o = json_tokener_parse(line)) == NULL)
+		return 0;
+	/* the fixed-width stamps compare as text */
+	if (cutoff != NULL && (!json_object_object_get_ex(o, "time", &v) ||
+	    strcmp(json_object_get_string(v), cutoff) < 0))
+		ok = 0;
+	if (ok && container != NULL &&
+	    (!json_object_object_get_ex(o, "container", &v) ||
+	    strcmp(json_object_get_string(v), container) != 0))
+		ok = 0;
+	if (ok && key != NULL &&
+	    (!json_object_object_get_ex(o, "fingerprint", &v) ||
+	    strcmp(json_object_get_string(v), key) != 0))
+		ok = 0;
+	json_object_put(o);
+	return ok;
+}
+
+/*
+ * jbctl audit [--since DURATION] [--container NAME] [--key FINGERPRINT]:
+ * the journal's lines, oldest first, the rotated files before the
+ * current one; read a piece at a time, never whole.
+ */
 void
 cmd_audit(struct job *job)
 {
 	struct jb_output	*o;
 	const char		*since = job_opt(job, "since");
-	char			 cutoff[32], err[256], *buf = NULL, *line;
-	char			*save;
+	const char		*container = job_opt(job, "container");
+	const char		*key = job_opt(job, "key");
+	char			 cutoff[32], err[256], *buf, *line, *nl;
 	int64_t			 secs = 0;
 	time_t			 t;
-	struct stat		 st;
-	size_t			 len;
+	off_t			 off;
+	size_t			 have, len;
+	ssize_t			 n;
+	int			 f, skip;
 
 	if (since != NULL && duration_parse(since, 1, 366LL * 86400, &secs,
 	    err, sizeof(err)) == -1) {
@@ -773,42 +982,55 @@ cmd_audit(struct job *job)
 	}
 	t = time(NULL) - (time_t)secs;
 	strftime(cutoff, sizeof(cutoff), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-	if (journal_fd == -1 || fstat(journal_fd, &st) == -1) {
+	if (njournal == 0) {
 		job_end(job, 0, "the ssh journal cannot be read");
 		return;
 	}
-	len = (size_t)st.st_size;
-	if ((buf = malloc(len + 1)) == NULL ||
+	if ((buf = malloc(AUDIT_CHUNK + 1)) == NULL ||
 	    (o = calloc(1, sizeof(*o))) == NULL) {
 		free(buf);
 		job_end(job, 0, "out of memory");
 		return;
 	}
-	if (pread(journal_fd, buf, len, 0) != (ssize_t)len) {
-		free(buf);
-		free(o);
-		job_end(job, 0, "the ssh journal cannot be read");
-		return;
-	}
-	buf[len] = '\0';
 	o->which = 1;
-	for (line = strtok_r(buf, "\n", &save); line != NULL;
-	    line = strtok_r(NULL, "\n", &save)) {
-		/* {"time":"...": the fixed-width stamp compares as text */
-		if (since != NULL && (strlen(line) < 10 + 20 ||
-		    strncmp(line + 9, cutoff, 20) < 0))
-			continue;
-		len = strlen(line);
-		if (o->len + len + 1 > sizeof(o->data)) {
-			(void)job_reply(job, IMSG_CTL_OUTPUT, o, sizeof(*o),
-			    -1);
-			o->len = 0;
+	for (f = njournal - 1; f >= 0; f--) {
+		off = 0;
+		have = 0;
+		skip = 0;
+		while ((n = pread(journal_fds[f], buf + have,
+		    AUDIT_CHUNK - have, off)) > 0) {
+			off += n;
+			have += n;
+			buf[have] = '\0';
+			line = buf;
+			while ((nl = memchr(line, '\n', have - (line - buf))) !=
+			    NULL) {
+				*nl = '\0';
+				len = nl - line;
+				if (!skip && audit_match(line, since ? cutoff :
+				    NULL, container, key) &&
+				    len + 1 <= sizeof(o->data)) {
+					if (o->len + len + 1 > sizeof(o->data)) {
+						(void)job_reply(job,
+						    IMSG_CTL_OUTPUT, o,
+						    sizeof(*o), -1);
+						o->len = 0;
+					}
+					memcpy(o->data + o->len, line, len);
+					o->data[o->len + len] = '\n';
+					o->len += len + 1;
+				}
+				skip = 0;
+				line = nl + 1;
+			}
+			have -= line - buf;
+			memmove(buf, line, have);
+			if (have == AUDIT_CHUNK) {
+				/* a line longer than a piece: not a line of ours */
+				have = 0;
+				skip = 1;
+			}
 		}
-		if (len + 1 > sizeof(o->data))
-			continue;
-		memcpy(o->data + o->len, line, len);
-		o->data[o->len + len] = '\n';
-		o->len += len + 1;
 	}
 	if (o->len > 0)
 		(void)job_reply(job, IMSG_CTL_OUTPUT, o, sizeof(*o), -1);

@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <libssh/libssh.h>
@@ -46,11 +47,74 @@
 /* more live connections than this are closed at once */
 #define SSHD_MAX_SESSIONS	256
 
+
 static ssh_bind		 sshbind;
 static struct event	 ev_accept, ev_chld;
 static int		 listen_fd = -1;
 static int		 nsessions;
 static int		 draining;
+
+/*
+ * Early drop (sshd's MaxStartups, per source): a source address may have
+ * so many connections not yet logged in; the parent may also shut one
+ * out for a while when its refusals run past remote.ssh.
+ * refusals_per_minute.  Both are decided here, at accept, before a
+ * session process is made.  The parent says when a session logged in.
+ */
+struct live {
+	pid_t		 pid;
+	uint32_t	 id;
+	int		 authed;
+	char		 addr[48];
+};
+static struct live	 lives[SSHD_MAX_SESSIONS];
+static uint32_t		 next_id = 1;
+static uint32_t		 max_unauth = 128;
+
+#define PENALTY_MAX	64
+static struct jb_sshd_penalty	penalties[PENALTY_MAX];
+static time_t		 last_drop_log[2];	/* penalty, unauthenticated */
+
+static int
+unauth_from(const char *addr)
+{
+	int	i, n = 0;
+
+	for (i = 0; i < SSHD_MAX_SESSIONS; i++)
+		if (lives[i].pid != 0 && !lives[i].authed &&
+		    strcmp(lives[i].addr, addr) == 0)
+			n++;
+	return n;
+}
+
+static int
+penalized(const char *addr)
+{
+	time_t	now = time(NULL);
+	int	i;
+
+	for (i = 0; i < PENALTY_MAX; i++)
+		if (penalties[i].until > now &&
+		    strcmp(penalties[i].addr, addr) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+penalty_add(const struct jb_sshd_penalty *p)
+{
+	int	i, old = 0;
+
+	for (i = 0; i < PENALTY_MAX; i++) {
+		if (strcmp(penalties[i].addr, p->addr) == 0) {
+			old = i;
+			break;
+		}
+		if (penalties[i].until < penalties[old].until)
+			old = i;
+	}
+	penalties[old] = *p;
+}
 
 static void
 hostkey_load(const char *dir)
@@ -92,11 +156,16 @@ hostkey_load(const char *dir)
 static void
 sshd_reap(int sig, short event, void *arg)
 {
-	int	status;
+	int	status, i;
+	pid_t	pid;
 
-	while (waitpid(-1, &status, WNOHANG) > 0)
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
 		if (nsessions > 0)
 			nsessions--;
+		for (i = 0; i < SSHD_MAX_SESSIONS; i++)
+			if (lives[i].pid == pid)
+				memset(&lives[i], 0, sizeof(lives[i]));
+	}
 	if (draining && nsessions == 0) {
 		log_info("jb-sshd: drained, exiting");
 		exit(0);
@@ -110,7 +179,7 @@ sshd_accept(int fd, short event, void *arg)
 	struct sockaddr_storage	 ss;
 	struct jb_sshd_session	 sess;
 	socklen_t		 len = sizeof(ss);
-	int			 s, sp[2];
+	int			 s, sp[2], slot, why;
 	pid_t			 pid;
 
 	if ((s = accept4(fd, (struct sockaddr *)&ss, &len, SOCK_CLOEXEC)) ==
@@ -140,6 +209,27 @@ sshd_accept(int fd, short event, void *arg)
 		    sizeof(sess.addr));
 		sess.port = ntohs(sin6->sin6_port);
 	}
+	if ((why = penalized(sess.addr) ? 0 : unauth_from(sess.addr) >=
+	    (int)max_unauth ? 1 : -1) != -1) {
+		/* said once a minute at most: the log is no flood either */
+		if (time(NULL) - last_drop_log[why] >= 60) {
+			log_warnx("jb-sshd: %s: %s; its connections are closed "
+			    "at once", sess.addr, why == 0 ?
+			    "too many refusals" : "too many connections not "
+			    "logged in");
+			last_drop_log[why] = time(NULL);
+		}
+		close(s);
+		return;
+	}
+	for (slot = 0; slot < SSHD_MAX_SESSIONS && lives[slot].pid != 0;
+	    slot++)
+		;
+	if (slot == SSHD_MAX_SESSIONS) {
+		close(s);
+		return;
+	}
+	sess.id = next_id++;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1) {
 		log_warn("jb-sshd: socketpair");
 		close(s);
@@ -161,6 +251,9 @@ sshd_accept(int fd, short event, void *arg)
 		/* NOTREACHED */
 	}
 	nsessions++;
+	lives[slot].pid = pid;
+	lives[slot].id = sess.id;
+	(void)strlcpy(lives[slot].addr, sess.addr, sizeof(lives[slot].addr));
 	close(s);
 	close(sp[1]);
 	/* the parent gets the session's channel, and so the session */
@@ -172,13 +265,18 @@ sshd_accept(int fd, short event, void *arg)
 static int
 sshd_dispatch(struct child *c, struct imsg *imsg)
 {
-	int	fd;
+	struct jb_sshd_limits	 lim;
+	struct jb_sshd_authed	 au;
+	struct jb_sshd_penalty	 pen;
+	int			 fd, i;
 
 	switch (imsg_get_type(imsg)) {
 	case IMSG_SSHD_LISTEN:
-		if (listen_fd != -1 || imsg_get_len(imsg) != 0 ||
-		    (fd = imsg_get_fd(imsg)) == -1)
+		if (listen_fd != -1 ||
+		    imsg_get_data(imsg, &lim, sizeof(lim)) == -1 ||
+		    lim.max_unauth == 0 || (fd = imsg_get_fd(imsg)) == -1)
 			fatalx("jb-sshd: bad SSHD_LISTEN");
+		max_unauth = lim.max_unauth;
 		listen_fd = fd;
 		if (fcntl(fd, F_SETFL, O_NONBLOCK) == -1)
 			fatal("jb-sshd: fcntl");
@@ -186,6 +284,19 @@ sshd_dispatch(struct child *c, struct imsg *imsg)
 		event_add(&ev_accept, NULL);
 		snprintf(c->detail, sizeof(c->detail), "ssh: %d sessions "
 		    "at most, one process each", SSHD_MAX_SESSIONS);
+		return 0;
+	case IMSG_SSHD_AUTHED:
+		if (imsg_get_data(imsg, &au, sizeof(au)) == -1)
+			fatalx("jb-sshd: bad SSHD_AUTHED");
+		for (i = 0; i < SSHD_MAX_SESSIONS; i++)
+			if (lives[i].pid != 0 && lives[i].id == au.id)
+				lives[i].authed = 1;
+		return 0;
+	case IMSG_SSHD_PENALTY:
+		if (imsg_get_data(imsg, &pen, sizeof(pen)) == -1 ||
+		    memchr(pen.addr, '\0', sizeof(pen.addr)) == NULL)
+			fatalx("jb-sshd: bad SSHD_PENALTY");
+		penalty_add(&pen);
 		return 0;
 	case IMSG_SSHD_DRAIN:
 		/* a new version is installed: no new session, then go */

@@ -150,13 +150,14 @@ parent_wait(struct sess *st, uint32_t type, void *data, size_t len)
 	}
 }
 
+/* journalled by the parent, which names the code: no client text */
 static void
-refused(struct sess *st, const char *what)
+refused(struct sess *st, enum jb_sshd_refusal what)
 {
 	struct jb_sshd_refused	r;
 
 	memset(&r, 0, sizeof(r));
-	strlcpy(r.what, what, sizeof(r.what));
+	r.what = what;
 	parent_send(st, IMSG_SSHD_REFUSED, &r, sizeof(r));
 }
 
@@ -211,10 +212,28 @@ auth_pubkey(ssh_session s, const char *user, struct ssh_key_struct *key,
 	return SSH_AUTH_SUCCESS;
 }
 
+/*
+ * A refused attempt of any method counts against the connection's
+ * limit (MaxAuthTries): past it the connection is hung up, so a client
+ * cannot turn one connection into endless journal lines.
+ */
+static void
+auth_failed(struct sess *st, enum jb_sshd_refusal what)
+{
+	if (st->tries >= SSHD_MAX_TRIES) {
+		st->over = 1;
+		return;
+	}
+	if (what != SSHD_REFUSED_NONE)
+		refused(st, what);
+	if (++st->tries >= SSHD_MAX_TRIES)
+		st->over = 1;
+}
+
 static int
 auth_password(ssh_session s, const char *user, const char *pass, void *ud)
 {
-	refused(ud, "auth password");
+	auth_failed(ud, SSHD_REFUSED_AUTH_PASSWORD);
 	return SSH_AUTH_DENIED;
 }
 
@@ -223,7 +242,7 @@ static ssh_string
 gssapi_none(ssh_session s, const char *user, int n, ssh_string *oids,
     void *ud)
 {
-	refused(ud, "auth gssapi-with-mic");
+	auth_failed(ud, SSHD_REFUSED_AUTH_GSSAPI);
 	return NULL;
 }
 
@@ -231,8 +250,8 @@ static void
 global_request(ssh_session s, ssh_message msg, void *ud)
 {
 	refused(ud, ssh_message_subtype(msg) ==
-	    SSH_GLOBAL_REQUEST_TCPIP_FORWARD ? "tcpip-forward" :
-	    "global request");
+	    SSH_GLOBAL_REQUEST_TCPIP_FORWARD ? SSHD_REFUSED_TCPIP_FORWARD :
+	    SSHD_REFUSED_GLOBAL_REQUEST);
 	ssh_message_reply_default(msg);
 }
 
@@ -240,43 +259,50 @@ global_request(ssh_session s, ssh_message msg, void *ud)
 static int
 message_cb(ssh_session s, ssh_message msg, void *ud)
 {
-	struct sess	*st = ud;
-	const char	*what = NULL;
+	struct sess		*st = ud;
+	enum jb_sshd_refusal	 what = SSHD_REFUSED_NONE;
 
 	switch (ssh_message_type(msg)) {
 	case SSH_REQUEST_CHANNEL_OPEN:
 		switch (ssh_message_subtype(msg)) {
 		case SSH_CHANNEL_DIRECT_TCPIP:
-			what = "direct-tcpip";
+			what = SSHD_REFUSED_DIRECT_TCPIP;
 			break;
 		case SSH_CHANNEL_X11:
-			what = "x11 channel";
+			what = SSHD_REFUSED_X11_CHANNEL;
 			break;
 		case SSH_CHANNEL_SESSION:
-			what = "second session channel";
+			what = SSHD_REFUSED_SECOND_SESSION;
 			break;
 		default:
-			what = "channel open";
+			what = SSHD_REFUSED_CHANNEL_OPEN;
 		}
 		break;
 	case SSH_REQUEST_CHANNEL:
 		switch (ssh_message_subtype(msg)) {
 		case SSH_CHANNEL_REQUEST_X11:
-			what = "x11-req";
+			what = SSHD_REFUSED_X11_REQ;
 			break;
 		default:
-			what = "channel request";
+			what = SSHD_REFUSED_CHANNEL_REQUEST;
 		}
 		break;
 	case SSH_REQUEST_AUTH:
-		if (ssh_message_subtype(msg) != SSH_AUTH_METHOD_NONE &&
-		    ssh_message_subtype(msg) != SSH_AUTH_METHOD_PUBLICKEY)
-			what = "auth method";
+		switch (ssh_message_subtype(msg)) {
+		case SSH_AUTH_METHOD_NONE:
+		case SSH_AUTH_METHOD_PUBLICKEY:
+			break;
+		case SSH_AUTH_METHOD_INTERACTIVE:
+			auth_failed(st, SSHD_REFUSED_AUTH_KBDINT);
+			break;
+		default:
+			auth_failed(st, SSHD_REFUSED_AUTH_METHOD);
+		}
 		break;
 	default:
 		break;
 	}
-	if (what != NULL)
+	if (what != SSHD_REFUSED_NONE)
 		refused(st, what);
 	return 1;
 }
@@ -328,10 +354,9 @@ shell_request(ssh_session s, ssh_channel ch, void *ud)
 static int
 subsystem_request(ssh_session s, ssh_channel ch, const char *name, void *ud)
 {
-	char	what[64];
-
-	snprintf(what, sizeof(what), "subsystem %.40s", name);
-	refused(ud, what);
+	/* the name is the client's: only the one known is told apart */
+	refused(ud, strcmp(name, "sftp") == 0 ? SSHD_REFUSED_SUBSYSTEM_SFTP :
+	    SSHD_REFUSED_SUBSYSTEM);
 	return 1;
 }
 

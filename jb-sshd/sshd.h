@@ -18,7 +18,7 @@
 
 /* libssh has neither: a login must finish in time and in few tries */
 #define SSHD_LOGIN_GRACE	30	/* seconds from accept to auth */
-#define SSHD_MAX_TRIES		6	/* keys refused per connection */
+#define SSHD_MAX_TRIES		JB_SSH_AUTH_TRIES /* refused per connection */
 
 /* session.c: one connection, in its own process; never returns */
 __attribute__((__noreturn__)) void session_run(ssh_bind, int fd, int chan,

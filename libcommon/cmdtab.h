@@ -97,6 +97,12 @@ struct cmd {
 	int		 min_args;
 	int		 max_args;
 	struct cmd_opt	 opts[CMD_MAXOPTS];	/* ended by lname NULL */
+	/*
+	 * Which positional argument (1-based) names an existing container,
+	 * 0 when none does: over SSH that container is looked up before
+	 * anything else is done (the remote gate, jailbeed/remote_gate.c).
+	 */
+	int		 name_arg;
 	const char	*help;
 	int		 flags;		/* CMD_LOCAL */
 };

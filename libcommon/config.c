@@ -89,6 +89,18 @@ static const struct yt_field ssh_fields[] = {
 	{ .key = "mounts", .type = YT_BOOL,
 	  .off = offsetof(struct jb_conf, ssh_mounts) },
 	{ .key = "mount_roots", .type = YT_CUSTOM, .fn = roots_list },
+	{ .key = "journal_max_kib", .type = YT_INT,
+	  .off = offsetof(struct jb_conf, ssh_journal_max_kib),
+	  .size = sizeof(int), .min = 16, .max = 1048576 },
+	{ .key = "journal_keep", .type = YT_INT,
+	  .off = offsetof(struct jb_conf, ssh_journal_keep),
+	  .size = sizeof(int), .min = 1, .max = JB_JOURNAL_KEEP_MAX },
+	{ .key = "max_unauthenticated_per_source", .type = YT_INT,
+	  .off = offsetof(struct jb_conf, ssh_max_unauth),
+	  .size = sizeof(int), .min = 1, .max = 256 },
+	{ .key = "refusals_per_minute", .type = YT_INT,
+	  .off = offsetof(struct jb_conf, ssh_refusals_per_min),
+	  .size = sizeof(int), .min = 1, .max = 100000 },
 	{ .key = NULL }
 };
 
@@ -545,6 +557,11 @@ conf_defaults(struct jb_conf *conf)
 	    sizeof(conf->ssh_listen));
 	conf->ssh_restrict_host = 1;
 	(void)strlcpy(conf->ssh_mode, "full", sizeof(conf->ssh_mode));
+	conf->ssh_journal_max_kib = 10240;
+	conf->ssh_journal_keep = 5;
+	/* behind a tunnel every client is 127.0.0.1: not too few */
+	conf->ssh_max_unauth = 128;
+	conf->ssh_refusals_per_min = 60;
 }
 
 int

@@ -29,6 +29,7 @@
 #define JB_BRIDGE		"jbbr0"
 #define JB_SSH_LISTEN		"127.0.0.1:8022"
 #define JB_SSH_LIST_MAX		32
+#define JB_JOURNAL_KEEP_MAX	20	/* remote.ssh.journal_keep at most */
 #define JB_OWNER_MAX		33	/* a login name, NUL included */
 #define JB_ROOTS_MAX		16	/* remote.ssh.mount_roots */
 #define JB_ROOT_REPOS_MAX	16	/* mount_roots[].repos */
@@ -63,6 +64,11 @@ struct jb_conf {
 	char	ssh_excluded[JB_SSH_LIST_MAX][48]; /* repo prefixes */
 	int	ssh_nexcluded;
 	int	ssh_mounts;		/* every optional mount remotely */
+	/* journal flood (issue 15 item 3) */
+	int	ssh_journal_max_kib;	/* rotate past this size */
+	int	ssh_journal_keep;	/* files kept, the current one too */
+	int	ssh_max_unauth;		/* unauthenticated per source */
+	int	ssh_refusals_per_min;	/* journalled per source and minute */
 	struct jb_mount_root ssh_roots[JB_ROOTS_MAX];
 	int	ssh_nroots;
 	/* jb-netd's upstream resolver; "": the host's /etc/resolv.conf */

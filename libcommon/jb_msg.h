@@ -157,6 +157,8 @@ enum jb_imsg_type {
 	IMSG_SSHD_EXEC,		/* S->P, struct jb_sshd_exec: exec or shell */
 	IMSG_SSHD_REFUSED,	/* S->P, struct jb_sshd_refused: for the journal */
 	IMSG_SSHD_DRAIN,	/* P->S, none: refuse new sessions, exit when idle */
+	IMSG_SSHD_AUTHED,	/* P->S, struct jb_sshd_authed: a session logged in */
+	IMSG_SSHD_PENALTY,	/* P->S, struct jb_sshd_penalty: drop a source */
 
 	/* jbctl <-> parent (control socket): 1000.. */
 	IMSG_CTL_STATUS = 1000,	/* client -> parent, none */
@@ -347,7 +349,26 @@ struct jb_repo_req {
 struct jb_sshd_session {
 	char		addr[48];		/* the client's address */
 	uint32_t	port;
+	uint32_t	id;			/* jb-sshd's, for AUTHED */
 };
+
+/* with SSHD_LISTEN: jb-sshd's own limits at accept (MaxStartups-like) */
+struct jb_sshd_limits {
+	uint32_t	max_unauth;		/* per source address */
+};
+
+struct jb_sshd_authed {
+	uint32_t	id;
+};
+
+/* new connections from addr are closed at accept until then */
+struct jb_sshd_penalty {
+	char		addr[48];
+	int64_t		until;			/* seconds since the epoch */
+};
+
+/* refused logins of any method per connection (MaxAuthTries) */
+#define JB_SSH_AUTH_TRIES	6
 
 #define JB_SSH_KEY_MAX		8192	/* a public key blob, base64 */
 struct jb_sshd_auth {
@@ -375,8 +396,31 @@ struct jb_sshd_exec {
 	char		term[64];
 };
 
+/*
+ * What a session refused, as a fixed code the parent names in the
+ * journal: never the client's own words (a subsystem's name, say).
+ */
+enum jb_sshd_refusal {
+	SSHD_REFUSED_NONE = 0,		/* never sent */
+	SSHD_REFUSED_AUTH_PASSWORD,
+	SSHD_REFUSED_AUTH_KBDINT,
+	SSHD_REFUSED_AUTH_GSSAPI,
+	SSHD_REFUSED_AUTH_METHOD,	/* hostbased and the unknown ones */
+	SSHD_REFUSED_TCPIP_FORWARD,
+	SSHD_REFUSED_GLOBAL_REQUEST,
+	SSHD_REFUSED_DIRECT_TCPIP,
+	SSHD_REFUSED_X11_CHANNEL,
+	SSHD_REFUSED_SECOND_SESSION,
+	SSHD_REFUSED_CHANNEL_OPEN,
+	SSHD_REFUSED_X11_REQ,
+	SSHD_REFUSED_CHANNEL_REQUEST,
+	SSHD_REFUSED_SUBSYSTEM_SFTP,
+	SSHD_REFUSED_SUBSYSTEM,		/* any other name: not recorded */
+	SSHD_REFUSED_MAX
+};
+
 struct jb_sshd_refused {
-	char		what[64];		/* "tcpip-forward", "x11-req" ... */
+	uint32_t	what;			/* enum jb_sshd_refusal */
 };
 
 struct jb_repo_info {

@@ -63,6 +63,8 @@ sandbox_jailbeed(const char *sockdir)
 		SCMP_SYS(unlink), SCMP_SYS(unlinkat), SCMP_SYS(wait4),
 		SCMP_SYS(readlink), SCMP_SYS(getdents64), SCMP_SYS(access),
 		SCMP_SYS(faccessat), SCMP_SYS(faccessat2),
+		/* the ssh journal's rotation, on files opened at start */
+		SCMP_SYS(ftruncate), SCMP_SYS(pwrite64),
 	};
 	const char		*ro[] = { "/", NULL };
 	const char		*rw[] = { sockdir, NULL };

@@ -364,6 +364,10 @@ R44_journal_body() {
 	    jailbee@127.0.0.1 version
 	TERM_PROGRAM=SecretTerm1 jssh -o SendEnv=TERM_PROGRAM -i key1 \
 	    jailbee@127.0.0.1 "snapshot ls secretarg42" > /dev/null 2>&1
+	# client-chosen names: a subsystem, a container that does not exist
+	jssh -i key1 -s jailbee@127.0.0.1 secretsub42 > /dev/null 2>&1
+	jssh -i key1 jailbee@127.0.0.1 "exec secretctr42 -- true" \
+	    > /dev/null 2>&1
 	j=state/ssh-journal.jsonl
 	fp1=$(ssh-keygen -lf key1.pub | cut -d' ' -f2)
 	fp2=$(ssh-keygen -lf key2.pub | cut -d' ' -f2)
@@ -379,12 +383,19 @@ R44_journal_body() {
 	    "\"fingerprint\":\"$fp1\"" || atf_fail "no exec of version in the journal"
 	has '"command":"snapshot ls"' '"exit":1' '"route":"exec"' ||
 	    atf_fail "no failed snapshot ls in the journal"
+	# item 4: fixed identifiers, and only names that resolved
+	has '"route":"subsystem","command":"","container":""' \
+	    '"decision":"refuse"' '"reason":"not served"' ||
+	    atf_fail "no refused subsystem in the journal"
+	has '"route":"exec","command":"exec","container":"","repo":""' \
+	    '"decision":"refuse"' '"reason":"unknown container"' ||
+	    atf_fail "no refused exec of an unknown container in the journal"
 	# no secret in the journal nor its syslog copy: key material, a
 	# command's argument, an env value
 	grep "ssh: {" jailbeed.log > syslog.copy
 	atf_check -o match:"snapshot ls" cat syslog.copy
 	for secret in "$(cut -d' ' -f2 key1.pub)" "$(cut -d' ' -f2 key2.pub)" \
-	    secretarg42 SecretTerm1; do
+	    secretarg42 SecretTerm1 secretsub42 secretctr42; do
 		atf_check -s exit:1 grep -F -- "$secret" $j syslog.copy
 	done
 	# the same lines through jbctl audit, also filtered by time
@@ -585,6 +596,129 @@ R38_excluded_repos_body() {
 	atf_check -o match:"^$p-box " ./bin/jbctl -s "$(jb_sock)" ls --all
 }
 R38_excluded_repos_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+# the commands that name a container, X standing for the name, each
+# admitted by the default policy (restrict_host on)
+GATE_CMDS="net status X|net strict X|net egress ls X|net egress export X|net egress rm 192.0.2.9:80 X|mount ls X|unmount aws X|snapshot ls X|exec X -- true|stop X"
+
+# gate_same NAME: every command of GATE_CMDS on NAME fails with the one
+# error of a container that does not exist
+gate_same() {
+	echo "$GATE_CMDS" | tr '|' '\n' | sed "s/X/$1/" > gate.cmds
+	while read -r cmd; do
+		atf_check -s exit:1 -e inline:"jailbee: no such container $1\n" \
+		    jssh -n -i key1 jailbee@127.0.0.1 "$cmd"
+	done < gate.cmds
+}
+
+atf_test_case R38_one_gate cleanup
+R38_one_gate_head() {
+	atf_set descr "one remote gate for every command that names a" \
+	    "container, net and mount commands too: missing, not the suite's" \
+	    "and excluded give one error; the journal names the repo found"
+	atf_set require.user root
+	atf_set timeout 600
+}
+R38_one_gate_body() {
+	ssh_start
+	jb_tools
+	jb_image
+	jb_repo
+	p=$(jb_prefix)
+	atf_check -e ignore jbo repo new box
+	# an Incus container without the suite's keys is not the suite's
+	atf_check -o ignore -e ignore incus init jb-test "$p-plain"
+	# visible: answered, and the journal names the repo it resolved to
+	atf_check -o not-empty jssh -i key1 jailbee@127.0.0.1 "net status $p-box"
+	atf_check -o ignore jssh -i key1 jailbee@127.0.0.1 "mount ls $p-box"
+	for c in "net status" "mount ls"; do
+		atf_check -o ignore -x "grep -F '\"command\":\"$c\",\"container\":' state/ssh-journal.jsonl | grep -F '\"repo\":\"$p\",\"decision\":\"accept\"'"
+	done
+	gate_same "$p-plain"
+	gate_same "$p-nobody"
+	atf_check -o ignore -x "grep -F '\"command\":\"net status\",' state/ssh-journal.jsonl | grep -F '\"repo\":\"\",\"decision\":\"refuse\",\"reason\":\"unknown container\"'"
+	jb_cleanup
+	ssh_conf "    excluded_repos: [$p]"
+	jb_start
+	gate_same "$p-box"
+	# the host's journal says which repo was refused, and why
+	atf_check -o ignore -x "grep -F '\"command\":\"net egress ls\",' state/ssh-journal.jsonl | grep -F '\"repo\":\"$p\",\"decision\":\"refuse\",\"reason\":\"excluded_repos\"'"
+	# nothing was done to it: still running, jbctl itself unconcerned
+	atf_check -o match:"^$p-box +Running" ./bin/jbctl -s "$(jb_sock)" ls --all
+}
+R38_one_gate_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case journal_flood cleanup
+journal_flood_head() {
+	atf_set descr "item 3: refusals per source are limited and the source" \
+	    "then shut out at accept; many connections not logged in from" \
+	    "one source are dropped early; the journal rotates and audit" \
+	    "streams it with --since, --container and --key"
+	atf_set require.user root
+	atf_set timeout 300
+}
+journal_flood_body() {
+	ssh_start "    journal_max_kib: 16
+    journal_keep: 3
+    refusals_per_minute: 5
+    max_unauthenticated_per_source: 3"
+	j=state/ssh-journal.jsonl
+	# wait for a fresh minute: the window is per minute
+	while [ "$(date +%S | sed 's/^0//')" -gt 45 ]; do sleep 1; done
+	fp2=$(ssh-keygen -lf key2.pub | cut -d' ' -f2)
+	i=0
+	while [ $i -lt 8 ]; do
+		jssh -i key2 jailbee@127.0.0.1 version > /dev/null 2>&1
+		i=$((i + 1))
+	done
+	# 5 refusals, one line that says the source is over, then nothing
+	atf_check -o inline:"5\n" -x "grep -c '\"reason\":\"key not authorized\"' $j"
+	atf_check -o inline:"1\n" -x "grep -c '\"route\":\"rate limit\",.*\"reason\":\"refusals_per_minute\"' $j"
+	# and the source is closed at accept until the minute ends
+	atf_check -s exit:255 -e match:"closed|reset" \
+	    jssh -i key1 jailbee@127.0.0.1 version
+	atf_check -o match:"too many refusals" cat jailbeed.log
+	sleep $((61 - $(date +%S | sed 's/^0//')))
+	atf_check -o inline:"jailbeed 0.1.0\n" jssh -i key1 jailbee@127.0.0.1 version
+	# three idle connections not logged in: the fourth is dropped early
+	python3 -c '
+import socket, time
+ss = []
+for i in range(3):
+    s = socket.create_connection(("127.0.0.1", 8022))
+    s.sendall(b"SSH-2.0-idle\r\n")
+    ss.append(s)
+time.sleep(20)
+' &
+idle=$!
+	sleep 2
+	atf_check -s exit:255 -e match:"closed|reset" \
+	    jssh -i key1 jailbee@127.0.0.1 version
+	atf_check -o match:"too many connections not logged in" cat jailbeed.log
+	kill $idle; wait $idle
+	sleep 1
+	atf_check -o inline:"jailbeed 0.1.0\n" jssh -i key1 jailbee@127.0.0.1 version
+	# rotation: past 16 KiB the lines move to .1, .2; audit reads them all
+	i=0
+	while [ $i -lt 60 ]; do
+		echo "snapshot ls nosuch$i"
+		i=$((i + 1))
+	done > lines
+	while read -r l; do
+		jssh -n -i key1 jailbee@127.0.0.1 "$l" > /dev/null 2>&1
+	done < lines
+	test -s $j.1 || atf_fail "the journal did not rotate"
+	atf_check -o ignore test ! -e $j.3
+	cat $j.2 $j.1 $j > all
+	atf_check -o file:all ./bin/jbctl -s "$(jb_sock)" audit
+	fp1=$(ssh-keygen -lf key1.pub | cut -d' ' -f2)
+	./bin/jbctl -s "$(jb_sock)" audit --key "$fp2" > bykey
+	atf_check -o inline:"5\n" -x "grep -c 'key not authorized' bykey"
+	atf_check -s exit:1 grep -F "$fp1" bykey
+	atf_check -o empty ./bin/jbctl -s "$(jb_sock)" audit --container nosuch1
+	atf_check -o not-empty ./bin/jbctl -s "$(jb_sock)" audit --since 1m --key "$fp1"
+}
+journal_flood_cleanup() { jb_cleanup; }
 
 atf_test_case R11_console cleanup
 R11_console_head() {
@@ -997,8 +1131,10 @@ atf_init_test_cases() {
 	atf_add_test_case R11_console
 	atf_add_test_case R12_exec_in_container
 	atf_add_test_case R38_excluded_repos
+	atf_add_test_case R38_one_gate
 	atf_add_test_case R43_version_watcher
 	atf_add_test_case R44_journal
+	atf_add_test_case journal_flood
 	atf_add_test_case load_64_concurrent
 	atf_add_test_case login_attempt_limit
 	atf_add_test_case login_grace_timer

@@ -89,6 +89,43 @@ ATF_TC_BODY(options_well_formed, tc)
 	}
 }
 
+/*
+ * The remote gate looks up the container a command names before anything
+ * else: every container command but new (whose NAME is a branch to make)
+ * and ls names one, and the argument it points at is a NAME the command
+ * cannot be given without.
+ */
+ATF_TC_WITHOUT_HEAD(container_named);
+ATF_TC_BODY(container_named, tc)
+{
+	char		 name[64], args[128], *w, *save;
+	int		 i, k;
+
+	for (i = 0; i < cmdtab_len; i++) {
+		cmd_name(&cmdtab[i], name, sizeof(name));
+		if (cmdtab[i].cls == CMD_CONTAINER && cmdtab[i].id != CMD_NEW &&
+		    cmdtab[i].id != CMD_LS)
+			ATF_CHECK_MSG(cmdtab[i].name_arg > 0,
+			    "%s names no container (name_arg)", name);
+		if (cmdtab[i].name_arg == 0)
+			continue;
+		ATF_CHECK_MSG(cmdtab[i].name_arg <= cmdtab[i].min_args,
+		    "%s: name_arg %d is optional", name, cmdtab[i].name_arg);
+		strlcpy(args, cmdtab[i].args, sizeof(args));
+		for (k = 1, w = strtok_r(args, " ", &save); w != NULL &&
+		    k < cmdtab[i].name_arg; k++)
+			w = strtok_r(NULL, " ", &save);
+		ATF_CHECK_MSG(w != NULL && strcmp(w, "NAME") == 0,
+		    "%s: argument %d is not NAME", name, cmdtab[i].name_arg);
+	}
+	/* the ones the security review found ungated */
+	ATF_CHECK_EQ(cmd_find(CMD_NET_STATUS)->name_arg, 1);
+	ATF_CHECK_EQ(cmd_find(CMD_NET_EGRESS_RM)->name_arg, 2);
+	ATF_CHECK_EQ(cmd_find(CMD_MOUNT_LS)->name_arg, 1);
+	ATF_CHECK_EQ(cmd_find(CMD_UNMOUNT)->name_arg, 2);
+	ATF_CHECK_EQ(cmd_find(CMD_MOUNT)->name_arg, 2);
+}
+
 ATF_TC_WITHOUT_HEAD(lookup);
 ATF_TC_BODY(lookup, tc)
 {
@@ -123,6 +160,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, every_leaf_classified);
 	ATF_TP_ADD_TC(tp, leaves_unique_and_reachable);
 	ATF_TP_ADD_TC(tp, options_well_formed);
+	ATF_TP_ADD_TC(tp, container_named);
 	ATF_TP_ADD_TC(tp, lookup);
 	ATF_TP_ADD_TC(tp, choices);
 	return atf_no_error();

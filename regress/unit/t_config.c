@@ -343,6 +343,39 @@ ATF_TC_BODY(remote_ssh, tc)
 	    "string");
 }
 
+/* issue 15 item 3: the journal's rotation and the per-source limits */
+ATF_TC_WITHOUT_HEAD(remote_flood_limits);
+ATF_TC_BODY(remote_flood_limits, tc)
+{
+	struct jb_conf	c;
+	char		err[JB_ERR_MAX];
+	const char	*yaml = "remote:\n  ssh:\n    journal_max_kib: 64\n"
+	    "    journal_keep: 3\n    max_unauthenticated_per_source: 4\n"
+	    "    refusals_per_minute: 7\n";
+
+	conf_defaults(&c);
+	ATF_CHECK_EQ(c.ssh_journal_max_kib, 10240);
+	ATF_CHECK_EQ(c.ssh_journal_keep, 5);
+	ATF_CHECK_EQ(c.ssh_max_unauth, 128);
+	ATF_CHECK_EQ(c.ssh_refusals_per_min, 60);
+	ATF_REQUIRE_MSG(conf_parse("x.yaml", yaml, strlen(yaml), &c, err,
+	    sizeof(err)) == 0, "%s", err);
+	ATF_CHECK_EQ(c.ssh_journal_max_kib, 64);
+	ATF_CHECK_EQ(c.ssh_journal_keep, 3);
+	ATF_CHECK_EQ(c.ssh_max_unauth, 4);
+	ATF_CHECK_EQ(c.ssh_refusals_per_min, 7);
+	BADP("remote: {ssh: {journal_keep: 0}}\n",
+	    "x.yaml:1: remote.ssh.journal_keep: ");
+	BADP("remote: {ssh: {journal_keep: 21}}\n",
+	    "x.yaml:1: remote.ssh.journal_keep: ");
+	BADP("remote: {ssh: {journal_max_kib: 1}}\n",
+	    "x.yaml:1: remote.ssh.journal_max_kib: ");
+	BADP("remote: {ssh: {max_unauthenticated_per_source: x}}\n",
+	    "x.yaml:1: remote.ssh.max_unauthenticated_per_source: ");
+	BADP("remote: {ssh: {refusals_per_minute: 0}}\n",
+	    "x.yaml:1: remote.ssh.refusals_per_minute: ");
+}
+
 ATF_TC_WITHOUT_HEAD(remote_mount_roots);
 ATF_TC_BODY(remote_mount_roots, tc)
 {
@@ -1091,6 +1124,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, defaults);
 	ATF_TP_ADD_TC(tp, remote_ssh);
 	ATF_TP_ADD_TC(tp, remote_mount_roots);
+	ATF_TP_ADD_TC(tp, remote_flood_limits);
 	ATF_TP_ADD_TC(tp, load_missing_ok);
 	ATF_TP_ADD_TC(tp, load_errors);
 	ATF_TP_ADD_TC(tp, load_full);
