@@ -75,7 +75,8 @@ JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http.c jb-incus/incus.c \
 		   jb-incus/ws.c jb-incus/exec.c jb-incus/ops.c \
 		   jb-incus/ops_action.c jb-incus/ops_create.c \
 		   jb-incus/ops_exec.c jb-incus/ops_image.c \
-		   jb-incus/ops_disk.c jb-incus/ops_hosts.c
+		   jb-incus/ops_disk.c jb-incus/ops_hosts.c \
+		   jb-incus/ops_addrs.c
 JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/netd_state.c jb-netd/netd_nft.c \
 		   jb-netd/resolver.c jb-netd/netd_ct.c jb-netd/netd_repos.c \
