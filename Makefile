@@ -22,8 +22,24 @@ VERSION		:= 0.1.0
 CC		?= cc
 PKGS		:= libbsd-overlay libevent yaml-0.1 json-c libcap-ng libseccomp
 # jb-sshd alone speaks SSH; libmd gives the key fingerprints their SHA-256
-SSH_LIBS	:= $(shell pkg-config --libs libssh)
 PKGS		+= libmd
+ALL_PKGS	:= $(PKGS) libssh libevent_openssl openssl libnftables \
+		   libnetfilter_conntrack
+
+# make deps, make up (which runs make deps first) and make clean build
+# nothing: they must work, and stay quiet, before the libraries are there
+NOBUILD_GOALS	:= deps up clean
+ifneq ($(filter-out $(NOBUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
+PKGS_MISSING	:= $(shell if command -v pkg-config > /dev/null 2>&1; then \
+		   for p in $(ALL_PKGS); do \
+		   pkg-config --exists $$p 2> /dev/null || echo $$p; done; \
+		   else echo pkg-config; fi)
+ifeq ($(PKGS_MISSING),pkg-config)
+$(error pkg-config is not installed, and likely nor are the libraries the build needs: make deps (as root) installs them all)
+else ifneq ($(PKGS_MISSING),)
+$(error pkg-config finds no $(PKGS_MISSING): make deps (as root) installs what the build and the tests need)
+endif
+SSH_LIBS	:= $(shell pkg-config --libs libssh)
 PKG_CFLAGS	:= $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS	:= $(shell pkg-config --libs $(PKGS))
 TLS_CFLAGS	:= $(shell pkg-config --cflags libevent_openssl openssl)
@@ -31,6 +47,10 @@ TLS_CFLAGS	:= $(shell pkg-config --cflags libevent_openssl openssl)
 # initialising OpenSSL, which only an https endpoint needs
 TLS_LIBS	:= $(shell pkg-config --libs libevent_openssl openssl) -lmd
 NFT_LIBS	:= $(shell pkg-config --libs libnftables libnetfilter_conntrack)
+# the unit tests' only: a build without them needs no atf
+ATF_CFLAGS	:= $(shell pkg-config --cflags atf-c 2> /dev/null)
+ATF_LIBS	:= $(shell pkg-config --libs atf-c 2> /dev/null) -lutil
+endif
 
 # relayd's warning list plus -Wextra, errors always
 WARNINGS	:= -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \
@@ -107,9 +127,11 @@ FUZZTIME	?= 20
 # objects are rebuilt when the flags change (SAN, TESTHOOKS, PREFIX...)
 FLAGS_STAMP	:= $(O)/.build-flags
 FLAGS_NOW	:= $(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS)
+ifneq ($(filter-out $(NOBUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
 ifneq ($(FLAGS_NOW),$(file <$(FLAGS_STAMP)))
 $(shell mkdir -p $(O))
 $(file >$(FLAGS_STAMP),$(FLAGS_NOW))
+endif
 endif
 
 objs		= $(patsubst %.c,$(O)/obj/%.o,$(1))
@@ -138,9 +160,7 @@ $(O)/jb-sshd: $(call objs,$(JBSSHD_SRCS)) $(LIBCOMMON)
 $(O)/jbctl: $(call objs,$(JBCTL_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
-# unit tests: atf-c programs linking libcommon
-ATF_CFLAGS	:= $(shell pkg-config --cflags atf-c 2>/dev/null)
-ATF_LIBS	:= $(shell pkg-config --libs atf-c 2>/dev/null) -lutil
+# unit tests: atf-c programs linking libcommon (ATF_CFLAGS, ATF_LIBS above)
 $(O)/regress/unit/%: regress/unit/%.c regress/unit/lsan_options.c $(LIBCOMMON) \
     $(TESTLIBS)
 	@mkdir -p $(dir $@)
