@@ -15,7 +15,9 @@
  * home on branch NAME; or, with --mount, the working tree itself.  Each
  * step says what it does; when one fails, the container is deleted and
  * the user is told which step failed.  jb-netd enforces the network
- * policy (strict, egress_allow) before the container is created.
+ * policy (strict, egress_allow) before the container is created.  Its
+ * fixed address is chosen as addralloc.h says, from what jb-incus
+ * reports of the bridge (NETINFO) and of what holds addresses (ADDRS).
  */
 
 #include <arpa/inet.h>
@@ -567,7 +569,6 @@ new_netinfo_done(struct req *r, int ok, const char *err)
 	struct job		*job = r->arg;
 	struct newjob		*n = job->state;
 	struct jb_incus_target	 t;
-
 	char			 why[JB_ERR_TEXT_MAX];
 
 	if (!ok || !n->have_net) {

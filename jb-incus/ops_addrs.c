@@ -140,7 +140,7 @@ addrs_insts(void *arg, struct json_object *list, const char *err)
 {
 	struct op_req		*r = arg;
 	struct addrs		*ad = r->priv;
-	struct json_object	*inst;
+	struct json_object	*inst, *cfg;
 	const char		*mac;
 	char			 path[64];
 	size_t			 i, n, l;
@@ -156,7 +156,9 @@ addrs_insts(void *arg, struct json_object *list, const char *err)
 		addrs_devices(r, jget_obj(inst, "expanded_devices"));
 		addrs_devices(r, jget_obj(inst, "devices"));
 		/* every NIC's MAC: volatile.<device>.hwaddr */
-		json_object_object_foreach(jget_obj(inst, "config"), k, v) {
+		if ((cfg = jget_obj(inst, "config")) == NULL)
+			continue;
+		json_object_object_foreach(cfg, k, v) {
 			l = strlen(k);
 			if (strncmp(k, "volatile.", 9) != 0 || l < 16 ||
 			    strcmp(k + l - 7, ".hwaddr") != 0 ||
