@@ -13,9 +13,14 @@
  * allocator (addralloc.h).  Held: an address in any instance's NIC
  * devices (ours or not, on any network: CREATE refuses those too), and
  * a lease whose MAC is an instance's (its current address).  Leased: a
- * lease dnsmasq remembers for a MAC no instance has, a deleted
- * container's most often; dnsmasq would not give that address to anyone
- * else until it expires, so the parent skips it while others are free.
+ * lease for a MAC no instance has, a deleted container's; dnsmasq does
+ * not give that address to anyone else until it expires, so the parent
+ * skips it while others are free.
+ *
+ * Gap: Incus 6.0 lists only the leases of its instances' MACs, so the
+ * second kind is seen only from an Incus that reports them.  Incus
+ * releases a NIC's lease when the NIC goes, which keeps them rare; one
+ * that stays makes dnsmasq lease its new owner a dynamic address instead.
  */
 
 #include <arpa/inet.h>

@@ -319,8 +319,8 @@ addr_next() {
 atf_test_case new_skips_taken_addresses cleanup
 new_skips_taken_addresses_head() {
 	atf_set descr "new gives an address above the bridge's DHCP range" \
-	    "that no instance holds, the suite's or not, and that dnsmasq" \
-	    "keeps no lease for (issue 12)"
+	    "that no instance holds, the suite's or not, in its config or" \
+	    "by a lease (issue 12)"
 	atf_set require.user root
 	atf_set timeout 300
 }
@@ -336,23 +336,26 @@ new_skips_taken_addresses_body() {
 	# an instance that is not the suite's holds the next address
 	x=$(addr_next "$dlast")
 	atf_check -o ignore incus init jb-test $p-other
-	atf_check incus config device override $p-other eth0 ipv4.address=$x
-	# and dnsmasq keeps a lease of the one after for a deleted MAC
+	atf_check -o ignore incus config device override $p-other eth0 \
+	    ipv4.address=$x
+	# and a lease dnsmasq keeps for that instance's MAC holds the one
+	# after (its current address, as if it had asked for it by DHCP)
 	y=$(addr_next "$dlast")
-	mac=00:16:3e:fe:$(printf '%02x:%02x' $(($$ % 256)) $(($$ / 256 % 256)))
-	echo "$mac" > stale.mac
+	mac=$(incus config get $p-other volatile.eth0.hwaddr)
+	[ -n "$mac" ] || atf_fail "$p-other has no MAC"
+	echo "jbstale$$" > stale.host
 	echo "$(($(date +%s) + 3600)) $mac $y jbstale$$ *" \
 	    >> /var/lib/incus/networks/jbbr0/dnsmasq.leases
 	atf_check -o match:"$y.*DYNAMIC" incus network list-leases jbbr0 -f csv
 	atf_check -e match:"ready: $p-addr" jbo repo new addr
 	z=$(incus config device get $p-addr eth0 ipv4.address)
 	[ "$z" != "$x" ] || atf_fail "new took $x, which $p-other holds"
-	[ "$z" != "$y" ] || atf_fail "new took $y, which dnsmasq leases"
+	[ "$z" != "$y" ] || atf_fail "new took $y, which $p-other leases"
 	[ "${z##*.}" -gt "$dlast" ] || atf_fail "new took $z, in $r"
 	atf_check -o match:"$p-addr +Running +strict +$z " jbo repo ls
 }
 new_skips_taken_addresses_cleanup() {
-	[ -f stale.mac ] && sed -i "/ $(cat stale.mac) /d" \
+	[ -f stale.host ] && sed -i "/ $(cat stale.host) /d" \
 	    /var/lib/incus/networks/jbbr0/dnsmasq.leases
 	jb_containers_cleanup
 	jb_cleanup

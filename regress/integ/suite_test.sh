@@ -368,7 +368,7 @@ rc_script_body() {
 	atf_check ./rc reload
 	sleep 0.5
 	jb_alive "$pid" || atf_fail "reload stopped jailbeed"
-	atf_check -o match:jb-netd jbctl status
+	atf_check -o match:jb-netd ./bin/jbctl -s "$(jb_sock)" status
 	atf_check ./rc stop
 	jb_alive "$pid" && atf_fail "stop left jailbeed running"
 	jb_alive "$decoy" || atf_fail "stop killed another process named jailbeed"
