@@ -22,8 +22,24 @@ VERSION		:= 0.1.0
 CC		?= cc
 PKGS		:= libbsd-overlay libevent yaml-0.1 json-c libcap-ng libseccomp
 # jb-sshd alone speaks SSH; libmd gives the key fingerprints their SHA-256
-SSH_LIBS	:= $(shell pkg-config --libs libssh)
 PKGS		+= libmd
+ALL_PKGS	:= $(PKGS) libssh libevent_openssl openssl libnftables \
+		   libnetfilter_conntrack
+
+# make deps, make up (which runs make deps first) and make clean build
+# nothing: they must work, and stay quiet, before the libraries are there
+NOBUILD_GOALS	:= deps up clean
+ifneq ($(filter-out $(NOBUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
+PKGS_MISSING	:= $(shell if command -v pkg-config > /dev/null 2>&1; then \
+		   for p in $(ALL_PKGS); do \
+		   pkg-config --exists $$p 2> /dev/null || echo $$p; done; \
+		   else echo pkg-config; fi)
+ifeq ($(PKGS_MISSING),pkg-config)
+$(error pkg-config is not installed, and likely nor are the libraries the build needs: make deps (as root) installs them all)
+else ifneq ($(PKGS_MISSING),)
+$(error pkg-config finds no $(PKGS_MISSING): make deps (as root) installs what the build and the tests need)
+endif
+SSH_LIBS	:= $(shell pkg-config --libs libssh)
 PKG_CFLAGS	:= $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS	:= $(shell pkg-config --libs $(PKGS))
 TLS_CFLAGS	:= $(shell pkg-config --cflags libevent_openssl openssl)
@@ -31,6 +47,10 @@ TLS_CFLAGS	:= $(shell pkg-config --cflags libevent_openssl openssl)
 # initialising OpenSSL, which only an https endpoint needs
 TLS_LIBS	:= $(shell pkg-config --libs libevent_openssl openssl) -lmd
 NFT_LIBS	:= $(shell pkg-config --libs libnftables libnetfilter_conntrack)
+# the unit tests' only: a build without them needs no atf
+ATF_CFLAGS	:= $(shell pkg-config --cflags atf-c 2> /dev/null)
+ATF_LIBS	:= $(shell pkg-config --libs atf-c 2> /dev/null) -lutil
+endif
 
 # relayd's warning list plus -Wextra, errors always
 WARNINGS	:= -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \
@@ -61,7 +81,7 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/sandbox-linux.c libcommon/sandbox_procs.c \
 		   libcommon/sshargv.c libcommon/authkeys.c \
 		   libcommon/sshpolicy.c libcommon/mountspec.c \
-		   libcommon/hostspin.c
+		   libcommon/hostspin.c libcommon/addralloc.c
 JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/control.c jailbeed/request.c jailbeed/job.c \
 		   jailbeed/repo.c jailbeed/capture.c jailbeed/cmd_ls.c \
@@ -76,7 +96,8 @@ JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http.c jb-incus/incus.c \
 		   jb-incus/ws.c jb-incus/exec.c jb-incus/ops.c \
 		   jb-incus/ops_action.c jb-incus/ops_create.c \
 		   jb-incus/ops_exec.c jb-incus/ops_image.c \
-		   jb-incus/ops_disk.c jb-incus/ops_hosts.c
+		   jb-incus/ops_disk.c jb-incus/ops_hosts.c \
+		   jb-incus/ops_addrs.c
 JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/netd_state.c jb-netd/netd_nft.c \
 		   jb-netd/resolver.c jb-netd/netd_ct.c jb-netd/netd_repos.c \
@@ -97,7 +118,7 @@ UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy \
 		   t_repoconf t_term t_ws t_repo t_sandbox t_image \
 		   t_httpbody t_sshargv t_sshpolicy t_authkeys t_mountspec \
 		   t_netd_state t_netd_repos t_hostspin t_pool t_dnswire \
-		   t_admitted
+		   t_admitted t_addralloc
 FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf \
 		   fuzz_ws fuzz_image fuzz_sshargv fuzz_mountspec \
 		   fuzz_netd_state fuzz_netd_repos fuzz_hostspin fuzz_pool \
@@ -107,9 +128,11 @@ FUZZTIME	?= 20
 # objects are rebuilt when the flags change (SAN, TESTHOOKS, PREFIX...)
 FLAGS_STAMP	:= $(O)/.build-flags
 FLAGS_NOW	:= $(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS)
+ifneq ($(filter-out $(NOBUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
 ifneq ($(FLAGS_NOW),$(file <$(FLAGS_STAMP)))
 $(shell mkdir -p $(O))
 $(file >$(FLAGS_STAMP),$(FLAGS_NOW))
+endif
 endif
 
 objs		= $(patsubst %.c,$(O)/obj/%.o,$(1))
@@ -138,9 +161,7 @@ $(O)/jb-sshd: $(call objs,$(JBSSHD_SRCS)) $(LIBCOMMON)
 $(O)/jbctl: $(call objs,$(JBCTL_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
-# unit tests: atf-c programs linking libcommon
-ATF_CFLAGS	:= $(shell pkg-config --cflags atf-c 2>/dev/null)
-ATF_LIBS	:= $(shell pkg-config --libs atf-c 2>/dev/null) -lutil
+# unit tests: atf-c programs linking libcommon (ATF_CFLAGS, ATF_LIBS above)
 $(O)/regress/unit/%: regress/unit/%.c regress/unit/lsan_options.c $(LIBCOMMON) \
     $(TESTLIBS)
 	@mkdir -p $(dir $@)

@@ -338,6 +338,7 @@ child_dispatch(int fd, short event, void *arg)
 		case IMSG_INCUS_OUTPUT:
 		case IMSG_INCUS_EXIT:
 		case IMSG_INCUS_NETINFO:
+		case IMSG_INCUS_ADDRS:
 		case IMSG_MOUNTD_REPO_INFO:
 		case IMSG_INCUS_DISK:
 		case IMSG_MOUNTD_CHECKED:

@@ -15,7 +15,9 @@
  * home on branch NAME; or, with --mount, the working tree itself.  Each
  * step says what it does; when one fails, the container is deleted and
  * the user is told which step failed.  jb-netd enforces the network
- * policy (strict, egress_allow) before the container is created.
+ * policy (strict, egress_allow) before the container is created.  Its
+ * fixed address is chosen as addralloc.h says, from what jb-incus
+ * reports of the bridge (NETINFO) and of what holds addresses (ADDRS).
  */
 
 #include <arpa/inet.h>
@@ -27,6 +29,7 @@
 #include <time.h>
 
 #include "base_spec.h"
+#include "addralloc.h"
 #include "capture.h"
 #include "jobs.h"
 #include "log.h"
@@ -34,6 +37,7 @@
 #include "netpin.h"
 
 struct newjob {
+	LIST_ENTRY(newjob)	 entry;		/* in newjobs once picked */
 	struct repo_ctx		*ctx;
 	char			 name[JB_INSTANCE_MAX];
 	char			 branch[JB_BRANCH_MAX];
@@ -42,8 +46,10 @@ struct newjob {
 	int			 mount_rw;
 	struct jb_netinfo	 net;
 	int			 have_net;
-	uint32_t		 used[256];	/* addresses taken, bitmap */
+	struct addr_pool	 pool;		/* the bridge's subnet */
 	char			 ipv4[16];
+	uint32_t		 addr;		/* ipv4, host byte order */
+	int			 picked;	/* on newjobs */
 	int			 created;	/* delete it on failure */
 	struct jb_incus_create	*create;	/* until sent */
 	char			 failure[JB_ERR_TEXT_MAX];
@@ -52,12 +58,18 @@ struct newjob {
 static void	new_fail(struct job *, const char *, ...)
 		    __attribute__((__format__(printf, 2, 3)));
 
+/* the jobs between picking an address and Incus holding it */
+static LIST_HEAD(, newjob)	newjobs = LIST_HEAD_INITIALIZER(newjobs);
+
 static void
 newjob_free(void *arg)
 {
 	struct newjob	*n = arg;
 
+	if (n->picked)
+		LIST_REMOVE(n, entry);
 	repo_ctx_free(n->ctx);
+	addr_pool_free(&n->pool);
 	free(n->create);
 	free(n);
 }
@@ -399,34 +411,24 @@ new_create(struct job *job)
 	struct newjob		*n = job->state;
 	struct repoconf		*conf = &n->ctx->conf;
 	struct jb_incus_create	*q;
-	struct in_addr		 net, a;
-	uint32_t		 host, mask, i, first, last;
+	struct newjob		*o;
+	struct in_addr		 a;
+	uint32_t		 i;
 	size_t			 off = 0, l;
-	char			 kv[JB_ENV_MAX];
+	char			 kv[JB_ENV_MAX], why[JB_ERR_TEXT_MAX];
 
-	/* the highest free address: dynamic leases start low */
-	if (inet_pton(AF_INET, n->net.ipv4, &net) != 1 ||
-	    n->net.prefixlen < 16 || n->net.prefixlen > 30) {
-		new_fail(job, "bridge %s: unusable address %s/%u",
-		    n->net.bridge, n->net.ipv4, n->net.prefixlen);
+	/* another new's, which Incus may not know of yet */
+	LIST_FOREACH(o, &newjobs, entry)
+		addr_pool_held(&n->pool, o->addr);
+	/* addralloc.h: outside DHCP, held by nobody, the highest */
+	if (addr_pool_pick(&n->pool, n->net.bridge, env->conf_path, &n->addr,
+	    why, sizeof(why)) == -1) {
+		new_fail(job, "%s", why);
 		return;
 	}
-	host = ntohl(net.s_addr);
-	mask = 0xffffffffU << (32 - n->net.prefixlen);
-	first = (host & mask) + 1;
-	last = (host | ~mask) - 1;
-	for (i = last; i >= first; i--) {
-		if (i == host || (i - first < 256 * 32 &&
-		    (n->used[(i - first) / 32] & (1U << ((i - first) % 32)))))
-			continue;
-		break;
-	}
-	if (i < first) {
-		new_fail(job, "no free address left on bridge %s",
-		    n->net.bridge);
-		return;
-	}
-	a.s_addr = htonl(i);
+	LIST_INSERT_HEAD(&newjobs, n, entry);
+	n->picked = 1;
+	a.s_addr = htonl(n->addr);
 	inet_ntop(AF_INET, &a, n->ipv4, sizeof(n->ipv4));
 
 	if ((q = calloc(1, sizeof(*q))) == NULL) {
@@ -477,29 +479,53 @@ new_create(struct job *job)
 }
 
 static void
-new_used(struct req *r, struct imsg *imsg)
+new_named(struct req *r, struct imsg *imsg)
 {
 	struct job		*job = r->arg;
 	struct newjob		*n = job->state;
 	struct jb_instance	 in;
-	struct in_addr		 net, a;
-	uint32_t		 first, i, mask;
 
 	if (imsg_get_type(imsg) != IMSG_INCUS_INSTANCE ||
 	    imsg_get_data(imsg, &in, sizeof(in)) == -1)
 		fatalx("jb-incus: malformed INSTANCE");
-	in.ipv4[sizeof(in.ipv4) - 1] = '\0';
 	in.name[sizeof(in.name) - 1] = '\0';
 	if (strcmp(in.name, n->name) == 0)
 		n->exists = -1;		/* the container, not the branch */
-	if (inet_pton(AF_INET, in.ipv4, &a) != 1 ||
-	    inet_pton(AF_INET, n->net.ipv4, &net) != 1)
+}
+
+/* what every instance holds, and the leases dnsmasq keeps (ADDRS) */
+static void
+new_addrs(struct req *r, struct imsg *imsg)
+{
+	struct job	*job = r->arg;
+	struct newjob	*n = job->state;
+	struct jb_addrs	*b;
+	uint32_t	 i;
+
+	if ((b = malloc(sizeof(*b))) == NULL)
+		fatal("%s", __func__);
+	if (imsg_get_type(imsg) != IMSG_INCUS_ADDRS ||
+	    imsg_get_data(imsg, b, sizeof(*b)) == -1 || b->n > JB_ADDRS_MAX ||
+	    (b->kind != JB_ADDRS_HELD && b->kind != JB_ADDRS_LEASED))
+		fatalx("jb-incus: malformed ADDRS");
+	for (i = 0; i < b->n; i++)
+		if (b->kind == JB_ADDRS_HELD)
+			addr_pool_held(&n->pool, b->addr[i]);
+		else
+			addr_pool_leased(&n->pool, b->addr[i]);
+	free(b);
+}
+
+static void
+new_addrs_done(struct req *r, int ok, const char *err)
+{
+	struct job	*job = r->arg;
+
+	if (!ok) {
+		new_fail(job, "the addresses taken on the bridge: %s", err);
 		return;
-	mask = 0xffffffffU << (32 - n->net.prefixlen);
-	first = (ntohl(net.s_addr) & mask) + 1;
-	i = ntohl(a.s_addr);
-	if (i >= first && i - first < 256 * 32)
-		n->used[(i - first) / 32] |= 1U << ((i - first) % 32);
+	}
+	new_create(job);
 }
 
 static void
@@ -518,7 +544,9 @@ new_listed(struct req *r, int ok, const char *err)
 		return;
 	}
 	n->exists = n->ctx->info.branch_sha[0] != '\0';
-	new_create(job);
+	if (req_send(PROC_INCUS, IMSG_INCUS_ADDRS, NULL, 0, -1, new_addrs,
+	    new_addrs_done, job) == NULL)
+		new_fail(job, "cannot reach jb-incus");
 }
 
 static void
@@ -532,7 +560,49 @@ new_netinfo(struct req *r, struct imsg *imsg)
 		fatalx("jb-incus: malformed NETINFO");
 	n->net.ipv4[sizeof(n->net.ipv4) - 1] = '\0';
 	n->net.bridge[sizeof(n->net.bridge) - 1] = '\0';
+	if (n->net.ndhcp > JB_DHCP_RANGES_MAX)
+		fatalx("jb-incus: malformed NETINFO");
 	n->have_net = 1;
+}
+
+/*
+ * The bridge must be the subnet jailbeed.yaml names (the key is what a
+ * full subnet's error tells the user to change), and its own address
+ * and DHCP ranges fence off what the pool may give.
+ */
+static int
+new_pool(struct newjob *n, char *why, size_t len)
+{
+	struct in_addr	 in;
+	uint32_t	 host, net, plen, i;
+	char		 w[256];
+
+	if (inet_pton(AF_INET, n->net.ipv4, &in) != 1) {
+		(void)snprintf(why, len, "bridge %s: bad address %s",
+		    n->net.bridge, n->net.ipv4);
+		return -1;
+	}
+	host = ntohl(in.s_addr);
+	if (addr_cidr_parse(env->conf.subnet, 0, ADDR_SUBNET_MIN,
+	    ADDR_SUBNET_MAX, &net, &plen, w, sizeof(w)) == -1)
+		fatalx("network.subnet %s: %s", env->conf.subnet, w);
+	if (plen != n->net.prefixlen || (host & (0xffffffffU << (32 - plen)))
+	    != net) {
+		(void)snprintf(why, len, "bridge %s is %s/%u, outside "
+		    "network.subnet %s in %s: make the bridge from the key "
+		    "(regress/incus-up, which make up runs), or set the key "
+		    "to the bridge's subnet", n->net.bridge, n->net.ipv4,
+		    n->net.prefixlen, env->conf.subnet, env->conf_path);
+		return -1;
+	}
+	if (addr_pool_init(&n->pool, host, plen, w, sizeof(w)) == -1) {
+		(void)snprintf(why, len, "bridge %s: %s", n->net.bridge, w);
+		return -1;
+	}
+	for (i = 0; i < n->net.ndhcp; i++)
+		addr_pool_dhcp(&n->pool, n->net.dhcp_first[i],
+		    n->net.dhcp_last[i]);
+	return 0;
 }
 
 static void
@@ -541,15 +611,20 @@ new_netinfo_done(struct req *r, int ok, const char *err)
 	struct job		*job = r->arg;
 	struct newjob		*n = job->state;
 	struct jb_incus_target	 t;
+	char			 why[JB_ERR_TEXT_MAX];
 
 	if (!ok || !n->have_net) {
 		new_fail(job, "the suite's bridge: %s", ok ? "no address" :
 		    err);
 		return;
 	}
+	if (new_pool(n, why, sizeof(why)) == -1) {
+		new_fail(job, "%s", why);
+		return;
+	}
 	memset(&t, 0, sizeof(t));
 	if (req_send(PROC_INCUS, IMSG_INCUS_LIST, &t, sizeof(t), -1,
-	    new_used, new_listed, job) == NULL)
+	    new_named, new_listed, job) == NULL)
 		new_fail(job, "cannot reach jb-incus");
 }
 

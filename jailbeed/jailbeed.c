@@ -19,6 +19,7 @@
 #include <sys/types.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <pwd.h>
 #include <signal.h>
@@ -40,13 +41,19 @@ static struct jailbeed	 jailbeed_env;
 static void	jailbeed_sig(int, short, void *);
 static int	owner_resolve(struct jailbeed *, char *, size_t);
 static void	reload(void);
+static void	pid_write(void);
+
+/* -p: the pid file a service script stops and reloads by */
+static const char	*pidfile;
+static int		 pid_written;
 
 static __dead void
 usage(void)
 {
 	extern char	*__progname;
 
-	fprintf(stderr, "usage: %s [-dDnv] [-f file]\n", __progname);
+	fprintf(stderr, "usage: %s [-dDnv] [-f file] [-p pidfile]\n",
+	    __progname);
 	exit(2);
 }
 
@@ -60,7 +67,7 @@ main(int argc, char *argv[])
 
 	env = &jailbeed_env;
 	env->conf_path = JB_CONF_PATH;
-	while ((ch = getopt(argc, argv, "dDf:nv")) != -1) {
+	while ((ch = getopt(argc, argv, "dDf:np:v")) != -1) {
 		switch (ch) {
 		case 'D':
 			env->sandbox_debug = 1;
@@ -75,6 +82,14 @@ main(int argc, char *argv[])
 			break;
 		case 'n':
 			noaction = 1;
+			break;
+		case 'p':
+			if (optarg[0] != '/') {
+				fprintf(stderr, "jailbeed: -p %s: not an "
+				    "absolute path\n", optarg);
+				exit(2);
+			}
+			pidfile = optarg;
 			break;
 		case 'v':
 			env->verbose++;
@@ -130,6 +145,8 @@ main(int argc, char *argv[])
 
 	children_spawn();
 	control_init();
+	/* after control_init: a second jailbeed must not take the file */
+	pid_write();
 	/* after control_init: a second jailbeed is told so, not EADDRINUSE */
 	sshd_init();
 	sshd_start(self);
@@ -217,9 +234,35 @@ jailbeed_sig(int sig, short event, void *arg)
 	}
 }
 
+/*
+ * Written as root, once this process is the one serving the control
+ * socket and will not fork again.  The service script checks that the
+ * pid still runs jailbeed before it signals it, since a file left by a
+ * crash may name a pid the kernel has given to another program.
+ */
+static void
+pid_write(void)
+{
+	char	buf[32];
+	int	fd, len;
+
+	if (pidfile == NULL)
+		return;
+	len = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+	if ((fd = open(pidfile, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
+	    O_CLOEXEC, 0644)) == -1)
+		fatal("pid file %s", pidfile);
+	if (write(fd, buf, (size_t)len) != len || close(fd) == -1)
+		fatal("pid file %s", pidfile);
+	pid_written = 1;
+}
+
 __dead void
 jailbeed_shutdown(int status)
 {
+	/* as the owner: it goes when its directory is the owner's */
+	if (pid_written && unlink(pidfile) == -1 && errno != ENOENT)
+		log_debug("unlink %s: %s", pidfile, strerror(errno));
 	control_cleanup();
 	children_stop();
 	log_info("exiting%s", status ? " after a failure" : "");

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include <json.h>
@@ -88,6 +89,11 @@ ops_dispatch(struct child *c, struct imsg *imsg)
 		if (imsg_get_len(imsg) != 0)
 			fatalx("NETINFO from the parent with a payload");
 		op_netinfo(rid);
+		break;
+	case IMSG_INCUS_ADDRS:
+		if (imsg_get_len(imsg) != 0)
+			fatalx("ADDRS from the parent with a payload");
+		op_addrs(rid);
 		break;
 	case IMSG_INCUS_LIST:
 		get_exact(imsg, &t, sizeof(t));
@@ -522,6 +528,37 @@ parse_time(const char *s)
 
 /* NETINFO: the bridge and the host's address on it. */
 
+/*
+ * What dnsmasq leases from: ipv4.dhcp.ranges, or, unset, what Incus
+ * gives it then (the second address to the one before the broadcast);
+ * nothing when ipv4.dhcp is off.
+ */
+static int
+net_dhcp(struct json_object *net, uint32_t host, struct jb_netinfo *ni)
+{
+	struct json_object	*cfg = jget_obj(net, "config");
+	const char		*on, *ranges;
+	uint32_t		 mask;
+
+	on = jget_str(cfg, "ipv4.dhcp");
+	ranges = jget_str(cfg, "ipv4.dhcp.ranges");
+	if (on != NULL && (strcasecmp(on, "false") == 0 ||
+	    strcmp(on, "0") == 0 || strcasecmp(on, "off") == 0 ||
+	    strcasecmp(on, "no") == 0)) {
+		ni->ndhcp = 0;
+		return 0;
+	}
+	if (ranges != NULL && *ranges != '\0')
+		return dhcp_ranges_parse(ranges, ni);
+	mask = ni->prefixlen == 0 ? 0 : 0xffffffffU << (32 - ni->prefixlen);
+	if (ni->prefixlen > 30)
+		return 0;
+	ni->ndhcp = 1;
+	ni->dhcp_first[0] = (host & mask) + 2;
+	ni->dhcp_last[0] = (host | ~mask) - 1;
+	return 0;
+}
+
 static void
 net_got(void *arg, struct json_object *net, const char *err)
 {
@@ -556,6 +593,14 @@ net_got(void *arg, struct json_object *net, const char *err)
 	if (errstr != NULL || inet_pton(AF_INET, buf, &in) != 1 ||
 	    strlcpy(ni.ipv4, buf, sizeof(ni.ipv4)) >= sizeof(ni.ipv4))
 		goto bad;
+	if (net_dhcp(net, ntohl(in.s_addr), &ni) == -1) {
+		(void)snprintf(why, sizeof(why), "network %s: cannot read "
+		    "ipv4.dhcp.ranges \"%s\" (FIRST-LAST, comma-separated, at "
+		    "most %d)", ops_bridge, jget_str(jget_obj(net, "config"),
+		    "ipv4.dhcp.ranges"), JB_DHCP_RANGES_MAX);
+		r->net_next(r, NULL, why);
+		return;
+	}
 	r->net_next(r, &ni, NULL);
 	return;
  bad:

@@ -130,6 +130,9 @@ void		 op_image_import(uint32_t, const struct jb_image_import *, int);
 void		 op_images(uint32_t, uint32_t);
 void		 op_image_alias(uint32_t, const struct jb_incus_target *);
 void		 op_hosts(uint32_t, const struct jb_hosts_pin *);
+void		 op_addrs(uint32_t);
+/* "A.B.C.D-E.F.G.H[,...]" into ni's DHCP ranges: 0, or -1 */
+int		 dhcp_ranges_parse(const char *, struct jb_netinfo *);
 /* an image alias: letters, digits, '.', '_', '-', not first */
 int		 valid_alias(const char *);
 

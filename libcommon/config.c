@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "addralloc.h"
 #include "config.h"
 #include "yamltree.h"
 
@@ -118,6 +119,17 @@ static const struct yt_field resolver_fields[] = {
 	{ .key = NULL }
 };
 
+static int	valid_subnet(const char *, char *, size_t);
+
+/* the bridge's subnet, which container addresses come from */
+static const struct yt_field network_fields[] = {
+	{ .key = "subnet", .type = YT_STRING,
+	  .off = offsetof(struct jb_conf, subnet),
+	  .size = sizeof(((struct jb_conf *)NULL)->subnet),
+	  .valid = valid_subnet },
+	{ .key = NULL }
+};
+
 static const struct yt_field conf_fields[] = {
 	{ .key = "owner", .type = YT_STRING,
 	  .off = offsetof(struct jb_conf, owner),
@@ -132,6 +144,7 @@ static const struct yt_field conf_fields[] = {
 	  .size = sizeof(((struct jb_conf *)NULL)->state_dir) },
 	{ .key = "incus", .type = YT_MAP, .sub = incus_fields },
 	{ .key = "resolver", .type = YT_MAP, .sub = resolver_fields },
+	{ .key = "network", .type = YT_MAP, .sub = network_fields },
 	{ .key = "remote", .type = YT_MAP, .sub = remote_fields },
 	{ .key = NULL }
 };
@@ -148,6 +161,19 @@ valid_upstream(const char *s, char *why, size_t whylen)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * A.B.C.D/N, /16 to /24: a /24 leaves 221 container addresses above the
+ * 32 regress/incus-up gives DHCP; a /16 is the most the allocator maps
+ */
+static int
+valid_subnet(const char *s, char *why, size_t whylen)
+{
+	uint32_t	a, n;
+
+	return addr_cidr_parse(s, 0, ADDR_SUBNET_MIN, ADDR_SUBNET_MAX, &a,
+	    &n, why, whylen);
 }
 
 /* ADDR:PORT with an IPv4 or [IPv6] literal, or "off" */
@@ -562,6 +588,7 @@ conf_defaults(struct jb_conf *conf)
 	/* behind a tunnel every client is 127.0.0.1: not too few */
 	conf->ssh_max_unauth = 128;
 	conf->ssh_refusals_per_min = 60;
+	(void)strlcpy(conf->subnet, ADDR_SUBNET_DEFAULT, sizeof(conf->subnet));
 }
 
 int

@@ -73,6 +73,8 @@ struct jb_conf {
 	int	ssh_nroots;
 	/* jb-netd's upstream resolver; "": the host's /etc/resolv.conf */
 	char	resolver_upstream[16];
+	/* network.subnet: the bridge's, A.B.C.D/N with host bits clear */
+	char	subnet[20];
 };
 
 void	conf_defaults(struct jb_conf *);

@@ -32,6 +32,7 @@ jb_imsg_name(uint32_t type)
 	case IMSG_INCUS_RESIZE:	return "INCUS_RESIZE";
 	case IMSG_INCUS_EXIT:	return "INCUS_EXIT";
 	case IMSG_INCUS_NETINFO:	return "INCUS_NETINFO";
+	case IMSG_INCUS_ADDRS:	return "INCUS_ADDRS";
 	case IMSG_INCUS_IMAGE_IMPORT:	return "INCUS_IMAGE_IMPORT";
 	case IMSG_INCUS_IMAGES:		return "INCUS_IMAGES";
 	case IMSG_INCUS_IMAGE:		return "INCUS_IMAGE";

@@ -70,6 +70,8 @@ enum jb_imsg_type {
 	IMSG_INCUS_RESIZE,	/* P->I, struct jb_winsize; peerid = exec's */
 	IMSG_INCUS_EXIT,	/* I->P, struct jb_exit, before DONE */
 	IMSG_INCUS_NETINFO,	/* P->I, none; I->P struct jb_netinfo */
+	IMSG_INCUS_ADDRS,	/* P->I, none; I->P struct jb_addrs, batches:
+				   addresses taken on the bridge */
 
 	/* parent <-> jb-incus, base images (C10): 230.. */
 	IMSG_INCUS_IMAGE_IMPORT = 230,	/* P->I, struct jb_image_import + fd */
@@ -333,11 +335,26 @@ struct jb_exit {
 	int32_t		status;			/* the command's exit status */
 };
 
+#define JB_DHCP_RANGES_MAX	8
 struct jb_netinfo {
 	char		bridge[16];
 	char		ipv4[16];		/* the host's address on it */
 	uint32_t	prefixlen;
+	/* what dnsmasq leases from, first-last, host byte order */
+	uint32_t	ndhcp;			/* 0: no DHCP on the bridge */
+	uint32_t	dhcp_first[JB_DHCP_RANGES_MAX];
+	uint32_t	dhcp_last[JB_DHCP_RANGES_MAX];
 };
+
+/* addresses no new container may take (ADDRS) */
+#define JB_ADDRS_MAX		1024
+struct jb_addrs {
+	uint32_t	kind;			/* JB_ADDRS_* */
+	uint32_t	n;			/* addr[0..n) */
+	uint32_t	addr[JB_ADDRS_MAX];	/* host byte order */
+};
+#define JB_ADDRS_HELD		1	/* an instance's: config or lease */
+#define JB_ADDRS_LEASED		2	/* a lease dnsmasq keeps for nobody */
 
 struct jb_repo_req {
 	char		path[PATH_MAX];		/* where the user stands */

@@ -306,6 +306,70 @@ network_fails_closed_cleanup() {
 	jb_cleanup
 }
 
+# what the bridge's addresses are taken by: instances' NICs, leases
+addrs_taken() {
+	incus query '/1.0/instances?recursion=1' | jq -r '.[] |
+	    (.expanded_devices, .devices) | .[]? | ."ipv4.address" // empty'
+	incus query /1.0/networks/jbbr0/leases | jq -r '.[].address'
+}
+
+# the address new would take now: the highest of 10.213.0.0/24 above
+# the DHCP range ($1, its last octet) that nothing takes
+addr_next() {
+	addrs_taken > taken
+	i=254
+	while [ $i -gt "$1" ]; do
+		grep -qx "10\.213\.0\.$i" taken || { echo 10.213.0.$i; return; }
+		i=$((i - 1))
+	done
+	atf_fail "no free address on jbbr0"
+}
+
+atf_test_case new_skips_taken_addresses cleanup
+new_skips_taken_addresses_head() {
+	atf_set descr "new gives an address above the bridge's DHCP range" \
+	    "that no instance holds, the suite's or not, in its config or" \
+	    "by a lease (issue 12)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+new_skips_taken_addresses_body() {
+	setup
+	p=$(jb_prefix)
+	r=$(incus network get jbbr0 ipv4.dhcp.ranges)
+	case $r in
+	10.213.0.2-10.213.0.*) ;;
+	*) atf_fail "jbbr0 leases from \"$r\": regress/incus-up narrows it" ;;
+	esac
+	dlast=${r##*.}
+	# an instance that is not the suite's holds the next address
+	x=$(addr_next "$dlast")
+	atf_check -o ignore incus init jb-test $p-other
+	atf_check -o ignore incus config device override $p-other eth0 \
+	    ipv4.address=$x
+	# and a lease dnsmasq keeps for that instance's MAC holds the one
+	# after (its current address, as if it had asked for it by DHCP)
+	y=$(addr_next "$dlast")
+	mac=$(incus config get $p-other volatile.eth0.hwaddr)
+	[ -n "$mac" ] || atf_fail "$p-other has no MAC"
+	echo "jbstale$$" > stale.host
+	echo "$(($(date +%s) + 3600)) $mac $y jbstale$$ *" \
+	    >> /var/lib/incus/networks/jbbr0/dnsmasq.leases
+	atf_check -o match:"$y.*DYNAMIC" incus network list-leases jbbr0 -f csv
+	atf_check -e match:"ready: $p-addr" jbo repo new addr
+	z=$(incus config device get $p-addr eth0 ipv4.address)
+	[ "$z" != "$x" ] || atf_fail "new took $x, which $p-other holds"
+	[ "$z" != "$y" ] || atf_fail "new took $y, which $p-other leases"
+	[ "${z##*.}" -gt "$dlast" ] || atf_fail "new took $z, in $r"
+	atf_check -o match:"$p-addr +Running +strict +$z " jbo repo ls
+}
+new_skips_taken_addresses_cleanup() {
+	[ -f stale.host ] && sed -i "/ $(cat stale.host) /d" \
+	    /var/lib/incus/networks/jbbr0/dnsmasq.leases
+	jb_containers_cleanup
+	jb_cleanup
+}
+
 atf_test_case shell_pty cleanup
 shell_pty_head() {
 	atf_set descr "jbctl shell is a real terminal: raw mode, window size," \
@@ -358,6 +422,7 @@ shell_pty_cleanup() {
 atf_init_test_cases() {
 	atf_add_test_case init_and_config
 	atf_add_test_case new_clone
+	atf_add_test_case new_skips_taken_addresses
 	atf_add_test_case new_existing_branch
 	atf_add_test_case new_mount
 	atf_add_test_case new_failures_leave_nothing

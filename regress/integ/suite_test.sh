@@ -327,6 +327,65 @@ EOS
 }
 install_prefix_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+atf_test_case rc_script cleanup
+rc_script_head() {
+	atf_set descr "the rc script starts jailbeed with a pid file, and" \
+	    "reloads and stops that process only: not another process" \
+	    "named jailbeed, not a pid a stale file names"
+	atf_set require.user root
+}
+rc_script_body() {
+	export ASAN_OPTIONS=detect_leaks=0
+	jb_users
+	jb_bin
+	jb_conf
+	run=$(cat rundir)
+	# a process named jailbeed the script did not start
+	cp /bin/sleep jailbeed
+	./jailbeed 600 &
+	echo $! > decoy.pid
+	decoy=$(cat decoy.pid)
+	# the script as installed, aimed at this build, config and run dir
+	sed -e "s|@SBINDIR@/jailbeed|$(jb_build)/jailbeed|" \
+	    -e "s|^PIDFILE=.*|PIDFILE=$run/jailbeed.pid|" \
+	    -e "s|\\\$DAEMON -|\\\$DAEMON -f $(pwd)/jailbeed.yaml -|" \
+	    "$(atf_config_get srcdir)/etc/jailbee.rc.in" > rc
+	chmod 0755 rc
+	atf_check -o match:"jailbeed.yaml -p" cat rc
+	atf_check -s exit:3 -o inline:"jailbee is not running\n" ./rc status
+	atf_check -e ignore ./rc start
+	i=0
+	until jbctl status > /dev/null 2>&1; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || atf_fail "jailbeed did not come up"
+		sleep 0.1
+	done
+	pid=$(cat "$run/jailbeed.pid")
+	echo "$pid" > jailbeed.pid
+	atf_check_equal "$(jb_pid jailbeed)" "$pid"
+	atf_check -o inline:"jailbee is running (pid $pid)\n" ./rc status
+	atf_check -o match:"already running" ./rc start
+	atf_check ./rc reload
+	sleep 0.5
+	jb_alive "$pid" || atf_fail "reload stopped jailbeed"
+	atf_check -o match:jb-netd ./bin/jbctl -s "$(jb_sock)" status
+	atf_check ./rc stop
+	jb_alive "$pid" && atf_fail "stop left jailbeed running"
+	jb_alive "$decoy" || atf_fail "stop killed another process named jailbeed"
+	[ ! -e "$run/jailbeed.pid" ] || atf_fail "the pid file was left behind"
+	atf_check -s exit:3 -o ignore ./rc status
+	# a stale file naming another program's pid: nothing is signalled
+	echo "$decoy" > "$run/jailbeed.pid"
+	atf_check -s exit:3 -o ignore ./rc status
+	atf_check -o inline:"jailbee is not running\n" ./rc stop
+	atf_check -s exit:7 -e ignore ./rc reload
+	jb_alive "$decoy" || atf_fail "a stale pid file had another process killed"
+}
+rc_script_cleanup() {
+	[ -f decoy.pid ] && kill "$(cat decoy.pid)" 2>/dev/null
+	jb_cleanup
+}
+
 atf_test_case status_at_start cleanup
 status_at_start_head() {
 	atf_set descr "a status request that reaches the children while they" \
@@ -359,6 +418,7 @@ atf_init_test_cases() {
 	atf_add_test_case child_death_stops_suite
 	atf_add_test_case parent_death_stops_children
 	atf_add_test_case sigterm_clean
+	atf_add_test_case rc_script
 	atf_add_test_case second_instance
 	atf_add_test_case child_needs_channel
 	atf_add_test_case config_errors

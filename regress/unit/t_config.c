@@ -449,7 +449,7 @@ ATF_TC_BODY(unknown_keys, tc)
 {
 	BAD("owner: bob\nsockets: /x\n",
 	    "x.yaml:2: sockets: unknown key (known: owner, socket, "
-	    "state_dir, incus, resolver, remote)");
+	    "state_dir, incus, resolver, network, remote)");
 	BAD("incus:\n  url: unix:/x\n  urll: x\n",
 	    "x.yaml:3: incus.urll: unknown key (known: url, "
 	    "bridge, client_cert, client_key, server_cert)");
@@ -459,10 +459,10 @@ ATF_TC_BODY(unknown_keys, tc)
 	/* keys are escaped before they reach a terminal */
 	BAD("\"\\e[2J\": 1\n",
 	    "x.yaml:1: \\x1b[2J: unknown key (known: owner, socket, "
-	    "state_dir, incus, resolver, remote)");
+	    "state_dir, incus, resolver, network, remote)");
 	BAD("\"\": 1\n",
 	    "x.yaml:1: \"\": unknown key (known: owner, socket, state_dir, "
-	    "incus, resolver, remote)");
+	    "incus, resolver, network, remote)");
 	BAD("? [a]\n: b\n",
 	    "x.yaml:1: a mapping key must be a scalar, not a sequence");
 }
@@ -591,6 +591,37 @@ ATF_TC_BODY(resolver_upstream, tc)
 	    "jb-netd asks on port 53, e.g. 192.0.2.53)");
 	BAD("resolver: {upstreams: 1}\n",
 	    "x.yaml:1: resolver.upstreams: unknown key (known: upstream)");
+}
+
+/* the bridge's subnet: default 10.213.0.0/24, /16 to /24, host bits clear */
+ATF_TC_WITHOUT_HEAD(network_subnet);
+ATF_TC_BODY(network_subnet, tc)
+{
+	struct jb_conf	c;
+
+	conf_defaults(&c);
+	ATF_CHECK_STREQ(c.subnet, "10.213.0.0/24");
+	GOOD("network:\n  subnet: 10.214.16.0/20\n", &c);
+	ATF_CHECK_STREQ(c.subnet, "10.214.16.0/20");
+	GOOD("network: {subnet: 172.16.0.0/16}\n", &c);
+	ATF_CHECK_STREQ(c.subnet, "172.16.0.0/16");
+	BAD("network:\n  subnet: 10.214.17.0/20\n",
+	    "x.yaml:2: network.subnet: host bits are set: the subnet is "
+	    "10.214.16.0/20");
+	BAD("network: {subnet: 10.0.0.0/8}\n",
+	    "x.yaml:1: network.subnet: /8 is outside /16 to /24 (a /24 holds "
+	    "256 addresses, a /16 65536)");
+	BADP("network: {subnet: 10.213.0.0/28}\n",
+	    "x.yaml:1: network.subnet: /28 is outside /16 to /24");
+	BAD("network: {subnet: 10.213.0.0}\n",
+	    "x.yaml:1: network.subnet: not a subnet A.B.C.D/N (e.g. "
+	    "10.213.0.0/24)");
+	BADP("network: {subnet: 10.213.000.0/24}\n",
+	    "x.yaml:1: network.subnet: not a subnet A.B.C.D/N");
+	BADP("network: {subnet: [10.213.0.0/24]}\n",
+	    "x.yaml:1: network.subnet: expected");
+	BAD("network: {subnets: 1}\n",
+	    "x.yaml:1: network.subnets: unknown key (known: subnet)");
 }
 
 ATF_TC_WITHOUT_HEAD(incus_urls);
@@ -1137,6 +1168,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, owner_names);
 	ATF_TP_ADD_TC(tp, incus_urls);
 	ATF_TP_ADD_TC(tp, resolver_upstream);
+	ATF_TP_ADD_TC(tp, network_subnet);
 	ATF_TP_ADD_TC(tp, duplicates);
 	ATF_TP_ADD_TC(tp, anchors_aliases);
 	ATF_TP_ADD_TC(tp, tags);
