@@ -75,7 +75,8 @@ JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http.c jb-incus/incus.c \
 		   jb-incus/ws.c jb-incus/exec.c jb-incus/ops.c \
 		   jb-incus/ops_action.c jb-incus/ops_create.c \
 		   jb-incus/ops_exec.c jb-incus/ops_image.c \
-		   jb-incus/ops_disk.c jb-incus/ops_hosts.c
+		   jb-incus/ops_disk.c jb-incus/ops_hosts.c \
+		   jb-incus/ops_gitconfig.c
 JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/netd_state.c jb-netd/netd_nft.c \
 		   jb-netd/resolver.c jb-netd/netd_ct.c jb-netd/netd_repos.c \
@@ -83,7 +84,7 @@ JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/resolver_tcp.c jb-netd/dnswire.c jb-netd/admitted.c
 JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/repo.c jb-mountd/image.c \
 		   jb-mountd/mount.c jb-mountd/deadline.c jb-mountd/sshseed.c \
-		   jb-mountd/gitconf.c
+		   jb-mountd/gitconf.c jb-mountd/gituser.c
 JBSSHD_SRCS	:= jb-sshd/jb-sshd.c jb-sshd/session.c
 JBCTL_SRCS	:= jbctl/jbctl.c jbctl/output.c jbctl/remote.c jbctl/local.c \
 		   jbctl/term.c jbctl/base.c jbctl/sshkeys.c

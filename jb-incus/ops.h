@@ -129,6 +129,7 @@ void		 op_image_import(uint32_t, const struct jb_image_import *, int);
 /* IMSG_INCUS_IMAGES or IMSG_INCUS_IMAGE_PRUNE */
 void		 op_images(uint32_t, uint32_t);
 void		 op_hosts(uint32_t, const struct jb_hosts_pin *);
+void		 op_gitconfig(uint32_t, const struct jb_git_write *);
 /* an image alias: letters, digits, '.', '_', '-', not first */
 int		 valid_alias(const char *);
 
