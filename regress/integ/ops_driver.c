@@ -1297,13 +1297,16 @@ t_gitconfig(void)
 	struct jb_git_write	 w;
 	struct reply		 r;
 	char			 out[512], victim[64];
+	double			 t0;
 
 	sh(NULL, 0, "incus exec %s -- sh -c 'mkdir -p /home/dev && echo orig "
 	    "> /etc/victim && ln -sf /etc/victim /home/dev/.gitconfig'",
 	    name_main);
 	gitconfig_init(&w, name_main, "Jay \"Bee\" \\ ;#", "j@example.org");
+	t0 = now_ms();
 	request(IMSG_INCUS_GITCONFIG, &w, sizeof(w), &r);
-	check(ok_reply(&r), "GITCONFIG: %s", r.done.ok ? "ok" : r.done.err);
+	check(ok_reply(&r), "GITCONFIG: %s (%.0f ms)", r.done.ok ? "ok" :
+	    r.done.err, now_ms() - t0);
 	reply_clear(&r);
 	sh(out, sizeof(out), "incus exec %s -- stat -c '%%F %%u %%g %%a' "
 	    "/home/dev/.gitconfig", name_main);
