@@ -47,14 +47,14 @@ int	gitconf_parse(const char *buf, size_t len, gitconf_cb, void *,
 /* one user.* value as the files so far leave it: last one wins */
 struct gitconf_value {
 	char		 v[JB_GIT_IDENT_MAX];	/* "" unset or unusable */
-	const char	*bad;		/* NULL, or why the last one is unusable */
+	const char	*bad;		/* NULL, or why it is unusable */
 	int		 src;		/* the src of the file that set it */
 };
 
 struct gitconf_ident {
 	struct gitconf_value	name;	/* user.name */
 	struct gitconf_value	email;	/* user.email */
-	int			includes; /* include.path or includeIf.*.path seen */
+	int			includes; /* include(If).path seen */
 	int			src;	/* the caller's tag for the next file */
 };
 

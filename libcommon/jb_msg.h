@@ -512,10 +512,10 @@ struct jb_image {
  * a set one is at most JB_GIT_IDENT_MAX - 1 bytes with no control
  * character (gitident.h), which jb-incus checks again.
  */
-#define JB_GIT_IDENT_MAX	256	/* a user.name or user.email, NUL included */
+#define JB_GIT_IDENT_MAX	256	/* user.name or user.email, NUL incl. */
 
 struct jb_git_ask {
-	char		xdg_config[PATH_MAX];	/* the caller's $XDG_CONFIG_HOME */
+	char		xdg_config[PATH_MAX];	/* jbctl's $XDG_CONFIG_HOME */
 };
 
 struct jb_git_ident {
