@@ -81,7 +81,7 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/sandbox-linux.c libcommon/sandbox_procs.c \
 		   libcommon/sshargv.c libcommon/authkeys.c \
 		   libcommon/sshpolicy.c libcommon/mountspec.c \
-		   libcommon/hostspin.c libcommon/addralloc.c
+		   libcommon/hostspin.c libcommon/addralloc.c libcommon/gitident.c
 JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/control.c jailbeed/request.c jailbeed/job.c \
 		   jailbeed/repo.c jailbeed/capture.c jailbeed/cmd_ls.c \
@@ -97,14 +97,15 @@ JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http.c jb-incus/incus.c \
 		   jb-incus/ops_action.c jb-incus/ops_create.c \
 		   jb-incus/ops_exec.c jb-incus/ops_image.c \
 		   jb-incus/ops_disk.c jb-incus/ops_hosts.c \
-		   jb-incus/ops_addrs.c
+		   jb-incus/ops_addrs.c jb-incus/ops_gitconfig.c
 JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/netd_state.c jb-netd/netd_nft.c \
 		   jb-netd/resolver.c jb-netd/netd_ct.c jb-netd/netd_repos.c \
 		   jb-netd/pool.c jb-netd/netd_pool.c \
 		   jb-netd/resolver_tcp.c jb-netd/dnswire.c jb-netd/admitted.c
 JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/repo.c jb-mountd/image.c \
-		   jb-mountd/mount.c jb-mountd/deadline.c jb-mountd/sshseed.c
+		   jb-mountd/mount.c jb-mountd/deadline.c jb-mountd/sshseed.c \
+		   jb-mountd/gitconf.c jb-mountd/gituser.c
 JBSSHD_SRCS	:= jb-sshd/jb-sshd.c jb-sshd/session.c
 JBCTL_SRCS	:= jbctl/jbctl.c jbctl/output.c jbctl/remote.c jbctl/local.c \
 		   jbctl/term.c jbctl/base.c jbctl/sshkeys.c
@@ -118,11 +119,11 @@ UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy \
 		   t_repoconf t_term t_ws t_repo t_sandbox t_image \
 		   t_httpbody t_sshargv t_sshpolicy t_authkeys t_mountspec \
 		   t_netd_state t_netd_repos t_hostspin t_pool t_dnswire \
-		   t_admitted t_addralloc
+		   t_admitted t_addralloc t_gitconf
 FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf \
 		   fuzz_ws fuzz_image fuzz_sshargv fuzz_mountspec \
 		   fuzz_netd_state fuzz_netd_repos fuzz_hostspin fuzz_pool \
-		   fuzz_dnswire
+		   fuzz_dnswire fuzz_gitconf
 FUZZTIME	?= 20
 
 # objects are rebuilt when the flags change (SAN, TESTHOOKS, PREFIX...)
@@ -200,7 +201,8 @@ $(O)/libnetd.a: $(call objs,jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/pool.c jb-netd/dnswire.c jb-netd/admitted.c)
 	rm -f $@
 	ar rcs $@ $^
-$(O)/libmountd.a: $(call objs,jb-mountd/repo.c jb-mountd/image.c)
+$(O)/libmountd.a: $(call objs,jb-mountd/repo.c jb-mountd/image.c \
+    jb-mountd/gitconf.c)
 	rm -f $@
 	ar rcs $@ $^
 $(O)/libjbctl.a: $(call objs,jbctl/term.c)

@@ -17,7 +17,9 @@
  * the user is told which step failed.  jb-netd enforces the network
  * policy (strict, egress_allow) before the container is created.  Its
  * fixed address is chosen as addralloc.h says, from what jb-incus
- * reports of the bridge (NETINFO) and of what holds addresses (ADDRS).
+ * reports of the bridge (NETINFO) and of what holds addresses (ADDRS).  The
+ * owner's git identity, read by jb-mountd, becomes the dev user's
+ * ~/.gitconfig; without one, new says so and goes on.
  */
 
 #include <arpa/inet.h>
@@ -52,6 +54,7 @@ struct newjob {
 	int			 picked;	/* on newjobs */
 	int			 created;	/* delete it on failure */
 	struct jb_incus_create	*create;	/* until sent */
+	struct jb_git_ident	 ident;		/* the owner's; "" unset */
 	char			 failure[JB_ERR_TEXT_MAX];
 };
 
@@ -294,16 +297,12 @@ static const char devuser_script[] =
     "mkdir -p /home/dev\n"
     "chown \"$u:$g\" /home/dev\n";
 
+/* the clone, or with --mount the working tree */
 static void
-new_devuser_done(struct job *job, struct capture_result *res)
+new_workdir(struct job *job)
 {
 	struct newjob	*n = job->state;
 
-	if (!res->ok || res->status != 0) {
-		new_fail(job, "setting up the dev user failed: %s",
-		    res->ok ? res->err : res->error);
-		return;
-	}
 	if (n->mount_rw) {
 		job_progress(job, "--mount: the container works on your "
 		    "working tree directly; what it changes, your checkout "
@@ -311,6 +310,64 @@ new_devuser_done(struct job *job, struct capture_result *res)
 		new_mounts(job);
 	} else
 		new_clone(job);
+}
+
+static void
+new_gitconfig_done(struct req *r, int ok, const char *err)
+{
+	struct job	*job = r->arg;
+	struct newjob	*n = job->state;
+
+	if (!ok) {
+		new_fail(job, "writing the git identity: %s", err);
+		return;
+	}
+	if (n->ident.name[0] != '\0' && n->ident.email[0] != '\0')
+		job_progress(job, "git identity in /home/dev/.gitconfig: "
+		    "%s <%s>", n->ident.name, n->ident.email);
+	else
+		job_progress(job, "git identity in /home/dev/.gitconfig: "
+		    "user.%s %s", n->ident.name[0] ? "name" : "email",
+		    n->ident.name[0] ? n->ident.name : n->ident.email);
+	new_workdir(job);
+}
+
+/*
+ * The owner's user.name and user.email as the dev user's ~/.gitconfig,
+ * written by jb-incus through Incus's file API, not by a command run in
+ * the container: a closed operation on one fixed path whose content
+ * jb-incus renders itself from two checked values (ops_gitconfig.c).
+ */
+static void
+new_gitconfig(struct job *job)
+{
+	struct newjob		*n = job->state;
+	struct jb_git_write	 q;
+
+	if (n->ident.name[0] == '\0' && n->ident.email[0] == '\0') {
+		new_workdir(job);
+		return;
+	}
+	memset(&q, 0, sizeof(q));
+	(void)strlcpy(q.instance, n->name, sizeof(q.instance));
+	q.uid = env->owner_uid;
+	q.gid = env->owner_gid;
+	(void)strlcpy(q.name, n->ident.name, sizeof(q.name));
+	(void)strlcpy(q.email, n->ident.email, sizeof(q.email));
+	if (req_send(PROC_INCUS, IMSG_INCUS_GITCONFIG, &q, sizeof(q), -1,
+	    NULL, new_gitconfig_done, job) == NULL)
+		new_fail(job, "cannot reach jb-incus");
+}
+
+static void
+new_devuser_done(struct job *job, struct capture_result *res)
+{
+	if (!res->ok || res->status != 0) {
+		new_fail(job, "setting up the dev user failed: %s",
+		    res->ok ? res->err : res->error);
+		return;
+	}
+	new_gitconfig(job);
 }
 
 static void
@@ -636,6 +693,48 @@ new_netinfo_ask(struct job *job)
 		new_fail(job, "cannot reach jb-incus");
 }
 
+static void
+new_ident(struct req *r, struct imsg *imsg)
+{
+	struct job	*job = r->arg;
+	struct newjob	*n = job->state;
+
+	if (imsg_get_type(imsg) != IMSG_MOUNTD_GITIDENT_INFO ||
+	    imsg_get_data(imsg, &n->ident, sizeof(n->ident)) == -1)
+		fatalx("jb-mountd: malformed GITIDENT_INFO");
+	n->ident.name[sizeof(n->ident.name) - 1] = '\0';
+	n->ident.email[sizeof(n->ident.email) - 1] = '\0';
+	n->ident.note[sizeof(n->ident.note) - 1] = '\0';
+}
+
+/* what the owner's git config lacks is said here, once, and new goes on */
+static void
+new_ident_done(struct req *r, int ok, const char *err)
+{
+	struct job	*job = r->arg;
+	struct newjob	*n = job->state;
+
+	if (!ok) {
+		memset(&n->ident, 0, sizeof(n->ident));
+		job_progress(job, "git: your identity could not be read (%s); "
+		    "set user.name and user.email in the container", err);
+	} else if (n->ident.note[0] != '\0')
+		job_progress(job, "%s", n->ident.note);
+	new_netinfo_ask(job);
+}
+
+static void
+new_ident_ask(struct job *job)
+{
+	struct jb_git_ask	q;
+
+	memset(&q, 0, sizeof(q));
+	(void)strlcpy(q.xdg_config, job->cmd.xdg_config, sizeof(q.xdg_config));
+	if (req_send(PROC_MOUNTD, IMSG_MOUNTD_GITIDENT, &q, sizeof(q), -1,
+	    new_ident, new_ident_done, job) == NULL)
+		new_fail(job, "cannot reach jb-mountd");
+}
+
 /* the image must be there before anything is made: else jbctl builds it */
 static void
 new_image_checked(struct job *job, const struct jb_base_spec *spec)
@@ -643,7 +742,7 @@ new_image_checked(struct job *job, const struct jb_base_spec *spec)
 	struct newjob	*n = job->state;
 
 	if (spec->exists) {
-		new_netinfo_ask(job);
+		new_ident_ask(job);
 		return;
 	}
 	(void)base_spec_send(job, spec);

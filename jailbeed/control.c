@@ -369,7 +369,8 @@ control_cmd(struct ctl_conn *c, struct imsg *imsg)
 			goto bad;
 	}
 	if (cmd->cwd[sizeof(cmd->cwd) - 1] != '\0' || cmd->cwd[0] != '/' ||
-	    cmd->term[sizeof(cmd->term) - 1] != '\0')
+	    cmd->term[sizeof(cmd->term) - 1] != '\0' ||
+	    cmd->xdg_config[sizeof(cmd->xdg_config) - 1] != '\0')
 		goto bad;
 	job_start(c, cmd);
 	free(cmd);

@@ -158,6 +158,13 @@ ops_dispatch(struct child *c, struct imsg *imsg)
 		get_exact(imsg, &t, sizeof(t));
 		op_image_alias(rid, &t);
 		break;
+	case IMSG_INCUS_GITCONFIG: {
+		struct jb_git_write	q;
+
+		get_exact(imsg, &q, sizeof(q));
+		op_gitconfig(rid, &q);
+		break;
+	}
 	case IMSG_INCUS_IMAGES:
 	case IMSG_INCUS_IMAGE_PRUNE:
 		if (imsg_get_len(imsg) != 0)

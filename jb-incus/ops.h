@@ -133,6 +133,7 @@ void		 op_hosts(uint32_t, const struct jb_hosts_pin *);
 void		 op_addrs(uint32_t);
 /* "A.B.C.D-E.F.G.H[,...]" into ni's DHCP ranges: 0, or -1 */
 int		 dhcp_ranges_parse(const char *, struct jb_netinfo *);
+void		 op_gitconfig(uint32_t, const struct jb_git_write *);
 /* an image alias: letters, digits, '.', '_', '-', not first */
 int		 valid_alias(const char *);
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "deadline.h"
+#include "gituser.h"
 #include "log.h"
 #include "mount.h"
 #include "mountspec.h"
@@ -207,6 +208,23 @@ mountd_image(struct child *c, struct imsg *imsg)
 		fatal("%s: compose", c->name);
 }
 
+/* issue 12.3: the owner's user.name and user.email, for a new container */
+static void
+mountd_gitident(struct child *c, struct imsg *imsg)
+{
+	struct jb_git_ask	 q;
+	struct jb_git_ident	 out;
+	uint32_t		 rid = imsg_get_id(imsg);
+
+	get(c, imsg, &q, sizeof(q));
+	must_str(c, "GITIDENT", q.xdg_config, sizeof(q.xdg_config));
+	gituser_read(&owner, q.xdg_config, &out);
+	if (imsgev_compose(&c->iev, IMSG_MOUNTD_GITIDENT_INFO, rid, 0, -1,
+	    &out, sizeof(out)) == -1)
+		fatal("%s: compose", c->name);
+	child_done(c, rid, 1, NULL);
+}
+
 static int
 mountd_dispatch(struct child *c, struct imsg *imsg)
 {
@@ -228,6 +246,9 @@ mountd_dispatch(struct child *c, struct imsg *imsg)
 		return 0;
 	case IMSG_MOUNTD_SSH_SEED:
 		mountd_sshseed(c, imsg);
+		return 0;
+	case IMSG_MOUNTD_GITIDENT:
+		mountd_gitident(c, imsg);
 		return 0;
 	default:
 		return -1;

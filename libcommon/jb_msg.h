@@ -90,6 +90,9 @@ enum jb_imsg_type {
 	/* /etc/hosts pinning (N4, wt-pin): 260.. */
 	IMSG_INCUS_HOSTS = 260,	/* P->I, struct jb_hosts_pin: write the block */
 
+	/* the owner's git identity in the container (issue 12.3): 270.. */
+	IMSG_INCUS_GITCONFIG = 270, /* P->I, struct jb_git_write */
+
 	/* parent <-> jb-mountd: 300..; peerid = request id */
 	IMSG_MOUNTD_REPO = 300,	/* P->M, struct jb_repo_req */
 	IMSG_MOUNTD_REPO_INFO,	/* M->P, struct jb_repo_info, before DONE */
@@ -117,6 +120,10 @@ enum jb_imsg_type {
 	/* parent <-> jb-mountd, base images (C10): 320.. */
 	IMSG_MOUNTD_IMAGE_OPEN = 320,	/* P->M, struct jb_image_open */
 	IMSG_MOUNTD_IMAGE_FD,	/* M->P, struct jb_image_file + fd */
+
+	/* parent <-> jb-mountd, the owner's git identity (issue 12.3): 330.. */
+	IMSG_MOUNTD_GITIDENT = 330, /* P->M, struct jb_git_ask */
+	IMSG_MOUNTD_GITIDENT_INFO, /* M->P, struct jb_git_ident, before DONE */
 
 	/* parent <-> jb-netd: 400..; peerid = request id */
 	IMSG_NETD_SET = 400,	/* P->N, struct jb_netd_ctr: add or replace */
@@ -573,6 +580,34 @@ struct jb_base_spec {
 	char		alias[JB_INSTANCE_MAX];	/* base.alias */
 	char		packages[JB_PACKAGES_MAX]; /* base.packages */
 	int32_t		exists;			/* Incus has the alias */
+};
+
+/*
+ * The owner's git identity (issue 12.3): user.name and user.email from
+ * the owner's global git config, read by jb-mountd as the owner, become
+ * the dev user's /home/dev/.gitconfig, written by jb-incus, and nothing
+ * else of the host's git config goes along.  Values are "" when unset;
+ * a set one is at most JB_GIT_IDENT_MAX - 1 bytes with no control
+ * character (gitident.h), which jb-incus checks again.
+ */
+#define JB_GIT_IDENT_MAX	256	/* user.name or user.email, NUL incl. */
+
+struct jb_git_ask {
+	char		xdg_config[PATH_MAX];	/* jbctl's $XDG_CONFIG_HOME */
+};
+
+struct jb_git_ident {
+	char		name[JB_GIT_IDENT_MAX];
+	char		email[JB_GIT_IDENT_MAX];
+	char		note[JB_MSG_TEXT_MAX];	/* "" or one line for the user:
+						   missing, a bad file, ... */
+};
+
+struct jb_git_write {
+	char		instance[JB_INSTANCE_MAX];
+	uint32_t	uid, gid;		/* the dev user = the owner */
+	char		name[JB_GIT_IDENT_MAX];
+	char		email[JB_GIT_IDENT_MAX];
 };
 
 /*

@@ -419,6 +419,101 @@ shell_pty_cleanup() {
 	jb_cleanup
 }
 
+atf_test_case git_identity cleanup
+git_identity_head() {
+	atf_set descr "new writes the owner's user.name and user.email, as" \
+	    "their git reads them from ~/.config/git/config and ~/.gitconfig," \
+	    "and nothing else of their git config, to the dev user's" \
+	    "~/.gitconfig: git commit in the clone works at once (issue 12.3)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+git_identity_body() {
+	jb_owner_home
+	h=$(pwd)/ownerhome
+	# the XDG file is read first, ~/.gitconfig wins where both say
+	mkdir -p xdg/git
+	printf '[user]\n\tname = From Xdg\n\temail = jay@example.org\n' \
+	    > xdg/git/config
+	cat > "$h/.gitconfig" <<'EOC'
+[user]
+	name = Old Name
+[core]
+	editor = not-for-the-container
+[alias]
+	st = status
+[User]
+	NAME = "Jay \"Bee\" O'Tester"  ; the last one wins
+EOC
+	chown -R $JB_OWNER xdg "$h/.gitconfig"
+	XDG_CONFIG_HOME=$(pwd)/xdg
+	export XDG_CONFIG_HOME
+	setup
+	p=$(jb_prefix)
+	c=$p-gi
+	atf_check -e match:"git identity in /home/dev/.gitconfig: Jay \"Bee\" O'Tester <jay@example.org>" \
+	    -e not-match:"git: " -e match:"ready: $c" jbo repo new gi
+	atf_check -o inline:"$(id -u $JB_OWNER) $(id -g $JB_OWNER) 644\n" \
+	    in_ctr $c stat -c '%u %g %a' /home/dev/.gitconfig
+	atf_check in_ctr $c git -C /home/dev/$p commit -q --allow-empty -m x
+	atf_check -o inline:"Jay \"Bee\" O'Tester <jay@example.org>\n" \
+	    in_ctr $c git -C /home/dev/$p log -1 --format='%an <%ae>'
+	# nothing else of the host's git config went along
+	atf_check -o inline:"user.name=Jay \"Bee\" O'Tester\nuser.email=jay@example.org\n" \
+	    in_ctr $c git config --global --list
+	# --mount too (where the checkout's own user.* still wins, as on
+	# the host)
+	atf_check -e match:"git identity in /home/dev/.gitconfig" \
+	    jbo repo new --mount live
+	atf_check -o inline:"jay@example.org\n" \
+	    in_ctr $p-live git config --global user.email
+}
+git_identity_cleanup() {
+	jb_containers_cleanup
+	jb_cleanup
+	jb_owner_home_restore
+}
+
+atf_test_case git_identity_missing cleanup
+git_identity_missing_head() {
+	atf_set descr "an owner whose git config has no identity: new says" \
+	    "so, once, and goes on; a bad config line is named (issue 12.3)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+git_identity_missing_body() {
+	jb_owner_home
+	h=$(pwd)/ownerhome
+	printf '[core]\n\teditor = vi\n[include]\n\tpath = ~/.gitid\n' \
+	    > "$h/.gitconfig"
+	chown $JB_OWNER "$h/.gitconfig"
+	setup
+	p=$(jb_prefix)
+	jbo repo new none 2> err || { cat err >&2; atf_fail "new failed"; }
+	atf_check -o inline:"1\n" grep -c "git: " err
+	atf_check -o match:"no user.name or user.email in ~/.gitconfig or ~/.config/git/config \(include.path is not followed\)" \
+	    cat err
+	atf_check -o match:"ready: $p-none" cat err
+	atf_check -s exit:1 in_ctr $p-none test -e /home/dev/.gitconfig
+	# a file git would refuse: named, with its line, the one thing said;
+	# new goes on.  (A bad ~/.gitconfig stops new earlier: the owner's
+	# git refuses the checkout; XDG_CONFIG_HOME here is only jbctl's.)
+	mkdir -p xdg/git
+	printf '[user]\n\tname = X\n[oops\n' > xdg/git/config
+	chown -R $JB_OWNER xdg
+	env XDG_CONFIG_HOME=$(pwd)/xdg jbo repo new bad 2> err ||
+	    { cat err >&2; atf_fail "new failed"; }
+	atf_check -o inline:"1\n" grep -c "git: " err
+	atf_check -o match:"git: $(pwd)/xdg/git/config line 3: unterminated section header" \
+	    -o match:"ready: $p-bad" cat err
+	atf_check -s exit:1 in_ctr $p-bad test -e /home/dev/.gitconfig
+}
+git_identity_missing_cleanup() {
+	jb_containers_cleanup
+	jb_cleanup
+	jb_owner_home_restore
+}
+
 atf_init_test_cases() {
 	atf_add_test_case init_and_config
 	atf_add_test_case new_clone
@@ -430,4 +525,6 @@ atf_init_test_cases() {
 	atf_add_test_case snapshots
 	atf_add_test_case network_fails_closed
 	atf_add_test_case shell_pty
+	atf_add_test_case git_identity
+	atf_add_test_case git_identity_missing
 }

@@ -22,6 +22,29 @@ jb_users() {
 	    "$JB_OTHER" || atf_fail "cannot create user $JB_OTHER"
 }
 
+# give the owner a real home, $(pwd)/ownerhome, for what jb-mountd reads
+# there (~/.gitconfig): it takes the passwd entry's at start, so call
+# this before jb_start, and jb_owner_home_restore in the cleanup.  The
+# old home is kept in ./ownerhome.was; the test user is shared by every
+# test, which run one at a time (flock /tmp/jb-integ.lock).
+jb_owner_home() {
+	jb_users
+	[ -f ownerhome.was ] ||
+	    getent passwd "$JB_OWNER" | cut -d: -f6 > ownerhome.was
+	mkdir -p ownerhome
+	chown "$JB_OWNER:$(id -gn $JB_OWNER)" ownerhome
+	chmod 0755 "$(pwd)"
+	usermod -d "$(pwd)/ownerhome" "$JB_OWNER" ||
+	    atf_fail "cannot give $JB_OWNER a home"
+}
+
+jb_owner_home_restore() {
+	[ -f ownerhome.was ] || return 0
+	usermod -d "$(cat ownerhome.was)" "$JB_OWNER"
+	rm -f ownerhome.was
+	return 0
+}
+
 # jbctl copied where every user may run it (the build tree may be 0700)
 jb_bin() {
 	if [ ! -x bin/jbctl ]; then
