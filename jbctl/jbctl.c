@@ -316,6 +316,20 @@ version_cb(struct imsg *imsg, void *arg)
 	t->text[sizeof(t->text) - 1] = '\0';
 }
 
+/* one command on a connection of its own; the spec it named is kept */
+static int
+run_once(const struct parsed *p)
+{
+	struct imsgbuf	 ibuf;
+	int		 rv;
+
+	ctl_connect(&ibuf);
+	rv = remote_run(&ibuf, p, out);
+	imsgbuf_clear(&ibuf);
+	close(ibuf.fd);
+	return rv;
+}
+
 /*
  * Build the image spec names here, then import it as `base import` does.
  * The daemon must have answered before minutes go into a build.
@@ -324,7 +338,6 @@ static int
 base_build_spec(const struct jb_base_spec *spec, const char *keep)
 {
 	struct parsed	 ip;
-	struct imsgbuf	 ibuf;
 	char		 dir[PATH_MAX], file[PATH_MAX];
 	char		*args[2];
 	int		 rv;
@@ -342,10 +355,7 @@ base_build_spec(const struct jb_base_spec *spec, const char *keep)
 	ip.args = args;
 	ip.nargs = 1;
 	ip.optval[0] = spec->alias;	/* import's --alias */
-	ctl_connect(&ibuf);
-	rv = remote_run(&ibuf, &ip, out);
-	imsgbuf_clear(&ibuf);
-	close(ibuf.fd);
+	rv = run_once(&ip);
 	if (keep != NULL && base_keep(file, keep) == 0)
 		fprintf(stderr, "jbctl: the image tarball is kept as %s\n",
 		    keep);
@@ -357,16 +367,11 @@ base_build_spec(const struct jb_base_spec *spec, const char *keep)
 static int
 base_build_import(const struct parsed *bp)
 {
-	struct imsgbuf			 ibuf;
 	struct jb_base_spec		 spec;
 	const struct jb_base_spec	*s;
 	int				 rv;
 
-	ctl_connect(&ibuf);
-	rv = remote_run(&ibuf, bp, out);
-	imsgbuf_clear(&ibuf);
-	close(ibuf.fd);
-	if (rv != 0)
+	if ((rv = run_once(bp)) != 0)
 		return rv;
 	if ((s = remote_base_spec()) == NULL)
 		die("jailbeed named no image to build");
@@ -383,15 +388,11 @@ base_build_import(const struct parsed *bp)
 static int
 new_or_build(const struct parsed *p)
 {
-	struct imsgbuf			 ibuf;
 	struct jb_base_spec		 spec;
 	const struct jb_base_spec	*s;
 	int				 rv;
 
-	ctl_connect(&ibuf);
-	rv = remote_run(&ibuf, p, out);
-	imsgbuf_clear(&ibuf);
-	close(ibuf.fd);
+	rv = run_once(p);
 	if (rv == 0 || (s = remote_base_spec()) == NULL || s->exists)
 		return rv;
 	spec = *s;
@@ -400,8 +401,7 @@ new_or_build(const struct parsed *p)
 	    " with base.packages: " : "", spec.packages);
 	if ((rv = base_build_spec(&spec, NULL)) != 0)
 		return rv;
-	ctl_connect(&ibuf);
-	return remote_run(&ibuf, p, out);
+	return run_once(p);
 }
 
 int
