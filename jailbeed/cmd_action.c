@@ -260,7 +260,7 @@ remote_checked(struct req *r, int ok, const char *err)
 	action_go(job);
 }
 
-/* issue 14: Incus resolves every mount source again as it starts */
+/* Incus resolves every mount source again as it starts */
 static void
 start_guarded(struct job *job, int ok, const char *err)
 {

@@ -9,8 +9,8 @@
  */
 
 /*
- * Mount sources against each other, and again before a start (issue 14,
- * item 1).  A container that can write in one mount's source can plant
+ * Mount sources against each other, and again before a start (M3).
+ * A container that can write in one mount's source can plant
  * a symlink in the path of any source inside it; jb-mountd never follows
  * one, but Incus resolves a source again at every start of a container.
  * So the suite keeps one rule over every mount of every suite container

@@ -13,7 +13,7 @@
 
 #include "jailbeed.h"
 
-/* every disk with a host source on every suite container (issue 14) */
+/* every disk with a host source on every suite container */
 struct disks {
 	struct jb_disk	*v;
 	size_t		 n;

@@ -259,7 +259,7 @@ list_have(struct op_req *r, struct json_object *inst)
 /*
  * Every disk with a host source on every suite container, whatever its
  * device is called (the checkout too), for the parent's overlap rule
- * and its check before a start (issue 14).
+ * and its check before a start.
  */
 static void
 list_every(void *arg, struct json_object *list, const char *err)

@@ -24,15 +24,16 @@
  *     the owner's to change), made canonical without lookups, and
  *     opened O_PATH with openat2(RESOLVE_NO_SYMLINKS): a symlink in any
  *     part after the home is refused, naming it, never followed, since
- *     one planted through a read-write mount would redirect this one
- *     (issue 14).  That fd is the object checked, and it is held.  It must be a directory or a
- *     regular file the owner can read (faccessat through the fd, so the
- *     answer is about that object, not whatever the path names later).
+ *     one planted through a read-write mount would redirect this one.
+ *     That fd is the object checked, and it is held.  It must be a
+ *     directory or a regular file the owner can read (faccessat through
+ *     the fd, so the answer is about that object, not whatever the path
+ *     names later).
  *     Where the object sits inside its filesystem is worked out from our
  *     own mountinfo, as a bind mount of it would show it.
- *  2. the parent attaches the realpath through jb-incus (a running
+ *  2. the parent attaches that path through jb-incus (a running
  *     container only) and gets the container's init pid.
- *  3. verify: the realpath, opened again with RESOLVE_NO_SYMLINKS, is
+ *  3. verify: the path, opened again with RESOLVE_NO_SYMLINKS, is
  *     still the held object (same device and inode); and the mount
  *     point in /proc/PID/mountinfo, which the kernel fills for the mount
  *     Incus actually made, holds the same device and the same root

@@ -39,7 +39,7 @@ int	mount_resolve(const struct repo_owner *, const struct jb_mount_check *,
 	    struct jb_mount_resolved *out, char *err, size_t errlen);
 
 /*
- * Before a start (issue 14): a disk source (q->host, absolute) of the
+ * Before a start: a disk source (q->host, absolute) of the
  * container is still a canonical path with no symlink in it, naming a
  * directory or a regular file.  0, or -1 with the reason.
  */

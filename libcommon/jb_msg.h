@@ -111,7 +111,7 @@ enum jb_imsg_type {
 	/* remote mount_roots (R20): an entry's real path, as the owner's */
 	IMSG_MOUNTD_RESOLVE = 313, /* P->M, struct jb_mount_check (host, what) */
 	IMSG_MOUNTD_RESOLVED,	/* M->P, struct jb_mount_resolved, before DONE */
-	/* before a start (issue 14): a disk source still has no symlink */
+	/* before a start: a disk source still has no symlink */
 	IMSG_MOUNTD_RECHECK = 315, /* P->M, struct jb_mount_check (host =
 				   the device's source, what); DONE */
 

@@ -53,7 +53,7 @@ int	mnt_expand(const char *host, const char *home, char *out,
 
 /*
  * A host path after ~ expansion, made canonical without the filesystem
- * (M3, issue 14): "//" and "." parts and a trailing "/" go; a ".." part
+ * (M3): "//" and "." parts and a trailing "/" go; a ".." part
  * is refused, since it means something else once a part is a symlink.
  * 0, or -1 with the reason.
  */

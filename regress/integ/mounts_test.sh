@@ -347,7 +347,7 @@ EOC
 }
 symlink_swap_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
-# issue 14, item 1: the reproduction.  $w/private stands for the
+# the reproduction of a planted symlink.  $w/private stands for the
 # owner's home: any directory the owner can read and no container
 # should see.
 atf_test_case planted_symlink cleanup
@@ -356,7 +356,7 @@ planted_symlink_head() {
 	    "(else a container plants a symlink through the read-write" \
 	    "mount and the next container gets what it points to), and a" \
 	    "source with a symlink in any part is refused naming the link," \
-	    "never followed (issue 14)"
+	    "never followed (M3)"
 	atf_set require.user root
 	atf_set timeout 300
 }
@@ -435,7 +435,7 @@ start_recheck_head() {
 	atf_set descr "a source turned into a symlink while its container" \
 	    "was stopped refuses start and restart, naming the mount and" \
 	    "the link; another repo's read-write mount containing an" \
-	    "attached mount is refused (issue 14)"
+	    "attached mount is refused (M3)"
 	atf_set require.user root
 	atf_set timeout 300
 }

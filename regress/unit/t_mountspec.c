@@ -299,7 +299,7 @@ clean_bad(const char *in, const char *want)
 	    in, err, want);
 }
 
-/* issue 14, item 1: the configured path, made canonical without lookups */
+/* the configured path, made canonical without lookups */
 ATF_TC_WITHOUT_HEAD(clean);
 ATF_TC_BODY(clean, tc)
 {
@@ -325,7 +325,7 @@ overlap(const struct mnt_src *s, const struct mnt_src *o, size_t n,
 	return mnt_overlap(s, o, n, err, errlen);
 }
 
-/* issue 14, item 1: no two mounts overlap where either is read-write */
+/* no two mounts overlap where either is read-write */
 ATF_TC_WITHOUT_HEAD(overlaps);
 ATF_TC_BODY(overlaps, tc)
 {
