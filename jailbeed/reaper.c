@@ -84,6 +84,7 @@ void
 reaper_start(int dirfd, const char *dir, const char *name)
 {
 	struct stat	 st;
+	sigset_t	 all, old;
 	char		 buf[JB_MSG_TEXT_MAX];
 	size_t		 got = 0;
 	ssize_t		 n;
@@ -93,6 +94,13 @@ reaper_start(int dirfd, const char *dir, const char *name)
 		fatal("socket %s/%s", dir, name);
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1)
 		fatal("socketpair");
+	/*
+	 * No signal until the child has its own dispositions: libevent's
+	 * handler would write to the parent's signal socketpair.
+	 */
+	sigfillset(&all);
+	if (sigprocmask(SIG_BLOCK, &all, &old) == -1)
+		fatal("sigprocmask");
 	switch (reaper_pid = fork()) {
 	case -1:
 		fatal("fork jb-reaper");
@@ -102,6 +110,8 @@ reaper_start(int dirfd, const char *dir, const char *name)
 	default:
 		break;
 	}
+	if (sigprocmask(SIG_SETMASK, &old, NULL) == -1)
+		fatal("sigprocmask");
 	(void)close(sp[1]);
 	reaper_fd = sp[0];
 	reaper_started = time(NULL);
