@@ -140,26 +140,25 @@ control_socket_dir_body() {
 	atf_check -o inline:"755 root root\n" stat -c '%a %U %G' "$d"
 	atf_check -o inline:"600 $JB_OWNER $(id -gn $JB_OWNER) socket\n" \
 	    stat -c '%a %U %G %F' "$s"
-	asowner() {
-		setpriv --reuid=$JB_OWNER --regid=$JB_OWNER --init-groups "$@"
-	}
+	# atf_check runs programs, not functions
+	asowner="setpriv --reuid=$JB_OWNER --regid=$JB_OWNER --init-groups"
 	# the owner still connects
-	atf_check -o match:jb-reaper asowner ./bin/jbctl -s "$s" status
+	atf_check -o match:jb-reaper $asowner ./bin/jbctl -s "$s" status
 	# but can neither create nor rename nor remove a name in the directory
 	atf_check -s not-exit:0 -e match:"Permission denied" \
-	    asowner ln -s /etc/shadow "$d/planted"
+	    $asowner ln -s /etc/shadow "$d/planted"
 	atf_check -s not-exit:0 -e match:"Permission denied" \
-	    asowner touch "$d/planted"
+	    $asowner touch "$d/planted"
 	atf_check -s not-exit:0 -e match:"Permission denied" \
-	    asowner mv "$s" "$d/moved"
+	    $asowner mv "$s" "$d/moved"
 	atf_check -s not-exit:0 -e match:"Permission denied" \
-	    asowner rm -f "$s"
+	    $asowner rm -f "$s"
 	atf_check -s not-exit:0 -e match:"Permission denied" \
-	    asowner mkdir "$d/sub"
+	    $asowner mkdir "$d/sub"
 	atf_check -o inline:"jailbeed.sock\n" ls -A "$d"
 	# nor signal jb-reaper, root's; a SIGTERM from root it ignores
 	rpid=$(jb_pid jb-reaper)
-	atf_check -s not-exit:0 -e ignore asowner kill -TERM "$rpid"
+	atf_check -s not-exit:0 -e ignore $asowner kill -TERM "$rpid"
 	kill -TERM "$rpid"
 	sleep 0.3
 	jb_alive "$rpid" || atf_fail "jb-reaper died of SIGTERM"
@@ -180,7 +179,7 @@ control_socket_dir_body() {
 	chmod 0700 "$d"
 	echo secret > victim
 	chmod 0600 victim
-	asowner ln -s "$(pwd)/victim" "$s"
+	$asowner ln -s "$(pwd)/victim" "$s"
 	atf_check -s exit:1 -e match:"socket $s: exists and is not a socket" \
 	    env ASAN_OPTIONS=detect_leaks=0 "$(jb_build)/jailbeed" -d \
 	    -f jailbeed.yaml
@@ -202,7 +201,7 @@ control_socket_dir_body() {
 	    cat jailbeed.log
 	atf_check -o inline:"755 root\n" stat -c '%a %U' "$d"
 	atf_check -o inline:"600 $JB_OWNER\n" stat -c '%a %U' "$s"
-	atf_check -o match:jb-sshd asowner ./bin/jbctl -s "$s" status
+	atf_check -o match:jb-sshd $asowner ./bin/jbctl -s "$s" status
 }
 control_socket_dir_cleanup() { jb_cleanup; }
 
