@@ -199,7 +199,7 @@ children_stop(void)
 			    children[i].name, (int)children[i].pid);
 }
 
-/* SIGCHLD: any child gone means the suite is no longer whole */
+/* SIGCHLD: any child (jb-reaper too) gone: the suite is no longer whole */
 void
 children_reap(void)
 {
@@ -207,6 +207,8 @@ children_reap(void)
 	pid_t	 pid;
 
 	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		if (reaper_reaped(pid, status))
+			jailbeed_shutdown(1);
 		for (i = 0; i < PROC_MAX; i++) {
 			if (children[i].pid != pid)
 				continue;

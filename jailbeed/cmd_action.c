@@ -23,6 +23,7 @@
 #include "cmdtab.h"
 #include "jobs.h"
 #include "log.h"
+#include "srcguard.h"
 
 struct action {
 	struct repo_ctx		*ctx;
@@ -229,6 +230,18 @@ action_named(struct job *job, struct repo_ctx *ctx)
 	action_go(job);
 }
 
+/* Incus resolves every mount source again as it starts */
+static void
+start_guarded(struct job *job, int ok, const char *err)
+{
+	if (!ok) {
+		job_end(job, 0, "%s", err);
+		return;
+	}
+	action_send(job, job->cmd.id == CMD_RESTART ? INCUS_RESTART :
+	    INCUS_START, 0, NULL);
+}
+
 static void
 action_go(struct job *job)
 {
@@ -239,14 +252,12 @@ action_go(struct job *job)
 
 	switch (job->cmd.id) {
 	case CMD_START:
-		action_send(job, INCUS_START, 0, NULL);
+	case CMD_RESTART:
+		start_guard(job, a->name, start_guarded);
 		break;
 	case CMD_STOP:
 		action_send(job, INCUS_STOP, job_opt(job, "force") != NULL,
 		    NULL);
-		break;
-	case CMD_RESTART:
-		action_send(job, INCUS_RESTART, 0, NULL);
 		break;
 	case CMD_DESTROY:
 		if (job_opt(job, "force") != NULL) {

@@ -33,6 +33,7 @@
 #include "jailbeed.h"
 #include "log.h"
 #include "proc.h"
+#include "sockdir.h"
 
 #define CTL_MAX_PER_UID		32
 #define CTL_FD_RESERVE		16	/* accept pauses this close to the limit */
@@ -63,16 +64,21 @@ static void	control_timeout(int, short, void *);
 static int	control_reply(struct ctl_conn *, uint32_t, const void *,
 		    size_t);
 
-/* runs as root, before the privilege drop */
+/*
+ * Runs as root, before the privilege drop.  The socket's directory is
+ * root's: the owner can neither swap the socket's name for a
+ * symlink between bind and chown nor replace the socket later; the
+ * owner connects through the socket's own owner and mode.
+ * libcommon/sockdir.c holds the steps.
+ */
 void
 control_init(void)
 {
 	struct sockaddr_un	 sun;
 	struct stat		 st;
-	char			 dir[PATH_MAX];
+	char			 dir[PATH_MAX], base[PATH_MAX], err[512];
 	const char		*path = env->conf.socket;
-	mode_t			 old;
-	int			 fd;
+	int			 fd, dfd, taken;
 
 	memset(&sun, 0, sizeof(sun));
 	sun.sun_family = AF_UNIX;
@@ -80,43 +86,46 @@ control_init(void)
 	    sizeof(sun.sun_path))
 		fatalx("socket %s: path too long for a unix socket", path);
 
-	/* the directory is created for the owner, so the parent can unlink */
 	strlcpy(dir, path, sizeof(dir));
 	strlcpy(dir, dirname(dir), sizeof(dir));
-	if (mkdir(dir, 0755) == 0) {
-		if (chown(dir, env->owner_uid, env->owner_gid) == -1)
-			fatal("chown %s", dir);
-	} else if (errno != EEXIST)
-		fatal("mkdir %s", dir);
+	strlcpy(base, path, sizeof(base));
+	strlcpy(base, basename(base), sizeof(base));
+	if ((dfd = sockdir_open(dir, env->owner_uid, &taken, err,
+	    sizeof(err))) == -1)
+		fatalx("%s", err);
+	if (taken)
+		log_info("socket directory %s: now root's, mode 0755 (it was "
+		    "the owner's)", dir);
 
 	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
 	    0)) == -1)
 		fatal("socket");
-	if (lstat(path, &st) == 0) {
+	if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 		if (!S_ISSOCK(st.st_mode))
 			fatalx("socket %s: exists and is not a socket; move it "
 			    "away or set another path in %s", path,
 			    env->conf_path);
 		if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0)
 			fatalx("socket %s: another jailbeed is running", path);
-		if (unlink(path) == -1)
+		if (unlinkat(dfd, base, 0) == -1)
 			fatal("unlink stale socket %s", path);
 		close(fd);
 		if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK |
 		    SOCK_CLOEXEC, 0)) == -1)
 			fatal("socket");
 	}
-	old = umask(0177);
-	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1)
+	if (sockdir_bind(fd, dfd, base) == -1)
 		fatal("bind %s", path);
-	umask(old);
-	if (chown(path, env->owner_uid, env->owner_gid) == -1 ||
-	    chmod(path, 0600) == -1) {
-		(void)unlink(path);
-		fatal("chown/chmod %s", path);
+	if (sockdir_give(dfd, base, env->owner_uid, env->owner_gid, err,
+	    sizeof(err)) == -1) {
+		(void)unlinkat(dfd, base, 0);
+		fatalx("socket %s: %s", path, err);
 	}
 	if (listen(fd, 16) == -1)
 		fatal("listen %s", path);
+	/* root's, and still so after our drop: jb-reaper removes it */
+	reaper_start(dfd, dir, base);
+	close(dfd);
 	ctl_fd = fd;
 }
 
@@ -140,9 +149,12 @@ control_cleanup(void)
 		evtimer_del(&ctl_pause);
 		close(ctl_fd);
 		ctl_fd = -1;
-		if (unlink(env->conf.socket) == -1 && errno != ENOENT)
-			log_debug("unlink %s: %s", env->conf.socket,
-			    strerror(errno));
+		/*
+		 * As the owner by now we cannot remove it from root's
+		 * directory: jb-reaper does, seeing our end of its channel
+		 * close, and we wait for it.
+		 */
+		reaper_stop(env->conf.socket);
 	}
 }
 
@@ -410,6 +422,12 @@ control_status(struct ctl_conn *c)
 
 	if (selfstat(&st, "jailbeed", env->started, env->conf_path) == -1) {
 		control_error(c, "jailbeed cannot read its own status");
+		return;
+	}
+	(void)control_reply(c, IMSG_CTL_STATUS_ENTRY, &st, sizeof(st));
+	/* jb-reaper answers nothing: the parent reads /proc for it */
+	if (reaper_status(&st) == -1) {
+		control_error(c, "jailbeed cannot read jb-reaper's status");
 		return;
 	}
 	(void)control_reply(c, IMSG_CTL_STATUS_ENTRY, &st, sizeof(st));

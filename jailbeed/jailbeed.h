@@ -130,6 +130,12 @@ void	control_status(struct ctl_conn *);
 struct job	*control_job(struct ctl_conn *);
 void	control_job_remote(struct ctl_conn *, struct job *);
 
+/* reaper.c: removes the control socket once jailbeed is gone */
+void	reaper_start(int, const char *, const char *);
+int	reaper_reaped(pid_t, int);
+void	reaper_stop(const char *);
+int	reaper_status(struct jb_proc_status *);
+
 /* netsync.c: forget in jb-netd what Incus no longer has, at start-up */
 void	netsync_start(void);
 /* cmd_net.c: jb-netd could not make a container strict: stop it */

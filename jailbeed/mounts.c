@@ -29,6 +29,7 @@
 #include "log.h"
 #include "mounts.h"
 #include "mountspec.h"
+#include "srcguard.h"
 
 struct attach {
 	struct job		*job;
@@ -37,6 +38,8 @@ struct attach {
 	int			 have_chk;
 	struct jb_disk		 disk;
 	int			 have_disk;
+	struct jb_disk		 pending;	/* counted by disks_overlap() */
+	int			 is_pending;
 	char			 failure[JB_ERR_TEXT_MAX];
 	mount_cb		 cb;
 	void			*arg;
@@ -47,6 +50,7 @@ struct attach {
 };
 
 static void	attach_add(struct attach *);
+static void	attach_listed(int, const char *, struct disks *, void *);
 static void	attach_verify(struct attach *);
 #ifdef JB_TESTHOOKS
 static void	test_fire(int, short, void *);
@@ -64,6 +68,8 @@ attach_end(struct attach *a, int ok, const char *err)
 	char		 e[JB_ERR_TEXT_MAX];
 
 	(void)strlcpy(e, err != NULL ? err : "", sizeof(e));
+	if (a->is_pending)
+		disks_pending_del(&a->pending);
 	free(a);
 	cb(job, ok, e, arg);
 }
@@ -235,6 +241,48 @@ attach_checked(struct req *r, int ok, const char *err)
 		    "check: nothing attached; try again");
 		return;
 	}
+	disks_list(attach_listed, a);
+}
+
+/*
+ * Issue 14: the source may not overlap another mount of any suite
+ * container where either is read-write (jailbeed/srcguard.c says why).
+ */
+static void
+attach_listed(int ok, const char *err, struct disks *all, void *arg)
+{
+	struct attach	*a = arg;
+	char		 e[JB_ERR_TEXT_MAX], msg[JB_ERR_TEXT_MAX * 2];
+	size_t		 i;
+
+	if (!ok) {
+		release(a->chk.token);
+		attach_end(a, 0, err);
+		return;
+	}
+	if (disks_overlap(all, a->s.name, a->s.device, a->chk.realpath,
+	    a->s.readonly, e, sizeof(e)) == -1) {
+		release(a->chk.token);
+		(void)snprintf(msg, sizeof(msg), "host path %.200s (%.100s) is "
+		    "refused: %s", a->s.host, a->s.what, e);
+		attach_end(a, 0, msg);
+		return;
+	}
+	memset(&a->pending, 0, sizeof(a->pending));
+	(void)strlcpy(a->pending.name, a->s.name, sizeof(a->pending.name));
+	(void)strlcpy(a->pending.device, a->s.device,
+	    sizeof(a->pending.device));
+	(void)strlcpy(a->pending.source, a->chk.realpath,
+	    sizeof(a->pending.source));
+	(void)strlcpy(a->pending.path, a->s.container,
+	    sizeof(a->pending.path));
+	a->pending.readonly = a->s.readonly ? 1 : 0;
+	for (i = 0; i < all->n; i++)
+		if (strcmp(all->v[i].name, a->s.name) == 0)
+			(void)strlcpy(a->pending.prefix, all->v[i].prefix,
+			    sizeof(a->pending.prefix));
+	disks_pending_add(&a->pending);
+	a->is_pending = 1;
 	if (a->chk.warning[0] != '\0')
 		job_progress(a->job, "warning: %s", a->chk.warning);
 	job_progress(a->job, "attaching %s at %s%s", a->chk.realpath,

@@ -34,6 +34,7 @@
 
 #include "incus.h"
 #include "log.h"
+#include "mountspec.h"
 #include "ops.h"
 
 #define UID_MAX_OK	2147483646U	/* 2^31 - 2: Incus's and the kernel's */
@@ -390,9 +391,9 @@ cr_body(struct create *cr)
 	d = jnew(json_object_new_object());
 	put(d, "type", "disk");
 	put(d, "source", in->source);
-	put(d, "path", "/mnt/host-source");
+	put(d, "path", MNT_HOST_SOURCE);
 	put(d, "readonly", "true");
-	json_object_object_add(devs, "host-source", d);
+	json_object_object_add(devs, MNT_DEV_CHECKOUT, d);
 	if (in->mount_rw) {
 		(void)snprintf(path, sizeof(path), "/home/dev/%s",
 		    in->prefix);
@@ -401,7 +402,7 @@ cr_body(struct create *cr)
 		put(d, "source", in->source);
 		put(d, "path", path);
 		put(d, "readonly", "false");
-		json_object_object_add(devs, "host-repo-rw", d);
+		json_object_object_add(devs, MNT_DEV_CHECKOUT_RW, d);
 	}
 	json_object_object_add(b, "devices", devs);
 	/* started by a second request: see the comment at the top */

@@ -256,6 +256,54 @@ list_have(struct op_req *r, struct json_object *inst)
 	req_done(r, 1, NULL);
 }
 
+/*
+ * Every disk with a host source on every suite container, whatever its
+ * device is called (the checkout too), for the parent's overlap rule
+ * and its check before a start.
+ */
+static void
+list_every(void *arg, struct json_object *list, const char *err)
+{
+	struct op_req		*r = arg;
+	struct json_object	*inst, *devs;
+	struct jb_disk		 d;
+	const char		*t, *src, *ro, *name, *p;
+	size_t			 i, n;
+
+	r->call = NULL;
+	if (err != NULL) {
+		req_fail(r, err);
+		return;
+	}
+	n = json_object_array_length(list);
+	for (i = 0; i < n; i++) {
+		inst = json_object_array_get_idx(list, i);
+		if (!inst_ours(inst) || (name = jget_str(inst, "name")) ==
+		    NULL || (devs = jget_obj(inst, "devices")) == NULL)
+			continue;
+		p = jget_str(jget_obj(inst, "config"), "user.jailbee.prefix");
+		json_object_object_foreach(devs, k, v) {
+			if ((t = jget_str(v, "type")) == NULL ||
+			    strcmp(t, "disk") != 0 ||
+			    (src = jget_str(v, "source")) == NULL ||
+			    src[0] != '/' || jget_str(v, "pool") != NULL)
+				continue;
+			memset(&d, 0, sizeof(d));
+			(void)strlcpy(d.name, name, sizeof(d.name));
+			(void)strlcpy(d.device, k, sizeof(d.device));
+			(void)strlcpy(d.source, src, sizeof(d.source));
+			(void)strlcpy(d.path, jget_str(v, "path") ?
+			    jget_str(v, "path") : "", sizeof(d.path));
+			(void)strlcpy(d.prefix, p ? p : "", sizeof(d.prefix));
+			ro = jget_str(v, "readonly");
+			d.readonly = ro != NULL && (strcmp(ro, "true") == 0 ||
+			    strcmp(ro, "1") == 0);
+			req_send(r, IMSG_INCUS_DISK, -1, &d, sizeof(d));
+		}
+	}
+	req_done(r, 1, NULL);
+}
+
 void
 op_disk_list(uint32_t rid, const struct jb_incus_target *t)
 {
@@ -264,6 +312,14 @@ op_disk_list(uint32_t rid, const struct jb_incus_target *t)
 	must_string("DISK_LIST name", t->name, sizeof(t->name));
 	must_string("DISK_LIST prefix", t->prefix, sizeof(t->prefix));
 	r = req_new(rid, IMSG_INCUS_DISK_LIST, t->name);
+	if (t->name[0] == '\0') {
+		(void)snprintf(r->what, sizeof(r->what), "mounts of every "
+		    "container");
+		if ((r->call = incus_instances_list(ops_ic,
+		    "user.jailbee.repo", NULL, list_every, r)) == NULL)
+			fatal("%s", __func__);
+		return;
+	}
 	(void)snprintf(r->what, sizeof(r->what), "mounts of %s", t->name);
 	if (!valid_instance(t->name))
 		req_done(r, 0, "no such container %s", t->name);

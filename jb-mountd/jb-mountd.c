@@ -120,6 +120,13 @@ mountd_mount(struct child *c, struct imsg *imsg)
 			fatal("%s: compose", c->name);
 		child_done(c, rid, ok, err);
 		break;
+	case IMSG_MOUNTD_RECHECK:
+		get(c, imsg, &q, sizeof(q));
+		must_str(c, "RECHECK", q.host, sizeof(q.host));
+		must_str(c, "RECHECK", q.what, sizeof(q.what));
+		ok = mount_recheck(&owner, &q, err, sizeof(err)) == 0;
+		child_done(c, rid, ok, err);
+		break;
 	case IMSG_MOUNTD_VERIFY:
 	case IMSG_MOUNTD_RELEASE:
 		get(c, imsg, &v, sizeof(v));
@@ -234,6 +241,7 @@ mountd_dispatch(struct child *c, struct imsg *imsg)
 		return 0;
 	case IMSG_MOUNTD_CHECK:
 	case IMSG_MOUNTD_RESOLVE:
+	case IMSG_MOUNTD_RECHECK:
 	case IMSG_MOUNTD_VERIFY:
 	case IMSG_MOUNTD_RELEASE:
 	case IMSG_MOUNTD_DEADLINE_SET:

@@ -18,16 +18,22 @@
  * container with a read-write mount above it, say) swaps a component
  * for a symlink.  So:
  *
- *  1. check: the configured path is resolved (realpath, as the owner),
- *     then opened O_PATH with openat2(RESOLVE_NO_SYMLINKS): that fd is
- *     the object checked, and it is held.  It must be a directory or a
- *     regular file the owner can read (faccessat through the fd, so the
- *     answer is about that object, not whatever the path names later).
+ *  1. check: the configured path is expanded (~ is the owner's home
+ *     as the system resolves it: its own path may hold a symlink, such
+ *     as /home -> /var/home, which sits above every mount and is not
+ *     the owner's to change), made canonical without lookups, and
+ *     opened O_PATH with openat2(RESOLVE_NO_SYMLINKS): a symlink in any
+ *     part after the home is refused, naming it, never followed, since
+ *     one planted through a read-write mount would redirect this one.
+ *     That fd is the object checked, and it is held.  It must be a
+ *     directory or a regular file the owner can read (faccessat through
+ *     the fd, so the answer is about that object, not whatever the path
+ *     names later).
  *     Where the object sits inside its filesystem is worked out from our
  *     own mountinfo, as a bind mount of it would show it.
- *  2. the parent attaches the realpath through jb-incus (a running
+ *  2. the parent attaches that path through jb-incus (a running
  *     container only) and gets the container's init pid.
- *  3. verify: the realpath, opened again with RESOLVE_NO_SYMLINKS, is
+ *  3. verify: the path, opened again with RESOLVE_NO_SYMLINKS, is
  *     still the held object (same device and inode); and the mount
  *     point in /proc/PID/mountinfo, which the kernel fills for the mount
  *     Incus actually made, holds the same device and the same root
@@ -35,9 +41,15 @@
  *     and 3 still fails here: the mount's root names what was mounted.
  *     On any mismatch the parent detaches (fail closed).
  *
- * What remains: Incus resolves the source again at every start of the
- * container; a swap made while it is stopped is not seen until the next
- * mount or apply checks it.
+ * Incus resolves the source again at every start of the container.
+ * Two things close that window: the parent refuses a source that
+ * overlaps another mount of any suite container where either is
+ * read-write (mnt_overlap()), so no container can write any part of
+ * another mount's path; and before each start or restart the suite
+ * asks again here (mount_recheck()) that every disk source of the
+ * container is still a path with no symlink in it, and refuses the
+ * start otherwise.  A start the suite does not make (incus start by
+ * hand, Incus's own start at boot) is covered by the first only.
  */
 
 #include <sys/stat.h>
@@ -109,6 +121,79 @@ read_proc(const char *path)
 	return buf;
 }
 
+/*
+ * A path that openat2(RESOLVE_NO_SYMLINKS) refused with ELOOP: the first
+ * part that is a symlink, and where it points, for the message.
+ */
+static void
+first_link(const char *path, char *link, size_t linklen, char *to,
+    size_t tolen)
+{
+	struct stat	 st;
+	char		 part[PATH_MAX];
+	const char	*e = path;
+	ssize_t		 n;
+
+	(void)strlcpy(link, path, linklen);
+	(void)strlcpy(to, "?", tolen);
+	while (*e != '\0') {
+		e = strchrnul(e + 1, '/');
+		if ((size_t)(e - path) >= sizeof(part))
+			return;
+		memcpy(part, path, (size_t)(e - path));
+		part[e - path] = '\0';
+		if (fstatat(AT_FDCWD, part, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISLNK(st.st_mode)) {
+			(void)strlcpy(link, part, linklen);
+			if ((n = readlink(part, to, tolen - 1)) >= 0)
+				to[n] = '\0';
+			return;
+		}
+	}
+}
+
+/*
+ * The source a configured host path names (see the top): its canonical
+ * path in real, opened O_PATH without following any symlink.  The fd,
+ * or -1 with the reason; *missing says the path does not exist.
+ */
+static int
+source_open(const struct repo_owner *owner, const char *host,
+    const char *what, const char *shown, char *real, size_t reallen,
+    int *missing, char *err, size_t errlen)
+{
+	char	 home[PATH_MAX], path[PATH_MAX], link[PATH_MAX], to[PATH_MAX];
+	char	 vlink[200], vto[200];
+	int	 fd;
+
+	*missing = 0;
+	/* the home as the system has it; ~ is the only part followed */
+	if (owner->home == NULL || realpath(owner->home, home) == NULL)
+		(void)strlcpy(home, owner->home ? owner->home : "",
+		    sizeof(home));
+	if (mnt_expand(host, home, path, sizeof(path), err, errlen) == -1 ||
+	    mnt_clean(path, real, reallen, err, errlen) == -1)
+		return -1;
+	if ((fd = open_nofollow(real)) != -1)
+		return fd;
+	if (errno == ENOENT || errno == ENOTDIR) {
+		*missing = 1;
+		(void)snprintf(err, errlen, "host path %s (%s) does not "
+		    "exist: create it, or remove the entry", shown, what);
+	} else if (errno == ELOOP) {
+		first_link(real, link, sizeof(link), to, sizeof(to));
+		repo_vis(vlink, sizeof(vlink), link);
+		repo_vis(vto, sizeof(vto), to);
+		(void)snprintf(err, errlen, "host path %s (%s): %s is a "
+		    "symlink (to %s): refused, a mount source is never "
+		    "followed through a link (a container could have planted "
+		    "it); name the real path", shown, what, vlink, vto);
+	} else
+		(void)snprintf(err, errlen, "host path %s (%s): %s (as user "
+		    "%s)", shown, what, strerror(errno), owner->name);
+	return -1;
+}
+
 static struct held *
 held_find(uint32_t token)
 {
@@ -137,35 +222,18 @@ mount_check(const struct repo_owner *owner, const struct jb_mount_check *q,
 {
 	struct held	*h = NULL;
 	struct stat	 st;
-	char		 path[PATH_MAX], real[PATH_MAX], proc[64], shown[200];
+	char		 real[PATH_MAX], proc[64], shown[200];
 	char		*info;
 	size_t		 i;
-	int		 fd;
+	int		 fd, missing;
 
 	memset(out, 0, sizeof(*out));
 	repo_vis(shown, sizeof(shown), q->host);
-	if (mnt_target_ok(q->container, q->reserved, err, errlen) == -1 ||
-	    mnt_expand(q->host, owner->home, path, sizeof(path), err,
-	    errlen) == -1)
+	if (mnt_target_ok(q->container, q->reserved, err, errlen) == -1)
 		return -1;
-	if (realpath(path, real) == NULL) {
-		if (errno == ENOENT || errno == ENOTDIR)
-			(void)snprintf(err, errlen, "host path %s (%s) does "
-			    "not exist: create it, or remove the entry",
-			    shown, q->what);
-		else
-			(void)snprintf(err, errlen, "host path %s (%s): %s "
-			    "(as user %s)", shown, q->what, strerror(errno),
-			    owner->name);
+	if ((fd = source_open(owner, q->host, q->what, shown, real,
+	    sizeof(real), &missing, err, errlen)) == -1)
 		return -1;
-	}
-	if ((fd = open_nofollow(real)) == -1) {
-		(void)snprintf(err, errlen, "host path %s (%s): %s while it "
-		    "was being checked (as user %s)", shown, q->what,
-		    errno == ELOOP ? "it changed into a symlink" :
-		    strerror(errno), owner->name);
-		return -1;
-	}
 	if (fstat(fd, &st) == -1) {
 		(void)snprintf(err, errlen, "host path %s: %s", shown,
 		    strerror(errno));
@@ -235,21 +303,51 @@ int
 mount_resolve(const struct repo_owner *owner, const struct jb_mount_check *q,
     struct jb_mount_resolved *out, char *err, size_t errlen)
 {
-	char	path[PATH_MAX], shown[200];
+	char	shown[200];
+	int	fd, missing;
 
 	memset(out, 0, sizeof(*out));
-	if (mnt_expand(q->host, owner->home, path, sizeof(path), err,
-	    errlen) == -1)
-		return -1;
-	if (realpath(path, out->realpath) != NULL)
-		return 0;
-	out->realpath[0] = '\0';
-	if (errno == ENOENT || errno == ENOTDIR)
-		return 0;
 	repo_vis(shown, sizeof(shown), q->host);
-	(void)snprintf(err, errlen, "host path %s (%s): %s (as user %s)",
-	    shown, q->what, strerror(errno), owner->name);
-	return -1;
+	if ((fd = source_open(owner, q->host, q->what, shown, out->realpath,
+	    sizeof(out->realpath), &missing, err, errlen)) != -1) {
+		(void)close(fd);
+		return 0;
+	}
+	out->realpath[0] = '\0';
+	return missing ? 0 : -1;
+}
+
+int
+mount_recheck(const struct repo_owner *owner, const struct jb_mount_check *q,
+    char *err, size_t errlen)
+{
+	struct stat	st;
+	char		real[PATH_MAX], shown[200];
+	int		fd, missing, rv = -1;
+
+	repo_vis(shown, sizeof(shown), q->host);
+	if (q->host[0] != '/') {
+		(void)snprintf(err, errlen, "%s: source %s is not an absolute "
+		    "path", q->what, shown);
+		return -1;
+	}
+	if ((fd = source_open(owner, q->host, q->what, shown, real,
+	    sizeof(real), &missing, err, errlen)) == -1)
+		return -1;
+	if (strcmp(real, q->host) != 0)
+		(void)snprintf(err, errlen, "host path %s (%s) is not "
+		    "canonical: remove the device and attach it again",
+		    shown, q->what);
+	else if (fstat(fd, &st) == -1)
+		(void)snprintf(err, errlen, "host path %s (%s): %s", shown,
+		    q->what, strerror(errno));
+	else if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
+		(void)snprintf(err, errlen, "host path %s (%s) is neither a "
+		    "directory nor a regular file", shown, q->what);
+	else
+		rv = 0;
+	(void)close(fd);
+	return rv;
 }
 
 int

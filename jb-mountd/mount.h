@@ -31,11 +31,19 @@ int	mount_check(const struct repo_owner *, const struct jb_mount_check *,
 int	mount_verify(const struct jb_mount_verify *, char *err, size_t errlen);
 void	mount_release(uint32_t token);
 /*
- * The real path of a configured host path as the owner sees it, for
- * the remote mount_roots decision (R20): 0 with out->realpath ("" when
- * it does not exist), or -1 with the reason.
+ * The path of a configured host path as a mount would take it (no
+ * symlink followed), for the remote mount_roots decision (R20): 0 with
+ * out->realpath ("" when it does not exist), or -1 with the reason.
  */
 int	mount_resolve(const struct repo_owner *, const struct jb_mount_check *,
 	    struct jb_mount_resolved *out, char *err, size_t errlen);
+
+/*
+ * Before a start: a disk source (q->host, absolute) of the
+ * container is still a canonical path with no symlink in it, naming a
+ * directory or a regular file.  0, or -1 with the reason.
+ */
+int	mount_recheck(const struct repo_owner *, const struct jb_mount_check *,
+	    char *err, size_t errlen);
 
 #endif /* JB_MOUNTD_MOUNT_H */

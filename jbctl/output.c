@@ -37,7 +37,8 @@ ofp(void)
 	return output_fp != NULL ? output_fp : stdout;
 }
 
-static char	text_sandboxes[5 * (JB_NAME_MAX + JB_MSG_TEXT_MAX + 4)];
+/* jailbeed, jb-reaper and the four children */
+static char	text_sandboxes[6 * (JB_NAME_MAX + JB_MSG_TEXT_MAX + 4)];
 
 static const char *
 cap_name(int bit, char *buf, size_t len)

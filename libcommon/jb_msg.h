@@ -84,7 +84,9 @@ enum jb_imsg_type {
 	/* parent <-> jb-incus, disk devices (M1-M3): 250.. */
 	IMSG_INCUS_DISK_ADD = 250, /* P->I, struct jb_disk; I->P one DISK */
 	IMSG_INCUS_DISK_REMOVE,	/* P->I, struct jb_disk (name, device) */
-	IMSG_INCUS_DISK_LIST,	/* P->I, struct jb_incus_target (one name) */
+	IMSG_INCUS_DISK_LIST,	/* P->I, struct jb_incus_target: one name's
+				   suite devices; name "": every disk with
+				   a host source of every suite container */
 	IMSG_INCUS_DISK,	/* I->P, struct jb_disk, one per disk device */
 
 	/* /etc/hosts pinning (N4, wt-pin): 260.. */
@@ -116,6 +118,9 @@ enum jb_imsg_type {
 	/* remote mount_roots (R20): an entry's real path, as the owner's */
 	IMSG_MOUNTD_RESOLVE = 313, /* P->M, struct jb_mount_check (host, what) */
 	IMSG_MOUNTD_RESOLVED,	/* M->P, struct jb_mount_resolved, before DONE */
+	/* before a start: a disk source still has no symlink */
+	IMSG_MOUNTD_RECHECK = 315, /* P->M, struct jb_mount_check (host =
+				   the device's source, what); DONE */
 
 	/* parent <-> jb-mountd, base images (C10): 320.. */
 	IMSG_MOUNTD_IMAGE_OPEN = 320,	/* P->M, struct jb_image_open */
@@ -472,6 +477,7 @@ struct jb_disk {
 	char		path[PATH_MAX];		/* in the container, absolute */
 	int32_t		readonly;
 	int32_t		pid;			/* I->P: the init's, 0 stopped */
+	char		prefix[48];		/* I->P, listed: the repo's */
 };
 
 /*

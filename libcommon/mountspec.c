@@ -103,6 +103,98 @@ mnt_expand(const char *host, const char *home, char *out, size_t outlen,
 }
 
 int
+mnt_clean(const char *in, char *out, size_t outlen, char *err,
+    size_t errlen)
+{
+	const char	*p = in, *e;
+	size_t		 o = 0, n;
+
+	if (in[0] != '/')
+		return why(err, errlen, "host path \"%.200s\" is not "
+		    "absolute", in);
+	if (outlen < 2)
+		return why(err, errlen, "host path %.100s...: too long", in);
+	while (*p != '\0') {
+		while (*p == '/')
+			p++;
+		if (*p == '\0')
+			break;
+		e = strchrnul(p, '/');
+		n = (size_t)(e - p);
+		if (n == 1 && p[0] == '.') {
+			p = e;
+			continue;
+		}
+		if (n == 2 && p[0] == '.' && p[1] == '.')
+			return why(err, errlen, "host path %.200s has a \"..\" "
+			    "part: write the path without it", in);
+		if (o + 1 + n >= outlen)
+			return why(err, errlen, "host path %.100s...: too "
+			    "long", in);
+		out[o++] = '/';
+		memcpy(out + o, p, n);
+		o += n;
+		p = e;
+	}
+	if (o == 0)
+		out[o++] = '/';
+	out[o] = '\0';
+	return 0;
+}
+
+/*
+ * One mount on several containers: the same entry of one repo; the
+ * checkout read-only (host-source) and, in --mount mode, read-write
+ * (host-repo-rw) are one entry too, the seed's shared working tree.
+ */
+static int
+same_entry(const struct mnt_src *a, const struct mnt_src *b)
+{
+	if (strcmp(a->prefix, b->prefix) != 0 ||
+	    strcmp(a->source, b->source) != 0)
+		return 0;
+	if (strcmp(a->device, b->device) == 0)
+		return 1;
+	return (strcmp(a->device, MNT_DEV_CHECKOUT) == 0 ||
+	    strcmp(a->device, MNT_DEV_CHECKOUT_RW) == 0) &&
+	    (strcmp(b->device, MNT_DEV_CHECKOUT) == 0 ||
+	    strcmp(b->device, MNT_DEV_CHECKOUT_RW) == 0);
+}
+
+int
+mnt_overlap(const struct mnt_src *s, const struct mnt_src *others,
+    size_t nothers, char *err, size_t errlen)
+{
+	const struct mnt_src	*r;
+	const char		*how, *rw;
+	size_t			 i;
+
+	for (i = 0; i < nothers; i++) {
+		r = &others[i];
+		if (s->readonly && r->readonly)
+			continue;
+		if (same_entry(s, r))
+			continue;
+		if (strcmp(s->source, r->source) == 0)
+			how = "is the same path as";
+		else if (at_or_above(r->source, s->source))
+			how = "is inside";
+		else if (at_or_above(s->source, r->source))
+			how = "contains";
+		else
+			continue;
+		if (!r->readonly)
+			rw = "read-write";
+		else
+			rw = "read-only; this one is read-write";
+		return why(err, errlen, "it %s %.200s, the source of %.40s on "
+		    "%.64s (%s): mounts may not overlap where either is "
+		    "read-write", how, r->source, r->device, r->name, rw);
+	}
+	return 0;
+}
+
+int
 mnt_kind_ok(const char *k)
 {
 	size_t	len = strlen(k);

@@ -30,6 +30,8 @@
 #define MNT_GPG_HOME		"gpg-home"	/* ~/.gnupg, read-only */
 #define MNT_GPG_AGENT		"gpg-agent"	/* its socket directory */
 #define MNT_SSH_SHARED		"ssh-shared"	/* ssh.enabled's ~/.ssh, rw */
+#define MNT_DEV_CHECKOUT	"host-source"	/* the checkout, read-only */
+#define MNT_DEV_CHECKOUT_RW	"host-repo-rw"	/* --mount mode's */
 #define MNT_RETRY_SECS		5	/* an expired mount not yet detached */
 
 /*
@@ -48,6 +50,39 @@ int	mnt_target_ok(const char *path, const char *reserved, char *err,
  */
 int	mnt_expand(const char *host, const char *home, char *out,
 	    size_t outlen, char *err, size_t errlen);
+
+/*
+ * A host path after ~ expansion, made canonical without the filesystem
+ * (M3): "//" and "." parts and a trailing "/" go; a ".." part
+ * is refused, since it means something else once a part is a symlink.
+ * 0, or -1 with the reason.
+ */
+int	mnt_clean(const char *in, char *out, size_t outlen, char *err,
+	    size_t errlen);
+
+/*
+ * One disk source of a suite container, for the overlap rule: two
+ * different mounts (another device, container repo or source) whose
+ * sources are equal or one inside the other are refused when either
+ * is read-write, since a container writing in one could plant a
+ * symlink in the other's path, or write what the other shows
+ * read-only.  The same entry on several containers of a repo (same
+ * prefix, device and source) is one mount, and so are the checkout's
+ * two devices.
+ */
+struct mnt_src {
+	const char	*source;	/* canonical, absolute */
+	const char	*prefix;	/* the repo's container prefix */
+	const char	*device;	/* host-0, optional-aws, host-source */
+	const char	*name;		/* the container */
+	int		 readonly;
+};
+/*
+ * 0 when s overlaps none of others, else -1 with the reason, naming
+ * the other mount and how they overlap.
+ */
+int	mnt_overlap(const struct mnt_src *s, const struct mnt_src *others,
+	    size_t nothers, char *err, size_t errlen);
 
 /* an optional_mounts key: 1 to 32 of [a-z0-9_-], starting alnum */
 int	mnt_kind_ok(const char *);

@@ -50,6 +50,9 @@ void	selfstat_init(void);
 void	selfstat_set_sandbox(const char *);
 int	selfstat(struct jb_proc_status *, const char *name, int64_t started,
 	    const char *detail);
+/* the same, read from /proc/PID/status: a process that cannot report */
+int	procstat(struct jb_proc_status *, pid_t, const char *name,
+	    int64_t started, const char *detail, const char *sandbox);
 
 /*
  * The event loop every child runs after locking itself down: STATUS_REQ

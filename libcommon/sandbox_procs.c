@@ -52,8 +52,9 @@ apply(struct sandbox *sb)
 
 /*
  * The parent: reads configuration wherever the owner keeps it, accepts
- * control connections, removes its socket at exit, reaps its children.
- * No socket of its own: it can reach neither Incus nor netfilter.
+ * control connections, reaps its children.  No socket of its own: it can
+ * reach neither Incus nor netfilter.  The socket's directory is root's:
+ * jb-reaper, not the parent, removes the socket at exit.
  */
 void
 sandbox_jailbeed(const char *sockdir)
@@ -77,6 +78,33 @@ sandbox_jailbeed(const char *sockdir)
 	sb.syscalls = calls;
 	sb.nsyscalls = NELEM(calls);
 	apply(&sb);
+}
+
+/*
+ * jb-reaper (jailbeed/reaper.c): root's uid without a capability, fds
+ * 0-2 on /dev/null, its channel and the socket's directory.  It reads the
+ * channel until the parent is gone, looks at the socket's name and
+ * removes it: newfstatat and read are in the base set, unlinkat is the
+ * one call added, and no open at all.  Landlock leaves it the socket's
+ * directory (to remove a file there) and no other path; signals and
+ * abstract sockets scoped.  summary: what is enforced, for the parent.
+ */
+void
+sandbox_jb_reaper(const char *sockdir, char *summary, size_t len)
+{
+	static const int	 calls[] = { SCMP_SYS(unlinkat) };
+	static const char	*none[] = { NULL };
+	const char		*rw[] = { sockdir, NULL };
+	struct sandbox		 sb;
+
+	memset(&sb, 0, sizeof(sb));
+	sb.name = "jb-reaper";
+	sb.ro_paths = none;
+	sb.rw_paths = rw;
+	sb.syscalls = calls;
+	sb.nsyscalls = NELEM(calls);
+	sb.debug = sandbox_debug;
+	sandbox_apply(&sb, summary, len);
 }
 
 /*

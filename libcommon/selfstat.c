@@ -35,14 +35,14 @@ selfstat_init(void)
 		status_fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
 }
 
+static int	stat_parse(struct jb_proc_status *, char *);
+
 int
 selfstat(struct jb_proc_status *st, const char *name, int64_t started,
     const char *detail)
 {
-	char		 buf[8192], *line, *next, *p, *ep;
+	char		 buf[8192];
 	ssize_t		 n;
-	unsigned int	 r, e, s, f;
-	int		 seen = 0;
 
 	memset(st, 0, sizeof(*st));
 	strlcpy(st->name, name, sizeof(st->name));
@@ -55,6 +55,44 @@ selfstat(struct jb_proc_status *st, const char *name, int64_t started,
 	    (n = pread(status_fd, buf, sizeof(buf) - 1, 0)) <= 0)
 		return -1;
 	buf[n] = '\0';
+	return stat_parse(st, buf);
+}
+
+int
+procstat(struct jb_proc_status *st, pid_t pid, const char *name,
+    int64_t started, const char *detail, const char *sandbox)
+{
+	char		 path[64], buf[8192];
+	ssize_t		 n;
+	int		 fd, save;
+
+	memset(st, 0, sizeof(*st));
+	strlcpy(st->name, name, sizeof(st->name));
+	strlcpy(st->detail, detail, sizeof(st->detail));
+	strlcpy(st->sandbox, sandbox, sizeof(st->sandbox));
+	st->pid = pid;
+	st->started = started;
+	(void)snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	save = errno;
+	(void)close(fd);
+	if (n <= 0) {
+		errno = n == 0 ? EINVAL : save;
+		return -1;
+	}
+	buf[n] = '\0';
+	return stat_parse(st, buf);
+}
+
+static int
+stat_parse(struct jb_proc_status *st, char *buf)
+{
+	char		*line, *next, *p, *ep;
+	unsigned int	 r, e, s, f;
+	int		 seen = 0;
+
 	for (line = buf; line != NULL && *line != '\0'; line = next) {
 		if ((next = strchr(line, '\n')) != NULL)
 			*next++ = '\0';

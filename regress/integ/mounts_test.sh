@@ -347,6 +347,148 @@ EOC
 }
 symlink_swap_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+# the reproduction of a planted symlink.  $w/private stands for the
+# owner's home: any directory the owner can read and no container
+# should see.
+atf_test_case planted_symlink cleanup
+planted_symlink_head() {
+	atf_set descr "a read-only mount inside a read-write one is refused" \
+	    "(else a container plants a symlink through the read-write" \
+	    "mount and the next container gets what it points to), and a" \
+	    "source with a symlink in any part is refused naming the link," \
+	    "never followed (M3)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+planted_symlink_body() {
+	setup
+	w=$(pwd)
+	p=$(jb_prefix)
+	owned_dir "$w/work" work
+	owned_dir "$w/work/cache" cached
+	owned_dir "$w/private" not-for-containers
+	config <<EOC
+host_mounts:
+  - host: $w/work
+    container: /work
+  - host: $w/work/cache
+    container: /cache
+    readonly: true
+EOC
+	if jbo repo new a > out 2>&1; then
+		cat out >&2
+		# as it went before: plant the link, the next one follows it
+		in_ctr $p-a sh -c "rm -rf /work/cache && ln -s $w/private /work/cache"
+		jbo repo new b >&2 2>&1
+		if in_ctr $p-b cat /cache/file 2>/dev/null |
+		    grep -q not-for-containers; then
+			atf_fail "the next container got $w/private at" \
+			    "/cache, through a symlink planted in /work"
+		fi
+		atf_fail "a read-only mount inside a read-write one was attached"
+	fi
+	cat out >&2
+	atf_check -o match:"host path $w/work/cache \\(host_mounts\\[1\\]\\) is refused: it is inside $w/work, the source of host-0 on $p-a \\(read-write\\)" \
+	    -o match:"$p-a was deleted" -o not-match:"attaching $w/work/cache" \
+	    cat out
+	atf_check -o empty incus list -c n --format csv "^$p-"
+
+	# the link itself, planted (here by the owner, as a container of
+	# another repo with $w/work read-write would have): named, refused
+	rm -rf "$w/work/cache"
+	ln -s "$w/private" "$w/work/cache"
+	chown -h $JB_OWNER "$w/work/cache"
+	config <<EOC
+host_mounts:
+  - host: $w/work/cache
+    container: /cache
+    readonly: true
+EOC
+	atf_check -s exit:1 -e match:"host path $w/work/cache \\(host_mounts\\[0\\]\\): $w/work/cache is a symlink \\(to $w/private\\): refused" \
+	    -e not-match:"attaching $w/private" jbo repo new c
+	# a link in any part of the path, not only the last
+	ln -s "$w/work" "$w/lnk"
+	config <<EOC
+host_mounts:
+  - host: $w/lnk/file
+    container: /file
+    readonly: true
+EOC
+	atf_check -s exit:1 -e match:"host path $w/lnk/file \\(host_mounts\\[0\\]\\): $w/lnk is a symlink \\(to $w/work\\): refused" \
+	    jbo repo new d
+	atf_check -o empty incus list -c n --format csv "^$p-"
+}
+planted_symlink_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+# a second repo of the owner's, beside the first, prefix ${p}x
+second_repo() {
+	rm -rf repo2
+	cp -a repo repo2
+	printf 'container_prefix: %sx\nbase:\n  alias: jb-test\n' \
+	    "$(jb_prefix)" > repo2/.jailbee/config.yaml
+	cat >> repo2/.jailbee/config.yaml
+	chown -R $JB_OWNER repo2
+}
+
+atf_test_case start_recheck cleanup
+start_recheck_head() {
+	atf_set descr "a source turned into a symlink while its container" \
+	    "was stopped refuses start and restart, naming the mount and" \
+	    "the link; another repo's read-write mount containing an" \
+	    "attached mount is refused (M3)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+start_recheck_body() {
+	setup
+	w=$(pwd)
+	p=$(jb_prefix)
+	owned_dir "$w/work" work
+	owned_dir "$w/work/cache" cached
+	owned_dir "$w/private" not-for-containers
+	config <<EOC
+host_mounts:
+  - host: $w/work/cache
+    container: /cache
+    readonly: true
+EOC
+	atf_check -e match:"attaching $w/work/cache at /cache" jbo repo new s
+	# any repo: a read-write mount around an attached one is refused
+	second_repo <<EOC
+host_mounts:
+  - host: $w/work
+    container: /work
+EOC
+	atf_check -s exit:1 -e match:"host path $w/work \\(host_mounts\\[0\\]\\) is refused: it contains $w/work/cache, the source of host-0 on $p-s \\(read-only; this one is read-write\\)" \
+	    jbo repo2 new o
+	atf_check -o empty incus list -c n --format csv "^${p}x-"
+
+	# swapped for a symlink while stopped: start refused, naming it
+	atf_check -e ignore jbo repo stop --force s
+	mv "$w/work/cache" "$w/cache.real"
+	ln -s "$w/private" "$w/work/cache"
+	atf_check -s exit:1 -e match:"$p-s is not started: mount host-0 at /cache: host path $w/work/cache \\(host-0\\): $w/work/cache is a symlink \\(to $w/private\\): refused" \
+	    jbo repo start s
+	atf_check -o inline:"STOPPED\n" incus list -c s --format csv "^$p-s\$"
+	# restored, it starts; swapped while running, restart is refused
+	rm "$w/work/cache"
+	mv "$w/cache.real" "$w/work/cache"
+	atf_check -e ignore jbo repo start s
+	atf_check -o inline:"cached\n" in_ctr $p-s cat /cache/file
+	mv "$w/work/cache" "$w/cache.real"
+	ln -s "$w/private" "$w/work/cache"
+	atf_check -s exit:1 -e match:"$p-s is not started: mount host-0 at /cache: .*$w/work/cache is a symlink" \
+	    jbo repo restart s
+	atf_check -o inline:"cached\n" in_ctr $p-s cat /cache/file
+}
+start_recheck_cleanup() {
+	jb_containers_cleanup
+	for c in $(incus list -c n --format csv "^$(cat prefix)x-" 2>/dev/null); do
+		incus delete --force "$c" > /dev/null 2>&1
+	done
+	jb_cleanup
+}
+
 atf_test_case github_env_token_mode cleanup
 github_env_token_mode_head() {
 	atf_set descr "github.token from the host-local file is GH_TOKEN in a" \
@@ -537,4 +679,6 @@ atf_init_test_cases() {
 	atf_add_test_case remount_norevert_unmount
 	atf_add_test_case restart_across_deadline
 	atf_add_test_case symlink_swap
+	atf_add_test_case planted_symlink
+	atf_add_test_case start_recheck
 }

@@ -16,17 +16,18 @@ proc_field() {
 
 atf_test_case status_privileges cleanup
 status_privileges_head() {
-	atf_set descr "jbctl status lists five processes whose users and" \
-	    "capabilities match DESIGN.md, and /proc agrees"
+	atf_set descr "jbctl status lists six processes whose users and" \
+	    "capabilities match DESIGN.md, and /proc agrees; jb-reaper, the" \
+	    "one root process beside jb-netd, has no capability at all"
 	atf_set require.user root
 }
 status_privileges_body() {
 	jb_start
 	atf_check -o save:status.json ./bin/jbctl -s "$(jb_sock)" status -o json
-	atf_check -o inline:"5\n" jq '.processes | length' status.json
+	atf_check -o inline:"6\n" jq '.processes | length' status.json
 	owner_uid=$(id -u $JB_OWNER)
 
-	for name in jailbeed jb-incus jb-netd jb-mountd jb-sshd; do
+	for name in jailbeed jb-reaper jb-incus jb-netd jb-mountd jb-sshd; do
 		pid=$(jq -er ".processes[] | select(.name == \"$name\") | .pid" \
 		    status.json) || atf_fail "$name missing from status"
 		uid=$(jq -r ".processes[] | select(.name == \"$name\") | .uid" \
@@ -41,7 +42,7 @@ status_privileges_body() {
 		jailbeed|jb-mountd) want_uid=$owner_uid ;;
 		jb-incus) want_uid=$(id -u _jbincus) ;;
 		jb-sshd) want_uid=$(id -u _jbsshd) ;;
-		jb-netd) want_uid=0 ;;
+		jb-netd|jb-reaper) want_uid=0 ;;
 		esac
 		atf_check_equal "$uid" "$want_uid"
 		# all four uid fields agree: no saved root to return to
@@ -64,17 +65,31 @@ status_privileges_body() {
 	incus_gid=$(getent group incus-admin | cut -d: -f3)
 	atf_check -o match:"(^| )$incus_gid( |$)" awk '$1 == "Groups:" {
 	    $1 = ""; print }' /proc/$pid/status
+	# jb-reaper: no group, and only its channel, the socket's directory
+	# and /dev/null open
+	pid=$(jq -r '.processes[] | select(.name == "jb-reaper") | .pid' status.json)
+	atf_check -o inline:"\n" awk '$1 == "Groups:" { $1 = ""; print }' \
+	    /proc/$pid/status
+	atf_check_equal "$(cat /proc/$pid/comm)" jb-reaper
+	atf_check_equal "$(awk '$1 == "PPid:" { print $2 }' /proc/$pid/status)" \
+	    "$(cat jailbeed.pid)"
+	atf_check -o inline:"0 1 2 3 4\n" -x "ls /proc/$pid/fd | sort -n | xargs"
+	atf_check -o inline:"$(cat rundir)\n" readlink /proc/$pid/fd/4
+	atf_check -o match:"^socket:" readlink /proc/$pid/fd/3
+	for f in 0 1 2; do
+		atf_check -o inline:"/dev/null\n" readlink /proc/$pid/fd/$f
+	done
 	# jb-sshd sits in its empty chroot
 	pid=$(jq -r '.processes[] | select(.name == "jb-sshd") | .pid' status.json)
 	atf_check -o inline:"/var/empty/jailbee\n" readlink /proc/$pid/root
-	# the text form lists the same five, net_admin only on jb-netd
+	# the text form lists the same six, net_admin only on jb-netd
 	atf_check -o save:status.txt ./bin/jbctl -s "$(jb_sock)" status
-	atf_check -o inline:"5\n" awk 'NR > 1 && NF == 0 { exit }
+	atf_check -o inline:"6\n" awk 'NR > 1 && NF == 0 { exit }
 	    NR > 1 { n++ } END { print n }' status.txt
 	atf_check -o inline:"jb-netd cap_net_admin\n" awk 'NR > 1 && NF == 0 { exit }
 	    $NF != "-" && NR > 1 { print $1, $NF }' status.txt
 	# and below it, what each lock-down enforces
-	atf_check -o inline:"5\n" awk '/^LOCK-DOWN/ { on = 1; next }
+	atf_check -o inline:"6\n" awk '/^LOCK-DOWN/ { on = 1; next }
 	    on && /seccomp: .* kill; landlock abi/ { n++ } END { print n }' status.txt
 }
 status_privileges_cleanup() { jb_cleanup; }
@@ -109,6 +124,87 @@ control_socket_refusals_body() {
 }
 control_socket_refusals_cleanup() { jb_cleanup; }
 
+atf_test_case control_socket_dir cleanup
+control_socket_dir_head() {
+	atf_set descr "the control socket's directory is root's 0755: the" \
+	    "owner connects through the socket (theirs, 0600) but cannot" \
+	    "create, rename or remove a name there; an owner's directory of" \
+	    "the earlier layout is taken back; a name planted there is refused"
+	atf_set require.user root
+	atf_set timeout 120
+}
+control_socket_dir_body() {
+	jb_start
+	d=$(cat rundir)
+	s=$(jb_sock)
+	atf_check -o inline:"755 root root\n" stat -c '%a %U %G' "$d"
+	atf_check -o inline:"600 $JB_OWNER $(id -gn $JB_OWNER) socket\n" \
+	    stat -c '%a %U %G %F' "$s"
+	# atf_check runs programs, not functions
+	asowner="setpriv --reuid=$JB_OWNER --regid=$JB_OWNER --init-groups"
+	# the owner still connects
+	atf_check -o match:jb-reaper $asowner ./bin/jbctl -s "$s" status
+	# but can neither create nor rename nor remove a name in the directory
+	atf_check -s not-exit:0 -e match:"Permission denied" \
+	    $asowner ln -s /etc/shadow "$d/planted"
+	atf_check -s not-exit:0 -e match:"Permission denied" \
+	    $asowner touch "$d/planted"
+	atf_check -s not-exit:0 -e match:"Permission denied" \
+	    $asowner mv "$s" "$d/moved"
+	atf_check -s not-exit:0 -e match:"Permission denied" \
+	    $asowner rm -f "$s"
+	atf_check -s not-exit:0 -e match:"Permission denied" \
+	    $asowner mkdir "$d/sub"
+	atf_check -o inline:"jailbeed.sock\n" ls -A "$d"
+	# nor signal jb-reaper, root's; a SIGTERM from root it ignores
+	rpid=$(jb_pid jb-reaper)
+	atf_check -s not-exit:0 -e ignore $asowner kill -TERM "$rpid"
+	kill -TERM "$rpid"
+	sleep 0.3
+	jb_alive "$rpid" || atf_fail "jb-reaper died of SIGTERM"
+	atf_check -o match:jb-netd ./bin/jbctl -s "$s" status
+
+	# SIGTERM: the socket goes (jb-reaper), the directory stays root's
+	ppid=$(cat jailbeed.pid)
+	kill -TERM "$ppid"
+	jb_wait_gone "$ppid" 20 || atf_fail "jailbeed still running"
+	wait "$ppid" || atf_fail "jailbeed did not exit 0"
+	jb_wait_gone "$rpid" 20 || atf_fail "jb-reaper outlived jailbeed"
+	[ ! -e "$s" ] || atf_fail "control socket left behind"
+	atf_check -o inline:"755 root\n" stat -c '%a %U' "$d"
+
+	# the earlier layout: the directory the owner's, with a symlink
+	# planted at the socket's name pointing at a root file
+	chown $JB_OWNER:$(id -gn $JB_OWNER) "$d"
+	chmod 0700 "$d"
+	echo secret > victim
+	chmod 0600 victim
+	$asowner ln -s "$(pwd)/victim" "$s"
+	atf_check -s exit:1 -e match:"socket $s: exists and is not a socket" \
+	    env ASAN_OPTIONS=detect_leaks=0 "$(jb_build)/jailbeed" -d \
+	    -f jailbeed.yaml
+	atf_check -o inline:"600 root\n" stat -c '%a %U' victim
+	atf_check -o inline:"755 root\n" stat -c '%a %U' "$d"
+	rm "$s"
+	# the owner's directory again, empty: taken back, and the suite runs
+	chown $JB_OWNER "$d"
+	ASAN_OPTIONS=detect_leaks=0 "$(jb_build)/jailbeed" -d -v \
+	    -f jailbeed.yaml > jailbeed.log 2>&1 &
+	echo $! > jailbeed.pid
+	i=0
+	until ./bin/jbctl -s "$s" status > /dev/null 2>&1; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || { cat jailbeed.log >&2; atf_fail "no answer"; }
+		sleep 0.1
+	done
+	atf_check -o match:"socket directory $d: now root's, mode 0755" \
+	    cat jailbeed.log
+	atf_check -o inline:"755 root\n" stat -c '%a %U' "$d"
+	atf_check -o inline:"600 $JB_OWNER\n" stat -c '%a %U' "$s"
+	atf_check -o match:jb-sshd $asowner ./bin/jbctl -s "$s" status
+}
+control_socket_dir_cleanup() { jb_cleanup; }
+
 atf_test_case child_death_stops_suite cleanup
 child_death_stops_suite_head() {
 	atf_set descr "SIGKILL of any child makes jailbeed exit non-zero" \
@@ -117,7 +213,7 @@ child_death_stops_suite_head() {
 	atf_set timeout 120
 }
 child_death_stops_suite_body() {
-	for victim in jb-incus jb-netd jb-mountd jb-sshd; do
+	for victim in jb-incus jb-netd jb-mountd jb-sshd jb-reaper; do
 		jb_start
 		jbctl status -o json | jq -r '.processes[].pid' > pids
 		vpid=$(jb_pid $victim)
@@ -143,7 +239,8 @@ child_death_stops_suite_cleanup() { jb_cleanup; }
 
 atf_test_case parent_death_stops_children cleanup
 parent_death_stops_children_head() {
-	atf_set descr "SIGKILL of jailbeed takes every child with it"
+	atf_set descr "SIGKILL of jailbeed takes every child with it, and" \
+	    "jb-reaper still removes the control socket"
 	atf_set require.user root
 }
 parent_death_stops_children_body() {
@@ -154,6 +251,8 @@ parent_death_stops_children_body() {
 	for p in $(cat pids); do
 		jb_wait_gone "$p" 20 || atf_fail "pid $p outlived jailbeed"
 	done
+	# jb-reaper saw the parent's end close, however it closed
+	[ ! -e "$(jb_sock)" ] || atf_fail "control socket left behind"
 }
 parent_death_stops_children_cleanup() { jb_cleanup; }
 
@@ -176,7 +275,10 @@ sigterm_clean_body() {
 		jb_wait_gone "$p" 20 || atf_fail "pid $p survived SIGTERM"
 	done
 	[ ! -e "$(jb_sock)" ] || atf_fail "control socket left behind"
-	atf_check -o match:"terminating on signal 15" cat jailbeed.log
+	atf_check -o match:"terminating on signal 15" \
+	    -o match:"control socket $(jb_sock) removed" cat jailbeed.log
+	# the directory stays, root's
+	atf_check -o inline:"755 root\n" stat -c '%a %U' "$(cat rundir)"
 }
 sigterm_clean_cleanup() { jb_cleanup; }
 
@@ -297,7 +399,7 @@ install_prefix_body() {
 		sleep 0.1
 	done
 	"$p/bin/jbctl" -s "$(jb_sock)" status -o json > status.json
-	atf_check -o inline:"5\n" jq '.processes | length' status.json
+	atf_check -o inline:"6\n" jq '.processes | length' status.json
 	for c in jb-incus jb-netd jb-mountd jb-sshd; do
 		pid=$(jq -r ".processes[] | select(.name == \"$c\") | .pid" \
 		    status.json)
@@ -415,6 +517,7 @@ atf_init_test_cases() {
 	atf_add_test_case status_at_start
 	atf_add_test_case status_privileges
 	atf_add_test_case control_socket_refusals
+	atf_add_test_case control_socket_dir
 	atf_add_test_case child_death_stops_suite
 	atf_add_test_case parent_death_stops_children
 	atf_add_test_case sigterm_clean

@@ -277,6 +277,123 @@ ATF_TC_BODY(mount_roots, tc)
 	}
 }
 
+static void
+clean_is(const char *in, const char *want)
+{
+	char	out[64], err[256] = "";
+
+	ATF_CHECK_MSG(mnt_clean(in, out, sizeof(out), err, sizeof(err)) == 0,
+	    "%s refused: %s", in, err);
+	ATF_CHECK_MSG(strcmp(out, want) == 0, "%s: \"%s\", not \"%s\"", in,
+	    out, want);
+}
+
+static void
+clean_bad(const char *in, const char *want)
+{
+	char	out[64], err[256] = "";
+
+	ATF_CHECK_MSG(mnt_clean(in, out, sizeof(out), err, sizeof(err)) ==
+	    -1, "%s accepted as %s", in, out);
+	ATF_CHECK_MSG(strstr(err, want) != NULL, "%s: \"%s\" lacks \"%s\"",
+	    in, err, want);
+}
+
+/* the configured path, made canonical without lookups */
+ATF_TC_WITHOUT_HEAD(clean);
+ATF_TC_BODY(clean, tc)
+{
+	clean_is("/home/u/work", "/home/u/work");
+	clean_is("/home/u/work/", "/home/u/work");
+	clean_is("//home//u/./work/.", "/home/u/work");
+	clean_is("/", "/");
+	clean_is("/./", "/");
+	clean_is("/a/.hidden/..x/x..", "/a/.hidden/..x/x..");
+	clean_bad("/home/u/work/../secret", "has a \"..\" part");
+	clean_bad("/..", "has a \"..\" part");
+	clean_bad("/home/u/..", "\"..\"");
+	clean_bad("home/u", "not absolute");
+	clean_bad("/0123456789012345678901234567890123456789/"
+	    "01234567890123456789012", "too long");
+}
+
+static int
+overlap(const struct mnt_src *s, const struct mnt_src *o, size_t n,
+    char *err, size_t errlen)
+{
+	err[0] = '\0';
+	return mnt_overlap(s, o, n, err, errlen);
+}
+
+/* no two mounts overlap where either is read-write */
+ATF_TC_WITHOUT_HEAD(overlaps);
+ATF_TC_BODY(overlaps, tc)
+{
+	const struct mnt_src	attached[] = {
+		{ "/home/u/work", "a", "host-0", "a-one", 0 },
+		{ "/home/u/docs", "a", "host-1", "a-one", 1 },
+		{ "/home/u/src/repo", "a", "host-source", "a-one", 1 },
+	};
+	struct mnt_src		s;
+	char			err[1024];
+
+	/* the reproduction: ~/work/cache read-only in ~/work rw */
+	s = (struct mnt_src){ "/home/u/work/cache", "a", "host-1", "a-two",
+	    1 };
+	ATF_CHECK(overlap(&s, attached, 3, err, sizeof(err)) == -1);
+	ATF_CHECK_MSG(strstr(err, "it is inside /home/u/work, the source of "
+	    "host-0 on a-one (read-write)") != NULL, "%s", err);
+	/* the other way round: a read-write mount containing another */
+	s = (struct mnt_src){ "/home/u", "b", "host-0", "b-one", 0 };
+	ATF_CHECK(overlap(&s, attached + 1, 1, err, sizeof(err)) == -1);
+	ATF_CHECK_MSG(strstr(err, "it contains /home/u/docs, the source of "
+	    "host-1 on a-one (read-only; this one is read-write)") != NULL,
+	    "%s", err);
+	/* read-only containing read-write: refused too (any order) */
+	s = (struct mnt_src){ "/home/u", "b", "host-0", "b-one", 1 };
+	ATF_CHECK(overlap(&s, attached, 1, err, sizeof(err)) == -1);
+	ATF_CHECK(strstr(err, "contains /home/u/work") != NULL);
+	/* equal, another repo or another entry */
+	s = (struct mnt_src){ "/home/u/work", "b", "host-0", "b-one", 1 };
+	ATF_CHECK(overlap(&s, attached, 3, err, sizeof(err)) == -1);
+	ATF_CHECK(strstr(err, "is the same path as /home/u/work") != NULL);
+	s = (struct mnt_src){ "/home/u/work", "a", "optional-x", "a-one",
+	    0 };
+	ATF_CHECK(overlap(&s, attached, 3, err, sizeof(err)) == -1);
+	/* a read-write source inside a read-only one is refused too */
+	s = (struct mnt_src){ "/home/u/docs/out", "c", "host-0", "c-one",
+	    0 };
+	ATF_CHECK(overlap(&s, attached, 3, err, sizeof(err)) == -1);
+	ATF_CHECK(strstr(err, "is inside /home/u/docs") != NULL);
+	/* "/" contains everything */
+	s = (struct mnt_src){ "/", "c", "host-0", "c-one", 1 };
+	ATF_CHECK(overlap(&s, attached, 1, err, sizeof(err)) == -1);
+
+	/* allowed: the same entry on another container of the repo */
+	s = (struct mnt_src){ "/home/u/work", "a", "host-0", "a-two", 0 };
+	ATF_CHECK_MSG(overlap(&s, attached, 3, err, sizeof(err)) == 0, "%s",
+	    err);
+	/* the checkout read-only and, in --mount mode, read-write */
+	s = (struct mnt_src){ "/home/u/src/repo", "a", "host-repo-rw",
+	    "a-m", 0 };
+	ATF_CHECK_MSG(overlap(&s, attached, 3, err, sizeof(err)) == 0, "%s",
+	    err);
+	/* but another repo's read-write checkout is another mount */
+	s = (struct mnt_src){ "/home/u/src/repo", "b", "host-repo-rw",
+	    "b-m", 0 };
+	ATF_CHECK(overlap(&s, attached, 3, err, sizeof(err)) == -1);
+	/* both read-only: nothing can be planted */
+	s = (struct mnt_src){ "/home/u/docs/sub", "c", "host-0", "c-one", 1 };
+	ATF_CHECK(overlap(&s, attached + 1, 2, err, sizeof(err)) == 0);
+	/* beside, not inside: a shared prefix of characters only */
+	s = (struct mnt_src){ "/home/u/workshop", "c", "host-0", "c-one", 0 };
+	ATF_CHECK_MSG(overlap(&s, attached, 3, err, sizeof(err)) == 0, "%s",
+	    err);
+	s = (struct mnt_src){ "/home/u/wor", "c", "host-0", "c-one", 0 };
+	ATF_CHECK(overlap(&s, attached, 3, err, sizeof(err)) == 0);
+	ATF_CHECK(overlap(&s, NULL, 0, err, sizeof(err)) == 0);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, targets);
@@ -285,5 +402,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, deadline_math);
 	ATF_TP_ADD_TC(tp, deadline_file);
 	ATF_TP_ADD_TC(tp, mount_roots);
+	ATF_TP_ADD_TC(tp, clean);
+	ATF_TP_ADD_TC(tp, overlaps);
 	return atf_no_error();
 }
