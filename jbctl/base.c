@@ -135,7 +135,12 @@ static const char build_script[] =
     "printf \"[safe]\\n\\tdirectory = *\\n\" > /etc/gitconfig\n"
     "ln -sf /bin/busybox /sbin/init\n"
     "mkdir -p /usr/share/udhcpc\n"
-    /* udhcpc's hook, with iproute2: address, routers, resolvers */
+    /*
+     * udhcpc's hook, with iproute2: address, routers, resolvers.  It asks
+     * every second (-T 1) and tries again a second after five unanswered
+     * asks (-A 1), not busybox's 20 s: a container whose first asks are
+     * lost while its port joins the bridge has its address at once.
+     */
     "cat > /usr/share/udhcpc/default.script <<\"S\"\n"
     "#!/bin/sh\n"
     "case \"$1\" in\n"
@@ -180,7 +185,7 @@ static const char build_script[] =
     "cat > /etc/inittab <<\"S\"\n"
     "::sysinit:/sbin/ip link set lo up\n"
     "::sysinit:/usr/local/sbin/jailbee-hostname\n"
-    "::respawn:/bin/busybox udhcpc -f -S -i eth0 "
+    "::respawn:/bin/busybox udhcpc -f -S -i eth0 -t 5 -T 1 -A 1 "
     "-s /usr/share/udhcpc/default.script -x hostname:$(hostname)\n"
     "S\n"
     "printf \"127.0.0.1 localhost\\n\" > /etc/hosts\n"

@@ -1695,7 +1695,7 @@ main(int argc, char *argv[])
 	struct jb_incus_create	 c;
 	struct msg		*m;
 	char			 ip[128], *sp;
-	int			 ch, st;
+	int			 ch, st, tries;
 
 	while ((ch = getopt(argc, argv, "b:e:j:")) != -1) {
 		switch (ch) {
@@ -1748,12 +1748,18 @@ main(int argc, char *argv[])
 		goto done;
 	}
 
-	/* the other container's DHCP lease is refused as an address */
-	sh(ip, sizeof(ip), "incus query /1.0/instances/%s/state | jq -r "
-	    "'.network.eth0.addresses[] | select(.family == \"inet\") | "
-	    ".address'", name_other);
-	if ((sp = strchr(ip, '\n')) != NULL)
-		*sp = '\0';
+	/* the other container's DHCP lease (up to 15 s after its boot) */
+	for (tries = 0; tries < 30; tries++) {
+		ip[0] = '\0';
+		sh(ip, sizeof(ip), "incus query /1.0/instances/%s/state | "
+		    "jq -r '.network.eth0.addresses[] | select(.family == "
+		    "\"inet\") | .address'", name_other);
+		if ((sp = strchr(ip, '\n')) != NULL)
+			*sp = '\0';
+		if (ip[0] != '\0')
+			break;
+		usleep(500000);
+	}
 	create_init(&c, name_used, ip);
 	snprintf(ip, sizeof(ip), "is in use on %s by %s", bridge, name_other);
 	if (c.ipv4[0] != '\0')
