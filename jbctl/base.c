@@ -188,6 +188,11 @@ static const char build_script[] =
     "::respawn:/bin/busybox udhcpc -f -S -i eth0 -t 5 -T 1 -A 1 "
     "-s /usr/share/udhcpc/default.script -x hostname:$(hostname)\n"
     "S\n"
+    /* base.packages: docker.io runs under init too, dev may use it */
+    "if [ -x /usr/sbin/dockerd ]; then\n"
+    "  echo \"::respawn:/usr/sbin/dockerd\" >> /etc/inittab\n"
+    "  usermod -a -G docker dev\n"
+    "fi\n"
     "printf \"127.0.0.1 localhost\\n\" > /etc/hosts\n"
     "rm -f /etc/hostname\n"
     "'\n"
