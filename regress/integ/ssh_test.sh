@@ -1125,7 +1125,10 @@ for d in os.listdir("/proc"):
         continue
     p = int(d)
     try:
-        if os.stat("/proc/%d" % p).st_uid != uid:
+        # not the owner of /proc/PID: a process that changed its ids is
+        # not dumpable, and /proc shows it as root's
+        st = open("/proc/%d/status" % p).read()
+        if int(st.split("\nUid:")[1].split()[1]) != uid:
             continue
         q = p
         while q > 1 and q != lpid:
