@@ -10,12 +10,15 @@
 
 /*
  * jb-sshd: the SSH front door.  It is the most exposed process, so it
- * gives up the most: its host key is read (or made, once) as root, then
- * it enters an empty chroot as its own user with no capability, and only
- * then is it handed the listening socket by the parent.  Each connection
- * gets its own forked process (session.c) with its own channel to the
- * parent, which decides every key and every command: this process holds
- * no key list and no policy.
+ * gives up the most.  As root it makes the host key (once) and opens it,
+ * starts its spawner (jb-sshd -P, spawner.c) with that open file, and
+ * closes it: the listener never holds the key.  Then it enters an empty
+ * chroot as its own user with no capability, and only then is it handed
+ * the listening socket by the parent.  It accepts, decides the early
+ * drops, and hands each connection, unread, to the spawner, which execs
+ * a fresh session process (jb-sshd -S, session.c) for it with its own
+ * channel to the parent, which decides every key and every command: this
+ * process holds no key list and no policy.
  */
 
 #include <sys/socket.h>
@@ -48,8 +51,10 @@
 #define SSHD_MAX_SESSIONS	256
 
 
-static ssh_bind		 sshbind;
 static struct event	 ev_accept, ev_chld;
+static struct imsgev	 spawner;	/* to jb-sshd -P */
+static pid_t		 spawner_pid = -1;
+static struct child	*chld;
 static int		 listen_fd = -1;
 static int		 nsessions;
 static int		 draining;
@@ -62,10 +67,12 @@ static int		 draining;
  * session process is made.  The parent says when a session logged in.
  */
 struct live {
-	pid_t		 pid;
+	int		 used;
+	pid_t		 pid;		/* 0 until the spawner says */
 	uint32_t	 id;
 	int		 authed;
 	char		 addr[48];
+	uint32_t	 port;
 };
 static struct live	 lives[SSHD_MAX_SESSIONS];
 static uint32_t		 next_id = 1;
@@ -81,7 +88,7 @@ unauth_from(const char *addr)
 	int	i, n = 0;
 
 	for (i = 0; i < SSHD_MAX_SESSIONS; i++)
-		if (lives[i].pid != 0 && !lives[i].authed &&
+		if (lives[i].used && !lives[i].authed &&
 		    strcmp(lives[i].addr, addr) == 0)
 			n++;
 	return n;
@@ -116,12 +123,19 @@ penalty_add(const struct jb_sshd_penalty *p)
 	penalties[old] = *p;
 }
 
-static void
-hostkey_load(const char *dir)
+/*
+ * The host key file, made at first start, opened for the spawner: this
+ * process never reads it.  It is checked once, in a throwaway child, so
+ * that a bad key stops the start rather than every session.
+ */
+static int
+hostkey_open(const char *dir)
 {
 	char		 path[PATH_MAX];
 	ssh_key		 key = NULL;
 	struct stat	 st;
+	int		 fd, status;
+	pid_t		 pid;
 
 	if (dir == NULL)
 		fatalx("jb-sshd: no state directory (-s)");
@@ -132,55 +146,128 @@ hostkey_load(const char *dir)
 		if (errno != ENOENT)
 			fatal("jb-sshd: %s", path);
 		/* first start: a new host key, readable by root alone */
-		if (ssh_pki_generate(SSH_KEYTYPE_ED25519, 0, &key) != SSH_OK)
-			fatalx("jb-sshd: cannot generate an ed25519 host key");
-		umask(077);
-		if (ssh_pki_export_privkey_file(key, NULL, NULL, NULL, path)
-		    != SSH_OK)
-			fatalx("jb-sshd: cannot write the host key %s", path);
-		ssh_key_free(key);
-		key = NULL;
+		switch (pid = fork()) {
+		case -1:
+			fatal("jb-sshd: fork");
+		case 0:
+			if (ssh_init() != SSH_OK || ssh_pki_generate(
+			    SSH_KEYTYPE_ED25519, 0, &key) != SSH_OK)
+				_exit(1);
+			umask(077);
+			_exit(ssh_pki_export_privkey_file(key, NULL, NULL,
+			    NULL, path) == SSH_OK ? 0 : 2);
+		}
+		if (waitpid(pid, &status, 0) == -1 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status) != 0)
+			fatalx("jb-sshd: cannot make the host key %s", path);
 		log_info("jb-sshd: generated the host key %s", path);
 	} else if (!S_ISREG(st.st_mode) || st.st_uid != 0 ||
 	    (st.st_mode & 077) != 0)
 		fatalx("jb-sshd: %s must be a regular file of root's, mode "
 		    "0600; fix it or remove it to get a new key", path);
-	if (ssh_pki_import_privkey_file(path, NULL, NULL, NULL, &key) !=
-	    SSH_OK)
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1)
+		fatal("jb-sshd: %s", path);
+	switch (pid = fork()) {
+	case -1:
+		fatal("jb-sshd: fork");
+	case 0:
+		_exit(ssh_init() == SSH_OK && ssh_pki_import_privkey_file(path,
+		    NULL, NULL, NULL, &key) == SSH_OK ? 0 : 1);
+	}
+	if (waitpid(pid, &status, 0) == -1 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0)
 		fatalx("jb-sshd: cannot read the host key %s", path);
-	if (ssh_bind_options_set(sshbind, SSH_BIND_OPTIONS_IMPORT_KEY, key)
-	    != SSH_OK)
-		fatalx("jb-sshd: cannot use the host key %s", path);
+	return fd;
 }
 
+/* the spawner is this process's only child: without it, no session */
 static void
 sshd_reap(int sig, short event, void *arg)
 {
-	int	status, i;
+	int	status;
 	pid_t	pid;
 
-	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
-		if (nsessions > 0)
-			nsessions--;
-		for (i = 0; i < SSHD_MAX_SESSIONS; i++)
-			if (lives[i].pid == pid)
-				memset(&lives[i], 0, sizeof(lives[i]));
-	}
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+		if (pid == spawner_pid)
+			fatalx("jb-sshd: the spawner exited (status %d)",
+			    status);
+}
+
+static void
+session_gone(uint32_t id)
+{
+	int	i;
+
+	for (i = 0; i < SSHD_MAX_SESSIONS; i++)
+		if (lives[i].used && lives[i].id == id) {
+			memset(&lives[i], 0, sizeof(lives[i]));
+			if (nsessions > 0)
+				nsessions--;
+		}
 	if (draining && nsessions == 0) {
 		log_info("jb-sshd: drained, exiting");
 		exit(0);
 	}
 }
 
+/* what the spawner says: a session's pid and channel, or its end */
+static void
+spawner_dispatch(int fd, short event, void *arg)
+{
+	struct jb_sshd_spawn	 sp;
+	struct jb_sshd_session	 sess;
+	struct imsg		 imsg;
+	int			 n, i, chan;
+
+	if ((n = imsgev_io(&spawner, event)) == -1 || n == 0)
+		fatalx("jb-sshd: the spawner is gone");
+	while ((n = imsgbuf_get(&spawner.ibuf, &imsg)) > 0) {
+		if (imsg_get_data(&imsg, &sp, sizeof(sp)) == -1)
+			fatalx("jb-sshd: bad message from the spawner");
+		switch (imsg_get_type(&imsg)) {
+		case IMSG_SSHD_SPAWNED:
+			if ((chan = imsg_get_fd(&imsg)) == -1 || sp.pid <= 0)
+				fatalx("jb-sshd: bad SSHD_SPAWNED");
+			for (i = 0; i < SSHD_MAX_SESSIONS; i++)
+				if (lives[i].used && lives[i].id == sp.id)
+					break;
+			if (i == SSHD_MAX_SESSIONS) {
+				close(chan);
+				break;
+			}
+			lives[i].pid = sp.pid;
+			memset(&sess, 0, sizeof(sess));
+			(void)strlcpy(sess.addr, lives[i].addr,
+			    sizeof(sess.addr));
+			sess.port = lives[i].port;
+			sess.id = sp.id;
+			/* the parent gets the session's channel, and so it */
+			if (imsgev_compose(&chld->iev, IMSG_SSHD_SESSION, 0, 0,
+			    chan, &sess, sizeof(sess)) == -1)
+				fatal("jb-sshd: compose");
+			break;
+		case IMSG_SSHD_GONE:
+			session_gone(sp.id);
+			break;
+		default:
+			fatalx("jb-sshd: unexpected %s from the spawner",
+			    jb_imsg_name(imsg_get_type(&imsg)));
+		}
+		imsg_free(&imsg);
+	}
+	if (n == -1)
+		fatalx("jb-sshd: bad message from the spawner");
+	imsgev_add(&spawner);
+}
+
 static void
 sshd_accept(int fd, short event, void *arg)
 {
-	struct child		*c = arg;
 	struct sockaddr_storage	 ss;
 	struct jb_sshd_session	 sess;
+	struct jb_sshd_spawn	 sp;
 	socklen_t		 len = sizeof(ss);
-	int			 s, sp[2], slot, why;
-	pid_t			 pid;
+	int			 s, slot, why;
 
 	if ((s = accept4(fd, (struct sockaddr *)&ss, &len, SOCK_CLOEXEC)) ==
 	    -1) {
@@ -222,7 +309,7 @@ sshd_accept(int fd, short event, void *arg)
 		close(s);
 		return;
 	}
-	for (slot = 0; slot < SSHD_MAX_SESSIONS && lives[slot].pid != 0;
+	for (slot = 0; slot < SSHD_MAX_SESSIONS && lives[slot].used;
 	    slot++)
 		;
 	if (slot == SSHD_MAX_SESSIONS) {
@@ -230,35 +317,19 @@ sshd_accept(int fd, short event, void *arg)
 		return;
 	}
 	sess.id = next_id++;
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1) {
-		log_warn("jb-sshd: socketpair");
-		close(s);
-		return;
-	}
-	switch (pid = fork()) {
-	case -1:
-		log_warn("jb-sshd: fork");
-		close(s);
-		close(sp[0]);
-		close(sp[1]);
-		return;
-	case 0:
-		/* the session: nothing of the listener or the channel */
-		close(listen_fd);
-		close(JB_CHAN_FD);
-		close(sp[0]);
-		session_run(sshbind, s, sp[1], &sess);
-		/* NOTREACHED */
-	}
 	nsessions++;
-	lives[slot].pid = pid;
+	lives[slot].used = 1;
 	lives[slot].id = sess.id;
+	lives[slot].port = sess.port;
 	(void)strlcpy(lives[slot].addr, sess.addr, sizeof(lives[slot].addr));
-	close(s);
-	close(sp[1]);
-	/* the parent gets the session's channel, and so the session */
-	if (imsgev_compose(&c->iev, IMSG_SSHD_SESSION, 0, 0, sp[0], &sess,
-	    sizeof(sess)) == -1)
+	/*
+	 * Not a byte of it is read here: the connection and a number go to
+	 * the spawner, which execs a fresh session process for it.
+	 */
+	memset(&sp, 0, sizeof(sp));
+	sp.id = sess.id;
+	if (imsgev_compose(&spawner, IMSG_SSHD_SPAWN, 0, 0, s, &sp,
+	    sizeof(sp)) == -1)
 		fatal("jb-sshd: compose");
 }
 
@@ -289,7 +360,7 @@ sshd_dispatch(struct child *c, struct imsg *imsg)
 		if (imsg_get_data(imsg, &au, sizeof(au)) == -1)
 			fatalx("jb-sshd: bad SSHD_AUTHED");
 		for (i = 0; i < SSHD_MAX_SESSIONS; i++)
-			if (lives[i].pid != 0 && lives[i].id == au.id)
+			if (lives[i].used && lives[i].id == au.id)
 				lives[i].authed = 1;
 		return 0;
 	case IMSG_SSHD_PENALTY:
@@ -320,17 +391,30 @@ main(int argc, char *argv[])
 	struct child		 c;
 	struct child_args	 a;
 	struct passwd		*pw;
-	bool			 no = false;
+	int			 keyfd, sp[2];
 
+	/* the spawner and the sessions it execs (spawner.c) */
+	if (argc >= 2 && strcmp(argv[1], "-P") == 0)
+		spawner_main(argc, argv);
+	if (argc >= 2 && strcmp(argv[1], "-S") == 0)
+		session_main(argc, argv);
 	child_init(&c, "jb-sshd", argc, argv, &a);
+	chld = &c;
 	if ((pw = getpwnam(JB_USER_SSHD)) == NULL)
 		fatalx("%s: user %s does not exist; run regress/setup-host "
 		    "(make deps) to create it", c.name, JB_USER_SSHD);
-	if (ssh_init() != SSH_OK || (sshbind = ssh_bind_new()) == NULL)
-		fatalx("jb-sshd: libssh");
-	/* no /etc/ssh/libssh_server_config: the code alone decides */
-	ssh_bind_options_set(sshbind, SSH_BIND_OPTIONS_PROCESS_CONFIG, &no);
-	hostkey_load(a.state_dir);
+	keyfd = hostkey_open(a.state_dir);
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1)
+		fatal("jb-sshd: socketpair");
+	if ((spawner_pid = spawner_start(sp[1], keyfd, a.debug,
+	    a.sandbox_debug, a.verbose)) == -1)
+		fatal("jb-sshd: cannot start the spawner");
+	close(sp[1]);
+	close(keyfd);
+	if (imsgev_init(&spawner, sp[0], spawner_dispatch, NULL) == -1)
+		fatal("jb-sshd: imsgbuf_init");
+	/* fds come up from the spawner, and go down to it */
+	imsgbuf_allow_fdpass(&spawner.ibuf);
 	priv_drop(c.name, pw, JB_SSHD_CHROOT, NULL, 0);
 	signal_set(&ev_chld, SIGCHLD, sshd_reap, NULL);
 	signal_add(&ev_chld, NULL);

@@ -14,6 +14,8 @@
 #include <libssh/libssh.h>
 #include <libssh/server.h>
 
+#include <sys/types.h>
+
 #include "jb_msg.h"
 
 /* libssh has neither: a login must finish in time and in few tries */
@@ -23,5 +25,15 @@
 /* session.c: one connection, in its own process; never returns */
 __attribute__((__noreturn__)) void session_run(ssh_bind, int fd, int chan,
 	    const struct jb_sshd_session *);
+
+/*
+ * spawner.c: the listener starts the spawner (jb-sshd -P) with its
+ * channel and the host key file; the spawner execs one session (jb-sshd
+ * -S) per connection
+ */
+pid_t	spawner_start(int chan, int keyfd, int debug, int sandbox_debug,
+	    int verbose);
+__attribute__((__noreturn__)) void spawner_main(int, char *[]);
+__attribute__((__noreturn__)) void session_main(int, char *[]);
 
 #endif /* JB_SSHD_H */

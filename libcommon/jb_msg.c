@@ -50,6 +50,9 @@ jb_imsg_name(uint32_t type)
 	case IMSG_SSHD_DRAIN:	return "SSHD_DRAIN";
 	case IMSG_SSHD_AUTHED:	return "SSHD_AUTHED";
 	case IMSG_SSHD_PENALTY:	return "SSHD_PENALTY";
+	case IMSG_SSHD_SPAWN:	return "SSHD_SPAWN";
+	case IMSG_SSHD_SPAWNED:	return "SSHD_SPAWNED";
+	case IMSG_SSHD_GONE:	return "SSHD_GONE";
 	case IMSG_MOUNTD_CHECK:		return "MOUNTD_CHECK";
 	case IMSG_MOUNTD_CHECKED:	return "MOUNTD_CHECKED";
 	case IMSG_MOUNTD_VERIFY:	return "MOUNTD_VERIFY";

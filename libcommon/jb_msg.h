@@ -173,6 +173,14 @@ enum jb_imsg_type {
 	IMSG_SSHD_DRAIN,	/* P->S, none: refuse new sessions, exit when idle */
 	IMSG_SSHD_AUTHED,	/* P->S, struct jb_sshd_authed: a session logged in */
 	IMSG_SSHD_PENALTY,	/* P->S, struct jb_sshd_penalty: drop a source */
+	/*
+	 * jb-sshd's listener <-> its spawner (jb-sshd -P), on their own
+	 * socketpair: the listener hands over an accepted connection and
+	 * nothing else; the spawner execs a session (jb-sshd -S) for it.
+	 */
+	IMSG_SSHD_SPAWN,	/* L->Sp, struct jb_sshd_spawn + the connection */
+	IMSG_SSHD_SPAWNED,	/* Sp->L, struct jb_sshd_spawn + channel fd */
+	IMSG_SSHD_GONE,		/* Sp->L, struct jb_sshd_spawn: session ended */
 
 	/* jbctl <-> parent (control socket): 1000.. */
 	IMSG_CTL_STATUS = 1000,	/* client -> parent, none */
@@ -388,6 +396,12 @@ struct jb_sshd_limits {
 
 struct jb_sshd_authed {
 	uint32_t	id;
+};
+
+/* the listener's session id; pid: the spawner's, 0 in SPAWN */
+struct jb_sshd_spawn {
+	uint32_t	id;
+	int32_t		pid;
 };
 
 /* new connections from addr are closed at accept until then */

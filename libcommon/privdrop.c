@@ -36,9 +36,12 @@ priv_drop(const char *procname, const struct passwd *pw, const char *root,
 
 	selfstat_init();
 	/* the group database is read before a chroot hides it */
-	if (pw != NULL && initgroups(pw->pw_name, gid) == -1)
+	if (pw != NULL && pw->pw_name != NULL &&
+	    initgroups(pw->pw_name, gid) == -1)
 		fatal("%s: initgroups %s", procname, pw->pw_name);
-	else if (pw == NULL && setgroups(0, NULL) == -1)
+	/* no name (ids handed down, no group database): no group either */
+	else if ((pw == NULL || pw->pw_name == NULL) &&
+	    setgroups(0, NULL) == -1)
 		fatal("%s: setgroups", procname);
 	if (root != NULL && (chroot(root) == -1 || chdir("/") == -1))
 		fatal("%s: chroot %s", procname, root);

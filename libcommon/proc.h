@@ -35,8 +35,8 @@ pid_t	proc_spawn(const char *path, char *const argv[], int chanfd);
 void	proc_child_check(const char *procname);
 
 /*
- * Become pw (with its supplementary groups), or stay uid 0 with no
- * supplementary group when pw is NULL; chroot to root first unless it is
+ * Become pw (with its supplementary groups; none when pw_name is NULL),
+ * or stay uid 0 with no supplementary group when pw is NULL; chroot to root first unless it is
  * NULL; keep exactly the capabilities in keep[] (effective and
  * permitted), clear the bounding and ambient sets, set no_new_privs,
  * re-arm the parent death signal, and verify: fatal on any failure.

@@ -283,3 +283,66 @@ sandbox_jb_sshd(void)
 	sb.nsocket_families = NELEM(unix_only);
 	apply(&sb);
 }
+
+/*
+ * jb-sshd's spawner (jb-sshd -P): root outside the chroot with only the
+ * capabilities a session drops (spawner.c).  It may run one program,
+ * jb-sshd, and read the libraries that program maps; no other file.
+ * Its filter stays on every session it execs, under the session's own
+ * (sandbox_jb_sshd), so it also names what a session calls before that
+ * one is in place: the dynamic loader's start (arch_prctl,
+ * set_tid_address, rseq, access), libcap-ng's fstatfs, priv_drop's
+ * chroot, chdir, setgroups, set*id, capget/capset and prctl, and the
+ * landlock and seccomp calls of the session's own lock-down.  Beyond those, clone,
+ * wait4 and socketpair for the spawning, execve for the session's
+ * program; socket for unix only (a session's syslog, non-debug).
+ */
+void
+sandbox_jb_sshd_spawner(void)
+{
+	static const int	 calls[] = {
+		/* the spawner's own */
+		SCMP_SYS(clone), SCMP_SYS(clone3), SCMP_SYS(wait4),
+		SCMP_SYS(socketpair), SCMP_SYS(execve), SCMP_SYS(prctl),
+		SCMP_SYS(getppid), SCMP_SYS(close_range),
+		/* the session's, before its own filter (see above) */
+		SCMP_SYS(openat), SCMP_SYS(access), SCMP_SYS(faccessat),
+		SCMP_SYS(faccessat2), SCMP_SYS(readlink),
+		SCMP_SYS(arch_prctl), SCMP_SYS(set_tid_address),
+		SCMP_SYS(set_robust_list), SCMP_SYS(rseq),
+		SCMP_SYS(chroot), SCMP_SYS(chdir), SCMP_SYS(setgroups),
+		SCMP_SYS(setuid), SCMP_SYS(setgid), SCMP_SYS(setresuid),
+		SCMP_SYS(setresgid), SCMP_SYS(setreuid), SCMP_SYS(setregid),
+		SCMP_SYS(setfsuid), SCMP_SYS(setfsgid),
+		SCMP_SYS(capget), SCMP_SYS(capset), SCMP_SYS(connect),
+		SCMP_SYS(getdents64), SCMP_SYS(sched_getaffinity),
+		SCMP_SYS(sched_yield), SCMP_SYS(fstatfs), SCMP_SYS(statfs),
+		/* and the session's own lock-down (sandbox_apply) */
+		SCMP_SYS(landlock_create_ruleset), SCMP_SYS(landlock_add_rule),
+		SCMP_SYS(landlock_restrict_self), SCMP_SYS(seccomp),
+		/* the session's, under its own filter too (sandbox_jb_sshd) */
+		SCMP_SYS(accept4), SCMP_SYS(getsockopt), SCMP_SYS(setsockopt),
+		SCMP_SYS(getpeername), SCMP_SYS(getsockname),
+		SCMP_SYS(shutdown), SCMP_SYS(alarm), SCMP_SYS(setitimer),
+	};
+	static const int	 unix_only[] = { AF_UNIX };
+	static const unsigned long ioctls[] = { FIONREAD, TCGETS };
+	static const char	*ro[] = { "/etc/ld.so.cache", "/proc", NULL };
+	/* the program, and its loader and libraries (mapped to execute) */
+	static const char	*prog[] = { LIBEXECDIR "/jb-sshd",
+				    "/usr/lib/x86_64-linux-gnu", "/lib64",
+				    "/usr/lib64", NULL };
+	struct sandbox		 sb;
+
+	memset(&sb, 0, sizeof(sb));
+	sb.name = "jb-sshd spawner";
+	sb.ro_paths = ro;
+	sb.exec_paths = prog;
+	sb.syscalls = calls;
+	sb.nsyscalls = NELEM(calls);
+	sb.ioctls = ioctls;
+	sb.nioctls = NELEM(ioctls);
+	sb.socket_families = unix_only;
+	sb.nsocket_families = NELEM(unix_only);
+	apply(&sb);
+}

@@ -22,5 +22,6 @@ void	sandbox_jb_incus(uint16_t https_port);
 void	sandbox_jb_netd(const char *);
 void	sandbox_jb_mountd(const char *);
 void	sandbox_jb_sshd(void);
+void	sandbox_jb_sshd_spawner(void);
 
 #endif /* JB_SANDBOX_PROCS_H */

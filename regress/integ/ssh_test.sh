@@ -1109,6 +1109,189 @@ K3_config_modes_body() {
 }
 K3_config_modes_cleanup() { return 0; }
 
+# bin/sessions LISTENER: the session processes under jb-sshd's listener
+# (its descendants running as _jbsshd), one pid a line
+# bin/sessinfo PID: what the re-exec test compares, one "key value" a line
+reexec_tools() {
+	cat > bin/sessions <<'EOP'
+#!/usr/bin/env python3
+import os, pwd, sys
+lpid, uid = int(sys.argv[1]), pwd.getpwnam("_jbsshd").pw_uid
+def ppid(p):
+    return int(open("/proc/%d/stat" % p).read().rsplit(")", 1)[1].split()[1])
+for d in os.listdir("/proc"):
+    if not d.isdigit() or int(d) == lpid:
+        continue
+    p = int(d)
+    try:
+        # not the owner of /proc/PID: a process that changed its ids is
+        # not dumpable, and /proc shows it as root's
+        st = open("/proc/%d/status" % p).read()
+        if int(st.split("\nUid:")[1].split()[1]) != uid:
+            continue
+        q = p
+        while q > 1 and q != lpid:
+            q = ppid(q)
+    except OSError:
+        continue
+    if q == lpid:
+        print(p)
+EOP
+	cat > bin/sessinfo <<'EOP'
+#!/usr/bin/env python3
+# auxv (AT_RANDOM, AT_EXECFN...) and the libc base: a fork keeps both
+# of its parent, an exec gets new ones
+import hashlib, sys
+p = sys.argv[1]
+print("auxv", hashlib.sha256(open("/proc/%s/auxv" % p, "rb").read()).hexdigest())
+for l in open("/proc/%s/maps" % p):
+    f = l.split()
+    if len(f) >= 6 and f[5].endswith("/libc.so.6"):
+        print("libc", f[0].split("-")[0])
+        break
+st = open("/proc/%s/status" % p).read()
+for k in ("PPid", "Uid", "NoNewPrivs", "Seccomp", "CapEff", "CapBnd"):
+    for l in st.splitlines():
+        if l.startswith(k + ":"):
+            print(k, " ".join(l.split()[1:]))
+EOP
+	cat > bin/haskey <<'EOP'
+#!/usr/bin/env python3
+# haskey KEYFILE PID: does the process's memory hold the ed25519 private
+# key of the OpenSSH key file (its 32-byte seed)?  Exit 0 yes, 1 no.
+import base64, struct, sys
+txt = open(sys.argv[1]).read().split("\n")
+blob = base64.b64decode("".join(l for l in txt if l and not l.startswith("-----")))
+assert blob.startswith(b"openssh-key-v1\0")
+o = len(b"openssh-key-v1\0")
+def s(o):
+    n = struct.unpack(">I", blob[o:o + 4])[0]
+    return blob[o + 4:o + 4 + n], o + 4 + n
+_, o = s(o); _, o = s(o); _, o = s(o)
+o += 4
+_, o = s(o)
+priv, _ = s(o)
+p = 8	# checkint twice, then key type, public key, private key
+def t(o):
+    n = struct.unpack(">I", priv[o:o + 4])[0]
+    return priv[o + 4:o + 4 + n], o + 4 + n
+_, p = t(p); _, p = t(p); sk, p = t(p)
+seed = sk[:32]
+pid = sys.argv[2]
+found = False
+mem = open("/proc/%s/mem" % pid, "rb", 0)
+for l in open("/proc/%s/maps" % pid):
+    f = l.split()
+    lo, hi = (int(x, 16) for x in f[0].split("-"))
+    name = f[5] if len(f) >= 6 else ""
+    if "r" not in f[1] or hi - lo > 256 << 20 or name in ("[vvar]", "[vsyscall]", "[vvar_vclock]"):
+        continue
+    try:
+        mem.seek(lo)
+        if seed in mem.read(hi - lo):
+            found = True
+            print("in", f[0], name)
+    except OSError:
+        pass
+sys.exit(0 if found else 1)
+EOP
+	chmod 0755 bin/sessions bin/sessinfo bin/haskey
+}
+
+atf_test_case reexec_per_session cleanup
+reexec_per_session_head() {
+	atf_set descr "each connection is served by a freshly exec'd session" \
+	    "process: no address space, layout or memory shared with the" \
+	    "listener or another session; the listener never holds the host" \
+	    "key; every lock-down is kept (issue 15 item 1)"
+	atf_set require.user root
+	atf_set timeout 120
+}
+reexec_per_session_body() {
+	ssh_start
+	reexec_tools
+	[ "$(cat /proc/sys/kernel/randomize_va_space)" != 0 ] ||
+	    atf_skip "address space randomisation is off on this host"
+	lpid=$(jb_pid jb-sshd)
+	# two live, logged-in connections at once
+	jssh -i key1 -N jailbee@127.0.0.1 > live1.out 2>&1 &
+	echo $! > live1.pid
+	jssh -i key1 -N jailbee@127.0.0.1 > live2.out 2>&1 &
+	echo $! > live2.pid
+	i=0
+	while [ $i -lt 50 ] && [ "$(grep -c '"route":"auth","command":"","container":"","repo":"","decision":"accept"' \
+	    state/ssh-journal.jsonl 2>/dev/null)" != 2 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	jb_alive "$(cat live1.pid)" && jb_alive "$(cat live2.pid)" ||
+	    atf_fail "the two sessions did not stay"
+	bin/sessions "$lpid" > sessions
+	atf_check -o inline:"2\n" -x "wc -l < sessions"
+	s1=$(sed -n 1p sessions)
+	s2=$(sed -n 2p sessions)
+	bin/sessinfo "$lpid" > info.l
+	bin/sessinfo "$s1" > info.1
+	bin/sessinfo "$s2" > info.2
+	cat info.l info.1 info.2
+	# a fork keeps its parent's auxv and library layout; an exec does not
+	for k in auxv libc; do
+		l=$(grep "^$k " info.l)
+		a=$(grep "^$k " info.1)
+		b=$(grep "^$k " info.2)
+		[ -n "$a" ] && [ -n "$b" ] || atf_fail "no $k for a session"
+		[ "$a" != "$l" ] ||
+		    atf_fail "session $s1 shares its $k with the listener: forked, not exec'd"
+		[ "$b" != "$l" ] ||
+		    atf_fail "session $s2 shares its $k with the listener: forked, not exec'd"
+		[ "$a" != "$b" ] ||
+		    atf_fail "sessions $s1 and $s2 share their $k"
+	done
+	# nor is the listener their parent: a spawner outside the chroot is
+	for s in $s1 $s2; do
+		sp=$(awk '/^PPid:/ { print $2 }' /proc/$s/status)
+		[ "$sp" != "$lpid" ] ||
+		    atf_fail "session $s is a child of the listener"
+		# ... locked down as before: the empty chroot, _jbsshd, no
+		# capability, no_new_privs, seccomp
+		atf_check -o inline:"/var/empty/jailbee\n" readlink /proc/$s/root
+		atf_check -o match:"^Uid:	$(id -u _jbsshd)	$(id -u _jbsshd)	" \
+		    -o match:"^NoNewPrivs:	1" -o match:"^Seccomp:	2" \
+		    -o match:"^CapEff:	0000000000000000" \
+		    -o match:"^CapBnd:	0000000000000000" cat /proc/$s/status
+	done
+	# the spawner: root with chroot, setuid, setgid and setpcap only,
+	# its bounding set too; no_new_privs, seccomp; a child of the
+	# listener, outside the chroot
+	sp=$(awk '/^PPid:/ { print $2 }' /proc/$s1/status)
+	atf_check -o inline:"$sp\n" awk '/^PPid:/ { print $2 }' /proc/$s2/status
+	atf_check -o inline:"$lpid\n" awk '/^PPid:/ { print $2 }' /proc/$sp/status
+	atf_check -o match:"^Uid:	0	0	" -o match:"^NoNewPrivs:	1" \
+	    -o match:"^Seccomp:	2" -o match:"^CapEff:	00000000000401c0" \
+	    -o match:"^CapBnd:	00000000000401c0" cat /proc/$sp/status
+	# the host key: in each session (libssh signs there), never in the
+	# listener nor the spawner, which only holds the file open
+	atf_check -o ignore bin/haskey state/ssh_host_ed25519_key "$s1"
+	atf_check -s exit:1 bin/haskey state/ssh_host_ed25519_key "$lpid"
+	atf_check -s exit:1 bin/haskey state/ssh_host_ed25519_key "$sp"
+	kill "$(cat live1.pid)" "$(cat live2.pid)"
+	# the sessions end with their connections; the server goes on
+	i=0
+	while [ $i -lt 50 ] && { jb_alive "$s1" || jb_alive "$s2"; }; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	jb_alive "$s1" && atf_fail "session $s1 outlived its connection"
+	jb_alive "$s2" && atf_fail "session $s2 outlived its connection"
+	atf_check -o inline:"jailbeed 0.1.0\n" jssh -i key1 jailbee@127.0.0.1 version
+}
+reexec_per_session_cleanup() {
+	for f in live1.pid live2.pid; do
+		[ -f $f ] && kill "$(cat $f)" 2>/dev/null
+	done
+	jb_cleanup
+}
+
 atf_init_test_cases() {
 	atf_add_test_case K3_config_modes
 	atf_add_test_case R20_mount_refused_without_grant
@@ -1137,4 +1320,5 @@ atf_init_test_cases() {
 	atf_add_test_case load_64_concurrent
 	atf_add_test_case login_attempt_limit
 	atf_add_test_case login_grace_timer
+	atf_add_test_case reexec_per_session
 }
