@@ -58,6 +58,9 @@ struct newjob {
 	char			 failure[JB_ERR_TEXT_MAX];
 };
 
+/* the address new picked last: the next pick starts below it */
+static uint32_t	last_pick;
+
 static void	new_fail(struct job *, const char *, ...)
 		    __attribute__((__format__(printf, 2, 3)));
 
@@ -477,12 +480,16 @@ new_create(struct job *job)
 	/* another new's, which Incus may not know of yet */
 	LIST_FOREACH(o, &newjobs, entry)
 		addr_pool_held(&n->pool, o->addr);
-	/* addralloc.h: outside DHCP, held by nobody, the highest */
-	if (addr_pool_pick(&n->pool, n->net.bridge, env->conf_path, &n->addr,
-	    why, sizeof(why)) == -1) {
+	/*
+	 * addralloc.h: outside DHCP, held by nobody, the next below the
+	 * last one picked (a just-freed address keeps its lease a while)
+	 */
+	if (addr_pool_pick_below(&n->pool, last_pick, n->net.bridge,
+	    env->conf_path, &n->addr, why, sizeof(why)) == -1) {
 		new_fail(job, "%s", why);
 		return;
 	}
+	last_pick = n->addr;
 	LIST_INSERT_HEAD(&newjobs, n, entry);
 	n->picked = 1;
 	a.s_addr = htonl(n->addr);

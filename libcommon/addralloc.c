@@ -176,10 +176,29 @@ int
 addr_pool_pick(const struct addr_pool *p, const char *bridge,
     const char *conf, uint32_t *a, char *why, size_t whylen)
 {
-	uint32_t	i, nstatic = 0, nleased = 0;
+	return addr_pool_pick_below(p, 0, bridge, conf, a, why, whylen);
+}
+
+/*
+ * The first free address below `below' going down, wrapping round to the
+ * top (below 0, or outside the subnet: from the top).  Each new starts
+ * below the last one picked, so an address a deleted container just gave
+ * back is the last to be taken again: dnsmasq gives no MAC an address
+ * still leased to another, and a lease Incus could not release outlives
+ * its container until it expires.
+ */
+int
+addr_pool_pick_below(const struct addr_pool *p, uint32_t below,
+    const char *bridge, const char *conf, uint32_t *a, char *why,
+    size_t whylen)
+{
+	uint32_t	i, k, start, nstatic = 0, nleased = 0;
 	char		buf[INET_ADDRSTRLEN], lease[128];
 
-	for (i = p->size; i-- > 0;) {
+	start = below > p->net && below - p->net < p->size ?
+	    below - p->net : p->size;
+	for (k = 1; k <= p->size; k++) {
+		i = (start + p->size - k) % p->size;
 		if (p->state[i] == ADDR_FREE) {
 			*a = p->net + i;
 			return 0;

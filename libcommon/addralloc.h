@@ -69,5 +69,9 @@ void	addr_pool_leased(struct addr_pool *, uint32_t a);
  */
 int	addr_pool_pick(const struct addr_pool *, const char *bridge,
 	    const char *conf, uint32_t *a, char *why, size_t whylen);
+/* the same, the first free one below `below', round from the top */
+int	addr_pool_pick_below(const struct addr_pool *, uint32_t below,
+	    const char *bridge, const char *conf, uint32_t *a, char *why,
+	    size_t whylen);
 
 #endif /* JB_ADDRALLOC_H */

@@ -364,8 +364,14 @@ new_skips_taken_addresses_body() {
 	atf_check -o match:"$p-addr +Running +strict +$z " jbo repo ls
 }
 new_skips_taken_addresses_cleanup() {
-	[ -f stale.host ] && sed -i "/ $(cat stale.host) /d" \
-	    /var/lib/incus/networks/jbbr0/dnsmasq.leases
+	# rewritten in place: dnsmasq writes its leases through the fd it
+	# opened at start, so a new file (sed -i) would hide every later
+	# lease from Incus, which could then never release them
+	f=/var/lib/incus/networks/jbbr0/dnsmasq.leases
+	if [ -f stale.host ]; then
+		grep -v " $(cat stale.host) " "$f" > leases.kept
+		cat leases.kept > "$f"
+	fi
 	jb_containers_cleanup
 	jb_cleanup
 }

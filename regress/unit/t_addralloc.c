@@ -73,6 +73,41 @@ ATF_TC_BODY(highest_outside_dhcp, tc)
 	addr_pool_free(&p);
 }
 
+/* each pick starts below the last: a just-freed address comes last */
+ATF_TC_WITHOUT_HEAD(rotation);
+ATF_TC_BODY(rotation, tc)
+{
+	struct addr_pool	p;
+	uint32_t		a;
+	char			why[256];
+
+	pool(&p, IP(10, 213, 0, 1), 24);
+	addr_pool_dhcp(&p, IP(10, 213, 0, 2), IP(10, 213, 0, 33));
+	ATF_REQUIRE_EQ(addr_pool_pick_below(&p, IP(10, 213, 0, 254), "jbbr0",
+	    CONF, &a, why, sizeof(why)), 0);
+	ATF_CHECK_EQ(a, IP(10, 213, 0, 253));
+	/* the bottom of the static range wraps round to the top */
+	ATF_REQUIRE_EQ(addr_pool_pick_below(&p, IP(10, 213, 0, 34), "jbbr0",
+	    CONF, &a, why, sizeof(why)), 0);
+	ATF_CHECK_EQ(a, IP(10, 213, 0, 254));
+	/* held ones are skipped on the way; outside the subnet: the top */
+	addr_pool_held(&p, IP(10, 213, 0, 100));
+	ATF_REQUIRE_EQ(addr_pool_pick_below(&p, IP(10, 213, 0, 101), "jbbr0",
+	    CONF, &a, why, sizeof(why)), 0);
+	ATF_CHECK_EQ(a, IP(10, 213, 0, 99));
+	ATF_REQUIRE_EQ(addr_pool_pick_below(&p, IP(192, 0, 2, 1), "jbbr0",
+	    CONF, &a, why, sizeof(why)), 0);
+	ATF_CHECK_EQ(a, IP(10, 213, 0, 254));
+	/* the only free one is the one below: it is still found */
+	for (a = IP(10, 213, 0, 34); a <= IP(10, 213, 0, 254); a++)
+		if (a != IP(10, 213, 0, 200))
+			addr_pool_held(&p, a);
+	ATF_REQUIRE_EQ(addr_pool_pick_below(&p, IP(10, 213, 0, 200), "jbbr0",
+	    CONF, &a, why, sizeof(why)), 0);
+	ATF_CHECK_EQ(a, IP(10, 213, 0, 200));
+	addr_pool_free(&p);
+}
+
 /* a high DHCP range, or two ranges: the addresses between are used */
 ATF_TC_WITHOUT_HEAD(dhcp_anywhere);
 ATF_TC_BODY(dhcp_anywhere, tc)
@@ -263,6 +298,7 @@ ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, highest_outside_dhcp);
 	ATF_TP_ADD_TC(tp, dhcp_anywhere);
+	ATF_TP_ADD_TC(tp, rotation);
 	ATF_TP_ADD_TC(tp, reserved);
 	ATF_TP_ADD_TC(tp, all_dhcp);
 	ATF_TP_ADD_TC(tp, full_of_leases);
