@@ -54,7 +54,7 @@ setup() {
 	jb_routed "$c"
 	cat > bin/ctr_http <<'EOS'
 #!/bin/sh
-exec in_ctr "$1" sh -c "printf 'GET / HTTP/1.0\r\n\r\n' | nc -v -w 5 $2 $3"
+exec in_ctr "$1" sh -c "e=\$(mktemp); printf 'GET / HTTP/1.0\r\n\r\n' | nc -v -w 5 $2 $3 2>\$e; rc=\$?; grep -v ' succeeded!\$' \$e >&2; rm -f \$e; exit \$rc"
 EOS
 	chmod 0755 bin/ctr_http
 }

@@ -60,7 +60,7 @@ route() { jb_routed "$1"; }
 net_tools() {
 	cat > bin/ctr_http <<'EOS'
 #!/bin/sh
-exec in_ctr "$1" sh -c "printf 'GET / HTTP/1.0\r\n\r\n' | nc -v -w 5 $2 $3"
+exec in_ctr "$1" sh -c "e=\$(mktemp); printf 'GET / HTTP/1.0\r\n\r\n' | nc -v -w 5 $2 $3 2>\$e; rc=\$?; grep -v ' succeeded!\$' \$e >&2; rm -f \$e; exit \$rc"
 EOS
 	cat > bin/ctr_prompt <<'EOS'
 #!/bin/bash
