@@ -34,10 +34,11 @@
 #include <limits.h>
 #include <stdint.h>
 
-#define JB_CTL_VERSION		2
+#define JB_CTL_VERSION		3
 #define JB_NAME_MAX		16
 #define JB_MSG_TEXT_MAX		256
-#define JB_ERR_TEXT_MAX		512
+#define JB_ERR_TEXT_MAX		1024	/* an error may name two paths */
+#define JB_CTL_TEXT_MAX		(JB_ERR_TEXT_MAX + 256) /* and what then became of it */
 #define JB_INSTANCE_MAX		64	/* Incus instance name, NUL included */
 #define JB_BRANCH_MAX		256	/* a git ref name, NUL included */
 #define JB_ARGV_MAX		4096	/* packed argv: NUL-separated strings */
@@ -224,7 +225,7 @@ struct jb_proc_status {
 };
 
 struct jb_ctl_text {
-	char		text[JB_MSG_TEXT_MAX];
+	char		text[JB_CTL_TEXT_MAX];
 };
 
 /*
