@@ -4,10 +4,12 @@
 # opens the file as the owner, the fd goes through jailbeed to jb-incus,
 # which streams it to Incus), new from the imported alias, base usage,
 # base prune, the errors, and the image `jbctl base build` made for the
-# tests (regress/base-image).  The fixtures of import and prune, which need
-# several images of distinct fingerprints in seconds, come from
-# regress/mkimage with a date of their own; no behaviour of a container
-# made from one is tested beyond its git clone.
+# tests (regress/base-image).  The container made from an imported image
+# comes from the suite's own image, exported and given a fingerprint of
+# this test's own (an empty gzip member appended, which leaves its content
+# as it was).  The other fixtures of import and prune, which need several
+# images of distinct fingerprints in a second and boot nothing, come from
+# regress/mkfixture.
 
 . "$(atf_get_srcdir)/lib.sh"
 
@@ -24,11 +26,29 @@ setup() {
 	chmod 0755 img
 }
 
-# mkimg NAME N: a small image whose fingerprint is this test's own
+# mkimg NAME N: a small image that does not boot, of this test's own
+# fingerprint
 mkimg() {
 	SOURCE_DATE_EPOCH=$((1500000000 + $$ * 8 + $2)) \
-	    "$(atf_config_get srcdir)/regress/mkimage" img/$1.tar.gz ||
-	    atf_fail "mkimage $1"
+	    "$(atf_config_get srcdir)/regress/mkfixture" img/$1.tar.gz ||
+	    atf_fail "mkfixture $1"
+	noted $1
+}
+
+# realimg NAME: the suite's own image as a file of this test's own
+# fingerprint: the export with an empty gzip member appended, whose name
+# is this test's pid
+realimg() {
+	atf_check -o ignore incus image export "$JB_IMAGE" img/$1.export
+	[ -f img/$1.export.tar.gz ] || atf_fail "incus image export gave" \
+	    "no unified tarball: $(ls img)"
+	: > img/jbt$$
+	{ cat img/$1.export.tar.gz; gzip -c img/jbt$$; } > img/$1.tar.gz
+	rm -f img/$1.export.tar.gz img/jbt$$
+	noted $1
+}
+
+noted() {
 	chmod 0644 img/$1.tar.gz
 	sha256sum img/$1.tar.gz | cut -d' ' -f1 > img/$1.fp
 	echo "$(cat img/$1.fp)" >> fingerprints
@@ -63,7 +83,7 @@ import_new_usage_prune_head() {
 import_new_usage_prune_body() {
 	setup
 	p=$(jb_prefix)
-	mkimg a 1
+	realimg a
 	mkimg b 2
 	mkimg c 3
 	mkimg d 4
@@ -76,7 +96,8 @@ import_new_usage_prune_body() {
 	    "incus image info $p-base | sed -n 's/^Fingerprint: //p'"
 	atf_check -o match:'jailbee.suite: "1"' \
 	    -o match:"jailbee.alias: $p-base" \
-	    -o match:"description: JailBee test image" incus image show $(fp a)
+	    -o match:"description: JailBee base \\(Debian bookworm" \
+	    incus image show $(fp a)
 	# a container from it
 	atf_check -e match:"creating $p-one from $p-base" -e match:"ready" \
 	    jbo repo new one

@@ -344,7 +344,7 @@ new_skips_taken_addresses_body() {
 	dlast=${r##*.}
 	# an instance that is not the suite's holds the next address
 	x=$(addr_next "$dlast")
-	atf_check -o ignore incus init jb-test $p-other
+	atf_check -o ignore incus init "$JB_IMAGE" $p-other
 	atf_check -o ignore incus config device override $p-other eth0 \
 	    ipv4.address=$x
 	# and a lease dnsmasq keeps for that instance's MAC holds the one

@@ -17,7 +17,7 @@
  * and error reporting.  It prints one line per check and exits non-zero
  * if any failed.  The container is removed on every path.
  *
- * usage: incus_client [-q] [-e endpoint] [-m mkimage]
+ * usage: incus_client [-q] [-e endpoint] [-m mkfixture]
  *		      [-c cert -k key -s server.crt]
  *
  * -q runs only the transport checks (server info, keep-alive, the
@@ -325,7 +325,7 @@ concurrency(void)
 static const char	*image = "";
 
 static int
-ensure_image(char *mkimage, const char *alias, int keep)
+ensure_image(char *mkfixture, const char *alias, int keep)
 {
 	struct res	 r;
 	char		 tmp[] = "/tmp/jbt-img.XXXXXX", *buf = NULL;
@@ -351,11 +351,11 @@ ensure_image(char *mkimage, const char *alias, int keep)
 	if ((fd = mkstemp(tmp)) == -1)
 		return -1;
 	close(fd);
-	argv[0] = mkimage;
+	argv[0] = mkfixture;
 	argv[1] = tmp;
 	argv[2] = NULL;
 	if (spawn(argv, 1) != 0) {
-		check(0, "%s %s", mkimage, tmp);
+		check(0, "%s %s", mkfixture, tmp);
 		goto out;
 	}
 	if ((fp = fopen(tmp, "r")) == NULL || fseek(fp, 0, SEEK_END) == -1 ||
@@ -382,7 +382,7 @@ out:
 }
 
 static void
-image_roundtrip(char *mkimage)
+image_roundtrip(char *mkfixture)
 {
 	struct res	 r;
 	char		 alias[64], fp[80] = "";
@@ -392,7 +392,7 @@ image_roundtrip(char *mkimage)
 	/* a small image of its own, imported and deleted again */
 	snprintf(alias, sizeof(alias), "jbt-http-img-%d", (int)getpid());
 	setenv("SOURCE_DATE_EPOCH", "1000000000", 1);
-	if (ensure_image(mkimage, alias, 0) == -1)
+	if (ensure_image(mkfixture, alias, 0) == -1)
 		return;
 	unsetenv("SOURCE_DATE_EPOCH");
 	memset(&r, 0, sizeof(r));
@@ -1128,7 +1128,7 @@ int
 main(int argc, char *argv[])
 {
 	const char	*endpoint = "unix:" INCUS_SOCKET;
-	char		*mkimage = NULL;
+	char		*mkfixture = NULL;
 	char		 err[256], pidval[32];
 	struct http_tls	 tls;
 	struct res	 r;
@@ -1147,7 +1147,7 @@ main(int argc, char *argv[])
 			tls.key_file = optarg;
 			break;
 		case 'm':
-			mkimage = strdup(optarg);
+			mkfixture = strdup(optarg);
 			break;
 		case 'q':
 			quick = 1;
@@ -1157,11 +1157,11 @@ main(int argc, char *argv[])
 			break;
 		default:
 			fprintf(stderr, "usage: incus_client [-q] [-e endpoint] "
-			    "[-m mkimage] [-c cert -k key -s server.crt]\n");
+			    "[-m mkfixture] [-c cert -k key -s server.crt]\n");
 			return 2;
 		}
 	}
-	if (mkimage == NULL && (mkimage = strdup("regress/mkimage")) == NULL)
+	if (mkfixture == NULL && (mkfixture = strdup("regress/mkfixture")) == NULL)
 		return 1;
 	signal(SIGPIPE, SIG_IGN);
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -1200,7 +1200,7 @@ main(int argc, char *argv[])
 		goto done;
 	}
 	res_clear(&r);
-	image_roundtrip(mkimage);
+	image_roundtrip(mkfixture);
 	if (create_container(pidval) == 0) {
 		config_checks(pidval);
 		exec_checks();
@@ -1220,7 +1220,7 @@ done:
 	cleanup();
 	incus_free(inc);
 	event_base_free(base);
-	free(mkimage);
+	free(mkfixture);
 	printf("# %d failure(s)\n", failures);
 	return failures ? 1 : 0;
 }

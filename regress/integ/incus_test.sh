@@ -17,7 +17,7 @@ client_scenario_body() {
 	jb_image
 	atf_check -o match:"^# 0 failure\\(s\\)$" -e ignore \
 	    env JB_IMAGE="$JB_IMAGE" "$(jb_build)/regress/integ/incus_client" \
-	    -m "$(atf_config_get srcdir)/regress/mkimage"
+	    -m "$(atf_config_get srcdir)/regress/mkfixture"
 }
 
 atf_test_case exec_scenario

@@ -424,8 +424,8 @@ planted_symlink_cleanup() { jb_containers_cleanup; jb_cleanup; }
 second_repo() {
 	rm -rf repo2
 	cp -a repo repo2
-	printf 'container_prefix: %sx\nbase:\n  alias: jb-test\n' \
-	    "$(jb_prefix)" > repo2/.jailbee/config.yaml
+	printf 'container_prefix: %sx\nbase:\n  alias: %s\n' \
+	    "$(jb_prefix)" "$JB_IMAGE" > repo2/.jailbee/config.yaml
 	cat >> repo2/.jailbee/config.yaml
 	chown -R $JB_OWNER repo2
 }

@@ -627,7 +627,7 @@ R38_one_gate_body() {
 	p=$(jb_prefix)
 	atf_check -e ignore jbo repo new box
 	# an Incus container without the suite's keys is not the suite's
-	atf_check -o ignore -e ignore incus init jb-test "$p-plain"
+	atf_check -o ignore -e ignore incus init "$JB_IMAGE" "$p-plain"
 	# visible: answered, and the journal names the repo it resolved to
 	atf_check -o not-empty jssh -i key1 jailbee@127.0.0.1 "net status $p-box"
 	atf_check -o ignore jssh -i key1 jailbee@127.0.0.1 "mount ls $p-box"
