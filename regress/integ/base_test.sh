@@ -252,27 +252,39 @@ new_builds_packages_head() {
 	atf_set descr "a repo with base.packages gets an image of its own:" \
 	    "new finds it missing and builds it (mmdebstrap, root mode) with" \
 	    "the packages, recorded in the image's description, then makes" \
-	    "the container from it"
+	    "the container from it; with docker.io, init runs dockerd and" \
+	    "the dev user can use it (nesting is on)"
 	atf_set require.user root
 	atf_set timeout 1200
 }
 new_builds_packages_body() {
 	setup
 	p=$(jb_prefix)
-	printf 'container_prefix: %s\nbase:\n  packages: [hello]\n' "$p" \
+	printf 'container_prefix: %s\nbase:\n  packages: [hello, docker.io]\n' "$p" \
 	    > repo/.jailbee/config.yaml
-	atf_check -o match:"alias: \"$p-base\"" -o match:"packages: \\[hello\\]" \
+	atf_check -o match:"alias: \"$p-base\"" -o match:"packages: \\[hello, docker.io\\]" \
 	    jbo repo config show
 	atf_check -s not-exit:0 -o ignore -e ignore incus image info $p-base
-	atf_check -e match:"base image $p-base is missing: building it first with base.packages: hello" \
-	    -e match:"\\[1/3\\] mmdebstrap: Debian .*base.packages: hello" \
+	atf_check -e match:"base image $p-base is missing: building it first with base.packages: hello docker.io" \
+	    -e match:"\\[1/3\\] mmdebstrap: Debian .*base.packages: hello docker.io" \
 	    -e match:"\\[3/3\\] importing" -e match:"alias $p-base -> " \
 	    -e match:"ready: $p-pk" -e not-match:"jbctl: base image $p-base is missing: .jbctl base build" \
 	    -x "cd repo && ../bin/jbctl -s $(jb_sock) new pk"
 	incus image info $p-base | sed -n 's/^Fingerprint: //p' >> fingerprints
-	atf_check -o match:"description: .JailBee base \\(Debian .*base.packages: hello\\)" \
+	atf_check -o match:"description: .JailBee base \\(Debian .*base.packages: hello docker.io\\)" \
 	    -x "incus image show $p-base | tr '\\n' ' '"
 	atf_check -o match:"^Hello, world" in_ctr $p-pk hello
+	# dockerd, started by init, answers the dev user (group docker)
+	i=0
+	until in_ctr $p-pk docker info > docker.out 2>&1; do
+		i=$((i + 1))
+		[ $i -lt 60 ] || { cat docker.out >&2; atf_fail "docker info" \
+		    "as dev in $p-pk failed for 60 s"; }
+		sleep 1
+	done
+	atf_check -o match:"Server Version: " -o match:"Storage Driver: " \
+	    -o not-match:"[Ee]rror" cat docker.out
+	atf_check -o match:"\\(docker\\)" in_ctr $p-pk id
 	# the image every other repo shares is not this one
 	atf_check -o not-match:"^$(incus image info $p-base | sed -n 's/^Fingerprint: //p')\$" \
 	    -x "incus image info jailbee-base | sed -n 's/^Fingerprint: //p'"
