@@ -287,7 +287,11 @@ new_clone(struct job *job)
 		new_fail(job, "cannot reach jb-incus");
 }
 
-/* the image's dev user takes the owner's ids, so shared files keep theirs */
+/*
+ * The image's dev user takes the owner's ids, so shared files keep
+ * theirs; /etc/jailbee-dev-ids says it is done (the suite's image starts
+ * dockerd, with a socket of dev's group, only then).
+ */
 static const char devuser_script[] =
     "set -e\n"
     "u=$1 g=$2\n"
@@ -298,7 +302,8 @@ static const char devuser_script[] =
     "  sed -i \"s/^dev:x:[0-9]*:[0-9]*:/dev:x:$u:$g:/\" /etc/passwd\n"
     "else echo \"dev:x:$u:$g:dev:/home/dev:/bin/sh\" >> /etc/passwd; fi\n"
     "mkdir -p /home/dev\n"
-    "chown \"$u:$g\" /home/dev\n";
+    "chown \"$u:$g\" /home/dev\n"
+    "echo \"$u:$g\" > /etc/jailbee-dev-ids\n";
 
 /* the clone, or with --mount the working tree */
 static void

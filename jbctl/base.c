@@ -188,9 +188,21 @@ static const char build_script[] =
     "::respawn:/bin/busybox udhcpc -f -S -i eth0 -t 5 -T 1 -A 1 "
     "-s /usr/share/udhcpc/default.script -x hostname:$(hostname)\n"
     "S\n"
-    /* base.packages: docker.io runs under init too, dev may use it */
+    /*
+     * base.packages: docker.io runs under init too.  Incus runs the dev
+     * user's commands with its own uid and gid and no other groups, so
+     * the socket's group is dev's own; dockerd waits until new has given
+     * dev the owner's ids (/etc/jailbee-dev-ids), so that group is the
+     * final one.
+     */
     "if [ -x /usr/sbin/dockerd ]; then\n"
-    "  echo \"::respawn:/usr/sbin/dockerd\" >> /etc/inittab\n"
+    "  cat > /usr/local/sbin/jailbee-dockerd <<\"S\"\n"
+    "#!/bin/sh\n"
+    "while [ ! -e /etc/jailbee-dev-ids ]; do sleep 0.2; done\n"
+    "exec /usr/sbin/dockerd --group dev\n"
+    "S\n"
+    "  chmod 0755 /usr/local/sbin/jailbee-dockerd\n"
+    "  echo \"::respawn:/usr/local/sbin/jailbee-dockerd\" >> /etc/inittab\n"
     "  usermod -a -G docker dev\n"
     "fi\n"
     "printf \"127.0.0.1 localhost\\n\" > /etc/hosts\n"

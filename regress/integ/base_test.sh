@@ -274,9 +274,11 @@ new_builds_packages_body() {
 	atf_check -o match:"description: .JailBee base \\(Debian .*base.packages: hello docker.io\\)" \
 	    -x "incus image show $p-base | tr '\\n' ' '"
 	atf_check -o match:"^Hello, world" in_ctr $p-pk hello
-	# dockerd, started by init, answers the dev user (group docker)
+	# dockerd, started by init once dev has the owner's ids, answers
+	# jbctl exec (its socket is of dev's own group: Incus gives an exec
+	# no supplementary groups); logins get group docker too
 	i=0
-	until in_ctr $p-pk docker info > docker.out 2>&1; do
+	until jbo repo exec pk -- docker info > docker.out 2>&1; do
 		i=$((i + 1))
 		[ $i -lt 60 ] || { cat docker.out >&2; atf_fail "docker info" \
 		    "as dev in $p-pk failed for 60 s"; }
@@ -284,7 +286,8 @@ new_builds_packages_body() {
 	done
 	atf_check -o match:"Server Version: " -o match:"Storage Driver: " \
 	    -o not-match:"[Ee]rror" cat docker.out
-	atf_check -o match:"\\(docker\\)" in_ctr $p-pk id
+	atf_check -o match:"^dev\$" in_ctr $p-pk stat -c %G /run/docker.sock
+	atf_check -o match:"^docker:.*[:,]dev(,|\$)" in_ctr $p-pk getent group docker
 	# the image every other repo shares is not this one
 	atf_check -o not-match:"^$(incus image info $p-base | sed -n 's/^Fingerprint: //p')\$" \
 	    -x "incus image info jailbee-base | sed -n 's/^Fingerprint: //p'"
