@@ -110,9 +110,13 @@ JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/repo.c jb-mountd/image.c \
 		   jb-mountd/gitconf.c jb-mountd/gituser.c
 JBSSHD_SRCS	:= jb-sshd/jb-sshd.c jb-sshd/session.c jb-sshd/spawner.c
 JBCTL_SRCS	:= jbctl/jbctl.c jbctl/output.c jbctl/remote.c jbctl/local.c \
-		   jbctl/term.c jbctl/base.c jbctl/sshkeys.c
+		   jbctl/term.c jbctl/base.c jbctl/sshkeys.c jbctl/git.c \
+		   jbctl/gitrun.c
+# git's remote helper for jailbee::NAME, installed beside jbctl
+GITREMOTE_SRCS	:= jbctl/gitremote.c jbctl/remote.c jbctl/term.c jbctl/output.c
 
-PROGS		:= jailbeed jb-incus jb-netd jb-mountd jb-sshd jbctl
+PROGS		:= jailbeed jb-incus jb-netd jb-mountd jb-sshd jbctl \
+		   git-remote-jailbee
 LIBCOMMON	:= $(O)/libcommon.a
 
 TESTLIBS	 = $(O)/libincus.a $(O)/libnetd.a $(O)/libjbctl.a \
@@ -162,6 +166,8 @@ $(O)/jb-mountd: $(call objs,$(JBMOUNTD_SRCS)) $(LIBCOMMON)
 $(O)/jb-sshd: $(call objs,$(JBSSHD_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(SSH_LIBS)
 $(O)/jbctl: $(call objs,$(JBCTL_SRCS)) $(LIBCOMMON)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+$(O)/git-remote-jailbee: $(call objs,$(GITREMOTE_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 # unit tests: atf-c programs linking libcommon (ATF_CFLAGS, ATF_LIBS above)
@@ -252,6 +258,8 @@ install: all
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR)
 	install -m 0755 $(O)/jailbeed $(DESTDIR)$(SBINDIR)/jailbeed
 	install -m 0755 $(O)/jbctl $(DESTDIR)$(BINDIR)/jbctl
+	install -m 0755 $(O)/git-remote-jailbee \
+	    $(DESTDIR)$(BINDIR)/git-remote-jailbee
 	for p in jb-incus jb-netd jb-mountd jb-sshd; do \
 	    install -m 0755 $(O)/$$p $(DESTDIR)$(LIBEXECDIR)/$$p; done
 	install -d $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8

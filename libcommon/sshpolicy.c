@@ -85,6 +85,18 @@ sshpolicy_host(enum cmd_id id)
 	 * jailbeed's cmd_mount decides each mount
 	 */
 	case CMD_MOUNT:
+	/*
+	 * R24-R27: the git bridge runs host git in the owner's checkout,
+	 * which jbctl does where it runs, never jailbeed: not over SSH
+	 * (CMD_LOCAL refuses them first), and its transport neither
+	 */
+	case CMD_GIT_CONNECT:
+	case CMD_GIT_FETCH:
+	case CMD_GIT_PULL:
+	case CMD_GIT_PUSH:
+	case CMD_GIT_DIFF:
+	case CMD_GIT_LOG:
+	case CMD_GIT_CHECKOUT:
 		return SSHP_HOST_REFUSED;
 	case CMD_TEST_ATTEMPT:
 	case CMD_NONE:
