@@ -262,7 +262,9 @@ install: all
 	    $(DESTDIR)$(BINDIR)/git-remote-jailbee
 	for p in jb-incus jb-netd jb-mountd jb-sshd; do \
 	    install -m 0755 $(O)/$$p $(DESTDIR)$(LIBEXECDIR)/$$p; done
-	install -d $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+	    $(DESTDIR)$(MANDIR)/man8
+	install -m 0644 man/git-remote-jailbee.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 man/jailbeed.8 man/jbctl.8 man/jb-sshd.8 \
 	    $(DESTDIR)$(MANDIR)/man8/
 	install -m 0644 man/jailbee.yaml.5 $(DESTDIR)$(MANDIR)/man5/
@@ -280,6 +282,7 @@ bench:
 	regress/bench/run $(CURDIR)/build-bench
 	regress/bench/net $(CURDIR)/build-bench
 	regress/bench/dns $(CURDIR)/build-bench
+	regress/bench/git $(CURDIR)/build-bench
 
 deps:
 	regress/setup-host
