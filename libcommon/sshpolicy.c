@@ -341,9 +341,13 @@ sshpolicy_decide(const struct sshp_conf *pc, int argc, char *argv[],
 	}
 	cmd_name(c, r->leaf, sizeof(r->leaf));
 	r->cmd = c;
-	/* base build runs mmdebstrap where jbctl runs: never over SSH */
+	/*
+	 * base build runs mmdebstrap where jbctl runs, git connect is the
+	 * transport of host git where jbctl runs: never over SSH
+	 */
 	if (c->cls == CMD_UNCLASSIFIED || c->cls == CMD_INTERNAL ||
-	    (c->flags & CMD_LOCAL) || c->id == CMD_BASE_BUILD)
+	    (c->flags & CMD_LOCAL) || c->id == CMD_BASE_BUILD ||
+	    c->id == CMD_GIT_CONNECT)
 		return refuse(r, "not remote", "%s: not available over SSH",
 		    r->leaf);
 	if (pc->mode == SSHP_ALLOWLIST && !allowed(pc, r->leaf, 0))
