@@ -246,8 +246,11 @@ run(char *out, size_t outlen, int quiet, const char *first, va_list ap)
 	case 0:
 		if (out != NULL && dup2(p[1], STDOUT_FILENO) == -1)
 			_exit(127);
-		if (quiet && (fd = open("/dev/null", O_WRONLY)) != -1)
+		if (quiet && (fd = open("/dev/null", O_WRONLY)) != -1) {
 			dup2(fd, STDERR_FILENO);
+			if (out == NULL)
+				dup2(fd, STDOUT_FILENO);
+		}
 		if (stats_fd != -1)
 			(void)fcntl(stats_fd, F_SETFD, 0);
 		execve(GIT_PATH, argv, envp);

@@ -25,7 +25,7 @@ void	gitrun_stats_fd(int fd);
 
 /* git ARGS... NULL: 0 when git exits 0, else -1; stderr passes */
 int	gitrun(const char *, ...) __attribute__((__sentinel__));
-/* the same with stderr thrown away */
+/* the same with stdout and stderr thrown away */
 int	gitrun_quiet(const char *, ...) __attribute__((__sentinel__));
 /* stdout into out (NUL-terminated, cut at outlen - 1) */
 int	gitrun_capture(char *out, size_t outlen, int quiet, const char *, ...)

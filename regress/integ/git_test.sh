@@ -23,27 +23,28 @@
 
 . "$(atf_get_srcdir)/lib.sh"
 
+# and two more helpers atf_check can run: hg DIR ARGS (host git as the
+# owner), cg C ARGS (git as the dev user in the container's clone)
 setup() {
 	jb_start
 	jb_tools
 	jb_image
 	jb_repo
-}
-
-# hg DIR ARGS: host git as the owner
-hg() {
-	d=$1
-	shift
-	setpriv --reuid=$JB_OWNER --regid=$JB_OWNER --init-groups \
-	    env HOME=/nonexistent git -C "$d" "$@"
-}
-
-# cg C ARGS: git as the dev user in the container's clone
-cg() {
-	c=$1
-	shift
-	in_ctr $c git -C /home/dev/$(jb_prefix) -c user.email=dev@example.org \
-	    -c user.name=dev "$@"
+	cat > bin/hg <<EOS
+#!/bin/sh
+d=\$1
+shift
+exec setpriv --reuid=$JB_OWNER --regid=$JB_OWNER --init-groups \\
+    env HOME=/nonexistent git -C "\$d" "\$@"
+EOS
+	cat > bin/cg <<EOS
+#!/bin/sh
+c=\$1
+shift
+exec in_ctr "\$c" git -C /home/dev/$(jb_prefix) \\
+    -c user.email=dev@example.org -c user.name=dev "\$@"
+EOS
+	chmod 0755 bin/hg bin/cg
 }
 
 atf_test_case fetch_pull_push cleanup
