@@ -326,13 +326,12 @@ static int
 session_loop(struct session *s, int sigfd)
 {
 	struct pollfd	pfd[P_MAX];
-	int64_t		now;
+	int64_t		now, deadline;
+	ssize_t		nr;
 	int		got, timeout;
 	char		junk[64];
 
-	int64_t		deadline = lim_ms > 0 ? now_ms() + lim_ms : 0;
-	ssize_t		nr;
-
+	deadline = lim_ms > 0 ? now_ms() + lim_ms : 0;
 	if (ctl_dispatch(s) == -1)
 		return -1;
 	for (;;) {
