@@ -82,6 +82,7 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/sshargv.c libcommon/authkeys.c \
 		   libcommon/sshpolicy.c libcommon/mountspec.c \
 		   libcommon/hostspin.c libcommon/addralloc.c libcommon/gitident.c \
+		   libcommon/gitref.c \
 		   libcommon/sockdir.c
 JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/control.c jailbeed/request.c jailbeed/job.c \
@@ -109,9 +110,13 @@ JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/repo.c jb-mountd/image.c \
 		   jb-mountd/gitconf.c jb-mountd/gituser.c
 JBSSHD_SRCS	:= jb-sshd/jb-sshd.c jb-sshd/session.c jb-sshd/spawner.c
 JBCTL_SRCS	:= jbctl/jbctl.c jbctl/output.c jbctl/remote.c jbctl/local.c \
-		   jbctl/term.c jbctl/base.c jbctl/sshkeys.c
+		   jbctl/term.c jbctl/base.c jbctl/sshkeys.c jbctl/git.c \
+		   jbctl/gitrun.c
+# git's remote helper for jailbee::NAME, installed beside jbctl
+GITREMOTE_SRCS	:= jbctl/gitremote.c jbctl/remote.c jbctl/term.c jbctl/output.c
 
-PROGS		:= jailbeed jb-incus jb-netd jb-mountd jb-sshd jbctl
+PROGS		:= jailbeed jb-incus jb-netd jb-mountd jb-sshd jbctl \
+		   git-remote-jailbee
 LIBCOMMON	:= $(O)/libcommon.a
 
 TESTLIBS	 = $(O)/libincus.a $(O)/libnetd.a $(O)/libjbctl.a \
@@ -120,11 +125,11 @@ UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy \
 		   t_repoconf t_term t_ws t_repo t_sandbox t_image \
 		   t_httpbody t_sshargv t_sshpolicy t_authkeys t_mountspec \
 		   t_netd_state t_netd_repos t_hostspin t_pool t_dnswire \
-		   t_admitted t_addralloc t_gitconf t_sockdir
+		   t_admitted t_addralloc t_gitconf t_sockdir t_gitref
 FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf \
 		   fuzz_ws fuzz_image fuzz_sshargv fuzz_mountspec \
 		   fuzz_netd_state fuzz_netd_repos fuzz_hostspin fuzz_pool \
-		   fuzz_dnswire fuzz_gitconf
+		   fuzz_dnswire fuzz_gitconf fuzz_gitref
 FUZZTIME	?= 20
 
 # objects are rebuilt when the flags change (SAN, TESTHOOKS, PREFIX...)
@@ -161,6 +166,8 @@ $(O)/jb-mountd: $(call objs,$(JBMOUNTD_SRCS)) $(LIBCOMMON)
 $(O)/jb-sshd: $(call objs,$(JBSSHD_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(SSH_LIBS)
 $(O)/jbctl: $(call objs,$(JBCTL_SRCS)) $(LIBCOMMON)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+$(O)/git-remote-jailbee: $(call objs,$(GITREMOTE_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 # unit tests: atf-c programs linking libcommon (ATF_CFLAGS, ATF_LIBS above)
@@ -251,9 +258,13 @@ install: all
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR)
 	install -m 0755 $(O)/jailbeed $(DESTDIR)$(SBINDIR)/jailbeed
 	install -m 0755 $(O)/jbctl $(DESTDIR)$(BINDIR)/jbctl
+	install -m 0755 $(O)/git-remote-jailbee \
+	    $(DESTDIR)$(BINDIR)/git-remote-jailbee
 	for p in jb-incus jb-netd jb-mountd jb-sshd; do \
 	    install -m 0755 $(O)/$$p $(DESTDIR)$(LIBEXECDIR)/$$p; done
-	install -d $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+	    $(DESTDIR)$(MANDIR)/man8
+	install -m 0644 man/git-remote-jailbee.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 man/jailbeed.8 man/jbctl.8 man/jb-sshd.8 \
 	    $(DESTDIR)$(MANDIR)/man8/
 	install -m 0644 man/jailbee.yaml.5 $(DESTDIR)$(MANDIR)/man5/
@@ -271,6 +282,7 @@ bench:
 	regress/bench/run $(CURDIR)/build-bench
 	regress/bench/net $(CURDIR)/build-bench
 	regress/bench/dns $(CURDIR)/build-bench
+	regress/bench/git $(CURDIR)/build-bench
 
 deps:
 	regress/setup-host

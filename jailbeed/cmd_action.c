@@ -126,7 +126,8 @@ action_send(struct job *job, uint32_t verb, int force, const char *tag)
 /*
  * The destroy guard, run in the container as the dev user: uncommitted
  * changes, and branch tips whose commits the host's repository (mounted
- * read-only at /mnt/host-source) does not have.
+ * read-only at /mnt/host-source) does not have.  A commit jbctl git
+ * fetch brought over is the host's: its objects are in that repository.
  */
 static const char guard_script[] =
     "cd \"$1\" 2>/dev/null || exit 0\n"
@@ -153,8 +154,9 @@ guard_done(struct job *job, struct capture_result *res)
 		for (p = res->out; (p = strchr(p, '\n')) != NULL; )
 			*p = p[1] ? ';' : '\0';
 		job_end(job, 0, "destroy %s: refused, it holds work the host "
-		    "does not have: %s (fetch it first, or use --force)",
-		    a->name, res->out);
+		    "does not have: %s (commit it, then jbctl git fetch %s "
+		    "brings it to the host; or use --force)", a->name,
+		    res->out, job->args[0]);
 		return;
 	}
 	action_send(job, INCUS_DELETE, 1, NULL);

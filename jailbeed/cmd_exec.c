@@ -13,7 +13,8 @@
  * its clone.  jb-incus bridges Incus's exec streams to sockets whose far
  * ends travel here as fds and on to jbctl, which splices them to the
  * terminal; window sizes come back the other way.  The exit status ends
- * the job.
+ * the job.  git connect is the same with a command fixed here: git's
+ * upload-pack or receive-pack of the clone, the git bridge's transport.
  */
 
 #include <stdio.h>
@@ -55,6 +56,36 @@ pack(char *buf, size_t size, size_t *off, uint32_t *n, const char *s)
 	*off += l;
 	(*n)++;
 	return 0;
+}
+
+/*
+ * git connect: git's service in the clone, nothing else; a clone-mode
+ * container that runs, and never over SSH (R24: host git is jbctl's).
+ */
+static int
+git_refused(struct job *job, struct xjob *x)
+{
+	const char	*svc = job->args[1];
+
+	x->in.state[sizeof(x->in.state) - 1] = '\0';
+	x->in.mode[sizeof(x->in.mode) - 1] = '\0';
+	if (job->remote)
+		job_end(job, 0, "git connect: not available over SSH");
+	else if (strcmp(svc, "upload-pack") != 0 &&
+	    strcmp(svc, "receive-pack") != 0)
+		job_end(job, 0, "git connect %s: \"%s\" is not a git service "
+		    "(upload-pack or receive-pack)", x->name, svc);
+	else if (strcmp(x->in.mode, "mount") == 0)
+		job_end(job, 0, "git connect %s: a mount-mode container works "
+		    "in the host's own checkout: there is no clone to fetch "
+		    "from", x->name);
+	else if (strcmp(x->in.state, "Running") != 0)
+		job_end(job, 0, "git connect %s: the container is %s; start "
+		    "it first (jbctl start %s)", x->name, x->in.state,
+		    job->args[0]);
+	else
+		return 0;
+	return 1;
 }
 
 static void
@@ -136,6 +167,8 @@ exec_start_cmd(struct req *r, int ok, const char *err)
 		    "working tree): refused over SSH", x->name);
 		return;
 	}
+	if (job->cmd.id == CMD_GIT_CONNECT && git_refused(job, x))
+		return;
 	if ((q = calloc(1, sizeof(*q))) == NULL) {
 		job_end(job, 0, "out of memory");
 		return;
@@ -153,6 +186,18 @@ exec_start_cmd(struct req *r, int ok, const char *err)
 		bad |= pack(q->argv, sizeof(q->argv), &off, &q->nargs, "-c");
 		bad |= pack(q->argv, sizeof(q->argv), &off, &q->nargs,
 		    shell_script);
+	} else if (job->cmd.id == CMD_GIT_CONNECT) {
+		/* the command is ours: only the service is the client's */
+		bad |= pack(q->argv, sizeof(q->argv), &off, &q->nargs, "git");
+		if (strcmp(job->args[1], "receive-pack") == 0)
+			/* the checked-out branch moves with a clean tree only */
+			bad |= pack(q->argv, sizeof(q->argv), &off, &q->nargs,
+			    "-c") | pack(q->argv, sizeof(q->argv), &off,
+			    &q->nargs, "receive.denyCurrentBranch="
+			    "updateInstead");
+		bad |= pack(q->argv, sizeof(q->argv), &off, &q->nargs,
+		    job->args[1]);
+		bad |= pack(q->argv, sizeof(q->argv), &off, &q->nargs, q->cwd);
 	} else {
 		q->interactive = job->cmd.tty != 0;
 		for (i = 1; i < job->nargs; i++)

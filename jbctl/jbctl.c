@@ -527,6 +527,7 @@ main(int argc, char *argv[])
 	case CMD_NET_EGRESS_LS:
 	case CMD_NET_EGRESS_EXPORT:
 	case CMD_NET_REFRESH:
+	case CMD_GIT_CONNECT:
 		ctl_connect(&ibuf);
 		exit(remote_run(&ibuf, &p, out));
 	case CMD_REMOTE_SSH_KEY_ADD:
@@ -538,6 +539,14 @@ main(int argc, char *argv[])
 	case CMD_BASE_PRUNE:
 		ctl_connect(&ibuf);
 		exit(remote_run(&ibuf, &p, out));
+	case CMD_GIT_FETCH:
+	case CMD_GIT_PULL:
+	case CMD_GIT_PUSH:
+	case CMD_GIT_DIFF:
+	case CMD_GIT_LOG:
+	case CMD_GIT_CHECKOUT:
+		ctl_connect(&ibuf);
+		exit(local_git(&ibuf, &p, sockpath));
 	case CMD_BASE_BUILD:
 		exit(base_build_import(&p));
 	case CMD_NEW:

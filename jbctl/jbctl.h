@@ -53,6 +53,9 @@ int	remote_run(struct imsgbuf *, const struct parsed *,
 /* local.c: commands jbctl carries out itself */
 int	local_config_init(int force);
 int	local_has_config(void);
+/* git.c: jbctl git fetch|pull|push|diff|log|checkout, on an open socket */
+int	local_git(struct imsgbuf *, const struct parsed *,
+	    const char *sockpath);
 /* sshkeys.c: the owner's authorized_keys for jb-sshd */
 int	local_ssh_key(int id, const char *arg);
 extern const struct output	json_output;

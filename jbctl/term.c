@@ -74,6 +74,11 @@ struct session {
 static const int	 term_signals[] = { SIGWINCH, SIGTERM, SIGHUP, SIGINT };
 #define NSIGNALS	 (sizeof(term_signals) / sizeof(term_signals[0]))
 
+/* term_limit(): what may move, and until when; 0 for no limit */
+static uint64_t			 lim_bytes;
+static int64_t			 lim_ms;
+static uint64_t			 moved_in, moved_out;
+
 static int			 sig_wfd = -1;
 static volatile sig_atomic_t	 sig_winch;
 static volatile sig_atomic_t	 sig_quit;
@@ -321,15 +326,23 @@ static int
 session_loop(struct session *s, int sigfd)
 {
 	struct pollfd	pfd[P_MAX];
-	int64_t		now;
+	int64_t		now, deadline;
+	ssize_t		nr;
 	int		got, timeout;
 	char		junk[64];
 
+	deadline = lim_ms > 0 ? now_ms() + lim_ms : 0;
 	if (ctl_dispatch(s) == -1)
 		return -1;
 	for (;;) {
 		if (sig_quit)
 			return 128 + sig_quit;
+		if (lim_bytes > 0 && moved_in + moved_out > lim_bytes)
+			return fail(s, "more than %llu bytes: the limit, "
+			    "stopped", (unsigned long long)lim_bytes);
+		if (deadline > 0 && now_ms() >= deadline)
+			return fail(s, "not done within %lld s: the limit, "
+			    "stopped", (long long)(lim_ms / 1000));
 		if (sig_winch) {
 			sig_winch = 0;
 			send_winsize(s);
@@ -343,7 +356,7 @@ session_loop(struct session *s, int sigfd)
 			s->in.writing = 0;
 		}
 
-		timeout = -1;
+		timeout = deadline > 0 ? (int)(deadline - now_ms()) + 1 : -1;
 		if (s->ending) {
 			now = now_ms();
 			if (throttled(&s->out) || throttled(&s->errc))
@@ -354,7 +367,8 @@ session_loop(struct session *s, int sigfd)
 			    (chan_empty(&s->out) || !s->out.writing) &&
 			    (chan_empty(&s->errc) || !s->errc.writing))
 				return s->failed ? -1 : s->status;
-			if (s->out.reading || s->errc.reading)
+			if ((s->out.reading || s->errc.reading) &&
+			    (timeout == -1 || s->grace_until - now < timeout))
 				timeout = (int)(s->grace_until - now);
 		}
 
@@ -396,16 +410,34 @@ session_loop(struct session *s, int sigfd)
 			chan_write(&s->out);
 		if (pfd[P_ERR_W].revents)
 			chan_write(&s->errc);
-		if (pfd[P_IN_R].revents && chan_want_read(&s->in))
-			(void)chan_read(&s->in);
+		if (pfd[P_IN_R].revents && chan_want_read(&s->in) &&
+		    (nr = chan_read(&s->in)) > 0)
+			moved_out += (uint64_t)nr;
 		got = 0;
-		if (pfd[P_OUT_R].revents && chan_want_read(&s->out))
-			got += chan_read(&s->out) > 0;
+		if (pfd[P_OUT_R].revents && chan_want_read(&s->out) &&
+		    (nr = chan_read(&s->out)) > 0) {
+			moved_in += (uint64_t)nr;
+			got++;
+		}
 		if (pfd[P_ERR_R].revents && chan_want_read(&s->errc))
 			got += chan_read(&s->errc) > 0;
 		if (got && s->ending)
 			s->grace_until = now_ms() + TERM_GRACE_MS;
 	}
+}
+
+void
+term_limit(uint64_t max_bytes, int64_t timeout_ms)
+{
+	lim_bytes = max_bytes;
+	lim_ms = timeout_ms;
+}
+
+void
+term_moved(uint64_t *in, uint64_t *out)
+{
+	*in = moved_in;
+	*out = moved_out;
 }
 
 static void

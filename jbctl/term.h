@@ -12,6 +12,7 @@
 #define JBCTL_TERM_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct imsgbuf;
 
@@ -32,5 +33,15 @@ struct imsgbuf;
  */
 int	term_session(struct imsgbuf *ctl, int fd_io, int fd_err,
 	    int interactive, char *err, size_t errlen);
+
+/*
+ * Limits for the sessions that follow (the git bridge's transport): a
+ * session that moves more than max_bytes both ways together, or lasts
+ * longer than timeout_ms, ends with -1 and the reason; 0 is no limit.
+ * term_moved() tells the bytes read from fd_io (in) and from our stdin
+ * (out) so far.
+ */
+void	term_limit(uint64_t max_bytes, int64_t timeout_ms);
+void	term_moved(uint64_t *in, uint64_t *out);
 
 #endif /* JBCTL_TERM_H */

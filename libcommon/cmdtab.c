@@ -258,6 +258,52 @@ const struct cmd cmdtab[] = {
 	  .cls = CMD_CONTAINER, .args = "NAME", .min_args = 1, .max_args = 1,
 	  .help = "resolve a container's allowed names now, pool the "
 	  "addresses and pin them in its /etc/hosts" },
+	{ .words = { "git", "connect" }, .id = CMD_GIT_CONNECT,
+	  .name_arg = 1,
+	  .cls = CMD_CONTAINER, .args = "NAME upload-pack|receive-pack",
+	  .min_args = 2, .max_args = 2,
+	  .help = "git's pack protocol on stdin and stdout: git upload-pack "
+	  "or receive-pack in the container's clone (git-remote-jailbee "
+	  "runs this)" },
+	{ .words = { "git", "fetch" }, .id = CMD_GIT_FETCH, .cls = CMD_CONTAINER,
+	  .name_arg = 1, .flags = CMD_LOCAL,
+	  .args = "NAME [BRANCH]", .min_args = 1, .max_args = 2,
+	  .help = "fetch a container's branch (default: the one it was made "
+	  "for) into refs/jailbee/NAME/BRANCH; prints the commits, objects "
+	  "and bytes that moved" },
+	{ .words = { "git", "pull" }, .id = CMD_GIT_PULL, .cls = CMD_CONTAINER,
+	  .name_arg = 1, .flags = CMD_LOCAL,
+	  .args = "NAME", .min_args = 1, .max_args = 1,
+	  .opts = { { .lname = "into", .argname = "BRANCH",
+	      .help = "fast-forward this host branch without checking it "
+	      "out (made when missing)" } },
+	  .help = "fetch a container's branch and fast-forward the host's "
+	  "current branch to it (clean tree required); a diverged branch "
+	  "is refused" },
+	{ .words = { "git", "push" }, .id = CMD_GIT_PUSH, .cls = CMD_CONTAINER,
+	  .name_arg = 1, .flags = CMD_LOCAL,
+	  .args = "NAME [BRANCH]", .min_args = 1, .max_args = 2,
+	  .help = "push a host branch (default: the current one) to the "
+	  "same branch of the container's clone, fast-forward only; its "
+	  "checked-out branch moves only with a clean tree" },
+	{ .words = { "git", "diff" }, .id = CMD_GIT_DIFF, .cls = CMD_CONTAINER,
+	  .name_arg = 1, .flags = CMD_LOCAL,
+	  .args = "NAME", .min_args = 1, .max_args = 1,
+	  .help = "fetch a container's branch and show what it changed since "
+	  "it left the host's HEAD (no host branch moves)" },
+	{ .words = { "git", "log" }, .id = CMD_GIT_LOG, .cls = CMD_CONTAINER,
+	  .name_arg = 1, .flags = CMD_LOCAL,
+	  .args = "NAME", .min_args = 1, .max_args = 1,
+	  .help = "fetch a container's branch and list its commits the "
+	  "host's HEAD does not have (no host branch moves)" },
+	{ .words = { "git", "checkout" }, .id = CMD_GIT_CHECKOUT,
+	  .cls = CMD_CONTAINER, .name_arg = 1, .flags = CMD_LOCAL,
+	  .args = "NAME", .min_args = 1, .max_args = 1,
+	  .opts = { { .lname = "as", .argname = "BRANCH",
+	      .help = "the new host branch's name (default: the container's "
+	      "branch)" } },
+	  .help = "fetch a container's branch and check it out on the host "
+	  "as a new branch (clean tree required)" },
 #ifdef JB_TESTHOOKS
 	{ .words = { "_test-attempt" }, .id = CMD_TEST_ATTEMPT,
 	  .cls = CMD_INTERNAL, .args = "PROCESS read|write|connect|netlink PATH",

@@ -72,6 +72,14 @@ enum cmd_id {
 	CMD_NET_EGRESS_LS,
 	CMD_NET_EGRESS_EXPORT,
 	CMD_NET_REFRESH,	/* N4: the pool and /etc/hosts pin, now */
+	/* the git bridge (G1): jbctl runs host git; connect is its transport */
+	CMD_GIT_CONNECT,
+	CMD_GIT_FETCH,
+	CMD_GIT_PULL,
+	CMD_GIT_PUSH,
+	CMD_GIT_DIFF,
+	CMD_GIT_LOG,
+	CMD_GIT_CHECKOUT,
 };
 
 /* where a command runs: in the parent, or in jbctl alone */

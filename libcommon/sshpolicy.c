@@ -85,6 +85,18 @@ sshpolicy_host(enum cmd_id id)
 	 * jailbeed's cmd_mount decides each mount
 	 */
 	case CMD_MOUNT:
+	/*
+	 * R24-R27: the git bridge runs host git in the owner's checkout,
+	 * which jbctl does where it runs, never jailbeed: not over SSH
+	 * (CMD_LOCAL refuses them first), and its transport neither
+	 */
+	case CMD_GIT_CONNECT:
+	case CMD_GIT_FETCH:
+	case CMD_GIT_PULL:
+	case CMD_GIT_PUSH:
+	case CMD_GIT_DIFF:
+	case CMD_GIT_LOG:
+	case CMD_GIT_CHECKOUT:
 		return SSHP_HOST_REFUSED;
 	case CMD_TEST_ATTEMPT:
 	case CMD_NONE:
@@ -329,9 +341,13 @@ sshpolicy_decide(const struct sshp_conf *pc, int argc, char *argv[],
 	}
 	cmd_name(c, r->leaf, sizeof(r->leaf));
 	r->cmd = c;
-	/* base build runs mmdebstrap where jbctl runs: never over SSH */
+	/*
+	 * base build runs mmdebstrap where jbctl runs, git connect is the
+	 * transport of host git where jbctl runs: never over SSH
+	 */
 	if (c->cls == CMD_UNCLASSIFIED || c->cls == CMD_INTERNAL ||
-	    (c->flags & CMD_LOCAL) || c->id == CMD_BASE_BUILD)
+	    (c->flags & CMD_LOCAL) || c->id == CMD_BASE_BUILD ||
+	    c->id == CMD_GIT_CONNECT)
 		return refuse(r, "not remote", "%s: not available over SSH",
 		    r->leaf);
 	if (pc->mode == SSHP_ALLOWLIST && !allowed(pc, r->leaf, 0))

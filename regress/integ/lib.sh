@@ -45,12 +45,14 @@ jb_owner_home_restore() {
 	return 0
 }
 
-# jbctl copied where every user may run it (the build tree may be 0700)
+# jbctl copied where every user may run it (the build tree may be 0700),
+# with git's remote helper beside it, where jbctl git finds it
 jb_bin() {
 	if [ ! -x bin/jbctl ]; then
 		mkdir -p bin
 		cp "$(jb_build)/jbctl" bin/jbctl
-		chmod 0755 . bin bin/jbctl
+		cp "$(jb_build)/git-remote-jailbee" bin/git-remote-jailbee
+		chmod 0755 . bin bin/jbctl bin/git-remote-jailbee
 	fi
 }
 

@@ -120,6 +120,29 @@ ATF_TC_BODY(mount_unlocked_by_grant, tc)
 	ATF_CHECK(decide(&open_host, "mount aws box") == 0);
 }
 
+/* R24: the git bridge runs host git where jbctl runs; not over SSH yet */
+ATF_TC_WITHOUT_HEAD(git_bridge_not_remote);
+ATF_TC_BODY(git_bridge_not_remote, tc)
+{
+	static const char *const lines[] = {
+		"git fetch box", "git pull box --into side", "git pull box",
+		"git push box", "git diff box", "git log box",
+		"git checkout box", "git connect box upload-pack",
+		"git connect box receive-pack", NULL
+	};
+	int	i;
+
+	for (i = 0; lines[i] != NULL; i++) {
+		ATF_CHECK_MSG(decide(&full, lines[i]) == -1, "%s", lines[i]);
+		ATF_CHECK_STREQ_MSG(res.reason, "not remote", "%s", lines[i]);
+		ATF_CHECK_MSG(strstr(res.err, "not available over SSH") !=
+		    NULL, "%s: %s", lines[i], res.err);
+		/* host restrictions off changes nothing */
+		ATF_CHECK_MSG(decide(&open_host, lines[i]) == -1, "%s",
+		    lines[i]);
+	}
+}
+
 ATF_TC_WITHOUT_HEAD(mount_refused_every_spelling);
 ATF_TC_BODY(mount_refused_every_spelling, tc)
 {
@@ -286,6 +309,7 @@ ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, every_leaf_classified_for_remote);
 	ATF_TP_ADD_TC(tp, full_mode);
+	ATF_TP_ADD_TC(tp, git_bridge_not_remote);
 	ATF_TP_ADD_TC(tp, option_spellings);
 	ATF_TP_ADD_TC(tp, mount_refused_every_spelling);
 	ATF_TP_ADD_TC(tp, mount_unlocked_by_grant);

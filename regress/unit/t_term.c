@@ -44,8 +44,9 @@
 #define BIG_ERR		(100 * 1024)
 
 struct result {
-	int	rv;
-	char	err[256];
+	int		rv;
+	char		err[256];
+	uint64_t	moved_in, moved_out;	/* term_moved() after */
 };
 
 struct sess {
@@ -54,6 +55,8 @@ struct sess {
 	int		 in, out, errfd;
 	int		 ctty;		/* -1, or the pty slave to own */
 	int		 preread;	/* child reads ctl once before the call */
+	uint64_t	 lim_bytes;	/* term_limit() in the child */
+	int64_t		 lim_ms;
 	/* set by sess_start() */
 	pid_t		 pid;
 	int		 ctl;		/* jailbeed's end of the control socket */
@@ -126,8 +129,10 @@ sess_start(struct sess *p)
 		if (p->preread && imsgbuf_read(&ib) != 1)
 			_exit(93);
 		memset(&r, 0, sizeof(r));
+		term_limit(p->lim_bytes, p->lim_ms);
 		r.rv = term_session(&ib, io[1], er[1], p->interactive, r.err,
 		    sizeof(r.err));
+		term_moved(&r.moved_in, &r.moved_out);
 		if (write(rp[1], &r, sizeof(r)) != sizeof(r))
 			_exit(94);
 		_exit(0);
@@ -335,6 +340,72 @@ ATF_TC_BODY(noninteractive, tc)
 	ATF_REQUIRE_EQ_MSG(r.rv, 7, "rv %d: %s", r.rv, r.err);
 	close(out[0]);
 	close(er[0]);
+}
+
+ATF_TC(limits);
+ATF_TC_HEAD(limits, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "the git bridge's limits: more bytes "
+	    "than allowed, or a session longer than allowed, ends it with "
+	    "the reason, and term_moved() counts what came in");
+	atf_tc_set_md_var(tc, "timeout", "60");
+}
+ATF_TC_BODY(limits, tc)
+{
+	struct sess	p;
+	struct result	r;
+	int		in[2], out[2], er[2];
+	char		buf[5000];
+	int64_t		t0;
+
+	/* bytes: 5000 from the container against a limit of 1000 */
+	mkpipe(in);
+	mkpipe(out);
+	mkpipe(er);
+	sess_init(&p);
+	p.in = in[0];
+	p.out = out[1];
+	p.errfd = er[1];
+	p.lim_bytes = 1000;
+	sess_start(&p);
+	close(in[0]);
+	close(out[1]);
+	close(er[1]);
+	memset(buf, 'x', sizeof(buf));
+	write_all(p.io, buf, sizeof(buf));
+	sess_finish(&p, &r);
+	ATF_CHECK_EQ(r.rv, -1);
+	ATF_CHECK_MSG(strstr(r.err, "more than 1000 bytes: the limit") !=
+	    NULL, "%s", r.err);
+	ATF_CHECK_MSG(r.moved_in > 1000 && r.moved_in <= sizeof(buf),
+	    "%llu bytes in", (unsigned long long)r.moved_in);
+	ATF_CHECK_EQ(r.moved_out, 0);
+	close(in[1]);
+	close(out[0]);
+	close(er[0]);
+
+	/* time: nothing happens for longer than 300 ms */
+	mkpipe(in);
+	mkpipe(out);
+	mkpipe(er);
+	sess_init(&p);
+	p.in = in[0];
+	p.out = out[1];
+	p.errfd = er[1];
+	p.lim_ms = 300;
+	t0 = ms_now();
+	sess_start(&p);
+	close(in[0]);
+	close(out[1]);
+	close(er[1]);
+	sess_finish(&p, &r);
+	ATF_CHECK(ms_now() - t0 >= 300);
+	ATF_CHECK_EQ(r.rv, -1);
+	ATF_CHECK_MSG(strstr(r.err, "not done within") != NULL, "%s", r.err);
+	close(in[1]);
+	close(out[0]);
+	close(er[0]);
+
 }
 
 ATF_TC(exit_before_output);
@@ -752,6 +823,7 @@ ATF_TC_BODY(interactive_signal, tc)
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, noninteractive);
+	ATF_TP_ADD_TC(tp, limits);
 	ATF_TP_ADD_TC(tp, exit_before_output);
 	ATF_TP_ADD_TC(tp, grace);
 	ATF_TP_ADD_TC(tp, buffered_exit);
