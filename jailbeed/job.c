@@ -78,6 +78,7 @@ job_dispatch(struct job *job)
 		break;
 	case CMD_EXEC:
 	case CMD_SHELL:
+	case CMD_TMUX:
 		cmd_exec(job);
 		break;
 	case CMD_CONFIG_SHOW:

@@ -72,6 +72,8 @@ enum cmd_id {
 	CMD_NET_EGRESS_LS,
 	CMD_NET_EGRESS_EXPORT,
 	CMD_NET_REFRESH,	/* N4: the pool and /etc/hosts pin, now */
+	/* agents: the tmux session they run in */
+	CMD_TMUX,
 };
 
 /* where a command runs: in the parent, or in jbctl alone */

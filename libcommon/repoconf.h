@@ -167,6 +167,17 @@ struct rc_agentlist {
 	struct rc_agent	*v;		/* in the order first named */
 	size_t		 n;
 };
+/* the agent of that name, NULL when none (after repoconf_finish) */
+struct repoconf;
+const struct rc_agent *repoconf_agent(const struct repoconf *,
+	    const char *name);
+/*
+ * 0 when jbctl new can run the enabled agent a; -1 and why, naming the
+ * key, when it asks for what is not done yet (egress_allow, shared,
+ * install_network: loose) or lacks a command.
+ */
+int	repoconf_agent_runnable(const struct rc_agent *, char *err,
+	    size_t errlen);
 /* --- end of agents --- */
 
 struct repoconf {

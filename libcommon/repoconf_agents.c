@@ -15,10 +15,11 @@
  * shared are appended to, [] empties them; env merges name by name), and
  * the built-in presets under all layers, key by key.
  *
- * Running an agent (its install in the container, its launch in the
- * autostart session, its egress joining the allowlist) is not done yet:
- * enabled: true is refused as not supported yet, so that no config
- * believes an agent runs when none does.
+ * An enabled agent (enabled: true, or jbctl new --agent) is installed
+ * and launched by jbctl new (cmd_agent.c).  What that does not do yet is
+ * refused, naming the key, rather than skipped: its egress_allow entries
+ * joining the allowlist (origin agent:<name>), its shared directories,
+ * install_network: loose.  repoconf_agent_runnable() says which.
  */
 
 #include <stdio.h>
@@ -90,7 +91,6 @@ static const struct preset presets[] = {
 	    { NULL, NULL, NULL, NULL } } },
 };
 
-static int	ag_enabled(struct yt_ctx *, const struct yt_node *, void *);
 static int	ag_tribool(struct yt_ctx *, const struct yt_node *, void *);
 static int	ag_network(const char *, char *, size_t);
 static int	ag_shared(struct yt_ctx *, const struct yt_node *, void *);
@@ -102,7 +102,7 @@ static int	ag_type(const char *, char *, size_t);
 
 #define AG_COMMON_FIELDS \
 	{ .key = "enabled", .type = YT_CUSTOM, .off = AG_OFF(enabled), \
-	  .fn = ag_enabled }, \
+	  .fn = ag_tribool }, \
 	{ .key = "autostart", .type = YT_CUSTOM, .off = AG_OFF(autostart), \
 	  .fn = ag_tribool }, \
 	{ .key = "command", .type = YT_STRING, .off = AG_OFF(command), \
@@ -229,18 +229,6 @@ ag_tribool(struct yt_ctx *ctx, const struct yt_node *n, void *dst)
 	if (yt_get_bool(ctx, n, &b) == -1)
 		return -1;
 	*(int *)dst = b;
-	return 0;
-}
-
-static int
-ag_enabled(struct yt_ctx *ctx, const struct yt_node *n, void *dst)
-{
-	if (ag_tribool(ctx, n, dst) == -1)
-		return -1;
-	if (*(int *)dst == 1)
-		return yt_error(ctx, n, "not supported yet: JailBee does not "
-		    "install or launch agents yet (set enabled: false, and "
-		    "start the agent by hand in jbctl shell)");
 	return 0;
 }
 
@@ -633,8 +621,49 @@ rc_agents_finish(struct rc_agentlist *l, char *err, size_t errlen)
 			fill(a->shared[k].type, sizeof(a->shared[k].type),
 			    "dir");
 		a->egress_reset = a->shared_reset = 1;
+		if (a->enabled == 1 && repoconf_agent_runnable(a, err,
+		    errlen) == -1)
+			return -1;
 	}
 	return 0;
+}
+
+const struct rc_agent *
+repoconf_agent(const struct repoconf *c, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < c->agents.n; i++)
+		if (strcmp(c->agents.v[i].name, name) == 0)
+			return &c->agents.v[i];
+	return NULL;
+}
+
+int
+repoconf_agent_runnable(const struct rc_agent *a, char *err, size_t errlen)
+{
+	const char	*what = NULL;
+
+	if (a->command[0] == '\0')
+		(void)snprintf(err, errlen, "agents.%s.command: not set: an "
+		    "enabled agent needs the command that launches it",
+		    a->name);
+	else if (a->negress > 0)
+		what = "egress_allow: its entries joining the container's "
+		    "allowlist";
+	else if (a->nshared > 0)
+		what = "shared: its shared state directories";
+	else if (strcmp(a->install_network, "loose") == 0)
+		what = "install_network: loose (the network opened for the "
+		    "install)";
+	else
+		return 0;
+	if (what != NULL)
+		(void)snprintf(err, errlen, "agents.%s.%s is not supported yet: "
+		    "set it empty ([], or strict) to run the agent without "
+		    "it, or put what it needs in the repo's own keys "
+		    "(egress_allow)", a->name, what);
+	return -1;
 }
 
 static void

@@ -59,7 +59,7 @@ revert_ok(const struct rc_revert *r, int effective)
 	return tribool(r->enabled) && r->after >= 0 && r->after <= 86400;
 }
 
-/* agents: bounded, terminated, never enabled (not done yet) */
+/* agents: bounded, terminated; an effective enabled one can run */
 static void
 check_agents(const struct repoconf *c)
 {
@@ -74,12 +74,16 @@ check_agents(const struct repoconf *c)
 		if (!terminated(a->name, sizeof(a->name)) || a->name[0] == '\0' ||
 		    !terminated(a->command, sizeof(a->command)) ||
 		    !terminated(a->install_network,
-		    sizeof(a->install_network)) || a->enabled == 1 ||
+		    sizeof(a->install_network)) ||
 		    !tribool(a->enabled) || !tribool(a->autostart) ||
 		    !tribool(a->auto_update) ||
 		    a->negress < 0 || a->negress > RC_AGENT_EGRESS_MAX ||
 		    a->nshared < 0 || a->nshared > RC_AGENT_SHARED_MAX ||
 		    a->nenv < 0 || a->nenv > RC_AGENT_ENV_MAX)
+			abort();
+		if (eff && a->enabled == 1 && (a->negress > 0 ||
+		    a->nshared > 0 || a->command[0] == '\0' ||
+		    strcmp(a->install_network, "strict") != 0))
 			abort();
 		if (eff && (a->enabled == RC_UNSET ||
 		    (strcmp(a->install_network, "strict") != 0 &&

@@ -1913,11 +1913,46 @@ ATF_TC_BODY(agents_presets, tc)
 	ATF_CHECK_STREQ(a->command, "claude");
 	repoconf_free(&c);
 
-	/* running one is not done yet: refused, not taken */
-	BAD(R, "agents:\n  claude: {enabled: true}\n",
-	    "config.yaml:2: agents.claude.enabled: not supported yet: "
-	    "JailBee does not install or launch agents yet (set enabled: "
-	    "false, and start the agent by hand in jbctl shell)");
+	/* enabled: what running it needs but is not done yet is refused */
+	{
+		char	err[RC_ERR_MAX] = "";
+
+		fresh(&c);
+		OK(R, "agents:\n  claude: {enabled: true}\n", &c);
+		ATF_CHECK(repoconf_finish(&c, "/src/proj", 1000, 1001, err,
+		    sizeof(err)) == -1);
+		ATF_CHECK_STREQ(err, "agents.claude.egress_allow: its entries "
+		    "joining the container's allowlist is not supported yet: "
+		    "set it empty ([], or strict) to run the agent without it, "
+		    "or put what it needs in the repo's own keys "
+		    "(egress_allow)");
+		repoconf_free(&c);
+		fresh(&c);
+		OK(R, "agents:\n  claude: {enabled: true, egress_allow: [],\n"
+		    "    shared: []}\n", &c);
+		ATF_CHECK(repoconf_finish(&c, "/src/proj", 1000, 1001, err,
+		    sizeof(err)) == -1);
+		ATF_CHECK_STREQ(err, "agents.claude.install_network: loose (the "
+		    "network opened for the install) is not supported yet: set "
+		    "it empty ([], or strict) to run the agent without it, or "
+		    "put what it needs in the repo's own keys (egress_allow)");
+		repoconf_free(&c);
+		fresh(&c);
+		OK(R, "agents:\n  x: {enabled: true}\n", &c);
+		ATF_CHECK(repoconf_finish(&c, "/src/proj", 1000, 1001, err,
+		    sizeof(err)) == -1);
+		ATF_CHECK_STREQ(err, "agents.x.command: not set: an enabled "
+		    "agent needs the command that launches it");
+		repoconf_free(&c);
+		fresh(&c);
+		OK(R, "agents:\n  x: {enabled: true, command: ./a}\n", &c);
+		FINISH(&c);
+		ATF_REQUIRE((a = agent(&c, "x")) != NULL);
+		ATF_CHECK_EQ(a->enabled, 1);
+		ATF_CHECK(repoconf_agent(&c, "x") == a);
+		ATF_CHECK(repoconf_agent(&c, "y") == NULL);
+		repoconf_free(&c);
+	}
 	BAD(R, "claude: {command: a}\nagents: {claude: {command: b}}\n",
 	    "config.yaml:1: claude: both claude and agents.claude are set: "
 	    "keep agents.claude (claude is the original's older spelling)");
