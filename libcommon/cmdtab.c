@@ -61,7 +61,11 @@ const struct cmd cmdtab[] = {
 	{ .words = { "start" }, .id = CMD_START, .cls = CMD_CONTAINER,
 	  .name_arg = 1,
 	  .args = "NAME", .min_args = 1, .max_args = 1,
-	  .help = "start a container" },
+	  .opts = { { .lname = "no-autostart",
+	      .help = "check or install the enabled agents but launch "
+	      "none" } },
+	  .help = "start a container, then install and launch the agents "
+	  "the config enables" },
 	{ .words = { "stop" }, .id = CMD_STOP, .cls = CMD_CONTAINER,
 	  .name_arg = 1,
 	  .args = "NAME", .min_args = 1, .max_args = 1,
@@ -72,7 +76,11 @@ const struct cmd cmdtab[] = {
 	{ .words = { "restart" }, .id = CMD_RESTART, .cls = CMD_CONTAINER,
 	  .name_arg = 1,
 	  .args = "NAME", .min_args = 1, .max_args = 1,
-	  .help = "restart a container" },
+	  .opts = { { .lname = "no-autostart",
+	      .help = "check or install the enabled agents but launch "
+	      "none" } },
+	  .help = "restart a container, then install and launch the agents "
+	  "the config enables" },
 	{ .words = { "destroy" }, .id = CMD_DESTROY, .cls = CMD_CONTAINER,
 	  .name_arg = 1,
 	  .args = "NAME", .min_args = 1, .max_args = 1,

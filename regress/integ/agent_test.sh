@@ -191,8 +191,42 @@ no_autostart_and_failures_body() {
 }
 no_autostart_and_failures_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+atf_test_case start_enabled cleanup
+start_enabled_head() {
+	atf_set descr "agents.fake.enabled: new installs and launches it" \
+	    "without --agent; a second start runs only install_check and" \
+	    "launches it again; restart --no-autostart launches nothing"
+	atf_set require.user root
+	atf_set timeout 300
+}
+start_enabled_body() {
+	setup
+	p=$(jb_prefix)
+	c=$p-en
+	sed -i 's/^  fake:$/  fake:\n    enabled: true/' repo/.jailbee/config.yaml
+	atf_check -e match:"agent fake: installing" \
+	    -e match:"agent fake: launched in tmux session autostart" \
+	    jbo repo new en
+	wait_file $c /home/dev/.fake/agent.out
+	atf_check in_ctr $c rm /home/dev/.fake/agent.out
+	atf_check -e ignore jbo repo stop en
+	atf_check -e match:"agent fake: installed \(install_check passed\)" \
+	    -e not-match:"installing" \
+	    -e match:"agent fake: launched in tmux session autostart" \
+	    jbo repo start en
+	atf_check -o inline:"install in /home/dev/$p\n" \
+	    in_ctr $c cat /home/dev/.fake/install.log
+	wait_file $c /home/dev/.fake/agent.out
+	atf_check -e match:"agent fake: installed \(install_check passed\)" \
+	    -e match:"agent fake: not launched" \
+	    jbo repo restart en --no-autostart
+	atf_check -s exit:1 -e ignore in_ctr $c tmux has-session -t autostart
+}
+start_enabled_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
 atf_init_test_cases() {
 	atf_add_test_case new_agent
 	atf_add_test_case tmux_attach
 	atf_add_test_case no_autostart_and_failures
+	atf_add_test_case start_enabled
 }
