@@ -19,7 +19,10 @@
  * fixed address is chosen as addralloc.h says, from what jb-incus
  * reports of the bridge (NETINFO) and of what holds addresses (ADDRS).  The
  * owner's git identity, read by jb-mountd, becomes the dev user's
- * ~/.gitconfig; without one, new says so and goes on.
+ * ~/.gitconfig; without one, new says so and goes on.  Last, the agent
+ * --agent names and those the config enables are installed and launched
+ * in the container (agent_run.c); one that fails ends new in error but
+ * leaves the container as it is.
  */
 
 #include <arpa/inet.h>
