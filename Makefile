@@ -78,6 +78,7 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/yamltree.c libcommon/duration.c \
 		   libcommon/cmdtab.c libcommon/child.c libcommon/jb_msg.c \
 		   libcommon/testhook.c libcommon/repoconf.c \
+		   libcommon/repoconf_compat.c libcommon/repoconf_agents.c \
 		   libcommon/sandbox-linux.c libcommon/sandbox_procs.c \
 		   libcommon/sshargv.c libcommon/authkeys.c \
 		   libcommon/sshpolicy.c libcommon/mountspec.c \
@@ -93,7 +94,8 @@ JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jbctl/output.c jailbeed/mounts.c jailbeed/cmd_mount.c \
 		   jailbeed/mount_remote.c jailbeed/github.c jailbeed/cmd_net.c \
 		   jailbeed/netsync.c jailbeed/netpin.c jailbeed/base_spec.c \
-		   jailbeed/remote_gate.c jailbeed/srcguard.c jailbeed/reaper.c
+		   jailbeed/remote_gate.c jailbeed/srcguard.c jailbeed/reaper.c \
+		   jailbeed/agent_run.c
 JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http.c jb-incus/incus.c \
 		   jb-incus/ws.c jb-incus/exec.c jb-incus/ops.c \
 		   jb-incus/ops_action.c jb-incus/ops_create.c \

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "agent_run.h"
 #include "capture.h"
 #include "cmdtab.h"
 #include "jobs.h"
@@ -31,6 +32,7 @@ struct action {
 	struct jb_instance	 in;
 	int			 found;
 	uint32_t		 verb;		/* the last one sent */
+	size_t			 agent_next;	/* start: enabled agents run */
 };
 
 static void	action_go(struct job *);
@@ -58,6 +60,54 @@ action_forgotten(struct req *r, int ok, const char *err)
 		    "network policy: %s", a->name, err);
 }
 
+static void	start_agents(struct job *);
+
+static void
+start_agent_done(struct job *job, struct capture_result *res)
+{
+	struct action	*a = job->state;
+	char		 err[JB_ERR_TEXT_MAX];
+
+	if (agent_result(job, a->ctx->conf.agents.v[a->agent_next].name, res,
+	    err, sizeof(err)) == -1) {
+		job_end(job, 0, "%s started, but %s", a->name, err);
+		return;
+	}
+	a->agent_next++;
+	start_agents(job);
+}
+
+/*
+ * After start: each agent the config enables, as jbctl new runs it
+ * (install_check, install or update, launch unless --no-autostart).  An
+ * agent given to new with --agent alone is not recorded on the
+ * container, so it is not run again here.
+ */
+static void
+start_agents(struct job *job)
+{
+	struct action		*a = job->state;
+	const struct repoconf	*conf;
+
+	/* started by its full name from outside any checkout: no config */
+	if (a->ctx == NULL || !a->ctx->have_conf) {
+		job_end(job, 1, NULL);
+		return;
+	}
+	conf = &a->ctx->conf;
+	while (a->agent_next < conf->agents.n &&
+	    conf->agents.v[a->agent_next].enabled != 1)
+		a->agent_next++;
+	if (a->agent_next >= conf->agents.n) {
+		job_end(job, 1, NULL);
+		return;
+	}
+	if (agent_run(job, a->name, conf, &conf->agents.v[a->agent_next],
+	    job_opt(job, "no-autostart") == NULL, start_agent_done) == -1)
+		job_end(job, 0, "%s started, but agent %s could not be run",
+		    a->name, conf->agents.v[a->agent_next].name);
+}
+
 static void
 action_done(struct req *r, int ok, const char *err)
 {
@@ -65,6 +115,10 @@ action_done(struct req *r, int ok, const char *err)
 	struct action		*a = job->state;
 	struct jb_incus_target	 t;
 
+	if (ok && (a->verb == INCUS_START || a->verb == INCUS_RESTART)) {
+		start_agents(job);
+		return;
+	}
 	if (!ok || a->verb != INCUS_DELETE) {
 		job_end(job, ok, "%s", err);
 		return;

@@ -9,12 +9,13 @@
  */
 
 /*
- * jbctl exec and shell: a command in the container as the dev user, in
- * its clone.  jb-incus bridges Incus's exec streams to sockets whose far
- * ends travel here as fds and on to jbctl, which splices them to the
- * terminal; window sizes come back the other way.  The exit status ends
- * the job.  git connect is the same with a command fixed here: git's
- * upload-pack or receive-pack of the clone, the git bridge's transport.
+ * jbctl exec, shell and tmux: a command in the container as the dev
+ * user, in its clone (tmux: attach the session autostart).  jb-incus
+ * bridges Incus's exec streams to sockets whose far ends travel here as
+ * fds and on to jbctl, which splices them to the terminal; window sizes
+ * come back the other way.  The exit status ends the job.  git connect
+ * is the same with a command fixed here: git's upload-pack or
+ * receive-pack of the clone, the git bridge's transport.
  */
 
 #include <stdio.h>
@@ -35,6 +36,15 @@ struct xjob {
 
 static const char shell_script[] =
     "if [ -x /bin/bash ]; then exec /bin/bash -l; else exec /bin/sh -l; fi";
+
+/* jbctl tmux: the session jbctl new launched enabled agents in */
+static const char tmux_script[] =
+    "command -v tmux >/dev/null || { echo 'this container has no tmux' "
+    ">&2; exit 127; }\n"
+    "tmux has-session -t autostart 2>/dev/null || { echo 'no tmux session "
+    "autostart in this container: no agent was launched in it (jbctl new "
+    "--agent AGENT)' >&2; exit 1; }\n"
+    "exec tmux attach-session -t autostart\n";
 
 static void
 xjob_free(void *arg)
@@ -179,13 +189,13 @@ exec_start_cmd(struct req *r, int ok, const char *err)
 	snprintf(q->cwd, sizeof(q->cwd), "/home/dev/%s", x->in.prefix);
 	q->cols = job->cmd.cols;
 	q->rows = job->cmd.rows;
-	if (job->cmd.id == CMD_SHELL) {
+	if (job->cmd.id == CMD_SHELL || job->cmd.id == CMD_TMUX) {
 		q->interactive = 1;
 		bad |= pack(q->argv, sizeof(q->argv), &off, &q->nargs,
 		    "/bin/sh");
 		bad |= pack(q->argv, sizeof(q->argv), &off, &q->nargs, "-c");
 		bad |= pack(q->argv, sizeof(q->argv), &off, &q->nargs,
-		    shell_script);
+		    job->cmd.id == CMD_SHELL ? shell_script : tmux_script);
 	} else if (job->cmd.id == CMD_GIT_CONNECT) {
 		/* the command is ours: only the service is the client's */
 		bad |= pack(q->argv, sizeof(q->argv), &off, &q->nargs, "git");

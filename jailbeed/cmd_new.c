@@ -19,7 +19,10 @@
  * fixed address is chosen as addralloc.h says, from what jb-incus
  * reports of the bridge (NETINFO) and of what holds addresses (ADDRS).  The
  * owner's git identity, read by jb-mountd, becomes the dev user's
- * ~/.gitconfig; without one, new says so and goes on.
+ * ~/.gitconfig; without one, new says so and goes on.  Last, the agent
+ * --agent names and those the config enables are installed and launched
+ * in the container (agent_run.c); one that fails ends new in error but
+ * leaves the container as it is.
  */
 
 #include <arpa/inet.h>
@@ -30,6 +33,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "agent_run.h"
 #include "base_spec.h"
 #include "addralloc.h"
 #include "capture.h"
@@ -56,6 +60,11 @@ struct newjob {
 	struct jb_incus_create	*create;	/* until sent */
 	struct jb_git_ident	 ident;		/* the owner's; "" unset */
 	char			 failure[JB_ERR_TEXT_MAX];
+	/* agents to install and launch: indexes into ctx->conf.agents */
+	size_t			 agent[RC_AGENTS_MAX];
+	size_t			 nagents;
+	size_t			 agent_next;
+	int			 launch;	/* not --no-autostart */
 };
 
 /* the address new picked last: the next pick starts below it */
@@ -165,6 +174,47 @@ static const char netwait_script[] =
     "done\n"
     "exit 1\n";
 
+static void	new_agents(struct job *);
+
+/*
+ * An agent that does not install or launch leaves the container as it
+ * is, ready for jbctl shell: new fails, but nothing is taken away.
+ */
+static void
+new_agent_done(struct job *job, struct capture_result *res)
+{
+	struct newjob		*n = job->state;
+	const struct rc_agent	*a;
+	char			 err[JB_ERR_TEXT_MAX];
+
+	a = &n->ctx->conf.agents.v[n->agent[n->agent_next]];
+	if (agent_result(job, a->name, res, err, sizeof(err)) == -1) {
+		netpin_refresh(n->name);
+		job_end(job, 0, "%s; %s is kept as it is (jbctl shell %s)",
+		    err, n->name, n->branch);
+		return;
+	}
+	n->agent_next++;
+	new_agents(job);
+}
+
+static void
+new_agents(struct job *job)
+{
+	struct newjob	*n = job->state;
+
+	if (n->agent_next >= n->nagents) {
+		new_ready(job);
+		return;
+	}
+	if (agent_run(job, n->name, &n->ctx->conf,
+	    &n->ctx->conf.agents.v[n->agent[n->agent_next]], n->launch,
+	    new_agent_done) == -1)
+		new_fail(job, "agent %s: its commands do not fit in one "
+		    "message to jb-incus",
+		    n->ctx->conf.agents.v[n->agent[n->agent_next]].name);
+}
+
 static void
 new_netwaited(struct job *job, struct capture_result *res)
 {
@@ -175,7 +225,7 @@ new_netwaited(struct job *job, struct capture_result *res)
 		    "route on eth0 yet%s", n->name, n->ipv4, res->ok &&
 		    res->status == 2 ? " (the image has no ip command to "
 		    "tell)" : "; its DHCP client may be missing or slow");
-	new_ready(job);
+	new_agents(job);
 }
 
 static void
@@ -786,6 +836,40 @@ new_base_checked(struct job *job, struct repo_ctx *ctx)
 	new_image_ask(job);
 }
 
+/*
+ * --agent AGENT and every enabled agent, checked before anything is
+ * made: an agent that cannot run is refused with its key.
+ */
+static int
+new_pick_agents(struct job *job, struct newjob *n)
+{
+	const struct repoconf	*conf = &n->ctx->conf;
+	const struct rc_agent	*a;
+	const char		*opt = job_opt(job, "agent");
+	char			 err[JB_ERR_TEXT_MAX];
+	size_t			 i;
+
+	n->launch = job_opt(job, "no-autostart") == NULL;
+	if (opt != NULL && (a = repoconf_agent(conf, opt)) == NULL) {
+		job_end(job, 0, "--agent %s: no such agent: neither a built-in "
+		    "preset (claude, codex, gemini, aider, opencode) nor "
+		    "agents.%s in %s", opt, opt, conf->paths.repo);
+		return -1;
+	}
+	for (i = 0; i < conf->agents.n; i++) {
+		a = &conf->agents.v[i];
+		if (a->enabled != 1 && (opt == NULL ||
+		    strcmp(opt, a->name) != 0))
+			continue;
+		if (repoconf_agent_runnable(a, err, sizeof(err)) == -1) {
+			job_end(job, 0, "--agent %s: %s", a->name, err);
+			return -1;
+		}
+		n->agent[n->nagents++] = i;
+	}
+	return 0;
+}
+
 static void
 new_repo(struct job *job, struct repo_ctx *ctx)
 {
@@ -807,6 +891,8 @@ new_repo(struct job *job, struct repo_ctx *ctx)
 		    "name", job->args[0]);
 		return;
 	}
+	if (new_pick_agents(job, n) == -1)
+		return;
 	strlcpy(n->base, job->nargs > 1 ? job->args[1] :
 	    ctx->info.default_branch, sizeof(n->base));
 	job_progress(job, "%s: %s, branch %s %s %s", n->name,

@@ -79,6 +79,7 @@ job_dispatch(struct job *job)
 	case CMD_EXEC:
 	case CMD_SHELL:
 	case CMD_GIT_CONNECT:
+	case CMD_TMUX:
 		cmd_exec(job);
 		break;
 	case CMD_CONFIG_SHOW:

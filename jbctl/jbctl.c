@@ -507,6 +507,7 @@ main(int argc, char *argv[])
 	case CMD_DESTROY:
 	case CMD_EXEC:
 	case CMD_SHELL:
+	case CMD_TMUX:
 	case CMD_SNAP_CREATE:
 	case CMD_SNAP_RESTORE:
 	case CMD_SNAP_LS:

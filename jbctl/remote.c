@@ -108,7 +108,7 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 		free(cmd);
 		return 1;
 	}
-	interactive = p->cmd->id == CMD_SHELL ||
+	interactive = p->cmd->id == CMD_SHELL || p->cmd->id == CMD_TMUX ||
 	    (p->cmd->id == CMD_EXEC && cmd->tty);
 	imsgbuf_allow_fdpass(ibuf);
 	if (imsg_compose(ibuf, IMSG_CTL_CMD, JB_CTL_VERSION, 0, -1, cmd,

@@ -40,7 +40,13 @@ const struct cmd cmdtab[] = {
 	      "a clone" },
 	    { .lname = "net", .argname = "MODE", .choices = "strict|loose",
 	      .help = "network mode from the start (default strict; loose "
-	      "reverts after loose_auto_revert)" } },
+	      "reverts after loose_auto_revert)" },
+	    { .lname = "agent", .argname = "AGENT",
+	      .help = "enable agents.AGENT for this container: install it "
+	      "(install_check, then install when that fails) and launch it "
+	      "in the tmux session autostart" },
+	    { .lname = "no-autostart",
+	      .help = "install enabled agents but launch none" } },
 	  .help = "create container <prefix>-NAME holding a clone of this "
 	  "checkout on branch NAME (made from BASE, or the default branch, "
 	  "when it does not exist)" },
@@ -55,7 +61,11 @@ const struct cmd cmdtab[] = {
 	{ .words = { "start" }, .id = CMD_START, .cls = CMD_CONTAINER,
 	  .name_arg = 1,
 	  .args = "NAME", .min_args = 1, .max_args = 1,
-	  .help = "start a container" },
+	  .opts = { { .lname = "no-autostart",
+	      .help = "check or install the enabled agents but launch "
+	      "none" } },
+	  .help = "start a container, then install and launch the agents "
+	  "the config enables" },
 	{ .words = { "stop" }, .id = CMD_STOP, .cls = CMD_CONTAINER,
 	  .name_arg = 1,
 	  .args = "NAME", .min_args = 1, .max_args = 1,
@@ -66,7 +76,11 @@ const struct cmd cmdtab[] = {
 	{ .words = { "restart" }, .id = CMD_RESTART, .cls = CMD_CONTAINER,
 	  .name_arg = 1,
 	  .args = "NAME", .min_args = 1, .max_args = 1,
-	  .help = "restart a container" },
+	  .opts = { { .lname = "no-autostart",
+	      .help = "check or install the enabled agents but launch "
+	      "none" } },
+	  .help = "restart a container, then install and launch the agents "
+	  "the config enables" },
 	{ .words = { "destroy" }, .id = CMD_DESTROY, .cls = CMD_CONTAINER,
 	  .name_arg = 1,
 	  .args = "NAME", .min_args = 1, .max_args = 1,
@@ -84,6 +98,11 @@ const struct cmd cmdtab[] = {
 	  .args = "NAME", .min_args = 1, .max_args = 1,
 	  .help = "a login shell in a container as the dev user, in the "
 	  "clone" },
+	{ .words = { "tmux" }, .id = CMD_TMUX, .cls = CMD_CONTAINER,
+	  .name_arg = 1,
+	  .args = "NAME", .min_args = 1, .max_args = 1,
+	  .help = "attach the container's tmux session autostart, where "
+	  "enabled agents run" },
 	{ .words = { "snapshot", "create" }, .id = CMD_SNAP_CREATE,
 	  .name_arg = 1,
 	  .cls = CMD_CONTAINER, .args = "NAME [TAG]", .min_args = 1,

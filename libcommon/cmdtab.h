@@ -80,6 +80,8 @@ enum cmd_id {
 	CMD_GIT_DIFF,
 	CMD_GIT_LOG,
 	CMD_GIT_CHECKOUT,
+	/* agents: the tmux session they run in */
+	CMD_TMUX,
 };
 
 /* where a command runs: in the parent, or in jbctl alone */

@@ -19,6 +19,8 @@
 
 #include "duration.h"
 #include "repoconf.h"
+#include "repoconf_agents.h"
+#include "repoconf_compat.h"
 #include "yamltree.h"
 
 #define RC_OFF(f)	offsetof(struct repoconf, f)
@@ -108,6 +110,8 @@ static const struct yt_field defaults_fields[] = {
 	{ .key = "cpu", .type = YT_INT, .off = RC_OFF(cpu),
 	  .size = sizeof(int), .min = 1, .max = RC_CPU_MAX,
 	  .flags = YT_NULL_OK },
+	/* the original's, not done yet (repoconf_compat.c) */
+	{ .key = "storage_pool", .type = YT_CUSTOM, .fn = rc_compat },
 	{ .key = NULL }
 };
 
@@ -117,6 +121,9 @@ static const struct yt_field new_fields[] = {
 	  .valid = valid_clone_from },
 	{ .key = "autofetch", .type = YT_CUSTOM, .off = RC_OFF(autofetch),
 	  .fn = rc_tribool },
+	/* the original's, not done yet (repoconf_compat.c) */
+	{ .key = "background", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "submodules", .type = YT_CUSTOM, .fn = rc_compat },
 	{ .key = NULL }
 };
 
@@ -154,6 +161,29 @@ static const struct yt_field gpg_fields[] = {
 static const struct yt_field ssh_fields[] = {
 	{ .key = "enabled", .type = YT_CUSTOM, .off = RC_OFF(ssh_enabled),
 	  .fn = rc_tribool },
+	/* what ssh.enabled does anyway (M4); false is not done yet */
+	{ .key = "seed_from_host", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = NULL }
+};
+
+/*
+ * golden: the original's image build.  Its alias and extra packages are
+ * base.alias and base.packages; the rest is repoconf_compat.c's.
+ */
+static const struct yt_field golden_fields[] = {
+	{ .key = "alias", .type = YT_STRING, .off = RC_OFF(base_alias),
+	  .size = RC_SIZE(base_alias), .flags = YT_NULL_OK,
+	  .valid = valid_alias },
+	{ .key = "extra_apt_packages", .type = YT_CUSTOM,
+	  .off = RC_OFF(base_packages), .fn = rc_packages },
+	{ .key = "ubuntu_version", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "java", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "node", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "provision_script", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "provision_env", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "enable_snippets", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "disable_snippets", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "stacks", .type = YT_CUSTOM, .fn = rc_compat },
 	{ .key = NULL }
 };
 
@@ -193,6 +223,36 @@ static const struct yt_field shared_fields[] = {
 	{ .key = "base", .type = YT_MAP, .sub = base_fields },
 	{ .key = "gpg", .type = YT_MAP, .sub = gpg_fields },
 	{ .key = "ssh", .type = YT_MAP, .sub = ssh_fields },
+	/* --- agents (repoconf_agents.c) --- */
+	{ .key = "agents", .type = YT_CUSTOM, .off = RC_OFF(agents),
+	  .fn = rc_agents },
+	{ .key = "claude", .type = YT_CUSTOM, .off = RC_OFF(agents),
+	  .fn = rc_claude_alias },
+	/* --- the original's keys, not done yet (repoconf_compat.c) --- */
+	{ .key = "golden", .type = YT_MAP, .sub = golden_fields },
+	{ .key = "share_local", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "shared_dir", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "host_devices", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "host_ports", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "shared_caches", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "jetbrains", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "chrome", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "terminal", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "autostart", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "docker_registry_mirror", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "destroy", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "after_new", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "confirm", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "pull", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "push", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "ls", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "dashboard", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "egress_proxy_always", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "gui", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "litellm", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "remote", .type = YT_CUSTOM, .fn = rc_remote_elsewhere },
+	{ .key = "merge", .type = YT_CUSTOM, .fn = rc_retired },
+	{ .key = "install_gie_skills", .type = YT_CUSTOM, .fn = rc_retired },
 	{ .key = NULL }
 };
 
@@ -791,6 +851,7 @@ repoconf_free(struct repoconf *c)
 	c->optional_mounts.v = NULL;
 	c->optional_mounts.n = 0;
 	yt_strlist_free(&c->egress_allow);
+	rc_agents_free(&c->agents);
 }
 
 /* a deep copy into dst, so that a layer is applied all or nothing */
@@ -808,6 +869,8 @@ rc_copy(struct repoconf *dst, const struct repoconf *src)
 	dst->optional_mounts.n = 0;
 	dst->egress_allow.v = NULL;
 	dst->egress_allow.n = 0;
+	dst->agents.v = NULL;
+	dst->agents.n = 0;
 
 	if (src->env.n > 0 &&
 	    (dst->env.v = calloc(src->env.n, sizeof(*dst->env.v))) == NULL)
@@ -849,6 +912,8 @@ rc_copy(struct repoconf *dst, const struct repoconf *src)
 			dst->egress_allow.n++;
 		}
 	}
+	if (rc_agents_copy(&dst->agents, &src->agents) == -1)
+		goto fail;
 	return 0;
  fail:
 	repoconf_free(dst);
@@ -860,9 +925,10 @@ rc_apply_tree(enum repoconf_layer layer, const char *name,
     const struct yt_node *root, struct repoconf *conf, char *err,
     size_t errlen)
 {
-	struct repoconf	*tmp;
-	struct yt_ctx	 ctx;
-	int		 rc;
+	struct repoconf		*tmp;
+	struct yt_ctx		 ctx;
+	const struct yt_node	*k, *a;
+	int			 rc;
 
 	if ((tmp = malloc(sizeof(*tmp))) == NULL || rc_copy(tmp, conf) == -1) {
 		free(tmp);
@@ -870,7 +936,16 @@ rc_apply_tree(enum repoconf_layer layer, const char *name,
 		return -1;
 	}
 	yt_ctx_init(&ctx, name, err, errlen);
-	rc = yt_apply(&ctx, root, layer == RC_LAYER_LOCAL ? local_fields :
+	/* the original's alias and its key at once: neither plainly wins */
+	if (root != NULL && (k = yt_get(root, "claude")) != NULL &&
+	    (a = yt_get(root, "agents")) != NULL &&
+	    a->kind == YT_MAPPING && yt_get(a, "claude") != NULL) {
+		(void)yt_path_push(&ctx, "claude");
+		rc = yt_error(&ctx, k, "both claude and agents.claude are set: "
+		    "keep agents.claude (claude is the original's older "
+		    "spelling)");
+	} else
+		rc = yt_apply(&ctx, root, layer == RC_LAYER_LOCAL ? local_fields :
 	    shared_fields, tmp);
 	if (rc == 0) {
 		repoconf_free(conf);
@@ -1115,6 +1190,8 @@ repoconf_finish(struct repoconf *c, const char *repo_root, uid_t uid,
 	else if (c->base_alias[0] == '\0')
 		(void)strlcpy(c->base_alias, RC_DEF_ALIAS,
 		    sizeof(c->base_alias));
+	if (rc_agents_finish(&c->agents, err, errlen) == -1)
+		return -1;
 	c->effective = 1;
 	return 0;
 }
@@ -1272,8 +1349,8 @@ repoconf_load(const char *repo_root, const char *home, const char *xdg,
 }
 
 /* a YAML double-quoted scalar, which can carry any string we hold */
-static void
-put_str(FILE *fp, const char *s)
+void
+rc_put_str(FILE *fp, const char *s)
 {
 	const unsigned char	*p = (const unsigned char *)s;
 
@@ -1308,7 +1385,7 @@ static void
 put_kstr(FILE *fp, const char *indent, const char *key, const char *s)
 {
 	(void)fprintf(fp, "%s%s: ", indent, key);
-	put_str(fp, s);
+	rc_put_str(fp, s);
 	(void)fputc('\n', fp);
 }
 
@@ -1351,7 +1428,7 @@ repoconf_dump(const struct repoconf *c, FILE *fp)
 
 	if (all && c->repo_root[0] != '\0') {
 		(void)fputs("# repo_root: ", fp);
-		put_str(fp, c->repo_root);
+		rc_put_str(fp, c->repo_root);
 		(void)fputc('\n', fp);
 	}
 	if (c->container_prefix[0] != '\0')
@@ -1369,9 +1446,9 @@ repoconf_dump(const struct repoconf *c, FILE *fp)
 	for (i = 0; i < c->env.n; i++) {
 		/* quoted: a bare NO or Y is a boolean to YAML 1.1 readers */
 		(void)fputs("    ", fp);
-		put_str(fp, c->env.v[i].name);
+		rc_put_str(fp, c->env.v[i].name);
 		(void)fputs(": ", fp);
-		put_str(fp, c->env.v[i].value);
+		rc_put_str(fp, c->env.v[i].value);
 		(void)fputc('\n', fp);
 	}
 	if (all || c->host_mounts.n > 0)
@@ -1407,7 +1484,7 @@ repoconf_dump(const struct repoconf *c, FILE *fp)
 		    c->egress_allow.n == 0 ? " []" : "");
 	for (i = 0; i < c->egress_allow.n; i++) {
 		(void)fputs("  - ", fp);
-		put_str(fp, c->egress_allow.v[i]);
+		rc_put_str(fp, c->egress_allow.v[i]);
 		(void)fputc('\n', fp);
 	}
 	if (c->network[0] != '\0' || c->memory[0] != '\0' || c->cpu != 0) {
@@ -1443,5 +1520,6 @@ repoconf_dump(const struct repoconf *c, FILE *fp)
 	if (c->ssh_enabled != RC_UNSET)
 		(void)fprintf(fp, "ssh:\n  enabled: %s\n", c->ssh_enabled ?
 		    "true" : "false");
+	rc_agents_dump(&c->agents, all, fp);
 	return ferror(fp) ? -1 : 0;
 }

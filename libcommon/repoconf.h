@@ -119,6 +119,67 @@ struct rc_revert {
 	int64_t	after;			/* seconds, 0 < after <= 24h */
 };
 
+/*
+ * --- agents.<name>: coding agent presets (repoconf_agents.c) ---
+ * Built-in presets (claude, codex, gemini, aider, opencode) lie under
+ * the layers: repoconf_finish() fills every key no layer set, and puts a
+ * preset's egress_allow and shared entries first unless a layer reset
+ * that list with null or [].  Fixed arrays, so that a copy is a memcpy.
+ */
+#define RC_AGENTS_MAX		16
+#define RC_AGENT_NAME_MAX	32
+#define RC_AGENT_CMD_MAX	1023	/* command, install, ... */
+#define RC_AGENT_EGRESS_MAX	32
+#define RC_AGENT_SHARED_MAX	8
+#define RC_AGENT_ENV_MAX	16
+#define RC_AGENT_ENVNAME_MAX	63
+#define RC_AGENT_ENVVAL_MAX	511
+
+struct rc_agent_shared {
+	char	subpath[128];	/* under the suite's shared dir */
+	char	path[256];	/* in the container: absolute or ~/... */
+	char	type[8];	/* dir | file */
+	char	seed[256];	/* a new file's content; "" none */
+};
+
+struct rc_agent {
+	char	name[RC_AGENT_NAME_MAX + 1];
+	int	enabled;		/* RC_UNSET, 0, 1 */
+	int	autostart;		/* launch at start */
+	int	auto_update;
+	char	command[RC_AGENT_CMD_MAX + 1];
+	char	install[RC_AGENT_CMD_MAX + 1];
+	char	install_check[RC_AGENT_CMD_MAX + 1];
+	char	update[RC_AGENT_CMD_MAX + 1];
+	char	install_network[8];	/* strict | loose */
+	struct rc_agent_shared shared[RC_AGENT_SHARED_MAX];
+	int	nshared;
+	int	shared_reset;		/* a layer set null or [] */
+	char	egress[RC_AGENT_EGRESS_MAX][RC_EGRESS_LEN + 1];
+	int	negress;
+	int	egress_reset;
+	char	env_name[RC_AGENT_ENV_MAX][RC_AGENT_ENVNAME_MAX + 1];
+	char	env_value[RC_AGENT_ENV_MAX][RC_AGENT_ENVVAL_MAX + 1];
+	int	nenv;
+};
+
+struct rc_agentlist {
+	struct rc_agent	*v;		/* in the order first named */
+	size_t		 n;
+};
+/* the agent of that name, NULL when none (after repoconf_finish) */
+struct repoconf;
+const struct rc_agent *repoconf_agent(const struct repoconf *,
+	    const char *name);
+/*
+ * 0 when jbctl new can run the enabled agent a; -1 and why, naming the
+ * key, when it asks for what is not done yet (egress_allow, shared,
+ * install_network: loose) or lacks a command.
+ */
+int	repoconf_agent_runnable(const struct rc_agent *, char *err,
+	    size_t errlen);
+/* --- end of agents --- */
+
 struct repoconf {
 	/* computed, not YAML */
 	struct repoconf_paths	paths;	/* .local is also named in errors */
@@ -146,6 +207,7 @@ struct repoconf {
 	char			base_alias[RC_ALIAS_MAX + 1];
 	/* Debian packages the image adds, space-separated */
 	char			base_packages[RC_PACKAGES_MAX + 1];
+	struct rc_agentlist	agents;		/* agents.<name>, claude */
 };
 
 /* the template `jbctl config init` writes: parses as the repo layer */

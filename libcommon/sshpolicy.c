@@ -35,6 +35,7 @@ sshpolicy_host(enum cmd_id id)
 	case CMD_DESTROY:
 	case CMD_EXEC:
 	case CMD_SHELL:
+	case CMD_TMUX:
 	case CMD_SNAP_CREATE:
 	case CMD_SNAP_RESTORE:
 	case CMD_SNAP_LS:

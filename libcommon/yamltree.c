@@ -1015,7 +1015,7 @@ yt_unknown(struct yt_ctx *ctx, const struct yt_node *key,
     const struct yt_field *fields)
 {
 	const struct yt_field	*f;
-	char			 known[256] = "";
+	char			 known[768] = "";
 
 	for (f = fields; f->key != NULL; f++) {
 		if (f != fields)

@@ -59,6 +59,45 @@ revert_ok(const struct rc_revert *r, int effective)
 	return tribool(r->enabled) && r->after >= 0 && r->after <= 86400;
 }
 
+/* agents: bounded, terminated; an effective enabled one can run */
+static void
+check_agents(const struct repoconf *c)
+{
+	const struct rc_agent	*a;
+	size_t			 i;
+	int			 j, eff = c->effective;
+
+	if (c->agents.n > RC_AGENTS_MAX || (eff && c->agents.n < 5))
+		abort();
+	for (i = 0; i < c->agents.n; i++) {
+		a = &c->agents.v[i];
+		if (!terminated(a->name, sizeof(a->name)) || a->name[0] == '\0' ||
+		    !terminated(a->command, sizeof(a->command)) ||
+		    !terminated(a->install_network,
+		    sizeof(a->install_network)) ||
+		    !tribool(a->enabled) || !tribool(a->autostart) ||
+		    !tribool(a->auto_update) ||
+		    a->negress < 0 || a->negress > RC_AGENT_EGRESS_MAX ||
+		    a->nshared < 0 || a->nshared > RC_AGENT_SHARED_MAX ||
+		    a->nenv < 0 || a->nenv > RC_AGENT_ENV_MAX)
+			abort();
+		if (eff && a->enabled == 1 && (a->negress > 0 ||
+		    a->nshared > 0 || a->command[0] == '\0' ||
+		    strcmp(a->install_network, "strict") != 0))
+			abort();
+		if (eff && (a->enabled == RC_UNSET ||
+		    (strcmp(a->install_network, "strict") != 0 &&
+		    strcmp(a->install_network, "loose") != 0)))
+			abort();
+		for (j = 0; j < a->nshared; j++)
+			if (strstr(a->shared[j].subpath, "..") != NULL &&
+			    (strcmp(a->shared[j].subpath, "..") == 0 ||
+			    strncmp(a->shared[j].subpath, "../", 3) == 0 ||
+			    strstr(a->shared[j].subpath, "/../") != NULL))
+				abort();
+	}
+}
+
 static void
 check(const struct repoconf *c, enum repoconf_layer layer)
 {
@@ -136,6 +175,7 @@ check(const struct repoconf *c, enum repoconf_layer layer)
 		abort();
 	if (eff && c->base_alias[0] == '\0')
 		abort();
+	check_agents(c);
 }
 
 static char *

@@ -92,6 +92,11 @@ apply_bad(int line, enum repoconf_layer layer, const char *yaml,
 }
 #define BAD(layer, yaml, want)	apply_bad(__LINE__, (layer), (yaml), (want))
 
+/* got starts with want (the rest is checked elsewhere) */
+#define CHECK_PREFIX(want, got, unused) \
+	ATF_CHECK_MSG(strncmp((got), (want), strlen(want)) == 0, \
+	    "got:\n%s\nwant a start of:\n%s", (got), (want))
+
 static void
 finish_ok(int line, struct repoconf *c)
 {
@@ -648,7 +653,12 @@ ATF_TC_BODY(unknown_keys, tc)
 	    "config.yaml:2: container_prefx: unknown key (known: "
 	    "container_prefix, container_user, container, host_mounts, "
 	    "optional_mounts, egress_allow, defaults, new, loose_auto_revert, "
-	    "mount_auto_revert, github, base, gpg, ssh)");
+	    "mount_auto_revert, github, base, gpg, ssh, agents, claude, "
+	    "golden, share_local, shared_dir, host_devices, host_ports, "
+	    "shared_caches, jetbrains, chrome, terminal, autostart, "
+	    "docker_registry_mirror, destroy, after_new, confirm, pull, push, "
+	    "ls, dashboard, egress_proxy_always, gui, litellm, remote, merge, "
+	    "install_gie_skills)");
 	BAD(L, "shared_dir: /x\n",
 	    "local.yaml:1: shared_dir: unknown key (known: "
 	    "container_prefix, container_user, container, host_mounts, "
@@ -663,12 +673,12 @@ ATF_TC_BODY(unknown_keys, tc)
 	    "  - host: /c\n    container: /d\n    read_only: true\n",
 	    "config.yaml:6: host_mounts[1].read_only: unknown key (known: "
 	    "host, container, readonly)");
-	BAD(R, "defaults: {storage_pool: default}\n",
-	    "config.yaml:1: defaults.storage_pool: unknown key (known: "
-	    "network, memory, cpu)");
-	BAD(R, "new: {background: true}\n",
-	    "config.yaml:1: new.background: unknown key (known: clone_from, "
-	    "autofetch)");
+	BAD(R, "defaults: {storage_pools: default}\n",
+	    "config.yaml:1: defaults.storage_pools: unknown key (known: "
+	    "network, memory, cpu, storage_pool)");
+	BAD(R, "new: {backgrounds: true}\n",
+	    "config.yaml:1: new.backgrounds: unknown key (known: clone_from, "
+	    "autofetch, background, submodules)");
 	BAD(R, "loose_auto_revert:\n  enable: true\n",
 	    "config.yaml:2: loose_auto_revert.enable: unknown key (known: "
 	    "enabled, after)");
@@ -1484,7 +1494,8 @@ ATF_TC_BODY(dump_roundtrip, tc)
 	    "base: {packages: [git-lfs, g++]}\n", &c);
 	FINISH(&c);
 	s = dump(&c);
-	ATF_CHECK_STREQ("# repo_root: \"/src/proj\"\n"
+	/* the built-in agents follow: agents_presets checks them */
+	CHECK_PREFIX("# repo_root: \"/src/proj\"\n"
 	    "container_prefix: \"proj\"\n"
 	    "container_user:\n  uid: 1000\n  gid: 1001\n"
 	    "container:\n  env:\n"
@@ -1507,7 +1518,8 @@ ATF_TC_BODY(dump_roundtrip, tc)
 	    "mount_auto_revert:\n  enabled: true\n  after: \"1h\"\n"
 	    "base:\n  alias: \"proj-base\"\n  packages: [git-lfs, g++]\n"
 	    "gpg:\n  enabled: false\n"
-	    "ssh:\n  enabled: false\n", s);
+	    "ssh:\n  enabled: false\n"
+	    "agents:\n  claude:\n    enabled: false\n", s, 1);
 	repoconf_init(&d);
 	ATF_REQUIRE_MSG(repoconf_parse_layer(R, "dump", s, strlen(s), &d,
 	    err, sizeof(err)) == 0, "%s\n%s", err, s);
@@ -1603,6 +1615,392 @@ ATF_TC_BODY(template, tc)
 	repoconf_free(&c);
 }
 
+/*
+ * A full config of the original (REFERENCE.md section 2), global and
+ * repo: every key present.  What JailBee does takes effect; what it does
+ * not do yet is there switched off, and loads.
+ */
+static const char orig_global[] =
+    "container_user: {uid: 1000, gid: 1000}\n"
+    "shared_dir: null\n"
+    "docker_registry_mirror:\n  enabled: false\n  port: 3128\n"
+    "  image: rpardini/docker-registry-proxy:0.6.5\n  data_dir: /x\n"
+    "loose_auto_revert: {enabled: true, after: 10m}\n"
+    "ls: {fields: null, hide: []}\n"
+    "dashboard: {fields: null, hide: []}\n"
+    "egress_proxy_always: false\n"
+    "gui: {wayland: null}\n"
+    "litellm: {}\n"
+    "agents:\n  claude:\n    egress_allow: [g.example:443]\n";
+
+static const char orig_repo[] =
+    "container_prefix: myapp\n"
+    "container:\n  env: {EDITOR: vim}\n"
+    "share_local: false\n"
+    "host_mounts:\n"
+    "  - {host: ~/.m2, container: /home/dev/.m2, readonly: true}\n"
+    "optional_mounts:\n"
+    "  aws: {host: ~/.aws, container: /home/dev/.aws, readonly: true,\n"
+    "        description: AWS, auto_unmount_after: 15m}\n"
+    "host_devices: []\n"
+    "host_ports: []\n"
+    "shared_caches: []\n"
+    "egress_allow: [github.com:443]\n"
+    "loose_auto_revert: {after: 5m}\n"
+    "mount_auto_revert: {enabled: true, after: 1h}\n"
+    "defaults: {memory: 16GiB, cpu: 4, network: strict,\n"
+    "           storage_pool: default}\n"
+    "golden:\n"
+    "  alias: myapp-base\n"
+    "  ubuntu_version: null\n"
+    "  java: null\n"
+    "  node: null\n"
+    "  provision_script: null\n"
+    "  provision_env: {}\n"
+    "  extra_apt_packages: [ripgrep]\n"
+    "  enable_snippets: []\n"
+    "  disable_snippets: []\n"
+    "  stacks: {java: false, node: false, python: false, docker: false,\n"
+    "           ecr: false}\n"
+    "gpg: {enabled: false}\n"
+    "ssh: {enabled: true, seed_from_host: true}\n"
+    "jetbrains: {enabled: false, ide: idea, userprefs_from_host: true,\n"
+    "            share_idea: true, ai_enabled: true, autostart: true,\n"
+    "            toolbox_host_path: /opt/t}\n"
+    "chrome: {enabled: false, url: 'http://x', dark_mode: true,\n"
+    "         autostart: true, host_path: /opt/c}\n"
+    "terminal:\n  kitty: {enabled: false, host_terminfo_path: null}\n"
+    "agents:\n"
+    "  claude:\n"
+    "    enabled: false\n"
+    "    autostart: true\n"
+    "    command: claude --dangerously-skip-permissions\n"
+    "    auto_update: false\n"
+    "    install_network: loose\n"
+    "    env: {CLAUDE_X: '1'}\n"
+    "    plugins_enabled: false\n"
+    "    install_jailbee_skills: false\n"
+    "    ai_pr_description: false\n"
+    "    ai_pr_branch: false\n"
+    "    ai_pr_model: sonnet\n"
+    "    pr_prompt: null\n"
+    "    ai_pr_timeout: 600\n"
+    "  codex: {enabled: false, egress_allow: []}\n"
+    "autostart:\n"
+    "  on_create: []\n  on_start: []\n  step_timeout: 600\n  env: {}\n"
+    "docker_registry_mirror: {extra_registries: []}\n"
+    "new: {clone_from: origin, autofetch: true, background: false,\n"
+    "      submodules: false}\n"
+    "destroy: {background: false}\n"
+    "after_new: none\n"
+    "confirm: {auto_target: false}\n"
+    "pull: {destroy_container: null, delete_branch: null}\n"
+    "push: {default_action: null, default_source: null, push_from: null,\n"
+    "       autofetch: null}\n"
+    "ls: {fields: null, hide: []}\n"
+    "dashboard: {fields: [], hide: null}\n";
+
+static const struct rc_agent *
+agent(const struct repoconf *c, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < c->agents.n; i++)
+		if (strcmp(c->agents.v[i].name, name) == 0)
+			return &c->agents.v[i];
+	return NULL;
+}
+
+ATF_TC_WITHOUT_HEAD(original_full_config);
+ATF_TC_BODY(original_full_config, tc)
+{
+	struct repoconf		 c;
+	const struct rc_agent	*a;
+
+	fresh(&c);
+	OK(G, orig_global, &c);
+	OK(R, orig_repo, &c);
+	FINISH(&c);
+	ATF_CHECK_STREQ(c.container_prefix, "myapp");
+	ATF_CHECK_EQ(c.container_uid, 1000);
+	ATF_CHECK_EQ(c.env.n, 1);
+	ATF_CHECK_EQ(c.host_mounts.n, 1);
+	ATF_CHECK_EQ(c.optional_mounts.n, 1);
+	ATF_CHECK_EQ(c.optional_mounts.v[0].auto_unmount_after, 15 * 60);
+	ATF_CHECK_EQ(c.egress_allow.n, 1);
+	ATF_CHECK_EQ(c.loose_auto_revert.after, 5 * 60);
+	ATF_CHECK_EQ(c.cpu, 4);
+	ATF_CHECK_EQ(c.ssh_enabled, 1);
+	/* golden.alias and golden.extra_apt_packages are base.* */
+	ATF_CHECK_STREQ(c.base_alias, "myapp-base");
+	ATF_CHECK_STREQ(c.base_packages, "ripgrep");
+	/* claude: the repo's keys over the preset's, the global list first */
+	ATF_REQUIRE((a = agent(&c, "claude")) != NULL);
+	ATF_CHECK_EQ(a->enabled, 0);
+	ATF_CHECK_EQ(a->auto_update, 0);
+	ATF_CHECK_STREQ(a->command, "claude --dangerously-skip-permissions");
+	ATF_CHECK_STREQ(a->install, "npm install -g @anthropic-ai/claude-code");
+	ATF_CHECK_EQ(a->nenv, 1);
+	ATF_CHECK_STREQ(a->egress[0], "api.anthropic.com:443");
+	ATF_CHECK_STREQ(a->egress[a->negress - 1], "g.example:443");
+	/* codex: its preset egress reset by [] */
+	ATF_REQUIRE((a = agent(&c, "codex")) != NULL);
+	ATF_CHECK_EQ(a->negress, 0);
+	ATF_CHECK_STREQ(a->command, "codex");
+	repoconf_free(&c);
+}
+
+/* each key of the original JailBee does not do, asking for something */
+ATF_TC_WITHOUT_HEAD(original_not_yet);
+ATF_TC_BODY(original_not_yet, tc)
+{
+#define NOTYET	": not supported yet by JailBee (a key of the original: " \
+		"remove it, or leave it off with false, null or empty)"
+	BAD(R, "share_local: true\n", "config.yaml:1: share_local" NOTYET);
+	BAD(G, "shared_dir: ~/x\n", "global.yaml:1: shared_dir" NOTYET);
+	BAD(R, "host_devices: [{path: /dev/kvm}]\n",
+	    "config.yaml:1: host_devices" NOTYET);
+	BAD(R, "host_ports: [{name: web, port: 8080}]\n",
+	    "config.yaml:1: host_ports" NOTYET);
+	BAD(R, "shared_caches: [{name: m2}]\n",
+	    "config.yaml:1: shared_caches" NOTYET);
+	BAD(R, "defaults: {storage_pool: fast}\n",
+	    "config.yaml:1: defaults.storage_pool" NOTYET);
+	BAD(R, "golden:\n  ubuntu_version: '26.04'\n",
+	    "config.yaml:2: golden.ubuntu_version" NOTYET);
+	BAD(R, "golden:\n  stacks: {node: true}\n",
+	    "config.yaml:2: golden.stacks.node" NOTYET);
+	BAD(R, "golden:\n  provision_env: {A: b}\n",
+	    "config.yaml:2: golden.provision_env.A" NOTYET);
+	BAD(R, "jetbrains:\n  enabled: true\n",
+	    "config.yaml:2: jetbrains.enabled" NOTYET);
+	BAD(R, "chrome: {url: 'http://x'}\n", "config.yaml:1: chrome.url"
+	    NOTYET);
+	BAD(R, "terminal:\n  kitty:\n    enabled: auto\n",
+	    "config.yaml:3: terminal.kitty.enabled" NOTYET);
+	BAD(R, "docker_registry_mirror: {extra_registries: [r.example]}\n",
+	    "config.yaml:1: docker_registry_mirror.extra_registries" NOTYET);
+	BAD(G, "docker_registry_mirror: {enabled: true}\n",
+	    "global.yaml:1: docker_registry_mirror.enabled" NOTYET);
+	BAD(R, "autostart:\n  on_start:\n    - {name: a, run: b}\n",
+	    "config.yaml:2: autostart.on_start" NOTYET);
+	BAD(R, "autostart: {step_timeout: 60}\n",
+	    "config.yaml:1: autostart.step_timeout" NOTYET);
+	BAD(R, "new: {background: true}\n", "config.yaml:1: new.background"
+	    NOTYET);
+	BAD(R, "new: {submodules: true}\n", "config.yaml:1: new.submodules"
+	    NOTYET);
+	BAD(R, "destroy: {background: true}\n",
+	    "config.yaml:1: destroy.background" NOTYET);
+	BAD(R, "after_new: tmux\n", "config.yaml:1: after_new" NOTYET);
+	BAD(R, "confirm: {auto_target: true}\n",
+	    "config.yaml:1: confirm.auto_target" NOTYET);
+	BAD(R, "pull: {destroy_container: always}\n",
+	    "config.yaml:1: pull.destroy_container" NOTYET);
+	BAD(R, "push: {default_action: merge}\n",
+	    "config.yaml:1: push.default_action" NOTYET);
+	BAD(R, "ls: {fields: [name]}\n", "config.yaml:1: ls.fields" NOTYET);
+	BAD(R, "dashboard: {hide: [x]}\n", "config.yaml:1: dashboard.hide"
+	    NOTYET);
+	BAD(G, "egress_proxy_always: true\n",
+	    "global.yaml:1: egress_proxy_always" NOTYET);
+	BAD(G, "gui: {wayland: always}\n", "global.yaml:1: gui.wayland"
+	    NOTYET);
+	BAD(G, "litellm: {port: 4000}\n", "global.yaml:1: litellm.port"
+	    NOTYET);
+	BAD(R, "ssh: {seed_from_host: false}\n",
+	    "config.yaml:1: ssh.seed_from_host" NOTYET);
+	BAD(R, "agents:\n  claude:\n    plugins_enabled: true\n",
+	    "config.yaml:3: agents.claude.plugins_enabled" NOTYET);
+	BAD(R, "claude:\n  ai_pr_model: opus\n",
+	    "config.yaml:2: claude.ai_pr_model" NOTYET);
+	/* below a key of the original, a misspelt key is still unknown */
+	BAD(R, "jetbrains: {enabld: false}\n",
+	    "config.yaml:1: jetbrains.enabld: unknown key (known: enabled "
+	    "ide userprefs_from_host share_idea ai_enabled autostart "
+	    "toolbox_host_path)");
+	BAD(R, "agents:\n  codex:\n    plugins_enabled: false\n",
+	    "config.yaml:3: agents.codex.plugins_enabled: unknown key "
+	    "(known: enabled, autostart, command, install, install_check, "
+	    "update, auto_update, install_network, shared, egress_allow, "
+	    "env)");
+	/* refused with where it belongs, or its successor */
+	BAD(G, "remote:\n  ssh: {restrict_host: true}\n",
+	    "global.yaml:1: remote: the SSH server's settings (remote.ssh.*) "
+	    "live in jailbeed.yaml (/etc/jailbee/jailbeed.yaml), which "
+	    "jailbeed reads, not in this file");
+	BAD(R, "merge: {}\n", "config.yaml:1: merge: retired by the "
+	    "original: its settings moved to pull (pull.destroy_container, "
+	    "pull.delete_branch)");
+	BAD(R, "install_gie_skills: true\n", "config.yaml:1: "
+	    "install_gie_skills: retired by the original: its successor is "
+	    "agents.claude.install_jailbee_skills");
+	BAD(G, "github: {enabled: true}\n", "global.yaml:1: github: not "
+	    "allowed in this file: github.token belongs in the host-local "
+	    "file " LOCAL " (mode 0600)");
+#undef NOTYET
+}
+
+ATF_TC_WITHOUT_HEAD(agents_presets);
+ATF_TC_BODY(agents_presets, tc)
+{
+	struct repoconf		 c;
+	const struct rc_agent	*a;
+	static const char *const names[] = { "claude", "codex", "gemini",
+		"aider", "opencode" };
+	size_t			 i;
+
+	/* the built-ins, complete, none enabled */
+	fresh(&c);
+	FINISH(&c);
+	ATF_CHECK_EQ(c.agents.n, 5);
+	for (i = 0; i < 5; i++) {
+		ATF_REQUIRE_MSG((a = agent(&c, names[i])) != NULL, "%s",
+		    names[i]);
+		ATF_CHECK_EQ(a->enabled, 0);
+		ATF_CHECK_EQ(a->autostart, 1);
+		ATF_CHECK_EQ(a->auto_update, 1);
+		ATF_CHECK(a->command[0] != '\0');
+		ATF_CHECK(a->install[0] != '\0');
+		ATF_CHECK(a->install_check[0] != '\0');
+		ATF_CHECK(a->update[0] != '\0');
+		ATF_CHECK_STREQ(a->install_network, "loose");
+		ATF_CHECK(a->negress > 0);
+		ATF_CHECK(a->nshared > 0);
+	}
+	repoconf_free(&c);
+
+	/* key by key: global then repo over the preset; lists appended */
+	fresh(&c);
+	OK(G, "agents:\n  gemini:\n    command: g1\n"
+	    "    egress_allow: [a.example]\n    env: {A: '1', B: '2'}\n", &c);
+	OK(R, "agents:\n  gemini:\n    install_check: 'true'\n"
+	    "    egress_allow: [b.example]\n    env: {B: null, C: '3'}\n"
+	    "    shared:\n      - {subpath: g2, path: /x, type: file, "
+	    "seed: '{}'}\n"
+	    "  fake:\n    command: ./agent.sh\n    install: ./install.sh\n",
+	    &c);
+	FINISH(&c);
+	ATF_REQUIRE((a = agent(&c, "gemini")) != NULL);
+	ATF_CHECK_STREQ(a->command, "g1");
+	ATF_CHECK_STREQ(a->install_check, "true");
+	ATF_CHECK_STREQ(a->install, "npm install -g @google/gemini-cli");
+	ATF_REQUIRE_EQ(a->negress, 6);
+	ATF_CHECK_STREQ(a->egress[0], "generativelanguage.googleapis.com:443");
+	ATF_CHECK_STREQ(a->egress[4], "a.example");
+	ATF_CHECK_STREQ(a->egress[5], "b.example");
+	ATF_REQUIRE_EQ(a->nenv, 2);
+	ATF_CHECK_STREQ(a->env_name[0], "A");
+	ATF_CHECK_STREQ(a->env_name[1], "C");
+	ATF_REQUIRE_EQ(a->nshared, 2);
+	ATF_CHECK_STREQ(a->shared[0].path, "~/.gemini");
+	ATF_CHECK_STREQ(a->shared[1].seed, "{}");
+	/* an agent of the user's: no preset, strict install */
+	ATF_REQUIRE((a = agent(&c, "fake")) != NULL);
+	ATF_CHECK_STREQ(a->command, "./agent.sh");
+	ATF_CHECK_STREQ(a->install_network, "strict");
+	ATF_CHECK_EQ(a->negress, 0);
+	ATF_CHECK_EQ(a->nshared, 0);
+	ATF_CHECK_EQ(c.agents.n, 6);
+	repoconf_free(&c);
+
+	/* null gives the preset back; the alias is agents.claude */
+	fresh(&c);
+	OK(G, "claude: {command: x}\n", &c);
+	OK(R, "agents: {claude: null}\n", &c);
+	FINISH(&c);
+	ATF_REQUIRE((a = agent(&c, "claude")) != NULL);
+	ATF_CHECK_STREQ(a->command, "claude");
+	repoconf_free(&c);
+
+	/* enabled: what running it needs but is not done yet is refused */
+	{
+		char	err[RC_ERR_MAX] = "";
+
+		fresh(&c);
+		OK(R, "agents:\n  claude: {enabled: true}\n", &c);
+		ATF_CHECK(repoconf_finish(&c, "/src/proj", 1000, 1001, err,
+		    sizeof(err)) == -1);
+		ATF_CHECK_STREQ(err, "agents.claude.egress_allow: its entries "
+		    "joining the container's allowlist is not supported yet: "
+		    "set it empty ([], or strict) to run the agent without it, "
+		    "or put what it needs in the repo's own keys "
+		    "(egress_allow)");
+		repoconf_free(&c);
+		fresh(&c);
+		OK(R, "agents:\n  claude: {enabled: true, egress_allow: [],\n"
+		    "    shared: []}\n", &c);
+		ATF_CHECK(repoconf_finish(&c, "/src/proj", 1000, 1001, err,
+		    sizeof(err)) == -1);
+		ATF_CHECK_STREQ(err, "agents.claude.install_network: loose (the "
+		    "network opened for the install) is not supported yet: set "
+		    "it empty ([], or strict) to run the agent without it, or "
+		    "put what it needs in the repo's own keys (egress_allow)");
+		repoconf_free(&c);
+		fresh(&c);
+		OK(R, "agents:\n  x: {enabled: true}\n", &c);
+		ATF_CHECK(repoconf_finish(&c, "/src/proj", 1000, 1001, err,
+		    sizeof(err)) == -1);
+		ATF_CHECK_STREQ(err, "agents.x.command: not set: an enabled "
+		    "agent needs the command that launches it");
+		repoconf_free(&c);
+		fresh(&c);
+		OK(R, "agents:\n  x: {enabled: true, command: ./a}\n", &c);
+		FINISH(&c);
+		ATF_REQUIRE((a = agent(&c, "x")) != NULL);
+		ATF_CHECK_EQ(a->enabled, 1);
+		ATF_CHECK(repoconf_agent(&c, "x") == a);
+		ATF_CHECK(repoconf_agent(&c, "y") == NULL);
+		repoconf_free(&c);
+	}
+	BAD(R, "claude: {command: a}\nagents: {claude: {command: b}}\n",
+	    "config.yaml:1: claude: both claude and agents.claude are set: "
+	    "keep agents.claude (claude is the original's older spelling)");
+	BAD(R, "agents: {Bad: {}}\n", "config.yaml:1: agents.Bad: bad agent "
+	    "name: 1 to 32 lowercase letters, digits, '_' and '-', starting "
+	    "with a letter or digit");
+	BAD(R, "agents: {x: {install_network: wide}}\n",
+	    "config.yaml:1: agents.x.install_network: must be strict or "
+	    "loose");
+	BAD(R, "agents:\n  x:\n    shared: [{subpath: ../a, path: /a}]\n",
+	    "config.yaml:3: agents.x.shared[0].subpath: must not hold empty, "
+	    "\".\" or \"..\" components");
+	BAD(R, "agents:\n  x:\n    shared: [{subpath: a}]\n",
+	    "config.yaml:3: agents.x.shared[0].path: missing (this key is "
+	    "required)");
+}
+
+/* the effective agents print and read back to the same print */
+ATF_TC_WITHOUT_HEAD(agents_roundtrip);
+ATF_TC_BODY(agents_roundtrip, tc)
+{
+	struct repoconf	 c, d;
+	char		*s, *t, err[RC_ERR_MAX];
+
+	fresh(&c);
+	OK(R, "agents:\n  fake: {command: 'a \"b\"', env: {X: y}}\n"
+	    "  claude: {egress_allow: [z.example]}\n  codex: {shared: []}\n"
+	    "  empty: {}\n", &c);
+	s = dump(&c);
+	ATF_CHECK_STREQ("agents:\n  fake:\n    command: \"a \\\"b\\\"\"\n"
+	    "    env:\n      \"X\": \"y\"\n"
+	    "  claude:\n    egress_allow:\n      - \"z.example\"\n"
+	    "  codex:\n    shared: []\n  empty: {}\n", s);
+	free(s);
+	FINISH(&c);
+	s = dump(&c);
+	repoconf_init(&d);
+	ATF_REQUIRE_MSG(repoconf_parse_layer(R, "dump", s, strlen(s), &d,
+	    err, sizeof(err)) == 0, "%s\n%s", err, s);
+	FINISH(&d);
+	t = dump(&d);
+	ATF_CHECK_STREQ(s, t);
+	free(s);
+	free(t);
+	repoconf_free(&c);
+	repoconf_free(&d);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, defaults);
@@ -1629,5 +2027,9 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, dump_roundtrip);
 	ATF_TP_ADD_TC(tp, template);
 	ATF_TP_ADD_TC(tp, base_packages);
+	ATF_TP_ADD_TC(tp, original_full_config);
+	ATF_TP_ADD_TC(tp, original_not_yet);
+	ATF_TP_ADD_TC(tp, agents_presets);
+	ATF_TP_ADD_TC(tp, agents_roundtrip);
 	return atf_no_error();
 }

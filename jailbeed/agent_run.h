@@ -1,0 +1,31 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+#ifndef JAILBEED_AGENT_RUN_H
+#define JAILBEED_AGENT_RUN_H
+
+#include "capture.h"
+#include "repoconf.h"
+
+/*
+ * Install (or update) agent a in the container and, when launch (and
+ * its autostart), launch it in the tmux session autostart; next gets the
+ * result.  0 sent, -1 could not be.
+ */
+int	agent_run(struct job *, const char *instance, const struct repoconf *,
+	    const struct rc_agent *a, int launch, capture_next next);
+/*
+ * The result as progress lines; 0 when it all went, else -1 and why
+ * (the script's last line on stderr and its status).
+ */
+int	agent_result(struct job *, const char *agent, struct capture_result *,
+	    char *err, size_t errlen);
+
+#endif /* JAILBEED_AGENT_RUN_H */

@@ -1,0 +1,232 @@
+#! /usr/bin/env atf-sh
+#
+# Copyright (c) 2026 The JailBee authors
+#
+# Permission to use, copy, modify, and distribute this software for any
+# purpose with or without fee is hereby granted, provided that the above
+# copyright notice and this permission notice appear in all copies.
+#
+# THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+# WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+# MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+# ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+# WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+# ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+# OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+#
+# Coding agents (issue 19): jbctl new --agent runs a fake agent preset,
+# whose install and command are scripts in the test repo, inside the
+# container as the dev user: install_check, install when it fails, the
+# command in a window of the tmux session autostart, which jbctl tmux
+# attaches.  What cannot run yet is refused before anything is made.
+
+. "$(atf_get_srcdir)/lib.sh"
+
+# the test repo with the fake agent's scripts committed, so the clone
+# has them, and agents.fake (and a failing one) in its config
+setup() {
+	jb_start
+	jb_tools
+	jb_image
+	jb_repo
+	r=repo
+	cat > $r/install.sh <<'EOF'
+#!/bin/sh
+# the fake agent's install: its marker, and a log of every run
+mkdir -p "$HOME/.fake"
+echo "install in $PWD" >> "$HOME/.fake/install.log"
+touch "$HOME/.fake/installed"
+EOF
+	cat > $r/agent.sh <<'EOF'
+#!/bin/sh
+# the fake agent: says where and with what it runs, a moment later ends
+echo "agent ran in $PWD REPO_DIR=$REPO_DIR FAKE_ENV=$FAKE_ENV" > "$HOME/.fake/agent.out"
+echo "fake agent is up"
+sleep 1
+EOF
+	chmod 0755 $r/install.sh $r/agent.sh
+	# the checkout is the owner's already: git as root would refuse it
+	git -c safe.directory="*" -C $r add install.sh agent.sh ||
+	    atf_fail "git add"
+	git -c safe.directory="*" -C $r commit -q -m "the fake agent" ||
+	    atf_fail "git commit"
+	cat >> $r/.jailbee/config.yaml <<'EOF'
+agents:
+  fake:
+    install_check: test -e "$HOME/.fake/installed"
+    install: ./install.sh
+    command: ./agent.sh
+    env: {FAKE_ENV: from-config}
+  broken:
+    install_check: "false"
+    install: echo the install broke >&2; exit 3
+    command: ./agent.sh
+EOF
+	chown -R $JB_OWNER:$(id -gn $JB_OWNER) $r
+}
+
+# wait until file $2 exists in container $1 (as the dev user)
+wait_file() {
+	i=0
+	while [ $i -lt 100 ]; do
+		in_ctr "$1" test -e "$2" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	atf_fail "$2 never appeared in $1"
+}
+
+atf_test_case new_agent cleanup
+new_agent_head() {
+	atf_set descr "new --agent fake: install_check fails, the install" \
+	    "runs once as the dev user in the clone, then the command runs" \
+	    "in window agent-fake of the tmux session autostart with" \
+	    "REPO_DIR and the agent's env, and stays visible after it ends"
+	atf_set require.user root
+	atf_set timeout 300
+}
+new_agent_body() {
+	setup
+	p=$(jb_prefix)
+	c=$p-ag
+	atf_check -e match:"agent fake: installing" \
+	    -e match:"agent fake: installed" \
+	    -e match:"agent fake: launched in tmux session autostart" \
+	    -e match:"ready: $c" jbo repo new ag --agent fake
+	atf_check -o inline:"install in /home/dev/$p\n" \
+	    in_ctr $c cat /home/dev/.fake/install.log
+	wait_file $c /home/dev/.fake/agent.out
+	atf_check -o inline:"agent ran in /home/dev/$p REPO_DIR=/home/dev/$p FAKE_ENV=from-config\n" \
+	    in_ctr $c cat /home/dev/.fake/agent.out
+	# remain-on-exit: the ended agent's window is still there, and what
+	# it printed
+	i=0
+	while [ $i -lt 50 ] && ! in_ctr $c tmux list-windows -t autostart \
+	    -F '#{pane_dead}' | grep -q 1; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	atf_check -o inline:"agent-fake 1\n" in_ctr $c \
+	    tmux list-windows -t autostart -F '#{window_name} #{pane_dead}'
+	# (tmux's "Pane is dead" line scrolls the screen: history too)
+	atf_check -o match:"fake agent is up" \
+	    -o match:"Pane is dead \(status 0" in_ctr $c \
+	    tmux capture-pane -p -S - -t autostart:agent-fake
+	# the agent ran as the dev user, not root
+	atf_check -o inline:"$(id -u $JB_OWNER)\n" in_ctr $c \
+	    stat -c %u /home/dev/.fake/agent.out
+}
+new_agent_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case tmux_attach cleanup
+tmux_attach_head() {
+	atf_set descr "jbctl tmux attaches the session autostart on a real" \
+	    "terminal; without a session it says why and exits 1"
+	atf_set require.user root
+	atf_set require.progs tmux
+	atf_set timeout 300
+}
+tmux_attach_body() {
+	setup
+	p=$(jb_prefix)
+	atf_check -e ignore jbo repo new ag --agent fake
+	atf_check -e ignore jbo repo new plain
+	sess=jbagent$$
+	echo $sess > tmux-session
+	bin=$(pwd)/bin/jbctl
+	sock=$(jb_sock)
+	as_owner="setpriv --reuid=$JB_OWNER --regid=$JB_OWNER --init-groups env HOME=/nonexistent TERM=xterm"
+	tmux new-session -d -s $sess -x 100 -y 30 \
+	    "cd repo && $as_owner $bin -s $sock tmux plain; echo jbctl-plain=\$?; sleep 3; $as_owner $bin -s $sock tmux ag; sleep 30"
+	sleep 2
+	tmux capture-pane -p -t $sess > screen1
+	sleep 4
+	tmux capture-pane -p -t $sess > screen
+	tmux kill-session -t $sess
+	grep -q "no tmux session autostart in this container" screen1 ||
+	    { cat screen1; atf_fail "no reason for the missing session"; }
+	grep -q "jbctl-plain=1" screen1 ||
+	    { cat screen1; atf_fail "tmux without a session did not exit 1"; }
+	# the attached session's status line names its window
+	grep -q "autostart0:agent-fake" screen ||
+	    { cat screen; atf_fail "the autostart session was not attached"; }
+}
+tmux_attach_cleanup() {
+	[ -f tmux-session ] && tmux kill-session -t "$(cat tmux-session)" 2>/dev/null
+	jb_containers_cleanup
+	jb_cleanup
+}
+
+atf_test_case no_autostart_and_failures cleanup
+no_autostart_and_failures_head() {
+	atf_set descr "--no-autostart installs but launches nothing; a failing" \
+	    "install fails new with the reason and keeps the container; an" \
+	    "unknown agent, or one asking for what is not done yet, is" \
+	    "refused before anything is made"
+	atf_set require.user root
+	atf_set timeout 300
+}
+no_autostart_and_failures_body() {
+	setup
+	p=$(jb_prefix)
+	atf_check -e match:"agent fake: installed" \
+	    -e match:"agent fake: not launched" \
+	    jbo repo new quiet --agent fake --no-autostart
+	atf_check -o inline:"install in /home/dev/$p\n" \
+	    in_ctr $p-quiet cat /home/dev/.fake/install.log
+	atf_check -s exit:1 -e match:"no server running|error connecting|can't find session" \
+	    in_ctr $p-quiet tmux has-session -t autostart
+	atf_check -s exit:1 \
+	    -e match:"the install broke" \
+	    -e match:"agent broken: install failed \(status 3\)" \
+	    -e match:"$p-bad is kept as it is" \
+	    jbo repo new bad --agent broken
+	atf_check -o inline:"RUNNING\n" incus list -c s --format csv "^$p-bad\$"
+	atf_check -s exit:1 -e match:"--agent nosuch: no such agent" \
+	    jbo repo new none --agent nosuch
+	atf_check -s exit:1 \
+	    -e match:"agents.claude.egress_allow: its entries joining the container's allowlist is not supported yet" \
+	    jbo repo new cl --agent claude
+	atf_check -o inline:"" incus list -c n --format csv "^$p-(none|cl)\$"
+}
+no_autostart_and_failures_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case start_enabled cleanup
+start_enabled_head() {
+	atf_set descr "agents.fake.enabled: new installs and launches it" \
+	    "without --agent; a second start runs only install_check and" \
+	    "launches it again; restart --no-autostart launches nothing"
+	atf_set require.user root
+	atf_set timeout 300
+}
+start_enabled_body() {
+	setup
+	p=$(jb_prefix)
+	c=$p-en
+	sed -i 's/^  fake:$/  fake:\n    enabled: true/' repo/.jailbee/config.yaml
+	atf_check -e match:"agent fake: installing" \
+	    -e match:"agent fake: launched in tmux session autostart" \
+	    jbo repo new en
+	wait_file $c /home/dev/.fake/agent.out
+	atf_check in_ctr $c rm /home/dev/.fake/agent.out
+	atf_check -e ignore jbo repo stop en
+	atf_check -e match:"agent fake: installed \(install_check passed\)" \
+	    -e not-match:"installing" \
+	    -e match:"agent fake: launched in tmux session autostart" \
+	    jbo repo start en
+	atf_check -o inline:"install in /home/dev/$p\n" \
+	    in_ctr $c cat /home/dev/.fake/install.log
+	wait_file $c /home/dev/.fake/agent.out
+	atf_check -e match:"agent fake: installed \(install_check passed\)" \
+	    -e match:"agent fake: not launched" \
+	    jbo repo restart en --no-autostart
+	atf_check -s exit:1 -e ignore in_ctr $c tmux has-session -t autostart
+}
+start_enabled_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_init_test_cases() {
+	atf_add_test_case new_agent
+	atf_add_test_case tmux_attach
+	atf_add_test_case no_autostart_and_failures
+	atf_add_test_case start_enabled
+}
