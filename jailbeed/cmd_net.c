@@ -94,7 +94,7 @@ strict_stopped(struct req *r, int ok, const char *err)
 {
 	struct job	*job = r->arg;
 	struct netwait	*w = job->state;
-	char		 msg[1024];
+	char		 msg[2 * JB_ERR_TEXT_MAX + 256];
 
 	/* what was done first: jb-netd's reason may be long */
 	if (ok)
