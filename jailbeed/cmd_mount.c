@@ -28,6 +28,7 @@
 #include "mount_remote.h"
 #include "mounts.h"
 #include "mountspec.h"
+#include "ports.h"
 
 struct mjob {
 	struct repo_ctx			*ctx;
@@ -382,6 +383,25 @@ apply_github(struct job *job, struct capture_result *res)
 }
 
 static void
+apply_ported(struct job *job, int ok, const char *err, void *arg)
+{
+	struct mjob	*m = job->state;
+
+	if (!ok) {
+		job_end(job, 0, "apply: host_ports: %s", err);
+		return;
+	}
+	switch (github_inject(job, m->ctx, m->name, apply_github)) {
+	case 1:
+		job_end(job, 1, NULL);
+		break;
+	case -1:
+		job_end(job, 0, "cannot reach jb-incus");
+		break;
+	}
+}
+
+static void
 apply_done(struct job *job, int ok, const char *err, void *arg)
 {
 	struct mjob	*m = job->state;
@@ -392,14 +412,9 @@ apply_done(struct job *job, int ok, const char *err, void *arg)
 	}
 	job_progress(job, "host_mounts applied; ones already attached are "
 	    "left as they are");
-	switch (github_inject(job, m->ctx, m->name, apply_github)) {
-	case 1:
-		job_end(job, 1, NULL);
-		break;
-	case -1:
-		job_end(job, 0, "cannot reach jb-incus");
-		break;
-	}
+	/* host_ports as declared now: missing ones added, stale ones gone */
+	ports_config_attach(job, &m->ctx->conf, m->name, 1, apply_ported,
+	    NULL);
 }
 
 static void

@@ -26,6 +26,7 @@
 #include "jailbeed.h"
 #include "jobs.h"
 #include "mounts.h"
+#include "ports.h"
 #include "log.h"
 
 static void	job_dispatch(struct job *);
@@ -111,6 +112,12 @@ job_dispatch(struct job *job)
 	case CMD_NET_EGRESS_EXPORT:
 	case CMD_NET_REFRESH:
 		cmd_net(job);
+		break;
+	case CMD_PORT_TO_CONTAINER:
+	case CMD_PORT_TO_HOST:
+	case CMD_PORT_LS:
+	case CMD_PORT_RM:
+		cmd_port(job);
 		break;
 	default:
 		job_end(job, 0, "this command is not carried out by jailbeed");

@@ -529,6 +529,7 @@ static void r_instance(const void *a) { text_output.instance(a); }
 static void r_snapshot(const void *a) { text_output.snapshot(a); }
 static void r_list_end(const void *a) { text_output.list_end(); }
 static void r_mount(const void *a) { text_output.mount(a); }
+static void r_port(const void *a) { text_output.port(a); }
 
 int
 sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
@@ -557,6 +558,11 @@ sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
 	case IMSG_CTL_MOUNT:
 		render(s, r_mount, data);
 		return 0;
+	case IMSG_CTL_PORT:
+		/* port ls lists; an added one was said in a progress line */
+		if (s->render == CMD_PORT_LS)
+			render(s, r_port, data);
+		return 0;
 	case IMSG_CTL_BASE_SPEC:
 		/* what a local jbctl would build; the error says it remotely */
 		return 0;
@@ -581,7 +587,8 @@ sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
 		if (!s->failed && s->render == CMD_STATUS)
 			render(s, r_status_end, NULL);
 		if (!s->failed && (s->render == CMD_LS ||
-		    s->render == CMD_SNAP_LS || s->render == CMD_MOUNT_LS))
+		    s->render == CMD_SNAP_LS || s->render == CMD_MOUNT_LS ||
+		    s->render == CMD_PORT_LS))
 			render(s, r_list_end, NULL);
 		if (!s->got_exit)
 			s->status = s->failed ? 1 : 0;
@@ -759,10 +766,10 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 	}
 	default:
 		if (cmd->id == CMD_LS || cmd->id == CMD_SNAP_LS ||
-		    cmd->id == CMD_MOUNT_LS)
+		    cmd->id == CMD_MOUNT_LS || cmd->id == CMD_PORT_LS)
 			text_output.list_begin(cmd->id == CMD_LS ?
 			    "containers" : cmd->id == CMD_MOUNT_LS ? "mounts" :
-			    "snapshots");
+			    cmd->id == CMD_PORT_LS ? "ports" : "snapshots");
 		job_start(s->c, cmd);
 	}
  out:

@@ -134,6 +134,21 @@ ops_dispatch(struct child *c, struct imsg *imsg)
 		get_exact(imsg, &t, sizeof(t));
 		op_disk_list(rid, &t);
 		break;
+	case IMSG_INCUS_PORT_ADD:
+	case IMSG_INCUS_PORT_REMOVE: {
+		struct jb_port	q;
+
+		get_exact(imsg, &q, sizeof(q));
+		if (type == IMSG_INCUS_PORT_ADD)
+			op_port_add(rid, &q);
+		else
+			op_port_remove(rid, &q);
+		break;
+	}
+	case IMSG_INCUS_PORT_LIST:
+		get_exact(imsg, &t, sizeof(t));
+		op_port_list(rid, &t);
+		break;
 	case IMSG_INCUS_IMAGE_IMPORT: {
 		struct jb_image_import	*q;
 

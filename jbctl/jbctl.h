@@ -30,6 +30,7 @@ struct output {
 	void	(*list_end)(void);
 	void	(*mount)(const struct jb_mount_entry *);	/* mount ls */
 	void	(*image)(const struct jb_image *);	/* base usage */
+	void	(*port)(const struct jb_port *);	/* port ls */
 };
 
 struct cmd;

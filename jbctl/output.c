@@ -20,6 +20,7 @@
 
 #include "jbctl.h"
 #include "mountspec.h"
+#include "portspec.h"
 
 static struct json_object	*json_list;
 /* where the text goes: stdout for jbctl, a memory stream in jailbeed */
@@ -151,7 +152,8 @@ text_version(const char *client, const char *daemon)
 }
 
 static int	text_list_header_due;
-static int	text_list_kind;	/* 1 containers, 2 snapshots, 3 mounts, 4 images */
+/* 1 containers, 2 snapshots, 3 mounts, 4 images, 5 ports */
+static int	text_list_kind;
 
 static void
 text_list_begin(const char *what)
@@ -159,7 +161,8 @@ text_list_begin(const char *what)
 	text_list_header_due = 1;
 	text_list_kind = strcmp(what, "snapshots") == 0 ? 2 :
 	    strcmp(what, "mounts") == 0 ? 3 :
-	    strcmp(what, "images") == 0 ? 4 : 1;
+	    strcmp(what, "images") == 0 ? 4 :
+	    strcmp(what, "ports") == 0 ? 5 : 1;
 }
 
 /* the MOUNT column: "-", or the soonest deadline of what is attached */
@@ -245,7 +248,8 @@ text_list_end(void)
 	if (text_list_header_due)
 		fprintf(ofp(), "no %s\n", text_list_kind == 2 ? "snapshots" :
 		    text_list_kind == 3 ? "mounts" :
-		    text_list_kind == 4 ? "images" : "containers");
+		    text_list_kind == 4 ? "images" :
+		    text_list_kind == 5 ? "port forwards" : "containers");
 }
 
 /* the containers made from an image, comma-separated, "-" for none */
@@ -296,11 +300,46 @@ text_image(const struct jb_image *im)
 	    im->repos[0] ? im->repos : "-", users);
 }
 
+static const char *
+port_dir(const struct jb_port *p)
+{
+	return p->dir == PORT_TO_HOST ? "to-host" : "to-container";
+}
+
+/* an endpoint, or "?" for a device changed outside JailBee */
+static const char *
+port_end(const char *addr, uint32_t port, char *buf, size_t len)
+{
+	if (addr[0] == '\0')
+		return "?";
+	(void)snprintf(buf, len, "%s:%u", addr, port);
+	return buf;
+}
+
+/* every line says what the table is about: forwards bypass the filter */
+static void
+text_port(const struct jb_port *p)
+{
+	char	c[32], h[32];
+
+	if (text_list_header_due) {
+		text_list_header_due = 0;
+		fprintf(ofp(), "%-32s %-24s %-12s %-5s %-21s %-21s %s\n",
+		    "CONTAINER", "DEVICE", "DIRECTION", "PROTO", "CONTAINER-SIDE",
+		    "HOST-SIDE", "FILTER");
+	}
+	fprintf(ofp(), "%-32s %-24s %-12s %-5s %-21s %-21s %s\n", p->name,
+	    p->device, port_dir(p), p->proto[0] ? p->proto : "?",
+	    port_end(p->container_address, p->port, c, sizeof(c)),
+	    port_end(p->host_address, p->host_port, h, sizeof(h)), "bypassed");
+}
+
 const struct output text_output = {
 	text_status_begin, text_status_entry, text_status_end, text_version,
 	text_list_begin, text_instance, text_snapshot, text_list_end,
 	text_mount,
-	text_image
+	text_image,
+	text_port
 };
 
 static void
@@ -414,6 +453,36 @@ json_instance(const struct jb_instance *in)
 }
 
 static void
+json_port(const struct jb_port *p)
+{
+	struct json_object	*o = json_object_new_object();
+
+	json_object_object_add(o, "container", json_object_new_string(p->name));
+	json_object_object_add(o, "device", json_object_new_string(p->device));
+	json_object_object_add(o, "direction",
+	    json_object_new_string(port_dir(p)));
+	json_object_object_add(o, "proto", p->proto[0] ?
+	    json_object_new_string(p->proto) : NULL);
+	json_object_object_add(o, "port", p->port ?
+	    json_object_new_int64(p->port) : NULL);
+	json_object_object_add(o, "container_address",
+	    p->container_address[0] ?
+	    json_object_new_string(p->container_address) : NULL);
+	json_object_object_add(o, "host_port", p->host_port ?
+	    json_object_new_int64(p->host_port) : NULL);
+	json_object_object_add(o, "host_address", p->host_address[0] ?
+	    json_object_new_string(p->host_address) : NULL);
+	json_object_object_add(o, "declared", json_object_new_boolean(
+	    strncmp(p->device, PORT_CFG_PREFIX, strlen(PORT_CFG_PREFIX)) == 0));
+	json_object_object_add(o, "state", json_object_new_string(p->state));
+	json_object_object_add(o, "prefix", json_object_new_string(p->prefix));
+	/* a forward goes through incusd, not the container's NIC */
+	json_object_object_add(o, "bypasses_filter",
+	    json_object_new_boolean(1));
+	json_object_array_add(json_list, o);
+}
+
+static void
 json_mount(const struct jb_mount_entry *e)
 {
 	struct json_object	*o = json_object_new_object();
@@ -505,5 +574,6 @@ const struct output json_output = {
 	json_status_begin, json_status_entry, json_status_end, json_version,
 	json_list_begin, json_instance, json_snapshot, json_list_end,
 	json_mount,
-	json_image
+	json_image,
+	json_port
 };

@@ -100,6 +100,7 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 	struct jb_exec_fd	 f;
 	struct jb_exit		 x;
 	struct jb_image		 im;
+	struct jb_port		 pt;
 	char			 err[JB_ERR_TEXT_MAX];
 	int			 n, done = 0, failed = 0, status = -1;
 	int			 fd_io = -1, fd_err = -1, interactive, listed = 0;
@@ -131,6 +132,10 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 	}
 	if (p->cmd->id == CMD_BASE_USAGE) {
 		out->list_begin("images");
+		listed = 1;
+	}
+	if (p->cmd->id == CMD_PORT_LS) {
+		out->list_begin("ports");
 		listed = 1;
 	}
 	while (!done) {
@@ -192,6 +197,22 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 				me.source[sizeof(me.source) - 1] = '\0';
 				me.path[sizeof(me.path) - 1] = '\0';
 				out->mount(&me);
+				break;
+			case IMSG_CTL_PORT:
+				if (imsg_get_data(&imsg, &pt, sizeof(pt)) == -1)
+					goto bad;
+				pt.name[sizeof(pt.name) - 1] = '\0';
+				pt.device[sizeof(pt.device) - 1] = '\0';
+				pt.proto[sizeof(pt.proto) - 1] = '\0';
+				pt.container_address[
+				    sizeof(pt.container_address) - 1] = '\0';
+				pt.host_address[sizeof(pt.host_address) - 1] =
+				    '\0';
+				pt.prefix[sizeof(pt.prefix) - 1] = '\0';
+				pt.state[sizeof(pt.state) - 1] = '\0';
+				/* port ls lists; an added one is said on stderr */
+				if (listed)
+					out->port(&pt);
 				break;
 			case IMSG_CTL_SNAPSHOT:
 				if (imsg_get_data(&imsg, &sn, sizeof(sn)) == -1)

@@ -180,7 +180,8 @@ const struct cmd cmdtab[] = {
 	  .name_arg = 1,
 	  .args = "NAME", .min_args = 1, .max_args = 1,
 	  .help = "attach the host_mounts entries a running container lacks, "
-	  "each checked as for new" },
+	  "each checked as for new, and make its host_ports forwards what "
+	  "the config declares" },
 	{ .words = { "base", "build" }, .id = CMD_BASE_BUILD,
 	  .cls = CMD_HOST, .args = "", .min_args = 0, .max_args = 0,
 	  .opts = { { .lname = "alias", .argname = "ALIAS",
@@ -258,6 +259,55 @@ const struct cmd cmdtab[] = {
 	  .cls = CMD_CONTAINER, .args = "NAME", .min_args = 1, .max_args = 1,
 	  .help = "resolve a container's allowed names now, pool the "
 	  "addresses and pin them in its /etc/hosts" },
+	/* port forwards (P1): Incus proxy devices, outside the filter */
+	{ .words = { "port", "to-container" }, .id = CMD_PORT_TO_CONTAINER,
+	  .name_arg = 1,
+	  .cls = CMD_CONTAINER, .args = "NAME PORT", .min_args = 2,
+	  .max_args = 2,
+	  .opts = { { .lname = "host-port", .argname = "N",
+	      .help = "the host service's port (default PORT)" },
+	    { .lname = "proto", .argname = "PROTO", .choices = "tcp|udp",
+	      .help = "tcp (default) or udp" },
+	    { .lname = "host-address", .argname = "IP",
+	      .help = "the host service's IPv4 address (default 127.0.0.1; "
+	      "another is taken with a warning)" },
+	    { .lname = "container-address", .argname = "IP",
+	      .help = "where it listens inside (default 127.0.0.1)" } },
+	  .help = "let the container reach a host service at "
+	  "127.0.0.1:PORT inside; it bypasses the network filter" },
+	{ .words = { "port", "to-host" }, .id = CMD_PORT_TO_HOST,
+	  .name_arg = 1,
+	  .cls = CMD_CONTAINER, .args = "NAME PORT", .min_args = 2,
+	  .max_args = 2,
+	  .opts = { { .lname = "host-port", .argname = "N|auto",
+	      .help = "the host port, 1024 or above (default PORT; auto: "
+	      "the lowest of 20000-29999 no forward takes)" },
+	    { .lname = "proto", .argname = "PROTO", .choices = "tcp|udp",
+	      .help = "tcp (default) or udp" },
+	    { .lname = "host-address", .argname = "IP",
+	      .help = "where it listens on the host (default 127.0.0.1; "
+	      "another is taken with a warning)" },
+	    { .lname = "container-address", .argname = "IP",
+	      .help = "the container service's address (default "
+	      "127.0.0.1)" } },
+	  .help = "reach the container's service at PORT from the host's "
+	  "127.0.0.1" },
+	{ .words = { "port", "ls" }, .id = CMD_PORT_LS,
+	  .name_arg = 1,
+	  .cls = CMD_CONTAINER, .args = "[NAME]", .min_args = 0,
+	  .max_args = 1,
+	  .opts = { { .lname = "output", .sname = 'o', .argname = "FORMAT",
+	      .choices = "text|json",
+	      .help = "print as text (default) or JSON" } },
+	  .help = "list the port forwards of a container, or of every "
+	  "container of this repo" },
+	{ .words = { "port", "rm" }, .id = CMD_PORT_RM,
+	  .name_arg = 2,
+	  .cls = CMD_CONTAINER, .args = "HANDLE NAME", .min_args = 2,
+	  .max_args = 2,
+	  .help = "remove a forward: HANDLE is its device, its host_ports "
+	  "name or its container port (a host_ports one comes back at the "
+	  "next start or apply)" },
 #ifdef JB_TESTHOOKS
 	{ .words = { "_test-attempt" }, .id = CMD_TEST_ATTEMPT,
 	  .cls = CMD_INTERNAL, .args = "PROCESS read|write|connect|netlink PATH",

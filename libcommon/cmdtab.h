@@ -72,6 +72,11 @@ enum cmd_id {
 	CMD_NET_EGRESS_LS,
 	CMD_NET_EGRESS_EXPORT,
 	CMD_NET_REFRESH,	/* N4: the pool and /etc/hosts pin, now */
+	/* port forwards (P1) */
+	CMD_PORT_TO_CONTAINER,
+	CMD_PORT_TO_HOST,
+	CMD_PORT_LS,
+	CMD_PORT_RM,
 };
 
 /* where a command runs: in the parent, or in jbctl alone */

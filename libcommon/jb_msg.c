@@ -71,6 +71,10 @@ jb_imsg_name(uint32_t type)
 	case IMSG_INCUS_DISK_REMOVE:	return "INCUS_DISK_REMOVE";
 	case IMSG_INCUS_DISK_LIST:	return "INCUS_DISK_LIST";
 	case IMSG_INCUS_DISK:		return "INCUS_DISK";
+	case IMSG_INCUS_PORT_ADD:	return "INCUS_PORT_ADD";
+	case IMSG_INCUS_PORT_REMOVE:	return "INCUS_PORT_REMOVE";
+	case IMSG_INCUS_PORT_LIST:	return "INCUS_PORT_LIST";
+	case IMSG_INCUS_PORT:		return "INCUS_PORT";
 	case IMSG_INCUS_HOSTS:		return "INCUS_HOSTS";
 	case IMSG_INCUS_GITCONFIG:	return "INCUS_GITCONFIG";
 	case IMSG_MOUNTD_GITIDENT:	return "MOUNTD_GITIDENT";
@@ -109,6 +113,7 @@ jb_imsg_name(uint32_t type)
 	case IMSG_CTL_EXIT:		return "CTL_EXIT";
 	case IMSG_CTL_IMAGE:		return "CTL_IMAGE";
 	case IMSG_CTL_BASE_SPEC:	return "CTL_BASE_SPEC";
+	case IMSG_CTL_PORT:		return "CTL_PORT";
 	}
 	return "unknown";
 }

@@ -96,6 +96,16 @@ enum jb_imsg_type {
 	/* the owner's git identity in the container (issue 12.3): 270.. */
 	IMSG_INCUS_GITCONFIG = 270, /* P->I, struct jb_git_write */
 
+	/*
+	 * port forwards (P1): 280..  ADD answers one PORT with the host
+	 * port it took (--host-port auto); LIST: one name's forwards, or
+	 * with name "" every suite container's (prefix "" or one repo's)
+	 */
+	IMSG_INCUS_PORT_ADD = 280, /* P->I, struct jb_port */
+	IMSG_INCUS_PORT_REMOVE,	/* P->I, struct jb_port (name, device) */
+	IMSG_INCUS_PORT_LIST,	/* P->I, struct jb_incus_target */
+	IMSG_INCUS_PORT,	/* I->P, struct jb_port, one per forward */
+
 	/* parent <-> jb-mountd: 300..; peerid = request id */
 	IMSG_MOUNTD_REPO = 300,	/* P->M, struct jb_repo_req */
 	IMSG_MOUNTD_REPO_INFO,	/* M->P, struct jb_repo_info, before DONE */
@@ -207,6 +217,9 @@ enum jb_imsg_type {
 	/* base images (C10): 1400.. */
 	IMSG_CTL_IMAGE = 1400,	/* parent -> client, struct jb_image */
 	IMSG_CTL_BASE_SPEC,	/* parent -> client, struct jb_base_spec */
+
+	/* port forwards (P1): 1500.. */
+	IMSG_CTL_PORT = 1500,	/* parent -> client, struct jb_port */
 };
 
 /* one process of the suite, as it reports itself */
@@ -493,6 +506,29 @@ struct jb_disk {
 	int32_t		readonly;
 	int32_t		pid;			/* I->P: the init's, 0 stopped */
 	char		prefix[48];		/* I->P, listed: the repo's */
+};
+
+/*
+ * A port forward (P1): an Incus proxy device of the suite's, built by
+ * jb-incus from these fields alone under a name portspec.h defines.
+ * dir PORT_TO_CONTAINER listens at container_address:port inside and
+ * connects to host_address:host_port; PORT_TO_HOST listens at
+ * host_address:host_port on the host and connects to
+ * container_address:port inside.  Addresses are IPv4 literals.
+ */
+struct jb_port {
+	char		name[JB_INSTANCE_MAX];	/* the instance */
+	char		device[JB_DEVICE_MAX];	/* port-cfg-*, port-tc-*, ... */
+	uint32_t	dir;			/* enum port_dir */
+	char		proto[4];		/* tcp | udp */
+	uint32_t	port;			/* the container's side */
+	char		container_address[16];
+	uint32_t	host_port;		/* ADD to-host: 0 = auto */
+	char		host_address[16];
+	int32_t		nonlocal;		/* ADD: a host address off
+						   127/8 was asked for by name */
+	char		prefix[48];		/* I->P, listed: the repo's */
+	char		state[16];		/* I->P, listed: Running ... */
 };
 
 /*
