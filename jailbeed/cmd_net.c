@@ -27,14 +27,9 @@
 #include "jobs.h"
 #include "log.h"
 #include "netpin.h"
+#include "netstatus.h"
 
 #define LOOSE_MAX	(7 * 24 * 60 * 60)
-
-static void
-net_done(struct req *r, int ok, const char *err)
-{
-	job_end(r->arg, ok, "%s", err);
-}
 
 /* strict, loose, refresh: jb-netd's answer and the pins it brought */
 struct netwait {
@@ -382,8 +377,15 @@ net_named(struct job *job, struct repo_ctx *ctx)
 	const char		*dur;
 	int64_t			 secs = RC_DEF_LOOSE_AFTER;
 
-	const char		*arg = job->args[job->nargs - 1];
+	const char		*arg;
 
+	/* net status without NAME: this repo's containers, or --all */
+	if (job->cmd.id == CMD_NET_STATUS && job->nargs == 0) {
+		net_status(job, NULL, ctx);
+		repo_ctx_free(ctx);
+		return;
+	}
+	arg = job->args[job->nargs - 1];
 	if (repo_container_name(ctx, arg, name, sizeof(name)) == -1) {
 		repo_ctx_free(ctx);
 		job_end(job, 0, "%s: not a container name", arg);
@@ -409,12 +411,10 @@ net_named(struct job *job, struct repo_ctx *ctx)
 		return;
 	}
 	if (job->cmd.id == CMD_NET_STATUS) {
+		/* over SSH, the container the remote gate found */
+		net_status(job, job->remote_found ? job->remote_in.name : name,
+		    ctx);
 		repo_ctx_free(ctx);
-		memset(&t, 0, sizeof(t));
-		strlcpy(t.name, name, sizeof(t.name));
-		if (req_send(PROC_NETD, IMSG_NETD_STATUS, &t, sizeof(t), -1,
-		    net_line, net_done, job) == NULL)
-			job_end(job, 0, "cannot reach jb-netd");
 		return;
 	}
 	memset(&m, 0, sizeof(m));

@@ -679,42 +679,79 @@ entry_origin(const struct netd_ctr *t, size_t i)
 	return "container";
 }
 
+/* net status (N8): one container as CTR, its ALLOWs and its ADDRs */
+static void
+status_ctr(struct child *c, uint32_t rid, const struct netd_ctr *t)
+{
+	struct jb_net_ctr	 m;
+	struct jb_net_allow	 al;
+	struct in_addr		 in;
+	char			 e[EGRESS_FMT_MAX];
+	size_t			 i;
+
+	memset(&m, 0, sizeof(m));
+	(void)strlcpy(m.name, t->name, sizeof(m.name));
+	in.s_addr = htonl(t->addr);
+	(void)inet_ntop(AF_INET, &in, m.ipv4, sizeof(m.ipv4));
+	(void)strlcpy(m.mode, t->mode == NFTGEN_STRICT ? "strict" : "loose",
+	    sizeof(m.mode));
+	m.deadline = t->mode == NFTGEN_STRICT ? 0 : t->deadline;
+	(void)strlcpy(m.repo, t->repo, sizeof(m.repo));
+	m.npool = (uint32_t)netd_pool_count(t->name);
+	netd_pool_broken(t->name, m.broken, sizeof(m.broken));
+	if (imsgev_compose(&c->iev, IMSG_NETD_CTR, rid, 0, -1, &m,
+	    sizeof(m)) == -1)
+		fatal("%s: compose", __func__);
+	for (i = 0; i < t->n; i++) {
+		memset(&al, 0, sizeof(al));
+		(void)strlcpy(al.name, t->name, sizeof(al.name));
+		(void)strlcpy(al.entry, policy_entry_fmt(&t->e[i], e,
+		    sizeof(e)), sizeof(al.entry));
+		(void)strlcpy(al.origin, entry_origin(t, i),
+		    sizeof(al.origin));
+		if (imsgev_compose(&c->iev, IMSG_NETD_ALLOW, rid, 0, -1, &al,
+		    sizeof(al)) == -1)
+			fatal("%s: compose", __func__);
+	}
+	netd_pool_status(c, rid, t->name);
+}
+
+/*
+ * net status: the named container, or with name "" every container
+ * (prefix: of that repo only).  jb-netd holding no policy for a named
+ * one is said as a CTR without a mode: every packet from it is refused.
+ */
 static void
 netd_status(struct child *c, struct imsg *imsg)
 {
 	struct jb_incus_target	 q;
+	struct jb_net_ctr	 m;
 	struct netd_ctr		*t;
-	struct in_addr		 in;
-	char			 a[INET_ADDRSTRLEN], e[EGRESS_FMT_MAX];
 	uint32_t		 rid = imsg_get_id(imsg);
-	int64_t			 left;
 	size_t			 i;
 
 	if (imsg_get_data(imsg, &q, sizeof(q)) == -1)
 		fatalx("%s: malformed NETD_STATUS", c->name);
 	q.name[sizeof(q.name) - 1] = '\0';
-	if ((t = netd_state_find(&cur, q.name)) == NULL) {
-		child_done(c, rid, 0, "jb-netd holds no policy for this container: "
-		    "every packet from it is refused");
+	q.prefix[sizeof(q.prefix) - 1] = '\0';
+	if (q.name[0] == '\0') {
+		for (i = 0; i < cur.n; i++)
+			if (q.prefix[0] == '\0' ||
+			    strcmp(cur.v[i].repo, q.prefix) == 0)
+				status_ctr(c, rid, &cur.v[i]);
+		child_done(c, rid, 1, NULL);
 		return;
 	}
-	in.s_addr = htonl(t->addr);
-	inet_ntop(AF_INET, &in, a, sizeof(a));
-	left = t->deadline ? t->deadline - (int64_t)time(NULL) : 0;
-	if (t->mode == NFTGEN_STRICT)
-		status_line(c, rid, "%s %s: strict", t->name, a);
-	else if (t->deadline == 0)
-		status_line(c, rid, "%s %s: loose, no revert", t->name, a);
-	else
-		status_line(c, rid, "%s %s: loose, strict again in %llds",
-		    t->name, a, (long long)(left > 0 ? left : 0));
-	for (i = 0; i < t->n; i++)
-		status_line(c, rid, "allow %s (%s)", policy_entry_fmt(&t->e[i],
-		    e, sizeof(e)), entry_origin(t, i));
-	if (t->n == 0)
-		status_line(c, rid, "allow nothing (no egress_allow entry)");
-	status_line(c, rid, "pool %zu address(es) of exact names",
-	    netd_pool_count(t->name));
+	if ((t = netd_state_find(&cur, q.name)) == NULL) {
+		memset(&m, 0, sizeof(m));
+		(void)strlcpy(m.name, q.name, sizeof(m.name));
+		(void)strlcpy(m.broken, "jb-netd holds no policy for it: "
+		    "every packet from it is refused", sizeof(m.broken));
+		if (imsgev_compose(&c->iev, IMSG_NETD_CTR, rid, 0, -1, &m,
+		    sizeof(m)) == -1)
+			fatal("%s: compose", __func__);
+	} else
+		status_ctr(c, rid, t);
 	child_done(c, rid, 1, NULL);
 }
 

@@ -30,7 +30,11 @@ struct output {
 	void	(*list_end)(void);
 	void	(*mount)(const struct jb_mount_entry *);	/* mount ls */
 	void	(*image)(const struct jb_image *);	/* base usage */
-	void	(*port)(const struct jb_port *);	/* port ls */
+	void	(*port)(const struct jb_port *);	/* port ls, net status */
+	/* net status: a container, then its entries, addresses, forwards */
+	void	(*net_ctr)(const struct jb_net_ctr *);
+	void	(*net_allow)(const struct jb_net_allow *);
+	void	(*net_addr)(const struct jb_net_addr *);
 };
 
 struct cmd;

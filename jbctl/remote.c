@@ -101,6 +101,9 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 	struct jb_exit		 x;
 	struct jb_image		 im;
 	struct jb_port		 pt;
+	struct jb_net_ctr	 nc;
+	struct jb_net_allow	 na;
+	struct jb_net_addr	 nd;
 	char			 err[JB_ERR_TEXT_MAX];
 	int			 n, done = 0, failed = 0, status = -1;
 	int			 fd_io = -1, fd_err = -1, interactive, listed = 0;
@@ -136,6 +139,10 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 	}
 	if (p->cmd->id == CMD_PORT_LS) {
 		out->list_begin("ports");
+		listed = 1;
+	}
+	if (p->cmd->id == CMD_NET_STATUS) {
+		out->list_begin("net");
 		listed = 1;
 	}
 	while (!done) {
@@ -213,6 +220,32 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 				/* port ls lists; an added one is said on stderr */
 				if (listed)
 					out->port(&pt);
+				break;
+			case IMSG_CTL_NET_CTR:
+				if (imsg_get_data(&imsg, &nc, sizeof(nc)) == -1)
+					goto bad;
+				nc.name[sizeof(nc.name) - 1] = '\0';
+				nc.ipv4[sizeof(nc.ipv4) - 1] = '\0';
+				nc.mode[sizeof(nc.mode) - 1] = '\0';
+				nc.repo[sizeof(nc.repo) - 1] = '\0';
+				nc.broken[sizeof(nc.broken) - 1] = '\0';
+				out->net_ctr(&nc);
+				break;
+			case IMSG_CTL_NET_ALLOW:
+				if (imsg_get_data(&imsg, &na, sizeof(na)) == -1)
+					goto bad;
+				na.name[sizeof(na.name) - 1] = '\0';
+				na.entry[sizeof(na.entry) - 1] = '\0';
+				na.origin[sizeof(na.origin) - 1] = '\0';
+				out->net_allow(&na);
+				break;
+			case IMSG_CTL_NET_ADDR:
+				if (imsg_get_data(&imsg, &nd, sizeof(nd)) == -1)
+					goto bad;
+				nd.name[sizeof(nd.name) - 1] = '\0';
+				nd.host[sizeof(nd.host) - 1] = '\0';
+				nd.ipv4[sizeof(nd.ipv4) - 1] = '\0';
+				out->net_addr(&nd);
 				break;
 			case IMSG_CTL_SNAPSHOT:
 				if (imsg_get_data(&imsg, &sn, sizeof(sn)) == -1)

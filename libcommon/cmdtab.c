@@ -225,8 +225,17 @@ const struct cmd cmdtab[] = {
 	  .help = "let a container reach everything, until its deadline" },
 	{ .words = { "net", "status" }, .id = CMD_NET_STATUS,
 	  .name_arg = 1,
-	  .cls = CMD_CONTAINER, .args = "NAME", .min_args = 1, .max_args = 1,
-	  .help = "a container's network mode, time left and allow entries" },
+	  .cls = CMD_CONTAINER, .args = "[NAME]", .min_args = 0, .max_args = 1,
+	  .opts = { { .lname = "all", .sname = 'a',
+	      .help = "every JailBee container, not only this repo's" },
+	    { .lname = "output", .sname = 'o', .argname = "FORMAT",
+	      .choices = "text|json",
+	      .help = "print as text (default) or JSON" } },
+	  .help = "the network boundary of a container, or of every "
+	  "container of this repo: mode and time left, each allow entry and "
+	  "its origin, the addresses admitted for each allowed name and "
+	  "until when, the port forwards (which bypass the filter), and what "
+	  "is broken" },
 	{ .words = { "net", "egress", "add" }, .id = CMD_NET_EGRESS_ADD,
 	  .name_arg = 2,
 	  .cls = CMD_CONTAINER, .args = "ENTRY NAME", .min_args = 2,

@@ -91,6 +91,9 @@ jb_imsg_name(uint32_t type)
 	case IMSG_NETD_PIN:		return "NETD_PIN";
 	case IMSG_NETD_PINNED:		return "NETD_PINNED";
 	case IMSG_NETD_STOP:		return "NETD_STOP";
+	case IMSG_NETD_CTR:		return "NETD_CTR";
+	case IMSG_NETD_ALLOW:		return "NETD_ALLOW";
+	case IMSG_NETD_ADDR:		return "NETD_ADDR";
 	case IMSG_NETD_FORGET:	return "NETD_FORGET";
 	case IMSG_NETD_MODE:		return "NETD_MODE";
 	case IMSG_NETD_STATUS:	return "NETD_STATUS";
@@ -114,6 +117,9 @@ jb_imsg_name(uint32_t type)
 	case IMSG_CTL_IMAGE:		return "CTL_IMAGE";
 	case IMSG_CTL_BASE_SPEC:	return "CTL_BASE_SPEC";
 	case IMSG_CTL_PORT:		return "CTL_PORT";
+	case IMSG_CTL_NET_CTR:		return "CTL_NET_CTR";
+	case IMSG_CTL_NET_ALLOW:	return "CTL_NET_ALLOW";
+	case IMSG_CTL_NET_ADDR:		return "CTL_NET_ADDR";
 	}
 	return "unknown";
 }

@@ -145,7 +145,7 @@ enum jb_imsg_type {
 	IMSG_NETD_SET = 400,	/* P->N, struct jb_netd_ctr: add or replace */
 	IMSG_NETD_FORGET,	/* P->N, struct jb_incus_target (name) */
 	IMSG_NETD_MODE,		/* P->N, struct jb_netd_mode */
-	IMSG_NETD_STATUS,	/* P->N, struct jb_incus_target (name) */
+	IMSG_NETD_STATUS,	/* P->N, struct jb_incus_target; see 470.. */
 	IMSG_NETD_STATUS_LINE,	/* N->P, struct jb_ctl_text, before DONE */
 	/* net egress add|rm|ls (wt-net2); ls answers in STATUS_LINEs */
 	IMSG_NETD_EGRESS = 410,	/* P->N, struct jb_netd_egress */
@@ -166,6 +166,14 @@ enum jb_imsg_type {
 	 * deadline, the revert and the rebuild both refused; peerid 0
 	 */
 	IMSG_NETD_STOP = 460,	/* N->P, struct jb_netd_mode: stop it */
+	/*
+	 * net status (N8): STATUS (name "" = every container, prefix ""
+	 * or one repo's) answers, per container, one CTR, then its ALLOWs
+	 * and ADDRs, before DONE.  The same structs go on to jbctl.
+	 */
+	IMSG_NETD_CTR = 470,	/* N->P, struct jb_net_ctr */
+	IMSG_NETD_ALLOW,	/* N->P, struct jb_net_allow */
+	IMSG_NETD_ADDR,		/* N->P, struct jb_net_addr */
 
 	/*
 	 * parent <-> jb-sshd: 500..  LISTEN and SESSION travel on the
@@ -220,6 +228,10 @@ enum jb_imsg_type {
 
 	/* port forwards (P1): 1500.. */
 	IMSG_CTL_PORT = 1500,	/* parent -> client, struct jb_port */
+	/* net status (N8): per container CTR, ALLOWs, ADDRs, PORTs */
+	IMSG_CTL_NET_CTR = 1510, /* parent -> client, struct jb_net_ctr */
+	IMSG_CTL_NET_ALLOW,	/* parent -> client, struct jb_net_allow */
+	IMSG_CTL_NET_ADDR,	/* parent -> client, struct jb_net_addr */
 };
 
 /* one process of the suite, as it reports itself */
@@ -682,6 +694,38 @@ struct jb_netd_ctr {
 	char		entries[JB_ARGV_MAX];
 	/* wt-egress: its repo's container_prefix, for the repo layer (N7) */
 	char		repo[48];
+};
+
+/*
+ * net status (N8): one container's policy as jb-netd enforces it.  mode
+ * "" when jb-netd holds none (every packet refused); broken: "" or what
+ * does not work as it should, in a sentence.
+ */
+struct jb_net_ctr {
+	char		name[JB_INSTANCE_MAX];
+	char		ipv4[16];
+	char		mode[8];		/* strict | loose | "" */
+	int64_t		deadline;		/* loose until; 0: no revert */
+	char		repo[48];		/* container_prefix, "" unknown */
+	uint32_t	npool;			/* pooled addresses in all */
+	char		broken[JB_MSG_TEXT_MAX];
+};
+
+/* one allow entry and where it comes from */
+struct jb_net_allow {
+	char		name[JB_INSTANCE_MAX];	/* the container */
+	char		entry[320];		/* as egress_allow writes it */
+	char		origin[16];		/* config | repo-override |
+						   container */
+};
+
+/* an address admitted for an allowed name, and until when */
+struct jb_net_addr {
+	char		name[JB_INSTANCE_MAX];	/* the container */
+	char		host[256];		/* the allowed name */
+	char		ipv4[16];
+	int64_t		last;			/* last answered */
+	int64_t		until;			/* admitted until */
 };
 
 /* strict, or loose until deadline (0: no revert), for a known container */

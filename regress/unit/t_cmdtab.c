@@ -110,11 +110,12 @@ ATF_TC_BODY(container_named, tc)
 		if (cmdtab[i].name_arg == 0)
 			continue;
 		/*
-		 * port ls alone may leave NAME out (this repo's forwards);
+		 * port ls and net status may leave NAME out (this repo's);
 		 * over SSH the remote gate refuses it without one
 		 */
 		ATF_CHECK_MSG(cmdtab[i].name_arg <= cmdtab[i].min_args ||
-		    cmdtab[i].id == CMD_PORT_LS,
+		    cmdtab[i].id == CMD_PORT_LS ||
+		    cmdtab[i].id == CMD_NET_STATUS,
 		    "%s: name_arg %d is optional", name, cmdtab[i].name_arg);
 		strlcpy(args, cmdtab[i].args, sizeof(args));
 		for (k = 1, w = strtok_r(args, " ", &save); w != NULL &&

@@ -1,0 +1,22 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+#ifndef JAILBEED_NETSTATUS_H
+#define JAILBEED_NETSTATUS_H
+
+#include "jobs.h"
+
+/*
+ * net status (N8, P2): the named container, or with name NULL every
+ * container of ctx's repo, or with --all every container.  Ends the job.
+ */
+void	net_status(struct job *, const char *name, const struct repo_ctx *);
+
+#endif /* JAILBEED_NETSTATUS_H */
