@@ -93,7 +93,8 @@ JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/mount_remote.c jailbeed/github.c jailbeed/cmd_net.c \
 		   jailbeed/netsync.c jailbeed/netpin.c jailbeed/base_spec.c \
 		   jailbeed/remote_gate.c jailbeed/srcguard.c jailbeed/reaper.c \
-		   jailbeed/ports.c jailbeed/cmd_port.c jailbeed/netstatus.c
+		   jailbeed/ports.c jailbeed/cmd_port.c jailbeed/netstatus.c \
+		   jailbeed/cmd_doctor.c
 JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http.c jb-incus/incus.c \
 		   jb-incus/ws.c jb-incus/exec.c jb-incus/ops.c \
 		   jb-incus/ops_action.c jb-incus/ops_create.c \

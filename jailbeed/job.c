@@ -119,6 +119,9 @@ job_dispatch(struct job *job)
 	case CMD_PORT_RM:
 		cmd_port(job);
 		break;
+	case CMD_DOCTOR:
+		cmd_doctor(job);
+		break;
 	default:
 		job_end(job, 0, "this command is not carried out by jailbeed");
 	}

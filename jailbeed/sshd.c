@@ -533,6 +533,7 @@ static void r_port(const void *a) { text_output.port(a); }
 static void r_net_ctr(const void *a) { text_output.net_ctr(a); }
 static void r_net_allow(const void *a) { text_output.net_allow(a); }
 static void r_net_addr(const void *a) { text_output.net_addr(a); }
+static void r_doctor(const void *a) { text_output.doctor(a); }
 
 int
 sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
@@ -574,6 +575,9 @@ sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
 		return 0;
 	case IMSG_CTL_NET_ADDR:
 		render(s, r_net_addr, data);
+		return 0;
+	case IMSG_CTL_DOCTOR:
+		render(s, r_doctor, data);
 		return 0;
 	case IMSG_CTL_BASE_SPEC:
 		/* what a local jbctl would build; the error says it remotely */

@@ -969,6 +969,50 @@ netd_modes(struct child *c, struct imsg *imsg)
 	child_done(c, imsg_get_id(imsg), 1, NULL);
 }
 
+/*
+ * doctor (D1): the kernel holds table inet jailbee with its map ctrs,
+ * and an element in it for every container jb-netd holds (without one,
+ * every packet of the container is refused, so it fails closed, but it
+ * does not work)
+ */
+static void
+netd_check(struct child *c, struct imsg *imsg)
+{
+	struct jb_netd_check	 k;
+	struct in_addr		 in;
+	char			 a[INET_ADDRSTRLEN], cmd[128], err[256];
+	size_t			 i;
+
+	if (imsg_get_len(imsg) != 0)
+		fatalx("%s: NETD_CHECK with a payload", c->name);
+	memset(&k, 0, sizeof(k));
+	k.nctr = (uint32_t)cur.n;
+	if (netd_nft_run("list map inet jailbee ctrs", err,
+	    sizeof(err)) == -1) {
+		(void)strlcpy(k.err, err, sizeof(k.err));
+		k.nmissing = k.nctr;
+	} else {
+		k.table = 1;
+		for (i = 0; i < cur.n; i++) {
+			in.s_addr = htonl(cur.v[i].addr);
+			(void)inet_ntop(AF_INET, &in, a, sizeof(a));
+			(void)snprintf(cmd, sizeof(cmd),
+			    "get element inet jailbee ctrs { %s }", a);
+			if (netd_nft_run(cmd, err, sizeof(err)) == 0)
+				continue;
+			if (k.nmissing++ > 0)
+				(void)strlcat(k.missing, ", ", sizeof(k.missing));
+			(void)strlcat(k.missing, cur.v[i].name,
+			    sizeof(k.missing));
+		}
+	}
+	netd_nft_drain();
+	if (imsgev_compose(&c->iev, IMSG_NETD_CHECKED, imsg_get_id(imsg), 0,
+	    -1, &k, sizeof(k)) == -1)
+		fatal("%s: compose", c->name);
+	child_done(c, imsg_get_id(imsg), 1, NULL);
+}
+
 /* net refresh: resolve now; PIN and DONE once everything answered */
 static void
 netd_refresh(struct child *c, struct imsg *imsg)
@@ -1002,6 +1046,9 @@ netd_dispatch(struct child *c, struct imsg *imsg)
 		return 0;
 	case IMSG_NETD_MODES:
 		netd_modes(c, imsg);
+		return 0;
+	case IMSG_NETD_CHECK:
+		netd_check(c, imsg);
 		return 0;
 	case IMSG_NETD_SYNC_FORGET:
 		netd_sync_forget(c, imsg);

@@ -57,6 +57,13 @@ netd_nft_run(const char *text, char *err, size_t errlen)
 	return -1;
 }
 
+/* a listing's output is not kept: the buffer is emptied */
+void
+netd_nft_drain(void)
+{
+	(void)nft_ctx_get_output_buffer(nft);
+}
+
 /* the policy as nftgen wants it; entries are shared with st */
 static struct nftgen_container *
 containers_of(const struct netd_state *st, char *err, size_t errlen)

@@ -531,6 +531,7 @@ main(int argc, char *argv[])
 	case CMD_PORT_TO_HOST:
 	case CMD_PORT_LS:
 	case CMD_PORT_RM:
+	case CMD_DOCTOR:
 		ctl_connect(&ibuf);
 		exit(remote_run(&ibuf, &p, out));
 	case CMD_REMOTE_SSH_KEY_ADD:

@@ -35,6 +35,7 @@ struct output {
 	void	(*net_ctr)(const struct jb_net_ctr *);
 	void	(*net_allow)(const struct jb_net_allow *);
 	void	(*net_addr)(const struct jb_net_addr *);
+	void	(*doctor)(const struct jb_doctor_check *);	/* doctor */
 };
 
 struct cmd;

@@ -163,7 +163,8 @@ text_list_begin(const char *what)
 	    strcmp(what, "mounts") == 0 ? 3 :
 	    strcmp(what, "images") == 0 ? 4 :
 	    strcmp(what, "ports") == 0 ? 5 :
-	    strcmp(what, "net") == 0 ? 6 : 1;
+	    strcmp(what, "net") == 0 ? 6 :
+	    strcmp(what, "checks") == 0 ? 7 : 1;
 }
 
 /* the MOUNT column: "-", or the soonest deadline of what is attached */
@@ -251,6 +252,7 @@ text_list_end(void)
 		    text_list_kind == 3 ? "mounts" :
 		    text_list_kind == 4 ? "images" :
 		    text_list_kind == 5 ? "port forwards" :
+		    text_list_kind == 7 ? "checks" :
 		    "containers");
 }
 
@@ -397,6 +399,15 @@ text_net_addr(const struct jb_net_addr *a)
 	    utc(a->until, w, sizeof(w)));
 }
 
+static void
+text_doctor(const struct jb_doctor_check *k)
+{
+	text_list_header_due = 0;
+	fprintf(ofp(), "%-4s  %-18s %s\n", k->status, k->name, k->detail);
+	if (k->fix[0] != '\0')
+		fprintf(ofp(), "      %-18s fix: %s\n", "", k->fix);
+}
+
 const struct output text_output = {
 	text_status_begin, text_status_entry, text_status_end, text_version,
 	text_list_begin, text_instance, text_snapshot, text_list_end,
@@ -405,7 +416,8 @@ const struct output text_output = {
 	text_port,
 	text_net_ctr,
 	text_net_allow,
-	text_net_addr
+	text_net_addr,
+	text_doctor
 };
 
 static void
@@ -700,6 +712,19 @@ json_image(const struct jb_image *im)
 	json_object_array_add(json_list, o);
 }
 
+static void
+json_doctor(const struct jb_doctor_check *k)
+{
+	struct json_object	*o = json_object_new_object();
+
+	json_object_object_add(o, "check", json_object_new_string(k->name));
+	json_object_object_add(o, "status", json_object_new_string(k->status));
+	json_object_object_add(o, "detail", json_object_new_string(k->detail));
+	json_object_object_add(o, "fix", k->fix[0] ?
+	    json_object_new_string(k->fix) : NULL);
+	json_object_array_add(json_list, o);
+}
+
 const struct output json_output = {
 	json_status_begin, json_status_entry, json_status_end, json_version,
 	json_list_begin, json_instance, json_snapshot, json_list_end,
@@ -708,5 +733,6 @@ const struct output json_output = {
 	json_port,
 	json_net_ctr,
 	json_net_allow,
-	json_net_addr
+	json_net_addr,
+	json_doctor
 };

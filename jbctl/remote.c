@@ -104,6 +104,7 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 	struct jb_net_ctr	 nc;
 	struct jb_net_allow	 na;
 	struct jb_net_addr	 nd;
+	struct jb_doctor_check	 dc;
 	char			 err[JB_ERR_TEXT_MAX];
 	int			 n, done = 0, failed = 0, status = -1;
 	int			 fd_io = -1, fd_err = -1, interactive, listed = 0;
@@ -143,6 +144,10 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 	}
 	if (p->cmd->id == CMD_NET_STATUS) {
 		out->list_begin("net");
+		listed = 1;
+	}
+	if (p->cmd->id == CMD_DOCTOR) {
+		out->list_begin("checks");
 		listed = 1;
 	}
 	while (!done) {
@@ -220,6 +225,15 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 				/* port ls lists; an added one is said on stderr */
 				if (listed)
 					out->port(&pt);
+				break;
+			case IMSG_CTL_DOCTOR:
+				if (imsg_get_data(&imsg, &dc, sizeof(dc)) == -1)
+					goto bad;
+				dc.name[sizeof(dc.name) - 1] = '\0';
+				dc.status[sizeof(dc.status) - 1] = '\0';
+				dc.detail[sizeof(dc.detail) - 1] = '\0';
+				dc.fix[sizeof(dc.fix) - 1] = '\0';
+				out->doctor(&dc);
 				break;
 			case IMSG_CTL_NET_CTR:
 				if (imsg_get_data(&imsg, &nc, sizeof(nc)) == -1)
@@ -309,7 +323,8 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 			return 1;
 		}
 	}
-	if (listed && !failed)
+	/* doctor's checks are printed also when one failed */
+	if (listed && (!failed || p->cmd->id == CMD_DOCTOR))
 		out->list_end();
 	if (fd_io != -1)
 		close(fd_io);

@@ -317,6 +317,14 @@ const struct cmd cmdtab[] = {
 	  .help = "remove a forward: HANDLE is its device, its host_ports "
 	  "name or its container port (a host_ports one comes back at the "
 	  "next start or apply)" },
+	{ .words = { "doctor" }, .id = CMD_DOCTOR, .cls = CMD_HOST,
+	  .args = "", .min_args = 0, .max_args = 0,
+	  .opts = { { .lname = "output", .sname = 'o', .argname = "FORMAT",
+	      .choices = "text|json",
+	      .help = "print as text (default) or JSON" } },
+	  .help = "check the suite, the host and this repo's containers: "
+	  "each check PASS, WARN or FAIL with the fix; exit status 1 on a "
+	  "FAIL" },
 #ifdef JB_TESTHOOKS
 	{ .words = { "_test-attempt" }, .id = CMD_TEST_ATTEMPT,
 	  .cls = CMD_INTERNAL, .args = "PROCESS read|write|connect|netlink PATH",

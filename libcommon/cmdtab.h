@@ -77,6 +77,7 @@ enum cmd_id {
 	CMD_PORT_TO_HOST,
 	CMD_PORT_LS,
 	CMD_PORT_RM,
+	CMD_DOCTOR,		/* D1 */
 };
 
 /* where a command runs: in the parent, or in jbctl alone */

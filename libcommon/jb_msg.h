@@ -106,6 +106,10 @@ enum jb_imsg_type {
 	IMSG_INCUS_PORT_LIST,	/* P->I, struct jb_incus_target */
 	IMSG_INCUS_PORT,	/* I->P, struct jb_port, one per forward */
 
+	/* doctor (D1): what incusd says of itself: 290.. */
+	IMSG_INCUS_SERVER = 290, /* P->I, none; I->P SERVER_INFO, DONE */
+	IMSG_INCUS_SERVER_INFO,	/* I->P, struct jb_incus_server */
+
 	/* parent <-> jb-mountd: 300..; peerid = request id */
 	IMSG_MOUNTD_REPO = 300,	/* P->M, struct jb_repo_req */
 	IMSG_MOUNTD_REPO_INFO,	/* M->P, struct jb_repo_info, before DONE */
@@ -174,6 +178,9 @@ enum jb_imsg_type {
 	IMSG_NETD_CTR = 470,	/* N->P, struct jb_net_ctr */
 	IMSG_NETD_ALLOW,	/* N->P, struct jb_net_allow */
 	IMSG_NETD_ADDR,		/* N->P, struct jb_net_addr */
+	/* doctor (D1): does the kernel's table hold what jb-netd holds? */
+	IMSG_NETD_CHECK = 480,	/* P->N, none; N->P CHECKED, then DONE */
+	IMSG_NETD_CHECKED,	/* N->P, struct jb_netd_check */
 
 	/*
 	 * parent <-> jb-sshd: 500..  LISTEN and SESSION travel on the
@@ -232,6 +239,8 @@ enum jb_imsg_type {
 	IMSG_CTL_NET_CTR = 1510, /* parent -> client, struct jb_net_ctr */
 	IMSG_CTL_NET_ALLOW,	/* parent -> client, struct jb_net_allow */
 	IMSG_CTL_NET_ADDR,	/* parent -> client, struct jb_net_addr */
+	/* doctor (D1): 1520.. */
+	IMSG_CTL_DOCTOR = 1520,	/* parent -> client, struct jb_doctor_check */
 };
 
 /* one process of the suite, as it reports itself */
@@ -726,6 +735,29 @@ struct jb_net_addr {
 	char		ipv4[16];
 	int64_t		last;			/* last answered */
 	int64_t		until;			/* admitted until */
+};
+
+/* doctor (D1) */
+struct jb_incus_server {
+	char		version[64];		/* environment.server_version */
+	char		api[32];		/* api_version */
+};
+
+struct jb_netd_check {
+	int32_t		table;			/* table inet jailbee and its
+						   map ctrs are in the kernel */
+	uint32_t	nctr;			/* containers jb-netd holds */
+	uint32_t	nmissing;		/* of them, not in map ctrs */
+	char		missing[JB_MSG_TEXT_MAX]; /* their names, cut */
+	char		err[JB_MSG_TEXT_MAX];	/* nft's words, "" when none */
+};
+
+/* one check: status PASS, WARN or FAIL; fix says what to do */
+struct jb_doctor_check {
+	char		name[64];
+	char		status[8];
+	char		detail[JB_MSG_TEXT_MAX];
+	char		fix[JB_MSG_TEXT_MAX];
 };
 
 /* strict, or loose until deadline (0: no revert), for a known container */

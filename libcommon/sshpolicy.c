@@ -59,6 +59,8 @@ sshpolicy_host(enum cmd_id id)
 	case CMD_PORT_TO_HOST:
 	case CMD_PORT_LS:
 	case CMD_PORT_RM:
+	/* reads only; refused while repos are excluded (below) */
+	case CMD_DOCTOR:
 		return SSHP_HOST_ALLOWED;
 	/* R19: setting up the host is the local owner's business */
 	case CMD_INIT:
@@ -397,6 +399,10 @@ sshpolicy_decide(const struct sshp_conf *pc, int argc, char *argv[],
 		return refuse(r, "restrict_host", "port to-host --host-address: "
 		    "refused over SSH (remote.ssh.restrict_host); the forward "
 		    "listens on the host's 127.0.0.1 without it");
+	/* the seed: doctor is refused over SSH while exclusions are active */
+	if (pc->excluded && c->id == CMD_DOCTOR)
+		return refuse(r, "excluded_repos", "doctor: refused over SSH "
+		    "while repos are excluded (remote.ssh.excluded_repos)");
 	/* base usage names every container made from an image: not scoped */
 	if (pc->excluded && pc->restrict_host && c->id == CMD_BASE_USAGE)
 		return refuse(r, "excluded_repos", "base usage: refused over "

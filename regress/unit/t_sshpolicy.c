@@ -174,6 +174,9 @@ ATF_TC_BODY(restrict_host, tc)
 	ATF_CHECK(decide(&full, "net egress rm example.com:443 box") == 0);
 	ATF_CHECK(decide(&full, "net egress ls box") == 0);
 	ATF_CHECK(decide(&full, "net egress export box") == 0);
+	/* D1: doctor reads; refused only while repos are excluded */
+	ATF_CHECK(decide(&full, "doctor") == 0);
+	ATF_CHECK(decide(&full, "doctor -o json") == 0);
 	/* P1: a container service on the host's loopback; ls, rm */
 	ATF_CHECK(decide(&full, "port to-host box 8080") == 0);
 	ATF_CHECK(decide(&full, "port to-host box 8080 --host-port auto") ==
@@ -277,6 +280,11 @@ ATF_TC_BODY(excluded_global_config, tc)
 	ATF_CHECK(strstr(res.err, "excluded") != NULL);
 	ATF_CHECK(decide(&pc, "config show --layer repo") == 0);
 	ATF_CHECK(decide(&full, "config show --layer global") == 0);
+	/* the seed: doctor, while exclusions are active */
+	ATF_CHECK(decide(&pc, "doctor") == -1);
+	ATF_CHECK_STREQ(res.reason, "excluded_repos");
+	ATF_CHECK(strstr(res.err, "doctor: refused over SSH while repos are "
+	    "excluded") != NULL);
 }
 
 ATF_TC_WITHOUT_HEAD(usage_text);
