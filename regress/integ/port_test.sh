@@ -280,7 +280,7 @@ host_ports:
     port: 5432
     host_address: localhost
 EOC
-	atf_check -s exit:1 -e match:"config.yaml:5: host_ports\\[0\\]\\.host_address: expected an IPv4 address literal" \
+	atf_check -s exit:1 -e match:"config.yaml:7: host_ports\\[0\\]\\.host_address: expected an IPv4 address literal" \
 	    jbo repo config validate
 }
 refusals_cleanup() { cleanup; }
