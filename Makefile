@@ -93,7 +93,7 @@ JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/mount_remote.c jailbeed/github.c jailbeed/cmd_net.c \
 		   jailbeed/netsync.c jailbeed/netpin.c jailbeed/base_spec.c \
 		   jailbeed/remote_gate.c jailbeed/srcguard.c jailbeed/reaper.c \
-		   jailbeed/ports.c jailbeed/cmd_port.c jailbeed/netstatus.c \
+		   jailbeed/ports.c jailbeed/cmd_port.c jailbeed/netstatus.c jailbeed/netlog.c \
 		   jailbeed/cmd_doctor.c
 JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http.c jb-incus/incus.c \
 		   jb-incus/ws.c jb-incus/exec.c jb-incus/ops.c \
@@ -106,7 +106,8 @@ JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/netd_state.c jb-netd/netd_nft.c \
 		   jb-netd/resolver.c jb-netd/netd_ct.c jb-netd/netd_repos.c \
 		   jb-netd/pool.c jb-netd/netd_pool.c \
-		   jb-netd/resolver_tcp.c jb-netd/dnswire.c jb-netd/admitted.c
+		   jb-netd/resolver_tcp.c jb-netd/dnswire.c jb-netd/admitted.c \
+		   jb-netd/blocked.c
 JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/repo.c jb-mountd/image.c \
 		   jb-mountd/mount.c jb-mountd/deadline.c jb-mountd/sshseed.c \
 		   jb-mountd/gitconf.c jb-mountd/gituser.c
@@ -124,7 +125,7 @@ UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy \
 		   t_httpbody t_sshargv t_sshpolicy t_authkeys t_mountspec \
 		   t_netd_state t_netd_repos t_hostspin t_pool t_dnswire \
 		   t_admitted t_addralloc t_gitconf t_sockdir \
-		   t_portspec
+		   t_portspec t_blocked
 FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf \
 		   fuzz_ws fuzz_image fuzz_sshargv fuzz_mountspec \
 		   fuzz_netd_state fuzz_netd_repos fuzz_hostspin fuzz_pool \
@@ -203,7 +204,8 @@ $(O)/libincus.a: $(call objs,jb-incus/http.c jb-incus/incus.c jb-incus/ws.c \
 	ar rcs $@ $^
 $(O)/libnetd.a: $(call objs,jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/netd_state.c jb-netd/netd_nft.c jb-netd/netd_repos.c \
-		   jb-netd/pool.c jb-netd/dnswire.c jb-netd/admitted.c)
+		   jb-netd/pool.c jb-netd/dnswire.c jb-netd/admitted.c \
+		   jb-netd/blocked.c)
 	rm -f $@
 	ar rcs $@ $^
 $(O)/libmountd.a: $(call objs,jb-mountd/repo.c jb-mountd/image.c \

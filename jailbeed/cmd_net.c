@@ -410,6 +410,11 @@ net_named(struct job *job, struct repo_ctx *ctx)
 		net_wait(job, name, IMSG_NETD_REFRESH, &t, sizeof(t), NULL);
 		return;
 	}
+	if (job->cmd.id == CMD_NET_LOG || job->cmd.id == CMD_NET_SUGGEST) {
+		net_log(job, job->remote_found ? job->remote_in.name : name);
+		repo_ctx_free(ctx);
+		return;
+	}
 	if (job->cmd.id == CMD_NET_STATUS) {
 		/* over SSH, the container the remote gate found */
 		net_status(job, job->remote_found ? job->remote_in.name : name,

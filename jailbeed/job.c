@@ -111,6 +111,8 @@ job_dispatch(struct job *job)
 	case CMD_NET_EGRESS_LS:
 	case CMD_NET_EGRESS_EXPORT:
 	case CMD_NET_REFRESH:
+	case CMD_NET_LOG:
+	case CMD_NET_SUGGEST:
 		cmd_net(job);
 		break;
 	case CMD_PORT_TO_CONTAINER:

@@ -520,6 +520,7 @@ netd_forget(struct child *c, struct imsg *imsg)
 		return;
 	}
 	netd_pool_forget(t.name);
+	(void)blocked_forget(&resolver_blocked, t.name);
 	log_info("%s: container %s forgotten", c->name, t.name);
 	child_done(c, imsg_get_id(imsg), 1, NULL);
 }
@@ -552,6 +553,7 @@ netd_sync_forget(struct child *c, struct imsg *imsg)
 		return;
 	}
 	netd_pool_forget(t.name);
+	(void)blocked_forget(&resolver_blocked, t.name);
 	log_info("%s: container %s: Incus no longer has it; its policy, "
 	    "chains, sets and pool are gone", c->name, t.name);
 	child_done(c, imsg_get_id(imsg), 1, NULL);
@@ -1013,6 +1015,35 @@ netd_check(struct child *c, struct imsg *imsg)
 	child_done(c, imsg_get_id(imsg), 1, NULL);
 }
 
+/* net log, net suggest (B6): the names the resolver refused to one */
+static void
+netd_blocked(struct child *c, struct imsg *imsg)
+{
+	struct jb_incus_target	 q;
+	struct jb_net_block	 b;
+	const struct blocked	*bl = &resolver_blocked;
+	size_t			 i;
+
+	if (imsg_get_data(imsg, &q, sizeof(q)) == -1)
+		fatalx("%s: malformed NETD_BLOCKED", c->name);
+	q.name[sizeof(q.name) - 1] = '\0';
+	for (i = 0; i < bl->n; i++) {
+		if (strcmp(bl->v[i].ctr, q.name) != 0)
+			continue;
+		memset(&b, 0, sizeof(b));
+		(void)strlcpy(b.name, bl->v[i].ctr, sizeof(b.name));
+		(void)strlcpy(b.kind, "dns", sizeof(b.kind));
+		(void)strlcpy(b.what, bl->v[i].what, sizeof(b.what));
+		b.count = bl->v[i].count;
+		b.first = bl->v[i].first;
+		b.last = bl->v[i].last;
+		if (imsgev_compose(&c->iev, IMSG_NETD_BLOCK, imsg_get_id(imsg),
+		    0, -1, &b, sizeof(b)) == -1)
+			fatal("%s: compose", c->name);
+	}
+	child_done(c, imsg_get_id(imsg), 1, NULL);
+}
+
 /* net refresh: resolve now; PIN and DONE once everything answered */
 static void
 netd_refresh(struct child *c, struct imsg *imsg)
@@ -1049,6 +1080,9 @@ netd_dispatch(struct child *c, struct imsg *imsg)
 		return 0;
 	case IMSG_NETD_CHECK:
 		netd_check(c, imsg);
+		return 0;
+	case IMSG_NETD_BLOCKED:
+		netd_blocked(c, imsg);
 		return 0;
 	case IMSG_NETD_SYNC_FORGET:
 		netd_sync_forget(c, imsg);

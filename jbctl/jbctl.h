@@ -36,6 +36,7 @@ struct output {
 	void	(*net_allow)(const struct jb_net_allow *);
 	void	(*net_addr)(const struct jb_net_addr *);
 	void	(*doctor)(const struct jb_doctor_check *);	/* doctor */
+	void	(*net_block)(const struct jb_net_block *);	/* net log */
 };
 
 struct cmd;

@@ -164,7 +164,8 @@ text_list_begin(const char *what)
 	    strcmp(what, "images") == 0 ? 4 :
 	    strcmp(what, "ports") == 0 ? 5 :
 	    strcmp(what, "net") == 0 ? 6 :
-	    strcmp(what, "checks") == 0 ? 7 : 1;
+	    strcmp(what, "checks") == 0 ? 7 :
+	    strcmp(what, "refused") == 0 ? 8 : 1;
 }
 
 /* the MOUNT column: "-", or the soonest deadline of what is attached */
@@ -253,6 +254,7 @@ text_list_end(void)
 		    text_list_kind == 4 ? "images" :
 		    text_list_kind == 5 ? "port forwards" :
 		    text_list_kind == 7 ? "checks" :
+		    text_list_kind == 8 ? "refused names" :
 		    "containers");
 }
 
@@ -408,6 +410,22 @@ text_doctor(const struct jb_doctor_check *k)
 		fprintf(ofp(), "      %-18s fix: %s\n", "", k->fix);
 }
 
+/* net log: what was refused, how often, first and last */
+static void
+text_net_block(const struct jb_net_block *b)
+{
+	char	f[32], l[32];
+
+	if (text_list_header_due) {
+		text_list_header_due = 0;
+		fprintf(ofp(), "%-4s %-40s %7s %-20s %s\n", "KIND", "REFUSED",
+		    "COUNT", "FIRST", "LAST");
+	}
+	fprintf(ofp(), "%-4s %-40s %7llu %-20s %s\n", b->kind, b->what,
+	    (unsigned long long)b->count, utc(b->first, f, sizeof(f)),
+	    utc(b->last, l, sizeof(l)));
+}
+
 const struct output text_output = {
 	text_status_begin, text_status_entry, text_status_end, text_version,
 	text_list_begin, text_instance, text_snapshot, text_list_end,
@@ -417,7 +435,8 @@ const struct output text_output = {
 	text_net_ctr,
 	text_net_allow,
 	text_net_addr,
-	text_doctor
+	text_doctor,
+	text_net_block
 };
 
 static void
@@ -725,6 +744,21 @@ json_doctor(const struct jb_doctor_check *k)
 	json_object_array_add(json_list, o);
 }
 
+static void
+json_net_block(const struct jb_net_block *b)
+{
+	struct json_object	*o = json_object_new_object();
+
+	json_object_object_add(o, "container", json_object_new_string(b->name));
+	json_object_object_add(o, "kind", json_object_new_string(b->kind));
+	json_object_object_add(o, "refused", json_object_new_string(b->what));
+	json_object_object_add(o, "count",
+	    json_object_new_int64((int64_t)b->count));
+	json_object_object_add(o, "first", json_object_new_int64(b->first));
+	json_object_object_add(o, "last", json_object_new_int64(b->last));
+	json_object_array_add(json_list, o);
+}
+
 const struct output json_output = {
 	json_status_begin, json_status_entry, json_status_end, json_version,
 	json_list_begin, json_instance, json_snapshot, json_list_end,
@@ -734,5 +768,6 @@ const struct output json_output = {
 	json_net_ctr,
 	json_net_allow,
 	json_net_addr,
-	json_doctor
+	json_doctor,
+	json_net_block
 };

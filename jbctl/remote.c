@@ -105,6 +105,7 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 	struct jb_net_allow	 na;
 	struct jb_net_addr	 nd;
 	struct jb_doctor_check	 dc;
+	struct jb_net_block	 nb;
 	char			 err[JB_ERR_TEXT_MAX];
 	int			 n, done = 0, failed = 0, status = -1;
 	int			 fd_io = -1, fd_err = -1, interactive, listed = 0;
@@ -148,6 +149,10 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 	}
 	if (p->cmd->id == CMD_DOCTOR) {
 		out->list_begin("checks");
+		listed = 1;
+	}
+	if (p->cmd->id == CMD_NET_LOG) {
+		out->list_begin("refused");
 		listed = 1;
 	}
 	while (!done) {
@@ -225,6 +230,14 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 				/* port ls lists; an added one is said on stderr */
 				if (listed)
 					out->port(&pt);
+				break;
+			case IMSG_CTL_NET_BLOCK:
+				if (imsg_get_data(&imsg, &nb, sizeof(nb)) == -1)
+					goto bad;
+				nb.name[sizeof(nb.name) - 1] = '\0';
+				nb.kind[sizeof(nb.kind) - 1] = '\0';
+				nb.what[sizeof(nb.what) - 1] = '\0';
+				out->net_block(&nb);
 				break;
 			case IMSG_CTL_DOCTOR:
 				if (imsg_get_data(&imsg, &dc, sizeof(dc)) == -1)

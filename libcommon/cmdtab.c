@@ -317,6 +317,23 @@ const struct cmd cmdtab[] = {
 	  .help = "remove a forward: HANDLE is its device, its host_ports "
 	  "name or its container port (a host_ports one comes back at the "
 	  "next start or apply)" },
+	{ .words = { "net", "log" }, .id = CMD_NET_LOG,
+	  .name_arg = 1,
+	  .cls = CMD_CONTAINER, .args = "NAME", .min_args = 1, .max_args = 1,
+	  .opts = { { .lname = "since", .argname = "DURATION",
+	      .help = "only what was last refused in the last DURATION (30s, "
+	      "5m, 2h)" },
+	    { .lname = "output", .sname = 'o', .argname = "FORMAT",
+	      .choices = "text|json",
+	      .help = "print as text (default) or JSON" } },
+	  .help = "the names jb-netd's resolver refused to a container, each "
+	  "with a count and when first and last asked (refused connections "
+	  "are not counted yet)" },
+	{ .words = { "net", "suggest" }, .id = CMD_NET_SUGGEST,
+	  .name_arg = 1,
+	  .cls = CMD_CONTAINER, .args = "NAME", .min_args = 1, .max_args = 1,
+	  .help = "print the egress_allow entries that would admit the names "
+	  "net log lists, ready to paste into the config" },
 	{ .words = { "doctor" }, .id = CMD_DOCTOR, .cls = CMD_HOST,
 	  .args = "", .min_args = 0, .max_args = 0,
 	  .opts = { { .lname = "output", .sname = 'o', .argname = "FORMAT",

@@ -78,6 +78,8 @@ enum cmd_id {
 	CMD_PORT_LS,
 	CMD_PORT_RM,
 	CMD_DOCTOR,		/* D1 */
+	CMD_NET_LOG,		/* B6: what the resolver refused */
+	CMD_NET_SUGGEST,
 };
 
 /* where a command runs: in the parent, or in jbctl alone */

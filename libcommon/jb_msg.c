@@ -98,6 +98,8 @@ jb_imsg_name(uint32_t type)
 	case IMSG_NETD_ADDR:		return "NETD_ADDR";
 	case IMSG_NETD_CHECK:		return "NETD_CHECK";
 	case IMSG_NETD_CHECKED:		return "NETD_CHECKED";
+	case IMSG_NETD_BLOCKED:		return "NETD_BLOCKED";
+	case IMSG_NETD_BLOCK:		return "NETD_BLOCK";
 	case IMSG_NETD_FORGET:	return "NETD_FORGET";
 	case IMSG_NETD_MODE:		return "NETD_MODE";
 	case IMSG_NETD_STATUS:	return "NETD_STATUS";
@@ -125,6 +127,7 @@ jb_imsg_name(uint32_t type)
 	case IMSG_CTL_NET_ALLOW:	return "CTL_NET_ALLOW";
 	case IMSG_CTL_NET_ADDR:		return "CTL_NET_ADDR";
 	case IMSG_CTL_DOCTOR:		return "CTL_DOCTOR";
+	case IMSG_CTL_NET_BLOCK:	return "CTL_NET_BLOCK";
 	}
 	return "unknown";
 }

@@ -181,6 +181,9 @@ enum jb_imsg_type {
 	/* doctor (D1): does the kernel's table hold what jb-netd holds? */
 	IMSG_NETD_CHECK = 480,	/* P->N, none; N->P CHECKED, then DONE */
 	IMSG_NETD_CHECKED,	/* N->P, struct jb_netd_check */
+	/* what the resolver refused (B6): one name's container, DONE */
+	IMSG_NETD_BLOCKED = 490, /* P->N, struct jb_incus_target (name) */
+	IMSG_NETD_BLOCK,	/* N->P, struct jb_net_block, one per entry */
 
 	/*
 	 * parent <-> jb-sshd: 500..  LISTEN and SESSION travel on the
@@ -241,6 +244,8 @@ enum jb_imsg_type {
 	IMSG_CTL_NET_ADDR,	/* parent -> client, struct jb_net_addr */
 	/* doctor (D1): 1520.. */
 	IMSG_CTL_DOCTOR = 1520,	/* parent -> client, struct jb_doctor_check */
+	/* net log (B6): 1530.. */
+	IMSG_CTL_NET_BLOCK = 1530, /* parent -> client, struct jb_net_block */
 };
 
 /* one process of the suite, as it reports itself */
@@ -735,6 +740,16 @@ struct jb_net_addr {
 	char		ipv4[16];
 	int64_t		last;			/* last answered */
 	int64_t		until;			/* admitted until */
+};
+
+/* one refused name of a container (B6), counted by jb-netd */
+struct jb_net_block {
+	char		name[JB_INSTANCE_MAX];	/* the container */
+	char		kind[8];		/* "dns" */
+	char		what[256];		/* the name, lowercased */
+	uint64_t	count;
+	int64_t		first;
+	int64_t		last;
 };
 
 /* doctor (D1) */

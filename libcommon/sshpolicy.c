@@ -61,6 +61,9 @@ sshpolicy_host(enum cmd_id id)
 	case CMD_PORT_RM:
 	/* reads only; refused while repos are excluded (below) */
 	case CMD_DOCTOR:
+	/* read what a container was refused */
+	case CMD_NET_LOG:
+	case CMD_NET_SUGGEST:
 		return SSHP_HOST_ALLOWED;
 	/* R19: setting up the host is the local owner's business */
 	case CMD_INIT:

@@ -354,10 +354,69 @@ EOC
 }
 net_status_cleanup() { cleanup; }
 
+atf_test_case refused_names cleanup
+refused_names_head() {
+	atf_set descr "net log counts each name the resolver refused, with" \
+	    "first and last; --since narrows it; net suggest prints the" \
+	    "egress_allow lines, which pasted into the config let a new" \
+	    "container resolve the name (B6, names only)"
+	atf_set require.user root
+	atf_set timeout 600
+}
+refused_names_body() {
+	JB_CONF_EXTRA="resolver:
+  upstream: $NH_DNS"
+	setup
+	nh_up "$BR_NET"
+	cc -static -O2 -Wall -Wextra -Werror -o dnsq \
+	    "$(atf_config_get srcdir)/regress/integ/dnsq.c" ||
+	    atf_fail "cannot build dnsq (cc -static needs libc6-dev)"
+	p=$(jb_prefix)
+	config <<EOC
+egress_allow:
+  - "www.test:8080"
+EOC
+	atf_check -o ignore -e match:"ready: $p-n" jbo repo new n
+	atf_check -o inline:"# nothing was refused by name\n" \
+	    jbo repo net suggest n
+	atf_check -o inline:"no refused names\n" jbo repo net log n
+	for i in 1 2; do
+		atf_check -o match:"^id 4096 NXDOMAIN$" \
+		    ctr_netns $p-n "$(pwd)/dnsq" -t $NH_DNS Other.Test
+	done
+	atf_check -o match:"^id 4096 NXDOMAIN$" \
+	    ctr_netns $p-n "$(pwd)/dnsq" -t $NH_DNS wild.test
+	atf_check -o match:"^A $NH_WWW " \
+	    ctr_netns $p-n "$(pwd)/dnsq" -t $NH_DNS www.test
+	atf_check -o match:"^dns +other\.test +2 [0-9-]+ [0-9:]+Z +[0-9-]+ [0-9:]+Z\$" \
+	    -o match:"^dns +wild\.test +1 " -o not-match:"www\.test" \
+	    jbo repo net log n
+	jbo repo net log n -o json > log.json || atf_fail "net log -o json"
+	atf_check -o inline:"2\n" jq -r '.refused[] |
+	    select(.refused == "other.test") | .count' log.json
+	atf_check -o match:"wild\.test" jbo repo net log --since 5m n
+	atf_check -s exit:1 -e match:"--since" jbo repo net log --since 1y n
+	jbo repo net suggest n > suggest.txt || atf_fail "net suggest failed"
+	atf_check -o inline:"egress_allow:\n  - \"other.test\"\n  - \"wild.test\"\n" \
+	    cat suggest.txt
+	# pasted into the config: a new container resolves the names
+	{
+		printf 'container_prefix: %s\nbase:\n  alias: %s\n' \
+		    "$p" "$JB_IMAGE"
+		cat suggest.txt
+	} > repo/.jailbee/config.yaml
+	atf_check -o ignore -e match:"ready: $p-n2" jbo repo new n2
+	atf_check -o match:"^A " \
+	    ctr_netns $p-n2 "$(pwd)/dnsq" -t $NH_DNS other.test
+	atf_check -o inline:"no refused names\n" jbo repo net log n2
+}
+refused_names_cleanup() { cleanup; }
+
 atf_init_test_cases() {
 	atf_add_test_case to_host
 	atf_add_test_case to_container
 	atf_add_test_case host_ports
 	atf_add_test_case refusals
 	atf_add_test_case net_status
+	atf_add_test_case refused_names
 }
