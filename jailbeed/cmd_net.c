@@ -508,6 +508,61 @@ net_stuck(struct imsg *imsg)
 	return 0;
 }
 
+struct netapply {
+	void	(*cb)(struct job *, int, const char *);
+	struct job *job;
+};
+
+static void
+config_applied(struct req *r, int ok, const char *err)
+{
+	struct netapply	*na = r->arg;
+	struct job	*job = na->job;
+	void		(*cb)(struct job *, int, const char *) = na->cb;
+
+	free(na);
+	cb(job, ok, err);
+}
+
+void
+net_config_apply(struct job *job, const struct repoconf *conf,
+    const char *name, void (*cb)(struct job *, int, const char *))
+{
+	struct jb_netd_ctr	*m;
+	struct netapply		*na;
+	size_t			 i, off = 0, l;
+
+	if ((m = calloc(1, sizeof(*m))) == NULL ||
+	    (na = calloc(1, sizeof(*na))) == NULL) {
+		free(m);
+		cb(job, 0, "out of memory");
+		return;
+	}
+	na->cb = cb;
+	na->job = job;
+	(void)strlcpy(m->name, name, sizeof(m->name));
+	for (i = 0; i < conf->egress_allow.n; i++) {
+		l = strlen(conf->egress_allow.v[i]) + 1;
+		if (l > sizeof(m->entries) - off) {
+			free(m);
+			free(na);
+			cb(job, 0, "egress_allow holds more than jb-netd takes "
+			    "in one message");
+			return;
+		}
+		memcpy(m->entries + off, conf->egress_allow.v[i], l);
+		off += l;
+		m->nentries++;
+	}
+	(void)strlcpy(m->repo, conf->container_prefix, sizeof(m->repo));
+	if (req_send(PROC_NETD, IMSG_NETD_CONFIG, m, sizeof(*m), -1, NULL,
+	    config_applied, na) == NULL) {
+		free(na);
+		cb(job, 0, "cannot reach jb-netd");
+	}
+	free(m);
+}
+
 void
 cmd_net(struct job *job)
 {

@@ -26,4 +26,11 @@ void	net_status(struct job *, const char *name, const struct repo_ctx *);
  */
 void	net_log(struct job *, const char *name);
 
+/*
+ * apply: conf's egress_allow (and repo) to jb-netd for container name,
+ * which keeps its mode, deadline and overrides (NETD_CONFIG); cb once.
+ */
+void	net_config_apply(struct job *, const struct repoconf *,
+	    const char *name, void (*cb)(struct job *, int, const char *));
+
 #endif /* JAILBEED_NETSTATUS_H */

@@ -498,6 +498,81 @@ netd_set(struct child *c, struct imsg *imsg)
 	netd_pool_resolve(name);
 }
 
+/*
+ * apply: the config's egress_allow as it is now, for a container jb-netd
+ * holds; its address, mode, deadline and own overrides stay (an override
+ * the config now grants is dropped: it would be there twice).  When an
+ * entry of the old config is gone, a strict container's established
+ * connections are cut, as net strict cuts them.
+ */
+static void
+netd_config(struct child *c, struct imsg *imsg)
+{
+	struct jb_netd_ctr	*m;
+	struct netd_ctr		 nc, *t;
+	struct netd_state	 next;
+	struct in_addr		 in;
+	char			 err[JB_ERR_TEXT_MAX], name[JB_INSTANCE_MAX];
+	char			 e[EGRESS_FMT_MAX], why[256];
+	uint32_t		 addr;
+	size_t			 i;
+	int			 narrowed = 0, strict;
+
+	if ((m = malloc(sizeof(*m))) == NULL)
+		fatal("%s: malloc", c->name);
+	if (imsg_get_data(imsg, m, sizeof(*m)) == -1)
+		fatalx("%s: malformed NETD_CONFIG", c->name);
+	m->name[sizeof(m->name) - 1] = '\0';
+	if ((t = netd_state_find(&cur, m->name)) == NULL) {
+		free(m);
+		child_done(c, imsg_get_id(imsg), 0, "jb-netd holds no policy "
+		    "for this container: make it strict first (jbctl net "
+		    "strict)");
+		return;
+	}
+	/* what jb-netd holds, never what the message says */
+	in.s_addr = htonl(t->addr);
+	(void)inet_ntop(AF_INET, &in, m->ipv4, sizeof(m->ipv4));
+	(void)strlcpy(m->mode, t->mode == NFTGEN_STRICT ? "strict" : "loose",
+	    sizeof(m->mode));
+	m->deadline = t->deadline;
+	if (netd_ctr_from_msg(m, &nc, err, sizeof(err)) == -1) {
+		free(m);
+		child_done(c, imsg_get_id(imsg), 0, err);
+		return;
+	}
+	free(m);
+	for (i = t->n - t->nover; i < t->n; i++)
+		if (netd_ctr_override_add(&nc, policy_entry_fmt(&t->e[i], e,
+		    sizeof(e)), why, sizeof(why)) == -1)
+			log_info("%s: %s: override %s dropped: %s", c->name,
+			    nc.name, e, why);
+	for (i = 0; i < netd_ctr_ncfg(t); i++)
+		if (netd_ctr_find(&nc, &t->e[i]) == -1)
+			narrowed = 1;
+	nc.fresh = t->fresh;
+	addr = t->addr;
+	strict = t->mode == NFTGEN_STRICT;
+	(void)strlcpy(name, nc.name, sizeof(name));
+	if (netd_state_copy(&cur, &next) == -1 ||
+	    netd_state_put(&next, &nc) == -1)
+		fatal("%s: out of memory", c->name);
+	if (state_commit(&next, err, sizeof(err)) == -1) {
+		log_warnx("%s: container %s stays as it was: %s", c->name,
+		    name, err);
+		child_done(c, imsg_get_id(imsg), 0, err);
+		return;
+	}
+	if (narrowed && strict && netd_ct_flush(addr) == -1) {
+		child_done(c, imsg_get_id(imsg), 0, "applied, but established "
+		    "connections could not be cut (conntrack)");
+		return;
+	}
+	log_info("%s: container %s: egress_allow applied", c->name, name);
+	child_done(c, imsg_get_id(imsg), 1, NULL);
+	netd_pool_resolve(name);
+}
+
 static void
 netd_forget(struct child *c, struct imsg *imsg)
 {
@@ -1083,6 +1158,9 @@ netd_dispatch(struct child *c, struct imsg *imsg)
 		return 0;
 	case IMSG_NETD_BLOCKED:
 		netd_blocked(c, imsg);
+		return 0;
+	case IMSG_NETD_CONFIG:
+		netd_config(c, imsg);
 		return 0;
 	case IMSG_NETD_SYNC_FORGET:
 		netd_sync_forget(c, imsg);

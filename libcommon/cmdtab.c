@@ -180,8 +180,8 @@ const struct cmd cmdtab[] = {
 	  .name_arg = 1,
 	  .args = "NAME", .min_args = 1, .max_args = 1,
 	  .help = "attach the host_mounts entries a running container lacks, "
-	  "each checked as for new, and make its host_ports forwards what "
-	  "the config declares" },
+	  "each checked as for new, make its host_ports forwards what the "
+	  "config declares, and give jb-netd its egress_allow as it is now" },
 	{ .words = { "base", "build" }, .id = CMD_BASE_BUILD,
 	  .cls = CMD_HOST, .args = "", .min_args = 0, .max_args = 0,
 	  .opts = { { .lname = "alias", .argname = "ALIAS",

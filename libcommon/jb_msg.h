@@ -184,6 +184,11 @@ enum jb_imsg_type {
 	/* what the resolver refused (B6): one name's container, DONE */
 	IMSG_NETD_BLOCKED = 490, /* P->N, struct jb_incus_target (name) */
 	IMSG_NETD_BLOCK,	/* N->P, struct jb_net_block, one per entry */
+	/*
+	 * apply: a known container's config entries (and repo) become the
+	 * message's; its address, mode, deadline and overrides stay
+	 */
+	IMSG_NETD_CONFIG = 495,	/* P->N, struct jb_netd_ctr */
 
 	/*
 	 * parent <-> jb-sshd: 500..  LISTEN and SESSION travel on the

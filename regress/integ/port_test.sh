@@ -358,8 +358,8 @@ atf_test_case refused_names cleanup
 refused_names_head() {
 	atf_set descr "net log counts each name the resolver refused, with" \
 	    "first and last; --since narrows it; net suggest prints the" \
-	    "egress_allow lines, which pasted into the config let a new" \
-	    "container resolve the name (B6, names only)"
+	    "egress_allow lines, which pasted into the config let the names" \
+	    "through after apply (B6, names only)"
 	atf_set require.user root
 	atf_set timeout 600
 }
@@ -399,16 +399,21 @@ EOC
 	jbo repo net suggest n > suggest.txt || atf_fail "net suggest failed"
 	atf_check -o inline:"egress_allow:\n  - \"other.test\"\n  - \"wild.test\"\n" \
 	    cat suggest.txt
-	# pasted into the config: a new container resolves the names
+	# pasted into the config, in force after apply: the names resolve,
+	# and www.test, no longer in the config, is refused
 	{
 		printf 'container_prefix: %s\nbase:\n  alias: %s\n' \
 		    "$p" "$JB_IMAGE"
 		cat suggest.txt
 	} > repo/.jailbee/config.yaml
-	atf_check -o ignore -e match:"ready: $p-n2" jbo repo new n2
+	atf_check -e match:"$p-n: egress_allow applied \\(2 entries\\)" \
+	    jbo repo apply n
 	atf_check -o match:"^A " \
-	    ctr_netns $p-n2 "$(pwd)/dnsq" -t $NH_DNS other.test
-	atf_check -o inline:"no refused names\n" jbo repo net log n2
+	    ctr_netns $p-n "$(pwd)/dnsq" -t $NH_DNS other.test
+	atf_check -o match:"^id 4096 NXDOMAIN$" \
+	    ctr_netns $p-n "$(pwd)/dnsq" -t $NH_DNS www.test
+	atf_check -o match:"allow other\.test \(config\)" \
+	    -o not-match:"allow www\.test" jbo repo net status n
 }
 refused_names_cleanup() { cleanup; }
 
