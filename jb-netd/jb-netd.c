@@ -1057,25 +1057,34 @@ netd_check(struct child *c, struct imsg *imsg)
 {
 	struct jb_netd_check	 k;
 	struct in_addr		 in;
-	char			 a[INET_ADDRSTRLEN], cmd[128], err[256];
+	const char		*out, *p;
+	char			 a[INET_ADDRSTRLEN], el[INET_ADDRSTRLEN + 4];
+	char			 err[256];
 	size_t			 i;
+	int			 found;
 
 	if (imsg_get_len(imsg) != 0)
 		fatalx("%s: NETD_CHECK with a payload", c->name);
 	memset(&k, 0, sizeof(k));
 	k.nctr = (uint32_t)cur.n;
-	if (netd_nft_run("list map inet jailbee ctrs", err,
-	    sizeof(err)) == -1) {
+	if ((out = netd_nft_list("list map inet jailbee ctrs", err,
+	    sizeof(err))) == NULL) {
 		(void)strlcpy(k.err, err, sizeof(k.err));
 		k.nmissing = k.nctr;
 	} else {
 		k.table = 1;
+		/* each element is printed "ADDR : verdict" */
 		for (i = 0; i < cur.n; i++) {
 			in.s_addr = htonl(cur.v[i].addr);
 			(void)inet_ntop(AF_INET, &in, a, sizeof(a));
-			(void)snprintf(cmd, sizeof(cmd),
-			    "get element inet jailbee ctrs { %s }", a);
-			if (netd_nft_run(cmd, err, sizeof(err)) == 0)
+			(void)snprintf(el, sizeof(el), "%s : ", a);
+			found = 0;
+			for (p = out; !found && (p = strstr(p, el)) != NULL;
+			    p++)
+				if (p == out || p[-1] == ' ' || p[-1] == '\t' ||
+				    p[-1] == '{' || p[-1] == '\n')
+					found = 1;
+			if (found)
 				continue;
 			if (k.nmissing++ > 0)
 				(void)strlcat(k.missing, ", ", sizeof(k.missing));
