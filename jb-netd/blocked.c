@@ -18,11 +18,17 @@
 
 #include "blocked.h"
 
-/* a plain DNS name, lowercased into out; 0 when it is not one */
+/*
+ * a plain DNS name, lowercased into out, that egress_allow would take as
+ * an exact name (so net suggest prints only entries apply accepts); 0
+ * when it is not one
+ */
 static int
 plain(const char *name, char *out, size_t len)
 {
-	size_t	i, n = strlen(name);
+	struct egress_entry	e;
+	char			why[128];
+	size_t			i, n = strlen(name);
 
 	if (n == 0 || n >= len || n > EGRESS_NAME_MAX)
 		return 0;
@@ -32,12 +38,13 @@ plain(const char *name, char *out, size_t len)
 		if (c >= 'A' && c <= 'Z')
 			c = (char)(c - 'A' + 'a');
 		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-		    c == '-' || c == '.' || c == '_'))
+		    c == '-' || c == '.'))
 			return 0;
 		out[i] = c;
 	}
 	out[n] = '\0';
-	return 1;
+	return policy_parse_entry(out, &e, why, sizeof(why)) == 0 &&
+	    e.kind == EGRESS_NAME;
 }
 
 int

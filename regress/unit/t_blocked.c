@@ -34,8 +34,12 @@ ATF_TC_BODY(counts, tc)
 	/* what is not a plain name is counted, never kept */
 	ATF_CHECK(blocked_note(&b, "c1", "a b\x1b[2J", 107) == 1);
 	ATF_CHECK(blocked_note(&b, "c1", "\xff\xfe", 108) == 0);
+	/* what egress_allow would not take as a name is odd too */
+	ATF_CHECK(blocked_note(&b, "c1", "_ldap._tcp.example", 109) == 0);
+	ATF_CHECK(blocked_note(&b, "c1", "a..b", 109) == 0);
+	ATF_CHECK(blocked_note(&b, "c1", "10.0.0.1", 109) == 0);
 	ATF_CHECK_STREQ(b.v[2].what, BLOCKED_ODD);
-	ATF_CHECK(b.v[2].count == 2);
+	ATF_CHECK(b.v[2].count == 5);
 	ATF_CHECK(blocked_forget(&b, "c1") == 2);
 	ATF_REQUIRE(b.n == 1);
 	ATF_CHECK_STREQ(b.v[0].ctr, "c2");
