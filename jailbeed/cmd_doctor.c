@@ -32,7 +32,7 @@
 #include "log.h"
 #include "portspec.h"
 
-#define DOC_STEPS	8
+#define DOC_STEPS	9
 
 struct doc {
 	struct repo_ctx		*ctx;
@@ -49,9 +49,12 @@ struct doc {
 	struct jb_incus_server	 srv;
 	struct jb_netinfo	 ni;
 	struct jb_netd_check	 chk;
+	struct jb_disk		*disk;		/* every suite disk (roots) */
+	size_t			 ndisk;
 };
 
 static void	doc_next(struct job *);
+static void	check_roots(struct job *);
 
 static void
 doc_free(void *arg)
@@ -63,6 +66,7 @@ doc_free(void *arg)
 	free(d->port);
 	free(d->held);
 	free(d->broken);
+	free(d->disk);
 	free(d);
 }
 
@@ -303,6 +307,13 @@ step_done(struct req *r, int ok, const char *err)
 			    d->chk.nctr);
 		break;
 	case 4:
+		if (!ok)
+			check(job, "mount_roots", "FAIL", "see jailbeed's log",
+			    "the suite's disks could not be listed: %s", err);
+		else
+			check_roots(job);
+		break;
+	case 5:
 		if (ok && d->image)
 			check(job, "base image", "PASS", NULL, "%s",
 			    d->ctx->conf.base_alias);
@@ -354,6 +365,21 @@ got_msg(struct req *r, struct imsg *imsg)
 	case IMSG_INCUS_IMAGE:
 		d->image = 1;
 		break;
+	case IMSG_INCUS_DISK: {
+		struct jb_disk	dk;
+
+		if (imsg_get_data(imsg, &dk, sizeof(dk)) == -1)
+			fatalx("jb-incus: malformed DISK");
+		dk.name[sizeof(dk.name) - 1] = '\0';
+		dk.device[sizeof(dk.device) - 1] = '\0';
+		dk.source[sizeof(dk.source) - 1] = '\0';
+		if ((v = reallocarray(d->disk, d->ndisk + 1,
+		    sizeof(*d->disk))) == NULL)
+			fatal("%s", __func__);
+		d->disk = v;
+		d->disk[d->ndisk++] = dk;
+		break;
+	}
 	case IMSG_INCUS_INSTANCE:
 		if (imsg_get_data(imsg, &in, sizeof(in)) == -1)
 			fatalx("jb-incus: malformed INSTANCE");
@@ -401,6 +427,55 @@ got_msg(struct req *r, struct imsg *imsg)
 		fatalx("%s in reply to doctor",
 		    jb_imsg_name(imsg_get_type(imsg)));
 	}
+}
+
+/*
+ * remote.ssh.mount_roots (the seed): each root exists, and no read-write
+ * disk of any suite container holds it (a container writing there could
+ * change what the root shows, or plant a symlink in its path)
+ */
+static void
+check_roots(struct job *job)
+{
+	struct doc			*d = job->state;
+	const struct jb_mount_root	*r;
+	struct stat			 st;
+	char				 fix[PATH_MAX + 64];
+	size_t				 j, l;
+	int				 i, bad = 0;
+
+	for (i = 0; i < env->conf.ssh_nroots; i++) {
+		r = &env->conf.ssh_roots[i];
+		(void)snprintf(fix, sizeof(fix), "create %s or remove it from "
+		    "remote.ssh.mount_roots", r->path);
+		if (stat(r->path, &st) == -1 || !S_ISDIR(st.st_mode)) {
+			check(job, "mount_roots", "FAIL", fix, "%s: no such "
+			    "directory", r->path);
+			bad++;
+			continue;
+		}
+		for (j = 0; j < d->ndisk; j++) {
+			if (d->disk[j].readonly)
+				continue;
+			l = strlen(d->disk[j].source);
+			if (strncmp(r->path, d->disk[j].source, l) != 0 ||
+			    (r->path[l] != '\0' && r->path[l] != '/' &&
+			    strcmp(d->disk[j].source, "/") != 0))
+				continue;
+			(void)snprintf(fix, sizeof(fix), "make %s of %s "
+			    "read-only, or remove the root", d->disk[j].device,
+			    d->disk[j].name);
+			check(job, "mount_roots", "FAIL", fix, "%s lies in %s, "
+			    "mounted read-write into %s (%s)", r->path,
+			    d->disk[j].source, d->disk[j].name,
+			    d->disk[j].device);
+			bad++;
+		}
+	}
+	if (bad == 0)
+		check(job, "mount_roots", "PASS", NULL, "%d root(s): each "
+		    "exists, none inside a read-write mount",
+		    env->conf.ssh_nroots);
 }
 
 /* running containers of the repo: a policy, and the forwards declared */
@@ -469,10 +544,11 @@ static void
 doc_next(struct job *job)
 {
 	struct doc		*d = job->state;
-	struct jb_incus_target	 t;
+	struct jb_incus_target	 t, t0;
 	int			 repo = d->ctx != NULL && d->ctx->have_conf;
 
 	memset(&t, 0, sizeof(t));
+	memset(&t0, 0, sizeof(t0));
 	if (repo)
 		(void)strlcpy(t.prefix, d->ctx->conf.container_prefix,
 		    sizeof(t.prefix));
@@ -486,29 +562,38 @@ doc_next(struct job *job)
 	case 3:
 		doc_send(job, PROC_NETD, IMSG_NETD_CHECK, NULL, 0);
 		return;
+	case 4:
+		/* remote.ssh.mount_roots against every suite disk */
+		if (env->conf.ssh_nroots > 0) {
+			doc_send(job, PROC_INCUS, IMSG_INCUS_DISK_LIST, &t0,
+			    sizeof(t0));
+			return;
+		}
+		d->step++;
+		break;
 	}
 	if (repo) {
 		switch (d->step) {
-		case 4:
+		case 5:
 			(void)strlcpy(t.name, d->ctx->conf.base_alias,
 			    sizeof(t.name));
 			t.prefix[0] = '\0';
 			doc_send(job, PROC_INCUS, IMSG_INCUS_IMAGE_ALIAS, &t,
 			    sizeof(t));
 			return;
-		case 5:
+		case 6:
 			doc_send(job, PROC_INCUS, IMSG_INCUS_LIST, &t,
 			    sizeof(t));
 			return;
-		case 6:
+		case 7:
 			doc_send(job, PROC_INCUS, IMSG_INCUS_PORT_LIST, &t,
 			    sizeof(t));
 			return;
-		case 7:
+		case 8:
 			doc_send(job, PROC_NETD, IMSG_NETD_STATUS, &t,
 			    sizeof(t));
 			return;
-		case 8:
+		case 9:
 			check_containers(job);
 			break;
 		}

@@ -133,7 +133,45 @@ EOC
 }
 faults_cleanup() { cleanup; }
 
+atf_test_case mount_roots cleanup
+mount_roots_head() {
+	atf_set descr "doctor fails a remote.ssh.mount_roots entry that does" \
+	    "not exist and one inside a read-write mount of a container," \
+	    "naming the mount and the fix (D1, the seed's mount_roots rule)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+mount_roots_body() {
+	w=$(realpath .)
+	JB_CONF_EXTRA="remote:
+  ssh:
+    listen: \"off\"
+    mount_roots:
+      - path: $w/missing
+      - path: $w/rw/inner
+      - path: $w/fine"
+	setup
+	p=$(jb_prefix)
+	mkdir -p rw/inner fine
+	chown -R $JB_OWNER rw fine
+	config <<EOC
+host_mounts:
+  - host: $w/rw
+    container: /home/dev/rw
+EOC
+	atf_check -o ignore -e match:"ready: $p-d" jbo repo new d
+	atf_check -s exit:1 \
+	    -o match:"^FAIL  mount_roots +$w/missing: no such directory" \
+	    -o match:"fix: create $w/missing or remove it from remote.ssh.mount_roots" \
+	    -o match:"^FAIL  mount_roots +$w/rw/inner lies in $w/rw, mounted read-write into $p-d \\(host-0\\)" \
+	    -o match:"fix: make host-0 of $p-d read-only, or remove the root" \
+	    -o not-match:"$w/fine" -e match:"doctor: 2 check\\(s\\) FAIL" \
+	    jbo repo doctor
+}
+mount_roots_cleanup() { cleanup; }
+
 atf_init_test_cases() {
 	atf_add_test_case healthy
 	atf_add_test_case faults
+	atf_add_test_case mount_roots
 }
