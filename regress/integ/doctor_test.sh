@@ -118,10 +118,10 @@ EOC
 	atf_check -o not-match:"^FAIL" jbo repo doctor
 	# a dev user id root may not map
 	config <<EOC
-container_user: {uid: 4242421, gid: 4242421}
+container_user: {uid: 2100000000, gid: 2100000000}
 EOC
 	atf_check -s exit:1 -o match:"^FAIL  subuid +/etc/subuid gives root no range" \
-	    -o match:"fix: add the line root:4242421:1 to /etc/subuid" \
+	    -o match:"fix: add the line root:2100000000:1 to /etc/subuid" \
 	    -o match:"^FAIL  subgid" -e ignore jbo repo doctor
 	config < /dev/null
 	# the kernel's table gone from under jb-netd
