@@ -84,7 +84,7 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/sshpolicy.c libcommon/mountspec.c \
 		   libcommon/hostspin.c libcommon/addralloc.c libcommon/gitident.c \
 		   libcommon/gitref.c \
-		   libcommon/sockdir.c
+		   libcommon/sockdir.c libcommon/portspec.c
 JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/control.c jailbeed/request.c jailbeed/job.c \
 		   jailbeed/repo.c jailbeed/capture.c jailbeed/cmd_ls.c \
@@ -95,18 +95,22 @@ JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/mount_remote.c jailbeed/github.c jailbeed/cmd_net.c \
 		   jailbeed/netsync.c jailbeed/netpin.c jailbeed/base_spec.c \
 		   jailbeed/remote_gate.c jailbeed/srcguard.c jailbeed/reaper.c \
-		   jailbeed/agent_run.c
+		   jailbeed/agent_run.c \
+		   jailbeed/ports.c jailbeed/cmd_port.c jailbeed/netstatus.c jailbeed/netlog.c \
+		   jailbeed/cmd_doctor.c
 JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http.c jb-incus/incus.c \
 		   jb-incus/ws.c jb-incus/exec.c jb-incus/ops.c \
 		   jb-incus/ops_action.c jb-incus/ops_create.c \
 		   jb-incus/ops_exec.c jb-incus/ops_image.c \
 		   jb-incus/ops_disk.c jb-incus/ops_hosts.c \
-		   jb-incus/ops_addrs.c jb-incus/ops_gitconfig.c
+		   jb-incus/ops_addrs.c jb-incus/ops_gitconfig.c \
+		   jb-incus/ops_port.c
 JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/netd_state.c jb-netd/netd_nft.c \
 		   jb-netd/resolver.c jb-netd/netd_ct.c jb-netd/netd_repos.c \
 		   jb-netd/pool.c jb-netd/netd_pool.c \
-		   jb-netd/resolver_tcp.c jb-netd/dnswire.c jb-netd/admitted.c
+		   jb-netd/resolver_tcp.c jb-netd/dnswire.c jb-netd/admitted.c \
+		   jb-netd/blocked.c
 JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/repo.c jb-mountd/image.c \
 		   jb-mountd/mount.c jb-mountd/deadline.c jb-mountd/sshseed.c \
 		   jb-mountd/gitconf.c jb-mountd/gituser.c
@@ -127,7 +131,8 @@ UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy \
 		   t_repoconf t_term t_ws t_repo t_sandbox t_image \
 		   t_httpbody t_sshargv t_sshpolicy t_authkeys t_mountspec \
 		   t_netd_state t_netd_repos t_hostspin t_pool t_dnswire \
-		   t_admitted t_addralloc t_gitconf t_sockdir t_gitref
+		   t_admitted t_addralloc t_gitconf t_sockdir t_gitref \
+		   t_portspec t_blocked
 FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf \
 		   fuzz_ws fuzz_image fuzz_sshargv fuzz_mountspec \
 		   fuzz_netd_state fuzz_netd_repos fuzz_hostspin fuzz_pool \
@@ -208,7 +213,8 @@ $(O)/libincus.a: $(call objs,jb-incus/http.c jb-incus/incus.c jb-incus/ws.c \
 	ar rcs $@ $^
 $(O)/libnetd.a: $(call objs,jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/netd_state.c jb-netd/netd_nft.c jb-netd/netd_repos.c \
-		   jb-netd/pool.c jb-netd/dnswire.c jb-netd/admitted.c)
+		   jb-netd/pool.c jb-netd/dnswire.c jb-netd/admitted.c \
+		   jb-netd/blocked.c)
 	rm -f $@
 	ar rcs $@ $^
 $(O)/libmountd.a: $(call objs,jb-mountd/repo.c jb-mountd/image.c \

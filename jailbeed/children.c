@@ -352,6 +352,13 @@ child_dispatch(int fd, short event, void *arg)
 		case IMSG_INCUS_IMAGE:
 		case IMSG_NETD_STATUS_LINE:
 		case IMSG_NETD_MODE_ENTRY:	/* ls (wt-net2) */
+		case IMSG_INCUS_PORT:		/* P1 */
+		case IMSG_NETD_CTR:		/* N8 */
+		case IMSG_NETD_ALLOW:
+		case IMSG_NETD_ADDR:
+		case IMSG_INCUS_SERVER_INFO:	/* D1 */
+		case IMSG_NETD_CHECKED:
+		case IMSG_NETD_BLOCK:		/* B6 */
 			if (req_dispatch(c - children, &imsg) == -1)
 				jailbeed_shutdown(1);
 			break;

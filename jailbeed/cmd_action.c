@@ -24,6 +24,7 @@
 #include "cmdtab.h"
 #include "jobs.h"
 #include "log.h"
+#include "ports.h"
 #include "srcguard.h"
 
 struct action {
@@ -286,16 +287,33 @@ action_named(struct job *job, struct repo_ctx *ctx)
 	action_go(job);
 }
 
+static void
+start_ported(struct job *job, int ok, const char *err, void *arg)
+{
+	/* a missing forward opens nothing: the start goes on */
+	if (!ok)
+		job_progress(job, "warning: host_ports not attached: %s", err);
+	action_send(job, job->cmd.id == CMD_RESTART ? INCUS_RESTART :
+	    INCUS_START, 0, NULL);
+}
+
 /* Incus resolves every mount source again as it starts */
 static void
 start_guarded(struct job *job, int ok, const char *err)
 {
+	struct action	*a = job->state;
+
 	if (!ok) {
 		job_end(job, 0, "%s", err);
 		return;
 	}
-	action_send(job, job->cmd.id == CMD_RESTART ? INCUS_RESTART :
-	    INCUS_START, 0, NULL);
+	/* host_ports it lacks, from the checkout's config (P1) */
+	if (a->ctx != NULL && a->ctx->have_conf) {
+		ports_config_attach(job, &a->ctx->conf, a->name, 0,
+		    start_ported, NULL);
+		return;
+	}
+	start_ported(job, 1, NULL, NULL);
 }
 
 static void

@@ -28,6 +28,8 @@
 #include "mount_remote.h"
 #include "mounts.h"
 #include "mountspec.h"
+#include "netstatus.h"
+#include "ports.h"
 
 struct mjob {
 	struct repo_ctx			*ctx;
@@ -382,6 +384,41 @@ apply_github(struct job *job, struct capture_result *res)
 }
 
 static void
+apply_netd(struct job *job, int ok, const char *err)
+{
+	struct mjob	*m = job->state;
+
+	if (!ok) {
+		job_end(job, 0, "apply: egress_allow: %s", err);
+		return;
+	}
+	job_progress(job, "%s: egress_allow applied (%zu entr%s)", m->name,
+	    m->ctx->conf.egress_allow.n, m->ctx->conf.egress_allow.n == 1 ?
+	    "y" : "ies");
+	switch (github_inject(job, m->ctx, m->name, apply_github)) {
+	case 1:
+		job_end(job, 1, NULL);
+		break;
+	case -1:
+		job_end(job, 0, "cannot reach jb-incus");
+		break;
+	}
+}
+
+/* egress_allow as the config says now (jb-netd keeps mode, overrides) */
+static void
+apply_ported(struct job *job, int ok, const char *err, void *arg)
+{
+	struct mjob	*m = job->state;
+
+	if (!ok) {
+		job_end(job, 0, "apply: host_ports: %s", err);
+		return;
+	}
+	net_config_apply(job, &m->ctx->conf, m->name, apply_netd);
+}
+
+static void
 apply_done(struct job *job, int ok, const char *err, void *arg)
 {
 	struct mjob	*m = job->state;
@@ -392,14 +429,9 @@ apply_done(struct job *job, int ok, const char *err, void *arg)
 	}
 	job_progress(job, "host_mounts applied; ones already attached are "
 	    "left as they are");
-	switch (github_inject(job, m->ctx, m->name, apply_github)) {
-	case 1:
-		job_end(job, 1, NULL);
-		break;
-	case -1:
-		job_end(job, 0, "cannot reach jb-incus");
-		break;
-	}
+	/* host_ports as declared now: missing ones added, stale ones gone */
+	ports_config_attach(job, &m->ctx->conf, m->name, 1, apply_ported,
+	    NULL);
 }
 
 static void

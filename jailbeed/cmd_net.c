@@ -27,14 +27,9 @@
 #include "jobs.h"
 #include "log.h"
 #include "netpin.h"
+#include "netstatus.h"
 
 #define LOOSE_MAX	(7 * 24 * 60 * 60)
-
-static void
-net_done(struct req *r, int ok, const char *err)
-{
-	job_end(r->arg, ok, "%s", err);
-}
 
 /* strict, loose, refresh: jb-netd's answer and the pins it brought */
 struct netwait {
@@ -382,8 +377,15 @@ net_named(struct job *job, struct repo_ctx *ctx)
 	const char		*dur;
 	int64_t			 secs = RC_DEF_LOOSE_AFTER;
 
-	const char		*arg = job->args[job->nargs - 1];
+	const char		*arg;
 
+	/* net status without NAME: this repo's containers, or --all */
+	if (job->cmd.id == CMD_NET_STATUS && job->nargs == 0) {
+		net_status(job, NULL, ctx);
+		repo_ctx_free(ctx);
+		return;
+	}
+	arg = job->args[job->nargs - 1];
 	if (repo_container_name(ctx, arg, name, sizeof(name)) == -1) {
 		repo_ctx_free(ctx);
 		job_end(job, 0, "%s: not a container name", arg);
@@ -408,13 +410,16 @@ net_named(struct job *job, struct repo_ctx *ctx)
 		net_wait(job, name, IMSG_NETD_REFRESH, &t, sizeof(t), NULL);
 		return;
 	}
-	if (job->cmd.id == CMD_NET_STATUS) {
+	if (job->cmd.id == CMD_NET_LOG || job->cmd.id == CMD_NET_SUGGEST) {
+		net_log(job, job->remote_found ? job->remote_in.name : name);
 		repo_ctx_free(ctx);
-		memset(&t, 0, sizeof(t));
-		strlcpy(t.name, name, sizeof(t.name));
-		if (req_send(PROC_NETD, IMSG_NETD_STATUS, &t, sizeof(t), -1,
-		    net_line, net_done, job) == NULL)
-			job_end(job, 0, "cannot reach jb-netd");
+		return;
+	}
+	if (job->cmd.id == CMD_NET_STATUS) {
+		/* over SSH, the container the remote gate found */
+		net_status(job, job->remote_found ? job->remote_in.name : name,
+		    ctx);
+		repo_ctx_free(ctx);
 		return;
 	}
 	memset(&m, 0, sizeof(m));
@@ -501,6 +506,61 @@ net_stuck(struct imsg *imsg)
 		free(name);
 	}
 	return 0;
+}
+
+struct netapply {
+	void	(*cb)(struct job *, int, const char *);
+	struct job *job;
+};
+
+static void
+config_applied(struct req *r, int ok, const char *err)
+{
+	struct netapply	*na = r->arg;
+	struct job	*job = na->job;
+	void		(*cb)(struct job *, int, const char *) = na->cb;
+
+	free(na);
+	cb(job, ok, err);
+}
+
+void
+net_config_apply(struct job *job, const struct repoconf *conf,
+    const char *name, void (*cb)(struct job *, int, const char *))
+{
+	struct jb_netd_ctr	*m;
+	struct netapply		*na;
+	size_t			 i, off = 0, l;
+
+	if ((m = calloc(1, sizeof(*m))) == NULL ||
+	    (na = calloc(1, sizeof(*na))) == NULL) {
+		free(m);
+		cb(job, 0, "out of memory");
+		return;
+	}
+	na->cb = cb;
+	na->job = job;
+	(void)strlcpy(m->name, name, sizeof(m->name));
+	for (i = 0; i < conf->egress_allow.n; i++) {
+		l = strlen(conf->egress_allow.v[i]) + 1;
+		if (l > sizeof(m->entries) - off) {
+			free(m);
+			free(na);
+			cb(job, 0, "egress_allow holds more than jb-netd takes "
+			    "in one message");
+			return;
+		}
+		memcpy(m->entries + off, conf->egress_allow.v[i], l);
+		off += l;
+		m->nentries++;
+	}
+	(void)strlcpy(m->repo, conf->container_prefix, sizeof(m->repo));
+	if (req_send(PROC_NETD, IMSG_NETD_CONFIG, m, sizeof(*m), -1, NULL,
+	    config_applied, na) == NULL) {
+		free(na);
+		cb(job, 0, "cannot reach jb-netd");
+	}
+	free(m);
 }
 
 void

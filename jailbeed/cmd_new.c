@@ -40,6 +40,7 @@
 #include "jobs.h"
 #include "log.h"
 #include "mounts.h"
+#include "ports.h"
 #include "netpin.h"
 
 struct newjob {
@@ -280,13 +281,14 @@ new_github(struct job *job, struct capture_result *res)
 	new_network(job);
 }
 
+/* host_ports (P1), once the mounts are in */
 static void
-new_mounted(struct job *job, int ok, const char *err, void *arg)
+new_ported(struct job *job, int ok, const char *err, void *arg)
 {
 	struct newjob	*n = job->state;
 
 	if (!ok) {
-		new_fail(job, "host_mounts: %s", err);
+		new_fail(job, "host_ports: %s", err);
 		return;
 	}
 	switch (github_inject(job, n->ctx, n->name, new_github)) {
@@ -297,6 +299,18 @@ new_mounted(struct job *job, int ok, const char *err, void *arg)
 		new_fail(job, "cannot reach jb-incus");
 		break;
 	}
+}
+
+static void
+new_mounted(struct job *job, int ok, const char *err, void *arg)
+{
+	struct newjob	*n = job->state;
+
+	if (!ok) {
+		new_fail(job, "host_mounts: %s", err);
+		return;
+	}
+	ports_config_attach(job, &n->ctx->conf, n->name, 0, new_ported, NULL);
 }
 
 static void

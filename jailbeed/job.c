@@ -26,6 +26,7 @@
 #include "jailbeed.h"
 #include "jobs.h"
 #include "mounts.h"
+#include "ports.h"
 #include "log.h"
 
 static void	job_dispatch(struct job *);
@@ -112,7 +113,18 @@ job_dispatch(struct job *job)
 	case CMD_NET_EGRESS_LS:
 	case CMD_NET_EGRESS_EXPORT:
 	case CMD_NET_REFRESH:
+	case CMD_NET_LOG:
+	case CMD_NET_SUGGEST:
 		cmd_net(job);
+		break;
+	case CMD_PORT_TO_CONTAINER:
+	case CMD_PORT_TO_HOST:
+	case CMD_PORT_LS:
+	case CMD_PORT_RM:
+		cmd_port(job);
+		break;
+	case CMD_DOCTOR:
+		cmd_doctor(job);
 		break;
 	default:
 		job_end(job, 0, "this command is not carried out by jailbeed");

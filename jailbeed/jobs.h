@@ -47,5 +47,6 @@ void	cmd_exec(struct job *);
 void	cmd_config(struct job *);
 void	cmd_base(struct job *);
 void	cmd_net(struct job *);
+void	cmd_doctor(struct job *);
 
 #endif /* JAILBEED_JOBS_H */

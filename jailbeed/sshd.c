@@ -529,6 +529,12 @@ static void r_instance(const void *a) { text_output.instance(a); }
 static void r_snapshot(const void *a) { text_output.snapshot(a); }
 static void r_list_end(const void *a) { text_output.list_end(); }
 static void r_mount(const void *a) { text_output.mount(a); }
+static void r_port(const void *a) { text_output.port(a); }
+static void r_net_ctr(const void *a) { text_output.net_ctr(a); }
+static void r_net_allow(const void *a) { text_output.net_allow(a); }
+static void r_net_addr(const void *a) { text_output.net_addr(a); }
+static void r_doctor(const void *a) { text_output.doctor(a); }
+static void r_net_block(const void *a) { text_output.net_block(a); }
 
 int
 sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
@@ -557,6 +563,26 @@ sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
 	case IMSG_CTL_MOUNT:
 		render(s, r_mount, data);
 		return 0;
+	case IMSG_CTL_PORT:
+		/* port ls lists; an added one was said in a progress line */
+		if (s->render == CMD_PORT_LS || s->render == CMD_NET_STATUS)
+			render(s, r_port, data);
+		return 0;
+	case IMSG_CTL_NET_CTR:
+		render(s, r_net_ctr, data);
+		return 0;
+	case IMSG_CTL_NET_ALLOW:
+		render(s, r_net_allow, data);
+		return 0;
+	case IMSG_CTL_NET_ADDR:
+		render(s, r_net_addr, data);
+		return 0;
+	case IMSG_CTL_DOCTOR:
+		render(s, r_doctor, data);
+		return 0;
+	case IMSG_CTL_NET_BLOCK:
+		render(s, r_net_block, data);
+		return 0;
 	case IMSG_CTL_BASE_SPEC:
 		/* what a local jbctl would build; the error says it remotely */
 		return 0;
@@ -581,7 +607,9 @@ sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
 		if (!s->failed && s->render == CMD_STATUS)
 			render(s, r_status_end, NULL);
 		if (!s->failed && (s->render == CMD_LS ||
-		    s->render == CMD_SNAP_LS || s->render == CMD_MOUNT_LS))
+		    s->render == CMD_SNAP_LS || s->render == CMD_MOUNT_LS ||
+		    s->render == CMD_PORT_LS || s->render == CMD_NET_STATUS ||
+		    s->render == CMD_NET_LOG))
 			render(s, r_list_end, NULL);
 		if (!s->got_exit)
 			s->status = s->failed ? 1 : 0;
@@ -759,10 +787,13 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 	}
 	default:
 		if (cmd->id == CMD_LS || cmd->id == CMD_SNAP_LS ||
-		    cmd->id == CMD_MOUNT_LS)
+		    cmd->id == CMD_MOUNT_LS || cmd->id == CMD_PORT_LS ||
+		    cmd->id == CMD_NET_STATUS || cmd->id == CMD_NET_LOG)
 			text_output.list_begin(cmd->id == CMD_LS ?
 			    "containers" : cmd->id == CMD_MOUNT_LS ? "mounts" :
-			    "snapshots");
+			    cmd->id == CMD_PORT_LS ? "ports" :
+			    cmd->id == CMD_NET_STATUS ? "net" :
+			    cmd->id == CMD_NET_LOG ? "refused" : "snapshots");
 		job_start(s->c, cmd);
 	}
  out:

@@ -38,6 +38,8 @@ char			 ops_bridge[16];
 struct op_reqs		 ops_reqs = TAILQ_HEAD_INITIALIZER(ops_reqs);
 static struct child	*ops_child;
 
+static void	op_server(uint32_t);
+static void	copy_str(char *, size_t, const char *);
 static void	op_netinfo(uint32_t);
 static void	op_list(uint32_t, const struct jb_incus_target *);
 
@@ -90,6 +92,11 @@ ops_dispatch(struct child *c, struct imsg *imsg)
 			fatalx("NETINFO from the parent with a payload");
 		op_netinfo(rid);
 		break;
+	case IMSG_INCUS_SERVER:
+		if (imsg_get_len(imsg) != 0)
+			fatalx("SERVER from the parent with a payload");
+		op_server(rid);
+		break;
 	case IMSG_INCUS_ADDRS:
 		if (imsg_get_len(imsg) != 0)
 			fatalx("ADDRS from the parent with a payload");
@@ -133,6 +140,21 @@ ops_dispatch(struct child *c, struct imsg *imsg)
 	case IMSG_INCUS_DISK_LIST:
 		get_exact(imsg, &t, sizeof(t));
 		op_disk_list(rid, &t);
+		break;
+	case IMSG_INCUS_PORT_ADD:
+	case IMSG_INCUS_PORT_REMOVE: {
+		struct jb_port	q;
+
+		get_exact(imsg, &q, sizeof(q));
+		if (type == IMSG_INCUS_PORT_ADD)
+			op_port_add(rid, &q);
+		else
+			op_port_remove(rid, &q);
+		break;
+	}
+	case IMSG_INCUS_PORT_LIST:
+		get_exact(imsg, &t, sizeof(t));
+		op_port_list(rid, &t);
 		break;
 	case IMSG_INCUS_IMAGE_IMPORT: {
 		struct jb_image_import	*q;
@@ -648,6 +670,37 @@ op_netinfo(uint32_t rid)
 	r = req_new(rid, IMSG_INCUS_NETINFO, "");
 	(void)snprintf(r->what, sizeof(r->what), "network %s", ops_bridge);
 	netinfo_get(r, netinfo_reply);
+}
+
+/* SERVER (D1): incusd's version, for doctor */
+static void
+server_got(void *arg, struct json_object *srv, const char *err)
+{
+	struct op_req		*r = arg;
+	struct jb_incus_server	 s;
+
+	r->call = NULL;
+	if (err != NULL) {
+		req_fail(r, err);
+		return;
+	}
+	memset(&s, 0, sizeof(s));
+	copy_str(s.version, sizeof(s.version), jget_str(jget_obj(srv,
+	    "environment"), "server_version"));
+	copy_str(s.api, sizeof(s.api), jget_str(srv, "api_version"));
+	req_send(r, IMSG_INCUS_SERVER_INFO, -1, &s, sizeof(s));
+	req_done(r, 1, NULL);
+}
+
+static void
+op_server(uint32_t rid)
+{
+	struct op_req	*r;
+
+	r = req_new(rid, IMSG_INCUS_SERVER, "");
+	(void)snprintf(r->what, sizeof(r->what), "incusd");
+	if ((r->call = incus_server_get(ops_ic, server_got, r)) == NULL)
+		fatal("%s", __func__);
 }
 
 /* LIST: our containers, from one recursive listing or one GET. */

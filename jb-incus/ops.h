@@ -134,6 +134,9 @@ void		 op_addrs(uint32_t);
 /* "A.B.C.D-E.F.G.H[,...]" into ni's DHCP ranges: 0, or -1 */
 int		 dhcp_ranges_parse(const char *, struct jb_netinfo *);
 void		 op_gitconfig(uint32_t, const struct jb_git_write *);
+void		 op_port_add(uint32_t, const struct jb_port *);
+void		 op_port_remove(uint32_t, const struct jb_port *);
+void		 op_port_list(uint32_t, const struct jb_incus_target *);
 /* an image alias: letters, digits, '.', '_', '-', not first */
 int		 valid_alias(const char *);
 

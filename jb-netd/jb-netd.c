@@ -498,6 +498,81 @@ netd_set(struct child *c, struct imsg *imsg)
 	netd_pool_resolve(name);
 }
 
+/*
+ * apply: the config's egress_allow as it is now, for a container jb-netd
+ * holds; its address, mode, deadline and own overrides stay (an override
+ * the config now grants is dropped: it would be there twice).  When an
+ * entry of the old config is gone, a strict container's established
+ * connections are cut, as net strict cuts them.
+ */
+static void
+netd_config(struct child *c, struct imsg *imsg)
+{
+	struct jb_netd_ctr	*m;
+	struct netd_ctr		 nc, *t;
+	struct netd_state	 next;
+	struct in_addr		 in;
+	char			 err[JB_ERR_TEXT_MAX], name[JB_INSTANCE_MAX];
+	char			 e[EGRESS_FMT_MAX], why[256];
+	uint32_t		 addr;
+	size_t			 i;
+	int			 narrowed = 0, strict;
+
+	if ((m = malloc(sizeof(*m))) == NULL)
+		fatal("%s: malloc", c->name);
+	if (imsg_get_data(imsg, m, sizeof(*m)) == -1)
+		fatalx("%s: malformed NETD_CONFIG", c->name);
+	m->name[sizeof(m->name) - 1] = '\0';
+	if ((t = netd_state_find(&cur, m->name)) == NULL) {
+		free(m);
+		child_done(c, imsg_get_id(imsg), 0, "jb-netd holds no policy "
+		    "for this container: make it strict first (jbctl net "
+		    "strict)");
+		return;
+	}
+	/* what jb-netd holds, never what the message says */
+	in.s_addr = htonl(t->addr);
+	(void)inet_ntop(AF_INET, &in, m->ipv4, sizeof(m->ipv4));
+	(void)strlcpy(m->mode, t->mode == NFTGEN_STRICT ? "strict" : "loose",
+	    sizeof(m->mode));
+	m->deadline = t->deadline;
+	if (netd_ctr_from_msg(m, &nc, err, sizeof(err)) == -1) {
+		free(m);
+		child_done(c, imsg_get_id(imsg), 0, err);
+		return;
+	}
+	free(m);
+	for (i = t->n - t->nover; i < t->n; i++)
+		if (netd_ctr_override_add(&nc, policy_entry_fmt(&t->e[i], e,
+		    sizeof(e)), why, sizeof(why)) == -1)
+			log_info("%s: %s: override %s dropped: %s", c->name,
+			    nc.name, e, why);
+	for (i = 0; i < netd_ctr_ncfg(t); i++)
+		if (netd_ctr_find(&nc, &t->e[i]) == -1)
+			narrowed = 1;
+	nc.fresh = t->fresh;
+	addr = t->addr;
+	strict = t->mode == NFTGEN_STRICT;
+	(void)strlcpy(name, nc.name, sizeof(name));
+	if (netd_state_copy(&cur, &next) == -1 ||
+	    netd_state_put(&next, &nc) == -1)
+		fatal("%s: out of memory", c->name);
+	if (state_commit(&next, err, sizeof(err)) == -1) {
+		log_warnx("%s: container %s stays as it was: %s", c->name,
+		    name, err);
+		child_done(c, imsg_get_id(imsg), 0, err);
+		return;
+	}
+	if (narrowed && strict && netd_ct_flush(addr) == -1) {
+		child_done(c, imsg_get_id(imsg), 0, "applied, but established "
+		    "connections could not be cut (conntrack)");
+		return;
+	}
+	log_info("%s: container %s: egress_allow applied", c->name, name);
+	child_done(c, imsg_get_id(imsg), 1, NULL);
+	netd_pool_resolve(name);
+}
+
 static void
 netd_forget(struct child *c, struct imsg *imsg)
 {
@@ -520,6 +595,7 @@ netd_forget(struct child *c, struct imsg *imsg)
 		return;
 	}
 	netd_pool_forget(t.name);
+	(void)blocked_forget(&resolver_blocked, t.name);
 	log_info("%s: container %s forgotten", c->name, t.name);
 	child_done(c, imsg_get_id(imsg), 1, NULL);
 }
@@ -552,6 +628,7 @@ netd_sync_forget(struct child *c, struct imsg *imsg)
 		return;
 	}
 	netd_pool_forget(t.name);
+	(void)blocked_forget(&resolver_blocked, t.name);
 	log_info("%s: container %s: Incus no longer has it; its policy, "
 	    "chains, sets and pool are gone", c->name, t.name);
 	child_done(c, imsg_get_id(imsg), 1, NULL);
@@ -679,42 +756,79 @@ entry_origin(const struct netd_ctr *t, size_t i)
 	return "container";
 }
 
+/* net status (N8): one container as CTR, its ALLOWs and its ADDRs */
+static void
+status_ctr(struct child *c, uint32_t rid, const struct netd_ctr *t)
+{
+	struct jb_net_ctr	 m;
+	struct jb_net_allow	 al;
+	struct in_addr		 in;
+	char			 e[EGRESS_FMT_MAX];
+	size_t			 i;
+
+	memset(&m, 0, sizeof(m));
+	(void)strlcpy(m.name, t->name, sizeof(m.name));
+	in.s_addr = htonl(t->addr);
+	(void)inet_ntop(AF_INET, &in, m.ipv4, sizeof(m.ipv4));
+	(void)strlcpy(m.mode, t->mode == NFTGEN_STRICT ? "strict" : "loose",
+	    sizeof(m.mode));
+	m.deadline = t->mode == NFTGEN_STRICT ? 0 : t->deadline;
+	(void)strlcpy(m.repo, t->repo, sizeof(m.repo));
+	m.npool = (uint32_t)netd_pool_count(t->name);
+	netd_pool_broken(t->name, m.broken, sizeof(m.broken));
+	if (imsgev_compose(&c->iev, IMSG_NETD_CTR, rid, 0, -1, &m,
+	    sizeof(m)) == -1)
+		fatal("%s: compose", __func__);
+	for (i = 0; i < t->n; i++) {
+		memset(&al, 0, sizeof(al));
+		(void)strlcpy(al.name, t->name, sizeof(al.name));
+		(void)strlcpy(al.entry, policy_entry_fmt(&t->e[i], e,
+		    sizeof(e)), sizeof(al.entry));
+		(void)strlcpy(al.origin, entry_origin(t, i),
+		    sizeof(al.origin));
+		if (imsgev_compose(&c->iev, IMSG_NETD_ALLOW, rid, 0, -1, &al,
+		    sizeof(al)) == -1)
+			fatal("%s: compose", __func__);
+	}
+	netd_pool_status(c, rid, t->name);
+}
+
+/*
+ * net status: the named container, or with name "" every container
+ * (prefix: of that repo only).  jb-netd holding no policy for a named
+ * one is said as a CTR without a mode: every packet from it is refused.
+ */
 static void
 netd_status(struct child *c, struct imsg *imsg)
 {
 	struct jb_incus_target	 q;
+	struct jb_net_ctr	 m;
 	struct netd_ctr		*t;
-	struct in_addr		 in;
-	char			 a[INET_ADDRSTRLEN], e[EGRESS_FMT_MAX];
 	uint32_t		 rid = imsg_get_id(imsg);
-	int64_t			 left;
 	size_t			 i;
 
 	if (imsg_get_data(imsg, &q, sizeof(q)) == -1)
 		fatalx("%s: malformed NETD_STATUS", c->name);
 	q.name[sizeof(q.name) - 1] = '\0';
-	if ((t = netd_state_find(&cur, q.name)) == NULL) {
-		child_done(c, rid, 0, "jb-netd holds no policy for this container: "
-		    "every packet from it is refused");
+	q.prefix[sizeof(q.prefix) - 1] = '\0';
+	if (q.name[0] == '\0') {
+		for (i = 0; i < cur.n; i++)
+			if (q.prefix[0] == '\0' ||
+			    strcmp(cur.v[i].repo, q.prefix) == 0)
+				status_ctr(c, rid, &cur.v[i]);
+		child_done(c, rid, 1, NULL);
 		return;
 	}
-	in.s_addr = htonl(t->addr);
-	inet_ntop(AF_INET, &in, a, sizeof(a));
-	left = t->deadline ? t->deadline - (int64_t)time(NULL) : 0;
-	if (t->mode == NFTGEN_STRICT)
-		status_line(c, rid, "%s %s: strict", t->name, a);
-	else if (t->deadline == 0)
-		status_line(c, rid, "%s %s: loose, no revert", t->name, a);
-	else
-		status_line(c, rid, "%s %s: loose, strict again in %llds",
-		    t->name, a, (long long)(left > 0 ? left : 0));
-	for (i = 0; i < t->n; i++)
-		status_line(c, rid, "allow %s (%s)", policy_entry_fmt(&t->e[i],
-		    e, sizeof(e)), entry_origin(t, i));
-	if (t->n == 0)
-		status_line(c, rid, "allow nothing (no egress_allow entry)");
-	status_line(c, rid, "pool %zu address(es) of exact names",
-	    netd_pool_count(t->name));
+	if ((t = netd_state_find(&cur, q.name)) == NULL) {
+		memset(&m, 0, sizeof(m));
+		(void)strlcpy(m.name, q.name, sizeof(m.name));
+		(void)strlcpy(m.broken, "jb-netd holds no policy for it: "
+		    "every packet from it is refused", sizeof(m.broken));
+		if (imsgev_compose(&c->iev, IMSG_NETD_CTR, rid, 0, -1, &m,
+		    sizeof(m)) == -1)
+			fatal("%s: compose", __func__);
+	} else
+		status_ctr(c, rid, t);
 	child_done(c, rid, 1, NULL);
 }
 
@@ -932,6 +1046,88 @@ netd_modes(struct child *c, struct imsg *imsg)
 	child_done(c, imsg_get_id(imsg), 1, NULL);
 }
 
+/*
+ * doctor (D1): the kernel holds table inet jailbee with its map ctrs,
+ * and an element in it for every container jb-netd holds (without one,
+ * every packet of the container is refused, so it fails closed, but it
+ * does not work)
+ */
+static void
+netd_check(struct child *c, struct imsg *imsg)
+{
+	struct jb_netd_check	 k;
+	struct in_addr		 in;
+	const char		*out, *p;
+	char			 a[INET_ADDRSTRLEN], el[INET_ADDRSTRLEN + 4];
+	char			 err[256];
+	size_t			 i;
+	int			 found;
+
+	if (imsg_get_len(imsg) != 0)
+		fatalx("%s: NETD_CHECK with a payload", c->name);
+	memset(&k, 0, sizeof(k));
+	k.nctr = (uint32_t)cur.n;
+	if ((out = netd_nft_list("list map inet jailbee ctrs", err,
+	    sizeof(err))) == NULL) {
+		(void)strlcpy(k.err, err, sizeof(k.err));
+		k.nmissing = k.nctr;
+	} else {
+		k.table = 1;
+		/* each element is printed "ADDR : verdict" */
+		for (i = 0; i < cur.n; i++) {
+			in.s_addr = htonl(cur.v[i].addr);
+			(void)inet_ntop(AF_INET, &in, a, sizeof(a));
+			(void)snprintf(el, sizeof(el), "%s : ", a);
+			found = 0;
+			for (p = out; !found && (p = strstr(p, el)) != NULL;
+			    p++)
+				if (p == out || p[-1] == ' ' || p[-1] == '\t' ||
+				    p[-1] == '{' || p[-1] == '\n')
+					found = 1;
+			if (found)
+				continue;
+			if (k.nmissing++ > 0)
+				(void)strlcat(k.missing, ", ", sizeof(k.missing));
+			(void)strlcat(k.missing, cur.v[i].name,
+			    sizeof(k.missing));
+		}
+	}
+	netd_nft_drain();
+	if (imsgev_compose(&c->iev, IMSG_NETD_CHECKED, imsg_get_id(imsg), 0,
+	    -1, &k, sizeof(k)) == -1)
+		fatal("%s: compose", c->name);
+	child_done(c, imsg_get_id(imsg), 1, NULL);
+}
+
+/* net log, net suggest (B6): the names the resolver refused to one */
+static void
+netd_blocked(struct child *c, struct imsg *imsg)
+{
+	struct jb_incus_target	 q;
+	struct jb_net_block	 b;
+	const struct blocked	*bl = &resolver_blocked;
+	size_t			 i;
+
+	if (imsg_get_data(imsg, &q, sizeof(q)) == -1)
+		fatalx("%s: malformed NETD_BLOCKED", c->name);
+	q.name[sizeof(q.name) - 1] = '\0';
+	for (i = 0; i < bl->n; i++) {
+		if (strcmp(bl->v[i].ctr, q.name) != 0)
+			continue;
+		memset(&b, 0, sizeof(b));
+		(void)strlcpy(b.name, bl->v[i].ctr, sizeof(b.name));
+		(void)strlcpy(b.kind, "dns", sizeof(b.kind));
+		(void)strlcpy(b.what, bl->v[i].what, sizeof(b.what));
+		b.count = bl->v[i].count;
+		b.first = bl->v[i].first;
+		b.last = bl->v[i].last;
+		if (imsgev_compose(&c->iev, IMSG_NETD_BLOCK, imsg_get_id(imsg),
+		    0, -1, &b, sizeof(b)) == -1)
+			fatal("%s: compose", c->name);
+	}
+	child_done(c, imsg_get_id(imsg), 1, NULL);
+}
+
 /* net refresh: resolve now; PIN and DONE once everything answered */
 static void
 netd_refresh(struct child *c, struct imsg *imsg)
@@ -965,6 +1161,15 @@ netd_dispatch(struct child *c, struct imsg *imsg)
 		return 0;
 	case IMSG_NETD_MODES:
 		netd_modes(c, imsg);
+		return 0;
+	case IMSG_NETD_CHECK:
+		netd_check(c, imsg);
+		return 0;
+	case IMSG_NETD_BLOCKED:
+		netd_blocked(c, imsg);
+		return 0;
+	case IMSG_NETD_CONFIG:
+		netd_config(c, imsg);
 		return 0;
 	case IMSG_NETD_SYNC_FORGET:
 		netd_sync_forget(c, imsg);

@@ -57,6 +57,25 @@ netd_nft_run(const char *text, char *err, size_t errlen)
 	return -1;
 }
 
+/* a listing's output is not kept: the buffer is emptied */
+void
+netd_nft_drain(void)
+{
+	(void)nft_ctx_get_output_buffer(nft);
+}
+
+const char *
+netd_nft_list(const char *text, char *err, size_t errlen)
+{
+	const char	*out;
+
+	(void)nft_ctx_get_output_buffer(nft);
+	if (netd_nft_run(text, err, errlen) == -1)
+		return NULL;
+	out = nft_ctx_get_output_buffer(nft);
+	return out != NULL ? out : "";
+}
+
 /* the policy as nftgen wants it; entries are shared with st */
 static struct nftgen_container *
 containers_of(const struct netd_state *st, char *err, size_t errlen)

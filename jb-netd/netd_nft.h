@@ -58,5 +58,12 @@ int	netd_nft_admit(const char *name, const struct nftgen_elem *el,
 	    size_t n, unsigned int timeout, char *err, size_t errlen);
 /* run text as one transaction */
 int	netd_nft_run(const char *text, char *err, size_t errlen);
+/* drop what a listing printed into libnftables's output buffer */
+void	netd_nft_drain(void);
+/*
+ * Run a listing and return what it printed, valid until the next nft
+ * call; NULL and nft's words in err when it failed.
+ */
+const char *netd_nft_list(const char *text, char *err, size_t errlen);
 
 #endif /* JB_NETD_NFT_H */

@@ -76,6 +76,50 @@ static struct event		 tick_ev;
 static TAILQ_HEAD(, pinrec)	 pins = TAILQ_HEAD_INITIALIZER(pins);
 static TAILQ_HEAD(, cycle)	 cycles = TAILQ_HEAD_INITIALIZER(cycles);
 
+/* net status (N8): a container whose names upstream stopped answering */
+struct failrec {
+	TAILQ_ENTRY(failrec)	 entry;
+	char			 ctr[JB_INSTANCE_MAX];
+	unsigned int		 cycles;	/* in a row, none answered */
+	int64_t			 since;		/* the first of them */
+};
+static TAILQ_HEAD(, failrec)	 fails = TAILQ_HEAD_INITIALIZER(fails);
+
+static struct failrec *
+fail_find(const char *ctr)
+{
+	struct failrec	*f;
+
+	TAILQ_FOREACH(f, &fails, entry)
+		if (strcmp(f->ctr, ctr) == 0)
+			return f;
+	return NULL;
+}
+
+/* a cycle of ctr ended: n names asked, answered of them answered */
+static void
+fail_note(const char *ctr, size_t n, size_t answered, int64_t now)
+{
+	struct failrec	*f = fail_find(ctr);
+
+	if (n == 0 || answered > 0) {
+		if (f != NULL) {
+			TAILQ_REMOVE(&fails, f, entry);
+			free(f);
+		}
+		return;
+	}
+	if (f == NULL) {
+		/* out of memory: status just says less */
+		if ((f = calloc(1, sizeof(*f))) == NULL)
+			return;
+		(void)strlcpy(f->ctr, ctr, sizeof(f->ctr));
+		f->since = now;
+		TAILQ_INSERT_TAIL(&fails, f, entry);
+	}
+	f->cycles++;
+}
+
 static void __attribute__((format(printf, 3, 4)))
 errf(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -411,6 +455,7 @@ cycle_end(struct cycle *cy)
 			answered++;
 			gone += pool_evict(&pool, cy->ctr, cy->names[i], now);
 		}
+	fail_note(cy->ctr, cy->n, answered, now);
 	gone += pool_prune(&pool, cy->ctr, c->e, c->n);
 	if ((answered > 0 || gone > 0) && pool_save(err, sizeof(err)) == -1) {
 		/* not written down: neither admitted nor pinned */
@@ -600,6 +645,62 @@ netd_pool_forget(const char *ctr)
 		free(p->failed);
 		free(p);
 	}
+	fail_note(ctr, 0, 0, 0);
+}
+
+void
+netd_pool_status(struct child *c, uint32_t rid, const char *ctr)
+{
+	struct jb_net_addr	 a;
+	struct in_addr		 in;
+	size_t			 i;
+
+	for (i = 0; i < pool.n; i++) {
+		if (strcmp(pool.v[i].ctr, ctr) != 0)
+			continue;
+		memset(&a, 0, sizeof(a));
+		(void)strlcpy(a.name, ctr, sizeof(a.name));
+		(void)strlcpy(a.host, pool.v[i].name, sizeof(a.host));
+		in.s_addr = htonl(pool.v[i].addr);
+		(void)inet_ntop(AF_INET, &in, a.ipv4, sizeof(a.ipv4));
+		a.last = pool.v[i].last;
+		/* what entry_timeout gives the kernel */
+		a.until = pool.v[i].last + POOL_WINDOW;
+		if (imsgev_compose(&c->iev, IMSG_NETD_ADDR, rid, 0, -1, &a,
+		    sizeof(a)) == -1)
+			fatal("%s: compose", __func__);
+	}
+}
+
+void
+netd_pool_broken(const char *ctr, char *buf, size_t len)
+{
+	struct pinrec	*p;
+	struct failrec	*f;
+	struct tm	 tm;
+	time_t		 t;
+	char		 when[32];
+	size_t		 off;
+
+	buf[0] = '\0';
+	if ((f = fail_find(ctr)) != NULL && f->cycles >= 2) {
+		t = (time_t)f->since;
+		(void)strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%SZ",
+		    gmtime_r(&t, &tm));
+		(void)snprintf(buf, len, "upstream answered none of its "
+		    "names in the last %u refreshes (since %s): pooled "
+		    "addresses age out; ", f->cycles, when);
+	}
+	off = strlen(buf);
+	TAILQ_FOREACH(p, &pins, entry)
+		if (strcmp(p->name, ctr) == 0 && p->failed != NULL &&
+		    (p->done == NULL || strcmp(p->failed, p->done) != 0) &&
+		    off < len)
+			(void)snprintf(buf + off, len - off, "its /etc/hosts "
+			    "pin was refused (tried again every minute); ");
+	off = strlen(buf);
+	if (off >= 2 && strcmp(buf + off - 2, "; ") == 0)
+		buf[off - 2] = '\0';
 }
 
 static void

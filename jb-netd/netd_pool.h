@@ -69,5 +69,9 @@ void	netd_pool_forget(const char *ctr);
 void	netd_pool_pinned(struct imsg *);
 /* for status: how many entries ctr has */
 size_t	netd_pool_count(const char *ctr);
+/* net status (N8): ctr's pooled addresses as NETD_ADDRs for rid */
+void	netd_pool_status(struct child *, uint32_t rid, const char *ctr);
+/* what of ctr's pool does not work, in a sentence; "" when all does */
+void	netd_pool_broken(const char *ctr, char *buf, size_t len);
 
 #endif /* JB_NETD_POOL_H */

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -32,6 +33,7 @@
 
 static struct evdns_base		*client;
 static const struct netd_state		*state;
+struct blocked				 resolver_blocked;
 static char				 upstream[64];
 
 /* one question asked upstream for one container */
@@ -163,6 +165,9 @@ resolver_ask(uint32_t src, const char *name, int qtype, resolver_cb cb,
 	if (policy_name_allowed(c->e, c->n, name, NULL, 0) == 0) {
 		log_debug("jb-netd: resolver: %s for %s: not allowed", name,
 		    c->name);
+		/* out of memory: the refusal stands, uncounted */
+		(void)blocked_note(&resolver_blocked, c->name, name,
+		    (int64_t)time(NULL));
 		return DNS_ERR_NOTEXIST;
 	}
 	if (qtype != TYPE_A || strlen(name) > EGRESS_NAME_MAX + 1)

@@ -26,6 +26,7 @@
 
 #include <event2/event.h>
 
+#include "blocked.h"
 #include "netd_state.h"
 
 #define RESOLVER_PORT	10053	/* on the bridge address; 53 is Incus's */
@@ -42,6 +43,8 @@ int	resolver_init(struct event_base *, uint32_t host, uint16_t port,
 	    size_t errlen);
 /* for status lines: the upstream in use */
 const char *resolver_upstream(void);
+/* the names refused per container (net log, net suggest) */
+extern struct blocked	resolver_blocked;
 /* the upstream client, for the pool's own questions (netd_pool.c) */
 struct evdns_base *resolver_client(void);
 

@@ -529,6 +529,13 @@ main(int argc, char *argv[])
 	case CMD_NET_EGRESS_EXPORT:
 	case CMD_NET_REFRESH:
 	case CMD_GIT_CONNECT:
+	case CMD_PORT_TO_CONTAINER:
+	case CMD_PORT_TO_HOST:
+	case CMD_PORT_LS:
+	case CMD_PORT_RM:
+	case CMD_DOCTOR:
+	case CMD_NET_LOG:
+	case CMD_NET_SUGGEST:
 		ctl_connect(&ibuf);
 		exit(remote_run(&ibuf, &p, out));
 	case CMD_REMOTE_SSH_KEY_ADD:

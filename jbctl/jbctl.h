@@ -30,6 +30,13 @@ struct output {
 	void	(*list_end)(void);
 	void	(*mount)(const struct jb_mount_entry *);	/* mount ls */
 	void	(*image)(const struct jb_image *);	/* base usage */
+	void	(*port)(const struct jb_port *);	/* port ls, net status */
+	/* net status: a container, then its entries, addresses, forwards */
+	void	(*net_ctr)(const struct jb_net_ctr *);
+	void	(*net_allow)(const struct jb_net_allow *);
+	void	(*net_addr)(const struct jb_net_addr *);
+	void	(*doctor)(const struct jb_doctor_check *);	/* doctor */
+	void	(*net_block)(const struct jb_net_block *);	/* net log */
 };
 
 struct cmd;

@@ -20,6 +20,7 @@
 
 #include "jbctl.h"
 #include "mountspec.h"
+#include "portspec.h"
 
 static struct json_object	*json_list;
 /* where the text goes: stdout for jbctl, a memory stream in jailbeed */
@@ -151,7 +152,8 @@ text_version(const char *client, const char *daemon)
 }
 
 static int	text_list_header_due;
-static int	text_list_kind;	/* 1 containers, 2 snapshots, 3 mounts, 4 images */
+/* 1 containers, 2 snapshots, 3 mounts, 4 images, 5 ports, 6 net */
+static int	text_list_kind;
 
 static void
 text_list_begin(const char *what)
@@ -159,7 +161,11 @@ text_list_begin(const char *what)
 	text_list_header_due = 1;
 	text_list_kind = strcmp(what, "snapshots") == 0 ? 2 :
 	    strcmp(what, "mounts") == 0 ? 3 :
-	    strcmp(what, "images") == 0 ? 4 : 1;
+	    strcmp(what, "images") == 0 ? 4 :
+	    strcmp(what, "ports") == 0 ? 5 :
+	    strcmp(what, "net") == 0 ? 6 :
+	    strcmp(what, "checks") == 0 ? 7 :
+	    strcmp(what, "refused") == 0 ? 8 : 1;
 }
 
 /* the MOUNT column: "-", or the soonest deadline of what is attached */
@@ -245,7 +251,11 @@ text_list_end(void)
 	if (text_list_header_due)
 		fprintf(ofp(), "no %s\n", text_list_kind == 2 ? "snapshots" :
 		    text_list_kind == 3 ? "mounts" :
-		    text_list_kind == 4 ? "images" : "containers");
+		    text_list_kind == 4 ? "images" :
+		    text_list_kind == 5 ? "port forwards" :
+		    text_list_kind == 7 ? "checks" :
+		    text_list_kind == 8 ? "refused names" :
+		    "containers");
 }
 
 /* the containers made from an image, comma-separated, "-" for none */
@@ -296,11 +306,137 @@ text_image(const struct jb_image *im)
 	    im->repos[0] ? im->repos : "-", users);
 }
 
+static const char *
+port_dir(const struct jb_port *p)
+{
+	return p->dir == PORT_TO_HOST ? "to-host" : "to-container";
+}
+
+/* an endpoint, or "?" for a device changed outside JailBee */
+static const char *
+port_end(const char *addr, uint32_t port, char *buf, size_t len)
+{
+	if (addr[0] == '\0')
+		return "?";
+	(void)snprintf(buf, len, "%s:%u", addr, port);
+	return buf;
+}
+
+static const char *
+utc(int64_t when, char *buf, size_t len)
+{
+	struct tm	tm;
+	time_t		t = (time_t)when;
+
+	(void)strftime(buf, len, "%Y-%m-%d %H:%M:%SZ", gmtime_r(&t, &tm));
+	return buf;
+}
+
+/* every line says what the table is about: forwards bypass the filter */
+static void
+text_port(const struct jb_port *p)
+{
+	char	c[32], h[32];
+
+	if (text_list_kind == 6) {
+		/* net status: one line under its container */
+		fprintf(ofp(), "  forward %s %s %s -> %s/%s: bypasses the "
+		    "network filter\n", p->device, port_dir(p),
+		    p->dir == PORT_TO_HOST ? port_end(p->host_address,
+		    p->host_port, h, sizeof(h)) : port_end(p->container_address,
+		    p->port, c, sizeof(c)),
+		    p->dir == PORT_TO_HOST ? port_end(p->container_address,
+		    p->port, c, sizeof(c)) : port_end(p->host_address,
+		    p->host_port, h, sizeof(h)), p->proto[0] ? p->proto : "?");
+		return;
+	}
+	if (text_list_header_due) {
+		text_list_header_due = 0;
+		fprintf(ofp(), "%-32s %-24s %-12s %-5s %-21s %-21s %s\n",
+		    "CONTAINER", "DEVICE", "DIRECTION", "PROTO", "CONTAINER-SIDE",
+		    "HOST-SIDE", "FILTER");
+	}
+	fprintf(ofp(), "%-32s %-24s %-12s %-5s %-21s %-21s %s\n", p->name,
+	    p->device, port_dir(p), p->proto[0] ? p->proto : "?",
+	    port_end(p->container_address, p->port, c, sizeof(c)),
+	    port_end(p->host_address, p->host_port, h, sizeof(h)), "bypassed");
+}
+
+static void
+text_net_ctr(const struct jb_net_ctr *c)
+{
+	int64_t	left;
+
+	text_list_header_due = 0;
+	if (c->mode[0] == '\0')
+		fprintf(ofp(), "%s: no policy\n", c->name);
+	else if (strcmp(c->mode, "strict") == 0)
+		fprintf(ofp(), "%s %s: strict\n", c->name, c->ipv4);
+	else if (c->deadline == 0)
+		fprintf(ofp(), "%s %s: loose, no revert\n", c->name, c->ipv4);
+	else {
+		left = c->deadline - (int64_t)time(NULL);
+		fprintf(ofp(), "%s %s: loose, strict again in %llds\n",
+		    c->name, c->ipv4, (long long)(left > 0 ? left : 0));
+	}
+	if (c->broken[0] != '\0')
+		fprintf(ofp(), "  broken: %s\n", c->broken);
+	if (c->mode[0] != '\0')
+		fprintf(ofp(), "  pool %u address(es) of exact names\n",
+		    c->npool);
+}
+
+static void
+text_net_allow(const struct jb_net_allow *a)
+{
+	fprintf(ofp(), "  allow %s (%s)\n", a->entry, a->origin);
+}
+
+static void
+text_net_addr(const struct jb_net_addr *a)
+{
+	char	w[32];
+
+	fprintf(ofp(), "  admitted %s %s until %s\n", a->host, a->ipv4,
+	    utc(a->until, w, sizeof(w)));
+}
+
+static void
+text_doctor(const struct jb_doctor_check *k)
+{
+	text_list_header_due = 0;
+	fprintf(ofp(), "%-4s  %-18s %s\n", k->status, k->name, k->detail);
+	if (k->fix[0] != '\0')
+		fprintf(ofp(), "      %-18s fix: %s\n", "", k->fix);
+}
+
+/* net log: what was refused, how often, first and last */
+static void
+text_net_block(const struct jb_net_block *b)
+{
+	char	f[32], l[32];
+
+	if (text_list_header_due) {
+		text_list_header_due = 0;
+		fprintf(ofp(), "%-4s %-40s %7s %-20s %s\n", "KIND", "REFUSED",
+		    "COUNT", "FIRST", "LAST");
+	}
+	fprintf(ofp(), "%-4s %-40s %7llu %-20s %s\n", b->kind, b->what,
+	    (unsigned long long)b->count, utc(b->first, f, sizeof(f)),
+	    utc(b->last, l, sizeof(l)));
+}
+
 const struct output text_output = {
 	text_status_begin, text_status_entry, text_status_end, text_version,
 	text_list_begin, text_instance, text_snapshot, text_list_end,
 	text_mount,
-	text_image
+	text_image,
+	text_port,
+	text_net_ctr,
+	text_net_allow,
+	text_net_addr,
+	text_doctor,
+	text_net_block
 };
 
 static void
@@ -382,7 +518,8 @@ static void
 json_list_begin(const char *what)
 {
 	json_list = json_object_new_array();
-	json_list_name = what;
+	/* net status: a list of containers, each with its boundary */
+	json_list_name = strcmp(what, "net") == 0 ? "containers" : what;
 }
 
 static void
@@ -411,6 +548,98 @@ json_instance(const struct jb_instance *in)
 	json_object_object_add(o, "mount_until", in->nmounts && in->mount_until ?
 	    json_object_new_int64(in->mount_until) : NULL);
 	json_object_array_add(json_list, o);
+}
+
+/* net status: the container the next entries, addresses, forwards join */
+static struct json_object	*json_cur;
+
+static void
+json_port(const struct jb_port *p)
+{
+	struct json_object	*o = json_object_new_object();
+
+	json_object_object_add(o, "container", json_object_new_string(p->name));
+	json_object_object_add(o, "device", json_object_new_string(p->device));
+	json_object_object_add(o, "direction",
+	    json_object_new_string(port_dir(p)));
+	json_object_object_add(o, "proto", p->proto[0] ?
+	    json_object_new_string(p->proto) : NULL);
+	json_object_object_add(o, "port", p->port ?
+	    json_object_new_int64(p->port) : NULL);
+	json_object_object_add(o, "container_address",
+	    p->container_address[0] ?
+	    json_object_new_string(p->container_address) : NULL);
+	json_object_object_add(o, "host_port", p->host_port ?
+	    json_object_new_int64(p->host_port) : NULL);
+	json_object_object_add(o, "host_address", p->host_address[0] ?
+	    json_object_new_string(p->host_address) : NULL);
+	json_object_object_add(o, "declared", json_object_new_boolean(
+	    strncmp(p->device, PORT_CFG_PREFIX, strlen(PORT_CFG_PREFIX)) == 0));
+	json_object_object_add(o, "state", json_object_new_string(p->state));
+	json_object_object_add(o, "prefix", json_object_new_string(p->prefix));
+	/* a forward goes through incusd, not the container's NIC */
+	json_object_object_add(o, "bypasses_filter",
+	    json_object_new_boolean(1));
+	if (json_cur != NULL)
+		json_object_array_add(json_object_object_get(json_cur,
+		    "forwards"), o);
+	else
+		json_object_array_add(json_list, o);
+}
+
+static void
+json_net_ctr(const struct jb_net_ctr *c)
+{
+	struct json_object	*o = json_object_new_object();
+
+	json_object_object_add(o, "name", json_object_new_string(c->name));
+	json_object_object_add(o, "ipv4", c->ipv4[0] ?
+	    json_object_new_string(c->ipv4) : NULL);
+	/* null: jb-netd holds no policy (every packet refused) */
+	json_object_object_add(o, "mode", c->mode[0] ?
+	    json_object_new_string(c->mode) : NULL);
+	json_object_object_add(o, "net_until", c->deadline ?
+	    json_object_new_int64(c->deadline) : NULL);
+	json_object_object_add(o, "repo", json_object_new_string(c->repo));
+	json_object_object_add(o, "pool", json_object_new_int64(c->npool));
+	json_object_object_add(o, "broken", c->broken[0] ?
+	    json_object_new_string(c->broken) : NULL);
+	json_object_object_add(o, "allow", json_object_new_array());
+	json_object_object_add(o, "admitted", json_object_new_array());
+	json_object_object_add(o, "forwards", json_object_new_array());
+	json_object_array_add(json_list, o);
+	json_cur = o;
+}
+
+static void
+json_net_allow(const struct jb_net_allow *a)
+{
+	struct json_object	*o = json_object_new_object();
+
+	json_object_object_add(o, "entry", json_object_new_string(a->entry));
+	json_object_object_add(o, "origin", json_object_new_string(a->origin));
+	if (json_cur != NULL)
+		json_object_array_add(json_object_object_get(json_cur, "allow"),
+		    o);
+	else
+		json_object_put(o);
+}
+
+static void
+json_net_addr(const struct jb_net_addr *a)
+{
+	struct json_object	*o = json_object_new_object();
+
+	json_object_object_add(o, "name", json_object_new_string(a->host));
+	json_object_object_add(o, "address", json_object_new_string(a->ipv4));
+	json_object_object_add(o, "last_answered",
+	    json_object_new_int64(a->last));
+	json_object_object_add(o, "until", json_object_new_int64(a->until));
+	if (json_cur != NULL)
+		json_object_array_add(json_object_object_get(json_cur,
+		    "admitted"), o);
+	else
+		json_object_put(o);
 }
 
 static void
@@ -454,6 +683,7 @@ json_list_end(void)
 	    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(top);
 	json_list = NULL;
+	json_cur = NULL;
 }
 
 static void
@@ -501,9 +731,43 @@ json_image(const struct jb_image *im)
 	json_object_array_add(json_list, o);
 }
 
+static void
+json_doctor(const struct jb_doctor_check *k)
+{
+	struct json_object	*o = json_object_new_object();
+
+	json_object_object_add(o, "check", json_object_new_string(k->name));
+	json_object_object_add(o, "status", json_object_new_string(k->status));
+	json_object_object_add(o, "detail", json_object_new_string(k->detail));
+	json_object_object_add(o, "fix", k->fix[0] ?
+	    json_object_new_string(k->fix) : NULL);
+	json_object_array_add(json_list, o);
+}
+
+static void
+json_net_block(const struct jb_net_block *b)
+{
+	struct json_object	*o = json_object_new_object();
+
+	json_object_object_add(o, "container", json_object_new_string(b->name));
+	json_object_object_add(o, "kind", json_object_new_string(b->kind));
+	json_object_object_add(o, "refused", json_object_new_string(b->what));
+	json_object_object_add(o, "count",
+	    json_object_new_int64((int64_t)b->count));
+	json_object_object_add(o, "first", json_object_new_int64(b->first));
+	json_object_object_add(o, "last", json_object_new_int64(b->last));
+	json_object_array_add(json_list, o);
+}
+
 const struct output json_output = {
 	json_status_begin, json_status_entry, json_status_end, json_version,
 	json_list_begin, json_instance, json_snapshot, json_list_end,
 	json_mount,
-	json_image
+	json_image,
+	json_port,
+	json_net_ctr,
+	json_net_allow,
+	json_net_addr,
+	json_doctor,
+	json_net_block
 };

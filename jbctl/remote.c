@@ -100,6 +100,12 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 	struct jb_exec_fd	 f;
 	struct jb_exit		 x;
 	struct jb_image		 im;
+	struct jb_port		 pt;
+	struct jb_net_ctr	 nc;
+	struct jb_net_allow	 na;
+	struct jb_net_addr	 nd;
+	struct jb_doctor_check	 dc;
+	struct jb_net_block	 nb;
 	char			 err[JB_ERR_TEXT_MAX];
 	int			 n, done = 0, failed = 0, status = -1;
 	int			 fd_io = -1, fd_err = -1, interactive, listed = 0;
@@ -131,6 +137,22 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 	}
 	if (p->cmd->id == CMD_BASE_USAGE) {
 		out->list_begin("images");
+		listed = 1;
+	}
+	if (p->cmd->id == CMD_PORT_LS) {
+		out->list_begin("ports");
+		listed = 1;
+	}
+	if (p->cmd->id == CMD_NET_STATUS) {
+		out->list_begin("net");
+		listed = 1;
+	}
+	if (p->cmd->id == CMD_DOCTOR) {
+		out->list_begin("checks");
+		listed = 1;
+	}
+	if (p->cmd->id == CMD_NET_LOG) {
+		out->list_begin("refused");
 		listed = 1;
 	}
 	while (!done) {
@@ -192,6 +214,65 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 				me.source[sizeof(me.source) - 1] = '\0';
 				me.path[sizeof(me.path) - 1] = '\0';
 				out->mount(&me);
+				break;
+			case IMSG_CTL_PORT:
+				if (imsg_get_data(&imsg, &pt, sizeof(pt)) == -1)
+					goto bad;
+				pt.name[sizeof(pt.name) - 1] = '\0';
+				pt.device[sizeof(pt.device) - 1] = '\0';
+				pt.proto[sizeof(pt.proto) - 1] = '\0';
+				pt.container_address[
+				    sizeof(pt.container_address) - 1] = '\0';
+				pt.host_address[sizeof(pt.host_address) - 1] =
+				    '\0';
+				pt.prefix[sizeof(pt.prefix) - 1] = '\0';
+				pt.state[sizeof(pt.state) - 1] = '\0';
+				/* port ls lists; an added one is said on stderr */
+				if (listed)
+					out->port(&pt);
+				break;
+			case IMSG_CTL_NET_BLOCK:
+				if (imsg_get_data(&imsg, &nb, sizeof(nb)) == -1)
+					goto bad;
+				nb.name[sizeof(nb.name) - 1] = '\0';
+				nb.kind[sizeof(nb.kind) - 1] = '\0';
+				nb.what[sizeof(nb.what) - 1] = '\0';
+				out->net_block(&nb);
+				break;
+			case IMSG_CTL_DOCTOR:
+				if (imsg_get_data(&imsg, &dc, sizeof(dc)) == -1)
+					goto bad;
+				dc.name[sizeof(dc.name) - 1] = '\0';
+				dc.status[sizeof(dc.status) - 1] = '\0';
+				dc.detail[sizeof(dc.detail) - 1] = '\0';
+				dc.fix[sizeof(dc.fix) - 1] = '\0';
+				out->doctor(&dc);
+				break;
+			case IMSG_CTL_NET_CTR:
+				if (imsg_get_data(&imsg, &nc, sizeof(nc)) == -1)
+					goto bad;
+				nc.name[sizeof(nc.name) - 1] = '\0';
+				nc.ipv4[sizeof(nc.ipv4) - 1] = '\0';
+				nc.mode[sizeof(nc.mode) - 1] = '\0';
+				nc.repo[sizeof(nc.repo) - 1] = '\0';
+				nc.broken[sizeof(nc.broken) - 1] = '\0';
+				out->net_ctr(&nc);
+				break;
+			case IMSG_CTL_NET_ALLOW:
+				if (imsg_get_data(&imsg, &na, sizeof(na)) == -1)
+					goto bad;
+				na.name[sizeof(na.name) - 1] = '\0';
+				na.entry[sizeof(na.entry) - 1] = '\0';
+				na.origin[sizeof(na.origin) - 1] = '\0';
+				out->net_allow(&na);
+				break;
+			case IMSG_CTL_NET_ADDR:
+				if (imsg_get_data(&imsg, &nd, sizeof(nd)) == -1)
+					goto bad;
+				nd.name[sizeof(nd.name) - 1] = '\0';
+				nd.host[sizeof(nd.host) - 1] = '\0';
+				nd.ipv4[sizeof(nd.ipv4) - 1] = '\0';
+				out->net_addr(&nd);
 				break;
 			case IMSG_CTL_SNAPSHOT:
 				if (imsg_get_data(&imsg, &sn, sizeof(sn)) == -1)
@@ -255,7 +336,8 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 			return 1;
 		}
 	}
-	if (listed && !failed)
+	/* doctor's checks are printed also when one failed */
+	if (listed && (!failed || p->cmd->id == CMD_DOCTOR))
 		out->list_end();
 	if (fd_io != -1)
 		close(fd_io);

@@ -199,7 +199,8 @@ const struct cmd cmdtab[] = {
 	  .name_arg = 1,
 	  .args = "NAME", .min_args = 1, .max_args = 1,
 	  .help = "attach the host_mounts entries a running container lacks, "
-	  "each checked as for new" },
+	  "each checked as for new, make its host_ports forwards what the "
+	  "config declares, and give jb-netd its egress_allow as it is now" },
 	{ .words = { "base", "build" }, .id = CMD_BASE_BUILD,
 	  .cls = CMD_HOST, .args = "", .min_args = 0, .max_args = 0,
 	  .opts = { { .lname = "alias", .argname = "ALIAS",
@@ -243,8 +244,17 @@ const struct cmd cmdtab[] = {
 	  .help = "let a container reach everything, until its deadline" },
 	{ .words = { "net", "status" }, .id = CMD_NET_STATUS,
 	  .name_arg = 1,
-	  .cls = CMD_CONTAINER, .args = "NAME", .min_args = 1, .max_args = 1,
-	  .help = "a container's network mode, time left and allow entries" },
+	  .cls = CMD_CONTAINER, .args = "[NAME]", .min_args = 0, .max_args = 1,
+	  .opts = { { .lname = "all", .sname = 'a',
+	      .help = "every JailBee container, not only this repo's" },
+	    { .lname = "output", .sname = 'o', .argname = "FORMAT",
+	      .choices = "text|json",
+	      .help = "print as text (default) or JSON" } },
+	  .help = "the network boundary of a container, or of every "
+	  "container of this repo: mode and time left, each allow entry and "
+	  "its origin, the addresses admitted for each allowed name and "
+	  "until when, the port forwards (which bypass the filter), and what "
+	  "is broken" },
 	{ .words = { "net", "egress", "add" }, .id = CMD_NET_EGRESS_ADD,
 	  .name_arg = 2,
 	  .cls = CMD_CONTAINER, .args = "ENTRY NAME", .min_args = 2,
@@ -323,6 +333,80 @@ const struct cmd cmdtab[] = {
 	      "branch)" } },
 	  .help = "fetch a container's branch and check it out on the host "
 	  "as a new branch (clean tree required)" },
+	/* port forwards (P1): Incus proxy devices, outside the filter */
+	{ .words = { "port", "to-container" }, .id = CMD_PORT_TO_CONTAINER,
+	  .name_arg = 1,
+	  .cls = CMD_CONTAINER, .args = "NAME PORT", .min_args = 2,
+	  .max_args = 2,
+	  .opts = { { .lname = "host-port", .argname = "N",
+	      .help = "the host service's port (default PORT)" },
+	    { .lname = "proto", .argname = "PROTO", .choices = "tcp|udp",
+	      .help = "tcp (default) or udp" },
+	    { .lname = "host-address", .argname = "IP",
+	      .help = "the host service's IPv4 address (default 127.0.0.1; "
+	      "another is taken with a warning)" },
+	    { .lname = "container-address", .argname = "IP",
+	      .help = "where it listens inside (default 127.0.0.1)" } },
+	  .help = "let the container reach a host service at "
+	  "127.0.0.1:PORT inside; it bypasses the network filter" },
+	{ .words = { "port", "to-host" }, .id = CMD_PORT_TO_HOST,
+	  .name_arg = 1,
+	  .cls = CMD_CONTAINER, .args = "NAME PORT", .min_args = 2,
+	  .max_args = 2,
+	  .opts = { { .lname = "host-port", .argname = "N|auto",
+	      .help = "the host port, 1024 or above (default PORT; auto: "
+	      "the lowest of 20000-29999 no forward takes)" },
+	    { .lname = "proto", .argname = "PROTO", .choices = "tcp|udp",
+	      .help = "tcp (default) or udp" },
+	    { .lname = "host-address", .argname = "IP",
+	      .help = "where it listens on the host (default 127.0.0.1; "
+	      "another is taken with a warning)" },
+	    { .lname = "container-address", .argname = "IP",
+	      .help = "the container service's address (default "
+	      "127.0.0.1)" } },
+	  .help = "reach the container's service at PORT from the host's "
+	  "127.0.0.1" },
+	{ .words = { "port", "ls" }, .id = CMD_PORT_LS,
+	  .name_arg = 1,
+	  .cls = CMD_CONTAINER, .args = "[NAME]", .min_args = 0,
+	  .max_args = 1,
+	  .opts = { { .lname = "output", .sname = 'o', .argname = "FORMAT",
+	      .choices = "text|json",
+	      .help = "print as text (default) or JSON" } },
+	  .help = "list the port forwards of a container, or of every "
+	  "container of this repo" },
+	{ .words = { "port", "rm" }, .id = CMD_PORT_RM,
+	  .name_arg = 2,
+	  .cls = CMD_CONTAINER, .args = "HANDLE NAME", .min_args = 2,
+	  .max_args = 2,
+	  .help = "remove a forward: HANDLE is its device, its host_ports "
+	  "name or its container port (a host_ports one comes back at the "
+	  "next start or apply)" },
+	{ .words = { "net", "log" }, .id = CMD_NET_LOG,
+	  .name_arg = 1,
+	  .cls = CMD_CONTAINER, .args = "NAME", .min_args = 1, .max_args = 1,
+	  .opts = { { .lname = "since", .argname = "DURATION",
+	      .help = "only what was last refused in the last DURATION (30s, "
+	      "5m, 2h)" },
+	    { .lname = "output", .sname = 'o', .argname = "FORMAT",
+	      .choices = "text|json",
+	      .help = "print as text (default) or JSON" } },
+	  .help = "the names jb-netd's resolver refused to a container, each "
+	  "with a count and when first and last asked (refused connections "
+	  "are not counted yet)" },
+	{ .words = { "net", "suggest" }, .id = CMD_NET_SUGGEST,
+	  .name_arg = 1,
+	  .cls = CMD_CONTAINER, .args = "NAME", .min_args = 1, .max_args = 1,
+	  .help = "print the egress_allow entries that would admit the names "
+	  "net log lists, ready to paste into the config" },
+	{ .words = { "doctor" }, .id = CMD_DOCTOR, .cls = CMD_HOST,
+	  .args = "", .min_args = 0, .max_args = 0,
+	  .opts = { { .lname = "output", .sname = 'o', .argname = "FORMAT",
+	      .choices = "text|json",
+	      .help = "print as text (default) or JSON" } },
+	  .help = "check the suite, the host and this repo's containers: "
+	  "each check PASS, WARN or FAIL with the fix; exit status 1 on a "
+	  "FAIL" },
 #ifdef JB_TESTHOOKS
 	{ .words = { "_test-attempt" }, .id = CMD_TEST_ATTEMPT,
 	  .cls = CMD_INTERNAL, .args = "PROCESS read|write|connect|netlink PATH",

@@ -82,6 +82,14 @@ enum cmd_id {
 	CMD_GIT_CHECKOUT,
 	/* agents: the tmux session they run in */
 	CMD_TMUX,
+	/* port forwards (P1) */
+	CMD_PORT_TO_CONTAINER,
+	CMD_PORT_TO_HOST,
+	CMD_PORT_LS,
+	CMD_PORT_RM,
+	CMD_DOCTOR,		/* D1 */
+	CMD_NET_LOG,		/* B6: what the resolver refused */
+	CMD_NET_SUGGEST,
 };
 
 /* where a command runs: in the parent, or in jbctl alone */

@@ -71,6 +71,12 @@ jb_imsg_name(uint32_t type)
 	case IMSG_INCUS_DISK_REMOVE:	return "INCUS_DISK_REMOVE";
 	case IMSG_INCUS_DISK_LIST:	return "INCUS_DISK_LIST";
 	case IMSG_INCUS_DISK:		return "INCUS_DISK";
+	case IMSG_INCUS_PORT_ADD:	return "INCUS_PORT_ADD";
+	case IMSG_INCUS_PORT_REMOVE:	return "INCUS_PORT_REMOVE";
+	case IMSG_INCUS_PORT_LIST:	return "INCUS_PORT_LIST";
+	case IMSG_INCUS_PORT:		return "INCUS_PORT";
+	case IMSG_INCUS_SERVER:		return "INCUS_SERVER";
+	case IMSG_INCUS_SERVER_INFO:	return "INCUS_SERVER_INFO";
 	case IMSG_INCUS_HOSTS:		return "INCUS_HOSTS";
 	case IMSG_INCUS_GITCONFIG:	return "INCUS_GITCONFIG";
 	case IMSG_MOUNTD_GITIDENT:	return "MOUNTD_GITIDENT";
@@ -87,6 +93,14 @@ jb_imsg_name(uint32_t type)
 	case IMSG_NETD_PIN:		return "NETD_PIN";
 	case IMSG_NETD_PINNED:		return "NETD_PINNED";
 	case IMSG_NETD_STOP:		return "NETD_STOP";
+	case IMSG_NETD_CTR:		return "NETD_CTR";
+	case IMSG_NETD_ALLOW:		return "NETD_ALLOW";
+	case IMSG_NETD_ADDR:		return "NETD_ADDR";
+	case IMSG_NETD_CHECK:		return "NETD_CHECK";
+	case IMSG_NETD_CHECKED:		return "NETD_CHECKED";
+	case IMSG_NETD_BLOCKED:		return "NETD_BLOCKED";
+	case IMSG_NETD_BLOCK:		return "NETD_BLOCK";
+	case IMSG_NETD_CONFIG:		return "NETD_CONFIG";
 	case IMSG_NETD_FORGET:	return "NETD_FORGET";
 	case IMSG_NETD_MODE:		return "NETD_MODE";
 	case IMSG_NETD_STATUS:	return "NETD_STATUS";
@@ -109,6 +123,12 @@ jb_imsg_name(uint32_t type)
 	case IMSG_CTL_EXIT:		return "CTL_EXIT";
 	case IMSG_CTL_IMAGE:		return "CTL_IMAGE";
 	case IMSG_CTL_BASE_SPEC:	return "CTL_BASE_SPEC";
+	case IMSG_CTL_PORT:		return "CTL_PORT";
+	case IMSG_CTL_NET_CTR:		return "CTL_NET_CTR";
+	case IMSG_CTL_NET_ALLOW:	return "CTL_NET_ALLOW";
+	case IMSG_CTL_NET_ADDR:		return "CTL_NET_ADDR";
+	case IMSG_CTL_DOCTOR:		return "CTL_DOCTOR";
+	case IMSG_CTL_NET_BLOCK:	return "CTL_NET_BLOCK";
 	}
 	return "unknown";
 }

@@ -96,6 +96,20 @@ enum jb_imsg_type {
 	/* the owner's git identity in the container (issue 12.3): 270.. */
 	IMSG_INCUS_GITCONFIG = 270, /* P->I, struct jb_git_write */
 
+	/*
+	 * port forwards (P1): 280..  ADD answers one PORT with the host
+	 * port it took (--host-port auto); LIST: one name's forwards, or
+	 * with name "" every suite container's (prefix "" or one repo's)
+	 */
+	IMSG_INCUS_PORT_ADD = 280, /* P->I, struct jb_port */
+	IMSG_INCUS_PORT_REMOVE,	/* P->I, struct jb_port (name, device) */
+	IMSG_INCUS_PORT_LIST,	/* P->I, struct jb_incus_target */
+	IMSG_INCUS_PORT,	/* I->P, struct jb_port, one per forward */
+
+	/* doctor (D1): what incusd says of itself: 290.. */
+	IMSG_INCUS_SERVER = 290, /* P->I, none; I->P SERVER_INFO, DONE */
+	IMSG_INCUS_SERVER_INFO,	/* I->P, struct jb_incus_server */
+
 	/* parent <-> jb-mountd: 300..; peerid = request id */
 	IMSG_MOUNTD_REPO = 300,	/* P->M, struct jb_repo_req */
 	IMSG_MOUNTD_REPO_INFO,	/* M->P, struct jb_repo_info, before DONE */
@@ -135,7 +149,7 @@ enum jb_imsg_type {
 	IMSG_NETD_SET = 400,	/* P->N, struct jb_netd_ctr: add or replace */
 	IMSG_NETD_FORGET,	/* P->N, struct jb_incus_target (name) */
 	IMSG_NETD_MODE,		/* P->N, struct jb_netd_mode */
-	IMSG_NETD_STATUS,	/* P->N, struct jb_incus_target (name) */
+	IMSG_NETD_STATUS,	/* P->N, struct jb_incus_target; see 470.. */
 	IMSG_NETD_STATUS_LINE,	/* N->P, struct jb_ctl_text, before DONE */
 	/* net egress add|rm|ls (wt-net2); ls answers in STATUS_LINEs */
 	IMSG_NETD_EGRESS = 410,	/* P->N, struct jb_netd_egress */
@@ -156,6 +170,25 @@ enum jb_imsg_type {
 	 * deadline, the revert and the rebuild both refused; peerid 0
 	 */
 	IMSG_NETD_STOP = 460,	/* N->P, struct jb_netd_mode: stop it */
+	/*
+	 * net status (N8): STATUS (name "" = every container, prefix ""
+	 * or one repo's) answers, per container, one CTR, then its ALLOWs
+	 * and ADDRs, before DONE.  The same structs go on to jbctl.
+	 */
+	IMSG_NETD_CTR = 470,	/* N->P, struct jb_net_ctr */
+	IMSG_NETD_ALLOW,	/* N->P, struct jb_net_allow */
+	IMSG_NETD_ADDR,		/* N->P, struct jb_net_addr */
+	/* doctor (D1): does the kernel's table hold what jb-netd holds? */
+	IMSG_NETD_CHECK = 480,	/* P->N, none; N->P CHECKED, then DONE */
+	IMSG_NETD_CHECKED,	/* N->P, struct jb_netd_check */
+	/* what the resolver refused (B6): one name's container, DONE */
+	IMSG_NETD_BLOCKED = 490, /* P->N, struct jb_incus_target (name) */
+	IMSG_NETD_BLOCK,	/* N->P, struct jb_net_block, one per entry */
+	/*
+	 * apply: a known container's config entries (and repo) become the
+	 * message's; its address, mode, deadline and overrides stay
+	 */
+	IMSG_NETD_CONFIG = 495,	/* P->N, struct jb_netd_ctr */
 
 	/*
 	 * parent <-> jb-sshd: 500..  LISTEN and SESSION travel on the
@@ -207,6 +240,17 @@ enum jb_imsg_type {
 	/* base images (C10): 1400.. */
 	IMSG_CTL_IMAGE = 1400,	/* parent -> client, struct jb_image */
 	IMSG_CTL_BASE_SPEC,	/* parent -> client, struct jb_base_spec */
+
+	/* port forwards (P1): 1500.. */
+	IMSG_CTL_PORT = 1500,	/* parent -> client, struct jb_port */
+	/* net status (N8): per container CTR, ALLOWs, ADDRs, PORTs */
+	IMSG_CTL_NET_CTR = 1510, /* parent -> client, struct jb_net_ctr */
+	IMSG_CTL_NET_ALLOW,	/* parent -> client, struct jb_net_allow */
+	IMSG_CTL_NET_ADDR,	/* parent -> client, struct jb_net_addr */
+	/* doctor (D1): 1520.. */
+	IMSG_CTL_DOCTOR = 1520,	/* parent -> client, struct jb_doctor_check */
+	/* net log (B6): 1530.. */
+	IMSG_CTL_NET_BLOCK = 1530, /* parent -> client, struct jb_net_block */
 };
 
 /* one process of the suite, as it reports itself */
@@ -496,6 +540,29 @@ struct jb_disk {
 };
 
 /*
+ * A port forward (P1): an Incus proxy device of the suite's, built by
+ * jb-incus from these fields alone under a name portspec.h defines.
+ * dir PORT_TO_CONTAINER listens at container_address:port inside and
+ * connects to host_address:host_port; PORT_TO_HOST listens at
+ * host_address:host_port on the host and connects to
+ * container_address:port inside.  Addresses are IPv4 literals.
+ */
+struct jb_port {
+	char		name[JB_INSTANCE_MAX];	/* the instance */
+	char		device[JB_DEVICE_MAX];	/* port-cfg-*, port-tc-*, ... */
+	uint32_t	dir;			/* enum port_dir */
+	char		proto[4];		/* tcp | udp */
+	uint32_t	port;			/* the container's side */
+	char		container_address[16];
+	uint32_t	host_port;		/* ADD to-host: 0 = auto */
+	char		host_address[16];
+	int32_t		nonlocal;		/* ADD: a host address off
+						   127/8 was asked for by name */
+	char		prefix[48];		/* I->P, listed: the repo's */
+	char		state[16];		/* I->P, listed: Running ... */
+};
+
+/*
  * ssh.enabled (M4): the repo's shared ~/.ssh, made and seeded by
  * jb-mountd under its own directory, named by the container prefix
  */
@@ -646,6 +713,71 @@ struct jb_netd_ctr {
 	char		entries[JB_ARGV_MAX];
 	/* wt-egress: its repo's container_prefix, for the repo layer (N7) */
 	char		repo[48];
+};
+
+/*
+ * net status (N8): one container's policy as jb-netd enforces it.  mode
+ * "" when jb-netd holds none (every packet refused); broken: "" or what
+ * does not work as it should, in a sentence.
+ */
+struct jb_net_ctr {
+	char		name[JB_INSTANCE_MAX];
+	char		ipv4[16];
+	char		mode[8];		/* strict | loose | "" */
+	int64_t		deadline;		/* loose until; 0: no revert */
+	char		repo[48];		/* container_prefix, "" unknown */
+	uint32_t	npool;			/* pooled addresses in all */
+	char		broken[JB_MSG_TEXT_MAX];
+};
+
+/* one allow entry and where it comes from */
+struct jb_net_allow {
+	char		name[JB_INSTANCE_MAX];	/* the container */
+	char		entry[320];		/* as egress_allow writes it */
+	char		origin[16];		/* config | repo-override |
+						   container */
+};
+
+/* an address admitted for an allowed name, and until when */
+struct jb_net_addr {
+	char		name[JB_INSTANCE_MAX];	/* the container */
+	char		host[256];		/* the allowed name */
+	char		ipv4[16];
+	int64_t		last;			/* last answered */
+	int64_t		until;			/* admitted until */
+};
+
+/* one refused name of a container (B6), counted by jb-netd */
+struct jb_net_block {
+	char		name[JB_INSTANCE_MAX];	/* the container */
+	char		kind[8];		/* "dns" */
+	char		what[256];		/* the name, lowercased */
+	uint64_t	count;
+	int64_t		first;
+	int64_t		last;
+};
+
+/* doctor (D1) */
+struct jb_incus_server {
+	char		version[64];		/* environment.server_version */
+	char		api[32];		/* api_version */
+};
+
+struct jb_netd_check {
+	int32_t		table;			/* table inet jailbee and its
+						   map ctrs are in the kernel */
+	uint32_t	nctr;			/* containers jb-netd holds */
+	uint32_t	nmissing;		/* of them, not in map ctrs */
+	char		missing[JB_MSG_TEXT_MAX]; /* their names, cut */
+	char		err[JB_MSG_TEXT_MAX];	/* nft's words, "" when none */
+};
+
+/* one check: status PASS, WARN or FAIL; fix says what to do */
+struct jb_doctor_check {
+	char		name[64];
+	char		status[8];
+	char		detail[JB_MSG_TEXT_MAX];
+	char		fix[JB_MSG_TEXT_MAX];
 };
 
 /* strict, or loose until deadline (0: no revert), for a known container */

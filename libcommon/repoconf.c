@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "duration.h"
+#include "portspec.h"
 #include "repoconf.h"
 #include "repoconf_agents.h"
 #include "repoconf_compat.h"
@@ -42,6 +43,10 @@ static int	rc_packages(struct yt_ctx *, const struct yt_node *, void *);
 static int	rc_env(struct yt_ctx *, const struct yt_node *, void *);
 static int	rc_mounts(struct yt_ctx *, const struct yt_node *, void *);
 static int	rc_optional(struct yt_ctx *, const struct yt_node *, void *);
+static int	rc_ports(struct yt_ctx *, const struct yt_node *, void *);
+static int	valid_port_name(const char *, char *, size_t);
+static int	valid_proto(const char *, char *, size_t);
+static int	valid_ipv4(const char *, char *, size_t);
 static int	rc_refuse_github(struct yt_ctx *, const struct yt_node *,
 		    void *);
 static int	rc_refuse_prefix(struct yt_ctx *, const struct yt_node *,
@@ -97,6 +102,32 @@ static const struct yt_field optional_fields[] = {
 	{ .key = "auto_unmount_after", .type = YT_DURATION,
 	  .off = offsetof(struct rc_optional, auto_unmount_after), .min = 1,
 	  .max = DURATION_MAX_DEFAULT, .flags = YT_NULL_OK },
+	{ .key = NULL }
+};
+
+/* one host_ports item; the base is a struct rc_port */
+static const struct yt_field port_fields[] = {
+	{ .key = "name", .type = YT_STRING,
+	  .off = offsetof(struct rc_port, name),
+	  .size = sizeof(((struct rc_port *)NULL)->name),
+	  .flags = YT_REQUIRED, .valid = valid_port_name },
+	{ .key = "port", .type = YT_INT, .off = offsetof(struct rc_port, port),
+	  .size = sizeof(int), .min = 1, .max = 65535, .flags = YT_REQUIRED },
+	{ .key = "host_port", .type = YT_INT,
+	  .off = offsetof(struct rc_port, host_port), .size = sizeof(int),
+	  .min = 1, .max = 65535, .flags = YT_NULL_OK },
+	{ .key = "proto", .type = YT_STRING,
+	  .off = offsetof(struct rc_port, proto),
+	  .size = sizeof(((struct rc_port *)NULL)->proto),
+	  .flags = YT_NULL_OK, .valid = valid_proto },
+	{ .key = "host_address", .type = YT_STRING,
+	  .off = offsetof(struct rc_port, host_address),
+	  .size = sizeof(((struct rc_port *)NULL)->host_address),
+	  .flags = YT_NULL_OK, .valid = valid_ipv4 },
+	{ .key = "container_address", .type = YT_STRING,
+	  .off = offsetof(struct rc_port, container_address),
+	  .size = sizeof(((struct rc_port *)NULL)->container_address),
+	  .flags = YT_NULL_OK, .valid = valid_ipv4 },
 	{ .key = NULL }
 };
 
@@ -210,6 +241,8 @@ static const struct yt_field shared_fields[] = {
 	  .fn = rc_mounts },
 	{ .key = "optional_mounts", .type = YT_CUSTOM,
 	  .off = RC_OFF(optional_mounts), .fn = rc_optional },
+	{ .key = "host_ports", .type = YT_CUSTOM, .off = RC_OFF(host_ports),
+	  .fn = rc_ports },
 	{ .key = "egress_allow", .type = YT_STRLIST,
 	  .off = RC_OFF(egress_allow), .size = RC_EGRESS_LEN + 1,
 	  .max = RC_EGRESS_MAX, .flags = YT_NULL_OK },
@@ -233,7 +266,6 @@ static const struct yt_field shared_fields[] = {
 	{ .key = "share_local", .type = YT_CUSTOM, .fn = rc_compat },
 	{ .key = "shared_dir", .type = YT_CUSTOM, .fn = rc_compat },
 	{ .key = "host_devices", .type = YT_CUSTOM, .fn = rc_compat },
-	{ .key = "host_ports", .type = YT_CUSTOM, .fn = rc_compat },
 	{ .key = "shared_caches", .type = YT_CUSTOM, .fn = rc_compat },
 	{ .key = "jetbrains", .type = YT_CUSTOM, .fn = rc_compat },
 	{ .key = "chrome", .type = YT_CUSTOM, .fn = rc_compat },
@@ -266,6 +298,8 @@ static const struct yt_field local_fields[] = {
 	  .fn = rc_mounts },
 	{ .key = "optional_mounts", .type = YT_CUSTOM,
 	  .off = RC_OFF(optional_mounts), .fn = rc_optional },
+	{ .key = "host_ports", .type = YT_CUSTOM, .off = RC_OFF(host_ports),
+	  .fn = rc_ports },
 	{ .key = "egress_allow", .type = YT_STRLIST,
 	  .off = RC_OFF(egress_allow), .size = RC_EGRESS_LEN + 1,
 	  .max = RC_EGRESS_MAX, .flags = YT_NULL_OK },
@@ -312,6 +346,18 @@ const char repoconf_template[] =
     "#  - host: ~/.m2/repository\n"
     "#    container: /home/dev/.m2/repository\n"
     "#    readonly: false\n"
+    "#\n"
+    "# Host services reachable inside every container, as Incus proxy\n"
+    "# devices port-cfg-<name>: the container's container_address:port\n"
+    "# connects to the host's host_address:host_port.  IPv4 literals\n"
+    "# only; a forward bypasses the network filter.\n"
+    "#host_ports:\n"
+    "#  - name: postgres\n"
+    "#    port: 5432\n"
+    "#    host_port: 5432        # default: port\n"
+    "#    proto: tcp             # or udp\n"
+    "#    host_address: 127.0.0.1\n"
+    "#    container_address: 127.0.0.1\n"
     "#\n"
     "# In strict mode the only destinations: host, host:port, IPv4,\n"
     "# IPv4:port, CIDR, CIDR:port (a port means TCP only), *.domain.\n"
@@ -804,6 +850,128 @@ rc_optional(struct yt_ctx *ctx, const struct yt_node *n, void *dst)
 }
 
 static int
+valid_port_name(const char *s, char *w, size_t wlen)
+{
+	if (port_name_ok(s))
+		return 0;
+	return why(w, wlen, "bad forward name: 1 to 40 lowercase letters, "
+	    "digits and '-', not starting with '-'");
+}
+
+static int
+valid_proto(const char *s, char *w, size_t wlen)
+{
+	if (port_proto_ok(s))
+		return 0;
+	return why(w, wlen, "expected tcp or udp");
+}
+
+static int
+valid_ipv4(const char *s, char *w, size_t wlen)
+{
+	if (port_addr_ok(s))
+		return 0;
+	return why(w, wlen, "expected an IPv4 address literal such as "
+	    "127.0.0.1 (names and IPv6 are not taken)");
+}
+
+/*
+ * host_ports: [{name, port, host_port, proto, host_address,
+ * container_address}].  Appended to; a later layer's entry of the same
+ * name replaces the earlier one; null or [] drops what earlier layers
+ * gave.  Defaults are filled here: host_port = port, tcp, 127.0.0.1.
+ */
+static int
+rc_ports(struct yt_ctx *ctx, const struct yt_node *n, void *dst)
+{
+	struct rc_portlist	*l = dst;
+	struct rc_port		 p, *v;
+	size_t			 i, j, saved;
+	int			 rc;
+
+	if (yt_is_null(n) || (n->kind == YT_SEQUENCE && n->nitems == 0)) {
+		free(l->v);
+		l->v = NULL;
+		l->n = 0;
+		return 0;
+	}
+	if (n->kind != YT_SEQUENCE)
+		return yt_error(ctx, n, "expected a sequence of {name, port, "
+		    "host_port, proto, host_address, container_address}, "
+		    "got %s", yt_describe(n));
+	if (n->nitems > RC_PORTS_MAX)
+		return yt_error(ctx, n, "more than %d entries", RC_PORTS_MAX);
+	for (i = 0; i < n->nitems; i++) {
+		const struct yt_node *it = n->items[i];
+
+		memset(&p, 0, sizeof(p));
+		saved = yt_path_push_index(ctx, i);
+		if (it->kind != YT_MAPPING)
+			rc = yt_error(ctx, it, "expected a mapping {name, "
+			    "port, host_port, proto, host_address, "
+			    "container_address}, got %s", yt_describe(it));
+		else
+			rc = yt_apply(ctx, it, port_fields, &p);
+		yt_path_pop(ctx, saved);
+		if (rc == -1)
+			return -1;
+		if (p.host_port == 0)
+			p.host_port = p.port;
+		if (p.proto[0] == '\0')
+			(void)strlcpy(p.proto, "tcp", sizeof(p.proto));
+		p.host_address_set = p.host_address[0] != '\0';
+		if (!p.host_address_set)
+			(void)strlcpy(p.host_address, PORT_LOOPBACK,
+			    sizeof(p.host_address));
+		if (p.container_address[0] == '\0')
+			(void)strlcpy(p.container_address, PORT_LOOPBACK,
+			    sizeof(p.container_address));
+		/* one file names a forward once */
+		for (j = 0; j < i; j++) {
+			const struct yt_node *o = yt_get(n->items[j], "name");
+
+			if (o != NULL && o->str != NULL &&
+			    strcmp(o->str, p.name) == 0)
+				break;
+		}
+		if (j < i) {
+			saved = yt_path_push_index(ctx, i);
+			(void)yt_path_push(ctx, "name");
+			rc = yt_error(ctx, yt_get(it, "name"), "%s is already "
+			    "the name of item %zu", p.name, j);
+			yt_path_pop(ctx, saved);
+			return rc;
+		}
+		for (j = 0; j < l->n; j++)
+			if (strcmp(l->v[j].name, p.name) == 0)
+				break;
+		if (j < l->n) {
+			l->v[j] = p;
+			continue;
+		}
+		if (l->n >= RC_PORTS_MAX)
+			return yt_error(ctx, n, "more than %d entries",
+			    RC_PORTS_MAX);
+		if ((v = reallocarray(l->v, l->n + 1, sizeof(*v))) == NULL)
+			return yt_error(ctx, n, "out of memory");
+		l->v = v;
+		l->v[l->n++] = p;
+	}
+	/* two forwards cannot listen on one address and port inside */
+	for (i = 0; i < l->n; i++)
+		for (j = i + 1; j < l->n; j++)
+			if (l->v[i].port == l->v[j].port &&
+			    strcmp(l->v[i].proto, l->v[j].proto) == 0 &&
+			    strcmp(l->v[i].container_address,
+			    l->v[j].container_address) == 0)
+				return yt_error(ctx, n, "%s and %s both listen "
+				    "on %s %s:%d in the container", l->v[i].name,
+				    l->v[j].name, l->v[i].proto,
+				    l->v[i].container_address, l->v[i].port);
+	return 0;
+}
+
+static int
 rc_refuse_github(struct yt_ctx *ctx, const struct yt_node *n, void *dst)
 {
 	const char	*local = dst;
@@ -850,6 +1018,9 @@ repoconf_free(struct repoconf *c)
 	free(c->optional_mounts.v);
 	c->optional_mounts.v = NULL;
 	c->optional_mounts.n = 0;
+	free(c->host_ports.v);
+	c->host_ports.v = NULL;
+	c->host_ports.n = 0;
 	yt_strlist_free(&c->egress_allow);
 	rc_agents_free(&c->agents);
 }
@@ -867,6 +1038,8 @@ rc_copy(struct repoconf *dst, const struct repoconf *src)
 	dst->host_mounts.n = 0;
 	dst->optional_mounts.v = NULL;
 	dst->optional_mounts.n = 0;
+	dst->host_ports.v = NULL;
+	dst->host_ports.n = 0;
 	dst->egress_allow.v = NULL;
 	dst->egress_allow.n = 0;
 	dst->agents.v = NULL;
@@ -899,6 +1072,15 @@ rc_copy(struct repoconf *dst, const struct repoconf *src)
 		memcpy(dst->optional_mounts.v, src->optional_mounts.v,
 		    src->optional_mounts.n * sizeof(*dst->optional_mounts.v));
 		dst->optional_mounts.n = src->optional_mounts.n;
+	}
+	if (src->host_ports.n > 0) {
+		dst->host_ports.v = reallocarray(NULL, src->host_ports.n,
+		    sizeof(*dst->host_ports.v));
+		if (dst->host_ports.v == NULL)
+			goto fail;
+		memcpy(dst->host_ports.v, src->host_ports.v,
+		    src->host_ports.n * sizeof(*dst->host_ports.v));
+		dst->host_ports.n = src->host_ports.n;
 	}
 	if (src->egress_allow.n > 0) {
 		dst->egress_allow.v = calloc(src->egress_allow.n + 1,
@@ -1478,6 +1660,20 @@ repoconf_dump(const struct repoconf *c, FILE *fp)
 		if (o->auto_unmount_after > 0)
 			put_kstr(fp, "    ", "auto_unmount_after",
 			    duration_fmt(o->auto_unmount_after, b, sizeof(b)));
+	}
+	if (all || c->host_ports.n > 0)
+		(void)fprintf(fp, "host_ports:%s\n",
+		    c->host_ports.n == 0 ? " []" : "");
+	for (i = 0; i < c->host_ports.n; i++) {
+		const struct rc_port *p = &c->host_ports.v[i];
+
+		put_kstr(fp, "  - ", "name", p->name);
+		(void)fprintf(fp, "    port: %d\n    host_port: %d\n",
+		    p->port, p->host_port);
+		put_kstr(fp, "    ", "proto", p->proto);
+		put_kstr(fp, "    ", "host_address", p->host_address);
+		put_kstr(fp, "    ", "container_address",
+		    p->container_address);
 	}
 	if (all || c->egress_allow.n > 0)
 		(void)fprintf(fp, "egress_allow:%s\n",

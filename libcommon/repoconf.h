@@ -114,6 +114,23 @@ struct rc_optlist {
 	size_t			 n;
 };
 
+/* one host_ports entry (P1): a host service reachable inside */
+#define RC_PORTS_MAX		64
+struct rc_port {
+	char		name[41];		/* [a-z0-9-], the device's */
+	int		port;			/* in the container */
+	int		host_port;		/* on the host; default port */
+	char		proto[4];		/* tcp | udp */
+	char		host_address[16];	/* IPv4; default 127.0.0.1 */
+	char		container_address[16];	/* IPv4; default 127.0.0.1 */
+	int		host_address_set;	/* written in the file */
+};
+
+struct rc_portlist {
+	struct rc_port	*v;
+	size_t		 n;
+};
+
 struct rc_revert {
 	int	enabled;		/* RC_UNSET, 0, 1 */
 	int64_t	after;			/* seconds, 0 < after <= 24h */
@@ -194,6 +211,7 @@ struct repoconf {
 	struct rc_mountlist	host_mounts;
 	struct rc_optlist	optional_mounts; /* an entry replaces its kind */
 	struct yt_strlist	egress_allow;	/* vetted elsewhere */
+	struct rc_portlist	host_ports;	/* an entry replaces its name */
 	char			network[16];	/* defaults.network */
 	char			memory[32];	/* defaults.memory */
 	int			cpu;		/* defaults.cpu */

@@ -53,6 +53,18 @@ sshpolicy_host(enum cmd_id id)
 	case CMD_NET_EGRESS_RM:
 	case CMD_NET_EGRESS_LS:
 	case CMD_NET_EGRESS_EXPORT:
+	/*
+	 * a container service on the host's loopback, as the local owner
+	 * would have it; listing and removing read or narrow
+	 */
+	case CMD_PORT_TO_HOST:
+	case CMD_PORT_LS:
+	case CMD_PORT_RM:
+	/* reads only; refused while repos are excluded (below) */
+	case CMD_DOCTOR:
+	/* read what a container was refused */
+	case CMD_NET_LOG:
+	case CMD_NET_SUGGEST:
 		return SSHP_HOST_ALLOWED;
 	/* R19: setting up the host is the local owner's business */
 	case CMD_INIT:
@@ -98,6 +110,8 @@ sshpolicy_host(enum cmd_id id)
 	case CMD_GIT_DIFF:
 	case CMD_GIT_LOG:
 	case CMD_GIT_CHECKOUT:
+	/* R19: the seed names it: a host service opened to the container */
+	case CMD_PORT_TO_CONTAINER:
 		return SSHP_HOST_REFUSED;
 	case CMD_TEST_ATTEMPT:
 	case CMD_NONE:
@@ -396,6 +410,19 @@ sshpolicy_decide(const struct sshp_conf *pc, int argc, char *argv[],
 		    "changes every container of the repo on the host, refused "
 		    "over SSH; run it on the host",
 		    c->id == CMD_NET_EGRESS_ADD ? "add" : "rm");
+	/*
+	 * a to-host forward off the host's loopback opens the container to
+	 * the host's network: the local owner's decision
+	 */
+	if (pc->restrict_host && c->id == CMD_PORT_TO_HOST &&
+	    opt_set(c, out, "host-address"))
+		return refuse(r, "restrict_host", "port to-host --host-address: "
+		    "refused over SSH (remote.ssh.restrict_host); the forward "
+		    "listens on the host's 127.0.0.1 without it");
+	/* the seed: doctor is refused over SSH while exclusions are active */
+	if (pc->excluded && c->id == CMD_DOCTOR)
+		return refuse(r, "excluded_repos", "doctor: refused over SSH "
+		    "while repos are excluded (remote.ssh.excluded_repos)");
 	/* base usage names every container made from an image: not scoped */
 	if (pc->excluded && pc->restrict_host && c->id == CMD_BASE_USAGE)
 		return refuse(r, "excluded_repos", "base usage: refused over "

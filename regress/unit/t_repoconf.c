@@ -595,6 +595,76 @@ ATF_TC_BODY(github_token, tc)
 	repoconf_free(&c);
 }
 
+/* host_ports (P1): defaults filled, replaced by name, IPv4 literals only */
+ATF_TC_WITHOUT_HEAD(host_ports);
+ATF_TC_BODY(host_ports, tc)
+{
+	struct repoconf	c;
+
+	fresh(&c);
+	OK(G, "host_ports:\n  - {name: pg, port: 5432}\n"
+	    "  - {name: dns, port: 53, proto: udp, host_port: 5353}\n", &c);
+	ATF_REQUIRE(c.host_ports.n == 2);
+	ATF_CHECK_STREQ(c.host_ports.v[0].name, "pg");
+	ATF_CHECK(c.host_ports.v[0].port == 5432);
+	ATF_CHECK(c.host_ports.v[0].host_port == 5432);
+	ATF_CHECK_STREQ(c.host_ports.v[0].proto, "tcp");
+	ATF_CHECK_STREQ(c.host_ports.v[0].host_address, "127.0.0.1");
+	ATF_CHECK(c.host_ports.v[0].host_address_set == 0);
+	ATF_CHECK_STREQ(c.host_ports.v[0].container_address, "127.0.0.1");
+	ATF_CHECK_STREQ(c.host_ports.v[1].proto, "udp");
+	ATF_CHECK(c.host_ports.v[1].host_port == 5353);
+	/* the repo's pg replaces the global one whole */
+	OK(R, "host_ports:\n  - name: pg\n    port: 15432\n"
+	    "    host_address: 10.0.0.5\n    container_address: 127.0.0.2\n",
+	    &c);
+	ATF_REQUIRE(c.host_ports.n == 2);
+	ATF_CHECK(c.host_ports.v[0].port == 15432);
+	ATF_CHECK(c.host_ports.v[0].host_port == 15432);
+	ATF_CHECK_STREQ(c.host_ports.v[0].host_address, "10.0.0.5");
+	ATF_CHECK(c.host_ports.v[0].host_address_set == 1);
+	ATF_CHECK_STREQ(c.host_ports.v[0].container_address, "127.0.0.2");
+	OK(L, "host_ports: []\n", &c);
+	ATF_CHECK(c.host_ports.n == 0);
+	repoconf_free(&c);
+
+	BAD(R, "host_ports: {name: a}\n", "config.yaml:1: host_ports: "
+	    "expected a sequence of {name, port, host_port, proto, "
+	    "host_address, container_address}, got a mapping");
+	BAD(R, "host_ports:\n  - {port: 80}\n", "config.yaml:2: "
+	    "host_ports[0].name: missing (this key is required)");
+	BAD(R, "host_ports:\n  - {name: web}\n", "config.yaml:2: "
+	    "host_ports[0].port: missing (this key is required)");
+	BAD(R, "host_ports:\n  - {name: Web, port: 80}\n", "config.yaml:2: "
+	    "host_ports[0].name: bad forward name: 1 to 40 lowercase "
+	    "letters, digits and '-', not starting with '-'");
+	BAD(R, "host_ports:\n  - {name: web, port: 0}\n", "config.yaml:2: "
+	    "host_ports[0].port: must be between 1 and 65535");
+	BAD(R, "host_ports:\n  - {name: web, port: 80, host_port: 65536}\n",
+	    "config.yaml:2: host_ports[0].host_port: must be between 1 and "
+	    "65535");
+	BAD(R, "host_ports:\n  - {name: web, port: 80, proto: ip}\n",
+	    "config.yaml:2: host_ports[0].proto: expected tcp or udp");
+	BAD(R, "host_ports:\n  - {name: web, port: 80, host_address: "
+	    "localhost}\n", "config.yaml:2: host_ports[0].host_address: "
+	    "expected an IPv4 address literal such as 127.0.0.1 (names and "
+	    "IPv6 are not taken)");
+	BAD(R, "host_ports:\n  - {name: web, port: 80, container_address: "
+	    "\"::1\"}\n", "config.yaml:2: host_ports[0].container_address: "
+	    "expected an IPv4 address literal such as 127.0.0.1 (names and "
+	    "IPv6 are not taken)");
+	BAD(R, "host_ports:\n  - {name: web, port: 80, color: red}\n",
+	    "config.yaml:2: host_ports[0].color: unknown key (known: name, "
+	    "port, host_port, proto, host_address, container_address)");
+	BAD(R, "host_ports:\n  - {name: web, port: 80}\n"
+	    "  - {name: web, port: 81}\n", "config.yaml:3: "
+	    "host_ports[1].name: web is already the name of item 0");
+	BAD(R, "host_ports:\n  - {name: a, port: 80}\n"
+	    "  - {name: b, port: 80, host_port: 81}\n", "config.yaml:1: "
+	    "host_ports: a and b both listen on tcp 127.0.0.1:80 in the "
+	    "container");
+}
+
 /* optional_mounts (M2): read-only by default, replaced per kind */
 ATF_TC_WITHOUT_HEAD(optional_mounts);
 ATF_TC_BODY(optional_mounts, tc)
@@ -652,9 +722,9 @@ ATF_TC_BODY(unknown_keys, tc)
 	BAD(R, "# c\ncontainer_prefx: x\n",
 	    "config.yaml:2: container_prefx: unknown key (known: "
 	    "container_prefix, container_user, container, host_mounts, "
-	    "optional_mounts, egress_allow, defaults, new, loose_auto_revert, "
-	    "mount_auto_revert, github, base, gpg, ssh, agents, claude, "
-	    "golden, share_local, shared_dir, host_devices, host_ports, "
+	    "optional_mounts, host_ports, egress_allow, defaults, new, "
+	    "loose_auto_revert, mount_auto_revert, github, base, gpg, ssh, "
+	    "agents, claude, golden, share_local, shared_dir, host_devices, "
 	    "shared_caches, jetbrains, chrome, terminal, autostart, "
 	    "docker_registry_mirror, destroy, after_new, confirm, pull, push, "
 	    "ls, dashboard, egress_proxy_always, gui, litellm, remote, merge, "
@@ -662,7 +732,8 @@ ATF_TC_BODY(unknown_keys, tc)
 	BAD(L, "shared_dir: /x\n",
 	    "local.yaml:1: shared_dir: unknown key (known: "
 	    "container_prefix, container_user, container, host_mounts, "
-	    "optional_mounts, egress_allow, defaults, new, loose_auto_revert, "
+	    "optional_mounts, host_ports, egress_allow, defaults, new, "
+	    "loose_auto_revert, "
 	    "mount_auto_revert, github, base, gpg, ssh)");
 	BAD(G, "container_user:\n  uid: 1\n  user: dev\n",
 	    "global.yaml:3: container_user.user: unknown key (known: uid, "
@@ -1510,6 +1581,7 @@ ATF_TC_BODY(dump_roundtrip, tc)
 	    "    auto_unmount_after: \"15m\"\n"
 	    "  rw:\n    host: \"/srv/x\"\n    container: \"/x\"\n"
 	    "    readonly: false\n"
+	    "host_ports: []\n"
 	    "egress_allow:\n  - \"*.x\"\n  - \"#y\"\n  - \"a: b\"\n"
 	    "  - \"- c\"\n"
 	    "defaults:\n  network: \"strict\"\n  memory: \"50%\"\n  cpu: 8\n"
@@ -2025,6 +2097,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, permissions);
 	ATF_TP_ADD_TC(tp, load_layer);
 	ATF_TP_ADD_TC(tp, dump_roundtrip);
+	ATF_TP_ADD_TC(tp, host_ports);
 	ATF_TP_ADD_TC(tp, template);
 	ATF_TP_ADD_TC(tp, base_packages);
 	ATF_TP_ADD_TC(tp, original_full_config);

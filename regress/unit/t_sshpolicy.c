@@ -171,7 +171,11 @@ ATF_TC_BODY(restrict_host, tc)
 		"base import /tmp/x",
 		"base prune", "net loose box", "net loose box --for 5m",
 		"new box --net loose", "new box --net=loose",
-		"net egress add example.com:443 box", NULL
+		"net egress add example.com:443 box",
+		"port to-container box 5432",
+		"port to-container box 5432 --host-port 15432",
+		"port to-host box 8080 --host-address 0.0.0.0",
+		"port to-host box 8080 --host-address=10.0.0.1", NULL
 	};
 	int	i;
 
@@ -193,6 +197,16 @@ ATF_TC_BODY(restrict_host, tc)
 	ATF_CHECK(decide(&full, "net egress rm example.com:443 box") == 0);
 	ATF_CHECK(decide(&full, "net egress ls box") == 0);
 	ATF_CHECK(decide(&full, "net egress export box") == 0);
+	/* D1: doctor reads; refused only while repos are excluded */
+	ATF_CHECK(decide(&full, "doctor") == 0);
+	ATF_CHECK(decide(&full, "doctor -o json") == 0);
+	/* P1: a container service on the host's loopback; ls, rm */
+	ATF_CHECK(decide(&full, "port to-host box 8080") == 0);
+	ATF_CHECK(decide(&full, "port to-host box 8080 --host-port auto") ==
+	    0);
+	ATF_CHECK(decide(&full, "port ls box") == 0);
+	ATF_CHECK(decide(&full, "port rm 8080 box") == 0);
+	ATF_CHECK(decide(&open_host, "port to-container box 5432") == 0);
 	/* add is a host command only while restrict_host is on */
 	ATF_CHECK(decide(&open_host, "net egress add example.com:443 box")
 	    == 0);
@@ -289,6 +303,11 @@ ATF_TC_BODY(excluded_global_config, tc)
 	ATF_CHECK(strstr(res.err, "excluded") != NULL);
 	ATF_CHECK(decide(&pc, "config show --layer repo") == 0);
 	ATF_CHECK(decide(&full, "config show --layer global") == 0);
+	/* the seed: doctor, while exclusions are active */
+	ATF_CHECK(decide(&pc, "doctor") == -1);
+	ATF_CHECK_STREQ(res.reason, "excluded_repos");
+	ATF_CHECK(strstr(res.err, "doctor: refused over SSH while repos are "
+	    "excluded") != NULL);
 }
 
 ATF_TC_WITHOUT_HEAD(usage_text);

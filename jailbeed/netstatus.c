@@ -1,0 +1,235 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * jbctl net status [NAME | --all] (N8, P2): the whole boundary of each
+ * container.  jb-netd says the policy it enforces (mode, deadline, each
+ * allow entry and its origin, the pooled addresses of each allowed name
+ * and until when, what is broken) as structured messages; jb-incus says
+ * the port forwards, which bypass that policy.  Both are collected, then
+ * sent to jbctl container by container: CTR, ALLOWs, ADDRs, PORTs.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmdtab.h"
+#include "log.h"
+#include "netstatus.h"
+
+struct nstat {
+	struct jb_incus_target	 t;
+	struct jb_net_ctr	*ctr;
+	size_t			 nctr;
+	struct jb_net_allow	*allow;
+	size_t			 nallow;
+	struct jb_net_addr	*addr;
+	size_t			 naddr;
+	struct jb_port		*port;
+	size_t			 nport;
+};
+
+static void
+nstat_free(void *arg)
+{
+	struct nstat	*ns = arg;
+
+	free(ns->ctr);
+	free(ns->allow);
+	free(ns->addr);
+	free(ns->port);
+	free(ns);
+}
+
+/* append one element of size sz to *v (n of them) */
+static void *
+grow(void *v, size_t *n, size_t sz)
+{
+	void	*nv;
+
+	if ((nv = reallocarray(v, *n + 1, sz)) == NULL)
+		fatal("%s", __func__);
+	(*n)++;
+	return nv;
+}
+
+static void
+ns_netd(struct req *r, struct imsg *imsg)
+{
+	struct job	*job = r->arg;
+	struct nstat	*ns = job->state;
+	struct jb_net_ctr	*c;
+	struct jb_net_allow	*a;
+	struct jb_net_addr	*d;
+
+	switch (imsg_get_type(imsg)) {
+	case IMSG_NETD_CTR:
+		ns->ctr = grow(ns->ctr, &ns->nctr, sizeof(*ns->ctr));
+		c = &ns->ctr[ns->nctr - 1];
+		if (imsg_get_data(imsg, c, sizeof(*c)) == -1)
+			fatalx("jb-netd: malformed NETD_CTR");
+		c->name[sizeof(c->name) - 1] = '\0';
+		c->ipv4[sizeof(c->ipv4) - 1] = '\0';
+		c->mode[sizeof(c->mode) - 1] = '\0';
+		c->repo[sizeof(c->repo) - 1] = '\0';
+		c->broken[sizeof(c->broken) - 1] = '\0';
+		break;
+	case IMSG_NETD_ALLOW:
+		ns->allow = grow(ns->allow, &ns->nallow, sizeof(*ns->allow));
+		a = &ns->allow[ns->nallow - 1];
+		if (imsg_get_data(imsg, a, sizeof(*a)) == -1)
+			fatalx("jb-netd: malformed NETD_ALLOW");
+		a->name[sizeof(a->name) - 1] = '\0';
+		a->entry[sizeof(a->entry) - 1] = '\0';
+		a->origin[sizeof(a->origin) - 1] = '\0';
+		break;
+	case IMSG_NETD_ADDR:
+		ns->addr = grow(ns->addr, &ns->naddr, sizeof(*ns->addr));
+		d = &ns->addr[ns->naddr - 1];
+		if (imsg_get_data(imsg, d, sizeof(*d)) == -1)
+			fatalx("jb-netd: malformed NETD_ADDR");
+		d->name[sizeof(d->name) - 1] = '\0';
+		d->host[sizeof(d->host) - 1] = '\0';
+		d->ipv4[sizeof(d->ipv4) - 1] = '\0';
+		break;
+	default:
+		fatalx("jb-netd: %s in reply to NETD_STATUS",
+		    jb_imsg_name(imsg_get_type(imsg)));
+	}
+}
+
+static void
+ns_port(struct req *r, struct imsg *imsg)
+{
+	struct job	*job = r->arg;
+	struct nstat	*ns = job->state;
+	struct jb_port	*p;
+
+	ns->port = grow(ns->port, &ns->nport, sizeof(*ns->port));
+	p = &ns->port[ns->nport - 1];
+	if (imsg_get_type(imsg) != IMSG_INCUS_PORT ||
+	    imsg_get_data(imsg, p, sizeof(*p)) == -1)
+		fatalx("jb-incus: malformed PORT");
+	p->name[sizeof(p->name) - 1] = '\0';
+	p->device[sizeof(p->device) - 1] = '\0';
+	p->proto[sizeof(p->proto) - 1] = '\0';
+	p->container_address[sizeof(p->container_address) - 1] = '\0';
+	p->host_address[sizeof(p->host_address) - 1] = '\0';
+	p->prefix[sizeof(p->prefix) - 1] = '\0';
+	p->state[sizeof(p->state) - 1] = '\0';
+}
+
+/* one container's CTR and what belongs to it */
+static void
+ns_send(struct job *job, const struct jb_net_ctr *c)
+{
+	struct nstat	*ns = job->state;
+	size_t		 i;
+
+	(void)job_reply(job, IMSG_CTL_NET_CTR, c, sizeof(*c), -1);
+	for (i = 0; i < ns->nallow; i++)
+		if (strcmp(ns->allow[i].name, c->name) == 0)
+			(void)job_reply(job, IMSG_CTL_NET_ALLOW, &ns->allow[i],
+			    sizeof(ns->allow[i]), -1);
+	for (i = 0; i < ns->naddr; i++)
+		if (strcmp(ns->addr[i].name, c->name) == 0)
+			(void)job_reply(job, IMSG_CTL_NET_ADDR, &ns->addr[i],
+			    sizeof(ns->addr[i]), -1);
+	for (i = 0; i < ns->nport; i++)
+		if (strcmp(ns->port[i].name, c->name) == 0)
+			(void)job_reply(job, IMSG_CTL_PORT, &ns->port[i],
+			    sizeof(ns->port[i]), -1);
+}
+
+static void
+ns_ports_done(struct req *r, int ok, const char *err)
+{
+	struct job		*job = r->arg;
+	struct nstat		*ns = job->state;
+	struct jb_net_ctr	 c;
+	size_t			 i, j;
+
+	if (!ok) {
+		job_end(job, 0, "port forwards: %s", err);
+		return;
+	}
+	for (i = 0; i < ns->nctr; i++)
+		ns_send(job, &ns->ctr[i]);
+	/* forwards of a container jb-netd does not know: said all the same */
+	for (i = 0; i < ns->nport; i++) {
+		for (j = 0; j < ns->nctr; j++)
+			if (strcmp(ns->ctr[j].name, ns->port[i].name) == 0)
+				break;
+		if (j < ns->nctr)
+			continue;
+		for (j = 0; j < i; j++)
+			if (strcmp(ns->port[j].name, ns->port[i].name) == 0)
+				break;
+		if (j < i)
+			continue;
+		memset(&c, 0, sizeof(c));
+		(void)strlcpy(c.name, ns->port[i].name, sizeof(c.name));
+		(void)strlcpy(c.repo, ns->port[i].prefix, sizeof(c.repo));
+		(void)strlcpy(c.broken, "jb-netd holds no policy for it: every "
+		    "packet from it is refused", sizeof(c.broken));
+		ns_send(job, &c);
+	}
+	job_end(job, 1, NULL);
+}
+
+static void
+ns_netd_done(struct req *r, int ok, const char *err)
+{
+	struct job	*job = r->arg;
+	struct nstat	*ns = job->state;
+
+	if (!ok) {
+		job_end(job, 0, "%s", err);
+		return;
+	}
+	if (req_send(PROC_INCUS, IMSG_INCUS_PORT_LIST, &ns->t, sizeof(ns->t),
+	    -1, ns_port, ns_ports_done, job) == NULL)
+		job_end(job, 0, "cannot reach jb-incus");
+}
+
+void
+net_status(struct job *job, const char *name, const struct repo_ctx *ctx)
+{
+	struct nstat	*ns;
+	int		 all = job_opt(job, "all") != NULL;
+
+	if (all && name != NULL) {
+		job_end(job, 0, "net status: --all and NAME exclude each other: "
+		    "give one");
+		return;
+	}
+	if ((ns = calloc(1, sizeof(*ns))) == NULL) {
+		job_end(job, 0, "out of memory");
+		return;
+	}
+	job->state = ns;
+	job->free_state = nstat_free;
+	if (name != NULL)
+		(void)strlcpy(ns->t.name, name, sizeof(ns->t.name));
+	else if (!all) {
+		if (ctx == NULL || !ctx->have_conf) {
+			job_end(job, 0, "net status: no JailBee checkout here: "
+			    "name a container, give --all, or run it in a "
+			    "checkout");
+			return;
+		}
+		(void)strlcpy(ns->t.prefix, ctx->conf.container_prefix,
+		    sizeof(ns->t.prefix));
+	}
+	if (req_send(PROC_NETD, IMSG_NETD_STATUS, &ns->t, sizeof(ns->t), -1,
+	    ns_netd, ns_netd_done, job) == NULL)
+		job_end(job, 0, "cannot reach jb-netd");
+}

@@ -1,0 +1,36 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+#ifndef JAILBEED_NETSTATUS_H
+#define JAILBEED_NETSTATUS_H
+
+#include "jobs.h"
+
+/*
+ * net status (N8, P2): the named container, or with name NULL every
+ * container of ctx's repo, or with --all every container.  Ends the job.
+ */
+void	net_status(struct job *, const char *name, const struct repo_ctx *);
+
+/*
+ * net log NAME [--since DUR] and net suggest NAME (B6): the names the
+ * resolver refused to NAME, as CTL_NET_BLOCKs, or as egress_allow lines.
+ * Ends the job.
+ */
+void	net_log(struct job *, const char *name);
+
+/*
+ * apply: conf's egress_allow (and repo) to jb-netd for container name,
+ * which keeps its mode, deadline and overrides (NETD_CONFIG); cb once.
+ */
+void	net_config_apply(struct job *, const struct repoconf *,
+	    const char *name, void (*cb)(struct job *, int, const char *));
+
+#endif /* JAILBEED_NETSTATUS_H */

@@ -1,0 +1,57 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * What the resolver refused (B6, issue 17 item 3, names only): per
+ * container, each name it answered NXDOMAIN because no entry allows it,
+ * with a count and when it was first and last asked.  The container
+ * chooses every byte of a name and may ask as fast as it can, so the
+ * table is bounded: at most BLOCKED_MAX entries in all, the least
+ * recently asked one giving way to a new one; a name that is not a
+ * plain DNS name is counted as BLOCKED_ODD.  Pure: no I/O, no clock.
+ */
+
+#ifndef JB_BLOCKED_H
+#define JB_BLOCKED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jb_msg.h"
+#include "policy.h"
+
+#define BLOCKED_MAX	4096
+#define BLOCKED_ODD	"(not a DNS name)"
+
+struct blocked_entry {
+	char		ctr[JB_INSTANCE_MAX];
+	char		what[EGRESS_NAME_MAX + 1];
+	uint64_t	count;
+	int64_t		first;
+	int64_t		last;
+};
+
+struct blocked {
+	struct blocked_entry	*v;	/* BLOCKED_MAX once the first note */
+	size_t			 n;
+	uint64_t		 evicted;	/* entries that gave way */
+};
+
+/*
+ * ctr asked for name at now and was refused.  1 a new entry, 0 one
+ * counted again, -1 out of memory (nothing noted).
+ */
+int	blocked_note(struct blocked *, const char *ctr, const char *name,
+	    int64_t now);
+/* drop ctr's entries; how many went */
+size_t	blocked_forget(struct blocked *, const char *ctr);
+void	blocked_free(struct blocked *);
+
+#endif /* JB_BLOCKED_H */

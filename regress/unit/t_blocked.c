@@ -1,0 +1,74 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/* The resolver's refused names (B6): counted, bounded, forgotten. */
+
+#include <stdio.h>
+#include <string.h>
+
+#include <atf-c.h>
+
+#include "blocked.h"
+
+ATF_TC_WITHOUT_HEAD(counts);
+ATF_TC_BODY(counts, tc)
+{
+	struct blocked	b;
+
+	memset(&b, 0, sizeof(b));
+	ATF_CHECK(blocked_note(&b, "c1", "GitHub.com", 100) == 1);
+	ATF_CHECK(blocked_note(&b, "c1", "github.com", 105) == 0);
+	ATF_CHECK(blocked_note(&b, "c2", "github.com", 106) == 1);
+	ATF_REQUIRE(b.n == 2);
+	ATF_CHECK_STREQ(b.v[0].what, "github.com");
+	ATF_CHECK(b.v[0].count == 2);
+	ATF_CHECK(b.v[0].first == 100);
+	ATF_CHECK(b.v[0].last == 105);
+	/* what is not a plain name is counted, never kept */
+	ATF_CHECK(blocked_note(&b, "c1", "a b\x1b[2J", 107) == 1);
+	ATF_CHECK(blocked_note(&b, "c1", "\xff\xfe", 108) == 0);
+	/* what egress_allow would not take as a name is odd too */
+	ATF_CHECK(blocked_note(&b, "c1", "_ldap._tcp.example", 109) == 0);
+	ATF_CHECK(blocked_note(&b, "c1", "a..b", 109) == 0);
+	ATF_CHECK(blocked_note(&b, "c1", "10.0.0.1", 109) == 0);
+	ATF_CHECK_STREQ(b.v[2].what, BLOCKED_ODD);
+	ATF_CHECK(b.v[2].count == 5);
+	ATF_CHECK(blocked_forget(&b, "c1") == 2);
+	ATF_REQUIRE(b.n == 1);
+	ATF_CHECK_STREQ(b.v[0].ctr, "c2");
+	blocked_free(&b);
+}
+
+/* a flood of distinct names keeps BLOCKED_MAX, the most recent ones */
+ATF_TC_WITHOUT_HEAD(bounded);
+ATF_TC_BODY(bounded, tc)
+{
+	struct blocked	b;
+	char		name[64];
+	int		i;
+
+	memset(&b, 0, sizeof(b));
+	for (i = 0; i < 20000; i++) {
+		(void)snprintf(name, sizeof(name), "n%d.example", i);
+		ATF_REQUIRE(blocked_note(&b, "c", name, i) >= 0);
+	}
+	ATF_CHECK(b.n == BLOCKED_MAX);
+	ATF_CHECK(b.evicted == 20000 - BLOCKED_MAX);
+	for (i = 0; i < (int)b.n; i++)
+		ATF_CHECK(b.v[i].last >= 20000 - BLOCKED_MAX);
+	blocked_free(&b);
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, counts);
+	ATF_TP_ADD_TC(tp, bounded);
+	return atf_no_error();
+}
