@@ -71,6 +71,12 @@ static void nop_begin(const char *w) { }
 static void nop_snap(const struct jb_snapshot *s) { }
 static void nop_mount(const struct jb_mount_entry *m) { }
 static void nop_image(const struct jb_image *i) { }
+static void nop_port(const struct jb_port *p) { }
+static void nop_ctr(const struct jb_net_ctr *c) { }
+static void nop_allow(const struct jb_net_allow *a) { }
+static void nop_addr(const struct jb_net_addr *a) { }
+static void nop_doctor(const struct jb_doctor_check *d) { }
+static void nop_block(const struct jb_net_block *b) { }
 
 static void
 caught(const struct jb_instance *in)
@@ -92,7 +98,8 @@ caught(const struct jb_instance *in)
 
 static const struct output catch_output = {
 	nop, nop_status, nop, nop_version, nop_begin, caught, nop_snap, nop,
-	nop_mount, nop_image
+	nop_mount, nop_image, nop_port, nop_ctr, nop_allow, nop_addr,
+	nop_doctor, nop_block
 };
 
 /* which container, its branch (or branch), and the ref it lands in */
