@@ -1832,8 +1832,6 @@ ATF_TC_BODY(original_not_yet, tc)
 	BAD(G, "shared_dir: ~/x\n", "global.yaml:1: shared_dir" NOTYET);
 	BAD(R, "host_devices: [{path: /dev/kvm}]\n",
 	    "config.yaml:1: host_devices" NOTYET);
-	BAD(R, "host_ports: [{name: web, port: 8080}]\n",
-	    "config.yaml:1: host_ports" NOTYET);
 	BAD(R, "shared_caches: [{name: m2}]\n",
 	    "config.yaml:1: shared_caches" NOTYET);
 	BAD(R, "defaults: {storage_pool: fast}\n",
