@@ -285,6 +285,19 @@ req_fail(struct op_req *r, const char *err)
 	req_done(r, 0, "%s: %s", r->what, why);
 }
 
+/* an Incus call whose success is the request's end */
+void
+req_call_done(void *arg, struct json_object *md, const char *err)
+{
+	struct op_req	*r = arg;
+
+	r->call = NULL;
+	if (err != NULL)
+		req_fail(r, err);
+	else
+		req_done(r, 1, NULL);
+}
+
 /*
  * The client says which request failed ("PUT /1.0/instances/x/state:
  * operation failed: ... (Failure)"); the user wants what failed, which
@@ -746,27 +759,35 @@ list_all(void *arg, struct json_object *list, const char *err)
 {
 	struct op_req		*r = arg;
 	struct jb_incus_target	*t = r->priv;
-	struct json_object	*inst;
-	const char		*p;
-	size_t			 i, n;
 
 	r->call = NULL;
 	if (err != NULL) {
 		req_fail(r, err);
 		return;
 	}
+	inst_each_ours(r, list, t->prefix, send_instance);
+	req_done(r, 1, NULL);
+}
+
+/* fn for each of the suite's instances in list of prefix ("": any) */
+void
+inst_each_ours(struct op_req *r, struct json_object *list,
+    const char *prefix, op_step fn)
+{
+	struct json_object	*inst;
+	const char		*p;
+	size_t			 i, n;
+
 	n = json_object_array_length(list);
 	for (i = 0; i < n; i++) {
 		inst = json_object_array_get_idx(list, i);
 		if (!inst_ours(inst))
 			continue;
 		p = jget_str(jget_obj(inst, "config"), "user.jailbee.prefix");
-		if (t->prefix[0] != '\0' && (p == NULL ||
-		    strcmp(p, t->prefix) != 0))
+		if (prefix[0] != '\0' && (p == NULL || strcmp(p, prefix) != 0))
 			continue;
-		send_instance(r, inst);
+		fn(r, inst);
 	}
-	req_done(r, 1, NULL);
 }
 
 static void

@@ -81,6 +81,8 @@ void		 req_done(struct op_req *, int, const char *, ...)
 		    __attribute__((__format__(__printf__, 3, 4)));
 /* DONE ok=0: "WHAT: " and Incus's own words from the client's err */
 void		 req_fail(struct op_req *, const char *);
+/* an Incus call's callback: DONE ok, or req_fail with its error */
+void		 req_call_done(void *, struct json_object *, const char *);
 void		 incus_reason(char *, size_t, const char *);
 
 /*
@@ -88,6 +90,8 @@ void		 incus_reason(char *, size_t, const char *);
  * ours, otherwise go on with r->next(r, instance).
  */
 void		 req_check_ours(struct op_req *, op_step);
+void		 inst_each_ours(struct op_req *, struct json_object *,
+		    const char *, op_step);
 /* fetch the bridge: net_next gets jb_netinfo, or NULL and the reason */
 void		 netinfo_get(struct op_req *, void (*)(struct op_req *,
 		    const struct jb_netinfo *, const char *));

@@ -115,18 +115,6 @@ op_action(uint32_t rid, const struct jb_incus_action *in)
 }
 
 static void
-act_done(void *arg, struct json_object *md, const char *err)
-{
-	struct op_req	*r = arg;
-
-	r->call = NULL;
-	if (err != NULL)
-		req_fail(r, err);
-	else
-		req_done(r, 1, NULL);
-}
-
-static void
 call(struct op_req *r, struct incus_call *c)
 {
 	if ((r->call = c) == NULL)
@@ -150,7 +138,7 @@ clean_done(void *arg, struct json_object *md, const char *err)
 	log_info("%s: %s; forcing it", r->what, err);
 	req_progress(r, "%s did not %s cleanly within %d s: forcing it",
 	    r->name, verb, STOP_TIMEOUT);
-	call(r, incus_instance_state(ops_ic, r->name, verb, 1, -1, act_done,
+	call(r, incus_instance_state(ops_ic, r->name, verb, 1, -1, req_call_done,
 	    r));
 }
 
@@ -165,7 +153,7 @@ delete_stopped(void *arg, struct json_object *md, const char *err)
 		return;
 	}
 	req_progress(r, "deleting %s", r->name);
-	call(r, incus_instance_delete(ops_ic, r->name, act_done, r));
+	call(r, incus_instance_delete(ops_ic, r->name, req_call_done, r));
 }
 
 static void
@@ -224,7 +212,7 @@ act_go(struct op_req *r, struct json_object *inst)
 		}
 		req_progress(r, "starting %s", r->name);
 		call(r, incus_instance_state(ops_ic, r->name, "start", 0, -1,
-		    act_done, r));
+		    req_call_done, r));
 		break;
 	case INCUS_STOP:
 	case INCUS_RESTART:
@@ -239,7 +227,7 @@ act_go(struct op_req *r, struct json_object *inst)
 		call(r, incus_instance_state(ops_ic, r->name,
 		    a->verb == INCUS_STOP ? "stop" : "restart", a->force != 0,
 		    a->force ? -1 : STOP_TIMEOUT,
-		    a->force ? act_done : clean_done, r));
+		    a->force ? req_call_done : clean_done, r));
 		break;
 	case INCUS_DELETE:
 		if (!stopped && !a->force) {
@@ -255,21 +243,21 @@ act_go(struct op_req *r, struct json_object *inst)
 		} else {
 			req_progress(r, "deleting %s", r->name);
 			call(r, incus_instance_delete(ops_ic, r->name,
-			    act_done, r));
+			    req_call_done, r));
 		}
 		break;
 	case INCUS_SNAP_CREATE:
 		call(r, incus_snapshot_create(ops_ic, r->name, a->tag,
-		    act_done, r));
+		    req_call_done, r));
 		break;
 	case INCUS_SNAP_RESTORE:
 		req_progress(r, "restoring %s to %s", r->name, a->tag);
 		call(r, incus_snapshot_restore(ops_ic, r->name, a->tag,
-		    act_done, r));
+		    req_call_done, r));
 		break;
 	case INCUS_SNAP_DELETE:
 		call(r, incus_snapshot_delete(ops_ic, r->name, a->tag,
-		    act_done, r));
+		    req_call_done, r));
 		break;
 	case INCUS_SNAP_LIST:
 		/* the name passed valid_instance(): nothing to escape */

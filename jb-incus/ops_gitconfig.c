@@ -41,18 +41,6 @@ struct gitcfg {
 };
 
 static void
-gitcfg_written(void *arg, struct json_object *res, const char *err)
-{
-	struct op_req	*r = arg;
-
-	r->call = NULL;
-	if (err != NULL)
-		req_fail(r, err);
-	else
-		req_done(r, 1, NULL);
-}
-
-static void
 gitcfg_cleared(void *arg, struct json_object *res, const char *err)
 {
 	struct op_req		*r = arg;
@@ -72,7 +60,7 @@ gitcfg_cleared(void *arg, struct json_object *res, const char *err)
 	w.data = g->text;
 	w.len = g->len;
 	if ((r->call = incus_file_push(ops_ic, r->name, GITIDENT_PATH, &w,
-	    gitcfg_written, r)) == NULL)
+	    req_call_done, r)) == NULL)
 		fatal("%s", __func__);
 }
 

@@ -31,18 +31,6 @@
 #define HOSTS_PATH	"/etc/hosts"
 
 static void
-hosts_written(void *arg, struct json_object *res, const char *err)
-{
-	struct op_req	*r = arg;
-
-	r->call = NULL;
-	if (err != NULL)
-		req_fail(r, err);
-	else
-		req_done(r, 1, NULL);
-}
-
-static void
 hosts_read(void *arg, const struct incus_file *f, const char *err)
 {
 	struct op_req		*r = arg;
@@ -80,7 +68,7 @@ hosts_read(void *arg, const struct incus_file *f, const char *err)
 	w.data = out;
 	w.len = outlen;
 	r->call = incus_file_push(ops_ic, r->name, HOSTS_PATH, &w,
-	    hosts_written, r);
+	    req_call_done, r);
 	free(out);
 	if (r->call == NULL)
 		fatal("%s", __func__);

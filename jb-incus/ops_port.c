@@ -308,18 +308,6 @@ op_port_add(uint32_t rid, const struct jb_port *in)
 }
 
 static void
-port_removed(void *arg, struct json_object *md, const char *err)
-{
-	struct op_req	*r = arg;
-
-	r->call = NULL;
-	if (err != NULL)
-		req_fail(r, err);
-	else
-		req_done(r, 1, NULL);
-}
-
-static void
 remove_have(struct op_req *r, struct json_object *inst)
 {
 	struct jb_port		*p = r->priv;
@@ -337,7 +325,7 @@ remove_have(struct op_req *r, struct json_object *inst)
 	/* PUT without it: PATCH can only add or change devices */
 	json_object_object_del(devs, p->device);
 	(void)snprintf(path, sizeof(path), "/1.0/instances/%s", p->name);
-	if ((r->call = incus_request(ops_ic, "PUT", path, inst, port_removed,
+	if ((r->call = incus_request(ops_ic, "PUT", path, inst, req_call_done,
 	    r)) == NULL)
 		fatal("%s", __func__);
 }
@@ -400,26 +388,13 @@ list_every(void *arg, struct json_object *list, const char *err)
 {
 	struct op_req		*r = arg;
 	struct jb_incus_target	*t = r->priv;
-	struct json_object	*inst;
-	const char		*p;
-	size_t			 i, n;
 
 	r->call = NULL;
 	if (err != NULL) {
 		req_fail(r, err);
 		return;
 	}
-	n = json_object_array_length(list);
-	for (i = 0; i < n; i++) {
-		inst = json_object_array_get_idx(list, i);
-		if (!inst_ours(inst))
-			continue;
-		p = jget_str(jget_obj(inst, "config"), "user.jailbee.prefix");
-		if (t->prefix[0] != '\0' && (p == NULL ||
-		    strcmp(p, t->prefix) != 0))
-			continue;
-		list_inst(r, inst);
-	}
+	inst_each_ours(r, list, t->prefix, list_inst);
 	req_done(r, 1, NULL);
 }
 
