@@ -285,6 +285,23 @@ req_fail(struct op_req *r, const char *err)
 	req_done(r, 0, "%s: %s", r->what, why);
 }
 
+/* a JSON value just made: out of memory is fatal */
+struct json_object *
+jnew(struct json_object *o)
+{
+	if (o == NULL)
+		fatal("json");
+	return o;
+}
+
+/* o[k] = v, a string */
+void
+jput(struct json_object *o, const char *k, const char *v)
+{
+	if (json_object_object_add(o, k, jnew(json_object_new_string(v))) != 0)
+		fatal("json");
+}
+
 /* an Incus call whose success is the request's end */
 void
 req_call_done(void *arg, struct json_object *md, const char *err)

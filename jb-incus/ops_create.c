@@ -321,21 +321,6 @@ nic_with(struct json_object *inst, const char *which, const char *ipv4)
 }
 
 static struct json_object *
-jnew(struct json_object *o)
-{
-	if (o == NULL)
-		fatal("json");
-	return o;
-}
-
-static void
-put(struct json_object *o, const char *k, const char *v)
-{
-	if (json_object_object_add(o, k, jnew(json_object_new_string(v))) != 0)
-		fatal("json");
-}
-
-static struct json_object *
 cr_body(struct create *cr)
 {
 	struct jb_incus_create	*in = &cr->in;
@@ -345,15 +330,15 @@ cr_body(struct create *cr)
 	size_t			 i;
 
 	b = jnew(json_object_new_object());
-	put(b, "name", in->name);
-	put(b, "type", "container");
+	jput(b, "name", in->name);
+	jput(b, "type", "container");
 	src = jnew(json_object_new_object());
-	put(src, "type", "image");
-	put(src, "alias", in->image);
+	jput(src, "type", "image");
+	jput(src, "alias", in->image);
 	json_object_object_add(b, "source", src);
 
 	cfg = jnew(json_object_new_object());
-	put(cfg, "security.nesting", "true");
+	jput(cfg, "security.nesting", "true");
 	/* exactly the owner's ids map to themselves, nothing else */
 	if (in->uid == in->gid)
 		(void)snprintf(idmap, sizeof(idmap), "both %u %u", in->uid,
@@ -361,47 +346,47 @@ cr_body(struct create *cr)
 	else
 		(void)snprintf(idmap, sizeof(idmap), "uid %u %u\ngid %u %u",
 		    in->uid, in->uid, in->gid, in->gid);
-	put(cfg, "raw.idmap", idmap);
-	put(cfg, "user.jailbee.repo", in->repo);
-	put(cfg, "user.jailbee.prefix", in->prefix);
-	put(cfg, "user.jailbee.branch", in->branch);
+	jput(cfg, "raw.idmap", idmap);
+	jput(cfg, "user.jailbee.repo", in->repo);
+	jput(cfg, "user.jailbee.prefix", in->prefix);
+	jput(cfg, "user.jailbee.branch", in->branch);
 	if (in->base[0] != '\0')
-		put(cfg, "user.jailbee.base", in->base);
-	put(cfg, "user.jailbee.mode", in->mount_rw ? "mount" : "clone");
-	put(cfg, "user.jailbee.net", in->net);
+		jput(cfg, "user.jailbee.base", in->base);
+	jput(cfg, "user.jailbee.mode", in->mount_rw ? "mount" : "clone");
+	jput(cfg, "user.jailbee.net", in->net);
 	for (i = 0; cr->env[i] != NULL; i++) {
 		eq = strchr(cr->env[i], '=');
 		if (asprintf(&key, "environment.%.*s",
 		    (int)(eq - cr->env[i]), cr->env[i]) == -1)
 			fatal("%s", __func__);
-		put(cfg, key, eq + 1);
+		jput(cfg, key, eq + 1);
 		free(key);
 	}
 	json_object_object_add(b, "config", cfg);
 
 	devs = jnew(json_object_new_object());
 	d = jnew(json_object_new_object());
-	put(d, "type", "nic");
-	put(d, "network", ops_bridge);
-	put(d, "name", "eth0");
-	put(d, "ipv4.address", in->ipv4);
-	put(d, "security.ipv4_filtering", "true");
-	put(d, "security.port_isolation", "true");
+	jput(d, "type", "nic");
+	jput(d, "network", ops_bridge);
+	jput(d, "name", "eth0");
+	jput(d, "ipv4.address", in->ipv4);
+	jput(d, "security.ipv4_filtering", "true");
+	jput(d, "security.port_isolation", "true");
 	json_object_object_add(devs, "eth0", d);
 	d = jnew(json_object_new_object());
-	put(d, "type", "disk");
-	put(d, "source", in->source);
-	put(d, "path", MNT_HOST_SOURCE);
-	put(d, "readonly", "true");
+	jput(d, "type", "disk");
+	jput(d, "source", in->source);
+	jput(d, "path", MNT_HOST_SOURCE);
+	jput(d, "readonly", "true");
 	json_object_object_add(devs, MNT_DEV_CHECKOUT, d);
 	if (in->mount_rw) {
 		(void)snprintf(path, sizeof(path), "/home/dev/%s",
 		    in->prefix);
 		d = jnew(json_object_new_object());
-		put(d, "type", "disk");
-		put(d, "source", in->source);
-		put(d, "path", path);
-		put(d, "readonly", "false");
+		jput(d, "type", "disk");
+		jput(d, "source", in->source);
+		jput(d, "path", path);
+		jput(d, "readonly", "false");
 		json_object_object_add(devs, MNT_DEV_CHECKOUT_RW, d);
 	}
 	json_object_object_add(b, "devices", devs);

@@ -70,21 +70,6 @@ disk_count_optional(struct json_object *inst)
 	return n;
 }
 
-static struct json_object *
-jnew(struct json_object *o)
-{
-	if (o == NULL)
-		fatal("json");
-	return o;
-}
-
-static void
-put(struct json_object *o, const char *k, const char *v)
-{
-	if (json_object_object_add(o, k, jnew(json_object_new_string(v))) != 0)
-		fatal("json");
-}
-
 static void	disk_state(void *, struct json_object *, const char *);
 
 static void
@@ -176,10 +161,10 @@ disk_have(struct op_req *r, struct json_object *inst)
 	body = jnew(json_object_new_object());
 	nd = jnew(json_object_new_object());
 	d = jnew(json_object_new_object());
-	put(d, "type", "disk");
-	put(d, "source", dk->in.source);
-	put(d, "path", dk->in.path);
-	put(d, "readonly", dk->in.readonly ? "true" : "false");
+	jput(d, "type", "disk");
+	jput(d, "source", dk->in.source);
+	jput(d, "path", dk->in.path);
+	jput(d, "readonly", dk->in.readonly ? "true" : "false");
 	json_object_object_add(nd, dk->in.device, d);
 	json_object_object_add(body, "devices", nd);
 	r->call = incus_instance_patch(ops_ic, dk->in.name, body,

@@ -40,21 +40,6 @@ struct port_op {
 	uint8_t		 claimed[PORT_AUTO_LAST - PORT_AUTO_FIRST + 1];
 };
 
-static struct json_object *
-jnew(struct json_object *o)
-{
-	if (o == NULL)
-		fatal("json");
-	return o;
-}
-
-static void
-put(struct json_object *o, const char *k, const char *v)
-{
-	if (json_object_object_add(o, k, jnew(json_object_new_string(v))) != 0)
-		fatal("json");
-}
-
 /* a proxy device of an instance as a jb_port; 0, or -1 when not ours */
 static int
 port_from_device(const char *k, struct json_object *v, struct jb_port *p)
@@ -150,15 +135,15 @@ port_patch(struct op_req *r)
 	body = jnew(json_object_new_object());
 	nd = jnew(json_object_new_object());
 	d = jnew(json_object_new_object());
-	put(d, "type", "proxy");
+	jput(d, "type", "proxy");
 	if (p->dir == PORT_TO_CONTAINER) {
-		put(d, "bind", "instance");
-		put(d, "listen", cside);
-		put(d, "connect", hside);
+		jput(d, "bind", "instance");
+		jput(d, "listen", cside);
+		jput(d, "connect", hside);
 	} else {
-		put(d, "bind", "host");
-		put(d, "listen", hside);
-		put(d, "connect", cside);
+		jput(d, "bind", "host");
+		jput(d, "listen", hside);
+		jput(d, "connect", cside);
 	}
 	json_object_object_add(nd, p->device, d);
 	json_object_object_add(body, "devices", nd);
