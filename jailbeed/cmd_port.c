@@ -46,21 +46,6 @@ pjob_free(void *arg)
 }
 
 static void
-port_get(struct imsg *imsg, struct jb_port *p)
-{
-	if (imsg_get_type(imsg) != IMSG_INCUS_PORT ||
-	    imsg_get_data(imsg, p, sizeof(*p)) == -1)
-		fatalx("jb-incus: malformed PORT");
-	p->name[sizeof(p->name) - 1] = '\0';
-	p->device[sizeof(p->device) - 1] = '\0';
-	p->proto[sizeof(p->proto) - 1] = '\0';
-	p->container_address[sizeof(p->container_address) - 1] = '\0';
-	p->host_address[sizeof(p->host_address) - 1] = '\0';
-	p->prefix[sizeof(p->prefix) - 1] = '\0';
-	p->state[sizeof(p->state) - 1] = '\0';
-}
-
-static void
 port_end(struct req *r, int ok, const char *err)
 {
 	job_end(r->arg, ok, "%s", err);
@@ -72,7 +57,7 @@ add_answer(struct req *r, struct imsg *imsg)
 	struct job	*job = r->arg;
 	struct pjob	*pj = job->state;
 
-	port_get(imsg, &pj->q);
+	ports_msg_get(imsg, &pj->q);
 }
 
 static void
@@ -170,7 +155,7 @@ ls_port(struct req *r, struct imsg *imsg)
 {
 	struct jb_port	p;
 
-	port_get(imsg, &p);
+	ports_msg_get(imsg, &p);
 	(void)job_reply(r->arg, IMSG_CTL_PORT, &p, sizeof(p), -1);
 }
 
@@ -221,7 +206,7 @@ rm_seen(struct req *r, struct imsg *imsg)
 	struct jb_port	 p, *v;
 	const char	*h = job->args[0];
 
-	port_get(imsg, &p);
+	ports_msg_get(imsg, &p);
 	if (strcmp(p.device, h) != 0 &&
 	    !(strncmp(p.device, PORT_CFG_PREFIX, strlen(PORT_CFG_PREFIX)) ==
 	    0 && strcmp(p.device + strlen(PORT_CFG_PREFIX), h) == 0) &&

@@ -24,6 +24,7 @@
 #include "cmdtab.h"
 #include "log.h"
 #include "netstatus.h"
+#include "ports.h"
 
 struct nstat {
 	struct jb_incus_target	 t;
@@ -115,16 +116,7 @@ ns_port(struct req *r, struct imsg *imsg)
 
 	ns->port = grow(ns->port, &ns->nport, sizeof(*ns->port));
 	p = &ns->port[ns->nport - 1];
-	if (imsg_get_type(imsg) != IMSG_INCUS_PORT ||
-	    imsg_get_data(imsg, p, sizeof(*p)) == -1)
-		fatalx("jb-incus: malformed PORT");
-	p->name[sizeof(p->name) - 1] = '\0';
-	p->device[sizeof(p->device) - 1] = '\0';
-	p->proto[sizeof(p->proto) - 1] = '\0';
-	p->container_address[sizeof(p->container_address) - 1] = '\0';
-	p->host_address[sizeof(p->host_address) - 1] = '\0';
-	p->prefix[sizeof(p->prefix) - 1] = '\0';
-	p->state[sizeof(p->state) - 1] = '\0';
+	ports_msg_get(imsg, p);
 }
 
 /* one container's CTR and what belongs to it */

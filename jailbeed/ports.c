@@ -197,19 +197,29 @@ pa_step(struct pattach *pa)
 	pa_end(pa, 1, NULL);
 }
 
+/* jb-incus's PORT, its strings ended */
+void
+ports_msg_get(struct imsg *imsg, struct jb_port *p)
+{
+	if (imsg_get_type(imsg) != IMSG_INCUS_PORT ||
+	    imsg_get_data(imsg, p, sizeof(*p)) == -1)
+		fatalx("jb-incus: malformed PORT");
+	p->name[sizeof(p->name) - 1] = '\0';
+	p->device[sizeof(p->device) - 1] = '\0';
+	p->proto[sizeof(p->proto) - 1] = '\0';
+	p->container_address[sizeof(p->container_address) - 1] = '\0';
+	p->host_address[sizeof(p->host_address) - 1] = '\0';
+	p->prefix[sizeof(p->prefix) - 1] = '\0';
+	p->state[sizeof(p->state) - 1] = '\0';
+}
+
 static void
 pa_have(struct req *r, struct imsg *imsg)
 {
 	struct pattach	*pa = r->arg;
 	struct jb_port	 p, *v;
 
-	if (imsg_get_type(imsg) != IMSG_INCUS_PORT ||
-	    imsg_get_data(imsg, &p, sizeof(p)) == -1)
-		fatalx("jb-incus: malformed PORT");
-	p.device[sizeof(p.device) - 1] = '\0';
-	p.proto[sizeof(p.proto) - 1] = '\0';
-	p.host_address[sizeof(p.host_address) - 1] = '\0';
-	p.container_address[sizeof(p.container_address) - 1] = '\0';
+	ports_msg_get(imsg, &p);
 	if (strncmp(p.device, PORT_CFG_PREFIX, strlen(PORT_CFG_PREFIX)) != 0)
 		return;
 	/* a device changed by hand counts as declared otherwise */

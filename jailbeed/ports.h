@@ -26,6 +26,7 @@ void	ports_config_attach(struct job *, const struct repoconf *,
 
 /* "tcp 127.0.0.1:8080 -> host 127.0.0.1:5432" for messages */
 const char *ports_describe(const struct jb_port *, char *, size_t);
+void	ports_msg_get(struct imsg *, struct jb_port *);
 
 void	cmd_port(struct job *);
 
