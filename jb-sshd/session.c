@@ -34,6 +34,7 @@
 #include "imsg.h"
 #include "log.h"
 #include "sshd.h"
+#include "termsafe.h"
 
 #define SESS_BUFSZ	16384
 #define SESS_DRAIN_MS	5000	/* output may trail the end this long */
@@ -540,7 +541,7 @@ chan_text_raw(struct sess *st, int err, const char *p, size_t len)
 static void
 chan_text(struct sess *st, const char *text)
 {
-	char	line[JB_MSG_TEXT_MAX + 16];
+	char	line[JB_CTL_TEXT_MAX + 16];
 	int	n;
 
 	n = snprintf(line, sizeof(line), "jailbee: %s%s\n", text,
@@ -596,7 +597,7 @@ parent_msg(struct sess *st, struct imsg *imsg)
 		if (imsg_get_data(imsg, &t, sizeof(t)) == -1)
 			break;
 		t.text[sizeof(t.text) - 1] = '\0';
-		chan_text(st, t.text);
+		chan_text(st, termsafe(t.text));
 		return;
 	case IMSG_CTL_EXEC_FD:
 		if (imsg_get_data(imsg, &f, sizeof(f)) == -1 ||

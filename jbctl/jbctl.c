@@ -30,8 +30,9 @@
 #include "cmdtab.h"
 #include "config.h"
 #include "imsg.h"
-#include "jbctl.h"
 #include "jb_msg.h"
+#include "jbctl.h"
+#include "termsafe.h"
 
 #define JBCTL_TIMEOUT	30	/* seconds to wait for an answer */
 
@@ -260,7 +261,8 @@ ctl_request(struct imsgbuf *ibuf, uint32_t type, const void *data, size_t len,
 				if (imsg_get_data(&imsg, &t, sizeof(t)) == -1)
 					die("malformed error from jailbeed");
 				t.text[sizeof(t.text) - 1] = '\0';
-				fprintf(stderr, "jbctl: %s\n", t.text);
+				fprintf(stderr, "jbctl: %s\n",
+				    termsafe(t.text));
 				failed = 1;
 				break;
 			default:

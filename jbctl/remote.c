@@ -27,6 +27,7 @@
 #include "imsg.h"
 #include "jbctl.h"
 #include "term.h"
+#include "termsafe.h"
 
 /* the image jailbeed named in its last answer (base build, new) */
 static struct jb_base_spec	spec;
@@ -172,12 +173,14 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 				if (imsg_get_data(&imsg, &t, sizeof(t)) == -1)
 					goto bad;
 				t.text[sizeof(t.text) - 1] = '\0';
-				fprintf(stderr, "jbctl: %s\n", t.text);
+				fprintf(stderr, "jbctl: %s\n",
+				    termsafe(t.text));
 				break;
 			case IMSG_CTL_ERROR:
 				if (imsg_get_data(&imsg, &t, sizeof(t)) == -1)
 					goto bad;
 				t.text[sizeof(t.text) - 1] = '\0';
+				(void)termsafe(t.text);
 				/* a missing image: the caller builds it */
 				if (!spec_got || spec.exists)
 					fprintf(stderr, "jbctl: %s\n", t.text);

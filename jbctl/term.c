@@ -40,6 +40,7 @@
 #include "imsg.h"
 #include "jb_msg.h"
 #include "term.h"
+#include "termsafe.h"
 
 #define TERM_BUFSZ	16384
 #define TERM_WCHUNK	PIPE_BUF
@@ -257,6 +258,7 @@ ctl_dispatch(struct session *s)
 				return fail(s, "malformed error from jailbeed");
 			}
 			t.text[sizeof(t.text) - 1] = '\0';
+			(void)termsafe(t.text);
 			if (!s->failed) {
 				s->failed = 1;
 				strlcpy(s->err, t.text, s->errlen);

@@ -224,6 +224,14 @@ lifecycle_and_destroy_body() {
 	    jbo repo destroy work
 	in_ctr $c sh -c "cd /home/dev/$p && echo x > untracked"
 	atf_check -s exit:1 -e match:"changed: .. untracked" jbo repo destroy work
+	# a branch name git takes, chosen to steer the owner's terminal (a
+	# C1 CSI, U+009B): the refusal names it, its bytes shown as ?
+	in_ctr $c sh -c "cd /home/dev/$p && git branch \"\$(printf 'x\302\23331m')\""
+	atf_check -s exit:1 -e save:destroy.err jbo repo destroy work
+	atf_check -o match:"branch x\\?\\?31m: commit [0-9a-f]+ is not on the host" \
+	    cat destroy.err
+	LC_ALL=C grep -q "$(printf '\233')" destroy.err &&
+	    atf_fail "a byte of the container's branch name reached the terminal raw"
 	atf_check -o match:"RUNNING" incus list -c s --format csv "^$c\$"
 	atf_check -e ignore jbo repo destroy --force work
 	atf_check -o empty incus list -c n --format csv "^$c\$"
