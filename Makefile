@@ -136,7 +136,7 @@ UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy \
 FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf \
 		   fuzz_ws fuzz_image fuzz_sshargv fuzz_mountspec \
 		   fuzz_netd_state fuzz_netd_repos fuzz_hostspin fuzz_pool \
-		   fuzz_dnswire fuzz_gitconf fuzz_gitref
+		   fuzz_dnswire fuzz_gitconf fuzz_gitref fuzz_termsafe
 FUZZTIME	?= 20
 
 # objects are rebuilt when the flags change (SAN, TESTHOOKS, PREFIX...)
