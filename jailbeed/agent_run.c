@@ -26,6 +26,7 @@
 
 #include "agent_run.h"
 #include "log.h"
+#include "termsafe.h"
 
 #define AGENT_STEP_TIMEOUT	"600"
 
@@ -114,21 +115,6 @@ agent_run(struct job *job, const char *instance, const struct repoconf *conf,
 	    argv, envp, next);
 }
 
-/*
- * The container writes these bytes and the user's terminal shows them:
- * no control byte (escape sequences) gets through.
- */
-static char *
-clean(char *s)
-{
-	unsigned char	*p;
-
-	for (p = (unsigned char *)s; *p != '\0'; p++)
-		if ((*p < 0x20 && *p != '\t') || *p == 0x7f)
-			*p = '?';
-	return s;
-}
-
 /* the last line of s (without its newline) into out */
 static void
 last_line(const char *s, size_t len, char *out, size_t outlen)
@@ -159,7 +145,7 @@ agent_result(struct job *job, const char *agent, struct capture_result *res,
 		    p))) == NULL)
 			break;
 		*nl = '\0';
-		job_progress(job, "%s", clean(p));
+		job_progress(job, "%s", termsafe(p));
 	}
 	if (!res->ok) {
 		(void)snprintf(err, errlen, "agent %s: %s", agent, res->error);
@@ -175,9 +161,9 @@ agent_result(struct job *job, const char *agent, struct capture_result *res,
 			break;
 		*nl = '\0';
 		if (strcmp(p, line) != 0)
-			job_progress(job, "%s", clean(p));
+			job_progress(job, "%s", termsafe(p));
 	}
-	(void)snprintf(err, errlen, "%s%s(exit status %d)", clean(line),
+	(void)snprintf(err, errlen, "%s%s(exit status %d)", termsafe(line),
 	    line[0] != '\0' ? " " : "", res->status);
 	return -1;
 }
