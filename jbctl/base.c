@@ -213,6 +213,7 @@ static const char build_script[] =
     "${extra:+, base.packages: $extra}\" >&2\n"
     MMDEBSTRAP " --mode=\"$mode\" --variant=minbase --architectures=\"$arch\" "
     "--include=\"$inc\" "
+    "--aptopt='Acquire::Retries \"4\"' "
     "--dpkgopt='path-exclude=/usr/share/man/*' "
     "--dpkgopt='path-exclude=/usr/share/doc/*' "
     "--dpkgopt='path-include=/usr/share/doc/*/copyright' "

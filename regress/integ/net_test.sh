@@ -84,7 +84,7 @@ strict_allowlist_head() {
 }
 strict_allowlist_body() {
 	setup "$NH_WWW:8080
-203.0.113.0/24:7"
+198.19.2.0/24:7"
 	c=$(jb_prefix)-feat
 	atf_check -e match:"network: strict, 2 egress_allow entries" \
 	    -e match:"ready: $c" jbo repo new feat
@@ -187,7 +187,7 @@ ns_tools() {
 	    atf_fail "cannot build dnsq (cc -static needs libc6-dev)"
 	cat > bin/ctr_lookup <<EOS
 #!/bin/sh
-exec ctr_netns "\$1" "$(pwd)/dnsq" "\${3:-192.0.2.99}" "\$2"
+exec ctr_netns "\$1" "$(pwd)/dnsq" "\${3:-198.18.1.99}" "\$2"
 EOS
 	chmod 0755 bin/ctr_lookup
 }

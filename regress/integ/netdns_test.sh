@@ -27,7 +27,7 @@
 
 BR_NET=10.213.0.0/24
 BR_GW=10.213.0.1
-NOWHERE=192.0.2.99	# no DNS server at all
+NOWHERE=198.18.1.99	# no DNS server at all
 
 # $1: egress_allow entries, one per line; the container is $c, strict,
 # routed through the bridge, with /tmp/dnsq in it

@@ -230,7 +230,7 @@ repo_needs_checkout_body() {
 	mkdir -p elsewhere
 	chmod 0755 . elsewhere
 	atf_check -s not-exit:0 -e match:"no JailBee checkout here; run it from the checkout" \
-	    jbo elsewhere net egress add --repo 192.0.2.9:80 somebox
+	    jbo elsewhere net egress add --repo 198.18.1.9:80 somebox
 	atf_check -s not-exit:0 -e match:"repo" \
 	    jbo elsewhere net egress ls --repo somebox
 }

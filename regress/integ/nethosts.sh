@@ -14,34 +14,39 @@
 #
 # nethosts.sh: the test "internet" for net_test.sh, sourced after lib.sh.
 # A network namespace behind a veth pair plays every remote host: the
-# host routes 198.51.100.0/24 and 203.0.113.0/24 (TEST-NET-2/3) into it,
-# and nothing in it routes anywhere else, so no packet leaves the
-# machine.  Inside: nethosts.py (HTTP on 8080 and 8081, TCP echo on 7)
-# listening on every address, and dnsmasq answering the test names with
-# short TTLs and logging every query it is asked.
+# host routes 198.18.1.0/24 and 198.19.2.0/24 into it, and nothing in
+# it routes anywhere else, so no packet leaves the machine.  The
+# addresses are all in 198.18.0.0/15 (RFC 2544's benchmarking range),
+# which no public host has; the documentation ranges (192.0.2.0/24 and
+# the like) are not used, because machines like CI's use them for their
+# own network and mirrors.  nh_up fails, naming the route, when the
+# machine already routes any of them somewhere else.  Inside:
+# nethosts.py (HTTP on 8080 and 8081, TCP echo on 7) listening on every
+# address, and dnsmasq answering the test names with short TTLs and
+# logging every query it is asked.
 #
-#	192.0.2.1	the host's end of the veth (masqueraded sources)
-#	192.0.2.2	the namespace's end
-#	198.51.100.10	www.test
-#	198.51.100.11	not named: an address nothing admits
-#	198.51.100.12	a.wild.test, b.c.wild.test (under *.wild.test)
-#	198.51.100.13	wild.test (not under *.wild.test), other.test
-#	198.51.100.14	rot.test, then 198.51.100.15 (rotation)
-#	198.51.100.53	the test DNS server
-#	203.0.113.10	echo, under a CIDR entry
+#	198.18.0.1	the host's end of the veth (masqueraded sources)
+#	198.18.0.2	the namespace's end
+#	198.18.1.10	www.test
+#	198.18.1.11	not named: an address nothing admits
+#	198.18.1.12	a.wild.test, b.c.wild.test (under *.wild.test)
+#	198.18.1.13	wild.test (not under *.wild.test), other.test
+#	198.18.1.14	rot.test, then 198.18.1.15 (rotation)
+#	198.18.1.53	the test DNS server
+#	198.19.2.10	echo, under a CIDR entry
 
 NH_NS=jbnet-inet
 NH_VETH=jbnh0
-NH_HOST=192.0.2.1
-NH_PEER=192.0.2.2
-NH_WWW=198.51.100.10
-NH_WWW2=198.51.100.11
-NH_WILD=198.51.100.12
-NH_BARE=198.51.100.13
-NH_ROT1=198.51.100.14
-NH_ROT2=198.51.100.15
-NH_DNS=198.51.100.53
-NH_ECHO=203.0.113.10
+NH_HOST=198.18.0.1
+NH_PEER=198.18.0.2
+NH_WWW=198.18.1.10
+NH_WWW2=198.18.1.11
+NH_WILD=198.18.1.12
+NH_BARE=198.18.1.13
+NH_ROT1=198.18.1.14
+NH_ROT2=198.18.1.15
+NH_DNS=198.18.1.53
+NH_ECHO=198.19.2.10
 
 nh_ns() { ip netns exec "$NH_NS" "$@"; }
 
@@ -53,17 +58,31 @@ nh_down() {
 		done
 		rm -f nethosts.pids
 	fi
-	ip route del 198.51.100.0/24 via "$NH_PEER" 2>/dev/null
-	ip route del 203.0.113.0/24 via "$NH_PEER" 2>/dev/null
+	ip route del 198.18.1.0/24 via "$NH_PEER" 2>/dev/null
+	ip route del 198.19.2.0/24 via "$NH_PEER" 2>/dev/null
 	ip link del "$NH_VETH" 2>/dev/null
 	ip netns del "$NH_NS" 2>/dev/null
 	return 0
+}
+
+# the machine must not already use the test hosts' addresses: a route
+# of its own to any of them (other than the default) would be taken
+# over for the test's duration, and the test would not test what it says
+nh_free() {
+	local a r
+	for a in "$NH_HOST" "$NH_WWW" "$NH_ECHO"; do
+		r=$(ip -4 route show match "$a" | grep -v '^default ')
+		[ -z "$r" ] || atf_fail "the test hosts' address $a is already" \
+		    "routed on this machine ($r): nethosts.sh needs" \
+		    "198.18.0.0/15 unused"
+	done
 }
 
 # $1: the container bridge's subnet, routed back through the host for
 # the inbound test (the host, not the namespace, decides what passes)
 nh_up() {
 	nh_down
+	nh_free
 	ip netns add "$NH_NS" || atf_fail "cannot create netns $NH_NS"
 	ip link add "$NH_VETH" type veth peer name eth0 netns "$NH_NS" ||
 	    atf_fail "cannot create veth $NH_VETH"
@@ -77,8 +96,8 @@ nh_up() {
 		nh_ns ip addr add "$a/32" dev lo
 	done
 	nh_ns ip route add "$1" via "$NH_HOST"
-	ip route add 198.51.100.0/24 via "$NH_PEER" dev "$NH_VETH"
-	ip route add 203.0.113.0/24 via "$NH_PEER" dev "$NH_VETH"
+	ip route add 198.18.1.0/24 via "$NH_PEER" dev "$NH_VETH"
+	ip route add 198.19.2.0/24 via "$NH_PEER" dev "$NH_VETH"
 	# ip netns exec runs the program in its own place: $! is its pid
 	ip netns exec "$NH_NS" python3 \
 	    "$(atf_config_get srcdir)/regress/integ/nethosts.py" \

@@ -101,7 +101,7 @@ www.test:8080
 	jb_routed "$c"
 	# DNS pointed nowhere, and glibc told to read /etc/hosts only: a
 	# name that connects was found in the pin
-	incus exec "$c" -- sh -c 'echo "nameserver 192.0.2.99" > \
+	incus exec "$c" -- sh -c 'echo "nameserver 198.18.1.99" > \
 	    /etc/resolv.conf; echo "hosts: files" > /etc/nsswitch.conf' ||
 	    atf_fail "cannot set up name lookup in $c"
 
@@ -126,12 +126,12 @@ www.test:8080
 	# a DNS answer for a pooled address leaves it its day, not the
 	# record's TTL
 	atf_check -o match:"^A $NH_WWW " \
-	    ctr_netns "$c" "$(pwd)/dnsq" 192.0.2.99 www.test
+	    ctr_netns "$c" "$(pwd)/dnsq" 198.18.1.99 www.test
 	atf_check -o match:"$NH_WWW . tcp . 8080 timeout 1d" \
 	    nft list set inet jailbee "allow_$id"
 
 	# the user's own lines, before and after the block, are kept
-	incus exec "$c" -- sh -c 'echo "192.0.2.77 mine.example" >> /etc/hosts'
+	incus exec "$c" -- sh -c 'echo "198.18.1.77 mine.example" >> /etc/hosts'
 	hosts "$c" > before
 	atf_check -o ignore -e match:"/etc/hosts pins 2 address" \
 	    jbo repo net refresh pin
@@ -157,11 +157,11 @@ www.test:8080
 	atf_check -e match:"holds no pinned block" jbo repo net loose pin
 	atf_check -o empty block "$c"
 	atf_check -o match:"^127.0.0.1 localhost" \
-	    -o match:"^192.0.2.77 mine.example" hosts "$c"
+	    -o match:"^198.18.1.77 mine.example" hosts "$c"
 	atf_check -e match:"/etc/hosts pins 3 address" jbo repo net strict pin
 	block "$c" > got
 	atf_check -o file:want2 cat got
-	atf_check -o match:"^192.0.2.77 mine.example" hosts "$c"
+	atf_check -o match:"^198.18.1.77 mine.example" hosts "$c"
 	atf_check -o match:"^hello 8080 from $NH_ROT1" \
 	    ctr_get "$c" $NH_ROT1 8080
 
@@ -202,7 +202,7 @@ www.test:8080
 	kill -HUP "$(cat dnsmasq.pid)"
 	sleep 3
 	atf_check -o match:"^A $NH_WWW2 " \
-	    ctr_netns "$c" "$(pwd)/dnsq" 192.0.2.99 rot.test
+	    ctr_netns "$c" "$(pwd)/dnsq" 198.18.1.99 rot.test
 	wait_block "$c" "$NH_WWW2 rot.test" 10
 	atf_check -o match:"^hello 8080 from $NH_WWW2" \
 	    ctr_get "$c" $NH_WWW2 8080

@@ -307,7 +307,7 @@ egress_allow:
 EOC
 	atf_check -o ignore -e match:"ready: $p-s1" jbo repo new s1
 	atf_check -o ignore -e match:"ready: $p-s2" jbo repo new s2
-	atf_check -e ignore jbo repo net egress add 203.0.113.10:7 s2
+	atf_check -e ignore jbo repo net egress add 198.19.2.10:7 s2
 	ctr_listen $p-s1 9000 hi
 	atf_check -e ignore jbo repo port to-host s1 9000 --host-port 29000
 	atf_check -o match:"www.test: answered" -e ignore \
@@ -338,7 +338,7 @@ EOC
 	    \"\\(.host_port) \\(.bypasses_filter)\"" st.json
 	atf_check -o inline:"container\n" jq -r ".containers[] |
 	    select(.name == \"$p-s2\") | .allow[] |
-	    select(.entry == \"203.0.113.10:7\") | .origin" st.json
+	    select(.entry == \"198.19.2.10:7\") | .origin" st.json
 	# one container by NAME; every one with --all; never both
 	atf_check -o match:"^$p-s2 " -o not-match:"^$p-s1 " \
 	    jbo repo net status s2

@@ -342,8 +342,8 @@ R32_restrict_host_false_body() {
 	atf_check -s exit:1 -e match:"new --mount is refused" \
 	    jssh -i key1 jailbee@127.0.0.1 new x -m
 	# R23 (wt-egress): --repo on egress add|rm is refused regardless
-	for c in "net egress add --repo 192.0.2.9:80 box" \
-	    "net egress rm 192.0.2.9:80 box --repo"; do
+	for c in "net egress add --repo 198.18.1.9:80 box" \
+	    "net egress rm 198.18.1.9:80 box --repo"; do
 		atf_check -s exit:1 -e match:"--repo: changes every container" \
 		    jssh -i key1 jailbee@127.0.0.1 "$c"
 	done
@@ -599,7 +599,7 @@ R38_excluded_repos_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
 # the commands that name a container, X standing for the name, each
 # admitted by the default policy (restrict_host on)
-GATE_CMDS="net status X|net strict X|net egress ls X|net egress export X|net egress rm 192.0.2.9:80 X|mount ls X|unmount aws X|snapshot ls X|exec X -- true|stop X"
+GATE_CMDS="net status X|net strict X|net egress ls X|net egress export X|net egress rm 198.18.1.9:80 X|mount ls X|unmount aws X|snapshot ls X|exec X -- true|stop X"
 
 # gate_same NAME: every command of GATE_CMDS on NAME fails with the one
 # error of a container that does not exist
