@@ -94,7 +94,7 @@ JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jbctl/output.c jailbeed/mounts.c jailbeed/cmd_mount.c \
 		   jailbeed/mount_remote.c jailbeed/github.c jailbeed/cmd_net.c \
 		   jailbeed/netsync.c jailbeed/netpin.c jailbeed/base_spec.c \
-		   jailbeed/remote_gate.c jailbeed/srcguard.c jailbeed/reaper.c \
+		   jailbeed/remote_gate.c jailbeed/sshsnap.c jailbeed/reload.c jailbeed/srcguard.c jailbeed/reaper.c \
 		   jailbeed/agent_run.c \
 		   jailbeed/ports.c jailbeed/cmd_port.c jailbeed/netstatus.c jailbeed/netlog.c \
 		   jailbeed/cmd_doctor.c

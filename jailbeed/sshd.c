@@ -99,6 +99,7 @@ struct sshsess {
 	char			 target[JB_INSTANCE_MAX];
 	char			 repo[48];	/* the container's prefix */
 	struct timespec		 t0;
+	struct sshsnap		*pol;		/* the policy at its start */
 };
 
 static int		 listen_fd = -1;
@@ -169,15 +170,15 @@ journal_rotate(void)
  * terminal byte.  The parent writes it under the state directory
  * (opened as root at start) and to syslog.
  */
+static void	journal_put(struct json_object *);
+
 static void
 journal(struct sshsess *s, const char *route, const char *decision,
     const char *reason, int with_exit)
 {
 	struct json_object	*o;
-	const char		*line;
 	char			 when[32];
 	time_t			 now = time(NULL);
-	size_t			 len;
 
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	if ((o = json_object_new_object()) == NULL)
@@ -203,6 +204,16 @@ journal(struct sshsess *s, const char *route, const char *decision,
 		json_object_object_add(o, "duration_ms",
 		    json_object_new_int64(ms_since(&s->t0)));
 	}
+	journal_put(o);
+}
+
+/* one line, to the journal and to syslog; o is consumed */
+static void
+journal_put(struct json_object *o)
+{
+	const char	*line;
+	size_t		 len;
+
 	line = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
 	    JSON_C_TO_STRING_NOSLASHESCAPE);
 	len = strlen(line);
@@ -219,6 +230,37 @@ journal(struct sshsess *s, const char *route, const char *decision,
 	}
 	log_info("ssh: %s", line);
 	json_object_put(o);
+}
+
+/*
+ * A reload of jailbeed.yaml (SIGHUP or jbctl reload): who asked (uid;
+ * -1 for the signal), whether it took, and why not.
+ */
+void
+sshd_journal_reload(uid_t uid, const char *decision, const char *reason)
+{
+	struct json_object	*o;
+	char			 when[32];
+	time_t			 now = time(NULL);
+
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	if ((o = json_object_new_object()) == NULL)
+		return;
+	json_object_object_add(o, "time", json_object_new_string(when));
+	json_object_object_add(o, "route", json_object_new_string("reload"));
+	json_object_object_add(o, "command", json_object_new_string("reload"));
+	if (uid == (uid_t)-1)
+		json_object_object_add(o, "actor",
+		    json_object_new_string("signal"));
+	else
+		json_object_object_add(o, "actor",
+		    json_object_new_int64((int64_t)uid));
+	json_object_object_add(o, "decision",
+	    json_object_new_string(decision));
+	if (reason != NULL)
+		json_object_object_add(o, "reason",
+		    json_object_new_string(reason));
+	journal_put(o);
 }
 
 /*
@@ -416,9 +458,12 @@ sshd_session_new(struct imsg *imsg)
 	strlcpy(s->addr, p.addr, sizeof(s->addr));
 	s->port = p.port;
 	s->id = p.id;
+	/* every command of the session is judged by the policy of now */
+	s->pol = sshsnap_take();
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
 	if ((s->c = control_adopt(fd, s)) == NULL) {
 		close(fd);
+		sshsnap_put(s->pol);
 		free(s);
 		return 0;
 	}
@@ -440,6 +485,7 @@ sshd_session_closed(struct sshsess *s)
 	if (s->busy)
 		journal(s, s->route, "accept", "session closed", 1);
 	nsessions--;
+	sshsnap_put(s->pol);
 	free(s);
 }
 
@@ -485,22 +531,6 @@ refuse(struct sshsess *s, const char *msg, const char *reason)
 	(void)raw(s, IMSG_CTL_END, NULL, 0, -1);
 	s->status = 1;
 	finish(s, "refuse", reason);
-}
-
-/* prefix NULL: is any repo excluded at all? */
-int
-sshd_excluded(const char *prefix)
-{
-	int	i;
-
-	if (!env->conf.ssh_restrict_host)
-		return 0;
-	if (prefix == NULL)
-		return env->conf.ssh_nexcluded > 0;
-	for (i = 0; i < env->conf.ssh_nexcluded; i++)
-		if (strcmp(env->conf.ssh_excluded[i], prefix) == 0)
-			return 1;
-	return 0;
 }
 
 /* render one structured reply as the text jbctl would print */
@@ -553,7 +583,7 @@ sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
 	case IMSG_CTL_INSTANCE:
 		in = data;
 		/* R38: an excluded repo's containers do not exist here */
-		if (sshd_excluded(in->prefix))
+		if (sshsnap_excluded(s->pol, in->prefix))
 			return 0;
 		render(s, r_instance, data);
 		return 0;
@@ -646,7 +676,9 @@ sshd_job_env(struct sshsess *s, struct job *job)
 	char	kv[3][32] = { "JAILBEE_SSH_SESSION=1", "", "" };
 
 	job->remote = 1;
-	if (env->conf.ssh_restrict_host) {
+	sshsnap_put(job->remote_snap);
+	job->remote_snap = sshsnap_ref(s->pol);
+	if (sshsnap_restricted(s->pol)) {
 		strlcpy(kv[1], "JAILBEE_REMOTE_SSH=1", sizeof(kv[1]));
 		strlcpy(kv[2], "LESSSECURE=1", sizeof(kv[2]));
 	}
@@ -735,15 +767,11 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 	for (i = 0, p = words; i < argc; i++, p += strlen(p) + 1)
 		argv[i] = p;
 	argv[argc] = NULL;
-	memset(&pc, 0, sizeof(pc));
-	pc.mode = strcmp(env->conf.ssh_mode, "allowlist") == 0 ?
-	    SSHP_ALLOWLIST : strcmp(env->conf.ssh_mode, "disabled") == 0 ?
-	    SSHP_DISABLED : SSHP_FULL;
-	pc.restrict_host = env->conf.ssh_restrict_host;
-	pc.allow = (const char (*)[48])env->conf.ssh_allow;
-	pc.nallow = env->conf.ssh_nallow;
-	pc.excluded = sshd_excluded(NULL);
-	pc.mount_unlocked = env->conf.ssh_mounts || env->conf.ssh_nroots > 0;
+	if (s->pol == NULL) {
+		refuse(s, "out of memory", "out of memory");
+		return;
+	}
+	sshsnap_policy(s->pol, &pc);
 	if ((cmd = malloc(sizeof(*cmd))) == NULL) {
 		refuse(s, "out of memory", "out of memory");
 		return;

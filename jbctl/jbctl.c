@@ -538,6 +538,7 @@ main(int argc, char *argv[])
 	case CMD_DOCTOR:
 	case CMD_NET_LOG:
 	case CMD_NET_SUGGEST:
+	case CMD_RELOAD:
 		ctl_connect(&ibuf);
 		exit(remote_run(&ibuf, &p, out));
 	case CMD_REMOTE_SSH_KEY_ADD:

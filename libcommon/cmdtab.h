@@ -90,6 +90,8 @@ enum cmd_id {
 	CMD_DOCTOR,		/* D1 */
 	CMD_NET_LOG,		/* B6: what the resolver refused */
 	CMD_NET_SUGGEST,
+	/* K6: read jailbeed.yaml again, on the host only */
+	CMD_RELOAD,
 };
 
 /* where a command runs: in the parent, or in jbctl alone */

@@ -90,6 +90,8 @@ static const struct yt_field ssh_fields[] = {
 	{ .key = "mounts", .type = YT_BOOL,
 	  .off = offsetof(struct jb_conf, ssh_mounts) },
 	{ .key = "mount_roots", .type = YT_CUSTOM, .fn = roots_list },
+	{ .key = "network", .type = YT_BOOL,
+	  .off = offsetof(struct jb_conf, ssh_network) },
 	{ .key = "journal_max_kib", .type = YT_INT,
 	  .off = offsetof(struct jb_conf, ssh_journal_max_kib),
 	  .size = sizeof(int), .min = 16, .max = 1048576 },

@@ -64,6 +64,7 @@ struct jb_conf {
 	char	ssh_excluded[JB_SSH_LIST_MAX][48]; /* repo prefixes */
 	int	ssh_nexcluded;
 	int	ssh_mounts;		/* every optional mount remotely */
+	int	ssh_network;		/* net loose, egress add remotely */
 	/* journal flood (issue 15 item 3) */
 	int	ssh_journal_max_kib;	/* rotate past this size */
 	int	ssh_journal_keep;	/* files kept, the current one too */

@@ -1292,7 +1292,87 @@ reexec_per_session_cleanup() {
 	jb_cleanup
 }
 
+atf_test_case reload_network cleanup
+reload_network_head() {
+	atf_set descr "remote.ssh.network off (the default): net loose, new" \
+	    "--net loose and net egress add over SSH are refused naming the" \
+	    "key; jbctl reload of a file with it on lets them through; a bad" \
+	    "file or a changed listen changes nothing and says why; SIGHUP" \
+	    "reloads too; a session opened before keeps its policy; each" \
+	    "reload is one journal line (K6, R19)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+reload_network_body() {
+	ssh_start
+	jb_tools
+	jb_image
+	jb_repo
+	p=$(jb_prefix)
+	atf_check -e ignore jbo repo new box
+	for c in "net loose $p-box" "new other --net loose" \
+	    "net egress add www.test:443 $p-box"; do
+		atf_check -s not-exit:0 \
+		    -e match:"refused over SSH \\(remote.ssh.restrict_host\\) unless remote.ssh.network grants it" \
+		    jssh -i key1 jailbee@127.0.0.1 "$c"
+	done
+	cp jailbeed.yaml good.yaml
+	# a file that does not parse: refused, the old policy stays
+	printf 'remote: [\n' >> jailbeed.yaml
+	atf_check -s exit:1 -e match:"reload: .*jailbeed.yaml" \
+	    -e match:"the running configuration is unchanged" jbctl reload
+	# a key only a restart changes: refused whole, naming it
+	{ cat good.yaml; printf '    network: true\n    listen: 127.0.0.1:8023\n'; } \
+	    > jailbeed.yaml
+	atf_check -s exit:1 -e match:"remote.ssh.listen changed" \
+	    -e match:"nothing was reloaded" jbctl reload
+	atf_check -s not-exit:0 -e match:"unless remote.ssh.network" \
+	    jssh -i key1 jailbee@127.0.0.1 "net loose $p-box"
+	# a session that starts before the reload keeps its policy: its
+	# console line after the reload is still judged by the old one
+	(sleep 4; printf 'net loose %s\rexit\r' "$p-box"; sleep 2) |
+	    jssh -tt -i key1 jailbee@127.0.0.1 > console.out 2>&1 &
+	cpid=$!
+	sleep 2
+	{ cat good.yaml; printf '    network: true\n'; } > jailbeed.yaml
+	atf_check -o match:"^reload: .* in force" jbctl reload
+	wait $cpid
+	atf_check -o match:"unless remote.ssh.network" cat console.out
+	atf_check -o match:"^$p-box [0-9.]*: strict" jbo repo net status box
+	# a new session gets the new policy
+	atf_check -o ignore -e ignore jssh -i key1 jailbee@127.0.0.1 \
+	    "net loose $p-box --for 5m"
+	atf_check -o match:"^$p-box [0-9.]*: loose, strict again in" \
+	    jbo repo net status box
+	# the repo layer stays the host's
+	atf_check -s not-exit:0 -e match:"--repo: changes every container" \
+	    jssh -i key1 jailbee@127.0.0.1 "net egress add --repo www.test:443 $p-box"
+	# SIGHUP: back to the file without it
+	cp good.yaml jailbeed.yaml
+	kill -HUP "$(jb_pid jailbeed)"
+	i=0
+	until [ "$(grep -c '"route":"reload".*"decision":"accept"' \
+	    state/ssh-journal.jsonl)" -ge 2 ]; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || atf_fail "SIGHUP: no reload journalled"
+		sleep 0.1
+	done
+	atf_check -s not-exit:0 -e match:"unless remote.ssh.network" \
+	    jssh -i key1 jailbee@127.0.0.1 "net loose $p-box"
+	# every reload was journalled, with who asked and why it was refused
+	atf_check -o inline:"4\n" -x "grep -c '\"route\":\"reload\"' state/ssh-journal.jsonl"
+	atf_check -o match:'"actor":0,"decision":"refuse","reason":"remote.ssh.listen changed: needs a restart"' \
+	    cat state/ssh-journal.jsonl
+	atf_check -o match:'"actor":"signal","decision":"accept","reason":"reloaded"' \
+	    cat state/ssh-journal.jsonl
+	# reload is the host's own: never over SSH
+	atf_check -s not-exit:0 -e match:"reload: not available over SSH" \
+	    jssh -i key1 jailbee@127.0.0.1 reload
+}
+reload_network_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
 atf_init_test_cases() {
+	atf_add_test_case reload_network
 	atf_add_test_case K3_config_modes
 	atf_add_test_case R20_mount_refused_without_grant
 	atf_add_test_case R52_mount_roots_exact_match

@@ -221,6 +221,43 @@ ATF_TC_BODY(restrict_host, tc)
 	ATF_CHECK(decide(&open_host, "base build") == -1);
 }
 
+ATF_TC_WITHOUT_HEAD(network_unlocked);
+ATF_TC_BODY(network_unlocked, tc)
+{
+	struct sshp_conf	 net = full;
+	static const char *const opened[] = {
+		"net loose box", "net loose box --for 5m",
+		"new box --net loose", "new box --net=LOOSE",
+		"net egress add example.com:443 box", NULL
+	};
+	int	i;
+
+	/* off (the default): each names the key that would grant it */
+	for (i = 0; opened[i] != NULL; i++) {
+		ATF_CHECK_MSG(decide(&full, opened[i]) == -1, "%s", opened[i]);
+		ATF_CHECK_STREQ(res.reason, "restrict_host");
+		ATF_CHECK_MSG(strstr(res.err, "remote.ssh.network") != NULL,
+		    "%s: %s", opened[i], res.err);
+	}
+	net.network_unlocked = 1;
+	for (i = 0; opened[i] != NULL; i++)
+		ATF_CHECK_MSG(decide(&net, opened[i]) == 0, "%s: %s",
+		    opened[i], res.err);
+	/* the repo layer stays the host's; the other host commands too */
+	ATF_CHECK(decide(&net, "net egress add --repo example.com:443 box")
+	    == -1);
+	ATF_CHECK_STREQ(res.reason, "repo scope");
+	ATF_CHECK(decide(&net, "net refresh box") == -1);
+	ATF_CHECK_STREQ(res.reason, "restrict_host");
+	ATF_CHECK(decide(&net, "port to-container box 5432") == -1);
+	ATF_CHECK_STREQ(res.reason, "restrict_host");
+	ATF_CHECK(decide(&net, "mount aws box") == -1);
+	/* an allowlist still has the last word */
+	net.mode = SSHP_ALLOWLIST;
+	ATF_CHECK(decide(&net, "net loose box") == -1);
+	ATF_CHECK_STREQ(res.reason, "allowlist");
+}
+
 ATF_TC_WITHOUT_HEAD(egress_repo_never);
 ATF_TC_BODY(egress_repo_never, tc)
 {
@@ -338,5 +375,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, excluded_global_config);
 	ATF_TP_ADD_TC(tp, usage_text);
 	ATF_TP_ADD_TC(tp, egress_repo_never);
+	ATF_TP_ADD_TC(tp, network_unlocked);
 	return atf_no_error();
 }
