@@ -84,7 +84,7 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/sshpolicy.c libcommon/mountspec.c \
 		   libcommon/hostspin.c libcommon/addralloc.c libcommon/gitident.c \
 		   libcommon/gitref.c libcommon/termsafe.c \
-		   libcommon/sockdir.c libcommon/portspec.c
+		   libcommon/sockdir.c libcommon/portspec.c libcommon/reporeg.c
 JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/control.c jailbeed/request.c jailbeed/job.c \
 		   jailbeed/repo.c jailbeed/capture.c jailbeed/cmd_ls.c \
@@ -94,7 +94,7 @@ JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jbctl/output.c jailbeed/mounts.c jailbeed/cmd_mount.c \
 		   jailbeed/mount_remote.c jailbeed/github.c jailbeed/cmd_net.c \
 		   jailbeed/netsync.c jailbeed/netpin.c jailbeed/base_spec.c \
-		   jailbeed/remote_gate.c jailbeed/sshsnap.c jailbeed/reload.c jailbeed/srcguard.c jailbeed/reaper.c \
+		   jailbeed/remote_gate.c jailbeed/sshsnap.c jailbeed/reload.c jailbeed/registry.c jailbeed/srcguard.c jailbeed/reaper.c \
 		   jailbeed/agent_run.c \
 		   jailbeed/ports.c jailbeed/cmd_port.c jailbeed/netstatus.c jailbeed/netlog.c \
 		   jailbeed/cmd_doctor.c
@@ -132,11 +132,11 @@ UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy \
 		   t_httpbody t_sshargv t_sshpolicy t_authkeys t_mountspec \
 		   t_netd_state t_netd_repos t_hostspin t_pool t_dnswire \
 		   t_admitted t_addralloc t_gitconf t_sockdir t_gitref t_termsafe \
-		   t_portspec t_blocked
+		   t_portspec t_blocked t_reporeg
 FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf \
 		   fuzz_ws fuzz_image fuzz_sshargv fuzz_mountspec \
 		   fuzz_netd_state fuzz_netd_repos fuzz_hostspin fuzz_pool \
-		   fuzz_dnswire fuzz_gitconf fuzz_gitref fuzz_termsafe
+		   fuzz_dnswire fuzz_gitconf fuzz_gitref fuzz_termsafe fuzz_reporeg
 FUZZTIME	?= 20
 
 # objects are rebuilt when the flags change (SAN, TESTHOOKS, PREFIX...)

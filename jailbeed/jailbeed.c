@@ -148,6 +148,7 @@ main(int argc, char *argv[])
 	pid_write();
 	/* after control_init: a second jailbeed is told so, not EADDRINUSE */
 	sshd_init();
+	registry_init();
 	sshd_start(self);
 	if ((pw = getpwuid(env->owner_uid)) == NULL)
 		fatalx("owner uid %u vanished", (unsigned)env->owner_uid);

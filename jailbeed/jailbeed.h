@@ -163,6 +163,12 @@ int		 sshsnap_restricted(const struct sshsnap *);
 int		 sshsnap_excluded(const struct sshsnap *, const char *);
 void		 sshsnap_policy(const struct sshsnap *, struct sshp_conf *);
 
+/* registry.c: which checkout each container prefix comes from */
+void		 registry_init(void);
+void		 registry_add(const char *, const char *);
+const char	*registry_path(const char *);
+void		 cmd_repo(struct job *);
+
 /* reload.c: read jailbeed.yaml again; -1 and why when nothing changed */
 int	conf_reload(uid_t, char *, size_t);
 void	cmd_reload(struct job *);

@@ -129,6 +129,10 @@ job_dispatch(struct job *job)
 	case CMD_RELOAD:
 		cmd_reload(job);
 		break;
+	case CMD_REPO_LS:
+	case CMD_REPO_RM:
+		cmd_repo(job);
+		break;
 	default:
 		job_end(job, 0, "this command is not carried out by jailbeed");
 	}

@@ -40,6 +40,7 @@
 #include "jobs.h"
 #include "log.h"
 #include "sshargv.h"
+#include "repoconf.h"
 #include "sshpolicy.h"
 
 #define SSH_USER		"jailbee"
@@ -743,6 +744,42 @@ help_text(const struct sshp_conf *pc, const struct jb_ctl_cmd *h, char *buf,
 	free(tmp);
 }
 
+/*
+ * --repo PREFIX (or --repo=PREFIX), anywhere before "--": the registered
+ * repository the command runs in, as if in its checkout.  Taken out of
+ * argv; net egress add|rm keep theirs, a flag of their own that R23
+ * refuses.  0: none or one found (*repo set); -1: given twice or empty.
+ */
+static int
+take_repo(int *argc, char *argv[], const char **repo)
+{
+	int	i, j, k;
+
+	*repo = NULL;
+	if (*argc >= 2 && strcmp(argv[0], "net") == 0 &&
+	    strcmp(argv[1], "egress") == 0)
+		return 0;
+	for (i = 0; i < *argc && strcmp(argv[i], "--") != 0; ) {
+		if (strcmp(argv[i], "--repo") == 0 && i + 1 < *argc)
+			k = 2;
+		else if (strncmp(argv[i], "--repo=", 7) == 0)
+			k = 1;
+		else {
+			i++;
+			continue;
+		}
+		if (*repo != NULL)
+			return -1;
+		*repo = k == 2 ? argv[i + 1] : argv[i] + 7;
+		if (**repo == '\0')
+			return -1;
+		for (j = i; j + k <= *argc; j++)
+			argv[j] = argv[j + k];
+		*argc -= k;
+	}
+	return 0;
+}
+
 static void
 run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 {
@@ -751,6 +788,7 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 	struct sshp_result	 r;
 	char			 words[JB_ARGV_MAX], err[JB_MSG_TEXT_MAX];
 	char			*argv[SSHARGV_MAXARGS + 1], *usage = NULL, *p;
+	const char		*repo, *top = NULL;
 	int			 argc, i;
 
 	s->busy = 1;
@@ -767,6 +805,11 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 	for (i = 0, p = words; i < argc; i++, p += strlen(p) + 1)
 		argv[i] = p;
 	argv[argc] = NULL;
+	if (take_repo(&argc, argv, &repo) == -1) {
+		refuse(s, "--repo: give it once, with a registered container "
+		    "prefix", "usage");
+		return;
+	}
 	if (s->pol == NULL) {
 		refuse(s, "out of memory", "out of memory");
 		return;
@@ -782,6 +825,27 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 	if (i == -1) {
 		refuse(s, r.err, r.reason);
 		goto out;
+	}
+	/*
+	 * R12: unknown and excluded prefixes give the one same error; the
+	 * journal alone says which
+	 */
+	if (repo != NULL) {
+		if (!rc_prefix_valid(repo)) {
+			refuse(s, "--repo: not a container prefix (jbctl repo "
+			    "ls on the host lists the registered ones)",
+			    "usage");
+			goto out;
+		}
+		strlcpy(s->repo, repo, sizeof(s->repo));
+		top = registry_path(repo);
+		if (top == NULL || sshsnap_excluded(s->pol, repo)) {
+			snprintf(err, sizeof(err), "no such repo %s", repo);
+			refuse(s, err, top == NULL ? "unknown repo" :
+			    "excluded_repos");
+			goto out;
+		}
+		strlcpy(cmd->cwd, top, sizeof(cmd->cwd));
 	}
 	if (r.help || r.cmd->id == CMD_HELP) {
 		if ((usage = calloc(1, SSH_USAGE_MAX)) == NULL)

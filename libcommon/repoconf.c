@@ -428,6 +428,15 @@ valid_prefix(const char *s, char *w, size_t wlen)
 	return 0;
 }
 
+/* 1: s may be a container_prefix */
+int
+rc_prefix_valid(const char *s)
+{
+	char	w[8];
+
+	return valid_prefix(s, w, sizeof(w)) == 0;
+}
+
 /* mount sources: ~/ is the owner's home, resolved where it is mounted */
 static int
 valid_host(const char *s, char *w, size_t wlen)

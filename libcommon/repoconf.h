@@ -275,6 +275,7 @@ int	repoconf_parse_layer(enum repoconf_layer, const char *name,
 	    const char *buf, size_t len, struct repoconf *conf, char *err,
 	    size_t errlen);
 
+int	rc_prefix_valid(const char *);
 /* fill what no layer set; repo_root gives the default container_prefix */
 int	repoconf_finish(struct repoconf *, const char *repo_root, uid_t uid,
 	    gid_t gid, char *err, size_t errlen);

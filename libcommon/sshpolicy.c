@@ -117,6 +117,9 @@ sshpolicy_host(enum cmd_id id)
 	case CMD_PORT_TO_CONTAINER:
 	/* the host's own configuration: never over SSH (below) */
 	case CMD_RELOAD:
+	/* the host's checkouts and their paths: never over SSH (below) */
+	case CMD_REPO_LS:
+	case CMD_REPO_RM:
 		return SSHP_HOST_REFUSED;
 	case CMD_TEST_ATTEMPT:
 	case CMD_NONE:
@@ -368,7 +371,8 @@ sshpolicy_decide(const struct sshp_conf *pc, int argc, char *argv[],
 	 */
 	if (c->cls == CMD_UNCLASSIFIED || c->cls == CMD_INTERNAL ||
 	    (c->flags & CMD_LOCAL) || c->id == CMD_BASE_BUILD ||
-	    c->id == CMD_GIT_CONNECT || c->id == CMD_RELOAD)
+	    c->id == CMD_GIT_CONNECT || c->id == CMD_RELOAD ||
+	    c->id == CMD_REPO_LS || c->id == CMD_REPO_RM)
 		return refuse(r, "not remote", "%s: not available over SSH",
 		    r->leaf);
 	if (pc->mode == SSHP_ALLOWLIST && !allowed(pc, r->leaf, 0))

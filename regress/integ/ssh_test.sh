@@ -1320,12 +1320,12 @@ reload_network_body() {
 	# a file that does not parse: refused, the old policy stays
 	printf 'remote: [\n' >> jailbeed.yaml
 	atf_check -s exit:1 -e match:"reload: .*jailbeed.yaml" \
-	    -e match:"the running configuration is unchanged" jbctl reload
+	    -e match:"the running configuration is unchanged" ./bin/jbctl -s "$(jb_sock)" reload
 	# a key only a restart changes: refused whole, naming it
 	{ cat good.yaml; printf '    network: true\n    listen: 127.0.0.1:8023\n'; } \
 	    > jailbeed.yaml
 	atf_check -s exit:1 -e match:"remote.ssh.listen changed" \
-	    -e match:"nothing was reloaded" jbctl reload
+	    -e match:"nothing was reloaded" ./bin/jbctl -s "$(jb_sock)" reload
 	atf_check -s not-exit:0 -e match:"unless remote.ssh.network" \
 	    jssh -i key1 jailbee@127.0.0.1 "net loose $p-box"
 	# a session that starts before the reload keeps its policy: its
@@ -1335,7 +1335,7 @@ reload_network_body() {
 	cpid=$!
 	sleep 2
 	{ cat good.yaml; printf '    network: true\n'; } > jailbeed.yaml
-	atf_check -o match:"^reload: .* in force" jbctl reload
+	atf_check -o match:"^reload: .* in force" ./bin/jbctl -s "$(jb_sock)" reload
 	wait $cpid
 	atf_check -o match:"unless remote.ssh.network" cat console.out
 	atf_check -o match:"^$p-box [0-9.]*: strict" jbo repo net status box
@@ -1371,7 +1371,68 @@ reload_network_body() {
 }
 reload_network_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+atf_test_case R12_repo_over_ssh cleanup
+R12_repo_over_ssh_head() {
+	atf_set descr "init registers the checkout; over SSH --repo PREFIX" \
+	    "runs a command as if in it, new included; unknown and excluded" \
+	    "prefixes give one error; repo ls and repo rm are the host's"
+	atf_set require.user root
+	atf_set timeout 300
+}
+R12_repo_over_ssh_body() {
+	ssh_start
+	jb_tools
+	jb_image
+	jb_repo
+	p=$(jb_prefix)
+	atf_check -o empty ./bin/jbctl -s "$(jb_sock)" repo ls
+	atf_check -o ignore -e ignore jbo repo init
+	atf_check -o inline:"$p\t$(pwd)/repo\n" ./bin/jbctl -s "$(jb_sock)" repo ls
+	# without a checkout, new cannot know the repo; with --repo it can
+	atf_check -s not-exit:0 -e ignore jssh -i key1 jailbee@127.0.0.1 "new box"
+	atf_check -o ignore -e match:"ready: $p-box" \
+	    jssh -i key1 jailbee@127.0.0.1 "new box --repo $p"
+	atf_check -o match:"^ *$p-box +Running" -x \
+	    "jssh -i key1 jailbee@127.0.0.1 'ls --repo=$p'"
+	atf_check -o match:"container_prefix: \"$p\"" \
+	    jssh -i key1 jailbee@127.0.0.1 "config show --repo $p"
+	# the container is the repo's own: a clone of the checkout
+	atf_check -o inline:"box\n" in_ctr $p-box git -C /home/dev/$p \
+	    branch --show-current
+	atf_check -s not-exit:0 -e match:"^jailbee: no such repo nosuch\$" \
+	    jssh -i key1 jailbee@127.0.0.1 "ls --repo nosuch"
+	atf_check -s not-exit:0 -e match:"--repo: give it once" \
+	    jssh -i key1 jailbee@127.0.0.1 "ls --repo $p --repo $p"
+	atf_check -s not-exit:0 -e match:"--repo: not a container prefix" \
+	    jssh -i key1 jailbee@127.0.0.1 "ls --repo ../x"
+	# the registry is the host's: not over SSH
+	for c in "repo ls" "repo rm $p"; do
+		atf_check -s not-exit:0 -e match:"not available over SSH" \
+		    jssh -i key1 jailbee@127.0.0.1 "$c"
+	done
+	# excluded: the same error as unknown, after a reload
+	{ cat jailbeed.yaml; printf '    excluded_repos: [%s]\n' "$p"; } > x.yaml
+	mv x.yaml jailbeed.yaml
+	atf_check -o ignore ./bin/jbctl -s "$(jb_sock)" reload
+	atf_check -s not-exit:0 -e match:"^jailbee: no such repo $p\$" \
+	    jssh -i key1 jailbee@127.0.0.1 "ls --repo $p"
+	atf_check -o ignore -x "grep -F '\"repo\":\"nosuch\",\"decision\":\"refuse\",\"reason\":\"unknown repo\"' state/ssh-journal.jsonl"
+	atf_check -o ignore -x "grep -F '\"repo\":\"$p\",\"decision\":\"refuse\",\"reason\":\"excluded_repos\"' state/ssh-journal.jsonl"
+	# forgotten: gone for SSH too, the container stays
+	atf_check -e match:"forgot $p" ./bin/jbctl -s "$(jb_sock)" repo rm $p
+	atf_check -o empty ./bin/jbctl -s "$(jb_sock)" repo ls
+	atf_check -s not-exit:0 -e match:"is not registered" ./bin/jbctl -s "$(jb_sock)" repo rm $p
+	atf_check -o match:"^$p-box +Running" ./bin/jbctl -s "$(jb_sock)" ls --all
+	# a registry that survives a restart
+	atf_check -o ignore -e ignore jbo repo init
+	jb_cleanup
+	jb_start
+	atf_check -o inline:"$p\t$(pwd)/repo\n" ./bin/jbctl -s "$(jb_sock)" repo ls
+}
+R12_repo_over_ssh_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
 atf_init_test_cases() {
+	atf_add_test_case R12_repo_over_ssh
 	atf_add_test_case reload_network
 	atf_add_test_case K3_config_modes
 	atf_add_test_case R20_mount_refused_without_grant

@@ -39,8 +39,8 @@ decide(const struct sshp_conf *pc, const char *line)
 	return sshpolicy_decide(pc, argc, argv, &cmd, &res);
 }
 
-static const struct sshp_conf full = { SSHP_FULL, 1, NULL, 0, 0, 0 };
-static const struct sshp_conf open_host = { SSHP_FULL, 0, NULL, 0, 0, 0 };
+static const struct sshp_conf full = { SSHP_FULL, 1, NULL, 0, 0, 0, 0 };
+static const struct sshp_conf open_host = { SSHP_FULL, 0, NULL, 0, 0, 0, 0 };
 
 ATF_TC_WITHOUT_HEAD(every_leaf_classified_for_remote);
 ATF_TC_BODY(every_leaf_classified_for_remote, tc)
@@ -227,7 +227,7 @@ ATF_TC_BODY(network_unlocked, tc)
 	struct sshp_conf	 net = full;
 	static const char *const opened[] = {
 		"net loose box", "net loose box --for 5m",
-		"new box --net loose", "new box --net=LOOSE",
+		"new box --net loose", "new box --net=loose",
 		"net egress add example.com:443 box", NULL
 	};
 	int	i;
@@ -263,7 +263,7 @@ ATF_TC_BODY(egress_repo_never, tc)
 {
 	static const char	 allow[2][48] = { "net egress add",
 	    "net egress rm" };
-	struct sshp_conf	 list = { SSHP_ALLOWLIST, 0, allow, 2, 0, 0 };
+	struct sshp_conf	 list = { SSHP_ALLOWLIST, 0, allow, 2, 0, 0, 0 };
 	static const char *const line[] = {
 		"net egress add --repo example.com:443 box",
 		"net egress add example.com:443 box --repo",
@@ -304,7 +304,7 @@ ATF_TC_WITHOUT_HEAD(allowlist_exact_leaf);
 ATF_TC_BODY(allowlist_exact_leaf, tc)
 {
 	static const char	 allow[2][48] = { "ls", "snapshot ls" };
-	struct sshp_conf	 pc = { SSHP_ALLOWLIST, 1, allow, 2, 0, 0 };
+	struct sshp_conf	 pc = { SSHP_ALLOWLIST, 1, allow, 2, 0, 0, 0 };
 
 	ATF_CHECK(decide(&pc, "ls") == 0);
 	ATF_CHECK(decide(&pc, "snapshot ls box") == 0);
@@ -322,7 +322,7 @@ ATF_TC_BODY(allowlist_exact_leaf, tc)
 ATF_TC_WITHOUT_HEAD(disabled_mode);
 ATF_TC_BODY(disabled_mode, tc)
 {
-	struct sshp_conf	pc = { SSHP_DISABLED, 1, NULL, 0, 0, 0 };
+	struct sshp_conf	pc = { SSHP_DISABLED, 1, NULL, 0, 0, 0, 0 };
 
 	ATF_CHECK(decide(&pc, "ls") == -1);
 	ATF_CHECK(strstr(res.err, "disabled") != NULL);
@@ -333,7 +333,7 @@ ATF_TC_BODY(disabled_mode, tc)
 ATF_TC_WITHOUT_HEAD(excluded_global_config);
 ATF_TC_BODY(excluded_global_config, tc)
 {
-	struct sshp_conf	pc = { SSHP_FULL, 1, NULL, 0, 1, 0 };
+	struct sshp_conf	pc = { SSHP_FULL, 1, NULL, 0, 1, 0, 0 };
 
 	ATF_CHECK(decide(&pc, "config show --layer global") == -1);
 	ATF_CHECK(decide(&pc, "config show -lglobal") == -1);
