@@ -14,7 +14,8 @@
  * nothing.  Some keys shape the processes themselves (who the owner is,
  * where the sockets and the state are, which incusd and bridge, where
  * jb-sshd listens: its socket is bound before the lock-down, which
- * leaves the parent no socket(2) or bind(2)); a file that changes one of
+ * leaves the parent no socket(2), and jb-sshd's Landlock ruleset lets it
+ * bind no TCP port at all); a file that changes one of
  * them is refused as a whole, naming the key, so the running
  * configuration never mixes two files.  The SSH policy and the other
  * keys take effect for what starts after: a running SSH session keeps
