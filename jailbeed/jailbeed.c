@@ -107,6 +107,9 @@ main(int argc, char *argv[])
 		exit(1);
 	}
 	if (noaction) {
+		/* -nv: the configuration as it is read, every key */
+		if (env->verbose)
+			conf_print(stdout, &env->conf);
 		fprintf(stderr, "jailbeed: configuration OK\n");
 		exit(0);
 	}

@@ -21,6 +21,7 @@
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define JB_CONF_PATH		"/etc/jailbee/jailbeed.yaml"
 #define JB_SOCKET_PATH		"/run/jailbee/jailbeed.sock"
@@ -93,5 +94,7 @@ int	conf_load(const char *path, int missing_ok, struct jb_conf *conf,
 /* the same from memory; name is used in messages (fuzzing, tests) */
 int	conf_parse(const char *name, const char *buf, size_t len,
 	    struct jb_conf *conf, char *err, size_t errlen);
+/* config_print.c: every key, as YAML conf_parse reads back the same */
+void	conf_print(FILE *, const struct jb_conf *);
 
 #endif /* JB_CONFIG_H */

@@ -28,7 +28,6 @@
 #define RC_SIZE(f)	sizeof(((struct repoconf *)NULL)->f)
 #define RC_LOCAL_PATTERN \
 	"${XDG_CONFIG_HOME:-~/.config}/jailbee/repos/<container_prefix>.yaml"
-#define RC_PREFIX_FORM	"[a-z0-9][a-z0-9-]*, at most 40 characters"
 
 static int	valid_prefix(const char *, char *, size_t);
 static int	valid_host(const char *, char *, size_t);

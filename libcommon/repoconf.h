@@ -41,6 +41,7 @@
 #include "yamltree.h"
 
 #define RC_PREFIX_MAX		40	/* container_prefix, characters */
+#define RC_PREFIX_FORM	"[a-z0-9][a-z0-9-]*, at most 40 characters"
 #define RC_ALIAS_MAX		63	/* base.alias */
 #define RC_PACKAGES_MAX		1023	/* base.packages, space-separated */
 #define RC_PACKAGE_MAX		100	/* one Debian package name */
