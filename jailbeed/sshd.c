@@ -760,7 +760,9 @@ take_repo(int *argc, char *argv[], const char **repo)
 	    strcmp(argv[1], "egress") == 0)
 		return 0;
 	for (i = 0; i < *argc && strcmp(argv[i], "--") != 0; ) {
-		if (strcmp(argv[i], "--repo") == 0 && i + 1 < *argc)
+		if (strcmp(argv[i], "--repo") == 0 && i + 1 == *argc)
+			return -1;
+		if (strcmp(argv[i], "--repo") == 0)
 			k = 2;
 		else if (strncmp(argv[i], "--repo=", 7) == 0)
 			k = 1;

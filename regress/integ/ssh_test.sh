@@ -1389,7 +1389,9 @@ R12_repo_over_ssh_body() {
 	atf_check -o ignore -e ignore jbo repo init
 	atf_check -o inline:"$p\t$(pwd)/repo\n" ./bin/jbctl -s "$(jb_sock)" repo ls
 	# without a checkout, new cannot know the repo; with --repo it can
-	atf_check -s not-exit:0 -e ignore jssh -i key1 jailbee@127.0.0.1 "new box"
+	atf_check -s not-exit:0 \
+	    -e match:"this command needs a repository: add --repo PREFIX" \
+	    jssh -i key1 jailbee@127.0.0.1 "new box"
 	atf_check -o ignore -e match:"ready: $p-box" \
 	    jssh -i key1 jailbee@127.0.0.1 "new box --repo $p"
 	atf_check -o match:"^ *$p-box +Running" -x \
@@ -1401,8 +1403,10 @@ R12_repo_over_ssh_body() {
 	    branch --show-current
 	atf_check -s not-exit:0 -e match:"^jailbee: no such repo nosuch\$" \
 	    jssh -i key1 jailbee@127.0.0.1 "ls --repo nosuch"
-	atf_check -s not-exit:0 -e match:"--repo: give it once" \
-	    jssh -i key1 jailbee@127.0.0.1 "ls --repo $p --repo $p"
+	for c in "ls --repo $p --repo $p" "ls --repo" "ls --repo="; do
+		atf_check -s not-exit:0 -e match:"--repo: give it once" \
+		    jssh -i key1 jailbee@127.0.0.1 "$c"
+	done
 	atf_check -s not-exit:0 -e match:"--repo: not a container prefix" \
 	    jssh -i key1 jailbee@127.0.0.1 "ls --repo ../x"
 	# the registry is the host's: not over SSH
