@@ -160,8 +160,12 @@ ls_list(struct job *job, struct repo_ctx *ctx)
 void
 cmd_ls(struct job *job)
 {
-	/* an SSH session stands in no checkout: every container it may see */
-	if (job_opt(job, "all") != NULL || job->remote)
+	/*
+	 * an SSH session stands in no checkout (every container it may see)
+	 * unless --repo put it in one
+	 */
+	if (job_opt(job, "all") != NULL ||
+	    (job->remote && strcmp(job->cmd.cwd, "/") == 0))
 		ls_list(job, NULL);
 	else
 		repo_resolve_brief(job, 1, ls_list);

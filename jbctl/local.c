@@ -26,38 +26,36 @@
 #include "jbctl.h"
 #include "repoconf.h"
 
-/* the top of the checkout around the current directory, by git itself */
+/*
+ * The top of the checkout around the current directory: the nearest
+ * directory, this one or above, that holds a .git (a directory, or the
+ * file of a worktree).  No git runs: as root in the owner's checkout git
+ * would refuse it as dubious ownership, and root should not read a
+ * checkout's own configuration anyway.
+ */
 static int
 toplevel(char *buf, size_t len)
 {
-	int	 p[2], status;
-	pid_t	 pid;
-	ssize_t	 n;
-	size_t	 got = 0;
+	struct stat	 st;
+	char		 probe[PATH_MAX], *slash;
 
-	if (pipe(p) == -1)
+	if (getcwd(buf, len) == NULL || buf[0] != '/')
 		return -1;
-	switch (pid = fork()) {
-	case -1:
-		return -1;
-	case 0:
-		dup2(p[1], STDOUT_FILENO);
-		close(p[0]);
-		close(p[1]);
-		execl("/usr/bin/git", "git", "rev-parse", "--show-toplevel",
-		    (char *)NULL);
-		_exit(127);
+	for (;;) {
+		if ((size_t)snprintf(probe, sizeof(probe), "%s/.git",
+		    strcmp(buf, "/") == 0 ? "" : buf) >= sizeof(probe))
+			return -1;
+		if (lstat(probe, &st) == 0 &&
+		    (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)))
+			return 0;
+		if (strcmp(buf, "/") == 0)
+			return -1;
+		slash = strrchr(buf, '/');
+		if (slash == buf)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
 	}
-	close(p[1]);
-	while (got < len - 1 && (n = read(p[0], buf + got, len - 1 - got)) > 0)
-		got += n;
-	close(p[0]);
-	buf[got] = '\0';
-	if (waitpid(pid, &status, 0) == -1 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status) != 0 || got == 0)
-		return -1;
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
 }
 
 static int
