@@ -378,6 +378,13 @@ child_dispatch(int fd, short event, void *arg)
 				jailbeed_shutdown(1);
 			}
 			break;
+		case IMSG_NETD_AUDIT:	/* the journal: unasked */
+			if (c - children != PROC_NETD ||
+			    audit_netd(&imsg) == -1) {
+				log_warnx("%s: bad NETD_AUDIT", c->name);
+				jailbeed_shutdown(1);
+			}
+			break;
 		case IMSG_MOUNTD_EXPIRED:
 			if (c - children != PROC_MOUNTD ||
 			    mounts_expired(&imsg) == -1) {

@@ -353,6 +353,10 @@ net_egress(struct job *job, const char *name, struct repo_ctx *ctx)
 			    "than %zu bytes", job->args[0], sizeof(q.entry) - 1);
 			return;
 		}
+		audit_detail(job, "entry", q.entry);
+		if (repo)
+			(void)strlcpy(job->audit_repo, q.repo,
+			    sizeof(job->audit_repo));
 		/* said once jb-netd has done it (egress_done) */
 		if ((repo ? asprintf(&msg, "repo %s: override %s %s (every "
 		    "container of the repo on this machine)", q.repo, q.entry,
@@ -391,6 +395,7 @@ net_named(struct job *job, struct repo_ctx *ctx)
 		job_end(job, 0, "%s: not a container name", arg);
 		return;
 	}
+	audit_target(job, job->remote_found ? job->remote_in.name : name, ctx);
 	switch (job->cmd.id) {
 	case CMD_NET_EGRESS_ADD:
 	case CMD_NET_EGRESS_RM:
@@ -452,6 +457,7 @@ net_named(struct job *job, struct repo_ctx *ctx)
 			return;
 		}
 		m.deadline = secs ? (int64_t)time(NULL) + secs : 0;
+		job->audit_until = m.deadline;
 		if (secs)
 			(void)snprintf(okmsg, sizeof(okmsg), "%s: loose for "
 			    "%s, then strict again", name,

@@ -64,6 +64,7 @@ blocked_note(struct blocked *b, const char *ctr, const char *name,
 		e = &b->v[i];
 		if (strcmp(e->what, what) == 0 && strcmp(e->ctr, ctr) == 0) {
 			e->count++;
+			e->fresh++;
 			e->last = now;
 			return 0;
 		}
@@ -80,8 +81,30 @@ blocked_note(struct blocked *b, const char *ctr, const char *name,
 	(void)strlcpy(e->ctr, ctr, sizeof(e->ctr));
 	(void)strlcpy(e->what, what, sizeof(e->what));
 	e->count = 1;
+	e->fresh = 1;
 	e->first = e->last = now;
 	return 1;
+}
+
+void
+blocked_summary(struct blocked *b, const char *ctr, struct blocked_sum *s)
+{
+	struct blocked_entry	*e;
+	size_t			 i;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < b->n; i++) {
+		e = &b->v[i];
+		if (e->fresh == 0 || strcmp(e->ctr, ctr) != 0)
+			continue;
+		s->count += e->fresh;
+		s->distinct++;
+		if (e->fresh > s->topcount) {
+			s->topcount = e->fresh;
+			(void)strlcpy(s->top, e->what, sizeof(s->top));
+		}
+		e->fresh = 0;
+	}
 }
 
 size_t

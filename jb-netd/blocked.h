@@ -36,6 +36,7 @@ struct blocked_entry {
 	uint64_t	count;
 	int64_t		first;
 	int64_t		last;
+	uint64_t	fresh;		/* counted since the last summary */
 };
 
 struct blocked {
@@ -50,6 +51,19 @@ struct blocked {
  */
 int	blocked_note(struct blocked *, const char *ctr, const char *name,
 	    int64_t now);
+/*
+ * ctr's refusals since the last summary (count in all, distinct names,
+ * the most asked and its count), which starts a new one.  A refusal
+ * whose entry gave way before the summary is not in it.
+ */
+struct blocked_sum {
+	uint64_t	count;
+	uint64_t	distinct;
+	char		top[EGRESS_NAME_MAX + 1];
+	uint64_t	topcount;
+};
+void	blocked_summary(struct blocked *, const char *ctr,
+	    struct blocked_sum *);
 /* drop ctr's entries; how many went */
 size_t	blocked_forget(struct blocked *, const char *ctr);
 void	blocked_free(struct blocked *);

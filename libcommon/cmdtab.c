@@ -168,9 +168,17 @@ const struct cmd cmdtab[] = {
 	      .help = "only the lines of container NAME" },
 	    { .lname = "key", .argname = "FINGERPRINT",
 	      .help = "only the lines of the key with this SHA256: "
-	      "fingerprint" } },
-	  .help = "print jb-sshd's journal, the rotated files first: one "
-	  "JSON line per decision" },
+	      "fingerprint" },
+	    { .lname = "action", .argname = "ACTION",
+	      .help = "only this action, or those under it (net matches "
+	      "net.loose, net.egress.add...)" },
+	    { .lname = "output", .sname = 'o', .argname = "FORMAT",
+	      .choices = "text|json",
+	      .help = "one line of text (default) or the journal's JSON "
+	      "line per record" } },
+	  .help = "print the audit journal, the rotated files first: one "
+	  "record per network change, refused-names summary, mount, port "
+	  "forward, lifecycle command and SSH decision" },
 	/* mounts (M1, M2) */
 	{ .words = { "mount" }, .id = CMD_MOUNT, .cls = CMD_HOST,
 	  .name_arg = 2,

@@ -189,6 +189,8 @@ enum jb_imsg_type {
 	 * message's; its address, mode, deadline and overrides stay
 	 */
 	IMSG_NETD_CONFIG = 495,	/* P->N, struct jb_netd_ctr */
+	/* for the audit journal, unasked (peerid 0): a revert, a summary */
+	IMSG_NETD_AUDIT = 498,	/* N->P, struct jb_netd_audit */
 
 	/*
 	 * parent <-> jb-sshd: 500..  LISTEN and SESSION travel on the
@@ -755,6 +757,23 @@ struct jb_net_block {
 	uint64_t	count;
 	int64_t		first;
 	int64_t		last;
+};
+
+/*
+ * What jb-netd did or refused on its own, for the audit journal: kind
+ * "revert" (loose to strict at the deadline; deadline set) or
+ * "dns-refused" (the names refused since the last summary: count in
+ * all, distinct, the most asked one and its count)
+ */
+struct jb_netd_audit {
+	char		name[JB_INSTANCE_MAX];	/* the container */
+	char		repo[48];
+	char		kind[16];
+	int64_t		deadline;
+	uint64_t	count;
+	uint64_t	distinct;
+	char		top[256];		/* a plain DNS name, or "" */
+	uint64_t	topcount;
 };
 
 /* doctor (D1) */

@@ -66,9 +66,49 @@ ATF_TC_BODY(bounded, tc)
 	blocked_free(&b);
 }
 
+/* the journal's summary: since the last one, per container */
+ATF_TC_WITHOUT_HEAD(summary);
+ATF_TC_BODY(summary, tc)
+{
+	struct blocked		b;
+	struct blocked_sum	s;
+	int			i;
+
+	memset(&b, 0, sizeof(b));
+	blocked_summary(&b, "c1", &s);
+	ATF_CHECK(s.count == 0 && s.distinct == 0 && s.top[0] == '\0');
+	for (i = 0; i < 3; i++)
+		ATF_REQUIRE(blocked_note(&b, "c1", "a.example", i) >= 0);
+	ATF_REQUIRE(blocked_note(&b, "c1", "b.example", 4) >= 0);
+	ATF_REQUIRE(blocked_note(&b, "c1", "\033]0;x\007", 5) >= 0);
+	ATF_REQUIRE(blocked_note(&b, "c2", "c.example", 6) >= 0);
+	blocked_summary(&b, "c1", &s);
+	ATF_CHECK(s.count == 5);
+	ATF_CHECK(s.distinct == 3);
+	ATF_CHECK_STREQ(s.top, "a.example");
+	ATF_CHECK(s.topcount == 3);
+	/* a new summary starts: nothing since */
+	blocked_summary(&b, "c1", &s);
+	ATF_CHECK(s.count == 0 && s.distinct == 0);
+	/* the other container's is its own; the totals stay for net log */
+	blocked_summary(&b, "c2", &s);
+	ATF_CHECK(s.count == 1 && s.distinct == 1);
+	ATF_CHECK_STREQ(s.top, "c.example");
+	ATF_REQUIRE(blocked_note(&b, "c1", "\033]0;x\007", 7) >= 0);
+	ATF_REQUIRE(blocked_note(&b, "c1", "b.example", 8) >= 0);
+	ATF_REQUIRE(blocked_note(&b, "c1", "\001", 9) >= 0);
+	blocked_summary(&b, "c1", &s);
+	ATF_CHECK(s.count == 3 && s.distinct == 2);
+	ATF_CHECK_STREQ(s.top, BLOCKED_ODD);
+	ATF_CHECK(s.topcount == 2);
+	ATF_CHECK(b.v[0].count == 3);
+	blocked_free(&b);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, counts);
 	ATF_TP_ADD_TC(tp, bounded);
+	ATF_TP_ADD_TC(tp, summary);
 	return atf_no_error();
 }
