@@ -157,12 +157,13 @@ EOC
 	atf_check -o empty -x "jq -c 'select(.container != \"$p-b\")' b.json"
 	atf_check -o match:'"action":"destroy"' -o match:'"action":"new"' cat b.json
 	atf_check -o inline:"1\n" -x \
-	    "jbctl audit --container $p-a --action net.egress.rm -o json | wc -l"
+	    "jbo repo audit --container $p-a --action net.egress.rm -o json | wc -l"
 	# text: one line per record, time actor action container decision
-	atf_check -o match:"^[0-9-]{10}T[0-9:]{8}Z $me mount $p-a refuse \\(no such optional_mounts entry" \
-	    -o match:"^[0-9-]{10}T[0-9:]{8}Z jailbeed unmount $p-a accept \\(deadline reached\\) kind=creds deadline=" \
-	    jbo repo audit --action mount
-	atf_check -o match:"^[0-9-]{10}T[0-9:]{8}Z jailbeed unmount" \
+	atf_check -o match:"^[0-9-]{10}T[0-9:]{8}Z $me mount $p-a refuse \\(mount \"nope\": no such optional_mounts entry.*\\) kind=nope\$" \
+	    -o match:"^[0-9-]{10}T[0-9:]{8}Z $me mount $p-a accept kind=creds until=[0-9-]{10}T" \
+	    -o not-match:"unmount" jbo repo audit --action mount
+	atf_check -o match:"^[0-9-]{10}T[0-9:]{8}Z jailbeed unmount $p-a accept \\(deadline reached\\) kind=creds deadline=" \
+	    -o match:"^[0-9-]{10}T[0-9:]{8}Z $me unmount $p-a accept kind=creds\$" \
 	    jbo repo audit --action unmount
 	atf_check -s exit:1 -e match:'--output: "yaml"' jbo repo audit -o yaml
 }
