@@ -359,6 +359,7 @@ child_dispatch(int fd, short event, void *arg)
 		case IMSG_INCUS_SERVER_INFO:	/* D1 */
 		case IMSG_NETD_CHECKED:
 		case IMSG_NETD_BLOCK:		/* B6 */
+		case IMSG_NETD_RESOLVED:	/* net refresh */
 			if (req_dispatch(c - children, &imsg) == -1)
 				jailbeed_shutdown(1);
 			break;

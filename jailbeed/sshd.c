@@ -455,6 +455,7 @@ static void r_net_allow(const void *a) { text_output.net_allow(a); }
 static void r_net_addr(const void *a) { text_output.net_addr(a); }
 static void r_doctor(const void *a) { text_output.doctor(a); }
 static void r_net_block(const void *a) { text_output.net_block(a); }
+static void r_net_resolved(const void *a) { text_output.net_resolved(a); }
 
 int
 sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
@@ -503,6 +504,9 @@ sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
 	case IMSG_CTL_NET_BLOCK:
 		render(s, r_net_block, data);
 		return 0;
+	case IMSG_CTL_NET_RESOLVED:
+		render(s, r_net_resolved, data);
+		return 0;
 	case IMSG_CTL_BASE_SPEC:
 		/* what a local jbctl would build; the error says it remotely */
 		return 0;
@@ -529,7 +533,8 @@ sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
 		if (!s->failed && (s->render == CMD_LS ||
 		    s->render == CMD_SNAP_LS || s->render == CMD_MOUNT_LS ||
 		    s->render == CMD_PORT_LS || s->render == CMD_NET_STATUS ||
-		    s->render == CMD_NET_LOG))
+		    s->render == CMD_NET_LOG || s->render == CMD_NET_EGRESS_LS ||
+		    s->render == CMD_NET_REFRESH))
 			render(s, r_list_end, NULL);
 		if (!s->got_exit)
 			s->status = s->failed ? 1 : 0;
@@ -710,12 +715,15 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 	default:
 		if (cmd->id == CMD_LS || cmd->id == CMD_SNAP_LS ||
 		    cmd->id == CMD_MOUNT_LS || cmd->id == CMD_PORT_LS ||
-		    cmd->id == CMD_NET_STATUS || cmd->id == CMD_NET_LOG)
+		    cmd->id == CMD_NET_STATUS || cmd->id == CMD_NET_LOG ||
+		    cmd->id == CMD_NET_EGRESS_LS || cmd->id == CMD_NET_REFRESH)
 			text_output.list_begin(cmd->id == CMD_LS ?
 			    "containers" : cmd->id == CMD_MOUNT_LS ? "mounts" :
 			    cmd->id == CMD_PORT_LS ? "ports" :
 			    cmd->id == CMD_NET_STATUS ? "net" :
-			    cmd->id == CMD_NET_LOG ? "refused" : "snapshots");
+			    cmd->id == CMD_NET_LOG ? "refused" :
+			    cmd->id == CMD_NET_EGRESS_LS ? "egress" :
+			    cmd->id == CMD_NET_REFRESH ? "resolved" : "snapshots");
 		job_start(s->c, cmd);
 	}
  out:

@@ -893,24 +893,39 @@ netd_status(struct child *c, struct imsg *imsg)
  * layer is listed whole, also what the config already holds (the kernel
  * gets it once), so that rm --repo can be found for each of its entries.
  */
+/* net egress ls: one entry and the layer it comes from */
+static void
+egress_allow_send(struct child *c, uint32_t rid, const char *ctr,
+    const struct egress_entry *en, const char *origin)
+{
+	struct jb_net_allow	al;
+	char			e[EGRESS_FMT_MAX];
+
+	memset(&al, 0, sizeof(al));
+	(void)strlcpy(al.name, ctr, sizeof(al.name));
+	(void)strlcpy(al.entry, policy_entry_fmt(en, e, sizeof(e)),
+	    sizeof(al.entry));
+	(void)strlcpy(al.origin, origin, sizeof(al.origin));
+	if (imsgev_compose(&c->iev, IMSG_NETD_ALLOW, rid, 0, -1, &al,
+	    sizeof(al)) == -1)
+		fatal("%s: compose", __func__);
+}
+
 static void
 egress_ls(struct child *c, uint32_t rid, const struct netd_ctr *t)
 {
 	const struct netd_repo	*r;
-	char			 e[EGRESS_FMT_MAX];
 	size_t			 i;
 
 	for (i = 0; i < netd_ctr_ncfg(t); i++)
-		status_line(c, rid, "config %s", policy_entry_fmt(&t->e[i], e,
-		    sizeof(e)));
+		egress_allow_send(c, rid, t->name, &t->e[i], "config");
 	if (t->repo[0] != '\0' && (r = netd_repos_find(&repos, t->repo)) !=
 	    NULL)
 		for (i = 0; i < r->n; i++)
-			status_line(c, rid, "repo-override %s",
-			    policy_entry_fmt(&r->e[i], e, sizeof(e)));
+			egress_allow_send(c, rid, t->name, &r->e[i],
+			    "repo-override");
 	for (i = t->n - t->nover; i < t->n; i++)
-		status_line(c, rid, "container %s", policy_entry_fmt(&t->e[i],
-		    e, sizeof(e)));
+		egress_allow_send(c, rid, t->name, &t->e[i], "container");
 	child_done(c, rid, 1, NULL);
 }
 
