@@ -292,6 +292,10 @@ bench:
 	regress/bench/run $(CURDIR)/build-bench
 	regress/bench/net $(CURDIR)/build-bench
 	regress/bench/dns $(CURDIR)/build-bench
+	$(MAKE) O=build-bench-nocount LIBEXECDIR=$(CURDIR)/build-bench \
+	    CFLAGS='-O2 -g -DJB_BENCH_NOCOUNT' build-bench-nocount/jb-netd
+	regress/bench/netcount $(CURDIR)/build-bench \
+	    $(CURDIR)/build-bench-nocount/jb-netd
 	regress/bench/git $(CURDIR)/build-bench
 
 deps:
@@ -301,6 +305,6 @@ up:
 	etc/up
 
 clean:
-	rm -rf $(O) $(CHECK_O) $(FUZZ_O)
+	rm -rf $(O) $(CHECK_O) $(FUZZ_O) build-bench-nocount
 
 -include $(shell find $(O) $(CHECK_O) -name '*.d' 2>/dev/null)
