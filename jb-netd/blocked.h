@@ -28,6 +28,7 @@
 #include "policy.h"
 
 #define BLOCKED_MAX	4096
+#define BLOCKED_HASH	8192	/* chains, a power of two */
 #define BLOCKED_ODD	"(not a DNS name)"
 
 struct blocked_entry {
@@ -37,12 +38,16 @@ struct blocked_entry {
 	int64_t		first;
 	int64_t		last;
 	uint64_t	fresh;		/* counted since the last summary */
+	int32_t		hnext;		/* the next of its hash chain, -1 */
+	int32_t		newer, older;	/* the recency list, -1 at its ends */
 };
 
 struct blocked {
 	struct blocked_entry	*v;	/* BLOCKED_MAX once the first note */
 	size_t			 n;
 	uint64_t		 evicted;	/* entries that gave way */
+	int32_t			*head;	/* BLOCKED_HASH chains, -1 empty */
+	int32_t			 newest, oldest;	/* -1 when empty */
 };
 
 /*

@@ -105,10 +105,62 @@ ATF_TC_BODY(summary, tc)
 	blocked_free(&b);
 }
 
+static int
+kept(const struct blocked *b, const char *ctr, const char *what)
+{
+	size_t	i;
+
+	for (i = 0; i < b->n; i++)
+		if (strcmp(b->v[i].ctr, ctr) == 0 &&
+		    strcmp(b->v[i].what, what) == 0)
+			return 1;
+	return 0;
+}
+
+/* the least recently asked gives way, also after a forget reordered */
+ATF_TC_WITHOUT_HEAD(recency);
+ATF_TC_BODY(recency, tc)
+{
+	struct blocked	b;
+	char		name[64];
+	int		i;
+
+	memset(&b, 0, sizeof(b));
+	ATF_REQUIRE(blocked_note(&b, "c1", "a.example", 1) == 1);
+	ATF_REQUIRE(blocked_note(&b, "c1", "b.example", 2) == 1);
+	ATF_REQUIRE(blocked_note(&b, "c2", "x.example", 3) == 1);
+	ATF_REQUIRE(blocked_note(&b, "c1", "c.example", 4) == 1);
+	ATF_REQUIRE(blocked_forget(&b, "c2") == 1);
+	/* asked again: a is now the most recent, b the oldest */
+	ATF_REQUIRE(blocked_note(&b, "c1", "a.example", 5) == 0);
+	for (i = 0; (size_t)i < BLOCKED_MAX - 3; i++) {
+		(void)snprintf(name, sizeof(name), "n%d.example", i);
+		ATF_REQUIRE(blocked_note(&b, "c3", name, 6) == 1);
+	}
+	ATF_REQUIRE(b.n == BLOCKED_MAX && b.evicted == 0);
+	ATF_REQUIRE(blocked_note(&b, "c3", "new1.example", 7) == 1);
+	ATF_CHECK(!kept(&b, "c1", "b.example"));
+	ATF_CHECK(kept(&b, "c1", "a.example") && kept(&b, "c1", "c.example"));
+	ATF_REQUIRE(blocked_note(&b, "c3", "new2.example", 7) == 1);
+	ATF_CHECK(!kept(&b, "c1", "c.example"));
+	ATF_CHECK(kept(&b, "c1", "a.example"));
+	ATF_CHECK(b.evicted == 2);
+	/* a counted again after all that is found, not added */
+	ATF_CHECK(blocked_note(&b, "c1", "a.example", 8) == 0);
+	ATF_CHECK(blocked_note(&b, "c3", "new1.example", 8) == 0);
+	ATF_CHECK(b.n == BLOCKED_MAX);
+	blocked_free(&b);
+	/* freed: a new note starts a new table */
+	ATF_CHECK(blocked_note(&b, "c1", "a.example", 9) == 1);
+	ATF_CHECK(b.n == 1);
+	blocked_free(&b);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, counts);
 	ATF_TP_ADD_TC(tp, bounded);
 	ATF_TP_ADD_TC(tp, summary);
+	ATF_TP_ADD_TC(tp, recency);
 	return atf_no_error();
 }
