@@ -17,6 +17,7 @@
 
 #include <string.h>
 
+#include "jailbeed.h"
 #include "jobs.h"
 #include "log.h"
 
@@ -25,6 +26,7 @@ init_repo(struct job *job, struct repo_ctx *ctx)
 {
 	job->state = ctx;
 	job->free_state = repo_ctx_free;
+	registry_add(ctx->conf.container_prefix, ctx->info.toplevel);
 	job_progress(job, "%s: container prefix %s, containers from image %s",
 	    ctx->info.toplevel, ctx->conf.container_prefix,
 	    ctx->conf.base_alias);

@@ -156,6 +156,10 @@ new_ready(struct job *job)
 	    n->branch, n->mount_rw ? " (your working tree, read-write)" : "");
 	/* N4: the pin jb-netd made before the container existed, now */
 	netpin_refresh(n->name);
+	/* an SSH session may name this repo by its prefix from now on */
+	if (!job->remote)
+		registry_add(n->ctx->conf.container_prefix,
+		    n->ctx->info.toplevel);
 	job_end(job, 1, NULL);
 }
 

@@ -287,6 +287,13 @@ control_job(struct ctl_conn *c)
 	return c->job;
 }
 
+/* who is on the other end (a jb-sshd session's: the owner) */
+uid_t
+control_uid(const struct ctl_conn *c)
+{
+	return c->uid;
+}
+
 /* a session's command carries its marker and environment */
 void
 control_job_remote(struct ctl_conn *c, struct job *job)

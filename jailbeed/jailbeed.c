@@ -40,7 +40,6 @@ static struct jailbeed	 jailbeed_env;
 
 static void	jailbeed_sig(int, short, void *);
 static int	owner_resolve(struct jailbeed *, char *, size_t);
-static void	reload(void);
 static void	pid_write(void);
 
 /* -p: the pid file a service script stops and reloads by */
@@ -108,6 +107,9 @@ main(int argc, char *argv[])
 		exit(1);
 	}
 	if (noaction) {
+		/* -nv: the configuration as it is read, every key */
+		if (env->verbose)
+			conf_print(stdout, &env->conf);
 		fprintf(stderr, "jailbeed: configuration OK\n");
 		exit(0);
 	}
@@ -150,6 +152,7 @@ main(int argc, char *argv[])
 	/* after control_init: a second jailbeed is told so, not EADDRINUSE */
 	audit_init();
 	sshd_init();
+	registry_init();
 	sshd_start(self);
 	if ((pw = getpwuid(env->owner_uid)) == NULL)
 		fatalx("owner uid %u vanished", (unsigned)env->owner_uid);
@@ -192,29 +195,6 @@ owner_resolve(struct jailbeed *e, char *err, size_t errlen)
 	return 0;
 }
 
-/*
- * SIGHUP: check the file again.  Every key read so far shapes the
- * processes themselves, so a change is reported as needing a restart and
- * the running configuration stays as it is.
- */
-static void
-reload(void)
-{
-	struct jailbeed	 n;
-	char		 err[JB_ERR_MAX];
-
-	n = *env;
-	if (conf_load(env->conf_path, 1, &n.conf, err, sizeof(err)) == -1) {
-		log_warnx("reload: %s; keeping the running configuration",
-		    err);
-		return;
-	}
-	if (memcmp(&n.conf, &env->conf, sizeof(n.conf)) != 0)
-		log_warnx("reload: %s changed; owner, socket, state_dir and "
-		    "incus take effect at the next start", env->conf_path);
-	else
-		log_info("reload: %s unchanged", env->conf_path);
-}
 
 static void
 jailbeed_sig(int sig, short event, void *arg)
@@ -224,9 +204,15 @@ jailbeed_sig(int sig, short event, void *arg)
 	case SIGINT:
 		log_info("terminating on signal %d", sig);
 		jailbeed_shutdown(0);
-	case SIGHUP:
-		reload();
+	case SIGHUP: {
+		char	msg[JB_ERR_TEXT_MAX];
+
+		if (conf_reload((uid_t)-1, msg, sizeof(msg)) == -1)
+			log_warnx("%s", msg);
+		else
+			log_info("%s", msg);
 		break;
+	}
 	case SIGCHLD:
 		children_reap();
 		break;

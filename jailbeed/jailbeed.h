@@ -74,6 +74,7 @@ struct job {
 	/* a jb-sshd session's command (sshd.c fills these) */
 	int			 remote;
 	char			 remote_repo[48];	/* for the journal */
+	struct sshsnap		*remote_snap;	/* its session's SSH policy */
 	/* the container the remote gate resolved (remote_gate.c) */
 	struct jb_instance	 remote_in;
 	int			 remote_found;
@@ -136,6 +137,7 @@ int	control_send_raw(struct ctl_conn *, uint32_t, const void *, size_t,
 void	control_status(struct ctl_conn *);
 struct job	*control_job(struct ctl_conn *);
 void	control_job_remote(struct ctl_conn *, struct job *);
+uid_t	control_uid(const struct ctl_conn *);
 
 /* reaper.c: removes the control socket once jailbeed is gone */
 void	reaper_start(int, const char *, const char *);
@@ -156,7 +158,27 @@ int	sshd_session_new(struct imsg *);
 void	sshd_session_closed(struct sshsess *);
 int	sshd_dispatch(struct sshsess *, struct imsg *);
 int	sshd_reply(struct sshsess *, uint32_t, const void *, size_t, int);
-int	sshd_excluded(const char *);
+void	sshd_journal_reload(uid_t, const char *, const char *);
+
+/* sshsnap.c: the SSH policy a session took when it started */
+struct sshsnap;
+struct sshp_conf;
+struct sshsnap	*sshsnap_take(void);
+struct sshsnap	*sshsnap_ref(struct sshsnap *);
+void		 sshsnap_put(struct sshsnap *);
+int		 sshsnap_restricted(const struct sshsnap *);
+int		 sshsnap_excluded(const struct sshsnap *, const char *);
+void		 sshsnap_policy(const struct sshsnap *, struct sshp_conf *);
+
+/* registry.c: which checkout each container prefix comes from */
+void		 registry_init(void);
+void		 registry_add(const char *, const char *);
+const char	*registry_path(const char *);
+void		 cmd_repo(struct job *);
+
+/* reload.c: read jailbeed.yaml again; -1 and why when nothing changed */
+int	conf_reload(uid_t, char *, size_t);
+void	cmd_reload(struct job *);
 void	sshd_job_env(struct sshsess *, struct job *);
 void	cmd_sshstatus(struct job *);
 

@@ -126,6 +126,13 @@ job_dispatch(struct job *job)
 	case CMD_DOCTOR:
 		cmd_doctor(job);
 		break;
+	case CMD_RELOAD:
+		cmd_reload(job);
+		break;
+	case CMD_REPO_LS:
+	case CMD_REPO_RM:
+		cmd_repo(job);
+		break;
 	default:
 		job_end(job, 0, "this command is not carried out by jailbeed");
 	}
@@ -189,6 +196,7 @@ job_end(struct job *job, int ok, const char *fmt, ...)
 		control_job_ended(job->c);
 	if (job->free_state != NULL)
 		job->free_state(job->state);
+	sshsnap_put(job->remote_snap);
 	free(job);
 }
 

@@ -70,7 +70,7 @@ gate_done(struct req *r, int ok, const char *err)
 		job_end(job, 0, "no such container %s", name);
 		return;
 	}
-	if (sshd_excluded(g->in.prefix)) {
+	if (sshsnap_excluded(job->remote_snap, g->in.prefix)) {
 		/* the journal is the host's: it may say which repo */
 		(void)strlcpy(job->remote_repo, g->in.prefix,
 		    sizeof(job->remote_repo));

@@ -67,7 +67,12 @@ repo_done(struct req *r, int ok, const char *err)
 	free(rr);
 	if (!ok || !ctx->have_info) {
 		free(ctx);
-		if (required)
+		/* an SSH session has no checkout: it names one */
+		if (required && job->remote && strcmp(job->cmd.cwd, "/") == 0)
+			job_end(job, 0, "this command needs a repository: add "
+			    "--repo PREFIX (jbctl repo ls on the host lists the "
+			    "registered ones)");
+		else if (required)
 			job_end(job, 0, "%s", err[0] ? err :
 			    "jb-mountd described no checkout");
 		else

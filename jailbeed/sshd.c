@@ -41,6 +41,7 @@
 #include "jobs.h"
 #include "log.h"
 #include "sshargv.h"
+#include "repoconf.h"
 #include "sshpolicy.h"
 
 #define SSH_USER		"jailbee"
@@ -99,6 +100,7 @@ struct sshsess {
 	char			 target[JB_INSTANCE_MAX];
 	char			 repo[48];	/* the container's prefix */
 	struct timespec		 t0;
+	struct sshsnap		*pol;		/* the policy at its start */
 };
 
 static int		 listen_fd = -1;
@@ -151,6 +153,28 @@ journal(struct sshsess *s, const char *route, const char *decision,
 		audit_num(&r, "exit", s->status);
 		audit_num(&r, "duration_ms", ms_since(&s->t0));
 	}
+	audit_write(&r);
+}
+
+/*
+ * A reload of jailbeed.yaml (SIGHUP or jbctl reload): who asked (uid;
+ * -1 for the signal), whether it took, and why not.
+ */
+void
+sshd_journal_reload(uid_t uid, const char *decision, const char *reason)
+{
+	struct audit_rec	r;
+	char			actor[32];
+
+	if (uid == (uid_t)-1)
+		(void)strlcpy(actor, "signal", sizeof(actor));
+	else
+		(void)snprintf(actor, sizeof(actor), "uid:%u", (unsigned)uid);
+	memset(&r, 0, sizeof(r));
+	r.actor = actor;
+	r.action = "reload";
+	r.decision = decision;
+	r.reason = reason;
 	audit_write(&r);
 }
 
@@ -336,9 +360,12 @@ sshd_session_new(struct imsg *imsg)
 	strlcpy(s->addr, p.addr, sizeof(s->addr));
 	s->port = p.port;
 	s->id = p.id;
+	/* every command of the session is judged by the policy of now */
+	s->pol = sshsnap_take();
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
 	if ((s->c = control_adopt(fd, s)) == NULL) {
 		close(fd);
+		sshsnap_put(s->pol);
 		free(s);
 		return 0;
 	}
@@ -360,6 +387,7 @@ sshd_session_closed(struct sshsess *s)
 	if (s->busy)
 		journal(s, s->route, "accept", "session closed", 1);
 	nsessions--;
+	sshsnap_put(s->pol);
 	free(s);
 }
 
@@ -405,22 +433,6 @@ refuse(struct sshsess *s, const char *msg, const char *reason)
 	(void)raw(s, IMSG_CTL_END, NULL, 0, -1);
 	s->status = 1;
 	finish(s, "refuse", reason);
-}
-
-/* prefix NULL: is any repo excluded at all? */
-int
-sshd_excluded(const char *prefix)
-{
-	int	i;
-
-	if (!env->conf.ssh_restrict_host)
-		return 0;
-	if (prefix == NULL)
-		return env->conf.ssh_nexcluded > 0;
-	for (i = 0; i < env->conf.ssh_nexcluded; i++)
-		if (strcmp(env->conf.ssh_excluded[i], prefix) == 0)
-			return 1;
-	return 0;
 }
 
 /* render one structured reply as the text jbctl would print */
@@ -474,7 +486,7 @@ sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
 	case IMSG_CTL_INSTANCE:
 		in = data;
 		/* R38: an excluded repo's containers do not exist here */
-		if (sshd_excluded(in->prefix))
+		if (sshsnap_excluded(s->pol, in->prefix))
 			return 0;
 		render(s, r_instance, data);
 		return 0;
@@ -573,7 +585,9 @@ sshd_job_env(struct sshsess *s, struct job *job)
 	job->remote = 1;
 	(void)strlcpy(job->actor, s->fp[0] != '\0' ? s->fp : "ssh",
 	    sizeof(job->actor));
-	if (env->conf.ssh_restrict_host) {
+	sshsnap_put(job->remote_snap);
+	job->remote_snap = sshsnap_ref(s->pol);
+	if (sshsnap_restricted(s->pol)) {
 		strlcpy(kv[1], "JAILBEE_REMOTE_SSH=1", sizeof(kv[1]));
 		strlcpy(kv[2], "LESSSECURE=1", sizeof(kv[2]));
 	}
@@ -638,6 +652,44 @@ help_text(const struct sshp_conf *pc, const struct jb_ctl_cmd *h, char *buf,
 	free(tmp);
 }
 
+/*
+ * --repo PREFIX (or --repo=PREFIX), anywhere before "--": the registered
+ * repository the command runs in, as if in its checkout.  Taken out of
+ * argv; net egress add|rm keep theirs, a flag of their own that R23
+ * refuses.  0: none or one found (*repo set); -1: given twice or empty.
+ */
+static int
+take_repo(int *argc, char *argv[], const char **repo)
+{
+	int	i, j, k;
+
+	*repo = NULL;
+	if (*argc >= 2 && strcmp(argv[0], "net") == 0 &&
+	    strcmp(argv[1], "egress") == 0)
+		return 0;
+	for (i = 0; i < *argc && strcmp(argv[i], "--") != 0; ) {
+		if (strcmp(argv[i], "--repo") == 0 && i + 1 == *argc)
+			return -1;
+		if (strcmp(argv[i], "--repo") == 0)
+			k = 2;
+		else if (strncmp(argv[i], "--repo=", 7) == 0)
+			k = 1;
+		else {
+			i++;
+			continue;
+		}
+		if (*repo != NULL)
+			return -1;
+		*repo = k == 2 ? argv[i + 1] : argv[i] + 7;
+		if (**repo == '\0')
+			return -1;
+		for (j = i; j + k <= *argc; j++)
+			argv[j] = argv[j + k];
+		*argc -= k;
+	}
+	return 0;
+}
+
 static void
 run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 {
@@ -646,6 +698,7 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 	struct sshp_result	 r;
 	char			 words[JB_ARGV_MAX], err[JB_MSG_TEXT_MAX];
 	char			*argv[SSHARGV_MAXARGS + 1], *usage = NULL, *p;
+	const char		*repo, *top = NULL;
 	int			 argc, i;
 
 	s->busy = 1;
@@ -662,15 +715,16 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 	for (i = 0, p = words; i < argc; i++, p += strlen(p) + 1)
 		argv[i] = p;
 	argv[argc] = NULL;
-	memset(&pc, 0, sizeof(pc));
-	pc.mode = strcmp(env->conf.ssh_mode, "allowlist") == 0 ?
-	    SSHP_ALLOWLIST : strcmp(env->conf.ssh_mode, "disabled") == 0 ?
-	    SSHP_DISABLED : SSHP_FULL;
-	pc.restrict_host = env->conf.ssh_restrict_host;
-	pc.allow = (const char (*)[48])env->conf.ssh_allow;
-	pc.nallow = env->conf.ssh_nallow;
-	pc.excluded = sshd_excluded(NULL);
-	pc.mount_unlocked = env->conf.ssh_mounts || env->conf.ssh_nroots > 0;
+	if (take_repo(&argc, argv, &repo) == -1) {
+		refuse(s, "--repo: give it once, with a registered container "
+		    "prefix", "usage");
+		return;
+	}
+	if (s->pol == NULL) {
+		refuse(s, "out of memory", "out of memory");
+		return;
+	}
+	sshsnap_policy(s->pol, &pc);
 	if ((cmd = malloc(sizeof(*cmd))) == NULL) {
 		refuse(s, "out of memory", "out of memory");
 		return;
@@ -681,6 +735,27 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 	if (i == -1) {
 		refuse(s, r.err, r.reason);
 		goto out;
+	}
+	/*
+	 * R12: unknown and excluded prefixes give the one same error; the
+	 * journal alone says which
+	 */
+	if (repo != NULL) {
+		if (!rc_prefix_valid(repo)) {
+			refuse(s, "--repo: not a container prefix (jbctl repo "
+			    "ls on the host lists the registered ones)",
+			    "usage");
+			goto out;
+		}
+		strlcpy(s->repo, repo, sizeof(s->repo));
+		top = registry_path(repo);
+		if (top == NULL || sshsnap_excluded(s->pol, repo)) {
+			snprintf(err, sizeof(err), "no such repo %s", repo);
+			refuse(s, err, top == NULL ? "unknown repo" :
+			    "excluded_repos");
+			goto out;
+		}
+		strlcpy(cmd->cwd, top, sizeof(cmd->cwd));
 	}
 	if (r.help || r.cmd->id == CMD_HELP) {
 		if ((usage = calloc(1, SSH_USAGE_MAX)) == NULL)

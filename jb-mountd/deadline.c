@@ -94,11 +94,14 @@ save(char *err, size_t errlen)
 	    O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600)) == -1 ||
 	    (len > 0 && write(fd, buf, len) != (ssize_t)len) ||
 	    fsync(fd) == -1 || close(fd) == -1 ||
-	    renameat(dirfd_, DEADLINE_FILE ".new", dirfd_, DEADLINE_FILE) ==
-	    -1) {
+	    (fd = -1, renameat(dirfd_, DEADLINE_FILE ".new", dirfd_,
+	    DEADLINE_FILE)) == -1) {
 		(void)snprintf(err, errlen, "cannot record mount deadlines: "
 		    "%s", strerror(errno));
 		log_warn("writing %s", DEADLINE_FILE);
+		/* a failed write or fsync leaves the file open: not the fd */
+		if (fd != -1)
+			(void)close(fd);
 		free(buf);
 		return -1;
 	}

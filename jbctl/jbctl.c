@@ -538,6 +538,9 @@ main(int argc, char *argv[])
 	case CMD_DOCTOR:
 	case CMD_NET_LOG:
 	case CMD_NET_SUGGEST:
+	case CMD_RELOAD:
+	case CMD_REPO_LS:
+	case CMD_REPO_RM:
 		ctl_connect(&ibuf);
 		exit(remote_run(&ibuf, &p, out));
 	case CMD_REMOTE_SSH_KEY_ADD:

@@ -413,6 +413,20 @@ const struct cmd cmdtab[] = {
 	  .cls = CMD_CONTAINER, .args = "NAME", .min_args = 1, .max_args = 1,
 	  .help = "print the egress_allow entries that would admit the names "
 	  "net log lists, ready to paste into the config" },
+	{ .words = { "repo", "ls" }, .id = CMD_REPO_LS, .cls = CMD_HOST,
+	  .args = "", .min_args = 0, .max_args = 0,
+	  .help = "list the registered repositories, the ones an SSH session "
+	  "may select with --repo PREFIX: prefix and checkout, one per line "
+	  "(init and new register the checkout they run in)" },
+	{ .words = { "repo", "rm" }, .id = CMD_REPO_RM, .cls = CMD_HOST,
+	  .args = "PREFIX", .min_args = 1, .max_args = 1,
+	  .help = "forget a registered repository (its containers stay)" },
+	{ .words = { "reload" }, .id = CMD_RELOAD, .cls = CMD_HOST,
+	  .args = "", .min_args = 0, .max_args = 0,
+	  .help = "read jailbeed.yaml again and put it in force whole, as "
+	  "SIGHUP does: a file that does not parse, or that changes a key "
+	  "only a restart can, changes nothing and says why; SSH sessions "
+	  "already open keep their policy" },
 	{ .words = { "doctor" }, .id = CMD_DOCTOR, .cls = CMD_HOST,
 	  .args = "", .min_args = 0, .max_args = 0,
 	  .opts = { { .lname = "output", .sname = 'o', .argname = "FORMAT",

@@ -22,6 +22,7 @@
 
 #include "addralloc.h"
 #include "config.h"
+#include "repoconf.h"
 #include "yamltree.h"
 
 #define SUN_PATH_MAX	(sizeof(((struct sockaddr_un *)NULL)->sun_path) - 1)
@@ -90,6 +91,8 @@ static const struct yt_field ssh_fields[] = {
 	{ .key = "mounts", .type = YT_BOOL,
 	  .off = offsetof(struct jb_conf, ssh_mounts) },
 	{ .key = "mount_roots", .type = YT_CUSTOM, .fn = roots_list },
+	{ .key = "network", .type = YT_BOOL,
+	  .off = offsetof(struct jb_conf, ssh_network) },
 	{ .key = "journal_max_kib", .type = YT_INT,
 	  .off = offsetof(struct jb_conf, ssh_journal_max_kib),
 	  .size = sizeof(int), .min = 16, .max = 1048576 },
@@ -221,13 +224,11 @@ valid_leaf(const char *s, char *why, size_t whylen)
 static int
 valid_prefix(const char *s, char *why, size_t whylen)
 {
-	size_t	n = strlen(s);
-
-	if (n > 0 && n <= 40 && strspn(s, "abcdefghijklmnopqrstuvwxyz"
-	    "0123456789-") == n)
+	/* the one syntax the repository configuration gives a prefix */
+	if (rc_prefix_valid(s))
 		return 0;
-	(void)snprintf(why, whylen, "not a container prefix (1-40 of a-z, "
-	    "0-9, '-')");
+	(void)snprintf(why, whylen, "not a container prefix (%s)",
+	    RC_PREFIX_FORM);
 	return -1;
 }
 

@@ -21,6 +21,7 @@
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define JB_CONF_PATH		"/etc/jailbee/jailbeed.yaml"
 #define JB_SOCKET_PATH		"/run/jailbee/jailbeed.sock"
@@ -64,6 +65,7 @@ struct jb_conf {
 	char	ssh_excluded[JB_SSH_LIST_MAX][48]; /* repo prefixes */
 	int	ssh_nexcluded;
 	int	ssh_mounts;		/* every optional mount remotely */
+	int	ssh_network;		/* net loose, egress add remotely */
 	/* journal flood (issue 15 item 3) */
 	int	ssh_journal_max_kib;	/* rotate past this size */
 	int	ssh_journal_keep;	/* files kept, the current one too */
@@ -92,5 +94,7 @@ int	conf_load(const char *path, int missing_ok, struct jb_conf *conf,
 /* the same from memory; name is used in messages (fuzzing, tests) */
 int	conf_parse(const char *name, const char *buf, size_t len,
 	    struct jb_conf *conf, char *err, size_t errlen);
+/* config_print.c: every key, as YAML conf_parse reads back the same */
+void	conf_print(FILE *, const struct jb_conf *);
 
 #endif /* JB_CONFIG_H */

@@ -28,7 +28,6 @@
 #define RC_SIZE(f)	sizeof(((struct repoconf *)NULL)->f)
 #define RC_LOCAL_PATTERN \
 	"${XDG_CONFIG_HOME:-~/.config}/jailbee/repos/<container_prefix>.yaml"
-#define RC_PREFIX_FORM	"[a-z0-9][a-z0-9-]*, at most 40 characters"
 
 static int	valid_prefix(const char *, char *, size_t);
 static int	valid_host(const char *, char *, size_t);
@@ -426,6 +425,15 @@ valid_prefix(const char *s, char *w, size_t wlen)
 			return why(w, wlen, "not a container prefix ("
 			    RC_PREFIX_FORM ")");
 	return 0;
+}
+
+/* 1: s may be a container_prefix */
+int
+rc_prefix_valid(const char *s)
+{
+	char	w[8];
+
+	return valid_prefix(s, w, sizeof(w)) == 0;
 }
 
 /* mount sources: ~/ is the owner's home, resolved where it is mounted */

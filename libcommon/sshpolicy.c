@@ -80,11 +80,14 @@ sshpolicy_host(enum cmd_id id)
 	case CMD_BASE_PRUNE:
 	/*
 	 * R19: loose can open the host's own and its LAN's addresses to
-	 * the container (remote.ssh.network, which could allow it, is not
-	 * read yet: fail closed)
+	 * the container; remote.ssh.network unlocks it
+	 * (sshp_conf.network_unlocked)
 	 */
 	case CMD_NET_LOOSE:
-	/* R19: an override can open the host or its LAN, as loose can */
+	/*
+	 * R19: an override can open the host or its LAN, as loose can;
+	 * remote.ssh.network unlocks the container scope, never --repo
+	 */
 	case CMD_NET_EGRESS_ADD:
 	/*
 	 * the security page names net refresh among the host's own
@@ -112,6 +115,11 @@ sshpolicy_host(enum cmd_id id)
 	case CMD_GIT_CHECKOUT:
 	/* R19: the seed names it: a host service opened to the container */
 	case CMD_PORT_TO_CONTAINER:
+	/* the host's own configuration: never over SSH (below) */
+	case CMD_RELOAD:
+	/* the host's checkouts and their paths: never over SSH (below) */
+	case CMD_REPO_LS:
+	case CMD_REPO_RM:
 		return SSHP_HOST_REFUSED;
 	case CMD_TEST_ATTEMPT:
 	case CMD_NONE:
@@ -358,11 +366,13 @@ sshpolicy_decide(const struct sshp_conf *pc, int argc, char *argv[],
 	r->cmd = c;
 	/*
 	 * base build runs mmdebstrap where jbctl runs, git connect is the
-	 * transport of host git where jbctl runs: never over SSH
+	 * transport of host git where jbctl runs, reload changes the
+	 * host's own configuration: never over SSH
 	 */
 	if (c->cls == CMD_UNCLASSIFIED || c->cls == CMD_INTERNAL ||
 	    (c->flags & CMD_LOCAL) || c->id == CMD_BASE_BUILD ||
-	    c->id == CMD_GIT_CONNECT)
+	    c->id == CMD_GIT_CONNECT || c->id == CMD_RELOAD ||
+	    c->id == CMD_REPO_LS || c->id == CMD_REPO_RM)
 		return refuse(r, "not remote", "%s: not available over SSH",
 		    r->leaf);
 	if (pc->mode == SSHP_ALLOWLIST && !allowed(pc, r->leaf, 0))
@@ -373,12 +383,19 @@ sshpolicy_decide(const struct sshp_conf *pc, int argc, char *argv[],
 		break;
 	case SSHP_HOST_REFUSED:
 		if (!pc->restrict_host ||
-		    (c->id == CMD_MOUNT && pc->mount_unlocked))
+		    (c->id == CMD_MOUNT && pc->mount_unlocked) ||
+		    ((c->id == CMD_NET_LOOSE || c->id == CMD_NET_EGRESS_ADD) &&
+		    pc->network_unlocked))
 			break;
 		if (c->id == CMD_MOUNT)
 			return refuse(r, "restrict_host", "mount: refused over "
 			    "SSH unless remote.ssh.mounts or "
 			    "remote.ssh.mount_roots grants it");
+		if (c->id == CMD_NET_LOOSE || c->id == CMD_NET_EGRESS_ADD)
+			return refuse(r, "restrict_host", "%s: can open the "
+			    "host's network to the container, refused over SSH "
+			    "(remote.ssh.restrict_host) unless remote.ssh.network "
+			    "grants it", r->leaf);
 		return refuse(r, "restrict_host", "%s: acts on the "
 		    "host, refused over SSH (remote.ssh.restrict_host)",
 		    r->leaf);
@@ -396,10 +413,12 @@ sshpolicy_decide(const struct sshp_conf *pc, int argc, char *argv[],
 		    "global: refused over SSH while repos are excluded "
 		    "(remote.ssh.excluded_repos)");
 	/* R19: new --net loose, in any spelling, as net loose itself */
-	if (pc->restrict_host && c->id == CMD_NEW && net_loose(c, out))
+	if (pc->restrict_host && !pc->network_unlocked && c->id == CMD_NEW &&
+	    net_loose(c, out))
 		return refuse(r, "restrict_host", "new --net loose: acts on "
 		    "the host's network, refused over SSH "
-		    "(remote.ssh.restrict_host)");
+		    "(remote.ssh.restrict_host) unless remote.ssh.network "
+		    "grants it");
 	/*
 	 * R23: --repo changes every container of a repo on the host: never
 	 * over SSH, whatever restrict_host, the allowlist or --help say

@@ -42,6 +42,11 @@ struct sshp_conf {
 	int		  excluded;	/* some repo is excluded (R40) */
 	/* remote.ssh.mounts or mount_roots: mount goes on to jailbeed */
 	int		  mount_unlocked;
+	/*
+	 * remote.ssh.network: net loose, new --net loose and container-scope
+	 * net egress add go on under restrict_host
+	 */
+	int		  network_unlocked;
 };
 
 struct sshp_result {

@@ -71,11 +71,11 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char	 allow[2][48] = { "ls", "snapshot ls" };
-	struct sshp_conf	 full = { SSHP_FULL, 1, NULL, 0, 0, 0 };
-	struct sshp_conf	 open_host = { SSHP_FULL, 0, NULL, 0, 0, 0 };
-	struct sshp_conf	 al = { SSHP_ALLOWLIST, 1, allow, 2, 0, 0 };
-	struct sshp_conf	 off = { SSHP_DISABLED, 1, NULL, 0, 0, 0 };
-	struct sshp_conf	 mounts = { SSHP_FULL, 1, NULL, 0, 0, 1 };
+	struct sshp_conf	 full = { SSHP_FULL, 1, NULL, 0, 0, 0, 0 };
+	struct sshp_conf	 open_host = { SSHP_FULL, 0, NULL, 0, 0, 0, 0 };
+	struct sshp_conf	 al = { SSHP_ALLOWLIST, 1, allow, 2, 0, 0, 0 };
+	struct sshp_conf	 off = { SSHP_DISABLED, 1, NULL, 0, 0, 0, 0 };
+	struct sshp_conf	 mounts = { SSHP_FULL, 1, NULL, 0, 0, 1, 0 };
 	char			 out[JB_ARGV_MAX], err[256];
 	char			*argv[SSHARGV_MAXARGS + 1], *p;
 	int			 argc, i;

@@ -1327,7 +1327,160 @@ reexec_per_session_cleanup() {
 	jb_cleanup
 }
 
+atf_test_case reload_network cleanup
+reload_network_head() {
+	atf_set descr "remote.ssh.network off (the default): net loose, new" \
+	    "--net loose and net egress add over SSH are refused naming the" \
+	    "key; jbctl reload of a file with it on lets them through; a bad" \
+	    "file or a changed listen changes nothing and says why; SIGHUP" \
+	    "reloads too; a session opened before keeps its policy; each" \
+	    "reload is one journal line (K6, R19)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+reload_network_body() {
+	ssh_start
+	jb_tools
+	jb_image
+	jb_repo
+	p=$(jb_prefix)
+	atf_check -e ignore jbo repo new box
+	for c in "net loose $p-box" "new other --net loose" \
+	    "net egress add www.test:443 $p-box"; do
+		atf_check -s not-exit:0 \
+		    -e match:"refused over SSH \\(remote.ssh.restrict_host\\) unless remote.ssh.network grants it" \
+		    jssh -i key1 jailbee@127.0.0.1 "$c"
+	done
+	cp jailbeed.yaml good.yaml
+	# a file that does not parse: refused, the old policy stays
+	printf 'remote: [\n' >> jailbeed.yaml
+	atf_check -s exit:1 -e match:"reload: .*jailbeed.yaml" \
+	    -e match:"the running configuration is unchanged" ./bin/jbctl -s "$(jb_sock)" reload
+	# a key only a restart changes: refused whole, naming it
+	{ cat good.yaml; printf '    network: true\n    listen: 127.0.0.1:8023\n'; } \
+	    > jailbeed.yaml
+	atf_check -s exit:1 -e match:"remote.ssh.listen changed" \
+	    -e match:"nothing was reloaded" ./bin/jbctl -s "$(jb_sock)" reload
+	atf_check -s not-exit:0 -e match:"unless remote.ssh.network" \
+	    jssh -i key1 jailbee@127.0.0.1 "net loose $p-box"
+	# a session that starts before the reload keeps its policy: its
+	# console line after the reload is still judged by the old one
+	(sleep 4; printf 'net loose %s\rexit\r' "$p-box"; sleep 2) |
+	    jssh -tt -i key1 jailbee@127.0.0.1 > console.out 2>&1 &
+	cpid=$!
+	sleep 2
+	{ cat good.yaml; printf '    network: true\n'; } > jailbeed.yaml
+	atf_check -o match:"^reload: .* in force" ./bin/jbctl -s "$(jb_sock)" reload
+	wait $cpid
+	atf_check -o match:"unless remote.ssh.network" cat console.out
+	atf_check -o match:"^$p-box [0-9.]*: strict" jbo repo net status box
+	# a new session gets the new policy
+	atf_check -o ignore -e ignore jssh -i key1 jailbee@127.0.0.1 \
+	    "net loose $p-box --for 5m"
+	atf_check -o match:"^$p-box [0-9.]*: loose, strict again in" \
+	    jbo repo net status box
+	# the repo layer stays the host's
+	atf_check -s not-exit:0 -e match:"--repo: changes every container" \
+	    jssh -i key1 jailbee@127.0.0.1 "net egress add --repo www.test:443 $p-box"
+	# SIGHUP: back to the file without it
+	cp good.yaml jailbeed.yaml
+	kill -HUP "$(jb_pid jailbeed)"
+	i=0
+	until [ "$(jb_audit_count '.action == "reload" and
+	    .decision == "accept"')" -ge 2 ]; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || atf_fail "SIGHUP: no reload journalled"
+		sleep 0.1
+	done
+	atf_check -s not-exit:0 -e match:"unless remote.ssh.network" \
+	    jssh -i key1 jailbee@127.0.0.1 "net loose $p-box"
+	# every reload was journalled, with who asked and why it was refused
+	[ "$(jb_audit_count '.action == "reload"')" = 4 ] ||
+	    atf_fail "not 4 reloads in the journal: $(cat state/audit.jsonl)"
+	jb_audit_has '.action == "reload" and .actor == "uid:0" and
+	    .decision == "refuse" and
+	    .reason == "remote.ssh.listen changed: needs a restart"' ||
+	    atf_fail "no refused reload by uid 0 in the journal"
+	jb_audit_has '.action == "reload" and .actor == "signal" and
+	    .decision == "accept" and .reason == "reloaded"' ||
+	    atf_fail "no reload by the signal in the journal"
+	# reload is the host's own: never over SSH
+	atf_check -s not-exit:0 -e match:"reload: not available over SSH" \
+	    jssh -i key1 jailbee@127.0.0.1 reload
+}
+reload_network_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case R12_repo_over_ssh cleanup
+R12_repo_over_ssh_head() {
+	atf_set descr "init registers the checkout; over SSH --repo PREFIX" \
+	    "runs a command as if in it, new included; unknown and excluded" \
+	    "prefixes give one error; repo ls and repo rm are the host's"
+	atf_set require.user root
+	atf_set timeout 300
+}
+R12_repo_over_ssh_body() {
+	ssh_start
+	jb_tools
+	jb_image
+	jb_repo
+	p=$(jb_prefix)
+	atf_check -o empty ./bin/jbctl -s "$(jb_sock)" repo ls
+	atf_check -o ignore -e ignore jbo repo init
+	atf_check -o inline:"$p\t$(pwd)/repo\n" ./bin/jbctl -s "$(jb_sock)" repo ls
+	# without a checkout, new cannot know the repo; with --repo it can
+	atf_check -s not-exit:0 \
+	    -e match:"this command needs a repository: add --repo PREFIX" \
+	    jssh -i key1 jailbee@127.0.0.1 "new box"
+	atf_check -o ignore -e match:"ready: $p-box" \
+	    jssh -i key1 jailbee@127.0.0.1 "new box --repo $p"
+	atf_check -o match:"^ *$p-box +Running" -x \
+	    "jssh -i key1 jailbee@127.0.0.1 'ls --repo=$p'"
+	atf_check -o match:"container_prefix: \"$p\"" \
+	    jssh -i key1 jailbee@127.0.0.1 "config show --repo $p"
+	# the container is the repo's own: a clone of the checkout
+	atf_check -o inline:"box\n" in_ctr $p-box git -C /home/dev/$p \
+	    branch --show-current
+	atf_check -s not-exit:0 -e match:"^jailbee: no such repo nosuch\$" \
+	    jssh -i key1 jailbee@127.0.0.1 "ls --repo nosuch"
+	for c in "ls --repo $p --repo $p" "ls --repo" "ls --repo="; do
+		atf_check -s not-exit:0 -e match:"--repo: give it once" \
+		    jssh -i key1 jailbee@127.0.0.1 "$c"
+	done
+	atf_check -s not-exit:0 -e match:"--repo: not a container prefix" \
+	    jssh -i key1 jailbee@127.0.0.1 "ls --repo ../x"
+	# the registry is the host's: not over SSH
+	for c in "repo ls" "repo rm $p"; do
+		atf_check -s not-exit:0 -e match:"not available over SSH" \
+		    jssh -i key1 jailbee@127.0.0.1 "$c"
+	done
+	# excluded: the same error as unknown, after a reload
+	{ cat jailbeed.yaml; printf '    excluded_repos: [%s]\n' "$p"; } > x.yaml
+	mv x.yaml jailbeed.yaml
+	atf_check -o ignore ./bin/jbctl -s "$(jb_sock)" reload
+	atf_check -s not-exit:0 -e match:"^jailbee: no such repo $p\$" \
+	    jssh -i key1 jailbee@127.0.0.1 "ls --repo $p"
+	jb_audit_has '.repo == "nosuch" and .decision == "refuse" and
+	    .reason == "unknown repo"' ||
+	    atf_fail "no refusal of an unknown repo in the journal"
+	jb_audit_has '.repo == $p and .decision == "refuse" and
+	    .reason == "excluded_repos"' --arg p "$p" ||
+	    atf_fail "no refusal of an excluded repo in the journal"
+	# forgotten: gone for SSH too, the container stays
+	atf_check -e match:"forgot $p" ./bin/jbctl -s "$(jb_sock)" repo rm $p
+	atf_check -o empty ./bin/jbctl -s "$(jb_sock)" repo ls
+	atf_check -s not-exit:0 -e match:"is not registered" ./bin/jbctl -s "$(jb_sock)" repo rm $p
+	atf_check -o match:"^$p-box +Running" ./bin/jbctl -s "$(jb_sock)" ls --all
+	# a registry that survives a restart
+	atf_check -o ignore -e ignore jbo repo init
+	jb_cleanup
+	jb_start
+	atf_check -o inline:"$p\t$(pwd)/repo\n" ./bin/jbctl -s "$(jb_sock)" repo ls
+}
+R12_repo_over_ssh_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
 atf_init_test_cases() {
+	atf_add_test_case R12_repo_over_ssh
+	atf_add_test_case reload_network
 	atf_add_test_case K3_config_modes
 	atf_add_test_case R20_mount_refused_without_grant
 	atf_add_test_case R52_mount_roots_exact_match

@@ -335,7 +335,11 @@ ATF_TC_BODY(remote_ssh, tc)
 	    "such as \"ls\" or \"snapshot ls\")");
 	BAD("remote: {ssh: {excluded_repos: [Bad]}}\n",
 	    "x.yaml:1: remote.ssh.excluded_repos[0]: not a container prefix "
-	    "(1-40 of a-z, 0-9, '-')");
+	    "([a-z0-9][a-z0-9-]*, at most 40 characters)");
+	/* the repository configuration's syntax: no leading '-' */
+	BAD("remote: {ssh: {excluded_repos: [-x]}}\n",
+	    "x.yaml:1: remote.ssh.excluded_repos[0]: not a container prefix "
+	    "([a-z0-9][a-z0-9-]*, at most 40 characters)");
 	BAD("remote: {ssh: {restrict_host: false, excluded_repos: [a]}}\n",
 	    "x.yaml:1: remote.ssh: excluded_repos needs restrict_host: true");
 	BAD("remote: {ssh: {excluded_repos: x}}\n",
@@ -432,7 +436,7 @@ ATF_TC_BODY(remote_mount_roots, tc)
 	    "x.yaml:1: remote.ssh.mount_roots[1].path: /a is listed twice");
 	BAD("remote: {ssh: {mount_roots: [{path: /a, repos: [A]}]}}\n",
 	    "x.yaml:1: remote.ssh.mount_roots[0].repos[0]: not a container "
-	    "prefix (1-40 of a-z, 0-9, '-')");
+	    "prefix ([a-z0-9][a-z0-9-]*, at most 40 characters)");
 	BAD("remote: {ssh: {mount_roots: /a}}\n",
 	    "x.yaml:1: remote.ssh.mount_roots: expected a list of {path, "
 	    "readonly, repos}, found a string");

@@ -39,8 +39,8 @@ decide(const struct sshp_conf *pc, const char *line)
 	return sshpolicy_decide(pc, argc, argv, &cmd, &res);
 }
 
-static const struct sshp_conf full = { SSHP_FULL, 1, NULL, 0, 0, 0 };
-static const struct sshp_conf open_host = { SSHP_FULL, 0, NULL, 0, 0, 0 };
+static const struct sshp_conf full = { SSHP_FULL, 1, NULL, 0, 0, 0, 0 };
+static const struct sshp_conf open_host = { SSHP_FULL, 0, NULL, 0, 0, 0, 0 };
 
 ATF_TC_WITHOUT_HEAD(every_leaf_classified_for_remote);
 ATF_TC_BODY(every_leaf_classified_for_remote, tc)
@@ -221,12 +221,49 @@ ATF_TC_BODY(restrict_host, tc)
 	ATF_CHECK(decide(&open_host, "base build") == -1);
 }
 
+ATF_TC_WITHOUT_HEAD(network_unlocked);
+ATF_TC_BODY(network_unlocked, tc)
+{
+	struct sshp_conf	 net = full;
+	static const char *const opened[] = {
+		"net loose box", "net loose box --for 5m",
+		"new box --net loose", "new box --net=loose",
+		"net egress add example.com:443 box", NULL
+	};
+	int	i;
+
+	/* off (the default): each names the key that would grant it */
+	for (i = 0; opened[i] != NULL; i++) {
+		ATF_CHECK_MSG(decide(&full, opened[i]) == -1, "%s", opened[i]);
+		ATF_CHECK_STREQ(res.reason, "restrict_host");
+		ATF_CHECK_MSG(strstr(res.err, "remote.ssh.network") != NULL,
+		    "%s: %s", opened[i], res.err);
+	}
+	net.network_unlocked = 1;
+	for (i = 0; opened[i] != NULL; i++)
+		ATF_CHECK_MSG(decide(&net, opened[i]) == 0, "%s: %s",
+		    opened[i], res.err);
+	/* the repo layer stays the host's; the other host commands too */
+	ATF_CHECK(decide(&net, "net egress add --repo example.com:443 box")
+	    == -1);
+	ATF_CHECK_STREQ(res.reason, "repo scope");
+	ATF_CHECK(decide(&net, "net refresh box") == -1);
+	ATF_CHECK_STREQ(res.reason, "restrict_host");
+	ATF_CHECK(decide(&net, "port to-container box 5432") == -1);
+	ATF_CHECK_STREQ(res.reason, "restrict_host");
+	ATF_CHECK(decide(&net, "mount aws box") == -1);
+	/* an allowlist still has the last word */
+	net.mode = SSHP_ALLOWLIST;
+	ATF_CHECK(decide(&net, "net loose box") == -1);
+	ATF_CHECK_STREQ(res.reason, "allowlist");
+}
+
 ATF_TC_WITHOUT_HEAD(egress_repo_never);
 ATF_TC_BODY(egress_repo_never, tc)
 {
 	static const char	 allow[2][48] = { "net egress add",
 	    "net egress rm" };
-	struct sshp_conf	 list = { SSHP_ALLOWLIST, 0, allow, 2, 0, 0 };
+	struct sshp_conf	 list = { SSHP_ALLOWLIST, 0, allow, 2, 0, 0, 0 };
 	static const char *const line[] = {
 		"net egress add --repo example.com:443 box",
 		"net egress add example.com:443 box --repo",
@@ -267,7 +304,7 @@ ATF_TC_WITHOUT_HEAD(allowlist_exact_leaf);
 ATF_TC_BODY(allowlist_exact_leaf, tc)
 {
 	static const char	 allow[2][48] = { "ls", "snapshot ls" };
-	struct sshp_conf	 pc = { SSHP_ALLOWLIST, 1, allow, 2, 0, 0 };
+	struct sshp_conf	 pc = { SSHP_ALLOWLIST, 1, allow, 2, 0, 0, 0 };
 
 	ATF_CHECK(decide(&pc, "ls") == 0);
 	ATF_CHECK(decide(&pc, "snapshot ls box") == 0);
@@ -285,7 +322,7 @@ ATF_TC_BODY(allowlist_exact_leaf, tc)
 ATF_TC_WITHOUT_HEAD(disabled_mode);
 ATF_TC_BODY(disabled_mode, tc)
 {
-	struct sshp_conf	pc = { SSHP_DISABLED, 1, NULL, 0, 0, 0 };
+	struct sshp_conf	pc = { SSHP_DISABLED, 1, NULL, 0, 0, 0, 0 };
 
 	ATF_CHECK(decide(&pc, "ls") == -1);
 	ATF_CHECK(strstr(res.err, "disabled") != NULL);
@@ -296,7 +333,7 @@ ATF_TC_BODY(disabled_mode, tc)
 ATF_TC_WITHOUT_HEAD(excluded_global_config);
 ATF_TC_BODY(excluded_global_config, tc)
 {
-	struct sshp_conf	pc = { SSHP_FULL, 1, NULL, 0, 1, 0 };
+	struct sshp_conf	pc = { SSHP_FULL, 1, NULL, 0, 1, 0, 0 };
 
 	ATF_CHECK(decide(&pc, "config show --layer global") == -1);
 	ATF_CHECK(decide(&pc, "config show -lglobal") == -1);
@@ -338,5 +375,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, excluded_global_config);
 	ATF_TP_ADD_TC(tp, usage_text);
 	ATF_TP_ADD_TC(tp, egress_repo_never);
+	ATF_TP_ADD_TC(tp, network_unlocked);
 	return atf_no_error();
 }
