@@ -252,6 +252,11 @@ $(O)/regress/bench/netd_switch: regress/bench/netd_switch.c $(O)/libnetd.a $(LIB
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libnetd.a \
 	    $(LIBCOMMON) $(PKG_LIBS) $(NFT_LIBS)
 
+$(O)/regress/bench/blocked_cost: regress/bench/blocked_cost.c $(O)/libnetd.a $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libnetd.a \
+	    $(LIBCOMMON) $(PKG_LIBS)
+
 # make check: a separate sanitizer build whose jailbeed execs its children
 # from that build directory, then every test through kyua.  TESTS narrows
 # the run to kyua filters (TESTS="integ/containers_test unit/t_policy") and
@@ -288,7 +293,8 @@ install: all
 # benchmarks: a release build whose jailbeed runs its children from there
 bench:
 	$(MAKE) O=build-bench LIBEXECDIR=$(CURDIR)/build-bench all \
-	    build-bench/regress/bench/netd_switch
+	    build-bench/regress/bench/netd_switch \
+	    build-bench/regress/bench/blocked_cost
 	regress/bench/run $(CURDIR)/build-bench
 	regress/bench/net $(CURDIR)/build-bench
 	regress/bench/dns $(CURDIR)/build-bench
