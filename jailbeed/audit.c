@@ -129,19 +129,7 @@ audit_write(struct audit_rec *r)
 	log_info("audit: %s", line);
 }
 
-/* a record of what a job did or was refused, by the job's actor */
-void
-audit_job(struct job *job, const char *action, const char *container,
-    const char *repo, const char *decision, const char *reason)
-{
-	struct audit_rec	r;
-
-	audit_rec_job(&r, job, action, container, repo);
-	r.decision = decision;
-	r.reason = reason;
-	audit_write(&r);
-}
-
+/* a record by the job's actor, or by jailbeed itself (job NULL) */
 void
 audit_rec_job(struct audit_rec *r, struct job *job, const char *action,
     const char *container, const char *repo)

@@ -188,8 +188,6 @@ void	audit_init(void);
 void	audit_write(struct audit_rec *);
 void	audit_rec_job(struct audit_rec *, struct job *, const char *,
 	    const char *, const char *);
-void	audit_job(struct job *, const char *, const char *, const char *,
-	    const char *, const char *);
 void	cmd_audit(struct job *);
 int	audit_netd(struct imsg *);
 struct repo_ctx;
