@@ -85,7 +85,7 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/hostspin.c libcommon/addralloc.c libcommon/gitident.c \
 		   libcommon/gitref.c libcommon/termsafe.c \
 		   libcommon/sockdir.c libcommon/portspec.c libcommon/reporeg.c \
-		   libcommon/config_print.c
+		   libcommon/config_print.c libcommon/auditrec.c
 JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/control.c jailbeed/request.c jailbeed/job.c \
 		   jailbeed/repo.c jailbeed/capture.c jailbeed/cmd_ls.c \
@@ -98,7 +98,7 @@ JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/remote_gate.c jailbeed/sshsnap.c jailbeed/reload.c jailbeed/registry.c jailbeed/srcguard.c jailbeed/reaper.c \
 		   jailbeed/agent_run.c \
 		   jailbeed/ports.c jailbeed/cmd_port.c jailbeed/netstatus.c jailbeed/netlog.c \
-		   jailbeed/cmd_doctor.c
+		   jailbeed/cmd_doctor.c jailbeed/audit.c
 JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http.c jb-incus/incus.c \
 		   jb-incus/ws.c jb-incus/exec.c jb-incus/ops.c \
 		   jb-incus/ops_action.c jb-incus/ops_create.c \
@@ -133,11 +133,12 @@ UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy \
 		   t_httpbody t_sshargv t_sshpolicy t_authkeys t_mountspec \
 		   t_netd_state t_netd_repos t_hostspin t_pool t_dnswire \
 		   t_admitted t_addralloc t_gitconf t_sockdir t_gitref t_termsafe \
-		   t_portspec t_blocked t_reporeg t_confgold
+		   t_portspec t_blocked t_reporeg t_confgold t_auditrec
 FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf \
 		   fuzz_ws fuzz_image fuzz_sshargv fuzz_mountspec \
 		   fuzz_netd_state fuzz_netd_repos fuzz_hostspin fuzz_pool \
-		   fuzz_dnswire fuzz_gitconf fuzz_gitref fuzz_termsafe fuzz_reporeg
+		   fuzz_dnswire fuzz_gitconf fuzz_gitref fuzz_termsafe fuzz_reporeg \
+		   fuzz_auditrec
 FUZZTIME	?= 20
 
 # objects are rebuilt when the flags change (SAN, TESTHOOKS, PREFIX...)
@@ -251,6 +252,11 @@ $(O)/regress/bench/netd_switch: regress/bench/netd_switch.c $(O)/libnetd.a $(LIB
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libnetd.a \
 	    $(LIBCOMMON) $(PKG_LIBS) $(NFT_LIBS)
 
+$(O)/regress/bench/blocked_cost: regress/bench/blocked_cost.c $(O)/libnetd.a $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libnetd.a \
+	    $(LIBCOMMON) $(PKG_LIBS)
+
 # make check: a separate sanitizer build whose jailbeed execs its children
 # from that build directory, then every test through kyua.  TESTS narrows
 # the run to kyua filters (TESTS="integ/containers_test unit/t_policy") and
@@ -287,10 +293,15 @@ install: all
 # benchmarks: a release build whose jailbeed runs its children from there
 bench:
 	$(MAKE) O=build-bench LIBEXECDIR=$(CURDIR)/build-bench all \
-	    build-bench/regress/bench/netd_switch
+	    build-bench/regress/bench/netd_switch \
+	    build-bench/regress/bench/blocked_cost
 	regress/bench/run $(CURDIR)/build-bench
 	regress/bench/net $(CURDIR)/build-bench
 	regress/bench/dns $(CURDIR)/build-bench
+	$(MAKE) O=build-bench-nocount LIBEXECDIR=$(CURDIR)/build-bench \
+	    CFLAGS='-O2 -g -DJB_BENCH_NOCOUNT' build-bench-nocount/jb-netd
+	regress/bench/netcount $(CURDIR)/build-bench \
+	    $(CURDIR)/build-bench-nocount/jb-netd
 	regress/bench/git $(CURDIR)/build-bench
 
 deps:
@@ -300,6 +311,6 @@ up:
 	etc/up
 
 clean:
-	rm -rf $(O) $(CHECK_O) $(FUZZ_O)
+	rm -rf $(O) $(CHECK_O) $(FUZZ_O) build-bench-nocount
 
 -include $(shell find $(O) $(CHECK_O) -name '*.d' 2>/dev/null)

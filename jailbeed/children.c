@@ -359,6 +359,7 @@ child_dispatch(int fd, short event, void *arg)
 		case IMSG_INCUS_SERVER_INFO:	/* D1 */
 		case IMSG_NETD_CHECKED:
 		case IMSG_NETD_BLOCK:		/* B6 */
+		case IMSG_NETD_RESOLVED:	/* net refresh */
 			if (req_dispatch(c - children, &imsg) == -1)
 				jailbeed_shutdown(1);
 			break;
@@ -375,6 +376,13 @@ child_dispatch(int fd, short event, void *arg)
 			if (c - children != PROC_NETD ||
 			    net_stuck(&imsg) == -1) {
 				log_warnx("%s: bad NETD_STOP", c->name);
+				jailbeed_shutdown(1);
+			}
+			break;
+		case IMSG_NETD_AUDIT:	/* the journal: unasked */
+			if (c - children != PROC_NETD ||
+			    audit_netd(&imsg) == -1) {
+				log_warnx("%s: bad NETD_AUDIT", c->name);
 				jailbeed_shutdown(1);
 			}
 			break;

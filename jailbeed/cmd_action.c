@@ -284,6 +284,7 @@ action_named(struct job *job, struct repo_ctx *ctx)
 		job_end(job, 0, "%s: not a container name", job->args[0]);
 		return;
 	}
+	audit_target(job, a->name, ctx);
 	action_go(job);
 }
 

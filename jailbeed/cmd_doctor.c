@@ -206,7 +206,7 @@ check_journal(struct job *job)
 	char		path[PATH_MAX + 32];
 	long long	max = (long long)env->conf.ssh_journal_max_kib * 1024;
 
-	(void)snprintf(path, sizeof(path), "%s/ssh-journal.jsonl",
+	(void)snprintf(path, sizeof(path), "%s/audit.jsonl",
 	    env->conf.state_dir);
 	if (stat(path, &st) == -1) {
 		check(job, "journal", "PASS", NULL, "%s: none yet", path);

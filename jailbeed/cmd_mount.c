@@ -238,6 +238,7 @@ do_mount(struct job *job)
 	m->until = mnt_deadline(time(NULL), secs, norevert,
 	    m->opt->auto_unmount_after, c->mount_auto_revert.enabled,
 	    c->mount_auto_revert.after);
+	job->audit_until = m->until;
 	(void)snprintf(m->device, sizeof(m->device), "%s%s",
 	    MNT_OPTIONAL_PREFIX, m->opt->kind);
 	/* R20: over a restricted session only a mount_roots grant will do */
@@ -458,6 +459,9 @@ mount_repo(struct job *job, struct repo_ctx *ctx)
 		job_end(job, 0, "%s: not a container name", name);
 		return;
 	}
+	audit_target(job, m->name, ctx);
+	if (job->cmd.id != CMD_MOUNT_LS)
+		audit_detail(job, "kind", job->args[0]);
 	switch (job->cmd.id) {
 	case CMD_MOUNT:
 		do_mount(job);

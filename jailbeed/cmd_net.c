@@ -133,7 +133,19 @@ wait_done(struct req *r, int ok, const char *err)
 	wait_end(job);
 }
 
-static void	net_line(struct req *, struct imsg *);
+/* net refresh: a name asked upstream, on to jbctl's output layer */
+static void
+net_resolved(struct req *r, struct imsg *imsg)
+{
+	struct jb_net_resolved	rs;
+
+	if (imsg_get_data(imsg, &rs, sizeof(rs)) == -1)
+		fatalx("jb-netd: malformed NETD_RESOLVED");
+	rs.name[sizeof(rs.name) - 1] = '\0';
+	rs.host[sizeof(rs.host) - 1] = '\0';
+	rs.answered = rs.answered != 0;
+	(void)job_reply(r->arg, IMSG_CTL_NET_RESOLVED, &rs, sizeof(rs), -1);
+}
 
 static void
 wait_msg(struct req *r, struct imsg *imsg)
@@ -151,10 +163,13 @@ wait_msg(struct req *r, struct imsg *imsg)
 		w->still_loose = 1;
 		return;
 	}
-	if (imsg_get_type(imsg) != IMSG_NETD_PIN) {
-		net_line(r, imsg);
+	if (imsg_get_type(imsg) == IMSG_NETD_RESOLVED) {
+		net_resolved(r, imsg);
 		return;
 	}
+	if (imsg_get_type(imsg) != IMSG_NETD_PIN)
+		fatalx("jb-netd: unexpected %s in reply to a net request",
+		    jb_imsg_name(imsg_get_type(imsg)));
 	if ((pin = malloc(sizeof(*pin))) == NULL)
 		fatal("%s", __func__);
 	if (imsg_get_data(imsg, pin, sizeof(*pin)) == -1 ||
@@ -192,21 +207,6 @@ net_wait(struct job *job, const char *name, uint32_t type, const void *m,
 		job_end(job, 0, "cannot reach jb-netd");
 }
 
-static void
-net_line(struct req *r, struct imsg *imsg)
-{
-	struct jb_ctl_text	t;
-	struct jb_output	o;
-
-	if (imsg_get_type(imsg) != IMSG_NETD_STATUS_LINE ||
-	    imsg_get_data(imsg, &t, sizeof(t)) == -1)
-		fatalx("jb-netd: malformed STATUS_LINE");
-	t.text[sizeof(t.text) - 1] = '\0';
-	memset(&o, 0, sizeof(o));
-	o.which = 1;
-	o.len = (uint32_t)snprintf(o.data, sizeof(o.data), "%s\n", t.text);
-	(void)job_reply(r->arg, IMSG_CTL_OUTPUT, &o, sizeof(o), -1);
-}
 
 /* is line (one, with its newline) one of the lines of acc? */
 static int
@@ -229,39 +229,40 @@ static void
 egress_line(struct req *r, struct imsg *imsg)
 {
 	struct job		*job = r->arg;
-	struct jb_ctl_text	 t;
-	struct jb_output	 o;
-	const char		*e;
+	struct jb_net_allow	 al;
+	const char		*p;
 	char			*acc;
 
-	if (imsg_get_type(imsg) != IMSG_NETD_STATUS_LINE ||
-	    imsg_get_data(imsg, &t, sizeof(t)) == -1)
-		fatalx("jb-netd: malformed STATUS_LINE");
-	t.text[sizeof(t.text) - 1] = '\0';
-	if (job->cmd.id == CMD_NET_EGRESS_EXPORT) {
-		if ((e = strchr(t.text, ' ')) == NULL)
-			fatalx("jb-netd: egress line without an origin");
-		/* entries are vetted: no quote or backslash to escape */
-		if (asprintf(&acc, "  - \"%s\"\n", e + 1) == -1)
-			fatal("asprintf");
-		/* canonical text: an entry of two layers is listed once */
-		if (job->state != NULL && export_has(job->state, acc)) {
-			free(acc);
-			return;
-		}
-		free(acc);
-		if (asprintf(&acc, "%s  - \"%s\"\n", job->state ?
-		    (char *)job->state : "", e + 1) == -1)
-			fatal("asprintf");
-		free(job->state);
-		job->state = acc;
-		job->free_state = free;
+	if (imsg_get_type(imsg) != IMSG_NETD_ALLOW ||
+	    imsg_get_data(imsg, &al, sizeof(al)) == -1)
+		fatalx("jb-netd: malformed NETD_ALLOW");
+	al.name[sizeof(al.name) - 1] = '\0';
+	al.entry[sizeof(al.entry) - 1] = '\0';
+	al.origin[sizeof(al.origin) - 1] = '\0';
+	/* entries are vetted: nothing to escape in YAML or on a terminal */
+	for (p = al.entry; *p != '\0'; p++)
+		if (*p <= ' ' || *p >= 0x7f || *p == '"' || *p == '\\')
+			fatalx("jb-netd: an egress entry with byte 0x%02x",
+			    (unsigned char)*p);
+	if (job->cmd.id != CMD_NET_EGRESS_EXPORT) {
+		/* net egress ls: the output layer renders it */
+		(void)job_reply(job, IMSG_CTL_NET_ALLOW, &al, sizeof(al), -1);
 		return;
 	}
-	memset(&o, 0, sizeof(o));
-	o.which = 1;
-	o.len = (uint32_t)snprintf(o.data, sizeof(o.data), "%s\n", t.text);
-	(void)job_reply(job, IMSG_CTL_OUTPUT, &o, sizeof(o), -1);
+	if (asprintf(&acc, "  - \"%s\"\n", al.entry) == -1)
+		fatal("asprintf");
+	/* canonical text: an entry of two layers is listed once */
+	if (job->state != NULL && export_has(job->state, acc)) {
+		free(acc);
+		return;
+	}
+	free(acc);
+	if (asprintf(&acc, "%s  - \"%s\"\n", job->state ?
+	    (char *)job->state : "", al.entry) == -1)
+		fatal("asprintf");
+	free(job->state);
+	job->state = acc;
+	job->free_state = free;
 }
 
 static void
@@ -353,6 +354,10 @@ net_egress(struct job *job, const char *name, struct repo_ctx *ctx)
 			    "than %zu bytes", job->args[0], sizeof(q.entry) - 1);
 			return;
 		}
+		audit_detail(job, "entry", q.entry);
+		if (repo)
+			(void)strlcpy(job->audit_repo, q.repo,
+			    sizeof(job->audit_repo));
 		/* said once jb-netd has done it (egress_done) */
 		if ((repo ? asprintf(&msg, "repo %s: override %s %s (every "
 		    "container of the repo on this machine)", q.repo, q.entry,
@@ -391,6 +396,7 @@ net_named(struct job *job, struct repo_ctx *ctx)
 		job_end(job, 0, "%s: not a container name", arg);
 		return;
 	}
+	audit_target(job, job->remote_found ? job->remote_in.name : name, ctx);
 	switch (job->cmd.id) {
 	case CMD_NET_EGRESS_ADD:
 	case CMD_NET_EGRESS_RM:
@@ -452,6 +458,7 @@ net_named(struct job *job, struct repo_ctx *ctx)
 			return;
 		}
 		m.deadline = secs ? (int64_t)time(NULL) + secs : 0;
+		job->audit_until = m.deadline;
 		if (secs)
 			(void)snprintf(okmsg, sizeof(okmsg), "%s: loose for "
 			    "%s, then strict again", name,

@@ -909,6 +909,7 @@ new_repo(struct job *job, struct repo_ctx *ctx)
 		    "name", job->args[0]);
 		return;
 	}
+	audit_target(job, n->name, ctx);
 	if (new_pick_agents(job, n) == -1)
 		return;
 	strlcpy(n->base, job->nargs > 1 ? job->args[1] :

@@ -300,6 +300,11 @@ port_named(struct job *job, struct repo_ctx *ctx)
 			job_end(job, 0, "%s: not a container name", arg);
 			return;
 		}
+		audit_target(job, pj->name, ctx);
+		if (job->cmd.id != CMD_PORT_LS)
+			audit_detail(job, job->cmd.id == CMD_PORT_RM ?
+			    "handle" : "port", job->args[job->cmd.id ==
+			    CMD_PORT_RM ? 0 : 1]);
 	}
 	switch (job->cmd.id) {
 	case CMD_PORT_TO_CONTAINER:

@@ -300,6 +300,9 @@ control_job_remote(struct ctl_conn *c, struct job *job)
 {
 	if (c->ssh != NULL)
 		sshd_job_env(c->ssh, job);
+	else
+		(void)snprintf(job->actor, sizeof(job->actor), "uid:%u",
+		    (unsigned)c->uid);
 }
 
 static void

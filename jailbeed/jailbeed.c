@@ -150,6 +150,7 @@ main(int argc, char *argv[])
 	/* after control_init: a second jailbeed must not take the file */
 	pid_write();
 	/* after control_init: a second jailbeed is told so, not EADDRINUSE */
+	audit_init();
 	sshd_init();
 	registry_init();
 	sshd_start(self);

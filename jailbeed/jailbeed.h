@@ -81,6 +81,13 @@ struct job {
 	const char		*remote_reason;	/* fixed: why the gate refused */
 	uint32_t		 nrenv;
 	char			 renv[1024];	/* "K=V" NUL-separated */
+	char			 actor[72];	/* the journal's: uid:N or SHA256:... */
+	/* what job_end journals (audit.c): the container, once resolved */
+	char			 audit_ctr[JB_INSTANCE_MAX];
+	char			 audit_repo[48];
+	const char		*audit_key;	/* a fixed word, or NULL */
+	char			 audit_val[128];
+	int64_t			 audit_until;	/* a deadline it set, or 0 */
 };
 
 extern struct jailbeed	*env;
@@ -174,7 +181,21 @@ int	conf_reload(uid_t, char *, size_t);
 void	cmd_reload(struct job *);
 void	sshd_job_env(struct sshsess *, struct job *);
 void	cmd_sshstatus(struct job *);
+
+/* audit.c: the one audit journal */
+struct audit_rec;
+void	audit_init(void);
+void	audit_write(struct audit_rec *);
+void	audit_rec_job(struct audit_rec *, struct job *, const char *,
+	    const char *, const char *);
 void	cmd_audit(struct job *);
+int	audit_netd(struct imsg *);
+struct repo_ctx;
+void	audit_target(struct job *, const char *, const struct repo_ctx *);
+void	audit_detail(struct job *, const char *, const char *);
+void	audit_job_end(struct job *, int, const char *);
+void	audit_deadline(const struct jb_mount_deadline *, const char *,
+	    const char *);
 /* mounts.c: a deadline jb-mountd reports reached; -1 malformed */
 int	mounts_expired(struct imsg *);
 /* mounts.c: a DEADLINE reply added to a list; a malformed one is fatal */

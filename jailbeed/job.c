@@ -190,6 +190,7 @@ job_end(struct job *job, int ok, const char *fmt, ...)
 		va_end(ap);
 		(void)job_reply(job, IMSG_CTL_ERROR, &t, sizeof(t), -1);
 	}
+	audit_job_end(job, ok, ok ? NULL : t.text);
 	(void)job_reply(job, IMSG_CTL_END, NULL, 0, -1);
 	if (job->c != NULL)
 		control_job_ended(job->c);

@@ -613,11 +613,13 @@ expired_removed(struct req *r, int ok, const char *err)
 	    strstr(err, "no such container") == NULL) {
 		log_warnx("mount %s of %s: detaching at its deadline failed, "
 		    "jb-mountd will ask again: %s", d->kind, d->name, err);
+		audit_deadline(d, "fail", err);
 		free(d);
 		return;
 	}
 	log_info("mount %s of %s: detached at its deadline", d->kind,
 	    d->name);
+	audit_deadline(d, "accept", "deadline reached");
 	if (req_send(PROC_MOUNTD, IMSG_MOUNTD_DEADLINE_CLEAR, d, sizeof(*d),
 	    -1, NULL, expired_cleared, d) == NULL)
 		free(d);

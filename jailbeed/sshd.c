@@ -32,6 +32,7 @@
 
 #include <json-c/json.h>
 
+#include "auditrec.h"
 #include "authkeys.h"
 #include "duration.h"
 #include "cmdtab.h"
@@ -53,7 +54,6 @@
  */
 #define SSH_AUTH_TRIES_SLACK	(JB_SSH_AUTH_TRIES + 4)
 #define SSH_REFUSALS_MAX	64
-#define AUDIT_CHUNK		65536	/* audit reads the journal so much at a time */
 
 /* R10: the only variables a client may set, with plain short values */
 static const char *const term_vars[] = {
@@ -104,14 +104,6 @@ struct sshsess {
 };
 
 static int		 listen_fd = -1;
-/*
- * The journal: the current file and the rotated ones (.1 newest), all
- * opened as root at start, so that rotating needs no directory access
- * after the privilege drop: past remote.ssh.journal_max_kib each file's
- * bytes move one place down and the current one starts empty.
- */
-static int		 journal_fds[JB_JOURNAL_KEEP_MAX];
-static int		 njournal;
 static int		 nsessions;
 static int		 draining;
 static struct event	 watch_ev;
@@ -128,109 +120,40 @@ ms_since(const struct timespec *t0)
 	    (t.tv_nsec - t0->tv_nsec) / 1000000;
 }
 
-/* copy from's bytes over to's */
-static int
-journal_copy(int from, int to)
-{
-	char	 buf[65536];
-	off_t	 off = 0;
-	ssize_t	 n;
-
-	if (ftruncate(to, 0) == -1)
-		return -1;
-	while ((n = pread(from, buf, sizeof(buf), off)) > 0) {
-		if (pwrite(to, buf, n, off) != n)
-			return -1;
-		off += n;
-	}
-	return n == -1 ? -1 : 0;
-}
-
-static void
-journal_rotate(void)
-{
-	struct stat	st;
-	int		i;
-
-	if (fstat(journal_fds[0], &st) == -1 ||
-	    st.st_size < (off_t)env->conf.ssh_journal_max_kib * 1024)
-		return;
-	for (i = njournal - 1; i > 0; i--)
-		if (journal_copy(journal_fds[i - 1], journal_fds[i]) == -1) {
-			log_warn("ssh journal: rotating");
-			return;
-		}
-	if (ftruncate(journal_fds[0], 0) == -1)
-		log_warn("ssh journal: rotating");
-}
-
 /*
  * One line per decision: who (address, port, key fingerprint), what
  * (route, the command's leaf, the container), the decision and how it
  * ended.  Never key material, the full command line, env values or any
- * terminal byte.  The parent writes it under the state directory
- * (opened as root at start) and to syslog.
+ * terminal byte (auditrec.c).
  */
-static void	journal_put(struct json_object *);
-
 static void
 journal(struct sshsess *s, const char *route, const char *decision,
     const char *reason, int with_exit)
 {
-	struct json_object	*o;
-	char			 when[32];
-	time_t			 now = time(NULL);
+	struct audit_rec	r;
+	char			action[32];
+	size_t			i;
 
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	if ((o = json_object_new_object()) == NULL)
-		return;
-	json_object_object_add(o, "time", json_object_new_string(when));
-	json_object_object_add(o, "src", json_object_new_string(s->addr));
-	json_object_object_add(o, "port", json_object_new_int(s->port));
-	json_object_object_add(o, "fingerprint",
-	    json_object_new_string(s->fp));
-	json_object_object_add(o, "route", json_object_new_string(route));
-	json_object_object_add(o, "command", json_object_new_string(s->leaf));
-	json_object_object_add(o, "container",
-	    json_object_new_string(s->target));
-	json_object_object_add(o, "repo", json_object_new_string(s->repo));
-	json_object_object_add(o, "decision",
-	    json_object_new_string(decision));
-	if (reason != NULL)
-		json_object_object_add(o, "reason",
-		    json_object_new_string(reason));
+	(void)snprintf(action, sizeof(action), "ssh.%s", route);
+	for (i = 0; action[i] != '\0'; i++)
+		if (action[i] == ' ')
+			action[i] = '-';
+	memset(&r, 0, sizeof(r));
+	r.actor = s->fp[0] != '\0' ? s->fp : "ssh";
+	r.container = s->target;
+	r.repo = s->repo;
+	r.action = action;
+	r.decision = decision;
+	r.reason = reason;
+	audit_str(&r, "src", s->addr);
+	audit_num(&r, "port", s->port);
+	audit_str(&r, "route", route);
+	audit_str(&r, "command", s->leaf);
 	if (with_exit) {
-		json_object_object_add(o, "exit",
-		    json_object_new_int(s->status));
-		json_object_object_add(o, "duration_ms",
-		    json_object_new_int64(ms_since(&s->t0)));
+		audit_num(&r, "exit", s->status);
+		audit_num(&r, "duration_ms", ms_since(&s->t0));
 	}
-	journal_put(o);
-}
-
-/* one line, to the journal and to syslog; o is consumed */
-static void
-journal_put(struct json_object *o)
-{
-	const char	*line;
-	size_t		 len;
-
-	line = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-	    JSON_C_TO_STRING_NOSLASHESCAPE);
-	len = strlen(line);
-	if (njournal > 0) {
-		struct iovec	iov[2];
-
-		iov[0].iov_base = (void *)(uintptr_t)line;
-		iov[0].iov_len = len;
-		iov[1].iov_base = "\n";
-		iov[1].iov_len = 1;
-		if (writev(journal_fds[0], iov, 2) == -1)
-			log_warn("ssh journal");
-		journal_rotate();
-	}
-	log_info("ssh: %s", line);
-	json_object_put(o);
+	audit_write(&r);
 }
 
 /*
@@ -240,28 +163,19 @@ journal_put(struct json_object *o)
 void
 sshd_journal_reload(uid_t uid, const char *decision, const char *reason)
 {
-	struct json_object	*o;
-	char			 when[32];
-	time_t			 now = time(NULL);
+	struct audit_rec	r;
+	char			actor[32];
 
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	if ((o = json_object_new_object()) == NULL)
-		return;
-	json_object_object_add(o, "time", json_object_new_string(when));
-	json_object_object_add(o, "route", json_object_new_string("reload"));
-	json_object_object_add(o, "command", json_object_new_string("reload"));
 	if (uid == (uid_t)-1)
-		json_object_object_add(o, "actor",
-		    json_object_new_string("signal"));
+		(void)strlcpy(actor, "signal", sizeof(actor));
 	else
-		json_object_object_add(o, "actor",
-		    json_object_new_int64((int64_t)uid));
-	json_object_object_add(o, "decision",
-	    json_object_new_string(decision));
-	if (reason != NULL)
-		json_object_object_add(o, "reason",
-		    json_object_new_string(reason));
-	journal_put(o);
+		(void)snprintf(actor, sizeof(actor), "uid:%u", (unsigned)uid);
+	memset(&r, 0, sizeof(r));
+	r.actor = actor;
+	r.action = "reload";
+	r.decision = decision;
+	r.reason = reason;
+	audit_write(&r);
 }
 
 /*
@@ -316,26 +230,13 @@ refusal_counted(struct sshsess *s)
 	return 0;
 }
 
-/* as root, before the privilege drop: the socket and the journal */
+/* as root, before the privilege drop: the socket */
 void
 sshd_init(void)
 {
 	struct sockaddr_storage	 ss;
-	char			 path[PATH_MAX];
-	int			 on = 1, i;
+	int			 on = 1;
 
-	/* journal_keep is read here only: a reload does not change it */
-	for (i = 0; i < env->conf.ssh_journal_keep; i++) {
-		if ((i == 0 ? snprintf(path, sizeof(path), "%s/ssh-journal.jsonl",
-		    env->conf.state_dir) : snprintf(path, sizeof(path),
-		    "%s/ssh-journal.jsonl.%d", env->conf.state_dir, i)) >=
-		    (int)sizeof(path))
-			fatalx("ssh journal: state_dir too long");
-		if ((journal_fds[i] = open(path, O_RDWR | O_CREAT | O_CLOEXEC |
-		    (i == 0 ? O_APPEND : 0), 0600)) == -1)
-			fatal("ssh journal %s", path);
-		njournal++;
-	}
 	if (strcmp(env->conf.ssh_listen, "off") == 0)
 		return;
 	if (conf_listen_addr(env->conf.ssh_listen, &ss) == -1)
@@ -566,6 +467,7 @@ static void r_net_allow(const void *a) { text_output.net_allow(a); }
 static void r_net_addr(const void *a) { text_output.net_addr(a); }
 static void r_doctor(const void *a) { text_output.doctor(a); }
 static void r_net_block(const void *a) { text_output.net_block(a); }
+static void r_net_resolved(const void *a) { text_output.net_resolved(a); }
 
 int
 sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
@@ -614,6 +516,9 @@ sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
 	case IMSG_CTL_NET_BLOCK:
 		render(s, r_net_block, data);
 		return 0;
+	case IMSG_CTL_NET_RESOLVED:
+		render(s, r_net_resolved, data);
+		return 0;
 	case IMSG_CTL_BASE_SPEC:
 		/* what a local jbctl would build; the error says it remotely */
 		return 0;
@@ -640,7 +545,8 @@ sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
 		if (!s->failed && (s->render == CMD_LS ||
 		    s->render == CMD_SNAP_LS || s->render == CMD_MOUNT_LS ||
 		    s->render == CMD_PORT_LS || s->render == CMD_NET_STATUS ||
-		    s->render == CMD_NET_LOG))
+		    s->render == CMD_NET_LOG || s->render == CMD_NET_EGRESS_LS ||
+		    s->render == CMD_NET_REFRESH))
 			render(s, r_list_end, NULL);
 		if (!s->got_exit)
 			s->status = s->failed ? 1 : 0;
@@ -677,6 +583,8 @@ sshd_job_env(struct sshsess *s, struct job *job)
 	char	kv[3][32] = { "JAILBEE_SSH_SESSION=1", "", "" };
 
 	job->remote = 1;
+	(void)strlcpy(job->actor, s->fp[0] != '\0' ? s->fp : "ssh",
+	    sizeof(job->actor));
 	sshsnap_put(job->remote_snap);
 	job->remote_snap = sshsnap_ref(s->pol);
 	if (sshsnap_restricted(s->pol)) {
@@ -882,12 +790,15 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 	default:
 		if (cmd->id == CMD_LS || cmd->id == CMD_SNAP_LS ||
 		    cmd->id == CMD_MOUNT_LS || cmd->id == CMD_PORT_LS ||
-		    cmd->id == CMD_NET_STATUS || cmd->id == CMD_NET_LOG)
+		    cmd->id == CMD_NET_STATUS || cmd->id == CMD_NET_LOG ||
+		    cmd->id == CMD_NET_EGRESS_LS || cmd->id == CMD_NET_REFRESH)
 			text_output.list_begin(cmd->id == CMD_LS ?
 			    "containers" : cmd->id == CMD_MOUNT_LS ? "mounts" :
 			    cmd->id == CMD_PORT_LS ? "ports" :
 			    cmd->id == CMD_NET_STATUS ? "net" :
-			    cmd->id == CMD_NET_LOG ? "refused" : "snapshots");
+			    cmd->id == CMD_NET_LOG ? "refused" :
+			    cmd->id == CMD_NET_EGRESS_LS ? "egress" :
+			    cmd->id == CMD_NET_REFRESH ? "resolved" : "snapshots");
 		job_start(s->c, cmd);
 	}
  out:
@@ -1049,117 +960,5 @@ cmd_sshstatus(struct job *job)
 	if (o.len > sizeof(o.data))
 		o.len = sizeof(o.data);
 	(void)job_reply(job, IMSG_CTL_OUTPUT, &o, sizeof(o), -1);
-	job_end(job, 1, " ");
-}
-
-/* does the journal line pass audit's filters? */
-static int
-audit_match(const char *line, const char *cutoff, const char *container,
-    const char *key)
-{
-	struct json_object	*o, *v;
-	int			 ok = 1;
-
-	if (cutoff == NULL && container == NULL && key == NULL)
-		return 1;
-	if ((o = json_tokener_parse(line)) == NULL)
-		return 0;
-	/* the fixed-width stamps compare as text */
-	if (cutoff != NULL && (!json_object_object_get_ex(o, "time", &v) ||
-	    strcmp(json_object_get_string(v), cutoff) < 0))
-		ok = 0;
-	if (ok && container != NULL &&
-	    (!json_object_object_get_ex(o, "container", &v) ||
-	    strcmp(json_object_get_string(v), container) != 0))
-		ok = 0;
-	if (ok && key != NULL &&
-	    (!json_object_object_get_ex(o, "fingerprint", &v) ||
-	    strcmp(json_object_get_string(v), key) != 0))
-		ok = 0;
-	json_object_put(o);
-	return ok;
-}
-
-/*
- * jbctl audit [--since DURATION] [--container NAME] [--key FINGERPRINT]:
- * the journal's lines, oldest first, the rotated files before the
- * current one; read a piece at a time, never whole.
- */
-void
-cmd_audit(struct job *job)
-{
-	struct jb_output	*o;
-	const char		*since = job_opt(job, "since");
-	const char		*container = job_opt(job, "container");
-	const char		*key = job_opt(job, "key");
-	char			 cutoff[32], err[256], *buf, *line, *nl;
-	int64_t			 secs = 0;
-	time_t			 t;
-	off_t			 off;
-	size_t			 have, len;
-	ssize_t			 n;
-	int			 f, skip;
-
-	if (since != NULL && duration_parse(since, 1, 366LL * 86400, &secs,
-	    err, sizeof(err)) == -1) {
-		job_end(job, 0, "--since: %s", err);
-		return;
-	}
-	t = time(NULL) - (time_t)secs;
-	strftime(cutoff, sizeof(cutoff), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-	if (njournal == 0) {
-		job_end(job, 0, "the ssh journal cannot be read");
-		return;
-	}
-	if ((buf = malloc(AUDIT_CHUNK + 1)) == NULL ||
-	    (o = calloc(1, sizeof(*o))) == NULL) {
-		free(buf);
-		job_end(job, 0, "out of memory");
-		return;
-	}
-	o->which = 1;
-	for (f = njournal - 1; f >= 0; f--) {
-		off = 0;
-		have = 0;
-		skip = 0;
-		while ((n = pread(journal_fds[f], buf + have,
-		    AUDIT_CHUNK - have, off)) > 0) {
-			off += n;
-			have += n;
-			buf[have] = '\0';
-			line = buf;
-			while ((nl = memchr(line, '\n', have - (line - buf))) !=
-			    NULL) {
-				*nl = '\0';
-				len = nl - line;
-				if (!skip && audit_match(line, since ? cutoff :
-				    NULL, container, key) &&
-				    len + 1 <= sizeof(o->data)) {
-					if (o->len + len + 1 > sizeof(o->data)) {
-						(void)job_reply(job,
-						    IMSG_CTL_OUTPUT, o,
-						    sizeof(*o), -1);
-						o->len = 0;
-					}
-					memcpy(o->data + o->len, line, len);
-					o->data[o->len + len] = '\n';
-					o->len += len + 1;
-				}
-				skip = 0;
-				line = nl + 1;
-			}
-			have -= line - buf;
-			memmove(buf, line, have);
-			if (have == AUDIT_CHUNK) {
-				/* a line longer than a piece: not a line of ours */
-				have = 0;
-				skip = 1;
-			}
-		}
-	}
-	if (o->len > 0)
-		(void)job_reply(job, IMSG_CTL_OUTPUT, o, sizeof(*o), -1);
-	free(o);
-	free(buf);
 	job_end(job, 1, " ");
 }

@@ -9,8 +9,10 @@
  */
 
 /*
- * A flat array searched linearly, allocated whole at the first note:
- * its size never changes, whatever a container sends.
+ * A flat array allocated whole at the first note, its size never
+ * changing whatever a container sends; entries are found through hash
+ * chains and the least recently asked one through a recency list, so a
+ * refusal costs the same with a full table as with an empty one.
  */
 
 #include <stdlib.h>
@@ -47,48 +49,173 @@ plain(const char *name, char *out, size_t len)
 	    e.kind == EGRESS_NAME;
 }
 
+static uint32_t
+hash(const char *ctr, const char *what)
+{
+	uint32_t	h = 2166136261u;
+
+	for (; *ctr != '\0'; ctr++)
+		h = (h ^ (unsigned char)*ctr) * 16777619u;
+	h = (h ^ 0xff) * 16777619u;
+	for (; *what != '\0'; what++)
+		h = (h ^ (unsigned char)*what) * 16777619u;
+	return h & (BLOCKED_HASH - 1);
+}
+
+static void
+lru_unlink(struct blocked *b, int32_t i)
+{
+	struct blocked_entry	*e = &b->v[i];
+
+	if (e->newer != -1)
+		b->v[e->newer].older = e->older;
+	else
+		b->newest = e->older;
+	if (e->older != -1)
+		b->v[e->older].newer = e->newer;
+	else
+		b->oldest = e->newer;
+	e->newer = e->older = -1;
+}
+
+static void
+lru_push(struct blocked *b, int32_t i)
+{
+	struct blocked_entry	*e = &b->v[i];
+
+	e->newer = -1;
+	e->older = b->newest;
+	if (b->newest != -1)
+		b->v[b->newest].newer = i;
+	b->newest = i;
+	if (b->oldest == -1)
+		b->oldest = i;
+}
+
+static void
+chain_unlink(struct blocked *b, int32_t i)
+{
+	int32_t	*p = &b->head[hash(b->v[i].ctr, b->v[i].what)];
+
+	while (*p != -1 && *p != i)
+		p = &b->v[*p].hnext;
+	if (*p == i)
+		*p = b->v[i].hnext;
+	b->v[i].hnext = -1;
+}
+
+static int
+alloc(struct blocked *b)
+{
+	size_t	i;
+
+	if (b->v != NULL)
+		return 0;
+	if ((b->v = calloc(BLOCKED_MAX, sizeof(*b->v))) == NULL ||
+	    (b->head = calloc(BLOCKED_HASH, sizeof(*b->head))) == NULL) {
+		free(b->v);
+		b->v = NULL;
+		return -1;
+	}
+	for (i = 0; i < BLOCKED_HASH; i++)
+		b->head[i] = -1;
+	b->n = 0;
+	b->newest = b->oldest = -1;
+	return 0;
+}
+
 int
 blocked_note(struct blocked *b, const char *ctr, const char *name,
     int64_t now)
 {
 	struct blocked_entry	*e;
 	char			 what[EGRESS_NAME_MAX + 1];
-	size_t			 i, old = 0;
+	uint32_t		 h;
+	int32_t			 i;
 
 	if (!plain(name, what, sizeof(what)))
 		(void)strlcpy(what, BLOCKED_ODD, sizeof(what));
-	if (b->v == NULL &&
-	    (b->v = calloc(BLOCKED_MAX, sizeof(*b->v))) == NULL)
+	if (alloc(b) == -1)
 		return -1;
-	for (i = 0; i < b->n; i++) {
+	h = hash(ctr, what);
+	for (i = b->head[h]; i != -1; i = b->v[i].hnext) {
 		e = &b->v[i];
 		if (strcmp(e->what, what) == 0 && strcmp(e->ctr, ctr) == 0) {
 			e->count++;
+			e->fresh++;
 			e->last = now;
+			lru_unlink(b, i);
+			lru_push(b, i);
 			return 0;
 		}
-		if (e->last < b->v[old].last)
-			old = i;
 	}
 	if (b->n < BLOCKED_MAX)
-		e = &b->v[b->n++];
+		i = (int32_t)b->n++;
 	else {
-		e = &b->v[old];
+		/* the least recently asked gives way */
+		i = b->oldest;
+		chain_unlink(b, i);
+		lru_unlink(b, i);
 		b->evicted++;
 	}
+	e = &b->v[i];
 	memset(e, 0, sizeof(*e));
 	(void)strlcpy(e->ctr, ctr, sizeof(e->ctr));
 	(void)strlcpy(e->what, what, sizeof(e->what));
 	e->count = 1;
+	e->fresh = 1;
 	e->first = e->last = now;
+	e->hnext = b->head[h];
+	b->head[h] = i;
+	lru_push(b, i);
 	return 1;
+}
+
+void
+blocked_summary(struct blocked *b, const char *ctr, struct blocked_sum *s)
+{
+	struct blocked_entry	*e;
+	size_t			 i;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < b->n; i++) {
+		e = &b->v[i];
+		if (e->fresh == 0 || strcmp(e->ctr, ctr) != 0)
+			continue;
+		s->count += e->fresh;
+		s->distinct++;
+		if (e->fresh > s->topcount) {
+			s->topcount = e->fresh;
+			(void)strlcpy(s->top, e->what, sizeof(s->top));
+		}
+		e->fresh = 0;
+	}
+}
+
+/* recency of the entries kept, for the rebuild after a forget */
+static int
+by_recency(const void *a, const void *b)
+{
+	const struct blocked_entry	*x = a, *y = b;
+
+	if (x->last != y->last)
+		return x->last < y->last ? -1 : 1;
+	return x->newer < y->newer ? -1 : x->newer > y->newer;
 }
 
 size_t
 blocked_forget(struct blocked *b, const char *ctr)
 {
-	size_t	i = 0, gone = 0;
+	size_t	i = 0, gone = 0, k;
+	int32_t	j, rank;
 
+	if (b->v == NULL)
+		return 0;
+	/* the rank in the recency list, oldest 0, kept through the sort */
+	for (rank = 0, j = b->oldest; j != -1; j = b->v[j].newer)
+		b->v[j].hnext = rank++;
+	for (k = 0; k < b->n; k++)
+		b->v[k].newer = b->v[k].hnext;
 	while (i < b->n) {
 		if (strcmp(b->v[i].ctr, ctr) != 0) {
 			i++;
@@ -97,6 +224,17 @@ blocked_forget(struct blocked *b, const char *ctr)
 		b->v[i] = b->v[--b->n];
 		gone++;
 	}
+	/* oldest first, then chains and the list again: forgetting is rare */
+	qsort(b->v, b->n, sizeof(*b->v), by_recency);
+	for (k = 0; k < BLOCKED_HASH; k++)
+		b->head[k] = -1;
+	b->newest = b->oldest = -1;
+	for (k = 0; k < b->n; k++) {
+		j = (int32_t)k;
+		b->v[k].hnext = b->head[hash(b->v[k].ctr, b->v[k].what)];
+		b->head[hash(b->v[k].ctr, b->v[k].what)] = j;
+		lru_push(b, j);
+	}
 	return gone;
 }
 
@@ -104,5 +242,6 @@ void
 blocked_free(struct blocked *b)
 {
 	free(b->v);
+	free(b->head);
 	memset(b, 0, sizeof(*b));
 }

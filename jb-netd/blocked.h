@@ -28,6 +28,7 @@
 #include "policy.h"
 
 #define BLOCKED_MAX	4096
+#define BLOCKED_HASH	8192	/* chains, a power of two */
 #define BLOCKED_ODD	"(not a DNS name)"
 
 struct blocked_entry {
@@ -36,12 +37,17 @@ struct blocked_entry {
 	uint64_t	count;
 	int64_t		first;
 	int64_t		last;
+	uint64_t	fresh;		/* counted since the last summary */
+	int32_t		hnext;		/* the next of its hash chain, -1 */
+	int32_t		newer, older;	/* the recency list, -1 at its ends */
 };
 
 struct blocked {
 	struct blocked_entry	*v;	/* BLOCKED_MAX once the first note */
 	size_t			 n;
 	uint64_t		 evicted;	/* entries that gave way */
+	int32_t			*head;	/* BLOCKED_HASH chains, -1 empty */
+	int32_t			 newest, oldest;	/* -1 when empty */
 };
 
 /*
@@ -50,6 +56,19 @@ struct blocked {
  */
 int	blocked_note(struct blocked *, const char *ctr, const char *name,
 	    int64_t now);
+/*
+ * ctr's refusals since the last summary (count in all, distinct names,
+ * the most asked and its count), which starts a new one.  A refusal
+ * whose entry gave way before the summary is not in it.
+ */
+struct blocked_sum {
+	uint64_t	count;
+	uint64_t	distinct;
+	char		top[EGRESS_NAME_MAX + 1];
+	uint64_t	topcount;
+};
+void	blocked_summary(struct blocked *, const char *ctr,
+	    struct blocked_sum *);
 /* drop ctr's entries; how many went */
 size_t	blocked_forget(struct blocked *, const char *ctr);
 void	blocked_free(struct blocked *);

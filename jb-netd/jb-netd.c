@@ -67,6 +67,14 @@ static int			 statefd = -1;	/* <state_dir>/netd */
 static char			 statepath[PATH_MAX];
 static char			 statedir[PATH_MAX];	/* <state_dir>/netd */
 static struct event		 revert_ev;	/* the next loose deadline */
+static struct event		 summary_ev;	/* refused names, for the journal */
+
+/* refused names are summed up for the audit journal so often */
+#ifdef JB_TESTHOOKS
+#define SUMMARY_SECS	5
+#else
+#define SUMMARY_SECS	60
+#endif
 
 static void	revert_arm(void);
 
@@ -398,17 +406,25 @@ static void
 revert_due(struct child *c)
 {
 	struct netd_state	 next;
+	struct jb_netd_audit	*ev;
 	char			 err[JB_ERR_TEXT_MAX];
 	time_t			 now = time(NULL);
 	uint32_t		*addrs;
 	size_t			 i, n = 0;
 
 	if (netd_state_copy(&cur, &next) == -1 ||
-	    (addrs = calloc(next.n + 1, sizeof(*addrs))) == NULL)
+	    (addrs = calloc(next.n + 1, sizeof(*addrs))) == NULL ||
+	    (ev = calloc(next.n + 1, sizeof(*ev))) == NULL)
 		fatal("jb-netd: out of memory");
 	for (i = 0; i < next.n; i++)
 		if (next.v[i].mode == NFTGEN_LOOSE &&
 		    next.v[i].deadline != 0 && next.v[i].deadline <= now) {
+			(void)strlcpy(ev[n].name, next.v[i].name,
+			    sizeof(ev[n].name));
+			(void)strlcpy(ev[n].repo, next.v[i].repo,
+			    sizeof(ev[n].repo));
+			(void)strlcpy(ev[n].kind, "revert", sizeof(ev[n].kind));
+			ev[n].deadline = next.v[i].deadline;
 			next.v[i].mode = NFTGEN_STRICT;
 			next.v[i].deadline = 0;
 			addrs[n++] = next.v[i].addr;
@@ -416,6 +432,7 @@ revert_due(struct child *c)
 	if (n == 0) {
 		netd_state_free(&next);
 		free(addrs);
+		free(ev);
 		return;
 	}
 	if (state_commit(&next, err, sizeof(err)) == -1 &&
@@ -423,16 +440,55 @@ revert_due(struct child *c)
 		log_warnx("jb-netd: cannot revert to strict: %s", err);
 		revert_stuck(c, now);
 		free(addrs);
+		free(ev);
 		return;
 	}
 	/* only the reverted ones: other containers' flows are theirs */
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (netd_ct_flush(addrs[i]) == -1)
 			log_warnx("jb-netd: cannot flush conntrack of a "
 			    "reverted container");
+		if (imsgev_compose(&c->iev, IMSG_NETD_AUDIT, 0, 0, -1, &ev[i],
+		    sizeof(ev[i])) == -1)
+			fatal("%s: compose", c->name);
+	}
 	free(addrs);
+	free(ev);
 	log_info("jb-netd: %zu container(s) back to strict at their "
 	    "deadline", n);
+}
+
+/*
+ * Every SUMMARY_SECS, per container, the names refused since the last
+ * summary, as one audit record: a flood is one line a period, never a
+ * line per query.
+ */
+static void
+summary_fire(int fd, short event, void *arg)
+{
+	struct child		*c = arg;
+	struct timeval		 tv = { SUMMARY_SECS, 0 };
+	struct blocked_sum	 sum;
+	struct jb_netd_audit	 ev;
+	size_t			 i;
+
+	for (i = 0; i < cur.n; i++) {
+		blocked_summary(&resolver_blocked, cur.v[i].name, &sum);
+		if (sum.count == 0)
+			continue;
+		memset(&ev, 0, sizeof(ev));
+		(void)strlcpy(ev.name, cur.v[i].name, sizeof(ev.name));
+		(void)strlcpy(ev.repo, cur.v[i].repo, sizeof(ev.repo));
+		(void)strlcpy(ev.kind, "dns-refused", sizeof(ev.kind));
+		ev.count = sum.count;
+		ev.distinct = sum.distinct;
+		(void)strlcpy(ev.top, sum.top, sizeof(ev.top));
+		ev.topcount = sum.topcount;
+		if (imsgev_compose(&c->iev, IMSG_NETD_AUDIT, 0, 0, -1, &ev,
+		    sizeof(ev)) == -1)
+			fatal("%s: compose", c->name);
+	}
+	evtimer_add(&summary_ev, &tv);
 }
 
 static void
@@ -837,24 +893,39 @@ netd_status(struct child *c, struct imsg *imsg)
  * layer is listed whole, also what the config already holds (the kernel
  * gets it once), so that rm --repo can be found for each of its entries.
  */
+/* net egress ls: one entry and the layer it comes from */
+static void
+egress_allow_send(struct child *c, uint32_t rid, const char *ctr,
+    const struct egress_entry *en, const char *origin)
+{
+	struct jb_net_allow	al;
+	char			e[EGRESS_FMT_MAX];
+
+	memset(&al, 0, sizeof(al));
+	(void)strlcpy(al.name, ctr, sizeof(al.name));
+	(void)strlcpy(al.entry, policy_entry_fmt(en, e, sizeof(e)),
+	    sizeof(al.entry));
+	(void)strlcpy(al.origin, origin, sizeof(al.origin));
+	if (imsgev_compose(&c->iev, IMSG_NETD_ALLOW, rid, 0, -1, &al,
+	    sizeof(al)) == -1)
+		fatal("%s: compose", __func__);
+}
+
 static void
 egress_ls(struct child *c, uint32_t rid, const struct netd_ctr *t)
 {
 	const struct netd_repo	*r;
-	char			 e[EGRESS_FMT_MAX];
 	size_t			 i;
 
 	for (i = 0; i < netd_ctr_ncfg(t); i++)
-		status_line(c, rid, "config %s", policy_entry_fmt(&t->e[i], e,
-		    sizeof(e)));
+		egress_allow_send(c, rid, t->name, &t->e[i], "config");
 	if (t->repo[0] != '\0' && (r = netd_repos_find(&repos, t->repo)) !=
 	    NULL)
 		for (i = 0; i < r->n; i++)
-			status_line(c, rid, "repo-override %s",
-			    policy_entry_fmt(&r->e[i], e, sizeof(e)));
+			egress_allow_send(c, rid, t->name, &r->e[i],
+			    "repo-override");
 	for (i = t->n - t->nover; i < t->n; i++)
-		status_line(c, rid, "container %s", policy_entry_fmt(&t->e[i],
-		    e, sizeof(e)));
+		egress_allow_send(c, rid, t->name, &t->e[i], "container");
 	child_done(c, rid, 1, NULL);
 }
 
@@ -1281,6 +1352,8 @@ main(int argc, char *argv[])
 	c.dispatch = netd_dispatch;
 	evtimer_set(&revert_ev, revert_fire, &c);
 	revert_arm();
+	evtimer_set(&summary_ev, summary_fire, &c);
+	summary_fire(-1, 0, &c);
 	sandbox_jb_netd(a.state_dir);
 	child_run(&c);
 }

@@ -436,6 +436,7 @@ cycle_end(struct cycle *cy)
 {
 	const struct netd_ctr	*c = find_ctr(cy->ctr);
 	int64_t			 now = time(NULL);
+	struct jb_net_resolved	 rs;
 	size_t			 i, gone = 0, answered = 0;
 	char			 err[JB_ERR_TEXT_MAX];
 
@@ -470,15 +471,18 @@ cycle_end(struct cycle *cy)
 		log_info("jb-netd: pool: %s: %zu new, %zu gone, %zu in all",
 		    cy->ctr, cy->added, gone, netd_pool_count(cy->ctr));
 	if (cy->rid != 0) {
-		for (i = 0; i < cy->n; i++)
-			child_text(ch, IMSG_NETD_STATUS_LINE, cy->rid,
-			    "%s: %s; %zu address(es) pooled", cy->names[i],
-			    cy->ok[i] ? "answered" : "no answer, pool kept",
-			    count_name(cy->ctr, cy->names[i]));
-		if (cy->n == 0)
-			child_text(ch, IMSG_NETD_STATUS_LINE, cy->rid,
-			    "no exact name in the allowlist: nothing to pin "
-			    "(*.domain entries are not pinned)");
+		/* none when no exact name is allowed: the output says so */
+		for (i = 0; i < cy->n; i++) {
+			memset(&rs, 0, sizeof(rs));
+			(void)strlcpy(rs.name, cy->ctr, sizeof(rs.name));
+			(void)strlcpy(rs.host, cy->names[i], sizeof(rs.host));
+			rs.answered = cy->ok[i] ? 1 : 0;
+			rs.pooled = (uint32_t)count_name(cy->ctr,
+			    cy->names[i]);
+			if (imsgev_compose(&ch->iev, IMSG_NETD_RESOLVED,
+			    cy->rid, 0, -1, &rs, sizeof(rs)) == -1)
+				fatal("%s: compose", __func__);
+		}
 		pin_due(cy->ctr, cy->rid);
 		child_done(ch, cy->rid, 1, NULL);
 	} else if (cy->pin)

@@ -77,6 +77,7 @@ static void nop_allow(const struct jb_net_allow *a) { }
 static void nop_addr(const struct jb_net_addr *a) { }
 static void nop_doctor(const struct jb_doctor_check *d) { }
 static void nop_block(const struct jb_net_block *b) { }
+static void nop_resolved(const struct jb_net_resolved *r) { }
 
 static void
 caught(const struct jb_instance *in)
@@ -99,7 +100,7 @@ caught(const struct jb_instance *in)
 static const struct output catch_output = {
 	nop, nop_status, nop, nop_version, nop_begin, caught, nop_snap, nop,
 	nop_mount, nop_image, nop_port, nop_ctr, nop_allow, nop_addr,
-	nop_doctor, nop_block
+	nop_doctor, nop_block, nop_resolved
 };
 
 /* which container, its branch (or branch), and the ref it lands in */

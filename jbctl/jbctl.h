@@ -37,6 +37,8 @@ struct output {
 	void	(*net_addr)(const struct jb_net_addr *);
 	void	(*doctor)(const struct jb_doctor_check *);	/* doctor */
 	void	(*net_block)(const struct jb_net_block *);	/* net log */
+	/* net refresh: each exact name asked */
+	void	(*net_resolved)(const struct jb_net_resolved *);
 };
 
 struct cmd;

@@ -165,7 +165,9 @@ text_list_begin(const char *what)
 	    strcmp(what, "ports") == 0 ? 5 :
 	    strcmp(what, "net") == 0 ? 6 :
 	    strcmp(what, "checks") == 0 ? 7 :
-	    strcmp(what, "refused") == 0 ? 8 : 1;
+	    strcmp(what, "refused") == 0 ? 8 :
+	    strcmp(what, "egress") == 0 ? 9 :
+	    strcmp(what, "resolved") == 0 ? 10 : 1;
 }
 
 /* the MOUNT column: "-", or the soonest deadline of what is attached */
@@ -248,7 +250,11 @@ text_snapshot(const struct jb_snapshot *s)
 static void
 text_list_end(void)
 {
-	if (text_list_header_due)
+	/* egress ls: nothing when there is no entry, as ever */
+	if (text_list_header_due && text_list_kind == 10)
+		fprintf(ofp(), "no exact name in the allowlist: nothing to pin "
+		    "(*.domain entries are not pinned)\n");
+	else if (text_list_header_due && text_list_kind != 9)
 		fprintf(ofp(), "no %s\n", text_list_kind == 2 ? "snapshots" :
 		    text_list_kind == 3 ? "mounts" :
 		    text_list_kind == 4 ? "images" :
@@ -389,7 +395,20 @@ text_net_ctr(const struct jb_net_ctr *c)
 static void
 text_net_allow(const struct jb_net_allow *a)
 {
-	fprintf(ofp(), "  allow %s (%s)\n", a->entry, a->origin);
+	/* net egress ls: ORIGIN ENTRY; net status: under its container */
+	if (text_list_kind == 9) {
+		text_list_header_due = 0;
+		fprintf(ofp(), "%s %s\n", a->origin, a->entry);
+	} else
+		fprintf(ofp(), "  allow %s (%s)\n", a->entry, a->origin);
+}
+
+static void
+text_net_resolved(const struct jb_net_resolved *r)
+{
+	text_list_header_due = 0;
+	fprintf(ofp(), "%s: %s; %u address(es) pooled\n", r->host,
+	    r->answered ? "answered" : "no answer, pool kept", r->pooled);
 }
 
 static void
@@ -436,7 +455,8 @@ const struct output text_output = {
 	text_net_allow,
 	text_net_addr,
 	text_doctor,
-	text_net_block
+	text_net_block,
+	text_net_resolved
 };
 
 static void
@@ -621,6 +641,27 @@ json_net_allow(const struct jb_net_allow *a)
 	if (json_cur != NULL)
 		json_object_array_add(json_object_object_get(json_cur, "allow"),
 		    o);
+	else if (json_list != NULL) {
+		/* net egress ls */
+		json_object_object_add(o, "container",
+		    json_object_new_string(a->name));
+		json_object_array_add(json_list, o);
+	} else
+		json_object_put(o);
+}
+
+static void
+json_net_resolved(const struct jb_net_resolved *r)
+{
+	struct json_object	*o = json_object_new_object();
+
+	json_object_object_add(o, "container", json_object_new_string(r->name));
+	json_object_object_add(o, "name", json_object_new_string(r->host));
+	json_object_object_add(o, "answered",
+	    json_object_new_boolean(r->answered));
+	json_object_object_add(o, "pooled", json_object_new_int64(r->pooled));
+	if (json_list != NULL)
+		json_object_array_add(json_list, o);
 	else
 		json_object_put(o);
 }
@@ -769,5 +810,6 @@ const struct output json_output = {
 	json_net_allow,
 	json_net_addr,
 	json_doctor,
-	json_net_block
+	json_net_block,
+	json_net_resolved
 };

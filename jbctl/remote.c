@@ -107,6 +107,7 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 	struct jb_net_addr	 nd;
 	struct jb_doctor_check	 dc;
 	struct jb_net_block	 nb;
+	struct jb_net_resolved	 rs;
 	char			 err[JB_ERR_TEXT_MAX];
 	int			 n, done = 0, failed = 0, status = -1;
 	int			 fd_io = -1, fd_err = -1, interactive, listed = 0;
@@ -154,6 +155,11 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 	}
 	if (p->cmd->id == CMD_NET_LOG) {
 		out->list_begin("refused");
+		listed = 1;
+	}
+	if (p->cmd->id == CMD_NET_EGRESS_LS || p->cmd->id == CMD_NET_REFRESH) {
+		out->list_begin(p->cmd->id == CMD_NET_REFRESH ? "resolved" :
+		    "egress");
 		listed = 1;
 	}
 	while (!done) {
@@ -268,6 +274,13 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 				na.entry[sizeof(na.entry) - 1] = '\0';
 				na.origin[sizeof(na.origin) - 1] = '\0';
 				out->net_allow(&na);
+				break;
+			case IMSG_CTL_NET_RESOLVED:
+				if (imsg_get_data(&imsg, &rs, sizeof(rs)) == -1)
+					goto bad;
+				rs.name[sizeof(rs.name) - 1] = '\0';
+				rs.host[sizeof(rs.host) - 1] = '\0';
+				out->net_resolved(&rs);
 				break;
 			case IMSG_CTL_NET_ADDR:
 				if (imsg_get_data(&imsg, &nd, sizeof(nd)) == -1)

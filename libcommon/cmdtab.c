@@ -168,9 +168,17 @@ const struct cmd cmdtab[] = {
 	      .help = "only the lines of container NAME" },
 	    { .lname = "key", .argname = "FINGERPRINT",
 	      .help = "only the lines of the key with this SHA256: "
-	      "fingerprint" } },
-	  .help = "print jb-sshd's journal, the rotated files first: one "
-	  "JSON line per decision" },
+	      "fingerprint" },
+	    { .lname = "action", .argname = "ACTION",
+	      .help = "only this action, or those under it (net matches "
+	      "net.loose, net.egress.add...)" },
+	    { .lname = "output", .sname = 'o', .argname = "FORMAT",
+	      .choices = "text|json",
+	      .help = "one line of text (default) or the journal's JSON "
+	      "line per record" } },
+	  .help = "print the audit journal, the rotated files first: one "
+	  "record per network change, refused-names summary, mount, port "
+	  "forward, lifecycle command and SSH decision" },
 	/* mounts (M1, M2) */
 	{ .words = { "mount" }, .id = CMD_MOUNT, .cls = CMD_HOST,
 	  .name_arg = 2,
@@ -276,6 +284,9 @@ const struct cmd cmdtab[] = {
 	{ .words = { "net", "egress", "ls" }, .id = CMD_NET_EGRESS_LS,
 	  .name_arg = 1,
 	  .cls = CMD_CONTAINER, .args = "NAME", .min_args = 1, .max_args = 1,
+	  .opts = { { .lname = "output", .sname = 'o', .argname = "FORMAT",
+	      .choices = "text|json",
+	      .help = "print as text (default) or JSON" } },
 	  .help = "a container's egress entries and where each comes from" },
 	{ .words = { "net", "egress", "export" }, .id = CMD_NET_EGRESS_EXPORT,
 	  .name_arg = 1,
@@ -285,6 +296,9 @@ const struct cmd cmdtab[] = {
 	{ .words = { "net", "refresh" }, .id = CMD_NET_REFRESH,
 	  .name_arg = 1,
 	  .cls = CMD_CONTAINER, .args = "NAME", .min_args = 1, .max_args = 1,
+	  .opts = { { .lname = "output", .sname = 'o', .argname = "FORMAT",
+	      .choices = "text|json",
+	      .help = "print as text (default) or JSON" } },
 	  .help = "resolve a container's allowed names now, pool the "
 	  "addresses and pin them in its /etc/hosts" },
 	{ .words = { "git", "connect" }, .id = CMD_GIT_CONNECT,

@@ -101,6 +101,8 @@ jb_imsg_name(uint32_t type)
 	case IMSG_NETD_BLOCKED:		return "NETD_BLOCKED";
 	case IMSG_NETD_BLOCK:		return "NETD_BLOCK";
 	case IMSG_NETD_CONFIG:		return "NETD_CONFIG";
+	case IMSG_NETD_AUDIT:		return "NETD_AUDIT";
+	case IMSG_NETD_RESOLVED:	return "NETD_RESOLVED";
 	case IMSG_NETD_FORGET:	return "NETD_FORGET";
 	case IMSG_NETD_MODE:		return "NETD_MODE";
 	case IMSG_NETD_STATUS:	return "NETD_STATUS";

@@ -189,6 +189,10 @@ enum jb_imsg_type {
 	 * message's; its address, mode, deadline and overrides stay
 	 */
 	IMSG_NETD_CONFIG = 495,	/* P->N, struct jb_netd_ctr */
+	/* for the audit journal, unasked (peerid 0): a revert, a summary */
+	IMSG_NETD_AUDIT = 498,	/* N->P, struct jb_netd_audit */
+	/* net refresh: one per exact name asked, before PINs and DONE */
+	IMSG_NETD_RESOLVED = 499, /* N->P, struct jb_net_resolved */
 
 	/*
 	 * parent <-> jb-sshd: 500..  LISTEN and SESSION travel on the
@@ -251,6 +255,7 @@ enum jb_imsg_type {
 	IMSG_CTL_DOCTOR = 1520,	/* parent -> client, struct jb_doctor_check */
 	/* net log (B6): 1530.. */
 	IMSG_CTL_NET_BLOCK = 1530, /* parent -> client, struct jb_net_block */
+	IMSG_CTL_NET_RESOLVED,	/* parent -> client, struct jb_net_resolved */
 };
 
 /* one process of the suite, as it reports itself */
@@ -755,6 +760,31 @@ struct jb_net_block {
 	uint64_t	count;
 	int64_t		first;
 	int64_t		last;
+};
+
+/* net refresh: an exact allowed name asked upstream, and the pool */
+struct jb_net_resolved {
+	char		name[JB_INSTANCE_MAX];	/* the container */
+	char		host[256];		/* the allowed name */
+	int32_t		answered;		/* 0: no answer, pool kept */
+	uint32_t	pooled;			/* its addresses pooled now */
+};
+
+/*
+ * What jb-netd did or refused on its own, for the audit journal: kind
+ * "revert" (loose to strict at the deadline; deadline set) or
+ * "dns-refused" (the names refused since the last summary: count in
+ * all, distinct, the most asked one and its count)
+ */
+struct jb_netd_audit {
+	char		name[JB_INSTANCE_MAX];	/* the container */
+	char		repo[48];
+	char		kind[16];
+	int64_t		deadline;
+	uint64_t	count;
+	uint64_t	distinct;
+	char		top[256];		/* a plain DNS name, or "" */
+	uint64_t	topcount;
 };
 
 /* doctor (D1) */

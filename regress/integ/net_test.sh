@@ -416,6 +416,10 @@ egress_overrides_body() {
 	    ctr_http "$c" $NH_WWW2 8080
 	atf_check -o inline:"config $NH_WWW:8080\ncontainer $NH_WWW2:8080\n" \
 	    jbo repo net egress ls egr
+	# the same, structured: each entry, its origin, its container
+	jbo repo net egress ls -o json egr > ls.json || atf_fail "ls -o json"
+	atf_check -o inline:"config $NH_WWW:8080 $c\ncontainer $NH_WWW2:8080 $c\n" \
+	    jq -r '.egress[] | "\(.origin) \(.entry) \(.container)"' ls.json
 	# jb-netd's durable state holds it, marked as an override
 	atf_check -o match:" [+]$NH_WWW2:8080" grep "^$c " state/netd/containers
 	# additive only: the config's entry and a second copy are refused

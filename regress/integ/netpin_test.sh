@@ -108,6 +108,12 @@ www.test:8080
 	atf_check -o match:"rot.test: answered; 1 address" \
 	    -o match:"www.test: answered; 1 address" \
 	    -e match:"/etc/hosts pins 2 address" jbo repo net refresh pin
+	# structured: each exact name, answered, its addresses pooled
+	jbo repo net refresh -o json pin > refresh.json 2> /dev/null ||
+	    atf_fail "net refresh -o json failed"
+	atf_check -o inline:"rot.test true 1 $c\nwww.test true 1 $c\n" \
+	    jq -r '.resolved | sort_by(.name)[] |
+	    "\(.name) \(.answered) \(.pooled) \(.container)"' refresh.json
 	printf '%s\n%s rot.test\n%s www.test\n%s\n' "$BEGIN" "$NH_ROT1" \
 	    "$NH_WWW" "$END" > want
 	block "$c" > got

@@ -193,9 +193,14 @@ R6_forwardings_refused_body() {
 	atf_check -o inline:"jailbeed 0.1.0\n" -e ignore \
 	    jssh -v -A -o IdentityAgent=none -i key1 jailbee@127.0.0.1 version
 	# every refusal is journalled
-	atf_check -o match:'"route":"direct-tcpip","command":"","container":"","repo":"","decision":"refuse"' \
-	    -o match:'"route":"tcpip-forward"' -o match:'"route":"x11-req"' \
-	    cat state/ssh-journal.jsonl
+	jb_audit_has '.route == "direct-tcpip" and .command == "" and
+	    .container == "" and .repo == "" and .decision == "refuse" and
+	    .action == "ssh.direct-tcpip"' ||
+	    atf_fail "no refused direct-tcpip in the journal"
+	jb_audit_has '.route == "tcpip-forward" and .action == "ssh.tcpip-forward"' ||
+	    atf_fail "no refused tcpip-forward in the journal"
+	jb_audit_has '.route == "x11-req" and .action == "ssh.x11-req"' ||
+	    atf_fail "no refused x11-req in the journal"
 }
 R6_forwardings_refused_cleanup() {
 	[ -f lfwd.pid ] && kill "$(cat lfwd.pid)" 2>/dev/null
@@ -260,8 +265,10 @@ R14_subsystems_refused_body() {
 	    -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
 	    -o BatchMode=yes -o IdentitiesOnly=yes -i key1 f \
 	    jailbee@127.0.0.1:/f
-	atf_check -o match:'"route":"subsystem sftp","command":"","container":"","repo":"","decision":"refuse"' \
-	    cat state/ssh-journal.jsonl
+	jb_audit_has '.route == "subsystem sftp" and .command == "" and
+	    .container == "" and .repo == "" and .decision == "refuse" and
+	    .action == "ssh.subsystem-sftp"' ||
+	    atf_fail "no refused sftp subsystem in the journal"
 }
 R14_subsystems_refused_cleanup() { jb_cleanup; }
 
@@ -321,8 +328,12 @@ R19_restrict_host_refusals_body() {
 	atf_check -o match:"^jb-sshd " -o match:"^LOCK-DOWN" \
 	    jssh -i key1 jailbee@127.0.0.1 status
 	# the journal says which rule refused, in a fixed word
-	atf_check -o ignore -x "grep -F '\"command\":\"init\"' state/ssh-journal.jsonl | grep -F '\"decision\":\"refuse\",\"reason\":\"restrict_host\"'"
-	atf_check -o ignore -x "grep -F '\"command\":\"remote ssh key ls\"' state/ssh-journal.jsonl | grep -F '\"reason\":\"not remote\"'"
+	jb_audit_has '.command == "init" and .decision == "refuse" and
+	    .reason == "restrict_host"' ||
+	    atf_fail "no refusal of init by restrict_host in the journal"
+	jb_audit_has '.command == "remote ssh key ls" and .decision == "refuse" and
+	    .reason == "not remote"' ||
+	    atf_fail "no refusal of remote ssh key ls in the journal"
 }
 R19_restrict_host_refusals_cleanup() { jb_cleanup; }
 
@@ -347,7 +358,7 @@ R32_restrict_host_false_body() {
 		atf_check -s exit:1 -e match:"--repo: changes every container" \
 		    jssh -i key1 jailbee@127.0.0.1 "$c"
 	done
-	atf_check -o ignore -x "grep -F '\"reason\":\"repo scope\"' state/ssh-journal.jsonl"
+	atf_check -o ignore -x "grep -F '\"reason\":\"repo scope\"' state/audit.jsonl"
 }
 R32_restrict_host_false_cleanup() { jb_cleanup; }
 
@@ -368,40 +379,53 @@ R44_journal_body() {
 	jssh -i key1 -s jailbee@127.0.0.1 secretsub42 > /dev/null 2>&1
 	jssh -i key1 jailbee@127.0.0.1 "exec secretctr42 -- true" \
 	    > /dev/null 2>&1
-	j=state/ssh-journal.jsonl
+	j=state/audit.jsonl
 	fp1=$(ssh-keygen -lf key1.pub | cut -d' ' -f2)
 	fp2=$(ssh-keygen -lf key2.pub | cut -d' ' -f2)
-	# one line each, matched as text (a fingerprint holds + and /)
-	has() { grep -F -- "$1" $j | grep -F -- "$2" | grep -qF -- "$3"; }
-	has "\"fingerprint\":\"$fp2\",\"route\":\"auth\"" \
-	    '"decision":"refuse","reason":"key not authorized"' '"src":"127.0.0.1","port":' ||
+	# one line each, every field checked (the actor is the key)
+	jb_audit_has '.actor == $fp and .action == "ssh.auth" and
+	    .route == "auth" and .decision == "refuse" and
+	    .reason == "key not authorized" and .src == "127.0.0.1" and
+	    (.port | type) == "number"' --arg fp "$fp2" ||
 	    atf_fail "no refusal of key2 in the journal"
-	has "\"fingerprint\":\"$fp1\",\"route\":\"auth\"" \
-	    '"decision":"accept"' '"src":"127.0.0.1","port":' ||
-	    atf_fail "no login of key1 in the journal"
-	has '"route":"exec","command":"version"' '"decision":"accept","exit":0,"duration_ms":' \
-	    "\"fingerprint\":\"$fp1\"" || atf_fail "no exec of version in the journal"
-	has '"command":"snapshot ls"' '"exit":1' '"route":"exec"' ||
-	    atf_fail "no failed snapshot ls in the journal"
+	jb_audit_has '.actor == $fp and .action == "ssh.auth" and
+	    .route == "auth" and .decision == "accept" and
+	    .src == "127.0.0.1" and (.port | type) == "number"' \
+	    --arg fp "$fp1" || atf_fail "no login of key1 in the journal"
+	jb_audit_has '.actor == $fp and .action == "ssh.exec" and
+	    .route == "exec" and .command == "version" and
+	    .decision == "accept" and .exit == 0 and
+	    (.duration_ms | type) == "number"' --arg fp "$fp1" ||
+	    atf_fail "no exec of version in the journal"
+	jb_audit_has '.command == "snapshot ls" and .exit == 1 and
+	    .route == "exec"' || atf_fail "no failed snapshot ls in the journal"
 	# item 4: fixed identifiers, and only names that resolved
-	has '"route":"subsystem","command":"","container":""' \
-	    '"decision":"refuse"' '"reason":"not served"' ||
+	jb_audit_has '.route == "subsystem" and .command == "" and
+	    .container == "" and .decision == "refuse" and
+	    .reason == "not served"' ||
 	    atf_fail "no refused subsystem in the journal"
-	has '"route":"exec","command":"exec","container":"","repo":""' \
-	    '"decision":"refuse"' '"reason":"unknown container"' ||
+	jb_audit_has '.route == "exec" and .command == "exec" and
+	    .container == "" and .repo == "" and .decision == "refuse" and
+	    .reason == "unknown container"' ||
 	    atf_fail "no refused exec of an unknown container in the journal"
 	# no secret in the journal nor its syslog copy: key material, a
 	# command's argument, an env value
-	grep "ssh: {" jailbeed.log > syslog.copy
+	grep "audit: {" jailbeed.log > syslog.copy
 	atf_check -o match:"snapshot ls" cat syslog.copy
 	for secret in "$(cut -d' ' -f2 key1.pub)" "$(cut -d' ' -f2 key2.pub)" \
 	    secretarg42 SecretTerm1 secretsub42 secretctr42; do
 		atf_check -s exit:1 grep -F -- "$secret" $j syslog.copy
 	done
-	# the same lines through jbctl audit, also filtered by time
-	atf_check -o save:audit.out ./bin/jbctl -s "$(jb_sock)" audit
+	# the same lines through jbctl audit -o json, also filtered by time
+	atf_check -o save:audit.out ./bin/jbctl -s "$(jb_sock)" audit -o json
 	atf_check -o file:$j cat audit.out
-	atf_check -o match:"snapshot ls" ./bin/jbctl -s "$(jb_sock)" audit --since 5m
+	atf_check -o match:"snapshot ls" ./bin/jbctl -s "$(jb_sock)" audit \
+	    --since 5m -o json
+	# as text: one line per record, the actor and action in it
+	./bin/jbctl -s "$(jb_sock)" audit > audit.txt
+	atf_check -o inline:"$(wc -l < $j | tr -d ' ')\n" -x "wc -l < audit.txt | tr -d ' '"
+	grep -F " $fp1 ssh.exec - accept" audit.txt | grep -q "command=version" ||
+	    atf_fail "no exec of version in the text of jbctl audit"
 	atf_check -s exit:1 -e match:'--since: duration "5x"' \
 	    ./bin/jbctl -s "$(jb_sock)" audit --since 5x
 }
@@ -544,10 +568,13 @@ EOL
 	    -o UserKnownHostsFile=/dev/null -o BatchMode=yes \
 	    -o IdentitiesOnly=yes -o LogLevel=ERROR -i key1 -t \
 	    jailbee@127.0.0.1
-	atf_check -o match:"\"route\":\"console\",\"command\":\"shell\",\"container\":\"$c\",\"repo\":\"$(jb_prefix)\",\"decision\":\"accept\",\"exit\":3" \
-	    cat state/ssh-journal.jsonl
-	atf_check -o match:"\"route\":\"exec\",\"command\":\"shell\",\"container\":\"$c\",\"repo\":\"$(jb_prefix)\",\"decision\":\"accept\",\"exit\":3" \
-	    cat state/ssh-journal.jsonl
+	for r in console exec; do
+		jb_audit_has '.route == $r and .action == "ssh." + $r and
+		    .command == "shell" and .container == $c and
+		    .repo == $p and .decision == "accept" and .exit == 3' \
+		    --arg r $r --arg c "$c" --arg p "$(jb_prefix)" ||
+		    atf_fail "no $r shell in $c in the journal"
+	done
 }
 R12_exec_in_container_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
@@ -632,17 +659,23 @@ R38_one_gate_body() {
 	atf_check -o not-empty jssh -i key1 jailbee@127.0.0.1 "net status $p-box"
 	atf_check -o ignore jssh -i key1 jailbee@127.0.0.1 "mount ls $p-box"
 	for c in "net status" "mount ls"; do
-		atf_check -o ignore -x "grep -F '\"command\":\"$c\",\"container\":' state/ssh-journal.jsonl | grep -F '\"repo\":\"$p\",\"decision\":\"accept\"'"
+		jb_audit_has '.command == $c and .container == $p + "-box" and
+		    .repo == $p and .decision == "accept"' --arg c "$c" \
+		    --arg p "$p" || atf_fail "no accepted $c in the journal"
 	done
 	gate_same "$p-plain"
 	gate_same "$p-nobody"
-	atf_check -o ignore -x "grep -F '\"command\":\"net status\",' state/ssh-journal.jsonl | grep -F '\"repo\":\"\",\"decision\":\"refuse\",\"reason\":\"unknown container\"'"
+	jb_audit_has '.command == "net status" and .repo == "" and
+	    .decision == "refuse" and .reason == "unknown container"' ||
+	    atf_fail "no refused net status in the journal"
 	jb_cleanup
 	ssh_conf "    excluded_repos: [$p]"
 	jb_start
 	gate_same "$p-box"
 	# the host's journal says which repo was refused, and why
-	atf_check -o ignore -x "grep -F '\"command\":\"net egress ls\",' state/ssh-journal.jsonl | grep -F '\"repo\":\"$p\",\"decision\":\"refuse\",\"reason\":\"excluded_repos\"'"
+	jb_audit_has '.command == "net egress ls" and .repo == $p and
+	    .decision == "refuse" and .reason == "excluded_repos"' \
+	    --arg p "$p" || atf_fail "no refusal of an excluded repo in the journal"
 	# nothing was done to it: still running, jbctl itself unconcerned
 	atf_check -o match:"^$p-box +Running" ./bin/jbctl -s "$(jb_sock)" ls --all
 }
@@ -662,7 +695,7 @@ journal_flood_body() {
     journal_keep: 3
     refusals_per_minute: 5
     max_unauthenticated_per_source: 3"
-	j=state/ssh-journal.jsonl
+	j=state/audit.jsonl
 	# wait for a fresh minute: the window is per minute
 	while [ "$(date +%S | sed 's/^0//')" -gt 45 ]; do sleep 1; done
 	fp2=$(ssh-keygen -lf key2.pub | cut -d' ' -f2)
@@ -673,7 +706,7 @@ journal_flood_body() {
 	done
 	# 5 refusals, one line that says the source is over, then nothing
 	atf_check -o inline:"5\n" -x "grep -c '\"reason\":\"key not authorized\"' $j"
-	atf_check -o inline:"1\n" -x "grep -c '\"route\":\"rate limit\",.*\"reason\":\"refusals_per_minute\"' $j"
+	atf_check -o inline:"1\n" -x "grep -c '\"action\":\"ssh.rate-limit\",.*\"reason\":\"refusals_per_minute\",.*\"route\":\"rate limit\"' $j"
 	# and the source is closed at accept until the minute ends
 	atf_check -s exit:255 -e match:"closed|reset" \
 	    jssh -i key1 jailbee@127.0.0.1 version
@@ -710,7 +743,7 @@ idle=$!
 	test -s $j.1 || atf_fail "the journal did not rotate"
 	atf_check -o ignore test ! -e $j.3
 	cat $j.2 $j.1 $j > all
-	atf_check -o file:all ./bin/jbctl -s "$(jb_sock)" audit
+	atf_check -o file:all ./bin/jbctl -s "$(jb_sock)" audit -o json
 	fp1=$(ssh-keygen -lf key1.pub | cut -d' ' -f2)
 	./bin/jbctl -s "$(jb_sock)" audit --key "$fp2" > bykey
 	atf_check -o inline:"5\n" -x "grep -c 'key not authorized' bykey"
@@ -735,9 +768,10 @@ R11_console_body() {
 	    -o match:"shell syntax is not supported" \
 	    -o match:'unknown command "echo"' \
 	    -o match:"init: acts on the host, refused over SSH" cat console.out
-	atf_check -o match:'"route":"console","command":"version",.*"decision":"accept"' \
-	    -o match:'"route":"console","command":"init",.*"decision":"refuse"' \
-	    cat state/ssh-journal.jsonl
+	jb_audit_has '.route == "console" and .command == "version" and
+	    .decision == "accept"' || atf_fail "no console version in the journal"
+	jb_audit_has '.route == "console" and .command == "init" and
+	    .decision == "refuse"' || atf_fail "no console init in the journal"
 	# without a terminal there is no console
 	atf_check -s exit:1 -e match:"the console needs a terminal" \
 	    jssh -i key1 -T jailbee@127.0.0.1 < /dev/null
@@ -803,7 +837,7 @@ login_attempt_limit_body() {
 	done
 	atf_check -s exit:255 -e ignore jssh $ids jailbee@127.0.0.1 version
 	atf_check -o inline:"6\n" -x \
-	    "grep -c '\"reason\":\"key not authorized\"' state/ssh-journal.jsonl"
+	    "grep -c '\"reason\":\"key not authorized\"' state/audit.jsonl"
 }
 login_attempt_limit_cleanup() { jb_cleanup; }
 
@@ -1219,8 +1253,9 @@ reexec_per_session_body() {
 	jssh -i key1 -N jailbee@127.0.0.1 > live2.out 2>&1 &
 	echo $! > live2.pid
 	i=0
-	while [ $i -lt 50 ] && [ "$(grep -c '"route":"auth","command":"","container":"","repo":"","decision":"accept"' \
-	    state/ssh-journal.jsonl 2>/dev/null)" != 2 ]; do
+	while [ $i -lt 50 ] && [ "$(jb_audit_count '.route == "auth" and
+	    .command == "" and .container == "" and .repo == "" and
+	    .decision == "accept"')" != 2 ]; do
 		sleep 0.2
 		i=$((i + 1))
 	done
@@ -1351,8 +1386,8 @@ reload_network_body() {
 	cp good.yaml jailbeed.yaml
 	kill -HUP "$(jb_pid jailbeed)"
 	i=0
-	until [ "$(grep -c '"route":"reload".*"decision":"accept"' \
-	    state/ssh-journal.jsonl)" -ge 2 ]; do
+	until [ "$(jb_audit_count '.action == "reload" and
+	    .decision == "accept"')" -ge 2 ]; do
 		i=$((i + 1))
 		[ $i -lt 50 ] || atf_fail "SIGHUP: no reload journalled"
 		sleep 0.1
@@ -1360,11 +1395,15 @@ reload_network_body() {
 	atf_check -s not-exit:0 -e match:"unless remote.ssh.network" \
 	    jssh -i key1 jailbee@127.0.0.1 "net loose $p-box"
 	# every reload was journalled, with who asked and why it was refused
-	atf_check -o inline:"4\n" -x "grep -c '\"route\":\"reload\"' state/ssh-journal.jsonl"
-	atf_check -o match:'"actor":0,"decision":"refuse","reason":"remote.ssh.listen changed: needs a restart"' \
-	    cat state/ssh-journal.jsonl
-	atf_check -o match:'"actor":"signal","decision":"accept","reason":"reloaded"' \
-	    cat state/ssh-journal.jsonl
+	[ "$(jb_audit_count '.action == "reload"')" = 4 ] ||
+	    atf_fail "not 4 reloads in the journal: $(cat state/audit.jsonl)"
+	jb_audit_has '.action == "reload" and .actor == "uid:0" and
+	    .decision == "refuse" and
+	    .reason == "remote.ssh.listen changed: needs a restart"' ||
+	    atf_fail "no refused reload by uid 0 in the journal"
+	jb_audit_has '.action == "reload" and .actor == "signal" and
+	    .decision == "accept" and .reason == "reloaded"' ||
+	    atf_fail "no reload by the signal in the journal"
 	# reload is the host's own: never over SSH
 	atf_check -s not-exit:0 -e match:"reload: not available over SSH" \
 	    jssh -i key1 jailbee@127.0.0.1 reload
@@ -1420,8 +1459,12 @@ R12_repo_over_ssh_body() {
 	atf_check -o ignore ./bin/jbctl -s "$(jb_sock)" reload
 	atf_check -s not-exit:0 -e match:"^jailbee: no such repo $p\$" \
 	    jssh -i key1 jailbee@127.0.0.1 "ls --repo $p"
-	atf_check -o ignore -x "grep -F '\"repo\":\"nosuch\",\"decision\":\"refuse\",\"reason\":\"unknown repo\"' state/ssh-journal.jsonl"
-	atf_check -o ignore -x "grep -F '\"repo\":\"$p\",\"decision\":\"refuse\",\"reason\":\"excluded_repos\"' state/ssh-journal.jsonl"
+	jb_audit_has '.repo == "nosuch" and .decision == "refuse" and
+	    .reason == "unknown repo"' ||
+	    atf_fail "no refusal of an unknown repo in the journal"
+	jb_audit_has '.repo == $p and .decision == "refuse" and
+	    .reason == "excluded_repos"' --arg p "$p" ||
+	    atf_fail "no refusal of an excluded repo in the journal"
 	# forgotten: gone for SSH too, the container stays
 	atf_check -e match:"forgot $p" ./bin/jbctl -s "$(jb_sock)" repo rm $p
 	atf_check -o empty ./bin/jbctl -s "$(jb_sock)" repo ls

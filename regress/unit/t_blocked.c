@@ -66,9 +66,101 @@ ATF_TC_BODY(bounded, tc)
 	blocked_free(&b);
 }
 
+/* the journal's summary: since the last one, per container */
+ATF_TC_WITHOUT_HEAD(summary);
+ATF_TC_BODY(summary, tc)
+{
+	struct blocked		b;
+	struct blocked_sum	s;
+	int			i;
+
+	memset(&b, 0, sizeof(b));
+	blocked_summary(&b, "c1", &s);
+	ATF_CHECK(s.count == 0 && s.distinct == 0 && s.top[0] == '\0');
+	for (i = 0; i < 3; i++)
+		ATF_REQUIRE(blocked_note(&b, "c1", "a.example", i) >= 0);
+	ATF_REQUIRE(blocked_note(&b, "c1", "b.example", 4) >= 0);
+	ATF_REQUIRE(blocked_note(&b, "c1", "\033]0;x\007", 5) >= 0);
+	ATF_REQUIRE(blocked_note(&b, "c2", "c.example", 6) >= 0);
+	blocked_summary(&b, "c1", &s);
+	ATF_CHECK(s.count == 5);
+	ATF_CHECK(s.distinct == 3);
+	ATF_CHECK_STREQ(s.top, "a.example");
+	ATF_CHECK(s.topcount == 3);
+	/* a new summary starts: nothing since */
+	blocked_summary(&b, "c1", &s);
+	ATF_CHECK(s.count == 0 && s.distinct == 0);
+	/* the other container's is its own; the totals stay for net log */
+	blocked_summary(&b, "c2", &s);
+	ATF_CHECK(s.count == 1 && s.distinct == 1);
+	ATF_CHECK_STREQ(s.top, "c.example");
+	ATF_REQUIRE(blocked_note(&b, "c1", "\033]0;x\007", 7) >= 0);
+	ATF_REQUIRE(blocked_note(&b, "c1", "b.example", 8) >= 0);
+	ATF_REQUIRE(blocked_note(&b, "c1", "\001", 9) >= 0);
+	blocked_summary(&b, "c1", &s);
+	ATF_CHECK(s.count == 3 && s.distinct == 2);
+	ATF_CHECK_STREQ(s.top, BLOCKED_ODD);
+	ATF_CHECK(s.topcount == 2);
+	ATF_CHECK(b.v[0].count == 3);
+	blocked_free(&b);
+}
+
+static int
+kept(const struct blocked *b, const char *ctr, const char *what)
+{
+	size_t	i;
+
+	for (i = 0; i < b->n; i++)
+		if (strcmp(b->v[i].ctr, ctr) == 0 &&
+		    strcmp(b->v[i].what, what) == 0)
+			return 1;
+	return 0;
+}
+
+/* the least recently asked gives way, also after a forget reordered */
+ATF_TC_WITHOUT_HEAD(recency);
+ATF_TC_BODY(recency, tc)
+{
+	struct blocked	b;
+	char		name[64];
+	int		i;
+
+	memset(&b, 0, sizeof(b));
+	ATF_REQUIRE(blocked_note(&b, "c1", "a.example", 1) == 1);
+	ATF_REQUIRE(blocked_note(&b, "c1", "b.example", 2) == 1);
+	ATF_REQUIRE(blocked_note(&b, "c2", "x.example", 3) == 1);
+	ATF_REQUIRE(blocked_note(&b, "c1", "c.example", 4) == 1);
+	ATF_REQUIRE(blocked_forget(&b, "c2") == 1);
+	/* asked again: a is now the most recent, b the oldest */
+	ATF_REQUIRE(blocked_note(&b, "c1", "a.example", 5) == 0);
+	for (i = 0; (size_t)i < BLOCKED_MAX - 3; i++) {
+		(void)snprintf(name, sizeof(name), "n%d.example", i);
+		ATF_REQUIRE(blocked_note(&b, "c3", name, 6) == 1);
+	}
+	ATF_REQUIRE(b.n == BLOCKED_MAX && b.evicted == 0);
+	ATF_REQUIRE(blocked_note(&b, "c3", "new1.example", 7) == 1);
+	ATF_CHECK(!kept(&b, "c1", "b.example"));
+	ATF_CHECK(kept(&b, "c1", "a.example") && kept(&b, "c1", "c.example"));
+	ATF_REQUIRE(blocked_note(&b, "c3", "new2.example", 7) == 1);
+	ATF_CHECK(!kept(&b, "c1", "c.example"));
+	ATF_CHECK(kept(&b, "c1", "a.example"));
+	ATF_CHECK(b.evicted == 2);
+	/* a counted again after all that is found, not added */
+	ATF_CHECK(blocked_note(&b, "c1", "a.example", 8) == 0);
+	ATF_CHECK(blocked_note(&b, "c3", "new1.example", 8) == 0);
+	ATF_CHECK(b.n == BLOCKED_MAX);
+	blocked_free(&b);
+	/* freed: a new note starts a new table */
+	ATF_CHECK(blocked_note(&b, "c1", "a.example", 9) == 1);
+	ATF_CHECK(b.n == 1);
+	blocked_free(&b);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, counts);
 	ATF_TP_ADD_TC(tp, bounded);
+	ATF_TP_ADD_TC(tp, summary);
+	ATF_TP_ADD_TC(tp, recency);
 	return atf_no_error();
 }

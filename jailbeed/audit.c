@@ -1,0 +1,398 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * The audit journal: one JSON line per decision of the suite (network
+ * changes and their reverts, refused-DNS summaries, mounts, port
+ * forwards, container lifecycle, SSH), one schema (auditrec.h), in
+ * state_dir/audit.jsonl, rotated by size; jbctl audit reads it back.
+ */
+
+#include <sys/stat.h>
+#include <sys/uio.h>
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "auditrec.h"
+#include "cmdtab.h"
+#include "duration.h"
+#include "jailbeed.h"
+#include "jbctl.h"
+#include "jobs.h"
+#include "log.h"
+
+#define AUDIT_CHUNK	65536	/* audit reads the journal so much at a time */
+
+/*
+ * The current file and the rotated ones (.1 newest), all opened as root
+ * at start, so that rotating needs no directory access after the
+ * privilege drop: past remote.ssh.journal_max_kib each file's bytes move
+ * one place down and the current one starts empty.
+ */
+static int	journal_fds[JB_JOURNAL_KEEP_MAX];
+static int	njournal;
+
+/* as root, before the privilege drop */
+void
+audit_init(void)
+{
+	char	path[PATH_MAX];
+	int	i;
+
+	/* journal_keep is read here only: a reload does not change it */
+	for (i = 0; i < env->conf.ssh_journal_keep; i++) {
+		if ((i == 0 ? snprintf(path, sizeof(path), "%s/audit.jsonl",
+		    env->conf.state_dir) : snprintf(path, sizeof(path),
+		    "%s/audit.jsonl.%d", env->conf.state_dir, i)) >=
+		    (int)sizeof(path))
+			fatalx("audit journal: state_dir too long");
+		if ((journal_fds[i] = open(path, O_RDWR | O_CREAT | O_CLOEXEC |
+		    (i == 0 ? O_APPEND : 0), 0600)) == -1)
+			fatal("audit journal %s", path);
+		njournal++;
+	}
+}
+
+/* copy from's bytes over to's */
+static int
+journal_copy(int from, int to)
+{
+	char	 buf[65536];
+	off_t	 off = 0;
+	ssize_t	 n;
+
+	if (ftruncate(to, 0) == -1)
+		return -1;
+	while ((n = pread(from, buf, sizeof(buf), off)) > 0) {
+		if (pwrite(to, buf, n, off) != n)
+			return -1;
+		off += n;
+	}
+	return n == -1 ? -1 : 0;
+}
+
+static void
+journal_rotate(void)
+{
+	struct stat	st;
+	int		i;
+
+	if (fstat(journal_fds[0], &st) == -1 ||
+	    st.st_size < (off_t)env->conf.ssh_journal_max_kib * 1024)
+		return;
+	for (i = njournal - 1; i > 0; i--)
+		if (journal_copy(journal_fds[i - 1], journal_fds[i]) == -1) {
+			log_warn("audit journal: rotating");
+			return;
+		}
+	if (ftruncate(journal_fds[0], 0) == -1)
+		log_warn("audit journal: rotating");
+}
+
+/* one line in the journal and in syslog */
+void
+audit_write(struct audit_rec *r)
+{
+	struct iovec	 iov[2];
+	char		 line[AUDIT_LINE_MAX];
+	int		 len;
+
+	if (r->when == 0)
+		r->when = time(NULL);
+	if ((len = audit_format(r, line, sizeof(line))) == -1) {
+		log_warnx("audit: a record of %s did not fit", r->action);
+		return;
+	}
+	if (njournal > 0) {
+		iov[0].iov_base = line;
+		iov[0].iov_len = len;
+		iov[1].iov_base = "\n";
+		iov[1].iov_len = 1;
+		if (writev(journal_fds[0], iov, 2) == -1)
+			log_warn("audit journal");
+		journal_rotate();
+	}
+	log_info("audit: %s", line);
+}
+
+/* a record by the job's actor, or by jailbeed itself (job NULL) */
+void
+audit_rec_job(struct audit_rec *r, struct job *job, const char *action,
+    const char *container, const char *repo)
+{
+	memset(r, 0, sizeof(*r));
+	r->actor = job != NULL ? job->actor : "jailbeed";
+	r->action = action;
+	r->container = container;
+	r->repo = repo;
+	r->decision = "accept";
+}
+
+/*
+ * jbctl audit [--since DURATION] [--container NAME] [--action ACTION]
+ * [--key FINGERPRINT] [-o json]: the journal's lines, oldest first, the
+ * rotated files before the current one; read a piece at a time, never
+ * whole.  JSON: the lines as they are; text: one line each.
+ */
+void
+cmd_audit(struct job *job)
+{
+	struct jb_output	*o;
+	struct audit_filter	 f;
+	const char		*since = job_opt(job, "since");
+	const char		*fmt = job_opt(job, "output");
+	char			 cutoff[32], err[256], *buf, *line, *nl;
+	const char		*out;
+	char			 text[AUDIT_LINE_MAX];
+	int64_t			 secs = 0;
+	time_t			 t;
+	off_t			 off;
+	size_t			 have, len;
+	ssize_t			 n;
+	int			 fd, skip, json = fmt != NULL &&
+				    strcmp(fmt, "json") == 0, tl;
+
+	if (since != NULL && duration_parse(since, 1, 366LL * 86400, &secs,
+	    err, sizeof(err)) == -1) {
+		job_end(job, 0, "--since: %s", err);
+		return;
+	}
+	t = time(NULL) - (time_t)secs;
+	strftime(cutoff, sizeof(cutoff), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	memset(&f, 0, sizeof(f));
+	f.cutoff = since != NULL ? cutoff : NULL;
+	f.container = job_opt(job, "container");
+	f.action = job_opt(job, "action");
+	f.actor = job_opt(job, "key");
+	if (njournal == 0) {
+		job_end(job, 0, "the audit journal cannot be read");
+		return;
+	}
+	if ((buf = malloc(AUDIT_CHUNK + 1)) == NULL ||
+	    (o = calloc(1, sizeof(*o))) == NULL) {
+		free(buf);
+		job_end(job, 0, "out of memory");
+		return;
+	}
+	o->which = 1;
+	for (fd = njournal - 1; fd >= 0; fd--) {
+		off = 0;
+		have = 0;
+		skip = 0;
+		while ((n = pread(journal_fds[fd], buf + have,
+		    AUDIT_CHUNK - have, off)) > 0) {
+			off += n;
+			have += n;
+			buf[have] = '\0';
+			line = buf;
+			while ((nl = memchr(line, '\n', have - (line - buf))) !=
+			    NULL) {
+				*nl = '\0';
+				out = NULL;
+				len = 0;
+				if (!skip && audit_match(line, &f)) {
+					if (json) {
+						out = line;
+						len = nl - line;
+					} else if ((tl = audit_text(line, text,
+					    sizeof(text))) != -1) {
+						out = text;
+						len = tl;
+					}
+				}
+				if (out != NULL && len + 1 <= sizeof(o->data)) {
+					if (o->len + len + 1 > sizeof(o->data)) {
+						(void)job_reply(job,
+						    IMSG_CTL_OUTPUT, o,
+						    sizeof(*o), -1);
+						o->len = 0;
+					}
+					memcpy(o->data + o->len, out, len);
+					o->data[o->len + len] = '\n';
+					o->len += len + 1;
+				}
+				skip = 0;
+				line = nl + 1;
+			}
+			have -= line - buf;
+			memmove(buf, line, have);
+			if (have == AUDIT_CHUNK) {
+				/* a line longer than a piece: not a line of ours */
+				have = 0;
+				skip = 1;
+			}
+		}
+	}
+	if (o->len > 0)
+		(void)job_reply(job, IMSG_CTL_OUTPUT, o, sizeof(*o), -1);
+	free(o);
+	free(buf);
+	job_end(job, 1, " ");
+}
+
+/* jb-netd's own: a revert at the deadline, a refused-names summary */
+int
+audit_netd(struct imsg *imsg)
+{
+	struct jb_netd_audit	ev;
+	struct audit_rec	r;
+	char			until[32];
+	struct tm		tm;
+	time_t			t;
+
+	if (imsg_get_id(imsg) != 0 ||
+	    imsg_get_data(imsg, &ev, sizeof(ev)) == -1)
+		return -1;
+	ev.name[sizeof(ev.name) - 1] = '\0';
+	ev.repo[sizeof(ev.repo) - 1] = '\0';
+	ev.kind[sizeof(ev.kind) - 1] = '\0';
+	ev.top[sizeof(ev.top) - 1] = '\0';
+	audit_rec_job(&r, NULL, NULL, ev.name, ev.repo);
+	if (strcmp(ev.kind, "revert") == 0) {
+		r.action = "net.strict";
+		r.reason = "loose deadline reached";
+		t = (time_t)ev.deadline;
+		if (gmtime_r(&t, &tm) != NULL) {
+			strftime(until, sizeof(until), "%Y-%m-%dT%H:%M:%SZ",
+			    &tm);
+			audit_str(&r, "deadline", until);
+		}
+	} else if (strcmp(ev.kind, "dns-refused") == 0) {
+		r.action = "net.dns-refused";
+		r.decision = "refuse";
+		r.reason = "no egress_allow entry";
+		audit_num(&r, "count", (long long)ev.count);
+		audit_num(&r, "names", (long long)ev.distinct);
+		/* a name jb-netd kept: plain DNS, or "(not a DNS name)" */
+		audit_str(&r, "top", ev.top);
+		audit_num(&r, "top_count", (long long)ev.topcount);
+	} else
+		return -1;
+	audit_write(&r);
+	return 0;
+}
+
+/* the commands that change something, and their journal's action */
+static const struct {
+	enum cmd_id	 id;
+	const char	*action;
+} audited[] = {
+	{ CMD_NEW, "new" },
+	{ CMD_START, "start" },
+	{ CMD_STOP, "stop" },
+	{ CMD_RESTART, "restart" },
+	{ CMD_DESTROY, "destroy" },
+	{ CMD_NET_LOOSE, "net.loose" },
+	{ CMD_NET_STRICT, "net.strict" },
+	{ CMD_NET_EGRESS_ADD, "net.egress.add" },
+	{ CMD_NET_EGRESS_RM, "net.egress.rm" },
+	{ CMD_MOUNT, "mount" },
+	{ CMD_UNMOUNT, "unmount" },
+	{ CMD_PORT_TO_CONTAINER, "port.add" },
+	{ CMD_PORT_TO_HOST, "port.add" },
+	{ CMD_PORT_RM, "port.rm" },
+};
+
+/* the container a command acts on, as resolved (and its repo) */
+void
+audit_target(struct job *job, const char *name, const struct repo_ctx *ctx)
+{
+	(void)strlcpy(job->audit_ctr, name, sizeof(job->audit_ctr));
+	if (ctx != NULL && ctx->have_conf)
+		(void)strlcpy(job->audit_repo, ctx->conf.container_prefix,
+		    sizeof(job->audit_repo));
+	else if (job->remote_repo[0] != '\0')
+		(void)strlcpy(job->audit_repo, job->remote_repo,
+		    sizeof(job->audit_repo));
+}
+
+/* one field of the command's own (key: a fixed word) */
+void
+audit_detail(struct job *job, const char *key, const char *val)
+{
+	job->audit_key = key;
+	(void)strlcpy(job->audit_val, val, sizeof(job->audit_val));
+}
+
+/*
+ * From job_end: a command of the table above done (accept) or refused
+ * (refuse, its error as the reason), by the job's actor.  Before the
+ * container was resolved, the container is the name as given.
+ */
+void
+audit_job_end(struct job *job, int ok, const char *err)
+{
+	const struct cmd	*def = cmd_find(job->cmd.id);
+	struct audit_rec	 r;
+	struct tm		 tm;
+	const char		*action = NULL, *ctr = job->audit_ctr;
+	char			 until[32];
+	time_t			 t;
+	size_t			 i;
+
+	for (i = 0; i < sizeof(audited) / sizeof(audited[0]); i++)
+		if (audited[i].id == job->cmd.id)
+			action = audited[i].action;
+	if (action == NULL || def == NULL)
+		return;
+	if (ctr[0] == '\0' && def->name_arg > 0 &&
+	    def->name_arg <= job->nargs)
+		ctr = job->args[def->name_arg - 1];
+	else if (ctr[0] == '\0' && job->cmd.id == CMD_NEW && job->nargs > 0)
+		ctr = job->args[0];
+	audit_rec_job(&r, job, action, ctr, job->audit_repo);
+	r.decision = ok ? "accept" : "refuse";
+	r.reason = err;
+	if (job->cmd.id == CMD_PORT_TO_CONTAINER ||
+	    job->cmd.id == CMD_PORT_TO_HOST)
+		audit_str(&r, "direction", job->cmd.id ==
+		    CMD_PORT_TO_HOST ? "to-host" : "to-container");
+	if (job->audit_key != NULL)
+		audit_str(&r, job->audit_key, job->audit_val);
+	if (ok && job->audit_until != 0) {
+		t = (time_t)job->audit_until;
+		if (gmtime_r(&t, &tm) != NULL) {
+			strftime(until, sizeof(until), "%Y-%m-%dT%H:%M:%SZ",
+			    &tm);
+			audit_str(&r, "until", until);
+		}
+	}
+	if (job_opt(job, "force") != NULL)
+		audit_str(&r, "force", "true");
+	audit_write(&r);
+}
+
+/* jb-mountd's deadline came: the mount was detached (or not) */
+void
+audit_deadline(const struct jb_mount_deadline *d, const char *decision,
+    const char *reason)
+{
+	struct audit_rec	r;
+	struct tm		tm;
+	char			until[32];
+	time_t			t = (time_t)d->until;
+
+	audit_rec_job(&r, NULL, "unmount", d->name, "");
+	r.decision = decision;
+	r.reason = reason;
+	audit_str(&r, "kind", d->kind);
+	if (gmtime_r(&t, &tm) != NULL) {
+		strftime(until, sizeof(until), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		audit_str(&r, "deadline", until);
+	}
+	audit_write(&r);
+}
