@@ -42,6 +42,7 @@
 #include "mounts.h"
 #include "ports.h"
 #include "netpin.h"
+#include "netstatus.h"
 
 struct newjob {
 	LIST_ENTRY(newjob)	 entry;		/* in newjobs once picked */
@@ -496,7 +497,7 @@ new_policy(struct job *job)
 	struct newjob		*n = job->state;
 	struct repoconf		*conf = &n->ctx->conf;
 	struct jb_netd_ctr	*m;
-	size_t			 i, off = 0, l;
+	char			 why[JB_ERR_TEXT_MAX];
 
 	if ((m = calloc(1, sizeof(*m))) == NULL) {
 		new_fail(job, "out of memory");
@@ -511,18 +512,12 @@ new_policy(struct job *job)
 		m->deadline = (int64_t)time(NULL) +
 		    (conf->loose_auto_revert.after > 0 ?
 		    conf->loose_auto_revert.after : RC_DEF_LOOSE_AFTER);
-	for (i = 0; i < conf->egress_allow.n; i++) {
-		l = strlen(conf->egress_allow.v[i]) + 1;
-		if (l > sizeof(m->entries) - off) {
-			free(m);
-			new_fail(job, "egress_allow in %s holds more than jb-netd "
-			    "takes in one message (%zu bytes)",
-			    conf->paths.repo, sizeof(m->entries));
-			return;
-		}
-		memcpy(m->entries + off, conf->egress_allow.v[i], l);
-		off += l;
-		m->nentries++;
+	/* and the enabled agents' egress_allow, origin agent:<name> */
+	if (net_entries_pack(conf, job_opt(job, "agent"), m, why,
+	    sizeof(why)) == -1) {
+		free(m);
+		new_fail(job, "%s", why);
+		return;
 	}
 	/* jb-netd adds the repo's override layer (net egress add --repo) */
 	strlcpy(m->repo, conf->container_prefix, sizeof(m->repo));
@@ -579,6 +574,9 @@ new_create(struct job *job)
 	strlcpy(q->prefix, conf->container_prefix, sizeof(q->prefix));
 	strlcpy(q->branch, n->branch, sizeof(q->branch));
 	strlcpy(q->base, n->base, sizeof(q->base));
+	/* start runs it again, apply keeps its egress_allow */
+	if (job_opt(job, "agent") != NULL)
+		strlcpy(q->agent, job_opt(job, "agent"), sizeof(q->agent));
 	strlcpy(q->net, job_opt(job, "net") != NULL &&
 	    strcasecmp(job_opt(job, "net"), "loose") == 0 ? "loose" : "strict",
 	    sizeof(q->net));

@@ -749,6 +749,12 @@ enforced:
 static const char *
 entry_origin(const struct netd_ctr *t, size_t i)
 {
+	static char	buf[sizeof("agent:") + EGRESS_AGENT_MAX];
+
+	if (i < netd_ctr_ncfg(t) && t->e[i].agent[0] != '\0') {
+		(void)snprintf(buf, sizeof(buf), "agent:%s", t->e[i].agent);
+		return buf;
+	}
 	if (i < netd_ctr_ncfg(t))
 		return "config";
 	if (i < t->n - t->nover)
@@ -845,8 +851,8 @@ egress_ls(struct child *c, uint32_t rid, const struct netd_ctr *t)
 	size_t			 i;
 
 	for (i = 0; i < netd_ctr_ncfg(t); i++)
-		status_line(c, rid, "config %s", policy_entry_fmt(&t->e[i], e,
-		    sizeof(e)));
+		status_line(c, rid, "%s %s", entry_origin(t, i),
+		    policy_entry_fmt(&t->e[i], e, sizeof(e)));
 	if (t->repo[0] != '\0' && (r = netd_repos_find(&repos, t->repo)) !=
 	    NULL)
 		for (i = 0; i < r->n; i++)

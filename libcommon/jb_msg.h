@@ -42,6 +42,7 @@
 #define JB_INSTANCE_MAX		64	/* Incus instance name, NUL included */
 #define JB_BRANCH_MAX		256	/* a git ref name, NUL included */
 #define JB_ARGV_MAX		4096	/* packed argv: NUL-separated strings */
+#define JB_AGENT_MAX		33	/* an agent's name, NUL included */
 #define JB_ENV_MAX		2048	/* packed "K=V" strings */
 #define JB_OPTVAL_MAX		256
 #define JB_OPTS_MAX		8	/* = CMD_MAXOPTS */
@@ -320,6 +321,8 @@ struct jb_instance {
 	int64_t		mount_until;		/* 0: none has a deadline */
 	/* net from jb-netd when it holds a policy, with its loose deadline */
 	int64_t		net_until;		/* 0: strict or no revert */
+	/* wt-agent2: the agent new --agent enabled (user.jailbee.agent) */
+	char		agent[JB_AGENT_MAX];
 };
 
 struct jb_snapshot {
@@ -349,6 +352,8 @@ struct jb_incus_create {
 	char		net[8];			/* strict | loose */
 	char		env[JB_ENV_MAX];	/* container.env, "K=V" NUL-separated */
 	uint32_t	nenv;
+	/* wt-agent2: new --agent, user.jailbee.agent; "" none */
+	char		agent[JB_AGENT_MAX];
 };
 
 enum jb_incus_verb {
@@ -713,6 +718,12 @@ struct jb_netd_ctr {
 	char		entries[JB_ARGV_MAX];
 	/* wt-egress: its repo's container_prefix, for the repo layer (N7) */
 	char		repo[48];
+	/*
+	 * wt-agent2: per entry, NUL-separated, where it comes from: "" the
+	 * config's egress_allow, else the enabled agent whose egress_allow
+	 * it is (origin agent:<name>); all zero: every entry the config's
+	 */
+	char		agents[JB_ARGV_MAX];
 };
 
 /*
@@ -734,8 +745,8 @@ struct jb_net_ctr {
 struct jb_net_allow {
 	char		name[JB_INSTANCE_MAX];	/* the container */
 	char		entry[320];		/* as egress_allow writes it */
-	char		origin[16];		/* config | repo-override |
-						   container */
+	char		origin[48];		/* config | agent:<name> |
+						   repo-override | container */
 };
 
 /* an address admitted for an allowed name, and until when */

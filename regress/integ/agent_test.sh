@@ -21,6 +21,7 @@
 # attaches.  What cannot run yet is refused before anything is made.
 
 . "$(atf_get_srcdir)/lib.sh"
+. "$(atf_get_srcdir)/nethosts.sh"
 
 # the test repo with the fake agent's scripts committed, so the clone
 # has them, and agents.fake (and a failing one) in its config
@@ -57,6 +58,7 @@ agents:
     install: ./install.sh
     command: ./agent.sh
     env: {FAKE_ENV: from-config}
+    egress_allow: ["198.18.1.10:8080"]
   broken:
     install_check: "false"
     install: echo the install broke >&2; exit 3
@@ -185,7 +187,7 @@ no_autostart_and_failures_body() {
 	atf_check -s exit:1 -e match:"--agent nosuch: no such agent" \
 	    jbo repo new none --agent nosuch
 	atf_check -s exit:1 \
-	    -e match:"agents.claude.egress_allow: its entries joining the container's allowlist is not supported yet" \
+	    -e match:"agents.claude.shared: its shared state directories are not supported yet" \
 	    jbo repo new cl --agent claude
 	atf_check -o inline:"" incus list -c n --format csv "^$p-(none|cl)\$"
 }
@@ -224,7 +226,60 @@ start_enabled_body() {
 }
 start_enabled_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+# GET / on port 8080 of $2 from container $1, at most 5 s
+ctr_http() {
+	in_ctr "$1" sh -c "printf 'GET / HTTP/1.0\r\n\r\n' | nc -w 5 $2 8080"
+}
+
+atf_test_case agent_egress cleanup
+agent_egress_head() {
+	atf_set descr "an enabled agent's egress_allow joins the container's" \
+	    "allowlist with origin agent:fake (net egress ls, net status," \
+	    "-o json): real packets reach the test host only from the" \
+	    "container whose agent is enabled; apply and start keep it"
+	atf_set require.user root
+	atf_set timeout 400
+}
+agent_egress_body() {
+	setup
+	nh_up 10.213.0.0/24
+	p=$(jb_prefix)
+	atf_check -e ignore jbo repo new plain
+	atf_check -e match:"network: strict, 1 egress_allow entry" \
+	    -e match:"agent fake: launched" jbo repo new ag --agent fake
+	jb_routed $p-plain
+	jb_routed $p-ag
+	atf_check -o match:"^hello 8080 from $NH_WWW" ctr_http $p-ag $NH_WWW
+	atf_check -s not-exit:0 -o empty -e ignore ctr_http $p-plain $NH_WWW
+	atf_check -o inline:"agent:fake $NH_WWW:8080\n" \
+	    jbo repo net egress ls ag
+	atf_check -o inline:"" jbo repo net egress ls plain
+	atf_check -o match:"allow $NH_WWW:8080 \(agent:fake\)" \
+	    jbo repo net status ag
+	jbo repo net status -o json ag > st.json || atf_fail "-o json failed"
+	atf_check -o inline:"agent:fake\n" jq -r ".containers[] |
+	    select(.name == \"$p-ag\") | .allow[] |
+	    select(.entry == \"$NH_WWW:8080\") | .origin" st.json
+	# net egress add cannot take what the agent already grants
+	atf_check -s exit:1 -e match:"an agent's egress_allow" \
+	    jbo repo net egress add ag "$NH_WWW:8080"
+	# apply reads the config again: the recorded --agent keeps its entry
+	atf_check -e ignore jbo repo apply ag
+	atf_check -o inline:"agent:fake $NH_WWW:8080\n" \
+	    jbo repo net egress ls ag
+	atf_check -o match:"^hello 8080 from $NH_WWW" ctr_http $p-ag $NH_WWW
+	# start runs the agent new --agent recorded on the container
+	atf_check -o inline:"fake\n" incus config get $p-ag user.jailbee.agent
+	atf_check -e ignore jbo repo stop ag
+	atf_check -e match:"agent fake: installed \(install_check passed\)" \
+	    -e match:"agent fake: launched" jbo repo start ag
+	atf_check -e ignore jbo repo stop plain
+	atf_check -e not-match:"agent fake" jbo repo start plain
+}
+agent_egress_cleanup() { jb_containers_cleanup; jb_cleanup; nh_down; }
+
 atf_init_test_cases() {
+	atf_add_test_case agent_egress
 	atf_add_test_case new_agent
 	atf_add_test_case tmux_attach
 	atf_add_test_case no_autostart_and_failures

@@ -1991,21 +1991,18 @@ ATF_TC_BODY(agents_presets, tc)
 		OK(R, "agents:\n  claude: {enabled: true}\n", &c);
 		ATF_CHECK(repoconf_finish(&c, "/src/proj", 1000, 1001, err,
 		    sizeof(err)) == -1);
-		ATF_CHECK_STREQ(err, "agents.claude.egress_allow: its entries "
-		    "joining the container's allowlist is not supported yet: "
-		    "set it empty ([], or strict) to run the agent without it, "
-		    "or put what it needs in the repo's own keys "
-		    "(egress_allow)");
+		ATF_CHECK_STREQ(err, "agents.claude.shared: its shared state "
+		    "directories are not supported yet: set it empty ([]) to "
+		    "run the agent without them");
 		repoconf_free(&c);
+		/* its egress_allow is no refusal: it joins the allowlist */
 		fresh(&c);
-		OK(R, "agents:\n  claude: {enabled: true, egress_allow: [],\n"
-		    "    shared: []}\n", &c);
+		OK(R, "agents:\n  claude: {enabled: true, shared: []}\n", &c);
 		ATF_CHECK(repoconf_finish(&c, "/src/proj", 1000, 1001, err,
 		    sizeof(err)) == -1);
 		ATF_CHECK_STREQ(err, "agents.claude.install_network: loose (the "
 		    "network opened for the install) is not supported yet: set "
-		    "it empty ([], or strict) to run the agent without it, or "
-		    "put what it needs in the repo's own keys (egress_allow)");
+		    "it strict to run the agent without it");
 		repoconf_free(&c);
 		fresh(&c);
 		OK(R, "agents:\n  x: {enabled: true}\n", &c);
