@@ -190,8 +190,8 @@ const struct rc_agent *repoconf_agent(const struct repoconf *,
 	    const char *name);
 /*
  * 0 when jbctl new can run the enabled agent a; -1 and why, naming the
- * key, when it asks for what is not done yet (shared, install_network:
- * loose) or lacks a command.
+ * key, when it asks for what is not done yet (shared) or lacks a
+ * command.
  */
 int	repoconf_agent_runnable(const struct rc_agent *, char *err,
 	    size_t errlen);

@@ -650,10 +650,6 @@ repoconf_agent_runnable(const struct rc_agent *a, char *err, size_t errlen)
 		(void)snprintf(err, errlen, "agents.%s.shared: its shared "
 		    "state directories are not supported yet: set it empty "
 		    "([]) to run the agent without them", a->name);
-	else if (strcmp(a->install_network, "loose") == 0)
-		(void)snprintf(err, errlen, "agents.%s.install_network: loose "
-		    "(the network opened for the install) is not supported "
-		    "yet: set it strict to run the agent without it", a->name);
 	else
 		return 0;
 	return -1;

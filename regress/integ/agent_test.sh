@@ -226,9 +226,13 @@ start_enabled_body() {
 }
 start_enabled_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
-# GET / on port 8080 of $2 from container $1, at most 5 s
-ctr_http() {
-	in_ctr "$1" sh -c "printf 'GET / HTTP/1.0\r\n\r\n' | nc -w 5 $2 8080"
+# bin/ctr_http C ADDR: GET / on port 8080 of ADDR from container C
+net_tools() {
+	cat > bin/ctr_http <<'EOS'
+#!/bin/sh
+exec in_ctr "$1" sh -c "printf 'GET / HTTP/1.0\r\n\r\n' | nc -w 5 $2 8080"
+EOS
+	chmod 0755 bin/ctr_http
 }
 
 atf_test_case agent_egress cleanup
@@ -242,6 +246,7 @@ agent_egress_head() {
 }
 agent_egress_body() {
 	setup
+	net_tools
 	nh_up 10.213.0.0/24
 	p=$(jb_prefix)
 	atf_check -e ignore jbo repo new plain
