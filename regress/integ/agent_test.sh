@@ -45,9 +45,23 @@ echo "agent ran in $PWD REPO_DIR=$REPO_DIR FAKE_ENV=$FAKE_ENV" > "$HOME/.fake/ag
 echo "fake agent is up"
 sleep 1
 EOF
-	chmod 0755 $r/install.sh $r/agent.sh
+	# install_network: loose: can the install reach a test host nothing
+	# admits?  "kill": the install is killed after it tried
+	cat > $r/netinstall.sh <<'EOF'
+#!/bin/sh
+mkdir -p "$HOME/.netfake"
+if printf 'GET / HTTP/1.0\r\n\r\n' | nc -w 5 198.18.1.11 8080 |
+    grep -q "^hello 8080"; then
+	echo reached > "$HOME/.netfake/during"
+else
+	echo refused > "$HOME/.netfake/during"
+fi
+[ "$1" = kill ] && kill -9 $$
+touch "$HOME/.netfake/installed"
+EOF
+	chmod 0755 $r/install.sh $r/agent.sh $r/netinstall.sh
 	# the checkout is the owner's already: git as root would refuse it
-	git -c safe.directory="*" -C $r add install.sh agent.sh ||
+	git -c safe.directory="*" -C $r add install.sh agent.sh netinstall.sh ||
 	    atf_fail "git add"
 	git -c safe.directory="*" -C $r commit -q -m "the fake agent" ||
 	    atf_fail "git commit"
@@ -59,6 +73,16 @@ agents:
     command: ./agent.sh
     env: {FAKE_ENV: from-config}
     egress_allow: ["198.18.1.10:8080"]
+  netfake:
+    install_check: test -e "$HOME/.netfake/installed"
+    install: ./netinstall.sh
+    command: ./agent.sh
+    install_network: loose
+  netkill:
+    install_check: "false"
+    install: ./netinstall.sh kill
+    command: ./agent.sh
+    install_network: loose
   broken:
     install_check: "false"
     install: echo the install broke >&2; exit 3
@@ -267,7 +291,7 @@ agent_egress_body() {
 	    select(.entry == \"$NH_WWW:8080\") | .origin" st.json
 	# net egress add cannot take what the agent already grants
 	atf_check -s exit:1 -e match:"an agent's egress_allow" \
-	    jbo repo net egress add ag "$NH_WWW:8080"
+	    jbo repo net egress add "$NH_WWW:8080" ag
 	# apply reads the config again: the recorded --agent keeps its entry
 	atf_check -e ignore jbo repo apply ag
 	atf_check -o inline:"agent:fake $NH_WWW:8080\n" \
@@ -283,7 +307,47 @@ agent_egress_body() {
 }
 agent_egress_cleanup() { jb_containers_cleanup; jb_cleanup; nh_down; }
 
+atf_test_case install_network cleanup
+install_network_head() {
+	atf_set descr "install_network: loose opens the network for the" \
+	    "install alone, by jb-netd's deadline: the install reaches a test" \
+	    "host nothing admits, the container is strict after it, also when" \
+	    "the install is killed; an installed agent opens nothing"
+	atf_set require.user root
+	atf_set timeout 400
+}
+install_network_body() {
+	setup
+	net_tools
+	nh_up 10.213.0.0/24
+	p=$(jb_prefix)
+	atf_check -e match:"agent netfake: $p-nl loose for its install \(install_network: loose\), 630 s at most" \
+	    -e match:"agent netfake: installed" \
+	    -e match:"agent netfake: $p-nl is strict again" \
+	    -e match:"agent netfake: launched" jbo repo new nl --agent netfake
+	atf_check -o inline:"reached\n" in_ctr $p-nl cat /home/dev/.netfake/during
+	atf_check -o match:"$p-nl .*: strict" jbo repo net status nl
+	atf_check -s not-exit:0 -o empty -e ignore ctr_http $p-nl $NH_WWW2
+	# installed: install_check passes, nothing is opened
+	atf_check -e ignore jbo repo stop nl
+	atf_check -e match:"agent netfake: installed \(install_check passed\)" \
+	    -e not-match:"loose" jbo repo start nl
+	atf_check -o match:"$p-nl .*: strict" jbo repo net status nl
+
+	# killed after it reached the host: new fails, strict again
+	atf_check -s exit:1 \
+	    -e match:"agent netkill: $p-nk loose for its install" \
+	    -e match:"agent netkill: $p-nk is strict again" \
+	    -e match:"agent netkill: install failed \(status 137\)" \
+	    jbo repo new nk --agent netkill
+	atf_check -o inline:"reached\n" in_ctr $p-nk cat /home/dev/.netfake/during
+	atf_check -o match:"$p-nk .*: strict" jbo repo net status nk
+	atf_check -s not-exit:0 -o empty -e ignore ctr_http $p-nk $NH_WWW2
+}
+install_network_cleanup() { jb_containers_cleanup; jb_cleanup; nh_down; }
+
 atf_init_test_cases() {
+	atf_add_test_case install_network
 	atf_add_test_case agent_egress
 	atf_add_test_case new_agent
 	atf_add_test_case tmux_attach
