@@ -79,6 +79,7 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/cmdtab.c libcommon/child.c libcommon/jb_msg.c \
 		   libcommon/testhook.c libcommon/repoconf.c \
 		   libcommon/repoconf_compat.c libcommon/repoconf_agents.c \
+		   libcommon/repoconf_autostart.c \
 		   libcommon/sandbox-linux.c libcommon/sandbox_procs.c \
 		   libcommon/sshargv.c libcommon/authkeys.c \
 		   libcommon/sshpolicy.c libcommon/mountspec.c \

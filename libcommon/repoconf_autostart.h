@@ -1,0 +1,44 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * autostart: on_create[] and on_start[] steps (repoconf_autostart.c).
+ * The struct is in repoconf.h, inside struct repoconf.
+ */
+
+#ifndef JB_REPOCONF_AUTOSTART_H
+#define JB_REPOCONF_AUTOSTART_H
+
+#include <stdio.h>
+
+#include "repoconf.h"
+#include "yamltree.h"
+
+/* YT_CUSTOM for autostart (dst: struct rc_autostart) */
+int	rc_autostart(struct yt_ctx *, const struct yt_node *, void *);
+/* deep copy; -1 out of memory, dst then empty */
+int	rc_autostart_copy(struct rc_autostart *dst,
+	    const struct rc_autostart *);
+void	rc_autostart_free(struct rc_autostart *);
+void	rc_autostart_dump(const struct rc_autostart *, int all, FILE *);
+
+/*
+ * A step's environment: base (container.env), then autostart.env, then
+ * the step's own, a later one replacing an earlier of the same name, as
+ * "NAME=value" into out[max]; the count, or -1 when more than max.
+ */
+struct rc_envlist;
+int	rc_step_env(const struct rc_envlist *base, const struct rc_autostart *,
+	    const struct rc_step *, char (*out)[RC_AGENT_ENVNAME_MAX +
+	    RC_AGENT_ENVVAL_MAX + 2], int max);
+/* the step's timeout in seconds: its own, else step_timeout, else 600 */
+int	rc_step_timeout(const struct rc_autostart *, const struct rc_step *);
+
+#endif /* JB_REPOCONF_AUTOSTART_H */
