@@ -96,7 +96,7 @@ JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/mount_remote.c jailbeed/github.c jailbeed/cmd_net.c \
 		   jailbeed/netsync.c jailbeed/netpin.c jailbeed/base_spec.c \
 		   jailbeed/remote_gate.c jailbeed/srcguard.c jailbeed/reaper.c \
-		   jailbeed/agent_run.c jailbeed/netgrant.c \
+		   jailbeed/agent_run.c jailbeed/netgrant.c jailbeed/autostart_run.c \
 		   jailbeed/ports.c jailbeed/cmd_port.c jailbeed/netstatus.c jailbeed/netlog.c \
 		   jailbeed/cmd_doctor.c
 JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http.c jb-incus/incus.c \

@@ -84,6 +84,7 @@ static const char agent_script[] =
     "    do_install\n"
     "  fi;;\n"
     "esac\n"
+    "[ \"$launch\" = - ] && exit 0\n"
     "[ \"$launch\" = 1 ] || { echo \"agent $name: not launched\"; exit 0; }\n"
     "command -v tmux >/dev/null || { echo \"agent $name: no tmux in the "
     "container to launch it in\" >&2; exit 11; }\n"
@@ -110,7 +111,7 @@ struct agentrun {
 	char			 instance[JB_INSTANCE_MAX];
 	const struct repoconf	*conf;
 	const struct rc_agent	*a;
-	int			 launch;
+	const char		*launch;	/* "1", "0" or "-": the script's */
 	capture_next		 next;
 	const char		*mode;		/* the phase running */
 	struct capture_result	 res;		/* the install's, kept */
@@ -168,7 +169,7 @@ run_phase(struct agentrun *ar, const char *mode, capture_next cb)
 	argv[n++] = a->update;
 	argv[n++] = a->auto_update == 1 ? "1" : "0";
 	argv[n++] = a->command;
-	argv[n++] = ar->launch && a->autostart != 0 ? "1" : "0";
+	argv[n++] = ar->launch;
 	/* after the 8 above, the agent's env as NAME=value */
 	for (i = 0; i < a->nenv; i++) {
 		(void)snprintf(envv[i], sizeof(envv[i]), "%s=%s",
@@ -218,6 +219,15 @@ static void	run_launched(struct job *, struct capture_result *);
 static void
 run_launch(struct agentrun *ar)
 {
+	struct capture_result	res;
+
+	/* installed, not to be launched by this run */
+	if (strcmp(ar->launch, "-") == 0) {
+		memset(&res, 0, sizeof(res));
+		res.ok = res.exited = 1;
+		run_end(ar, &res);
+		return;
+	}
 	if (run_phase(ar, "launch", run_launched) == -1)
 		run_unsent(ar);
 }
@@ -324,10 +334,11 @@ run_checked(struct job *job, struct capture_result *res)
 
 int
 agent_run(struct job *job, const char *instance, const struct repoconf *conf,
-    const struct rc_agent *a, int launch, capture_next next)
+    const struct rc_agent *a, int what, capture_next next)
 {
 	struct agentrun	*ar;
 	int		 loose = strcmp(a->install_network, "loose") == 0;
+	const char	*mode;
 
 	if ((ar = calloc(1, sizeof(*ar))) == NULL)
 		return -1;
@@ -335,13 +346,22 @@ agent_run(struct job *job, const char *instance, const struct repoconf *conf,
 	(void)strlcpy(ar->instance, instance, sizeof(ar->instance));
 	ar->conf = conf;
 	ar->a = a;
-	ar->launch = launch;
+	if (what == AGENT_INSTALL)
+		ar->launch = "-";
+	else
+		ar->launch = what == AGENT_LAUNCH && a->autostart != 0 ? "1" :
+		    "0";
 	ar->next = next;
 	LIST_INSERT_HEAD(&runs, ar, entry);
-	job_progress(job, "agent %s: install_check, then install when it "
-	    "fails, in %s", a->name, instance);
-	/* strict install: one command does it all */
-	if (run_phase(ar, loose ? "check" : "all", loose ? run_checked :
+	if (what != AGENT_INSTALL_LAUNCH && what != AGENT_INSTALL)
+		mode = "launch";
+	else {
+		job_progress(job, "agent %s: install_check, then install when "
+		    "it fails, in %s", a->name, instance);
+		/* strict install: one command does it all */
+		mode = loose ? "check" : "all";
+	}
+	if (run_phase(ar, mode, strcmp(mode, "check") == 0 ? run_checked :
 	    run_launched) == -1) {
 		LIST_REMOVE(ar, entry);
 		free(ar);

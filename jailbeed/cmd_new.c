@@ -34,6 +34,7 @@
 #include <time.h>
 
 #include "agent_run.h"
+#include "autostart_run.h"
 #include "base_spec.h"
 #include "addralloc.h"
 #include "capture.h"
@@ -65,7 +66,6 @@ struct newjob {
 	/* agents to install and launch: indexes into ctx->conf.agents */
 	size_t			 agent[RC_AGENTS_MAX];
 	size_t			 nagents;
-	size_t			 agent_next;
 	int			 launch;	/* not --no-autostart */
 };
 
@@ -176,45 +176,33 @@ static const char netwait_script[] =
     "done\n"
     "exit 1\n";
 
-static void	new_agents(struct job *);
 
 /*
- * An agent that does not install or launch leaves the container as it
- * is, ready for jbctl shell: new fails, but nothing is taken away.
+ * An agent or step that fails leaves the container as it is, ready for
+ * jbctl shell: new fails, but nothing is taken away.
  */
 static void
-new_agent_done(struct job *job, struct capture_result *res)
+new_autostarted(struct job *job, int ok, const char *err)
 {
-	struct newjob		*n = job->state;
-	const struct rc_agent	*a;
-	char			 err[JB_ERR_TEXT_MAX];
+	struct newjob	*n = job->state;
 
-	a = &n->ctx->conf.agents.v[n->agent[n->agent_next]];
-	if (agent_result(job, a->name, res, err, sizeof(err)) == -1) {
+	if (!ok) {
 		netpin_refresh(n->name);
 		job_end(job, 0, "%s; %s is kept as it is (jbctl shell %s)",
 		    err, n->name, n->branch);
 		return;
 	}
-	n->agent_next++;
-	new_agents(job);
+	new_ready(job);
 }
 
+/* the agents installed, on_create and on_start, the agents launched */
 static void
 new_agents(struct job *job)
 {
 	struct newjob	*n = job->state;
 
-	if (n->agent_next >= n->nagents) {
-		new_ready(job);
-		return;
-	}
-	if (agent_run(job, n->name, &n->ctx->conf,
-	    &n->ctx->conf.agents.v[n->agent[n->agent_next]], n->launch,
-	    new_agent_done) == -1)
-		new_fail(job, "agent %s: its commands do not fit in one "
-		    "message to jb-incus",
-		    n->ctx->conf.agents.v[n->agent[n->agent_next]].name);
+	autostart_run(job, n->name, &n->ctx->conf, n->agent, n->nagents, 1,
+	    n->launch, new_autostarted);
 }
 
 static void

@@ -346,7 +346,94 @@ install_network_body() {
 }
 install_network_cleanup() { jb_containers_cleanup; jb_cleanup; nh_down; }
 
+atf_test_case autostart_steps cleanup
+autostart_steps_head() {
+	atf_set descr "autostart: on_create then on_start steps, each in its" \
+	    "window of the tmux session autostart, with container.env <" \
+	    "autostart.env < step env and REPO_DIR, in working_dir; a loose" \
+	    "step reaches a test host nothing admits and the container is" \
+	    "strict after it; the agent launches after on_start; start runs" \
+	    "on_start only; a failing step fails start with its reason;" \
+	    "--no-autostart runs no step"
+	atf_set require.user root
+	atf_set timeout 400
+}
+autostart_steps_body() {
+	setup
+	net_tools
+	nh_up 10.213.0.0/24
+	p=$(jb_prefix)
+	c=$p-as
+	mkdir repo/sub && touch repo/sub/.keep
+	git -c safe.directory="*" -C repo add sub/.keep &&
+	    git -c safe.directory="*" -C repo commit -q -m sub ||
+	    atf_fail "git commit"
+	chown -R $JB_OWNER:$(id -gn $JB_OWNER) repo
+	cat >> repo/.jailbee/config.yaml <<'EOF'
+container:
+  env: {CTR: ctr, OVR: ctr}
+autostart:
+  env: {AUTO: auto, OVR: auto}
+  on_create:
+    - name: create1
+      run: echo "$REPO_DIR $CTR $AUTO $OVR $(pwd)" >> "$HOME/create.log"
+      env: {OVR: step}
+      working_dir: sub
+    - name: fetch
+      run: ../netinstall.sh
+      working_dir: sub
+      network: loose
+  on_start:
+    - name: start1
+      run: echo started >> "$HOME/start.log"
+    - name: gate
+      run: test ! -e "$HOME/fail-now"
+    - name: bg
+      run: sleep 60
+      background: true
+EOF
+	atf_check -o save:new.out -e save:new.err jbo repo new as --agent fake
+	for pat in "step create1: done" "step fetch: $c loose for it, 630 s at most" \
+	    "step fetch: $c is strict again" "step fetch: done" \
+	    "step start1: done" "step bg: running in the background" \
+	    "agent fake: launched"; do
+		grep -q "$pat" new.err || { cat new.err; atf_fail "no \"$pat\""; }
+	done
+	# order: on_create, on_start, then the agent's launch
+	l1=$(grep -n "step create1: done" new.err | cut -d: -f1)
+	l2=$(grep -n "step start1: done" new.err | cut -d: -f1)
+	l3=$(grep -n "agent fake: launched" new.err | cut -d: -f1)
+	[ "$l1" -lt "$l2" ] && [ "$l2" -lt "$l3" ] ||
+	    { cat new.err; atf_fail "steps and launch out of order"; }
+	atf_check -o inline:"/home/dev/$p ctr auto step /home/dev/$p/sub\n" \
+	    in_ctr $c cat /home/dev/create.log
+	atf_check -o inline:"reached\n" in_ctr $c cat /home/dev/.netfake/during
+	atf_check -o match:"$c .*: strict" jbo repo net status as
+	atf_check -s not-exit:0 -o empty -e ignore ctr_http $c $NH_WWW2
+	atf_check -o match:"^create1$" -o match:"^fetch$" -o match:"^start1$" \
+	    -o match:"^gate$" -o match:"^bg$" -o match:"^agent-fake$" \
+	    in_ctr $c tmux list-windows -t autostart -F '#{window_name}'
+	# start: on_start again, not on_create
+	atf_check -e ignore jbo repo stop as
+	atf_check -e match:"step start1: done" -e not-match:"create1" \
+	    -e match:"agent fake: launched" jbo repo start as
+	atf_check -o inline:"started\nstarted\n" in_ctr $c cat /home/dev/start.log
+	atf_check -o inline:"1\n" in_ctr $c sh -c 'wc -l < /home/dev/create.log'
+	# a failing step ends start with its reason; the next step never runs
+	atf_check in_ctr $c touch /home/dev/fail-now
+	atf_check -s exit:1 -e match:"$c started, but step gate: failed \(status 1\)" \
+	    -e not-match:"step bg" -e not-match:"agent fake: launched" \
+	    jbo repo restart as
+	# --no-autostart: no step runs
+	atf_check -e not-match:"step " -e match:"agent fake: not launched" \
+	    jbo repo restart as --no-autostart
+	atf_check -o inline:"started\nstarted\nstarted\n" \
+	    in_ctr $c cat /home/dev/start.log
+}
+autostart_steps_cleanup() { jb_containers_cleanup; jb_cleanup; nh_down; }
+
 atf_init_test_cases() {
+	atf_add_test_case autostart_steps
 	atf_add_test_case install_network
 	atf_add_test_case agent_egress
 	atf_add_test_case new_agent
