@@ -97,6 +97,7 @@ JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/netsync.c jailbeed/netpin.c jailbeed/base_spec.c \
 		   jailbeed/remote_gate.c jailbeed/srcguard.c jailbeed/reaper.c \
 		   jailbeed/agent_run.c jailbeed/netgrant.c jailbeed/autostart_run.c \
+		   jailbeed/escalation.c \
 		   jailbeed/ports.c jailbeed/cmd_port.c jailbeed/netstatus.c jailbeed/netlog.c \
 		   jailbeed/cmd_doctor.c
 JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http.c jb-incus/incus.c \

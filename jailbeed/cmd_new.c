@@ -35,6 +35,7 @@
 
 #include "agent_run.h"
 #include "autostart_run.h"
+#include "escalation.h"
 #include "base_spec.h"
 #include "addralloc.h"
 #include "capture.h"
@@ -870,6 +871,8 @@ new_pick_agents(struct job *job, struct newjob *n)
 	return 0;
 }
 
+static void	new_repo_go(struct job *);
+
 static void
 new_repo(struct job *job, struct repo_ctx *ctx)
 {
@@ -893,6 +896,16 @@ new_repo(struct job *job, struct repo_ctx *ctx)
 	}
 	if (new_pick_agents(job, n) == -1)
 		return;
+	/* R27: autostart and agents no wider than the default branch's */
+	escalation_gate(job, ctx, job_opt(job, "agent"), new_repo_go);
+}
+
+static void
+new_repo_go(struct job *job)
+{
+	struct newjob	*n = job->state;
+	struct repo_ctx	*ctx = n->ctx;
+
 	strlcpy(n->base, job->nargs > 1 ? job->args[1] :
 	    ctx->info.default_branch, sizeof(n->base));
 	job_progress(job, "%s: %s, branch %s %s %s", n->name,

@@ -145,6 +145,9 @@ enum jb_imsg_type {
 	/* parent <-> jb-mountd, the owner's git identity (issue 12.3): 330.. */
 	IMSG_MOUNTD_GITIDENT = 330, /* P->M, struct jb_git_ask */
 	IMSG_MOUNTD_GITIDENT_INFO, /* M->P, struct jb_git_ident, before DONE */
+	/* wt-agent2: the escalation gate reads the default branch's config */
+	IMSG_MOUNTD_DEFCONF = 332, /* P->M, struct jb_repo_req (path only) */
+	IMSG_MOUNTD_DEFCONF_TEXT, /* M->P, struct jb_repo_conf, before DONE */
 
 	/* parent <-> jb-netd: 400..; peerid = request id */
 	IMSG_NETD_SET = 400,	/* P->N, struct jb_netd_ctr: add or replace */
@@ -430,6 +433,23 @@ struct jb_repo_req {
 	char		path[PATH_MAX];		/* where the user stands */
 	char		branch[JB_BRANCH_MAX];	/* "" or a branch to look up */
 	int32_t		toplevel_only;		/* 1: the work tree, no more */
+};
+
+/*
+ * .jailbee/config.yaml as committed on the repo's default branch
+ * (refs/remotes/<upstream>/<default>, else refs/heads/<default>), read
+ * by jb-mountd as the owner: the escalation gate's base.
+ */
+#define JB_REPO_CONF_MAX	12288
+/* the start of new's refusal that jbctl may answer on a terminal */
+#define JB_ESCALATION_MARK	"escalation gate: "
+
+struct jb_repo_conf {
+	char		ref[JB_BRANCH_MAX + 64];	/* the ref read */
+	int32_t		found;		/* 1 read, 0 no such file or ref,
+					   -1 longer than text */
+	uint32_t	len;
+	char		text[JB_REPO_CONF_MAX];
 };
 
 /* a git checkout as the owner sees it */

@@ -17,6 +17,7 @@
  * unique per trigger and become tmux window names: [A-Za-z0-9_.-].
  */
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -430,4 +431,89 @@ rc_autostart_dump(const struct rc_autostart *as, int all, FILE *fp)
 		(void)fprintf(fp, "  env:%s\n", as->nenv == 0 ? " {}" : "");
 		dump_env(fp, "    ", as->env, as->nenv);
 	}
+}
+
+static int
+line_add(char *out, size_t outlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int
+line_add(char *out, size_t outlen, const char *fmt, ...)
+{
+	va_list	ap;
+	size_t	len = strlen(out);
+
+	if (len + 1 < outlen) {
+		va_start(ap, fmt);
+		(void)vsnprintf(out + len, outlen - len, fmt, ap);
+		va_end(ap);
+	}
+	return 1;
+}
+
+static const struct rc_step *
+step_named(const struct rc_steplist *l, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < l->n; i++)
+		if (strcmp(l->v[i].name, name) == 0)
+			return &l->v[i];
+	return NULL;
+}
+
+static int
+steps_widen(const struct rc_steplist *l, const struct rc_steplist *bl,
+    const char *trigger, char *out, size_t outlen)
+{
+	const struct rc_step	*b;
+	size_t			 i;
+	int			 n = 0;
+
+	for (i = 0; i < l->n; i++) {
+		if (strcmp(l->v[i].network, "loose") != 0)
+			continue;
+		b = step_named(bl, l->v[i].name);
+		if (b == NULL || strcmp(b->network, "loose") != 0)
+			n += line_add(out, outlen, "+ autostart.%s %s: network: "
+			    "loose (%s)\n", trigger, l->v[i].name, b == NULL ?
+			    "a new step" : "strict on the default branch");
+	}
+	return n;
+}
+
+int
+repoconf_widening(const struct repoconf *conf, const struct repoconf *base,
+    const char *agent, char *out, size_t outlen)
+{
+	const struct rc_agent	*a, *b;
+	size_t			 i;
+	int			 n = 0, k, j;
+
+	if (outlen > 0)
+		out[0] = '\0';
+	n += steps_widen(&conf->autostart.on_create,
+	    &base->autostart.on_create, "on_create", out, outlen);
+	n += steps_widen(&conf->autostart.on_start,
+	    &base->autostart.on_start, "on_start", out, outlen);
+	for (i = 0; i < conf->agents.n; i++) {
+		a = &conf->agents.v[i];
+		if (a->enabled != 1 && (agent == NULL ||
+		    strcmp(agent, a->name) != 0))
+			continue;
+		b = repoconf_agent(base, a->name);
+		if (strcmp(a->install_network, "loose") == 0 && (b == NULL ||
+		    strcmp(b->install_network, "loose") != 0))
+			n += line_add(out, outlen, "+ agents.%s.install_network: "
+			    "loose\n", a->name);
+		for (k = 0; k < a->negress; k++) {
+			for (j = 0; b != NULL && j < b->negress; j++)
+				if (strcmp(a->egress[k], b->egress[j]) == 0)
+					break;
+			if (b == NULL || j == b->negress)
+				n += line_add(out, outlen, "+ agents.%s."
+				    "egress_allow: %s\n", a->name, a->egress[k]);
+		}
+	}
+	return n;
 }

@@ -41,4 +41,17 @@ int	rc_step_env(const struct rc_envlist *base, const struct rc_autostart *,
 /* the step's timeout in seconds: its own, else step_timeout, else 600 */
 int	rc_step_timeout(const struct rc_autostart *, const struct rc_step *);
 
+/*
+ * The escalation gate (R27): what conf's autostart and agents grant that
+ * base's (the default branch's config) do not, one "+ ..." line each
+ * into out: a step with network: loose that base has not loose under
+ * the same trigger and name; for each agent conf runs (enabled, or
+ * named agent), an egress_allow entry or install_network: loose that
+ * base's agent of that name lacks.  The count of lines (out cut, still
+ * terminated, when it is short).
+ */
+int	repoconf_widening(const struct repoconf *conf,
+	    const struct repoconf *base, const char *agent, char *out,
+	    size_t outlen);
+
 #endif /* JB_REPOCONF_AUTOSTART_H */

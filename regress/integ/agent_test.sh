@@ -88,7 +88,16 @@ agents:
     install: echo the install broke >&2; exit 3
     command: ./agent.sh
 EOF
-	chown -R $JB_OWNER:$(id -gn $JB_OWNER) $r
+	commit_config
+}
+
+# the config committed on main, the default branch: the escalation gate
+# compares the checkout's config with it
+commit_config() {
+	git -c safe.directory="*" -C repo add .jailbee/config.yaml &&
+	    git -c safe.directory="*" -C repo commit -q -m config ||
+	    atf_fail "git commit of the config"
+	chown -R $JB_OWNER:$(id -gn $JB_OWNER) repo
 }
 
 # wait until file $2 exists in container $1 (as the dev user)
@@ -392,6 +401,7 @@ autostart:
       run: sleep 60
       background: true
 EOF
+	commit_config
 	atf_check -o save:new.out -e save:new.err jbo repo new as --agent fake
 	for pat in "step create1: done" "step fetch: $c loose for it, 630 s at most" \
 	    "step fetch: $c is strict again" "step fetch: done" \
@@ -432,7 +442,55 @@ EOF
 }
 autostart_steps_cleanup() { jb_containers_cleanup; jb_cleanup; nh_down; }
 
+atf_test_case escalation_gate cleanup
+escalation_gate_head() {
+	atf_set descr "new: autostart or agents in the checkout's config wider" \
+	    "than the default branch's (a loose step, an agent's extra egress" \
+	    "or loose install) are shown and refused without a terminal;" \
+	    "--yes accepts; on a terminal new asks: n refuses, y goes on;" \
+	    "what the default branch grants passes unasked (R27)"
+	atf_set require.user root
+	atf_set require.progs script
+	atf_set timeout 300
+}
+escalation_gate_body() {
+	setup
+	p=$(jb_prefix)
+	# committed on main: fake with its egress passes without a question
+	atf_check -e match:"ready: $p-ok" -e not-match:"escalation" \
+	    jbo repo new ok --agent fake
+	cat >> repo/.jailbee/config.yaml <<'EOF'
+autostart:
+  on_start:
+    - {name: wide, run: "true", network: loose}
+EOF
+	sed -i 's|egress_allow: \["198.18.1.10:8080"\]|egress_allow: ["198.18.1.10:8080", "198.18.1.11:8080"]|' \
+	    repo/.jailbee/config.yaml
+	atf_check -s exit:1 \
+	    -e match:"the checkout's autostart and agents grant what the default branch's config \(refs/heads/main\) does not:" \
+	    -e match:"\+ autostart.on_start wide: network: loose \(a new step\)" \
+	    -e match:"\+ agents.fake.egress_allow: 198.18.1.11:8080" \
+	    -e not-match:"198.18.1.10:8080" \
+	    -e match:"escalation gate: 2 privilege\(s\) wider than the default branch's config: confirm on a terminal, or give --yes" \
+	    jbo repo new g1 --agent fake
+	# without the agent, the step alone
+	atf_check -s exit:1 -e match:"escalation gate: 1 privilege" \
+	    -e not-match:"agents.fake" jbo repo new g1
+	atf_check -o inline:"" incus list -c n --format csv "^$p-g1\$"
+	atf_check -e match:"--yes: accepted" -e match:"step wide: done" \
+	    -e match:"ready: $p-g2" jbo repo new g2 --yes
+	# on a terminal: asked; n refuses, y goes on with --yes
+	atf_check -o match:"create it with these privileges\? \[y/N\]" \
+	    -o not-match:"ready:" sh -c "echo n | script -qec 'jbo repo new g3' /dev/null"
+	atf_check -o inline:"" incus list -c n --format csv "^$p-g3\$"
+	atf_check -o match:"create it with these privileges" \
+	    -o match:"--yes: accepted" -o match:"ready: $p-g3" \
+	    sh -c "echo y | script -qec 'jbo repo new g3' /dev/null"
+}
+escalation_gate_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
 atf_init_test_cases() {
+	atf_add_test_case escalation_gate
 	atf_add_test_case autostart_steps
 	atf_add_test_case install_network
 	atf_add_test_case agent_egress

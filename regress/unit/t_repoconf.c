@@ -2165,6 +2165,46 @@ ATF_TC_BODY(autostart_steps, tc)
 	    "...}, got a mapping");
 }
 
+/* the escalation gate: what a branch's config grants that base's lacks */
+ATF_TC_WITHOUT_HEAD(autostart_widening);
+ATF_TC_BODY(autostart_widening, tc)
+{
+	struct repoconf	 c, b;
+	char		 out[1024], small[20];
+
+	fresh(&b);
+	OK(R, "autostart:\n  on_start:\n    - {name: s, run: x, network: "
+	    "loose}\n    - {name: t, run: x}\n"
+	    "agents:\n  fake: {command: f, egress_allow: [a.test]}\n", &b);
+	FINISH(&b);
+	fresh(&c);
+	OK(R, "autostart:\n  on_create:\n    - {name: s, run: x, network: "
+	    "loose}\n  on_start:\n    - {name: s, run: y, network: loose}\n"
+	    "    - {name: t, run: x, network: loose}\n"
+	    "    - {name: u, run: x, network: strict}\n"
+	    "agents:\n  fake: {command: f, egress_allow: [a.test, b.test],\n"
+	    "    install_network: loose}\n"
+	    "  other: {command: o, egress_allow: [c.test]}\n", &c);
+	FINISH(&c);
+	/* fake not enabled, not named: its grants do not count */
+	ATF_CHECK_EQ(repoconf_widening(&c, &b, NULL, out, sizeof(out)), 2);
+	ATF_CHECK_STREQ(out, "+ autostart.on_create s: network: loose (a new "
+	    "step)\n+ autostart.on_start t: network: loose (strict on the "
+	    "default branch)\n");
+	ATF_CHECK_EQ(repoconf_widening(&c, &b, "fake", out, sizeof(out)), 4);
+	ATF_CHECK(strstr(out, "+ agents.fake.install_network: loose\n"
+	    "+ agents.fake.egress_allow: b.test\n") != NULL);
+	ATF_CHECK(strstr(out, "a.test") == NULL);
+	/* nothing wider than itself; a short buffer stays terminated */
+	ATF_CHECK_EQ(repoconf_widening(&b, &b, "fake", out, sizeof(out)), 0);
+	ATF_CHECK_STREQ(out, "");
+	ATF_CHECK_EQ(repoconf_widening(&c, &b, "other", small,
+	    sizeof(small)), 3);
+	ATF_CHECK_EQ(strlen(small), sizeof(small) - 1);
+	repoconf_free(&c);
+	repoconf_free(&b);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, defaults);
@@ -2197,5 +2237,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, agents_presets);
 	ATF_TP_ADD_TC(tp, agents_roundtrip);
 	ATF_TP_ADD_TC(tp, autostart_steps);
+	ATF_TP_ADD_TC(tp, autostart_widening);
 	return atf_no_error();
 }
