@@ -480,7 +480,8 @@ EOF
 	atf_check -e match:"--yes: accepted" -e match:"step wide: done" \
 	    -e match:"ready: $p-g2" jbo repo new g2 --yes
 	# on a terminal: asked; n refuses, y goes on with --yes
-	atf_check -o match:"create it with these privileges\? \[y/N\]" \
+	atf_check -s exit:1 \
+	    -o match:"create it with these privileges\? \[y/N\]" \
 	    -o not-match:"ready:" sh -c "echo n | script -qec 'jbo repo new g3' /dev/null"
 	atf_check -o inline:"" incus list -c n --format csv "^$p-g3\$"
 	atf_check -o match:"create it with these privileges" \
