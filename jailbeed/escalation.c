@@ -76,8 +76,8 @@ gate_base(struct gate *g, struct repoconf *b, char *note, size_t notelen)
 		    g->rc->ref);
 		if (repoconf_parse_layer(RC_LAYER_REPO, name, g->rc->text,
 		    g->rc->len, b, err, sizeof(err)) == -1)
-			(void)snprintf(note, notelen, "%.600s: taken as granting "
-			    "nothing", err);
+			(void)snprintf(note, notelen, "%.600s: taken as "
+			    "granting nothing", err);
 	}
 	if (repoconf_load_layer(RC_LAYER_LOCAL, c->paths.local, b, err,
 	    sizeof(err)) == -1)
@@ -90,8 +90,8 @@ gate_base(struct gate *g, struct repoconf *b, char *note, size_t notelen)
 		if (repoconf_finish(b, g->ctx->info.toplevel, env->owner_uid,
 		    env->owner_gid, err, sizeof(err)) == -1)
 			log_warnx("escalation gate: %s", err);
-		(void)snprintf(note, notelen, "%.600s: taken as granting nothing",
-		    err);
+		(void)snprintf(note, notelen, "%.600s: taken as granting "
+		    "nothing", err);
 	}
 }
 
