@@ -79,6 +79,7 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/cmdtab.c libcommon/child.c libcommon/jb_msg.c \
 		   libcommon/testhook.c libcommon/repoconf.c \
 		   libcommon/repoconf_compat.c libcommon/repoconf_agents.c \
+		   libcommon/repoconf_autostart.c \
 		   libcommon/sandbox-linux.c libcommon/sandbox_procs.c \
 		   libcommon/sshargv.c libcommon/authkeys.c \
 		   libcommon/sshpolicy.c libcommon/mountspec.c \
@@ -96,7 +97,8 @@ JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/mount_remote.c jailbeed/github.c jailbeed/cmd_net.c \
 		   jailbeed/netsync.c jailbeed/netpin.c jailbeed/base_spec.c \
 		   jailbeed/remote_gate.c jailbeed/sshsnap.c jailbeed/reload.c jailbeed/registry.c jailbeed/srcguard.c jailbeed/reaper.c \
-		   jailbeed/agent_run.c \
+		   jailbeed/agent_run.c jailbeed/netgrant.c jailbeed/autostart_run.c \
+		   jailbeed/escalation.c \
 		   jailbeed/ports.c jailbeed/cmd_port.c jailbeed/netstatus.c jailbeed/netlog.c \
 		   jailbeed/cmd_doctor.c jailbeed/audit.c
 JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http.c jb-incus/incus.c \

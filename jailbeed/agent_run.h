@@ -14,13 +14,19 @@
 #include "capture.h"
 #include "repoconf.h"
 
+/* what agent_run does */
+#define AGENT_INSTALL_LAUNCH	1	/* install, then launch */
+#define AGENT_INSTALL		2	/* install only, silently */
+#define AGENT_LAUNCH		3	/* launch only */
+#define AGENT_NOLAUNCH		4	/* say it is not launched */
+
 /*
- * Install (or update) agent a in the container and, when launch (and
- * its autostart), launch it in the tmux session autostart; next gets the
- * result.  0 sent, -1 could not be.
+ * Install (or update) agent a in the container and/or launch it (when
+ * its autostart allows) in the tmux session autostart, as what says;
+ * next gets the result.  0 sent, -1 could not be.
  */
 int	agent_run(struct job *, const char *instance, const struct repoconf *,
-	    const struct rc_agent *a, int launch, capture_next next);
+	    const struct rc_agent *a, int what, capture_next next);
 /*
  * The result as progress lines; 0 when it all went, else -1 and why
  * (the script's last line on stderr and its status).

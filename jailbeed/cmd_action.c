@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "agent_run.h"
+#include "autostart_run.h"
 #include "capture.h"
 #include "cmdtab.h"
 #include "jobs.h"
@@ -33,7 +34,7 @@ struct action {
 	struct jb_instance	 in;
 	int			 found;
 	uint32_t		 verb;		/* the last one sent */
-	size_t			 agent_next;	/* start: enabled agents run */
+	int			 looked;	/* start: in read for --agent */
 };
 
 static void	action_go(struct job *);
@@ -64,49 +65,82 @@ action_forgotten(struct req *r, int ok, const char *err)
 static void	start_agents(struct job *);
 
 static void
-start_agent_done(struct job *job, struct capture_result *res)
+start_autostarted(struct job *job, int ok, const char *err)
 {
 	struct action	*a = job->state;
-	char		 err[JB_ERR_TEXT_MAX];
 
-	if (agent_result(job, a->ctx->conf.agents.v[a->agent_next].name, res,
-	    err, sizeof(err)) == -1) {
+	if (!ok)
 		job_end(job, 0, "%s started, but %s", a->name, err);
+	else
+		job_end(job, 1, NULL);
+}
+
+static void
+start_looked(struct req *r, int ok, const char *err)
+{
+	struct job	*job = r->arg;
+	struct action	*a = job->state;
+
+	if (!ok) {
+		job_end(job, 0, "%s started, but its agent cannot be known: %s",
+		    a->name, err);
 		return;
 	}
-	a->agent_next++;
 	start_agents(job);
 }
 
+/* the agent new --agent recorded on the container, else "" */
+static const char *
+start_recorded(const struct action *a)
+{
+	return a->found && strcmp(a->in.name, a->name) == 0 ? a->in.agent :
+	    "";
+}
+
 /*
- * After start: each agent the config enables, as jbctl new runs it
- * (install_check, install or update, launch unless --no-autostart).  An
- * agent given to new with --agent alone is not recorded on the
- * container, so it is not run again here.
+ * After start: each agent the config enables and the one new --agent
+ * recorded on the container (user.jailbee.agent) installed as jbctl new
+ * does (install_check, install or update), the on_start steps, then the
+ * agents launched; --no-autostart runs no step and launches nothing.
  */
 static void
 start_agents(struct job *job)
 {
 	struct action		*a = job->state;
 	const struct repoconf	*conf;
+	struct jb_incus_target	 t;
+	char			 why[JB_ERR_TEXT_MAX];
+	size_t			 i, idx[RC_AGENTS_MAX], n = 0;
 
 	/* started by its full name from outside any checkout: no config */
 	if (a->ctx == NULL || !a->ctx->have_conf) {
 		job_end(job, 1, NULL);
 		return;
 	}
-	conf = &a->ctx->conf;
-	while (a->agent_next < conf->agents.n &&
-	    conf->agents.v[a->agent_next].enabled != 1)
-		a->agent_next++;
-	if (a->agent_next >= conf->agents.n) {
-		job_end(job, 1, NULL);
+	if (!a->looked) {
+		a->looked = 1;
+		memset(&t, 0, sizeof(t));
+		(void)strlcpy(t.name, a->name, sizeof(t.name));
+		if (req_send(PROC_INCUS, IMSG_INCUS_LIST, &t, sizeof(t), -1,
+		    destroy_found, start_looked, job) == NULL)
+			job_end(job, 0, "%s started; cannot reach jb-incus",
+			    a->name);
 		return;
 	}
-	if (agent_run(job, a->name, conf, &conf->agents.v[a->agent_next],
-	    job_opt(job, "no-autostart") == NULL, start_agent_done) == -1)
-		job_end(job, 0, "%s started, but agent %s could not be run",
-		    a->name, conf->agents.v[a->agent_next].name);
+	conf = &a->ctx->conf;
+	for (i = 0; i < conf->agents.n && n < RC_AGENTS_MAX; i++) {
+		if (conf->agents.v[i].enabled != 1 &&
+		    strcmp(conf->agents.v[i].name, start_recorded(a)) != 0)
+			continue;
+		if (repoconf_agent_runnable(&conf->agents.v[i], why,
+		    sizeof(why)) == -1) {
+			job_end(job, 0, "%s started, but %s", a->name, why);
+			return;
+		}
+		idx[n++] = i;
+	}
+	autostart_run(job, a->name, conf, idx, n, 0,
+	    job_opt(job, "no-autostart") == NULL, start_autostarted);
 }
 
 static void
@@ -229,6 +263,8 @@ destroy_found(struct req *r, struct imsg *imsg)
 	a->in.prefix[sizeof(a->in.prefix) - 1] = '\0';
 	a->in.mode[sizeof(a->in.mode) - 1] = '\0';
 	a->in.state[sizeof(a->in.state) - 1] = '\0';
+	a->in.name[sizeof(a->in.name) - 1] = '\0';
+	a->in.agent[sizeof(a->in.agent) - 1] = '\0';
 	a->found = 1;
 }
 

@@ -515,9 +515,59 @@ net_stuck(struct imsg *imsg)
 	return 0;
 }
 
+int
+net_entries_pack(const struct repoconf *conf, const char *agent,
+    struct jb_netd_ctr *m, char *err, size_t errlen)
+{
+	const struct rc_agent	*a;
+	size_t			 i, off = 0, aoff = 0, l, al;
+	int			 k;
+
+	m->nentries = 0;
+	for (i = 0; i < conf->egress_allow.n; i++) {
+		l = strlen(conf->egress_allow.v[i]) + 1;
+		if (l > sizeof(m->entries) - off || 1 > sizeof(m->agents) -
+		    aoff)
+			goto full;
+		memcpy(m->entries + off, conf->egress_allow.v[i], l);
+		off += l;
+		m->agents[aoff++] = '\0';
+		m->nentries++;
+	}
+	/* the enabled agents' own entries, each with its agent's name */
+	for (i = 0; i < conf->agents.n; i++) {
+		a = &conf->agents.v[i];
+		if (a->enabled != 1 && (agent == NULL ||
+		    strcmp(agent, a->name) != 0))
+			continue;
+		al = strlen(a->name) + 1;
+		for (k = 0; k < a->negress; k++) {
+			l = strlen(a->egress[k]) + 1;
+			if (l > sizeof(m->entries) - off ||
+			    al > sizeof(m->agents) - aoff)
+				goto full;
+			memcpy(m->entries + off, a->egress[k], l);
+			off += l;
+			memcpy(m->agents + aoff, a->name, al);
+			aoff += al;
+			m->nentries++;
+		}
+	}
+	return 0;
+full:
+	(void)snprintf(err, errlen, "egress_allow in %s and its enabled "
+	    "agents' hold more than jb-netd takes in one message (%zu bytes)",
+	    conf->paths.repo, sizeof(m->entries));
+	return -1;
+}
+
 struct netapply {
-	void	(*cb)(struct job *, int, const char *);
-	struct job *job;
+	void			(*cb)(struct job *, int, const char *);
+	struct job		*job;
+	const struct repoconf	*conf;
+	struct jb_instance	 in;
+	int			 found;
+	char			 name[JB_INSTANCE_MAX];
 };
 
 static void
@@ -531,43 +581,79 @@ config_applied(struct req *r, int ok, const char *err)
 	cb(job, ok, err);
 }
 
-void
-net_config_apply(struct job *job, const struct repoconf *conf,
-    const char *name, void (*cb)(struct job *, int, const char *))
+static void
+apply_found(struct req *r, struct imsg *imsg)
 {
-	struct jb_netd_ctr	*m;
-	struct netapply		*na;
-	size_t			 i, off = 0, l;
+	struct netapply	*na = r->arg;
 
-	if ((m = calloc(1, sizeof(*m))) == NULL ||
-	    (na = calloc(1, sizeof(*na))) == NULL) {
-		free(m);
+	if (imsg_get_type(imsg) != IMSG_INCUS_INSTANCE ||
+	    imsg_get_data(imsg, &na->in, sizeof(na->in)) == -1)
+		fatalx("jb-incus: malformed INSTANCE");
+	na->in.name[sizeof(na->in.name) - 1] = '\0';
+	na->in.agent[sizeof(na->in.agent) - 1] = '\0';
+	na->found = strcmp(na->in.name, na->name) == 0;
+}
+
+/* the container's --agent known (or none): the policy goes to jb-netd */
+static void
+apply_send(struct req *r, int ok, const char *err)
+{
+	struct netapply		*na = r->arg;
+	struct job		*job = na->job;
+	void			(*cb)(struct job *, int, const char *) = na->cb;
+	struct jb_netd_ctr	*m;
+	char			 why[JB_ERR_TEXT_MAX];
+
+	if (!ok) {
+		free(na);
+		cb(job, 0, err);
+		return;
+	}
+	if ((m = calloc(1, sizeof(*m))) == NULL) {
+		free(na);
 		cb(job, 0, "out of memory");
 		return;
 	}
-	na->cb = cb;
-	na->job = job;
-	(void)strlcpy(m->name, name, sizeof(m->name));
-	for (i = 0; i < conf->egress_allow.n; i++) {
-		l = strlen(conf->egress_allow.v[i]) + 1;
-		if (l > sizeof(m->entries) - off) {
-			free(m);
-			free(na);
-			cb(job, 0, "egress_allow holds more than jb-netd takes "
-			    "in one message");
-			return;
-		}
-		memcpy(m->entries + off, conf->egress_allow.v[i], l);
-		off += l;
-		m->nentries++;
+	(void)strlcpy(m->name, na->name, sizeof(m->name));
+	if (net_entries_pack(na->conf, na->found && na->in.agent[0] != '\0' ?
+	    na->in.agent : NULL, m, why, sizeof(why)) == -1) {
+		free(m);
+		free(na);
+		cb(job, 0, why);
+		return;
 	}
-	(void)strlcpy(m->repo, conf->container_prefix, sizeof(m->repo));
+	(void)strlcpy(m->repo, na->conf->container_prefix, sizeof(m->repo));
 	if (req_send(PROC_NETD, IMSG_NETD_CONFIG, m, sizeof(*m), -1, NULL,
 	    config_applied, na) == NULL) {
 		free(na);
 		cb(job, 0, "cannot reach jb-netd");
 	}
 	free(m);
+}
+
+/* first the agent new --agent recorded on it: its entries stay */
+void
+net_config_apply(struct job *job, const struct repoconf *conf,
+    const char *name, void (*cb)(struct job *, int, const char *))
+{
+	struct jb_incus_target	 t;
+	struct netapply		*na;
+
+	if ((na = calloc(1, sizeof(*na))) == NULL) {
+		cb(job, 0, "out of memory");
+		return;
+	}
+	na->cb = cb;
+	na->job = job;
+	na->conf = conf;
+	(void)strlcpy(na->name, name, sizeof(na->name));
+	memset(&t, 0, sizeof(t));
+	(void)strlcpy(t.name, name, sizeof(t.name));
+	if (req_send(PROC_INCUS, IMSG_INCUS_LIST, &t, sizeof(t), -1,
+	    apply_found, apply_send, na) == NULL) {
+		free(na);
+		cb(job, 0, "cannot reach jb-incus");
+	}
 }
 
 void

@@ -34,6 +34,8 @@
 #include <time.h>
 
 #include "agent_run.h"
+#include "autostart_run.h"
+#include "escalation.h"
 #include "base_spec.h"
 #include "addralloc.h"
 #include "capture.h"
@@ -42,6 +44,7 @@
 #include "mounts.h"
 #include "ports.h"
 #include "netpin.h"
+#include "netstatus.h"
 
 struct newjob {
 	LIST_ENTRY(newjob)	 entry;		/* in newjobs once picked */
@@ -64,7 +67,6 @@ struct newjob {
 	/* agents to install and launch: indexes into ctx->conf.agents */
 	size_t			 agent[RC_AGENTS_MAX];
 	size_t			 nagents;
-	size_t			 agent_next;
 	int			 launch;	/* not --no-autostart */
 };
 
@@ -179,45 +181,33 @@ static const char netwait_script[] =
     "done\n"
     "exit 1\n";
 
-static void	new_agents(struct job *);
 
 /*
- * An agent that does not install or launch leaves the container as it
- * is, ready for jbctl shell: new fails, but nothing is taken away.
+ * An agent or step that fails leaves the container as it is, ready for
+ * jbctl shell: new fails, but nothing is taken away.
  */
 static void
-new_agent_done(struct job *job, struct capture_result *res)
+new_autostarted(struct job *job, int ok, const char *err)
 {
-	struct newjob		*n = job->state;
-	const struct rc_agent	*a;
-	char			 err[JB_ERR_TEXT_MAX];
+	struct newjob	*n = job->state;
 
-	a = &n->ctx->conf.agents.v[n->agent[n->agent_next]];
-	if (agent_result(job, a->name, res, err, sizeof(err)) == -1) {
+	if (!ok) {
 		netpin_refresh(n->name);
 		job_end(job, 0, "%s; %s is kept as it is (jbctl shell %s)",
 		    err, n->name, n->branch);
 		return;
 	}
-	n->agent_next++;
-	new_agents(job);
+	new_ready(job);
 }
 
+/* the agents installed, on_create and on_start, the agents launched */
 static void
 new_agents(struct job *job)
 {
 	struct newjob	*n = job->state;
 
-	if (n->agent_next >= n->nagents) {
-		new_ready(job);
-		return;
-	}
-	if (agent_run(job, n->name, &n->ctx->conf,
-	    &n->ctx->conf.agents.v[n->agent[n->agent_next]], n->launch,
-	    new_agent_done) == -1)
-		new_fail(job, "agent %s: its commands do not fit in one "
-		    "message to jb-incus",
-		    n->ctx->conf.agents.v[n->agent[n->agent_next]].name);
+	autostart_run(job, n->name, &n->ctx->conf, n->agent, n->nagents, 1,
+	    n->launch, new_autostarted);
 }
 
 static void
@@ -500,7 +490,7 @@ new_policy(struct job *job)
 	struct newjob		*n = job->state;
 	struct repoconf		*conf = &n->ctx->conf;
 	struct jb_netd_ctr	*m;
-	size_t			 i, off = 0, l;
+	char			 why[JB_ERR_TEXT_MAX];
 
 	if ((m = calloc(1, sizeof(*m))) == NULL) {
 		new_fail(job, "out of memory");
@@ -515,18 +505,12 @@ new_policy(struct job *job)
 		m->deadline = (int64_t)time(NULL) +
 		    (conf->loose_auto_revert.after > 0 ?
 		    conf->loose_auto_revert.after : RC_DEF_LOOSE_AFTER);
-	for (i = 0; i < conf->egress_allow.n; i++) {
-		l = strlen(conf->egress_allow.v[i]) + 1;
-		if (l > sizeof(m->entries) - off) {
-			free(m);
-			new_fail(job, "egress_allow in %s holds more than jb-netd "
-			    "takes in one message (%zu bytes)",
-			    conf->paths.repo, sizeof(m->entries));
-			return;
-		}
-		memcpy(m->entries + off, conf->egress_allow.v[i], l);
-		off += l;
-		m->nentries++;
+	/* and the enabled agents' egress_allow, origin agent:<name> */
+	if (net_entries_pack(conf, job_opt(job, "agent"), m, why,
+	    sizeof(why)) == -1) {
+		free(m);
+		new_fail(job, "%s", why);
+		return;
 	}
 	/* jb-netd adds the repo's override layer (net egress add --repo) */
 	strlcpy(m->repo, conf->container_prefix, sizeof(m->repo));
@@ -583,6 +567,9 @@ new_create(struct job *job)
 	strlcpy(q->prefix, conf->container_prefix, sizeof(q->prefix));
 	strlcpy(q->branch, n->branch, sizeof(q->branch));
 	strlcpy(q->base, n->base, sizeof(q->base));
+	/* start runs it again, apply keeps its egress_allow */
+	if (job_opt(job, "agent") != NULL)
+		strlcpy(q->agent, job_opt(job, "agent"), sizeof(q->agent));
 	strlcpy(q->net, job_opt(job, "net") != NULL &&
 	    strcasecmp(job_opt(job, "net"), "loose") == 0 ? "loose" : "strict",
 	    sizeof(q->net));
@@ -888,6 +875,8 @@ new_pick_agents(struct job *job, struct newjob *n)
 	return 0;
 }
 
+static void	new_repo_go(struct job *);
+
 static void
 new_repo(struct job *job, struct repo_ctx *ctx)
 {
@@ -912,6 +901,16 @@ new_repo(struct job *job, struct repo_ctx *ctx)
 	audit_target(job, n->name, ctx);
 	if (new_pick_agents(job, n) == -1)
 		return;
+	/* R27: autostart and agents no wider than the default branch's */
+	escalation_gate(job, ctx, job_opt(job, "agent"), new_repo_go);
+}
+
+static void
+new_repo_go(struct job *job)
+{
+	struct newjob	*n = job->state;
+	struct repo_ctx	*ctx = n->ctx;
+
 	strlcpy(n->base, job->nargs > 1 ? job->args[1] :
 	    ctx->info.default_branch, sizeof(n->base));
 	job_progress(job, "%s: %s, branch %s %s %s", n->name,

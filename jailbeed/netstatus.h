@@ -27,10 +27,20 @@ void	net_status(struct job *, const char *name, const struct repo_ctx *);
 void	net_log(struct job *, const char *name);
 
 /*
- * apply: conf's egress_allow (and repo) to jb-netd for container name,
- * which keeps its mode, deadline and overrides (NETD_CONFIG); cb once.
+ * apply: conf's egress_allow (and repo), with the egress_allow of each
+ * agent it enables and of the one new --agent recorded on the
+ * container, to jb-netd for container name, which keeps its mode,
+ * deadline and overrides (NETD_CONFIG); cb once.
  */
 void	net_config_apply(struct job *, const struct repoconf *,
 	    const char *name, void (*cb)(struct job *, int, const char *));
+
+/*
+ * m's entries and agents: conf's egress_allow, then the egress_allow of
+ * every agent conf enables and of agent (NULL: none), each with its
+ * agent's name.  -1 and err when they do not fit.
+ */
+int	net_entries_pack(const struct repoconf *, const char *agent,
+	    struct jb_netd_ctr *m, char *err, size_t errlen);
 
 #endif /* JAILBEED_NETSTATUS_H */

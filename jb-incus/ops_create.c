@@ -143,6 +143,11 @@ cr_check(struct create *cr, char *why, size_t len)
 	    strcmp(in->net, "loose") != 0)
 		(void)snprintf(why, len, "network mode \"%s\" is neither "
 		    "strict nor loose", in->net);
+	else if (in->agent[0] != '\0' && (strchr("-_", in->agent[0]) !=
+	    NULL || strspn(in->agent, "abcdefghijklmnopqrstuvwxyz"
+	    "0123456789_-") != strlen(in->agent)))
+		(void)snprintf(why, len, "agent name \"%s\": [a-z0-9_-] only",
+		    in->agent);
 	else
 		return valid_env_list(cr->env, why, len);
 	return 0;
@@ -164,6 +169,7 @@ op_create(uint32_t rid, const struct jb_incus_create *in)
 	must_string("CREATE branch", in->branch, sizeof(in->branch));
 	must_string("CREATE base", in->base, sizeof(in->base));
 	must_string("CREATE net", in->net, sizeof(in->net));
+	must_string("CREATE agent", in->agent, sizeof(in->agent));
 
 	if ((cr = calloc(1, sizeof(*cr))) == NULL)
 		fatal("%s", __func__);
@@ -354,6 +360,8 @@ cr_body(struct create *cr)
 		jput(cfg, "user.jailbee.base", in->base);
 	jput(cfg, "user.jailbee.mode", in->mount_rw ? "mount" : "clone");
 	jput(cfg, "user.jailbee.net", in->net);
+	if (in->agent[0] != '\0')
+		jput(cfg, "user.jailbee.agent", in->agent);
 	for (i = 0; cr->env[i] != NULL; i++) {
 		eq = strchr(cr->env[i], '=');
 		if (asprintf(&key, "environment.%.*s",

@@ -15,6 +15,7 @@
 
 #include <pwd.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "deadline.h"
@@ -232,6 +233,28 @@ mountd_gitident(struct child *c, struct imsg *imsg)
 	child_done(c, rid, 1, NULL);
 }
 
+/* the escalation gate's base: the default branch's committed config */
+static void
+mountd_defconf(struct child *c, struct imsg *imsg)
+{
+	struct jb_repo_req	 req;
+	struct jb_repo_conf	*out;
+	char			 err[JB_ERR_TEXT_MAX];
+	uint32_t		 rid = imsg_get_id(imsg);
+	int			 ok;
+
+	get(c, imsg, &req, sizeof(req));
+	must_str(c, "DEFCONF", req.path, sizeof(req.path));
+	if ((out = malloc(sizeof(*out))) == NULL)
+		fatal("%s: malloc", c->name);
+	if ((ok = repo_defconf(&owner, &req, out, err, sizeof(err)) == 0) &&
+	    imsgev_compose(&c->iev, IMSG_MOUNTD_DEFCONF_TEXT, rid, 0, -1, out,
+	    sizeof(*out)) == -1)
+		fatal("%s: compose", c->name);
+	free(out);
+	child_done(c, rid, ok, err);
+}
+
 static int
 mountd_dispatch(struct child *c, struct imsg *imsg)
 {
@@ -257,6 +280,9 @@ mountd_dispatch(struct child *c, struct imsg *imsg)
 		return 0;
 	case IMSG_MOUNTD_GITIDENT:
 		mountd_gitident(c, imsg);
+		return 0;
+	case IMSG_MOUNTD_DEFCONF:
+		mountd_defconf(c, imsg);
 		return 0;
 	default:
 		return -1;

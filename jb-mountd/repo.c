@@ -834,6 +834,103 @@ find_branch(struct inspect *in, const char *branch, struct jb_repo_info *info)
 	return 0;
 }
 
+/* git's environment is ours, never inherited */
+static void
+inspect_init(struct inspect *in, const struct repo_owner *owner,
+    const char *path, char *err, size_t errlen)
+{
+	memset(in, 0, sizeof(*in));
+	in->owner = owner;
+	in->err = err;
+	in->errlen = errlen;
+	err[0] = '\0';
+	repo_vis(in->shown, sizeof(in->shown), path);
+	(void)snprintf(in->home, sizeof(in->home), "HOME=%s", owner->home);
+	in->envp[0] = (char *)(uintptr_t)"PATH=/usr/bin:/bin";
+	in->envp[1] = in->home;
+	in->envp[2] = (char *)(uintptr_t)"LC_ALL=C";
+	in->envp[3] = (char *)(uintptr_t)"GIT_TERMINAL_PROMPT=0";
+	in->envp[4] = (char *)(uintptr_t)"GIT_OPTIONAL_LOCKS=0";
+	in->envp[5] = NULL;
+	in->deadline = repo_now_ms() + REPO_TIMEOUT_MS;
+}
+
+/* the committed config of ref into out; 0, or -1 with the reason */
+static int
+show_conf(struct inspect *in, const char *ref, struct jb_repo_conf *out)
+{
+	char		 spec[JB_BRANCH_MAX * 2 + 96];
+	const char	*args[] = { "show", "--no-textconv", spec, NULL };
+	int		 s;
+
+	(void)snprintf(spec, sizeof(spec), "%s:.jailbee/config.yaml", ref);
+	(void)strlcpy(out->ref, ref, sizeof(out->ref));
+	if ((s = git(in, args)) == -1)
+		return -1;
+	if (s != 0) {
+		if (strstr(in->r->err, "does not exist") != NULL ||
+		    strstr(in->r->err, "exists on disk, but not in") != NULL) {
+			out->found = 0;
+			return 0;
+		}
+		return git_failed(in, "show");
+	}
+	if (in->r->outlen >= sizeof(out->text)) {
+		out->found = -1;
+		return 0;
+	}
+	memcpy(out->text, in->r->out, in->r->outlen);
+	out->len = (uint32_t)in->r->outlen;
+	out->found = 1;
+	return 0;
+}
+
+int
+repo_defconf(const struct repo_owner *owner, const struct jb_repo_req *req,
+    struct jb_repo_conf *out, char *err, size_t errlen)
+{
+	struct inspect		 in;
+	struct jb_repo_info	 info;
+	char			 ref[JB_BRANCH_MAX * 2 + 32];
+	const char		*args[] = { "rev-parse", "--verify", "--quiet",
+				    ref, NULL };
+	int			 rv = -1, s, i;
+
+	memset(out, 0, sizeof(*out));
+	memset(&info, 0, sizeof(info));
+	inspect_init(&in, owner, req->path, err, errlen);
+	if ((in.r = malloc(sizeof(*in.r))) == NULL)
+		return fail(&in, "out of memory");
+	if (find_toplevel(&in, req->path, &info) == 0 &&
+	    find_head(&in, &info) == 0 && find_upstream(&in, &info) == 0) {
+		rv = 0;
+		/* the upstream's default branch, else the local one */
+		for (i = 0; i < 2; i++) {
+			if (i == 0 && info.upstream_remote[0] == '\0')
+				continue;
+			if (i == 0)
+				(void)snprintf(ref, sizeof(ref),
+				    "refs/remotes/%s/%s^{commit}",
+				    info.upstream_remote, info.default_branch);
+			else
+				(void)snprintf(ref, sizeof(ref),
+				    "refs/heads/%s^{commit}",
+				    info.default_branch);
+			if ((s = git(&in, args)) == -1) {
+				rv = -1;
+				break;
+			}
+			if (s != 0)
+				continue;
+			*strchr(ref, '^') = '\0';
+			rv = show_conf(&in, ref, out);
+			break;
+		}
+	}
+	free(in.r);
+	return rv;
+}
+
 int
 repo_inspect(const struct repo_owner *owner, const struct jb_repo_req *req,
     struct jb_repo_info *info, char *err, size_t errlen)
@@ -842,27 +939,13 @@ repo_inspect(const struct repo_owner *owner, const struct jb_repo_req *req,
 	int		 rv = -1;
 
 	memset(info, 0, sizeof(*info));
-	memset(&in, 0, sizeof(in));
-	in.owner = owner;
-	in.err = err;
-	in.errlen = errlen;
-	err[0] = '\0';
-	repo_vis(in.shown, sizeof(in.shown), req->path);
+	inspect_init(&in, owner, req->path, err, errlen);
 
 	/* refuse a bad name before git ever sees it */
 	if (req->branch[0] != '\0' && repo_branch_ok(req->branch, err,
 	    errlen) == -1)
 		return -1;
 
-	/* the environment is ours, never inherited */
-	(void)snprintf(in.home, sizeof(in.home), "HOME=%s", owner->home);
-	in.envp[0] = (char *)(uintptr_t)"PATH=/usr/bin:/bin";
-	in.envp[1] = in.home;
-	in.envp[2] = (char *)(uintptr_t)"LC_ALL=C";
-	in.envp[3] = (char *)(uintptr_t)"GIT_TERMINAL_PROMPT=0";
-	in.envp[4] = (char *)(uintptr_t)"GIT_OPTIONAL_LOCKS=0";
-	in.envp[5] = NULL;
-	in.deadline = repo_now_ms() + REPO_TIMEOUT_MS;
 	if ((in.r = malloc(sizeof(*in.r))) == NULL)
 		return fail(&in, "out of memory");
 

@@ -38,6 +38,9 @@ struct repo_owner {
  * Answer one IMSG_MOUNTD_REPO: 0 with *info filled, or -1 with a message
  * for the user in err.  req's strings must be NUL-terminated.
  */
+/* the default branch's committed .jailbee/config.yaml (the gate's base) */
+int	repo_defconf(const struct repo_owner *, const struct jb_repo_req *,
+	    struct jb_repo_conf *, char *err, size_t errlen);
 int	repo_inspect(const struct repo_owner *, const struct jb_repo_req *,
 	    struct jb_repo_info *, char *err, size_t errlen);
 

@@ -805,6 +805,12 @@ enforced:
 static const char *
 entry_origin(const struct netd_ctr *t, size_t i)
 {
+	static char	buf[sizeof("agent:") + EGRESS_AGENT_MAX];
+
+	if (i < netd_ctr_ncfg(t) && t->e[i].agent[0] != '\0') {
+		(void)snprintf(buf, sizeof(buf), "agent:%s", t->e[i].agent);
+		return buf;
+	}
 	if (i < netd_ctr_ncfg(t))
 		return "config";
 	if (i < t->n - t->nover)
@@ -918,7 +924,8 @@ egress_ls(struct child *c, uint32_t rid, const struct netd_ctr *t)
 	size_t			 i;
 
 	for (i = 0; i < netd_ctr_ncfg(t); i++)
-		egress_allow_send(c, rid, t->name, &t->e[i], "config");
+		egress_allow_send(c, rid, t->name, &t->e[i],
+		    entry_origin(t, i));
 	if (t->repo[0] != '\0' && (r = netd_repos_find(&repos, t->repo)) !=
 	    NULL)
 		for (i = 0; i < r->n; i++)

@@ -108,6 +108,16 @@ ctr_head(struct netd_ctr *c, const char *name, const char *ipv4,
 	return 0;
 }
 
+int
+netd_agent_ok(const char *s)
+{
+	size_t	len = strlen(s);
+
+	return len > 0 && len <= EGRESS_AGENT_MAX &&
+	    strchr("-_", s[0]) == NULL &&
+	    strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_-") == len;
+}
+
 static int
 ctr_add_entry(struct netd_ctr *c, const char *s, char *err, size_t errlen)
 {
@@ -125,6 +135,31 @@ ctr_add_entry(struct netd_ctr *c, const char *s, char *err, size_t errlen)
 	if (policy_parse_entry(s, &c->e[c->n], err, errlen) == -1)
 		return -1;
 	c->n++;
+	return 0;
+}
+
+/*
+ * A config entry an agent's egress_allow brought: tagged with the agent,
+ * and left out when an earlier entry already allows it (nft takes an
+ * element once; the first origin is the one shown).
+ */
+static int
+ctr_add_agent_entry(struct netd_ctr *c, const char *agent, const char *s,
+    char *err, size_t errlen)
+{
+	struct egress_entry	e;
+
+	if (!netd_agent_ok(agent))
+		return st_err(err, errlen, "container %s: agent name \"%.40s\" "
+		    "is not 1-%d of [a-z0-9_-]", c->name, agent,
+		    EGRESS_AGENT_MAX);
+	if (policy_parse_entry(s, &e, err, errlen) == -1)
+		return -1;
+	if (netd_ctr_find(c, &e) != -1)
+		return 0;
+	if (ctr_add_entry(c, s, err, errlen) == -1)
+		return -1;
+	(void)strlcpy(c->e[c->n - 1].agent, agent, sizeof(c->e[0].agent));
 	return 0;
 }
 
@@ -217,7 +252,9 @@ netd_ctr_override_add(struct netd_ctr *c, const char *s, char *err,
 	if ((i = netd_ctr_find(c, &e)) != -1)
 		return st_err(err, errlen, "egress entry \"%.300s\": %s %s "
 		    "already allows it", s, c->name, (size_t)i <
-		    netd_ctr_ncfg(c) ? "egress_allow in its config" :
+		    netd_ctr_ncfg(c) && c->e[i].agent[0] != '\0' ? "an "
+		    "agent's egress_allow (agents.NAME in its config)" :
+		    (size_t)i < netd_ctr_ncfg(c) ? "egress_allow in its config" :
 		    (size_t)i < c->n - c->nover ? "a repo override (net "
 		    "egress add --repo)" : "an override");
 	if (ctr_add_entry(c, s, err, errlen) == -1)
@@ -265,7 +302,9 @@ netd_ctr_from_msg(const struct jb_netd_ctr *m, struct netd_ctr *c,
 	char		 name[sizeof(m->name)], ipv4[sizeof(m->ipv4)];
 	char		 mode[sizeof(m->mode)];
 	const char	*p, *end = m->entries + sizeof(m->entries);
+	const char	*a, *aend = m->agents + sizeof(m->agents);
 	uint32_t	 i;
+	int		 rc;
 
 	memcpy(name, m->name, sizeof(name));
 	name[sizeof(name) - 1] = '\0';
@@ -279,17 +318,24 @@ netd_ctr_from_msg(const struct jb_netd_ctr *m, struct netd_ctr *c,
 	    (m->repo[0] != '\0' && !netd_repo_key_ok(m->repo)))
 		return st_err(err, errlen, "container %s: bad repo key", name);
 	(void)strlcpy(c->repo, m->repo, sizeof(c->repo));
-	for (i = 0, p = m->entries; i < m->nentries; i++) {
-		if (p >= end || memchr(p, '\0', (size_t)(end - p)) == NULL) {
+	/* agents: per entry, "" for the config's, else the agent's name */
+	for (i = 0, p = m->entries, a = m->agents; i < m->nentries; i++) {
+		if (p >= end || memchr(p, '\0', (size_t)(end - p)) == NULL ||
+		    a >= aend || memchr(a, '\0', (size_t)(aend - a)) == NULL) {
 			netd_ctr_free(c);
 			return st_err(err, errlen, "container %s: entries "
 			    "truncated", name);
 		}
-		if (ctr_add_entry(c, p, err, errlen) == -1) {
+		if (*a == '\0')
+			rc = ctr_add_entry(c, p, err, errlen);
+		else
+			rc = ctr_add_agent_entry(c, a, p, err, errlen);
+		if (rc == -1) {
 			netd_ctr_free(c);
 			return -1;
 		}
 		p += strlen(p) + 1;
+		a += strlen(a) + 1;
 	}
 	return 0;
 }
@@ -421,6 +467,23 @@ parse_line(struct netd_ctr *c, char *line, char *err, size_t errlen)
 			(void)strlcpy(c->repo, s + 1, sizeof(c->repo));
 			continue;
 		}
+		/* "~AGENT=ENTRY": the config's, from that agent */
+		if (*s == '~') {
+			char	*eq = strchr(s, '=');
+
+			if (c->nover > 0 || eq == NULL) {
+				netd_ctr_free(c);
+				return st_err(err, errlen, "entry \"%.300s\": "
+				    "~AGENT=ENTRY, before the overrides", s);
+			}
+			*eq = '\0';
+			if (ctr_add_agent_entry(c, s + 1, eq + 1, err,
+			    errlen) == -1) {
+				netd_ctr_free(c);
+				return -1;
+			}
+			continue;
+		}
 		/* "+ENTRY": an override; they come after the config's */
 		if (*s != '+' && c->nover > 0) {
 			netd_ctr_free(c);
@@ -524,8 +587,8 @@ netd_state_fmt(const struct netd_state *st)
 
 	if ((f = open_memstream(&buf, &len)) == NULL)
 		return NULL;
-	fprintf(f, "# jb-netd: NAME IPV4 MODE DEADLINE [@REPO] [ENTRY ...] "
-	    "[+OVERRIDE ...]\n");
+	fprintf(f, "# jb-netd: NAME IPV4 MODE DEADLINE [@REPO] [ENTRY | "
+	    "~AGENT=ENTRY ...] [+OVERRIDE ...]\n");
 	for (i = 0; i < st->n; i++) {
 		in.s_addr = htonl(st->v[i].addr);
 		inet_ntop(AF_INET, &in, a, sizeof(a));
@@ -539,8 +602,13 @@ netd_state_fmt(const struct netd_state *st)
 			if (j >= netd_ctr_ncfg(&st->v[i]) &&
 			    j < st->v[i].n - st->v[i].nover)
 				continue;
-			fprintf(f, " %s%s", j >= st->v[i].n - st->v[i].nover ?
-			    "+" : "", policy_entry_fmt(&st->v[i].e[j], e,
+			if (j < netd_ctr_ncfg(&st->v[i]) &&
+			    st->v[i].e[j].agent[0] != '\0')
+				fprintf(f, " ~%s=", st->v[i].e[j].agent);
+			else
+				fprintf(f, " %s", j >= st->v[i].n -
+				    st->v[i].nover ? "+" : "");
+			fprintf(f, "%s", policy_entry_fmt(&st->v[i].e[j], e,
 			    sizeof(e)));
 		}
 		fprintf(f, "\n");

@@ -52,6 +52,7 @@
 #define EGRESS_NAME_MAX		253	/* a DNS name, no trailing dot */
 #define EGRESS_ENTRY_MAX	300	/* longest entry text accepted */
 #define EGRESS_FMT_MAX		(EGRESS_NAME_MAX + 16)	/* "*." ":65535/udp" */
+#define EGRESS_AGENT_MAX	32	/* an agent's name (RC_AGENT_NAME_MAX) */
 
 enum egress_kind {
 	EGRESS_NAME,		/* exact host name */
@@ -74,6 +75,12 @@ struct egress_entry {
 	uint32_t		 addr;		/* ADDR, CIDR: host order */
 	/* NAME: the host; WILDCARD: the domain after "*."; else "" */
 	char			 name[EGRESS_NAME_MAX + 1];
+	/*
+	 * jb-netd's tag, not part of the entry: "" or the agent whose
+	 * egress_allow brought it (origin agent:<name>).  Parsing leaves
+	 * it empty; equality and printing ignore it.
+	 */
+	char			 agent[EGRESS_AGENT_MAX + 1];
 };
 
 /*

@@ -384,6 +384,31 @@ base_build_import(const struct parsed *bp)
 }
 
 /*
+ * new refused by its escalation gate (R27), which printed what is wider:
+ * on a terminal, ask, and on yes run it again with --yes.
+ */
+static int
+new_gated(const struct parsed *p)
+{
+	struct parsed	 q;
+	char		 line[16];
+	int		 rv, i;
+
+	if ((rv = run_once(p)) == 0 || !remote_escalation() ||
+	    !isatty(STDIN_FILENO) || !isatty(STDERR_FILENO))
+		return rv;
+	fprintf(stderr, "jbctl: create it with these privileges? [y/N] ");
+	if (fgets(line, sizeof(line), stdin) == NULL ||
+	    (strcmp(line, "y\n") != 0 && strcmp(line, "yes\n") != 0))
+		return rv;
+	q = *p;
+	for (i = 0; i < CMD_MAXOPTS && q.cmd->opts[i].lname != NULL; i++)
+		if (strcmp(q.cmd->opts[i].lname, "yes") == 0)
+			q.optval[i] = "";
+	return run_once(&q);
+}
+
+/*
  * new: when the image is missing, jailbeed has made nothing and says
  * what to build; build it, as base build does, and ask again once.
  */
@@ -394,7 +419,7 @@ new_or_build(const struct parsed *p)
 	const struct jb_base_spec	*s;
 	int				 rv;
 
-	rv = run_once(p);
+	rv = new_gated(p);
 	if (rv == 0 || (s = remote_base_spec()) == NULL || s->exists)
 		return rv;
 	spec = *s;
@@ -403,7 +428,7 @@ new_or_build(const struct parsed *p)
 	    " with base.packages: " : "", spec.packages);
 	if ((rv = base_build_spec(&spec, NULL)) != 0)
 		return rv;
-	return run_once(p);
+	return new_gated(p);
 }
 
 int

@@ -71,6 +71,8 @@ extern const struct output	json_output;
 /* base.c: jbctl base build */
 /* what jailbeed's last answer said to build, NULL when nothing */
 const struct jb_base_spec *remote_base_spec(void);
+/* 1 when the last command was refused by new's escalation gate */
+int	remote_escalation(void);
 int	base_build(const char *packages, char *dir, size_t, char *file,
 	    size_t);
 void	base_cleanup(const char *dir);

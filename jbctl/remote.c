@@ -32,6 +32,13 @@
 /* the image jailbeed named in its last answer (base build, new) */
 static struct jb_base_spec	spec;
 static int			spec_got;
+static int			escalation;	/* new's gate refused */
+
+int
+remote_escalation(void)
+{
+	return escalation;
+}
 
 const struct jb_base_spec *
 remote_base_spec(void)
@@ -128,6 +135,7 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 	}
 	free(cmd);
 	spec_got = 0;
+	escalation = 0;
 	if (p->cmd->id == CMD_LS || p->cmd->id == CMD_SNAP_LS) {
 		out->list_begin(p->cmd->id == CMD_LS ? "containers" :
 		    "snapshots");
@@ -187,6 +195,9 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 					goto bad;
 				t.text[sizeof(t.text) - 1] = '\0';
 				(void)termsafe(t.text);
+				if (strncmp(t.text, JB_ESCALATION_MARK,
+				    strlen(JB_ESCALATION_MARK)) == 0)
+					escalation = 1;
 				/* a missing image: the caller builds it */
 				if (!spec_got || spec.exists)
 					fprintf(stderr, "jbctl: %s\n", t.text);

@@ -46,7 +46,11 @@ const struct cmd cmdtab[] = {
 	      "(install_check, then install when that fails) and launch it "
 	      "in the tmux session autostart" },
 	    { .lname = "no-autostart",
-	      .help = "install enabled agents but launch none" } },
+	      .help = "install enabled agents but launch none and run no "
+	      "autostart step" },
+	    { .lname = "yes", .sname = 'y',
+	      .help = "accept autostart or agents wider than the default "
+	      "branch's config without asking (never over SSH)" } },
 	  .help = "create container <prefix>-NAME holding a clone of this "
 	  "checkout on branch NAME (made from BASE, or the default branch, "
 	  "when it does not exist)" },

@@ -42,6 +42,7 @@
 #define JB_INSTANCE_MAX		64	/* Incus instance name, NUL included */
 #define JB_BRANCH_MAX		256	/* a git ref name, NUL included */
 #define JB_ARGV_MAX		4096	/* packed argv: NUL-separated strings */
+#define JB_AGENT_MAX		33	/* an agent's name, NUL included */
 #define JB_ENV_MAX		2048	/* packed "K=V" strings */
 #define JB_OPTVAL_MAX		256
 #define JB_OPTS_MAX		8	/* = CMD_MAXOPTS */
@@ -144,6 +145,9 @@ enum jb_imsg_type {
 	/* parent <-> jb-mountd, the owner's git identity (issue 12.3): 330.. */
 	IMSG_MOUNTD_GITIDENT = 330, /* P->M, struct jb_git_ask */
 	IMSG_MOUNTD_GITIDENT_INFO, /* M->P, struct jb_git_ident, before DONE */
+	/* wt-agent2: the escalation gate reads the default branch's config */
+	IMSG_MOUNTD_DEFCONF = 332, /* P->M, struct jb_repo_req (path only) */
+	IMSG_MOUNTD_DEFCONF_TEXT, /* M->P, struct jb_repo_conf, before DONE */
 
 	/* parent <-> jb-netd: 400..; peerid = request id */
 	IMSG_NETD_SET = 400,	/* P->N, struct jb_netd_ctr: add or replace */
@@ -325,6 +329,8 @@ struct jb_instance {
 	int64_t		mount_until;		/* 0: none has a deadline */
 	/* net from jb-netd when it holds a policy, with its loose deadline */
 	int64_t		net_until;		/* 0: strict or no revert */
+	/* wt-agent2: the agent new --agent enabled (user.jailbee.agent) */
+	char		agent[JB_AGENT_MAX];
 };
 
 struct jb_snapshot {
@@ -354,6 +360,8 @@ struct jb_incus_create {
 	char		net[8];			/* strict | loose */
 	char		env[JB_ENV_MAX];	/* container.env, "K=V" NUL-separated */
 	uint32_t	nenv;
+	/* wt-agent2: new --agent, user.jailbee.agent; "" none */
+	char		agent[JB_AGENT_MAX];
 };
 
 enum jb_incus_verb {
@@ -430,6 +438,23 @@ struct jb_repo_req {
 	char		path[PATH_MAX];		/* where the user stands */
 	char		branch[JB_BRANCH_MAX];	/* "" or a branch to look up */
 	int32_t		toplevel_only;		/* 1: the work tree, no more */
+};
+
+/*
+ * .jailbee/config.yaml as committed on the repo's default branch
+ * (refs/remotes/<upstream>/<default>, else refs/heads/<default>), read
+ * by jb-mountd as the owner: the escalation gate's base.
+ */
+#define JB_REPO_CONF_MAX	12288
+/* the start of new's refusal that jbctl may answer on a terminal */
+#define JB_ESCALATION_MARK	"escalation gate: "
+
+struct jb_repo_conf {
+	char		ref[JB_BRANCH_MAX + 64];	/* the ref read */
+	int32_t		found;		/* 1 read, 0 no such file or ref,
+					   -1 longer than text */
+	uint32_t	len;
+	char		text[JB_REPO_CONF_MAX];
 };
 
 /* a git checkout as the owner sees it */
@@ -718,6 +743,12 @@ struct jb_netd_ctr {
 	char		entries[JB_ARGV_MAX];
 	/* wt-egress: its repo's container_prefix, for the repo layer (N7) */
 	char		repo[48];
+	/*
+	 * wt-agent2: per entry, NUL-separated, where it comes from: "" the
+	 * config's egress_allow, else the enabled agent whose egress_allow
+	 * it is (origin agent:<name>); all zero: every entry the config's
+	 */
+	char		agents[JB_ARGV_MAX];
 };
 
 /*
@@ -739,8 +770,8 @@ struct jb_net_ctr {
 struct jb_net_allow {
 	char		name[JB_INSTANCE_MAX];	/* the container */
 	char		entry[320];		/* as egress_allow writes it */
-	char		origin[16];		/* config | repo-override |
-						   container */
+	char		origin[48];		/* config | agent:<name> |
+						   repo-override | container */
 };
 
 /* an address admitted for an allowed name, and until when */

@@ -21,6 +21,7 @@
 #include "portspec.h"
 #include "repoconf.h"
 #include "repoconf_agents.h"
+#include "repoconf_autostart.h"
 #include "repoconf_compat.h"
 #include "yamltree.h"
 
@@ -269,7 +270,8 @@ static const struct yt_field shared_fields[] = {
 	{ .key = "jetbrains", .type = YT_CUSTOM, .fn = rc_compat },
 	{ .key = "chrome", .type = YT_CUSTOM, .fn = rc_compat },
 	{ .key = "terminal", .type = YT_CUSTOM, .fn = rc_compat },
-	{ .key = "autostart", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "autostart", .type = YT_CUSTOM, .off = RC_OFF(autostart),
+	  .fn = rc_autostart },
 	{ .key = "docker_registry_mirror", .type = YT_CUSTOM, .fn = rc_compat },
 	{ .key = "destroy", .type = YT_CUSTOM, .fn = rc_compat },
 	{ .key = "after_new", .type = YT_CUSTOM, .fn = rc_compat },
@@ -1031,6 +1033,7 @@ repoconf_free(struct repoconf *c)
 	c->host_ports.n = 0;
 	yt_strlist_free(&c->egress_allow);
 	rc_agents_free(&c->agents);
+	rc_autostart_free(&c->autostart);
 }
 
 /* a deep copy into dst, so that a layer is applied all or nothing */
@@ -1052,6 +1055,8 @@ rc_copy(struct repoconf *dst, const struct repoconf *src)
 	dst->egress_allow.n = 0;
 	dst->agents.v = NULL;
 	dst->agents.n = 0;
+	dst->autostart.on_create.v = dst->autostart.on_start.v = NULL;
+	dst->autostart.on_create.n = dst->autostart.on_start.n = 0;
 
 	if (src->env.n > 0 &&
 	    (dst->env.v = calloc(src->env.n, sizeof(*dst->env.v))) == NULL)
@@ -1103,6 +1108,8 @@ rc_copy(struct repoconf *dst, const struct repoconf *src)
 		}
 	}
 	if (rc_agents_copy(&dst->agents, &src->agents) == -1)
+		goto fail;
+	if (rc_autostart_copy(&dst->autostart, &src->autostart) == -1)
 		goto fail;
 	return 0;
  fail:
@@ -1725,5 +1732,6 @@ repoconf_dump(const struct repoconf *c, FILE *fp)
 		(void)fprintf(fp, "ssh:\n  enabled: %s\n", c->ssh_enabled ?
 		    "true" : "false");
 	rc_agents_dump(&c->agents, all, fp);
+	rc_autostart_dump(&c->autostart, all, fp);
 	return ferror(fp) ? -1 : 0;
 }

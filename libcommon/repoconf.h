@@ -191,12 +191,57 @@ const struct rc_agent *repoconf_agent(const struct repoconf *,
 	    const char *name);
 /*
  * 0 when jbctl new can run the enabled agent a; -1 and why, naming the
- * key, when it asks for what is not done yet (egress_allow, shared,
- * install_network: loose) or lacks a command.
+ * key, when it asks for what is not done yet (shared) or lacks a
+ * command.
  */
 int	repoconf_agent_runnable(const struct rc_agent *, char *err,
 	    size_t errlen);
 /* --- end of agents --- */
+
+/*
+ * --- autostart (repoconf_autostart.c) ---
+ * on_create[] and on_start[] steps, run in the container's tmux session
+ * autostart.  A layer's steps follow the earlier layers'; null or []
+ * resets a list.  env merges by name (null drops one).
+ */
+#define RC_STEPS_MAX		16	/* per trigger */
+#define RC_STEP_NAME_MAX	48
+#define RC_STEP_ENV_MAX		16
+#define RC_STEP_TIMEOUT_MAX	86400
+#define RC_DEF_STEP_TIMEOUT	600
+
+struct rc_envkv {
+	char	name[RC_AGENT_ENVNAME_MAX + 1];
+	char	value[RC_AGENT_ENVVAL_MAX + 1];
+};
+
+struct rc_step {
+	char		name[RC_STEP_NAME_MAX + 1];
+	char		run[RC_AGENT_CMD_MAX + 1];
+	char		network[8];		/* "" | strict | loose */
+	char		working_dir[256];	/* "" the clone; else below it
+						   or absolute */
+	int		background;
+	int		timeout;		/* seconds; 0: step_timeout */
+	int		continue_on_error;
+	struct rc_envkv	env[RC_STEP_ENV_MAX];
+	int		nenv;
+};
+
+struct rc_steplist {
+	struct rc_step	*v;
+	size_t		 n;
+	int		 reset;			/* a layer set null or [] */
+};
+
+struct rc_autostart {
+	struct rc_steplist	on_create;
+	struct rc_steplist	on_start;
+	int			step_timeout;	/* 0: unset (600) */
+	struct rc_envkv		env[RC_STEP_ENV_MAX];
+	int			nenv;
+};
+/* --- end of autostart --- */
 
 struct repoconf {
 	/* computed, not YAML */
@@ -227,6 +272,7 @@ struct repoconf {
 	/* Debian packages the image adds, space-separated */
 	char			base_packages[RC_PACKAGES_MAX + 1];
 	struct rc_agentlist	agents;		/* agents.<name>, claude */
+	struct rc_autostart	autostart;	/* wt-agent2: autostart.* */
 };
 
 /* the template `jbctl config init` writes: parses as the repo layer */

@@ -642,27 +642,16 @@ repoconf_agent(const struct repoconf *c, const char *name)
 int
 repoconf_agent_runnable(const struct rc_agent *a, char *err, size_t errlen)
 {
-	const char	*what = NULL;
-
 	if (a->command[0] == '\0')
 		(void)snprintf(err, errlen, "agents.%s.command: not set: an "
 		    "enabled agent needs the command that launches it",
 		    a->name);
-	else if (a->negress > 0)
-		what = "egress_allow: its entries joining the container's "
-		    "allowlist";
 	else if (a->nshared > 0)
-		what = "shared: its shared state directories";
-	else if (strcmp(a->install_network, "loose") == 0)
-		what = "install_network: loose (the network opened for the "
-		    "install)";
+		(void)snprintf(err, errlen, "agents.%s.shared: its shared "
+		    "state directories are not supported yet: set it empty "
+		    "([]) to run the agent without them", a->name);
 	else
 		return 0;
-	if (what != NULL)
-		(void)snprintf(err, errlen, "agents.%s.%s is not supported yet: "
-		    "set it empty ([], or strict) to run the agent without "
-		    "it, or put what it needs in the repo's own keys "
-		    "(egress_allow)", a->name, what);
 	return -1;
 }
 

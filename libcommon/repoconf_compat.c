@@ -55,8 +55,6 @@ static const struct compat_map {
 	{ "dashboard", "fields hide" },
 	{ "gui", "wayland" },
 	{ "litellm", "*" },
-	{ "autostart", "on_create on_start step_timeout env" },
-	{ "autostart.env", "*" },
 	{ "agents.claude", "plugins_enabled install_jailbee_skills "
 	    "ai_pr_description ai_pr_branch ai_pr_model pr_prompt "
 	    "ai_pr_timeout" },
@@ -76,7 +74,6 @@ static const struct compat_value {
 	{ "defaults.storage_pool", "default", 0 },
 	{ "after_new", "none", 0 },
 	{ "ssh.seed_from_host", "true", 1 },
-	{ "autostart.step_timeout", "600", 0 },
 	{ "agents.claude.ai_pr_model", "sonnet", 0 },
 	{ "agents.claude.ai_pr_timeout", "600", 0 },
 	{ NULL, NULL, 0 }

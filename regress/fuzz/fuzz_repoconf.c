@@ -81,9 +81,9 @@ check_agents(const struct repoconf *c)
 		    a->nshared < 0 || a->nshared > RC_AGENT_SHARED_MAX ||
 		    a->nenv < 0 || a->nenv > RC_AGENT_ENV_MAX)
 			abort();
-		if (eff && a->enabled == 1 && (a->negress > 0 ||
-		    a->nshared > 0 || a->command[0] == '\0' ||
-		    strcmp(a->install_network, "strict") != 0))
+		/* egress_allow and install_network: loose run; shared not */
+		if (eff && a->enabled == 1 && (a->nshared > 0 ||
+		    a->command[0] == '\0'))
 			abort();
 		if (eff && (a->enabled == RC_UNSET ||
 		    (strcmp(a->install_network, "strict") != 0 &&
@@ -94,6 +94,39 @@ check_agents(const struct repoconf *c)
 			    (strcmp(a->shared[j].subpath, "..") == 0 ||
 			    strncmp(a->shared[j].subpath, "../", 3) == 0 ||
 			    strstr(a->shared[j].subpath, "/../") != NULL))
+				abort();
+	}
+}
+
+/* autostart: bounded, terminated, named uniquely, nothing refused kept */
+static void
+check_steps(const struct rc_steplist *l)
+{
+	const struct rc_step	*st;
+	size_t			 i, j;
+
+	if (l->n > RC_STEPS_MAX || (l->n > 0 && l->v == NULL))
+		abort();
+	for (i = 0; i < l->n; i++) {
+		st = &l->v[i];
+		if (!terminated(st->name, sizeof(st->name)) ||
+		    st->name[0] == '\0' || st->name[0] == '-' ||
+		    strchr(st->name, ' ') != NULL ||
+		    !terminated(st->run, sizeof(st->run)) ||
+		    !terminated(st->working_dir, sizeof(st->working_dir)) ||
+		    (st->network[0] != '\0' &&
+		    strcmp(st->network, "strict") != 0 &&
+		    strcmp(st->network, "loose") != 0) ||
+		    (st->background && strcmp(st->network, "loose") == 0) ||
+		    st->timeout < 0 || st->timeout > RC_STEP_TIMEOUT_MAX ||
+		    st->nenv < 0 || st->nenv > RC_STEP_ENV_MAX ||
+		    (st->working_dir[0] != '/' &&
+		    (strcmp(st->working_dir, "..") == 0 ||
+		    strncmp(st->working_dir, "../", 3) == 0 ||
+		    strstr(st->working_dir, "/../") != NULL)))
+			abort();
+		for (j = 0; j < i; j++)
+			if (strcmp(l->v[j].name, st->name) == 0)
 				abort();
 	}
 }
@@ -176,6 +209,12 @@ check(const struct repoconf *c, enum repoconf_layer layer)
 	if (eff && c->base_alias[0] == '\0')
 		abort();
 	check_agents(c);
+	check_steps(&c->autostart.on_create);
+	check_steps(&c->autostart.on_start);
+	if (c->autostart.step_timeout < 0 ||
+	    c->autostart.step_timeout > RC_STEP_TIMEOUT_MAX ||
+	    c->autostart.nenv < 0 || c->autostart.nenv > RC_STEP_ENV_MAX)
+		abort();
 }
 
 static char *

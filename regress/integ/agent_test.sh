@@ -21,6 +21,7 @@
 # attaches.  What cannot run yet is refused before anything is made.
 
 . "$(atf_get_srcdir)/lib.sh"
+. "$(atf_get_srcdir)/nethosts.sh"
 
 # the test repo with the fake agent's scripts committed, so the clone
 # has them, and agents.fake (and a failing one) in its config
@@ -44,9 +45,23 @@ echo "agent ran in $PWD REPO_DIR=$REPO_DIR FAKE_ENV=$FAKE_ENV" > "$HOME/.fake/ag
 echo "fake agent is up"
 sleep 1
 EOF
-	chmod 0755 $r/install.sh $r/agent.sh
+	# install_network: loose: can the install reach a test host nothing
+	# admits?  "kill": the install is killed after it tried
+	cat > $r/netinstall.sh <<'EOF'
+#!/bin/sh
+mkdir -p "$HOME/.netfake"
+if printf 'GET / HTTP/1.0\r\n\r\n' | nc -w 5 198.18.1.11 8080 |
+    grep -q "^hello 8080"; then
+	echo reached > "$HOME/.netfake/during"
+else
+	echo refused > "$HOME/.netfake/during"
+fi
+[ "$1" = kill ] && kill -9 $$
+touch "$HOME/.netfake/installed"
+EOF
+	chmod 0755 $r/install.sh $r/agent.sh $r/netinstall.sh
 	# the checkout is the owner's already: git as root would refuse it
-	git -c safe.directory="*" -C $r add install.sh agent.sh ||
+	git -c safe.directory="*" -C $r add install.sh agent.sh netinstall.sh ||
 	    atf_fail "git add"
 	git -c safe.directory="*" -C $r commit -q -m "the fake agent" ||
 	    atf_fail "git commit"
@@ -57,12 +72,32 @@ agents:
     install: ./install.sh
     command: ./agent.sh
     env: {FAKE_ENV: from-config}
+    egress_allow: ["198.18.1.10:8080"]
+  netfake:
+    install_check: test -e "$HOME/.netfake/installed"
+    install: ./netinstall.sh
+    command: ./agent.sh
+    install_network: loose
+  netkill:
+    install_check: "false"
+    install: ./netinstall.sh kill
+    command: ./agent.sh
+    install_network: loose
   broken:
     install_check: "false"
     install: echo the install broke >&2; exit 3
     command: ./agent.sh
 EOF
-	chown -R $JB_OWNER:$(id -gn $JB_OWNER) $r
+	commit_config
+}
+
+# the config committed on main, the default branch: the escalation gate
+# compares the checkout's config with it
+commit_config() {
+	git -c safe.directory="*" -C repo add .jailbee/config.yaml &&
+	    git -c safe.directory="*" -C repo commit -q -m config ||
+	    atf_fail "git commit of the config"
+	chown -R $JB_OWNER:$(id -gn $JB_OWNER) repo
 }
 
 # wait until file $2 exists in container $1 (as the dev user)
@@ -185,7 +220,7 @@ no_autostart_and_failures_body() {
 	atf_check -s exit:1 -e match:"--agent nosuch: no such agent" \
 	    jbo repo new none --agent nosuch
 	atf_check -s exit:1 \
-	    -e match:"agents.claude.egress_allow: its entries joining the container's allowlist is not supported yet" \
+	    -e match:"agents.claude.shared: its shared state directories are not supported yet" \
 	    jbo repo new cl --agent claude
 	atf_check -o inline:"" incus list -c n --format csv "^$p-(none|cl)\$"
 }
@@ -224,7 +259,242 @@ start_enabled_body() {
 }
 start_enabled_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+# bin/ctr_http C ADDR: GET / on port 8080 of ADDR from container C
+net_tools() {
+	cat > bin/ctr_http <<'EOS'
+#!/bin/sh
+exec in_ctr "$1" sh -c "printf 'GET / HTTP/1.0\r\n\r\n' | nc -w 5 $2 8080"
+EOS
+	chmod 0755 bin/ctr_http
+}
+
+atf_test_case agent_egress cleanup
+agent_egress_head() {
+	atf_set descr "an enabled agent's egress_allow joins the container's" \
+	    "allowlist with origin agent:fake (net egress ls, net status," \
+	    "-o json): real packets reach the test host only from the" \
+	    "container whose agent is enabled; apply and start keep it"
+	atf_set require.user root
+	atf_set timeout 400
+}
+agent_egress_body() {
+	setup
+	net_tools
+	nh_up 10.213.0.0/24
+	p=$(jb_prefix)
+	atf_check -e ignore jbo repo new plain
+	atf_check -e match:"network: strict, 1 egress_allow entry" \
+	    -e match:"agent fake: launched" jbo repo new ag --agent fake
+	jb_routed $p-plain
+	jb_routed $p-ag
+	atf_check -o match:"^hello 8080 from $NH_WWW" ctr_http $p-ag $NH_WWW
+	atf_check -s not-exit:0 -o empty -e ignore ctr_http $p-plain $NH_WWW
+	atf_check -o inline:"agent:fake $NH_WWW:8080\n" \
+	    jbo repo net egress ls ag
+	atf_check -o inline:"" jbo repo net egress ls plain
+	atf_check -o match:"allow $NH_WWW:8080 \(agent:fake\)" \
+	    jbo repo net status ag
+	jbo repo net status -o json ag > st.json || atf_fail "-o json failed"
+	atf_check -o inline:"agent:fake\n" jq -r ".containers[] |
+	    select(.name == \"$p-ag\") | .allow[] |
+	    select(.entry == \"$NH_WWW:8080\") | .origin" st.json
+	# net egress add cannot take what the agent already grants
+	atf_check -s exit:1 -e match:"an agent's egress_allow" \
+	    jbo repo net egress add "$NH_WWW:8080" ag
+	# apply reads the config again: the recorded --agent keeps its entry
+	atf_check -e ignore jbo repo apply ag
+	atf_check -o inline:"agent:fake $NH_WWW:8080\n" \
+	    jbo repo net egress ls ag
+	atf_check -o match:"^hello 8080 from $NH_WWW" ctr_http $p-ag $NH_WWW
+	# start runs the agent new --agent recorded on the container
+	atf_check -o inline:"fake\n" incus config get $p-ag user.jailbee.agent
+	atf_check -e ignore jbo repo stop ag
+	atf_check -e match:"agent fake: installed \(install_check passed\)" \
+	    -e match:"agent fake: launched" jbo repo start ag
+	atf_check -e ignore jbo repo stop plain
+	atf_check -e not-match:"agent fake" jbo repo start plain
+}
+agent_egress_cleanup() { jb_containers_cleanup; jb_cleanup; nh_down; }
+
+atf_test_case install_network cleanup
+install_network_head() {
+	atf_set descr "install_network: loose opens the network for the" \
+	    "install alone, by jb-netd's deadline: the install reaches a test" \
+	    "host nothing admits, the container is strict after it, also when" \
+	    "the install is killed; an installed agent opens nothing"
+	atf_set require.user root
+	atf_set timeout 400
+}
+install_network_body() {
+	setup
+	net_tools
+	nh_up 10.213.0.0/24
+	p=$(jb_prefix)
+	atf_check -e match:"agent netfake: $p-nl loose for its install \(install_network: loose\), 630 s at most" \
+	    -e match:"agent netfake: installed" \
+	    -e match:"agent netfake: $p-nl is strict again" \
+	    -e match:"agent netfake: launched" jbo repo new nl --agent netfake
+	atf_check -o inline:"reached\n" in_ctr $p-nl cat /home/dev/.netfake/during
+	atf_check -o match:"$p-nl .*: strict" jbo repo net status nl
+	atf_check -s not-exit:0 -o empty -e ignore ctr_http $p-nl $NH_WWW2
+	# installed: install_check passes, nothing is opened
+	atf_check -e ignore jbo repo stop nl
+	atf_check -e match:"agent netfake: installed \(install_check passed\)" \
+	    -e not-match:"loose" jbo repo start nl
+	atf_check -o match:"$p-nl .*: strict" jbo repo net status nl
+
+	# killed after it reached the host: new fails, strict again
+	atf_check -s exit:1 \
+	    -e match:"agent netkill: $p-nk loose for its install" \
+	    -e match:"agent netkill: $p-nk is strict again" \
+	    -e match:"agent netkill: install failed \(status 137\)" \
+	    jbo repo new nk --agent netkill
+	atf_check -o inline:"reached\n" in_ctr $p-nk cat /home/dev/.netfake/during
+	atf_check -o match:"$p-nk .*: strict" jbo repo net status nk
+	atf_check -s not-exit:0 -o empty -e ignore ctr_http $p-nk $NH_WWW2
+}
+install_network_cleanup() { jb_containers_cleanup; jb_cleanup; nh_down; }
+
+atf_test_case autostart_steps cleanup
+autostart_steps_head() {
+	atf_set descr "autostart: on_create then on_start steps, each in its" \
+	    "window of the tmux session autostart, with container.env <" \
+	    "autostart.env < step env and REPO_DIR, in working_dir; a loose" \
+	    "step reaches a test host nothing admits and the container is" \
+	    "strict after it; the agent launches after on_start; start runs" \
+	    "on_start only; a failing step fails start with its reason;" \
+	    "--no-autostart runs no step"
+	atf_set require.user root
+	atf_set timeout 400
+}
+autostart_steps_body() {
+	setup
+	net_tools
+	nh_up 10.213.0.0/24
+	p=$(jb_prefix)
+	c=$p-as
+	mkdir repo/sub && touch repo/sub/.keep
+	git -c safe.directory="*" -C repo add sub/.keep &&
+	    git -c safe.directory="*" -C repo commit -q -m sub ||
+	    atf_fail "git commit"
+	chown -R $JB_OWNER:$(id -gn $JB_OWNER) repo
+	cat >> repo/.jailbee/config.yaml <<'EOF'
+container:
+  env: {CTR: ctr, OVR: ctr}
+autostart:
+  env: {AUTO: auto, OVR: auto}
+  on_create:
+    - name: create1
+      run: echo "$REPO_DIR $CTR $AUTO $OVR $(pwd)" >> "$HOME/create.log"
+      env: {OVR: step}
+      working_dir: sub
+    - name: fetch
+      run: ../netinstall.sh
+      working_dir: sub
+      network: loose
+  on_start:
+    - name: start1
+      run: echo started >> "$HOME/start.log"
+    - name: gate
+      run: test ! -e "$HOME/fail-now"
+    - name: bg
+      run: sleep 60
+      background: true
+EOF
+	commit_config
+	atf_check -o save:new.out -e save:new.err jbo repo new as --agent fake
+	for pat in "step create1: done" "step fetch: $c loose for it, 630 s at most" \
+	    "step fetch: $c is strict again" "step fetch: done" \
+	    "step start1: done" "step bg: running in the background" \
+	    "agent fake: launched"; do
+		grep -q "$pat" new.err || { cat new.err; atf_fail "no \"$pat\""; }
+	done
+	# order: on_create, on_start, then the agent's launch
+	l1=$(grep -n "step create1: done" new.err | cut -d: -f1)
+	l2=$(grep -n "step start1: done" new.err | cut -d: -f1)
+	l3=$(grep -n "agent fake: launched" new.err | cut -d: -f1)
+	[ "$l1" -lt "$l2" ] && [ "$l2" -lt "$l3" ] ||
+	    { cat new.err; atf_fail "steps and launch out of order"; }
+	atf_check -o inline:"/home/dev/$p ctr auto step /home/dev/$p/sub\n" \
+	    in_ctr $c cat /home/dev/create.log
+	atf_check -o inline:"reached\n" in_ctr $c cat /home/dev/.netfake/during
+	atf_check -o match:"$c .*: strict" jbo repo net status as
+	atf_check -s not-exit:0 -o empty -e ignore ctr_http $c $NH_WWW2
+	atf_check -o match:"^create1$" -o match:"^fetch$" -o match:"^start1$" \
+	    -o match:"^gate$" -o match:"^bg$" -o match:"^agent-fake$" \
+	    in_ctr $c tmux list-windows -t autostart -F '#{window_name}'
+	# start: on_start again, not on_create
+	atf_check -e ignore jbo repo stop as
+	atf_check -e match:"step start1: done" -e not-match:"create1" \
+	    -e match:"agent fake: launched" jbo repo start as
+	atf_check -o inline:"started\nstarted\n" in_ctr $c cat /home/dev/start.log
+	atf_check -o inline:"1\n" in_ctr $c sh -c 'wc -l < /home/dev/create.log'
+	# a failing step ends start with its reason; the next step never runs
+	atf_check in_ctr $c touch /home/dev/fail-now
+	atf_check -s exit:1 -e match:"$c started, but step gate: failed \(status 1\)" \
+	    -e not-match:"step bg" -e not-match:"agent fake: launched" \
+	    jbo repo restart as
+	# --no-autostart: no step runs
+	atf_check -e not-match:"step " -e match:"agent fake: not launched" \
+	    jbo repo restart as --no-autostart
+	atf_check -o inline:"started\nstarted\nstarted\n" \
+	    in_ctr $c cat /home/dev/start.log
+}
+autostart_steps_cleanup() { jb_containers_cleanup; jb_cleanup; nh_down; }
+
+atf_test_case escalation_gate cleanup
+escalation_gate_head() {
+	atf_set descr "new: autostart or agents in the checkout's config wider" \
+	    "than the default branch's (a loose step, an agent's extra egress" \
+	    "or loose install) are shown and refused without a terminal;" \
+	    "--yes accepts; on a terminal new asks: n refuses, y goes on;" \
+	    "what the default branch grants passes unasked (R27)"
+	atf_set require.user root
+	atf_set require.progs script
+	atf_set timeout 300
+}
+escalation_gate_body() {
+	setup
+	p=$(jb_prefix)
+	# committed on main: fake with its egress passes without a question
+	atf_check -e match:"ready: $p-ok" -e not-match:"escalation" \
+	    jbo repo new ok --agent fake
+	cat >> repo/.jailbee/config.yaml <<'EOF'
+autostart:
+  on_start:
+    - {name: wide, run: "true", network: loose}
+EOF
+	sed -i 's|egress_allow: \["198.18.1.10:8080"\]|egress_allow: ["198.18.1.10:8080", "198.18.1.11:8080"]|' \
+	    repo/.jailbee/config.yaml
+	atf_check -s exit:1 \
+	    -e match:"the checkout's autostart and agents grant what the default branch's config \(refs/heads/main\) does not:" \
+	    -e match:"\+ autostart.on_start wide: network: loose \(a new step\)" \
+	    -e match:"\+ agents.fake.egress_allow: 198.18.1.11:8080" \
+	    -e not-match:"198.18.1.10:8080" \
+	    -e match:"escalation gate: 2 privilege\(s\) wider than the default branch's config: confirm on a terminal, or give --yes" \
+	    jbo repo new g1 --agent fake
+	# without the agent, the step alone
+	atf_check -s exit:1 -e match:"escalation gate: 1 privilege" \
+	    -e not-match:"agents.fake" jbo repo new g1
+	atf_check -o inline:"" incus list -c n --format csv "^$p-g1\$"
+	atf_check -e match:"--yes: accepted" -e match:"step wide: done" \
+	    -e match:"ready: $p-g2" jbo repo new g2 --yes
+	# on a terminal: asked; n refuses, y goes on with --yes
+	atf_check -s exit:1 \
+	    -o match:"create it with these privileges\? \[y/N\]" \
+	    -o not-match:"ready:" sh -c "echo n | script -qec 'jbo repo new g3' /dev/null"
+	atf_check -o inline:"" incus list -c n --format csv "^$p-g3\$"
+	atf_check -o match:"create it with these privileges" \
+	    -o match:"--yes: accepted" -o match:"ready: $p-g3" \
+	    sh -c "echo y | script -qec 'jbo repo new g3' /dev/null"
+}
+escalation_gate_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
 atf_init_test_cases() {
+	atf_add_test_case escalation_gate
+	atf_add_test_case autostart_steps
+	atf_add_test_case install_network
+	atf_add_test_case agent_egress
 	atf_add_test_case new_agent
 	atf_add_test_case tmux_attach
 	atf_add_test_case no_autostart_and_failures

@@ -203,11 +203,81 @@ ATF_TC_BODY(overrides, tc)
 	    "after an override");
 }
 
+/*
+ * An enabled agent's egress_allow: config entries tagged with the agent,
+ * "~AGENT=ENTRY" in the file; one the config already has stays the
+ * config's; a bad agent name refuses the message or the line.
+ */
+ATF_TC_WITHOUT_HEAD(agent_origins);
+ATF_TC_BODY(agent_origins, tc)
+{
+	struct netd_state	 st, again;
+	struct netd_ctr		 c, *t;
+	struct jb_netd_ctr	 m;
+	char			 err[1024] = "", *out, *out2;
+
+	memset(&m, 0, sizeof(m));
+	strlcpy(m.name, "jb-a", sizeof(m.name));
+	strlcpy(m.ipv4, "10.0.0.2", sizeof(m.ipv4));
+	strlcpy(m.mode, "strict", sizeof(m.mode));
+	/* config x.test:80; fake: y.test, x.test:80 again; aider: z.test */
+	memcpy(m.entries, "x.test:80\0y.test\0x.test:80\0z.test", 34);
+	memcpy(m.agents, "\0fake\0fake\0aider", 17);
+	m.nentries = 4;
+	ATF_REQUIRE_MSG(netd_ctr_from_msg(&m, &c, err, sizeof(err)) == 0,
+	    "%s", err);
+	ATF_REQUIRE_EQ(c.n, 3);
+	ATF_CHECK_EQ(netd_ctr_ncfg(&c), 3);
+	ATF_CHECK_STREQ(c.e[0].agent, "");
+	ATF_CHECK_STREQ(c.e[1].agent, "fake");
+	ATF_CHECK_STREQ(c.e[2].agent, "aider");
+	memset(&st, 0, sizeof(st));
+	ATF_REQUIRE(netd_state_put(&st, &c) == 0);
+	/* an override after them; the file keeps every origin */
+	ATF_REQUIRE(netd_ctr_override_add(&st.v[0], "w.test", err,
+	    sizeof(err)) == 0);
+	ATF_CHECK(netd_ctr_override_add(&st.v[0], "y.test", err,
+	    sizeof(err)) == -1);
+	ATF_CHECK_MSG(strstr(err, "an agent's egress_allow") != NULL, "%s",
+	    err);
+	ATF_REQUIRE((out = netd_state_fmt(&st)) != NULL);
+	ATF_CHECK_MSG(strstr(out, "jb-a 10.0.0.2 strict 0 x.test:80 "
+	    "~fake=y.test ~aider=z.test +w.test\n") != NULL, "%s", out);
+	parse_ok(out, &again);
+	t = &again.v[0];
+	ATF_CHECK_EQ(t->n, 4);
+	ATF_CHECK_EQ(t->nover, 1);
+	ATF_CHECK_STREQ(t->e[1].agent, "fake");
+	ATF_CHECK_STREQ(t->e[3].agent, "");
+	ATF_REQUIRE((out2 = netd_state_fmt(&again)) != NULL);
+	ATF_CHECK_STREQ(out, out2);
+	free(out);
+	free(out2);
+	netd_state_free(&again);
+	netd_state_free(&st);
+
+	/* a bad agent name: the message, and a line of the file */
+	memcpy(m.agents, "\0Fake!\0\0\0", 10);
+	ATF_CHECK(netd_ctr_from_msg(&m, &c, err, sizeof(err)) == -1);
+	ATF_CHECK_MSG(strstr(err, "agent name \"Fake!\"") != NULL, "%s",
+	    err);
+	parse_bad("a 10.0.0.2 strict 0 ~-x=y.test\n", "agent name \"-x\"");
+	parse_bad("a 10.0.0.2 strict 0 ~fake\n", "~AGENT=ENTRY");
+	parse_bad("a 10.0.0.2 strict 0 +w.test ~fake=y.test\n",
+	    "before the overrides");
+	parse_bad("a 10.0.0.2 strict 0 ~fake=y.test:0\n", "y.test:0");
+	/* agents run off the end of the message */
+	memset(m.agents, 'a', sizeof(m.agents));
+	ATF_CHECK(netd_ctr_from_msg(&m, &c, err, sizeof(err)) == -1);
+	ATF_CHECK(strstr(err, "truncated") != NULL);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, round_trip);
 	ATF_TP_ADD_TC(tp, refused);
 	ATF_TP_ADD_TC(tp, put_replaces);
 	ATF_TP_ADD_TC(tp, overrides);
+	ATF_TP_ADD_TC(tp, agent_origins);
 	return atf_no_error();
 }

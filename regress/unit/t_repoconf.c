@@ -28,6 +28,7 @@
 #include <atf-c.h>
 
 #include "repoconf.h"
+#include "repoconf_autostart.h"
 
 #define G	RC_LAYER_GLOBAL
 #define R	RC_LAYER_REPO
@@ -1852,10 +1853,10 @@ ATF_TC_BODY(original_not_yet, tc)
 	    "config.yaml:1: docker_registry_mirror.extra_registries" NOTYET);
 	BAD(G, "docker_registry_mirror: {enabled: true}\n",
 	    "global.yaml:1: docker_registry_mirror.enabled" NOTYET);
-	BAD(R, "autostart:\n  on_start:\n    - {name: a, run: b}\n",
-	    "config.yaml:2: autostart.on_start" NOTYET);
-	BAD(R, "autostart: {step_timeout: 60}\n",
-	    "config.yaml:1: autostart.step_timeout" NOTYET);
+	BAD(R, "autostart:\n  on_start:\n    - {name: a, run: b, mounts: "
+	    "[data]}\n", "config.yaml:3: autostart.on_start[0].mounts: not "
+	    "supported yet by JailBee: a step's optional mounts; remove it, or "
+	    "attach the mount with jbctl mount before the step");
 	BAD(R, "new: {background: true}\n", "config.yaml:1: new.background"
 	    NOTYET);
 	BAD(R, "new: {submodules: true}\n", "config.yaml:1: new.submodules"
@@ -1991,21 +1992,20 @@ ATF_TC_BODY(agents_presets, tc)
 		OK(R, "agents:\n  claude: {enabled: true}\n", &c);
 		ATF_CHECK(repoconf_finish(&c, "/src/proj", 1000, 1001, err,
 		    sizeof(err)) == -1);
-		ATF_CHECK_STREQ(err, "agents.claude.egress_allow: its entries "
-		    "joining the container's allowlist is not supported yet: "
-		    "set it empty ([], or strict) to run the agent without it, "
-		    "or put what it needs in the repo's own keys "
-		    "(egress_allow)");
+		ATF_CHECK_STREQ(err, "agents.claude.shared: its shared state "
+		    "directories are not supported yet: set it empty ([]) to "
+		    "run the agent without them");
 		repoconf_free(&c);
+		/*
+		 * its egress_allow joins the allowlist, install_network:
+		 * loose opens the network for the install: no refusal
+		 */
 		fresh(&c);
-		OK(R, "agents:\n  claude: {enabled: true, egress_allow: [],\n"
-		    "    shared: []}\n", &c);
-		ATF_CHECK(repoconf_finish(&c, "/src/proj", 1000, 1001, err,
-		    sizeof(err)) == -1);
-		ATF_CHECK_STREQ(err, "agents.claude.install_network: loose (the "
-		    "network opened for the install) is not supported yet: set "
-		    "it empty ([], or strict) to run the agent without it, or "
-		    "put what it needs in the repo's own keys (egress_allow)");
+		OK(R, "agents:\n  claude: {enabled: true, shared: []}\n", &c);
+		ATF_CHECK_MSG(repoconf_finish(&c, "/src/proj", 1000, 1001, err,
+		    sizeof(err)) == 0, "%s", err);
+		ATF_CHECK_STREQ(agent(&c, "claude")->install_network, "loose");
+		ATF_CHECK(agent(&c, "claude")->negress > 0);
 		repoconf_free(&c);
 		fresh(&c);
 		OK(R, "agents:\n  x: {enabled: true}\n", &c);
@@ -2071,6 +2071,140 @@ ATF_TC_BODY(agents_roundtrip, tc)
 	repoconf_free(&d);
 }
 
+/*
+ * autostart: steps parse, layers append (null resets), env merges as
+ * container.env < autostart.env < step env, what is not done is refused
+ * naming the key, and the dump reads back to itself.
+ */
+ATF_TC_WITHOUT_HEAD(autostart_steps);
+ATF_TC_BODY(autostart_steps, tc)
+{
+	struct repoconf		 c, d;
+	const struct rc_step	*st;
+	char			 out[8][RC_AGENT_ENVNAME_MAX +
+				    RC_AGENT_ENVVAL_MAX + 2];
+	char			*s, *t, err[RC_ERR_MAX];
+	int			 n;
+
+	fresh(&c);
+	OK(G, "autostart:\n  env: {A: global, B: global}\n"
+	    "  on_start:\n    - {name: g1, run: echo g}\n", &c);
+	OK(R, "container: {env: {A: ctr, C: ctr}}\n"
+	    "autostart:\n  step_timeout: 30\n  env: {B: auto, D: null}\n"
+	    "  on_create:\n    - name: deps\n      run: ./setup.sh --all\n"
+	    "      network: loose\n      timeout: 5\n"
+	    "      env: {C: step}\n      working_dir: sub/dir\n"
+	    "  on_start:\n    - {name: srv, run: ./serve, background: true,\n"
+	    "       continue_on_error: true, mounts: []}\n", &c);
+	FINISH(&c);
+	ATF_REQUIRE_EQ(c.autostart.on_create.n, 1);
+	ATF_REQUIRE_EQ(c.autostart.on_start.n, 2);
+	st = &c.autostart.on_create.v[0];
+	ATF_CHECK_STREQ(st->name, "deps");
+	ATF_CHECK_STREQ(st->run, "./setup.sh --all");
+	ATF_CHECK_STREQ(st->network, "loose");
+	ATF_CHECK_STREQ(st->working_dir, "sub/dir");
+	ATF_CHECK_EQ(rc_step_timeout(&c.autostart, st), 5);
+	ATF_CHECK_EQ(rc_step_timeout(&c.autostart,
+	    &c.autostart.on_start.v[0]), 30);
+	ATF_CHECK_STREQ(c.autostart.on_start.v[0].name, "g1");
+	ATF_CHECK(c.autostart.on_start.v[1].background);
+	ATF_CHECK(c.autostart.on_start.v[1].continue_on_error);
+	/* container.env < autostart.env < step env */
+	n = rc_step_env(&c.env, &c.autostart, st, out, 8);
+	ATF_REQUIRE_EQ(n, 3);
+	ATF_CHECK_STREQ(out[0], "A=global");
+	ATF_CHECK_STREQ(out[1], "C=step");
+	ATF_CHECK_STREQ(out[2], "B=auto");
+	ATF_CHECK_EQ(rc_step_env(&c.env, &c.autostart, st, out, 2), -1);
+	s = dump(&c);
+	repoconf_init(&d);
+	ATF_REQUIRE_MSG(repoconf_parse_layer(R, "dump", s, strlen(s), &d,
+	    err, sizeof(err)) == 0, "%s\n%s", err, s);
+	FINISH(&d);
+	t = dump(&d);
+	ATF_CHECK_STREQ(s, t);
+	free(s);
+	free(t);
+	repoconf_free(&d);
+	/* null resets a list; the default timeout is 600 */
+	OK(R, "autostart: {on_start: null, step_timeout: null}\n", &c);
+	FINISH(&c);
+	ATF_CHECK_EQ(c.autostart.on_start.n, 0);
+	ATF_CHECK_EQ(c.autostart.on_create.n, 1);
+	ATF_CHECK_EQ(rc_step_timeout(&c.autostart,
+	    &c.autostart.on_create.v[0]), 5);
+	repoconf_free(&c);
+
+	BAD(R, "autostart:\n  on_start:\n    - {name: a, run: b}\n"
+	    "    - {name: a, run: c}\n", "config.yaml:4: "
+	    "autostart.on_start[1]: name: step \"a\" is named twice: names "
+	    "are unique per trigger");
+	BAD(R, "autostart:\n  on_start:\n    - {run: b}\n",
+	    "config.yaml:3: autostart.on_start[0].name: missing (this key is "
+	    "required)");
+	BAD(R, "autostart:\n  on_create:\n    - {name: 'a b', run: b}\n",
+	    "config.yaml:3: autostart.on_create[0].name: must be letters, "
+	    "digits, '_', '.' and '-', not starting with '-' or '.'");
+	BAD(R, "autostart:\n  on_create:\n    - {name: a, run: b, network: "
+	    "open}\n", "config.yaml:3: autostart.on_create[0].network: must be "
+	    "strict, loose or null");
+	BAD(R, "autostart:\n  on_create:\n    - {name: a, run: b, "
+	    "working_dir: ../x}\n", "config.yaml:3: "
+	    "autostart.on_create[0].working_dir: a relative working_dir must "
+	    "stay below the clone (no \"..\")");
+	BAD(R, "autostart:\n  on_start:\n    - {name: a, run: b, network: "
+	    "loose, background: true}\n", "config.yaml:3: autostart.on_start[0]: "
+	    "network: loose on a background step is not supported yet by "
+	    "JailBee (nothing would take the network back when it ends): run "
+	    "it in the foreground");
+	BAD(R, "autostart: {step_timeout: 0}\n", "config.yaml:1: "
+	    "autostart.step_timeout: must be between 1 and 86400");
+	BAD(R, "autostart: {on_start: {a: b}}\n", "config.yaml:1: "
+	    "autostart.on_start: expected a sequence of steps {name, run, "
+	    "...}, got a mapping");
+}
+
+/* the escalation gate: what a branch's config grants that base's lacks */
+ATF_TC_WITHOUT_HEAD(autostart_widening);
+ATF_TC_BODY(autostart_widening, tc)
+{
+	struct repoconf	 c, b;
+	char		 out[1024], small[20];
+
+	fresh(&b);
+	OK(R, "autostart:\n  on_start:\n    - {name: s, run: x, network: "
+	    "loose}\n    - {name: t, run: x}\n"
+	    "agents:\n  fake: {command: f, egress_allow: [a.test]}\n", &b);
+	FINISH(&b);
+	fresh(&c);
+	OK(R, "autostart:\n  on_create:\n    - {name: s, run: x, network: "
+	    "loose}\n  on_start:\n    - {name: s, run: y, network: loose}\n"
+	    "    - {name: t, run: x, network: loose}\n"
+	    "    - {name: u, run: x, network: strict}\n"
+	    "agents:\n  fake: {command: f, egress_allow: [a.test, b.test],\n"
+	    "    install_network: loose}\n"
+	    "  other: {command: o, egress_allow: [c.test]}\n", &c);
+	FINISH(&c);
+	/* fake not enabled, not named: its grants do not count */
+	ATF_CHECK_EQ(repoconf_widening(&c, &b, NULL, out, sizeof(out)), 2);
+	ATF_CHECK_STREQ(out, "+ autostart.on_create s: network: loose (a new "
+	    "step)\n+ autostart.on_start t: network: loose (strict on the "
+	    "default branch)\n");
+	ATF_CHECK_EQ(repoconf_widening(&c, &b, "fake", out, sizeof(out)), 4);
+	ATF_CHECK(strstr(out, "+ agents.fake.install_network: loose\n"
+	    "+ agents.fake.egress_allow: b.test\n") != NULL);
+	ATF_CHECK(strstr(out, "a.test") == NULL);
+	/* nothing wider than itself; a short buffer stays terminated */
+	ATF_CHECK_EQ(repoconf_widening(&b, &b, "fake", out, sizeof(out)), 0);
+	ATF_CHECK_STREQ(out, "");
+	ATF_CHECK_EQ(repoconf_widening(&c, &b, "other", small,
+	    sizeof(small)), 3);
+	ATF_CHECK_EQ(strlen(small), sizeof(small) - 1);
+	repoconf_free(&c);
+	repoconf_free(&b);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, defaults);
@@ -2102,5 +2236,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, original_not_yet);
 	ATF_TP_ADD_TC(tp, agents_presets);
 	ATF_TP_ADD_TC(tp, agents_roundtrip);
+	ATF_TP_ADD_TC(tp, autostart_steps);
+	ATF_TP_ADD_TC(tp, autostart_widening);
 	return atf_no_error();
 }
