@@ -153,6 +153,14 @@ int	sshd_excluded(const char *);
 void	sshd_job_env(struct sshsess *, struct job *);
 void	cmd_sshstatus(struct job *);
 void	cmd_audit(struct job *);
+int	sshd_raw(struct sshsess *, uint32_t, const void *, size_t, int);
+struct json_object;
+void	sshd_journal_obj(struct json_object *);
+/* sftp.c: SFTP requests of a session (R45-R51) */
+void	sftp_init(void);
+int	sftp_request(struct sshsess *, struct imsg *, const char *, uint32_t,
+	    const char *);
+void	sftp_session_gone(struct sshsess *);
 /* mounts.c: a deadline jb-mountd reports reached; -1 malformed */
 int	mounts_expired(struct imsg *);
 /* mounts.c: a DEADLINE reply added to a list; a malformed one is fatal */

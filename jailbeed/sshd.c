@@ -99,6 +99,7 @@ struct sshsess {
 	char			 target[JB_INSTANCE_MAX];
 	char			 repo[48];	/* the container's prefix */
 	struct timespec		 t0;
+	int			 sftp;		/* the sftp subsystem granted */
 };
 
 static int		 listen_fd = -1;
@@ -174,10 +175,8 @@ journal(struct sshsess *s, const char *route, const char *decision,
     const char *reason, int with_exit)
 {
 	struct json_object	*o;
-	const char		*line;
 	char			 when[32];
 	time_t			 now = time(NULL);
-	size_t			 len;
 
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	if ((o = json_object_new_object()) == NULL)
@@ -203,6 +202,17 @@ journal(struct sshsess *s, const char *route, const char *decision,
 		json_object_object_add(o, "duration_ms",
 		    json_object_new_int64(ms_since(&s->t0)));
 	}
+	sshd_journal_obj(o);
+	json_object_put(o);
+}
+
+/* one journal line, to the file and to syslog */
+void
+sshd_journal_obj(struct json_object *o)
+{
+	const char	*line;
+	size_t		 len;
+
 	line = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
 	    JSON_C_TO_STRING_NOSLASHESCAPE);
 	len = strlen(line);
@@ -218,7 +228,6 @@ journal(struct sshsess *s, const char *route, const char *decision,
 		journal_rotate();
 	}
 	log_info("ssh: %s", line);
-	json_object_put(o);
 }
 
 /*
@@ -293,6 +302,7 @@ sshd_init(void)
 			fatal("ssh journal %s", path);
 		njournal++;
 	}
+	sftp_init();
 	if (strcmp(env->conf.ssh_listen, "off") == 0)
 		return;
 	if (conf_listen_addr(env->conf.ssh_listen, &ss) == -1)
@@ -439,6 +449,7 @@ sshd_session_closed(struct sshsess *s)
 	}
 	if (s->busy)
 		journal(s, s->route, "accept", "session closed", 1);
+	sftp_session_gone(s);
 	nsessions--;
 	free(s);
 }
@@ -447,6 +458,13 @@ static int
 raw(struct sshsess *s, uint32_t type, const void *data, size_t len, int fd)
 {
 	return control_send_raw(s->c, type, data, len, fd);
+}
+
+int
+sshd_raw(struct sshsess *s, uint32_t type, const void *data, size_t len,
+    int fd)
+{
+	return raw(s, type, data, len, fd);
 }
 
 static void
@@ -735,6 +753,13 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 	for (i = 0, p = words; i < argc; i++, p += strlen(p) + 1)
 		argv[i] = p;
 	argv[argc] = NULL;
+	/* R51: legacy scp (scp -O) runs scp -t/-f; its SFTP mode is served */
+	if (argc > 0 && strcmp(argv[0], "scp") == 0) {
+		strlcpy(s->leaf, "scp", sizeof(s->leaf));
+		refuse(s, "the legacy scp protocol (scp -O) is not served: "
+		    "use scp without -O (its SFTP mode)", "legacy scp");
+		return;
+	}
 	memset(&pc, 0, sizeof(pc));
 	pc.mode = strcmp(env->conf.ssh_mode, "allowlist") == 0 ?
 	    SSHP_ALLOWLIST : strcmp(env->conf.ssh_mode, "disabled") == 0 ?
@@ -868,6 +893,40 @@ auth(struct sshsess *s, struct jb_sshd_auth *a)
 	return 0;
 }
 
+/*
+ * A subsystem: sftp alone, while remote.ssh.files is on in the config
+ * as it is now; a channel granted keeps its grant (the seed's snapshot)
+ */
+static int
+subsys(struct sshsess *s, struct imsg *imsg)
+{
+	struct jb_sshd_subsys	 q;
+	struct jb_sshd_verdict	 v;
+	const char		*reason = NULL;
+
+	if (imsg_get_data(imsg, &q, sizeof(q)) == -1)
+		return -1;
+	q.name[sizeof(q.name) - 1] = '\0';
+	memset(&v, 0, sizeof(v));
+	strlcpy(s->route, "subsystem sftp", sizeof(s->route));
+	s->leaf[0] = s->target[0] = s->repo[0] = '\0';
+	if (strcmp(q.name, "sftp") != 0)
+		reason = "not served";
+	else if (draining)
+		reason = "draining for a new version";
+	else if (!conf_ssh_files(&env->conf))
+		reason = "remote.ssh.files is off";
+	v.ok = reason == NULL;
+	(void)raw(s, IMSG_SSHD_VERDICT, &v, sizeof(v), -1);
+	if (v.ok)
+		s->sftp = 1;
+	if (++s->nrefused > SSH_REFUSALS_MAX && !v.ok)
+		return -1;
+	journal(s, strcmp(q.name, "sftp") == 0 ? "subsystem sftp" :
+	    "subsystem", v.ok ? "accept" : "refuse", reason, 0);
+	return 0;
+}
+
 int
 sshd_dispatch(struct sshsess *s, struct imsg *imsg)
 {
@@ -925,6 +984,14 @@ sshd_dispatch(struct sshsess *s, struct imsg *imsg)
 		}
 		free(x);
 		return rc;
+	case IMSG_SSHD_SUBSYS:
+		if (!s->authed || s->busy || s->sftp)
+			return -1;
+		return subsys(s, imsg);
+	case IMSG_SSHD_SFTP:
+		if (!s->sftp)
+			return -1;
+		return sftp_request(s, imsg, s->addr, s->port, s->fp);
 	case IMSG_CTL_WINSIZE:
 		if (imsg_get_data(imsg, &ws, sizeof(ws)) == -1)
 			return -1;
