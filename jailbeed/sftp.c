@@ -39,7 +39,7 @@
 #include "sftprec.h"
 
 #define SFTP_EXECS	8	/* container operations at once, all sessions */
-#define SFTP_WAIT_SECS	30	/* a request waits for a slot this long */
+#define SFTP_WAIT_SECS	300	/* a request waits for a slot this long */
 #define SFTP_PUSHED_MAX	256
 
 static const char *const op_names[SFTPOP_MAX] = {
@@ -192,9 +192,11 @@ slot_free(void)
 
 	nrunning--;
 	if ((o = TAILQ_FIRST(&waiting)) != NULL) {
+		/* the slot goes to the first that waits */
 		TAILQ_REMOVE(&waiting, o, entry);
 		o->waiting = 0;
 		TAILQ_INSERT_TAIL(&all_ops, o, entry);
+		nrunning++;
 		op_start(o);
 	}
 }
@@ -278,9 +280,12 @@ exec_done(struct req *r, int ok, const char *err)
 	} else if (code > 128)
 		/* a read stream the client closed before its end */
 		snprintf(why, sizeof(why), "closed by the client");
+	else if (code == EXDEV)
+		/* RESOLVE_BENEATH: "..", an absolute or escaping link */
+		snprintf(why, sizeof(why), "path leaves the repository");
 	else
 		snprintf(why, sizeof(why), "failed: %s", strerror(code));
-	journal_op(o, "accept", why[0] ? why : NULL);
+	journal_op(o, code == EXDEV ? "refuse" : "accept", why[0] ? why : NULL);
 	send_done(o, 0, code, NULL);
 	op_free(o);
 	slot_free();
@@ -586,22 +591,24 @@ sftp_request(struct sshsess *s, struct imsg *imsg, const char *addr,
 	strlcpy(o->fp, fp, sizeof(o->fp));
 	TAILQ_INSERT_TAIL(&all_ops, o, entry);
 
+	/* R49: never, whatever the paths */
+	if (o->q.op == SFTPOP_SYMLINK || o->q.op == SFTPOP_HARDLINK) {
+		(void)sftppath_split(o->q.path, o->ctr, sizeof(o->ctr), o->rel,
+		    sizeof(o->rel), &why);
+		refuse(o, EPERM, "links cannot be created");
+		return 0;
+	}
 	if ((kind = sftppath_split(o->q.path, o->ctr, sizeof(o->ctr), o->rel,
 	    sizeof(o->rel), &why)) == -1) {
 		refuse(o, EPERM, why);
 		return 0;
 	}
-	if (o->q.op == SFTPOP_RENAME || o->q.op == SFTPOP_POSIX_RENAME ||
-	    o->q.op == SFTPOP_SYMLINK || o->q.op == SFTPOP_HARDLINK) {
+	if (o->q.op == SFTPOP_RENAME || o->q.op == SFTPOP_POSIX_RENAME) {
 		if ((kind2 = sftppath_split(o->q.path2, ctr2, sizeof(ctr2),
 		    o->rel2, sizeof(o->rel2), &why)) == -1) {
 			refuse(o, EPERM, why);
 			return 0;
 		}
-	}
-	if (o->q.op == SFTPOP_SYMLINK || o->q.op == SFTPOP_HARDLINK) {
-		refuse(o, EPERM, "links cannot be created");
-		return 0;
 	}
 	if (o->q.op == SFTPOP_OTHER) {
 		refuse(o, EOPNOTSUPP, "operation not supported");

@@ -953,8 +953,9 @@ handle_msg(sftp_client_message msg, sftp_session sftp, int *dead)
 		path_op(msg, SFTPOP_READLINK, msg->filename, NULL, dead);
 		return;
 	case SSH_FXP_SYMLINK:
-		path_op(msg, SFTPOP_SYMLINK, msg->filename,
-		    sftp_client_message_get_data(msg), dead);
+		/* OpenSSH sends the target first, then the link's path */
+		path_op(msg, SFTPOP_SYMLINK, sftp_client_message_get_data(msg),
+		    msg->filename, dead);
 		return;
 	case SSH_FXP_EXTENDED:
 		sub = sftp_client_message_get_submessage(msg);

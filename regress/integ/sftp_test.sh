@@ -40,6 +40,7 @@ EOS
 	chmod 0755 bin/ojbctl bin/jsftp bin/jscp
 	PATH=$(pwd)/bin:$PATH
 	export PATH
+	[ -f key1 ] && return 0
 	mkdir -p home
 	chown "$JB_OWNER" home
 	chmod 0700 home
@@ -142,10 +143,12 @@ confinement_body() {
 	atf_check in_ctr $c ln -s file $r/inside
 	for t in "get /$c/../$p-other/file x" "get /$c/abs x" "get /$c/rel x"; do
 		printf '%s\n' "$t" | batch && atf_fail "$t was not refused"
-		cat batch.err >> refusals
 	done
-	atf_check -o match:"leaves the repository" cat refusals
 	atf_check -s exit:1 test -e x
+	sftp_journal > j
+	atf_check -o match:" /$c/\.\./$p-other/file refuse path leaves the repository \(\.\.\)$" \
+	    -o match:" /$c/abs refuse path leaves the repository$" \
+	    -o match:" /$c/rel refuse path leaves the repository$" cat j
 	# within: a link inside is followed
 	printf 'get /%s/inside in.txt\n' "$c" | batch || atf_fail "inside link"
 	atf_check -o inline:"line 1\nline 2\nline 3\n" cat in.txt
@@ -167,15 +170,12 @@ confinement_body() {
 	    -o match:"^write /up.bin refuse the top of the tree is read-only$" \
 	    -o match:"^mkdir /newdir refuse the top of the tree is read-only$" \
 	    -o match:"^posix-rename /$c/file refuse no rename between containers$" \
-	    -o match:"^read /$c/../$p-other/file refuse path leaves the repository" \
-	    -o match:"^read /$c/abs accept failed: Invalid cross-device link$" \
 	    -o match:"^lstat /$c/abs accept -$" \
 	    -o match:"^remove /$c/abs accept -$" cat j
 	# 2 GiB + 1 byte: the last byte at 2 GiB of a sparse file is refused
 	atf_check in_ctr $c truncate -s 2147483648 $r/big
 	truncate -s 2147483649 big
 	printf 'put -a big /%s/big\n' "$c" | batch && atf_fail "past 2 GiB"
-	atf_check -o match:"2 GiB" cat batch.err
 	atf_check -o inline:"2147483648\n" in_ctr $c stat -c %s $r/big
 	atf_check -o match:"^write /$c/big accept failed: File too large$" \
 	    sftp_journal
@@ -222,8 +222,47 @@ files_off_body() {
 }
 files_off_cleanup() { jb_cleanup; }
 
+atf_test_case eight_at_once cleanup
+eight_at_once_head() {
+	atf_set descr "9 concurrent downloads: never more than 8 container" \
+	    "operations at once, all 9 complete"
+	atf_set require.user root
+	atf_set timeout 600
+}
+eight_at_once_body() {
+	sftp_start
+	jb_tools
+	jb_image
+	jb_repo
+	p=$(jb_prefix)
+	c=$p-box
+	atf_check -e ignore jbo repo new box
+	atf_check in_ctr $c truncate -s 64M /home/dev/$p/zero
+	i=0
+	while [ $i -lt 9 ]; do
+		printf 'get /%s/zero out%d\n' "$c" $i > b$i
+		jsftp -b b$i jailbee@127.0.0.1 > /dev/null 2> e$i &
+		echo $! >> pids
+		i=$((i + 1))
+	done
+	for pid in $(cat pids); do
+		wait "$pid" || { sftp_journal | grep -v accept >&2;
+		    atf_fail "a download failed: $(cat e*)"; }
+	done
+	i=0
+	while [ $i -lt 9 ]; do
+		atf_check -o inline:"67108864\n" stat -c %s out$i
+		i=$((i + 1))
+	done
+	# the journal says how many ran when each began: 8 at most, and 8
+	atf_check -o inline:"8\n" -x "jq -s '[.[] | select(.route == \"sftp\") | .running // 0] | max' state/ssh-journal.jsonl"
+	atf_check -o inline:"9\n" -x "jq -r 'select(.route == \"sftp\" and .command == \"read\") | .decision' state/ssh-journal.jsonl | grep -c accept"
+}
+eight_at_once_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
 atf_init_test_cases() {
 	atf_add_test_case tree_and_transfers
 	atf_add_test_case confinement
 	atf_add_test_case files_off
+	atf_add_test_case eight_at_once
 }
