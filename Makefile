@@ -305,6 +305,8 @@ bench:
 	regress/bench/net $(CURDIR)/build-bench
 	regress/bench/dns $(CURDIR)/build-bench
 	regress/bench/git $(CURDIR)/build-bench
+	regress/bench/ssh $(CURDIR)/build-bench
+	regress/bench/sftp $(CURDIR)/build-bench
 
 deps:
 	regress/setup-host
