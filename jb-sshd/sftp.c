@@ -19,9 +19,11 @@
  */
 
 #include <sys/socket.h>
+#include <sys/uio.h>
 
 #include <errno.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +87,32 @@ pwrite_all(int fd, const void *p, size_t len)
 		len -= n;
 	}
 	return 0;
+}
+
+static int
+frame_write(int fd, const struct sftprec_write *w, const void *data,
+    size_t len)
+{
+	struct iovec	 iov[2];
+	size_t		 skip;
+	ssize_t		 n;
+
+	iov[0].iov_base = (void *)(uintptr_t)w;
+	iov[0].iov_len = sizeof(*w);
+	iov[1].iov_base = (void *)(uintptr_t)data;
+	iov[1].iov_len = len;
+	if ((n = writev(fd, iov, 2)) == -1) {
+		if (errno != EINTR)
+			return -1;
+		n = 0;
+	}
+	if ((size_t)n >= sizeof(*w)) {
+		skip = n - sizeof(*w);
+		return pwrite_all(fd, (const char *)data + skip, len - skip);
+	}
+	if (pwrite_all(fd, (const char *)w + n, sizeof(*w) - n) == -1)
+		return -1;
+	return pwrite_all(fd, data, len);
 }
 
 /* up to len bytes, fewer only at the end */
@@ -650,8 +678,8 @@ do_write(sftp_client_message msg, struct fh *h)
 	memset(&w, 0, sizeof(w));
 	w.offset = msg->offset;
 	w.len = len;
-	if (pwrite_all(h->fd, &w, sizeof(w)) == -1 ||
-	    pwrite_all(h->fd, ssh_string_data(msg->data), len) == -1) {
+	/* one write of frame and bytes: one websocket message downstream */
+	if (frame_write(h->fd, &w, ssh_string_data(msg->data), len) == -1) {
 		h->werr = EIO;
 		(void)write_error(h);
 		reply_err(msg, h->werr, NULL);
