@@ -87,6 +87,8 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/gitref.c libcommon/termsafe.c \
 		   libcommon/sockdir.c libcommon/portspec.c libcommon/reporeg.c \
 		   libcommon/config_print.c libcommon/auditrec.c
+# SFTP (R45-R51): the virtual tree's paths, jb-sftp's records
+COMMON_SRCS	+= libcommon/sftppath.c libcommon/sftprec.c
 JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/control.c jailbeed/request.c jailbeed/job.c \
 		   jailbeed/repo.c jailbeed/capture.c jailbeed/cmd_ls.c \
@@ -101,6 +103,7 @@ JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/escalation.c \
 		   jailbeed/ports.c jailbeed/cmd_port.c jailbeed/netstatus.c jailbeed/netlog.c \
 		   jailbeed/cmd_doctor.c jailbeed/audit.c
+JAILBEED_SRCS	+= jailbeed/sftp.c
 JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http.c jb-incus/incus.c \
 		   jb-incus/ws.c jb-incus/exec.c jb-incus/ops.c \
 		   jb-incus/ops_action.c jb-incus/ops_create.c \
@@ -108,6 +111,7 @@ JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http.c jb-incus/incus.c \
 		   jb-incus/ops_disk.c jb-incus/ops_hosts.c \
 		   jb-incus/ops_addrs.c jb-incus/ops_gitconfig.c \
 		   jb-incus/ops_port.c
+JBINCUS_SRCS	+= jb-incus/ops_sftp.c
 JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/netd_state.c jb-netd/netd_nft.c \
 		   jb-netd/resolver.c jb-netd/netd_ct.c jb-netd/netd_repos.c \
@@ -118,6 +122,7 @@ JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/repo.c jb-mountd/image.c \
 		   jb-mountd/mount.c jb-mountd/deadline.c jb-mountd/sshseed.c \
 		   jb-mountd/gitconf.c jb-mountd/gituser.c
 JBSSHD_SRCS	:= jb-sshd/jb-sshd.c jb-sshd/session.c jb-sshd/spawner.c
+JBSSHD_SRCS	+= jb-sshd/sftp.c
 JBCTL_SRCS	:= jbctl/jbctl.c jbctl/output.c jbctl/remote.c jbctl/local.c \
 		   jbctl/term.c jbctl/base.c jbctl/sshkeys.c jbctl/git.c \
 		   jbctl/gitrun.c
@@ -126,6 +131,8 @@ GITREMOTE_SRCS	:= jbctl/gitremote.c jbctl/remote.c jbctl/term.c jbctl/output.c
 
 PROGS		:= jailbeed jb-incus jb-netd jb-mountd jb-sshd jbctl \
 		   git-remote-jailbee
+# the SFTP helper jailbeed pushes into containers: static, for any libc
+PROGS		+= jb-sftp
 LIBCOMMON	:= $(O)/libcommon.a
 
 TESTLIBS	 = $(O)/libincus.a $(O)/libnetd.a $(O)/libjbctl.a \
@@ -141,6 +148,8 @@ FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf \
 		   fuzz_netd_state fuzz_netd_repos fuzz_hostspin fuzz_pool \
 		   fuzz_dnswire fuzz_gitconf fuzz_gitref fuzz_termsafe fuzz_reporeg \
 		   fuzz_auditrec
+UNIT_TESTS	+= t_sftppath
+FUZZERS		+= fuzz_sftppath fuzz_sftprec
 FUZZTIME	?= 20
 
 # objects are rebuilt when the flags change (SAN, TESTHOOKS, PREFIX...)
@@ -180,6 +189,11 @@ $(O)/jbctl: $(call objs,$(JBCTL_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 $(O)/git-remote-jailbee: $(call objs,$(GITREMOTE_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+# no sanitizer, no shared library: it runs in the container's own world
+$(O)/jb-sftp: jb-sftp/jb-sftp.c libcommon/sftprec.h
+	@mkdir -p $(dir $@)
+	cc -static -O2 -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -Ilibcommon \
+	    -o $@ jb-sftp/jb-sftp.c
 
 # unit tests: atf-c programs linking libcommon (ATF_CFLAGS, ATF_LIBS above)
 $(O)/regress/unit/%: regress/unit/%.c regress/unit/lsan_options.c $(LIBCOMMON) \
@@ -277,7 +291,7 @@ install: all
 	install -m 0755 $(O)/jbctl $(DESTDIR)$(BINDIR)/jbctl
 	install -m 0755 $(O)/git-remote-jailbee \
 	    $(DESTDIR)$(BINDIR)/git-remote-jailbee
-	for p in jb-incus jb-netd jb-mountd jb-sshd; do \
+	for p in jb-incus jb-netd jb-mountd jb-sshd jb-sftp; do \
 	    install -m 0755 $(O)/$$p $(DESTDIR)$(LIBEXECDIR)/$$p; done
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
 	    $(DESTDIR)$(MANDIR)/man8
@@ -305,6 +319,8 @@ bench:
 	regress/bench/netcount $(CURDIR)/build-bench \
 	    $(CURDIR)/build-bench-nocount/jb-netd
 	regress/bench/git $(CURDIR)/build-bench
+	regress/bench/ssh $(CURDIR)/build-bench
+	regress/bench/sftp $(CURDIR)/build-bench
 
 deps:
 	regress/setup-host

@@ -196,6 +196,14 @@ void	audit_detail(struct job *, const char *, const char *);
 void	audit_job_end(struct job *, int, const char *);
 void	audit_deadline(const struct jb_mount_deadline *, const char *,
 	    const char *);
+int	sshd_raw(struct sshsess *, uint32_t, const void *, size_t, int);
+/* is the repo of prefix excluded for this session (NULL: gone)? */
+int	sshd_excluded(const struct sshsess *, const char *);
+/* sftp.c: SFTP requests of a session (R45-R51) */
+void	sftp_init(void);
+int	sftp_request(struct sshsess *, struct imsg *, const char *, uint32_t,
+	    const char *);
+void	sftp_session_gone(struct sshsess *);
 /* mounts.c: a deadline jb-mountd reports reached; -1 malformed */
 int	mounts_expired(struct imsg *);
 /* mounts.c: a DEADLINE reply added to a list; a malformed one is fatal */

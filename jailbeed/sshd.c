@@ -101,6 +101,7 @@ struct sshsess {
 	char			 repo[48];	/* the container's prefix */
 	struct timespec		 t0;
 	struct sshsnap		*pol;		/* the policy at its start */
+	int			 sftp;		/* the sftp subsystem granted */
 };
 
 static int		 listen_fd = -1;
@@ -237,6 +238,7 @@ sshd_init(void)
 	struct sockaddr_storage	 ss;
 	int			 on = 1;
 
+	sftp_init();
 	if (strcmp(env->conf.ssh_listen, "off") == 0)
 		return;
 	if (conf_listen_addr(env->conf.ssh_listen, &ss) == -1)
@@ -386,6 +388,7 @@ sshd_session_closed(struct sshsess *s)
 	}
 	if (s->busy)
 		journal(s, s->route, "accept", "session closed", 1);
+	sftp_session_gone(s);
 	nsessions--;
 	sshsnap_put(s->pol);
 	free(s);
@@ -395,6 +398,13 @@ static int
 raw(struct sshsess *s, uint32_t type, const void *data, size_t len, int fd)
 {
 	return control_send_raw(s->c, type, data, len, fd);
+}
+
+int
+sshd_raw(struct sshsess *s, uint32_t type, const void *data, size_t len,
+    int fd)
+{
+	return raw(s, type, data, len, fd);
 }
 
 static void
@@ -433,6 +443,12 @@ refuse(struct sshsess *s, const char *msg, const char *reason)
 	(void)raw(s, IMSG_CTL_END, NULL, 0, -1);
 	s->status = 1;
 	finish(s, "refuse", reason);
+}
+
+int
+sshd_excluded(const struct sshsess *s, const char *prefix)
+{
+	return s == NULL ? 1 : sshsnap_excluded(s->pol, prefix);
 }
 
 /* render one structured reply as the text jbctl would print */
@@ -720,6 +736,13 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 		    "prefix", "usage");
 		return;
 	}
+	/* R51: legacy scp (scp -O) runs scp -t/-f; its SFTP mode is served */
+	if (argc > 0 && strcmp(argv[0], "scp") == 0) {
+		strlcpy(s->leaf, "scp", sizeof(s->leaf));
+		refuse(s, "the legacy scp protocol (scp -O) is not served: "
+		    "use scp without -O (its SFTP mode)", "legacy scp");
+		return;
+	}
 	if (s->pol == NULL) {
 		refuse(s, "out of memory", "out of memory");
 		return;
@@ -873,6 +896,40 @@ auth(struct sshsess *s, struct jb_sshd_auth *a)
 	return 0;
 }
 
+/*
+ * A subsystem: sftp alone, while remote.ssh.files is on in the config
+ * as it is now; a channel granted keeps its grant (the seed's snapshot)
+ */
+static int
+subsys(struct sshsess *s, struct imsg *imsg)
+{
+	struct jb_sshd_subsys	 q;
+	struct jb_sshd_verdict	 v;
+	const char		*reason = NULL;
+
+	if (imsg_get_data(imsg, &q, sizeof(q)) == -1)
+		return -1;
+	q.name[sizeof(q.name) - 1] = '\0';
+	memset(&v, 0, sizeof(v));
+	strlcpy(s->route, "subsystem sftp", sizeof(s->route));
+	s->leaf[0] = s->target[0] = s->repo[0] = '\0';
+	if (strcmp(q.name, "sftp") != 0)
+		reason = "not served";
+	else if (draining)
+		reason = "draining for a new version";
+	else if (!conf_ssh_files(&env->conf))
+		reason = "remote.ssh.files is off";
+	v.ok = reason == NULL;
+	(void)raw(s, IMSG_SSHD_VERDICT, &v, sizeof(v), -1);
+	if (v.ok)
+		s->sftp = 1;
+	if (++s->nrefused > SSH_REFUSALS_MAX && !v.ok)
+		return -1;
+	journal(s, strcmp(q.name, "sftp") == 0 ? "subsystem sftp" :
+	    "subsystem", v.ok ? "accept" : "refuse", reason, 0);
+	return 0;
+}
+
 int
 sshd_dispatch(struct sshsess *s, struct imsg *imsg)
 {
@@ -930,6 +987,14 @@ sshd_dispatch(struct sshsess *s, struct imsg *imsg)
 		}
 		free(x);
 		return rc;
+	case IMSG_SSHD_SUBSYS:
+		if (!s->authed || s->busy || s->sftp)
+			return -1;
+		return subsys(s, imsg);
+	case IMSG_SSHD_SFTP:
+		if (!s->sftp)
+			return -1;
+		return sftp_request(s, imsg, s->addr, s->port, s->fp);
 	case IMSG_CTL_WINSIZE:
 		if (imsg_get_data(imsg, &ws, sizeof(ws)) == -1)
 			return -1;

@@ -187,6 +187,10 @@ ops_dispatch(struct child *c, struct imsg *imsg)
 		op_gitconfig(rid, &q);
 		break;
 	}
+	case IMSG_INCUS_SFTP_HELPER:
+		get_exact(imsg, &t, sizeof(t));
+		op_sftp_helper(rid, &t, imsg_get_fd(imsg));
+		break;
 	case IMSG_INCUS_IMAGES:
 	case IMSG_INCUS_IMAGE_PRUNE:
 		if (imsg_get_len(imsg) != 0)

@@ -40,7 +40,7 @@
 #define SESS_DRAIN_MS	5000	/* output may trail the end this long */
 #define SESS_CLOSE_MS	3000	/* the peer has this long to close */
 
-enum request { REQ_NONE, REQ_EXEC, REQ_SHELL };
+enum request { REQ_NONE, REQ_EXEC, REQ_SHELL, REQ_SFTP };
 
 #define CONSOLE_PROMPT	"jailbee> "
 static const char	console_banner[] = "JailBee console: the suite's "
@@ -352,13 +352,35 @@ shell_request(ssh_session s, ssh_channel ch, void *ud)
 	return 0;
 }
 
+/*
+ * sftp: the parent decides from its config as it is now (and journals);
+ * any other name is refused here, as a fixed code
+ */
 static int
 subsystem_request(ssh_session s, ssh_channel ch, const char *name, void *ud)
 {
-	/* the name is the client's: only the one known is told apart */
-	refused(ud, strcmp(name, "sftp") == 0 ? SSHD_REFUSED_SUBSYSTEM_SFTP :
-	    SSHD_REFUSED_SUBSYSTEM);
-	return 1;
+	struct sess		*st = ud;
+	struct jb_sshd_subsys	 q;
+	struct jb_sshd_verdict	 v;
+
+	if (strcmp(name, "sftp") != 0) {
+		refused(st, SSHD_REFUSED_SUBSYSTEM);
+		return 1;
+	}
+	if (st->request != REQ_NONE)
+		return 1;
+	memset(&q, 0, sizeof(q));
+	strlcpy(q.name, name, sizeof(q.name));
+	parent_send(st, IMSG_SSHD_SUBSYS, &q, sizeof(q));
+	memset(&v, 0, sizeof(v));
+	if (parent_wait(st, IMSG_SSHD_VERDICT, &v, sizeof(v)) == -1) {
+		st->parent_gone = 1;
+		return 1;
+	}
+	if (!v.ok)
+		return 1;
+	st->request = REQ_SFTP;
+	return 0;
 }
 
 /* acknowledged; the parent keeps only the terminal-identity variables */
@@ -409,6 +431,9 @@ chan_data(ssh_session s, ssh_channel ch, void *data, uint32_t len,
 	size_t		 room;
 	ssize_t		 n;
 
+	/* SFTP: libssh keeps the bytes for sftp_get_client_message() */
+	if (st->request == REQ_SFTP)
+		return 0;
 	if (st->fd_io == -1) {
 		/*
 		 * Held until the stream or the prompt is there.  The console
@@ -860,6 +885,12 @@ session_run(ssh_bind b, int fd, int chan, const struct jb_sshd_session *peer)
 	if (st.request == REQ_NONE)
 		sess_exit(&st, 0);
 
+	if (st.request == REQ_SFTP) {
+		status = sftp_serve(st.s, st.ch, &st.ib);
+		if (status)
+			st.parent_gone = 1;
+		goto done;
+	}
 	ssh_event_add_fd(st.ev, chan, POLLIN, parent_cb, &st);
 	if (st.request == REQ_SHELL) {
 		if (!st.x.pty) {
@@ -890,6 +921,7 @@ session_run(ssh_bind b, int fd, int chan, const struct jb_sshd_session *peer)
 		status = st.status;
 	else
 		status = st.failed || !st.got_end ? 1 : 0;
+ done:
 	if (!st.peer_closed && st.ch != NULL) {
 		ssh_channel_request_send_exit_status(st.ch, status);
 		ssh_channel_send_eof(st.ch);

@@ -36,4 +36,8 @@ pid_t	spawner_start(int chan, int keyfd, int debug, int sandbox_debug,
 __attribute__((__noreturn__)) void spawner_main(int, char *[]);
 __attribute__((__noreturn__)) void session_main(int, char *[]);
 
+/* sftp.c: the sftp subsystem granted; blocks until it ends */
+struct imsgbuf;
+int	sftp_serve(ssh_session, ssh_channel, struct imsgbuf *);
+
 #endif /* JB_SSHD_H */

@@ -93,6 +93,8 @@ static const struct yt_field ssh_fields[] = {
 	{ .key = "mount_roots", .type = YT_CUSTOM, .fn = roots_list },
 	{ .key = "network", .type = YT_BOOL,
 	  .off = offsetof(struct jb_conf, ssh_network) },
+	{ .key = "files", .type = YT_BOOL,
+	  .off = offsetof(struct jb_conf, ssh_files) },
 	{ .key = "journal_max_kib", .type = YT_INT,
 	  .off = offsetof(struct jb_conf, ssh_journal_max_kib),
 	  .size = sizeof(int), .min = 16, .max = 1048576 },
@@ -584,6 +586,7 @@ conf_defaults(struct jb_conf *conf)
 	    sizeof(conf->ssh_listen));
 	conf->ssh_restrict_host = 1;
 	(void)strlcpy(conf->ssh_mode, "full", sizeof(conf->ssh_mode));
+	conf->ssh_files = -1;
 	conf->ssh_journal_max_kib = 10240;
 	conf->ssh_journal_keep = 5;
 	/* behind a tunnel every client is 127.0.0.1: not too few */
@@ -659,4 +662,13 @@ conf_load(const char *path, int missing_ok, struct jb_conf *conf,
 	rc = conf_parse(path, buf, len, conf, err, errlen);
 	free(buf);
 	return rc;
+}
+
+/* remote.ssh.files: an explicit value wins; unset, on under full only */
+int
+conf_ssh_files(const struct jb_conf *conf)
+{
+	if (conf->ssh_files != -1)
+		return conf->ssh_files != 0;
+	return strcmp(conf->ssh_mode, "full") == 0;
 }

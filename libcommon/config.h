@@ -66,6 +66,7 @@ struct jb_conf {
 	int	ssh_nexcluded;
 	int	ssh_mounts;		/* every optional mount remotely */
 	int	ssh_network;		/* net loose, egress add remotely */
+	int	ssh_files;		/* sftp/scp: -1 unset, 0, 1 */
 	/* journal flood (issue 15 item 3) */
 	int	ssh_journal_max_kib;	/* rotate past this size */
 	int	ssh_journal_keep;	/* files kept, the current one too */
@@ -83,6 +84,7 @@ void	conf_defaults(struct jb_conf *);
 /* "ADDR:PORT" (IPv4, or [IPv6]) into *ss; 0 or -1 */
 struct sockaddr_storage;
 int	conf_listen_addr(const char *, struct sockaddr_storage *);
+int	conf_ssh_files(const struct jb_conf *);
 /*
  * Load path into *conf.  A missing file is an error unless missing_ok,
  * in which case *conf gets the defaults.  On error returns -1 with a

@@ -101,6 +101,9 @@ conf_print(FILE *f, const struct jb_conf *c)
 	list(f, "    ", "excluded_repos", c->ssh_excluded, c->ssh_nexcluded);
 	fprintf(f, "    mounts: %s\n", tf(c->ssh_mounts));
 	fprintf(f, "    network: %s\n", tf(c->ssh_network));
+	/* unset: on under commands.mode full, else off (conf_ssh_files) */
+	if (c->ssh_files != -1)
+		fprintf(f, "    files: %s\n", tf(c->ssh_files));
 	if (c->ssh_nroots == 0)
 		fputs("    mount_roots: []\n", f);
 	else

@@ -53,6 +53,12 @@ jb_imsg_name(uint32_t type)
 	case IMSG_SSHD_SPAWN:	return "SSHD_SPAWN";
 	case IMSG_SSHD_SPAWNED:	return "SSHD_SPAWNED";
 	case IMSG_SSHD_GONE:	return "SSHD_GONE";
+	case IMSG_SSHD_SUBSYS:	return "SSHD_SUBSYS";
+	case IMSG_SSHD_SFTP:	return "SSHD_SFTP";
+	case IMSG_SSHD_SFTP_NAME:	return "SSHD_SFTP_NAME";
+	case IMSG_SSHD_SFTP_FD:	return "SSHD_SFTP_FD";
+	case IMSG_SSHD_SFTP_DONE:	return "SSHD_SFTP_DONE";
+	case IMSG_INCUS_SFTP_HELPER:	return "INCUS_SFTP_HELPER";
 	case IMSG_MOUNTD_CHECK:		return "MOUNTD_CHECK";
 	case IMSG_MOUNTD_CHECKED:	return "MOUNTD_CHECKED";
 	case IMSG_MOUNTD_VERIFY:	return "MOUNTD_VERIFY";

@@ -111,6 +111,10 @@ enum jb_imsg_type {
 	IMSG_INCUS_SERVER = 290, /* P->I, none; I->P SERVER_INFO, DONE */
 	IMSG_INCUS_SERVER_INFO,	/* I->P, struct jb_incus_server */
 
+	/* SFTP: jb-sftp pushed to /run/jb-sftp (root's, 0755): 296.. */
+	IMSG_INCUS_SFTP_HELPER = 296, /* P->I, struct jb_incus_target + the
+				   * binary's fd; I->P DONE */
+
 	/* parent <-> jb-mountd: 300..; peerid = request id */
 	IMSG_MOUNTD_REPO = 300,	/* P->M, struct jb_repo_req */
 	IMSG_MOUNTD_REPO_INFO,	/* M->P, struct jb_repo_info, before DONE */
@@ -223,6 +227,17 @@ enum jb_imsg_type {
 	IMSG_SSHD_SPAWN,	/* L->Sp, struct jb_sshd_spawn + the connection */
 	IMSG_SSHD_SPAWNED,	/* Sp->L, struct jb_sshd_spawn + channel fd */
 	IMSG_SSHD_GONE,		/* Sp->L, struct jb_sshd_spawn: session ended */
+	/*
+	 * SFTP on a session's channel (R45-R51): the session asks for the
+	 * subsystem (VERDICT answers), then one SFTP request per operation;
+	 * the parent decides, runs jb-sftp in the container and hands the
+	 * session its stdio; DONE ends every request, refused or run.
+	 */
+	IMSG_SSHD_SUBSYS = 520,	/* S->P, struct jb_sshd_subsys */
+	IMSG_SSHD_SFTP,		/* S->P, struct jb_sftp_op */
+	IMSG_SSHD_SFTP_NAME,	/* P->S, struct jb_sftp_name: a container in / */
+	IMSG_SSHD_SFTP_FD,	/* P->S, struct jb_sftp_done + jb-sftp's stdio */
+	IMSG_SSHD_SFTP_DONE,	/* P->S, struct jb_sftp_done */
 
 	/* jbctl <-> parent (control socket): 1000.. */
 	IMSG_CTL_STATUS = 1000,	/* client -> parent, none */
@@ -539,6 +554,60 @@ enum jb_sshd_refusal {
 
 struct jb_sshd_refused {
 	uint32_t	what;			/* enum jb_sshd_refusal */
+};
+
+struct jb_sshd_subsys {
+	char		name[64];
+};
+
+/* one SFTP operation, as the session asks for it */
+enum jb_sftp_opcode {
+	SFTPOP_NONE = 0,
+	SFTPOP_STAT,
+	SFTPOP_LSTAT,
+	SFTPOP_LIST,		/* opendir: the whole directory */
+	SFTPOP_READLINK,
+	SFTPOP_READ,		/* open for reading at offset: a stream */
+	SFTPOP_WRITE,		/* open for writing: write frames */
+	SFTPOP_SETSTAT,
+	SFTPOP_MKDIR,
+	SFTPOP_RMDIR,
+	SFTPOP_REMOVE,
+	SFTPOP_RENAME,
+	SFTPOP_POSIX_RENAME,
+	SFTPOP_SYMLINK,		/* never served: journalled, refused */
+	SFTPOP_HARDLINK,	/* never served: journalled, refused */
+	SFTPOP_OTHER,		/* no such operation: journalled, refused */
+	SFTPOP_MAX
+};
+
+#define JB_SFTP_PATH_MAX	1024
+struct jb_sftp_op {
+	uint32_t	id;			/* the session's, in DONE */
+	uint32_t	op;			/* enum jb_sftp_opcode */
+	char		path[JB_SFTP_PATH_MAX];
+	char		path2[JB_SFTP_PATH_MAX]; /* rename's new path */
+	int64_t		offset;			/* READ */
+	int64_t		size;			/* SETSTAT */
+	int64_t		atime, mtime;		/* SETSTAT */
+	uint32_t	flags;			/* SFTPREC_OPEN_* / SET_* */
+	uint32_t	mode;
+};
+
+struct jb_sftp_name {
+	uint32_t	id;
+	char		name[JB_INSTANCE_MAX];
+};
+
+/*
+ * refused: the parent said no (code: an errno for the client); else the
+ * helper ran and code is its exit status (0, an errno, or 128+signal).
+ */
+struct jb_sftp_done {
+	uint32_t	id;
+	int32_t		refused;
+	int32_t		code;
+	char		text[128];
 };
 
 struct jb_repo_info {

@@ -1478,7 +1478,46 @@ R12_repo_over_ssh_body() {
 }
 R12_repo_over_ssh_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+atf_test_case R27_escalation_over_ssh cleanup
+R27_escalation_over_ssh_head() {
+	atf_set descr "new over SSH of a checkout whose autostart grants more" \
+	    "than the default branch's config is refused outright, --yes" \
+	    "included; the same config without the wider step goes through"
+	atf_set require.user root
+	atf_set timeout 300
+}
+R27_escalation_over_ssh_body() {
+	ssh_start
+	jb_tools
+	jb_image
+	jb_repo
+	p=$(jb_prefix)
+	# the default branch's config is committed; the checkout adds a
+	# loose step to it
+	su "$JB_OWNER" -c "git -C repo add .jailbee/config.yaml &&
+	    git -C repo -c user.name=t -c user.email=t@example.org commit -q \
+	    -m config" || atf_fail "cannot commit the config"
+	atf_check -o ignore -e ignore jbo repo init
+	cp repo/.jailbee/config.yaml committed.yaml
+	cat >> repo/.jailbee/config.yaml <<'EOF'
+autostart:
+  on_start:
+    - {name: wide, run: "true", network: loose}
+EOF
+	for y in "" " --yes"; do
+		atf_check -s not-exit:0 \
+		    -e match:"1 privilege\\(s\\) wider than the default branch's config: refused over SSH, --yes included" \
+		    -o ignore jssh -i key1 jailbee@127.0.0.1 "new g1 --repo $p$y"
+	done
+	atf_check -o inline:"" incus list -c n --format csv "^$p-g1\$"
+	cp committed.yaml repo/.jailbee/config.yaml
+	atf_check -o ignore -e match:"ready: $p-g1" \
+	    jssh -i key1 jailbee@127.0.0.1 "new g1 --repo $p"
+}
+R27_escalation_over_ssh_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
 atf_init_test_cases() {
+	atf_add_test_case R27_escalation_over_ssh
 	atf_add_test_case R12_repo_over_ssh
 	atf_add_test_case reload_network
 	atf_add_test_case K3_config_modes

@@ -1,0 +1,271 @@
+#! /usr/bin/env atf-sh
+#
+# SFTP and scp into a container's repository over jb-sshd (issue #16
+# items 1 and 2; FEATURES R-SFTP, REFERENCE.md R45-R51) with the real
+# OpenSSH sftp and scp: the virtual tree, transfers, confinement to the
+# repository, the 2 GiB cap, the limit of 8 container operations, the
+# journal, remote.ssh.files and legacy scp -O.
+
+. "$(atf_get_srcdir)/lib.sh"
+
+# jailbeed with remote.ssh on 8022 and key1 authorized; $1: more keys
+sftp_start() {
+	JB_CONF_EXTRA="remote:
+  ssh:
+    authorized_keys: $(pwd)/home/.config/jailbee/authorized_keys
+${1:-}"
+	export JB_CONF_EXTRA
+	jb_start
+	jb_bin
+	cat > bin/ojbctl <<EOS
+#!/bin/sh
+exec setpriv --reuid=$JB_OWNER --regid=$JB_OWNER --init-groups \\
+    env HOME="$(pwd)/home" "$(pwd)/bin/jbctl" -s "$(jb_sock)" "\$@"
+EOS
+	# jsftp [-b BATCH] ...: OpenSSH's sftp, nothing from any user's config
+	cat > bin/jsftp <<'EOS'
+#!/bin/sh
+exec sftp -F /dev/null -P 8022 -o StrictHostKeyChecking=no \
+    -o UserKnownHostsFile=/dev/null -o BatchMode=yes \
+    -o IdentitiesOnly=yes -o IdentityAgent=none -o LogLevel=ERROR \
+    -o ConnectTimeout=10 -i key1 "$@"
+EOS
+	cat > bin/jscp <<'EOS'
+#!/bin/sh
+exec scp -F /dev/null -P 8022 -o StrictHostKeyChecking=no \
+    -o UserKnownHostsFile=/dev/null -o BatchMode=yes \
+    -o IdentitiesOnly=yes -o IdentityAgent=none -o LogLevel=ERROR \
+    -o ConnectTimeout=10 -i key1 "$@"
+EOS
+	chmod 0755 bin/ojbctl bin/jsftp bin/jscp
+	PATH=$(pwd)/bin:$PATH
+	export PATH
+	[ -f key1 ] && return 0
+	mkdir -p home
+	chown "$JB_OWNER" home
+	chmod 0700 home
+	ssh-keygen -q -t ed25519 -N '' -C "key one" -f key1
+	chmod 0644 key1.pub
+	atf_check -o match:"^added SHA256:" ojbctl remote ssh key add key1.pub
+}
+
+# the batch on stdin, run by sftp; its output and errors kept
+batch() {
+	cat > batch.txt
+	jsftp -b batch.txt jailbee@127.0.0.1 > batch.out 2> batch.err
+}
+
+# the journal's sftp lines: "OP PATH DECISION REASON" each
+sftp_journal() {
+	jq -r 'select(.route == "sftp") | "\(.command) \(.path) \(.decision) \(.reason // "-")"' \
+	    state/audit.jsonl
+}
+
+atf_test_case tree_and_transfers cleanup
+tree_and_transfers_head() {
+	atf_set descr "/ lists the visible running containers; get, put," \
+	    "mkdir, rename, rm in one; the repo owner owns what is put; one" \
+	    "journal line per operation"
+	atf_set require.user root
+	atf_set timeout 600
+}
+tree_and_transfers_body() {
+	sftp_start
+	jb_tools
+	jb_image
+	jb_repo
+	p=$(jb_prefix)
+	atf_check -e ignore jbo repo new box
+	atf_check -e ignore jbo repo new other
+	atf_check -e ignore jbo repo new --mount live
+	atf_check -e ignore jbo repo new stopped
+	atf_check -e ignore jbo repo stop stopped
+	# / is exactly the running, non-mount containers (of every repo)
+	printf 'ls -1 /\n' | batch || { cat batch.err; atf_fail "ls / failed"; }
+	grep "^/$p-\|^$p-" batch.out | sed 's|^/||' | sort > listed
+	printf '%s\n' "$p-box" "$p-other" > want
+	atf_check -o file:want cat listed
+	# put, get: the same bytes; the host side owner is the repo owner
+	head -c 3000000 /dev/urandom > up.bin
+	batch <<EOB || { cat batch.err; atf_fail "transfers failed"; }
+cd /$p-box
+put up.bin up.bin
+get up.bin down.bin
+mkdir d1
+rename up.bin d1/moved.bin
+ls -l d1
+rm d1/moved.bin
+rmdir d1
+EOB
+	atf_check cmp up.bin down.bin
+	atf_check -o match:"moved.bin" cat batch.out
+	# in the container: gone after rm; a put file is the dev user's
+	printf 'put up.bin /%s/kept.bin\n' "$p-box" | batch || atf_fail "put kept failed"
+	atf_check -o inline:"$(id -u $JB_OWNER)\n" in_ctr $p-box \
+	    stat -c %u /home/dev/$p/kept.bin
+	atf_check -s exit:1 -e ignore in_ctr $p-box test -e /home/dev/$p/d1
+	# the journal: one line per operation, none for realpath or close
+	sftp_journal > j
+	atf_check -o match:"^write /$p-box/up.bin accept -$" cat j
+	atf_check -o match:"^read /$p-box/up.bin accept" cat j
+	atf_check -o match:"^mkdir /$p-box/d1 accept -$" cat j
+	atf_check -o match:"^posix-rename /$p-box/up.bin accept -$" cat j
+	atf_check -o match:"^remove /$p-box/d1/moved.bin accept -$" cat j
+	atf_check -o match:"^rmdir /$p-box/d1 accept -$" cat j
+	atf_check -o inline:"1\n" -x "grep -c '^mkdir ' j"
+	atf_check -o not-match:"realpath|close|fsync" cat j
+	atf_check -o match:"\"new_path\":\"/$p-box/d1/moved.bin\"" \
+	    -o match:"\"actor\":\"SHA256:" cat state/audit.jsonl
+}
+tree_and_transfers_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case confinement cleanup
+confinement_head() {
+	atf_set descr "..; an absolute and a relative symlink out of the" \
+	    "repository refused, lstat shows the link, rm removes the link;" \
+	    "no link made; / read-only; no rename between containers; the" \
+	    "2 GiB cap; scp both ways and scp -O refused"
+	atf_set require.user root
+	atf_set timeout 600
+}
+confinement_body() {
+	sftp_start
+	jb_tools
+	jb_image
+	jb_repo
+	p=$(jb_prefix)
+	c=$p-box
+	atf_check -e ignore jbo repo new box
+	atf_check -e ignore jbo repo new other
+	r=/home/dev/$p
+	atf_check in_ctr $c ln -s /etc/passwd $r/abs
+	atf_check in_ctr $c ln -s ../../../etc/passwd $r/rel
+	atf_check in_ctr $c ln -s file $r/inside
+	for t in "get /$c/../$p-other/file x" "get /$c/abs x" "get /$c/rel x"; do
+		printf '%s\n' "$t" | batch && atf_fail "$t was not refused"
+	done
+	atf_check -s exit:1 test -e x
+	sftp_journal > j
+	atf_check -o match:" /$c/\.\./$p-other/file refuse path leaves the repository \(\.\.\)$" \
+	    -o match:" /$c/abs refuse path leaves the repository$" \
+	    -o match:" /$c/rel refuse path leaves the repository$" cat j
+	# within: a link inside is followed
+	printf 'get /%s/inside in.txt\n' "$c" | batch || atf_fail "inside link"
+	atf_check -o inline:"line 1\nline 2\nline 3\n" cat in.txt
+	# lstat (ls -l) shows the links; rm removes the link, not its target
+	printf 'ls -l /%s\n' "$c" | batch || atf_fail "ls -l failed"
+	atf_check -o match:"^l.* abs" -o match:"^l.* rel" cat batch.out
+	printf 'rm /%s/abs\n' "$c" | batch || atf_fail "rm abs failed"
+	atf_check -s exit:1 in_ctr $c test -L $r/abs
+	atf_check -o ignore in_ctr $c test -f /etc/passwd
+	# no link is made; / is read-only; no rename between containers
+	for t in "ln -s file /$c/l2" "ln /$c/file /$c/l3" "put up.bin /up.bin" \
+	    "mkdir /newdir" "rename /$c/file /$p-other/file"; do
+		head -c 10 /dev/urandom > up.bin
+		printf '%s\n' "$t" | batch && atf_fail "$t was not refused"
+	done
+	sftp_journal > j
+	atf_check -o match:"^symlink /$c/l2 refuse links cannot be created$" \
+	    -o match:"^hardlink /$c/file refuse links cannot be created$" \
+	    -o match:"^write /up.bin refuse the top of the tree is read-only$" \
+	    -o match:"^mkdir /newdir refuse the top of the tree is read-only$" \
+	    -o match:"^posix-rename /$c/file refuse no rename between containers$" \
+	    -o match:"^lstat /$c/abs accept -$" \
+	    -o match:"^remove /$c/abs accept -$" cat j
+	# 2 GiB + 1 byte: the last byte at 2 GiB of a sparse file is refused
+	atf_check in_ctr $c truncate -s 2147483648 $r/big
+	truncate -s 2147483649 big
+	printf 'put -a big /%s/big\n' "$c" | batch && atf_fail "past 2 GiB"
+	# (sftp then truncates to what was acknowledged, as with OpenSSH's)
+	sz=$(in_ctr $c stat -c %s $r/big)
+	[ "$sz" -le 2147483648 ] || atf_fail "big grew to $sz bytes"
+	sftp_journal > j
+	atf_check -o match:"^write /$c/big accept failed: File too large$" cat j
+	atf_check in_ctr $c rm $r/big
+	# scp in SFTP mode, both ways; legacy scp -O refused with its reason
+	head -c 100000 /dev/urandom > s.bin
+	atf_check jscp s.bin jailbee@127.0.0.1:/$c/s.bin
+	atf_check jscp jailbee@127.0.0.1:/$c/s.bin s2.bin
+	atf_check cmp s.bin s2.bin
+	atf_check -s not-exit:0 -e match:"use scp without -O" \
+	    jscp -O s.bin jailbee@127.0.0.1:/$c/s3.bin
+	atf_check -s not-exit:0 -e match:"use scp without -O" \
+	    jscp -O jailbee@127.0.0.1:/$c/s.bin s3.bin
+}
+confinement_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case files_off cleanup
+files_off_head() {
+	atf_set descr "remote.ssh.files: false refuses the sftp subsystem;" \
+	    "unset under commands.mode: allowlist too, an explicit true wins"
+	atf_set require.user root
+}
+files_off_body() {
+	sftp_start "    files: false"
+	printf 'ls /\n' | batch && atf_fail "sftp was not refused"
+	atf_check -o match:"subsystem request failed" cat batch.err
+	jb_audit_has '.route == "subsystem sftp" and .decision == "refuse" and
+	    .reason == "remote.ssh.files is off"' ||
+	    atf_fail "no journal line refusing sftp for remote.ssh.files"
+	jb_cleanup
+	rm -rf state
+	sftp_start "    commands:
+      mode: allowlist
+      allow: [version]"
+	printf 'ls /\n' | batch && atf_fail "sftp was not refused (allowlist)"
+	jb_cleanup
+	rm -rf state
+	sftp_start "    files: true
+    commands:
+      mode: allowlist
+      allow: [version]"
+	printf 'ls /\n' | batch || atf_fail "files: true did not win"
+	jb_audit_has '.route == "subsystem sftp" and .decision == "accept"' ||
+	    atf_fail "no journal line accepting sftp"
+}
+files_off_cleanup() { jb_cleanup; }
+
+atf_test_case eight_at_once cleanup
+eight_at_once_head() {
+	atf_set descr "9 concurrent downloads: never more than 8 container" \
+	    "operations at once, all 9 complete"
+	atf_set require.user root
+	atf_set timeout 600
+}
+eight_at_once_body() {
+	sftp_start
+	jb_tools
+	jb_image
+	jb_repo
+	p=$(jb_prefix)
+	c=$p-box
+	atf_check -e ignore jbo repo new box
+	atf_check in_ctr $c truncate -s 64M /home/dev/$p/zero
+	i=0
+	while [ $i -lt 9 ]; do
+		printf 'get /%s/zero out%d\n' "$c" $i > b$i
+		jsftp -b b$i jailbee@127.0.0.1 > /dev/null 2> e$i &
+		echo $! >> pids
+		i=$((i + 1))
+	done
+	for pid in $(cat pids); do
+		wait "$pid" || { sftp_journal | grep -v accept >&2;
+		    atf_fail "a download failed: $(cat e*)"; }
+	done
+	i=0
+	while [ $i -lt 9 ]; do
+		atf_check -o inline:"67108864\n" stat -c %s out$i
+		i=$((i + 1))
+	done
+	# the journal says how many ran when each began: 8 at most, and 8
+	atf_check -o inline:"8\n" -x "jq -s '[.[] | select(.route == \"sftp\") | .running // 0] | max' state/audit.jsonl"
+	atf_check -o inline:"9\n" -x "jq -r 'select(.route == \"sftp\" and .command == \"read\") | .decision' state/audit.jsonl | grep -c accept"
+}
+eight_at_once_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_init_test_cases() {
+	atf_add_test_case tree_and_transfers
+	atf_add_test_case confinement
+	atf_add_test_case files_off
+	atf_add_test_case eight_at_once
+}
