@@ -760,7 +760,7 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 		goto out;
 	}
 	/*
-	 * R12: unknown and excluded prefixes give the one same error; the
+	 * unknown and excluded prefixes give the one same error; the
 	 * journal alone says which
 	 */
 	if (repo != NULL) {

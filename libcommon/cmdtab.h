@@ -90,9 +90,9 @@ enum cmd_id {
 	CMD_DOCTOR,		/* D1 */
 	CMD_NET_LOG,		/* B6: what the resolver refused */
 	CMD_NET_SUGGEST,
-	/* K6: read jailbeed.yaml again, on the host only */
+	/* read jailbeed.yaml again, on the host only */
 	CMD_RELOAD,
-	/* R12: the registry of repositories SSH sessions select with --repo */
+	/* the registry of repositories SSH sessions select with --repo */
 	CMD_REPO_LS,
 	CMD_REPO_RM,
 };

@@ -79,13 +79,12 @@ sshpolicy_host(enum cmd_id id)
 	case CMD_BASE_IMPORT:
 	case CMD_BASE_PRUNE:
 	/*
-	 * R19: loose can open the host's own and its LAN's addresses to
-	 * the container; remote.ssh.network unlocks it
-	 * (sshp_conf.network_unlocked)
+	 * loose can open the host's own and its LAN's addresses to the
+	 * container; remote.ssh.network unlocks it (network_unlocked)
 	 */
 	case CMD_NET_LOOSE:
 	/*
-	 * R19: an override can open the host or its LAN, as loose can;
+	 * an override can open the host or its LAN, as loose can;
 	 * remote.ssh.network unlocks the container scope, never --repo
 	 */
 	case CMD_NET_EGRESS_ADD:
