@@ -21,6 +21,33 @@
 
 #define NAME_MAX_BYTES	255
 
+/*
+ * The length of the one well-formed UTF-8 sequence of at least 2 bytes
+ * at s (left bytes there), or 0: no overlong form, no surrogate, nothing
+ * past U+10FFFF
+ */
+size_t
+sftppath_utf8_seq(const unsigned char *s, size_t left)
+{
+	size_t	n;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (n > left || (s[1] & 0xc0) != 0x80 ||
+	    (s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f) ||
+	    (n > 2 && (s[2] & 0xc0) != 0x80) ||
+	    (n > 3 && (s[3] & 0xc0) != 0x80))
+		return 0;
+	return n;
+}
+
 /* well-formed UTF-8, no control character (C0, DEL) */
 int
 sftppath_utf8(const char *p, size_t len)
@@ -37,24 +64,7 @@ sftppath_utf8(const char *p, size_t len)
 			n = 1;
 			continue;
 		}
-		if (c >= 0xc2 && c <= 0xdf)
-			n = 2;
-		else if (c >= 0xe0 && c <= 0xef)
-			n = 3;
-		else if (c >= 0xf0 && c <= 0xf4)
-			n = 4;
-		else
-			return 0;
-		if (i + n > len)
-			return 0;
-		c = s[i + 1];
-		if ((c & 0xc0) != 0x80 ||
-		    (s[i] == 0xe0 && c < 0xa0) || (s[i] == 0xed && c > 0x9f) ||
-		    (s[i] == 0xf0 && c < 0x90) || (s[i] == 0xf4 && c > 0x8f))
-			return 0;
-		if (n > 2 && (s[i + 2] & 0xc0) != 0x80)
-			return 0;
-		if (n > 3 && (s[i + 3] & 0xc0) != 0x80)
+		if ((n = sftppath_utf8_seq(s + i, len - i)) == 0)
 			return 0;
 	}
 	return 1;

@@ -27,5 +27,6 @@ int	sftppath_split(const char *, char *, size_t, char *, size_t,
 /* REALPATH: ".." taken lexically (never above "/"), the rest as above */
 int	sftppath_canon(const char *, const char *, char *, size_t);
 int	sftppath_utf8(const char *, size_t);
+size_t	sftppath_utf8_seq(const unsigned char *, size_t);
 
 #endif /* SFTPPATH_H */

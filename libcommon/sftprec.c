@@ -12,6 +12,7 @@
 
 #include <string.h>
 
+#include "sftppath.h"
 #include "sftprec.h"
 
 /* a name must be UTF-8 with no NUL or slash: the client sees it */
@@ -30,24 +31,7 @@ name_ok(const char *p, size_t len)
 			n = 1;
 			continue;
 		}
-		if (c >= 0xc2 && c <= 0xdf)
-			n = 2;
-		else if (c >= 0xe0 && c <= 0xef)
-			n = 3;
-		else if (c >= 0xf0 && c <= 0xf4)
-			n = 4;
-		else
-			return 0;
-		if (i + n > len)
-			return 0;
-		c = s[i + 1];
-		if ((c & 0xc0) != 0x80 ||
-		    (s[i] == 0xe0 && c < 0xa0) || (s[i] == 0xed && c > 0x9f) ||
-		    (s[i] == 0xf0 && c < 0x90) || (s[i] == 0xf4 && c > 0x8f))
-			return 0;
-		if (n > 2 && (s[i + 2] & 0xc0) != 0x80)
-			return 0;
-		if (n > 3 && (s[i + 3] & 0xc0) != 0x80)
+		if ((n = sftppath_utf8_seq(s + i, len - i)) == 0)
 			return 0;
 	}
 	return 1;
