@@ -149,6 +149,7 @@ FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf \
 		   fuzz_dnswire fuzz_gitconf fuzz_gitref fuzz_termsafe fuzz_reporeg \
 		   fuzz_auditrec
 UNIT_TESTS	+= t_sftppath
+UNIT_TESTS	+= t_jbmsg
 FUZZERS		+= fuzz_sftppath fuzz_sftprec
 FUZZTIME	?= 20
 

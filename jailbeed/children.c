@@ -285,7 +285,8 @@ child_dispatch(int fd, short event, void *arg)
 		jailbeed_shutdown(1);
 	}
 	for (;;) {
-		if ((n = imsgbuf_get(&c->iev.ibuf, &imsg)) == -1) {
+		if ((n = jb_imsg_get(&c->iev.ibuf, &imsg,
+		    jb_msg_peer(c->name), JB_PEER_PARENT)) == -1) {
 			log_warn("bad message from %s", c->name);
 			jailbeed_shutdown(1);
 		}

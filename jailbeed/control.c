@@ -548,6 +548,7 @@ control_dispatch(int fd, short event, void *arg)
 	struct ctl_conn		*c = arg;
 	struct imsg		 imsg;
 	struct jb_ctl_text	 t;
+	char			 why[160];
 	int			 n;
 
 	if ((n = imsgev_io(&c->iev, event)) <= 0) {
@@ -565,6 +566,14 @@ control_dispatch(int fd, short event, void *arg)
 			break;
 		if (c->ssh != NULL) {
 			/* a session speaks its own messages, decided there */
+			if (jb_msg_check(&imsg, JB_PEER_SSHD, JB_PEER_PARENT,
+			    why, sizeof(why)) == -1) {
+				log_warnx("control: session %u: %s; dropped",
+				    c->id, why);
+				imsg_free(&imsg);
+				control_close(c);
+				return;
+			}
 			n = sshd_dispatch(c->ssh, &imsg);
 			imsg_free(&imsg);
 			if (n == -1) {
@@ -581,6 +590,14 @@ control_dispatch(int fd, short event, void *arg)
 			control_error(c, t.text);
 			imsg_free(&imsg);
 			break;
+		}
+		if (jb_msg_check(&imsg, JB_PEER_CTL, JB_PEER_PARENT, why,
+		    sizeof(why)) == -1) {
+			log_warnx("control: connection %u: %s; dropped", c->id,
+			    why);
+			imsg_free(&imsg);
+			control_close(c);
+			return;
 		}
 		if (imsg_get_type(&imsg) == IMSG_CTL_CMD && c->rid == 0 &&
 		    c->job == NULL) {

@@ -221,7 +221,8 @@ spawner_dispatch(int fd, short event, void *arg)
 
 	if ((n = imsgev_io(&spawner, event)) == -1 || n == 0)
 		fatalx("jb-sshd: the spawner is gone");
-	while ((n = imsgbuf_get(&spawner.ibuf, &imsg)) > 0) {
+	while ((n = jb_imsg_get(&spawner.ibuf, &imsg, JB_PEER_SPAWNER,
+	    JB_PEER_SSHD)) > 0) {
 		if (imsg_get_data(&imsg, &sp, sizeof(sp)) == -1)
 			fatalx("jb-sshd: bad message from the spawner");
 		switch (imsg_get_type(&imsg)) {

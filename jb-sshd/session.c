@@ -135,7 +135,8 @@ parent_wait(struct sess *st, uint32_t type, void *data, size_t len)
 	int		n;
 
 	for (;;) {
-		if ((n = imsgbuf_get(&st->ib, &imsg)) == -1)
+		if ((n = jb_imsg_get(&st->ib, &imsg, JB_PEER_PARENT,
+		    JB_PEER_SSHD)) == -1)
 			return -1;
 		if (n == 1) {
 			if (imsg_get_type(&imsg) != type ||
@@ -668,7 +669,8 @@ parent_cb(socket_t fd, int revents, void *ud)
 		st->parent_gone = 1;
 		return 0;
 	}
-	while (!st->parent_gone && (n = imsgbuf_get(&st->ib, &imsg)) > 0) {
+	while (!st->parent_gone && (n = jb_imsg_get(&st->ib, &imsg,
+	    JB_PEER_PARENT, JB_PEER_SSHD)) > 0) {
 		parent_msg(st, &imsg);
 		imsg_free(&imsg);
 	}

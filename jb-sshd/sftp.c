@@ -163,7 +163,8 @@ pwait(uint32_t id, struct jb_sftp_done *d, int *fd)
 	int			 got, rc;
 
 	for (;;) {
-		if ((got = imsgbuf_get(pib, &imsg)) == -1)
+		if ((got = jb_imsg_get(pib, &imsg, JB_PEER_PARENT,
+		    JB_PEER_SSHD)) == -1)
 			return -1;
 		if (got == 0) {
 			if (imsgbuf_read(pib) <= 0)

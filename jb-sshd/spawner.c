@@ -364,7 +364,8 @@ spawner_main(int argc, char *argv[])
 			log_debug("jb-sshd spawner: the listener is gone");
 			exit(0);
 		}
-		while ((n = imsgbuf_get(&ib, &imsg)) > 0) {
+		while ((n = jb_imsg_get(&ib, &imsg, JB_PEER_SSHD,
+		    JB_PEER_SPAWNER)) > 0) {
 			/* a connection and a number: nothing else is read */
 			if (imsg_get_type(&imsg) != IMSG_SSHD_SPAWN ||
 			    imsg_get_data(&imsg, &sp, sizeof(sp)) == -1 ||

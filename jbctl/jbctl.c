@@ -249,7 +249,8 @@ ctl_request(struct imsgbuf *ibuf, uint32_t type, const void *data, size_t len,
 		if (n == 0)
 			die("jailbeed closed the connection (see its log)");
 		for (;;) {
-			if ((n = imsgbuf_get(ibuf, &imsg)) == -1)
+			if ((n = jb_imsg_get(ibuf, &imsg, JB_PEER_PARENT,
+			    JB_PEER_CTL)) == -1)
 				die("malformed answer from jailbeed");
 			if (n == 0)
 				break;

@@ -181,7 +181,8 @@ remote_run(struct imsgbuf *ibuf, const struct parsed *p,
 			    "(see its log)\n");
 			return 1;
 		}
-		while (!done && (n = imsgbuf_get(ibuf, &imsg)) > 0) {
+		while (!done && (n = jb_imsg_get(ibuf, &imsg, JB_PEER_PARENT,
+		    JB_PEER_CTL)) > 0) {
 			switch (imsg_get_type(&imsg)) {
 			case IMSG_CTL_PROGRESS:
 				if (imsg_get_data(&imsg, &t, sizeof(t)) == -1)

@@ -228,7 +228,8 @@ ctl_dispatch(struct session *s)
 	int			n;
 
 	while (s->ctl_open) {
-		if ((n = imsgbuf_get(s->ctl, &imsg)) == -1)
+		if ((n = jb_imsg_get(s->ctl, &imsg, JB_PEER_PARENT,
+		    JB_PEER_CTL)) == -1)
 			return fail(s, "malformed message from jailbeed");
 		if (n == 0)
 			break;

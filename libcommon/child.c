@@ -89,7 +89,8 @@ child_dispatch(int fd, short event, void *arg)
 		exit(0);
 	}
 	for (;;) {
-		if ((n = imsgbuf_get(&c->iev.ibuf, &imsg)) == -1)
+		if ((n = jb_imsg_get(&c->iev.ibuf, &imsg, JB_PEER_PARENT,
+		    jb_msg_peer(c->name))) == -1)
 			fatal("%s: bad message from the parent", c->name);
 		if (n == 0)
 			break;

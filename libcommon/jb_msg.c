@@ -8,137 +8,755 @@
  * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
  */
 
+/*
+ * The protocol's one table: for every message type, who may send it to
+ * whom, its exact payload size, whether it may carry a descriptor, and
+ * which of its character arrays are strings that must hold their
+ * terminator.  Every receiver runs jb_msg_check() on a message before its
+ * handler sees it; the names jb_imsg_name() prints come from here too.
+ *
+ * A string field is every char array of a payload struct except those
+ * marked "(bytes)" in jb_msg.h, whose length travels beside them; t_jbmsg
+ * reads jb_msg.h and fails when the lists below and the header disagree.
+ */
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "imsg.h"
 #include "jb_msg.h"
+#include "log.h"
+
+#define STR(s, f)	{ #f, offsetof(struct s, f), \
+			  sizeof(((struct s *)0)->f), 1 }
+#define STR2(s, f)	{ #f, offsetof(struct s, f), \
+			  sizeof(((struct s *)0)->f[0]), \
+			  sizeof(((struct s *)0)->f) / \
+			  sizeof(((struct s *)0)->f[0]) }
+#define END		{ NULL, 0, 0, 0 }
+
+static const struct jb_msg_str f_jb_proc_status[] = {
+	STR(jb_proc_status, name),
+	STR(jb_proc_status, detail),
+	STR(jb_proc_status, sandbox),
+	END
+};
+
+static const struct jb_msg_str f_jb_ctl_text[] = {
+	STR(jb_ctl_text, text),
+	END
+};
+
+static const struct jb_msg_str f_jb_test_attempt[] = {
+	STR(jb_test_attempt, proc),
+	STR(jb_test_attempt, verb),
+	STR(jb_test_attempt, path),
+	END
+};
+
+static const struct jb_msg_str f_jb_done[] = {
+	STR(jb_done, err),
+	END
+};
+
+static const struct jb_msg_str f_jb_ctl_cmd[] = {
+	STR(jb_ctl_cmd, argv),
+	STR2(jb_ctl_cmd, opts),
+	STR(jb_ctl_cmd, cwd),
+	STR(jb_ctl_cmd, term),
+	STR(jb_ctl_cmd, xdg_config),
+	END
+};
+
+static const struct jb_msg_str f_jb_instance[] = {
+	STR(jb_instance, name),
+	STR(jb_instance, state),
+	STR(jb_instance, repo),
+	STR(jb_instance, prefix),
+	STR(jb_instance, branch),
+	STR(jb_instance, base),
+	STR(jb_instance, mode),
+	STR(jb_instance, net),
+	STR(jb_instance, ipv4),
+	STR(jb_instance, agent),
+	END
+};
+
+static const struct jb_msg_str f_jb_snapshot[] = {
+	STR(jb_snapshot, instance),
+	STR(jb_snapshot, name),
+	END
+};
+
+static const struct jb_msg_str f_jb_incus_target[] = {
+	STR(jb_incus_target, name),
+	STR(jb_incus_target, prefix),
+	END
+};
+
+static const struct jb_msg_str f_jb_incus_create[] = {
+	STR(jb_incus_create, name),
+	STR(jb_incus_create, image),
+	STR(jb_incus_create, ipv4),
+	STR(jb_incus_create, source),
+	STR(jb_incus_create, repo),
+	STR(jb_incus_create, prefix),
+	STR(jb_incus_create, branch),
+	STR(jb_incus_create, base),
+	STR(jb_incus_create, net),
+	STR(jb_incus_create, env),
+	STR(jb_incus_create, agent),
+	END
+};
+
+static const struct jb_msg_str f_jb_incus_action[] = {
+	STR(jb_incus_action, name),
+	STR(jb_incus_action, tag),
+	END
+};
+
+static const struct jb_msg_str f_jb_incus_exec[] = {
+	STR(jb_incus_exec, name),
+	STR(jb_incus_exec, cwd),
+	STR(jb_incus_exec, argv),
+	STR(jb_incus_exec, env),
+	END
+};
+
+static const struct jb_msg_str f_jb_exec_fd[] = {
+	END
+};
+
+static const struct jb_msg_str f_jb_output[] = {
+	END
+};
+
+static const struct jb_msg_str f_jb_winsize[] = {
+	END
+};
+
+static const struct jb_msg_str f_jb_exit[] = {
+	END
+};
+
+static const struct jb_msg_str f_jb_netinfo[] = {
+	STR(jb_netinfo, bridge),
+	STR(jb_netinfo, ipv4),
+	END
+};
+
+static const struct jb_msg_str f_jb_addrs[] = {
+	END
+};
+
+static const struct jb_msg_str f_jb_repo_req[] = {
+	STR(jb_repo_req, path),
+	STR(jb_repo_req, branch),
+	END
+};
+
+static const struct jb_msg_str f_jb_repo_conf[] = {
+	STR(jb_repo_conf, ref),
+	END
+};
+
+static const struct jb_msg_str f_jb_sshd_session[] = {
+	STR(jb_sshd_session, addr),
+	END
+};
+
+static const struct jb_msg_str f_jb_sshd_limits[] = {
+	END
+};
+
+static const struct jb_msg_str f_jb_sshd_authed[] = {
+	END
+};
+
+static const struct jb_msg_str f_jb_sshd_spawn[] = {
+	END
+};
+
+static const struct jb_msg_str f_jb_sshd_penalty[] = {
+	STR(jb_sshd_penalty, addr),
+	END
+};
+
+static const struct jb_msg_str f_jb_sshd_auth[] = {
+	STR(jb_sshd_auth, user),
+	STR(jb_sshd_auth, keytype),
+	STR(jb_sshd_auth, key),
+	END
+};
+
+static const struct jb_msg_str f_jb_sshd_verdict[] = {
+	STR(jb_sshd_verdict, fingerprint),
+	END
+};
+
+static const struct jb_msg_str f_jb_sshd_env[] = {
+	STR(jb_sshd_env, name),
+	STR(jb_sshd_env, value),
+	END
+};
+
+static const struct jb_msg_str f_jb_sshd_exec[] = {
+	STR(jb_sshd_exec, line),
+	STR(jb_sshd_exec, term),
+	END
+};
+
+static const struct jb_msg_str f_jb_sshd_refused[] = {
+	END
+};
+
+static const struct jb_msg_str f_jb_sshd_subsys[] = {
+	STR(jb_sshd_subsys, name),
+	END
+};
+
+static const struct jb_msg_str f_jb_sftp_op[] = {
+	STR(jb_sftp_op, path),
+	STR(jb_sftp_op, path2),
+	END
+};
+
+static const struct jb_msg_str f_jb_sftp_name[] = {
+	STR(jb_sftp_name, name),
+	END
+};
+
+static const struct jb_msg_str f_jb_sftp_done[] = {
+	STR(jb_sftp_done, text),
+	END
+};
+
+static const struct jb_msg_str f_jb_repo_info[] = {
+	STR(jb_repo_info, toplevel),
+	STR(jb_repo_info, head_branch),
+	STR(jb_repo_info, default_branch),
+	STR(jb_repo_info, upstream_remote),
+	STR(jb_repo_info, upstream_url),
+	STR(jb_repo_info, branch_sha),
+	STR(jb_repo_info, head_sha),
+	END
+};
+
+static const struct jb_msg_str f_jb_disk[] = {
+	STR(jb_disk, name),
+	STR(jb_disk, device),
+	STR(jb_disk, source),
+	STR(jb_disk, path),
+	STR(jb_disk, prefix),
+	END
+};
+
+static const struct jb_msg_str f_jb_port[] = {
+	STR(jb_port, name),
+	STR(jb_port, device),
+	STR(jb_port, proto),
+	STR(jb_port, container_address),
+	STR(jb_port, host_address),
+	STR(jb_port, prefix),
+	STR(jb_port, state),
+	END
+};
+
+static const struct jb_msg_str f_jb_ssh_seed[] = {
+	STR(jb_ssh_seed, key),
+	END
+};
+
+static const struct jb_msg_str f_jb_ssh_dir[] = {
+	STR(jb_ssh_dir, path),
+	STR(jb_ssh_dir, warning),
+	END
+};
+
+static const struct jb_msg_str f_jb_mount_resolved[] = {
+	STR(jb_mount_resolved, realpath),
+	END
+};
+
+static const struct jb_msg_str f_jb_mount_check[] = {
+	STR(jb_mount_check, host),
+	STR(jb_mount_check, container),
+	STR(jb_mount_check, reserved),
+	STR(jb_mount_check, what),
+	END
+};
+
+static const struct jb_msg_str f_jb_mount_checked[] = {
+	STR(jb_mount_checked, realpath),
+	STR(jb_mount_checked, warning),
+	END
+};
+
+static const struct jb_msg_str f_jb_mount_verify[] = {
+	STR(jb_mount_verify, container),
+	END
+};
+
+static const struct jb_msg_str f_jb_mount_deadline[] = {
+	STR(jb_mount_deadline, name),
+	STR(jb_mount_deadline, kind),
+	END
+};
+
+static const struct jb_msg_str f_jb_mount_entry[] = {
+	STR(jb_mount_entry, name),
+	STR(jb_mount_entry, device),
+	STR(jb_mount_entry, source),
+	STR(jb_mount_entry, path),
+	END
+};
+
+static const struct jb_msg_str f_jb_image_open[] = {
+	STR(jb_image_open, path),
+	END
+};
+
+static const struct jb_msg_str f_jb_image_file[] = {
+	STR(jb_image_file, kind),
+	END
+};
+
+static const struct jb_msg_str f_jb_image_import[] = {
+	STR(jb_image_import, alias),
+	STR(jb_image_import, repo),
+	END
+};
+
+static const struct jb_msg_str f_jb_image[] = {
+	STR(jb_image, fingerprint),
+	STR(jb_image, aliases),
+	STR(jb_image, description),
+	STR(jb_image, users),
+	STR(jb_image, repos),
+	END
+};
+
+static const struct jb_msg_str f_jb_base_spec[] = {
+	STR(jb_base_spec, alias),
+	STR(jb_base_spec, packages),
+	END
+};
+
+static const struct jb_msg_str f_jb_git_ask[] = {
+	STR(jb_git_ask, xdg_config),
+	END
+};
+
+static const struct jb_msg_str f_jb_git_ident[] = {
+	STR(jb_git_ident, name),
+	STR(jb_git_ident, email),
+	STR(jb_git_ident, note),
+	END
+};
+
+static const struct jb_msg_str f_jb_git_write[] = {
+	STR(jb_git_write, instance),
+	STR(jb_git_write, name),
+	STR(jb_git_write, email),
+	END
+};
+
+static const struct jb_msg_str f_jb_netd_ctr[] = {
+	STR(jb_netd_ctr, name),
+	STR(jb_netd_ctr, ipv4),
+	STR(jb_netd_ctr, mode),
+	STR(jb_netd_ctr, entries),
+	STR(jb_netd_ctr, repo),
+	STR(jb_netd_ctr, agents),
+	END
+};
+
+static const struct jb_msg_str f_jb_net_ctr[] = {
+	STR(jb_net_ctr, name),
+	STR(jb_net_ctr, ipv4),
+	STR(jb_net_ctr, mode),
+	STR(jb_net_ctr, repo),
+	STR(jb_net_ctr, broken),
+	END
+};
+
+static const struct jb_msg_str f_jb_net_allow[] = {
+	STR(jb_net_allow, name),
+	STR(jb_net_allow, entry),
+	STR(jb_net_allow, origin),
+	END
+};
+
+static const struct jb_msg_str f_jb_net_addr[] = {
+	STR(jb_net_addr, name),
+	STR(jb_net_addr, host),
+	STR(jb_net_addr, ipv4),
+	END
+};
+
+static const struct jb_msg_str f_jb_net_block[] = {
+	STR(jb_net_block, name),
+	STR(jb_net_block, kind),
+	STR(jb_net_block, what),
+	END
+};
+
+static const struct jb_msg_str f_jb_net_resolved[] = {
+	STR(jb_net_resolved, name),
+	STR(jb_net_resolved, host),
+	END
+};
+
+static const struct jb_msg_str f_jb_netd_audit[] = {
+	STR(jb_netd_audit, name),
+	STR(jb_netd_audit, repo),
+	STR(jb_netd_audit, kind),
+	STR(jb_netd_audit, top),
+	END
+};
+
+static const struct jb_msg_str f_jb_incus_server[] = {
+	STR(jb_incus_server, version),
+	STR(jb_incus_server, api),
+	END
+};
+
+static const struct jb_msg_str f_jb_netd_check[] = {
+	STR(jb_netd_check, missing),
+	STR(jb_netd_check, err),
+	END
+};
+
+static const struct jb_msg_str f_jb_doctor_check[] = {
+	STR(jb_doctor_check, name),
+	STR(jb_doctor_check, status),
+	STR(jb_doctor_check, detail),
+	STR(jb_doctor_check, fix),
+	END
+};
+
+static const struct jb_msg_str f_jb_netd_mode[] = {
+	STR(jb_netd_mode, name),
+	STR(jb_netd_mode, mode),
+	END
+};
+
+static const struct jb_msg_str f_jb_netd_egress[] = {
+	STR(jb_netd_egress, name),
+	STR(jb_netd_egress, op),
+	STR(jb_netd_egress, entry),
+	STR(jb_netd_egress, repo),
+	STR(jb_netd_egress, config),
+	END
+};
+
+static const struct jb_msg_str f_jb_hosts_pin[] = {
+	STR(jb_hosts_pin, name),
+	END
+};
+
+static const struct jb_msg_str f_jb_netd_pinned[] = {
+	STR(jb_netd_pinned, name),
+	STR(jb_netd_pinned, err),
+	END
+};
+
+
+#define P	JB_PEER_PARENT
+#define I	JB_PEER_INCUS
+#define N	JB_PEER_NETD
+#define M	JB_PEER_MOUNTD
+#define S	JB_PEER_SSHD
+#define SP	JB_PEER_SPAWNER
+#define C	JB_PEER_CTL
+#define KIDS	(I | N | M | S)
+
+/* a type, its sender(s), its receiver(s), its payload struct or none */
+#define R(t, f, to, s)	{ t, #t, f, to, 0, sizeof(struct s), #s, f_##s }
+#define RF(t, f, to, s)	{ t, #t, f, to, JB_MSG_FD, sizeof(struct s), #s, \
+			  f_##s }
+#define R0(t, f, to)	{ t, #t, f, to, 0, 0, NULL, NULL }
+
+static const struct jb_msg_row rows[] = {
+	/* parent <-> every child */
+	R0(IMSG_CHILD_READY,		KIDS, P),
+	R0(IMSG_STATUS_REQ,		P, KIDS),
+	R(IMSG_STATUS,			KIDS, P, jb_proc_status),
+	R(IMSG_TEST_ATTEMPT,		P, KIDS, jb_test_attempt),
+	R(IMSG_TEST_RESULT,		KIDS, P, jb_ctl_text),
+	R(IMSG_DONE,			KIDS, P, jb_done),
+	R(IMSG_PROGRESS,		KIDS, P, jb_ctl_text),
+
+	/* parent <-> jb-incus */
+	R(IMSG_INCUS_LIST,		P, I, jb_incus_target),
+	R(IMSG_INCUS_INSTANCE,		I, P, jb_instance),
+	R(IMSG_INCUS_CREATE,		P, I, jb_incus_create),
+	R(IMSG_INCUS_ACTION,		P, I, jb_incus_action),
+	R(IMSG_INCUS_SNAPSHOT,		I, P, jb_snapshot),
+	R(IMSG_INCUS_EXEC,		P, I, jb_incus_exec),
+	RF(IMSG_INCUS_EXEC_FD,		I, P, jb_exec_fd),
+	R(IMSG_INCUS_OUTPUT,		I, P, jb_output),
+	R(IMSG_INCUS_RESIZE,		P, I, jb_winsize),
+	R(IMSG_INCUS_EXIT,		I, P, jb_exit),
+	R0(IMSG_INCUS_NETINFO,		P, I),
+	R(IMSG_INCUS_NETINFO,		I, P, jb_netinfo),
+	R0(IMSG_INCUS_ADDRS,		P, I),
+	R(IMSG_INCUS_ADDRS,		I, P, jb_addrs),
+	RF(IMSG_INCUS_IMAGE_IMPORT,	P, I, jb_image_import),
+	R0(IMSG_INCUS_IMAGES,		P, I),
+	R(IMSG_INCUS_IMAGE,		I, P, jb_image),
+	R0(IMSG_INCUS_IMAGE_PRUNE,	P, I),
+	R(IMSG_INCUS_IMAGE_ALIAS,	P, I, jb_incus_target),
+	R(IMSG_INCUS_DISK_ADD,		P, I, jb_disk),
+	R(IMSG_INCUS_DISK_REMOVE,	P, I, jb_disk),
+	R(IMSG_INCUS_DISK_LIST,		P, I, jb_incus_target),
+	R(IMSG_INCUS_DISK,		I, P, jb_disk),
+	R(IMSG_INCUS_HOSTS,		P, I, jb_hosts_pin),
+	R(IMSG_INCUS_GITCONFIG,		P, I, jb_git_write),
+	R(IMSG_INCUS_PORT_ADD,		P, I, jb_port),
+	R(IMSG_INCUS_PORT_REMOVE,	P, I, jb_port),
+	R(IMSG_INCUS_PORT_LIST,		P, I, jb_incus_target),
+	R(IMSG_INCUS_PORT,		I, P, jb_port),
+	R0(IMSG_INCUS_SERVER,		P, I),
+	R(IMSG_INCUS_SERVER_INFO,	I, P, jb_incus_server),
+	RF(IMSG_INCUS_SFTP_HELPER,	P, I, jb_incus_target),
+
+	/* parent <-> jb-mountd */
+	R(IMSG_MOUNTD_REPO,		P, M, jb_repo_req),
+	R(IMSG_MOUNTD_REPO_INFO,	M, P, jb_repo_info),
+	R(IMSG_MOUNTD_CHECK,		P, M, jb_mount_check),
+	R(IMSG_MOUNTD_CHECKED,		M, P, jb_mount_checked),
+	R(IMSG_MOUNTD_VERIFY,		P, M, jb_mount_verify),
+	R(IMSG_MOUNTD_RELEASE,		P, M, jb_mount_verify),
+	R(IMSG_MOUNTD_DEADLINE_SET,	P, M, jb_mount_deadline),
+	R(IMSG_MOUNTD_DEADLINE_CLEAR,	P, M, jb_mount_deadline),
+	R(IMSG_MOUNTD_DEADLINE_LIST,	P, M, jb_mount_deadline),
+	R(IMSG_MOUNTD_DEADLINE,		M, P, jb_mount_deadline),
+	R(IMSG_MOUNTD_EXPIRED,		M, P, jb_mount_deadline),
+	R(IMSG_MOUNTD_SSH_SEED,		P, M, jb_ssh_seed),
+	R(IMSG_MOUNTD_SSH_DIR,		M, P, jb_ssh_dir),
+	R(IMSG_MOUNTD_RESOLVE,		P, M, jb_mount_check),
+	R(IMSG_MOUNTD_RESOLVED,		M, P, jb_mount_resolved),
+	R(IMSG_MOUNTD_RECHECK,		P, M, jb_mount_check),
+	R(IMSG_MOUNTD_IMAGE_OPEN,	P, M, jb_image_open),
+	RF(IMSG_MOUNTD_IMAGE_FD,	M, P, jb_image_file),
+	R(IMSG_MOUNTD_GITIDENT,		P, M, jb_git_ask),
+	R(IMSG_MOUNTD_GITIDENT_INFO,	M, P, jb_git_ident),
+	R(IMSG_MOUNTD_DEFCONF,		P, M, jb_repo_req),
+	R(IMSG_MOUNTD_DEFCONF_TEXT,	M, P, jb_repo_conf),
+
+	/* parent <-> jb-netd */
+	R(IMSG_NETD_SET,		P, N, jb_netd_ctr),
+	R(IMSG_NETD_FORGET,		P, N, jb_incus_target),
+	R(IMSG_NETD_MODE,		P, N, jb_netd_mode),
+	R(IMSG_NETD_STATUS,		P, N, jb_incus_target),
+	R(IMSG_NETD_STATUS_LINE,	N, P, jb_ctl_text),
+	R(IMSG_NETD_EGRESS,		P, N, jb_netd_egress),
+	R0(IMSG_NETD_MODES,		P, N),
+	R(IMSG_NETD_MODE_ENTRY,		N, P, jb_netd_mode),
+	R(IMSG_NETD_SYNC_FORGET,	P, N, jb_incus_target),
+	R(IMSG_NETD_REFRESH,		P, N, jb_incus_target),
+	R(IMSG_NETD_PIN,		N, P, jb_hosts_pin),
+	R(IMSG_NETD_PINNED,		P, N, jb_netd_pinned),
+	R(IMSG_NETD_STOP,		N, P, jb_netd_mode),
+	R(IMSG_NETD_CTR,		N, P, jb_net_ctr),
+	R(IMSG_NETD_ALLOW,		N, P, jb_net_allow),
+	R(IMSG_NETD_ADDR,		N, P, jb_net_addr),
+	R0(IMSG_NETD_CHECK,		P, N),
+	R(IMSG_NETD_CHECKED,		N, P, jb_netd_check),
+	R(IMSG_NETD_BLOCKED,		P, N, jb_incus_target),
+	R(IMSG_NETD_BLOCK,		N, P, jb_net_block),
+	R(IMSG_NETD_CONFIG,		P, N, jb_netd_ctr),
+	R(IMSG_NETD_AUDIT,		N, P, jb_netd_audit),
+	R(IMSG_NETD_RESOLVED,		N, P, jb_net_resolved),
+
+	/* parent <-> jb-sshd, and a session's own channel */
+	RF(IMSG_SSHD_LISTEN,		P, S, jb_sshd_limits),
+	RF(IMSG_SSHD_SESSION,		S, P, jb_sshd_session),
+	R(IMSG_SSHD_AUTH,		S, P, jb_sshd_auth),
+	R(IMSG_SSHD_VERDICT,		P, S, jb_sshd_verdict),
+	R(IMSG_SSHD_ENV,		S, P, jb_sshd_env),
+	R(IMSG_SSHD_EXEC,		S, P, jb_sshd_exec),
+	R(IMSG_SSHD_REFUSED,		S, P, jb_sshd_refused),
+	R0(IMSG_SSHD_DRAIN,		P, S),
+	R(IMSG_SSHD_AUTHED,		P, S, jb_sshd_authed),
+	R(IMSG_SSHD_PENALTY,		P, S, jb_sshd_penalty),
+	RF(IMSG_SSHD_SPAWN,		S, SP, jb_sshd_spawn),
+	RF(IMSG_SSHD_SPAWNED,		SP, S, jb_sshd_spawn),
+	R(IMSG_SSHD_GONE,		SP, S, jb_sshd_spawn),
+	R(IMSG_SSHD_SUBSYS,		S, P, jb_sshd_subsys),
+	R(IMSG_SSHD_SFTP,		S, P, jb_sftp_op),
+	R(IMSG_SSHD_SFTP_NAME,		P, S, jb_sftp_name),
+	RF(IMSG_SSHD_SFTP_FD,		P, S, jb_sftp_done),
+	R(IMSG_SSHD_SFTP_DONE,		P, S, jb_sftp_done),
+
+	/* jbctl <-> parent; a session takes the replies a command makes */
+	R0(IMSG_CTL_STATUS,		C, P),
+	R(IMSG_CTL_STATUS_ENTRY,	P, C, jb_proc_status),
+	R0(IMSG_CTL_VERSION,		C, P),
+	R(IMSG_CTL_VERSION_REPLY,	P, C, jb_ctl_text),
+	R(IMSG_CTL_ERROR,		P, C | S, jb_ctl_text),
+	R0(IMSG_CTL_END,		P, C | S),
+	R(IMSG_CTL_TEST_ATTEMPT,	C, P, jb_test_attempt),
+	R(IMSG_CTL_TEST_RESULT,		P, C, jb_ctl_text),
+	R(IMSG_CTL_CMD,			C, P, jb_ctl_cmd),
+	R(IMSG_CTL_PROGRESS,		P, C | S, jb_ctl_text),
+	R(IMSG_CTL_INSTANCE,		P, C, jb_instance),
+	R(IMSG_CTL_SNAPSHOT,		P, C, jb_snapshot),
+	R(IMSG_CTL_OUTPUT,		P, C | S, jb_output),
+	RF(IMSG_CTL_EXEC_FD,		P, C | S, jb_exec_fd),
+	R(IMSG_CTL_WINSIZE,		C | S, P, jb_winsize),
+	R(IMSG_CTL_EXIT,		P, C | S, jb_exit),
+	R(IMSG_CTL_MOUNT,		P, C, jb_mount_entry),
+	R(IMSG_CTL_IMAGE,		P, C, jb_image),
+	R(IMSG_CTL_BASE_SPEC,		P, C, jb_base_spec),
+	R(IMSG_CTL_PORT,		P, C, jb_port),
+	R(IMSG_CTL_NET_CTR,		P, C, jb_net_ctr),
+	R(IMSG_CTL_NET_ALLOW,		P, C, jb_net_allow),
+	R(IMSG_CTL_NET_ADDR,		P, C, jb_net_addr),
+	R(IMSG_CTL_DOCTOR,		P, C, jb_doctor_check),
+	R(IMSG_CTL_NET_BLOCK,		P, C, jb_net_block),
+	R(IMSG_CTL_NET_RESOLVED,	P, C, jb_net_resolved),
+};
+
+#undef P
+#undef I
+#undef N
+#undef M
+#undef S
+#undef SP
+#undef C
+#undef KIDS
+
+static const struct {
+	unsigned	 peer;
+	const char	*name;
+} peers[] = {
+	{ JB_PEER_PARENT,	"jailbeed" },
+	{ JB_PEER_INCUS,	"jb-incus" },
+	{ JB_PEER_NETD,		"jb-netd" },
+	{ JB_PEER_MOUNTD,	"jb-mountd" },
+	{ JB_PEER_SSHD,		"jb-sshd" },
+	{ JB_PEER_SPAWNER,	"jb-sshd's spawner" },
+	{ JB_PEER_CTL,		"jbctl" },
+};
+
+const struct jb_msg_row *
+jb_msg_rows(size_t *n)
+{
+	*n = sizeof(rows) / sizeof(rows[0]);
+	return rows;
+}
+
+unsigned
+jb_msg_peer(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof(peers) / sizeof(peers[0]); i++)
+		if (strcmp(peers[i].name, name) == 0)
+			return peers[i].peer;
+	return 0;
+}
+
+static const char *
+peer_name(unsigned peer)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof(peers) / sizeof(peers[0]); i++)
+		if (peers[i].peer == peer)
+			return peers[i].name;
+	return "an unknown peer";
+}
 
 const char *
 jb_imsg_name(uint32_t type)
 {
-	switch (type) {
-	case IMSG_CHILD_READY:	return "CHILD_READY";
-	case IMSG_STATUS_REQ:	return "STATUS_REQ";
-	case IMSG_STATUS:		return "STATUS";
-	case IMSG_TEST_ATTEMPT:	return "TEST_ATTEMPT";
-	case IMSG_TEST_RESULT:	return "TEST_RESULT";
-	case IMSG_DONE:		return "DONE";
-	case IMSG_PROGRESS:		return "PROGRESS";
-	case IMSG_INCUS_LIST:	return "INCUS_LIST";
-	case IMSG_INCUS_INSTANCE:	return "INCUS_INSTANCE";
-	case IMSG_INCUS_CREATE:	return "INCUS_CREATE";
-	case IMSG_INCUS_ACTION:	return "INCUS_ACTION";
-	case IMSG_INCUS_SNAPSHOT:	return "INCUS_SNAPSHOT";
-	case IMSG_INCUS_EXEC:	return "INCUS_EXEC";
-	case IMSG_INCUS_EXEC_FD:	return "INCUS_EXEC_FD";
-	case IMSG_INCUS_OUTPUT:	return "INCUS_OUTPUT";
-	case IMSG_INCUS_RESIZE:	return "INCUS_RESIZE";
-	case IMSG_INCUS_EXIT:	return "INCUS_EXIT";
-	case IMSG_INCUS_NETINFO:	return "INCUS_NETINFO";
-	case IMSG_INCUS_ADDRS:	return "INCUS_ADDRS";
-	case IMSG_INCUS_IMAGE_IMPORT:	return "INCUS_IMAGE_IMPORT";
-	case IMSG_INCUS_IMAGES:		return "INCUS_IMAGES";
-	case IMSG_INCUS_IMAGE:		return "INCUS_IMAGE";
-	case IMSG_INCUS_IMAGE_PRUNE:	return "INCUS_IMAGE_PRUNE";
-	case IMSG_INCUS_IMAGE_ALIAS:	return "INCUS_IMAGE_ALIAS";
-	case IMSG_MOUNTD_REPO:	return "MOUNTD_REPO";
-	case IMSG_MOUNTD_REPO_INFO:	return "MOUNTD_REPO_INFO";
-	case IMSG_SSHD_LISTEN:	return "SSHD_LISTEN";
-	case IMSG_SSHD_SESSION:	return "SSHD_SESSION";
-	case IMSG_SSHD_AUTH:	return "SSHD_AUTH";
-	case IMSG_SSHD_VERDICT:	return "SSHD_VERDICT";
-	case IMSG_SSHD_ENV:		return "SSHD_ENV";
-	case IMSG_SSHD_EXEC:	return "SSHD_EXEC";
-	case IMSG_SSHD_REFUSED:	return "SSHD_REFUSED";
-	case IMSG_SSHD_DRAIN:	return "SSHD_DRAIN";
-	case IMSG_SSHD_AUTHED:	return "SSHD_AUTHED";
-	case IMSG_SSHD_PENALTY:	return "SSHD_PENALTY";
-	case IMSG_SSHD_SPAWN:	return "SSHD_SPAWN";
-	case IMSG_SSHD_SPAWNED:	return "SSHD_SPAWNED";
-	case IMSG_SSHD_GONE:	return "SSHD_GONE";
-	case IMSG_SSHD_SUBSYS:	return "SSHD_SUBSYS";
-	case IMSG_SSHD_SFTP:	return "SSHD_SFTP";
-	case IMSG_SSHD_SFTP_NAME:	return "SSHD_SFTP_NAME";
-	case IMSG_SSHD_SFTP_FD:	return "SSHD_SFTP_FD";
-	case IMSG_SSHD_SFTP_DONE:	return "SSHD_SFTP_DONE";
-	case IMSG_INCUS_SFTP_HELPER:	return "INCUS_SFTP_HELPER";
-	case IMSG_MOUNTD_CHECK:		return "MOUNTD_CHECK";
-	case IMSG_MOUNTD_CHECKED:	return "MOUNTD_CHECKED";
-	case IMSG_MOUNTD_VERIFY:	return "MOUNTD_VERIFY";
-	case IMSG_MOUNTD_RELEASE:	return "MOUNTD_RELEASE";
-	case IMSG_MOUNTD_DEADLINE_SET:	return "MOUNTD_DEADLINE_SET";
-	case IMSG_MOUNTD_DEADLINE_CLEAR: return "MOUNTD_DEADLINE_CLEAR";
-	case IMSG_MOUNTD_DEADLINE_LIST:	return "MOUNTD_DEADLINE_LIST";
-	case IMSG_MOUNTD_DEADLINE:	return "MOUNTD_DEADLINE";
-	case IMSG_MOUNTD_EXPIRED:	return "MOUNTD_EXPIRED";
-	case IMSG_MOUNTD_SSH_SEED:	return "MOUNTD_SSH_SEED";
-	case IMSG_MOUNTD_SSH_DIR:	return "MOUNTD_SSH_DIR";
-	case IMSG_MOUNTD_RESOLVE:	return "MOUNTD_RESOLVE";
-	case IMSG_MOUNTD_RESOLVED:	return "MOUNTD_RESOLVED";
-	case IMSG_MOUNTD_RECHECK:	return "MOUNTD_RECHECK";
-	case IMSG_INCUS_DISK_ADD:	return "INCUS_DISK_ADD";
-	case IMSG_INCUS_DISK_REMOVE:	return "INCUS_DISK_REMOVE";
-	case IMSG_INCUS_DISK_LIST:	return "INCUS_DISK_LIST";
-	case IMSG_INCUS_DISK:		return "INCUS_DISK";
-	case IMSG_INCUS_PORT_ADD:	return "INCUS_PORT_ADD";
-	case IMSG_INCUS_PORT_REMOVE:	return "INCUS_PORT_REMOVE";
-	case IMSG_INCUS_PORT_LIST:	return "INCUS_PORT_LIST";
-	case IMSG_INCUS_PORT:		return "INCUS_PORT";
-	case IMSG_INCUS_SERVER:		return "INCUS_SERVER";
-	case IMSG_INCUS_SERVER_INFO:	return "INCUS_SERVER_INFO";
-	case IMSG_INCUS_HOSTS:		return "INCUS_HOSTS";
-	case IMSG_INCUS_GITCONFIG:	return "INCUS_GITCONFIG";
-	case IMSG_MOUNTD_GITIDENT:	return "MOUNTD_GITIDENT";
-	case IMSG_MOUNTD_GITIDENT_INFO:	return "MOUNTD_GITIDENT_INFO";
-	case IMSG_MOUNTD_DEFCONF:	return "MOUNTD_DEFCONF";
-	case IMSG_MOUNTD_DEFCONF_TEXT:	return "MOUNTD_DEFCONF_TEXT";
-	case IMSG_CTL_MOUNT:		return "CTL_MOUNT";
-	case IMSG_MOUNTD_IMAGE_OPEN:	return "MOUNTD_IMAGE_OPEN";
-	case IMSG_MOUNTD_IMAGE_FD:	return "MOUNTD_IMAGE_FD";
-	case IMSG_NETD_SET:		return "NETD_SET";
-	case IMSG_NETD_EGRESS:		return "NETD_EGRESS";
-	case IMSG_NETD_MODES:		return "NETD_MODES";
-	case IMSG_NETD_MODE_ENTRY:	return "NETD_MODE_ENTRY";
-	case IMSG_NETD_SYNC_FORGET:	return "NETD_SYNC_FORGET";
-	case IMSG_NETD_REFRESH:		return "NETD_REFRESH";
-	case IMSG_NETD_PIN:		return "NETD_PIN";
-	case IMSG_NETD_PINNED:		return "NETD_PINNED";
-	case IMSG_NETD_STOP:		return "NETD_STOP";
-	case IMSG_NETD_CTR:		return "NETD_CTR";
-	case IMSG_NETD_ALLOW:		return "NETD_ALLOW";
-	case IMSG_NETD_ADDR:		return "NETD_ADDR";
-	case IMSG_NETD_CHECK:		return "NETD_CHECK";
-	case IMSG_NETD_CHECKED:		return "NETD_CHECKED";
-	case IMSG_NETD_BLOCKED:		return "NETD_BLOCKED";
-	case IMSG_NETD_BLOCK:		return "NETD_BLOCK";
-	case IMSG_NETD_CONFIG:		return "NETD_CONFIG";
-	case IMSG_NETD_AUDIT:		return "NETD_AUDIT";
-	case IMSG_NETD_RESOLVED:	return "NETD_RESOLVED";
-	case IMSG_NETD_FORGET:	return "NETD_FORGET";
-	case IMSG_NETD_MODE:		return "NETD_MODE";
-	case IMSG_NETD_STATUS:	return "NETD_STATUS";
-	case IMSG_NETD_STATUS_LINE:	return "NETD_STATUS_LINE";
-	case IMSG_CTL_STATUS:	return "CTL_STATUS";
-	case IMSG_CTL_STATUS_ENTRY:	return "CTL_STATUS_ENTRY";
-	case IMSG_CTL_VERSION:	return "CTL_VERSION";
-	case IMSG_CTL_VERSION_REPLY:	return "CTL_VERSION_REPLY";
-	case IMSG_CTL_ERROR:		return "CTL_ERROR";
-	case IMSG_CTL_END:		return "CTL_END";
-	case IMSG_CTL_TEST_ATTEMPT:	return "CTL_TEST_ATTEMPT";
-	case IMSG_CTL_TEST_RESULT:	return "CTL_TEST_RESULT";
-	case IMSG_CTL_CMD:		return "CTL_CMD";
-	case IMSG_CTL_PROGRESS:	return "CTL_PROGRESS";
-	case IMSG_CTL_INSTANCE:	return "CTL_INSTANCE";
-	case IMSG_CTL_SNAPSHOT:	return "CTL_SNAPSHOT";
-	case IMSG_CTL_OUTPUT:	return "CTL_OUTPUT";
-	case IMSG_CTL_EXEC_FD:	return "CTL_EXEC_FD";
-	case IMSG_CTL_WINSIZE:	return "CTL_WINSIZE";
-	case IMSG_CTL_EXIT:		return "CTL_EXIT";
-	case IMSG_CTL_IMAGE:		return "CTL_IMAGE";
-	case IMSG_CTL_BASE_SPEC:	return "CTL_BASE_SPEC";
-	case IMSG_CTL_PORT:		return "CTL_PORT";
-	case IMSG_CTL_NET_CTR:		return "CTL_NET_CTR";
-	case IMSG_CTL_NET_ALLOW:	return "CTL_NET_ALLOW";
-	case IMSG_CTL_NET_ADDR:		return "CTL_NET_ADDR";
-	case IMSG_CTL_DOCTOR:		return "CTL_DOCTOR";
-	case IMSG_CTL_NET_BLOCK:	return "CTL_NET_BLOCK";
+	static char	unknown[32];
+	size_t		i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		if (rows[i].type == type)
+			return rows[i].name + sizeof("IMSG_") - 1;
+	snprintf(unknown, sizeof(unknown), "type %u", type);
+	return unknown;
+}
+
+/*
+ * Is this message one that "from" may send to "to", with the payload its
+ * type has?  On no, why names the type and what is wrong with it; the
+ * caller treats that as a protocol error of the sender.
+ */
+int
+jb_msg_check(const struct imsg *imsg, unsigned from, unsigned to,
+    char *why, size_t whylen)
+{
+	const struct jb_msg_row	*r = NULL;
+	const struct jb_msg_str	*f;
+	const unsigned char	*p;
+	uint32_t		 type = imsg_get_type(imsg);
+	size_t			 i, k, len = imsg_get_len(imsg), known = 0;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		if (rows[i].type != type)
+			continue;
+		known = 1;
+		if ((rows[i].from & from) && (rows[i].to & to)) {
+			r = &rows[i];
+			break;
+		}
 	}
-	return "unknown";
+	if (!known) {
+		snprintf(why, whylen, "unknown message type %u", type);
+		return -1;
+	}
+	if (r == NULL) {
+		snprintf(why, whylen, "%s may not travel from %s to %s",
+		    jb_imsg_name(type), peer_name(from), peer_name(to));
+		return -1;
+	}
+	if (len != r->size) {
+		snprintf(why, whylen, "%s has %zu bytes of payload, not %zu",
+		    jb_imsg_name(type), len, r->size);
+		return -1;
+	}
+	if (imsg->fd != -1 && !(r->flags & JB_MSG_FD)) {
+		snprintf(why, whylen, "%s carries a descriptor it may not",
+		    jb_imsg_name(type));
+		return -1;
+	}
+	if (r->strs == NULL || len == 0)
+		return 0;
+	p = ibuf_data(imsg->buf);
+	for (f = r->strs; f->name != NULL; f++)
+		for (k = 0; k < f->count; k++)
+			if (memchr(p + f->off + k * f->size, '\0',
+			    f->size) == NULL) {
+				snprintf(why, whylen, "%s's field %s has no "
+				    "terminator", jb_imsg_name(type), f->name);
+				return -1;
+			}
+	return 0;
+}
+
+/*
+ * imsgbuf_get() and then jb_msg_check(): a message that fails the table
+ * is logged with the reason, freed, and reported as malformed (-1).
+ */
+int
+jb_imsg_get(struct imsgbuf *ibuf, struct imsg *imsg, unsigned from,
+    unsigned to)
+{
+	char	why[160];
+	int	n;
+
+	if ((n = imsgbuf_get(ibuf, imsg)) != 1)
+		return n;
+	if (jb_msg_check(imsg, from, to, why, sizeof(why)) == 0)
+		return 1;
+	log_warnx("protocol error from %s: %s", peer_name(from), why);
+	imsg_free(imsg);
+	return -1;
 }

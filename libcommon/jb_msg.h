@@ -32,6 +32,7 @@
 #define JB_MSG_H
 
 #include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define JB_CTL_VERSION		3
@@ -209,7 +210,8 @@ enum jb_imsg_type {
 	 * control replies (CTL_OUTPUT, CTL_ERROR, CTL_EXEC_FD, CTL_EXIT,
 	 * CTL_END) and the session sends CTL_WINSIZE.
 	 */
-	IMSG_SSHD_LISTEN = 500,	/* P->S, none + the listening socket */
+	IMSG_SSHD_LISTEN = 500,	/* P->S, struct jb_sshd_limits + the listening
+				   socket */
 	IMSG_SSHD_SESSION,	/* S->P, struct jb_sshd_session + channel fd */
 	IMSG_SSHD_AUTH,		/* S->P, struct jb_sshd_auth: a key offered */
 	IMSG_SSHD_VERDICT,	/* P->S, struct jb_sshd_verdict */
@@ -417,7 +419,7 @@ struct jb_exec_fd {
 struct jb_output {
 	uint32_t	which;			/* 1 stdout, 2 stderr */
 	uint32_t	len;
-	char		data[JB_OUTPUT_MAX];
+	char		data[JB_OUTPUT_MAX];	/* (bytes): len of them */
 };
 
 struct jb_winsize {
@@ -469,7 +471,7 @@ struct jb_repo_conf {
 	int32_t		found;		/* 1 read, 0 no such file or ref,
 					   -1 longer than text */
 	uint32_t	len;
-	char		text[JB_REPO_CONF_MAX];
+	char		text[JB_REPO_CONF_MAX];	/* (bytes): len of them */
 };
 
 /* a git checkout as the owner sees it */
@@ -936,7 +938,7 @@ struct jb_hosts_pin {
 	char		name[JB_INSTANCE_MAX];
 	uint32_t	gen;
 	uint32_t	len;
-	char		text[JB_PIN_TEXT_MAX];
+	char		text[JB_PIN_TEXT_MAX];	/* (bytes): len of them */
 };
 
 /* the parent's word on one PIN: written (or already so), or not */
@@ -947,6 +949,47 @@ struct jb_netd_pinned {
 	char		err[JB_ERR_TEXT_MAX];
 };
 
-const char	*jb_imsg_name(uint32_t);
+/*
+ * The protocol's table (jb_msg.c): for each type, who may send it to
+ * whom, its payload's size, whether it may carry a descriptor, and its
+ * string fields.  Every receiver checks a message with jb_msg_check()
+ * before its handler runs; a message that fails is a protocol error of
+ * its sender (fatal for a child, a dropped connection for a client).
+ */
+#define JB_PEER_PARENT		0x01
+#define JB_PEER_INCUS		0x02
+#define JB_PEER_NETD		0x04
+#define JB_PEER_MOUNTD		0x08
+#define JB_PEER_SSHD		0x10	/* the listener and its sessions */
+#define JB_PEER_SPAWNER		0x20	/* jb-sshd -P */
+#define JB_PEER_CTL		0x40	/* jbctl on the control socket */
+
+#define JB_MSG_FD		0x01	/* may carry a descriptor */
+
+/* a char array of a payload that must hold a NUL (count: rows of it) */
+struct jb_msg_str {
+	const char	*name;
+	size_t		 off, size, count;
+};
+
+struct jb_msg_row {
+	uint32_t		 type;
+	const char		*name;		/* "IMSG_..." */
+	unsigned		 from, to;	/* JB_PEER_* bits */
+	unsigned		 flags;		/* JB_MSG_* */
+	size_t			 size;		/* exact payload bytes */
+	const char		*sname;		/* its struct, NULL: none */
+	const struct jb_msg_str	*strs;
+};
+
+struct imsg;
+struct imsgbuf;
+const char		*jb_imsg_name(uint32_t);
+const struct jb_msg_row	*jb_msg_rows(size_t *);
+unsigned		 jb_msg_peer(const char *);
+int			 jb_msg_check(const struct imsg *, unsigned, unsigned,
+			    char *, size_t);
+int			 jb_imsg_get(struct imsgbuf *, struct imsg *,
+			    unsigned, unsigned);
 
 #endif /* JB_MSG_H */
