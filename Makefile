@@ -67,9 +67,11 @@ CFLAGS		+= -fsanitize=address,undefined -fno-omit-frame-pointer \
 		   -fno-sanitize-recover=undefined
 LDFLAGS		+= -fsanitize=address,undefined
 endif
-CPPFLAGS	+= -D_GNU_SOURCE -Ilibcommon -Ijbctl -Ijb-mountd $(PKG_CFLAGS) \
-		   -Ijb-incus -Ijb-netd $(TLS_CFLAGS) \
+# each program sees libcommon's headers and its own (its own folder, by
+# #include "..."); only tests reach into a program, through TEST_CPPFLAGS
+CPPFLAGS	+= -D_GNU_SOURCE -Ilibcommon $(PKG_CFLAGS) $(TLS_CFLAGS) \
 		   -DLIBEXECDIR='"$(LIBEXECDIR)"' -DJB_VERSION='"$(VERSION)"'
+TEST_CPPFLAGS	 = -Ijailbeed -Ijb-incus -Ijb-netd -Ijb-mountd -Ijb-sshd -Ijbctl
 ALL_CFLAGS	 = $(CFLAGS) $(WARNINGS) -std=gnu11 -MMD -MP
 
 COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
@@ -86,7 +88,8 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/hostspin.c libcommon/addralloc.c libcommon/gitident.c \
 		   libcommon/gitref.c libcommon/termsafe.c \
 		   libcommon/sockdir.c libcommon/portspec.c libcommon/reporeg.c \
-		   libcommon/config_print.c libcommon/auditrec.c
+		   libcommon/config_print.c libcommon/auditrec.c \
+		   libcommon/output.c
 # SFTP (R45-R51): the virtual tree's paths, jb-sftp's records
 COMMON_SRCS	+= libcommon/sftppath.c libcommon/sftprec.c
 JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
@@ -95,7 +98,7 @@ JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/cmd_action.c jailbeed/cmd_exec.c \
 		   jailbeed/cmd_new.c jailbeed/cmd_config.c \
 		   jailbeed/cmd_init.c jailbeed/cmd_base.c jailbeed/sshd.c \
-		   jbctl/output.c jailbeed/mounts.c jailbeed/cmd_mount.c \
+		   jailbeed/mounts.c jailbeed/cmd_mount.c \
 		   jailbeed/mount_remote.c jailbeed/github.c jailbeed/cmd_net.c \
 		   jailbeed/netsync.c jailbeed/netpin.c jailbeed/base_spec.c \
 		   jailbeed/remote_gate.c jailbeed/sshsnap.c jailbeed/reload.c jailbeed/registry.c jailbeed/srcguard.c jailbeed/reaper.c \
@@ -123,11 +126,11 @@ JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/repo.c jb-mountd/image.c \
 		   jb-mountd/gitconf.c jb-mountd/gituser.c
 JBSSHD_SRCS	:= jb-sshd/jb-sshd.c jb-sshd/session.c jb-sshd/spawner.c
 JBSSHD_SRCS	+= jb-sshd/sftp.c
-JBCTL_SRCS	:= jbctl/jbctl.c jbctl/output.c jbctl/remote.c jbctl/local.c \
+JBCTL_SRCS	:= jbctl/jbctl.c jbctl/remote.c jbctl/local.c \
 		   jbctl/term.c jbctl/base.c jbctl/sshkeys.c jbctl/git.c \
 		   jbctl/gitrun.c
 # git's remote helper for jailbee::NAME, installed beside jbctl
-GITREMOTE_SRCS	:= jbctl/gitremote.c jbctl/remote.c jbctl/term.c jbctl/output.c
+GITREMOTE_SRCS	:= jbctl/gitremote.c jbctl/remote.c jbctl/term.c
 
 PROGS		:= jailbeed jb-incus jb-netd jb-mountd jb-sshd jbctl \
 		   git-remote-jailbee
@@ -200,7 +203,7 @@ $(O)/jb-sftp: jb-sftp/jb-sftp.c libcommon/sftprec.h
 $(O)/regress/unit/%: regress/unit/%.c regress/unit/lsan_options.c $(LIBCOMMON) \
     $(TESTLIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ATF_CFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< \
+	$(CC) $(CPPFLAGS) $(TEST_CPPFLAGS) $(ATF_CFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< \
 	    regress/unit/lsan_options.c $(TESTLIBS) $(LIBCOMMON) \
 	    $(ATF_LIBS) $(PKG_LIBS) $(TLS_LIBS)
 unit-build: $(addprefix $(O)/regress/unit/,$(UNIT_TESTS)) \
@@ -222,7 +225,7 @@ fuzz:
 	done
 $(O)/regress/fuzz/%: regress/fuzz/%.c $(LIBCOMMON) $(TESTLIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< \
+	$(CC) $(CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< \
 	    $(TESTLIBS) $(LIBCOMMON) $(PKG_LIBS) $(TLS_LIBS)
 
 # the daemons' pure parts and clients, for the tests that drive them
@@ -245,33 +248,33 @@ $(O)/libjbctl.a: $(call objs,jbctl/term.c)
 	ar rcs $@ $^
 $(O)/regress/integ/mountd_driver: regress/integ/mountd_driver.c regress/integ/driver.c $(LIBCOMMON)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< regress/integ/driver.c \
+	$(CC) $(CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< regress/integ/driver.c \
 	    $(LIBCOMMON) $(PKG_LIBS)
 $(O)/regress/integ/ops_driver: regress/integ/ops_driver.c regress/integ/driver.c $(LIBCOMMON)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< regress/integ/driver.c \
+	$(CC) $(CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< regress/integ/driver.c \
 	    $(LIBCOMMON) $(PKG_LIBS)
 $(O)/regress/integ/exec_client: regress/integ/exec_client.c regress/integ/driver.c $(O)/libincus.a \
     $(LIBCOMMON)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< regress/integ/driver.c \
+	$(CC) $(CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< regress/integ/driver.c \
 	    $(O)/libincus.a \
 	    $(LIBCOMMON) $(PKG_LIBS) $(TLS_LIBS)
 $(O)/regress/integ/incus_client: regress/integ/incus_client.c regress/integ/driver.c $(O)/libincus.a \
     $(LIBCOMMON)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< regress/integ/driver.c \
+	$(CC) $(CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< regress/integ/driver.c \
 	    $(O)/libincus.a \
 	    $(LIBCOMMON) $(PKG_LIBS) $(TLS_LIBS)
 
 $(O)/regress/bench/netd_switch: regress/bench/netd_switch.c $(O)/libnetd.a $(LIBCOMMON)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libnetd.a \
+	$(CC) $(CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libnetd.a \
 	    $(LIBCOMMON) $(PKG_LIBS) $(NFT_LIBS)
 
 $(O)/regress/bench/blocked_cost: regress/bench/blocked_cost.c $(O)/libnetd.a $(LIBCOMMON)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libnetd.a \
+	$(CC) $(CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libnetd.a \
 	    $(LIBCOMMON) $(PKG_LIBS)
 
 # make check: a separate sanitizer build whose jailbeed execs its children

@@ -31,7 +31,7 @@
 #include "cmdtab.h"
 #include "duration.h"
 #include "jailbeed.h"
-#include "jbctl.h"
+#include "output.h"
 #include "jobs.h"
 #include "log.h"
 

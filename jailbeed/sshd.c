@@ -37,7 +37,7 @@
 #include "duration.h"
 #include "cmdtab.h"
 #include "jailbeed.h"
-#include "jbctl.h"
+#include "output.h"
 #include "jobs.h"
 #include "log.h"
 #include "sshargv.h"

@@ -614,9 +614,10 @@ ATF_TC_BODY(protocol, tc)
 	struct sess	p;
 	struct result	r;
 	struct jb_exit	x;
+	struct jb_proc_status st;
 	int		devnull, round;
 
-	for (round = 0; round < 2; round++) {
+	for (round = 0; round < 3; round++) {
 		ATF_REQUIRE((devnull = open("/dev/null", O_RDWR)) != -1);
 		sess_init(&p);
 		p.in = p.out = devnull;
@@ -626,15 +627,21 @@ ATF_TC_BODY(protocol, tc)
 		if (round == 0)
 			send_msg(&p, IMSG_CTL_EXIT, JB_CTL_VERSION + 1, &x,
 			    sizeof(x));
-		else
+		else if (round == 1) {
+			/* well formed, but no answer to a terminal session */
+			memset(&st, 0, sizeof(st));
+			send_msg(&p, IMSG_CTL_STATUS_ENTRY, JB_CTL_VERSION,
+			    &st, sizeof(st));
+		} else
+			/* the protocol table refuses it before any handler */
 			send_msg(&p, IMSG_CTL_STATUS_ENTRY, JB_CTL_VERSION,
 			    NULL, 0);
 		/* the streams stay open: no grace, the failure is at once */
 		sess_finish(&p, &r);
 		ATF_REQUIRE_EQ(r.rv, -1);
 		ATF_REQUIRE_MSG(strstr(r.err, round == 0 ?
-		    "control protocol" : "unexpected message") != NULL,
-		    "err: %s", r.err);
+		    "control protocol" : round == 1 ? "unexpected message" :
+		    "malformed message") != NULL, "err: %s", r.err);
 	}
 }
 

@@ -18,7 +18,7 @@
 #include <cap-ng.h>
 #include <json-c/json.h>
 
-#include "jbctl.h"
+#include "output.h"
 #include "mountspec.h"
 #include "portspec.h"
 
