@@ -352,7 +352,6 @@ child_dispatch(int fd, short event, void *arg)
 		case IMSG_MOUNTD_GITIDENT_INFO:	/* issue 12.3 */
 		case IMSG_MOUNTD_DEFCONF_TEXT:	/* escalation gate */
 		case IMSG_INCUS_IMAGE:
-		case IMSG_NETD_STATUS_LINE:
 		case IMSG_NETD_MODE_ENTRY:	/* ls (wt-net2) */
 		case IMSG_INCUS_PORT:		/* P1 */
 		case IMSG_NETD_CTR:		/* N8 */

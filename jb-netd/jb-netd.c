@@ -51,10 +51,6 @@
 #include "resolver.h"
 #include "sandbox_procs.h"
 
-/* a line of net status or egress ls, before the request's DONE */
-#define status_line(c, rid, ...) \
-	child_text((c), IMSG_NETD_STATUS_LINE, (rid), __VA_ARGS__)
-
 #define STATE_FILE	"containers"
 #define REPOS_FILE	"repos"		/* net egress add --repo (N7) */
 #define STATE_MAX	(64 * 1024 * 1024)

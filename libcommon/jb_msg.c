@@ -551,7 +551,6 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_NETD_FORGET,		P, N, jb_incus_target),
 	R(IMSG_NETD_MODE,		P, N, jb_netd_mode),
 	R(IMSG_NETD_STATUS,		P, N, jb_incus_target),
-	R(IMSG_NETD_STATUS_LINE,	N, P, jb_ctl_text),
 	R(IMSG_NETD_EGRESS,		P, N, jb_netd_egress),
 	R0(IMSG_NETD_MODES,		P, N),
 	R(IMSG_NETD_MODE_ENTRY,		N, P, jb_netd_mode),

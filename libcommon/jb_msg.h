@@ -159,8 +159,7 @@ enum jb_imsg_type {
 	IMSG_NETD_FORGET,	/* P->N, struct jb_incus_target (name) */
 	IMSG_NETD_MODE,		/* P->N, struct jb_netd_mode */
 	IMSG_NETD_STATUS,	/* P->N, struct jb_incus_target; see 470.. */
-	IMSG_NETD_STATUS_LINE,	/* N->P, struct jb_ctl_text, before DONE */
-	/* net egress add|rm|ls (wt-net2); ls answers in STATUS_LINEs */
+	/* net egress add|rm|ls; ls answers in ALLOWs */
 	IMSG_NETD_EGRESS = 410,	/* P->N, struct jb_netd_egress */
 	IMSG_NETD_MODES,	/* P->N, none: every container's mode */
 	IMSG_NETD_MODE_ENTRY,	/* N->P, struct jb_netd_mode, before DONE */
