@@ -89,7 +89,7 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/gitref.c libcommon/termsafe.c \
 		   libcommon/sockdir.c libcommon/portspec.c libcommon/reporeg.c \
 		   libcommon/config_print.c libcommon/auditrec.c \
-		   libcommon/output.c
+		   libcommon/output.c libcommon/names.c
 # SFTP (R45-R51): the virtual tree's paths, jb-sftp's records
 COMMON_SRCS	+= libcommon/sftppath.c libcommon/sftprec.c
 JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
@@ -152,7 +152,7 @@ FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf \
 		   fuzz_dnswire fuzz_gitconf fuzz_gitref fuzz_termsafe fuzz_reporeg \
 		   fuzz_auditrec
 UNIT_TESTS	+= t_sftppath
-UNIT_TESTS	+= t_jbmsg
+UNIT_TESTS	+= t_jbmsg t_names
 FUZZERS		+= fuzz_sftppath fuzz_sftprec
 FUZZTIME	?= 20
 

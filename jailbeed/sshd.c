@@ -764,7 +764,7 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 	 * journal alone says which
 	 */
 	if (repo != NULL) {
-		if (!rc_prefix_valid(repo)) {
+		if (!name_prefix_ok(repo)) {
 			refuse(s, "--repo: not a container prefix (jbctl repo "
 			    "ls on the host lists the registered ones)",
 			    "usage");

@@ -31,6 +31,7 @@
 #include "incus.h"
 #include "log.h"
 #include "proc.h"
+#include "names.h"
 #include "ops.h"
 
 struct incus		*ops_ic;
@@ -425,26 +426,6 @@ in_set(int ch, const char *set)
 
 #define LOWER_DIGITS	"abcdefghijklmnopqrstuvwxyz0123456789"
 
-/* ^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$: a DNS label, as Incus wants */
-int
-valid_instance(const char *s)
-{
-	size_t	len = strlen(s);
-
-	if (len == 0 || len > 63)
-		return 0;
-	if (!in_set(s[0], LOWER_DIGITS) || !in_set(s[len - 1], LOWER_DIGITS))
-		return 0;
-	return strspn(s, LOWER_DIGITS "-") == len;
-}
-
-int
-valid_prefix(const char *s)
-{
-	return in_set(s[0], LOWER_DIGITS) &&
-	    strspn(s, LOWER_DIGITS "-") == strlen(s);
-}
-
 int
 valid_env_key(const char *k, size_t len)
 {
@@ -823,14 +804,14 @@ op_list(uint32_t rid, const struct jb_incus_target *t)
 	r = req_new(rid, IMSG_INCUS_LIST, t->name);
 	if (t->name[0] != '\0') {
 		(void)snprintf(r->what, sizeof(r->what), "ls %s", t->name);
-		if (!valid_instance(t->name))
+		if (!name_instance_ok(t->name))
 			req_done(r, 0, "no such container %s", t->name);
 		else
 			req_check_ours(r, list_one);
 		return;
 	}
 	(void)snprintf(r->what, sizeof(r->what), "ls");
-	if (t->prefix[0] != '\0' && !valid_prefix(t->prefix)) {
+	if (t->prefix[0] != '\0' && !name_prefix_ok(t->prefix)) {
 		req_done(r, 0, "%s: bad container prefix \"%s\"", r->what,
 		    t->prefix);
 		return;

@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include "jb_msg.h"
+#include "names.h"
 
 struct child;
 struct imsg;
@@ -97,8 +98,6 @@ void		 netinfo_get(struct op_req *, void (*)(struct op_req *,
 		    const struct jb_netinfo *, const char *));
 
 /* checks: 1 good, 0 not */
-int		 valid_instance(const char *);
-int		 valid_prefix(const char *);
 int		 valid_env_key(const char *, size_t);
 int		 valid_abspath(const char *);
 /* "K=V" entries with good, distinct names; else why, in the buffer */
@@ -145,6 +144,5 @@ void		 op_port_add(uint32_t, const struct jb_port *);
 void		 op_port_remove(uint32_t, const struct jb_port *);
 void		 op_port_list(uint32_t, const struct jb_incus_target *);
 /* an image alias: letters, digits, '.', '_', '-', not first */
-int		 valid_alias(const char *);
 
 #endif /* JB_OPS_H */

@@ -94,7 +94,7 @@ op_action(uint32_t rid, const struct jb_incus_action *in)
 		(void)snprintf(r->what, sizeof(r->what), "%s %s", verb,
 		    a->name);
 
-	if (!valid_instance(a->name)) {
+	if (!name_instance_ok(a->name)) {
 		req_done(r, 0, "no such container %s", a->name);
 		return;
 	}
@@ -260,7 +260,7 @@ act_go(struct op_req *r, struct json_object *inst)
 		    req_call_done, r));
 		break;
 	case INCUS_SNAP_LIST:
-		/* the name passed valid_instance(): nothing to escape */
+		/* the name passed name_instance_ok(): nothing to escape */
 		(void)snprintf(path, sizeof(path),
 		    "/1.0/instances/%s/snapshots?recursion=1", r->name);
 		call(r, incus_request(ops_ic, "GET", path, NULL, snap_list,

@@ -79,16 +79,6 @@ printable(const char *s)
 	return 1;
 }
 
-int
-valid_alias(const char *s)
-{
-	size_t	len = strlen(s);
-
-	if (len == 0 || strchr(".-_", s[0]) != NULL)
-		return 0;
-	return strspn(s, "abcdefghijklmnopqrstuvwxyz"
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == len;
-}
 
 /* a dotted quad exactly as inet_ntop(3) writes it, nothing else */
 static int
@@ -107,11 +97,11 @@ cr_check(struct create *cr, char *why, size_t len)
 {
 	struct jb_incus_create	*in = &cr->in;
 
-	if (!valid_instance(in->name))
+	if (!name_instance_ok(in->name))
 		(void)snprintf(why, len, "invalid container name \"%s\": 1 "
 		    "to 63 lowercase letters, digits and '-', starting and "
 		    "ending with a letter or digit", in->name);
-	else if (!valid_alias(in->image))
+	else if (!name_alias_ok(in->image))
 		(void)snprintf(why, len, "bad image alias \"%s\"", in->image);
 	else if (!parse_ipv4(in->ipv4, &cr->addr))
 		(void)snprintf(why, len, "\"%s\" is not an IPv4 address (a "
@@ -128,7 +118,7 @@ cr_check(struct create *cr, char *why, size_t len)
 	else if (!valid_abspath(in->repo))
 		(void)snprintf(why, len, "repo \"%.200s\" is not a canonical "
 		    "absolute path", in->repo);
-	else if (!valid_prefix(in->prefix))
+	else if (!name_prefix_ok(in->prefix))
 		(void)snprintf(why, len, "bad container prefix \"%s\": "
 		    "lowercase letters, digits and '-'", in->prefix);
 	else if (in->branch[0] == '\0')

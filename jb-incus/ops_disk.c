@@ -197,7 +197,7 @@ op_disk(uint32_t rid, uint32_t type, const struct jb_disk *in)
 	(void)snprintf(r->what, sizeof(r->what), "%s %s on %s",
 	    add ? "attach" : "detach", in->device, in->name);
 
-	if (!valid_instance(in->name))
+	if (!name_instance_ok(in->name))
 		req_done(r, 0, "no such container %s", in->name);
 	else if (!valid_device(in->device))
 		req_done(r, 0, "%s: not a device name of the suite's",
@@ -306,7 +306,7 @@ op_disk_list(uint32_t rid, const struct jb_incus_target *t)
 		return;
 	}
 	(void)snprintf(r->what, sizeof(r->what), "mounts of %s", t->name);
-	if (!valid_instance(t->name))
+	if (!name_instance_ok(t->name))
 		req_done(r, 0, "no such container %s", t->name);
 	else
 		req_check_ours(r, list_have);

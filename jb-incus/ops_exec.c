@@ -86,7 +86,7 @@ op_exec(uint32_t rid, const struct jb_incus_exec *in)
 	r->priv_free = xreq_free;
 	(void)snprintf(r->what, sizeof(r->what), "exec %s", in->name);
 
-	if (!valid_instance(in->name))
+	if (!name_instance_ok(in->name))
 		req_done(r, 0, "no such container %s", in->name);
 	else if (in->nargs == 0 || x->argv[0][0] == '\0')
 		req_done(r, 0, "%s: no command given", r->what);

@@ -86,7 +86,7 @@ op_gitconfig(uint32_t rid, const struct jb_git_write *in)
 	r = req_new(rid, IMSG_INCUS_GITCONFIG, in->instance);
 	(void)snprintf(r->what, sizeof(r->what), "write %s in %s",
 	    GITIDENT_PATH, in->instance);
-	if (!valid_instance(in->instance)) {
+	if (!name_instance_ok(in->instance)) {
 		req_done(r, 0, "no such container %s", in->instance);
 		return;
 	}

@@ -94,7 +94,7 @@ op_hosts(uint32_t rid, const struct jb_hosts_pin *in)
 	r = req_new(rid, IMSG_INCUS_HOSTS, in->name);
 	(void)snprintf(r->what, sizeof(r->what), "pin %s in %s", HOSTS_PATH,
 	    in->name);
-	if (!valid_instance(in->name)) {
+	if (!name_instance_ok(in->name)) {
 		req_done(r, 0, "no such container %s", in->name);
 		return;
 	}

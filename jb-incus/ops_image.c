@@ -297,7 +297,7 @@ op_image_import(uint32_t rid, const struct jb_image_import *q, int fd)
 	m->fd = fd;
 	r->priv = m;
 	r->priv_free = imp_free;
-	if (!valid_alias(q->alias)) {
+	if (!name_alias_ok(q->alias)) {
 		req_done(r, 0, "\"%s\" is not usable as an image alias: "
 		    "letters, digits, '.', '_' and '-' only", q->alias);
 		return;

@@ -261,7 +261,7 @@ op_port_add(uint32_t rid, const struct jb_port *in)
 	named = port_device_ok(in->device, &dir, proto, sizeof(proto),
 	    &port);
 
-	if (!valid_instance(in->name))
+	if (!name_instance_ok(in->name))
 		req_done(r, 0, "no such container %s", in->name);
 	else if (!named || (in->dir != PORT_TO_CONTAINER &&
 	    in->dir != PORT_TO_HOST) || dir != in->dir)
@@ -331,7 +331,7 @@ op_port_remove(uint32_t rid, const struct jb_port *in)
 	r->priv_free = free;
 	(void)snprintf(r->what, sizeof(r->what), "remove forward %s from %s",
 	    in->device, in->name);
-	if (!valid_instance(in->name))
+	if (!name_instance_ok(in->name))
 		req_done(r, 0, "no such container %s", in->name);
 	else if (!port_device_ok(in->device, NULL, NULL, 0, NULL))
 		req_done(r, 0, "%s: not a forward device name of the suite's",
@@ -394,14 +394,14 @@ op_port_list(uint32_t rid, const struct jb_incus_target *t)
 	if (t->name[0] != '\0') {
 		(void)snprintf(r->what, sizeof(r->what), "forwards of %s",
 		    t->name);
-		if (!valid_instance(t->name))
+		if (!name_instance_ok(t->name))
 			req_done(r, 0, "no such container %s", t->name);
 		else
 			req_check_ours(r, list_one);
 		return;
 	}
 	(void)snprintf(r->what, sizeof(r->what), "forwards");
-	if (t->prefix[0] != '\0' && !valid_prefix(t->prefix)) {
+	if (t->prefix[0] != '\0' && !name_prefix_ok(t->prefix)) {
 		req_done(r, 0, "%s: bad container prefix \"%s\"", r->what,
 		    t->prefix);
 		return;

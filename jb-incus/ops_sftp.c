@@ -78,7 +78,7 @@ op_sftp_helper(uint32_t rid, const struct jb_incus_target *t, int fd)
 	must_string("SFTP_HELPER path", t->prefix, sizeof(t->prefix));
 	r = req_new(rid, IMSG_INCUS_SFTP_HELPER, t->name);
 	(void)snprintf(r->what, sizeof(r->what), "jb-sftp into %s", t->name);
-	if (!valid_instance(t->name)) {
+	if (!name_instance_ok(t->name)) {
 		close(fd);
 		req_done(r, 0, "no such container %s", t->name);
 		return;

@@ -227,10 +227,10 @@ static int
 valid_prefix(const char *s, char *why, size_t whylen)
 {
 	/* the one syntax the repository configuration gives a prefix */
-	if (rc_prefix_valid(s))
+	if (name_prefix_ok(s))
 		return 0;
 	(void)snprintf(why, whylen, "not a container prefix (%s)",
-	    RC_PREFIX_FORM);
+	    NAME_PREFIX_FORM);
 	return -1;
 }
 

@@ -417,25 +417,10 @@ is_alnum(int c)
 static int
 valid_prefix(const char *s, char *w, size_t wlen)
 {
-	size_t	i, len = strlen(s);
-
-	if (len == 0 || len > RC_PREFIX_MAX || !is_lower_alnum(s[0]))
-		return why(w, wlen, "not a container prefix (" RC_PREFIX_FORM
+	if (!name_prefix_ok(s))
+		return why(w, wlen, "not a container prefix (" NAME_PREFIX_FORM
 		    ")");
-	for (i = 1; i < len; i++)
-		if (!is_lower_alnum(s[i]) && s[i] != '-')
-			return why(w, wlen, "not a container prefix ("
-			    RC_PREFIX_FORM ")");
 	return 0;
-}
-
-/* 1: s may be a container_prefix */
-int
-rc_prefix_valid(const char *s)
-{
-	char	w[8];
-
-	return valid_prefix(s, w, sizeof(w)) == 0;
 }
 
 /* mount sources: ~/ is the owner's home, resolved where it is mounted */
@@ -523,19 +508,13 @@ valid_token(const char *s, char *w, size_t wlen)
 	return 0;
 }
 
-/* it ends up in Incus API paths: keep to characters that need no care */
 static int
 valid_alias(const char *s, char *w, size_t wlen)
 {
-	size_t	i;
-
-	for (i = 0; s[i] != '\0'; i++)
-		if (!is_alnum(s[i]) && (i == 0 || (s[i] != '-' &&
-		    s[i] != '.' && s[i] != '_')))
-			return why(w, wlen, "not an image alias "
-			    "([A-Za-z0-9][A-Za-z0-9._-]*)");
-	if (i == 0)
+	if (s[0] == '\0')
 		return why(w, wlen, "must not be empty");
+	if (!name_alias_ok(s))
+		return why(w, wlen, "not an image alias (" NAME_ALIAS_FORM ")");
 	return 0;
 }
 
@@ -1316,9 +1295,9 @@ rc_prefix(const struct repoconf *c, const char *repo_root, char *out,
 	memcpy(slug, base, len);
 	slug[len] = '\0';
 	if (repoconf_slug(slug, slug, sizeof(slug)) == NULL ||
-	    strlen(slug) > RC_PREFIX_MAX || strlen(slug) >= outlen) {
+	    strlen(slug) > NAME_PREFIX_MAX || strlen(slug) >= outlen) {
 		(void)snprintf(err, errlen, "container_prefix: the directory "
-		    "name \"%s\" gives no prefix (" RC_PREFIX_FORM "): set "
+		    "name \"%s\" gives no prefix (" NAME_PREFIX_FORM "): set "
 		    "container_prefix in .jailbee/config.yaml",
 		    printable(base, len, shown, sizeof(shown)));
 		return -1;
@@ -1331,7 +1310,7 @@ int
 repoconf_finish(struct repoconf *c, const char *repo_root, uid_t uid,
     gid_t gid, char *err, size_t errlen)
 {
-	char	prefix[RC_PREFIX_MAX + 1];
+	char	prefix[NAME_PREFIX_MAX + 1];
 
 	if (rc_prefix(c, repo_root, prefix, sizeof(prefix), err,
 	    errlen) == -1)
@@ -1501,7 +1480,7 @@ repoconf_load(const char *repo_root, const char *home, const char *xdg,
 	struct repoconf_paths	 paths;
 	struct repoconf		*tmp = NULL;
 	struct yt_node		*groot = NULL, *rroot = NULL;
-	char			 prefix[RC_PREFIX_MAX + 1], scratch[RC_ERR_MAX];
+	char			 prefix[NAME_PREFIX_MAX + 1], scratch[RC_ERR_MAX];
 	int			 rc = -1;
 
 	if (repoconf_paths(repo_root, home, xdg, NULL, &paths, err,

@@ -38,10 +38,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "names.h"
 #include "yamltree.h"
 
-#define RC_PREFIX_MAX		40	/* container_prefix, characters */
-#define RC_PREFIX_FORM	"[a-z0-9][a-z0-9-]*, at most 40 characters"
 #define RC_ALIAS_MAX		63	/* base.alias */
 #define RC_PACKAGES_MAX		1023	/* base.packages, space-separated */
 #define RC_PACKAGE_MAX		100	/* one Debian package name */
@@ -250,7 +249,7 @@ struct repoconf {
 	int			effective;	/* repoconf_finish() ran */
 	char			warning[RC_ERR_MAX];	/* "" or one line */
 
-	char			container_prefix[RC_PREFIX_MAX + 1];
+	char			container_prefix[NAME_PREFIX_MAX + 1];
 	int			container_uid;	/* 1 .. RC_UID_MAX */
 	int			container_gid;
 	struct rc_envlist	env;		/* container.env */
@@ -322,7 +321,6 @@ int	repoconf_parse_layer(enum repoconf_layer, const char *name,
 	    const char *buf, size_t len, struct repoconf *conf, char *err,
 	    size_t errlen);
 
-int	rc_prefix_valid(const char *);
 /* fill what no layer set; repo_root gives the default container_prefix */
 int	repoconf_finish(struct repoconf *, const char *repo_root, uid_t uid,
 	    gid_t gid, char *err, size_t errlen);

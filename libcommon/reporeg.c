@@ -46,7 +46,7 @@ reporeg_set(struct reporeg *r, const char *prefix, const char *path)
 	struct reporeg_entry	*e = NULL;
 	int			 i;
 
-	if (!rc_prefix_valid(prefix) || !reporeg_path_ok(path))
+	if (!name_prefix_ok(prefix) || !reporeg_path_ok(path))
 		return -1;
 	for (i = 0; i < r->n; i++)
 		if (strcmp(r->e[i].prefix, prefix) == 0)
@@ -91,7 +91,7 @@ int
 reporeg_parse(const char *buf, size_t len, struct reporeg *r, char *err,
     size_t errlen)
 {
-	char		 prefix[RC_PREFIX_MAX + 1], path[PATH_MAX];
+	char		 prefix[NAME_PREFIX_MAX + 1], path[PATH_MAX];
 	const char	*p = buf, *end = buf + len, *nl, *tab;
 	int		 line = 0;
 

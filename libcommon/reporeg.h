@@ -23,10 +23,10 @@
  * "PREFIX<TAB>PATH\n"; the parent alone reads and writes it.
  */
 #define REPOREG_MAX		64
-#define REPOREG_FILE_MAX	(REPOREG_MAX * (RC_PREFIX_MAX + PATH_MAX + 2))
+#define REPOREG_FILE_MAX	(REPOREG_MAX * (NAME_PREFIX_MAX + PATH_MAX + 2))
 
 struct reporeg_entry {
-	char	prefix[RC_PREFIX_MAX + 1];
+	char	prefix[NAME_PREFIX_MAX + 1];
 	char	path[PATH_MAX];		/* the checkout's top level */
 };
 

@@ -40,7 +40,7 @@ is_prefix(const char *s)
 {
 	size_t	len = strlen(s);
 
-	return len > 0 && len <= RC_PREFIX_MAX && s[0] != '-' &&
+	return len > 0 && len <= NAME_PREFIX_MAX && s[0] != '-' &&
 	    strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789-") == len;
 }
 
@@ -312,7 +312,7 @@ static void
 fuzz_names(const uint8_t *data, size_t len)
 {
 	struct repoconf_paths	*p;
-	char			*s, out[RC_PREFIX_MAX + 1], err[RC_ERR_MAX];
+	char			*s, out[NAME_PREFIX_MAX + 1], err[RC_ERR_MAX];
 	size_t			 i, n;
 
 	if ((s = malloc(len + 1)) == NULL || (p = malloc(sizeof(*p))) == NULL)

@@ -42,7 +42,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	for (i = 0; i < r.n; i++)
-		if (!rc_prefix_valid(r.e[i].prefix) ||
+		if (!name_prefix_ok(r.e[i].prefix) ||
 		    !reporeg_path_ok(r.e[i].path))
 			abort();
 	if ((n = reporeg_format(&r, buf, REPOREG_FILE_MAX)) == -1 ||

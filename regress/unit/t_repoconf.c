@@ -894,10 +894,10 @@ ATF_TC_BODY(wrong_types, tc)
 	    "false, got a string");
 	BAD(R, "base: {alias: -x}\n",
 	    "config.yaml:1: base.alias: not an image alias "
-	    "([A-Za-z0-9][A-Za-z0-9._-]*)");
+	    "([A-Za-z0-9][A-Za-z0-9._-]*, at most 63 characters)");
 	BAD(R, "base: {alias: a/b}\n",
 	    "config.yaml:1: base.alias: not an image alias "
-	    "([A-Za-z0-9][A-Za-z0-9._-]*)");
+	    "([A-Za-z0-9][A-Za-z0-9._-]*, at most 63 characters)");
 	BAD(R, "base: {alias: ''}\n",
 	    "config.yaml:1: base.alias: must not be empty");
 	BAD(R, "base: [x]\n",
@@ -929,7 +929,7 @@ ATF_TC_BODY(prefixes, tc)
 	for (i = 0; bad[i] != NULL; i++) {
 		(void)snprintf(yaml, sizeof(yaml), "container_prefix: '%s'\n",
 		    bad[i]);
-		if (strlen(bad[i]) > RC_PREFIX_MAX)
+		if (strlen(bad[i]) > NAME_PREFIX_MAX)
 			JOIN(want, "config.yaml:1: "
 			    "container_prefix: too long (at most 40 bytes)");
 		else
