@@ -89,7 +89,8 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/gitref.c libcommon/termsafe.c \
 		   libcommon/sockdir.c libcommon/portspec.c libcommon/reporeg.c \
 		   libcommon/config_print.c libcommon/auditrec.c \
-		   libcommon/output.c libcommon/names.c
+		   libcommon/output.c libcommon/names.c \
+		   libcommon/atomicfile.c
 # SFTP (R45-R51): the virtual tree's paths, jb-sftp's records
 COMMON_SRCS	+= libcommon/sftppath.c libcommon/sftprec.c
 JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
@@ -152,7 +153,7 @@ FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf \
 		   fuzz_dnswire fuzz_gitconf fuzz_gitref fuzz_termsafe fuzz_reporeg \
 		   fuzz_auditrec
 UNIT_TESTS	+= t_sftppath
-UNIT_TESTS	+= t_jbmsg t_names
+UNIT_TESTS	+= t_jbmsg t_names t_atomicfile
 FUZZERS		+= fuzz_sftppath fuzz_sftprec
 FUZZTIME	?= 20
 

@@ -29,6 +29,7 @@
 
 #include <event.h>
 
+#include "atomicfile.h"
 #include "deadline.h"
 #include "log.h"
 #include "mountspec.h"
@@ -76,7 +77,7 @@ save(char *err, size_t errlen)
 {
 	char	 line[256], *buf = NULL;
 	size_t	 len = 0, i;
-	int	 fd, n;
+	int	 n;
 
 	for (i = 0; i < DEADLINE_MAX; i++) {
 		if (!dls[i].used)
@@ -90,18 +91,11 @@ save(char *err, size_t errlen)
 		len += n;
 	}
 	/* a whole new file, then a rename: never half a file */
-	if ((fd = openat(dirfd_, DEADLINE_FILE ".new", O_WRONLY | O_CREAT |
-	    O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600)) == -1 ||
-	    (len > 0 && write(fd, buf, len) != (ssize_t)len) ||
-	    fsync(fd) == -1 || close(fd) == -1 ||
-	    (fd = -1, renameat(dirfd_, DEADLINE_FILE ".new", dirfd_,
-	    DEADLINE_FILE)) == -1) {
+	if (atomic_save_at(dirfd_, DEADLINE_FILE, buf == NULL ? "" : buf, len,
+	    0600) == -1) {
 		(void)snprintf(err, errlen, "cannot record mount deadlines: "
 		    "%s", strerror(errno));
 		log_warn("writing %s", DEADLINE_FILE);
-		/* a failed write or fsync leaves the file open: not the fd */
-		if (fd != -1)
-			(void)close(fd);
 		free(buf);
 		return -1;
 	}

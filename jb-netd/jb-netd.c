@@ -40,6 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "atomicfile.h"
 #include "log.h"
 #include "netd_ct.h"
 #include "netd_nft.h"
@@ -203,40 +204,18 @@ state_load(const char *name)
 static int
 file_save(const char *file, char *text, char *err, size_t errlen)
 {
-	size_t	 len, off = 0;
-	ssize_t	 w;
-	int	 fd;
-	char	 tmp[64];
+	int	rc;
 
 	if (text == NULL) {
 		errf(err, errlen, "out of memory");
 		return -1;
 	}
-	(void)snprintf(tmp, sizeof(tmp), "%s.tmp", file);
-	len = strlen(text);
-	if ((fd = openat(statefd, tmp, O_WRONLY | O_CREAT |
-	    O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600)) == -1) {
-		errf(err, errlen, "%s/%s: %s", statedir, tmp,
-		    strerror(errno));
-		free(text);
-		return -1;
-	}
-	while (off < len && (w = write(fd, text + off, len - off)) > 0)
-		off += (size_t)w;
-	free(text);
-	if (off < len || fsync(fd) == -1) {
-		errf(err, errlen, "%s/%s: %s", statedir, tmp,
-		    strerror(errno));
-		close(fd);
-		return -1;
-	}
-	close(fd);
-	if (renameat(statefd, tmp, statefd, file) == -1) {
+	if ((rc = atomic_save_at(statefd, file, text, strlen(text),
+	    0600)) == -1)
 		errf(err, errlen, "%s/%s: %s", statedir, file,
 		    strerror(errno));
-		return -1;
-	}
-	return 0;
+	free(text);
+	return rc;
 }
 
 /* write st where state_load finds it, atomically */

@@ -26,6 +26,7 @@
 
 #include <event2/dns.h>
 
+#include "atomicfile.h"
 #include "hostspin.h"
 #include "log.h"
 #include "netd_nft.h"
@@ -187,37 +188,17 @@ static int
 pool_save(char *err, size_t errlen)
 {
 	char	*text;
-	size_t	 len, off = 0;
-	ssize_t	 w;
-	int	 fd;
+	int	 rc;
 
 	if ((text = pool_fmt(&pool)) == NULL) {
 		errf(err, errlen, "out of memory");
 		return -1;
 	}
-	len = strlen(text);
-	if ((fd = openat(pfd, POOL_FILE ".tmp", O_WRONLY | O_CREAT | O_TRUNC |
-	    O_CLOEXEC | O_NOFOLLOW, 0600)) == -1) {
-		errf(err, errlen, "%s.tmp: %s", ppath,
-		    strerror(errno));
-		free(text);
-		return -1;
-	}
-	while (off < len && (w = write(fd, text + off, len - off)) > 0)
-		off += (size_t)w;
-	free(text);
-	if (off < len || fsync(fd) == -1) {
-		errf(err, errlen, "%s.tmp: %s", ppath,
-		    strerror(errno));
-		close(fd);
-		return -1;
-	}
-	close(fd);
-	if (renameat(pfd, POOL_FILE ".tmp", pfd, POOL_FILE) == -1) {
+	if ((rc = atomic_save_at(pfd, POOL_FILE, text, strlen(text),
+	    0600)) == -1)
 		errf(err, errlen, "%s: %s", ppath, strerror(errno));
-		return -1;
-	}
-	return 0;
+	free(text);
+	return rc;
 }
 
 /*
