@@ -108,7 +108,7 @@ JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/ports.c jailbeed/cmd_port.c jailbeed/netstatus.c jailbeed/netlog.c \
 		   jailbeed/cmd_doctor.c jailbeed/audit.c
 JAILBEED_SRCS	+= jailbeed/sftp.c
-JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http.c jb-incus/incus.c \
+JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http_parse.c jb-incus/http_client.c jb-incus/incus.c \
 		   jb-incus/ws.c jb-incus/exec.c jb-incus/ops.c \
 		   jb-incus/ops_action.c jb-incus/ops_create.c \
 		   jb-incus/ops_exec.c jb-incus/ops_image.c \
@@ -230,7 +230,7 @@ $(O)/regress/fuzz/%: regress/fuzz/%.c $(LIBCOMMON) $(TESTLIBS)
 	    $(TESTLIBS) $(LIBCOMMON) $(PKG_LIBS) $(TLS_LIBS)
 
 # the daemons' pure parts and clients, for the tests that drive them
-$(O)/libincus.a: $(call objs,jb-incus/http.c jb-incus/incus.c jb-incus/ws.c \
+$(O)/libincus.a: $(call objs,jb-incus/http_parse.c jb-incus/http_client.c jb-incus/incus.c jb-incus/ws.c \
     jb-incus/exec.c)
 	rm -f $@
 	ar rcs $@ $^

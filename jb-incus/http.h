@@ -109,6 +109,9 @@ struct bufferevent *http_response_take_bev(struct http_response *);
 
 /* Percent-encode everything but RFC 3986 unreserved characters. */
 char		*http_escape(const char *);
+/* RFC 9110 token and field-value characters, for headers either way */
+int		 http_is_tchar(unsigned char);
+int		 http_is_fieldc(unsigned char);
 
 /* The connection pool. */
 struct http_client;

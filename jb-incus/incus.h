@@ -9,7 +9,7 @@
  */
 
 /*
- * The Incus REST API as jb-incus uses it, asynchronous, on top of http.c.
+ * The Incus REST API as jb-incus uses it, asynchronous, on top of http_client.c.
  *
  * Every call returns at once and reports through its callback, from the
  * event loop and never from inside the call itself.  Calls whose request

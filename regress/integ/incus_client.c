@@ -9,7 +9,7 @@
  */
 
 /*
- * incus_client: drives jb-incus's HTTP and Incus client (http.c, incus.c)
+ * incus_client: drives jb-incus's HTTP and Incus client (http_client.c, http_parse.c, incus.c)
  * through a scenario against the real incusd: server info, a container
  * created and started from the test image, list by user.jailbee.* key,
  * exec with recorded output, file push and pull, config patch,
