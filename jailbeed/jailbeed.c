@@ -30,7 +30,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmdtab.h"
 #include "jailbeed.h"
+#include "jobs.h"
 #include "log.h"
 #include "proc.h"
 #include "sandbox_procs.h"
@@ -62,6 +64,7 @@ main(int argc, char *argv[])
 	struct event	 evterm, evint, evhup, evchld, evpipe;
 	struct passwd	*pw;
 	char		 err[JB_ERR_MAX], sockdir[PATH_MAX], self[PATH_MAX];
+	const struct cmd	*unhandled;
 	int		 ch, noaction = 0, explicit = 0;
 
 	env = &jailbeed_env;
@@ -104,6 +107,14 @@ main(int argc, char *argv[])
 	if (conf_load(env->conf_path, !explicit, &env->conf, err,
 	    sizeof(err)) == -1 || owner_resolve(env, err, sizeof(err)) == -1) {
 		fprintf(stderr, "jailbeed: %s\n", err);
+		exit(1);
+	}
+	/* every command the table gives the parent has its handler */
+	if ((unhandled = job_unhandled()) != NULL) {
+		fprintf(stderr, "jailbeed: command %s%s%s has no handler\n",
+		    unhandled->words[0], unhandled->words[1] != NULL ? " " :
+		    "", unhandled->words[1] != NULL ? unhandled->words[1] :
+		    "");
 		exit(1);
 	}
 	if (noaction) {

@@ -54,88 +54,100 @@ job_start(struct ctl_conn *c, const struct jb_ctl_cmd *cmd)
 	remote_gate(job, job_dispatch);
 }
 
+/*
+ * Which function carries out each command of the command table.  Adding
+ * a command is its row in cmdtab.c (words, arguments, classification),
+ * its handler, and its line here; job_unhandled() holds the two tables
+ * against each other at start.
+ */
+static const struct {
+	enum cmd_id	  id;
+	void		(*run)(struct job *);
+} handlers[] = {
+	{ CMD_INIT,		cmd_init },
+	{ CMD_NEW,		cmd_new },
+	{ CMD_LS,		cmd_ls },
+	{ CMD_START,		cmd_action },
+	{ CMD_STOP,		cmd_action },
+	{ CMD_RESTART,		cmd_action },
+	{ CMD_DESTROY,		cmd_action },
+	{ CMD_SNAP_CREATE,	cmd_action },
+	{ CMD_SNAP_RESTORE,	cmd_action },
+	{ CMD_SNAP_LS,		cmd_action },
+	{ CMD_SNAP_DELETE,	cmd_action },
+	{ CMD_EXEC,		cmd_exec },
+	{ CMD_SHELL,		cmd_exec },
+	{ CMD_GIT_CONNECT,	cmd_exec },
+	{ CMD_TMUX,		cmd_exec },
+	{ CMD_CONFIG_SHOW,	cmd_config },
+	{ CMD_CONFIG_VALIDATE,	cmd_config },
+	{ CMD_REMOTE_SSH_STATUS, cmd_sshstatus },
+	{ CMD_AUDIT,		cmd_audit },
+	{ CMD_MOUNT,		cmd_mount },
+	{ CMD_UNMOUNT,		cmd_mount },
+	{ CMD_MOUNT_LS,		cmd_mount },
+	{ CMD_APPLY,		cmd_mount },
+	{ CMD_BASE_BUILD,	cmd_base },
+	{ CMD_BASE_IMPORT,	cmd_base },
+	{ CMD_BASE_USAGE,	cmd_base },
+	{ CMD_BASE_PRUNE,	cmd_base },
+	{ CMD_NET_STRICT,	cmd_net },
+	{ CMD_NET_LOOSE,	cmd_net },
+	{ CMD_NET_STATUS,	cmd_net },
+	{ CMD_NET_EGRESS_ADD,	cmd_net },
+	{ CMD_NET_EGRESS_RM,	cmd_net },
+	{ CMD_NET_EGRESS_LS,	cmd_net },
+	{ CMD_NET_EGRESS_EXPORT, cmd_net },
+	{ CMD_NET_REFRESH,	cmd_net },
+	{ CMD_NET_LOG,		cmd_net },
+	{ CMD_NET_SUGGEST,	cmd_net },
+	{ CMD_PORT_TO_CONTAINER, cmd_port },
+	{ CMD_PORT_TO_HOST,	cmd_port },
+	{ CMD_PORT_LS,		cmd_port },
+	{ CMD_PORT_RM,		cmd_port },
+	{ CMD_DOCTOR,		cmd_doctor },
+	{ CMD_RELOAD,		cmd_reload },
+	{ CMD_REPO_LS,		cmd_repo },
+	{ CMD_REPO_RM,		cmd_repo },
+};
+
+static void
+(*handler(enum cmd_id id))(struct job *)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++)
+		if (handlers[i].id == id)
+			return handlers[i].run;
+	return NULL;
+}
+
+/*
+ * The first command of the command table that jailbeed should carry out
+ * and has no handler for, or NULL: commands jbctl does alone (CMD_LOCAL)
+ * and those the control channel answers itself (CMD_NOJOB) have none.
+ */
+const struct cmd *
+job_unhandled(void)
+{
+	int	i;
+
+	for (i = 0; i < cmdtab_len; i++)
+		if (!(cmdtab[i].flags & (CMD_LOCAL | CMD_NOJOB)) &&
+		    handler(cmdtab[i].id) == NULL)
+			return &cmdtab[i];
+	return NULL;
+}
+
 static void
 job_dispatch(struct job *job)
 {
-	switch (job->cmd.id) {
-	case CMD_INIT:
-		cmd_init(job);
-		break;
-	case CMD_NEW:
-		cmd_new(job);
-		break;
-	case CMD_LS:
-		cmd_ls(job);
-		break;
-	case CMD_START:
-	case CMD_STOP:
-	case CMD_RESTART:
-	case CMD_DESTROY:
-	case CMD_SNAP_CREATE:
-	case CMD_SNAP_RESTORE:
-	case CMD_SNAP_LS:
-	case CMD_SNAP_DELETE:
-		cmd_action(job);
-		break;
-	case CMD_EXEC:
-	case CMD_SHELL:
-	case CMD_GIT_CONNECT:
-	case CMD_TMUX:
-		cmd_exec(job);
-		break;
-	case CMD_CONFIG_SHOW:
-	case CMD_CONFIG_VALIDATE:
-		cmd_config(job);
-		break;
-	case CMD_REMOTE_SSH_STATUS:
-		cmd_sshstatus(job);
-		break;
-	case CMD_AUDIT:
-		cmd_audit(job);
-		break;
-	case CMD_MOUNT:
-	case CMD_UNMOUNT:
-	case CMD_MOUNT_LS:
-	case CMD_APPLY:
-		cmd_mount(job);
-		break;
-	case CMD_BASE_BUILD:
-	case CMD_BASE_IMPORT:
-	case CMD_BASE_USAGE:
-	case CMD_BASE_PRUNE:
-		cmd_base(job);
-		break;
-	case CMD_NET_STRICT:
-	case CMD_NET_LOOSE:
-	case CMD_NET_STATUS:
-	case CMD_NET_EGRESS_ADD:
-	case CMD_NET_EGRESS_RM:
-	case CMD_NET_EGRESS_LS:
-	case CMD_NET_EGRESS_EXPORT:
-	case CMD_NET_REFRESH:
-	case CMD_NET_LOG:
-	case CMD_NET_SUGGEST:
-		cmd_net(job);
-		break;
-	case CMD_PORT_TO_CONTAINER:
-	case CMD_PORT_TO_HOST:
-	case CMD_PORT_LS:
-	case CMD_PORT_RM:
-		cmd_port(job);
-		break;
-	case CMD_DOCTOR:
-		cmd_doctor(job);
-		break;
-	case CMD_RELOAD:
-		cmd_reload(job);
-		break;
-	case CMD_REPO_LS:
-	case CMD_REPO_RM:
-		cmd_repo(job);
-		break;
-	default:
+	void	(*run)(struct job *);
+
+	if ((run = handler(job->cmd.id)) == NULL)
 		job_end(job, 0, "this command is not carried out by jailbeed");
-	}
+	else
+		run(job);
 }
 
 void

@@ -39,6 +39,8 @@ void	repo_ctx_free(void *);
 int	repo_container_name(const struct repo_ctx *, const char *, char *,
 	    size_t);
 
+struct cmd;
+const struct cmd *job_unhandled(void);
 void	cmd_init(struct job *);
 void	cmd_new(struct job *);
 void	cmd_ls(struct job *);

@@ -527,57 +527,12 @@ main(int argc, char *argv[])
 	case CMD_INIT:
 		if (local_has_config() == 0 && local_config_init(0) != 0)
 			exit(1);
-		/* FALLTHROUGH */
-	case CMD_LS:
-	case CMD_START:
-	case CMD_STOP:
-	case CMD_RESTART:
-	case CMD_DESTROY:
-	case CMD_EXEC:
-	case CMD_SHELL:
-	case CMD_TMUX:
-	case CMD_SNAP_CREATE:
-	case CMD_SNAP_RESTORE:
-	case CMD_SNAP_LS:
-	case CMD_SNAP_DELETE:
-	case CMD_CONFIG_SHOW:
-	case CMD_CONFIG_VALIDATE:
-	case CMD_REMOTE_SSH_STATUS:
-	case CMD_AUDIT:
-	case CMD_MOUNT:
-	case CMD_UNMOUNT:
-	case CMD_MOUNT_LS:
-	case CMD_APPLY:
-	case CMD_NET_STRICT:
-	case CMD_NET_LOOSE:
-	case CMD_NET_STATUS:
-	case CMD_NET_EGRESS_ADD:
-	case CMD_NET_EGRESS_RM:
-	case CMD_NET_EGRESS_LS:
-	case CMD_NET_EGRESS_EXPORT:
-	case CMD_NET_REFRESH:
-	case CMD_GIT_CONNECT:
-	case CMD_PORT_TO_CONTAINER:
-	case CMD_PORT_TO_HOST:
-	case CMD_PORT_LS:
-	case CMD_PORT_RM:
-	case CMD_DOCTOR:
-	case CMD_NET_LOG:
-	case CMD_NET_SUGGEST:
-	case CMD_RELOAD:
-	case CMD_REPO_LS:
-	case CMD_REPO_RM:
 		ctl_connect(&ibuf);
 		exit(remote_run(&ibuf, &p, out));
 	case CMD_REMOTE_SSH_KEY_ADD:
 	case CMD_REMOTE_SSH_KEY_RM:
 	case CMD_REMOTE_SSH_KEY_LS:
 		exit(local_ssh_key(p.cmd->id, p.nargs > 0 ? p.args[0] : NULL));
-	case CMD_BASE_IMPORT:
-	case CMD_BASE_USAGE:
-	case CMD_BASE_PRUNE:
-		ctl_connect(&ibuf);
-		exit(remote_run(&ibuf, &p, out));
 	case CMD_GIT_FETCH:
 	case CMD_GIT_PULL:
 	case CMD_GIT_PUSH:
@@ -592,6 +547,13 @@ main(int argc, char *argv[])
 		exit(new_or_build(&p));
 	case CMD_NONE:
 		die("internal error: command without an id");
+	default:
+		/* every other command is jailbeed's, as the table says */
+		if (p.cmd->flags & (CMD_LOCAL | CMD_NOJOB))
+			die("internal error: %s has no handler in jbctl",
+			    argv[0]);
+		ctl_connect(&ibuf);
+		exit(remote_run(&ibuf, &p, out));
 	}
 	free(p.args);
 	return 0;

@@ -16,17 +16,18 @@
 
 const struct cmd cmdtab[] = {
 	{ .words = { "status" }, .id = CMD_STATUS, .cls = CMD_HOST,
-	  .args = "", .min_args = 0, .max_args = 0,
+	  .args = "", .min_args = 0, .max_args = 0, .flags = CMD_NOJOB,
 	  .opts = { { .lname = "output", .sname = 'o', .argname = "FORMAT",
 	      .choices = "text|json",
 	      .help = "print as text (default) or JSON" } },
 	  .help = "show every process of the suite: pid, user, group, "
 	  "capabilities and uptime, as each reports itself" },
 	{ .words = { "version" }, .id = CMD_VERSION, .cls = CMD_HOST,
-	  .args = "", .min_args = 0, .max_args = 0,
+	  .args = "", .min_args = 0, .max_args = 0, .flags = CMD_NOJOB,
 	  .help = "print the versions of jbctl and of the running jailbeed" },
 	{ .words = { "help" }, .id = CMD_HELP, .cls = CMD_HOST,
 	  .args = "[COMMAND...]", .min_args = 0, .max_args = CMD_MAXWORDS,
+	  .flags = CMD_NOJOB,
 	  .help = "print the commands, or the usage of one command" },
 	{ .words = { "init" }, .id = CMD_INIT, .cls = CMD_HOST,
 	  .args = "", .min_args = 0, .max_args = 0,
@@ -442,7 +443,7 @@ const struct cmd cmdtab[] = {
 #ifdef JB_TESTHOOKS
 	{ .words = { "_test-attempt" }, .id = CMD_TEST_ATTEMPT,
 	  .cls = CMD_INTERNAL, .args = "PROCESS read|write|connect|netlink PATH",
-	  .min_args = 3, .max_args = 3,
+	  .min_args = 3, .max_args = 3, .flags = CMD_NOJOB,
 	  .help = "test builds: make PROCESS try an operation its lock-down "
 	  "forbids" },
 #endif

@@ -99,6 +99,8 @@ enum cmd_id {
 
 /* where a command runs: in the parent, or in jbctl alone */
 #define CMD_LOCAL	0x1	/* jbctl does it itself (config init) */
+#define CMD_NOJOB	0x2	/* answered without a job: by jbctl (help) or
+				   by the control channel (status, version) */
 
 #define CMD_MAXWORDS	4
 #define CMD_MAXOPTS	8

@@ -330,6 +330,8 @@ config_errors_body() {
 	    "$(jb_build)/jailbeed" -n -f noowner.yaml
 	atf_check -s not-exit:0 -e match:"missing.yaml" \
 	    "$(jb_build)/jailbeed" -n -f missing.yaml
+	# a good file passes, and so does the command table: every command
+	# it gives jailbeed has a handler there (else "has no handler")
 	printf 'owner: %s\n' $JB_OWNER > good.yaml
 	atf_check -s exit:0 -e match:"configuration OK" \
 	    "$(jb_build)/jailbeed" -n -f good.yaml
