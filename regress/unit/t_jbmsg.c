@@ -10,7 +10,7 @@
 
 /*
  * The protocol table (libcommon/jb_msg.c) against the header it
- * describes: every type of enum jb_imsg_type has a row, with the number
+ * describes: every message type of the header's enums has a row, with the number
  * the header gives it and the struct its comment names; every char array
  * of a row's struct, but the "(bytes)" ones, is one of its string fields.
  * Then jb_msg_check() itself, on messages sent through a real channel.
@@ -65,21 +65,33 @@ header(const atf_tc_t *tc)
 	return slurp(path);
 }
 
-/* the members of enum jb_imsg_type, numbered as C numbers them */
+/*
+ * The message types of every enum in the header, numbered as C numbers
+ * them; each with its comment, up to the next type or the enum's end.
+ */
 static size_t
 enum_types(char *h, struct etype *t)
 {
-	char	*p, *end, *line, *save = NULL;
+	char	*line, *save = NULL;
 	long	 next = 0;
 	size_t	 n = 0;
+	int	 open = 0;
 
-	ATF_REQUIRE((p = strstr(h, "enum jb_imsg_type {")) != NULL);
-	ATF_REQUIRE((end = strstr(p, "\n};")) != NULL);
-	*end = '\0';
-	for (line = strtok_r(p, "\n", &save); line != NULL;
+	for (line = strtok_r(h, "\n", &save); line != NULL;
 	    line = strtok_r(NULL, "\n", &save)) {
 		char	*q = line, *e;
 
+		if (strncmp(line, "enum {", 6) == 0 ||
+		    strncmp(line, "enum jb_imsg_type {", 19) == 0) {
+			open = 1;
+			continue;
+		}
+		if (!open)
+			continue;
+		if (strncmp(line, "};", 2) == 0) {
+			open = 0;
+			continue;
+		}
 		while (*q == '\t' || *q == ' ')
 			q++;
 		if (strncmp(q, "IMSG_", 5) != 0) {
@@ -102,7 +114,6 @@ enum_types(char *h, struct etype *t)
 		strlcpy(t[n].comment, e, sizeof(t[n].comment));
 		n++;
 	}
-	*end = '\n';
 	return n;
 }
 
