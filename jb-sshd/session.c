@@ -490,6 +490,19 @@ input_pull(struct sess *st)
 	st->in_pulling = 0;
 }
 
+/*
+ * The stream is gone: what was typed for its command goes with it, and is
+ * never taken as the console's next line.
+ */
+static void
+input_drop(struct sess *st)
+{
+	do {
+		in_consume(st, st->nin);
+		input_pull(st);
+	} while (st->nin > 0);
+}
+
 /* the stream is watched for room only while input waits for it */
 static void
 stream_watch(struct sess *st, int out)
@@ -725,6 +738,7 @@ stream_cb(socket_t fd, int revents, void *ud)
 	if (fd == st->fd_io) {
 		st->fd_io = -1;
 		st->watch_out = 0;
+		input_drop(st);
 	} else
 		st->fd_err = -1;
 	return 0;
@@ -850,6 +864,7 @@ finished(struct sess *st)
 			close(st->fd_io);
 			st->fd_io = -1;
 			st->watch_out = 0;
+			input_drop(st);
 		}
 		if (st->fd_err != -1) {
 			ssh_event_remove_fd(st->ev, st->fd_err);
