@@ -474,6 +474,15 @@ local_new(struct exec_session *s, struct local *l, int fd,
 	}
 	bufferevent_setcb(l->bev, l == &s->io ? io_readcb : NULL,
 	    local_writecb, local_eventcb, l);
+	/*
+	 * Input goes on in websocket messages of up to one read each: at
+	 * most EXEC_HIGH plus one read waits for the websocket.
+	 */
+	if (bufferevent_set_max_single_read(l->bev, READ_CHUNK) == -1) {
+		bufferevent_free(l->bev);
+		l->bev = NULL;
+		return -1;
+	}
 	bufferevent_setwatermark(l->bev, EV_WRITE, EXEC_LOW, 0);
 	/* input is read once there is a websocket to send it to */
 	bufferevent_enable(l->bev, EV_WRITE);

@@ -21,6 +21,7 @@
 #include <sys/socket.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -37,6 +38,7 @@
 #include "termsafe.h"
 
 #define SESS_BUFSZ	16384
+#define SESS_INBUF	(256 * 1024)	/* input taken from libssh */
 #define SESS_DRAIN_MS	5000	/* output may trail the end this long */
 #define SESS_CLOSE_MS	3000	/* the peer has this long to close */
 
@@ -84,14 +86,24 @@ struct sess {
 	int64_t				 drain_until;
 	struct console			 con;
 	/*
-	 * Input that came before there was anywhere to put it: before the
-	 * exec's stream arrived, or typed ahead at the console.  Beyond
-	 * this, libssh keeps it and the window closes.
+	 * Input on its way to the exec's stream, or held until there is
+	 * anywhere to put it: before the stream arrived, or typed ahead at
+	 * the console.  Beyond this, libssh keeps it (in_lib) and the
+	 * client's window closes, so it sends no more until this is taken.
 	 */
 	size_t				 nin;
 	int				 in_eof;
-	unsigned char			 in[SESS_BUFSZ];
+	int				 in_lib;	/* libssh holds more */
+	int				 in_pulling;	/* input_pull() runs */
+	int				 in_pushing;	/* input_push() runs */
+	int				 in_dead;	/* nobody reads it */
+	int				 in_shut;	/* its end was sent */
+	int				 watch_out;	/* room is waited for */
+	unsigned char			*in;	/* in sess_inbuf */
 };
+
+/* one session a process: its pages count only once input comes */
+static unsigned char	sess_inbuf[SESS_INBUF];
 
 static void	console_drain(struct sess *);
 static void	console_prompt(struct sess *);
@@ -422,6 +434,137 @@ window_change(ssh_session s, ssh_channel ch, int cols, int rows, int pxw,
 	return 0;
 }
 
+static int	stream_cb(socket_t, int, void *);
+
+/*
+ * Room after the held input, which moves to the front when little is
+ * left; never while the console reads it in place.
+ */
+static size_t
+in_room(struct sess *st)
+{
+	size_t	tail;
+
+	tail = sess_inbuf + sizeof(sess_inbuf) - (st->in + st->nin);
+	if (tail < sizeof(sess_inbuf) / 4 && st->in != sess_inbuf &&
+	    !st->con.draining) {
+		memmove(sess_inbuf, st->in, st->nin);
+		st->in = sess_inbuf;
+		tail = sizeof(sess_inbuf) - st->nin;
+	}
+	return tail;
+}
+
+static void
+in_consume(struct sess *st, size_t n)
+{
+	st->in += n;
+	st->nin -= n;
+	if (st->nin == 0)
+		st->in = sess_inbuf;
+}
+
+/*
+ * Input libssh keeps for us comes into in[] while there is room.  Taking
+ * it is what reopens the client's window.  libssh may read packets here
+ * and call chan_data(), which then leaves their bytes to libssh too, so
+ * that they stay behind the ones taken.
+ */
+static void
+input_pull(struct sess *st)
+{
+	size_t	room;
+	int	n;
+
+	if (st->in_pulling)
+		return;
+	st->in_pulling = 1;
+	while (st->in_lib && (room = in_room(st)) > 0) {
+		n = ssh_channel_read_nonblocking(st->ch, st->in + st->nin,
+		    room, 0);
+		if (n <= 0) {
+			st->in_lib = 0;
+			break;
+		}
+		st->nin += n;
+	}
+	st->in_pulling = 0;
+}
+
+/*
+ * The stream is gone: what was typed for its command goes with it, and is
+ * never taken as the console's next line.
+ */
+static void
+input_drop(struct sess *st)
+{
+	do {
+		in_consume(st, st->nin);
+		input_pull(st);
+	} while (st->nin > 0);
+}
+
+/* the stream is watched for room only while input waits for it */
+static void
+stream_watch(struct sess *st, int out)
+{
+	if (st->fd_io == -1 || st->watch_out == out)
+		return;
+	ssh_event_remove_fd(st->ev, st->fd_io);
+	ssh_event_add_fd(st->ev, st->fd_io, out ? POLLIN | POLLOUT : POLLIN,
+	    stream_cb, st);
+	st->watch_out = out;
+}
+
+/*
+ * Input goes to the exec's stream as far as the stream takes it: what is
+ * held first, then what libssh keeps.  A full stream is waited for;
+ * meanwhile nothing more is taken from libssh, and the client's window
+ * stays closed.  Once the client's end of input has come and all of it
+ * is out, the stream's end is sent.
+ */
+static void
+input_push(struct sess *st)
+{
+	ssize_t	w;
+
+	if (st->fd_io == -1 || st->in_pushing)
+		return;
+	st->in_pushing = 1;
+	for (;;) {
+		input_pull(st);
+		if (st->nin == 0)
+			break;
+		if (st->in_dead) {
+			/* nobody reads it: taken, so that the window stays open */
+			in_consume(st, st->nin);
+			continue;
+		}
+		if ((w = write(st->fd_io, st->in, st->nin)) == -1) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN) {
+				stream_watch(st, 1);
+				goto out;
+			}
+			st->in_dead = 1;
+			continue;
+		}
+		in_consume(st, w);
+	}
+	stream_watch(st, 0);
+	if (st->in_eof && !st->in_shut && !st->x.pty) {
+		st->in_shut = 1;
+		(void)shutdown(st->fd_io, SHUT_WR);
+	}
+ out:
+	st->in_pushing = 0;
+}
+
+/*
+ * Returns how much of the data is taken; libssh keeps the rest and opens
+ * the client's window again only as that is taken (input_pull()).
+ */
 static int
 chan_data(ssh_session s, ssh_channel ch, void *data, uint32_t len,
     int is_stderr, void *ud)
@@ -435,6 +578,12 @@ chan_data(ssh_session s, ssh_channel ch, void *data, uint32_t len,
 	/* SFTP: libssh keeps the bytes for sftp_get_client_message() */
 	if (st->request == REQ_SFTP)
 		return 0;
+	/* behind what libssh already keeps, or what waits in in[] */
+	if (st->in_pulling || st->in_lib ||
+	    (st->fd_io != -1 && st->nin > 0)) {
+		st->in_lib = 1;
+		return 0;
+	}
 	if (st->fd_io == -1) {
 		/*
 		 * Held until the stream or the prompt is there.  The console
@@ -444,7 +593,7 @@ chan_data(ssh_session s, ssh_channel ch, void *data, uint32_t len,
 		 * before the one typed ahead of it.
 		 */
 		while (off < len) {
-			if ((room = sizeof(st->in) - st->nin) == 0)
+			if ((room = in_room(st)) == 0)
 				break;
 			if (room > len - off)
 				room = len - off;
@@ -453,41 +602,29 @@ chan_data(ssh_session s, ssh_channel ch, void *data, uint32_t len,
 			off += room;
 			console_drain(st);
 		}
+		if (off < len)
+			st->in_lib = 1;
 		return off;
 	}
+	if (st->in_dead)
+		return len;
 	while (off < len) {
 		if ((n = write(st->fd_io, p + off, len - off)) == -1) {
 			if (errno == EINTR)
 				continue;
-			break;
+			if (errno == EAGAIN) {
+				/* the rest when there is room */
+				st->in_lib = 1;
+				stream_watch(st, 1);
+				break;
+			}
+			/* nobody reads it: taken, so that the window stays open */
+			st->in_dead = 1;
+			return len;
 		}
 		off += n;
 	}
-	return len;
-}
-
-/* what was held goes to the stream that just came */
-static void
-held_input(struct sess *st)
-{
-	size_t		 off = 0;
-	ssize_t		 w;
-
-	/* no stream: it stays held, for the stream or the console */
-	if (st->fd_io == -1)
-		return;
-	while (off < st->nin) {
-		if ((w = write(st->fd_io, st->in + off, st->nin - off)) ==
-		    -1) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		off += w;
-	}
-	st->nin = 0;
-	if (st->in_eof && !st->x.pty)
-		(void)shutdown(st->fd_io, SHUT_WR);
+	return off;
 }
 
 static void
@@ -496,8 +633,8 @@ chan_eof(ssh_session s, ssh_channel ch, void *ud)
 	struct sess	*st = ud;
 
 	st->in_eof = 1;
-	if (st->fd_io != -1 && !st->x.pty)
-		(void)shutdown(st->fd_io, SHUT_WR);
+	/* the stream's end goes once what is held is out */
+	input_push(st);
 }
 
 static void
@@ -584,6 +721,12 @@ stream_cb(socket_t fd, int revents, void *ud)
 	char		 buf[SESS_BUFSZ];
 	ssize_t		 n;
 
+	if (fd == st->fd_io && (revents & POLLOUT)) {
+		/* room for input */
+		input_push(st);
+		if (!(revents & (POLLIN | POLLHUP | POLLERR)))
+			return 0;
+	}
 	n = read(fd, buf, sizeof(buf));
 	if (n > 0) {
 		chan_write(st, fd == st->fd_err, buf, n);
@@ -593,9 +736,11 @@ stream_cb(socket_t fd, int revents, void *ud)
 		return 0;
 	ssh_event_remove_fd(st->ev, fd);
 	close(fd);
-	if (fd == st->fd_io)
+	if (fd == st->fd_io) {
 		st->fd_io = -1;
-	else
+		st->watch_out = 0;
+		input_drop(st);
+	} else
 		st->fd_err = -1;
 	return 0;
 }
@@ -629,17 +774,27 @@ parent_msg(struct sess *st, struct imsg *imsg)
 		if (imsg_get_data(imsg, &f, sizeof(f)) == -1 ||
 		    (fd = imsg_get_fd(imsg)) == -1)
 			break;
-		if (f.which == 0 && st->fd_io == -1)
-			st->fd_io = fd;
-		else if (f.which == 2 && st->fd_err == -1)
-			st->fd_err = fd;
-		else {
+		if ((f.which != 0 || st->fd_io != -1) &&
+		    (f.which != 2 || st->fd_err != -1)) {
 			close(fd);
 			break;
 		}
+		/* input waits for room in the stream, never blocks output */
+		if (fcntl(fd, F_SETFL, O_NONBLOCK) == -1) {
+			log_warn("jb-sshd session: exec stream");
+			close(fd);
+			st->parent_gone = 1;
+			return;
+		}
 		ssh_event_add_fd(st->ev, fd, POLLIN, stream_cb, st);
-		if (f.which == 0)
-			held_input(st);
+		if (f.which == 2) {
+			st->fd_err = fd;
+			return;
+		}
+		st->fd_io = fd;
+		st->watch_out = st->in_dead = st->in_shut = 0;
+		/* what was held goes to the stream that just came */
+		input_push(st);
 		return;
 	case IMSG_CTL_EXIT:
 		if (imsg_get_data(imsg, &x, sizeof(x)) == -1)
@@ -690,6 +845,7 @@ finished(struct sess *st)
 		return 1;
 	if (st->con.on && !st->con.busy) {
 		/* typed ahead: the next line may go out now */
+		input_pull(st);
 		console_drain(st);
 		if (st->con.busy)
 			return 0;
@@ -709,6 +865,8 @@ finished(struct sess *st)
 			ssh_event_remove_fd(st->ev, st->fd_io);
 			close(st->fd_io);
 			st->fd_io = -1;
+			st->watch_out = 0;
+			input_drop(st);
 		}
 		if (st->fd_err != -1) {
 			ssh_event_remove_fd(st->ev, st->fd_err);
@@ -823,8 +981,7 @@ console_drain(struct sess *st)
 			chan_write(st, 0, &p[i], 1);
 		}
 	}
-	memmove(st->in, st->in + i, st->nin - i);
-	st->nin -= i;
+	in_consume(st, i);
 	c->draining = 0;
 }
 
@@ -847,6 +1004,7 @@ session_run(ssh_bind b, int fd, int chan, const struct jb_sshd_session *peer)
 
 	memset(&st, 0, sizeof(st));
 	st.fd_io = st.fd_err = -1;
+	st.in = sess_inbuf;
 	st.chan = chan;
 	if (imsgbuf_init(&st.ib, chan) == -1)
 		_exit(1);

@@ -119,6 +119,32 @@ EOB
 }
 tree_and_transfers_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+atf_test_case large_put cleanup
+large_put_head() {
+	atf_set descr "a 64 MiB put arrives whole: its sha256 in the" \
+	    "container is the source's; get brings the same bytes back"
+	atf_set require.user root
+	atf_set timeout 600
+}
+large_put_body() {
+	sftp_start
+	jb_tools
+	jb_image
+	jb_repo
+	p=$(jb_prefix)
+	atf_check -e ignore jbo repo new box
+	head -c $((64 * 1024 * 1024)) /dev/urandom > big
+	sum=$(sha256sum < big | cut -d' ' -f1)
+	printf 'put big /%s/big\n' "$p-box" | batch ||
+	    { cat batch.err; atf_fail "put failed"; }
+	atf_check -o inline:"$sum  -\n" in_ctr $p-box \
+	    sh -c "sha256sum < /home/dev/$p/big"
+	printf 'get /%s/big back\n' "$p-box" | batch ||
+	    { cat batch.err; atf_fail "get failed"; }
+	atf_check cmp big back
+}
+large_put_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
 atf_test_case confinement cleanup
 confinement_head() {
 	atf_set descr "..; an absolute and a relative symlink out of the" \
@@ -265,6 +291,7 @@ eight_at_once_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
 atf_init_test_cases() {
 	atf_add_test_case tree_and_transfers
+	atf_add_test_case large_put
 	atf_add_test_case confinement
 	atf_add_test_case files_off
 	atf_add_test_case eight_at_once

@@ -583,6 +583,33 @@ EOL
 }
 R12_exec_in_container_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+atf_test_case exec_stdin_large cleanup
+exec_stdin_large_head() {
+	atf_set descr "64 MiB on the stdin of exec NAME -- sh -c 'cat > f'" \
+	    "arrive whole: the file's sha256 in the container is the" \
+	    "source's, and the same bytes come back on stdout"
+	atf_set require.user root
+	atf_set timeout 600
+}
+exec_stdin_large_body() {
+	ssh_start
+	jb_tools
+	jb_image
+	jb_repo
+	c=$(jb_prefix)-box
+	atf_check -e ignore jbo repo new box
+	head -c $((64 * 1024 * 1024)) /dev/urandom > big
+	sum=$(sha256sum < big | cut -d' ' -f1)
+	# the client sends faster than the container takes it: the window
+	# must close and open again, with nothing lost or held for good
+	atf_check -o inline:"$sum  -\n" -x "ssh -F /dev/null -p 8022 -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o IdentitiesOnly=yes -o LogLevel=ERROR -i key1 jailbee@127.0.0.1 \"exec $c -- sh -c 'cat > /tmp/big; sha256sum < /tmp/big'\" < big"
+	atf_check -o inline:"$sum  -\n" in_ctr $c sh -c 'sha256sum < /tmp/big'
+	jssh -i key1 jailbee@127.0.0.1 "exec $c -- cat /tmp/big" > back ||
+	    atf_fail "reading the file back failed"
+	atf_check cmp big back
+}
+exec_stdin_large_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
 atf_test_case R38_excluded_repos cleanup
 R38_excluded_repos_head() {
 	atf_set descr "an excluded repo's containers are unlisted and give the" \
@@ -1545,6 +1572,7 @@ atf_init_test_cases() {
 	atf_add_test_case R32_restrict_host_false
 	atf_add_test_case R11_console
 	atf_add_test_case R12_exec_in_container
+	atf_add_test_case exec_stdin_large
 	atf_add_test_case R38_excluded_repos
 	atf_add_test_case R38_one_gate
 	atf_add_test_case R43_version_watcher
