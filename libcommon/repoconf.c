@@ -1387,7 +1387,9 @@ repoconf_finish(struct repoconf *c, const char *repo_root, uid_t uid,
 	else if (c->base_alias[0] == '\0')
 		(void)strlcpy(c->base_alias, RC_DEF_ALIAS,
 		    sizeof(c->base_alias));
-	if (rc_agents_finish(&c->agents, err, errlen) == -1)
+	if (rc_agents_finish(&c->agents, err, errlen) == -1 ||
+	    rc_autostart_check(&c->autostart, &c->optional_mounts, err,
+	    errlen) == -1)
 		return -1;
 	c->effective = 1;
 	return 0;
