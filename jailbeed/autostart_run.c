@@ -125,7 +125,7 @@ struct asrun {
 	const struct rc_step	*step;		/* running */
 	int			 granted;
 	struct stepmounts	*sm;		/* its mounts, or NULL */
-	char			 fail[JB_ERR_TEXT_MAX];	/* it failed: why */
+	char			 fail[JB_ERR_TEXT_MAX]; /* why it failed */
 	struct capture_result	 res;
 };
 

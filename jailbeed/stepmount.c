@@ -106,8 +106,8 @@ grant_cleared(struct req *r, int ok, const char *err)
 
 	if (!ok)
 		log_warnx("step %s: deadline of mount %s not cleared (%s): it "
-		    "fires on nothing", sm->step->name, sm->step->mounts[sm->at],
-		    err);
+		    "fires on nothing", sm->step->name,
+		    sm->step->mounts[sm->at], err);
 	grant_end(sm, 0, sm->err);
 }
 
@@ -298,8 +298,8 @@ end_removed(struct req *r, int ok, const char *err)
 		if (sm->err[0] == '\0')
 			(void)snprintf(sm->err, sizeof(sm->err), "mount %s "
 			    "could not be detached after the step (%s): "
-			    "its deadline detaches it", sm->step->mounts[sm->at],
-			    err);
+			    "its deadline detaches it",
+			    sm->step->mounts[sm->at], err);
 		sm->at++;
 		end_next(sm);
 		return;

@@ -161,7 +161,8 @@ int
 shared_make(const struct jb_shared_req *q, struct jb_shared_path *out,
     char *err, size_t errlen)
 {
-	char		 part[sizeof(q->subpath)], shown[sizeof(q->subpath)];
+	char		 part[sizeof(q->subpath)];
+	char		 shown[sizeof(q->subpath)];
 	const char	*p;
 	size_t		 l;
 	int		 top, fd, next, made = 0, isfile;

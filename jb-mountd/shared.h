@@ -22,7 +22,7 @@
  * *out filled, or -1 with a message naming q->what in err.
  */
 void	shared_init(const char *mountdir);
-int	shared_make(const struct jb_shared_req *q, struct jb_shared_path *out,
-	    char *err, size_t errlen);
+int	shared_make(const struct jb_shared_req *q,
+	    struct jb_shared_path *out, char *err, size_t errlen);
 
 #endif /* JB_SHARED_H */

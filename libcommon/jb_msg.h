@@ -685,14 +685,14 @@ struct jb_ssh_dir {
  */
 struct jb_shared_req {
 	char		key[64];		/* container_prefix */
-	char		subpath[128];		/* relative, no . or .. */
+	char		subpath[128];		/* relative, below it */
 	char		type[8];		/* dir | file */
 	char		seed[256];		/* a new file's content */
 	char		what[64];		/* agents.NAME.shared[i] */
 };
 
 struct jb_shared_path {
-	char		path[PATH_MAX];		/* absolute, canonical */
+	char		path[PATH_MAX];		/* absolute */
 	int32_t		made;			/* 1: made now */
 };
 

@@ -120,8 +120,8 @@ st_mounts(struct yt_ctx *ctx, const struct yt_node *n, void *dst)
 	if (yt_is_null(n))
 		return 0;
 	if (n->kind != YT_SEQUENCE)
-		return yt_error(ctx, n, "expected a sequence of optional_mounts "
-		    "names, got %s", yt_describe(n));
+		return yt_error(ctx, n, "expected a sequence of "
+		    "optional_mounts names, got %s", yt_describe(n));
 	for (i = 0; i < n->nitems && rc == 0; i++) {
 		const struct yt_node *it = n->items[i];
 
@@ -271,10 +271,10 @@ steps_apply(struct yt_ctx *ctx, const struct yt_node *n,
 			    "(nothing would take the network back when it "
 			    "ends): run it in the foreground");
 		if (rc == 0 && st.background && st.nmounts > 0)
-			rc = yt_error(ctx, n->items[i], "mounts on a background "
-			    "step is not supported by JailBee (nothing would "
-			    "detach them when it ends): run it in the "
-			    "foreground");
+			rc = yt_error(ctx, n->items[i], "mounts on a "
+			    "background step is not supported by JailBee "
+			    "(nothing would detach them when it ends): run it "
+			    "in the foreground");
 		yt_path_pop(ctx, saved);
 		if (rc == -1)
 			return -1;

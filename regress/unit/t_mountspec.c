@@ -103,8 +103,10 @@ ATF_TC_BODY(expand_and_kinds, tc)
 	/* an agent's shared entry: agent-<agent>-<index> */
 	ATF_CHECK(mnt_agent_device_ok("agent-claude-0"));
 	ATF_CHECK(mnt_agent_device_ok("agent-my-agent-12"));
-	ATF_CHECK(mnt_agent_device_ok("agent-abcdefghijklmnopqrstuvwxyz012345-7"));
-	ATF_CHECK(!mnt_agent_device_ok("agent-abcdefghijklmnopqrstuvwxyz0123456-7"));
+	ATF_CHECK(mnt_agent_device_ok("agent-abcdefghijklmnopqrstuvwxyz"
+	    "012345-7"));
+	ATF_CHECK(!mnt_agent_device_ok("agent-abcdefghijklmnopqrstuvwxyz"
+	    "0123456-7"));
 	ATF_CHECK(!mnt_agent_device_ok("agent-claude"));
 	ATF_CHECK(!mnt_agent_device_ok("agent-claude-"));
 	ATF_CHECK(!mnt_agent_device_ok("agent--0"));
