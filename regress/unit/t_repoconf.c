@@ -1765,9 +1765,14 @@ static const char orig_repo[] =
     "    ai_pr_model: sonnet\n"
     "    pr_prompt: null\n"
     "    ai_pr_timeout: 600\n"
-    "  codex: {enabled: false, egress_allow: []}\n"
+    "  codex:\n    enabled: false\n    egress_allow: []\n"
+    "    shared:\n      - {subpath: codex-auth, path: ~/.codex-auth, "
+    "type: dir,\n         seed: null}\n"
     "autostart:\n"
-    "  on_create: []\n  on_start: []\n  step_timeout: 600\n  env: {}\n"
+    "  on_create:\n    - {name: deps, run: make deps, network: loose, "
+    "mounts: [aws],\n       env: {}, working_dir: null, background: "
+    "false, timeout: 300,\n       continue_on_error: false}\n"
+    "  on_start: []\n  step_timeout: 600\n  env: {}\n"
     "docker_registry_mirror: {extra_registries: []}\n"
     "new: {clone_from: origin, autofetch: true, background: false,\n"
     "      submodules: false}\n"
@@ -1823,10 +1828,16 @@ ATF_TC_BODY(original_full_config, tc)
 	ATF_CHECK_EQ(a->nenv, 1);
 	ATF_CHECK_STREQ(a->egress[0], "api.anthropic.com:443");
 	ATF_CHECK_STREQ(a->egress[a->negress - 1], "g.example:443");
-	/* codex: its preset egress reset by [] */
+	/* codex: its preset egress reset by [], a shared entry after its own */
 	ATF_REQUIRE((a = agent(&c, "codex")) != NULL);
 	ATF_CHECK_EQ(a->negress, 0);
 	ATF_CHECK_STREQ(a->command, "codex");
+	ATF_REQUIRE_EQ(a->nshared, 2);
+	ATF_CHECK_STREQ(a->shared[1].subpath, "codex-auth");
+	/* a step's mounts name optional_mounts entries */
+	ATF_REQUIRE_EQ(c.autostart.on_create.n, 1);
+	ATF_REQUIRE_EQ(c.autostart.on_create.v[0].nmounts, 1);
+	ATF_CHECK_STREQ(c.autostart.on_create.v[0].mounts[0], "aws");
 	repoconf_free(&c);
 }
 
