@@ -108,6 +108,7 @@ JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/ports.c jailbeed/cmd_port.c jailbeed/netstatus.c jailbeed/netlog.c \
 		   jailbeed/cmd_doctor.c jailbeed/audit.c
 JAILBEED_SRCS	+= jailbeed/sftp.c
+JAILBEED_SRCS	+= jailbeed/stepmount.c jailbeed/agent_shared.c
 JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http_parse.c jb-incus/http_client.c jb-incus/incus.c \
 		   jb-incus/ws.c jb-incus/exec.c jb-incus/ops.c \
 		   jb-incus/ops_action.c jb-incus/ops_create.c \
@@ -125,6 +126,7 @@ JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
 JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/repo.c jb-mountd/image.c \
 		   jb-mountd/mount.c jb-mountd/deadline.c jb-mountd/sshseed.c \
 		   jb-mountd/gitconf.c jb-mountd/gituser.c
+JBMOUNTD_SRCS	+= jb-mountd/shared.c
 JBSSHD_SRCS	:= jb-sshd/jb-sshd.c jb-sshd/session.c jb-sshd/spawner.c
 JBSSHD_SRCS	+= jb-sshd/sftp.c
 JBCTL_SRCS	:= jbctl/jbctl.c jbctl/remote.c jbctl/local.c \

@@ -396,3 +396,32 @@ audit_deadline(const struct jb_mount_deadline *d, const char *decision,
 	}
 	audit_write(&r);
 }
+
+/*
+ * A mount the suite made or took back by itself, for a command (an
+ * autostart step's mounts, an agent's shared entries): action mount or
+ * unmount, by the job's actor; by says for what.
+ */
+void
+audit_mount(struct job *job, const char *action, const char *ctr,
+    const char *repo, const char *device, const char *source, const char *by,
+    int64_t until, int ok, const char *err)
+{
+	struct audit_rec	r;
+	struct tm		tm;
+	char			when[32];
+	time_t			t = (time_t)until;
+
+	audit_rec_job(&r, job, action, ctr, repo);
+	r.decision = ok ? "accept" : "refuse";
+	r.reason = ok ? NULL : err;
+	audit_str(&r, "device", device);
+	if (source != NULL && source[0] != '\0')
+		audit_str(&r, "source", source);
+	audit_str(&r, "by", by);
+	if (until != 0 && gmtime_r(&t, &tm) != NULL) {
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		audit_str(&r, "until", when);
+	}
+	audit_write(&r);
+}

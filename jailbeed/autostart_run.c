@@ -20,7 +20,10 @@
  * arguments of a fixed script, never spliced into it.  A step with
  * network: loose runs with the container loose until a deadline of its
  * timeout (netgrant.c, jb-netd's deadline) and strict again when it
- * ends, failed or timed out alike.
+ * ends, failed or timed out alike; a step's mounts are attached for it
+ * alone the same way, by jb-mountd's deadline (stepmount.c), and
+ * detached when it ends.  Before the agents are installed, their shared
+ * entries are attached (agent_shared.c).
  */
 
 #include <sys/queue.h>
@@ -31,10 +34,12 @@
 #include <time.h>
 
 #include "agent_run.h"
+#include "agent_shared.h"
 #include "autostart_run.h"
 #include "capture.h"
 #include "log.h"
 #include "netgrant.h"
+#include "stepmount.h"
 #include "repoconf_autostart.h"
 #include "termsafe.h"
 
@@ -97,6 +102,7 @@ static const char step_script[] =
     "exit 1\n";
 
 enum as_phase {
+	AS_SHARED,
 	AS_INSTALL,
 	AS_CREATE,
 	AS_START,
@@ -118,6 +124,8 @@ struct asrun {
 	size_t			 next;		/* in the phase */
 	const struct rc_step	*step;		/* running */
 	int			 granted;
+	struct stepmounts	*sm;		/* its mounts, or NULL */
+	char			 fail[JB_ERR_TEXT_MAX]; /* why it failed */
 	struct capture_result	 res;
 };
 
@@ -213,17 +221,59 @@ step_over(struct asrun *as)
 }
 
 static void
+step_unmounted(struct job *job, int ok, const char *err, void *arg)
+{
+	struct asrun	*as = arg;
+
+	if (!ok && as->fail[0] == '\0')
+		(void)snprintf(as->fail, sizeof(as->fail), "step %s: %.900s",
+		    as->step->name, err);
+	if (as->fail[0] != '\0') {
+		as_end(as, 0, as->fail);
+		return;
+	}
+	step_over(as);
+}
+
+/* the network is strict again (or never opened): the mounts go */
+static void
+step_unmount(struct asrun *as)
+{
+	struct stepmounts	*sm = as->sm;
+
+	if (sm == NULL) {
+		if (as->fail[0] != '\0')
+			as_end(as, 0, as->fail);
+		else
+			step_over(as);
+		return;
+	}
+	as->sm = NULL;
+	step_mounts_end(sm, step_unmounted, as);
+}
+
+static void
 step_closed(struct job *job, int ok, int granted, const char *err)
 {
 	struct asrun	*as = as_find(job);
 
 	if (!ok) {
-		as_end(as, 0, err);
-		return;
-	}
-	job_progress(job, "step %s: %s is strict again", as->step->name,
-	    as->instance);
-	step_over(as);
+		if (as->fail[0] == '\0')
+			(void)strlcpy(as->fail, err, sizeof(as->fail));
+	} else
+		job_progress(job, "step %s: %s is strict again",
+		    as->step->name, as->instance);
+	step_unmount(as);
+}
+
+/* the step is over, or never ran: its network, then its mounts */
+static void
+step_release(struct asrun *as)
+{
+	if (as->granted)
+		net_grant_end(as->job, as->instance, step_closed);
+	else
+		step_unmount(as);
 }
 
 static void
@@ -232,10 +282,7 @@ step_ran(struct job *job, struct capture_result *res)
 	struct asrun	*as = as_find(job);
 
 	as->res = *res;
-	if (as->granted)
-		net_grant_end(job, as->instance, step_closed);
-	else
-		step_over(as);
+	step_release(as);
 }
 
 static int
@@ -287,10 +334,7 @@ step_unsent(struct asrun *as)
 	(void)snprintf(as->res.error, sizeof(as->res.error), "could not be "
 	    "run in the container (jb-incus unreachable, or more than %d "
 	    "environment variables)", STEP_ENV_MAX);
-	if (as->granted)
-		net_grant_end(as->job, as->instance, step_closed);
-	else
-		step_over(as);
+	step_release(as);
 }
 
 static void
@@ -302,7 +346,8 @@ step_opened(struct job *job, int ok, int granted, const char *err)
 	if (!ok) {
 		(void)snprintf(msg, sizeof(msg), "step %s: network: loose: "
 		    "%.800s", as->step->name, err);
-		as_end(as, 0, msg);
+		(void)strlcpy(as->fail, msg, sizeof(as->fail));
+		step_unmount(as);
 		return;
 	}
 	if ((as->granted = granted))
@@ -317,21 +362,74 @@ step_opened(struct job *job, int ok, int granted, const char *err)
 		step_unsent(as);
 }
 
+static int64_t
+step_deadline(const struct asrun *as, const struct rc_step *st)
+{
+	return (int64_t)time(NULL) + rc_step_timeout(&as->conf->autostart,
+	    st) + STEP_GRANT_SLACK;
+}
+
+/* the mounts are there: the network next, then the step */
+static void
+step_network(struct asrun *as)
+{
+	const struct rc_step	*st = as->step;
+
+	if (strcmp(st->network, "loose") == 0) {
+		net_grant(as->job, as->instance, step_deadline(as, st),
+		    step_opened);
+		return;
+	}
+	if (step_exec(as) == -1)
+		step_unsent(as);
+}
+
+static void
+step_mounted(struct job *job, int ok, const char *err, void *arg)
+{
+	struct asrun	*as = arg;
+
+	if (!ok) {
+		(void)snprintf(as->fail, sizeof(as->fail), "step %s: %.900s",
+		    as->step->name, err);
+		step_unmount(as);
+		return;
+	}
+	step_network(as);
+}
+
 static void
 step_start(struct asrun *as, const struct rc_step *st)
 {
 	as->step = st;
 	as->granted = 0;
+	as->fail[0] = '\0';
 	job_progress(as->job, "step %s: %s", st->name, st->background ?
 	    "started in the background" : "running");
-	if (strcmp(st->network, "loose") == 0) {
-		net_grant(as->job, as->instance, (int64_t)time(NULL) +
-		    rc_step_timeout(&as->conf->autostart, st) +
-		    STEP_GRANT_SLACK, step_opened);
+	if (st->nmounts > 0) {
+		if ((as->sm = step_mounts_new(as->job, as->instance, as->conf,
+		    st, step_deadline(as, st))) == NULL) {
+			as_end(as, 0, "out of memory");
+			return;
+		}
+		step_mounts_grant(as->sm, step_mounted, as);
 		return;
 	}
-	if (step_exec(as) == -1)
-		step_unsent(as);
+	step_network(as);
+}
+
+static void
+as_shared(struct job *job, int ok, const char *err, void *arg)
+{
+	struct asrun	*as = arg;
+
+	if (!ok) {
+		as_end(as, 0, err);
+		return;
+	}
+	as->phase = AS_INSTALL;
+	as->next = 0;
+	as_go(as);
 }
 
 static void
@@ -342,6 +440,10 @@ as_go(struct asrun *as)
 
 	for (;;) {
 		switch (as->phase) {
+		case AS_SHARED:
+			agent_shared_apply(as->job, as->instance, as->conf,
+			    as->agents, as->nagents, as_shared, as);
+			return;
 		case AS_INSTALL:
 		case AS_LAUNCH:
 			if (as->next >= as->nagents)

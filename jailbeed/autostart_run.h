@@ -20,11 +20,12 @@ typedef void	(*autostart_cb)(struct job *, int ok, const char *err);
 
 /*
  * What new (on_create) and start run in container instance after it is
- * up: each agent of agents[n] (indexes into conf->agents) installed;
- * then, when launch, the on_create steps (on_create set) and the
- * on_start steps; then each agent launched (or said not launched).  A
- * failing step ends it unless its continue_on_error; done once, err
- * saying what failed.
+ * up: the shared entries of each agent of agents[n] (indexes into
+ * conf->agents) attached, each agent installed; then, when launch, the
+ * on_create steps (on_create set) and the on_start steps, each with its
+ * mounts for it alone; then each agent launched (or said not
+ * launched).  A failing step ends it unless its continue_on_error; done
+ * once, err saying what failed.
  */
 void	autostart_run(struct job *, const char *instance,
 	    const struct repoconf *, const size_t *agents, size_t n,

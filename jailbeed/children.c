@@ -351,6 +351,7 @@ child_dispatch(int fd, short event, void *arg)
 		case IMSG_MOUNTD_RESOLVED:
 		case IMSG_MOUNTD_GITIDENT_INFO:	/* issue 12.3 */
 		case IMSG_MOUNTD_DEFCONF_TEXT:	/* escalation gate */
+		case IMSG_MOUNTD_SHARED_PATH:	/* agents' shared */
 		case IMSG_INCUS_IMAGE:
 		case IMSG_NETD_MODE_ENTRY:	/* ls (wt-net2) */
 		case IMSG_INCUS_PORT:		/* P1 */

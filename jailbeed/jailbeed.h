@@ -194,6 +194,9 @@ struct repo_ctx;
 void	audit_target(struct job *, const char *, const struct repo_ctx *);
 void	audit_detail(struct job *, const char *, const char *);
 void	audit_job_end(struct job *, int, const char *);
+void	audit_mount(struct job *, const char *action, const char *ctr,
+	    const char *repo, const char *device, const char *source,
+	    const char *by, int64_t until, int ok, const char *err);
 void	audit_deadline(const struct jb_mount_deadline *, const char *,
 	    const char *);
 int	sshd_raw(struct sshsess *, uint32_t, const void *, size_t, int);

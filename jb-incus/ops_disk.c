@@ -45,6 +45,8 @@ valid_device(const char *d)
 		return 1;
 	if (strncmp(d, MNT_OPTIONAL_PREFIX, strlen(MNT_OPTIONAL_PREFIX)) == 0)
 		return mnt_kind_ok(d + strlen(MNT_OPTIONAL_PREFIX));
+	if (strncmp(d, MNT_AGENT_PREFIX, strlen(MNT_AGENT_PREFIX)) == 0)
+		return mnt_agent_device_ok(d);
 	if (strncmp(d, MNT_HOST_PREFIX, strlen(MNT_HOST_PREFIX)) != 0)
 		return 0;
 	n = d + strlen(MNT_HOST_PREFIX);

@@ -27,6 +27,7 @@
 #include "sandbox_procs.h"
 #include "repo.h"
 #include "image.h"
+#include "shared.h"
 #include "sshseed.h"
 
 static struct repo_owner	owner;
@@ -184,6 +185,30 @@ mountd_sshseed(struct child *c, struct imsg *imsg)
 	child_done(c, rid, ok, err);
 }
 
+/* issue 19: an agent's shared entry, made as the owner */
+static void
+mountd_shared(struct child *c, struct imsg *imsg)
+{
+	struct jb_shared_req	 q;
+	struct jb_shared_path	 out;
+	char			 err[JB_ERR_TEXT_MAX];
+	uint32_t		 rid = imsg_get_id(imsg);
+	int			 ok;
+
+	err[0] = '\0';
+	get(c, imsg, &q, sizeof(q));
+	must_str(c, "SHARED", q.key, sizeof(q.key));
+	must_str(c, "SHARED", q.subpath, sizeof(q.subpath));
+	must_str(c, "SHARED", q.type, sizeof(q.type));
+	must_str(c, "SHARED", q.seed, sizeof(q.seed));
+	must_str(c, "SHARED", q.what, sizeof(q.what));
+	if ((ok = shared_make(&q, &out, err, sizeof(err)) == 0) &&
+	    imsgev_compose(&c->iev, IMSG_MOUNTD_SHARED_PATH, rid, 0, -1, &out,
+	    sizeof(out)) == -1)
+		fatal("%s: compose", c->name);
+	child_done(c, rid, ok, err);
+}
+
 /* C10: the image file, opened as the owner, goes up as an fd */
 static void
 mountd_image(struct child *c, struct imsg *imsg)
@@ -284,6 +309,9 @@ mountd_dispatch(struct child *c, struct imsg *imsg)
 	case IMSG_MOUNTD_DEFCONF:
 		mountd_defconf(c, imsg);
 		return 0;
+	case IMSG_MOUNTD_SHARED:
+		mountd_shared(c, imsg);
+		return 0;
 	default:
 		return -1;
 	}
@@ -317,6 +345,7 @@ main(int argc, char *argv[])
 	priv_drop(c.name, pw, NULL, NULL, 0);
 	deadline_init(&c, a.mountdir);
 	sshseed_init(a.mountdir);
+	shared_init(a.mountdir);
 	sandbox_jb_mountd(a.mountdir);
 	child_run(&c);
 }

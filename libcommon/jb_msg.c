@@ -463,6 +463,20 @@ static const struct jb_msg_str f_jb_netd_pinned[] = {
 };
 
 
+static const struct jb_msg_str f_jb_shared_req[] = {
+	STR(jb_shared_req, key),
+	STR(jb_shared_req, subpath),
+	STR(jb_shared_req, type),
+	STR(jb_shared_req, seed),
+	STR(jb_shared_req, what),
+	END
+};
+
+static const struct jb_msg_str f_jb_shared_path[] = {
+	STR(jb_shared_path, path),
+	END
+};
+
 #define P	JB_PEER_PARENT
 #define I	JB_PEER_INCUS
 #define N	JB_PEER_NETD
@@ -545,6 +559,8 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_MOUNTD_GITIDENT_INFO,	M, P, jb_git_ident),
 	R(IMSG_MOUNTD_DEFCONF,		P, M, jb_repo_req),
 	R(IMSG_MOUNTD_DEFCONF_TEXT,	M, P, jb_repo_conf),
+	R(IMSG_MOUNTD_SHARED,		P, M, jb_shared_req),
+	R(IMSG_MOUNTD_SHARED_PATH,	M, P, jb_shared_path),
 
 	/* parent <-> jb-netd */
 	R(IMSG_NETD_SET,		P, N, jb_netd_ctr),

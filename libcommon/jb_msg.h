@@ -153,6 +153,9 @@ enum jb_imsg_type {
 	/* wt-agent2: the escalation gate reads the default branch's config */
 	IMSG_MOUNTD_DEFCONF = 332, /* P->M, struct jb_repo_req (path only) */
 	IMSG_MOUNTD_DEFCONF_TEXT, /* M->P, struct jb_repo_conf, before DONE */
+	/* an agent's shared entry under the suite's shared dir (issue 19) */
+	IMSG_MOUNTD_SHARED = 334, /* P->M, struct jb_shared_req */
+	IMSG_MOUNTD_SHARED_PATH, /* M->P, struct jb_shared_path, before DONE */
 
 	/* parent <-> jb-netd: 400..; peerid = request id */
 	IMSG_NETD_SET = 400,	/* P->N, struct jb_netd_ctr: add or replace */
@@ -675,6 +678,23 @@ struct jb_ssh_dir {
 	int32_t		seeded;			/* files copied now, or -1:
 						   not empty, left alone */
 	char		warning[JB_MSG_TEXT_MAX]; /* "" or what was skipped */
+};
+
+/*
+ * An agent's shared entry: <mountdir>/shared/<key>/<subpath>, made as
+ * the owner (directories 0700, a new file 0600 holding seed).
+ */
+struct jb_shared_req {
+	char		key[64];		/* container_prefix */
+	char		subpath[128];		/* relative, below it */
+	char		type[8];		/* dir | file */
+	char		seed[256];		/* a new file's content */
+	char		what[64];		/* agents.NAME.shared[i] */
+};
+
+struct jb_shared_path {
+	char		path[PATH_MAX];		/* absolute */
+	int32_t		made;			/* 1: made now */
 };
 
 /* IMSG_MOUNTD_RESOLVED: realpath "" when the path does not exist */

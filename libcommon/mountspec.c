@@ -206,6 +206,26 @@ mnt_kind_ok(const char *k)
 	return strspn(k, "abcdefghijklmnopqrstuvwxyz0123456789_-") == len;
 }
 
+int
+mnt_agent_device_ok(const char *d)
+{
+	char		 name[JB_KIND_MAX];
+	const char	*n, *dash;
+	size_t		 len;
+
+	if (strncmp(d, MNT_AGENT_PREFIX, strlen(MNT_AGENT_PREFIX)) != 0)
+		return 0;
+	n = d + strlen(MNT_AGENT_PREFIX);
+	if ((dash = strrchr(n, '-')) == NULL ||
+	    (len = (size_t)(dash - n)) >= sizeof(name))
+		return 0;
+	memcpy(name, n, len);
+	name[len] = '\0';
+	len = strlen(dash + 1);
+	return mnt_kind_ok(name) && len > 0 && len <= 2 &&
+	    strspn(dash + 1, "0123456789") == len;
+}
+
 /* mountinfo escapes space, tab, newline and backslash as \ooo */
 static int
 unescape(const char *s, size_t len, char *out, size_t outlen)

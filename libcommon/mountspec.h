@@ -33,6 +33,8 @@
 #define MNT_DEV_CHECKOUT	"host-source"	/* the checkout, read-only */
 #define MNT_DEV_CHECKOUT_RW	"host-repo-rw"	/* --mount mode's */
 #define MNT_RETRY_SECS		5	/* an expired mount not yet detached */
+/* an agent's shared entry: agent-<agent>-<index>, read-write */
+#define MNT_AGENT_PREFIX	"agent-"
 
 /*
  * A container path for a mount: absolute and canonical (no "//", "."
@@ -86,6 +88,8 @@ int	mnt_overlap(const struct mnt_src *s, const struct mnt_src *others,
 
 /* an optional_mounts key: 1 to 32 of [a-z0-9_-], starting alnum */
 int	mnt_kind_ok(const char *);
+/* agent-<agent>-<index>: an agent name (as mnt_kind_ok), 0 .. 99 */
+int	mnt_agent_device_ok(const char *);
 
 /*
  * /proc/PID/mountinfo text: the last line (the one on top) whose mount

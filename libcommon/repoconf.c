@@ -392,6 +392,36 @@ const char repoconf_template[] =
     "#  alias: myrepo-base\n"
     "#  packages: [build-essential, python3]\n"
     "#\n"
+    "# Host paths attached on demand (jbctl mount KIND NAME), or for one\n"
+    "# autostart step alone (its mounts); read-only unless readonly: false.\n"
+    "#optional_mounts:\n"
+    "#  aws:\n"
+    "#    host: ~/.aws\n"
+    "#    container: /home/dev/.aws\n"
+    "#\n"
+    "# Steps in the container's tmux session autostart: on_create at new,\n"
+    "# on_start at new and every start.  A step's mounts and network:\n"
+    "# loose are granted for the step alone, by deadline.\n"
+    "#autostart:\n"
+    "#  on_create:\n"
+    "#    - name: deps\n"
+    "#      run: ./fetch-deps.sh\n"
+    "#      network: loose\n"
+    "#      mounts: [aws]\n"
+    "#\n"
+    "# Coding agents (presets: claude, codex, gemini, aider, opencode);\n"
+    "# jbctl new NAME --agent A runs one.  shared: state kept under the\n"
+    "# suite's shared directory, read-write in the repo's containers.\n"
+    "#agents:\n"
+    "#  myagent:\n"
+    "#    command: myagent\n"
+    "#    install: ./install-myagent.sh\n"
+    "#    install_check: command -v myagent\n"
+    "#    shared:\n"
+    "#      - {subpath: myagent, path: ~/.myagent}\n"
+    "#      - {subpath: myagent-json/a.json, path: ~/.myagent.json, "
+    "type: file, seed: \"{}\"}\n"
+    "#\n"
     "# github.token is refused here: it belongs in the host-local file\n"
     "# named above, mode 0600.\n";
 
@@ -1366,7 +1396,9 @@ repoconf_finish(struct repoconf *c, const char *repo_root, uid_t uid,
 	else if (c->base_alias[0] == '\0')
 		(void)strlcpy(c->base_alias, RC_DEF_ALIAS,
 		    sizeof(c->base_alias));
-	if (rc_agents_finish(&c->agents, err, errlen) == -1)
+	if (rc_agents_finish(&c->agents, err, errlen) == -1 ||
+	    rc_autostart_check(&c->autostart, &c->optional_mounts, err,
+	    errlen) == -1)
 		return -1;
 	c->effective = 1;
 	return 0;

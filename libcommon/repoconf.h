@@ -188,11 +188,7 @@ struct rc_agentlist {
 struct repoconf;
 const struct rc_agent *repoconf_agent(const struct repoconf *,
 	    const char *name);
-/*
- * 0 when jbctl new can run the enabled agent a; -1 and why, naming the
- * key, when it asks for what is not done yet (shared) or lacks a
- * command.
- */
+/* 0 when jbctl new can run the enabled agent a; -1 and why (no command) */
 int	repoconf_agent_runnable(const struct rc_agent *, char *err,
 	    size_t errlen);
 /* --- end of agents --- */
@@ -206,6 +202,7 @@ int	repoconf_agent_runnable(const struct rc_agent *, char *err,
 #define RC_STEPS_MAX		16	/* per trigger */
 #define RC_STEP_NAME_MAX	48
 #define RC_STEP_ENV_MAX		16
+#define RC_STEP_MOUNTS_MAX	8	/* optional_mounts kinds per step */
 #define RC_STEP_TIMEOUT_MAX	86400
 #define RC_DEF_STEP_TIMEOUT	600
 
@@ -225,6 +222,9 @@ struct rc_step {
 	int		continue_on_error;
 	struct rc_envkv	env[RC_STEP_ENV_MAX];
 	int		nenv;
+	/* optional_mounts kinds attached for the step alone */
+	char		mounts[RC_STEP_MOUNTS_MAX][RC_KIND_MAX + 1];
+	int		nmounts;
 };
 
 struct rc_steplist {

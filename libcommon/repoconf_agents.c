@@ -16,10 +16,13 @@
  * the built-in presets under all layers, key by key.
  *
  * An enabled agent (enabled: true, or jbctl new --agent) is installed
- * and launched by jbctl new (cmd_agent.c).  What that does not do yet is
- * refused, naming the key, rather than skipped: its egress_allow entries
- * joining the allowlist (origin agent:<name>), its shared directories,
- * install_network: loose.  repoconf_agent_runnable() says which.
+ * and launched by jbctl new and start (jailbeed/agent_run.c), its
+ * egress_allow joins the allowlist (origin agent:<name>), and each of its
+ * shared entries is a directory or file under the suite's shared
+ * directory for the repo (<state_dir>/mounts/shared/<prefix>/<subpath>,
+ * made by jb-mountd as the owner) mounted read-write at path
+ * (jailbeed/agent_shared.c).  seed is the first content of a file made
+ * for a type: file entry.
  */
 
 #include <stdio.h>
@@ -617,9 +620,18 @@ rc_agents_finish(struct rc_agentlist *l, char *err, size_t errlen)
 			a->autostart = 1;
 		if (a->auto_update == RC_UNSET)
 			a->auto_update = 1;
-		for (k = 0; k < (size_t)a->nshared; k++)
+		for (k = 0; k < (size_t)a->nshared; k++) {
 			fill(a->shared[k].type, sizeof(a->shared[k].type),
 			    "dir");
+			if (strcmp(a->shared[k].type, "dir") == 0 &&
+			    a->shared[k].seed[0] != '\0') {
+				(void)snprintf(err, errlen, "agents.%s.shared"
+				    "[%zu].seed: only a file's first content "
+				    "(type: file); a directory starts empty",
+				    a->name, k);
+				return -1;
+			}
+		}
 		a->egress_reset = a->shared_reset = 1;
 		if (a->enabled == 1 && repoconf_agent_runnable(a, err,
 		    errlen) == -1)
@@ -646,10 +658,6 @@ repoconf_agent_runnable(const struct rc_agent *a, char *err, size_t errlen)
 		(void)snprintf(err, errlen, "agents.%s.command: not set: an "
 		    "enabled agent needs the command that launches it",
 		    a->name);
-	else if (a->nshared > 0)
-		(void)snprintf(err, errlen, "agents.%s.shared: its shared "
-		    "state directories are not supported yet: set it empty "
-		    "([]) to run the agent without them", a->name);
 	else
 		return 0;
 	return -1;

@@ -11,10 +11,11 @@
 /*
  * autostart: {on_create[], on_start[], step_timeout, env{}}; a step is
  * {name, run, network, mounts, env, working_dir, background, timeout,
- * continue_on_error}.  A step's mounts are not done yet: a non-empty
- * list is refused naming the key; so is network: loose on a background
- * step (nothing would take the network back when it ends).  Names are
- * unique per trigger and become tmux window names: [A-Za-z0-9_.-].
+ * continue_on_error}.  A step's mounts name optional_mounts entries
+ * (repoconf_finish() checks that each exists) attached for the step
+ * alone.  network: loose or mounts on a background step are refused:
+ * nothing would take them back when it ends.  Names are unique per
+ * trigger and become tmux window names: [A-Za-z0-9_.-].
  */
 
 #include <stdarg.h>
@@ -107,14 +108,51 @@ st_wdir(const char *s, char *w, size_t wlen)
 	return 0;
 }
 
+/* optional_mounts kinds: [a-z0-9][a-z0-9_-]*, each once */
 static int
 st_mounts(struct yt_ctx *ctx, const struct yt_node *n, void *dst)
 {
-	if (yt_is_null(n) || (n->kind == YT_SEQUENCE && n->nitems == 0))
+	struct rc_step	*st = dst;
+	size_t		 i, saved, len;
+	int		 j, rc = 0;
+
+	st->nmounts = 0;
+	if (yt_is_null(n))
 		return 0;
-	return yt_error(ctx, n, "not supported yet by JailBee: a step's "
-	    "optional mounts; remove it, or attach the mount with jbctl "
-	    "mount before the step");
+	if (n->kind != YT_SEQUENCE)
+		return yt_error(ctx, n, "expected a sequence of "
+		    "optional_mounts names, got %s", yt_describe(n));
+	for (i = 0; i < n->nitems && rc == 0; i++) {
+		const struct yt_node *it = n->items[i];
+
+		saved = yt_path_push_index(ctx, i);
+		len = it->kind == YT_SCALAR && it->sval != YT_SV_NULL &&
+		    it->sval != YT_SV_BOOL ? strlen(it->str) : 0;
+		if (len == 0 || len > RC_KIND_MAX ||
+		    strchr("abcdefghijklmnopqrstuvwxyz0123456789",
+		    it->str[0]) == NULL ||
+		    strspn(it->str, "abcdefghijklmnopqrstuvwxyz0123456789_-") !=
+		    len)
+			rc = yt_error(ctx, it, "expected the name of an "
+			    "optional_mounts entry ([a-z0-9][a-z0-9_-]*, at "
+			    "most %d characters)", RC_KIND_MAX);
+		else if (st->nmounts >= RC_STEP_MOUNTS_MAX)
+			rc = yt_error(ctx, it, "more than %d mounts",
+			    RC_STEP_MOUNTS_MAX);
+		else {
+			for (j = 0; j < st->nmounts; j++)
+				if (strcmp(st->mounts[j], it->str) == 0)
+					break;
+			if (j < st->nmounts)
+				rc = yt_error(ctx, it, "\"%s\" is named twice",
+				    it->str);
+			else
+				(void)strlcpy(st->mounts[st->nmounts++],
+				    it->str, sizeof(st->mounts[0]));
+		}
+		yt_path_pop(ctx, saved);
+	}
+	return rc;
 }
 
 static int
@@ -232,6 +270,11 @@ steps_apply(struct yt_ctx *ctx, const struct yt_node *n,
 			    "background step is not supported yet by JailBee "
 			    "(nothing would take the network back when it "
 			    "ends): run it in the foreground");
+		if (rc == 0 && st.background && st.nmounts > 0)
+			rc = yt_error(ctx, n->items[i], "mounts on a "
+			    "background step is not supported by JailBee "
+			    "(nothing would detach them when it ends): run it "
+			    "in the foreground");
 		yt_path_pop(ctx, saved);
 		if (rc == -1)
 			return -1;
@@ -383,6 +426,7 @@ dump_steps(FILE *fp, const char *key, const struct rc_steplist *l, int all)
 {
 	const struct rc_step	*st;
 	size_t			 i;
+	int			 k;
 
 	if (!all && !l->reset && l->n == 0)
 		return;
@@ -411,6 +455,10 @@ dump_steps(FILE *fp, const char *key, const struct rc_steplist *l, int all)
 			(void)fputs("      env:\n", fp);
 			dump_env(fp, "        ", st->env, st->nenv);
 		}
+		if (st->nmounts > 0)
+			(void)fputs("      mounts:\n", fp);
+		for (k = 0; k < st->nmounts; k++)
+			(void)fprintf(fp, "        - %s\n", st->mounts[k]);
 	}
 }
 
@@ -462,24 +510,121 @@ step_named(const struct rc_steplist *l, const char *name)
 	return NULL;
 }
 
-static int
-steps_widen(const struct rc_steplist *l, const struct rc_steplist *bl,
-    const char *trigger, char *out, size_t outlen)
+static const struct rc_optional *
+optional_named(const struct rc_optlist *l, const char *kind)
 {
+	size_t	i;
+
+	for (i = 0; i < l->n; i++)
+		if (strcmp(l->v[i].kind, kind) == 0)
+			return &l->v[i];
+	return NULL;
+}
+
+/*
+ * A step's mount is wider unless the default branch's step of that name
+ * has it too and its optional_mounts entry names the same source, the
+ * same target, and is read-only if base's is.
+ */
+static int
+mount_wider(const struct repoconf *conf, const struct repoconf *base,
+    const struct rc_step *b, const char *kind, const char **why)
+{
+	const struct rc_optional	*o, *bo;
+	int				 k;
+
+	for (k = 0; b != NULL && k < b->nmounts; k++)
+		if (strcmp(b->mounts[k], kind) == 0)
+			break;
+	if (b == NULL || k == b->nmounts) {
+		*why = b == NULL ? "a new step" : "not the default branch's";
+		return 1;
+	}
+	o = optional_named(&conf->optional_mounts, kind);
+	bo = optional_named(&base->optional_mounts, kind);
+	*why = "its optional_mounts entry differs from the default branch's";
+	return o != NULL && (bo == NULL || strcmp(o->m.host, bo->m.host) != 0 ||
+	    strcmp(o->m.container, bo->m.container) != 0 ||
+	    (bo->m.readonly && !o->m.readonly));
+}
+
+static int
+steps_widen(const struct repoconf *conf, const struct repoconf *base,
+    int create, char *out, size_t outlen)
+{
+	const struct rc_steplist *l = create ? &conf->autostart.on_create :
+				    &conf->autostart.on_start;
+	const struct rc_steplist *bl = create ? &base->autostart.on_create :
+				    &base->autostart.on_start;
+	const char		*trigger = create ? "on_create" : "on_start";
+	const struct rc_optional *o;
 	const struct rc_step	*b;
+	const char		*why;
 	size_t			 i;
-	int			 n = 0;
+	int			 n = 0, k;
 
 	for (i = 0; i < l->n; i++) {
-		if (strcmp(l->v[i].network, "loose") != 0)
-			continue;
 		b = step_named(bl, l->v[i].name);
-		if (b == NULL || strcmp(b->network, "loose") != 0)
+		if (strcmp(l->v[i].network, "loose") == 0 && (b == NULL ||
+		    strcmp(b->network, "loose") != 0))
 			n += line_add(out, outlen, "+ autostart.%s %s: network: "
 			    "loose (%s)\n", trigger, l->v[i].name, b == NULL ?
 			    "a new step" : "strict on the default branch");
+		for (k = 0; k < l->v[i].nmounts; k++) {
+			if (!mount_wider(conf, base, b, l->v[i].mounts[k],
+			    &why))
+				continue;
+			o = optional_named(&conf->optional_mounts,
+			    l->v[i].mounts[k]);
+			n += line_add(out, outlen, "+ autostart.%s %s: mounts: "
+			    "%s (%s at %s%s; %s)\n", trigger, l->v[i].name,
+			    l->v[i].mounts[k], o != NULL ? o->m.host : "?",
+			    o != NULL ? o->m.container : "?", o != NULL &&
+			    !o->m.readonly ? ", read-write" : "", why);
+		}
 	}
 	return n;
+}
+
+/* the same shared entry: subpath, path and type alike */
+static int
+shared_in(const struct rc_agent_shared *s, const struct rc_agent *b)
+{
+	int	j;
+
+	for (j = 0; b != NULL && j < b->nshared; j++)
+		if (strcmp(s->subpath, b->shared[j].subpath) == 0 &&
+		    strcmp(s->path, b->shared[j].path) == 0 &&
+		    strcmp(s->type, b->shared[j].type) == 0)
+			return 1;
+	return 0;
+}
+
+int
+rc_autostart_check(const struct rc_autostart *as,
+    const struct rc_optlist *opt, char *err, size_t errlen)
+{
+	const struct rc_steplist	*l;
+	size_t				 i;
+	int				 t, k;
+
+	for (t = 0; t < 2; t++) {
+		l = t == 0 ? &as->on_create : &as->on_start;
+		for (i = 0; i < l->n; i++)
+			for (k = 0; k < l->v[i].nmounts; k++) {
+				if (optional_named(opt, l->v[i].mounts[k]) !=
+				    NULL)
+					continue;
+				(void)snprintf(err, errlen, "autostart.%s %s: "
+				    "mounts: %s: no such optional_mounts entry "
+				    "(a step's mounts name entries of "
+				    "optional_mounts)", t == 0 ? "on_create" :
+				    "on_start", l->v[i].name,
+				    l->v[i].mounts[k]);
+				return -1;
+			}
+	}
+	return 0;
 }
 
 int
@@ -492,10 +637,8 @@ repoconf_widening(const struct repoconf *conf, const struct repoconf *base,
 
 	if (outlen > 0)
 		out[0] = '\0';
-	n += steps_widen(&conf->autostart.on_create,
-	    &base->autostart.on_create, "on_create", out, outlen);
-	n += steps_widen(&conf->autostart.on_start,
-	    &base->autostart.on_start, "on_start", out, outlen);
+	n += steps_widen(conf, base, 1, out, outlen);
+	n += steps_widen(conf, base, 0, out, outlen);
 	for (i = 0; i < conf->agents.n; i++) {
 		a = &conf->agents.v[i];
 		if (a->enabled != 1 && (agent == NULL ||
@@ -514,6 +657,12 @@ repoconf_widening(const struct repoconf *conf, const struct repoconf *base,
 				n += line_add(out, outlen, "+ agents.%s."
 				    "egress_allow: %s\n", a->name, a->egress[k]);
 		}
+		for (k = 0; k < a->nshared; k++)
+			if (!shared_in(&a->shared[k], b))
+				n += line_add(out, outlen, "+ agents.%s.shared: "
+				    "%s at %s (%s, read-write)\n", a->name,
+				    a->shared[k].subpath, a->shared[k].path,
+				    a->shared[k].type);
 	}
 	return n;
 }

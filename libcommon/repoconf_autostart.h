@@ -42,12 +42,22 @@ int	rc_step_env(const struct rc_envlist *base, const struct rc_autostart *,
 int	rc_step_timeout(const struct rc_autostart *, const struct rc_step *);
 
 /*
+ * After the layers: every step's mounts name an optional_mounts entry of
+ * opt.  0, or -1 with the message in err.
+ */
+int	rc_autostart_check(const struct rc_autostart *,
+	    const struct rc_optlist *opt, char *err, size_t errlen);
+
+/*
  * The escalation gate (R27): what conf's autostart and agents grant that
  * base's (the default branch's config) do not, one "+ ..." line each
  * into out: a step with network: loose that base has not loose under
- * the same trigger and name; for each agent conf runs (enabled, or
- * named agent), an egress_allow entry or install_network: loose that
- * base's agent of that name lacks.  The count of lines (out cut, still
+ * the same trigger and name; a step's mount that base's step of that
+ * name lacks, or whose optional_mounts entry differs from base's (other
+ * source or target, or read-write where base's is read-only); for each
+ * agent conf runs (enabled, or named agent), an egress_allow entry,
+ * install_network: loose or a shared entry that base's agent of that
+ * name lacks.  The count of lines (out cut, still
  * terminated, when it is short).
  */
 int	repoconf_widening(const struct repoconf *conf,

@@ -81,19 +81,25 @@ check_agents(const struct repoconf *c)
 		    a->nshared < 0 || a->nshared > RC_AGENT_SHARED_MAX ||
 		    a->nenv < 0 || a->nenv > RC_AGENT_ENV_MAX)
 			abort();
-		/* egress_allow and install_network: loose run; shared not */
-		if (eff && a->enabled == 1 && (a->nshared > 0 ||
-		    a->command[0] == '\0'))
+		/* an enabled agent runs: it has a command */
+		if (eff && a->enabled == 1 && a->command[0] == '\0')
 			abort();
 		if (eff && (a->enabled == RC_UNSET ||
 		    (strcmp(a->install_network, "strict") != 0 &&
 		    strcmp(a->install_network, "loose") != 0)))
 			abort();
 		for (j = 0; j < a->nshared; j++)
-			if (strstr(a->shared[j].subpath, "..") != NULL &&
+			if (a->shared[j].subpath[0] == '/' ||
+			    !terminated(a->shared[j].seed,
+			    sizeof(a->shared[j].seed)) ||
+			    (eff && strcmp(a->shared[j].type, "dir") != 0 &&
+			    strcmp(a->shared[j].type, "file") != 0) ||
+			    (eff && strcmp(a->shared[j].type, "dir") == 0 &&
+			    a->shared[j].seed[0] != '\0') ||
+			    (strstr(a->shared[j].subpath, "..") != NULL &&
 			    (strcmp(a->shared[j].subpath, "..") == 0 ||
 			    strncmp(a->shared[j].subpath, "../", 3) == 0 ||
-			    strstr(a->shared[j].subpath, "/../") != NULL))
+			    strstr(a->shared[j].subpath, "/../") != NULL)))
 				abort();
 	}
 }
@@ -104,6 +110,7 @@ check_steps(const struct rc_steplist *l)
 {
 	const struct rc_step	*st;
 	size_t			 i, j;
+	int			 k, m;
 
 	if (l->n > RC_STEPS_MAX || (l->n > 0 && l->v == NULL))
 		abort();
@@ -128,6 +135,20 @@ check_steps(const struct rc_steplist *l)
 		for (j = 0; j < i; j++)
 			if (strcmp(l->v[j].name, st->name) == 0)
 				abort();
+		/* mounts: kinds, each once, never on a background step */
+		if (st->nmounts < 0 || st->nmounts > RC_STEP_MOUNTS_MAX ||
+		    (st->background && st->nmounts > 0))
+			abort();
+		for (k = 0; k < st->nmounts; k++) {
+			if (!terminated(st->mounts[k], sizeof(st->mounts[k])) ||
+			    st->mounts[k][0] == '\0' ||
+			    strspn(st->mounts[k], "abcdefghijklmnopqrstuvwxyz"
+			    "0123456789_-") != strlen(st->mounts[k]))
+				abort();
+			for (m = 0; m < k; m++)
+				if (strcmp(st->mounts[m], st->mounts[k]) == 0)
+					abort();
+		}
 	}
 }
 

@@ -87,6 +87,12 @@ agents:
     install_check: "false"
     install: echo the install broke >&2; exit 3
     command: ./agent.sh
+  sharer:
+    install_check: "true"
+    command: "true"
+    shared:
+      - {subpath: sharer, path: ~/.sharer}
+      - {subpath: sharer-json/s.json, path: ~/.sharer.json, type: file, seed: "{}"}
 EOF
 	commit_config
 }
@@ -196,8 +202,7 @@ atf_test_case no_autostart_and_failures cleanup
 no_autostart_and_failures_head() {
 	atf_set descr "--no-autostart installs but launches nothing; a failing" \
 	    "install fails new with the reason and keeps the container; an" \
-	    "unknown agent, or one asking for what is not done yet, is" \
-	    "refused before anything is made"
+	    "unknown agent is refused before anything is made"
 	atf_set require.user root
 	atf_set timeout 300
 }
@@ -219,10 +224,7 @@ no_autostart_and_failures_body() {
 	atf_check -o inline:"RUNNING\n" incus list -c s --format csv "^$p-bad\$"
 	atf_check -s exit:1 -e match:"--agent nosuch: no such agent" \
 	    jbo repo new none --agent nosuch
-	atf_check -s exit:1 \
-	    -e match:"agents.claude.shared: its shared state directories are not supported yet" \
-	    jbo repo new cl --agent claude
-	atf_check -o inline:"" incus list -c n --format csv "^$p-(none|cl)\$"
+	atf_check -o inline:"" incus list -c n --format csv "^$p-none\$"
 }
 no_autostart_and_failures_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
@@ -490,7 +492,182 @@ EOF
 }
 escalation_gate_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+# the shared dir of this test's repo on the host (jb-mountd's, in state/)
+shared_dir() { echo "$(pwd)/state/mounts/shared/$(jb_prefix)"; }
+
+atf_test_case agent_shared cleanup
+agent_shared_head() {
+	atf_set descr "an agent's shared entries: made as the owner (0700)" \
+	    "under the suite's shared dir, mounted read-write at their path," \
+	    "a file seeded; what the container writes lands there owned by" \
+	    "the owner and is seen by the next container; journalled; a new" \
+	    "entry is an escalation; a symlink planted by a container on the" \
+	    "way, or a subpath with .. or absolute, is refused with its reason"
+	atf_set require.user root
+	atf_set timeout 400
+}
+agent_shared_body() {
+	setup
+	p=$(jb_prefix)
+	sd=$(shared_dir)
+	ou=$(id -u $JB_OWNER)
+	atf_check -e match:"agent sharer: shared sharer at ~/.sharer \(read-write\), made now" \
+	    -e match:"agent sharer: shared sharer-json/s.json at ~/.sharer.json \(read-write\), made now" \
+	    -e match:"ready: $p-sa" jbo repo new sa --agent sharer
+	atf_check -o inline:"$ou 700\n" stat -c "%u %a" "$sd"
+	atf_check -o inline:"$ou 700\n" stat -c "%u %a" "$sd/sharer"
+	atf_check -o inline:"$ou 600\n" stat -c "%u %a" "$sd/sharer-json/s.json"
+	atf_check -o inline:"{}" in_ctr $p-sa cat /home/dev/.sharer.json
+	# the container writes, the host's shared dir holds it, the owner's
+	atf_check in_ctr $p-sa sh -c 'echo hello > /home/dev/.sharer/note'
+	atf_check -o inline:"hello\n" cat "$sd/sharer/note"
+	atf_check -o inline:"$ou\n" stat -c %u "$sd/sharer/note"
+	atf_check -o match:"agent-sharer-0" -o match:"agent-sharer-1" \
+	    incus config device list $p-sa
+	jb_audit_has '.action == "mount" and .decision == "accept" and
+	    .container == $c and .by == "agents.sharer.shared" and
+	    .device == "agent-sharer-0"' --arg c $p-sa ||
+	    atf_fail "the shared mount is not in the audit journal"
+	# the next container of the repo sees the same state, nothing made
+	atf_check -e match:"agent sharer: shared sharer at ~/.sharer \(read-write\)$" \
+	    jbo repo new sb --agent sharer
+	atf_check -o inline:"hello\n" in_ctr $p-sb cat /home/dev/.sharer/note
+	# start keeps the devices: not attached twice
+	atf_check -e ignore jbo repo stop sb
+	atf_check -e not-match:"shared sharer" jbo repo start sb
+	atf_check -o inline:"hello\n" in_ctr $p-sb cat /home/dev/.sharer/note
+
+	# a container plants a symlink out of the shared dir; an entry
+	# through it is a new entry (the gate asks), then refused, naming it
+	atf_check in_ctr $p-sa ln -s /etc /home/dev/.sharer/esc
+	cat >> repo/.jailbee/config.yaml <<'EOC'
+      - {subpath: sharer/esc/x, path: ~/.esc}
+EOC
+	atf_check -s exit:1 \
+	    -e match:"\+ agents.sharer.shared: sharer/esc/x at ~/.esc \(dir, read-write\)" \
+	    -e match:"escalation gate: 1 privilege" jbo repo new se --agent sharer
+	atf_check -s exit:1 \
+	    -e match:"agents.sharer.shared\[2\]: sharer/esc in the shared directory is a symlink: refused" \
+	    jbo repo new se --agent sharer --yes
+	atf_check -s exit:1 test -e /etc/x
+	atf_check -o not-match:"agent-sharer-2" incus config device list $p-se
+	jb_audit_has '.action == "mount" and .decision == "refuse" and
+	    .container == $c and .by == "agents.sharer.shared"' --arg c $p-se ||
+	    atf_fail "the refused shared mount is not in the audit journal"
+	# a subpath out of the shared dir is refused as the config loads
+	sed -i 's|sharer/esc/x, path: ~/.esc|../x, path: ~/.esc|' \
+	    repo/.jailbee/config.yaml
+	atf_check -s exit:1 \
+	    -e match:"agents.sharer.shared\[2\].subpath: must not hold empty, \"\.\" or \"\.\.\" components" \
+	    jbo repo new sx --agent sharer --yes
+	sed -i 's|{subpath: ../x, path: ~/.esc}|{subpath: /etc, path: ~/.esc}|' \
+	    repo/.jailbee/config.yaml
+	atf_check -s exit:1 \
+	    -e match:"agents.sharer.shared\[2\].subpath: must be a relative path below the shared directory" \
+	    jbo repo new sx --agent sharer --yes
+	atf_check -o inline:"" incus list -c n --format csv "^$p-sx\$"
+}
+agent_shared_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+# has_device C DEV: container C has the disk device DEV
+has_device() {
+	incus config device list "$1" 2>/dev/null | grep -qx "$2"
+}
+
+atf_test_case step_mounts cleanup
+step_mounts_head() {
+	atf_set descr "a step's mounts: the optional mount is attached for" \
+	    "the step and detached when it ends (journalled, its deadline" \
+	    "cleared); with the runner killed during the step, jb-mountd's" \
+	    "deadline detaches it after a restart; a step mount the default" \
+	    "branch lacks is an escalation"
+	atf_set require.user root
+	atf_set timeout 400
+}
+step_mounts_body() {
+	setup
+	w=$(pwd)
+	p=$(jb_prefix)
+	mkdir -p stepdata
+	echo s3cret > stepdata/secret
+	chown -R $JB_OWNER stepdata
+	cat >> repo/.jailbee/config.yaml <<EOC
+optional_mounts:
+  stepdata: {host: $w/stepdata, container: /home/dev/stepdata}
+autostart:
+  on_create:
+    - name: usemount
+      run: cat /home/dev/stepdata/secret > "\$HOME/during"
+      mounts: [stepdata]
+    - name: after
+      run: if [ -e /home/dev/stepdata/secret ]; then echo present; else echo absent; fi > "\$HOME/after"
+  on_start:
+    - name: hold
+      run: if [ -e /home/dev/stepdata/hold ]; then touch "\$HOME/holding"; sleep 300; fi
+      mounts: [stepdata]
+      timeout: 10
+EOC
+	commit_config
+	atf_check -e match:"step usemount: mount stepdata attached at /home/dev/stepdata for it \(read-only\)" \
+	    -e match:"step usemount: mount stepdata detached" \
+	    -e match:"step hold: mount stepdata detached" \
+	    -e match:"ready: $p-sm" jbo repo new sm
+	atf_check -o inline:"s3cret\n" in_ctr $p-sm cat /home/dev/during
+	atf_check -o inline:"absent\n" in_ctr $p-sm cat /home/dev/after
+	has_device $p-sm optional-stepdata && atf_fail "still attached"
+	atf_check -o not-match:"^$p-sm " cat state/mounts/deadlines
+	jb_audit_has '.action == "mount" and .decision == "accept" and
+	    .container == $c and .by == "autostart step usemount" and
+	    .device == "optional-stepdata" and .until != null' --arg c $p-sm ||
+	    atf_fail "the step's mount is not in the audit journal"
+	jb_audit_has '.action == "unmount" and .decision == "accept" and
+	    .container == $c and .by == "autostart step usemount"' \
+	    --arg c $p-sm || atf_fail "the step's unmount is not journalled"
+
+	# the runner killed during the step: the deadline takes it back
+	touch stepdata/hold
+	jbo repo new sk > sk.out 2>&1 &
+	i=0
+	until in_ctr $p-sk test -e /home/dev/holding 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 600 ] || { cat sk.out; atf_fail "step hold never ran"; }
+		sleep 0.2
+	done
+	has_device $p-sk optional-stepdata || atf_fail "not attached in hold"
+	atf_check -o match:"^$p-sk stepdata [0-9]+$" cat state/mounts/deadlines
+	kill -KILL "$(cat jailbeed.pid)"
+	jb_wait_gone "$(cat jailbeed.pid)" 50 || atf_fail "jailbeed still up"
+	sleep 1
+	has_device $p-sk optional-stepdata || atf_fail "detached by nothing?"
+	rm -rf "$(cat rundir)"
+	jb_start
+	jb_tools
+	# the deadline: the step's timeout (10 s) and 30 s of slack
+	i=0
+	while has_device $p-sk optional-stepdata; do
+		i=$((i + 1))
+		[ $i -lt 600 ] || atf_fail "not detached by its deadline"
+		sleep 0.1
+	done
+	jb_audit_has '.action == "unmount" and .decision == "accept" and
+	    .container == $c and .kind == "stepdata" and
+	    .reason == "deadline reached"' --arg c $p-sk ||
+	    atf_fail "the deadline's unmount is not journalled"
+	rm stepdata/hold
+
+	# a mount the default branch's step lacks is wider: the gate asks
+	sed -i 's|^    - name: after$|    - name: after\n      mounts: [stepdata]|' \
+	    repo/.jailbee/config.yaml
+	atf_check -s exit:1 \
+	    -e match:"\+ autostart.on_create after: mounts: stepdata \($w/stepdata at /home/dev/stepdata; not the default branch's\)" \
+	    -e match:"escalation gate: 1 privilege" jbo repo new g
+	atf_check -o inline:"" incus list -c n --format csv "^$p-g\$"
+}
+step_mounts_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
 atf_init_test_cases() {
+	atf_add_test_case agent_shared
+	atf_add_test_case step_mounts
 	atf_add_test_case escalation_gate
 	atf_add_test_case autostart_steps
 	atf_add_test_case install_network

@@ -99,6 +99,21 @@ ATF_TC_BODY(expand_and_kinds, tc)
 	ATF_CHECK(!mnt_kind_ok("a b"));
 	ATF_CHECK(mnt_kind_ok("abcdefghijklmnopqrstuvwxyz012345"));
 	ATF_CHECK(!mnt_kind_ok("abcdefghijklmnopqrstuvwxyz0123456"));
+
+	/* an agent's shared entry: agent-<agent>-<index> */
+	ATF_CHECK(mnt_agent_device_ok("agent-claude-0"));
+	ATF_CHECK(mnt_agent_device_ok("agent-my-agent-12"));
+	ATF_CHECK(mnt_agent_device_ok("agent-abcdefghijklmnopqrstuvwxyz"
+	    "012345-7"));
+	ATF_CHECK(!mnt_agent_device_ok("agent-abcdefghijklmnopqrstuvwxyz"
+	    "0123456-7"));
+	ATF_CHECK(!mnt_agent_device_ok("agent-claude"));
+	ATF_CHECK(!mnt_agent_device_ok("agent-claude-"));
+	ATF_CHECK(!mnt_agent_device_ok("agent--0"));
+	ATF_CHECK(!mnt_agent_device_ok("agent-claude-100"));
+	ATF_CHECK(!mnt_agent_device_ok("agent-Claude-0"));
+	ATF_CHECK(!mnt_agent_device_ok("agent-c/d-0"));
+	ATF_CHECK(!mnt_agent_device_ok("host-0"));
 }
 
 static const char host_info[] =

@@ -1677,6 +1677,13 @@ ATF_TC_BODY(template, tc)
 	ATF_CHECK_EQ(c.loose_auto_revert.after, RC_DEF_LOOSE_AFTER);
 	ATF_CHECK_EQ(c.mount_auto_revert.after, RC_DEF_MOUNT_AFTER);
 	ATF_CHECK_STREQ("myrepo-base", c.base_alias);
+	ATF_REQUIRE_EQ(c.optional_mounts.n, 1);
+	ATF_REQUIRE_EQ(c.autostart.on_create.n, 1);
+	ATF_REQUIRE_EQ(c.autostart.on_create.v[0].nmounts, 1);
+	ATF_CHECK_STREQ("aws", c.autostart.on_create.v[0].mounts[0]);
+	ATF_REQUIRE_MSG(repoconf_agent(&c, "myagent") != NULL, "no myagent");
+	ATF_CHECK_EQ(repoconf_agent(&c, "myagent")->nshared, 2);
+	ATF_CHECK_STREQ("{}", repoconf_agent(&c, "myagent")->shared[1].seed);
 	/* and the defaults it states are the ones finish fills */
 	repoconf_free(&c);
 	fresh(&c);
@@ -1758,9 +1765,14 @@ static const char orig_repo[] =
     "    ai_pr_model: sonnet\n"
     "    pr_prompt: null\n"
     "    ai_pr_timeout: 600\n"
-    "  codex: {enabled: false, egress_allow: []}\n"
+    "  codex:\n    enabled: false\n    egress_allow: []\n"
+    "    shared:\n      - {subpath: codex-auth, path: ~/.codex-auth, "
+    "type: dir,\n         seed: null}\n"
     "autostart:\n"
-    "  on_create: []\n  on_start: []\n  step_timeout: 600\n  env: {}\n"
+    "  on_create:\n    - {name: deps, run: make deps, network: loose, "
+    "mounts: [aws],\n       env: {}, working_dir: null, background: "
+    "false, timeout: 300,\n       continue_on_error: false}\n"
+    "  on_start: []\n  step_timeout: 600\n  env: {}\n"
     "docker_registry_mirror: {extra_registries: []}\n"
     "new: {clone_from: origin, autofetch: true, background: false,\n"
     "      submodules: false}\n"
@@ -1816,10 +1828,16 @@ ATF_TC_BODY(original_full_config, tc)
 	ATF_CHECK_EQ(a->nenv, 1);
 	ATF_CHECK_STREQ(a->egress[0], "api.anthropic.com:443");
 	ATF_CHECK_STREQ(a->egress[a->negress - 1], "g.example:443");
-	/* codex: its preset egress reset by [] */
+	/* codex: its preset egress reset by [], a shared entry after its own */
 	ATF_REQUIRE((a = agent(&c, "codex")) != NULL);
 	ATF_CHECK_EQ(a->negress, 0);
 	ATF_CHECK_STREQ(a->command, "codex");
+	ATF_REQUIRE_EQ(a->nshared, 2);
+	ATF_CHECK_STREQ(a->shared[1].subpath, "codex-auth");
+	/* a step's mounts name optional_mounts entries */
+	ATF_REQUIRE_EQ(c.autostart.on_create.n, 1);
+	ATF_REQUIRE_EQ(c.autostart.on_create.v[0].nmounts, 1);
+	ATF_CHECK_STREQ(c.autostart.on_create.v[0].mounts[0], "aws");
 	repoconf_free(&c);
 }
 
@@ -1853,10 +1871,6 @@ ATF_TC_BODY(original_not_yet, tc)
 	    "config.yaml:1: docker_registry_mirror.extra_registries" NOTYET);
 	BAD(G, "docker_registry_mirror: {enabled: true}\n",
 	    "global.yaml:1: docker_registry_mirror.enabled" NOTYET);
-	BAD(R, "autostart:\n  on_start:\n    - {name: a, run: b, mounts: "
-	    "[data]}\n", "config.yaml:3: autostart.on_start[0].mounts: not "
-	    "supported yet by JailBee: a step's optional mounts; remove it, or "
-	    "attach the mount with jbctl mount before the step");
 	BAD(R, "new: {background: true}\n", "config.yaml:1: new.background"
 	    NOTYET);
 	BAD(R, "new: {submodules: true}\n", "config.yaml:1: new.submodules"
@@ -1984,17 +1998,30 @@ ATF_TC_BODY(agents_presets, tc)
 	ATF_CHECK_STREQ(a->command, "claude");
 	repoconf_free(&c);
 
-	/* enabled: what running it needs but is not done yet is refused */
+	/* enabled: an agent runs with its shared entries; a command it needs */
 	{
 		char	err[RC_ERR_MAX] = "";
 
 		fresh(&c);
 		OK(R, "agents:\n  claude: {enabled: true}\n", &c);
+		ATF_CHECK_MSG(repoconf_finish(&c, "/src/proj", 1000, 1001, err,
+		    sizeof(err)) == 0, "%s", err);
+		ATF_REQUIRE((a = agent(&c, "claude")) != NULL);
+		ATF_REQUIRE_EQ(a->nshared, 2);
+		ATF_CHECK_STREQ(a->shared[0].subpath, "claude");
+		ATF_CHECK_STREQ(a->shared[0].path, "~/.claude");
+		ATF_CHECK_STREQ(a->shared[0].type, "dir");
+		ATF_CHECK_STREQ(a->shared[1].type, "file");
+		ATF_CHECK_STREQ(a->shared[1].seed, "{}");
+		repoconf_free(&c);
+		/* a directory has no first content */
+		fresh(&c);
+		OK(R, "agents:\n  x:\n    command: c\n    shared: [{subpath: "
+		    "a, path: /a, seed: hi}]\n", &c);
 		ATF_CHECK(repoconf_finish(&c, "/src/proj", 1000, 1001, err,
 		    sizeof(err)) == -1);
-		ATF_CHECK_STREQ(err, "agents.claude.shared: its shared state "
-		    "directories are not supported yet: set it empty ([]) to "
-		    "run the agent without them");
+		ATF_CHECK_STREQ(err, "agents.x.shared[0].seed: only a file's "
+		    "first content (type: file); a directory starts empty");
 		repoconf_free(&c);
 		/*
 		 * its egress_allow joins the allowlist, install_network:
@@ -2038,6 +2065,18 @@ ATF_TC_BODY(agents_presets, tc)
 	BAD(R, "agents:\n  x:\n    shared: [{subpath: a}]\n",
 	    "config.yaml:3: agents.x.shared[0].path: missing (this key is "
 	    "required)");
+	BAD(R, "agents:\n  x:\n    shared: [{subpath: /etc, path: /a}]\n",
+	    "config.yaml:3: agents.x.shared[0].subpath: must be a relative "
+	    "path below the shared directory");
+	BAD(R, "agents:\n  x:\n    shared: [{subpath: a/../../b, path: "
+	    "/a}]\n", "config.yaml:3: agents.x.shared[0].subpath: must not "
+	    "hold empty, \".\" or \"..\" components");
+	BAD(R, "agents:\n  x:\n    shared: [{subpath: a, path: ~/../b}]\n",
+	    "config.yaml:3: agents.x.shared[0].path: must be ~/ and a path "
+	    "without \".\" or \"..\"");
+	BAD(R, "agents:\n  x:\n    shared: [{subpath: a, path: /a, type: "
+	    "fifo}]\n", "config.yaml:3: agents.x.shared[0].type: must be dir "
+	    "or file");
 }
 
 /* the effective agents print and read back to the same print */
@@ -2090,9 +2129,11 @@ ATF_TC_BODY(autostart_steps, tc)
 	OK(G, "autostart:\n  env: {A: global, B: global}\n"
 	    "  on_start:\n    - {name: g1, run: echo g}\n", &c);
 	OK(R, "container: {env: {A: ctr, C: ctr}}\n"
+	    "optional_mounts:\n  aws: {host: ~/.aws, container: /a}\n"
+	    "  data: {host: /srv/d, container: /d}\n"
 	    "autostart:\n  step_timeout: 30\n  env: {B: auto, D: null}\n"
 	    "  on_create:\n    - name: deps\n      run: ./setup.sh --all\n"
-	    "      network: loose\n      timeout: 5\n"
+	    "      network: loose\n      timeout: 5\n      mounts: [aws, data]\n"
 	    "      env: {C: step}\n      working_dir: sub/dir\n"
 	    "  on_start:\n    - {name: srv, run: ./serve, background: true,\n"
 	    "       continue_on_error: true, mounts: []}\n", &c);
@@ -2104,6 +2145,10 @@ ATF_TC_BODY(autostart_steps, tc)
 	ATF_CHECK_STREQ(st->run, "./setup.sh --all");
 	ATF_CHECK_STREQ(st->network, "loose");
 	ATF_CHECK_STREQ(st->working_dir, "sub/dir");
+	ATF_REQUIRE_EQ(st->nmounts, 2);
+	ATF_CHECK_STREQ(st->mounts[0], "aws");
+	ATF_CHECK_STREQ(st->mounts[1], "data");
+	ATF_CHECK_EQ(c.autostart.on_start.v[1].nmounts, 0);
 	ATF_CHECK_EQ(rc_step_timeout(&c.autostart, st), 5);
 	ATF_CHECK_EQ(rc_step_timeout(&c.autostart,
 	    &c.autostart.on_start.v[0]), 30);
@@ -2158,6 +2203,31 @@ ATF_TC_BODY(autostart_steps, tc)
 	    "network: loose on a background step is not supported yet by "
 	    "JailBee (nothing would take the network back when it ends): run "
 	    "it in the foreground");
+	BAD(R, "autostart:\n  on_start:\n    - {name: a, run: b, mounts: "
+	    "[x], background: true}\n", "config.yaml:3: "
+	    "autostart.on_start[0]: mounts on a background step is not "
+	    "supported by JailBee (nothing would detach them when it ends): "
+	    "run it in the foreground");
+	BAD(R, "autostart:\n  on_start:\n    - {name: a, run: b, mounts: "
+	    "[x, x]}\n", "config.yaml:3: autostart.on_start[0].mounts[1]: "
+	    "\"x\" is named twice");
+	BAD(R, "autostart:\n  on_start:\n    - {name: a, run: b, mounts: "
+	    "[../x]}\n", "config.yaml:3: autostart.on_start[0].mounts[0]: "
+	    "expected the name of an optional_mounts entry "
+	    "([a-z0-9][a-z0-9_-]*, at most 32 characters)");
+	BAD(R, "autostart:\n  on_start:\n    - {name: a, run: b, mounts: "
+	    "x}\n", "config.yaml:3: autostart.on_start[0].mounts: expected a "
+	    "sequence of optional_mounts names, got a string");
+	/* a step's mount names an optional_mounts entry */
+	fresh(&c);
+	OK(R, "autostart:\n  on_create:\n    - {name: a, run: b, mounts: "
+	    "[nosuch]}\n", &c);
+	ATF_CHECK(repoconf_finish(&c, "/src/proj", 1000, 1001, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK_STREQ(err, "autostart.on_create a: mounts: nosuch: no such "
+	    "optional_mounts entry (a step's mounts name entries of "
+	    "optional_mounts)");
+	repoconf_free(&c);
 	BAD(R, "autostart: {step_timeout: 0}\n", "config.yaml:1: "
 	    "autostart.step_timeout: must be between 1 and 86400");
 	BAD(R, "autostart: {on_start: {a: b}}\n", "config.yaml:1: "
@@ -2201,6 +2271,42 @@ ATF_TC_BODY(autostart_widening, tc)
 	ATF_CHECK_EQ(repoconf_widening(&c, &b, "other", small,
 	    sizeof(small)), 3);
 	ATF_CHECK_EQ(strlen(small), sizeof(small) - 1);
+	repoconf_free(&c);
+	repoconf_free(&b);
+
+	/* a step's mounts, an agent's shared entries */
+	fresh(&b);
+	OK(R, "optional_mounts:\n  aws: {host: ~/.aws, container: /a}\n"
+	    "  data: {host: /srv/d, container: /d}\n"
+	    "autostart:\n  on_start:\n    - {name: s, run: x, mounts: "
+	    "[aws]}\n"
+	    "agents:\n  fake: {command: f, shared: [{subpath: f, path: "
+	    "~/.f}]}\n", &b);
+	FINISH(&b);
+	fresh(&c);
+	OK(R, "optional_mounts:\n  aws: {host: ~/.aws, container: /a}\n"
+	    "  data: {host: /srv/d, container: /d, readonly: false}\n"
+	    "autostart:\n  on_start:\n    - {name: s, run: x, mounts: "
+	    "[aws, data]}\n"
+	    "agents:\n  fake: {command: f, shared: [{subpath: f, path: "
+	    "~/.f}, {subpath: g, path: ~/.g}]}\n", &c);
+	FINISH(&c);
+	ATF_CHECK_EQ(repoconf_widening(&c, &b, "fake", out, sizeof(out)), 2);
+	ATF_CHECK_STREQ(out, "+ autostart.on_start s: mounts: data (/srv/d "
+	    "at /d, read-write; not the default branch's)\n"
+	    "+ agents.fake.shared: g at ~/.g (dir, read-write)\n");
+	ATF_CHECK_EQ(repoconf_widening(&b, &b, "fake", out, sizeof(out)), 0);
+	repoconf_free(&c);
+	/* the same step and kind, another source: wider */
+	fresh(&c);
+	OK(R, "optional_mounts:\n  aws: {host: ~/.ssh, container: /a}\n"
+	    "autostart:\n  on_start:\n    - {name: s, run: x, mounts: "
+	    "[aws]}\n", &c);
+	FINISH(&c);
+	ATF_CHECK_EQ(repoconf_widening(&c, &b, NULL, out, sizeof(out)), 1);
+	ATF_CHECK_STREQ(out, "+ autostart.on_start s: mounts: aws (~/.ssh at "
+	    "/a; its optional_mounts entry differs from the default "
+	    "branch's)\n");
 	repoconf_free(&c);
 	repoconf_free(&b);
 }
