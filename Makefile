@@ -124,8 +124,9 @@ JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/repo.c jb-mountd/image.c \
 JBSSHD_SRCS	:= jb-sshd/jb-sshd.c jb-sshd/session.c jb-sshd/spawner.c
 JBSSHD_SRCS	+= jb-sshd/sftp.c
 JBCTL_SRCS	:= jbctl/jbctl.c jbctl/output.c jbctl/remote.c jbctl/local.c \
-		   jbctl/term.c jbctl/base.c jbctl/sshkeys.c jbctl/git.c \
-		   jbctl/gitrun.c
+		   jbctl/term.c jbctl/base.c jbctl/sshkeys.c jbctl/git.c
+# host git for the git bridge: jbctl's, and jb-gitd's over SSH
+COMMON_SRCS	+= libcommon/gitrun.c
 # git's remote helper for jailbee::NAME, installed beside jbctl
 GITREMOTE_SRCS	:= jbctl/gitremote.c jbctl/remote.c jbctl/term.c jbctl/output.c
 
