@@ -133,6 +133,10 @@ job_dispatch(struct job *job)
 	case CMD_REPO_RM:
 		cmd_repo(job);
 		break;
+	case CMD_GIT_FETCH:
+	case CMD_GIT_PULL:
+		cmd_git(job);
+		break;
 	default:
 		job_end(job, 0, "this command is not carried out by jailbeed");
 	}

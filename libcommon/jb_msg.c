@@ -58,6 +58,8 @@ jb_imsg_name(uint32_t type)
 	case IMSG_SSHD_SFTP_NAME:	return "SSHD_SFTP_NAME";
 	case IMSG_SSHD_SFTP_FD:	return "SSHD_SFTP_FD";
 	case IMSG_SSHD_SFTP_DONE:	return "SSHD_SFTP_DONE";
+	case IMSG_GITD_FETCH:	return "GITD_FETCH";
+	case IMSG_GITD_RESULT:	return "GITD_RESULT";
 	case IMSG_INCUS_SFTP_HELPER:	return "INCUS_SFTP_HELPER";
 	case IMSG_MOUNTD_CHECK:		return "MOUNTD_CHECK";
 	case IMSG_MOUNTD_CHECKED:	return "MOUNTD_CHECKED";

@@ -239,6 +239,15 @@ enum jb_imsg_type {
 	IMSG_SSHD_SFTP_FD,	/* P->S, struct jb_sftp_done + jb-sftp's stdio */
 	IMSG_SSHD_SFTP_DONE,	/* P->S, struct jb_sftp_done */
 
+	/*
+	 * parent <-> jb-gitd: 600..  The git bridge over SSH: host git
+	 * run as the owner in one registered checkout, writing its .git
+	 * only, fetching through the stream given.
+	 */
+	IMSG_GITD_FETCH = 600,	/* P->G, struct jb_gitd_fetch + the stream to
+				   git upload-pack in the container */
+	IMSG_GITD_RESULT,	/* G->P, struct jb_gitd_result, before DONE */
+
 	/* jbctl <-> parent (control socket): 1000.. */
 	IMSG_CTL_STATUS = 1000,	/* client -> parent, none */
 	IMSG_CTL_STATUS_ENTRY,	/* parent -> client, struct jb_proc_status */
@@ -945,6 +954,31 @@ struct jb_netd_pinned {
 	uint32_t	gen;
 	int32_t		ok;
 	char		err[JB_ERR_TEXT_MAX];
+};
+
+/*
+ * GITD_FETCH: the container's branch into ref (refs/jailbee/SHORT/BRANCH)
+ * of the checkout at toplevel; into: "" or a host branch to fast-forward
+ * to it, never the one checked out.  Both names are checked by the
+ * parent (gitref.h) and again by jb-gitd.
+ */
+struct jb_gitd_fetch {
+	char		toplevel[PATH_MAX];	/* the registered checkout */
+	char		name[JB_INSTANCE_MAX];	/* the container, for messages */
+	char		branch[JB_BRANCH_MAX];	/* the container's */
+	char		ref[JB_BRANCH_MAX + JB_INSTANCE_MAX + 16];
+	char		into[JB_BRANCH_MAX];
+	uint64_t	max_bytes;		/* what the transfer may move */
+	uint32_t	timeout;		/* seconds */
+};
+
+/* what moved; text: git's own words on failure (from the container too) */
+struct jb_gitd_result {
+	int32_t		ok;
+	char		old[48], new[48];	/* the ref before and after */
+	char		into_old[48];		/* --into's branch before */
+	uint64_t	commits, objects, bytes;
+	char		text[JB_ERR_TEXT_MAX];
 };
 
 const char	*jb_imsg_name(uint32_t);
