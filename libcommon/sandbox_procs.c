@@ -278,6 +278,9 @@ static const int gitd_calls[] = {
 	SCMP_SYS(lstat), SCMP_SYS(getxattr), SCMP_SYS(lgetxattr),
 	SCMP_SYS(membarrier), SCMP_SYS(copy_file_range),
 	SCMP_SYS(sendfile), SCMP_SYS(get_mempolicy),
+	/* each worker's own Landlock */
+	SCMP_SYS(landlock_create_ruleset), SCMP_SYS(landlock_add_rule),
+	SCMP_SYS(landlock_restrict_self),
 };
 
 void
