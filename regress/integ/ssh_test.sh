@@ -1552,11 +1552,14 @@ EOS
 exec in_ctr $c git -C /home/dev/$p \\
     -c user.email=dev@example.org -c user.name=dev "\$@"
 EOS
-	chmod 0755 bin/hg bin/cg
+	cat > bin/gs <<EOS
+#!/bin/sh
+exec jssh -i "$(pwd)/key1" jailbee@127.0.0.1 "\$@"
+EOS
+	chmod 0755 bin/hg bin/cg bin/gs
 	atf_check -o ignore -e ignore jbo repo init
 	atf_check -e ignore jbo repo new box
 	base=$(hg rev-parse main)
-	gs() { jssh -i key1 jailbee@127.0.0.1 "$@"; }
 
 	# the owner's configuration names a filter;
 	# the container plants hooks, fsmonitor and an attributes file
