@@ -89,8 +89,20 @@ git_finish(struct gjob *g)
 	const char		*into = g->f.into;
 	int			 n;
 
-	if (!g->exec_done || (g->gitd_sent && !g->gitd_done))
+	if (g->gitd_sent && !g->gitd_done)
 		return;
+	if (!g->exec_done) {
+		if (!g->gitd_sent)
+			return;
+		/*
+		 * jb-gitd is done and closed its end of the stream; what
+		 * runs in the container may ignore that and never end: the
+		 * exec is left to end by itself, its answers dropped
+		 */
+		if (job->exec != NULL)
+			job->exec->arg = NULL;
+		job->exec = NULL;
+	}
 	if (!g->gitd_sent) {
 		job_end(job, 0, "git %s: %s", job->args[0], g->err[0] ?
 		    g->err : "git upload-pack did not start in the container");
@@ -173,6 +185,12 @@ exec_msg(struct req *r, struct imsg *imsg)
 	struct jb_exec_fd	 f;
 	int			 fd;
 
+	if (g == NULL) {
+		/* the job ended: an fd that still comes is closed */
+		if ((fd = imsg_get_fd(imsg)) != -1)
+			close(fd);
+		return;
+	}
 	switch (imsg_get_type(imsg)) {
 	case IMSG_INCUS_EXEC_FD:
 		if (imsg_get_data(imsg, &f, sizeof(f)) == -1 ||
@@ -213,6 +231,8 @@ exec_done(struct req *r, int ok, const char *err)
 {
 	struct gjob	*g = r->arg;
 
+	if (g == NULL)
+		return;
 	g->exec_done = 1;
 	g->exec_ok = ok;
 	if (!ok && !g->gitd_sent)
