@@ -130,8 +130,9 @@ JBMOUNTD_SRCS	+= jb-mountd/shared.c
 JBSSHD_SRCS	:= jb-sshd/jb-sshd.c jb-sshd/session.c jb-sshd/spawner.c
 JBSSHD_SRCS	+= jb-sshd/sftp.c
 JBCTL_SRCS	:= jbctl/jbctl.c jbctl/remote.c jbctl/local.c \
-		   jbctl/term.c jbctl/base.c jbctl/sshkeys.c jbctl/git.c \
-		   jbctl/gitrun.c
+		   jbctl/term.c jbctl/base.c jbctl/sshkeys.c jbctl/git.c
+# host git for the git bridge: jbctl's, and jb-gitd's over SSH
+COMMON_SRCS	+= libcommon/gitrun.c
 # git's remote helper for jailbee::NAME, installed beside jbctl
 GITREMOTE_SRCS	:= jbctl/gitremote.c jbctl/remote.c jbctl/term.c
 
@@ -139,6 +140,10 @@ PROGS		:= jailbeed jb-incus jb-netd jb-mountd jb-sshd jbctl \
 		   git-remote-jailbee
 # the SFTP helper jailbeed pushes into containers: static, for any libc
 PROGS		+= jb-sftp
+# the git bridge's host writer over SSH (runs git-remote-jailbee beside it)
+JBGITD_SRCS	:= jb-gitd/jb-gitd.c jb-gitd/worker.c
+JAILBEED_SRCS	+= jailbeed/cmd_git.c
+PROGS		+= jb-gitd
 LIBCOMMON	:= $(O)/libcommon.a
 
 TESTLIBS	 = $(O)/libincus.a $(O)/libnetd.a $(O)/libjbctl.a \
@@ -193,6 +198,8 @@ $(O)/jb-mountd: $(call objs,$(JBMOUNTD_SRCS)) $(LIBCOMMON)
 $(O)/jb-sshd: $(call objs,$(JBSSHD_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(SSH_LIBS)
 $(O)/jbctl: $(call objs,$(JBCTL_SRCS)) $(LIBCOMMON)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+$(O)/jb-gitd: $(call objs,$(JBGITD_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 $(O)/git-remote-jailbee: $(call objs,$(GITREMOTE_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
@@ -298,7 +305,8 @@ install: all
 	install -m 0755 $(O)/jbctl $(DESTDIR)$(BINDIR)/jbctl
 	install -m 0755 $(O)/git-remote-jailbee \
 	    $(DESTDIR)$(BINDIR)/git-remote-jailbee
-	for p in jb-incus jb-netd jb-mountd jb-sshd jb-sftp; do \
+	for p in jb-incus jb-netd jb-mountd jb-sshd jb-sftp jb-gitd \
+	    git-remote-jailbee; do \
 	    install -m 0755 $(O)/$$p $(DESTDIR)$(LIBEXECDIR)/$$p; done
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
 	    $(DESTDIR)$(MANDIR)/man8

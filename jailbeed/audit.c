@@ -305,6 +305,8 @@ static const struct {
 	{ CMD_PORT_TO_CONTAINER, "port.add" },
 	{ CMD_PORT_TO_HOST, "port.add" },
 	{ CMD_PORT_RM, "port.rm" },
+	{ CMD_GIT_FETCH, "git.fetch" },
+	{ CMD_GIT_PULL, "git.pull" },
 };
 
 /* the container a command acts on, as resolved (and its repo) */
@@ -373,6 +375,11 @@ audit_job_end(struct job *job, int ok, const char *err)
 	}
 	if (job_opt(job, "force") != NULL)
 		audit_str(&r, "force", "true");
+	if (job->audit_git) {
+		audit_str(&r, "branch", job->audit_branch);
+		audit_str(&r, "refs", job->audit_refs);
+		audit_num(&r, "bytes", (long long)job->audit_bytes);
+	}
 	audit_write(&r);
 }
 

@@ -37,6 +37,7 @@ struct jb_child children[PROC_MAX] = {
 	[PROC_NETD] =	{ .name = "jb-netd" },
 	[PROC_MOUNTD] =	{ .name = "jb-mountd" },
 	[PROC_SSHD] =	{ .name = "jb-sshd" },
+	[PROC_GITD] =	{ .name = "jb-gitd" },
 };
 
 static void	child_dispatch(int, short, void *);
@@ -120,6 +121,10 @@ children_spawn(void)
 			argv[argc++] = "-s";
 			argv[argc++] = env->conf.state_dir;
 		}
+		if (i == PROC_GITD) {
+			argv[argc++] = "-o";
+			argv[argc++] = env->conf.owner;
+		}
 		if (i == PROC_MOUNTD) {
 			argv[argc++] = "-o";
 			argv[argc++] = env->conf.owner;
@@ -159,6 +164,9 @@ children_spawn(void)
 		 */
 		if (i == PROC_SSHD || i == PROC_MOUNTD)
 			imsgbuf_allow_fdpass(&c->iev.ibuf);
+		/* the stream to git upload-pack goes down to jb-gitd */
+		if (i == PROC_GITD)
+			imsgbuf_allow_fdsend(&c->iev.ibuf);
 		log_debug("started %s, pid %d", c->name, (int)c->pid);
 	}
 }
@@ -362,6 +370,7 @@ child_dispatch(int fd, short event, void *arg)
 		case IMSG_NETD_CHECKED:
 		case IMSG_NETD_BLOCK:		/* B6 */
 		case IMSG_NETD_RESOLVED:	/* net refresh */
+		case IMSG_GITD_RESULT:		/* the git bridge over SSH */
 			if (req_dispatch(c - children, &imsg) == -1)
 				jailbeed_shutdown(1);
 			break;

@@ -26,6 +26,7 @@ enum jb_proc {
 	PROC_NETD,
 	PROC_MOUNTD,
 	PROC_SSHD,
+	PROC_GITD,
 	PROC_MAX
 };
 
@@ -88,6 +89,11 @@ struct job {
 	const char		*audit_key;	/* a fixed word, or NULL */
 	char			 audit_val[128];
 	int64_t			 audit_until;	/* a deadline it set, or 0 */
+	/* the git bridge's: the branch, the refs it moved, bytes received */
+	int			 audit_git;
+	char			 audit_branch[JB_BRANCH_MAX];
+	char			 audit_refs[2 * JB_BRANCH_MAX + 96];
+	uint64_t		 audit_bytes;
 };
 
 extern struct jailbeed	*env;

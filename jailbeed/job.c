@@ -109,6 +109,8 @@ static const struct {
 	{ CMD_RELOAD,		cmd_reload },
 	{ CMD_REPO_LS,		cmd_repo },
 	{ CMD_REPO_RM,		cmd_repo },
+	{ CMD_GIT_FETCH,	cmd_git },
+	{ CMD_GIT_PULL,		cmd_git },
 };
 
 static void

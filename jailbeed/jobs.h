@@ -50,5 +50,6 @@ void	cmd_config(struct job *);
 void	cmd_base(struct job *);
 void	cmd_net(struct job *);
 void	cmd_doctor(struct job *);
+void	cmd_git(struct job *);
 
 #endif /* JAILBEED_JOBS_H */

@@ -37,7 +37,6 @@
 #include "repoconf.h"
 
 #define OID_MAX		128
-#define TMP_MAX_FILES	64
 
 struct gitctx {
 	const char		*name;		/* as the user typed it */
@@ -141,73 +140,6 @@ lookup(struct imsgbuf *ibuf, struct gitctx *g, const char *name,
 	return 0;
 }
 
-/* loose objects plus packed ones, as git count-objects -v tells */
-static uint64_t
-object_count(void)
-{
-	char		 out[2048], *p;
-	uint64_t	 n = 0;
-
-	if (gitrun_capture(out, sizeof(out), 1, "count-objects", "-v",
-	    NULL) == -1)
-		return 0;
-	for (p = out; p != NULL && *p != '\0'; p = strchr(p, '\n')) {
-		if (*p == '\n')
-			p++;
-		if (strncmp(p, "count: ", 7) == 0)
-			n += strtoull(p + 7, NULL, 10);
-		else if (strncmp(p, "in-pack: ", 9) == 0)
-			n += strtoull(p + 9, NULL, 10);
-	}
-	return n;
-}
-
-struct tmplist {
-	char	dir[PATH_MAX];
-	char	names[TMP_MAX_FILES][NAME_MAX + 1];
-	int	n;
-};
-
-/* objects/pack/tmp_* now: an interrupted fetch leaves such files */
-static void
-tmp_scan(struct tmplist *t)
-{
-	DIR		*d;
-	struct dirent	*de;
-
-	t->n = 0;
-	if (gitrun_line(t->dir, sizeof(t->dir), "rev-parse", "--git-path",
-	    "objects/pack", NULL) == -1 || (d = opendir(t->dir)) == NULL) {
-		t->dir[0] = '\0';
-		return;
-	}
-	while ((de = readdir(d)) != NULL && t->n < TMP_MAX_FILES)
-		if (strncmp(de->d_name, "tmp_", 4) == 0)
-			strlcpy(t->names[t->n++], de->d_name,
-			    sizeof(t->names[0]));
-	closedir(d);
-}
-
-/* nothing half-written stays: the tmp_* files this fetch left go */
-static void
-tmp_clean(const struct tmplist *before)
-{
-	struct tmplist	 now;
-	char		 path[PATH_MAX * 2];
-	int		 i, k;
-
-	tmp_scan(&now);
-	for (i = 0; i < now.n; i++) {
-		for (k = 0; k < before->n; k++)
-			if (strcmp(now.names[i], before->names[k]) == 0)
-				break;
-		if (k < before->n)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", now.dir, now.names[i]);
-		(void)unlink(path);
-	}
-}
-
 /*
  * The container's branch into g->ref.  quiet: the summary goes to stderr.
  * *oid gets the fetched commit.
@@ -217,7 +149,7 @@ fetch(struct gitctx *g, int tostderr, char *oid, size_t oidlen)
 {
 	char		 old[OID_MAX], spec[PATH_MAX * 2], cnt[64];
 	char		 excl[PATH_MAX + 16], stats[128];
-	struct tmplist	 tmp;
+	struct gitrun_tmp tmp;
 	uint64_t	 before, after, in = 0, out = 0;
 	int		 p[2], rv;
 	ssize_t		 n;
@@ -226,8 +158,8 @@ fetch(struct gitctx *g, int tostderr, char *oid, size_t oidlen)
 	if (gitrun_line(old, sizeof(old), "rev-parse", "-q", "--verify",
 	    g->ref, NULL) == -1)
 		old[0] = '\0';
-	before = object_count();
-	tmp_scan(&tmp);
+	before = gitrun_objects();
+	gitrun_tmp_scan(&tmp);
 	snprintf(spec, sizeof(spec), "+refs/heads/%s:%s", g->branch, g->ref);
 	if (pipe(p) == -1)
 		return fail("pipe: %s", strerror(errno));
@@ -242,13 +174,13 @@ fetch(struct gitctx *g, int tostderr, char *oid, size_t oidlen)
 	close(p[0]);
 	stats[got] = '\0';
 	if (rv == -1) {
-		tmp_clean(&tmp);
+		gitrun_tmp_clean(&tmp);
 		return fail("fetch %s: git fetch of the container's branch %s "
 		    "failed (see above); no ref moved on the host", g->name,
 		    g->branch);
 	}
 	(void)sscanf(stats, "%" SCNu64 " %" SCNu64, &in, &out);
-	after = object_count();
+	after = gitrun_objects();
 	if (gitrun_line(oid, oidlen, "rev-parse", "-q", "--verify", g->ref,
 	    NULL) == -1)
 		return fail("fetch %s: %s is missing after the fetch", g->name,
@@ -507,9 +439,10 @@ opt(const struct parsed *p, const char *lname)
 int
 local_git(struct imsgbuf *ibuf, const struct parsed *p, const char *sockpath)
 {
-	char	err[256];
+	char	err[256], sock[PATH_MAX + 16];
 
-	if (gitrun_init(sockpath, err, sizeof(err)) == -1)
+	snprintf(sock, sizeof(sock), "JAILBEE_SOCKET=%s", sockpath);
+	if (gitrun_init(NULL, sock, err, sizeof(err)) == -1)
 		return fail("%s", err);
 	if (gitrun_quiet("rev-parse", "--git-dir", NULL) == -1)
 		return fail("not in a git checkout: run jbctl git in the "

@@ -21,12 +21,21 @@
  * and JAILBEE_GIT_TIMEOUT (what one transfer may move, default 2 GiB,
  * and for how many seconds, default 3600), JAILBEE_GIT_STATS_FD (an fd
  * that gets "BYTES_IN BYTES_OUT\n" at the end; jbctl git reads it).
+ *
+ * JAILBEE_GIT_CONNECT_FD: jb-gitd's way, over SSH.  The fd is already a
+ * stream to git upload-pack in the container (jailbeed had jb-incus start
+ * it); the helper asks nobody and copies between it and git, fetch only,
+ * with the same limits.
  */
 
 #include <sys/socket.h>
 #include <sys/un.h>
 
+#include <sys/socket.h>
+
 #include <errno.h>
+#include <poll.h>
+#include <time.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -182,12 +191,105 @@ serve(const char *name, const char *service)
 	return rv;
 }
 
+static int64_t
+mono_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* all of buf to fd (blocking) */
+static void
+put(int fd, const char *buf, size_t len)
+{
+	ssize_t	n;
+
+	while (len > 0) {
+		if ((n = write(fd, buf, len)) == -1) {
+			if (errno == EINTR)
+				continue;
+			die("writing: %s", strerror(errno));
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+}
+
+/*
+ * Copy git's stdin to the stream and the stream to git's stdout until
+ * the stream ends, within the byte and time limits.
+ */
+static int
+splice_fd(int fd)
+{
+	struct pollfd	 pfd[2];
+	char		 buf[16384];
+	uint64_t	 max, in = 0, out = 0;
+	int64_t		 deadline;
+	int		 from_git = 1, fl, sfd;
+	ssize_t		 n;
+	const char	*s;
+	FILE		*fp;
+
+	max = env_num("JAILBEE_GIT_MAX_BYTES", GR_MAX_BYTES, UINT64_C(1) << 50);
+	deadline = mono_ms() + (int64_t)env_num("JAILBEE_GIT_TIMEOUT",
+	    GR_TIMEOUT, 7 * 86400) * 1000;
+	if ((fl = fcntl(fd, F_GETFL)) == -1 ||
+	    fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == -1)
+		die("the stream from jailbeed (fd %d): %s", fd,
+		    strerror(errno));
+	say("\n");
+	for (;;) {
+		if (in + out > max)
+			die("more than %" PRIu64 " bytes: the limit, stopped",
+			    max);
+		if (mono_ms() >= deadline)
+			die("not done within %" PRIu64 " s: the limit, stopped",
+			    env_num("JAILBEE_GIT_TIMEOUT", GR_TIMEOUT,
+			    7 * 86400));
+		pfd[0].fd = from_git ? STDIN_FILENO : -1;
+		pfd[0].events = POLLIN;
+		pfd[1].fd = fd;
+		pfd[1].events = POLLIN;
+		if (poll(pfd, 2, (int)(deadline - mono_ms()) + 1) == -1) {
+			if (errno == EINTR)
+				continue;
+			die("poll: %s", strerror(errno));
+		}
+		if (from_git && pfd[0].revents) {
+			if ((n = read(STDIN_FILENO, buf, sizeof(buf))) > 0) {
+				put(fd, buf, (size_t)n);
+				out += (uint64_t)n;
+			} else if (n == 0 || errno != EINTR) {
+				from_git = 0;
+				(void)shutdown(fd, SHUT_WR);
+			}
+		}
+		if (pfd[1].revents) {
+			if ((n = read(fd, buf, sizeof(buf))) > 0) {
+				put(STDOUT_FILENO, buf, (size_t)n);
+				in += (uint64_t)n;
+			} else if (n == 0 || errno != EINTR)
+				break;
+		}
+	}
+	if ((s = getenv("JAILBEE_GIT_STATS_FD")) != NULL &&
+	    (sfd = (int)strtonum(s, 3, 1024, NULL)) != 0 &&
+	    (fp = fdopen(sfd, "w")) != NULL) {
+		fprintf(fp, "%" PRIu64 " %" PRIu64 "\n", in, out);
+		fclose(fp);
+	}
+	return 0;
+}
+
 int
 main(int argc, char *argv[])
 {
 	char		 line[GR_LINE_MAX];
-	const char	*name, *svc;
-	int		 fd;
+	const char	*name, *svc, *cfd;
+	int		 fd, given = -1;
 
 	/* the streams we splice to must exist, or fds we get would take them */
 	while ((fd = open("/dev/null", O_RDWR | O_CLOEXEC)) != -1 && fd <= 2)
@@ -202,11 +304,19 @@ main(int argc, char *argv[])
 		name += 10;
 	if (*name == '\0' || *name == '-')
 		die("\"%s\": not a container name; use jailbee::NAME", argv[2]);
+	if ((cfd = getenv("JAILBEE_GIT_CONNECT_FD")) != NULL &&
+	    (given = (int)strtonum(cfd, 3, 1024, NULL)) == 0)
+		die("JAILBEE_GIT_CONNECT_FD=%s: not an fd", cfd);
 	while (readline(line, sizeof(line))) {
 		if (strcmp(line, "capabilities") == 0)
 			say("connect\n\n");
 		else if (strncmp(line, "connect ", 8) == 0) {
 			svc = line + 8;
+			if (given != -1 && strcmp(svc, "git-upload-pack") != 0)
+				die("%s: the stream given is for fetching only",
+				    svc);
+			if (given != -1)
+				return splice_fd(given);
 			if (strcmp(svc, "git-upload-pack") == 0)
 				return serve(name, "upload-pack");
 			if (strcmp(svc, "git-receive-pack") == 0)

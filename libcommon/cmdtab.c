@@ -318,7 +318,7 @@ const struct cmd cmdtab[] = {
 	  .args = "NAME [BRANCH]", .min_args = 1, .max_args = 2,
 	  .help = "fetch a container's branch (default: the one it was made "
 	  "for) into refs/jailbee/NAME/BRANCH; prints the commits, objects "
-	  "and bytes that moved" },
+	  "and bytes that moved (over SSH too, with --repo)" },
 	{ .words = { "git", "pull" }, .id = CMD_GIT_PULL, .cls = CMD_CONTAINER,
 	  .name_arg = 1, .flags = CMD_LOCAL,
 	  .args = "NAME", .min_args = 1, .max_args = 1,
@@ -327,7 +327,7 @@ const struct cmd cmdtab[] = {
 	      "out (made when missing)" } },
 	  .help = "fetch a container's branch and fast-forward the host's "
 	  "current branch to it (clean tree required); a diverged branch "
-	  "is refused" },
+	  "is refused; over SSH only with --into (refs only)" },
 	{ .words = { "git", "push" }, .id = CMD_GIT_PUSH, .cls = CMD_CONTAINER,
 	  .name_arg = 1, .flags = CMD_LOCAL,
 	  .args = "NAME [BRANCH]", .min_args = 1, .max_args = 2,
@@ -351,7 +351,7 @@ const struct cmd cmdtab[] = {
 	      .help = "the new host branch's name (default: the container's "
 	      "branch)" } },
 	  .help = "fetch a container's branch and check it out on the host "
-	  "as a new branch (clean tree required)" },
+	  "as a new branch (clean tree required); not over SSH" },
 	/* port forwards (P1): Incus proxy devices, outside the filter */
 	{ .words = { "port", "to-container" }, .id = CMD_PORT_TO_CONTAINER,
 	  .name_arg = 1,

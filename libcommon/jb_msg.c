@@ -477,6 +477,23 @@ static const struct jb_msg_str f_jb_shared_path[] = {
 	END
 };
 
+static const struct jb_msg_str f_jb_gitd_fetch[] = {
+	STR(jb_gitd_fetch, toplevel),
+	STR(jb_gitd_fetch, name),
+	STR(jb_gitd_fetch, branch),
+	STR(jb_gitd_fetch, ref),
+	STR(jb_gitd_fetch, into),
+	END
+};
+
+static const struct jb_msg_str f_jb_gitd_result[] = {
+	STR(jb_gitd_result, old),
+	STR(jb_gitd_result, new),
+	STR(jb_gitd_result, into_old),
+	STR(jb_gitd_result, text),
+	END
+};
+
 #define P	JB_PEER_PARENT
 #define I	JB_PEER_INCUS
 #define N	JB_PEER_NETD
@@ -484,7 +501,8 @@ static const struct jb_msg_str f_jb_shared_path[] = {
 #define S	JB_PEER_SSHD
 #define SP	JB_PEER_SPAWNER
 #define C	JB_PEER_CTL
-#define KIDS	(I | N | M | S)
+#define G	JB_PEER_GITD
+#define KIDS	(I | N | M | S | G)
 
 /* a type, its sender(s), its receiver(s), its payload struct or none */
 #define R(t, f, to, s)	{ t, #t, f, to, 0, sizeof(struct s), #s, f_##s }
@@ -606,6 +624,10 @@ static const struct jb_msg_row rows[] = {
 	RF(IMSG_SSHD_SFTP_FD,		P, S, jb_sftp_done),
 	R(IMSG_SSHD_SFTP_DONE,		P, S, jb_sftp_done),
 
+	/* parent <-> jb-gitd */
+	RF(IMSG_GITD_FETCH,		P, G, jb_gitd_fetch),
+	R(IMSG_GITD_RESULT,		G, P, jb_gitd_result),
+
 	/* jbctl <-> parent; a session takes the replies a command makes */
 	R0(IMSG_CTL_STATUS,		C, P),
 	R(IMSG_CTL_STATUS_ENTRY,	P, C, jb_proc_status),
@@ -642,6 +664,7 @@ static const struct jb_msg_row rows[] = {
 #undef S
 #undef SP
 #undef C
+#undef G
 #undef KIDS
 
 static const struct {
@@ -655,6 +678,7 @@ static const struct {
 	{ JB_PEER_SSHD,		"jb-sshd" },
 	{ JB_PEER_SPAWNER,	"jb-sshd's spawner" },
 	{ JB_PEER_CTL,		"jbctl" },
+	{ JB_PEER_GITD,		"jb-gitd" },
 };
 
 const struct jb_msg_row *

@@ -243,6 +243,15 @@ enum jb_imsg_type {
 	IMSG_SSHD_SFTP_FD,	/* P->S, struct jb_sftp_done + jb-sftp's stdio */
 	IMSG_SSHD_SFTP_DONE,	/* P->S, struct jb_sftp_done */
 
+	/*
+	 * parent <-> jb-gitd: 600..  The git bridge over SSH: host git
+	 * run as the owner in one registered checkout, writing its .git
+	 * only, fetching through the stream given.
+	 */
+	IMSG_GITD_FETCH = 600,	/* P->G, struct jb_gitd_fetch + the stream to
+				   git upload-pack in the container */
+	IMSG_GITD_RESULT,	/* G->P, struct jb_gitd_result, before DONE */
+
 	/* jbctl <-> parent (control socket): 1000.. */
 	IMSG_CTL_STATUS = 1000,	/* client -> parent, none */
 	IMSG_CTL_STATUS_ENTRY,	/* parent -> client, struct jb_proc_status */
@@ -969,6 +978,32 @@ struct jb_netd_pinned {
 };
 
 /*
+ * GITD_FETCH: the container's branch into ref (refs/jailbee/SHORT/BRANCH)
+ * of the checkout at toplevel; into: "" or a host branch to fast-forward
+ * to it, never the one checked out.  Both names are checked by the
+ * parent (gitref.h) and again by jb-gitd.
+ */
+struct jb_gitd_fetch {
+	char		toplevel[PATH_MAX];	/* the registered checkout */
+	char		name[JB_INSTANCE_MAX];	/* the container, for messages */
+	char		branch[JB_BRANCH_MAX];	/* the container's */
+	char		ref[JB_BRANCH_MAX + JB_INSTANCE_MAX + 16];
+	char		into[JB_BRANCH_MAX];
+	uint64_t	max_bytes;		/* what the transfer may move */
+	uint32_t	timeout;		/* seconds */
+};
+
+/* what moved; text: git's own words on failure (from the container too) */
+struct jb_gitd_result {
+	int32_t		ok;
+	char		old[48];		/* the ref before */
+	char		new[48];		/* and after */
+	char		into_old[48];		/* --into's branch before */
+	uint64_t	commits, objects, bytes;
+	char		text[JB_ERR_TEXT_MAX];
+};
+
+/*
  * The protocol's table (jb_msg.c): for each type, who may send it to
  * whom, its payload's size, whether it may carry a descriptor, and its
  * string fields.  Every receiver checks a message with jb_msg_check()
@@ -982,6 +1017,7 @@ struct jb_netd_pinned {
 #define JB_PEER_SSHD		0x10	/* the listener and its sessions */
 #define JB_PEER_SPAWNER		0x20	/* jb-sshd -P */
 #define JB_PEER_CTL		0x40	/* jbctl on the control socket */
+#define JB_PEER_GITD		0x80	/* the git bridge's writer */
 
 #define JB_MSG_FD		0x01	/* may carry a descriptor */
 

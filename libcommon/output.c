@@ -39,7 +39,7 @@ ofp(void)
 }
 
 /* jailbeed, jb-reaper and the four children */
-static char	text_sandboxes[6 * (JB_NAME_MAX + JB_MSG_TEXT_MAX + 4)];
+static char	text_sandboxes[8 * (JB_NAME_MAX + JB_MSG_TEXT_MAX + 4)];
 
 static const char *
 cap_name(int bit, char *buf, size_t len)

@@ -233,7 +233,10 @@ sandbox_apply(const struct sandbox *sb, char *summary, size_t len)
 	/* priv_drop has set it; again here so Landlock can never refuse */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
 		fatal("%s: PR_SET_NO_NEW_PRIVS", sb->name);
-	sb_landlock(sb, ll, sizeof(ll));
+	if (sb->landlock_per_fork)
+		(void)snprintf(ll, sizeof(ll), "landlock: per worker");
+	else
+		sb_landlock(sb, ll, sizeof(ll));
 	nsan = sb_seccomp(sb, sc, sizeof(sc));
 	if (summary == NULL)
 		return;
@@ -242,6 +245,18 @@ sandbox_apply(const struct sandbox *sb, char *summary, size_t len)
 		    "calls, %s readable", sc, ll, nsan, sb_san_ro);
 	else
 		(void)snprintf(summary, len, "%s; %s", sc, ll);
+}
+
+void
+sandbox_landlock(const struct sandbox *sb, char *summary, size_t len)
+{
+	char	ll[256];
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
+		fatal("%s: PR_SET_NO_NEW_PRIVS", sb->name);
+	sb_landlock(sb, ll, sizeof(ll));
+	if (summary != NULL)
+		(void)strlcpy(summary, ll, len);
 }
 
 /*

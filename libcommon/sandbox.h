@@ -34,6 +34,12 @@ struct sandbox {
 	 */
 	const char *const	*ro_paths;
 	const char *const	*rw_paths;
+	/*
+	 * No Landlock here: each fork applies its own, narrower one with
+	 * sandbox_landlock() before it runs anything (jb-gitd, whose
+	 * workers each write one checkout only).
+	 */
+	int			 landlock_per_fork;
 	/* programs that may be run (read and execute), e.g. git */
 	const char *const	*exec_paths;
 	/* TCP ports (ABI >= 4); with none listed, no TCP connect or bind */
@@ -87,6 +93,13 @@ struct sandbox {
  * open.  A process forked afterwards inherits the lock-down.
  */
 void	sandbox_apply(const struct sandbox *, char *summary, size_t len);
+
+/*
+ * Landlock alone (and no_new_privs), for a fork of a process locked down
+ * with landlock_per_fork: the paths and ports of sb; its seccomp stays
+ * the parent's.  Fatal when no_new_privs cannot be set.
+ */
+void	sandbox_landlock(const struct sandbox *, char *summary, size_t len);
 
 /* the Landlock ABI version of this kernel, -1 when unavailable */
 int	sandbox_landlock_abi(void);

@@ -243,6 +243,90 @@ sandbox_jb_mountd(const char *statedir)
 }
 
 /*
+ * jb-gitd runs host git, which runs git-remote-jailbee, index-pack and
+ * rev-list: the calls a git fetch makes (files, processes, threads, a
+ * pipe and a memory file), and no socket at all: its one stream to the
+ * container comes down already connected.  Its own Landlock is its
+ * workers': each locks itself to one checkout's .git before git runs.
+ */
+static const int gitd_calls[] = {
+	SCMP_SYS(openat), SCMP_SYS(openat2), SCMP_SYS(readlink),
+	SCMP_SYS(readlinkat), SCMP_SYS(getdents64), SCMP_SYS(getcwd),
+	SCMP_SYS(chdir), SCMP_SYS(fchdir), SCMP_SYS(access),
+	SCMP_SYS(faccessat), SCMP_SYS(faccessat2),
+	SCMP_SYS(clone), SCMP_SYS(clone3), SCMP_SYS(vfork),
+	SCMP_SYS(execve), SCMP_SYS(wait4), SCMP_SYS(waitid), SCMP_SYS(kill),
+	SCMP_SYS(tgkill), SCMP_SYS(setpgid), SCMP_SYS(getpgid),
+	SCMP_SYS(getpgrp), SCMP_SYS(prctl), SCMP_SYS(getppid),
+	SCMP_SYS(close_range), SCMP_SYS(set_robust_list),
+	SCMP_SYS(set_tid_address), SCMP_SYS(rseq), SCMP_SYS(arch_prctl),
+	SCMP_SYS(umask), SCMP_SYS(sysinfo), SCMP_SYS(sched_getaffinity),
+	SCMP_SYS(sched_yield), SCMP_SYS(getrusage), SCMP_SYS(times),
+	SCMP_SYS(getresuid), SCMP_SYS(getresgid), SCMP_SYS(getgroups),
+	SCMP_SYS(renameat), SCMP_SYS(renameat2), SCMP_SYS(rename),
+	SCMP_SYS(fsync), SCMP_SYS(fdatasync), SCMP_SYS(mkdirat),
+	SCMP_SYS(mkdir), SCMP_SYS(fchmod), SCMP_SYS(fchmodat),
+	SCMP_SYS(chmod), SCMP_SYS(unlinkat), SCMP_SYS(unlink),
+	SCMP_SYS(rmdir), SCMP_SYS(linkat), SCMP_SYS(link),
+	SCMP_SYS(symlinkat), SCMP_SYS(ftruncate), SCMP_SYS(utimensat),
+	SCMP_SYS(memfd_create), SCMP_SYS(fstatfs), SCMP_SYS(statfs),
+	SCMP_SYS(flock), SCMP_SYS(pipe), SCMP_SYS(pwrite64),
+	SCMP_SYS(fadvise64), SCMP_SYS(msync), SCMP_SYS(shutdown),
+	SCMP_SYS(setitimer), SCMP_SYS(getitimer), SCMP_SYS(alarm),
+	SCMP_SYS(rt_sigsuspend), SCMP_SYS(rt_sigtimedwait),
+	SCMP_SYS(select), SCMP_SYS(pselect6), SCMP_SYS(stat),
+	SCMP_SYS(lstat), SCMP_SYS(getxattr), SCMP_SYS(lgetxattr),
+	SCMP_SYS(membarrier), SCMP_SYS(copy_file_range),
+	SCMP_SYS(sendfile), SCMP_SYS(get_mempolicy),
+	/* each worker's own Landlock */
+	SCMP_SYS(landlock_create_ruleset), SCMP_SYS(landlock_add_rule),
+	SCMP_SYS(landlock_restrict_self),
+};
+
+void
+sandbox_jb_gitd(void)
+{
+	static const unsigned long ioctls[] = { TCGETS, TIOCGWINSZ };
+	struct sandbox		 sb;
+
+	memset(&sb, 0, sizeof(sb));
+	sb.name = "jb-gitd";
+	sb.landlock_per_fork = 1;
+	sb.syscalls = gitd_calls;
+	sb.nsyscalls = NELEM(gitd_calls);
+	sb.ioctls = ioctls;
+	sb.nioctls = NELEM(ioctls);
+	apply(&sb);
+}
+
+/*
+ * One worker: the checkout's .git is all it may write (and /dev/null);
+ * it reads the checkout, the owner's home (git's configuration) and the
+ * system's files, and runs git and the suite's helper.
+ */
+void
+sandbox_jb_gitd_worker(const char *top, const char *gitdir,
+    const char *home)
+{
+	const char	*ro[] = { "/usr", "/lib", "/lib64", "/bin", "/etc",
+			    "/dev/urandom", home, top, NULL };
+	const char	*rw[] = { "/dev/null", gitdir, NULL };
+	const char	*prog[] = { "/usr/bin/git", "/usr/lib/git-core",
+			    "/usr/lib/x86_64-linux-gnu", "/lib64",
+			    "/usr/lib64", LIBEXECDIR, NULL };
+	struct sandbox	 sb;
+	char		 summary[JB_MSG_TEXT_MAX];
+
+	memset(&sb, 0, sizeof(sb));
+	sb.name = "jb-gitd worker";
+	sb.ro_paths = ro;
+	sb.rw_paths = rw;
+	sb.exec_paths = prog;
+	sandbox_landlock(&sb, summary, sizeof(summary));
+	log_debug("%s: %s", sb.name, summary);
+}
+
+/*
  * jb-sshd: an empty chroot, no file at all (Landlock refuses every path,
  * so the openat that libssh and OpenSSL try for /etc/ssh/moduli and
  * openssl.cnf fails cleanly instead of killing a session).  Beyond the

@@ -22,6 +22,9 @@ void	sandbox_jb_incus(uint16_t https_port);
 void	sandbox_jb_netd(const char *);
 void	sandbox_jb_mountd(const char *);
 void	sandbox_jb_sshd(void);
+void	sandbox_jb_gitd(void);
+void	sandbox_jb_gitd_worker(const char *top, const char *gitdir,
+	    const char *home);
 void	sandbox_jb_sshd_spawner(void);
 
 #endif /* JB_SANDBOX_PROCS_H */

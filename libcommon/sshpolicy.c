@@ -54,6 +54,14 @@ sshpolicy_host(enum cmd_id id)
 	case CMD_NET_EGRESS_LS:
 	case CMD_NET_EGRESS_EXPORT:
 	/*
+	 * the git bridge moves refs only over SSH: fetch into
+	 * refs/jailbee/, pull --into a branch not checked out (jb-gitd
+	 * writes the registered checkout's .git; pull without --into is
+	 * refused after parsing, below)
+	 */
+	case CMD_GIT_FETCH:
+	case CMD_GIT_PULL:
+	/*
 	 * a container service on the host's loopback, as the local owner
 	 * would have it; listing and removing read or narrow
 	 */
@@ -101,13 +109,11 @@ sshpolicy_host(enum cmd_id id)
 	 */
 	case CMD_MOUNT:
 	/*
-	 * R24-R27: the git bridge runs host git in the owner's checkout,
-	 * which jbctl does where it runs, never jailbeed: not over SSH
-	 * (CMD_LOCAL refuses them first), and its transport neither
+	 * what checks out or reads through the host's tree, or writes the
+	 * container from the host, stays with jbctl where the owner sits
+	 * (refused first, below, with what to do); the transport neither
 	 */
 	case CMD_GIT_CONNECT:
-	case CMD_GIT_FETCH:
-	case CMD_GIT_PULL:
 	case CMD_GIT_PUSH:
 	case CMD_GIT_DIFF:
 	case CMD_GIT_LOG:
@@ -368,8 +374,20 @@ sshpolicy_decide(const struct sshp_conf *pc, int argc, char *argv[],
 	 * transport of host git where jbctl runs, reload changes the
 	 * host's own configuration: never over SSH
 	 */
+	if (c->id == CMD_GIT_CHECKOUT)
+		return refuse(r, "git refs only", "git checkout: refused over "
+		    "SSH: it would check out a branch in the host's tree (the "
+		    "git bridge updates refs only); use git fetch NAME, or "
+		    "git pull NAME --into BRANCH, and check it out on the "
+		    "host");
+	if (c->id == CMD_GIT_PUSH || c->id == CMD_GIT_DIFF ||
+	    c->id == CMD_GIT_LOG)
+		return refuse(r, "git refs only", "%s: not available over SSH "
+		    "(the git bridge over SSH is git fetch and git pull "
+		    "--into); run it with jbctl on the host", r->leaf);
 	if (c->cls == CMD_UNCLASSIFIED || c->cls == CMD_INTERNAL ||
-	    (c->flags & CMD_LOCAL) || c->id == CMD_BASE_BUILD ||
+	    ((c->flags & CMD_LOCAL) && c->id != CMD_GIT_FETCH &&
+	    c->id != CMD_GIT_PULL) || c->id == CMD_BASE_BUILD ||
 	    c->id == CMD_GIT_CONNECT || c->id == CMD_RELOAD ||
 	    c->id == CMD_REPO_LS || c->id == CMD_REPO_RM)
 		return refuse(r, "not remote", "%s: not available over SSH",
@@ -405,6 +423,12 @@ sshpolicy_decide(const struct sshp_conf *pc, int argc, char *argv[],
 	out->id = c->id;
 	if (parse(c, argc - nw, argv + nw, out, r) == -1)
 		return -1;
+	/* pull moves the checked-out branch and its tree; --into does not */
+	if (c->id == CMD_GIT_PULL && !opt_set(c, out, "into"))
+		return refuse(r, "git refs only", "git pull: refused over SSH "
+		    "without --into: it would move the host's checked-out "
+		    "branch and its tree (the git bridge updates refs only); "
+		    "use git pull NAME --into BRANCH, or git fetch NAME");
 	/* R40: with exclusions, nothing that shows every repo's settings */
 	if (pc->excluded && pc->restrict_host && c->id == CMD_CONFIG_SHOW &&
 	    (out->optset & 1U) && strcmp(out->opts[0], "global") == 0)

@@ -16,9 +16,9 @@ EOS
 	chmod 0755 bin/attempt
 }
 
-# the suite is whole: six processes answer (jb-reaper among them)
+# the suite is whole: seven processes answer (jb-reaper among them)
 still_serving() {
-	atf_check -o inline:"6\n" -x \
+	atf_check -o inline:"7\n" -x \
 	    "./bin/jbctl -s $(jb_sock) status -o json | jq '.processes | length'"
 }
 
@@ -31,7 +31,7 @@ status_shows_sandbox_body() {
 	jb_start
 	attempt_tool
 	jbctl status -o json > s.json
-	for p in jailbeed jb-reaper jb-incus jb-netd jb-mountd jb-sshd; do
+	for p in jailbeed jb-reaper jb-incus jb-netd jb-mountd jb-sshd jb-gitd; do
 		sb=$(jq -r ".processes[] | select(.name == \"$p\") | .sandbox" s.json)
 		echo "$p: $sb"
 		case $sb in

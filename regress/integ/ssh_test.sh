@@ -462,7 +462,7 @@ load_64_concurrent_body() {
 		atf_check -o inline:"jailbeed 0.1.0\n" cat out.$i
 		i=$((i + 1))
 	done
-	atf_check -o inline:"6\n" -x \
+	atf_check -o inline:"7\n" -x \
 	    "./bin/jbctl -s $(jb_sock) status -o json | jq '.processes | length'"
 }
 load_64_concurrent_cleanup() { jb_cleanup; }
@@ -1549,6 +1549,130 @@ EOF
 }
 R27_escalation_over_ssh_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+atf_test_case R24_git_bridge_over_ssh cleanup
+R24_git_bridge_over_ssh_head() {
+	atf_set descr "R24-R27: over SSH with --repo, git fetch brings a" \
+	    "container's commit into refs/jailbee/ of the host checkout and" \
+	    "pull --into fast-forwards a branch not checked out; pull into" \
+	    "the checked-out branch, pull without --into and checkout are" \
+	    "refused before anything is fetched; what the container plants" \
+	    "runs nowhere on the host; each use is one journal line"
+	atf_set require.user root
+	atf_set timeout 600
+}
+R24_git_bridge_over_ssh_body() {
+	ssh_start
+	jb_tools
+	jb_image
+	jb_repo
+	p=$(jb_prefix)
+	c=$p-box
+	m=/tmp/jbgit-ssh-mark-$$
+	echo $m > marker
+	cat > bin/hg <<EOS
+#!/bin/sh
+exec setpriv --reuid=$JB_OWNER --regid=$JB_OWNER --init-groups \\
+    env HOME=/nonexistent git -C "$(pwd)/repo" "\$@"
+EOS
+	cat > bin/cg <<EOS
+#!/bin/sh
+exec in_ctr $c git -C /home/dev/$p \\
+    -c user.email=dev@example.org -c user.name=dev "\$@"
+EOS
+	cat > bin/gs <<EOS
+#!/bin/sh
+exec jssh -i "$(pwd)/key1" jailbee@127.0.0.1 "\$@"
+EOS
+	chmod 0755 bin/hg bin/cg bin/gs
+	atf_check -o ignore -e ignore jbo repo init
+	atf_check -e ignore jbo repo new box
+	base=$(hg rev-parse main)
+
+	# the owner's configuration names a filter;
+	# the container plants hooks, fsmonitor and an attributes file
+	hg config filter.evil.smudge "touch $m-filter; cat"
+	hg config filter.evil.clean cat
+	d=/home/dev/$p
+	in_ctr $c sh -c "
+	    printf '#!/bin/sh\ntouch $m-hook\n' > $d/.git/hooks/reference-transaction &&
+	    cp $d/.git/hooks/reference-transaction $d/.git/hooks/post-merge &&
+	    chmod +x $d/.git/hooks/* &&
+	    git -C $d config core.fsmonitor 'touch $m-fsmonitor' &&
+	    printf '* filter=evil\n' > $d/.gitattributes &&
+	    echo inside > $d/made-inside"
+	atf_check -e ignore cg add .gitattributes made-inside
+	atf_check -e ignore cg commit -q -m "made inside"
+	sha=$(cg rev-parse HEAD)
+
+	# refused before anything is fetched: the ref stays absent
+	atf_check -s not-exit:0 -e match:"main is checked out" \
+	    -e match:"refs only" gs "git pull $c --into main --repo $p"
+	atf_check -s not-exit:0 -e match:"git pull: refused over SSH without --into" \
+	    -e match:"--into BRANCH" gs "git pull $c --repo $p"
+	atf_check -s not-exit:0 -e match:"git checkout: refused over SSH" \
+	    -e match:"git fetch NAME" gs "git checkout $c --repo $p"
+	atf_check -s not-exit:0 -e match:"run it with jbctl" \
+	    gs "git push $c --repo $p"
+	atf_check -s not-exit:0 -e match:"not a branch name" \
+	    gs "git fetch $c ../../heads/main --repo $p"
+	atf_check -s not-exit:0 -e match:"needs a repository: add --repo" \
+	    gs "git fetch $c"
+	atf_check -s exit:1 -o empty hg rev-parse -q --verify \
+	    refs/jailbee/box/box
+	atf_check -o inline:"$base\n" hg rev-parse main
+
+	# fetch: the commit is in refs/jailbee/box/box, no branch moved
+	atf_check -o match:"^$c's box -> refs/jailbee/box/box: 1 new commit, [1-9][0-9]* objects?, [1-9][0-9]* bytes received" \
+	    gs "git fetch $c --repo $p"
+	atf_check -o inline:"$sha\n" hg rev-parse refs/jailbee/box/box
+	atf_check -o inline:"$base\n" hg rev-parse main
+	atf_check -o inline:"refs/heads/main\n" hg symbolic-ref HEAD
+	atf_check -o empty hg for-each-ref refs/heads/box
+	atf_check -o match:"made inside" hg log -1 --format=%s refs/jailbee/box/box
+	jb_audit_has '.action == "git.fetch" and .container == $c and
+	    .repo == $p and .decision == "accept" and .branch == "box" and
+	    .refs == "refs/jailbee/box/box" and .bytes > 0' \
+	    --arg c "$c" --arg p "$p" || atf_fail "no git.fetch in the journal"
+
+	# pull --into a branch not checked out: feat fast-forwards
+	atf_check -o match:"^feat: .* \(fast-forward to $c's box\)" \
+	    gs "git pull $c --into feat --repo $p"
+	atf_check -o inline:"$sha\n" hg rev-parse feat
+	atf_check -o inline:"$base\n" hg rev-parse main
+	atf_check -o empty hg status --porcelain --untracked-files=no
+	jb_audit_has '.action == "git.pull" and .container == $c and
+	    .decision == "accept" and .branch == "box" and
+	    (.refs | contains("refs/heads/feat"))' --arg c "$c" ||
+	    atf_fail "no git.pull in the journal"
+	# refusals journalled with their reason
+	jb_audit_has '.command == "git checkout" and .decision == "refuse" and
+	    .reason == "git refs only"' || atf_fail "no refused checkout"
+	jb_audit_has '.command == "git pull" and .decision == "refuse" and
+	    .reason == "git refs only"' || atf_fail "no refused pull"
+	jb_audit_has '.action == "git.pull" and .decision == "refuse" and
+	    (.reason | contains("checked out"))' ||
+	    atf_fail "no refused pull --into main"
+
+	# diverged: --into refuses, the branch stays
+	hg -c user.email=h@example.org -c user.name=h commit -q --allow-empty \
+	    -m "on the host"
+	hg branch side main
+	side=$(hg rev-parse side)
+	atf_check -e ignore cg commit -q --allow-empty -m "second inside"
+	atf_check -s not-exit:0 -e match:"side and the container's box have diverged" \
+	    gs "git pull $c --into side --repo $p"
+	atf_check -o inline:"$side\n" hg rev-parse side
+
+	for w in filter hook fsmonitor; do
+		[ ! -e $m-$w ] || atf_fail "$w ran on the host"
+	done
+}
+R24_git_bridge_over_ssh_cleanup() {
+	[ ! -f marker ] || rm -f "$(cat marker)"-*
+	jb_containers_cleanup
+	jb_cleanup
+}
+
 atf_init_test_cases() {
 	atf_add_test_case R27_escalation_over_ssh
 	atf_add_test_case R12_repo_over_ssh
@@ -1582,4 +1706,5 @@ atf_init_test_cases() {
 	atf_add_test_case login_attempt_limit
 	atf_add_test_case login_grace_timer
 	atf_add_test_case reexec_per_session
+	atf_add_test_case R24_git_bridge_over_ssh
 }

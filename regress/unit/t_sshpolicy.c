@@ -120,26 +120,50 @@ ATF_TC_BODY(mount_unlocked_by_grant, tc)
 	ATF_CHECK(decide(&open_host, "mount aws box") == 0);
 }
 
-/* R24: the git bridge runs host git where jbctl runs; not over SSH yet */
-ATF_TC_WITHOUT_HEAD(git_bridge_not_remote);
-ATF_TC_BODY(git_bridge_not_remote, tc)
+/*
+ * R24-R27: over SSH the git bridge moves refs only: fetch and pull
+ * --into pass (restrict_host or not); pull without --into and checkout
+ * are refused saying why and what to do; push, diff, log and the
+ * transport stay with jbctl on the host
+ */
+ATF_TC_WITHOUT_HEAD(git_bridge_refs_only);
+ATF_TC_BODY(git_bridge_refs_only, tc)
 {
-	static const char *const lines[] = {
-		"git fetch box", "git pull box --into side", "git pull box",
-		"git push box", "git diff box", "git log box",
-		"git checkout box", "git connect box upload-pack",
-		"git connect box receive-pack", NULL
+	static const char *const ok[] = {
+		"git fetch box", "git fetch box feat", "git pull box --into side",
+		"git pull --into=side box", NULL
 	};
-	int	i;
+	static const struct {
+		const char	*line, *reason, *says;
+	} no[] = {
+		{ "git pull box", "git refs only", "--into BRANCH" },
+		{ "git checkout box", "git refs only", "git fetch NAME" },
+		{ "git checkout box --as x", "git refs only", "check it out" },
+		{ "git push box", "git refs only", "run it with jbctl" },
+		{ "git diff box", "git refs only", "run it with jbctl" },
+		{ "git log box", "git refs only", "run it with jbctl" },
+		{ "git connect box upload-pack", "not remote",
+		    "not available over SSH" },
+		{ "git connect box receive-pack", "not remote",
+		    "not available over SSH" },
+	};
+	size_t	i;
 
-	for (i = 0; lines[i] != NULL; i++) {
-		ATF_CHECK_MSG(decide(&full, lines[i]) == -1, "%s", lines[i]);
-		ATF_CHECK_STREQ_MSG(res.reason, "not remote", "%s", lines[i]);
-		ATF_CHECK_MSG(strstr(res.err, "not available over SSH") !=
-		    NULL, "%s: %s", lines[i], res.err);
+	for (i = 0; ok[i] != NULL; i++) {
+		ATF_CHECK_MSG(decide(&full, ok[i]) == 0, "%s: %s", ok[i],
+		    res.err);
+		ATF_CHECK_MSG(decide(&open_host, ok[i]) == 0, "%s", ok[i]);
+	}
+	for (i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+		ATF_CHECK_MSG(decide(&full, no[i].line) == -1, "%s",
+		    no[i].line);
+		ATF_CHECK_STREQ_MSG(res.reason, no[i].reason, "%s",
+		    no[i].line);
+		ATF_CHECK_MSG(strstr(res.err, no[i].says) != NULL, "%s: %s",
+		    no[i].line, res.err);
 		/* host restrictions off changes nothing */
-		ATF_CHECK_MSG(decide(&open_host, lines[i]) == -1, "%s",
-		    lines[i]);
+		ATF_CHECK_MSG(decide(&open_host, no[i].line) == -1, "%s",
+		    no[i].line);
 	}
 }
 
@@ -365,7 +389,7 @@ ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, every_leaf_classified_for_remote);
 	ATF_TP_ADD_TC(tp, full_mode);
-	ATF_TP_ADD_TC(tp, git_bridge_not_remote);
+	ATF_TP_ADD_TC(tp, git_bridge_refs_only);
 	ATF_TP_ADD_TC(tp, option_spellings);
 	ATF_TP_ADD_TC(tp, mount_refused_every_spelling);
 	ATF_TP_ADD_TC(tp, mount_unlocked_by_grant);

@@ -23,6 +23,7 @@
 
 #include <sys/wait.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -162,16 +163,19 @@ neuter_drivers(void)
 }
 
 int
-gitrun_init(const char *sockpath, char *err, size_t errlen)
+gitrun_init(const char *helper_dir, const char *more, char *err,
+    size_t errlen)
 {
 	const struct passwd	*pw;
 	const char		*home, *s;
 	char			 dir[PATH_MAX];
 	int			 i;
 
-	if (self_dir(dir, sizeof(dir)) == -1) {
-		snprintf(err, errlen, "cannot tell where jbctl is installed "
-		    "(/proc/self/exe)");
+	if (helper_dir != NULL)
+		strlcpy(dir, helper_dir, sizeof(dir));
+	else if (self_dir(dir, sizeof(dir)) == -1) {
+		snprintf(err, errlen, "cannot tell where this program is "
+		    "installed (/proc/self/exe)");
 		return -1;
 	}
 	if ((home = getenv("HOME")) == NULL || *home == '\0')
@@ -181,7 +185,7 @@ gitrun_init(const char *sockpath, char *err, size_t errlen)
 	    add_env("LC_ALL=C") == -1 ||
 	    add_env("GIT_TERMINAL_PROMPT=0") == -1 ||
 	    add_env("GIT_ATTR_NOSYSTEM=1") == -1 ||
-	    add_env("JAILBEE_SOCKET=%s", sockpath) == -1)
+	    add_env("%s", more) == -1)
 		goto oom;
 	if ((s = getenv("JAILBEE_GIT_MAX_BYTES")) != NULL &&
 	    add_env("JAILBEE_GIT_MAX_BYTES=%s", s) == -1)
@@ -328,4 +332,67 @@ gitrun_line(char *out, size_t outlen, const char *first, ...)
 	if (rv == 0 && out[0] == '\0')
 		rv = -1;
 	return rv;
+}
+
+unsigned long long
+gitrun_objects(void)
+{
+	char			 out[2048], *p;
+	unsigned long long	 n = 0;
+
+	if (gitrun_capture(out, sizeof(out), 1, "count-objects", "-v",
+	    NULL) == -1)
+		return 0;
+	for (p = out; p != NULL && *p != '\0'; p = strchr(p, '\n')) {
+		if (*p == '\n')
+			p++;
+		if (strncmp(p, "count: ", 7) == 0)
+			n += strtoull(p + 7, NULL, 10);
+		else if (strncmp(p, "in-pack: ", 9) == 0)
+			n += strtoull(p + 9, NULL, 10);
+	}
+	return n;
+}
+
+void
+gitrun_tmp_scan(struct gitrun_tmp *t)
+{
+	DIR		*d;
+	struct dirent	*de;
+
+	t->n = 0;
+	if (gitrun_line(t->dir, sizeof(t->dir), "rev-parse", "--git-path",
+	    "objects/pack", NULL) == -1 || (d = opendir(t->dir)) == NULL) {
+		t->dir[0] = '\0';
+		return;
+	}
+	while ((de = readdir(d)) != NULL && t->n < GITRUN_TMP_MAX)
+		if (strncmp(de->d_name, "tmp_", 4) == 0)
+			strlcpy(t->names[t->n++], de->d_name,
+			    sizeof(t->names[0]));
+	closedir(d);
+}
+
+/* nothing half-written stays: the tmp_* files this fetch left go */
+void
+gitrun_tmp_clean(const struct gitrun_tmp *before)
+{
+	struct gitrun_tmp	*now;
+	char			 path[8192];
+	int			 i, k;
+
+	if ((now = malloc(sizeof(*now))) == NULL)
+		return;
+	gitrun_tmp_scan(now);
+	for (i = 0; i < now->n; i++) {
+		for (k = 0; k < before->n; k++)
+			if (strcmp(now->names[i], before->names[k]) == 0)
+				break;
+		if (k < before->n)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", now->dir,
+		    now->names[i]);
+		(void)unlink(path);
+	}
+	free(now);
 }

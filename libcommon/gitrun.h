@@ -8,18 +8,21 @@
  * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
  */
 
-#ifndef JBCTL_GITRUN_H
-#define JBCTL_GITRUN_H
+#ifndef JB_GITRUN_H
+#define JB_GITRUN_H
 
 #include <stddef.h>
 
 /*
  * Host git for the git bridge (gitrun.c): a fixed environment and a -c
  * list that keep whatever came from a container from running here.
- * gitrun_init() once, with the control socket git-remote-jailbee is to
- * use; -1 with err set when it cannot.
+ * gitrun_init() once: helper_dir is where git-remote-jailbee is (NULL:
+ * beside this program), env one more "K=V" for git and the helper (the
+ * control socket jbctl's helper is to use, or the connected stream
+ * jb-gitd's is); -1 with err set when it cannot.
  */
-int	gitrun_init(const char *sockpath, char *err, size_t errlen);
+int	gitrun_init(const char *helper_dir, const char *env, char *err,
+	    size_t errlen);
 /* git-remote-jailbee writes its byte counts to fd (-1: none) */
 void	gitrun_stats_fd(int fd);
 
@@ -34,4 +37,20 @@ int	gitrun_capture(char *out, size_t outlen, int quiet, const char *, ...)
 int	gitrun_line(char *out, size_t outlen, const char *, ...)
 	    __attribute__((__sentinel__));
 
-#endif /* JBCTL_GITRUN_H */
+/* every object of the repository, loose and packed (count-objects) */
+unsigned long long gitrun_objects(void);
+
+/*
+ * An interrupted fetch leaves objects/pack/tmp_* files: the names there
+ * before a fetch, so that gitrun_tmp_clean() removes only the new ones.
+ */
+#define GITRUN_TMP_MAX	64
+struct gitrun_tmp {
+	char	dir[4096];
+	char	names[GITRUN_TMP_MAX][256];
+	int	n;
+};
+void	gitrun_tmp_scan(struct gitrun_tmp *);
+void	gitrun_tmp_clean(const struct gitrun_tmp *);
+
+#endif /* JB_GITRUN_H */

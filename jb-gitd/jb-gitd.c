@@ -1,0 +1,174 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * jb-gitd: the git bridge's host writer for SSH sessions.  It runs as
+ * the owner and does one thing: for each GITD_FETCH it forks a worker
+ * (worker.c) that locks itself to the one checkout's .git and runs host
+ * git there, fetching through the stream to git upload-pack in the
+ * container that came with the request.  The worker's answer comes back
+ * on a pipe and goes up as GITD_RESULT.  No request is served by this
+ * process itself: it opens no file.
+ */
+
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <event.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gitd.h"
+#include "log.h"
+#include "proc.h"
+#include "sandbox_procs.h"
+
+struct wjob {
+	struct child		*c;
+	uint32_t		 rid;
+	pid_t			 pid;
+	int			 fd;
+	struct event		 ev;
+	struct jb_gitd_result	 r;
+	size_t			 got;
+};
+
+static const char	*owner_home;
+
+static void
+must_str(struct child *c, const char *what, const char *s, size_t len)
+{
+	if (memchr(s, '\0', len) == NULL)
+		fatalx("%s: GITD_FETCH: %s not terminated", c->name, what);
+}
+
+static void
+wjob_read(int fd, short event, void *arg)
+{
+	struct wjob	*w = arg;
+	ssize_t		 n;
+	int		 status;
+
+	n = read(fd, (char *)&w->r + w->got, sizeof(w->r) - w->got);
+	if (n == -1 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n > 0) {
+		w->got += (size_t)n;
+		if (w->got < sizeof(w->r))
+			return;
+	}
+	event_del(&w->ev);
+	close(w->fd);
+	while (waitpid(w->pid, &status, 0) == -1 && errno == EINTR)
+		;
+	if (w->got != sizeof(w->r)) {
+		memset(&w->r, 0, sizeof(w->r));
+		if (WIFSIGNALED(status))
+			(void)snprintf(w->r.text, sizeof(w->r.text), "the git "
+			    "worker was killed by signal %d", WTERMSIG(status));
+		else
+			(void)snprintf(w->r.text, sizeof(w->r.text), "the git "
+			    "worker exited with status %d and no answer",
+			    WEXITSTATUS(status));
+	}
+	w->r.text[sizeof(w->r.text) - 1] = '\0';
+	if (imsgev_compose(&w->c->iev, IMSG_GITD_RESULT, w->rid, 0, -1, &w->r,
+	    sizeof(w->r)) == -1)
+		fatal("%s: compose", w->c->name);
+	child_done(w->c, w->rid, 1, NULL);
+	free(w);
+}
+
+static void
+gitd_fetch(struct child *c, struct imsg *imsg)
+{
+	struct jb_gitd_fetch	 f;
+	struct wjob		*w;
+	int			 fd, p[2];
+	uint32_t		 rid = imsg_get_id(imsg);
+
+	if (imsg_get_data(imsg, &f, sizeof(f)) == -1)
+		fatalx("%s: malformed GITD_FETCH", c->name);
+	must_str(c, "toplevel", f.toplevel, sizeof(f.toplevel));
+	must_str(c, "name", f.name, sizeof(f.name));
+	must_str(c, "branch", f.branch, sizeof(f.branch));
+	must_str(c, "ref", f.ref, sizeof(f.ref));
+	must_str(c, "into", f.into, sizeof(f.into));
+	if ((fd = imsg_get_fd(imsg)) == -1) {
+		child_done(c, rid, 0, "no stream to the container came with "
+		    "the request");
+		return;
+	}
+	if ((w = calloc(1, sizeof(*w))) == NULL)
+		fatal("%s: calloc", c->name);
+	w->c = c;
+	w->rid = rid;
+	if (pipe2(p, O_CLOEXEC) == -1)
+		fatal("%s: pipe2", c->name);
+	switch (w->pid = fork()) {
+	case -1:
+		fatal("%s: fork", c->name);
+	case 0:
+		close(p[0]);
+		close(JB_CHAN_FD);
+		gitd_worker(&f, fd, p[1], owner_home);
+		/* NOTREACHED */
+	}
+	close(p[1]);
+	close(fd);
+	w->fd = p[0];
+	event_set(&w->ev, w->fd, EV_READ | EV_PERSIST, wjob_read, w);
+	if (event_add(&w->ev, NULL) == -1)
+		fatal("%s: event_add", c->name);
+}
+
+static int
+gitd_dispatch(struct child *c, struct imsg *imsg)
+{
+	switch (imsg_get_type(imsg)) {
+	case IMSG_GITD_FETCH:
+		gitd_fetch(c, imsg);
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct child		 c;
+	struct child_args	 a;
+	struct passwd		*pw;
+
+	child_init(&c, "jb-gitd", argc, argv, &a);
+	if (a.owner == NULL)
+		fatalx("%s: no owner given (-o)", c.name);
+	if ((pw = getpwnam(a.owner)) == NULL)
+		fatalx("%s: owner %s: no such user", c.name, a.owner);
+	if (pw->pw_uid == 0)
+		fatalx("%s: the owner must not be root", c.name);
+	if ((owner_home = strdup(pw->pw_dir)) == NULL)
+		fatal("%s: strdup", c.name);
+	(void)snprintf(c.detail, sizeof(c.detail), "git fetch into %s's "
+	    "checkouts over SSH", pw->pw_name);
+	c.dispatch = gitd_dispatch;
+	/* the stream to the container comes down with each request */
+	c.fdrecv = 1;
+	priv_drop(c.name, pw, NULL, NULL, 0);
+	sandbox_jb_gitd();
+	child_run(&c);
+}
