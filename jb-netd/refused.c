@@ -189,6 +189,12 @@ refused_parse(const char *text, size_t len, size_t max,
 	json_tokener_free(tok);
 	rc = parse(root, max, out, np, err, errlen);
 	json_object_put(root);
+	/* a set after one that parsed: nothing of the first is kept */
+	if (rc == -1) {
+		free(*out);
+		*out = NULL;
+		*np = 0;
+	}
 	return rc;
 }
 

@@ -101,6 +101,10 @@ ATF_TC_BODY(refuse, tc)
 		"{\"nftables\": [{\"set\": {\"elem\": [{\"elem\": {\"val\": "
 		    "{\"concat\": [\"1.2.3.4\", \"1.2.3.5\", \"tcp\", 1]}, "
 		    "\"expires\": -5, \"counter\": {\"packets\": 1}}}]}}]}",
+		/* a second set after one with elements */
+		"{\"nftables\": [{\"set\": {\"elem\": [{\"elem\": {\"val\": "
+		    "{\"concat\": [\"1.2.3.4\", \"1.2.3.5\", \"tcp\", 1]}, "
+		    "\"counter\": {\"packets\": 1}}}]}}, {\"set\": {}}]}",
 		/* trailing bytes */
 		"{\"nftables\": [{\"set\": {}}]} x",
 	};
