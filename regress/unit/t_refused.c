@@ -21,6 +21,7 @@
 #include <atf-c.h>
 
 #include "blocked.h"
+#include "nftgen.h"
 #include "refused.h"
 
 /* what nft 1.0.6 prints for a set with two elements */
@@ -205,8 +206,25 @@ ATF_TC_BODY(bounded, tc)
 	blocked_free(&b);
 }
 
+/* the counting rule moves from one set to the other in one transaction */
+ATF_TC_WITHOUT_HEAD(swap);
+ATF_TC_BODY(swap, tc)
+{
+	char	*out;
+
+	ATF_REQUIRE(nftgen_refuse_swap(1, &out) == 0);
+	ATF_CHECK_STREQ(out, "flush chain inet jailbee refuse\n"
+	    "add rule inet jailbee refuse meta l4proto { tcp, udp } update "
+	    "@refused1 { ip saddr . ip daddr . meta l4proto . th dport }\n");
+	free(out);
+	ATF_REQUIRE(nftgen_refuse_swap(0, &out) == 0);
+	ATF_CHECK(strstr(out, "update @refused0 {") != NULL);
+	free(out);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
+	ATF_TP_ADD_TC(tp, swap);
 	ATF_TP_ADD_TC(tp, parse);
 	ATF_TP_ADD_TC(tp, refuse);
 	ATF_TP_ADD_TC(tp, allow);
