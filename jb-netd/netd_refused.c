@@ -44,7 +44,7 @@ netd_refused_drain(const struct netd_state *st, int64_t now)
 	char			*swap, err[512], cmd[128], what[REFUSED_WHAT_MAX];
 	size_t			 i, n;
 	int64_t			 last, first;
-	int			 from;
+	int			 from, bad = 0;
 
 	/*
 	 * The rule counts into the other set from here on, so the one read
@@ -72,18 +72,18 @@ netd_refused_drain(const struct netd_state *st, int64_t now)
 	}
 	if (refused_parse(out, strlen(out), NFTGEN_REFUSED_SIZE, &v, &n, err,
 	    sizeof(err)) == -1) {
-		netd_nft_drain();
 		log_warnx("jb-netd: %s", err);
-		return -1;
+		v = NULL;
+		n = 0;
+		bad = 1;
 	}
 	netd_nft_drain();
-	if (n > 0) {
-		(void)snprintf(cmd, sizeof(cmd), "flush set " T " "
-		    NFTGEN_REFUSED_SET "%d\n", from);
-		if (netd_nft_run(cmd, err, sizeof(err)) == -1)
-			log_warnx("jb-netd: refused flows: cannot empty set "
-			    "%d: %s", from, err);
-	}
+	/* emptied even when unreadable: a full set would count nothing */
+	(void)snprintf(cmd, sizeof(cmd), "flush set " T " " NFTGEN_REFUSED_SET
+	    "%d\n", from);
+	if ((n > 0 || bad) && netd_nft_run(cmd, err, sizeof(err)) == -1)
+		log_warnx("jb-netd: refused flows: cannot empty set %d: %s",
+		    from, err);
 	for (i = 0; i < n; i++) {
 		if (v[i].packets == 0 || (c = by_addr(st, v[i].src)) == NULL)
 			continue;
@@ -103,5 +103,5 @@ netd_refused_drain(const struct netd_state *st, int64_t now)
 	}
 	free(v);
 	last_drain = now;
-	return 0;
+	return bad ? -1 : 0;
 }

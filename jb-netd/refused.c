@@ -12,11 +12,14 @@
  * The listing looks like
  *	{"nftables": [{"metainfo": {...}}, {"set": {"name": "refused0",
  *	  ..., "elem": [{"elem": {"val": {"concat": ["10.0.0.2",
- *	  "198.18.0.5", "tcp", 8080]}, "expires": 3598, "counter":
+ *	  "198.18.0.5", 6, 8080]}, "expires": 3598, "counter":
  *	  {"packets": 2, "bytes": 120}}}, ...]}}]}
- * and an empty set has no "elem" at all.
+ * and an empty set has no "elem" at all.  jb-netd asks for numeric
+ * protocols (its lock-down leaves no /etc/protocols either); the names
+ * "tcp" and "udp" are taken too, as nft prints them otherwise.
  */
 
+#include <netinet/in.h>
 #include <arpa/inet.h>
 #include <json.h>
 #include <stdarg.h>
@@ -86,10 +89,15 @@ elem(struct json_object *w, struct refused_elem *e)
 	if (addr(json_object_array_get_idx(cat, 0), &e->src) == -1 ||
 	    addr(json_object_array_get_idx(cat, 1), &e->dst) == -1)
 		return -1;
+	/* a number (numeric output, or no /etc/protocols) or its name */
 	x = json_object_array_get_idx(cat, 2);
-	if (!json_object_is_type(x, json_type_string))
+	if (json_object_is_type(x, json_type_int)) {
+		v = json_object_get_int64(x);
+		p = v == IPPROTO_TCP ? "tcp" : v == IPPROTO_UDP ? "udp" : "";
+	} else if (json_object_is_type(x, json_type_string))
+		p = json_object_get_string(x);
+	else
 		return -1;
-	p = json_object_get_string(x);
 	if (strcmp(p, "tcp") == 0)
 		e->proto = EGRESS_PROTO_TCP;
 	else if (strcmp(p, "udp") == 0)

@@ -461,6 +461,8 @@ EOC
 	atf_check -o ignore -e ignore -s ignore \
 	    in_ctr $p-n sh -c "echo x | nc -u -w 1 $NH_ECHO 9999"
 	jbo repo net log n > log.txt || atf_fail "net log failed"
+	# jb-netd read and emptied the kernel's sets without a complaint
+	atf_check -s exit:1 grep "refused flows" jailbeed.log
 	atf_check -o match:"^conn +$NH_WWW:8081/tcp +[3-9] [0-9-]+ [0-9:]+Z +[0-9-]+ [0-9:]+Z\$" \
 	    -o match:"^conn +$NH_WWW2:8080/tcp +[2-9] " \
 	    -o match:"^conn +$NH_ECHO:9999/udp +[1-9]" \

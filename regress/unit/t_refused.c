@@ -24,7 +24,11 @@
 #include "nftgen.h"
 #include "refused.h"
 
-/* what nft 1.0.6 prints for a set with two elements */
+/*
+ * what nft 1.0.6 prints for a set with two elements, the first protocol
+ * by name (as nft prints it by default), the second by number (as
+ * jb-netd asks for it)
+ */
 static const char listing[] =
     "{\"nftables\": [{\"metainfo\": {\"version\": \"1.0.6\", "
     "\"release_name\": \"Lester Gooch #5\", \"json_schema_version\": 1}}, "
@@ -35,7 +39,7 @@ static const char listing[] =
     "{\"concat\": [\"10.20.0.5\", \"198.18.0.7\", \"tcp\", 8080]}, "
     "\"expires\": 3590, \"counter\": {\"packets\": 3, \"bytes\": 180}}}, "
     "{\"elem\": {\"val\": {\"concat\": [\"10.20.0.6\", \"198.18.0.8\", "
-    "\"udp\", 53]}, \"expires\": 3599, \"counter\": {\"packets\": 1, "
+    "17, 53]}, \"expires\": 3599, \"counter\": {\"packets\": 1, "
     "\"bytes\": 60}}}], \"stmt\": [{\"counter\": null}]}}]}";
 
 static const char empty[] =
@@ -92,6 +96,13 @@ ATF_TC_BODY(refuse, tc)
 		    "\"counter\": {\"packets\": 1}}}]}}]}",
 		"{\"nftables\": [{\"set\": {\"elem\": [{\"elem\": {\"val\": "
 		    "{\"concat\": [\"1.2.3.4\", \"1.2.3.5\", \"tcp\", 65536]}, "
+		    "\"counter\": {\"packets\": 1}}}]}}]}",
+		"{\"nftables\": [{\"set\": {\"elem\": [{\"elem\": {\"val\": "
+		    "{\"concat\": [\"1.2.3.4\", \"1.2.3.5\", 1, 1]}, "
+		    "\"counter\": {\"packets\": 1}}}]}}]}",
+		/* a port by name (nft -S): jb-netd never asks for one */
+		"{\"nftables\": [{\"set\": {\"elem\": [{\"elem\": {\"val\": "
+		    "{\"concat\": [\"1.2.3.4\", \"1.2.3.5\", 6, \"http\"]}, "
 		    "\"counter\": {\"packets\": 1}}}]}}]}",
 		/* no counter, a negative one, a negative expiry */
 		"{\"nftables\": [{\"set\": {\"elem\": [{\"elem\": {\"val\": "
