@@ -123,6 +123,7 @@ JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/pool.c jb-netd/netd_pool.c \
 		   jb-netd/resolver_tcp.c jb-netd/dnswire.c jb-netd/admitted.c \
 		   jb-netd/blocked.c
+JBNETD_SRCS	+= jb-netd/refused.c jb-netd/netd_refused.c
 JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/repo.c jb-mountd/image.c \
 		   jb-mountd/mount.c jb-mountd/deadline.c jb-mountd/sshseed.c \
 		   jb-mountd/gitconf.c jb-mountd/gituser.c
@@ -162,6 +163,8 @@ FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf \
 UNIT_TESTS	+= t_sftppath
 UNIT_TESTS	+= t_jbmsg t_names t_atomicfile
 FUZZERS		+= fuzz_sftppath fuzz_sftprec
+UNIT_TESTS	+= t_refused
+FUZZERS		+= fuzz_refused
 FUZZTIME	?= 20
 
 # objects are rebuilt when the flags change (SAN, TESTHOOKS, PREFIX...)
@@ -249,6 +252,8 @@ $(O)/libnetd.a: $(call objs,jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/blocked.c)
 	rm -f $@
 	ar rcs $@ $^
+# the refused-flows parser, for t_refused and fuzz_refused
+$(O)/libnetd.a: $(call objs,jb-netd/refused.c)
 $(O)/libmountd.a: $(call objs,jb-mountd/repo.c jb-mountd/image.c \
     jb-mountd/gitconf.c)
 	rm -f $@

@@ -9,11 +9,13 @@
  */
 
 /*
- * jbctl net log NAME [--since DUR] and net suggest NAME (B6): what
- * jb-netd's resolver refused to a container.  jb-netd keeps the names it
- * answered NXDOMAIN (only plain DNS names: anything else is one bucket)
- * in a bounded table; log shows them with their counts, suggest prints
- * the egress_allow lines that would admit them.
+ * jbctl net log NAME [--since DUR] and net suggest NAME: what jb-netd
+ * refused to a container.  jb-netd keeps, in bounded tables, the names
+ * its resolver answered NXDOMAIN (only plain DNS names: anything else is
+ * one bucket) and the TCP and UDP connection attempts the container's
+ * strict chain rejected ("ADDR:PORT/PROTO"), each with the egress_allow
+ * entry that would admit it; log shows them with their counts, suggest
+ * prints those entries.
  */
 
 #include <stdio.h>
@@ -26,7 +28,6 @@
 #include "log.h"
 #include "netstatus.h"
 
-#define BLOCKED_ODD_PREFIX	'('	/* jb-netd's "(not a DNS name)" */
 
 struct nlog {
 	int64_t		 since;		/* 0: everything */
@@ -49,7 +50,7 @@ nlog_block(struct req *r, struct imsg *imsg)
 	struct job		*job = r->arg;
 	struct nlog		*nl = job->state;
 	struct jb_net_block	 b;
-	char			*s;
+	char			*s, *line;
 
 	if (imsg_get_type(imsg) != IMSG_NETD_BLOCK ||
 	    imsg_get_data(imsg, &b, sizeof(b)) == -1)
@@ -57,6 +58,7 @@ nlog_block(struct req *r, struct imsg *imsg)
 	b.name[sizeof(b.name) - 1] = '\0';
 	b.kind[sizeof(b.kind) - 1] = '\0';
 	b.what[sizeof(b.what) - 1] = '\0';
+	b.allow[sizeof(b.allow) - 1] = '\0';
 	if (b.last < nl->since)
 		return;
 	nl->n++;
@@ -64,12 +66,23 @@ nlog_block(struct req *r, struct imsg *imsg)
 		(void)job_reply(job, IMSG_CTL_NET_BLOCK, &b, sizeof(b), -1);
 		return;
 	}
-	/* jb-netd keeps plain names only: quoted, they paste as they are */
-	if (b.what[0] == BLOCKED_ODD_PREFIX)
+	/*
+	 * jb-netd made allow with the config's parser: a plain name, a name
+	 * or address with a port; quoted, it pastes as it is.  Two
+	 * addresses of one name give one line.
+	 */
+	if (b.allow[0] == '\0' || strchr(b.allow, '"') != NULL ||
+	    strchr(b.allow, '\n') != NULL)
 		return;
-	if (asprintf(&s, "%s  - \"%s\"\n", nl->suggest ? nl->suggest : "",
-	    b.what) == -1)
+	if (asprintf(&line, "  - \"%s\"\n", b.allow) == -1)
 		fatal("asprintf");
+	if (nl->suggest != NULL && strstr(nl->suggest, line) != NULL) {
+		free(line);
+		return;
+	}
+	if (asprintf(&s, "%s%s", nl->suggest ? nl->suggest : "", line) == -1)
+		fatal("asprintf");
+	free(line);
 	free(nl->suggest);
 	nl->suggest = s;
 }
@@ -90,7 +103,7 @@ nlog_done(struct req *r, int ok, const char *err)
 		o.which = 1;
 		if (nl->suggest == NULL)
 			o.len = (uint32_t)strlcpy(o.data, "# nothing was refused "
-			    "by name\n", sizeof(o.data));
+			    "that an entry could admit\n", sizeof(o.data));
 		else if ((size_t)snprintf(o.data, sizeof(o.data),
 		    "egress_allow:\n%s", nl->suggest) >= sizeof(o.data)) {
 			job_end(job, 0, "net suggest: the list is longer than "

@@ -20,8 +20,9 @@
 void	net_status(struct job *, const char *name, const struct repo_ctx *);
 
 /*
- * net log NAME [--since DUR] and net suggest NAME (B6): the names the
- * resolver refused to NAME, as CTL_NET_BLOCKs, or as egress_allow lines.
+ * net log NAME [--since DUR] and net suggest NAME: the names the
+ * resolver refused to NAME and the connection attempts its strict chain
+ * rejected, as CTL_NET_BLOCKs, or as egress_allow lines.
  * Ends the job.
  */
 void	net_log(struct job *, const char *name);

@@ -128,22 +128,33 @@ int
 blocked_note(struct blocked *b, const char *ctr, const char *name,
     int64_t now)
 {
-	struct blocked_entry	*e;
-	char			 what[EGRESS_NAME_MAX + 1];
-	uint32_t		 h;
-	int32_t			 i;
+	char	what[EGRESS_NAME_MAX + 1];
 
 	if (!plain(name, what, sizeof(what)))
 		(void)strlcpy(what, BLOCKED_ODD, sizeof(what));
+	return blocked_add(b, ctr, what, 1, now, now);
+}
+
+int
+blocked_add(struct blocked *b, const char *ctr, const char *what,
+    uint64_t count, int64_t first, int64_t last)
+{
+	struct blocked_entry	*e;
+	uint32_t		 h;
+	int32_t			 i;
+
+	if (count == 0)
+		return 0;
 	if (alloc(b) == -1)
 		return -1;
 	h = hash(ctr, what);
 	for (i = b->head[h]; i != -1; i = b->v[i].hnext) {
 		e = &b->v[i];
 		if (strcmp(e->what, what) == 0 && strcmp(e->ctr, ctr) == 0) {
-			e->count++;
-			e->fresh++;
-			e->last = now;
+			e->count += count;
+			e->fresh += count;
+			if (last > e->last)
+				e->last = last;
 			lru_unlink(b, i);
 			lru_push(b, i);
 			return 0;
@@ -152,7 +163,7 @@ blocked_note(struct blocked *b, const char *ctr, const char *name,
 	if (b->n < BLOCKED_MAX)
 		i = (int32_t)b->n++;
 	else {
-		/* the least recently asked gives way */
+		/* the least recently refused gives way */
 		i = b->oldest;
 		chain_unlink(b, i);
 		lru_unlink(b, i);
@@ -162,9 +173,10 @@ blocked_note(struct blocked *b, const char *ctr, const char *name,
 	memset(e, 0, sizeof(*e));
 	(void)strlcpy(e->ctr, ctr, sizeof(e->ctr));
 	(void)strlcpy(e->what, what, sizeof(e->what));
-	e->count = 1;
-	e->fresh = 1;
-	e->first = e->last = now;
+	e->count = count;
+	e->fresh = count;
+	e->first = first < last ? first : last;
+	e->last = last;
 	e->hnext = b->head[h];
 	b->head[h] = i;
 	lru_push(b, i);

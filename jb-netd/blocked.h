@@ -9,13 +9,15 @@
  */
 
 /*
- * What the resolver refused (B6, issue 17 item 3, names only): per
+ * What the resolver refused: per
  * container, each name it answered NXDOMAIN because no entry allows it,
  * with a count and when it was first and last asked.  The container
  * chooses every byte of a name and may ask as fast as it can, so the
  * table is bounded: at most BLOCKED_MAX entries in all, the least
  * recently asked one giving way to a new one; a name that is not a
- * plain DNS name is counted as BLOCKED_ODD.  Pure: no I/O, no clock.
+ * plain DNS name is counted as BLOCKED_ODD.  jb-netd keeps a second
+ * table of the same kind for refused connections (blocked_add).  Pure:
+ * no I/O, no clock.
  */
 
 #ifndef JB_BLOCKED_H
@@ -56,6 +58,13 @@ struct blocked {
  */
 int	blocked_note(struct blocked *, const char *ctr, const char *name,
 	    int64_t now);
+/*
+ * The same for any key what, taken as it is (truncated to fit), counted
+ * count times between first and last: a connection's "ADDR:PORT/PROTO"
+ * as jb-netd read it from the kernel.  Nothing when count is 0.
+ */
+int	blocked_add(struct blocked *, const char *ctr, const char *what,
+	    uint64_t count, int64_t first, int64_t last);
 /*
  * ctr's refusals since the last summary (count in all, distinct names,
  * the most asked and its count), which starts a new one.  A refusal

@@ -46,8 +46,10 @@
 #include "netd_nft.h"
 #include "netd_repos.h"
 #include "netd_pool.h"
+#include "netd_refused.h"
 #include "netd_state.h"
 #include "nftgen.h"
+#include "refused.h"
 #include "proc.h"
 #include "resolver.h"
 #include "sandbox_procs.h"
@@ -65,6 +67,7 @@ static char			 statepath[PATH_MAX];
 static char			 statedir[PATH_MAX];	/* <state_dir>/netd */
 static struct event		 revert_ev;	/* the next loose deadline */
 static struct event		 summary_ev;	/* refused names, for the journal */
+static struct event		 refused_ev;	/* read the refused flows */
 
 /* refused names are summed up for the audit journal so often */
 #ifdef JB_TESTHOOKS
@@ -447,23 +450,39 @@ summary_fire(int fd, short event, void *arg)
 	struct jb_netd_audit	 ev;
 	size_t			 i;
 
-	for (i = 0; i < cur.n; i++) {
-		blocked_summary(&resolver_blocked, cur.v[i].name, &sum);
-		if (sum.count == 0)
-			continue;
-		memset(&ev, 0, sizeof(ev));
-		(void)strlcpy(ev.name, cur.v[i].name, sizeof(ev.name));
-		(void)strlcpy(ev.repo, cur.v[i].repo, sizeof(ev.repo));
-		(void)strlcpy(ev.kind, "dns-refused", sizeof(ev.kind));
-		ev.count = sum.count;
-		ev.distinct = sum.distinct;
-		(void)strlcpy(ev.top, sum.top, sizeof(ev.top));
-		ev.topcount = sum.topcount;
-		if (imsgev_compose(&c->iev, IMSG_NETD_AUDIT, 0, 0, -1, &ev,
-		    sizeof(ev)) == -1)
-			fatal("%s: compose", c->name);
-	}
+	size_t			 k;
+	static const char *const kinds[] = { "dns-refused", "conn-refused" };
+	struct blocked *const	 tables[] = { &resolver_blocked, &netd_refused };
+
+	(void)netd_refused_drain(&cur, time(NULL));
+	for (i = 0; i < cur.n; i++)
+		for (k = 0; k < NELEM(tables); k++) {
+			blocked_summary(tables[k], cur.v[i].name, &sum);
+			if (sum.count == 0)
+				continue;
+			memset(&ev, 0, sizeof(ev));
+			(void)strlcpy(ev.name, cur.v[i].name, sizeof(ev.name));
+			(void)strlcpy(ev.repo, cur.v[i].repo, sizeof(ev.repo));
+			(void)strlcpy(ev.kind, kinds[k], sizeof(ev.kind));
+			ev.count = sum.count;
+			ev.distinct = sum.distinct;
+			(void)strlcpy(ev.top, sum.top, sizeof(ev.top));
+			ev.topcount = sum.topcount;
+			if (imsgev_compose(&c->iev, IMSG_NETD_AUDIT, 0, 0, -1,
+			    &ev, sizeof(ev)) == -1)
+				fatal("%s: compose", c->name);
+		}
 	evtimer_add(&summary_ev, &tv);
+}
+
+/* the kernel's sets of refused flows hold little: read them often */
+static void
+refused_fire(int fd, short event, void *arg)
+{
+	struct timeval	tv = { REFUSED_DRAIN_SECS, 0 };
+
+	(void)netd_refused_drain(&cur, time(NULL));
+	evtimer_add(&refused_ev, &tv);
 }
 
 static void
@@ -627,6 +646,7 @@ netd_forget(struct child *c, struct imsg *imsg)
 	}
 	netd_pool_forget(t.name);
 	(void)blocked_forget(&resolver_blocked, t.name);
+	(void)blocked_forget(&netd_refused, t.name);
 	log_info("%s: container %s forgotten", c->name, t.name);
 	child_done(c, imsg_get_id(imsg), 1, NULL);
 }
@@ -660,6 +680,7 @@ netd_sync_forget(struct child *c, struct imsg *imsg)
 	}
 	netd_pool_forget(t.name);
 	(void)blocked_forget(&resolver_blocked, t.name);
+	(void)blocked_forget(&netd_refused, t.name);
 	log_info("%s: container %s: Incus no longer has it; its policy, "
 	    "chains, sets and pool are gone", c->name, t.name);
 	child_done(c, imsg_get_id(imsg), 1, NULL);
@@ -1152,32 +1173,58 @@ netd_check(struct child *c, struct imsg *imsg)
 	child_done(c, imsg_get_id(imsg), 1, NULL);
 }
 
-/* net log, net suggest (B6): the names the resolver refused to one */
+/* one entry of a table of refusals to the parent */
+static void
+block_send(struct child *c, uint32_t rid, const struct blocked_entry *e,
+    const char *kind, const struct netd_pool_name *names, size_t nnames)
+{
+	struct jb_net_block	b;
+	struct refused_elem	r;
+
+	memset(&b, 0, sizeof(b));
+	(void)strlcpy(b.name, e->ctr, sizeof(b.name));
+	(void)strlcpy(b.kind, kind, sizeof(b.kind));
+	(void)strlcpy(b.what, e->what, sizeof(b.what));
+	b.count = e->count;
+	b.first = e->first;
+	b.last = e->last;
+	if (strcmp(kind, "dns") != 0) {
+		memset(&r, 0, sizeof(r));
+		if (refused_unwhat(e->what, &r) == 0)
+			(void)refused_allow(&r, netd_pool_name_of(names,
+			    nnames, r.dst), b.allow, sizeof(b.allow));
+	} else if (strcmp(e->what, BLOCKED_ODD) != 0)
+		(void)strlcpy(b.allow, e->what, sizeof(b.allow));
+	if (imsgev_compose(&c->iev, IMSG_NETD_BLOCK, rid, 0, -1, &b,
+	    sizeof(b)) == -1)
+		fatal("%s: compose", c->name);
+}
+
+/* net log, net suggest: the names and connections refused to one */
 static void
 netd_blocked(struct child *c, struct imsg *imsg)
 {
 	struct jb_incus_target	 q;
-	struct jb_net_block	 b;
+	struct netd_pool_name	*names;
 	const struct blocked	*bl = &resolver_blocked;
-	size_t			 i;
+	size_t			 i, nnames;
 
 	if (imsg_get_data(imsg, &q, sizeof(q)) == -1)
 		fatalx("%s: malformed NETD_BLOCKED", c->name);
 	q.name[sizeof(q.name) - 1] = '\0';
-	for (i = 0; i < bl->n; i++) {
-		if (strcmp(bl->v[i].ctr, q.name) != 0)
-			continue;
-		memset(&b, 0, sizeof(b));
-		(void)strlcpy(b.name, bl->v[i].ctr, sizeof(b.name));
-		(void)strlcpy(b.kind, "dns", sizeof(b.kind));
-		(void)strlcpy(b.what, bl->v[i].what, sizeof(b.what));
-		b.count = bl->v[i].count;
-		b.first = bl->v[i].first;
-		b.last = bl->v[i].last;
-		if (imsgev_compose(&c->iev, IMSG_NETD_BLOCK, imsg_get_id(imsg),
-		    0, -1, &b, sizeof(b)) == -1)
-			fatal("%s: compose", c->name);
-	}
+	for (i = 0; i < bl->n; i++)
+		if (strcmp(bl->v[i].ctr, q.name) == 0)
+			block_send(c, imsg_get_id(imsg), &bl->v[i], "dns",
+			    NULL, 0);
+	/* what the kernel counted until now, then by name where known */
+	(void)netd_refused_drain(&cur, time(NULL));
+	nnames = netd_pool_names(q.name, &names);
+	bl = &netd_refused;
+	for (i = 0; i < bl->n; i++)
+		if (strcmp(bl->v[i].ctr, q.name) == 0)
+			block_send(c, imsg_get_id(imsg), &bl->v[i], "conn",
+			    names, nnames);
+	free(names);
 	child_done(c, imsg_get_id(imsg), 1, NULL);
 }
 
@@ -1336,6 +1383,8 @@ main(int argc, char *argv[])
 	revert_arm();
 	evtimer_set(&summary_ev, summary_fire, &c);
 	summary_fire(-1, 0, &c);
+	evtimer_set(&refused_ev, refused_fire, &c);
+	refused_fire(-1, 0, &c);
 	sandbox_jb_netd(a.state_dir);
 	child_run(&c);
 }

@@ -76,6 +76,20 @@ netd_nft_list(const char *text, char *err, size_t errlen)
 	return out != NULL ? out : "";
 }
 
+const char *
+netd_nft_list_json(const char *text, char *err, size_t errlen)
+{
+	const char	*out;
+	unsigned int	 flags = nft_ctx_output_get_flags(nft);
+
+	/* numbers, not names that need /etc/protocols or /etc/services */
+	nft_ctx_output_set_flags(nft, (flags | NFT_CTX_OUTPUT_JSON |
+	    NFT_CTX_OUTPUT_NUMERIC_PROTO) & ~NFT_CTX_OUTPUT_SERVICE);
+	out = netd_nft_list(text, err, errlen);
+	nft_ctx_output_set_flags(nft, flags);
+	return out;
+}
+
 /* the policy as nftgen wants it; entries are shared with st */
 static struct nftgen_container *
 containers_of(const struct netd_state *st, char *err, size_t errlen)

@@ -65,5 +65,7 @@ void	netd_nft_drain(void);
  * call; NULL and nft's words in err when it failed.
  */
 const char *netd_nft_list(const char *text, char *err, size_t errlen);
+/* the same, printed as JSON */
+const char *netd_nft_list_json(const char *text, char *err, size_t errlen);
 
 #endif /* JB_NETD_NFT_H */

@@ -611,6 +611,56 @@ netd_pool_feed(const struct netd_ctr *c, const char *name,
 		pin_due(c->name, 0);
 }
 
+static int
+pname_cmp(const void *a, const void *b)
+{
+	const struct netd_pool_name	*x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return (x->last < y->last) - (x->last > y->last);
+}
+
+size_t
+netd_pool_names(const char *ctr, struct netd_pool_name **out)
+{
+	struct netd_pool_name	*v;
+	size_t			 i, n = 0;
+
+	*out = NULL;
+	for (i = 0; i < pool.n; i++)
+		if (strcmp(pool.v[i].ctr, ctr) == 0)
+			n++;
+	if (n == 0 || (v = calloc(n, sizeof(*v))) == NULL)
+		return 0;
+	for (i = 0, n = 0; i < pool.n; i++)
+		if (strcmp(pool.v[i].ctr, ctr) == 0) {
+			v[n].addr = pool.v[i].addr;
+			v[n].last = pool.v[i].last;
+			v[n].name = pool.v[i].name;
+			n++;
+		}
+	/* by address, the most recent answer of each first */
+	qsort(v, n, sizeof(*v), pname_cmp);
+	*out = v;
+	return n;
+}
+
+const char *
+netd_pool_name_of(const struct netd_pool_name *v, size_t n, uint32_t addr)
+{
+	size_t	lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (v[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo].addr == addr ? v[lo].name : NULL;
+}
+
 void
 netd_pool_forget(const char *ctr)
 {

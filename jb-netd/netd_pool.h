@@ -65,6 +65,20 @@ void	netd_pool_feed(const struct netd_ctr *, const char *name,
 	    const uint32_t *addrs, int count);
 /* ctr is gone: its entries and pin record too */
 void	netd_pool_forget(const char *ctr);
+/*
+ * ctr's pooled addresses and the name each was answered for (the most
+ * recent answer when there are several), sorted for
+ * netd_pool_name_of; the names point into the pool, valid until it
+ * next changes.  To be freed; 0 and NULL when none.
+ */
+struct netd_pool_name {
+	uint32_t	 addr;
+	int64_t		 last;
+	const char	*name;
+};
+size_t	netd_pool_names(const char *ctr, struct netd_pool_name **);
+const char *netd_pool_name_of(const struct netd_pool_name *, size_t,
+	    uint32_t addr);
 /* the parent's IMSG_NETD_PINNED */
 void	netd_pool_pinned(struct imsg *);
 /* for status: how many entries ctr has */

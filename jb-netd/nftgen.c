@@ -36,7 +36,7 @@ struct ctr {
 };
 
 static const char *const base_chains[] = {
-	"forward", "input", "postrouting", "prerouting"
+	"forward", "input", "postrouting", "prerouting", NFTGEN_REFUSE_CHAIN
 };
 
 static int __attribute__((format(printf, 3, 4)))
@@ -365,6 +365,7 @@ emit_container(FILE *f, const struct ctr *t)
 	    "\t\tip daddr @staticany_%s accept\n"
 	    "\t\tip daddr . meta l4proto . th dport @allow_%s accept\n"
 	    "\t\tip daddr @allowany_%s accept\n"
+	    "\t\tjump " NFTGEN_REFUSE_CHAIN "\n"
 	    "\t\tmeta l4proto tcp reject with tcp reset\n"
 	    "\t\treject with icmpx admin-prohibited\n"
 	    "\t}\n", t->id, t->id, t->id, t->id, t->id);
@@ -401,6 +402,40 @@ emit_verdict(FILE *f, const struct ctr *t)
 		fprintf(f, "%s : accept", a);
 }
 
+/*
+ * A set of refused connection attempts: source, destination, protocol
+ * and port, each with a packet counter.  The kernel holds at most
+ * NFTGEN_REFUSED_SIZE elements (a flood beyond that is refused all the
+ * same, only not counted until jb-netd has read the set); an update
+ * refreshes the element's timeout, so what is left of it tells when it
+ * was last hit.
+ */
+static void
+emit_refused_set(FILE *f, int which)
+{
+	fprintf(f, "\tset " NFTGEN_REFUSED_SET "%d {\n"
+	    "\t\ttype ipv4_addr . ipv4_addr . inet_proto . inet_service\n"
+	    "\t\tsize %d\n"
+	    "\t\tflags dynamic,timeout\n"
+	    "\t\tcounter\n"
+	    "\t\ttimeout %ds\n"
+	    "\t}\n", which, NFTGEN_REFUSED_SIZE, NFTGEN_REFUSED_TIMEOUT);
+}
+
+/* the rule of chain refuse that counts into set refused<which> */
+static void
+emit_refuse_rule(FILE *f, int which, int inblock)
+{
+	if (inblock)
+		fprintf(f, "\tchain " NFTGEN_REFUSE_CHAIN " {\n\t\t");
+	else
+		fprintf(f, "add rule " T " " NFTGEN_REFUSE_CHAIN " ");
+	fprintf(f, "meta l4proto { tcp, udp } update @" NFTGEN_REFUSED_SET
+	    "%d { ip saddr . ip daddr . meta l4proto . th dport }\n", which);
+	if (inblock)
+		fprintf(f, "\t}\n");
+}
+
 /* the base sets, declared (if absent) before anything refers to them */
 static void
 emit_base_sets(FILE *f)
@@ -411,6 +446,10 @@ emit_base_sets(FILE *f)
 	    "\t}\n"
 	    "\tset strictdns {\n"
 	    "\t\ttype ipv4_addr\n"
+	    "\t}\n");
+	emit_refused_set(f, 0);
+	emit_refused_set(f, 1);
+	fprintf(f, "\tchain " NFTGEN_REFUSE_CHAIN " {\n"
 	    "\t}\n"
 	    "}\n");
 }
@@ -431,6 +470,7 @@ emit_base(FILE *f, const struct nftgen_net *net)
 	    "\t\tiifname \"%s\" ip saddr vmap @ctrs\n"
 	    "\t\tiifname \"%s\" reject with icmpx admin-prohibited\n"
 	    "\t}\n", br, br, br, br, br);
+	emit_refuse_rule(f, 0, 1);
 
 	fprintf(f, "\tchain input {\n"
 	    "\t\ttype filter hook input priority filter; policy accept;\n"
@@ -595,7 +635,9 @@ declared(const struct ctr *v, size_t n, const char *name, int is_set)
 	size_t	i, len;
 
 	if (is_set) {
-		if (strcmp(name, "ctrs") == 0 || strcmp(name, "strictdns") == 0)
+		if (strcmp(name, "ctrs") == 0 || strcmp(name, "strictdns") == 0
+		    || strcmp(name, NFTGEN_REFUSED_SET "0") == 0 ||
+		    strcmp(name, NFTGEN_REFUSED_SET "1") == 0)
 			return 1;
 		for (i = 0; i < sizeof(ctr_sets) / sizeof(ctr_sets[0]); i++) {
 			len = strlen(ctr_sets[i]);
@@ -1022,4 +1064,19 @@ out:
 	free(ov);
 	free(nv);
 	return failed ? -1 : 0;
+}
+
+int
+nftgen_refuse_swap(int which, char **out)
+{
+	FILE	*f;
+	char	*buf = NULL;
+	size_t	 len = 0;
+
+	*out = NULL;
+	if ((f = open_memstream(&buf, &len)) == NULL)
+		return -1;
+	fprintf(f, "flush chain " T " " NFTGEN_REFUSE_CHAIN "\n");
+	emit_refuse_rule(f, which != 0, 0);
+	return stream_close(f, &buf, 0, out, NULL, 0);
 }

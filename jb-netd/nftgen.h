@@ -65,6 +65,18 @@
 #define NFTGEN_IDENT_MAX	(NFTGEN_NAME_MAX + 1)	/* with the NUL */
 #define NFTGEN_TIMEOUT_MAX	(7 * 24 * 60 * 60)	/* seconds */
 
+/*
+ * Refused connection attempts are counted in one of two sets of refused
+ * flows, filled by the one rule of chain refuse, which every strict
+ * chain jumps to just before it rejects; jb-netd points the rule at the
+ * other set before it reads and empties one, so every attempt is counted
+ * once (nftgen_refuse_swap).
+ */
+#define NFTGEN_REFUSE_CHAIN	"refuse"
+#define NFTGEN_REFUSED_SET	"refused"	/* refused0, refused1 */
+#define NFTGEN_REFUSED_SIZE	8192	/* elements per set */
+#define NFTGEN_REFUSED_TIMEOUT	3600	/* seconds; refreshed by a hit */
+
 enum nftgen_mode {
 	NFTGEN_STRICT,
 	NFTGEN_LOOSE
@@ -152,5 +164,11 @@ int	nftgen_delta(const struct nftgen_net *net,
  */
 int	nftgen_admit(const char *name, const struct nftgen_elem *el, size_t n,
 	    unsigned int timeout, char **out, char *err, size_t errlen);
+
+/*
+ * Point the rule of chain refuse at set refused<which> (0 or 1), as one
+ * transaction.  -1 out of memory.  *out as for nftgen_ruleset.
+ */
+int	nftgen_refuse_swap(int which, char **out);
 
 #endif /* JB_NFTGEN_H */

@@ -182,7 +182,8 @@ const struct cmd cmdtab[] = {
 	      .help = "one line of text (default) or the journal's JSON "
 	      "line per record" } },
 	  .help = "print the audit journal, the rotated files first: one "
-	  "record per network change, refused-names summary, mount, port "
+	  "record per network change, refused names or connections summary, "
+	  "mount, port "
 	  "forward, lifecycle command and SSH decision" },
 	/* mounts (M1, M2) */
 	{ .words = { "mount" }, .id = CMD_MOUNT, .cls = CMD_HOST,
@@ -410,14 +411,16 @@ const struct cmd cmdtab[] = {
 	    { .lname = "output", .sname = 'o', .argname = "FORMAT",
 	      .choices = "text|json",
 	      .help = "print as text (default) or JSON" } },
-	  .help = "the names jb-netd's resolver refused to a container, each "
-	  "with a count and when first and last asked (refused connections "
-	  "are not counted yet)" },
+	  .help = "what jb-netd refused to a container: the names its "
+	  "resolver refused and the connection attempts the filter rejected "
+	  "(address:port/proto), each with a count and when first and last "
+	  "refused" },
 	{ .words = { "net", "suggest" }, .id = CMD_NET_SUGGEST,
 	  .name_arg = 1,
 	  .cls = CMD_CONTAINER, .args = "NAME", .min_args = 1, .max_args = 1,
-	  .help = "print the egress_allow entries that would admit the names "
-	  "net log lists, ready to paste into the config" },
+	  .help = "print the egress_allow entries that would admit what net "
+	  "log lists (a connection by the name the resolver answered its "
+	  "address for, else by address), ready to paste into the config" },
 	{ .words = { "repo", "ls" }, .id = CMD_REPO_LS, .cls = CMD_HOST,
 	  .args = "", .min_args = 0, .max_args = 0,
 	  .help = "list the registered repositories, the ones an SSH session "

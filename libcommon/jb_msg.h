@@ -885,11 +885,17 @@ struct jb_net_addr {
 /* one refused name of a container (B6), counted by jb-netd */
 struct jb_net_block {
 	char		name[JB_INSTANCE_MAX];	/* the container */
-	char		kind[8];		/* "dns" */
-	char		what[256];		/* the name, lowercased */
+	char		kind[8];		/* "dns" or "conn" */
+	/* dns: the name, lowercased; conn: "ADDR:PORT/tcp" or "/udp" */
+	char		what[256];
 	uint64_t	count;
 	int64_t		first;
 	int64_t		last;
+	/*
+	 * the egress_allow entry that would admit it (for conn, the name
+	 * the resolver answered the address for when there is one), or ""
+	 */
+	char		allow[272];
 };
 
 /* net refresh: an exact allowed name asked upstream, and the pool */
@@ -904,7 +910,8 @@ struct jb_net_resolved {
  * What jb-netd did or refused on its own, for the audit journal: kind
  * "revert" (loose to strict at the deadline; deadline set) or
  * "dns-refused" (the names refused since the last summary: count in
- * all, distinct, the most asked one and its count)
+ * all, distinct, the most asked one and its count) or "conn-refused"
+ * (the same for connection attempts, top an "ADDR:PORT/PROTO")
  */
 struct jb_netd_audit {
 	char		name[JB_INSTANCE_MAX];	/* the container */

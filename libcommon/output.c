@@ -797,6 +797,8 @@ json_net_block(const struct jb_net_block *b)
 	    json_object_new_int64((int64_t)b->count));
 	json_object_object_add(o, "first", json_object_new_int64(b->first));
 	json_object_object_add(o, "last", json_object_new_int64(b->last));
+	json_object_object_add(o, "allow", b->allow[0] ?
+	    json_object_new_string(b->allow) : NULL);
 	json_object_array_add(json_list, o);
 }
 

@@ -418,6 +418,95 @@ EOC
 }
 refused_names_cleanup() { cleanup; }
 
+atf_test_case refused_conns cleanup
+refused_conns_head() {
+	atf_set descr "net log counts each connection attempt the strict" \
+	    "chain refused (address:port/proto, count, first and last) and no" \
+	    "admitted one; net suggest prints the entry, by name when the" \
+	    "resolver answered the address for one, else by address; pasted" \
+	    "into the config they let the attempts through after apply; the" \
+	    "journal sums them up"
+	atf_set require.user root
+	atf_set timeout 600
+}
+refused_conns_body() {
+	JB_CONF_EXTRA="resolver:
+  upstream: $NH_DNS"
+	setup
+	nh_up "$BR_NET"
+	cc -static -O2 -Wall -Wextra -Werror -o dnsq \
+	    "$(atf_config_get srcdir)/regress/integ/dnsq.c" ||
+	    atf_fail "cannot build dnsq (cc -static needs libc6-dev)"
+	p=$(jb_prefix)
+	config <<EOC
+egress_allow:
+  - "www.test:8080"
+EOC
+	atf_check -o ignore -e match:"ready: $p-n" jbo repo new n
+	jb_routed $p-n
+	# www.test answered by the resolver: its address is known by name
+	atf_check -o match:"^A $NH_WWW " \
+	    ctr_netns $p-n "$(pwd)/dnsq" -t $NH_DNS www.test
+	# admitted: never counted
+	atf_check -o ignore -e ignore in_ctr $p-n nc -z -w 3 $NH_WWW 8080
+	# refused, each attempt at once (a reset) and with nc's reason
+	for i in 1 2 3; do
+		atf_check -s exit:1 -e match:"refused" \
+		    in_ctr $p-n nc -v -z -w 3 $NH_WWW 8081
+	done
+	for i in 1 2; do
+		atf_check -s exit:1 -e match:"refused" \
+		    in_ctr $p-n nc -v -z -w 3 $NH_WWW2 8080
+	done
+	atf_check -o ignore -e ignore -s ignore \
+	    in_ctr $p-n sh -c "echo x | nc -u -w 1 $NH_ECHO 9999"
+	jbo repo net log n > log.txt || atf_fail "net log failed"
+	# jb-netd read and emptied the kernel's sets without a complaint
+	atf_check -s exit:1 grep "refused flows" jailbeed.log
+	atf_check -o match:"^conn +$NH_WWW:8081/tcp +[3-9] [0-9-]+ [0-9:]+Z +[0-9-]+ [0-9:]+Z\$" \
+	    -o match:"^conn +$NH_WWW2:8080/tcp +[2-9] " \
+	    -o match:"^conn +$NH_ECHO:9999/udp +[1-9]" \
+	    -o not-match:"$NH_WWW:8080/" cat log.txt
+	jbo repo net log n -o json > log.json || atf_fail "net log -o json"
+	atf_check -o match:"^[3-9]\$" jq -r ".refused[] |
+	    select(.refused == \"$NH_WWW:8081/tcp\") | .count" log.json
+	atf_check -o inline:"conn www.test:8081\n" jq -r ".refused[] |
+	    select(.refused == \"$NH_WWW:8081/tcp\") | .kind + \" \" + .allow" \
+	    log.json
+	atf_check -o match:"^[0-9]+ [0-9]+ true\$" jq -r ".refused[] |
+	    select(.refused == \"$NH_WWW2:8080/tcp\") |
+	    \"\(.first) \(.last) \(.first <= .last)\"" log.json
+	atf_check -o match:"$NH_WWW:8081" jbo repo net log --since 5m n
+	jbo repo net suggest n > suggest.txt || atf_fail "net suggest failed"
+	atf_check -o match:"^egress_allow:\$" \
+	    -o match:"^  - \"www\.test:8081\"\$" \
+	    -o match:"^  - \"$NH_WWW2:8080\"\$" \
+	    -o match:"^  - \"$NH_ECHO:9999/udp\"\$" \
+	    -o not-match:"www\.test:8080|$NH_WWW:" cat suggest.txt
+	# the journal sums them up within a summary period
+	i=0
+	until jbo repo audit --action net.conn-refused 2>/dev/null |
+	    grep -q "net.conn-refused $p-n refuse"; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || atf_fail "no net.conn-refused in the journal"
+		sleep 0.1
+	done
+	# pasted into the config with the entry it had, in force after apply
+	{
+		printf 'container_prefix: %s\nbase:\n  alias: %s\n' \
+		    "$p" "$JB_IMAGE"
+		cat suggest.txt
+		printf '  - "www.test:8080"\n'
+	} > repo/.jailbee/config.yaml
+	atf_check -e match:"$p-n: egress_allow applied \\([0-9]+ entr" \
+	    jbo repo apply n
+	atf_check -o match:"^A $NH_WWW " \
+	    ctr_netns $p-n "$(pwd)/dnsq" -t $NH_DNS www.test
+	atf_check -o ignore -e ignore in_ctr $p-n nc -z -w 3 $NH_WWW 8081
+	atf_check -o ignore -e ignore in_ctr $p-n nc -z -w 3 $NH_WWW2 8080
+}
+refused_conns_cleanup() { cleanup; }
+
 atf_init_test_cases() {
 	atf_add_test_case to_host
 	atf_add_test_case to_container
@@ -425,4 +514,5 @@ atf_init_test_cases() {
 	atf_add_test_case refusals
 	atf_add_test_case net_status
 	atf_add_test_case refused_names
+	atf_add_test_case refused_conns
 }
