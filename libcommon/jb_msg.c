@@ -399,6 +399,7 @@ static const struct jb_msg_str f_jb_net_block[] = {
 	STR(jb_net_block, name),
 	STR(jb_net_block, kind),
 	STR(jb_net_block, what),
+	STR(jb_net_block, allow),
 	END
 };
 
