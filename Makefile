@@ -95,14 +95,14 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 COMMON_SRCS	+= libcommon/sftppath.c libcommon/sftprec.c
 JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/control.c jailbeed/request.c jailbeed/job.c \
-		   jailbeed/repo.c jailbeed/capture.c jailbeed/cmd_ls.c \
+		   jailbeed/checkout.c jailbeed/capture.c jailbeed/cmd_ls.c \
 		   jailbeed/cmd_action.c jailbeed/cmd_exec.c \
 		   jailbeed/cmd_new.c jailbeed/cmd_config.c \
 		   jailbeed/cmd_init.c jailbeed/cmd_base.c jailbeed/sshd.c \
 		   jailbeed/mounts.c jailbeed/cmd_mount.c \
-		   jailbeed/mount_remote.c jailbeed/github.c jailbeed/cmd_net.c \
+		   jailbeed/mount_ssh.c jailbeed/github.c jailbeed/cmd_net.c \
 		   jailbeed/netsync.c jailbeed/netpin.c jailbeed/base_spec.c \
-		   jailbeed/remote_gate.c jailbeed/sshsnap.c jailbeed/reload.c jailbeed/registry.c jailbeed/srcguard.c jailbeed/reaper.c \
+		   jailbeed/ssh_gate.c jailbeed/sshsnap.c jailbeed/reload.c jailbeed/registry.c jailbeed/srcguard.c jailbeed/reaper.c \
 		   jailbeed/agent_run.c jailbeed/netgrant.c jailbeed/autostart_run.c \
 		   jailbeed/escalation.c \
 		   jailbeed/ports.c jailbeed/cmd_port.c jailbeed/netstatus.c jailbeed/netlog.c \
@@ -124,18 +124,18 @@ JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/resolver_tcp.c jb-netd/dnswire.c jb-netd/admitted.c \
 		   jb-netd/blocked.c
 JBNETD_SRCS	+= jb-netd/refused.c jb-netd/netd_refused.c
-JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/repo.c jb-mountd/image.c \
+JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/gitdescribe.c jb-mountd/image.c \
 		   jb-mountd/mount.c jb-mountd/deadline.c jb-mountd/sshseed.c \
 		   jb-mountd/gitconf.c jb-mountd/gituser.c
 JBMOUNTD_SRCS	+= jb-mountd/shared.c
 JBSSHD_SRCS	:= jb-sshd/jb-sshd.c jb-sshd/session.c jb-sshd/spawner.c
 JBSSHD_SRCS	+= jb-sshd/sftp.c
-JBCTL_SRCS	:= jbctl/jbctl.c jbctl/remote.c jbctl/local.c \
+JBCTL_SRCS	:= jbctl/jbctl.c jbctl/ctlrun.c jbctl/local.c \
 		   jbctl/term.c jbctl/base.c jbctl/sshkeys.c jbctl/git.c
 # host git for the git bridge: jbctl's, and jb-gitd's over SSH
 COMMON_SRCS	+= libcommon/gitrun.c
 # git's remote helper for jailbee::NAME, installed beside jbctl
-GITREMOTE_SRCS	:= jbctl/gitremote.c jbctl/remote.c jbctl/term.c
+GITREMOTE_SRCS	:= jbctl/gitremote.c jbctl/ctlrun.c jbctl/term.c
 
 PROGS		:= jailbeed jb-incus jb-netd jb-mountd jb-sshd jbctl \
 		   git-remote-jailbee
@@ -254,7 +254,7 @@ $(O)/libnetd.a: $(call objs,jb-netd/policy.c jb-netd/nftgen.c \
 	ar rcs $@ $^
 # the refused-flows parser, for t_refused and fuzz_refused
 $(O)/libnetd.a: $(call objs,jb-netd/refused.c)
-$(O)/libmountd.a: $(call objs,jb-mountd/repo.c jb-mountd/image.c \
+$(O)/libmountd.a: $(call objs,jb-mountd/gitdescribe.c jb-mountd/image.c \
     jb-mountd/gitconf.c)
 	rm -f $@
 	ar rcs $@ $^

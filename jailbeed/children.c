@@ -40,7 +40,7 @@ struct jb_child children[PROC_MAX] = {
 	[PROC_GITD] =	{ .name = "jb-gitd" },
 };
 
-static void	child_dispatch(int, short, void *);
+static void	from_child(int, short, void *);
 
 /*
  * jb-mountd's own directory under the state directory (mount deadlines):
@@ -153,7 +153,7 @@ children_spawn(void)
 		if ((c->pid = proc_spawn(path, argv, sp[1])) == -1)
 			fatal("fork %s", c->name);
 		close(sp[1]);
-		if (imsgev_init(&c->iev, sp[0], child_dispatch, c) == -1)
+		if (imsgev_init(&c->iev, sp[0], from_child, c) == -1)
 			fatal("imsgbuf_init");
 		/* exec streams come from jb-incus as fds */
 		if (i == PROC_INCUS)
@@ -273,7 +273,7 @@ children_test_attempt(int i, uint32_t rid, const struct jb_test_attempt *a)
 #endif
 
 static void
-child_dispatch(int fd, short event, void *arg)
+from_child(int fd, short event, void *arg)
 {
 	struct jb_child		*c = arg;
 	struct imsg		 imsg;

@@ -25,7 +25,7 @@
 #include "cmdtab.h"
 #include "duration.h"
 #include "log.h"
-#include "mount_remote.h"
+#include "mount_ssh.h"
 #include "mounts.h"
 #include "mountspec.h"
 #include "netstatus.h"
@@ -242,8 +242,8 @@ do_mount(struct job *job)
 	(void)snprintf(m->device, sizeof(m->device), "%s%s",
 	    MNT_OPTIONAL_PREFIX, m->opt->kind);
 	/* R20: over a restricted session only a mount_roots grant will do */
-	if (mount_remote_restricted(job)) {
-		mount_remote_decide(job, m->ctx, m->opt, roots_granted);
+	if (mount_ssh_restricted(job)) {
+		mount_ssh_decide(job, m->ctx, m->opt, roots_granted);
 		return;
 	}
 	list_disks(job, disk_seen, mount_listed);
@@ -485,7 +485,7 @@ cmd_mount(struct job *job)
 {
 	/* over SSH there is no checkout: the container names the repo */
 	if (job->remote && job->cmd.id == CMD_MOUNT)
-		mount_remote_repo(job, mount_repo);
+		mount_ssh_repo(job, mount_repo);
 	/* mount and apply read this repo's configuration */
 	else if (job->cmd.id == CMD_MOUNT || job->cmd.id == CMD_APPLY)
 		repo_resolve_brief(job, 1, mount_repo);

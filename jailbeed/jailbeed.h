@@ -76,7 +76,7 @@ struct job {
 	int			 remote;
 	char			 remote_repo[48];	/* for the journal */
 	struct sshsnap		*remote_snap;	/* its session's SSH policy */
-	/* the container the remote gate resolved (remote_gate.c) */
+	/* the container the remote gate resolved (ssh_gate.c) */
 	struct jb_instance	 remote_in;
 	int			 remote_found;
 	const char		*remote_reason;	/* fixed: why the gate refused */
@@ -220,10 +220,10 @@ void	mounts_deadline_add(struct jb_mount_deadline **, size_t *,
 	    struct imsg *);
 
 /*
- * remote_gate.c: over SSH, the container a command names exists, is the
+ * ssh_gate.c: over SSH, the container a command names exists, is the
  * suite's and is not excluded, or the job ends with "no such container"
  */
-void	remote_gate(struct job *, void (*)(struct job *));
+void	ssh_gate(struct job *, void (*)(struct job *));
 
 /* jailbeed.c */
 __attribute__((__noreturn__)) void	jailbeed_shutdown(int);

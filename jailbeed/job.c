@@ -51,7 +51,7 @@ job_start(struct ctl_conn *c, const struct jb_ctl_cmd *cmd)
 	control_job_started(c, job);
 	control_job_remote(c, job);
 	/* over SSH, the container a command names is looked up first */
-	remote_gate(job, job_dispatch);
+	ssh_gate(job, job_dispatch);
 }
 
 /*

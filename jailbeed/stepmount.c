@@ -29,7 +29,7 @@
 #include <time.h>
 
 #include "log.h"
-#include "mount_remote.h"
+#include "mount_ssh.h"
 #include "mounts.h"
 #include "mountspec.h"
 #include "stepmount.h"
@@ -238,7 +238,7 @@ step_mounts_grant(struct stepmounts *sm, stepmounts_cb cb, void *arg)
 	sm->cb = cb;
 	sm->arg = arg;
 	sm->at = 0;
-	if (mount_remote_restricted(sm->job)) {
+	if (mount_ssh_restricted(sm->job)) {
 		(void)snprintf(sm->err, sizeof(sm->err), "mounts are refused "
 		    "over SSH unless remote.ssh.mounts is set (R20): run new "
 		    "or start on the host");

@@ -233,7 +233,7 @@ req_find(uint32_t rid, uint32_t type)
 }
 
 void
-req_send(struct op_req *r, uint32_t type, int fd, const void *data,
+op_send(struct op_req *r, uint32_t type, int fd, const void *data,
     size_t len)
 {
 	if (imsgev_compose(&ops_child->iev, type, r->rid, 0, fd, data,
@@ -251,7 +251,7 @@ req_progress(struct op_req *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	(void)vsnprintf(t.text, sizeof(t.text), fmt, ap);
 	va_end(ap);
-	req_send(r, IMSG_PROGRESS, -1, &t, sizeof(t));
+	op_send(r, IMSG_PROGRESS, -1, &t, sizeof(t));
 }
 
 void
@@ -269,7 +269,7 @@ req_done(struct op_req *r, int ok, const char *fmt, ...)
 	}
 	if (!ok)
 		log_debug("request %u: %s", r->rid, d.err);
-	req_send(r, IMSG_DONE, -1, &d, sizeof(d));
+	op_send(r, IMSG_DONE, -1, &d, sizeof(d));
 
 	TAILQ_REMOVE(&ops_reqs, r, entry);
 	if (r->call != NULL)
@@ -673,7 +673,7 @@ netinfo_reply(struct op_req *r, const struct jb_netinfo *ni, const char *why)
 		req_done(r, 0, "%s: %s", r->what, why);
 		return;
 	}
-	req_send(r, IMSG_INCUS_NETINFO, -1, ni, sizeof(*ni));
+	op_send(r, IMSG_INCUS_NETINFO, -1, ni, sizeof(*ni));
 	req_done(r, 1, NULL);
 }
 
@@ -703,7 +703,7 @@ server_got(void *arg, struct json_object *srv, const char *err)
 	copy_str(s.version, sizeof(s.version), jget_str(jget_obj(srv,
 	    "environment"), "server_version"));
 	copy_str(s.api, sizeof(s.api), jget_str(srv, "api_version"));
-	req_send(r, IMSG_INCUS_SERVER_INFO, -1, &s, sizeof(s));
+	op_send(r, IMSG_INCUS_SERVER_INFO, -1, &s, sizeof(s));
 	req_done(r, 1, NULL);
 }
 
@@ -748,7 +748,7 @@ send_instance(struct op_req *r, struct json_object *inst)
 	copy_str(ji.ipv4, sizeof(ji.ipv4), inst_nic_ipv4(inst, "eth0"));
 	ji.created = parse_time(jget_str(inst, "created_at"));
 	ji.nmounts = disk_count_optional(inst);
-	req_send(r, IMSG_INCUS_INSTANCE, -1, &ji, sizeof(ji));
+	op_send(r, IMSG_INCUS_INSTANCE, -1, &ji, sizeof(ji));
 }
 
 static void

@@ -73,7 +73,7 @@ extern struct op_reqs	 ops_reqs;
 
 struct op_req	*req_new(uint32_t, uint32_t, const char *);
 struct op_req	*req_find(uint32_t, uint32_t);
-void		 req_send(struct op_req *, uint32_t, int, const void *,
+void		 op_send(struct op_req *, uint32_t, int, const void *,
 		    size_t);
 void		 req_progress(struct op_req *, const char *, ...)
 		    __attribute__((__format__(__printf__, 2, 3)));

@@ -188,7 +188,7 @@ snap_list(void *arg, struct json_object *list, const char *err)
 		s.created = parse_time(jget_str(snap, "created_at"));
 		if (json_object_object_get_ex(snap, "stateful", &v))
 			s.stateful = json_object_get_boolean(v) ? 1 : 0;
-		req_send(r, IMSG_INCUS_SNAPSHOT, -1, &s, sizeof(s));
+		op_send(r, IMSG_INCUS_SNAPSHOT, -1, &s, sizeof(s));
 	}
 	req_done(r, 1, NULL);
 }

@@ -61,7 +61,7 @@ static void
 addrs_add(struct op_req *r, struct jb_addrs *b, uint32_t a)
 {
 	if (b->n == JB_ADDRS_MAX) {
-		req_send(r, IMSG_INCUS_ADDRS, -1, b, sizeof(*b));
+		op_send(r, IMSG_INCUS_ADDRS, -1, b, sizeof(*b));
 		b->n = 0;
 	}
 	b->addr[b->n++] = a;
@@ -228,9 +228,9 @@ addrs_leases(void *arg, struct json_object *list, const char *err)
 			addrs_add(r, &ad->held, a);
 	}
 	if (ad->held.n > 0)
-		req_send(r, IMSG_INCUS_ADDRS, -1, &ad->held, sizeof(ad->held));
+		op_send(r, IMSG_INCUS_ADDRS, -1, &ad->held, sizeof(ad->held));
 	if (ad->leased.n > 0)
-		req_send(r, IMSG_INCUS_ADDRS, -1, &ad->leased,
+		op_send(r, IMSG_INCUS_ADDRS, -1, &ad->leased,
 		    sizeof(ad->leased));
 	req_done(r, 1, NULL);
 }

@@ -119,7 +119,7 @@ disk_state(void *arg, struct json_object *st, const char *err)
 		return;
 	}
 	dk->in.pid = (int32_t)json_object_get_int64(pid);
-	req_send(r, IMSG_INCUS_DISK, -1, &dk->in, sizeof(dk->in));
+	op_send(r, IMSG_INCUS_DISK, -1, &dk->in, sizeof(dk->in));
 	req_done(r, 1, NULL);
 }
 
@@ -237,7 +237,7 @@ list_have(struct op_req *r, struct json_object *inst)
 			ro = jget_str(v, "readonly");
 			d.readonly = ro != NULL && (strcmp(ro, "true") == 0 ||
 			    strcmp(ro, "1") == 0);
-			req_send(r, IMSG_INCUS_DISK, -1, &d, sizeof(d));
+			op_send(r, IMSG_INCUS_DISK, -1, &d, sizeof(d));
 		}
 	}
 	req_done(r, 1, NULL);
@@ -285,7 +285,7 @@ list_every(void *arg, struct json_object *list, const char *err)
 			ro = jget_str(v, "readonly");
 			d.readonly = ro != NULL && (strcmp(ro, "true") == 0 ||
 			    strcmp(ro, "1") == 0);
-			req_send(r, IMSG_INCUS_DISK, -1, &d, sizeof(d));
+			op_send(r, IMSG_INCUS_DISK, -1, &d, sizeof(d));
 		}
 	}
 	req_done(r, 1, NULL);

@@ -117,7 +117,7 @@ send_output(struct op_req *r, uint32_t which, const char *p, size_t len)
 		o->which = which;
 		o->len = (uint32_t)n;
 		memcpy(o->data, p, n);
-		req_send(r, IMSG_INCUS_OUTPUT, -1, o, sizeof(*o));
+		op_send(r, IMSG_INCUS_OUTPUT, -1, o, sizeof(*o));
 		p += n;
 		len -= n;
 	}
@@ -131,7 +131,7 @@ send_exit(struct op_req *r, int status)
 
 	memset(&e, 0, sizeof(e));
 	e.status = status;
-	req_send(r, IMSG_INCUS_EXIT, -1, &e, sizeof(e));
+	op_send(r, IMSG_INCUS_EXIT, -1, &e, sizeof(e));
 }
 
 static void
@@ -175,7 +175,7 @@ send_fd(struct op_req *r, uint32_t which, int fd)
 
 	memset(&f, 0, sizeof(f));
 	f.which = which;
-	req_send(r, IMSG_INCUS_EXEC_FD, fd, &f, sizeof(f));
+	op_send(r, IMSG_INCUS_EXEC_FD, fd, &f, sizeof(f));
 }
 
 static void

@@ -443,7 +443,7 @@ prune_deleted(void *arg, struct json_object *md, const char *err)
 	}
 	image_describe(l, json_object_array_get_idx(l->doomed, l->next),
 	    &im, &ours);
-	req_send(r, IMSG_INCUS_IMAGE, -1, &im, sizeof(im));
+	op_send(r, IMSG_INCUS_IMAGE, -1, &im, sizeof(im));
 	l->next++;
 	prune_next(r);
 }
@@ -493,7 +493,7 @@ images_instances(void *arg, struct json_object *list, const char *err)
 			continue;
 		if (r->type == IMSG_INCUS_IMAGES) {
 			if (im->suite || ours)
-				req_send(r, IMSG_INCUS_IMAGE, -1, im,
+				op_send(r, IMSG_INCUS_IMAGE, -1, im,
 				    sizeof(*im));
 		} else if (im->suite && im->nusers == 0 &&
 		    im->aliases[0] == '\0')
@@ -564,7 +564,7 @@ alias_image(void *arg, struct json_object *img, const char *err)
 		s = jget_str(jget_obj(img, "properties"), "description");
 		(void)strlcpy(im.description, s ? s : "",
 		    sizeof(im.description));
-		req_send(r, IMSG_INCUS_IMAGE, -1, &im, sizeof(im));
+		op_send(r, IMSG_INCUS_IMAGE, -1, &im, sizeof(im));
 	}
 	req_done(r, 1, NULL);
 }

@@ -102,7 +102,7 @@ port_added(void *arg, struct json_object *md, const char *err)
 		req_fail(r, err);
 		return;
 	}
-	req_send(r, IMSG_INCUS_PORT, -1, &po->in, sizeof(po->in));
+	op_send(r, IMSG_INCUS_PORT, -1, &po->in, sizeof(po->in));
 	req_done(r, 1, NULL);
 }
 
@@ -357,7 +357,7 @@ list_inst(struct op_req *r, struct json_object *inst)
 		(void)strlcpy(p.name, name, sizeof(p.name));
 		(void)strlcpy(p.prefix, pfx ? pfx : "", sizeof(p.prefix));
 		(void)strlcpy(p.state, st ? st : "", sizeof(p.state));
-		req_send(r, IMSG_INCUS_PORT, -1, &p, sizeof(p));
+		op_send(r, IMSG_INCUS_PORT, -1, &p, sizeof(p));
 	}
 }
 

@@ -12,7 +12,7 @@
 #define JB_GITUSER_H
 
 #include "jb_msg.h"
-#include "repo.h"
+#include "gitdescribe.h"
 
 /*
  * The owner's git identity (issue 12.3): user.name and user.email from

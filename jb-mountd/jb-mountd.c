@@ -25,7 +25,7 @@
 #include "mountspec.h"
 #include "proc.h"
 #include "sandbox_procs.h"
-#include "repo.h"
+#include "gitdescribe.h"
 #include "image.h"
 #include "shared.h"
 #include "sshseed.h"

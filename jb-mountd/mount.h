@@ -14,7 +14,7 @@
 #include <stddef.h>
 
 #include "jb_msg.h"
-#include "repo.h"
+#include "gitdescribe.h"
 
 #define MOUNT_HELD_MAX		64	/* sources checked, not yet verified */
 

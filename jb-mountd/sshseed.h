@@ -14,7 +14,7 @@
 #include <stddef.h>
 
 #include "jb_msg.h"
-#include "repo.h"
+#include "gitdescribe.h"
 
 #define SSHSEED_FILE_MAX	(1024 * 1024)	/* larger is not ssh config */
 #define SSHSEED_FILES_MAX	256

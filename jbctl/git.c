@@ -118,7 +118,7 @@ lookup(struct imsgbuf *ibuf, struct gitctx *g, const char *name,
 	memset(&lp, 0, sizeof(lp));
 	lp.cmd = cmd_find(CMD_LS);
 	lookup_ctx = g;
-	if (remote_run(ibuf, &lp, &catch_output) != 0)
+	if (ctl_run(ibuf, &lp, &catch_output) != 0)
 		return 1;
 	if (!g->found)
 		return fail("%s: no such container of this repository (jbctl "

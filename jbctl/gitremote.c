@@ -178,7 +178,7 @@ serve(const char *name, const char *service)
 	ctl_open(&ibuf);
 	/* connected: what git sends next waits on our stdin */
 	say("\n");
-	rv = remote_run(&ibuf, &p, &text_output);
+	rv = ctl_run(&ibuf, &p, &text_output);
 	imsgbuf_clear(&ibuf);
 	close(ibuf.fd);
 	if ((s = getenv("JAILBEE_GIT_STATS_FD")) != NULL &&

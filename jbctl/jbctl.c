@@ -327,7 +327,7 @@ run_once(const struct parsed *p)
 	int		 rv;
 
 	ctl_connect(&ibuf);
-	rv = remote_run(&ibuf, p, out);
+	rv = ctl_run(&ibuf, p, out);
 	imsgbuf_clear(&ibuf);
 	close(ibuf.fd);
 	return rv;
@@ -376,7 +376,7 @@ base_build_import(const struct parsed *bp)
 
 	if ((rv = run_once(bp)) != 0)
 		return rv;
-	if ((s = remote_base_spec()) == NULL)
+	if ((s = ctl_base_spec()) == NULL)
 		die("jailbeed named no image to build");
 	spec = *s;
 	fprintf(stderr, "jbctl: building %s%s%s\n", spec.alias,
@@ -395,7 +395,7 @@ new_gated(const struct parsed *p)
 	char		 line[16];
 	int		 rv, i;
 
-	if ((rv = run_once(p)) == 0 || !remote_escalation() ||
+	if ((rv = run_once(p)) == 0 || !ctl_escalation() ||
 	    !isatty(STDIN_FILENO) || !isatty(STDERR_FILENO))
 		return rv;
 	fprintf(stderr, "jbctl: create it with these privileges? [y/N] ");
@@ -421,7 +421,7 @@ new_or_build(const struct parsed *p)
 	int				 rv;
 
 	rv = new_gated(p);
-	if (rv == 0 || (s = remote_base_spec()) == NULL || s->exists)
+	if (rv == 0 || (s = ctl_base_spec()) == NULL || s->exists)
 		return rv;
 	spec = *s;
 	fprintf(stderr, "jbctl: base image %s is missing: building it "
@@ -528,7 +528,7 @@ main(int argc, char *argv[])
 		if (local_has_config() == 0 && local_config_init(0) != 0)
 			exit(1);
 		ctl_connect(&ibuf);
-		exit(remote_run(&ibuf, &p, out));
+		exit(ctl_run(&ibuf, &p, out));
 	case CMD_REMOTE_SSH_KEY_ADD:
 	case CMD_REMOTE_SSH_KEY_RM:
 	case CMD_REMOTE_SSH_KEY_LS:
@@ -553,7 +553,7 @@ main(int argc, char *argv[])
 			die("internal error: %s has no handler in jbctl",
 			    argv[0]);
 		ctl_connect(&ibuf);
-		exit(remote_run(&ibuf, &p, out));
+		exit(ctl_run(&ibuf, &p, out));
 	}
 	free(p.args);
 	return 0;

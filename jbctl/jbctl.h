@@ -26,7 +26,7 @@ struct parsed {
 
 
 /* remote.c: a command carried out by jailbeed */
-int	remote_run(struct imsgbuf *, const struct parsed *,
+int	ctl_run(struct imsgbuf *, const struct parsed *,
 	    const struct output *);
 /* local.c: commands jbctl carries out itself */
 int	local_config_init(int force);
@@ -38,9 +38,9 @@ int	local_git(struct imsgbuf *, const struct parsed *,
 int	local_ssh_key(int id, const char *arg);
 /* base.c: jbctl base build */
 /* what jailbeed's last answer said to build, NULL when nothing */
-const struct jb_base_spec *remote_base_spec(void);
+const struct jb_base_spec *ctl_base_spec(void);
 /* 1 when the last command was refused by new's escalation gate */
-int	remote_escalation(void);
+int	ctl_escalation(void);
 int	base_build(const char *packages, char *dir, size_t, char *file,
 	    size_t);
 void	base_cleanup(const char *dir);

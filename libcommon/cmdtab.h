@@ -125,7 +125,7 @@ struct cmd {
 	/*
 	 * Which positional argument (1-based) names an existing container,
 	 * 0 when none does: over SSH that container is looked up before
-	 * anything else is done (the remote gate, jailbeed/remote_gate.c).
+	 * anything else is done (the remote gate, jailbeed/ssh_gate.c).
 	 */
 	int		 name_arg;
 	const char	*help;

@@ -9,7 +9,7 @@
  */
 
 /*
- * jb-mountd's repository inspection (jb-mountd/repo.c) without git: the
+ * jb-mountd's repository inspection (jb-mountd/gitdescribe.c) without git: the
  * branch-name check by its exact messages, output trimming, the choice
  * of upstream remote and default branch from what git would say, and
  * the runner's promises (fixed environment, stdin /dev/null, no leaked
@@ -32,7 +32,7 @@
 
 #include <atf-c.h>
 
-#include "repo.h"
+#include "gitdescribe.h"
 
 static void
 bad_branch(int line, const char *name, const char *want)

@@ -15,8 +15,8 @@
  * environment and argv, never through a shell, within a deadline.
  */
 
-#ifndef JB_REPO_H
-#define JB_REPO_H
+#ifndef JB_GITDESCRIBE_H
+#define JB_GITDESCRIBE_H
 
 #include <stddef.h>
 
@@ -113,4 +113,4 @@ const char *repo_pick_upstream(const struct repo_facts *);
 void	repo_pick_default(const struct repo_facts *, const char *upstream,
 	    char *out, size_t outlen);
 
-#endif /* JB_REPO_H */
+#endif /* JB_GITDESCRIBE_H */

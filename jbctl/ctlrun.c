@@ -35,13 +35,13 @@ static int			spec_got;
 static int			escalation;	/* new's gate refused */
 
 int
-remote_escalation(void)
+ctl_escalation(void)
 {
 	return escalation;
 }
 
 const struct jb_base_spec *
-remote_base_spec(void)
+ctl_base_spec(void)
 {
 	return spec_got ? &spec : NULL;
 }
@@ -95,7 +95,7 @@ build(struct jb_ctl_cmd *cmd, const struct parsed *p)
 }
 
 int
-remote_run(struct imsgbuf *ibuf, const struct parsed *p,
+ctl_run(struct imsgbuf *ibuf, const struct parsed *p,
     const struct output *out)
 {
 	struct jb_ctl_cmd	*cmd;

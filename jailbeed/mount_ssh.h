@@ -17,16 +17,16 @@
  * A remote mount's repo: the container args[1] names it; next gets its
  * context as repo_resolve_brief() gives it, or the job ends.
  */
-void	mount_remote_repo(struct job *, repo_next next);
+void	mount_ssh_repo(struct job *, repo_next next);
 /* does the mount_roots check apply to this job (R20)? */
-int	mount_remote_restricted(const struct job *);
+int	mount_ssh_restricted(const struct job *);
 /*
  * The mount_roots decision for opt (rules 52-57): cb gets the source
  * (the root's spelling) and the effective read-only flag, or the job
  * ends with the reason.
  */
 typedef void	(*roots_cb)(struct job *, const char *source, int readonly);
-void	mount_remote_decide(struct job *, struct repo_ctx *,
+void	mount_ssh_decide(struct job *, struct repo_ctx *,
 	    const struct rc_optional *, roots_cb);
 
 #endif /* JAILBEED_MOUNT_REMOTE_H */

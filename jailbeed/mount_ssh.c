@@ -25,15 +25,15 @@
 #include <string.h>
 
 #include "log.h"
-#include "mount_remote.h"
+#include "mount_ssh.h"
 #include "mountspec.h"
 
 /*
- * The remote gate (remote_gate.c) has looked the container up: it
+ * The remote gate (ssh_gate.c) has looked the container up: it
  * exists, is the suite's and its repo is not excluded.
  */
 void
-mount_remote_repo(struct job *job, repo_next next)
+mount_ssh_repo(struct job *job, repo_next next)
 {
 	if (!job->remote_found) {
 		job_end(job, 0, "no such container %s", job->args[1]);
@@ -49,7 +49,7 @@ mount_remote_repo(struct job *job, repo_next next)
 }
 
 int
-mount_remote_restricted(const struct job *job)
+mount_ssh_restricted(const struct job *job)
 {
 	return job->remote && env->conf.ssh_restrict_host &&
 	    !env->conf.ssh_mounts;
@@ -223,7 +223,7 @@ resolve_next(struct rdecide *d)
 }
 
 void
-mount_remote_decide(struct job *job, struct repo_ctx *ctx,
+mount_ssh_decide(struct job *job, struct repo_ctx *ctx,
     const struct rc_optional *opt, roots_cb cb)
 {
 	struct rdecide	*d;

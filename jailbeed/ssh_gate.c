@@ -88,7 +88,7 @@ gate_done(struct req *r, int ok, const char *err)
 }
 
 void
-remote_gate(struct job *job, void (*next)(struct job *))
+ssh_gate(struct job *job, void (*next)(struct job *))
 {
 	const struct cmd	*def = cmd_find(job->cmd.id);
 	struct jb_incus_target	 t;

@@ -35,7 +35,7 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "repo.h"
+#include "gitdescribe.h"
 
 #define SHOWN_MAX	200	/* of a user's path inside a message */
 
