@@ -157,31 +157,31 @@ reaper_main(int chan, int dirfd, const char *dir, const char *name,
 	sigemptyset(&none);
 	(void)sigprocmask(SIG_SETMASK, &none, NULL);
 	if (strlcpy(fixed, name, sizeof(fixed)) >= sizeof(fixed))
-		fatalx("jb-reaper: socket name too long");
+		fatalx("socket name too long");
 
 	/* its channel, the directory, /dev/null on 3, 4, 5; nothing else */
 	if ((nullfd = open("/dev/null", O_RDWR | O_CLOEXEC)) == -1)
-		fatal("jb-reaper: /dev/null");
+		fatal("/dev/null");
 	if ((a = fcntl(chan, F_DUPFD_CLOEXEC, 10)) == -1 ||
 	    (b = fcntl(dirfd, F_DUPFD_CLOEXEC, 10)) == -1 ||
 	    (c = fcntl(nullfd, F_DUPFD_CLOEXEC, 10)) == -1 ||
 	    dup3(a, REAP_CHAN_FD, O_CLOEXEC) == -1 ||
 	    dup3(b, REAP_DIR_FD, O_CLOEXEC) == -1 ||
 	    dup3(c, REAP_NULL_FD, O_CLOEXEC) == -1)
-		fatal("jb-reaper: fds");
+		fatal("fds");
 	closefrom(REAP_NULL_FD + 1);
 
 	/* root's uid, no capability, nothing to gain back */
 	capng_clear(CAPNG_SELECT_ALL);
 	if (setgroups(0, NULL) == -1)
-		fatal("jb-reaper: setgroups");
+		fatal("setgroups");
 	if (capng_apply(CAPNG_SELECT_ALL) != 0)
-		fatalx("jb-reaper: cannot drop capabilities");
+		fatalx("cannot drop capabilities");
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
-		fatal("jb-reaper: PR_SET_NO_NEW_PRIVS");
+		fatal("PR_SET_NO_NEW_PRIVS");
 	capng_get_caps_process();
 	if (capng_have_capabilities(CAPNG_SELECT_CAPS) != CAPNG_NONE)
-		fatalx("jb-reaper: still holds capabilities");
+		fatalx("still holds capabilities");
 	memset(buf, 0, sizeof(buf));
 	sandbox_jb_reaper(dir, buf, sizeof(buf));
 

@@ -259,20 +259,20 @@ testhook_refuse(void)
 		    write(fd, buf, (size_t)n) != n ||
 		    renameat(statefd, TESTHOOK_REFUSE ".next", statefd,
 		    TESTHOOK_REFUSE) == -1)
-			log_warn("jb-netd: test hook: cannot count down");
+			log_warn("test hook: cannot count down");
 		if (fd != -1)
 			close(fd);
-		log_info("jb-netd: test hook: the kernel refuses this change");
+		log_info("test hook: the kernel refuses this change");
 		netd_nft_testhook_refuse_next();
 		return;
 	}
 	close(fd);
 	if (renameat(statefd, TESTHOOK_REFUSE, statefd,
 	    TESTHOOK_REFUSE ".fired") == -1) {
-		log_warn("jb-netd: test hook: cannot rename %s", TESTHOOK_REFUSE);
+		log_warn("test hook: cannot rename %s", TESTHOOK_REFUSE);
 		return;
 	}
-	log_info("jb-netd: test hook: the kernel refuses the next change");
+	log_info("test hook: the kernel refuses the next change");
 	netd_nft_testhook_refuse_next();
 }
 #endif
@@ -298,7 +298,7 @@ state_commit(struct netd_state *next, char *err, size_t errlen)
 		char	e2[256];
 
 		if (netd_nft_apply(&net, &cur, 0, e2, sizeof(e2)) == -1)
-			log_warnx("jb-netd: cannot restore the table: %s", e2);
+			log_warnx("cannot restore the table: %s", e2);
 		netd_state_free(next);
 		return -1;
 	}
@@ -331,14 +331,14 @@ revert_stuck(struct child *c, time_t now)
 		m.deadline = cur.v[i].deadline;
 		cur.v[i].mode = NFTGEN_STRICT;
 		cur.v[i].deadline = 0;
-		log_warnx("jb-netd: %s: still loose in the kernel past its "
+		log_warnx("%s: still loose in the kernel past its "
 		    "deadline: the parent stops it", m.name);
 		if (imsgev_compose(&c->iev, IMSG_NETD_STOP, 0, 0, -1, &m,
 		    sizeof(m)) == -1)
-			fatal("jb-netd: compose");
+			fatal("compose");
 	}
 	if (state_save(&cur, err, sizeof(err)) == -1)
-		log_warnx("jb-netd: %s", err);
+		log_warnx("%s", err);
 }
 
 /*
@@ -351,10 +351,10 @@ revert_rebuild(time_t now, char *err, size_t errlen)
 	struct netd_state	 next;
 	size_t			 i;
 
-	log_warnx("jb-netd: the revert to strict was refused (%s): the whole "
+	log_warnx("the revert to strict was refused (%s): the whole "
 	    "table is made again", err);
 	if (netd_state_copy(&cur, &next) == -1)
-		fatal("jb-netd: out of memory");
+		fatal("out of memory");
 	for (i = 0; i < next.n; i++)
 		if (next.v[i].mode == NFTGEN_LOOSE &&
 		    next.v[i].deadline != 0 && next.v[i].deadline <= now) {
@@ -369,7 +369,7 @@ revert_rebuild(time_t now, char *err, size_t errlen)
 		return -1;
 	}
 	if (state_save(&next, err, errlen) == -1)
-		log_warnx("jb-netd: strict again, not written down: %s", err);
+		log_warnx("strict again, not written down: %s", err);
 	netd_state_free(&cur);
 	cur = next;
 	return 0;
@@ -393,7 +393,7 @@ revert_due(struct child *c)
 	if (netd_state_copy(&cur, &next) == -1 ||
 	    (addrs = calloc(next.n + 1, sizeof(*addrs))) == NULL ||
 	    (ev = calloc(next.n + 1, sizeof(*ev))) == NULL)
-		fatal("jb-netd: out of memory");
+		fatal("out of memory");
 	for (i = 0; i < next.n; i++)
 		if (next.v[i].mode == NFTGEN_LOOSE &&
 		    next.v[i].deadline != 0 && next.v[i].deadline <= now) {
@@ -415,7 +415,7 @@ revert_due(struct child *c)
 	}
 	if (state_commit(&next, err, sizeof(err)) == -1 &&
 	    revert_rebuild(now, err, sizeof(err)) == -1) {
-		log_warnx("jb-netd: cannot revert to strict: %s", err);
+		log_warnx("cannot revert to strict: %s", err);
 		revert_stuck(c, now);
 		free(addrs);
 		free(ev);
@@ -424,7 +424,7 @@ revert_due(struct child *c)
 	/* only the reverted ones: other containers' flows are theirs */
 	for (i = 0; i < n; i++) {
 		if (netd_ct_flush(addrs[i]) == -1)
-			log_warnx("jb-netd: cannot flush conntrack of a "
+			log_warnx("cannot flush conntrack of a "
 			    "reverted container");
 		if (imsgev_compose(&c->iev, IMSG_NETD_AUDIT, 0, 0, -1, &ev[i],
 		    sizeof(ev[i])) == -1)
@@ -432,7 +432,7 @@ revert_due(struct child *c)
 	}
 	free(addrs);
 	free(ev);
-	log_info("jb-netd: %zu container(s) back to strict at their "
+	log_info("%zu container(s) back to strict at their "
 	    "deadline", n);
 }
 
@@ -774,7 +774,7 @@ netd_mode(struct child *c, struct imsg *imsg)
 
 		/* enforced, not recorded: put the kernel back as well */
 		if (netd_nft_mode(&net, t->name, was, e3, sizeof(e3)) == -1)
-			log_warnx("jb-netd: cannot restore the table: %s", e3);
+			log_warnx("cannot restore the table: %s", e3);
 		t->mode = was;
 		t->deadline = wasdl;
 		snprintf(err, sizeof(err), "%s stays %s: %s", m.name,

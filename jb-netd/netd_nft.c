@@ -142,7 +142,7 @@ applied_update(const struct netd_state *st)
 
 	memset(&next, 0, sizeof(next));
 	if ((next.v = calloc(st->n + 1, sizeof(*next.v))) == NULL)
-		fatalx("jb-netd: out of memory recording the table");
+		fatalx("out of memory recording the table");
 	for (i = 0; i < st->n; i++) {
 		/* the lists mostly keep their order: look there first */
 		o = NULL;
@@ -161,7 +161,7 @@ applied_update(const struct netd_state *st)
 		} else if (st->v[i].n > 0) {
 			if ((next.v[i].e = calloc(st->v[i].n,
 			    sizeof(*next.v[i].e))) == NULL)
-				fatalx("jb-netd: out of memory recording the "
+				fatalx("out of memory recording the "
 				    "table");
 			memcpy(next.v[i].e, st->v[i].e,
 			    st->v[i].n * sizeof(*next.v[i].e));
@@ -311,7 +311,7 @@ netd_nft_admit(const char *name, const struct nftgen_elem *el, size_t n,
 	if (nftgen_admit(name, v, n, timeout, &text, err, errlen) == 0 &&
 	    netd_nft_run(text, err, errlen) == 0) {
 		if (admitted_note(name, v, n, timeout, ts.tv_sec) == -1)
-			log_warnx("jb-netd: out of memory noting admissions");
+			log_warnx("out of memory noting admissions");
 		rc = 0;
 	}
 	free(text);

@@ -242,7 +242,7 @@ admit(const struct netd_ctr *c, const char *name, int64_t now)
 		return;
 	if ((done = calloc(pool.n, sizeof(*done))) == NULL ||
 	    (el = calloc(n * ADMIT_MATCHES, sizeof(*el))) == NULL)
-		fatal("jb-netd: pool: out of memory");
+		fatal("pool: out of memory");
 	for (i = 0; i < pool.n; i++) {
 		if (done[i] || strcmp(pool.v[i].ctr, c->name) != 0 ||
 		    (name != NULL && strcmp(pool.v[i].name, name) != 0))
@@ -270,7 +270,7 @@ admit(const struct netd_ctr *c, const char *name, int64_t now)
 			continue;
 		if (netd_nft_admit(c->name, el, n, entry_timeout(last, now),
 		    err, sizeof(err)) == -1)
-			log_warnx("jb-netd: pool: %s: cannot admit: %s",
+			log_warnx("pool: %s: cannot admit: %s",
 			    c->name, err);
 	}
 	free(el);
@@ -286,7 +286,7 @@ pinrec_get(const char *name)
 		if (strcmp(p->name, name) == 0)
 			return p;
 	if ((p = calloc(1, sizeof(*p))) == NULL)
-		fatal("jb-netd: pool: out of memory");
+		fatal("pool: out of memory");
 	(void)strlcpy(p->name, name, sizeof(p->name));
 	TAILQ_INSERT_TAIL(&pins, p, entry);
 	return p;
@@ -310,14 +310,14 @@ pin_due(const char *ctr, uint32_t rid)
 		return;
 	text = c->mode == NFTGEN_STRICT ? pool_pin(&pool, ctr) : strdup("");
 	if (text == NULL)
-		fatal("jb-netd: pool: out of memory");
+		fatal("pool: out of memory");
 	/* what does not fit is left out whole: those names still resolve */
 	if ((len = strlen(text)) >= JB_PIN_TEXT_MAX) {
 		len = JB_PIN_TEXT_MAX - 1;
 		while (len > 0 && text[len - 1] != '\n')
 			len--;
 		text[len] = '\0';
-		log_warnx("jb-netd: pool: %s: the block is longer than %d "
+		log_warnx("pool: %s: the block is longer than %d "
 		    "bytes; the rest is not pinned", ctr, JB_PIN_TEXT_MAX);
 	}
 	p = pinrec_get(ctr);
@@ -328,7 +328,7 @@ pin_due(const char *ctr, uint32_t rid)
 		return;
 	}
 	if ((m = calloc(1, sizeof(*m))) == NULL)
-		fatal("jb-netd: pool: out of memory");
+		fatal("pool: out of memory");
 	(void)strlcpy(m->name, ctr, sizeof(m->name));
 	m->gen = ++p->gen;
 	m->len = (uint32_t)len;
@@ -337,7 +337,7 @@ pin_due(const char *ctr, uint32_t rid)
 	p->sent = text;
 	if (imsgev_compose(&ch->iev, IMSG_NETD_PIN, rid, 0, -1, m,
 	    sizeof(*m)) == -1)
-		fatal("jb-netd: compose");
+		fatal("compose");
 	free(m);
 }
 
@@ -348,7 +348,7 @@ netd_pool_pinned(struct imsg *imsg)
 	struct pinrec		*p;
 
 	if (imsg_get_data(imsg, &a, sizeof(a)) == -1)
-		fatalx("jb-netd: malformed NETD_PINNED");
+		fatalx("malformed NETD_PINNED");
 	a.name[sizeof(a.name) - 1] = '\0';
 	a.err[sizeof(a.err) - 1] = '\0';
 	TAILQ_FOREACH(p, &pins, entry)
@@ -367,7 +367,7 @@ netd_pool_pinned(struct imsg *imsg)
 	}
 	/* tried again at the next interval; said once per block */
 	if (p->failed == NULL || strcmp(p->failed, p->sent) != 0)
-		log_warnx("jb-netd: pool: %s: /etc/hosts not pinned (tried "
+		log_warnx("pool: %s: /etc/hosts not pinned (tried "
 		    "again every %d s): %s", p->name, POOL_INTERVAL, a.err);
 	free(p->failed);
 	p->failed = p->sent;
@@ -425,7 +425,7 @@ cycle_end(struct cycle *cy)
 		/* forgotten while upstream answered */
 		if (pool_forget(&pool, cy->ctr, NULL) > 0 &&
 		    pool_save(err, sizeof(err)) == -1)
-			log_warnx("jb-netd: pool: %s", err);
+			log_warnx("pool: %s", err);
 		if (cy->rid != 0)
 			child_done(ch, cy->rid, 0, "jb-netd holds no policy "
 			    "for this container");
@@ -441,7 +441,7 @@ cycle_end(struct cycle *cy)
 	gone += pool_prune(&pool, cy->ctr, c->e, c->n);
 	if ((answered > 0 || gone > 0) && pool_save(err, sizeof(err)) == -1) {
 		/* not written down: neither admitted nor pinned */
-		log_warnx("jb-netd: pool: %s", err);
+		log_warnx("pool: %s", err);
 		if (cy->rid != 0)
 			child_done(ch, cy->rid, 0, err);
 		cycle_free(cy);
@@ -449,7 +449,7 @@ cycle_end(struct cycle *cy)
 	}
 	admit(c, NULL, now);
 	if (cy->added > 0 || gone > 0)
-		log_info("jb-netd: pool: %s: %zu new, %zu gone, %zu in all",
+		log_info("pool: %s: %zu new, %zu gone, %zu in all",
 		    cy->ctr, cy->added, gone, netd_pool_count(cy->ctr));
 	if (cy->rid != 0) {
 		/* none when no exact name is allowed: the output says so */
@@ -486,13 +486,13 @@ answered(int result, char type, int count, int ttl, void *addresses,
 		for (j = 0; j < count; j++) {
 			if ((r = pool_upsert(&pool, cy->ctr,
 			    cy->names[q->idx], ntohl(a[j]), now)) == -1)
-				log_warnx("jb-netd: pool: full (%d entries)",
+				log_warnx("pool: full (%d entries)",
 				    POOL_MAX);
 			else if (r == 1)
 				cy->added++;
 		}
 	} else
-		log_debug("jb-netd: pool: %s for %s: no answer (%s)",
+		log_debug("pool: %s for %s: no answer (%s)",
 		    cy->names[q->idx], cy->ctr, evdns_err_to_string(result));
 	free(q);
 	if (--cy->pending == 0)
@@ -520,7 +520,7 @@ cycle_start(const char *ctr, uint32_t rid, int pin)
 	if ((cy = calloc(1, sizeof(*cy))) == NULL ||
 	    (cy->names = calloc(c->n + 1, sizeof(*cy->names))) == NULL ||
 	    (cy->ok = calloc(c->n + 1, sizeof(*cy->ok))) == NULL)
-		fatal("jb-netd: pool: out of memory");
+		fatal("pool: out of memory");
 	(void)strlcpy(cy->ctr, ctr, sizeof(cy->ctr));
 	cy->rid = rid;
 	cy->pin = pin;
@@ -542,7 +542,7 @@ cycle_start(const char *ctr, uint32_t rid, int pin)
 		if (evdns_base_count_nameservers(dns) == 0)
 			break;
 		if ((q = calloc(1, sizeof(*q))) == NULL)
-			fatal("jb-netd: pool: out of memory");
+			fatal("pool: out of memory");
 		q->cy = cy;
 		q->idx = i;
 		cy->pending++;
@@ -602,7 +602,7 @@ netd_pool_feed(const struct netd_ctr *c, const char *name,
 		    == 1)
 			added++;
 	if (added > 0 && pool_save(err, sizeof(err)) == -1) {
-		log_warnx("jb-netd: pool: %s", err);
+		log_warnx("pool: %s", err);
 		return;
 	}
 	/* the resolver's TTL would otherwise cut a pinned address short */
@@ -669,7 +669,7 @@ netd_pool_forget(const char *ctr)
 
 	if (pool_forget(&pool, ctr, NULL) > 0 &&
 	    pool_save(err, sizeof(err)) == -1)
-		log_warnx("jb-netd: pool: %s", err);
+		log_warnx("pool: %s", err);
 	TAILQ_FOREACH(p, &pins, entry)
 		if (strcmp(p->name, ctr) == 0)
 			break;
@@ -767,11 +767,11 @@ netd_pool_start(struct evdns_base *client)
 		gone += pool_prune(&pool, st->v[i].name, st->v[i].e,
 		    st->v[i].n);
 	if (gone > 0 && pool_save(err, sizeof(err)) == -1)
-		log_warnx("jb-netd: pool: %s", err);
+		log_warnx("pool: %s", err);
 	for (i = 0; i < st->n; i++)
 		admit(&st->v[i], NULL, now);
 	if (pool.n > 0)
-		log_info("jb-netd: pool: %zu address(es) admitted again",
+		log_info("pool: %zu address(es) admitted again",
 		    pool.n);
 	evtimer_set(&tick_ev, tick, NULL);
 	evtimer_add(&tick_ev, &tv);

@@ -55,24 +55,24 @@ netd_refused_drain(const struct netd_state *st, int64_t now)
 	counting = !counting;
 	from = !counting;
 	if (nftgen_refuse_swap(counting, &swap) == -1) {
-		log_warnx("jb-netd: refused flows: out of memory");
+		log_warnx("refused flows: out of memory");
 		return -1;
 	}
 	if (netd_nft_run(swap, err, sizeof(err)) == -1) {
 		free(swap);
-		log_warnx("jb-netd: refused flows: cannot swap sets: %s", err);
+		log_warnx("refused flows: cannot swap sets: %s", err);
 		return -1;
 	}
 	free(swap);
 	(void)snprintf(cmd, sizeof(cmd), "list set " T " " NFTGEN_REFUSED_SET
 	    "%d", from);
 	if ((out = netd_nft_list_json(cmd, err, sizeof(err))) == NULL) {
-		log_warnx("jb-netd: refused flows: %s", err);
+		log_warnx("refused flows: %s", err);
 		return -1;
 	}
 	if (refused_parse(out, strlen(out), NFTGEN_REFUSED_SIZE, &v, &n, err,
 	    sizeof(err)) == -1) {
-		log_warnx("jb-netd: %s", err);
+		log_warnx("%s", err);
 		v = NULL;
 		n = 0;
 		bad = 1;
@@ -82,7 +82,7 @@ netd_refused_drain(const struct netd_state *st, int64_t now)
 	(void)snprintf(cmd, sizeof(cmd), "flush set " T " " NFTGEN_REFUSED_SET
 	    "%d\n", from);
 	if ((n > 0 || bad) && netd_nft_run(cmd, err, sizeof(err)) == -1)
-		log_warnx("jb-netd: refused flows: cannot empty set %d: %s",
+		log_warnx("refused flows: cannot empty set %d: %s",
 		    from, err);
 	for (i = 0; i < n; i++) {
 		if (v[i].packets == 0 || (c = by_addr(st, v[i].src)) == NULL)
@@ -99,7 +99,7 @@ netd_refused_drain(const struct netd_state *st, int64_t now)
 		if (blocked_add(&netd_refused, c->name,
 		    refused_what(&v[i], what, sizeof(what)), v[i].packets,
 		    first, last) == -1)
-			log_warnx("jb-netd: refused flows: out of memory");
+			log_warnx("refused flows: out of memory");
 	}
 	free(v);
 	last_drain = now;

@@ -77,7 +77,7 @@ static void
 respond(struct evdns_server_request *req, int err)
 {
 	if (evdns_server_request_respond(req, err) == -1)
-		log_warnx("jb-netd: resolver: cannot send an answer");
+		log_warnx("resolver: cannot send an answer");
 }
 
 /*
@@ -114,7 +114,7 @@ admit(const struct netd_ctr *c, const char *name, const uint32_t *addrs,
 	rc = netd_nft_admit(c->name, el, n, timeout, err, sizeof(err));
 	free(el);
 	if (rc == -1)
-		log_warnx("jb-netd: resolver: %s for %s: cannot admit: %s",
+		log_warnx("resolver: %s for %s: cannot admit: %s",
 		    name, c->name, err);
 	return rc;
 }
@@ -143,7 +143,7 @@ answered(int result, char type, int count, int ttl, void *addresses,
 		l->cb(DNS_ERR_SERVERFAILED, l->name, NULL, 0, 0, l->arg);
 		goto out;
 	}
-	log_debug("jb-netd: resolver: %s for %s: %d address(es), ttl %d",
+	log_debug("resolver: %s for %s: %d address(es), ttl %d",
 	    l->name, c->name, count, ttl);
 	l->cb(DNS_ERR_NONE, l->name, addresses, count, ttl, l->arg);
 	/* exact allowed names are pooled and pinned (N4), once answered */
@@ -163,7 +163,7 @@ resolver_ask(uint32_t src, const char *name, int qtype, resolver_cb cb,
 		/* not a container of ours: nothing to answer */
 		return DNS_ERR_REFUSED;
 	if (policy_name_allowed(c->e, c->n, name, NULL, 0) == 0) {
-		log_debug("jb-netd: resolver: %s for %s: not allowed", name,
+		log_debug("resolver: %s for %s: not allowed", name,
 		    c->name);
 #ifndef JB_BENCH_NOCOUNT	/* regress/bench/netcount's other jb-netd */
 		/* out of memory: the refusal stands, uncounted */
@@ -267,7 +267,7 @@ resolver_init(struct event_base *base, uint32_t host, uint16_t port,
 		    DNS_OPTION_NAMESERVERS, "/etc/resolv.conf") != 0 ||
 		    evdns_base_count_nameservers(client) == 0) {
 			/* allowed names fail (SERVFAIL), others NXDOMAIN */
-			log_warnx("jb-netd: no nameserver in /etc/resolv.conf "
+			log_warnx("no nameserver in /etc/resolv.conf "
 			    "and no resolver.upstream in jailbeed.yaml: "
 			    "containers can resolve no name");
 			(void)strlcpy(upstream, "none", sizeof(upstream));

@@ -102,7 +102,7 @@ flush(struct tcp_client *cl)
 		cl->nqueries--;
 		/* a full output buffer is libevent's to drain, not ours */
 		if (bufferevent_write(cl->bev, tq->ans, tq->anslen) == -1)
-			log_warnx("jb-netd: resolver: tcp: cannot queue an "
+			log_warnx("resolver: tcp: cannot queue an "
 			    "answer");
 		free(tq->ans);
 		free(tq);
@@ -125,12 +125,12 @@ decided(struct tcp_query *tq, int rcode, const uint32_t *addrs, int naddrs,
 		naddrs = 0;
 	max = 2 + DNSWIRE_HEADER + tq->q.questionlen + (size_t)naddrs * 16;
 	if ((tq->ans = malloc(max)) == NULL)
-		fatal("jb-netd: resolver: tcp answer");
+		fatal("resolver: tcp answer");
 	if ((n = dnswire_answer(&tq->q, rcode, addrs, naddrs,
 	    ttl > 0 ? (uint32_t)ttl : 0, tq->ans + 2, max - 2)) == -1 &&
 	    (n = dnswire_answer(&tq->q, DNSWIRE_SERVFAIL, NULL, 0, 0,
 	    tq->ans + 2, max - 2)) == -1)
-		fatalx("jb-netd: resolver: tcp answer does not fit");
+		fatalx("resolver: tcp answer does not fit");
 	tq->ans[0] = (uint8_t)(n >> 8);
 	tq->ans[1] = (uint8_t)n;
 	tq->anslen = 2 + (size_t)n;
@@ -159,7 +159,7 @@ query(struct tcp_client *cl, const uint8_t *msg, size_t len)
 	int			 rc;
 
 	if ((tq = calloc(1, sizeof(*tq))) == NULL)
-		fatal("jb-netd: resolver: tcp query");
+		fatal("resolver: tcp query");
 	if ((rc = dnswire_query_parse(msg, len, &tq->q)) == -1) {
 		free(tq);
 		return -1;
@@ -191,7 +191,7 @@ process(struct tcp_client *cl)
 			break;
 		len = (size_t)hdr[0] << 8 | hdr[1];
 		if (len == 0 || len > DNSWIRE_QUERY_MAX) {
-			log_debug("jb-netd: resolver: tcp: a %zu-byte message: "
+			log_debug("resolver: tcp: a %zu-byte message: "
 			    "closing", len);
 			client_free(cl);
 			return;
@@ -201,7 +201,7 @@ process(struct tcp_client *cl)
 		(void)evbuffer_drain(in, 2);
 		(void)evbuffer_remove(in, msg, len);
 		if (query(cl, msg, len) == -1) {
-			log_debug("jb-netd: resolver: tcp: no DNS header: "
+			log_debug("resolver: tcp: no DNS header: "
 			    "closing");
 			client_free(cl);
 			return;
@@ -264,7 +264,7 @@ accepted(struct evconnlistener *lev, evutil_socket_t fd,
 	src = ntohl(((struct sockaddr_in *)(void *)sa)->sin_addr.s_addr);
 	/* only the containers jb-netd enforces are answered at all */
 	if (!resolver_is_container(src) || nclients >= TCP_CLIENTS_MAX) {
-		log_debug("jb-netd: resolver: tcp: %s: refused (%s)",
+		log_debug("resolver: tcp: %s: refused (%s)",
 		    inet_ntoa(((struct sockaddr_in *)(void *)sa)->sin_addr),
 		    nclients >= TCP_CLIENTS_MAX ? "too many clients" :
 		    "no container");
@@ -272,10 +272,10 @@ accepted(struct evconnlistener *lev, evutil_socket_t fd,
 		return;
 	}
 	if ((cl = calloc(1, sizeof(*cl))) == NULL)
-		fatal("jb-netd: resolver: tcp client");
+		fatal("resolver: tcp client");
 	if ((cl->bev = bufferevent_socket_new(tcp_base, fd,
 	    BEV_OPT_CLOSE_ON_FREE)) == NULL) {
-		log_warnx("jb-netd: resolver: tcp: cannot serve a client");
+		log_warnx("resolver: tcp: cannot serve a client");
 		close(fd);
 		free(cl);
 		return;
@@ -296,7 +296,7 @@ static void
 accept_failed(struct evconnlistener *lev, void *arg)
 {
 	/* out of descriptors, most likely: the listener keeps trying */
-	log_warn("jb-netd: resolver: tcp: accept");
+	log_warn("resolver: tcp: accept");
 }
 
 int

@@ -138,17 +138,17 @@ hostkey_open(const char *dir)
 	pid_t		 pid;
 
 	if (dir == NULL)
-		fatalx("jb-sshd: no state directory (-s)");
+		fatalx("no state directory (-s)");
 	if ((size_t)snprintf(path, sizeof(path), "%s/ssh_host_ed25519_key",
 	    dir) >= sizeof(path))
-		fatalx("jb-sshd: state directory path too long");
+		fatalx("state directory path too long");
 	if (lstat(path, &st) == -1) {
 		if (errno != ENOENT)
-			fatal("jb-sshd: %s", path);
+			fatal("%s", path);
 		/* first start: a new host key, readable by root alone */
 		switch (pid = fork()) {
 		case -1:
-			fatal("jb-sshd: fork");
+			fatal("fork");
 		case 0:
 			if (ssh_init() != SSH_OK || ssh_pki_generate(
 			    SSH_KEYTYPE_ED25519, 0, &key) != SSH_OK)
@@ -159,24 +159,24 @@ hostkey_open(const char *dir)
 		}
 		if (waitpid(pid, &status, 0) == -1 || !WIFEXITED(status) ||
 		    WEXITSTATUS(status) != 0)
-			fatalx("jb-sshd: cannot make the host key %s", path);
-		log_info("jb-sshd: generated the host key %s", path);
+			fatalx("cannot make the host key %s", path);
+		log_info("generated the host key %s", path);
 	} else if (!S_ISREG(st.st_mode) || st.st_uid != 0 ||
 	    (st.st_mode & 077) != 0)
-		fatalx("jb-sshd: %s must be a regular file of root's, mode "
+		fatalx("%s must be a regular file of root's, mode "
 		    "0600; fix it or remove it to get a new key", path);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1)
-		fatal("jb-sshd: %s", path);
+		fatal("%s", path);
 	switch (pid = fork()) {
 	case -1:
-		fatal("jb-sshd: fork");
+		fatal("fork");
 	case 0:
 		_exit(ssh_init() == SSH_OK && ssh_pki_import_privkey_file(path,
 		    NULL, NULL, NULL, &key) == SSH_OK ? 0 : 1);
 	}
 	if (waitpid(pid, &status, 0) == -1 || !WIFEXITED(status) ||
 	    WEXITSTATUS(status) != 0)
-		fatalx("jb-sshd: cannot read the host key %s", path);
+		fatalx("cannot read the host key %s", path);
 	return fd;
 }
 
@@ -189,7 +189,7 @@ sshd_reap(int sig, short event, void *arg)
 
 	while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
 		if (pid == spawner_pid)
-			fatalx("jb-sshd: the spawner exited (status %d)",
+			fatalx("the spawner exited (status %d)",
 			    status);
 }
 
@@ -205,7 +205,7 @@ session_gone(uint32_t id)
 				nsessions--;
 		}
 	if (draining && nsessions == 0) {
-		log_info("jb-sshd: drained, exiting");
+		log_info("drained, exiting");
 		exit(0);
 	}
 }
@@ -220,15 +220,15 @@ spawner_dispatch(int fd, short event, void *arg)
 	int			 n, i, chan;
 
 	if ((n = imsgev_io(&spawner, event)) == -1 || n == 0)
-		fatalx("jb-sshd: the spawner is gone");
+		fatalx("the spawner is gone");
 	while ((n = jb_imsg_get(&spawner.ibuf, &imsg, JB_PEER_SPAWNER,
 	    JB_PEER_SSHD)) > 0) {
 		if (imsg_get_data(&imsg, &sp, sizeof(sp)) == -1)
-			fatalx("jb-sshd: bad message from the spawner");
+			fatalx("bad message from the spawner");
 		switch (imsg_get_type(&imsg)) {
 		case IMSG_SSHD_SPAWNED:
 			if ((chan = imsg_get_fd(&imsg)) == -1 || sp.pid <= 0)
-				fatalx("jb-sshd: bad SSHD_SPAWNED");
+				fatalx("bad SSHD_SPAWNED");
 			for (i = 0; i < SSHD_MAX_SESSIONS; i++)
 				if (lives[i].used && lives[i].id == sp.id)
 					break;
@@ -245,19 +245,19 @@ spawner_dispatch(int fd, short event, void *arg)
 			/* the parent gets the session's channel, and so it */
 			if (imsgev_compose(&chld->iev, IMSG_SSHD_SESSION, 0, 0,
 			    chan, &sess, sizeof(sess)) == -1)
-				fatal("jb-sshd: compose");
+				fatal("compose");
 			break;
 		case IMSG_SSHD_GONE:
 			session_gone(sp.id);
 			break;
 		default:
-			fatalx("jb-sshd: unexpected %s from the spawner",
+			fatalx("unexpected %s from the spawner",
 			    jb_imsg_name(imsg_get_type(&imsg)));
 		}
 		imsg_free(&imsg);
 	}
 	if (n == -1)
-		fatalx("jb-sshd: bad message from the spawner");
+		fatalx("bad message from the spawner");
 	imsgev_add(&spawner);
 }
 
@@ -274,11 +274,11 @@ sshd_accept(int fd, short event, void *arg)
 	    -1) {
 		if (errno != EINTR && errno != EAGAIN &&
 		    errno != ECONNABORTED)
-			log_warn("jb-sshd: accept");
+			log_warn("accept");
 		return;
 	}
 	if (draining || nsessions >= SSHD_MAX_SESSIONS) {
-		log_warnx("jb-sshd: %s; connection closed", draining ?
+		log_warnx("%s; connection closed", draining ?
 		    "draining" : "too many sessions");
 		close(s);
 		return;
@@ -301,7 +301,7 @@ sshd_accept(int fd, short event, void *arg)
 	    (int)max_unauth ? 1 : -1) != -1) {
 		/* said once a minute at most: the log is no flood either */
 		if (time(NULL) - last_drop_log[why] >= 60) {
-			log_warnx("jb-sshd: %s: %s; its connections are closed "
+			log_warnx("%s: %s; its connections are closed "
 			    "at once", sess.addr, why == 0 ?
 			    "too many refusals" : "too many connections not "
 			    "logged in");
@@ -331,7 +331,7 @@ sshd_accept(int fd, short event, void *arg)
 	sp.id = sess.id;
 	if (imsgev_compose(&spawner, IMSG_SSHD_SPAWN, 0, 0, s, &sp,
 	    sizeof(sp)) == -1)
-		fatal("jb-sshd: compose");
+		fatal("compose");
 }
 
 static int
@@ -347,11 +347,11 @@ sshd_dispatch(struct child *c, struct imsg *imsg)
 		if (listen_fd != -1 ||
 		    imsg_get_data(imsg, &lim, sizeof(lim)) == -1 ||
 		    lim.max_unauth == 0 || (fd = imsg_get_fd(imsg)) == -1)
-			fatalx("jb-sshd: bad SSHD_LISTEN");
+			fatalx("bad SSHD_LISTEN");
 		max_unauth = lim.max_unauth;
 		listen_fd = fd;
 		if (fcntl(fd, F_SETFL, O_NONBLOCK) == -1)
-			fatal("jb-sshd: fcntl");
+			fatal("fcntl");
 		event_set(&ev_accept, fd, EV_READ | EV_PERSIST, sshd_accept, c);
 		event_add(&ev_accept, NULL);
 		snprintf(c->detail, sizeof(c->detail), "ssh: %d sessions "
@@ -359,7 +359,7 @@ sshd_dispatch(struct child *c, struct imsg *imsg)
 		return 0;
 	case IMSG_SSHD_AUTHED:
 		if (imsg_get_data(imsg, &au, sizeof(au)) == -1)
-			fatalx("jb-sshd: bad SSHD_AUTHED");
+			fatalx("bad SSHD_AUTHED");
 		for (i = 0; i < SSHD_MAX_SESSIONS; i++)
 			if (lives[i].used && lives[i].id == au.id)
 				lives[i].authed = 1;
@@ -367,7 +367,7 @@ sshd_dispatch(struct child *c, struct imsg *imsg)
 	case IMSG_SSHD_PENALTY:
 		if (imsg_get_data(imsg, &pen, sizeof(pen)) == -1 ||
 		    memchr(pen.addr, '\0', sizeof(pen.addr)) == NULL)
-			fatalx("jb-sshd: bad SSHD_PENALTY");
+			fatalx("bad SSHD_PENALTY");
 		penalty_add(&pen);
 		return 0;
 	case IMSG_SSHD_DRAIN:
@@ -378,7 +378,7 @@ sshd_dispatch(struct child *c, struct imsg *imsg)
 			close(listen_fd);
 			listen_fd = -1;
 		}
-		log_info("jb-sshd: draining %d sessions", nsessions);
+		log_info("draining %d sessions", nsessions);
 		if (nsessions == 0)
 			exit(0);
 		return 0;
@@ -406,14 +406,14 @@ main(int argc, char *argv[])
 		    "(make deps) to create it", c.name, JB_USER_SSHD);
 	keyfd = hostkey_open(a.state_dir);
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1)
-		fatal("jb-sshd: socketpair");
+		fatal("socketpair");
 	if ((spawner_pid = spawner_start(sp[1], keyfd, a.debug,
 	    a.sandbox_debug, a.verbose)) == -1)
-		fatal("jb-sshd: cannot start the spawner");
+		fatal("cannot start the spawner");
 	close(sp[1]);
 	close(keyfd);
 	if (imsgev_init(&spawner, sp[0], spawner_dispatch, NULL) == -1)
-		fatal("jb-sshd: imsgbuf_init");
+		fatal("imsgbuf_init");
 	/* fds come up from the spawner, and go down to it */
 	imsgbuf_allow_fdpass(&spawner.ibuf);
 	priv_drop(c.name, pw, JB_SSHD_CHROOT, NULL, 0);

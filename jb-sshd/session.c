@@ -134,7 +134,7 @@ parent_send(struct sess *st, uint32_t type, const void *data, size_t len)
 		return;
 	if (imsg_compose(&st->ib, type, JB_CTL_VERSION, 0, -1, data, len) ==
 	    -1 || imsgbuf_flush(&st->ib) == -1) {
-		log_warn("jb-sshd session: to the parent");
+		log_warn("to the parent");
 		st->parent_gone = 1;
 	}
 }
@@ -781,7 +781,7 @@ parent_msg(struct sess *st, struct imsg *imsg)
 		}
 		/* input waits for room in the stream, never blocks output */
 		if (fcntl(fd, F_SETFL, O_NONBLOCK) == -1) {
-			log_warn("jb-sshd session: exec stream");
+			log_warn("exec stream");
 			close(fd);
 			st->parent_gone = 1;
 			return;
@@ -807,7 +807,7 @@ parent_msg(struct sess *st, struct imsg *imsg)
 		st->drain_until = now_ms() + SESS_DRAIN_MS;
 		return;
 	}
-	log_warnx("jb-sshd session: unexpected %s from the parent",
+	log_warnx("unexpected %s from the parent",
 	    jb_imsg_name(imsg_get_type(imsg)));
 	st->parent_gone = 1;
 }

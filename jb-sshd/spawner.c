@@ -212,7 +212,7 @@ send_msg(struct imsgbuf *ib, uint32_t type, uint32_t id, pid_t pid, int fd)
 	sp.pid = pid;
 	if (imsg_compose(ib, type, 0, 0, fd, &sp, sizeof(sp)) == -1 ||
 	    imsgbuf_flush(ib) == -1)
-		fatal("jb-sshd spawner: to the listener");
+		fatal("to the listener");
 }
 
 static void
@@ -226,7 +226,7 @@ spawn(struct imsgbuf *ib, const struct sflags *f, uint32_t id, int conn)
 		;
 	if (slot == SPAWN_MAX ||
 	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1) {
-		log_warnx("jb-sshd spawner: no room for session %u", id);
+		log_warnx("no room for session %u", id);
 		close(conn);
 		send_msg(ib, IMSG_SSHD_GONE, id, 0, -1);
 		return;
@@ -237,7 +237,7 @@ spawn(struct imsgbuf *ib, const struct sflags *f, uint32_t id, int conn)
 	fds[2] = JB_CHAN_FD + 1;	/* the host key file */
 	switch (pid = fork()) {
 	case -1:
-		log_warn("jb-sshd spawner: fork");
+		log_warn("fork");
 		close(conn);
 		close(sp[0]);
 		close(sp[1]);
@@ -253,7 +253,7 @@ spawn(struct imsgbuf *ib, const struct sflags *f, uint32_t id, int conn)
 	close(sp[1]);
 	spawned[slot].pid = pid;
 	spawned[slot].id = id;
-	log_debug("jb-sshd spawner: session %u is pid %d", id, (int)pid);
+	log_debug("session %u is pid %d", id, (int)pid);
 	/* the parent's end of the session's channel goes by the listener */
 	send_msg(ib, IMSG_SSHD_SPAWNED, id, pid, sp[0]);
 }
@@ -286,21 +286,21 @@ spawner_lockdown(void)
 	if (capng_updatev(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED |
 	    CAPNG_BOUNDING_SET, CAP_SYS_CHROOT, CAP_SETUID, CAP_SETGID,
 	    CAP_SETPCAP, -1) == -1)
-		fatalx("jb-sshd spawner: capng_updatev");
+		fatalx("capng_updatev");
 	selfstat_init();
 	if (setgroups(0, NULL) == -1)
-		fatal("jb-sshd spawner: setgroups");
+		fatal("setgroups");
 	if (capng_apply(CAPNG_SELECT_ALL) != 0)
-		fatalx("jb-sshd spawner: cannot apply capabilities");
+		fatalx("cannot apply capabilities");
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
-		fatal("jb-sshd spawner: PR_SET_NO_NEW_PRIVS");
+		fatal("PR_SET_NO_NEW_PRIVS");
 	if (prctl(PR_SET_PDEATHSIG, SIGTERM) == -1)
-		fatal("jb-sshd spawner: PR_SET_PDEATHSIG");
+		fatal("PR_SET_PDEATHSIG");
 	capng_get_caps_process();
 	if (capng_have_capability(CAPNG_EFFECTIVE, CAP_DAC_OVERRIDE) ||
 	    capng_have_capability(CAPNG_EFFECTIVE, CAP_SYS_ADMIN) ||
 	    !capng_have_capability(CAPNG_EFFECTIVE, CAP_SYS_CHROOT))
-		fatalx("jb-sshd spawner: capabilities not as set");
+		fatalx("capabilities not as set");
 	sandbox_jb_sshd_spawner();
 }
 
@@ -324,13 +324,13 @@ spawner_main(int argc, char *argv[])
 	log_setverbose(f.verbose);
 	proc_child_check("jb-sshd spawner");
 	if (fstat(JB_CHAN_FD + 1, &st) == -1 || !S_ISREG(st.st_mode))
-		fatalx("jb-sshd spawner: fd 4 is not the host key file");
+		fatalx("fd 4 is not the host key file");
 	if ((pw = getpwnam(JB_USER_SSHD)) == NULL)
-		fatalx("jb-sshd spawner: no user %s", JB_USER_SSHD);
+		fatalx("no user %s", JB_USER_SSHD);
 	f.uid = pw->pw_uid;
 	f.gid = pw->pw_gid;
 	if (f.uid == 0 || f.gid == 0)
-		fatalx("jb-sshd spawner: %s must not be root", JB_USER_SSHD);
+		fatalx("%s must not be root", JB_USER_SSHD);
 
 	sigemptyset(&block);
 	sigaddset(&block, SIGCHLD);
@@ -343,7 +343,7 @@ spawner_main(int argc, char *argv[])
 
 	spawner_lockdown();
 	if (imsgbuf_init(&ib, JB_CHAN_FD) == -1)
-		fatal("jb-sshd spawner: imsgbuf_init");
+		fatal("imsgbuf_init");
 	imsgbuf_allow_fdpass(&ib);
 	pfd.fd = JB_CHAN_FD;
 	pfd.events = POLLIN;
@@ -356,12 +356,12 @@ spawner_main(int argc, char *argv[])
 		if (ppoll(&pfd, 1, NULL, &none) == -1) {
 			if (errno == EINTR)
 				continue;
-			fatal("jb-sshd spawner: ppoll");
+			fatal("ppoll");
 		}
 		if ((n = imsgbuf_read(&ib)) == -1)
-			fatal("jb-sshd spawner: from the listener");
+			fatal("from the listener");
 		if (n == 0) {
-			log_debug("jb-sshd spawner: the listener is gone");
+			log_debug("the listener is gone");
 			exit(0);
 		}
 		while ((n = jb_imsg_get(&ib, &imsg, JB_PEER_SSHD,
@@ -370,13 +370,13 @@ spawner_main(int argc, char *argv[])
 			if (imsg_get_type(&imsg) != IMSG_SSHD_SPAWN ||
 			    imsg_get_data(&imsg, &sp, sizeof(sp)) == -1 ||
 			    (conn = imsg_get_fd(&imsg)) == -1)
-				fatalx("jb-sshd spawner: bad message from the "
+				fatalx("bad message from the "
 				    "listener");
 			spawn(&ib, &f, sp.id, conn);
 			imsg_free(&imsg);
 		}
 		if (n == -1)
-			fatalx("jb-sshd spawner: bad message from the listener");
+			fatalx("bad message from the listener");
 	}
 }
 
@@ -392,14 +392,14 @@ hostkey_from_fd(int fd)
 
 	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
 	    st.st_size <= 0 || st.st_size > 65536)
-		fatalx("jb-sshd session: fd 5 is not the host key file");
+		fatalx("fd 5 is not the host key file");
 	if ((buf = calloc(1, st.st_size + 1)) == NULL)
-		fatal("jb-sshd session: calloc");
+		fatal("calloc");
 	while (off < (size_t)st.st_size) {
 		if ((n = pread(fd, buf + off, st.st_size - off, off)) == -1) {
 			if (errno == EINTR)
 				continue;
-			fatal("jb-sshd session: host key");
+			fatal("host key");
 		}
 		if (n == 0)
 			break;
@@ -412,7 +412,7 @@ hostkey_from_fd(int fd)
 	explicit_bzero(buf, st.st_size + 1);
 	free(buf);
 	if (key == NULL)
-		fatalx("jb-sshd session: cannot read the host key");
+		fatalx("cannot read the host key");
 	return key;
 }
 
@@ -433,17 +433,17 @@ session_main(int argc, char *argv[])
 	log_setverbose(f.verbose);
 	proc_child_check("jb-sshd session");
 	if (f.uid == (uid_t)-1 || f.gid == (gid_t)-1)
-		fatalx("jb-sshd session: started by jb-sshd, not by hand");
+		fatalx("started by jb-sshd, not by hand");
 	if (fstat(JB_CHAN_FD + 1, &st) == -1 || !S_ISSOCK(st.st_mode))
-		fatalx("jb-sshd session: fd 4 is not a connection");
+		fatalx("fd 4 is not a connection");
 	if (ssh_init() != SSH_OK || (b = ssh_bind_new()) == NULL)
-		fatalx("jb-sshd session: libssh");
+		fatalx("libssh");
 	/* no /etc/ssh/libssh_server_config: the code alone decides */
 	ssh_bind_options_set(b, SSH_BIND_OPTIONS_PROCESS_CONFIG, &no);
 	key = hostkey_from_fd(JB_CHAN_FD + 2);
 	if (ssh_bind_options_set(b, SSH_BIND_OPTIONS_IMPORT_KEY, key) !=
 	    SSH_OK)
-		fatalx("jb-sshd session: cannot use the host key");
+		fatalx("cannot use the host key");
 	/* as the listener did: the empty chroot, _jbsshd, no capability */
 	memset(&pw, 0, sizeof(pw));
 	pw.pw_uid = f.uid;

@@ -40,7 +40,7 @@ child_run(struct child *c)
 	signal_add(&evpipe, NULL);
 
 	if (imsgev_init(&c->iev, JB_CHAN_FD, child_dispatch, c) == -1)
-		fatal("%s: imsgbuf_init", c->name);
+		fatal("imsgbuf_init");
 	/*
 	 * fds go up to the parent; only jb-incus takes one down (an image
 	 * file jb-mountd opened), and only with the message that needs it
@@ -53,20 +53,18 @@ child_run(struct child *c)
 	if (c->fdrecv)
 		imsgbuf_allow_fdpass(&c->iev.ibuf);
 	if (imsgev_compose(&c->iev, IMSG_CHILD_READY, 0, 0, -1, NULL, 0) == -1)
-		fatal("%s: compose", c->name);
+		fatal("compose");
 	event_dispatch();
-	fatalx("%s: event loop ended", c->name);
+	fatalx("event loop ended");
 }
 
 static void
 child_sig(int sig, short event, void *arg)
 {
-	struct child	*c = arg;
-
 	switch (sig) {
 	case SIGTERM:
 	case SIGINT:
-		log_info("%s: terminating on signal %d", c->name, sig);
+		log_info("terminating on signal %d", sig);
 		exit(0);
 	default:
 		/* SIGHUP: the parent reloads, children wait to be told */
@@ -82,23 +80,22 @@ child_dispatch(int fd, short event, void *arg)
 	int			 n;
 
 	if ((n = imsgev_io(&c->iev, event)) == -1)
-		fatal("%s: channel to the parent", c->name);
+		fatal("channel to the parent");
 	if (n == 0) {
 		/* the parent is gone: so are we */
-		log_debug("%s: parent closed the channel", c->name);
+		log_debug("parent closed the channel");
 		exit(0);
 	}
 	for (;;) {
 		if ((n = jb_imsg_get(&c->iev.ibuf, &imsg, JB_PEER_PARENT,
 		    jb_msg_peer(c->name))) == -1)
-			fatal("%s: bad message from the parent", c->name);
+			fatal("bad message from the parent");
 		if (n == 0)
 			break;
 		switch (imsg_get_type(&imsg)) {
 		case IMSG_STATUS_REQ:
 			if (imsg_get_len(&imsg) != 0)
-				fatalx("%s: STATUS_REQ with a payload",
-				    c->name);
+				fatalx("STATUS_REQ with a payload");
 			if (c->status != NULL)
 				c->status(c, imsg_get_id(&imsg));
 			else
@@ -110,21 +107,21 @@ child_dispatch(int fd, short event, void *arg)
 			struct jb_ctl_text	t;
 
 			if (imsg_get_data(&imsg, &a, sizeof(a)) == -1)
-				fatalx("%s: bad TEST_ATTEMPT", c->name);
+				fatalx("bad TEST_ATTEMPT");
 			a.verb[sizeof(a.verb) - 1] = '\0';
 			a.path[sizeof(a.path) - 1] = '\0';
 			memset(&t, 0, sizeof(t));
 			testhook_attempt(&a, t.text, sizeof(t.text));
 			if (imsgev_compose(&c->iev, IMSG_TEST_RESULT,
 			    imsg_get_id(&imsg), 0, -1, &t, sizeof(t)) == -1)
-				fatal("%s: compose", c->name);
+				fatal("compose");
 			break;
 		}
 #endif
 		default:
 			if (c->dispatch == NULL || c->dispatch(c, &imsg) == -1)
-				fatalx("%s: unexpected message %s (%u) from "
-				    "the parent", c->name,
+				fatalx("unexpected message %s (%u) from "
+				    "the parent",
 				    jb_imsg_name(imsg_get_type(&imsg)),
 				    imsg_get_type(&imsg));
 		}
@@ -139,10 +136,10 @@ child_status_reply(struct child *c, uint32_t rid)
 	struct jb_proc_status	 st;
 
 	if (selfstat(&st, c->name, c->started, c->detail) == -1)
-		fatal("%s: /proc/self/status", c->name);
+		fatal("/proc/self/status");
 	if (imsgev_compose(&c->iev, IMSG_STATUS, rid, 0, -1, &st,
 	    sizeof(st)) == -1)
-		fatal("%s: compose", c->name);
+		fatal("compose");
 }
 
 /*
@@ -227,7 +224,7 @@ child_done(struct child *c, uint32_t rid, int ok, const char *err)
 		(void)strlcpy(d.err, err, sizeof(d.err));
 	if (imsgev_compose(&c->iev, IMSG_DONE, rid, 0, -1, &d, sizeof(d)) ==
 	    -1)
-		fatal("%s: compose", c->name);
+		fatal("compose");
 }
 
 /* one line of text (struct jb_ctl_text) of the given type, for request rid */
@@ -243,5 +240,5 @@ child_text(struct child *c, uint32_t type, uint32_t rid, const char *fmt,
 	(void)vsnprintf(t.text, sizeof(t.text), fmt, ap);
 	va_end(ap);
 	if (imsgev_compose(&c->iev, type, rid, 0, -1, &t, sizeof(t)) == -1)
-		fatal("%s: compose", c->name);
+		fatal("compose");
 }

@@ -32,46 +32,45 @@ priv_drop(const char *procname, const struct passwd *pw, const char *root,
 	for (i = 0; i < nkeep; i++)
 		if (capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED,
 		    keep[i]) == -1)
-			fatalx("%s: capng_update %d", procname, keep[i]);
+			fatalx("capng_update %d", keep[i]);
 
 	selfstat_init();
 	/* the group database is read before a chroot hides it */
 	if (pw != NULL && pw->pw_name != NULL &&
 	    initgroups(pw->pw_name, gid) == -1)
-		fatal("%s: initgroups %s", procname, pw->pw_name);
+		fatal("initgroups %s", pw->pw_name);
 	/* no name (ids handed down, no group database): no group either */
 	else if ((pw == NULL || pw->pw_name == NULL) &&
 	    setgroups(0, NULL) == -1)
-		fatal("%s: setgroups", procname);
+		fatal("setgroups");
 	if (root != NULL && (chroot(root) == -1 || chdir("/") == -1))
-		fatal("%s: chroot %s", procname, root);
+		fatal("chroot %s", root);
 
 	if (uid != 0) {
 		/* libcap-ng keeps the listed capabilities across setuid */
 		if (capng_change_id(uid, gid,
 		    CAPNG_CLEAR_BOUNDING | CAPNG_CLEAR_AMBIENT) != 0)
-			fatalx("%s: cannot switch to uid %u gid %u", procname,
+			fatalx("cannot switch to uid %u gid %u",
 			    (unsigned)uid, (unsigned)gid);
 	} else {
 		if (capng_apply(CAPNG_SELECT_ALL) != 0)
-			fatalx("%s: cannot apply capabilities", procname);
+			fatalx("cannot apply capabilities");
 	}
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
-		fatal("%s: PR_SET_NO_NEW_PRIVS", procname);
+		fatal("PR_SET_NO_NEW_PRIVS");
 	/* a change of credentials clears the parent death signal */
 	if (prctl(PR_SET_PDEATHSIG, SIGTERM) == -1)
-		fatal("%s: PR_SET_PDEATHSIG", procname);
+		fatal("PR_SET_PDEATHSIG");
 
 	/* trust, but verify */
 	if (uid != 0 && (setuid(0) != -1 || seteuid(0) != -1))
-		fatalx("%s: could regain root after dropping it", procname);
+		fatalx("could regain root after dropping it");
 	capng_get_caps_process();
 	for (i = 0; i < nkeep; i++)
 		if (!capng_have_capability(CAPNG_EFFECTIVE, keep[i]))
-			fatalx("%s: lost capability %d", procname, keep[i]);
+			fatalx("lost capability %d", keep[i]);
 	if (nkeep == 0 && capng_have_capabilities(CAPNG_SELECT_CAPS) !=
 	    CAPNG_NONE)
-		fatalx("%s: still holds capabilities", procname);
-	log_debug("%s: running as uid %u gid %u with %zu capabilities",
-	    procname, (unsigned)getuid(), (unsigned)getgid(), nkeep);
+		fatalx("still holds capabilities");
+	log_debug("running as uid %u gid %u with %zu capabilities", (unsigned)getuid(), (unsigned)getgid(), nkeep);
 }

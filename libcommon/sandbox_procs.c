@@ -45,7 +45,7 @@ apply(struct sandbox *sb)
 	sb->debug = sandbox_debug;
 	sandbox_apply(sb, summary, sizeof(summary));
 	selfstat_set_sandbox(summary);
-	log_info("%s: locked down: %s", sb->name, summary);
+	log_info("locked down: %s", summary);
 }
 
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
