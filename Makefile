@@ -132,6 +132,9 @@ JBCTL_SRCS	:= jbctl/jbctl.c jbctl/remote.c jbctl/local.c \
 		   jbctl/gitrun.c
 # git's remote helper for jailbee::NAME, installed beside jbctl
 GITREMOTE_SRCS	:= jbctl/gitremote.c jbctl/remote.c jbctl/term.c
+# jbctl reload binds a moved remote.ssh.listen for jailbeed
+JBCTL_SRCS	+= jbctl/rebind.c
+GITREMOTE_SRCS	+= jbctl/rebind.c
 
 PROGS		:= jailbeed jb-incus jb-netd jb-mountd jb-sshd jbctl \
 		   git-remote-jailbee
