@@ -354,8 +354,9 @@ reload_listen_fd(struct job *job, struct imsg *imsg)
 	}
 	if (fd == -1) {
 		snprintf(msg, sizeof(msg), "reload: cannot listen on %s "
-		    "(remote.ssh.listen in %s): %.256s; nothing was reloaded, SSH "
-		    "still listens on %s", l->addr, env->conf_path,
+		    "(remote.ssh.listen in %s): %.256s; nothing was "
+		    "reloaded, remote.ssh.listen stays %s", l->addr,
+		    env->conf_path,
 		    l->err[0] != '\0' ? l->err : "no socket came",
 		    env->conf.ssh_listen);
 		snprintf(why, sizeof(why), "remote.ssh.listen %s: cannot "

@@ -1522,7 +1522,7 @@ time.sleep(120)' &
 	    > jailbeed.yaml
 	atf_check -s exit:1 \
 	    -e match:"cannot listen on 127.0.0.1:8026 .*Address already in use" \
-	    -e match:"nothing was reloaded, SSH still listens on 127.0.0.1:8025" \
+	    -e match:"nothing was reloaded, remote.ssh.listen stays 127.0.0.1:8025" \
 	    ./bin/jbctl -s "$(jb_sock)" reload
 	kill "$(cat squat.pid)"
 	wait "$(cat squat.pid)" 2>/dev/null || true
