@@ -1465,7 +1465,8 @@ reload_listen_head() {
 	    "socket to jb-sshd; the old port refuses, a session opened" \
 	    "before keeps working; an address in use changes nothing and" \
 	    "is named; off closes the listener; SIGHUP cannot move it and" \
-	    "says to run jbctl reload; every move is journalled"
+	    "says to run jbctl reload; every move is journalled; a socket" \
+	    "passed in unasked drops the client and is closed"
 	atf_set require.user root
 	atf_set timeout 200
 }
@@ -1474,6 +1475,29 @@ reload_listen_body() {
 	cp jailbeed.yaml good.yaml
 	sed 's/-p 8022/-p 8025/' bin/jssh > bin/jssh8025
 	chmod 0755 bin/jssh8025
+	atf_check -o inline:"jailbeed 0.1.0\n" jssh -i key1 jailbee@127.0.0.1 \
+	    version
+	# a socket passed in unasked (no reload waits for it): the client is
+	# dropped and the socket closed, so nothing listens there after
+	cat > passfd.py <<'EOS'
+import socket, struct, sys
+l = socket.socket()
+l.bind(("127.0.0.1", 8028))
+l.listen(1)
+c = socket.socket(socket.AF_UNIX)
+c.connect(sys.argv[1])
+body = b"127.0.0.1:8022".ljust(64, b"\0") + bytes(1024)
+hdr = struct.pack("=IIII", 1541, (16 + len(body)) | 0x80000000, 3, 0)
+c.sendmsg([hdr + body], [(socket.SOL_SOCKET, socket.SCM_RIGHTS,
+    struct.pack("i", l.fileno()))])
+c.settimeout(10)
+print("eof" if c.recv(100) == b"" else "answered")
+l.close()
+EOS
+	atf_check -o inline:"eof\n" /usr/bin/python3 passfd.py "$(jb_sock)"
+	atf_check -o match:"control: connection [0-9]+: unexpected CTL_LISTEN_FD" \
+	    cat jailbeed.log
+	atf_check -o not-match:"127.0.0.1:8028 " ss -ltnH
 	atf_check -o inline:"jailbeed 0.1.0\n" jssh -i key1 jailbee@127.0.0.1 \
 	    version
 	# a console session, kept open across the reloads
