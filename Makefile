@@ -136,6 +136,9 @@ JBCTL_SRCS	:= jbctl/jbctl.c jbctl/ctlrun.c jbctl/local.c \
 COMMON_SRCS	+= libcommon/gitrun.c
 # git's remote helper for jailbee::NAME, installed beside jbctl
 GITREMOTE_SRCS	:= jbctl/gitremote.c jbctl/ctlrun.c jbctl/term.c
+# jbctl reload binds a moved remote.ssh.listen for jailbeed
+JBCTL_SRCS	+= jbctl/rebind.c
+GITREMOTE_SRCS	+= jbctl/rebind.c
 
 PROGS		:= jailbeed jb-incus jb-netd jb-mountd jb-sshd jbctl \
 		   git-remote-jailbee

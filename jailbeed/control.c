@@ -12,9 +12,11 @@
  * The control socket: jbctl's only way in.  The socket file is the
  * owner's, mode 0600, and every connection is checked again with
  * SO_PEERCRED: only the owner or root may talk to the suite; anyone else
- * is refused and logged.  A client never passes fds in (its channel does
- * not allow them, so any that arrive are closed), a malformed message
- * drops that client only, and replies end with CTL_END.
+ * is refused and logged.  A client passes an fd in only when a jbctl
+ * reload asked it for a listening socket, in that one message (its
+ * channel takes fds only while the reload waits; any other that arrives
+ * is closed, and one on another message drops the client); a malformed
+ * message drops that client only, and replies end with CTL_END.
  */
 
 #include <sys/resource.h>
@@ -240,7 +242,7 @@ control_accept(int fd, short event, void *arg)
 		free(c);
 		return;
 	}
-	/* fds go out to jbctl (shell streams); none is ever taken in */
+	/* fds go out to jbctl (shell streams); in only for a reload */
 	imsgbuf_allow_fdsend(&c->iev.ibuf);
 	TAILQ_INSERT_TAIL(&ctl_conns, c, entry);
 	log_debug("control: connection %u from uid %u pid %d", c->id,
@@ -311,8 +313,10 @@ control_close(struct ctl_conn *c)
 	TAILQ_REMOVE(&ctl_conns, c, entry);
 	if (c->ssh != NULL)
 		sshd_session_closed(c->ssh);
-	if (c->job != NULL)
+	if (c->job != NULL) {
 		job_detach(c->job);
+		reload_abandon(c->job);
+	}
 	evtimer_del(&c->timeout);
 	imsgev_clear(&c->iev);
 	free(c);
@@ -351,6 +355,15 @@ void
 control_job_ended(struct ctl_conn *c)
 {
 	c->job = NULL;
+}
+
+/* reload.c: take fds from this client while its reload waits for one */
+void
+control_expect_fd(struct ctl_conn *c, int on)
+{
+	if (c->ssh != NULL)
+		return;
+	c->iev.ibuf.allow_fdpass = on;
 }
 
 /* a command line, checked against the table before anything runs */
@@ -604,6 +617,18 @@ control_dispatch(int fd, short event, void *arg)
 			if (control_cmd(c, &imsg) == -1) {
 				log_warnx("control: connection %u sent a bad "
 				    "command; dropped", c->id);
+				imsg_free(&imsg);
+				control_close(c);
+				return;
+			}
+			imsg_free(&imsg);
+			continue;
+		}
+		if (imsg_get_type(&imsg) == IMSG_CTL_LISTEN_FD &&
+		    reload_waits(c->job)) {
+			if (reload_listen_fd(c->job, &imsg) == -1) {
+				log_warnx("control: connection %u sent a bad "
+				    "listening socket answer; dropped", c->id);
 				imsg_free(&imsg);
 				control_close(c);
 				return;

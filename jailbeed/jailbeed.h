@@ -130,6 +130,7 @@ const char *job_opt(const struct job *, const char *);
 int	control_send(struct ctl_conn *, uint32_t, const void *, size_t, int);
 void	control_job_started(struct ctl_conn *, struct job *);
 void	control_job_ended(struct ctl_conn *);
+void	control_expect_fd(struct ctl_conn *, int);
 void	control_init(void);
 void	control_listen(void);
 void	control_cleanup(void);
@@ -165,6 +166,7 @@ void	sshd_session_closed(struct sshsess *);
 int	sshd_dispatch(struct sshsess *, struct imsg *);
 int	sshd_reply(struct sshsess *, uint32_t, const void *, size_t, int);
 void	sshd_journal_reload(uid_t, const char *, const char *);
+void	sshd_journal_rebind(uid_t, const char *, const char *, const char *);
 
 /* sshsnap.c: the SSH policy a session took when it started */
 struct sshsnap;
@@ -185,6 +187,10 @@ void		 cmd_repo(struct job *);
 /* reload.c: read jailbeed.yaml again; -1 and why when nothing changed */
 int	conf_reload(uid_t, char *, size_t);
 void	cmd_reload(struct job *);
+/* a jbctl reload waiting for the socket of its new listen address */
+int	reload_waits(const struct job *);
+int	reload_listen_fd(struct job *, struct imsg *);
+void	reload_abandon(struct job *);
 void	sshd_job_env(struct sshsess *, struct job *);
 void	cmd_sshstatus(struct job *);
 

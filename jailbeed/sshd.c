@@ -179,6 +179,25 @@ sshd_journal_reload(uid_t uid, const char *decision, const char *reason)
 	audit_write(&r);
 }
 
+/* a jbctl reload that moved the listener: from where to where */
+void
+sshd_journal_rebind(uid_t uid, const char *reason, const char *from,
+    const char *to)
+{
+	struct audit_rec	r;
+	char			actor[32];
+
+	(void)snprintf(actor, sizeof(actor), "uid:%u", (unsigned)uid);
+	memset(&r, 0, sizeof(r));
+	r.actor = actor;
+	r.action = "reload";
+	r.decision = "accept";
+	r.reason = reason;
+	audit_str(&r, "listen_from", from);
+	audit_str(&r, "listen_to", to);
+	audit_write(&r);
+}
+
 /*
  * Refusals per source address and minute (remote.ssh.refusals_per_minute)
  * while not logged in: past the limit the source's refusals are no

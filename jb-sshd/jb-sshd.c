@@ -357,6 +357,39 @@ sshd_dispatch(struct child *c, struct imsg *imsg)
 		snprintf(c->detail, sizeof(c->detail), "ssh: %d sessions "
 		    "at most, one process each", SSHD_MAX_SESSIONS);
 		return 0;
+	case IMSG_SSHD_REBIND:
+		/*
+		 * jbctl reload moved the listener: the socket jbctl bound,
+		 * or none for "off".  The old one closes, so its port
+		 * refuses; running sessions are processes of their own.
+		 */
+		if (imsg_get_data(imsg, &lim, sizeof(lim)) == -1 ||
+		    lim.max_unauth == 0)
+			fatalx("jb-sshd: bad SSHD_REBIND");
+		fd = imsg_get_fd(imsg);
+		if (listen_fd != -1) {
+			event_del(&ev_accept);
+			close(listen_fd);
+			listen_fd = -1;
+		}
+		if (draining || fd == -1) {
+			if (fd != -1)
+				close(fd);
+			log_info("jb-sshd: no longer listening");
+			snprintf(c->detail, sizeof(c->detail), "ssh: not "
+			    "listening (remote.ssh.listen is off)");
+			return 0;
+		}
+		max_unauth = lim.max_unauth;
+		listen_fd = fd;
+		if (fcntl(fd, F_SETFL, O_NONBLOCK) == -1)
+			fatal("jb-sshd: fcntl");
+		event_set(&ev_accept, fd, EV_READ | EV_PERSIST, sshd_accept, c);
+		event_add(&ev_accept, NULL);
+		log_info("jb-sshd: listening on a new socket");
+		snprintf(c->detail, sizeof(c->detail), "ssh: %d sessions "
+		    "at most, one process each", SSHD_MAX_SESSIONS);
+		return 0;
 	case IMSG_SSHD_AUTHED:
 		if (imsg_get_data(imsg, &au, sizeof(au)) == -1)
 			fatalx("bad SSHD_AUTHED");

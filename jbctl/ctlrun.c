@@ -12,7 +12,8 @@
  * A command carried out by jailbeed: the checked command line goes over
  * the control socket, answers come back until CTL_END.  Progress goes to
  * stderr, results to stdout; an exec's streams arrive as fds and are
- * handed to the terminal session.
+ * handed to the terminal session.  A reload that moves remote.ssh.listen
+ * asks for the new listening socket (rebind.c).
  */
 
 #include <sys/ioctl.h>
@@ -115,9 +116,11 @@ ctl_run(struct imsgbuf *ibuf, const struct parsed *p,
 	struct jb_doctor_check	 dc;
 	struct jb_net_block	 nb;
 	struct jb_net_resolved	 rs;
+	struct jb_ctl_listen	 la;
 	char			 err[JB_ERR_TEXT_MAX];
 	int			 n, done = 0, failed = 0, status = -1;
 	int			 fd_io = -1, fd_err = -1, interactive, listed = 0;
+	int			 asked = 0;
 
 	if ((cmd = malloc(sizeof(*cmd))) == NULL || build(cmd, p) == -1) {
 		free(cmd);
@@ -339,6 +342,20 @@ ctl_run(struct imsgbuf *ibuf, const struct parsed *p,
 				if (imsg_get_data(&imsg, &x, sizeof(x)) == -1)
 					goto bad;
 				status = x.status;
+				break;
+			case IMSG_CTL_LISTEN_ASK:
+				/* only reload asks, and only once */
+				if (p->cmd->id != CMD_RELOAD || asked ||
+				    imsg_get_data(&imsg, &la, sizeof(la)) == -1)
+					goto bad;
+				asked = 1;
+				if (rebind_answer(ibuf, &la) == -1) {
+					imsg_free(&imsg);
+					fprintf(stderr, "jbctl: cannot send the "
+					    "listening socket to jailbeed: %s\n",
+					    strerror(errno));
+					return 1;
+				}
 				break;
 			case IMSG_CTL_END:
 				done = 1;

@@ -28,6 +28,8 @@ struct parsed {
 /* remote.c: a command carried out by jailbeed */
 int	ctl_run(struct imsgbuf *, const struct parsed *,
 	    const struct output *);
+/* rebind.c: bind the address a reload asks for, send it back */
+int	rebind_answer(struct imsgbuf *, const struct jb_ctl_listen *);
 /* local.c: commands jbctl carries out itself */
 int	local_config_init(int force);
 int	local_has_config(void);

@@ -166,6 +166,12 @@ static const struct jb_msg_str f_jb_sshd_session[] = {
 	END
 };
 
+static const struct jb_msg_str f_jb_ctl_listen[] = {
+	STR(jb_ctl_listen, addr),
+	STR(jb_ctl_listen, err),
+	END
+};
+
 static const struct jb_msg_str f_jb_sshd_limits[] = {
 	END
 };
@@ -624,6 +630,7 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_SSHD_SFTP_NAME,		P, S, jb_sftp_name),
 	RF(IMSG_SSHD_SFTP_FD,		P, S, jb_sftp_done),
 	R(IMSG_SSHD_SFTP_DONE,		P, S, jb_sftp_done),
+	RF(IMSG_SSHD_REBIND,		P, S, jb_sshd_limits),
 
 	/* parent <-> jb-gitd */
 	RF(IMSG_GITD_FETCH,		P, G, jb_gitd_fetch),
@@ -656,6 +663,8 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_CTL_DOCTOR,		P, C, jb_doctor_check),
 	R(IMSG_CTL_NET_BLOCK,		P, C, jb_net_block),
 	R(IMSG_CTL_NET_RESOLVED,	P, C, jb_net_resolved),
+	R(IMSG_CTL_LISTEN_ASK,		P, C, jb_ctl_listen),
+	RF(IMSG_CTL_LISTEN_FD,		C, P, jb_ctl_listen),
 };
 
 #undef P

@@ -242,6 +242,12 @@ enum jb_imsg_type {
 	IMSG_SSHD_SFTP_NAME,	/* P->S, struct jb_sftp_name: a container in / */
 	IMSG_SSHD_SFTP_FD,	/* P->S, struct jb_sftp_done + jb-sftp's stdio */
 	IMSG_SSHD_SFTP_DONE,	/* P->S, struct jb_sftp_done */
+	/*
+	 * jbctl reload moved remote.ssh.listen: the socket jbctl bound, or
+	 * none for "off"; jb-sshd accepts on it from now on and closes the
+	 * socket it had.
+	 */
+	IMSG_SSHD_REBIND = 540,	/* P->S, struct jb_sshd_limits [+ socket] */
 
 	/*
 	 * parent <-> jb-gitd: 600..  The git bridge over SSH: host git
@@ -288,6 +294,14 @@ enum jb_imsg_type {
 	/* net log (B6): 1530.. */
 	IMSG_CTL_NET_BLOCK = 1530, /* parent -> client, struct jb_net_block */
 	IMSG_CTL_NET_RESOLVED,	/* parent -> client, struct jb_net_resolved */
+	/*
+	 * reload with a new remote.ssh.listen: the parent, which may create
+	 * no socket, asks jbctl (the owner or root) to bind the address; the
+	 * answer carries the listening socket, or why there is none.
+	 */
+	IMSG_CTL_LISTEN_ASK = 1540, /* parent -> client, struct jb_ctl_listen */
+	IMSG_CTL_LISTEN_FD,	/* client -> parent, struct jb_ctl_listen
+				   + the socket, or err set and none */
 };
 
 /* one process of the suite, as it reports itself */
@@ -490,6 +504,12 @@ struct jb_sshd_session {
 	char		addr[48];		/* the client's address */
 	uint32_t	port;
 	uint32_t	id;			/* jb-sshd's, for AUTHED */
+};
+
+/* LISTEN_ASK and LISTEN_FD: remote.ssh.listen's new ADDR:PORT */
+struct jb_ctl_listen {
+	char		addr[64];		/* as jailbeed.yaml says it */
+	char		err[JB_ERR_TEXT_MAX];	/* LISTEN_FD without a socket */
 };
 
 /* with SSHD_LISTEN: jb-sshd's own limits at accept (MaxStartups-like) */

@@ -53,7 +53,8 @@ apply(struct sandbox *sb)
 /*
  * The parent: reads configuration wherever the owner keeps it, accepts
  * control connections, reaps its children.  No socket of its own: it can
- * reach neither Incus nor netfilter.  The socket's directory is root's:
+ * reach neither Incus nor netfilter; a listening socket jbctl reload
+ * binds for remote.ssh.listen it only checks (getsockname) and passes on.  The socket's directory is root's:
  * jb-reaper, not the parent, removes the socket at exit.
  */
 void
@@ -66,6 +67,8 @@ sandbox_jailbeed(const char *sockdir)
 		SCMP_SYS(faccessat), SCMP_SYS(faccessat2),
 		/* the ssh journal's rotation, on files opened at start */
 		SCMP_SYS(ftruncate), SCMP_SYS(pwrite64),
+		/* reads where the socket jbctl reload bound listens */
+		SCMP_SYS(getsockname),
 	};
 	const char		*ro[] = { "/", NULL };
 	const char		*rw[] = { sockdir, NULL };

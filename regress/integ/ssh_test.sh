@@ -1364,7 +1364,8 @@ reload_network_head() {
 	atf_set descr "remote.ssh.network off (the default): net loose, new" \
 	    "--net loose and net egress add over SSH are refused naming the" \
 	    "key; jbctl reload of a file with it on lets them through; a bad" \
-	    "file or a changed listen changes nothing and says why; SIGHUP" \
+	    "file or a changed restart-only key changes nothing and says" \
+	    "why; SIGHUP" \
 	    "reloads too; a session opened before keeps its policy; each" \
 	    "reload is one journal line (K6, R19)"
 	atf_set require.user root
@@ -1389,9 +1390,9 @@ reload_network_body() {
 	atf_check -s exit:1 -e match:"reload: .*jailbeed.yaml" \
 	    -e match:"the running configuration is unchanged" ./bin/jbctl -s "$(jb_sock)" reload
 	# a key only a restart changes: refused whole, naming it
-	{ cat good.yaml; printf '    network: true\n    listen: 127.0.0.1:8023\n'; } \
+	{ cat good.yaml; printf '    network: true\n    max_unauthenticated_per_source: 7\n'; } \
 	    > jailbeed.yaml
-	atf_check -s exit:1 -e match:"remote.ssh.listen changed" \
+	atf_check -s exit:1 -e match:"remote.ssh.max_unauthenticated_per_source changed" \
 	    -e match:"nothing was reloaded" ./bin/jbctl -s "$(jb_sock)" reload
 	atf_check -s not-exit:0 -e match:"unless remote.ssh.network" \
 	    jssh -i key1 jailbee@127.0.0.1 "net loose $p-box"
@@ -1431,7 +1432,7 @@ reload_network_body() {
 	    atf_fail "not 4 reloads in the journal: $(cat state/audit.jsonl)"
 	jb_audit_has '.action == "reload" and .actor == "uid:0" and
 	    .decision == "refuse" and
-	    .reason == "remote.ssh.listen changed: needs a restart"' ||
+	    .reason == "remote.ssh.max_unauthenticated_per_source changed: needs a restart"' ||
 	    atf_fail "no refused reload by uid 0 in the journal"
 	jb_audit_has '.action == "reload" and .actor == "signal" and
 	    .decision == "accept" and .reason == "reloaded"' ||
@@ -1441,6 +1442,169 @@ reload_network_body() {
 	    jssh -i key1 jailbee@127.0.0.1 reload
 }
 reload_network_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+# the console's answers to `version` so far
+console_versions() {
+	grep -c "jailbeed 0.1.0" console.out 2>/dev/null || true
+}
+
+# wait until the console has answered n times
+console_wait() {
+	i=0
+	until [ "$(console_versions)" -ge "$1" ]; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || atf_fail "the console did not answer: $(cat console.out)"
+		sleep 0.1
+	done
+}
+
+atf_test_case reload_listen cleanup
+reload_listen_head() {
+	atf_set descr "jbctl reload moves remote.ssh.listen without a" \
+	    "restart: jbctl binds the new address and jailbeed hands the" \
+	    "socket to jb-sshd; the old port refuses, a session opened" \
+	    "before keeps working; an address in use changes nothing and" \
+	    "is named; off closes the listener; SIGHUP cannot move it and" \
+	    "says to run jbctl reload; every move is journalled; a socket" \
+	    "passed in unasked drops the client and is closed"
+	atf_set require.user root
+	atf_set timeout 200
+}
+reload_listen_body() {
+	ssh_start
+	cp jailbeed.yaml good.yaml
+	sed 's/-p 8022/-p 8025/' bin/jssh > bin/jssh8025
+	chmod 0755 bin/jssh8025
+	atf_check -o inline:"jailbeed 0.1.0\n" jssh -i key1 jailbee@127.0.0.1 \
+	    version
+	# a socket passed in unasked (no reload waits for it): the client is
+	# dropped and the socket closed, so nothing listens there after
+	cat > passfd.py <<'EOS'
+import socket, struct, sys
+l = socket.socket()
+l.bind(("127.0.0.1", 8028))
+l.listen(1)
+c = socket.socket(socket.AF_UNIX)
+c.connect(sys.argv[1])
+body = b"127.0.0.1:8022".ljust(64, b"\0") + bytes(1024)
+hdr = struct.pack("=IIII", 1541, (16 + len(body)) | 0x80000000, 3, 0)
+c.sendmsg([hdr + body], [(socket.SOL_SOCKET, socket.SCM_RIGHTS,
+    struct.pack("i", l.fileno()))])
+c.settimeout(10)
+print("eof" if c.recv(100) == b"" else "answered")
+l.close()
+EOS
+	atf_check -o inline:"eof\n" /usr/bin/python3 passfd.py "$(jb_sock)"
+	atf_check -o match:"control: connection [0-9]+: unexpected CTL_LISTEN_FD" \
+	    cat jailbeed.log
+	atf_check -o not-match:"127.0.0.1:8028 " ss -ltnH
+	atf_check -o inline:"jailbeed 0.1.0\n" jssh -i key1 jailbee@127.0.0.1 \
+	    version
+	# a console session, kept open across the reloads
+	mkfifo cin
+	jssh -tt -i key1 jailbee@127.0.0.1 < cin > console.out 2>&1 &
+	echo $! > console.pid
+	exec 3> cin
+	printf 'version\r' >&3
+	console_wait 1
+
+	# moved by the owner's jbctl reload: jbctl binds, jb-sshd serves
+	{ cat good.yaml; printf '    listen: 127.0.0.1:8025\n'; } > jailbeed.yaml
+	atf_check -o match:"^reload: .* in force; SSH now listens on 127.0.0.1:8025 \\(was 127.0.0.1:8022\\)" \
+	    ojbctl reload
+	atf_check -o inline:"jailbeed 0.1.0\n" jssh8025 -i key1 \
+	    jailbee@127.0.0.1 version
+	atf_check -s exit:255 -e match:"port 8022: Connection refused" \
+	    jssh -i key1 jailbee@127.0.0.1 version
+	pid=$(jb_pid jb-sshd)
+	atf_check -o match:"127.0.0.1:8025 .*pid=$pid," \
+	    -o not-match:"127.0.0.1:8022 " ss -ltnpH
+	atf_check -o match:"^listen: 127.0.0.1:8025$" \
+	    ./bin/jbctl -s "$(jb_sock)" remote ssh status
+	# the session from before still answers
+	printf 'version\r' >&3
+	console_wait 2
+	jb_audit_has '.action == "reload" and .actor == "uid:'"$(id -u "$JB_OWNER")"'" and
+	    .decision == "accept" and .listen_from == "127.0.0.1:8022" and
+	    .listen_to == "127.0.0.1:8025"' ||
+	    atf_fail "the move is not journalled: $(cat state/audit.jsonl)"
+
+	# an address another program listens on: nothing changes, named
+	/usr/bin/python3 -c 'import socket, time
+s = socket.socket()
+s.bind(("127.0.0.1", 8026))
+s.listen(1)
+time.sleep(120)' &
+	echo $! > squat.pid
+	i=0
+	until ss -ltnH | grep -q "127.0.0.1:8026 "; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || atf_fail "the squatter does not listen"
+		sleep 0.1
+	done
+	{ cat good.yaml; printf '    listen: 127.0.0.1:8026\n    restrict_host: false\n'; } \
+	    > jailbeed.yaml
+	atf_check -s exit:1 \
+	    -e match:"cannot listen on 127.0.0.1:8026 .*Address already in use" \
+	    -e match:"nothing was reloaded, remote.ssh.listen stays 127.0.0.1:8025" \
+	    ./bin/jbctl -s "$(jb_sock)" reload
+	kill "$(cat squat.pid)"
+	wait "$(cat squat.pid)" 2>/dev/null || true
+	rm -f squat.pid
+	atf_check -o inline:"jailbeed 0.1.0\n" jssh8025 -i key1 \
+	    jailbee@127.0.0.1 version
+	# the rest of that file was not taken either
+	atf_check -o match:"^listen: 127.0.0.1:8025$" \
+	    -o match:"^restrict_host: true$" \
+	    ./bin/jbctl -s "$(jb_sock)" remote ssh status
+	jb_audit_has '.action == "reload" and .decision == "refuse" and
+	    .reason == "remote.ssh.listen 127.0.0.1:8026: cannot bind"' ||
+	    atf_fail "the refusal is not journalled"
+
+	# SIGHUP cannot move it: refused, saying to run jbctl reload
+	{ cat good.yaml; printf '    listen: 127.0.0.1:8027\n'; } > jailbeed.yaml
+	kill -HUP "$(jb_pid jailbeed)"
+	i=0
+	until jb_audit_has '.action == "reload" and .actor == "signal" and
+	    .decision == "refuse" and
+	    .reason == "remote.ssh.listen changed: needs jbctl reload"'; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || atf_fail "SIGHUP: no refusal journalled"
+		sleep 0.1
+	done
+	atf_check -o match:"remote.ssh.listen changed \\(127.0.0.1:8025 to 127.0.0.1:8027\\), which a SIGHUP cannot put in force.*run \`jbctl reload\`" \
+	    cat jailbeed.log
+	atf_check -o inline:"jailbeed 0.1.0\n" jssh8025 -i key1 \
+	    jailbee@127.0.0.1 version
+	atf_check -s exit:255 -e match:"port 8027: Connection refused" \
+	    ssh -F /dev/null -p 8027 -o BatchMode=yes -o ConnectTimeout=5 \
+	    jailbee@127.0.0.1 version
+
+	# off: the listener closes, no socket asked for; then back
+	{ cat good.yaml; printf '    listen: "off"\n'; } > jailbeed.yaml
+	atf_check -o match:"SSH now listens nowhere \\(off\\) \\(was 127.0.0.1:8025\\)" \
+	    ./bin/jbctl -s "$(jb_sock)" reload
+	atf_check -s exit:255 -e match:"port 8025: Connection refused" \
+	    jssh8025 -i key1 jailbee@127.0.0.1 version
+	cp good.yaml jailbeed.yaml
+	atf_check -o match:"SSH now listens on 127.0.0.1:8022 \\(was off\\)" \
+	    ./bin/jbctl -s "$(jb_sock)" reload
+	atf_check -o inline:"jailbeed 0.1.0\n" jssh -i key1 jailbee@127.0.0.1 \
+	    version
+	# and the first session lived through all of it
+	printf 'version\r' >&3
+	console_wait 3
+	printf 'exit\r' >&3
+	exec 3>&-
+	wait "$(cat console.pid)" || true
+	rm -f console.pid
+}
+reload_listen_cleanup() {
+	for f in squat.pid console.pid; do
+		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null
+	done
+	jb_cleanup
+}
 
 atf_test_case R12_repo_over_ssh cleanup
 R12_repo_over_ssh_head() {
@@ -1677,6 +1841,7 @@ atf_init_test_cases() {
 	atf_add_test_case R27_escalation_over_ssh
 	atf_add_test_case R12_repo_over_ssh
 	atf_add_test_case reload_network
+	atf_add_test_case reload_listen
 	atf_add_test_case K3_config_modes
 	atf_add_test_case R20_mount_refused_without_grant
 	atf_add_test_case R52_mount_roots_exact_match

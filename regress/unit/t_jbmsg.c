@@ -336,10 +336,49 @@ ATF_TC_BODY(check_refuses_for_the_reason, tc)
 	    JB_PEER_PARENT, JB_PEER_CTL, why, sizeof(why)), 0);
 }
 
+/* reload's listening socket: up from jbctl only, the ask without one */
+ATF_TC_WITHOUT_HEAD(listen_socket_only_from_jbctl);
+ATF_TC_BODY(listen_socket_only_from_jbctl, tc)
+{
+	struct jb_ctl_listen	*l;
+	struct jb_sshd_limits	 lim;
+	char			 why[160];
+
+	ATF_REQUIRE((l = calloc(1, sizeof(*l))) != NULL);
+	strlcpy(l->addr, "127.0.0.1:8025", sizeof(l->addr));
+	ATF_CHECK_EQ(through(IMSG_CTL_LISTEN_FD, dup(0), l, sizeof(*l),
+	    JB_PEER_CTL, JB_PEER_PARENT, why, sizeof(why)), 0);
+	ATF_CHECK_EQ(through(IMSG_CTL_LISTEN_FD, -1, l, sizeof(*l),
+	    JB_PEER_CTL, JB_PEER_PARENT, why, sizeof(why)), 0);
+	/* a session's channel may not pass a socket in */
+	ATF_CHECK_EQ(through(IMSG_CTL_LISTEN_FD, dup(0), l, sizeof(*l),
+	    JB_PEER_SSHD, JB_PEER_PARENT, why, sizeof(why)), -1);
+	ATF_CHECK_STREQ(why, "CTL_LISTEN_FD may not travel from jb-sshd to "
+	    "jailbeed");
+	ATF_CHECK_EQ(through(IMSG_CTL_LISTEN_ASK, dup(0), l, sizeof(*l),
+	    JB_PEER_PARENT, JB_PEER_CTL, why, sizeof(why)), -1);
+	ATF_CHECK_STREQ(why, "CTL_LISTEN_ASK carries a descriptor it may "
+	    "not");
+	memset(l->err, 'e', sizeof(l->err));
+	ATF_CHECK_EQ(through(IMSG_CTL_LISTEN_FD, -1, l, sizeof(*l),
+	    JB_PEER_CTL, JB_PEER_PARENT, why, sizeof(why)), -1);
+	ATF_CHECK_STREQ(why, "CTL_LISTEN_FD's field err has no terminator");
+	free(l);
+	memset(&lim, 0, sizeof(lim));
+	lim.max_unauth = 1;
+	ATF_CHECK_EQ(through(IMSG_SSHD_REBIND, dup(0), &lim, sizeof(lim),
+	    JB_PEER_PARENT, JB_PEER_SSHD, why, sizeof(why)), 0);
+	ATF_CHECK_EQ(through(IMSG_SSHD_REBIND, -1, &lim, sizeof(lim),
+	    JB_PEER_PARENT, JB_PEER_SSHD, why, sizeof(why)), 0);
+	ATF_CHECK_EQ(through(IMSG_SSHD_REBIND, dup(0), &lim, sizeof(lim),
+	    JB_PEER_CTL, JB_PEER_SSHD, why, sizeof(why)), -1);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, every_type_has_a_row);
 	ATF_TP_ADD_TC(tp, string_fields_match_the_structs);
 	ATF_TP_ADD_TC(tp, check_refuses_for_the_reason);
+	ATF_TP_ADD_TC(tp, listen_socket_only_from_jbctl);
 	return atf_no_error();
 }
