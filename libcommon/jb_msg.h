@@ -49,7 +49,25 @@
 #define JB_OPTS_MAX		8	/* = CMD_MAXOPTS */
 #define JB_OUTPUT_MAX		8192	/* bytes of output in one message */
 
-enum jb_imsg_type {
+/* every constant a payload below uses */
+#define JB_DHCP_RANGES_MAX	8
+#define JB_ADDRS_MAX		1024
+#define JB_ADDRS_HELD		1	/* an instance's: config or lease */
+#define JB_ADDRS_LEASED		2	/* a lease dnsmasq keeps for nobody */
+#define JB_REPO_CONF_MAX	12288
+#define JB_ESCALATION_MARK	"escalation gate: "
+#define JB_SSH_AUTH_TRIES	6
+#define JB_SSH_KEY_MAX		8192	/* a public key blob, base64 */
+#define JB_SFTP_PATH_MAX	1024
+#define JB_KIND_MAX		33	/* an optional_mounts key, NUL included */
+#define JB_DEVICE_MAX		64
+#define JB_FP_MAX		72	/* a sha256 in hex, NUL included */
+#define JB_IMAGE_USERS_MAX	1024	/* packed container names */
+#define JB_PACKAGES_MAX		1024	/* base.packages, space-separated */
+#define JB_GIT_IDENT_MAX	256	/* user.name or user.email, NUL incl. */
+#define JB_PIN_TEXT_MAX		12288
+
+enum {
 	IMSG_NONE = 0,
 
 	/* parent <-> every child: 100.. */
@@ -60,248 +78,6 @@ enum jb_imsg_type {
 	IMSG_TEST_RESULT,	/* child -> parent, struct jb_ctl_text (test builds) */
 	IMSG_DONE,		/* child -> parent, struct jb_done: request ended */
 	IMSG_PROGRESS,		/* child -> parent, struct jb_ctl_text */
-
-	/* parent <-> jb-incus: 200..; peerid = request id */
-	IMSG_INCUS_LIST = 200,	/* P->I, struct jb_incus_target (name "" = all) */
-	IMSG_INCUS_INSTANCE,	/* I->P, struct jb_instance, one per instance */
-	IMSG_INCUS_CREATE,	/* P->I, struct jb_incus_create */
-	IMSG_INCUS_ACTION,	/* P->I, struct jb_incus_action */
-	IMSG_INCUS_SNAPSHOT,	/* I->P, struct jb_snapshot, one per snapshot */
-	IMSG_INCUS_EXEC,	/* P->I, struct jb_incus_exec */
-	IMSG_INCUS_EXEC_FD,	/* I->P, struct jb_exec_fd + fd */
-	IMSG_INCUS_OUTPUT,	/* I->P, struct jb_output (captured exec) */
-	IMSG_INCUS_RESIZE,	/* P->I, struct jb_winsize; peerid = exec's */
-	IMSG_INCUS_EXIT,	/* I->P, struct jb_exit, before DONE */
-	IMSG_INCUS_NETINFO,	/* P->I, none; I->P struct jb_netinfo */
-	IMSG_INCUS_ADDRS,	/* P->I, none; I->P struct jb_addrs, batches:
-				   addresses taken on the bridge */
-
-	/* parent <-> jb-incus, base images (C10): 230.. */
-	IMSG_INCUS_IMAGE_IMPORT = 230,	/* P->I, struct jb_image_import + fd */
-	IMSG_INCUS_IMAGES,	/* P->I, none: the suite's images */
-	IMSG_INCUS_IMAGE,	/* I->P, struct jb_image, one per image */
-	IMSG_INCUS_IMAGE_PRUNE,	/* P->I, none; I->P IMAGE per deleted one */
-	IMSG_INCUS_IMAGE_ALIAS,	/* P->I, struct jb_incus_target (name: the
-				   alias); I->P IMAGE when Incus has it */
-
-	/* parent <-> jb-incus, disk devices (M1-M3): 250.. */
-	IMSG_INCUS_DISK_ADD = 250, /* P->I, struct jb_disk; I->P one DISK */
-	IMSG_INCUS_DISK_REMOVE,	/* P->I, struct jb_disk (name, device) */
-	IMSG_INCUS_DISK_LIST,	/* P->I, struct jb_incus_target: one name's
-				   suite devices; name "": every disk with
-				   a host source of every suite container */
-	IMSG_INCUS_DISK,	/* I->P, struct jb_disk, one per disk device */
-
-	/* /etc/hosts pinning (N4, wt-pin): 260.. */
-	IMSG_INCUS_HOSTS = 260,	/* P->I, struct jb_hosts_pin: write the block */
-
-	/* the owner's git identity in the container (issue 12.3): 270.. */
-	IMSG_INCUS_GITCONFIG = 270, /* P->I, struct jb_git_write */
-
-	/*
-	 * port forwards (P1): 280..  ADD answers one PORT with the host
-	 * port it took (--host-port auto); LIST: one name's forwards, or
-	 * with name "" every suite container's (prefix "" or one repo's)
-	 */
-	IMSG_INCUS_PORT_ADD = 280, /* P->I, struct jb_port */
-	IMSG_INCUS_PORT_REMOVE,	/* P->I, struct jb_port (name, device) */
-	IMSG_INCUS_PORT_LIST,	/* P->I, struct jb_incus_target */
-	IMSG_INCUS_PORT,	/* I->P, struct jb_port, one per forward */
-
-	/* doctor (D1): what incusd says of itself: 290.. */
-	IMSG_INCUS_SERVER = 290, /* P->I, none; I->P SERVER_INFO, DONE */
-	IMSG_INCUS_SERVER_INFO,	/* I->P, struct jb_incus_server */
-
-	/* SFTP: jb-sftp pushed to /run/jb-sftp (root's, 0755): 296.. */
-	IMSG_INCUS_SFTP_HELPER = 296, /* P->I, struct jb_incus_target + the
-				   * binary's fd; I->P DONE */
-
-	/* parent <-> jb-mountd: 300..; peerid = request id */
-	IMSG_MOUNTD_REPO = 300,	/* P->M, struct jb_repo_req */
-	IMSG_MOUNTD_REPO_INFO,	/* M->P, struct jb_repo_info, before DONE */
-
-	/* parent <-> jb-mountd, mount sources and deadlines (M1-M3, B3) */
-	IMSG_MOUNTD_CHECK = 302, /* P->M, struct jb_mount_check */
-	IMSG_MOUNTD_CHECKED,	/* M->P, struct jb_mount_checked, before DONE */
-	IMSG_MOUNTD_VERIFY,	/* P->M, struct jb_mount_verify; releases */
-	IMSG_MOUNTD_RELEASE,	/* P->M, struct jb_mount_verify (token) */
-	IMSG_MOUNTD_DEADLINE_SET, /* P->M, struct jb_mount_deadline */
-	IMSG_MOUNTD_DEADLINE_CLEAR, /* P->M, struct jb_mount_deadline */
-	IMSG_MOUNTD_DEADLINE_LIST, /* P->M, struct jb_mount_deadline (name
-				   "" = all); M->P DEADLINE per entry */
-	IMSG_MOUNTD_DEADLINE,	/* M->P, struct jb_mount_deadline */
-	IMSG_MOUNTD_EXPIRED,	/* M->P, struct jb_mount_deadline, peerid 0:
-				   unasked, again every few s until cleared */
-
-	/* parent <-> jb-mountd, ssh.enabled's shared ~/.ssh (M4): 311.. */
-	IMSG_MOUNTD_SSH_SEED = 311, /* P->M, struct jb_ssh_seed */
-	IMSG_MOUNTD_SSH_DIR,	/* M->P, struct jb_ssh_dir, before DONE */
-	/* remote mount_roots (R20): an entry's real path, as the owner's */
-	IMSG_MOUNTD_RESOLVE = 313, /* P->M, struct jb_mount_check (host, what) */
-	IMSG_MOUNTD_RESOLVED,	/* M->P, struct jb_mount_resolved, before DONE */
-	/* before a start: a disk source still has no symlink */
-	IMSG_MOUNTD_RECHECK = 315, /* P->M, struct jb_mount_check (host =
-				   the device's source, what); DONE */
-
-	/* parent <-> jb-mountd, base images (C10): 320.. */
-	IMSG_MOUNTD_IMAGE_OPEN = 320,	/* P->M, struct jb_image_open */
-	IMSG_MOUNTD_IMAGE_FD,	/* M->P, struct jb_image_file + fd */
-
-	/* parent <-> jb-mountd, the owner's git identity (issue 12.3): 330.. */
-	IMSG_MOUNTD_GITIDENT = 330, /* P->M, struct jb_git_ask */
-	IMSG_MOUNTD_GITIDENT_INFO, /* M->P, struct jb_git_ident, before DONE */
-	/* wt-agent2: the escalation gate reads the default branch's config */
-	IMSG_MOUNTD_DEFCONF = 332, /* P->M, struct jb_repo_req (path only) */
-	IMSG_MOUNTD_DEFCONF_TEXT, /* M->P, struct jb_repo_conf, before DONE */
-	/* an agent's shared entry under the suite's shared dir (issue 19) */
-	IMSG_MOUNTD_SHARED = 334, /* P->M, struct jb_shared_req */
-	IMSG_MOUNTD_SHARED_PATH, /* M->P, struct jb_shared_path, before DONE */
-
-	/* parent <-> jb-netd: 400..; peerid = request id */
-	IMSG_NETD_SET = 400,	/* P->N, struct jb_netd_ctr: add or replace */
-	IMSG_NETD_FORGET,	/* P->N, struct jb_incus_target (name) */
-	IMSG_NETD_MODE,		/* P->N, struct jb_netd_mode */
-	IMSG_NETD_STATUS,	/* P->N, struct jb_incus_target; see 470.. */
-	/* net egress add|rm|ls; ls answers in ALLOWs */
-	IMSG_NETD_EGRESS = 410,	/* P->N, struct jb_netd_egress */
-	IMSG_NETD_MODES,	/* P->N, none: every container's mode */
-	IMSG_NETD_MODE_ENTRY,	/* N->P, struct jb_netd_mode, before DONE */
-	/* wt-egress: start-up sync, Incus lacks it: forget unless new */
-	IMSG_NETD_SYNC_FORGET = 440, /* P->N, struct jb_incus_target */
-	/*
-	 * the pool and /etc/hosts pinning (N4, wt-pin).  PIN comes in the
-	 * reply of REFRESH or MODE, or unasked (peerid 0) when a refresh
-	 * changed the block; the parent answers every PIN with PINNED.
-	 */
-	IMSG_NETD_REFRESH = 450, /* P->N, struct jb_incus_target: resolve now */
-	IMSG_NETD_PIN,		/* N->P, struct jb_hosts_pin */
-	IMSG_NETD_PINNED,	/* P->N, struct jb_netd_pinned, peerid 0 */
-	/*
-	 * fail closed (N5): a container still loose in the kernel past its
-	 * deadline, the revert and the rebuild both refused; peerid 0
-	 */
-	IMSG_NETD_STOP = 460,	/* N->P, struct jb_netd_mode: stop it */
-	/*
-	 * net status (N8): STATUS (name "" = every container, prefix ""
-	 * or one repo's) answers, per container, one CTR, then its ALLOWs
-	 * and ADDRs, before DONE.  The same structs go on to jbctl.
-	 */
-	IMSG_NETD_CTR = 470,	/* N->P, struct jb_net_ctr */
-	IMSG_NETD_ALLOW,	/* N->P, struct jb_net_allow */
-	IMSG_NETD_ADDR,		/* N->P, struct jb_net_addr */
-	/* doctor (D1): does the kernel's table hold what jb-netd holds? */
-	IMSG_NETD_CHECK = 480,	/* P->N, none; N->P CHECKED, then DONE */
-	IMSG_NETD_CHECKED,	/* N->P, struct jb_netd_check */
-	/* what the resolver refused (B6): one name's container, DONE */
-	IMSG_NETD_BLOCKED = 490, /* P->N, struct jb_incus_target (name) */
-	IMSG_NETD_BLOCK,	/* N->P, struct jb_net_block, one per entry */
-	/*
-	 * apply: a known container's config entries (and repo) become the
-	 * message's; its address, mode, deadline and overrides stay
-	 */
-	IMSG_NETD_CONFIG = 495,	/* P->N, struct jb_netd_ctr */
-	/* for the audit journal, unasked (peerid 0): a revert, a summary */
-	IMSG_NETD_AUDIT = 498,	/* N->P, struct jb_netd_audit */
-	/* net refresh: one per exact name asked, before PINs and DONE */
-	IMSG_NETD_RESOLVED = 499, /* N->P, struct jb_net_resolved */
-
-	/*
-	 * parent <-> jb-sshd: 500..  LISTEN and SESSION travel on the
-	 * child's channel; the rest on one session's own channel (the fd
-	 * SESSION carries), where the parent also answers with the
-	 * control replies (CTL_OUTPUT, CTL_ERROR, CTL_EXEC_FD, CTL_EXIT,
-	 * CTL_END) and the session sends CTL_WINSIZE.
-	 */
-	IMSG_SSHD_LISTEN = 500,	/* P->S, struct jb_sshd_limits + the listening
-				   socket */
-	IMSG_SSHD_SESSION,	/* S->P, struct jb_sshd_session + channel fd */
-	IMSG_SSHD_AUTH,		/* S->P, struct jb_sshd_auth: a key offered */
-	IMSG_SSHD_VERDICT,	/* P->S, struct jb_sshd_verdict */
-	IMSG_SSHD_ENV,		/* S->P, struct jb_sshd_env: an env request */
-	IMSG_SSHD_EXEC,		/* S->P, struct jb_sshd_exec: exec or shell */
-	IMSG_SSHD_REFUSED,	/* S->P, struct jb_sshd_refused: for the journal */
-	IMSG_SSHD_DRAIN,	/* P->S, none: refuse new sessions, exit when idle */
-	IMSG_SSHD_AUTHED,	/* P->S, struct jb_sshd_authed: a session logged in */
-	IMSG_SSHD_PENALTY,	/* P->S, struct jb_sshd_penalty: drop a source */
-	/*
-	 * jb-sshd's listener <-> its spawner (jb-sshd -P), on their own
-	 * socketpair: the listener hands over an accepted connection and
-	 * nothing else; the spawner execs a session (jb-sshd -S) for it.
-	 */
-	IMSG_SSHD_SPAWN,	/* L->Sp, struct jb_sshd_spawn + the connection */
-	IMSG_SSHD_SPAWNED,	/* Sp->L, struct jb_sshd_spawn + channel fd */
-	IMSG_SSHD_GONE,		/* Sp->L, struct jb_sshd_spawn: session ended */
-	/*
-	 * SFTP on a session's channel (R45-R51): the session asks for the
-	 * subsystem (VERDICT answers), then one SFTP request per operation;
-	 * the parent decides, runs jb-sftp in the container and hands the
-	 * session its stdio; DONE ends every request, refused or run.
-	 */
-	IMSG_SSHD_SUBSYS = 520,	/* S->P, struct jb_sshd_subsys */
-	IMSG_SSHD_SFTP,		/* S->P, struct jb_sftp_op */
-	IMSG_SSHD_SFTP_NAME,	/* P->S, struct jb_sftp_name: a container in / */
-	IMSG_SSHD_SFTP_FD,	/* P->S, struct jb_sftp_done + jb-sftp's stdio */
-	IMSG_SSHD_SFTP_DONE,	/* P->S, struct jb_sftp_done */
-	/*
-	 * jbctl reload moved remote.ssh.listen: the socket jbctl bound, or
-	 * none for "off"; jb-sshd accepts on it from now on and closes the
-	 * socket it had.
-	 */
-	IMSG_SSHD_REBIND = 540,	/* P->S, struct jb_sshd_limits [+ socket] */
-
-	/*
-	 * parent <-> jb-gitd: 600..  The git bridge over SSH: host git
-	 * run as the owner in one registered checkout, writing its .git
-	 * only, fetching through the stream given.
-	 */
-	IMSG_GITD_FETCH = 600,	/* P->G, struct jb_gitd_fetch + the stream to
-				   git upload-pack in the container */
-	IMSG_GITD_RESULT,	/* G->P, struct jb_gitd_result, before DONE */
-
-	/* jbctl <-> parent (control socket): 1000.. */
-	IMSG_CTL_STATUS = 1000,	/* client -> parent, none */
-	IMSG_CTL_STATUS_ENTRY,	/* parent -> client, struct jb_proc_status */
-	IMSG_CTL_VERSION,	/* client -> parent, none */
-	IMSG_CTL_VERSION_REPLY,	/* parent -> client, struct jb_ctl_text */
-	IMSG_CTL_ERROR,		/* parent -> client, struct jb_ctl_text */
-	IMSG_CTL_END,		/* parent -> client, none: reply complete */
-	IMSG_CTL_TEST_ATTEMPT,	/* client -> parent, struct jb_test_attempt (test builds) */
-	IMSG_CTL_TEST_RESULT,	/* parent -> client, struct jb_ctl_text (test builds) */
-	IMSG_CTL_CMD,		/* client -> parent, struct jb_ctl_cmd */
-	IMSG_CTL_PROGRESS,	/* parent -> client, struct jb_ctl_text */
-	IMSG_CTL_INSTANCE,	/* parent -> client, struct jb_instance */
-	IMSG_CTL_SNAPSHOT,	/* parent -> client, struct jb_snapshot */
-	IMSG_CTL_OUTPUT,	/* parent -> client, struct jb_output */
-	IMSG_CTL_EXEC_FD,	/* parent -> client, struct jb_exec_fd + fd */
-	IMSG_CTL_WINSIZE,	/* client -> parent, struct jb_winsize */
-	IMSG_CTL_EXIT,		/* parent -> client, struct jb_exit */
-
-	/* jbctl <-> parent, mounts (M1-M3): 1200.. */
-	IMSG_CTL_MOUNT = 1200,	/* parent -> client, struct jb_mount_entry */
-
-	/* base images (C10): 1400.. */
-	IMSG_CTL_IMAGE = 1400,	/* parent -> client, struct jb_image */
-	IMSG_CTL_BASE_SPEC,	/* parent -> client, struct jb_base_spec */
-
-	/* port forwards (P1): 1500.. */
-	IMSG_CTL_PORT = 1500,	/* parent -> client, struct jb_port */
-	/* net status (N8): per container CTR, ALLOWs, ADDRs, PORTs */
-	IMSG_CTL_NET_CTR = 1510, /* parent -> client, struct jb_net_ctr */
-	IMSG_CTL_NET_ALLOW,	/* parent -> client, struct jb_net_allow */
-	IMSG_CTL_NET_ADDR,	/* parent -> client, struct jb_net_addr */
-	/* doctor (D1): 1520.. */
-	IMSG_CTL_DOCTOR = 1520,	/* parent -> client, struct jb_doctor_check */
-	/* net log (B6): 1530.. */
-	IMSG_CTL_NET_BLOCK = 1530, /* parent -> client, struct jb_net_block */
-	IMSG_CTL_NET_RESOLVED,	/* parent -> client, struct jb_net_resolved */
-	/*
-	 * reload with a new remote.ssh.listen: the parent, which may create
-	 * no socket, asks jbctl (the owner or root) to bind the address; the
-	 * answer carries the listening socket, or why there is none.
-	 */
-	IMSG_CTL_LISTEN_ASK = 1540, /* parent -> client, struct jb_ctl_listen */
-	IMSG_CTL_LISTEN_FD,	/* client -> parent, struct jb_ctl_listen
-				   + the socket, or err set and none */
 };
 
 /* one process of the suite, as it reports itself */
@@ -319,10 +95,6 @@ struct jb_proc_status {
 	char		sandbox[JB_MSG_TEXT_MAX]; /* what its lock-down enforces */
 };
 
-struct jb_ctl_text {
-	char		text[JB_CTL_TEXT_MAX];
-};
-
 /*
  * Only in builds made with -DJB_TESTHOOKS (make check): ask one process
  * to try an operation its lock-down forbids, to prove that it fails while
@@ -334,24 +106,76 @@ struct jb_test_attempt {
 	char		path[JB_MSG_TEXT_MAX];
 };
 
+struct jb_ctl_text {
+	char		text[JB_CTL_TEXT_MAX];
+};
+
 /* a request to a child ends with exactly one of these */
 struct jb_done {
 	int32_t		ok;			/* 1 done, 0 failed */
 	char		err[JB_ERR_TEXT_MAX];	/* what failed, for the user */
 };
 
-/* a jbctl command line, checked by the parent against the command table */
-struct jb_ctl_cmd {
-	uint32_t	id;			/* enum cmd_id */
-	uint32_t	nargs;			/* strings in argv */
-	char		argv[JB_ARGV_MAX];	/* positional args, NUL-separated */
-	uint32_t	optset;			/* bit k: option k given */
-	char		opts[JB_OPTS_MAX][JB_OPTVAL_MAX];
-	char		cwd[PATH_MAX];		/* the caller's directory */
-	uint32_t	cols, rows;		/* terminal size, 0 when none */
-	uint32_t	tty;			/* stdin and stdout are terminals */
-	char		term[64];		/* $TERM, "" when unset */
-	char		xdg_config[PATH_MAX];	/* $XDG_CONFIG_HOME, "" unset */
+enum {
+	/* parent <-> jb-incus: 200..; peerid = request id */
+	IMSG_INCUS_LIST = 200,	/* P->I, struct jb_incus_target (name "" = all) */
+	IMSG_INCUS_INSTANCE,	/* I->P, struct jb_instance, one per instance */
+	IMSG_INCUS_CREATE,	/* P->I, struct jb_incus_create */
+	IMSG_INCUS_ACTION,	/* P->I, struct jb_incus_action */
+	IMSG_INCUS_SNAPSHOT,	/* I->P, struct jb_snapshot, one per snapshot */
+	IMSG_INCUS_EXEC,	/* P->I, struct jb_incus_exec */
+	IMSG_INCUS_EXEC_FD,	/* I->P, struct jb_exec_fd + fd */
+	IMSG_INCUS_OUTPUT,	/* I->P, struct jb_output (captured exec) */
+	IMSG_INCUS_RESIZE,	/* P->I, struct jb_winsize; peerid = exec's */
+	IMSG_INCUS_EXIT,	/* I->P, struct jb_exit, before DONE */
+	IMSG_INCUS_NETINFO,	/* P->I, none; I->P struct jb_netinfo */
+	IMSG_INCUS_ADDRS,	/* P->I, none; I->P struct jb_addrs, batches:
+				   addresses taken on the bridge */
+
+	/* parent <-> jb-incus, base images: 230.. */
+	IMSG_INCUS_IMAGE_IMPORT = 230,	/* P->I, struct jb_image_import + fd */
+	IMSG_INCUS_IMAGES,	/* P->I, none: the suite's images */
+	IMSG_INCUS_IMAGE,	/* I->P, struct jb_image, one per image */
+	IMSG_INCUS_IMAGE_PRUNE,	/* P->I, none; I->P IMAGE per deleted one */
+	IMSG_INCUS_IMAGE_ALIAS,	/* P->I, struct jb_incus_target (name: the
+				   alias); I->P IMAGE when Incus has it */
+
+	/* parent <-> jb-incus, disk devices: 250.. */
+	IMSG_INCUS_DISK_ADD = 250, /* P->I, struct jb_disk; I->P one DISK */
+	IMSG_INCUS_DISK_REMOVE,	/* P->I, struct jb_disk (name, device) */
+	IMSG_INCUS_DISK_LIST,	/* P->I, struct jb_incus_target: one name's
+				   suite devices; name "": every disk with
+				   a host source of every suite container */
+	IMSG_INCUS_DISK,	/* I->P, struct jb_disk, one per disk device */
+
+	/* /etc/hosts pinning: 260.. */
+	IMSG_INCUS_HOSTS = 260,	/* P->I, struct jb_hosts_pin: write the block */
+
+	/* the owner's git identity in the container: 270.. */
+	IMSG_INCUS_GITCONFIG = 270, /* P->I, struct jb_git_write */
+
+	/*
+	 * port forwards: 280..  ADD answers one PORT with the host
+	 * port it took (--host-port auto); LIST: one name's forwards, or
+	 * with name "" every suite container's (prefix "" or one repo's)
+	 */
+	IMSG_INCUS_PORT_ADD = 280, /* P->I, struct jb_port */
+	IMSG_INCUS_PORT_REMOVE,	/* P->I, struct jb_port (name, device) */
+	IMSG_INCUS_PORT_LIST,	/* P->I, struct jb_incus_target */
+	IMSG_INCUS_PORT,	/* I->P, struct jb_port, one per forward */
+
+	/* doctor: what incusd says of itself: 290.. */
+	IMSG_INCUS_SERVER = 290, /* P->I, none; I->P SERVER_INFO, DONE */
+	IMSG_INCUS_SERVER_INFO,	/* I->P, struct jb_incus_server */
+
+	/* SFTP: jb-sftp pushed to /run/jb-sftp (root's, 0755): 296.. */
+	IMSG_INCUS_SFTP_HELPER = 296, /* P->I, struct jb_incus_target + the
+				   * binary's fd; I->P DONE */
+};
+
+struct jb_incus_target {
+	char		name[JB_INSTANCE_MAX];	/* "" for every instance */
+	char		prefix[48];		/* with name "": only this repo's */
 };
 
 /* one container, as ls shows it and jb-incus reports it */
@@ -366,25 +190,13 @@ struct jb_instance {
 	char		net[8];			/* strict | loose */
 	char		ipv4[16];		/* the fixed address */
 	int64_t		created;		/* seconds since the epoch */
-	/* mounts (M2): optional mounts attached, soonest deadline */
+	/* mounts: optional mounts attached, soonest deadline */
 	uint32_t	nmounts;
 	int64_t		mount_until;		/* 0: none has a deadline */
 	/* net from jb-netd when it holds a policy, with its loose deadline */
 	int64_t		net_until;		/* 0: strict or no revert */
-	/* wt-agent2: the agent new --agent enabled (user.jailbee.agent) */
+	/* the agent new --agent enabled (user.jailbee.agent) */
 	char		agent[JB_AGENT_MAX];
-};
-
-struct jb_snapshot {
-	char		instance[JB_INSTANCE_MAX];
-	char		name[JB_INSTANCE_MAX];
-	int64_t		created;
-	int32_t		stateful;
-};
-
-struct jb_incus_target {
-	char		name[JB_INSTANCE_MAX];	/* "" for every instance */
-	char		prefix[48];		/* with name "": only this repo's */
 };
 
 /* everything jb-incus needs to build a container; it builds the JSON */
@@ -402,7 +214,7 @@ struct jb_incus_create {
 	char		net[8];			/* strict | loose */
 	char		env[JB_ENV_MAX];	/* container.env, "K=V" NUL-separated */
 	uint32_t	nenv;
-	/* wt-agent2: new --agent, user.jailbee.agent; "" none */
+	/* new --agent, user.jailbee.agent; "" none */
 	char		agent[JB_AGENT_MAX];
 };
 
@@ -417,11 +229,19 @@ enum jb_incus_verb {
 	INCUS_SNAP_LIST,
 };
 
+
 struct jb_incus_action {
 	char		name[JB_INSTANCE_MAX];
 	uint32_t	verb;			/* enum jb_incus_verb */
 	int32_t		force;
 	char		tag[JB_INSTANCE_MAX];	/* snapshot name */
+};
+
+struct jb_snapshot {
+	char		instance[JB_INSTANCE_MAX];
+	char		name[JB_INSTANCE_MAX];
+	int64_t		created;
+	int32_t		stateful;
 };
 
 struct jb_incus_exec {
@@ -455,7 +275,6 @@ struct jb_exit {
 	int32_t		status;			/* the command's exit status */
 };
 
-#define JB_DHCP_RANGES_MAX	8
 struct jb_netinfo {
 	char		bridge[16];
 	char		ipv4[16];		/* the host's address on it */
@@ -467,14 +286,136 @@ struct jb_netinfo {
 };
 
 /* addresses no new container may take (ADDRS) */
-#define JB_ADDRS_MAX		1024
 struct jb_addrs {
 	uint32_t	kind;			/* JB_ADDRS_* */
 	uint32_t	n;			/* addr[0..n) */
 	uint32_t	addr[JB_ADDRS_MAX];	/* host byte order */
 };
-#define JB_ADDRS_HELD		1	/* an instance's: config or lease */
-#define JB_ADDRS_LEASED		2	/* a lease dnsmasq keeps for nobody */
+
+struct jb_image_import {
+	char		alias[JB_INSTANCE_MAX];	/* repo's base.alias */
+	char		repo[PATH_MAX];		/* who asked, for the record */
+	uint64_t	size;			/* the fd must have this size */
+};
+
+/* one image: a suite image, or one a JailBee container uses */
+struct jb_image {
+	char		fingerprint[JB_FP_MAX];
+	char		aliases[JB_MSG_TEXT_MAX];	/* comma-separated */
+	char		description[JB_MSG_TEXT_MAX];
+	uint64_t	size;			/* bytes, as Incus says */
+	int64_t		created;		/* seconds since the epoch */
+	int32_t		suite;			/* marked at import by us */
+	uint32_t	nusers;			/* containers made from it */
+	char		users[JB_IMAGE_USERS_MAX]; /* names, NUL-separated, cut */
+	char		repos[JB_MSG_TEXT_MAX];	/* their repos' prefixes, comma-separated */
+};
+
+/*
+ * Mounts.  A disk device of the suite's: jb-incus builds the
+ * device from these fields alone and only under the device names the
+ * suite uses (host-<n>, optional-<kind>).
+ */
+
+struct jb_disk {
+	char		name[JB_INSTANCE_MAX];	/* the instance */
+	char		device[JB_DEVICE_MAX];
+	char		source[PATH_MAX];	/* realpath checked by jb-mountd */
+	char		path[PATH_MAX];		/* in the container, absolute */
+	int32_t		readonly;
+	int32_t		pid;			/* I->P: the init's, 0 stopped */
+	char		prefix[48];		/* I->P, listed: the repo's */
+};
+
+/*
+ * A container's /etc/hosts block: lines "ADDR NAME\n" (hostspin.h),
+ * len bytes of text; len 0 takes the block out.  gen matches PINNED to it.
+ */
+struct jb_hosts_pin {
+	char		name[JB_INSTANCE_MAX];
+	uint32_t	gen;
+	uint32_t	len;
+	char		text[JB_PIN_TEXT_MAX];	/* (bytes): len of them */
+};
+
+struct jb_git_write {
+	char		instance[JB_INSTANCE_MAX];
+	uint32_t	uid, gid;		/* the dev user = the owner */
+	char		name[JB_GIT_IDENT_MAX];
+	char		email[JB_GIT_IDENT_MAX];
+};
+
+/*
+ * A port forward: an Incus proxy device of the suite's, built by
+ * jb-incus from these fields alone under a name portspec.h defines.
+ * dir PORT_TO_CONTAINER listens at container_address:port inside and
+ * connects to host_address:host_port; PORT_TO_HOST listens at
+ * host_address:host_port on the host and connects to
+ * container_address:port inside.  Addresses are IPv4 literals.
+ */
+struct jb_port {
+	char		name[JB_INSTANCE_MAX];	/* the instance */
+	char		device[JB_DEVICE_MAX];	/* port-cfg-*, port-tc-*, ... */
+	uint32_t	dir;			/* enum port_dir */
+	char		proto[4];		/* tcp | udp */
+	uint32_t	port;			/* the container's side */
+	char		container_address[16];
+	uint32_t	host_port;		/* ADD to-host: 0 = auto */
+	char		host_address[16];
+	int32_t		nonlocal;		/* ADD: a host address off
+						   127/8 was asked for by name */
+	char		prefix[48];		/* I->P, listed: the repo's */
+	char		state[16];		/* I->P, listed: Running ... */
+};
+
+/* doctor */
+struct jb_incus_server {
+	char		version[64];		/* environment.server_version */
+	char		api[32];		/* api_version */
+};
+
+enum {
+	/* parent <-> jb-mountd: 300..; peerid = request id */
+	IMSG_MOUNTD_REPO = 300,	/* P->M, struct jb_repo_req */
+	IMSG_MOUNTD_REPO_INFO,	/* M->P, struct jb_repo_info, before DONE */
+
+	/* parent <-> jb-mountd, mount sources and deadlines */
+	IMSG_MOUNTD_CHECK = 302, /* P->M, struct jb_mount_check */
+	IMSG_MOUNTD_CHECKED,	/* M->P, struct jb_mount_checked, before DONE */
+	IMSG_MOUNTD_VERIFY,	/* P->M, struct jb_mount_verify; releases */
+	IMSG_MOUNTD_RELEASE,	/* P->M, struct jb_mount_verify (token) */
+	IMSG_MOUNTD_DEADLINE_SET, /* P->M, struct jb_mount_deadline */
+	IMSG_MOUNTD_DEADLINE_CLEAR, /* P->M, struct jb_mount_deadline */
+	IMSG_MOUNTD_DEADLINE_LIST, /* P->M, struct jb_mount_deadline (name
+				   "" = all); M->P DEADLINE per entry */
+	IMSG_MOUNTD_DEADLINE,	/* M->P, struct jb_mount_deadline */
+	IMSG_MOUNTD_EXPIRED,	/* M->P, struct jb_mount_deadline, peerid 0:
+				   unasked, again every few s until cleared */
+
+	/* parent <-> jb-mountd, ssh.enabled's shared ~/.ssh: 311.. */
+	IMSG_MOUNTD_SSH_SEED = 311, /* P->M, struct jb_ssh_seed */
+	IMSG_MOUNTD_SSH_DIR,	/* M->P, struct jb_ssh_dir, before DONE */
+	/* remote mount_roots: an entry's real path, as the owner's */
+	IMSG_MOUNTD_RESOLVE = 313, /* P->M, struct jb_mount_check (host, what) */
+	IMSG_MOUNTD_RESOLVED,	/* M->P, struct jb_mount_resolved, before DONE */
+	/* before a start: a disk source still has no symlink */
+	IMSG_MOUNTD_RECHECK = 315, /* P->M, struct jb_mount_check (host =
+				   the device's source, what); DONE */
+
+	/* parent <-> jb-mountd, base images: 320.. */
+	IMSG_MOUNTD_IMAGE_OPEN = 320,	/* P->M, struct jb_image_open */
+	IMSG_MOUNTD_IMAGE_FD,	/* M->P, struct jb_image_file + fd */
+
+	/* parent <-> jb-mountd, the owner's git identity: 330.. */
+	IMSG_MOUNTD_GITIDENT = 330, /* P->M, struct jb_git_ask */
+	IMSG_MOUNTD_GITIDENT_INFO, /* M->P, struct jb_git_ident, before DONE */
+	/* the escalation gate reads the default branch's config */
+	IMSG_MOUNTD_DEFCONF = 332, /* P->M, struct jb_repo_req (path only) */
+	IMSG_MOUNTD_DEFCONF_TEXT, /* M->P, struct jb_repo_conf, before DONE */
+	/* an agent's shared entry under the suite's shared dir */
+	IMSG_MOUNTD_SHARED = 334, /* P->M, struct jb_shared_req */
+	IMSG_MOUNTD_SHARED_PATH, /* M->P, struct jb_shared_path, before DONE */
+};
 
 struct jb_repo_req {
 	char		path[PATH_MAX];		/* where the user stands */
@@ -482,14 +423,107 @@ struct jb_repo_req {
 	int32_t		toplevel_only;		/* 1: the work tree, no more */
 };
 
+/* a git checkout as the owner sees it */
+struct jb_repo_info {
+	char		toplevel[PATH_MAX];	/* realpath of the work tree */
+	char		head_branch[JB_BRANCH_MAX]; /* "" when detached */
+	char		default_branch[JB_BRANCH_MAX];
+	char		upstream_remote[JB_BRANCH_MAX];	/* "" when none */
+	char		upstream_url[PATH_MAX];	/* "" when none */
+	char		branch_sha[48];		/* of the asked branch, "" absent */
+	char		head_sha[48];
+};
+
+/* check one mount source as the owner sees it */
+struct jb_mount_check {
+	char		host[PATH_MAX];		/* as configured: /abs or ~/x */
+	char		container[PATH_MAX];	/* absolute */
+	char		reserved[PATH_MAX];	/* the clone: not to be shadowed */
+	char		what[JB_MSG_TEXT_MAX];	/* "optional_mounts.aws": errors */
+};
+
+struct jb_mount_checked {
+	uint32_t	token;			/* jb-mountd holds it open */
+	char		realpath[PATH_MAX];
+	int32_t		is_dir;
+	uint64_t	dev, ino;
+	char		warning[JB_MSG_TEXT_MAX]; /* "" or the file warning */
+};
+
+/* after the attach: is what the container got what was checked? */
+struct jb_mount_verify {
+	uint32_t	token;
+	int32_t		pid;			/* the container's init */
+	char		container[PATH_MAX];
+};
+
+struct jb_mount_deadline {
+	char		name[JB_INSTANCE_MAX];
+	char		kind[JB_KIND_MAX];
+	int64_t		until;			/* seconds since the epoch */
+};
+
+/*
+ * ssh.enabled: the repo's shared ~/.ssh, made and seeded by
+ * jb-mountd under its own directory, named by the container prefix
+ */
+struct jb_ssh_seed {
+	char		key[64];		/* container_prefix */
+};
+
+struct jb_ssh_dir {
+	char		path[PATH_MAX];		/* the directory, absolute */
+	int32_t		seeded;			/* files copied now, or -1:
+						   not empty, left alone */
+	char		warning[JB_MSG_TEXT_MAX]; /* "" or what was skipped */
+};
+
+/* IMSG_MOUNTD_RESOLVED: realpath "" when the path does not exist */
+struct jb_mount_resolved {
+	char		realpath[PATH_MAX];
+};
+
+/*
+ * Base images.  A file to import is opened by jb-mountd as the
+ * owner and its fd travels through the parent to jb-incus, which streams
+ * it to Incus: no process but jb-mountd touches the owner's files.
+ */
+
+struct jb_image_open {
+	char		path[PATH_MAX];		/* absolute */
+};
+
+struct jb_image_file {
+	uint64_t	size;			/* as fstat saw it */
+	char		kind[16];		/* "gzip", "xz", "tar" ... */
+};
+
+/*
+ * The owner's git identity: user.name and user.email from
+ * the owner's global git config, read by jb-mountd as the owner, become
+ * the dev user's /home/dev/.gitconfig, written by jb-incus, and nothing
+ * else of the host's git config goes along.  Values are "" when unset;
+ * a set one is at most JB_GIT_IDENT_MAX - 1 bytes with no control
+ * character (gitident.h), which jb-incus checks again.
+ */
+
+struct jb_git_ask {
+	char		xdg_config[PATH_MAX];	/* jbctl's $XDG_CONFIG_HOME */
+};
+
+struct jb_git_ident {
+	char		name[JB_GIT_IDENT_MAX];
+	char		email[JB_GIT_IDENT_MAX];
+	char		note[JB_MSG_TEXT_MAX];	/* "" or one line for the user:
+						   missing, a bad file, ... */
+};
+
 /*
  * .jailbee/config.yaml as committed on the repo's default branch
  * (refs/remotes/<upstream>/<default>, else refs/heads/<default>), read
  * by jb-mountd as the owner: the escalation gate's base.
  */
-#define JB_REPO_CONF_MAX	12288
 /* the start of new's refusal that jbctl may answer on a terminal */
-#define JB_ESCALATION_MARK	"escalation gate: "
 
 struct jb_repo_conf {
 	char		ref[JB_BRANCH_MAX + 64];	/* the ref read */
@@ -499,17 +533,257 @@ struct jb_repo_conf {
 	char		text[JB_REPO_CONF_MAX];	/* (bytes): len of them */
 };
 
-/* a git checkout as the owner sees it */
-struct jb_sshd_session {
-	char		addr[48];		/* the client's address */
-	uint32_t	port;
-	uint32_t	id;			/* jb-sshd's, for AUTHED */
+/*
+ * An agent's shared entry: <mountdir>/shared/<key>/<subpath>, made as
+ * the owner (directories 0700, a new file 0600 holding seed).
+ */
+struct jb_shared_req {
+	char		key[64];		/* container_prefix */
+	char		subpath[128];		/* relative, below it */
+	char		type[8];		/* dir | file */
+	char		seed[256];		/* a new file's content */
+	char		what[64];		/* agents.NAME.shared[i] */
 };
 
-/* LISTEN_ASK and LISTEN_FD: remote.ssh.listen's new ADDR:PORT */
-struct jb_ctl_listen {
-	char		addr[64];		/* as jailbeed.yaml says it */
-	char		err[JB_ERR_TEXT_MAX];	/* LISTEN_FD without a socket */
+struct jb_shared_path {
+	char		path[PATH_MAX];		/* absolute */
+	int32_t		made;			/* 1: made now */
+};
+
+enum {
+	/* parent <-> jb-netd: 400..; peerid = request id */
+	IMSG_NETD_SET = 400,	/* P->N, struct jb_netd_ctr: add or replace */
+	IMSG_NETD_FORGET,	/* P->N, struct jb_incus_target (name) */
+	IMSG_NETD_MODE,		/* P->N, struct jb_netd_mode */
+	IMSG_NETD_STATUS,	/* P->N, struct jb_incus_target; see 470.. */
+	/* net egress add|rm|ls; ls answers in ALLOWs */
+	IMSG_NETD_EGRESS = 410,	/* P->N, struct jb_netd_egress */
+	IMSG_NETD_MODES,	/* P->N, none: every container's mode */
+	IMSG_NETD_MODE_ENTRY,	/* N->P, struct jb_netd_mode, before DONE */
+	/* start-up sync, Incus lacks it: forget unless new */
+	IMSG_NETD_SYNC_FORGET = 440, /* P->N, struct jb_incus_target */
+	/*
+	 * the pool and /etc/hosts pinning.  PIN comes in the
+	 * reply of REFRESH or MODE, or unasked (peerid 0) when a refresh
+	 * changed the block; the parent answers every PIN with PINNED.
+	 */
+	IMSG_NETD_REFRESH = 450, /* P->N, struct jb_incus_target: resolve now */
+	IMSG_NETD_PIN,		/* N->P, struct jb_hosts_pin */
+	IMSG_NETD_PINNED,	/* P->N, struct jb_netd_pinned, peerid 0 */
+	/*
+	 * fail closed: a container still loose in the kernel past its
+	 * deadline, the revert and the rebuild both refused; peerid 0
+	 */
+	IMSG_NETD_STOP = 460,	/* N->P, struct jb_netd_mode: stop it */
+	/*
+	 * net status: STATUS (name "" = every container, prefix ""
+	 * or one repo's) answers, per container, one CTR, then its ALLOWs
+	 * and ADDRs, before DONE.  The same structs go on to jbctl.
+	 */
+	IMSG_NETD_CTR = 470,	/* N->P, struct jb_net_ctr */
+	IMSG_NETD_ALLOW,	/* N->P, struct jb_net_allow */
+	IMSG_NETD_ADDR,		/* N->P, struct jb_net_addr */
+	/* doctor: does the kernel's table hold what jb-netd holds? */
+	IMSG_NETD_CHECK = 480,	/* P->N, none; N->P CHECKED, then DONE */
+	IMSG_NETD_CHECKED,	/* N->P, struct jb_netd_check */
+	/* what the resolver refused: one name's container, DONE */
+	IMSG_NETD_BLOCKED = 490, /* P->N, struct jb_incus_target (name) */
+	IMSG_NETD_BLOCK,	/* N->P, struct jb_net_block, one per entry */
+	/*
+	 * apply: a known container's config entries (and repo) become the
+	 * message's; its address, mode, deadline and overrides stay
+	 */
+	IMSG_NETD_CONFIG = 495,	/* P->N, struct jb_netd_ctr */
+	/* for the audit journal, unasked (peerid 0): a revert, a summary */
+	IMSG_NETD_AUDIT = 498,	/* N->P, struct jb_netd_audit */
+	/* net refresh: one per exact name asked, before PINs and DONE */
+	IMSG_NETD_RESOLVED = 499, /* N->P, struct jb_net_resolved */
+};
+
+/*
+ * One container's network policy, as jb-netd enforces it: a new one
+ * replaces whatever held the name or the address before.  entries are
+ * egress_allow entries, NUL-separated; jb-netd refuses the
+ * whole message when one is malformed, naming it.
+ */
+struct jb_netd_ctr {
+	char		name[JB_INSTANCE_MAX];
+	char		ipv4[16];		/* its fixed address */
+	char		mode[8];		/* strict | loose */
+	int64_t		deadline;		/* loose until, 0: no revert */
+	uint32_t	nentries;
+	char		entries[JB_ARGV_MAX];
+	/* its repo's container_prefix, for the repo layer */
+	char		repo[48];
+	/*
+	 * per entry, NUL-separated, where it comes from: "" the
+	 * config's egress_allow, else the enabled agent whose egress_allow
+	 * it is (origin agent:<name>); all zero: every entry the config's
+	 */
+	char		agents[JB_ARGV_MAX];
+};
+
+/* strict, or loose until deadline (0: no revert), for a known container */
+struct jb_netd_mode {
+	char		name[JB_INSTANCE_MAX];
+	char		mode[8];		/* strict | loose */
+	int64_t		deadline;		/* seconds since the epoch */
+};
+
+/* net egress add|rm|ls: a container's overrides (seed, Egress overrides) */
+struct jb_netd_egress {
+	char		name[JB_INSTANCE_MAX];
+	char		op[4];			/* add | rm | ls */
+	char		entry[320];		/* add, rm: one egress entry */
+	/* add, rm --repo: the repo layer of this prefix */
+	char		repo[48];
+	char		config[1024];		/* its config file (errors) */
+};
+
+/* the parent's word on one PIN: written (or already so), or not */
+struct jb_netd_pinned {
+	char		name[JB_INSTANCE_MAX];
+	uint32_t	gen;
+	int32_t		ok;
+	char		err[JB_ERR_TEXT_MAX];
+};
+
+/*
+ * net status: one container's policy as jb-netd enforces it.  mode
+ * "" when jb-netd holds none (every packet refused); broken: "" or what
+ * does not work as it should, in a sentence.
+ */
+struct jb_net_ctr {
+	char		name[JB_INSTANCE_MAX];
+	char		ipv4[16];
+	char		mode[8];		/* strict | loose | "" */
+	int64_t		deadline;		/* loose until; 0: no revert */
+	char		repo[48];		/* container_prefix, "" unknown */
+	uint32_t	npool;			/* pooled addresses in all */
+	char		broken[JB_MSG_TEXT_MAX];
+};
+
+/* one allow entry and where it comes from */
+struct jb_net_allow {
+	char		name[JB_INSTANCE_MAX];	/* the container */
+	char		entry[320];		/* as egress_allow writes it */
+	char		origin[48];		/* config | agent:<name> |
+						   repo-override | container */
+};
+
+/* an address admitted for an allowed name, and until when */
+struct jb_net_addr {
+	char		name[JB_INSTANCE_MAX];	/* the container */
+	char		host[256];		/* the allowed name */
+	char		ipv4[16];
+	int64_t		last;			/* last answered */
+	int64_t		until;			/* admitted until */
+};
+
+struct jb_netd_check {
+	int32_t		table;			/* table inet jailbee and its
+						   map ctrs are in the kernel */
+	uint32_t	nctr;			/* containers jb-netd holds */
+	uint32_t	nmissing;		/* of them, not in map ctrs */
+	char		missing[JB_MSG_TEXT_MAX]; /* their names, cut */
+	char		err[JB_MSG_TEXT_MAX];	/* nft's words, "" when none */
+};
+
+/* one refused name of a container, counted by jb-netd */
+struct jb_net_block {
+	char		name[JB_INSTANCE_MAX];	/* the container */
+	char		kind[8];		/* "dns" or "conn" */
+	/* dns: the name, lowercased; conn: "ADDR:PORT/tcp" or "/udp" */
+	char		what[256];
+	uint64_t	count;
+	int64_t		first;
+	int64_t		last;
+	/*
+	 * the egress_allow entry that would admit it (for conn, the name
+	 * the resolver answered the address for when there is one), or ""
+	 */
+	char		allow[272];
+};
+
+/*
+ * What jb-netd did or refused on its own, for the audit journal: kind
+ * "revert" (loose to strict at the deadline; deadline set) or
+ * "dns-refused" (the names refused since the last summary: count in
+ * all, distinct, the most asked one and its count) or "conn-refused"
+ * (the same for connection attempts, top an "ADDR:PORT/PROTO")
+ */
+struct jb_netd_audit {
+	char		name[JB_INSTANCE_MAX];	/* the container */
+	char		repo[48];
+	char		kind[16];
+	int64_t		deadline;
+	uint64_t	count;
+	uint64_t	distinct;
+	char		top[256];		/* a plain DNS name, or "" */
+	uint64_t	topcount;
+};
+
+/* net refresh: an exact allowed name asked upstream, and the pool */
+struct jb_net_resolved {
+	char		name[JB_INSTANCE_MAX];	/* the container */
+	char		host[256];		/* the allowed name */
+	int32_t		answered;		/* 0: no answer, pool kept */
+	uint32_t	pooled;			/* its addresses pooled now */
+};
+
+enum {
+	/*
+	 * parent <-> jb-sshd: 500..  LISTEN and SESSION travel on the
+	 * child's channel; the rest on one session's own channel (the fd
+	 * SESSION carries), where the parent also answers with the
+	 * control replies (CTL_OUTPUT, CTL_ERROR, CTL_EXEC_FD, CTL_EXIT,
+	 * CTL_END) and the session sends CTL_WINSIZE.
+	 */
+	IMSG_SSHD_LISTEN = 500,	/* P->S, struct jb_sshd_limits + the listening
+				   socket */
+	IMSG_SSHD_SESSION,	/* S->P, struct jb_sshd_session + channel fd */
+	IMSG_SSHD_AUTH,		/* S->P, struct jb_sshd_auth: a key offered */
+	IMSG_SSHD_VERDICT,	/* P->S, struct jb_sshd_verdict */
+	IMSG_SSHD_ENV,		/* S->P, struct jb_sshd_env: an env request */
+	IMSG_SSHD_EXEC,		/* S->P, struct jb_sshd_exec: exec or shell */
+	IMSG_SSHD_REFUSED,	/* S->P, struct jb_sshd_refused: for the journal */
+	IMSG_SSHD_DRAIN,	/* P->S, none: refuse new sessions, exit when idle */
+	IMSG_SSHD_AUTHED,	/* P->S, struct jb_sshd_authed: a session logged in */
+	IMSG_SSHD_PENALTY,	/* P->S, struct jb_sshd_penalty: drop a source */
+	/*
+	 * jb-sshd's listener <-> its spawner (jb-sshd -P), on their own
+	 * socketpair: the listener hands over an accepted connection and
+	 * nothing else; the spawner execs a session (jb-sshd -S) for it.
+	 */
+	IMSG_SSHD_SPAWN,	/* L->Sp, struct jb_sshd_spawn + the connection */
+	IMSG_SSHD_SPAWNED,	/* Sp->L, struct jb_sshd_spawn + channel fd */
+	IMSG_SSHD_GONE,		/* Sp->L, struct jb_sshd_spawn: session ended */
+	/*
+	 * SFTP on a session's channel: the session asks for the
+	 * subsystem (VERDICT answers), then one SFTP request per operation;
+	 * the parent decides, runs jb-sftp in the container and hands the
+	 * session its stdio; DONE ends every request, refused or run.
+	 */
+	IMSG_SSHD_SUBSYS = 520,	/* S->P, struct jb_sshd_subsys */
+	IMSG_SSHD_SFTP,		/* S->P, struct jb_sftp_op */
+	IMSG_SSHD_SFTP_NAME,	/* P->S, struct jb_sftp_name: a container in / */
+	IMSG_SSHD_SFTP_FD,	/* P->S, struct jb_sftp_done + jb-sftp's stdio */
+	IMSG_SSHD_SFTP_DONE,	/* P->S, struct jb_sftp_done */
+	/*
+	 * jbctl reload moved remote.ssh.listen: the socket jbctl bound, or
+	 * none for "off"; jb-sshd accepts on it from now on and closes the
+	 * socket it had.
+	 */
+	IMSG_SSHD_REBIND = 540,	/* P->S, struct jb_sshd_limits [+ socket] */
+
+	/*
+	 * parent <-> jb-gitd: 600..  The git bridge over SSH: host git
+	 * run as the owner in one registered checkout, writing its .git
+	 * only, fetching through the stream given.
+	 */
+	IMSG_GITD_FETCH = 600,	/* P->G, struct jb_gitd_fetch + the stream to
+				   git upload-pack in the container */
+	IMSG_GITD_RESULT,	/* G->P, struct jb_gitd_result, before DONE */
 };
 
 /* with SSHD_LISTEN: jb-sshd's own limits at accept (MaxStartups-like) */
@@ -517,26 +791,15 @@ struct jb_sshd_limits {
 	uint32_t	max_unauth;		/* per source address */
 };
 
-struct jb_sshd_authed {
-	uint32_t	id;
-};
-
-/* the listener's session id; pid: the spawner's, 0 in SPAWN */
-struct jb_sshd_spawn {
-	uint32_t	id;
-	int32_t		pid;
-};
-
-/* new connections from addr are closed at accept until then */
-struct jb_sshd_penalty {
-	char		addr[48];
-	int64_t		until;			/* seconds since the epoch */
+/* a new SSH connection: who connected, and the session's id */
+struct jb_sshd_session {
+	char		addr[48];		/* the client's address */
+	uint32_t	port;
+	uint32_t	id;			/* jb-sshd's, for AUTHED */
 };
 
 /* refused logins of any method per connection (MaxAuthTries) */
-#define JB_SSH_AUTH_TRIES	6
 
-#define JB_SSH_KEY_MAX		8192	/* a public key blob, base64 */
 struct jb_sshd_auth {
 	char		user[64];
 	char		keytype[64];		/* "ssh-ed25519" ... */
@@ -585,8 +848,25 @@ enum jb_sshd_refusal {
 	SSHD_REFUSED_MAX
 };
 
+
 struct jb_sshd_refused {
 	uint32_t	what;			/* enum jb_sshd_refusal */
+};
+
+struct jb_sshd_authed {
+	uint32_t	id;
+};
+
+/* new connections from addr are closed at accept until then */
+struct jb_sshd_penalty {
+	char		addr[48];
+	int64_t		until;			/* seconds since the epoch */
+};
+
+/* the listener's session id; pid: the spawner's, 0 in SPAWN */
+struct jb_sshd_spawn {
+	uint32_t	id;
+	int32_t		pid;
 };
 
 struct jb_sshd_subsys {
@@ -614,7 +894,7 @@ enum jb_sftp_opcode {
 	SFTPOP_MAX
 };
 
-#define JB_SFTP_PATH_MAX	1024
+
 struct jb_sftp_op {
 	uint32_t	id;			/* the session's, in DONE */
 	uint32_t	op;			/* enum jb_sftp_opcode */
@@ -643,367 +923,6 @@ struct jb_sftp_done {
 	char		text[128];
 };
 
-struct jb_repo_info {
-	char		toplevel[PATH_MAX];	/* realpath of the work tree */
-	char		head_branch[JB_BRANCH_MAX]; /* "" when detached */
-	char		default_branch[JB_BRANCH_MAX];
-	char		upstream_remote[JB_BRANCH_MAX];	/* "" when none */
-	char		upstream_url[PATH_MAX];	/* "" when none */
-	char		branch_sha[48];		/* of the asked branch, "" absent */
-	char		head_sha[48];
-};
-
-/*
- * Mounts (M1-M3).  A disk device of the suite's: jb-incus builds the
- * device from these fields alone and only under the device names the
- * suite uses (host-<n>, optional-<kind>).
- */
-#define JB_KIND_MAX		33	/* an optional_mounts key, NUL included */
-#define JB_DEVICE_MAX		64
-
-struct jb_disk {
-	char		name[JB_INSTANCE_MAX];	/* the instance */
-	char		device[JB_DEVICE_MAX];
-	char		source[PATH_MAX];	/* realpath checked by jb-mountd */
-	char		path[PATH_MAX];		/* in the container, absolute */
-	int32_t		readonly;
-	int32_t		pid;			/* I->P: the init's, 0 stopped */
-	char		prefix[48];		/* I->P, listed: the repo's */
-};
-
-/*
- * A port forward (P1): an Incus proxy device of the suite's, built by
- * jb-incus from these fields alone under a name portspec.h defines.
- * dir PORT_TO_CONTAINER listens at container_address:port inside and
- * connects to host_address:host_port; PORT_TO_HOST listens at
- * host_address:host_port on the host and connects to
- * container_address:port inside.  Addresses are IPv4 literals.
- */
-struct jb_port {
-	char		name[JB_INSTANCE_MAX];	/* the instance */
-	char		device[JB_DEVICE_MAX];	/* port-cfg-*, port-tc-*, ... */
-	uint32_t	dir;			/* enum port_dir */
-	char		proto[4];		/* tcp | udp */
-	uint32_t	port;			/* the container's side */
-	char		container_address[16];
-	uint32_t	host_port;		/* ADD to-host: 0 = auto */
-	char		host_address[16];
-	int32_t		nonlocal;		/* ADD: a host address off
-						   127/8 was asked for by name */
-	char		prefix[48];		/* I->P, listed: the repo's */
-	char		state[16];		/* I->P, listed: Running ... */
-};
-
-/*
- * ssh.enabled (M4): the repo's shared ~/.ssh, made and seeded by
- * jb-mountd under its own directory, named by the container prefix
- */
-struct jb_ssh_seed {
-	char		key[64];		/* container_prefix */
-};
-
-struct jb_ssh_dir {
-	char		path[PATH_MAX];		/* the directory, absolute */
-	int32_t		seeded;			/* files copied now, or -1:
-						   not empty, left alone */
-	char		warning[JB_MSG_TEXT_MAX]; /* "" or what was skipped */
-};
-
-/*
- * An agent's shared entry: <mountdir>/shared/<key>/<subpath>, made as
- * the owner (directories 0700, a new file 0600 holding seed).
- */
-struct jb_shared_req {
-	char		key[64];		/* container_prefix */
-	char		subpath[128];		/* relative, below it */
-	char		type[8];		/* dir | file */
-	char		seed[256];		/* a new file's content */
-	char		what[64];		/* agents.NAME.shared[i] */
-};
-
-struct jb_shared_path {
-	char		path[PATH_MAX];		/* absolute */
-	int32_t		made;			/* 1: made now */
-};
-
-/* IMSG_MOUNTD_RESOLVED: realpath "" when the path does not exist */
-struct jb_mount_resolved {
-	char		realpath[PATH_MAX];
-};
-
-/* check one mount source as the owner sees it */
-struct jb_mount_check {
-	char		host[PATH_MAX];		/* as configured: /abs or ~/x */
-	char		container[PATH_MAX];	/* absolute */
-	char		reserved[PATH_MAX];	/* the clone: not to be shadowed */
-	char		what[JB_MSG_TEXT_MAX];	/* "optional_mounts.aws": errors */
-};
-
-struct jb_mount_checked {
-	uint32_t	token;			/* jb-mountd holds it open */
-	char		realpath[PATH_MAX];
-	int32_t		is_dir;
-	uint64_t	dev, ino;
-	char		warning[JB_MSG_TEXT_MAX]; /* "" or the file warning */
-};
-
-/* after the attach: is what the container got what was checked? */
-struct jb_mount_verify {
-	uint32_t	token;
-	int32_t		pid;			/* the container's init */
-	char		container[PATH_MAX];
-};
-
-struct jb_mount_deadline {
-	char		name[JB_INSTANCE_MAX];
-	char		kind[JB_KIND_MAX];
-	int64_t		until;			/* seconds since the epoch */
-};
-
-/* jbctl mount ls: one attached mount */
-struct jb_mount_entry {
-	char		name[JB_INSTANCE_MAX];
-	char		device[JB_DEVICE_MAX];
-	char		source[PATH_MAX];
-	char		path[PATH_MAX];
-	int32_t		readonly;
-	int64_t		until;			/* 0: no deadline */
-};
-
-/*
- * Base images (C10).  A file to import is opened by jb-mountd as the
- * owner and its fd travels through the parent to jb-incus, which streams
- * it to Incus: no process but jb-mountd touches the owner's files.
- */
-#define JB_FP_MAX		72	/* a sha256 in hex, NUL included */
-#define JB_IMAGE_USERS_MAX	1024	/* packed container names */
-
-struct jb_image_open {
-	char		path[PATH_MAX];		/* absolute */
-};
-
-struct jb_image_file {
-	uint64_t	size;			/* as fstat saw it */
-	char		kind[16];		/* "gzip", "xz", "tar" ... */
-};
-
-struct jb_image_import {
-	char		alias[JB_INSTANCE_MAX];	/* repo's base.alias */
-	char		repo[PATH_MAX];		/* who asked, for the record */
-	uint64_t	size;			/* the fd must have this size */
-};
-
-/* one image: a suite image, or one a JailBee container uses */
-struct jb_image {
-	char		fingerprint[JB_FP_MAX];
-	char		aliases[JB_MSG_TEXT_MAX];	/* comma-separated */
-	char		description[JB_MSG_TEXT_MAX];
-	uint64_t	size;			/* bytes, as Incus says */
-	int64_t		created;		/* seconds since the epoch */
-	int32_t		suite;			/* marked at import by us */
-	uint32_t	nusers;			/* containers made from it */
-	char		users[JB_IMAGE_USERS_MAX]; /* names, NUL-separated, cut */
-	char		repos[JB_MSG_TEXT_MAX];	/* their repos' prefixes, comma-separated */
-};
-
-#define JB_PACKAGES_MAX		1024	/* base.packages, space-separated */
-
-/*
- * The image a checkout's containers start from, for jbctl to build: the
- * answer to `base build`, and what `new` sends before it ends when the
- * alias is missing from Incus.
- */
-struct jb_base_spec {
-	char		alias[JB_INSTANCE_MAX];	/* base.alias */
-	char		packages[JB_PACKAGES_MAX]; /* base.packages */
-	int32_t		exists;			/* Incus has the alias */
-};
-
-/*
- * The owner's git identity (issue 12.3): user.name and user.email from
- * the owner's global git config, read by jb-mountd as the owner, become
- * the dev user's /home/dev/.gitconfig, written by jb-incus, and nothing
- * else of the host's git config goes along.  Values are "" when unset;
- * a set one is at most JB_GIT_IDENT_MAX - 1 bytes with no control
- * character (gitident.h), which jb-incus checks again.
- */
-#define JB_GIT_IDENT_MAX	256	/* user.name or user.email, NUL incl. */
-
-struct jb_git_ask {
-	char		xdg_config[PATH_MAX];	/* jbctl's $XDG_CONFIG_HOME */
-};
-
-struct jb_git_ident {
-	char		name[JB_GIT_IDENT_MAX];
-	char		email[JB_GIT_IDENT_MAX];
-	char		note[JB_MSG_TEXT_MAX];	/* "" or one line for the user:
-						   missing, a bad file, ... */
-};
-
-struct jb_git_write {
-	char		instance[JB_INSTANCE_MAX];
-	uint32_t	uid, gid;		/* the dev user = the owner */
-	char		name[JB_GIT_IDENT_MAX];
-	char		email[JB_GIT_IDENT_MAX];
-};
-
-/*
- * One container's network policy, as jb-netd enforces it: a new one
- * replaces whatever held the name or the address before.  entries are
- * egress_allow entries (FEATURES N2), NUL-separated; jb-netd refuses the
- * whole message when one is malformed, naming it.
- */
-struct jb_netd_ctr {
-	char		name[JB_INSTANCE_MAX];
-	char		ipv4[16];		/* its fixed address */
-	char		mode[8];		/* strict | loose */
-	int64_t		deadline;		/* loose until, 0: no revert */
-	uint32_t	nentries;
-	char		entries[JB_ARGV_MAX];
-	/* wt-egress: its repo's container_prefix, for the repo layer (N7) */
-	char		repo[48];
-	/*
-	 * wt-agent2: per entry, NUL-separated, where it comes from: "" the
-	 * config's egress_allow, else the enabled agent whose egress_allow
-	 * it is (origin agent:<name>); all zero: every entry the config's
-	 */
-	char		agents[JB_ARGV_MAX];
-};
-
-/*
- * net status (N8): one container's policy as jb-netd enforces it.  mode
- * "" when jb-netd holds none (every packet refused); broken: "" or what
- * does not work as it should, in a sentence.
- */
-struct jb_net_ctr {
-	char		name[JB_INSTANCE_MAX];
-	char		ipv4[16];
-	char		mode[8];		/* strict | loose | "" */
-	int64_t		deadline;		/* loose until; 0: no revert */
-	char		repo[48];		/* container_prefix, "" unknown */
-	uint32_t	npool;			/* pooled addresses in all */
-	char		broken[JB_MSG_TEXT_MAX];
-};
-
-/* one allow entry and where it comes from */
-struct jb_net_allow {
-	char		name[JB_INSTANCE_MAX];	/* the container */
-	char		entry[320];		/* as egress_allow writes it */
-	char		origin[48];		/* config | agent:<name> |
-						   repo-override | container */
-};
-
-/* an address admitted for an allowed name, and until when */
-struct jb_net_addr {
-	char		name[JB_INSTANCE_MAX];	/* the container */
-	char		host[256];		/* the allowed name */
-	char		ipv4[16];
-	int64_t		last;			/* last answered */
-	int64_t		until;			/* admitted until */
-};
-
-/* one refused name of a container (B6), counted by jb-netd */
-struct jb_net_block {
-	char		name[JB_INSTANCE_MAX];	/* the container */
-	char		kind[8];		/* "dns" or "conn" */
-	/* dns: the name, lowercased; conn: "ADDR:PORT/tcp" or "/udp" */
-	char		what[256];
-	uint64_t	count;
-	int64_t		first;
-	int64_t		last;
-	/*
-	 * the egress_allow entry that would admit it (for conn, the name
-	 * the resolver answered the address for when there is one), or ""
-	 */
-	char		allow[272];
-};
-
-/* net refresh: an exact allowed name asked upstream, and the pool */
-struct jb_net_resolved {
-	char		name[JB_INSTANCE_MAX];	/* the container */
-	char		host[256];		/* the allowed name */
-	int32_t		answered;		/* 0: no answer, pool kept */
-	uint32_t	pooled;			/* its addresses pooled now */
-};
-
-/*
- * What jb-netd did or refused on its own, for the audit journal: kind
- * "revert" (loose to strict at the deadline; deadline set) or
- * "dns-refused" (the names refused since the last summary: count in
- * all, distinct, the most asked one and its count) or "conn-refused"
- * (the same for connection attempts, top an "ADDR:PORT/PROTO")
- */
-struct jb_netd_audit {
-	char		name[JB_INSTANCE_MAX];	/* the container */
-	char		repo[48];
-	char		kind[16];
-	int64_t		deadline;
-	uint64_t	count;
-	uint64_t	distinct;
-	char		top[256];		/* a plain DNS name, or "" */
-	uint64_t	topcount;
-};
-
-/* doctor (D1) */
-struct jb_incus_server {
-	char		version[64];		/* environment.server_version */
-	char		api[32];		/* api_version */
-};
-
-struct jb_netd_check {
-	int32_t		table;			/* table inet jailbee and its
-						   map ctrs are in the kernel */
-	uint32_t	nctr;			/* containers jb-netd holds */
-	uint32_t	nmissing;		/* of them, not in map ctrs */
-	char		missing[JB_MSG_TEXT_MAX]; /* their names, cut */
-	char		err[JB_MSG_TEXT_MAX];	/* nft's words, "" when none */
-};
-
-/* one check: status PASS, WARN or FAIL; fix says what to do */
-struct jb_doctor_check {
-	char		name[64];
-	char		status[8];
-	char		detail[JB_MSG_TEXT_MAX];
-	char		fix[JB_MSG_TEXT_MAX];
-};
-
-/* strict, or loose until deadline (0: no revert), for a known container */
-struct jb_netd_mode {
-	char		name[JB_INSTANCE_MAX];
-	char		mode[8];		/* strict | loose */
-	int64_t		deadline;		/* seconds since the epoch */
-};
-
-/* net egress add|rm|ls: a container's overrides (seed, Egress overrides) */
-struct jb_netd_egress {
-	char		name[JB_INSTANCE_MAX];
-	char		op[4];			/* add | rm | ls */
-	char		entry[320];		/* add, rm: one egress entry */
-	/* wt-egress: add, rm --repo: the repo layer of this prefix (N7) */
-	char		repo[48];
-	char		config[1024];		/* its config file (errors) */
-};
-
-/*
- * A container's /etc/hosts block (N4): lines "ADDR NAME\n" (hostspin.h),
- * len bytes of text; len 0 takes the block out.  gen matches PINNED to it.
- */
-#define JB_PIN_TEXT_MAX		12288
-struct jb_hosts_pin {
-	char		name[JB_INSTANCE_MAX];
-	uint32_t	gen;
-	uint32_t	len;
-	char		text[JB_PIN_TEXT_MAX];	/* (bytes): len of them */
-};
-
-/* the parent's word on one PIN: written (or already so), or not */
-struct jb_netd_pinned {
-	char		name[JB_INSTANCE_MAX];
-	uint32_t	gen;
-	int32_t		ok;
-	char		err[JB_ERR_TEXT_MAX];
-};
-
 /*
  * GITD_FETCH: the container's branch into ref (refs/jailbee/SHORT/BRANCH)
  * of the checkout at toplevel; into: "" or a host branch to fast-forward
@@ -1028,6 +947,102 @@ struct jb_gitd_result {
 	char		into_old[48];		/* --into's branch before */
 	uint64_t	commits, objects, bytes;
 	char		text[JB_ERR_TEXT_MAX];
+};
+
+enum {
+	/* jbctl <-> parent (control socket): 1000.. */
+	IMSG_CTL_STATUS = 1000,	/* client -> parent, none */
+	IMSG_CTL_STATUS_ENTRY,	/* parent -> client, struct jb_proc_status */
+	IMSG_CTL_VERSION,	/* client -> parent, none */
+	IMSG_CTL_VERSION_REPLY,	/* parent -> client, struct jb_ctl_text */
+	IMSG_CTL_ERROR,		/* parent -> client, struct jb_ctl_text */
+	IMSG_CTL_END,		/* parent -> client, none: reply complete */
+	IMSG_CTL_TEST_ATTEMPT,	/* client -> parent, struct jb_test_attempt (test builds) */
+	IMSG_CTL_TEST_RESULT,	/* parent -> client, struct jb_ctl_text (test builds) */
+	IMSG_CTL_CMD,		/* client -> parent, struct jb_ctl_cmd */
+	IMSG_CTL_PROGRESS,	/* parent -> client, struct jb_ctl_text */
+	IMSG_CTL_INSTANCE,	/* parent -> client, struct jb_instance */
+	IMSG_CTL_SNAPSHOT,	/* parent -> client, struct jb_snapshot */
+	IMSG_CTL_OUTPUT,	/* parent -> client, struct jb_output */
+	IMSG_CTL_EXEC_FD,	/* parent -> client, struct jb_exec_fd + fd */
+	IMSG_CTL_WINSIZE,	/* client -> parent, struct jb_winsize */
+	IMSG_CTL_EXIT,		/* parent -> client, struct jb_exit */
+
+	/* jbctl <-> parent, mounts: 1200.. */
+	IMSG_CTL_MOUNT = 1200,	/* parent -> client, struct jb_mount_entry */
+
+	/* base images: 1400.. */
+	IMSG_CTL_IMAGE = 1400,	/* parent -> client, struct jb_image */
+	IMSG_CTL_BASE_SPEC,	/* parent -> client, struct jb_base_spec */
+
+	/* port forwards: 1500.. */
+	IMSG_CTL_PORT = 1500,	/* parent -> client, struct jb_port */
+	/* net status: per container CTR, ALLOWs, ADDRs, PORTs */
+	IMSG_CTL_NET_CTR = 1510, /* parent -> client, struct jb_net_ctr */
+	IMSG_CTL_NET_ALLOW,	/* parent -> client, struct jb_net_allow */
+	IMSG_CTL_NET_ADDR,	/* parent -> client, struct jb_net_addr */
+	/* doctor: 1520.. */
+	IMSG_CTL_DOCTOR = 1520,	/* parent -> client, struct jb_doctor_check */
+	/* net log: 1530.. */
+	IMSG_CTL_NET_BLOCK = 1530, /* parent -> client, struct jb_net_block */
+	IMSG_CTL_NET_RESOLVED,	/* parent -> client, struct jb_net_resolved */
+	/*
+	 * reload with a new remote.ssh.listen: the parent, which may create
+	 * no socket, asks jbctl (the owner or root) to bind the address; the
+	 * answer carries the listening socket, or why there is none.
+	 */
+	IMSG_CTL_LISTEN_ASK = 1540, /* parent -> client, struct jb_ctl_listen */
+	IMSG_CTL_LISTEN_FD,	/* client -> parent, struct jb_ctl_listen
+				   + the socket, or err set and none */
+};
+
+/* a jbctl command line, checked by the parent against the command table */
+struct jb_ctl_cmd {
+	uint32_t	id;			/* enum cmd_id */
+	uint32_t	nargs;			/* strings in argv */
+	char		argv[JB_ARGV_MAX];	/* positional args, NUL-separated */
+	uint32_t	optset;			/* bit k: option k given */
+	char		opts[JB_OPTS_MAX][JB_OPTVAL_MAX];
+	char		cwd[PATH_MAX];		/* the caller's directory */
+	uint32_t	cols, rows;		/* terminal size, 0 when none */
+	uint32_t	tty;			/* stdin and stdout are terminals */
+	char		term[64];		/* $TERM, "" when unset */
+	char		xdg_config[PATH_MAX];	/* $XDG_CONFIG_HOME, "" unset */
+};
+
+/* jbctl mount ls: one attached mount */
+struct jb_mount_entry {
+	char		name[JB_INSTANCE_MAX];
+	char		device[JB_DEVICE_MAX];
+	char		source[PATH_MAX];
+	char		path[PATH_MAX];
+	int32_t		readonly;
+	int64_t		until;			/* 0: no deadline */
+};
+
+/*
+ * The image a checkout's containers start from, for jbctl to build: the
+ * answer to `base build`, and what `new` sends before it ends when the
+ * alias is missing from Incus.
+ */
+struct jb_base_spec {
+	char		alias[JB_INSTANCE_MAX];	/* base.alias */
+	char		packages[JB_PACKAGES_MAX]; /* base.packages */
+	int32_t		exists;			/* Incus has the alias */
+};
+
+/* one check: status PASS, WARN or FAIL; fix says what to do */
+struct jb_doctor_check {
+	char		name[64];
+	char		status[8];
+	char		detail[JB_MSG_TEXT_MAX];
+	char		fix[JB_MSG_TEXT_MAX];
+};
+
+/* LISTEN_ASK and LISTEN_FD: remote.ssh.listen's new ADDR:PORT */
+struct jb_ctl_listen {
+	char		addr[64];		/* as jailbeed.yaml says it */
+	char		err[JB_ERR_TEXT_MAX];	/* LISTEN_FD without a socket */
 };
 
 /*
