@@ -9,7 +9,7 @@
  */
 
 /*
- * Autostart (REFERENCE §3.9): the agents installed, the steps of
+ * Autostart: the agents installed, the steps of
  * on_create (new only) and on_start, then the agents' launches, which
  * come after on_start.  Each step runs as the dev user in its own window
  * of the container's tmux session autostart (remain-on-exit, so its end

@@ -160,7 +160,7 @@ children_spawn(void)
 			imsgbuf_allow_fdpass(&c->iev.ibuf);
 		/*
 		 * the listening socket goes down, session channels come up
-		 * (jb-sshd); image files jb-mountd opened as the owner (C10)
+		 * (jb-sshd); image files jb-mountd opened as the owner
 		 */
 		if (i == PROC_SSHD || i == PROC_MOUNTD)
 			imsgbuf_allow_fdpass(&c->iev.ibuf);
@@ -229,7 +229,7 @@ children_reap(void)
 				log_warnx("%s (pid %d) exited with status %d",
 				    children[i].name, (int)pid,
 				    WEXITSTATUS(status));
-			/* R43: jb-sshd drained for a new version: restart */
+			/* jb-sshd drained for a new version: restart */
 			if (i == PROC_SSHD && sshd_draining()) {
 				log_warnx("a new version is installed: "
 				    "exiting with 75 for a restart");
@@ -283,7 +283,7 @@ from_child(int fd, short event, void *arg)
 	if ((n = imsgev_io(&c->iev, event)) == -1)
 		fatal("channel to %s", c->name);
 	if (n == 0) {
-		/* R43: jb-sshd drained for a new version: restart */
+		/* jb-sshd drained for a new version: restart */
 		if (c - children == PROC_SSHD && sshd_draining()) {
 			log_warnx("a new version is installed: exiting with "
 			    "75 for a restart");
@@ -357,24 +357,24 @@ from_child(int fd, short event, void *arg)
 		case IMSG_MOUNTD_IMAGE_FD:
 		case IMSG_MOUNTD_SSH_DIR:
 		case IMSG_MOUNTD_RESOLVED:
-		case IMSG_MOUNTD_GITIDENT_INFO:	/* issue 12.3 */
+		case IMSG_MOUNTD_GITIDENT_INFO:
 		case IMSG_MOUNTD_DEFCONF_TEXT:	/* escalation gate */
 		case IMSG_MOUNTD_SHARED_PATH:	/* agents' shared */
 		case IMSG_INCUS_IMAGE:
-		case IMSG_NETD_MODE_ENTRY:	/* ls (wt-net2) */
-		case IMSG_INCUS_PORT:		/* P1 */
-		case IMSG_NETD_CTR:		/* N8 */
+		case IMSG_NETD_MODE_ENTRY:	/* ls */
+		case IMSG_INCUS_PORT:
+		case IMSG_NETD_CTR:
 		case IMSG_NETD_ALLOW:
 		case IMSG_NETD_ADDR:
-		case IMSG_INCUS_SERVER_INFO:	/* D1 */
+		case IMSG_INCUS_SERVER_INFO:
 		case IMSG_NETD_CHECKED:
-		case IMSG_NETD_BLOCK:		/* B6 */
+		case IMSG_NETD_BLOCK:
 		case IMSG_NETD_RESOLVED:	/* net refresh */
 		case IMSG_GITD_RESULT:		/* the git bridge over SSH */
 			if (req_dispatch(c - children, &imsg) == -1)
 				jailbeed_shutdown(1);
 			break;
-		case IMSG_NETD_PIN:	/* N4 (wt-pin): unasked, or a reply */
+		case IMSG_NETD_PIN:	/* unasked, or a reply */
 			if (c - children != PROC_NETD ||
 			    (imsg_get_id(&imsg) == 0 ?
 			    netpin_unasked(&imsg) :
@@ -383,7 +383,7 @@ from_child(int fd, short event, void *arg)
 				jailbeed_shutdown(1);
 			}
 			break;
-		case IMSG_NETD_STOP:	/* fail closed (N5): unasked */
+		case IMSG_NETD_STOP:	/* fail closed: unasked */
 			if (c - children != PROC_NETD ||
 			    net_stuck(&imsg) == -1) {
 				log_warnx("%s: bad NETD_STOP", c->name);

@@ -344,7 +344,7 @@ start_guarded(struct job *job, int ok, const char *err)
 		job_end(job, 0, "%s", err);
 		return;
 	}
-	/* host_ports it lacks, from the checkout's config (P1) */
+	/* host_ports it lacks, from the checkout's config */
 	if (a->ctx != NULL && a->ctx->have_conf) {
 		ports_config_attach(job, &a->ctx->conf, a->name, 0,
 		    start_ported, NULL);

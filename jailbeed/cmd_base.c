@@ -9,7 +9,7 @@
  */
 
 /*
- * jbctl base import|usage|prune (C10); `base build` is jbctl's own work
+ * jbctl base import|usage|prune; `base build` is jbctl's own work
  * and ends in an import.  An import is sequenced here: jb-mountd opens
  * the file as the owner (the parent accepts no fd from jbctl and opens no
  * file for a client), its fd goes on to jb-incus, which streams it to

@@ -9,7 +9,7 @@
  */
 
 /*
- * jbctl config show and config validate (K4): the parent is the one
+ * jbctl config show and config validate: the parent is the one
  * process that parses YAML, so the layers are read and printed here and
  * the text is sent to jbctl.  config init is jbctl's own (it writes in
  * the user's checkout, which no daemon does).

@@ -9,7 +9,7 @@
  */
 
 /*
- * jbctl doctor (D1): the checks of REFERENCE.md section 4 that apply to
+ * jbctl doctor: the checks of REFERENCE.md section 4 that apply to
  * this design, and the seed's.  The host's own checks are made here
  * (jailbeed reads /, runs as the owner): the suite's processes, the
  * config and token files' modes, /etc/subuid and /etc/subgid, the
@@ -182,7 +182,7 @@ check_subids(struct job *job)
 		    "gid: Incus cannot start the container");
 }
 
-/* a file that may hold a token, open to group/other, is a FAIL (K3) */
+/* a file that may hold a token, open to group/other, is a FAIL */
 static void
 check_mode(struct job *job, const char *name, const char *path)
 {

@@ -70,7 +70,7 @@ pack(char *buf, size_t size, size_t *off, uint32_t *n, const char *s)
 
 /*
  * git connect: git's service in the clone, nothing else; a clone-mode
- * container that runs, and never over SSH (R24: host git is jbctl's).
+ * container that runs, and never over SSH (host git is jbctl's).
  */
 static int
 git_refused(struct job *job, struct xjob *x)
@@ -171,7 +171,7 @@ exec_start_cmd(struct req *r, int ok, const char *err)
 			job_end(job, 0, "%s", err);
 		return;
 	}
-	/* R28: a remote session never reaches the host working tree */
+	/* a remote session never reaches the host working tree */
 	if (job->remote && strcmp(x->in.mode, "mount") == 0) {
 		job_end(job, 0, "%s is a mount-mode container (the host "
 		    "working tree): refused over SSH", x->name);
@@ -220,7 +220,7 @@ exec_start_cmd(struct req *r, int ok, const char *err)
 	snprintf(kv, sizeof(kv), "TERM=%s", job->cmd.term[0] ?
 	    job->cmd.term : "xterm");
 	bad |= pack(q->env, sizeof(q->env), &eoff, &q->nenv, kv);
-	/* R10, R30: a session's markers and terminal identity */
+	/* a session's markers and terminal identity */
 	for (i = 0, p = job->renv; job->remote && (uint32_t)i < job->nrenv;
 	    i++, p += strlen(p) + 1)
 		bad |= pack(q->env, sizeof(q->env), &eoff, &q->nenv, p);

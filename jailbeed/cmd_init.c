@@ -9,7 +9,7 @@
  */
 
 /*
- * jbctl init (C3): the checkout's configuration is loaded and checked
+ * jbctl init: the checkout's configuration is loaded and checked
  * (jbctl wrote it from the template when it was missing), and what its
  * containers will be made of is said.  Idempotent: it changes nothing
  * that is already right.

@@ -20,7 +20,7 @@
 #include "jobs.h"
 #include "log.h"
 
-/* the mount deadlines jb-mountd holds, for the MOUNT column (M2) */
+/* the mount deadlines jb-mountd holds, for the MOUNT column */
 struct lsjob {
 	struct repo_ctx			*ctx;
 	char				 prefix[48];

@@ -10,7 +10,7 @@
 
 /*
  * jbctl mount KIND NAME [--for DUR | --no-revert], unmount KIND NAME,
- * mount ls NAME, apply NAME (M1, M2).  An optional mount is the device
+ * mount ls NAME, apply NAME.  An optional mount is the device
  * optional-<kind>; its deadline is jb-mountd's.  A second mount of an
  * attached kind moves only the deadline: the source and the read-only
  * flag stay as they were attached (the seed says so).
@@ -40,7 +40,7 @@ struct mjob {
 	int64_t				 until;
 	struct jb_mount_deadline	*dl;
 	size_t				 ndl;
-	/* a remote mount_roots grant (R20): the root's spelling, flag */
+	/* a remote mount_roots grant: the root's spelling, flag */
 	char				 root[PATH_MAX];
 	int				 root_readonly;
 };
@@ -165,7 +165,7 @@ mount_listed(struct req *r, int ok, const char *err)
 	    m->opt->kind);
 	s.readonly = m->opt->m.readonly;
 	if (m->root[0] != '\0') {
-		/* rules 53: the root's spelling, read-only if either is */
+		/* the root's spelling, read-only if either is */
 		(void)strlcpy(s.host, m->root, sizeof(s.host));
 		(void)strlcpy(s.exact, m->root, sizeof(s.exact));
 		s.readonly = m->root_readonly;
@@ -241,7 +241,7 @@ do_mount(struct job *job)
 	job->audit_until = m->until;
 	(void)snprintf(m->device, sizeof(m->device), "%s%s",
 	    MNT_OPTIONAL_PREFIX, m->opt->kind);
-	/* R20: over a restricted session only a mount_roots grant will do */
+	/* over a restricted session only a mount_roots grant will do */
 	if (mount_ssh_restricted(job)) {
 		mount_ssh_decide(job, m->ctx, m->opt, roots_granted);
 		return;

@@ -14,7 +14,7 @@
  * and reverts at the deadline itself, also across a restart; strict cuts
  * the container's established flows.  strict, loose and refresh end once
  * jb-incus has written the /etc/hosts block jb-netd sent with its answer
- * (N4): pinned when strict, taken out when loose.
+ * pinned when strict, taken out when loose.
  */
 
 #include <stdio.h>
@@ -306,7 +306,7 @@ egress_verb(const struct job *job)
 /*
  * The container's overrides, kept by jb-netd with its policy; with
  * --repo the layer of its repo (container_prefix), which jb-netd
- * applies to every container made from the repo (N7).
+ * applies to every container made from the repo.
  */
 static void
 net_egress(struct job *job, const char *name, struct repo_ctx *ctx)
@@ -331,7 +331,7 @@ net_egress(struct job *job, const char *name, struct repo_ctx *ctx)
 	}
 	strlcpy(q.op, op, sizeof(q.op));
 	if (repo) {
-		/* R23: the parent checks too, whatever let the job in */
+		/* the parent checks too, whatever let the job in */
 		if (job->remote) {
 			job_end(job, 0, "net egress %s --repo: refused over "
 			    "SSH; run it on the host", op);

@@ -9,7 +9,7 @@
  */
 
 /*
- * jbctl new NAME [BASE] [--mount] (C4, C5): a container <prefix>-<slug>
+ * jbctl new NAME [BASE] [--mount]: a container <prefix>-<slug>
  * from the repo's base image, the checkout mounted read-only at
  * /mnt/host-source, and a `git clone --shared` of it in the dev user's
  * home on branch NAME; or, with --mount, the working tree itself.  Each
@@ -156,7 +156,7 @@ new_ready(struct job *job)
 
 	job_progress(job, "ready: %s at %s, branch %s%s", n->name, n->ipv4,
 	    n->branch, n->mount_rw ? " (your working tree, read-write)" : "");
-	/* N4: the pin jb-netd made before the container existed, now */
+	/* the pin jb-netd made before the container existed, now */
 	netpin_refresh(n->name);
 	/* an SSH session may name this repo by its prefix from now on */
 	if (!job->remote)
@@ -259,7 +259,7 @@ static const char clone_script[] =
     "git config \"branch.$branch.merge\" \"refs/heads/$branch\"\n";
 
 /*
- * host_mounts, each checked by jb-mountd as it is attached (M1, M3),
+ * host_mounts, each checked by jb-mountd as it is attached,
  * after the clone: a mount inside the clone's directory would otherwise
  * be in git's way.
  */
@@ -275,7 +275,7 @@ new_github(struct job *job, struct capture_result *res)
 	new_network(job);
 }
 
-/* host_ports (P1), once the mounts are in */
+/* host_ports, once the mounts are in */
 static void
 new_ported(struct job *job, int ok, const char *err, void *arg)
 {
@@ -482,7 +482,7 @@ new_policy_done(struct req *r, int ok, const char *err)
 
 /*
  * jb-netd enforces the container's policy before it exists, so that it
- * never runs a moment without one: strict, its egress_allow (N1, N2).
+ * never runs a moment without one: strict, its egress_allow.
  */
 static void
 new_policy(struct job *job)
@@ -585,7 +585,7 @@ new_create(struct job *job)
 		off += l;
 		q->nenv++;
 	}
-	/* gpg.enabled: ssh through the host's gpg-agent (M4) */
+	/* gpg.enabled: ssh through the host's gpg-agent */
 	if (conf->gpg_enabled) {
 		l = (size_t)snprintf(kv, sizeof(kv), "SSH_AUTH_SOCK=/run/user/"
 		    "%u/gnupg/S.gpg-agent.ssh", (unsigned)env->owner_uid) + 1;
@@ -901,7 +901,7 @@ new_repo(struct job *job, struct repo_ctx *ctx)
 	audit_target(job, n->name, ctx);
 	if (new_pick_agents(job, n) == -1)
 		return;
-	/* R27: autostart and agents no wider than the default branch's */
+	/* autostart and agents no wider than the default branch's */
 	escalation_gate(job, ctx, job_opt(job, "agent"), new_repo_go);
 }
 

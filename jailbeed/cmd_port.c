@@ -10,7 +10,7 @@
 
 /*
  * jbctl port to-container|to-host NAME PORT, port ls [NAME], port rm
- * HANDLE NAME (P1).  Every argument is checked here, and again by
+ * HANDLE NAME.  Every argument is checked here, and again by
  * jb-incus, which alone builds the proxy device.  A host address off
  * 127/8 is taken only from --host-address, and said as a warning: the
  * forward then opens the host's network to the container (to-container)

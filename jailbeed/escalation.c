@@ -9,7 +9,7 @@
  */
 
 /*
- * The escalation gate of new (R27).  The checkout's config (what new
+ * The escalation gate of new.  The checkout's config (what new
  * uses) is compared with the same layers over the repository's default
  * branch's committed .jailbee/config.yaml, which jb-mountd reads as the
  * owner: a loose step, or an agent that runs with egress entries or a

@@ -17,7 +17,7 @@
 #define ESCALATION_MARK	JB_ESCALATION_MARK
 
 /*
- * new's escalation gate (R27): ctx's autostart and agents against the
+ * new's escalation gate: ctx's autostart and agents against the
  * default branch's committed config.  Nothing wider: next.  Wider: the
  * difference is shown, and over SSH new is refused outright, --yes
  * included; locally it goes on with --yes, else it is refused with

@@ -10,7 +10,7 @@
 
 /*
  * github.token (host-local file only) as GH_TOKEN in the container's
- * login shells, through /etc/profile.d/jailbee-github.sh (M4).  The
+ * login shells, through /etc/profile.d/jailbee-github.sh.  The
  * token travels in the exec's environment, never in its argv (argv is
  * readable in every process list of the container); the file is root's
  * and the dev group's alone (0640).  A container is told only on new

@@ -137,7 +137,7 @@ main(int argc, char *argv[])
 	if (!env->debug && daemon(0, 0) == -1)
 		fatal("daemon");
 	env->started = time(NULL);
-	/* the installed binary, watched for a new version (R43) */
+	/* the installed binary, watched for a new version */
 	if (realpath("/proc/self/exe", self) == NULL)
 		fatal("realpath /proc/self/exe");
 
@@ -169,7 +169,7 @@ main(int argc, char *argv[])
 		fatalx("owner uid %u vanished", (unsigned)env->owner_uid);
 	priv_drop("jailbeed", pw, NULL, NULL, 0);
 	control_listen();
-	/* wt-egress: requests wait in the channels until the children run */
+	/* requests wait in the channels until the children run */
 	netsync_start();
 	strlcpy(sockdir, env->conf.socket, sizeof(sockdir));
 	strlcpy(sockdir, dirname(sockdir), sizeof(sockdir));

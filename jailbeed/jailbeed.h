@@ -214,7 +214,7 @@ void	audit_deadline(const struct jb_mount_deadline *, const char *,
 int	sshd_raw(struct sshsess *, uint32_t, const void *, size_t, int);
 /* is the repo of prefix excluded for this session (NULL: gone)? */
 int	sshd_excluded(const struct sshsess *, const char *);
-/* sftp.c: SFTP requests of a session (R45-R51) */
+/* sftp.c: SFTP requests of a session */
 void	sftp_init(void);
 int	sftp_request(struct sshsess *, struct imsg *, const char *, uint32_t,
 	    const char *);

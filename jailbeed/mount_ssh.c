@@ -9,7 +9,7 @@
  */
 
 /*
- * mount KIND NAME asked over SSH (R20, REFERENCE.md rules 52-58, seed
+ * mount KIND NAME asked over SSH (seed
  * "Remote mounts").  A session has no checkout: the container names its
  * repo (user.jailbee.repo), whose configuration then says what KIND is.
  * Under restrict_host, without remote.ssh.mounts, the entry qualifies

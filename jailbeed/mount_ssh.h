@@ -18,10 +18,10 @@
  * context as repo_resolve_brief() gives it, or the job ends.
  */
 void	mount_ssh_repo(struct job *, repo_next next);
-/* does the mount_roots check apply to this job (R20)? */
+/* does the mount_roots check apply to this job? */
 int	mount_ssh_restricted(const struct job *);
 /*
- * The mount_roots decision for opt (rules 52-57): cb gets the source
+ * The mount_roots decision for opt: cb gets the source
  * (the root's spelling) and the effective read-only flag, or the job
  * ends with the reason.
  */

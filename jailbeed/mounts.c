@@ -192,7 +192,7 @@ attach_checked_msg(struct req *r, struct imsg *imsg)
 /*
  * Test builds: JB_TEST_MOUNT_DELAY_MS in jailbeed's environment holds
  * each attach that long before the device is added and again before it
- * is verified, so that a test can swap a path in between (M3).
+ * is verified, so that a test can swap a path in between.
  */
 static void
 test_delay(void (*fn)(struct attach *), struct attach *a)
@@ -231,7 +231,7 @@ attach_checked(struct req *r, int ok, const char *err)
 		return;
 	}
 	/*
-	 * A remote mount_roots grant was decided on a real path (R20): the
+	 * A remote mount_roots grant was decided on a real path: the
 	 * source checked must still be exactly it, or nothing is attached.
 	 */
 	if (a->s.exact[0] != '\0' && strcmp(a->s.exact, a->chk.realpath) !=
@@ -368,7 +368,7 @@ host_one(struct job *job, int ok, const char *err, void *arg)
 }
 
 /*
- * gpg.enabled (M4, seed "Read-only does not mean secret"): ~/.gnupg
+ * gpg.enabled (seed "Read-only does not mean secret"): ~/.gnupg
  * read-only, and the agent's socket directory read-only (a read-only
  * bind still lets a process connect to the sockets in it).  0 attach
  * started, 1 nothing (more) to do.
@@ -415,7 +415,7 @@ gpg_next(struct job *job, struct hostapply *h)
 }
 
 /*
- * ssh.enabled (M4): jb-mountd makes the repo's shared ~/.ssh and seeds
+ * ssh.enabled: jb-mountd makes the repo's shared ~/.ssh and seeds
  * it while empty (jb-mountd/sshseed.c says why there); then it is
  * attached read-write at /home/dev/.ssh, checked as every mount.
  */

@@ -9,7 +9,7 @@
  */
 
 /*
- * /etc/hosts pinning (FEATURES N4) as the parent relays it: jb-netd
+ * /etc/hosts pinning as the parent relays it: jb-netd
  * says what a container's block holds (IMSG_NETD_PIN), jb-incus writes
  * it (IMSG_INCUS_HOSTS), jb-netd hears how it went (IMSG_NETD_PINNED).
  */

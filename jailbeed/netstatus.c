@@ -9,7 +9,7 @@
  */
 
 /*
- * jbctl net status [NAME | --all] (N8, P2): the whole boundary of each
+ * jbctl net status [NAME | --all]: the whole boundary of each
  * container.  jb-netd says the policy it enforces (mode, deadline, each
  * allow entry and its origin, the pooled addresses of each allowed name
  * and until when, what is broken) as structured messages; jb-incus says

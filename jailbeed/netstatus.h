@@ -14,7 +14,7 @@
 #include "jobs.h"
 
 /*
- * net status (N8, P2): the named container, or with name NULL every
+ * net status: the named container, or with name NULL every
  * container of ctx's repo, or with --all every container.  Ends the job.
  */
 void	net_status(struct job *, const char *name, const struct repo_ctx *);

@@ -9,7 +9,7 @@
  */
 
 /*
- * host_ports at new, start and apply (P1): what the config declares
+ * host_ports at new, start and apply: what the config declares
  * becomes port-cfg-<name> proxy devices, one jb-incus request at a time.
  * A forward bypasses the network filter (the container reaches a host
  * service through incusd, not through its NIC), so each one attached is

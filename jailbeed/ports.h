@@ -16,7 +16,7 @@
 typedef void	(*ports_cb)(struct job *, int ok, const char *err, void *);
 
 /*
- * host_ports (P1) on container name, as port-cfg-<name> proxy devices:
+ * host_ports on container name, as port-cfg-<name> proxy devices:
  * each declared one it lacks is attached; with reconcile (apply) a
  * port-cfg device no longer declared, or declared otherwise, is removed
  * first.  Nothing is done to a container of another repo.  cb once.

@@ -9,7 +9,7 @@
  */
 
 /*
- * The parent's side of SFTP (R45-R51).  jb-sshd's session parses the
+ * The parent's side of SFTP.  jb-sshd's session parses the
  * protocol with libssh and sends one request per operation; nothing it
  * says is believed.  Here each path is judged again (sftppath.c), the
  * container looked up (running, the suite's, not --mount, not in
@@ -501,7 +501,7 @@ ctr_found(struct req *r, struct imsg *imsg)
 	o->found = strcmp(o->in.name, o->ctr) == 0;
 }
 
-/* R47: the one same answer for every container that is not there */
+/* the one same answer for every container that is not there */
 static void
 ctr_done(struct req *r, int ok, const char *err)
 {
@@ -583,7 +583,7 @@ sftp_request(struct sshsess *s, struct imsg *imsg, const char *addr,
 	strlcpy(o->fp, fp, sizeof(o->fp));
 	TAILQ_INSERT_TAIL(&all_ops, o, entry);
 
-	/* R49: never, whatever the paths */
+	/* never, whatever the paths */
 	if (o->q.op == SFTPOP_SYMLINK || o->q.op == SFTPOP_HARDLINK) {
 		(void)sftppath_split(o->q.path, o->ctr, sizeof(o->ctr), o->rel,
 		    sizeof(o->rel), &why);

@@ -9,7 +9,7 @@
  */
 
 /*
- * Mount sources against each other, and again before a start (M3).
+ * Mount sources against each other, and again before a start.
  * A container that can write in one mount's source can plant
  * a symlink in the path of any source inside it; jb-mountd never follows
  * one, but Incus resolves a source again at every start of a container.

@@ -15,7 +15,7 @@
  * does not exist, is not the suite's, or belongs to a repo in
  * remote.ssh.excluded_repos gives the one same error, so a session can
  * neither act on an excluded repo's container nor tell it apart from a
- * name nobody uses (R38).  What it resolved to (the container, its repo)
+ * name nobody uses.  What it resolved to (the container, its repo)
  * is kept on the job for the journal, which thus names only things that
  * exist.  Handlers need no exclusion check of their own: no remote job
  * reaches them otherwise.

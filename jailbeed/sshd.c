@@ -55,14 +55,14 @@
 #define SSH_AUTH_TRIES_SLACK	(JB_SSH_AUTH_TRIES + 4)
 #define SSH_REFUSALS_MAX	64
 
-/* R10: the only variables a client may set, with plain short values */
+/* the only variables a client may set, with plain short values */
 static const char *const term_vars[] = {
 	"LC_TERMINAL", "LC_TERMINAL_VERSION", "TERM_PROGRAM",
 	"TERM_PROGRAM_VERSION", "COLORTERM", NULL
 };
 #define SSH_ENV_VALUE_MAX	32
 
-/* the journal's route for what a session refused (R44: fixed words) */
+/* the journal's route for what a session refused (fixed words) */
 static const char *const refusal_names[SSHD_REFUSED_MAX] = {
 	[SSHD_REFUSED_AUTH_PASSWORD] = "auth password",
 	[SSHD_REFUSED_AUTH_KBDINT] = "auth keyboard-interactive",
@@ -291,7 +291,7 @@ sshd_watch(int fd, short event, void *arg)
 		    st.st_mtim.tv_nsec == watch_st[i].st_mtim.tv_nsec &&
 		    st.st_size == watch_st[i].st_size)
 			continue;
-		/* R43: a new version: no new session, drain, exit */
+		/* a new version: no new session, drain, exit */
 		log_warnx("ssh: %s changed: refusing new sessions, draining "
 		    "%d, then exiting for a restart", watch_path[i],
 		    nsessions);
@@ -332,7 +332,7 @@ sshd_start(const char *self)
 	log_info("ssh: listening on %s, commands %s, host restrictions %s",
 	    env->conf.ssh_listen, env->conf.ssh_mode,
 	    env->conf.ssh_restrict_host ? "on" : "OFF (restrict_host: false)");
-	/* R18: what the allowlist names but restrict_host refuses */
+	/* what the allowlist names but restrict_host refuses */
 	for (i = 0; i < env->conf.ssh_nallow; i++) {
 		char	copy[48], *w[CMD_MAXWORDS + 1], *p, *save;
 
@@ -520,7 +520,7 @@ sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
 		return 0;
 	case IMSG_CTL_INSTANCE:
 		in = data;
-		/* R38: an excluded repo's containers do not exist here */
+		/* an excluded repo's containers do not exist here */
 		if (sshsnap_excluded(s->pol, in->prefix))
 			return 0;
 		render(s, r_instance, data);
@@ -609,7 +609,7 @@ env_ok(const struct jb_sshd_env *e)
 	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-+") == n;
 }
 
-/* the environment a session's command gets in its container (R10, R30) */
+/* the environment a session's command gets in its container */
 void
 sshd_job_env(struct sshsess *s, struct job *job)
 {
@@ -755,7 +755,7 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 		    "prefix", "usage");
 		return;
 	}
-	/* R51: legacy scp (scp -O) runs scp -t/-f; its SFTP mode is served */
+	/* legacy scp (scp -O) runs scp -t/-f; its SFTP mode is served */
 	if (argc > 0 && strcmp(argv[0], "scp") == 0) {
 		strlcpy(s->leaf, "scp", sizeof(s->leaf));
 		refuse(s, "the legacy scp protocol (scp -O) is not served: "

@@ -118,7 +118,7 @@ main(int argc, char *argv[])
 	ops_init(c, ic, a.bridge);
 	/* streamed execs hand their sockets to the parent */
 	c->fdsend = 1;
-	/* base images come down as fds jb-mountd opened (C10) */
+	/* base images come down as fds jb-mountd opened */
 	c->fdrecv = 1;
 	priv_drop(c->name, pw, NULL, NULL, 0);
 	/*

@@ -687,7 +687,7 @@ op_netinfo(uint32_t rid)
 	netinfo_get(r, netinfo_reply);
 }
 
-/* SERVER (D1): incusd's version, for doctor */
+/* SERVER: incusd's version, for doctor */
 static void
 server_got(void *arg, struct json_object *srv, const char *err)
 {

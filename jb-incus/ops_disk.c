@@ -10,7 +10,7 @@
 
 /*
  * DISK_ADD, DISK_REMOVE, DISK_LIST: the suite's disk devices on an
- * existing container (M1-M4).  The device is built here from four
+ * existing container.  The device is built here from four
  * checked values, under a name of the suite's (host-<n> for host_mounts,
  * optional-<kind>, gpg-home and gpg-agent); nothing else of the instance can be changed this
  * way, and only a running container gets one, so that jb-mountd can

@@ -9,8 +9,8 @@
  */
 
 /*
- * GITCONFIG: the dev user's ~/.gitconfig with the owner's git identity
- * (issue 12.3).  The only file this op writes is /home/dev/.gitconfig,
+ * GITCONFIG: the dev user's ~/.gitconfig with the owner's git identity.
+ * The only file this op writes is /home/dev/.gitconfig,
  * and only with what gitident_render makes of two checked values; the
  * parent names neither path nor content.
  *

@@ -9,7 +9,7 @@
  */
 
 /*
- * HOSTS: a container's /etc/hosts block (FEATURES N4).  The only file
+ * HOSTS: a container's /etc/hosts block.  The only file
  * this op writes is /etc/hosts, and only with "ADDR NAME" lines between
  * the suite's sentinels (hostspin.h); the rest of the file, read back
  * through Incus's file API, is kept as it was.  The whole new content

@@ -9,7 +9,7 @@
  */
 
 /*
- * Base images (C10): IMAGE_IMPORT, IMAGES and IMAGE_PRUNE.
+ * Base images: IMAGE_IMPORT, IMAGES and IMAGE_PRUNE.
  *
  * An import gets the image as an fd that jb-mountd opened as the owner;
  * this process has no file access of its own.  The file is hashed first

@@ -9,7 +9,7 @@
  */
 
 /*
- * PORT_ADD, PORT_REMOVE, PORT_LIST: the suite's port forwards (P1), as
+ * PORT_ADD, PORT_REMOVE, PORT_LIST: the suite's port forwards, as
  * Incus proxy devices on a container of the suite's.  The device is
  * built here from checked fields, under the names portspec.h defines:
  * nothing else of the instance can be changed this way.  A host address

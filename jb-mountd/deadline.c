@@ -9,7 +9,7 @@
  */
 
 /*
- * Optional-mount deadlines (M2, B3): one timer per attached mount that
+ * Optional-mount deadlines: one timer per attached mount that
  * has one, held here and written to <state_dir>/mounts/deadlines before
  * a change is acknowledged, so a restart loses nothing.  When a timer
  * fires, the parent is told (IMSG_MOUNTD_EXPIRED) and detaches the

@@ -11,7 +11,7 @@
 /*
  * git's config file syntax, read as git reads it (git-config(1),
  * CONFIGURATION FILE), and the one question jb-mountd asks of it: the
- * owner's user.name and user.email (issue 12.3).  Pure: text in, entries
+ * owner's user.name and user.email.  Pure: text in, entries
  * out.  [include] and [includeIf] are not followed, only noticed, so
  * that the user can be told why an identity kept there is not found.
  */

@@ -15,7 +15,7 @@
 #include "gitdescribe.h"
 
 /*
- * The owner's git identity (issue 12.3): user.name and user.email from
+ * The owner's git identity: user.name and user.email from
  * their global git config, the files git itself reads for it and in its
  * order, ${XDG_CONFIG_HOME:-~/.config}/git/config then ~/.gitconfig, the
  * later winning (xdg: the caller's XDG_CONFIG_HOME, "" or relative: the

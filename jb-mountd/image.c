@@ -9,7 +9,7 @@
  */
 
 /*
- * An image file to import (C10), opened as the owner: jb-mountd is the
+ * An image file to import, opened as the owner: jb-mountd is the
  * only process that sees the owner's files, so the fd it opens is what
  * travels to jb-incus.  The checks here catch the user's mistakes early
  * with a clear message; Incus checks the content itself.

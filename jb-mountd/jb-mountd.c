@@ -165,7 +165,7 @@ mountd_mount(struct child *c, struct imsg *imsg)
 	}
 }
 
-/* M4: ssh.enabled's shared ~/.ssh, made and seeded as the owner */
+/* ssh.enabled's shared ~/.ssh, made and seeded as the owner */
 static void
 mountd_sshseed(struct child *c, struct imsg *imsg)
 {
@@ -185,7 +185,7 @@ mountd_sshseed(struct child *c, struct imsg *imsg)
 	child_done(c, rid, ok, err);
 }
 
-/* issue 19: an agent's shared entry, made as the owner */
+/* an agent's shared entry, made as the owner */
 static void
 mountd_shared(struct child *c, struct imsg *imsg)
 {
@@ -209,7 +209,7 @@ mountd_shared(struct child *c, struct imsg *imsg)
 	child_done(c, rid, ok, err);
 }
 
-/* C10: the image file, opened as the owner, goes up as an fd */
+/* the image file, opened as the owner, goes up as an fd */
 static void
 mountd_image(struct child *c, struct imsg *imsg)
 {
@@ -241,7 +241,7 @@ mountd_image(struct child *c, struct imsg *imsg)
 		fatal("%s: compose", c->name);
 }
 
-/* issue 12.3: the owner's user.name and user.email, for a new container */
+/* the owner's user.name and user.email, for a new container */
 static void
 mountd_gitident(struct child *c, struct imsg *imsg)
 {
@@ -340,7 +340,7 @@ main(int argc, char *argv[])
 	if (a.mountdir == NULL || a.mountdir[0] != '/')
 		fatalx("%s: no absolute state directory given (-m)", c.name);
 	c.dispatch = mountd_dispatch;
-	/* image files go up to the parent as fds (C10) */
+	/* image files go up to the parent as fds */
 	c.fdsend = 1;
 	priv_drop(c.name, pw, NULL, NULL, 0);
 	deadline_init(&c, a.mountdir);

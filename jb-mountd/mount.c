@@ -9,7 +9,7 @@
  */
 
 /*
- * Mount sources, as the owner sees them (M1, M3).
+ * Mount sources, as the owner sees them.
  *
  * Incus runs as root and resolves a disk device's source path itself,
  * following symlinks, at the moment it mounts.  A path that the owner

@@ -32,7 +32,7 @@ int	mount_verify(const struct jb_mount_verify *, char *err, size_t errlen);
 void	mount_release(uint32_t token);
 /*
  * The path of a configured host path as a mount would take it (no
- * symlink followed), for the remote mount_roots decision (R20): 0 with
+ * symlink followed), for the remote mount_roots decision: 0 with
  * out->realpath ("" when it does not exist), or -1 with the reason.
  */
 int	mount_resolve(const struct repo_owner *, const struct jb_mount_check *,

@@ -9,7 +9,7 @@
  */
 
 /*
- * The shared ~/.ssh of ssh.enabled (M4, seed: "ssh.enabled seeds the
+ * The shared ~/.ssh of ssh.enabled (seed: "ssh.enabled seeds the
  * top-level config, known_hosts and config.d/ into an initially empty
  * shared ~/.ssh").  jb-mountd does the copy because it is the process
  * that reads as the owner; the directory lives under the one it may

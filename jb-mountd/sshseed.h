@@ -21,7 +21,7 @@
 #define SSHSEED_DEPTH_MAX	8
 
 /*
- * ssh.enabled (M4): make <mountdir>/ssh/<key> (0700, the owner's) and,
+ * ssh.enabled: make <mountdir>/ssh/<key> (0700, the owner's) and,
  * while it is empty, copy into it from the owner's ~/.ssh the top-level
  * config (0600), known_hosts (0644) and config.d/ recursively (0700
  * directories, 0600 files).  Nothing else of ~/.ssh is read.  0 with

@@ -55,7 +55,7 @@
 #include "sandbox_procs.h"
 
 #define STATE_FILE	"containers"
-#define REPOS_FILE	"repos"		/* net egress add --repo (N7) */
+#define REPOS_FILE	"repos"		/* net egress add --repo */
 #define STATE_MAX	(64 * 1024 * 1024)
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -376,7 +376,7 @@ revert_rebuild(time_t now, char *err, size_t errlen)
 }
 
 /*
- * Loose containers whose deadline has come become strict (N5), their
+ * Loose containers whose deadline has come become strict, their
  * loose-era flows cut.  Also run at start-up, for deadlines that passed
  * while the suite was down.
  */
@@ -797,7 +797,7 @@ enforced:
 		netd_pool_refresh(m.name, 0);
 }
 
-/* where entry i of t comes from, as ls and status name it (N8) */
+/* where entry i of t comes from, as ls and status name it */
 static const char *
 entry_origin(const struct netd_ctr *t, size_t i)
 {
@@ -814,7 +814,7 @@ entry_origin(const struct netd_ctr *t, size_t i)
 	return "container";
 }
 
-/* net status (N8): one container as CTR, its ALLOWs and its ADDRs */
+/* net status: one container as CTR, its ALLOWs and its ADDRs */
 static void
 status_ctr(struct child *c, uint32_t rid, const struct netd_ctr *t)
 {
@@ -1018,7 +1018,7 @@ egress_repo(struct child *c, uint32_t rid, struct jb_netd_egress *q,
 	log_info("%s: repo %s: override %s %s, %zu container(s)", c->name,
 	    q->repo, add ? "added" : "removed", q->entry, n);
 	child_done(c, rid, 1, NULL);
-	/* a name the layer added or dropped changes each one's pin (N4) */
+	/* a name the layer added or dropped changes each one's pin */
 	for (i = 0; i < cur.n; i++)
 		if (strcmp(cur.v[i].repo, q->repo) == 0)
 			netd_pool_refresh(cur.v[i].name, 0);
@@ -1121,7 +1121,7 @@ netd_modes(struct child *c, struct imsg *imsg)
 }
 
 /*
- * doctor (D1): the kernel holds table inet jailbee with its map ctrs,
+ * doctor: the kernel holds table inet jailbee with its map ctrs,
  * and an element in it for every container jb-netd holds (without one,
  * every packet of the container is refused, so it fails closed, but it
  * does not work)

@@ -9,7 +9,7 @@
  */
 
 /*
- * Cutting a container's established flows (FEATURES N6, B3): its
+ * Cutting a container's established flows: its
  * conntrack entries are deleted, so the next packet of a loose-era
  * connection is no longer "established" and meets the strict chain.
  */

@@ -77,7 +77,7 @@ static struct event		 tick_ev;
 static TAILQ_HEAD(, pinrec)	 pins = TAILQ_HEAD_INITIALIZER(pins);
 static TAILQ_HEAD(, cycle)	 cycles = TAILQ_HEAD_INITIALIZER(cycles);
 
-/* net status (N8): a container whose names upstream stopped answering */
+/* net status: a container whose names upstream stopped answering */
 struct failrec {
 	TAILQ_ENTRY(failrec)	 entry;
 	char			 ctr[JB_INSTANCE_MAX];

@@ -9,7 +9,7 @@
  */
 
 /*
- * jb-netd's pool and pins (FEATURES N4).  Each container's exact allowed
+ * jb-netd's pool and pins.  Each container's exact allowed
  * names are resolved upstream, through the resolver's client, when its
  * policy is set, when it turns strict, on net refresh and every
  * POOL_INTERVAL seconds; the resolver's own answers feed it too.  Every
@@ -83,7 +83,7 @@ const char *netd_pool_name_of(const struct netd_pool_name *, size_t,
 void	netd_pool_pinned(struct imsg *);
 /* for status: how many entries ctr has */
 size_t	netd_pool_count(const char *ctr);
-/* net status (N8): ctr's pooled addresses as NETD_ADDRs for rid */
+/* net status: ctr's pooled addresses as NETD_ADDRs for rid */
 void	netd_pool_status(struct child *, uint32_t rid, const char *ctr);
 /* what of ctr's pool does not work, in a sentence; "" when all does */
 void	netd_pool_broken(const char *ctr, char *buf, size_t len);

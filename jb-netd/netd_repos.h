@@ -9,7 +9,7 @@
  */
 
 /*
- * The repo override layer (FEATURES N7, seed "Egress overrides"): net
+ * The repo override layer (seed "Egress overrides"): net
  * egress add --repo entries, host-local, applying to every container of
  * a repo on this machine.  A repo is known by its container_prefix, the
  * name jailbeed makes its containers' names from and Incus labels them

@@ -9,7 +9,7 @@
  */
 
 /*
- * The cumulative pool (FEATURES N4): every address upstream answered for
+ * The cumulative pool: every address upstream answered for
  * a container's exact allowed names, with when it was first and last
  * seen.  CDNs rotate addresses faster than clients forget them; keeping
  * recent answers admitted (and pinned in /etc/hosts) lets a client that

@@ -146,7 +146,7 @@ answered(int result, char type, int count, int ttl, void *addresses,
 	log_debug("resolver: %s for %s: %d address(es), ttl %d",
 	    l->name, c->name, count, ttl);
 	l->cb(DNS_ERR_NONE, l->name, addresses, count, ttl, l->arg);
-	/* exact allowed names are pooled and pinned (N4), once answered */
+	/* exact allowed names are pooled and pinned, once answered */
 	netd_pool_feed(c, l->name, addresses, count);
 out:
 	free(l);

@@ -9,7 +9,7 @@
  */
 
 /*
- * jb-netd's resolver (FEATURES N3, B2): every DNS packet a strict
+ * jb-netd's resolver: every DNS packet a strict
  * container sends is redirected here.  A name the container's allowlist
  * admits (exact, or under a *.domain entry) is asked upstream; each IPv4
  * address of the answer goes into the container's kernel sets for the

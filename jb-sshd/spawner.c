@@ -9,7 +9,7 @@
  */
 
 /*
- * A fresh process for every SSH connection (issue 15 item 1).
+ * A fresh process for every SSH connection.
  *
  * jb-sshd -P, the spawner: started by the listener before the listener
  * enters its chroot, it stays outside it as root with only the

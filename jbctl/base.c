@@ -9,7 +9,7 @@
  */
 
 /*
- * jbctl base build (C10): the base image is built here, as the calling
+ * jbctl base build: the base image is built here, as the calling
  * user, with mmdebstrap (root mode as root, unshare mode otherwise, which
  * needs the user's /etc/subuid and /etc/subgid ranges), from Debian
  * packages only.  The daemons never run a package manager: the result is

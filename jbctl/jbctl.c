@@ -385,7 +385,7 @@ base_build_import(const struct parsed *bp)
 }
 
 /*
- * new refused by its escalation gate (R27), which printed what is wider:
+ * new refused by its escalation gate, which printed what is wider:
  * on a terminal, ask, and on yes run it again with --yes.
  */
 static int

@@ -19,9 +19,9 @@
 /*
  * The owner's SSH keys for jb-sshd, one OpenSSH public key a line:
  * "TYPE BASE64 [COMMENT]".  No options field: every key has the same
- * rights (R2), so there is nothing to say per key.  jbctl writes the
+ * rights, so there is nothing to say per key.  jbctl writes the
  * file; the parent reads it at every offered key, so a removed key is
- * refused at its next connection (R3).
+ * refused at its next connection.
  */
 #define AUTHKEY_BLOB_MAX	2048	/* ed25519 51, rsa-8192 ~1 KiB */
 #define AUTHKEY_FP_MAX		52	/* "SHA256:" + 43 + NUL */

@@ -185,7 +185,7 @@ const struct cmd cmdtab[] = {
 	  "record per network change, refused names or connections summary, "
 	  "mount, port "
 	  "forward, lifecycle command and SSH decision" },
-	/* mounts (M1, M2) */
+	/* mounts */
 	{ .words = { "mount" }, .id = CMD_MOUNT, .cls = CMD_HOST,
 	  .name_arg = 2,
 	  .args = "KIND NAME", .min_args = 2, .max_args = 2,
@@ -353,7 +353,7 @@ const struct cmd cmdtab[] = {
 	      "branch)" } },
 	  .help = "fetch a container's branch and check it out on the host "
 	  "as a new branch (clean tree required); not over SSH" },
-	/* port forwards (P1): Incus proxy devices, outside the filter */
+	/* port forwards: Incus proxy devices, outside the filter */
 	{ .words = { "port", "to-container" }, .id = CMD_PORT_TO_CONTAINER,
 	  .name_arg = 1,
 	  .cls = CMD_CONTAINER, .args = "NAME PORT", .min_args = 2,

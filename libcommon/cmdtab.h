@@ -53,16 +53,16 @@ enum cmd_id {
 	CMD_REMOTE_SSH_KEY_LS,
 	CMD_REMOTE_SSH_STATUS,
 	CMD_AUDIT,
-	/* mounts (M1, M2) */
+	/* mounts */
 	CMD_MOUNT,
 	CMD_UNMOUNT,
 	CMD_MOUNT_LS,
 	CMD_APPLY,
-	CMD_BASE_BUILD,		/* C10 */
+	CMD_BASE_BUILD,
 	CMD_BASE_IMPORT,
 	CMD_BASE_USAGE,
 	CMD_BASE_PRUNE,
-	/* network (FEATURES N5, N6, N8) */
+	/* network */
 	CMD_NET_STRICT,
 	CMD_NET_LOOSE,
 	CMD_NET_STATUS,
@@ -71,8 +71,8 @@ enum cmd_id {
 	CMD_NET_EGRESS_RM,
 	CMD_NET_EGRESS_LS,
 	CMD_NET_EGRESS_EXPORT,
-	CMD_NET_REFRESH,	/* N4: the pool and /etc/hosts pin, now */
-	/* the git bridge (G1): jbctl runs host git; connect is its transport */
+	CMD_NET_REFRESH,	/* the pool and /etc/hosts pin, now */
+	/* the git bridge: jbctl runs host git; connect is its transport */
 	CMD_GIT_CONNECT,
 	CMD_GIT_FETCH,
 	CMD_GIT_PULL,
@@ -82,13 +82,13 @@ enum cmd_id {
 	CMD_GIT_CHECKOUT,
 	/* agents: the tmux session they run in */
 	CMD_TMUX,
-	/* port forwards (P1) */
+	/* port forwards */
 	CMD_PORT_TO_CONTAINER,
 	CMD_PORT_TO_HOST,
 	CMD_PORT_LS,
 	CMD_PORT_RM,
-	CMD_DOCTOR,		/* D1 */
-	CMD_NET_LOG,		/* B6: what the resolver refused */
+	CMD_DOCTOR,
+	CMD_NET_LOG,		/* what the resolver refused */
 	CMD_NET_SUGGEST,
 	/* read jailbeed.yaml again, on the host only */
 	CMD_RELOAD,

@@ -115,7 +115,7 @@ static const struct yt_field remote_fields[] = {
 	{ .key = NULL }
 };
 
-/* jb-netd's resolver (FEATURES N3) */
+/* jb-netd's resolver */
 static const struct yt_field resolver_fields[] = {
 	{ .key = "upstream", .type = YT_STRING,
 	  .off = offsetof(struct jb_conf, resolver_upstream),
@@ -278,7 +278,7 @@ excluded_list(struct yt_ctx *ctx, const struct yt_node *n, void *base)
 }
 
 /*
- * A mount root is compared with a realpath for exact equality (rule 52):
+ * A mount root is compared with a realpath for exact equality:
  * one that is not in that form ("//", "/./", a trailing "/") could never
  * match, so it is refused here rather than ignored.
  */
@@ -623,14 +623,14 @@ conf_parse(const char *name, const char *buf, size_t len,
 		rc = yt_error(&ctx, yt_get(root, "incus"), "an https url needs "
 		    "client_cert, client_key and server_cert");
 	}
-	/* R37: exclusions are a host restriction; they need it on */
+	/* exclusions are a host restriction; they need it on */
 	if (rc == 0 && tmp->ssh_nexcluded > 0 && !tmp->ssh_restrict_host) {
 		(void)yt_path_push(&ctx, "remote");
 		(void)yt_path_push(&ctx, "ssh");
 		rc = yt_error(&ctx, yt_get(yt_get(root, "remote"), "ssh"),
 		    "excluded_repos needs restrict_host: true");
 	}
-	/* rule 55: a root is a host restriction's exception; it needs it */
+	/* a root is a host restriction's exception; it needs it */
 	if (rc == 0 && tmp->ssh_nroots > 0 && !tmp->ssh_restrict_host) {
 		(void)yt_path_push(&ctx, "remote");
 		(void)yt_path_push(&ctx, "ssh");

@@ -36,7 +36,7 @@
 #define JB_ROOT_REPOS_MAX	16	/* mount_roots[].repos */
 #define JB_ERR_MAX		512
 
-/* remote.ssh.mount_roots[] (R20, rules 52-58) */
+/* remote.ssh.mount_roots[] */
 struct jb_mount_root {
 	char	path[PATH_MAX];		/* absolute, canonical in form */
 	int	readonly;		/* default 1 */
@@ -67,7 +67,7 @@ struct jb_conf {
 	int	ssh_mounts;		/* every optional mount remotely */
 	int	ssh_network;		/* net loose, egress add remotely */
 	int	ssh_files;		/* sftp/scp: -1 unset, 0, 1 */
-	/* journal flood (issue 15 item 3) */
+	/* journal flood */
 	int	ssh_journal_max_kib;	/* rotate past this size */
 	int	ssh_journal_keep;	/* files kept, the current one too */
 	int	ssh_max_unauth;		/* unauthenticated per source */

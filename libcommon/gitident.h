@@ -9,7 +9,7 @@
  */
 
 /*
- * The owner's git identity as the container gets it (issue 12.3): which
+ * The owner's git identity as the container gets it: which
  * user.name and user.email values may travel, and the dev user's
  * ~/.gitconfig that holds them.  Pure: jb-mountd checks what it read,
  * jb-incus checks again what the parent hands it and renders the file.

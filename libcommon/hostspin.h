@@ -9,7 +9,7 @@
  */
 
 /*
- * The managed block of a strict container's /etc/hosts (FEATURES N4):
+ * The managed block of a strict container's /etc/hosts:
  *
  *	# BEGIN jailbee-managed allowlist
  *	198.51.100.14 rot.test

@@ -9,7 +9,7 @@
  */
 
 /*
- * The pure parts of mounts (FEATURES M1-M3, M5, B3): which container
+ * The pure parts of mounts: which container
  * paths a mount may take, what /proc/PID/mountinfo says a mount point
  * holds, deadlines and their file, and the remote mount_roots decision.
  * No system calls here, so every rule is unit-tested (t_mountspec).
@@ -55,7 +55,7 @@ int	mnt_expand(const char *host, const char *home, char *out,
 
 /*
  * A host path after ~ expansion, made canonical without the filesystem
- * (M3): "//" and "." parts and a trailing "/" go; a ".." part
+ * "//" and "." parts and a trailing "/" go; a ".." part
  * is refused, since it means something else once a part is a symlink.
  * 0, or -1 with the reason.
  */

@@ -9,7 +9,7 @@
  */
 
 /*
- * The pure parts of port forwards (FEATURES P1): the device names the
+ * The pure parts of port forwards: the device names the
  * suite gives its Incus proxy devices, the address and port syntax it
  * accepts, and the listen/connect strings of a device both ways.  No
  * system calls here: every rule is unit-tested (t_portspec), and the

@@ -192,7 +192,7 @@ static const struct yt_field gpg_fields[] = {
 static const struct yt_field ssh_fields[] = {
 	{ .key = "enabled", .type = YT_CUSTOM, .off = RC_OFF(ssh_enabled),
 	  .fn = rc_tribool },
-	/* what ssh.enabled does anyway (M4); false is not done yet */
+	/* what ssh.enabled does anyway; false is not done yet */
 	{ .key = "seed_from_host", .type = YT_CUSTOM, .fn = rc_compat },
 	{ .key = NULL }
 };

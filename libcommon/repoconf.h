@@ -98,7 +98,7 @@ struct rc_mountlist {
 	size_t		 n;
 };
 
-/* one optional_mounts entry (M2): attached only by jbctl mount */
+/* one optional_mounts entry: attached only by jbctl mount */
 #define RC_OPTIONAL_MAX		64
 #define RC_KIND_MAX		32
 #define RC_DESC_MAX		255
@@ -114,7 +114,7 @@ struct rc_optlist {
 	size_t			 n;
 };
 
-/* one host_ports entry (P1): a host service reachable inside */
+/* one host_ports entry: a host service reachable inside */
 #define RC_PORTS_MAX		64
 struct rc_port {
 	char		name[41];		/* [a-z0-9-], the device's */
@@ -265,13 +265,13 @@ struct repoconf {
 	struct rc_revert	loose_auto_revert;
 	struct rc_revert	mount_auto_revert;
 	char			github_token[RC_TOKEN_MAX + 1];
-	int			gpg_enabled;	/* gpg.enabled (M4) */
-	int			ssh_enabled;	/* ssh.enabled (M4) */
+	int			gpg_enabled;	/* gpg.enabled */
+	int			ssh_enabled;	/* ssh.enabled */
 	char			base_alias[RC_ALIAS_MAX + 1];
 	/* Debian packages the image adds, space-separated */
 	char			base_packages[RC_PACKAGES_MAX + 1];
 	struct rc_agentlist	agents;		/* agents.<name>, claude */
-	struct rc_autostart	autostart;	/* wt-agent2: autostart.* */
+	struct rc_autostart	autostart;	/* autostart.* */
 };
 
 /* the template `jbctl config init` writes: parses as the repo layer */

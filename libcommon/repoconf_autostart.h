@@ -49,7 +49,7 @@ int	rc_autostart_check(const struct rc_autostart *,
 	    const struct rc_optlist *opt, char *err, size_t errlen);
 
 /*
- * The escalation gate (R27): what conf's autostart and agents grant that
+ * The escalation gate: what conf's autostart and agents grant that
  * base's (the default branch's config) do not, one "+ ..." line each
  * into out: a step with network: loose that base has not loose under
  * the same trigger and name; a step's mount that base's step of that

@@ -11,7 +11,7 @@
 /*
  * What each process still needs once it serves: one sandbox_<process>()
  * each, applied after its privilege drop and start-up work.  Everything
- * not named here is refused from then on (FEATURES B1).  Test builds
+ * not named here is refused from then on.  Test builds
  * (JB_TESTHOOKS) add openat where a process has none, so that a test can
  * ask it to open a file and see Landlock, not seccomp, refuse.
  */
@@ -197,10 +197,10 @@ sandbox_jb_netd(const char *state_dir)
 /*
  * jb-mountd: reads what the owner can read and runs git to describe a
  * checkout.  It writes one directory only, its own under the state
- * directory (mount deadlines, M2): renameat for an atomic replace,
+ * directory (mount deadlines): renameat for an atomic replace,
  * fsync so a deadline survives a crash, openat2 to resolve a mount
- * source without following symlinks (M3); mkdirat, fchmod and unlinkat
- * for ssh.enabled's shared ~/.ssh, kept in that same directory (M4).
+ * source without following symlinks; mkdirat, fchmod and unlinkat
+ * for ssh.enabled's shared ~/.ssh, kept in that same directory.
  * git runs under the same rules.
  */
 void
@@ -220,7 +220,7 @@ sandbox_jb_mountd(const char *statedir)
 		/* mounts: sources and deadlines */
 		SCMP_SYS(openat2), SCMP_SYS(renameat), SCMP_SYS(renameat2),
 		SCMP_SYS(fsync),
-		/* ssh.enabled's shared ~/.ssh, in statedir (M4) */
+		/* ssh.enabled's shared ~/.ssh, in statedir */
 		SCMP_SYS(mkdirat), SCMP_SYS(fchmod), SCMP_SYS(unlinkat),
 	};
 	static const unsigned long ioctls[] = { TCGETS };

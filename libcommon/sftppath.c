@@ -48,7 +48,7 @@ sftppath_utf8_seq(const unsigned char *s, size_t left)
 	return n;
 }
 
-/* well-formed UTF-8, no control character (C0, DEL) */
+/* well-formed UTF-8, no control character (DEL) */
 int
 sftppath_utf8(const char *p, size_t len)
 {

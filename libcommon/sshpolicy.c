@@ -49,7 +49,7 @@ sshpolicy_host(enum cmd_id id)
 	/* strict only narrows a container; status reads it */
 	case CMD_NET_STRICT:
 	case CMD_NET_STATUS:
-	/* container-scope rm only narrows; ls and export read (R23) */
+	/* container-scope rm only narrows; ls and export read */
 	case CMD_NET_EGRESS_RM:
 	case CMD_NET_EGRESS_LS:
 	case CMD_NET_EGRESS_EXPORT:
@@ -74,7 +74,7 @@ sshpolicy_host(enum cmd_id id)
 	case CMD_NET_LOG:
 	case CMD_NET_SUGGEST:
 		return SSHP_HOST_ALLOWED;
-	/* R19: setting up the host is the local owner's business */
+	/* setting up the host is the local owner's business */
 	case CMD_INIT:
 	case CMD_CONFIG_INIT:
 	case CMD_REMOTE_SSH_KEY_ADD:
@@ -99,7 +99,7 @@ sshpolicy_host(enum cmd_id id)
 	/*
 	 * the security page names net refresh among the host's own
 	 * commands: it admits addresses nobody in the container asked for
-	 * (N4)
+	 *
 	 */
 	case CMD_NET_REFRESH:
 	/*
@@ -118,7 +118,7 @@ sshpolicy_host(enum cmd_id id)
 	case CMD_GIT_DIFF:
 	case CMD_GIT_LOG:
 	case CMD_GIT_CHECKOUT:
-	/* R19: the seed names it: a host service opened to the container */
+	/* the seed names it: a host service opened to the container */
 	case CMD_PORT_TO_CONTAINER:
 	/* the host's own configuration: never over SSH (below) */
 	case CMD_RELOAD:
@@ -429,13 +429,13 @@ sshpolicy_decide(const struct sshp_conf *pc, int argc, char *argv[],
 		    "without --into: it would move the host's checked-out "
 		    "branch and its tree (the git bridge updates refs only); "
 		    "use git pull NAME --into BRANCH, or git fetch NAME");
-	/* R40: with exclusions, nothing that shows every repo's settings */
+	/* with exclusions, nothing that shows every repo's settings */
 	if (pc->excluded && pc->restrict_host && c->id == CMD_CONFIG_SHOW &&
 	    (out->optset & 1U) && strcmp(out->opts[0], "global") == 0)
 		return refuse(r, "excluded_repos", "config show --layer "
 		    "global: refused over SSH while repos are excluded "
 		    "(remote.ssh.excluded_repos)");
-	/* R19: new --net loose, in any spelling, as net loose itself */
+	/* new --net loose, in any spelling, as net loose itself */
 	if (pc->restrict_host && !pc->network_unlocked && c->id == CMD_NEW &&
 	    net_loose(c, out))
 		return refuse(r, "restrict_host", "new --net loose: acts on "

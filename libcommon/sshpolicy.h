@@ -27,7 +27,7 @@ enum sshp_mode {
 	SSHP_DISABLED,
 };
 
-/* how restrict_host treats a leaf (R19 and on) */
+/* how restrict_host treats a leaf */
 enum sshp_host {
 	SSHP_HOST_UNKNOWN = 0,	/* a leaf nobody classified: refused */
 	SSHP_HOST_ALLOWED,
@@ -39,7 +39,7 @@ struct sshp_conf {
 	int		  restrict_host;
 	const char	(*allow)[48];	/* allowlist: exact leaves */
 	int		  nallow;
-	int		  excluded;	/* some repo is excluded (R40) */
+	int		  excluded;	/* some repo is excluded */
 	/* remote.ssh.mounts or mount_roots: mount goes on to jailbeed */
 	int		  mount_unlocked;
 	/*

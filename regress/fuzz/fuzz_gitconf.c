@@ -10,7 +10,7 @@
 
 /*
  * libFuzzer target for git config syntax (gitconf.c) and the container's
- * ~/.gitconfig (gitident.c), issue 12.3.  Whatever the input: every
+ * ~/.gitconfig (gitident.c).  Whatever the input: every
  * entry has a section and key of git's characters, lower-cased, and a
  * value no longer than the input; when the identity read from it is one
  * the container may have, the file rendered for it parses back to the

@@ -9,7 +9,7 @@
  */
 
 /*
- * libFuzzer target for jb-netd's repo override file (N7): whatever
+ * libFuzzer target for jb-netd's repo override file: whatever
  * parses prints back to text that parses to the same text again, merges
  * into a container of each repo without error, and a refusal names the
  * file and line and leaves the layer untouched.

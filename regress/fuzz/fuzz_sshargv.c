@@ -58,7 +58,7 @@ judge(const struct sshp_conf *pc, int argc, char **argv)
 			    strcmp(r.cmd->opts[k].lname, "mount") == 0)
 				abort();
 		}
-		/* R20: mount alone passes, and only when unlocked */
+		/* mount alone passes, and only when unlocked */
 		if (pc->restrict_host &&
 		    sshpolicy_host(r.cmd->id) != SSHP_HOST_ALLOWED &&
 		    !(r.cmd->id == CMD_MOUNT && pc->mount_unlocked))

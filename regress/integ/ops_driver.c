@@ -1283,7 +1283,7 @@ gitconfig_init(struct jb_git_write *w, const char *name, const char *user,
 }
 
 /*
- * GITCONFIG (issue 12.3): /home/dev/.gitconfig anew, the dev user's,
+ * GITCONFIG: /home/dev/.gitconfig anew, the dev user's,
  * 0644, exactly the identity given; a symlink left there by root in the
  * container is replaced, not written through; bad values, root's ids and
  * a container that is not ours are refused.

@@ -8,7 +8,7 @@
  * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
  */
 
-/* jb-netd's record of what it admitted (admitted.h): N3, N4 */
+/* jb-netd's record of what it admitted (admitted.h) */
 
 #include <stdint.h>
 #include <string.h>

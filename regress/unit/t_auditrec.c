@@ -65,7 +65,7 @@ ATF_TC_BODY(hostile, tc)
 	size_t			i;
 
 	rec(&r, "net.dns-refused", "jb-demo-main");
-	/* terminal bytes: ESC, CSI (C1), BEL, a newline, a lone byte */
+	/* terminal bytes: ESC, CSI, BEL, a newline, a lone byte */
 	audit_str(&r, "top", "a\033[31mb\xc2\x9b" "c\007d\ne\xff");
 	ATF_REQUIRE(audit_format(&r, line, sizeof(line)) > 0);
 	ATF_CHECK(strstr(line, "\"top\":\"a?[31mb??c?d?e?\"") != NULL);

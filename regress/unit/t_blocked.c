@@ -8,7 +8,7 @@
  * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
  */
 
-/* The resolver's refused names (B6): counted, bounded, forgotten. */
+/* The resolver's refused names: counted, bounded, forgotten. */
 
 #include <stdio.h>
 #include <string.h>

@@ -347,7 +347,7 @@ ATF_TC_BODY(remote_ssh, tc)
 	    "string");
 }
 
-/* issue 15 item 3: the journal's rotation and the per-source limits */
+/* the journal's rotation and the per-source limits */
 ATF_TC_WITHOUT_HEAD(remote_flood_limits);
 ATF_TC_BODY(remote_flood_limits, tc)
 {
@@ -410,7 +410,7 @@ ATF_TC_BODY(remote_mount_roots, tc)
 	BAD("remote:\n  ssh:\n    restrict_host: false\n"
 	    "    mount_roots: [{path: /srv}]\n",
 	    "x.yaml:2: remote.ssh: mount_roots needs restrict_host: true");
-	/* mounts alone does not need restrict_host (rule 56) */
+	/* mounts alone does not need restrict_host */
 	yaml = "remote: {ssh: {restrict_host: false, mounts: true}}\n";
 	ATF_REQUIRE_MSG(conf_parse("x.yaml", yaml, strlen(yaml), &c, err,
 	    sizeof(err)) == 0, "%s", err);

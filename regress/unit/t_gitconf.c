@@ -11,7 +11,7 @@
 /*
  * git config syntax as git reads it (gitconf.c), the owner's identity
  * taken from it, and the ~/.gitconfig the container gets (gitident.c)
- * (issue 12.3)
+ *
  */
 
 #include <stdio.h>

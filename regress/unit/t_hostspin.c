@@ -8,7 +8,7 @@
  * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
  */
 
-/* the /etc/hosts managed block: lines, checks and the merge (N4) */
+/* the /etc/hosts managed block: lines, checks and the merge */
 
 #include <stdint.h>
 #include <stdio.h>

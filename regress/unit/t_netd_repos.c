@@ -9,7 +9,7 @@
  */
 
 /*
- * The repo override layer (N7): its file, add and rm, and how it is
+ * The repo override layer: its file, add and rm, and how it is
  * merged into each container of the repo beside the config and the
  * container's own overrides.
  */

@@ -8,7 +8,7 @@
  * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
  */
 
-/* jb-netd's cumulative pool: upsert, eviction, pins and its file (N4) */
+/* jb-netd's cumulative pool: upsert, eviction, pins and its file */
 
 #include <stdint.h>
 #include <stdio.h>

@@ -8,7 +8,7 @@
  * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
  */
 
-/* Port forwards' pure parts (FEATURES P1): names, addresses, endpoints. */
+/* Port forwards' pure parts: names, addresses, endpoints. */
 
 #include <string.h>
 

@@ -596,7 +596,7 @@ ATF_TC_BODY(github_token, tc)
 	repoconf_free(&c);
 }
 
-/* host_ports (P1): defaults filled, replaced by name, IPv4 literals only */
+/* host_ports: defaults filled, replaced by name, IPv4 literals only */
 ATF_TC_WITHOUT_HEAD(host_ports);
 ATF_TC_BODY(host_ports, tc)
 {
@@ -666,7 +666,7 @@ ATF_TC_BODY(host_ports, tc)
 	    "container");
 }
 
-/* optional_mounts (M2): read-only by default, replaced per kind */
+/* optional_mounts: read-only by default, replaced per kind */
 ATF_TC_WITHOUT_HEAD(optional_mounts);
 ATF_TC_BODY(optional_mounts, tc)
 {

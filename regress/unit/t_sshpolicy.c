@@ -101,7 +101,7 @@ ATF_TC_BODY(mount_unlocked_by_grant, tc)
 {
 	struct sshp_conf	pc = full;
 
-	/* R20: refused while neither mounts nor mount_roots is set */
+	/* refused while neither mounts nor mount_roots is set */
 	ATF_CHECK(decide(&full, "mount aws box") == -1);
 	ATF_CHECK_STREQ(res.err, "mount: refused over SSH unless "
 	    "remote.ssh.mounts or remote.ssh.mount_roots grants it");
@@ -208,7 +208,7 @@ ATF_TC_BODY(restrict_host, tc)
 		ATF_CHECK(strstr(res.err, "restrict_host") != NULL);
 		ATF_CHECK_STREQ(res.reason, "restrict_host");
 	}
-	/* N4 (wt-pin): the security page lists net refresh as the host's */
+	/* the security page lists net refresh as the host's */
 	ATF_CHECK(decide(&full, "net refresh box") == -1);
 	ATF_CHECK_STREQ(res.reason, "restrict_host");
 	/* what only narrows or reads a container stays */
@@ -217,14 +217,14 @@ ATF_TC_BODY(restrict_host, tc)
 	ATF_CHECK(decide(&full, "new box --net strict") == 0);
 	ATF_CHECK(decide(&full, "unmount aws box") == 0);
 	ATF_CHECK(decide(&full, "mount ls box") == 0);
-	/* R23: container-scope egress rm narrows; ls and export read */
+	/* container-scope egress rm narrows; ls and export read */
 	ATF_CHECK(decide(&full, "net egress rm example.com:443 box") == 0);
 	ATF_CHECK(decide(&full, "net egress ls box") == 0);
 	ATF_CHECK(decide(&full, "net egress export box") == 0);
-	/* D1: doctor reads; refused only while repos are excluded */
+	/* doctor reads; refused only while repos are excluded */
 	ATF_CHECK(decide(&full, "doctor") == 0);
 	ATF_CHECK(decide(&full, "doctor -o json") == 0);
-	/* P1: a container service on the host's loopback; ls, rm */
+	/* a container service on the host's loopback; ls, rm */
 	ATF_CHECK(decide(&full, "port to-host box 8080") == 0);
 	ATF_CHECK(decide(&full, "port to-host box 8080 --host-port auto") ==
 	    0);
@@ -299,7 +299,7 @@ ATF_TC_BODY(egress_repo_never, tc)
 	};
 	int	i;
 
-	/* R23: refused with restrict_host off and when allowlisted too */
+	/* refused with restrict_host off and when allowlisted too */
 	for (i = 0; line[i] != NULL; i++) {
 		ATF_CHECK_MSG(decide(&open_host, line[i]) == -1, "%s",
 		    line[i]);
