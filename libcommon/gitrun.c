@@ -66,7 +66,7 @@ static char	*envp[GITRUN_ENV];
 static int	 nenv;
 static int	 stats_fd = -1;
 
-static int
+static int __attribute__((__format__(__printf__, 1, 2)))
 add_env(const char *fmt, ...)
 {
 	va_list	ap;
@@ -83,7 +83,7 @@ add_env(const char *fmt, ...)
 	return 0;
 }
 
-static int
+static int __attribute__((__format__(__printf__, 1, 2)))
 add_c(const char *fmt, ...)
 {
 	va_list	ap;
