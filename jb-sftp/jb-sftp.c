@@ -276,22 +276,37 @@ do_read(const char *rel, const char *off)
 	}
 }
 
-static int
-full(void *p, size_t len)
-{
-	char	*c = p;
-	ssize_t	 n;
+/*
+ * Frames come in through a buffer of IN_MAX bytes filled by as large
+ * reads as stdin gives, so a frame costs about one read, not two.
+ */
+#define IN_MAX	(1024 * 1024)
+static char	inbuf[IN_MAX];
+static size_t	in_off, in_len;
 
-	while (len > 0) {
-		if ((n = read(0, c, len)) == -1) {
+/* n bytes at inbuf + in_off: 1; 0 at the end before any; -1 short */
+static int
+in_need(size_t n)
+{
+	ssize_t	r;
+
+	if (in_len - in_off >= n)
+		return 1;
+	if (in_off > 0) {
+		memmove(inbuf, inbuf + in_off, in_len - in_off);
+		in_len -= in_off;
+		in_off = 0;
+	}
+	while (in_len < n) {
+		if ((r = read(0, inbuf + in_len, sizeof(inbuf) - in_len)) ==
+		    -1) {
 			if (errno == EINTR)
 				continue;
 			return -1;
 		}
-		if (n == 0)
-			return c == p ? 0 : -1;
-		c += n;
-		len -= n;
+		if (r == 0)
+			return in_len == 0 ? 0 : -1;
+		in_len += r;
 	}
 	return 1;
 }
@@ -300,7 +315,6 @@ full(void *p, size_t len)
 static void
 do_write(const char *rel, char **av)
 {
-	static char		 buf[SFTPREC_WRITE_MAX];
 	struct sftprec_write	 w;
 	struct stat		 st;
 	unsigned int		 flags;
@@ -323,17 +337,24 @@ do_write(const char *rel, char **av)
 		status(errno);
 	if (!S_ISREG(st.st_mode))
 		status(EINVAL);
+	/* a larger pipe, where stdin is one, lets more wait for us */
+	(void)fcntl(0, F_SETPIPE_SZ, IN_MAX);
 	status_ok();
-	while ((r = full(&w, sizeof(w))) == 1) {
-		if (w.len > sizeof(buf))
+	while ((r = in_need(sizeof(w))) == 1) {
+		memcpy(&w, inbuf + in_off, sizeof(w));
+		in_off += sizeof(w);
+		if (w.len > SFTPREC_WRITE_MAX)
 			status(EINVAL);
-		if (full(buf, w.len) != 1)
+		if (w.len > 0 && in_need(w.len) != 1)
 			status(EIO);
 		if (w.offset > SFTPREC_FILE_MAX ||
 		    w.len > SFTPREC_FILE_MAX - w.offset)
 			status(EFBIG);
-		if (pwrite(fd, buf, w.len, w.offset) != (ssize_t)w.len)
+		errno = 0;
+		if (pwrite(fd, inbuf + in_off, w.len, w.offset) !=
+		    (ssize_t)w.len)
 			status(errno ? errno : EIO);
+		in_off += w.len;
 	}
 	if (r == -1)
 		status(EIO);
