@@ -251,6 +251,50 @@ files_off_body() {
 }
 files_off_cleanup() { jb_cleanup; }
 
+atf_test_case helper_dies_mid_put cleanup
+helper_dies_mid_put_head() {
+	atf_set descr "the in-container helper killed while a put streams:" \
+	    "the put fails (frames held in the session are never" \
+	    "acknowledged as written and then lost); the file is short"
+	atf_set require.user root
+	atf_set timeout 600
+}
+helper_dies_mid_put_body() {
+	sftp_start
+	jb_tools
+	jb_image
+	jb_repo
+	p=$(jb_prefix)
+	c=$p-box
+	atf_check -e ignore jbo repo new box
+	head -c $((256 * 1024 * 1024)) /dev/urandom > big
+	printf 'put big /%s/big\n' "$c" > batch.txt
+	jsftp -b batch.txt jailbee@127.0.0.1 > batch.out 2> batch.err &
+	put=$!
+	i=0
+	until [ "$(in_ctr $c stat -c %s /home/dev/$p/big 2>/dev/null ||
+	    echo 0)" -gt 0 ]; do
+		[ $i -lt 300 ] || atf_fail "the put did not start"
+		kill -0 $put 2>/dev/null || atf_fail "the put ended early"
+		sleep 0.1
+		i=$((i + 1))
+	done
+	atf_check in_ctr $c sh -c 'n=0
+	    for d in /proc/[0-9]*; do
+		case $(cat $d/comm 2>/dev/null) in
+		jb-sftp*) kill -9 ${d#/proc/} && n=$((n + 1)) ;;
+		esac
+	    done
+	    [ $n -gt 0 ]'
+	wait $put && atf_fail "the put succeeded with its helper killed"
+	atf_check -o match:"(write|close) remote" \
+	    cat batch.err
+	sz=$(in_ctr $c stat -c %s /home/dev/$p/big)
+	[ "$sz" -lt $((256 * 1024 * 1024)) ] ||
+	    atf_fail "the whole file arrived ($sz bytes): the helper was not killed"
+}
+helper_dies_mid_put_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
 atf_test_case eight_at_once cleanup
 eight_at_once_head() {
 	atf_set descr "9 concurrent downloads: never more than 8 container" \
@@ -292,6 +336,7 @@ eight_at_once_cleanup() { jb_containers_cleanup; jb_cleanup; }
 atf_init_test_cases() {
 	atf_add_test_case tree_and_transfers
 	atf_add_test_case large_put
+	atf_add_test_case helper_dies_mid_put
 	atf_add_test_case confinement
 	atf_add_test_case files_off
 	atf_add_test_case eight_at_once
