@@ -383,13 +383,26 @@ ws_frame_header(uint8_t *h, int opcode, int fin, uint64_t len,
 	return n;
 }
 
-/* offset: where p starts within the payload, for masking in pieces */
+/*
+ * offset: where p starts within the payload, for masking in pieces.
+ * Eight bytes at a time (the key repeated), then the rest one by one.
+ */
 void
 ws_mask(uint8_t *p, size_t len, const uint8_t *key, size_t offset)
 {
-	size_t	i;
+	uint8_t		k8[8];
+	uint64_t	k, w;
+	size_t		i;
 
-	for (i = 0; i < len; i++)
+	for (i = 0; i < sizeof(k8); i++)
+		k8[i] = key[(offset + i) & 3];
+	memcpy(&k, k8, sizeof(k));
+	for (i = 0; i + sizeof(w) <= len; i += sizeof(w)) {
+		memcpy(&w, p + i, sizeof(w));
+		w ^= k;
+		memcpy(p + i, &w, sizeof(w));
+	}
+	for (; i < len; i++)
 		p[i] ^= key[(offset + i) & 3];
 }
 

@@ -670,6 +670,25 @@ ATF_TC_BODY(encoder, tc)
 		ATF_REQUIRE_EQ(p[i], (uint8_t)(i * 31));
 }
 
+ATF_TC_WITHOUT_HEAD(mask_words);
+ATF_TC_BODY(mask_words, tc)
+{
+	const uint8_t	key[4] = { 0x12, 0x9a, 0xe5, 0x07 };
+	uint8_t		p[64], q[64];
+	size_t		len, off, i;
+
+	/* every length and starting offset: the same as byte by byte */
+	for (len = 0; len <= sizeof(p); len++)
+		for (off = 0; off < 8; off++) {
+			for (i = 0; i < len; i++)
+				p[i] = q[i] = (uint8_t)(i * 7 + len);
+			ws_mask(p, len, key, off);
+			for (i = 0; i < len; i++)
+				q[i] ^= key[(off + i) & 3];
+			ATF_REQUIRE(memcmp(p, q, len) == 0);
+		}
+}
+
 ATF_TC_WITHOUT_HEAD(handshake);
 ATF_TC_BODY(handshake, tc)
 {
@@ -997,6 +1016,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, utf8);
 	ATF_TP_ADD_TC(tp, every_split);
 	ATF_TP_ADD_TC(tp, encoder);
+	ATF_TP_ADD_TC(tp, mask_words);
 	ATF_TP_ADD_TC(tp, handshake);
 	ATF_TP_ADD_TC(tp, conn_exchange);
 	ATF_TP_ADD_TC(tp, conn_pause_and_end);
