@@ -55,8 +55,12 @@ xjob_free(void *arg)
 	free(x);
 }
 
-static int
-pack(char *buf, size_t size, size_t *off, uint32_t *n, const char *s)
+/*
+ * Append s to a packed argv (NUL-separated strings in buf), counting it
+ * in *n; -1 when it does not fit, and then nothing is appended.
+ */
+int
+argv_pack(char *buf, size_t size, size_t *off, uint32_t *n, const char *s)
 {
 	size_t	l = strlen(s) + 1;
 
@@ -191,39 +195,39 @@ exec_start_cmd(struct req *r, int ok, const char *err)
 	q->rows = job->cmd.rows;
 	if (job->cmd.id == CMD_SHELL || job->cmd.id == CMD_TMUX) {
 		q->interactive = 1;
-		bad |= pack(q->argv, sizeof(q->argv), &off, &q->nargs,
+		bad |= argv_pack(q->argv, sizeof(q->argv), &off, &q->nargs,
 		    "/bin/sh");
-		bad |= pack(q->argv, sizeof(q->argv), &off, &q->nargs, "-c");
-		bad |= pack(q->argv, sizeof(q->argv), &off, &q->nargs,
+		bad |= argv_pack(q->argv, sizeof(q->argv), &off, &q->nargs, "-c");
+		bad |= argv_pack(q->argv, sizeof(q->argv), &off, &q->nargs,
 		    job->cmd.id == CMD_SHELL ? shell_script : tmux_script);
 	} else if (job->cmd.id == CMD_GIT_CONNECT) {
 		/* the command is ours: only the service is the client's */
-		bad |= pack(q->argv, sizeof(q->argv), &off, &q->nargs, "git");
+		bad |= argv_pack(q->argv, sizeof(q->argv), &off, &q->nargs, "git");
 		if (strcmp(job->args[1], "receive-pack") == 0)
 			/* the checked-out branch moves with a clean tree only */
-			bad |= pack(q->argv, sizeof(q->argv), &off, &q->nargs,
-			    "-c") | pack(q->argv, sizeof(q->argv), &off,
+			bad |= argv_pack(q->argv, sizeof(q->argv), &off, &q->nargs,
+			    "-c") | argv_pack(q->argv, sizeof(q->argv), &off,
 			    &q->nargs, "receive.denyCurrentBranch="
 			    "updateInstead");
-		bad |= pack(q->argv, sizeof(q->argv), &off, &q->nargs,
+		bad |= argv_pack(q->argv, sizeof(q->argv), &off, &q->nargs,
 		    job->args[1]);
-		bad |= pack(q->argv, sizeof(q->argv), &off, &q->nargs, q->cwd);
+		bad |= argv_pack(q->argv, sizeof(q->argv), &off, &q->nargs, q->cwd);
 	} else {
 		q->interactive = job->cmd.tty != 0;
 		for (i = 1; i < job->nargs; i++)
-			bad |= pack(q->argv, sizeof(q->argv), &off, &q->nargs,
+			bad |= argv_pack(q->argv, sizeof(q->argv), &off, &q->nargs,
 			    job->args[i]);
 	}
-	bad |= pack(q->env, sizeof(q->env), &eoff, &q->nenv, "HOME=/home/dev");
-	bad |= pack(q->env, sizeof(q->env), &eoff, &q->nenv, "USER=dev");
-	bad |= pack(q->env, sizeof(q->env), &eoff, &q->nenv, "LOGNAME=dev");
+	bad |= argv_pack(q->env, sizeof(q->env), &eoff, &q->nenv, "HOME=/home/dev");
+	bad |= argv_pack(q->env, sizeof(q->env), &eoff, &q->nenv, "USER=dev");
+	bad |= argv_pack(q->env, sizeof(q->env), &eoff, &q->nenv, "LOGNAME=dev");
 	snprintf(kv, sizeof(kv), "TERM=%s", job->cmd.term[0] ?
 	    job->cmd.term : "xterm");
-	bad |= pack(q->env, sizeof(q->env), &eoff, &q->nenv, kv);
+	bad |= argv_pack(q->env, sizeof(q->env), &eoff, &q->nenv, kv);
 	/* a session's markers and terminal identity */
 	for (i = 0, p = job->renv; job->remote && (uint32_t)i < job->nrenv;
 	    i++, p += strlen(p) + 1)
-		bad |= pack(q->env, sizeof(q->env), &eoff, &q->nenv, p);
+		bad |= argv_pack(q->env, sizeof(q->env), &eoff, &q->nenv, p);
 	if (bad) {
 		free(q);
 		job_end(job, 0, "the command line is too long");

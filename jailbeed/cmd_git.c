@@ -240,19 +240,6 @@ exec_done(struct req *r, int ok, const char *err)
 	git_finish(g);
 }
 
-static int
-pack(char *buf, size_t size, size_t *off, uint32_t *n, const char *s)
-{
-	size_t	l = strlen(s) + 1;
-
-	if (*off + l > size)
-		return -1;
-	memcpy(buf + *off, s, l);
-	*off += l;
-	(*n)++;
-	return 0;
-}
-
 /* a name as it may be shown on the remote terminal */
 static const char *
 show(char *buf, size_t len, const char *s)
@@ -349,12 +336,12 @@ git_start(struct job *job, struct repo_ctx *ctx)
 	q->uid = env->owner_uid;
 	q->gid = env->owner_gid;
 	(void)snprintf(q->cwd, sizeof(q->cwd), "/home/dev/%s", in->prefix);
-	bad |= pack(q->argv, sizeof(q->argv), &off, &q->nargs, "git");
-	bad |= pack(q->argv, sizeof(q->argv), &off, &q->nargs, "upload-pack");
-	bad |= pack(q->argv, sizeof(q->argv), &off, &q->nargs, q->cwd);
-	bad |= pack(q->env, sizeof(q->env), &eoff, &q->nenv, "HOME=/home/dev");
-	bad |= pack(q->env, sizeof(q->env), &eoff, &q->nenv, "USER=dev");
-	bad |= pack(q->env, sizeof(q->env), &eoff, &q->nenv, "LOGNAME=dev");
+	bad |= argv_pack(q->argv, sizeof(q->argv), &off, &q->nargs, "git");
+	bad |= argv_pack(q->argv, sizeof(q->argv), &off, &q->nargs, "upload-pack");
+	bad |= argv_pack(q->argv, sizeof(q->argv), &off, &q->nargs, q->cwd);
+	bad |= argv_pack(q->env, sizeof(q->env), &eoff, &q->nenv, "HOME=/home/dev");
+	bad |= argv_pack(q->env, sizeof(q->env), &eoff, &q->nenv, "USER=dev");
+	bad |= argv_pack(q->env, sizeof(q->env), &eoff, &q->nenv, "LOGNAME=dev");
 	if (bad) {
 		free(q);
 		job_end(job, 0, "the command line is too long");

@@ -41,6 +41,7 @@ int	repo_container_name(const struct repo_ctx *, const char *, char *,
 
 struct cmd;
 const struct cmd *job_unhandled(void);
+int	argv_pack(char *, size_t, size_t *, uint32_t *, const char *);
 void	cmd_init(struct job *);
 void	cmd_new(struct job *);
 void	cmd_ls(struct job *);

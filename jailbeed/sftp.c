@@ -33,6 +33,7 @@
 
 #include "auditrec.h"
 #include "jailbeed.h"
+#include "jobs.h"
 #include "log.h"
 #include "sftppath.h"
 #include "sftprec.h"
@@ -283,18 +284,8 @@ exec_done(struct req *r, int ok, const char *err)
 	slot_free();
 }
 
-static int
-pack(struct jb_incus_exec *q, size_t *off, const char *s)
-{
-	size_t	l = strlen(s) + 1;
-
-	if (*off + l > sizeof(q->argv))
-		return -1;
-	memcpy(q->argv + *off, s, l);
-	*off += l;
-	q->nargs++;
-	return 0;
-}
+/* one more argument of the helper's packed argv */
+#define ARG(s)	argv_pack(q->argv, sizeof(q->argv), &off, &q->nargs, (s))
 
 static void
 op_exec(struct sftpop *o)
@@ -316,23 +307,23 @@ op_exec(struct sftpop *o)
 	q->gid = env->owner_gid;
 	strlcpy(q->cwd, "/", sizeof(q->cwd));
 	snprintf(root, sizeof(root), "/home/dev/%s", o->in.prefix);
-	bad |= pack(q, &off, helper_path);
-	bad |= pack(q, &off, op_names[o->q.op]);
-	bad |= pack(q, &off, root);
-	bad |= pack(q, &off, o->rel);
+	bad |= ARG(helper_path);
+	bad |= ARG(op_names[o->q.op]);
+	bad |= ARG(root);
+	bad |= ARG(o->rel);
 	switch (o->q.op) {
 	case SFTPOP_READ:
 		snprintf(n[0], sizeof(n[0]), "%" PRId64, o->q.offset);
-		bad |= pack(q, &off, n[0]);
+		bad |= ARG(n[0]);
 		break;
 	case SFTPOP_WRITE:
 		snprintf(n[0], sizeof(n[0]), "%u", o->q.flags & 0x1f);
 		snprintf(n[1], sizeof(n[1]), "%u", o->q.mode & 0777);
-		bad |= pack(q, &off, n[0]) | pack(q, &off, n[1]);
+		bad |= ARG(n[0]) | ARG(n[1]);
 		break;
 	case SFTPOP_MKDIR:
 		snprintf(n[0], sizeof(n[0]), "%u", o->q.mode & 0777);
-		bad |= pack(q, &off, n[0]);
+		bad |= ARG(n[0]);
 		break;
 	case SFTPOP_SETSTAT:
 		snprintf(n[0], sizeof(n[0]), "%u", o->q.flags & 0x7);
@@ -341,11 +332,11 @@ op_exec(struct sftpop *o)
 		snprintf(n[3], sizeof(n[3]), "%" PRId64, o->q.atime);
 		snprintf(n[4], sizeof(n[4]), "%" PRId64, o->q.mtime);
 		for (i = 0; i < 5; i++)
-			bad |= pack(q, &off, n[i]);
+			bad |= ARG(n[i]);
 		break;
 	case SFTPOP_RENAME:
 	case SFTPOP_POSIX_RENAME:
-		bad |= pack(q, &off, o->rel2);
+		bad |= ARG(o->rel2);
 		break;
 	}
 	for (i = 0; i < 4; i++) {
