@@ -20,6 +20,9 @@
 
 #include <sys/socket.h>
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -990,7 +993,7 @@ session_run(ssh_bind b, int fd, int chan, const struct jb_sshd_session *peer)
 {
 	struct sess	 st;
 	int64_t		 until;
-	int		 status;
+	int		 status, one = 1;
 
 	/* nothing of the master's libevent signal handling stays */
 	signal(SIGPIPE, SIG_IGN);
@@ -1001,6 +1004,14 @@ session_run(ssh_bind b, int fd, int chan, const struct jb_sshd_session *peer)
 	signal(SIGALRM, SIG_DFL);
 	/* the login grace: SIGALRM ends a connection still not logged in */
 	alarm(SSHD_LOGIN_GRACE);
+
+	/*
+	 * Every SSH message goes out when it is made.  With Nagle's
+	 * algorithm a small one (an SFTP WRITE's status) waits behind the
+	 * last one until the client acknowledges it, and the client stops
+	 * sending meanwhile: uploads stalled for tens of milliseconds.
+	 */
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 
 	memset(&st, 0, sizeof(st));
 	st.fd_io = st.fd_err = -1;
