@@ -155,12 +155,7 @@ main(int argc, char *argv[])
 	struct passwd		*pw;
 
 	child_init(&c, "jb-gitd", argc, argv, &a);
-	if (a.owner == NULL)
-		fatalx("%s: no owner given (-o)", c.name);
-	if ((pw = getpwnam(a.owner)) == NULL)
-		fatalx("%s: owner %s: no such user", c.name, a.owner);
-	if (pw->pw_uid == 0)
-		fatalx("%s: the owner must not be root", c.name);
+	pw = child_owner(&c, &a);
 	if ((owner_home = strdup(pw->pw_dir)) == NULL)
 		fatal("%s: strdup", c.name);
 	(void)snprintf(c.detail, sizeof(c.detail), "git fetch into %s's "

@@ -325,12 +325,7 @@ main(int argc, char *argv[])
 	struct passwd		*pw;
 
 	child_init(&c, "jb-mountd", argc, argv, &a);
-	if (a.owner == NULL)
-		fatalx("%s: no owner given (-o)", c.name);
-	if ((pw = getpwnam(a.owner)) == NULL)
-		fatalx("%s: owner %s: no such user", c.name, a.owner);
-	if (pw->pw_uid == 0)
-		fatalx("%s: the owner must not be root", c.name);
+	pw = child_owner(&c, &a);
 	(void)snprintf(c.detail, sizeof(c.detail), "host view of %s",
 	    pw->pw_name);
 	/* getpwnam()'s buffer is reused by the next lookup: keep copies */

@@ -9,6 +9,7 @@
  */
 
 #include <errno.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -210,6 +211,24 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 	log_setverbose(a->verbose);
 	proc_child_check(name);
 	c->base = event_init();
+}
+
+/*
+ * The user a child serves, named by -o: never root.  The entry is
+ * getpwnam()'s own buffer, valid until the next lookup.
+ */
+struct passwd *
+child_owner(struct child *c, const struct child_args *a)
+{
+	struct passwd	*pw;
+
+	if (a->owner == NULL)
+		fatalx("%s: no owner given (-o)", c->name);
+	if ((pw = getpwnam(a->owner)) == NULL)
+		fatalx("%s: owner %s: no such user", c->name, a->owner);
+	if (pw->pw_uid == 0)
+		fatalx("%s: the owner must not be root", c->name);
+	return pw;
 }
 
 /* end request rid: ok, or failed with err for the user */

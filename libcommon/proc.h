@@ -87,6 +87,7 @@ struct child_args {
 };
 void	child_init(struct child *, const char *, int, char **,
 	    struct child_args *);
+struct passwd	*child_owner(struct child *, const struct child_args *);
 __attribute__((__noreturn__)) void child_run(struct child *);
 void	child_status_reply(struct child *, uint32_t);
 void	child_done(struct child *, uint32_t, int, const char *);
