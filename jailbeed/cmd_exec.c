@@ -195,39 +195,34 @@ exec_start_cmd(struct req *r, int ok, const char *err)
 	q->rows = job->cmd.rows;
 	if (job->cmd.id == CMD_SHELL || job->cmd.id == CMD_TMUX) {
 		q->interactive = 1;
-		bad |= argv_pack(q->argv, sizeof(q->argv), &off, &q->nargs,
-		    "/bin/sh");
-		bad |= argv_pack(q->argv, sizeof(q->argv), &off, &q->nargs, "-c");
-		bad |= argv_pack(q->argv, sizeof(q->argv), &off, &q->nargs,
-		    job->cmd.id == CMD_SHELL ? shell_script : tmux_script);
+		bad |= ARG("/bin/sh");
+		bad |= ARG("-c");
+		bad |= ARG(job->cmd.id == CMD_SHELL ? shell_script :
+		    tmux_script);
 	} else if (job->cmd.id == CMD_GIT_CONNECT) {
 		/* the command is ours: only the service is the client's */
-		bad |= argv_pack(q->argv, sizeof(q->argv), &off, &q->nargs, "git");
+		bad |= ARG("git");
 		if (strcmp(job->args[1], "receive-pack") == 0)
 			/* the checked-out branch moves with a clean tree only */
-			bad |= argv_pack(q->argv, sizeof(q->argv), &off, &q->nargs,
-			    "-c") | argv_pack(q->argv, sizeof(q->argv), &off,
-			    &q->nargs, "receive.denyCurrentBranch="
+			bad |= ARG("-c") | ARG("receive.denyCurrentBranch="
 			    "updateInstead");
-		bad |= argv_pack(q->argv, sizeof(q->argv), &off, &q->nargs,
-		    job->args[1]);
-		bad |= argv_pack(q->argv, sizeof(q->argv), &off, &q->nargs, q->cwd);
+		bad |= ARG(job->args[1]);
+		bad |= ARG(q->cwd);
 	} else {
 		q->interactive = job->cmd.tty != 0;
 		for (i = 1; i < job->nargs; i++)
-			bad |= argv_pack(q->argv, sizeof(q->argv), &off, &q->nargs,
-			    job->args[i]);
+			bad |= ARG(job->args[i]);
 	}
-	bad |= argv_pack(q->env, sizeof(q->env), &eoff, &q->nenv, "HOME=/home/dev");
-	bad |= argv_pack(q->env, sizeof(q->env), &eoff, &q->nenv, "USER=dev");
-	bad |= argv_pack(q->env, sizeof(q->env), &eoff, &q->nenv, "LOGNAME=dev");
+	bad |= ENV("HOME=/home/dev");
+	bad |= ENV("USER=dev");
+	bad |= ENV("LOGNAME=dev");
 	snprintf(kv, sizeof(kv), "TERM=%s", job->cmd.term[0] ?
 	    job->cmd.term : "xterm");
-	bad |= argv_pack(q->env, sizeof(q->env), &eoff, &q->nenv, kv);
+	bad |= ENV(kv);
 	/* a session's markers and terminal identity */
 	for (i = 0, p = job->renv; job->remote && (uint32_t)i < job->nrenv;
 	    i++, p += strlen(p) + 1)
-		bad |= argv_pack(q->env, sizeof(q->env), &eoff, &q->nenv, p);
+		bad |= ENV(p);
 	if (bad) {
 		free(q);
 		job_end(job, 0, "the command line is too long");

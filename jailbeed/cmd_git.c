@@ -336,12 +336,12 @@ git_start(struct job *job, struct repo_ctx *ctx)
 	q->uid = env->owner_uid;
 	q->gid = env->owner_gid;
 	(void)snprintf(q->cwd, sizeof(q->cwd), "/home/dev/%s", in->prefix);
-	bad |= argv_pack(q->argv, sizeof(q->argv), &off, &q->nargs, "git");
-	bad |= argv_pack(q->argv, sizeof(q->argv), &off, &q->nargs, "upload-pack");
-	bad |= argv_pack(q->argv, sizeof(q->argv), &off, &q->nargs, q->cwd);
-	bad |= argv_pack(q->env, sizeof(q->env), &eoff, &q->nenv, "HOME=/home/dev");
-	bad |= argv_pack(q->env, sizeof(q->env), &eoff, &q->nenv, "USER=dev");
-	bad |= argv_pack(q->env, sizeof(q->env), &eoff, &q->nenv, "LOGNAME=dev");
+	bad |= ARG("git");
+	bad |= ARG("upload-pack");
+	bad |= ARG(q->cwd);
+	bad |= ENV("HOME=/home/dev");
+	bad |= ENV("USER=dev");
+	bad |= ENV("LOGNAME=dev");
 	if (bad) {
 		free(q);
 		job_end(job, 0, "the command line is too long");

@@ -42,6 +42,9 @@ int	repo_container_name(const struct repo_ctx *, const char *, char *,
 struct cmd;
 const struct cmd *job_unhandled(void);
 int	argv_pack(char *, size_t, size_t *, uint32_t *, const char *);
+/* one more argument, one more variable: of the exec request q at off, eoff */
+#define ARG(s)	argv_pack(q->argv, sizeof(q->argv), &off, &q->nargs, (s))
+#define ENV(s)	argv_pack(q->env, sizeof(q->env), &eoff, &q->nenv, (s))
 void	cmd_init(struct job *);
 void	cmd_new(struct job *);
 void	cmd_ls(struct job *);

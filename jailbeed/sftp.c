@@ -284,9 +284,6 @@ exec_done(struct req *r, int ok, const char *err)
 	slot_free();
 }
 
-/* one more argument of the helper's packed argv */
-#define ARG(s)	argv_pack(q->argv, sizeof(q->argv), &off, &q->nargs, (s))
-
 static void
 op_exec(struct sftpop *o)
 {
@@ -339,13 +336,8 @@ op_exec(struct sftpop *o)
 		bad |= ARG(o->rel2);
 		break;
 	}
-	for (i = 0; i < 4; i++) {
-		size_t	l = strlen(envs[i]) + 1;
-
-		memcpy(q->env + eoff, envs[i], l);
-		eoff += l;
-		q->nenv++;
-	}
+	for (i = 0; i < 4; i++)
+		bad |= ENV(envs[i]);
 	if (bad) {
 		free(q);
 		refuse(o, ENAMETOOLONG, "path too long");
