@@ -49,6 +49,18 @@ EOS
 	atf_check -o match:"^added SHA256:" ojbctl remote ssh key add key1.pub
 }
 
+# the suite with SFTP on, the test repo, and its running container
+# $p-box; sets p (the prefix) and c (that container)
+box_up() {
+	sftp_start
+	jb_tools
+	jb_image
+	jb_repo
+	p=$(jb_prefix)
+	c=$p-box
+	atf_check -e ignore jbo repo new box
+}
+
 # the batch on stdin, run by sftp; its output and errors kept
 batch() {
 	cat > batch.txt
@@ -70,12 +82,7 @@ tree_and_transfers_head() {
 	atf_set timeout 600
 }
 tree_and_transfers_body() {
-	sftp_start
-	jb_tools
-	jb_image
-	jb_repo
-	p=$(jb_prefix)
-	atf_check -e ignore jbo repo new box
+	box_up
 	atf_check -e ignore jbo repo new other
 	atf_check -e ignore jbo repo new --mount live
 	atf_check -e ignore jbo repo new stopped
@@ -127,12 +134,7 @@ large_put_head() {
 	atf_set timeout 600
 }
 large_put_body() {
-	sftp_start
-	jb_tools
-	jb_image
-	jb_repo
-	p=$(jb_prefix)
-	atf_check -e ignore jbo repo new box
+	box_up
 	head -c $((64 * 1024 * 1024)) /dev/urandom > big
 	sum=$(sha256sum < big | cut -d' ' -f1)
 	printf 'put big /%s/big\n' "$p-box" | batch ||
@@ -155,13 +157,7 @@ confinement_head() {
 	atf_set timeout 600
 }
 confinement_body() {
-	sftp_start
-	jb_tools
-	jb_image
-	jb_repo
-	p=$(jb_prefix)
-	c=$p-box
-	atf_check -e ignore jbo repo new box
+	box_up
 	atf_check -e ignore jbo repo new other
 	r=/home/dev/$p
 	atf_check in_ctr $c ln -s /etc/passwd $r/abs
@@ -254,19 +250,13 @@ files_off_cleanup() { jb_cleanup; }
 atf_test_case helper_dies_mid_put cleanup
 helper_dies_mid_put_head() {
 	atf_set descr "the in-container helper killed while a put streams:" \
-	    "the put fails (frames held in the session are never" \
-	    "acknowledged as written and then lost); the file is short"
+	    "the put fails (a WRITE once acknowledged is never silently" \
+	    "lost); the file is short"
 	atf_set require.user root
 	atf_set timeout 600
 }
 helper_dies_mid_put_body() {
-	sftp_start
-	jb_tools
-	jb_image
-	jb_repo
-	p=$(jb_prefix)
-	c=$p-box
-	atf_check -e ignore jbo repo new box
+	box_up
 	head -c $((256 * 1024 * 1024)) /dev/urandom > big
 	printf 'put big /%s/big\n' "$c" > batch.txt
 	jsftp -b batch.txt jailbee@127.0.0.1 > batch.out 2> batch.err &
@@ -302,13 +292,7 @@ eight_at_once_head() {
 	atf_set timeout 600
 }
 eight_at_once_body() {
-	sftp_start
-	jb_tools
-	jb_image
-	jb_repo
-	p=$(jb_prefix)
-	c=$p-box
-	atf_check -e ignore jbo repo new box
+	box_up
 	atf_check in_ctr $c truncate -s 64M /home/dev/$p/zero
 	i=0
 	while [ $i -lt 9 ]; do
