@@ -789,8 +789,10 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 			    "usage");
 			goto out;
 		}
-		strlcpy(s->repo, repo, sizeof(s->repo));
 		top = registry_path(repo);
+		/* the journal names a registered repo, never the text */
+		if (top != NULL)
+			strlcpy(s->repo, repo, sizeof(s->repo));
 		if (top == NULL || sshsnap_excluded(s->pol, repo)) {
 			snprintf(err, sizeof(err), "no such repo %s", repo);
 			refuse(s, err, top == NULL ? "unknown repo" :
@@ -882,6 +884,9 @@ auth(struct sshsess *s, struct jb_sshd_auth *a)
 			path[0] = '\0';
 		if (strcmp(a->user, SSH_USER) != 0)
 			reason = "user is not jailbee";
+		else if (authkey_type_fido(type))
+			reason = "FIDO security key: user presence cannot be "
+			    "checked";
 		else if (draining)
 			reason = "draining for a new version";
 		else if (path[0] == '\0' || (rc = authkeys_contains(path,

@@ -235,7 +235,8 @@ R12_exec_parsed_without_shell_cleanup() { jb_cleanup; }
 atf_test_case R13_path_options_refused cleanup
 R13_path_options_refused_head() {
 	atf_set descr "new --mount is refused in every spelling, found by the" \
-	    "command's own grammar, whatever the mode"
+	    "command's own grammar, whatever the mode; so is a positional" \
+	    "argument that names a host path (base import FILE)"
 	atf_set require.user root
 }
 R13_path_options_refused_body() {
@@ -244,6 +245,19 @@ R13_path_options_refused_body() {
 		atf_check -s exit:1 -e match:"new --mount is refused over SSH" \
 		    jssh -i key1 jailbee@127.0.0.1 "$line"
 	done
+	# a positional that names a host path, with restrict_host off too:
+	# refused before anything opens it, and the path is not echoed
+	mkdir -p img
+	echo secret > img/secretfile42
+	for line in "base import $(pwd)/img/secretfile42" \
+	    "base import $(pwd)/img/secretfile42 --alias x"; do
+		atf_check -s exit:1 -e match:"base import: argument 1 names a host path: refused over SSH" \
+		    jssh -i key1 jailbee@127.0.0.1 "$line"
+	done
+	jb_audit_has '.command == "base import" and .decision == "refuse" and
+	    .reason == "path argument"' ||
+	    atf_fail "no path refusal of base import in the journal"
+	atf_check -s exit:1 grep -F secretfile42 state/audit.jsonl
 }
 R13_path_options_refused_cleanup() { jb_cleanup; }
 
@@ -435,6 +449,105 @@ R44_journal_body() {
 	    ./bin/jbctl -s "$(jb_sock)" audit --since 5x
 }
 R44_journal_cleanup() { jb_cleanup; }
+
+atf_test_case R44_refusals_keep_no_client_text cleanup
+R44_refusals_keep_no_client_text_head() {
+	atf_set descr "a refusal over SSH of every audited command kind is" \
+	    "journalled with the resolved container or nothing and a fixed" \
+	    "reason, never the client's words"
+	atf_set require.user root
+	atf_set timeout 300
+}
+R44_refusals_keep_no_client_text_body() {
+	ssh_start
+	jb_tools
+	jb_image
+	jb_repo
+	p=$(jb_prefix)
+	atf_check -o ignore -e ignore jbo repo init
+	atf_check -o ignore -e match:"ready: $p-box" \
+	    jssh -i key1 jailbee@127.0.0.1 "new box --repo $p"
+	c=$p-box
+	# each audited kind that reaches a job, with a name that does not
+	# resolve (action, command); then with the container resolved and
+	# the command's own words refused
+	while IFS='|' read -r action cmd; do
+		atf_check -s not-exit:0 -o ignore -e ignore \
+		    jssh -i key1 jailbee@127.0.0.1 "$cmd"
+		jb_audit_has '.action == $a and .decision == "refuse" and
+		    .container == "" and .reason == "unknown container"' \
+		    --arg a "$action" ||
+		    atf_fail "no fixed refusal of $action in the journal"
+	done <<EOC
+start|start sEcret01
+stop|stop sEcret02
+restart|restart sEcret03
+destroy|destroy sEcret04
+net.strict|net strict sEcret05
+net.egress.rm|net egress rm 198.18.1.9:80 sEcret06
+unmount|unmount aws sEcret07
+port.rm|port rm 8080 sEcret08
+port.add|port to-host sEcret09 8080
+git.fetch|git fetch sEcret10 --repo $p
+git.pull|git pull sEcret11 --into sEcret11b --repo $p
+EOC
+	while IFS='|' read -r action cmd; do
+		atf_check -s not-exit:0 -o ignore -e ignore \
+		    jssh -i key1 jailbee@127.0.0.1 "$cmd"
+		jb_audit_has '.action == $a and .decision == "refuse" and
+		    .container == $c and .reason == "refused"' \
+		    --arg a "$action" --arg c "$c" ||
+		    atf_fail "no fixed refusal of $action on $c in the journal"
+	done <<EOC
+unmount|unmount sEcret12 $c
+net.egress.rm|net egress rm sEcret13.example:443 $c
+port.rm|port rm sEcret14 $c
+EOC
+	# new of a name that is not one: refused, and its words not kept
+	atf_check -s not-exit:0 -o ignore -e ignore \
+	    jssh -i key1 jailbee@127.0.0.1 "new 'sEcret15 x' --repo $p"
+	grep "audit: {" jailbeed.log > syslog.copy
+	atf_check -s exit:1 grep -i -- sEcret state/audit.jsonl syslog.copy
+}
+R44_refusals_keep_no_client_text_cleanup() {
+	jb_containers_cleanup
+	jb_cleanup
+}
+
+atf_test_case fido_keys_refused cleanup
+fido_keys_refused_head() {
+	atf_set descr "a FIDO security key (sk-*) is refused by remote ssh" \
+	    "key add and at login, saying why: user presence is not checked"
+	atf_set require.user root
+}
+fido_keys_refused_body() {
+	ssh_start
+	# a well-formed sk-ssh-ed25519 public key (no authenticator needed:
+	# the client offers it and is refused before any signature)
+	sk="sk-ssh-ed25519@openssh.com AAAAGnNrLXNzaC1lZDI1NTE5QG9wZW5zc2guY29tAAAAIAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gAAAABHNzaDo= fido"
+	echo "$sk" > sk.pub
+	chmod 0644 sk.pub
+	cp home/.config/jailbee/authorized_keys keys.before
+	atf_check -s exit:1 \
+	    -e match:"is a FIDO security key: refused, since jb-sshd cannot check that the key was touched" \
+	    ojbctl remote ssh key add sk.pub
+	atf_check -o file:keys.before cat home/.config/jailbee/authorized_keys
+	# written in by hand, it is still refused at login, for that reason
+	echo "$sk" >> home/.config/jailbee/authorized_keys
+	# the private half is never read: the offer is refused first
+	echo "not a key" > sk
+	chmod 0600 sk
+	fp=$(ssh-keygen -lf sk.pub | cut -d' ' -f2)
+	atf_check -s exit:255 -e match:"Permission denied \(publickey\)" \
+	    jssh -i sk jailbee@127.0.0.1 version
+	jb_audit_has '.actor == $fp and .action == "ssh.auth" and
+	    .decision == "refuse" and
+	    .reason == "FIDO security key: user presence cannot be checked"' \
+	    --arg fp "$fp" || atf_fail "no FIDO refusal of $fp in the journal"
+	atf_check -o inline:"jailbeed 0.1.0\n" jssh -i key1 \
+	    jailbee@127.0.0.1 version
+}
+fido_keys_refused_cleanup() { jb_cleanup; }
 
 atf_test_case load_64_concurrent cleanup
 load_64_concurrent_head() {
@@ -1655,9 +1768,11 @@ R12_repo_over_ssh_body() {
 	atf_check -o ignore ./bin/jbctl -s "$(jb_sock)" reload
 	atf_check -s not-exit:0 -e match:"^jailbee: no such repo $p\$" \
 	    jssh -i key1 jailbee@127.0.0.1 "ls --repo $p"
-	jb_audit_has '.repo == "nosuch" and .decision == "refuse" and
+	jb_audit_has '.repo == "" and .decision == "refuse" and
 	    .reason == "unknown repo"' ||
 	    atf_fail "no refusal of an unknown repo in the journal"
+	# the prefix the client typed is not the journal's
+	atf_check -s exit:1 grep -F nosuch state/audit.jsonl
 	jb_audit_has '.repo == $p and .decision == "refuse" and
 	    .reason == "excluded_repos"' --arg p "$p" ||
 	    atf_fail "no refusal of an excluded repo in the journal"
@@ -1866,6 +1981,8 @@ atf_init_test_cases() {
 	atf_add_test_case R38_one_gate
 	atf_add_test_case R43_version_watcher
 	atf_add_test_case R44_journal
+	atf_add_test_case fido_keys_refused
+	atf_add_test_case R44_refusals_keep_no_client_text
 	atf_add_test_case journal_flood
 	atf_add_test_case load_64_concurrent
 	atf_add_test_case login_attempt_limit
