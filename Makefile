@@ -146,7 +146,7 @@ PROGS		:= jailbeed jb-incus jb-netd jb-mountd jb-sshd jbctl \
 # the SFTP helper jailbeed pushes into containers: static, for any libc
 PROGS		+= jb-sftp
 # the git bridge's host writer over SSH (runs git-remote-jailbee beside it)
-JBGITD_SRCS	:= jb-gitd/jb-gitd.c jb-gitd/worker.c
+JBGITD_SRCS	:= jb-gitd/jb-gitd.c jb-gitd/worker.c jb-gitd/into.c
 JAILBEED_SRCS	+= jailbeed/cmd_git.c
 PROGS		+= jb-gitd
 LIBCOMMON	:= $(O)/libcommon.a

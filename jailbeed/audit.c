@@ -368,7 +368,7 @@ audit_job_end(struct job *job, int ok, const char *err)
 		 */
 		ctr = job->remote_found ? job->remote_in.name : "";
 		err = job->remote_reason != NULL ? job->remote_reason :
-		    "refused";
+		    job->audit_reason != NULL ? job->audit_reason : "refused";
 	} else if (ctr[0] == '\0' && def->name_arg > 0 &&
 	    def->name_arg <= job->nargs)
 		ctr = job->args[def->name_arg - 1];

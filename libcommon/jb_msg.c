@@ -542,6 +542,7 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_INCUS_NETINFO,		I, P, jb_netinfo),
 	R0(IMSG_INCUS_ADDRS,		P, I),
 	R(IMSG_INCUS_ADDRS,		I, P, jb_addrs),
+	R0(IMSG_INCUS_KILL,		P, I),
 	RF(IMSG_INCUS_IMAGE_IMPORT,	P, I, jb_image_import),
 	R0(IMSG_INCUS_IMAGES,		P, I),
 	R(IMSG_INCUS_IMAGE,		I, P, jb_image),

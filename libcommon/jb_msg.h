@@ -131,6 +131,8 @@ enum {
 	IMSG_INCUS_NETINFO,	/* P->I, none; I->P struct jb_netinfo */
 	IMSG_INCUS_ADDRS,	/* P->I, none; I->P struct jb_addrs, batches:
 				   addresses taken on the bridge */
+	IMSG_INCUS_KILL,	/* P->I, none; peerid = exec's: SIGKILL the
+				   command and close the exec's streams */
 
 	/* parent <-> jb-incus, base images: 230.. */
 	IMSG_INCUS_IMAGE_IMPORT = 230,	/* P->I, struct jb_image_import + fd */

@@ -514,6 +514,118 @@ R44_refusals_keep_no_client_text_cleanup() {
 	jb_cleanup
 }
 
+atf_test_case git_fetch_ends_upload_pack cleanup
+git_fetch_ends_upload_pack_head() {
+	atf_set descr "an upload-pack that ignores the hang-up and never ends" \
+	    "is killed when an SSH git fetch is done: no exec is left in" \
+	    "jb-incus or the container per fetch"
+	atf_set require.user root
+	atf_set timeout 300
+}
+git_fetch_ends_upload_pack_body() {
+	ssh_start
+	jb_tools
+	jb_image
+	jb_repo
+	p=$(jb_prefix)
+	c=$p-box
+	atf_check -o ignore -e ignore jbo repo init
+	atf_check -e ignore jbo repo new box
+	# root in the container: git that ignores SIGHUP and, once its
+	# upload-pack is done, stays as a sleep holding the exec's streams
+	atf_check incus exec $c -- mv /usr/bin/git /usr/bin/git.real
+	incus exec $c -- sh -c 'cat > /usr/bin/git' <<'EOG'
+#!/bin/sh
+trap '' HUP
+/usr/bin/git.real "$@"
+exec sleep 86413
+EOG
+	atf_check incus exec $c -- chmod 755 /usr/bin/git
+	pid=$(jb_pid jb-incus)
+	for i in 1 2 3; do
+		atf_check -o match:"$c's box -> refs/jailbee/box/box" \
+		    jssh -i key1 jailbee@127.0.0.1 "git fetch $c --repo $p"
+		[ $i -eq 1 ] && fds=$(ls /proc/$pid/fd | wc -l)
+	done
+	# the sleeps are killed: none left after a moment
+	n=0
+	while incus exec $c -- pgrep -x -f "sleep 86413" > /dev/null; do
+		n=$((n + 1))
+		[ $n -lt 50 ] || atf_fail "upload-pack still runs in $c: $(incus exec $c -- pgrep -a sleep)"
+		sleep 0.2
+	done
+	now=$(ls /proc/$pid/fd | wc -l)
+	[ "$now" -le "$fds" ] ||
+	    atf_fail "jb-incus holds $now fds after three fetches, $fds after one"
+}
+git_fetch_ends_upload_pack_cleanup() {
+	jb_containers_cleanup
+	jb_cleanup
+}
+
+atf_test_case git_pull_into_refs_only cleanup
+git_pull_into_refs_only_head() {
+	atf_set descr "git pull --into over SSH moves refs only: not a branch" \
+	    "checked out in a linked worktree, not a name that shadows a" \
+	    "remote-tracking branch or a tag, not the default branch the" \
+	    "escalation gate compares with; each refused, nothing moved"
+	atf_set require.user root
+	atf_set timeout 300
+}
+git_pull_into_refs_only_body() {
+	ssh_start
+	jb_tools
+	jb_image
+	jb_repo
+	p=$(jb_prefix)
+	c=$p-box
+	cat > bin/hg <<EOS
+#!/bin/sh
+exec setpriv --reuid=$JB_OWNER --regid=$JB_OWNER --init-groups \\
+    env HOME=/nonexistent git -C "$(pwd)/repo" "\$@"
+EOS
+	chmod 0755 bin/hg
+	atf_check -o ignore -e ignore jbo repo init
+	atf_check -e ignore jbo repo new box
+	# a branch checked out in a linked worktree, a tag, and the host's
+	# own checkout on feat, so that main is only the default branch
+	mkdir wtd
+	chown $JB_OWNER wtd
+	atf_check -o ignore -e ignore hg worktree add -q $(pwd)/wtd/wt -b wtb \
+	    main~1
+	atf_check hg tag v1 main~2
+	atf_check -o ignore -e ignore hg checkout -q feat
+	hg for-each-ref --format='%(refname) %(objectname)' > refs.before
+	while IFS='|' read -r into why; do
+		atf_check -s not-exit:0 -e match:"$why" \
+		    jssh -i key1 jailbee@127.0.0.1 \
+		    "git pull $c --into $into --repo $p"
+	done <<EOC
+wtb|wtb is checked out in $(pwd)/wtd/wt: the git bridge over SSH updates refs only
+origin/main|--into origin/main starts with the remote name origin/ and would shadow its branches
+v1|--into v1 would shadow the tag v1
+main|main is the repository's default branch, the baseline new compares a config with
+EOC
+	hg update-ref refs/remotes/up/x main
+	atf_check -s not-exit:0 \
+	    -e match:"would shadow the remote-tracking branch refs/remotes/up/x" \
+	    jssh -i key1 jailbee@127.0.0.1 "git pull $c --into up/x --repo $p"
+	hg update-ref -d refs/remotes/up/x
+	# nothing moved, nothing made but the container's own ref
+	hg for-each-ref --format='%(refname) %(objectname)' |
+	    grep -v "^refs/jailbee/" > refs.after
+	atf_check -o file:refs.before cat refs.after
+	# a branch nobody has checked out still moves
+	atf_check -o match:"-> refs/jailbee/box/box" \
+	    jssh -i key1 jailbee@127.0.0.1 "git pull $c --into side --repo $p"
+	atf_check -o inline:"$(hg rev-parse refs/jailbee/box/box)\n" \
+	    hg rev-parse refs/heads/side
+}
+git_pull_into_refs_only_cleanup() {
+	jb_containers_cleanup
+	jb_cleanup
+}
+
 atf_test_case fido_keys_refused cleanup
 fido_keys_refused_head() {
 	atf_set descr "a FIDO security key (sk-*) is refused by remote ssh" \
@@ -1982,6 +2094,8 @@ atf_init_test_cases() {
 	atf_add_test_case R43_version_watcher
 	atf_add_test_case R44_journal
 	atf_add_test_case fido_keys_refused
+	atf_add_test_case git_pull_into_refs_only
+	atf_add_test_case git_fetch_ends_upload_pack
 	atf_add_test_case R44_refusals_keep_no_client_text
 	atf_add_test_case journal_flood
 	atf_add_test_case load_64_concurrent
