@@ -626,6 +626,7 @@ static const struct jb_msg_row rows[] = {
 	RF(IMSG_SSHD_SPAWN,		S, SP, jb_sshd_spawn),
 	RF(IMSG_SSHD_SPAWNED,		SP, S, jb_sshd_spawn),
 	R(IMSG_SSHD_GONE,		SP, S, jb_sshd_spawn),
+	R(IMSG_SSHD_DROP,		S, SP, jb_sshd_spawn),
 	R(IMSG_SSHD_SUBSYS,		S, P, jb_sshd_subsys),
 	R(IMSG_SSHD_SFTP,		S, P, jb_sftp_op),
 	R(IMSG_SSHD_SFTP_NAME,		P, S, jb_sftp_name),

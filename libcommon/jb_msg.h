@@ -760,6 +760,8 @@ enum {
 	IMSG_SSHD_SPAWN,	/* L->Sp, struct jb_sshd_spawn + the connection */
 	IMSG_SSHD_SPAWNED,	/* Sp->L, struct jb_sshd_spawn + channel fd */
 	IMSG_SSHD_GONE,		/* Sp->L, struct jb_sshd_spawn: session ended */
+	IMSG_SSHD_DROP,		/* L->Sp, struct jb_sshd_spawn: kill a session
+				   not logged in (early drop) */
 	/*
 	 * SFTP on a session's channel: the session asks for the
 	 * subsystem (VERDICT answers), then one SFTP request per operation;
