@@ -181,7 +181,8 @@ endif
 
 objs		= $(patsubst %.c,$(O)/obj/%.o,$(1))
 
-.PHONY: all install check unit-build integ-build fuzz bench clean deps up
+.PHONY: all install check unit-build unit-tests integ-build fuzz bench clean \
+	deps up
 all: $(addprefix $(O)/,$(PROGS))
 
 $(O)/obj/%.o: %.c $(FLAGS_STAMP)
@@ -223,7 +224,8 @@ $(O)/regress/unit/%: regress/unit/%.c regress/unit/lsan_options.c $(LIBCOMMON) \
 	    $(ATF_LIBS) $(PKG_LIBS) $(TLS_LIBS)
 INTEG_HELPERS	:= $(O)/regress/integ/incus_client $(O)/regress/integ/ops_driver \
 		   $(O)/regress/integ/exec_client $(O)/regress/integ/mountd_driver
-unit-build: $(addprefix $(O)/regress/unit/,$(UNIT_TESTS)) $(INTEG_HELPERS)
+unit-build: unit-tests $(INTEG_HELPERS)
+unit-tests: $(addprefix $(O)/regress/unit/,$(UNIT_TESTS))
 # what the integration tests run: the programs and their test drivers
 integ-build: all $(INTEG_HELPERS)
 
@@ -307,7 +309,7 @@ REL_O		:= $(O)-rel
 TESTS		?=
 check:
 	$(MAKE) O=$(REL_O) LIBEXECDIR=$(CURDIR)/$(REL_O) integ-build
-	$(MAKE) O=$(CHECK_O) SAN=1 LIBEXECDIR=$(CURDIR)/$(CHECK_O) unit-build
+	$(MAKE) O=$(CHECK_O) SAN=1 LIBEXECDIR=$(CURDIR)/$(CHECK_O) unit-tests
 	$(if $(TESTS),,$(MAKE) fuzz FUZZTIME=$(FUZZTIME))
 	JB_BUILD=$(CURDIR)/$(REL_O) JB_UNIT_BUILD=$(CURDIR)/$(CHECK_O) \
 	    regress/run-tests $(TESTS)
