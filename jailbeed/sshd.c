@@ -211,7 +211,7 @@ sshd_journal_rebind(uid_t uid, const char *reason, const char *from,
  */
 #define RATE_SLOTS	256
 static struct rate {
-	char	 key[64];		/* a source class, or "key " FP */
+	char	 key[80];		/* a source class, or "key " FP */
 	time_t	 minute;
 	int	 n;
 } rates[RATE_SLOTS];
@@ -250,7 +250,7 @@ rate_count(const char *key, int bump)
 static int
 key_over(const char *fp)
 {
-	char	key[64];
+	char	key[80];
 
 	if (fp[0] == '\0')
 		return 0;
@@ -263,7 +263,7 @@ static int
 refusal_counted(struct sshsess *s)
 {
 	struct jb_sshd_penalty	 pen;
-	char			 cls[48], key[64];
+	char			 cls[48], key[80];
 	int			 lim = env->conf.ssh_refusals_per_min;
 	int			 nsrc, nkey = 0;
 

@@ -78,7 +78,6 @@ struct live {
 	pid_t		 pid;		/* 0 until the spawner says */
 	uint32_t	 id;
 	int		 authed;
-	int		 dropped;	/* killed early: gone once reaped */
 	char		 addr[48];
 	char		 cls[48];
 	uint32_t	 port;
@@ -99,7 +98,7 @@ unauth_from(const char *cls)
 	int	i, n = 0;
 
 	for (i = 0; i < SSHD_MAX_SESSIONS; i++)
-		if (lives[i].used && !lives[i].authed && !lives[i].dropped &&
+		if (lives[i].used && !lives[i].authed &&
 		    (cls == NULL || strcmp(lives[i].cls, cls) == 0))
 			n++;
 	return n;
@@ -107,8 +106,9 @@ unauth_from(const char *cls)
 
 /*
  * Drop the oldest connection not logged in (from cls, or from anywhere):
- * the spawner kills its session; its slot is free once that is reaped.
- * 0 when there was none to drop.
+ * the spawner kills its session, and its slot is free at once (the
+ * spawner has room for twice as many processes, so one being reaped
+ * still has its place there).  0 when there was none to drop.
  */
 static int
 drop_oldest(const char *cls)
@@ -117,18 +117,20 @@ drop_oldest(const char *cls)
 	int			 i, old = -1;
 
 	for (i = 0; i < SSHD_MAX_SESSIONS; i++)
-		if (lives[i].used && !lives[i].authed && !lives[i].dropped &&
+		if (lives[i].used && !lives[i].authed &&
 		    (cls == NULL || strcmp(lives[i].cls, cls) == 0) &&
 		    (old == -1 || lives[i].id < lives[old].id))
 			old = i;
 	if (old == -1)
 		return 0;
-	lives[old].dropped = 1;
 	memset(&sp, 0, sizeof(sp));
 	sp.id = lives[old].id;
 	if (imsgev_compose(&spawner, IMSG_SSHD_DROP, 0, 0, -1, &sp,
 	    sizeof(sp)) == -1)
 		fatal("compose");
+	memset(&lives[old], 0, sizeof(lives[old]));
+	if (nsessions > 0)
+		nsessions--;
 	return 1;
 }
 

@@ -21,6 +21,7 @@
 
 #include "cmdtab.h"
 #include "sshpolicy.h"
+#include "srcclass.h"
 
 static struct jb_ctl_cmd	cmd;
 static struct sshp_result	res;
@@ -231,6 +232,34 @@ ATF_TC_BODY(path_positionals, tc)
 	}
 }
 
+/*
+ * The front door's sources: all of loopback is one (anyone on the host
+ * can pick among 127/8), an IPv6 client is its /64, IPv4 itself
+ */
+ATF_TC_WITHOUT_HEAD(source_classes);
+ATF_TC_BODY(source_classes, tc)
+{
+	static const char *const cases[][2] = {
+		{ "127.0.0.1", "loopback" }, { "127.0.0.2", "loopback" },
+		{ "127.255.1.9", "loopback" }, { "::1", "loopback" },
+		{ "::ffff:127.0.0.3", "loopback" },
+		{ "::ffff:192.0.2.7", "192.0.2.7" },
+		{ "192.0.2.7", "192.0.2.7" }, { "128.0.0.1", "128.0.0.1" },
+		{ "2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64" },
+		{ "2001:db8:1:2::ffff", "2001:db8:1:2::/64" },
+		{ "not an address", "not an address" },
+	};
+	char	out[48];
+	size_t	i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		srcclass(cases[i][0], out, sizeof(out));
+		ATF_CHECK_STREQ_MSG(out, cases[i][1], "%s", cases[i][0]);
+	}
+	ATF_CHECK(srcclass_loopback("loopback"));
+	ATF_CHECK(!srcclass_loopback("127.0.0.1"));
+}
+
 ATF_TC_WITHOUT_HEAD(restrict_host);
 ATF_TC_BODY(restrict_host, tc)
 {
@@ -439,6 +468,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, mount_unlocked_by_grant);
 	ATF_TP_ADD_TC(tp, restrict_host);
 	ATF_TP_ADD_TC(tp, path_positionals);
+	ATF_TP_ADD_TC(tp, source_classes);
 	ATF_TP_ADD_TC(tp, allowlist_exact_leaf);
 	ATF_TP_ADD_TC(tp, disabled_mode);
 	ATF_TP_ADD_TC(tp, excluded_global_config);
