@@ -104,9 +104,7 @@ void	children_spawn(void);
 void	children_stop(void);
 int	children_status_req(uint32_t);
 int	children_find(const char *);
-#ifdef JB_TESTHOOKS
 int	children_test_attempt(int, uint32_t, const struct jb_test_attempt *);
-#endif
 void	children_reap(void);
 
 /* request.c */
