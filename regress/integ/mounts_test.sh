@@ -274,8 +274,12 @@ EOC
 	atf_check -e ignore jbo repo mount creds s --for 4s
 	atf_check -o match:"^$p-s creds [0-9]+$" cat state/mounts/deadlines
 	atf_check -o inline:"600\n" stat -c %a state/mounts/deadlines
+	until=$(awk -v c=$p-s '$1 == c { print $3 }' state/mounts/deadlines)
+	[ "$until" -le $(( $(date +%s) + 5 )) ] ||
+	    atf_fail "deadline $until is not within 4 s"
 	jb_cleanup
-	sleep 5
+	# down until the deadline has passed
+	while [ "$(date +%s)" -le "$until" ]; do sleep 0.2; done
 	has_device $p-s optional-creds || atf_fail "detached while down?"
 	jb_start
 	jb_tools
