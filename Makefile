@@ -181,8 +181,8 @@ endif
 
 objs		= $(patsubst %.c,$(O)/obj/%.o,$(1))
 
-.PHONY: all install check unit-build integ-build fuzz fuzz-build fuzz-check \
-    bench clean deps up
+.PHONY: all install check unit-build unit-tests integ-build fuzz fuzz-build \
+	fuzz-check bench clean deps up
 all: $(addprefix $(O)/,$(PROGS))
 
 $(O)/obj/%.o: %.c $(FLAGS_STAMP)
@@ -224,7 +224,8 @@ $(O)/regress/unit/%: regress/unit/%.c regress/unit/lsan_options.c $(LIBCOMMON) \
 	    $(ATF_LIBS) $(PKG_LIBS) $(TLS_LIBS)
 INTEG_HELPERS	:= $(O)/regress/integ/incus_client $(O)/regress/integ/ops_driver \
 		   $(O)/regress/integ/exec_client $(O)/regress/integ/mountd_driver
-unit-build: $(addprefix $(O)/regress/unit/,$(UNIT_TESTS)) $(INTEG_HELPERS)
+unit-build: unit-tests $(INTEG_HELPERS)
+unit-tests: $(addprefix $(O)/regress/unit/,$(UNIT_TESTS))
 # what the integration tests run: the programs and their test drivers
 integ-build: all $(INTEG_HELPERS)
 
@@ -330,7 +331,7 @@ check:
 	    regress/base-image --start $(CURDIR)/$(REL_O))
 	regress/timed "build: ASan/UBSan (unit tests)" \
 	    $(MAKE) $(CHECK_J) O=$(CHECK_O) SAN=1 LIBEXECDIR=$(CURDIR)/$(CHECK_O) \
-	    unit-build
+	    unit-tests
 	$(if $(TESTS),,-$(MAKE) $(CHECK_J) fuzz-check)
 	JB_BUILD=$(CURDIR)/$(REL_O) JB_UNIT_BUILD=$(CURDIR)/$(CHECK_O) \
 	    $(if $(CHECK_IMAGE),JB_IMAGE_BG=$(CURDIR)/$(REL_O)) \

@@ -230,6 +230,12 @@ owner_resolve(struct jailbeed *e, char *err, size_t errlen)
 	}
 	e->owner_uid = pw->pw_uid;
 	e->owner_gid = pw->pw_gid;
+	if (strlcpy(e->owner_home, pw->pw_dir, sizeof(e->owner_home)) >=
+	    sizeof(e->owner_home)) {
+		snprintf(err, errlen, "%s: owner %s: home directory path too "
+		    "long", e->conf_path, e->conf.owner);
+		return -1;
+	}
 	return 0;
 }
 

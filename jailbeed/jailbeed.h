@@ -42,6 +42,8 @@ struct jailbeed {
 	const char	*conf_path;
 	uid_t		 owner_uid;
 	gid_t		 owner_gid;
+	/* the owner's home, read at start: no passwd lookup once locked down */
+	char		 owner_home[PATH_MAX];
 	int		 debug;
 	int		 verbose;
 	int		 sandbox_debug;	/* -D */

@@ -136,10 +136,11 @@ state_save(const struct netd_state *st, char *err, size_t errlen)
 }
 
 /*
- * With the test switch on (jailbeed -T): a file TESTHOOK_REFUSE in <state_dir>/netd makes the
- * kernel refuse the next change (netd_nft_testhook_refuse_next).  It is
- * renamed to TESTHOOK_REFUSE.fired, so it fires once and the test can
- * see that it did.
+ * With the test switch on (jailbeed -T): a file TESTHOOK_REFUSE in
+ * <state_dir>/netd makes the kernel refuse the next change
+ * (netd_nft_testhook_refuse_next).  It is renamed to
+ * TESTHOOK_REFUSE.fired, so it fires once and the test can see that it
+ * did.
  */
 #define TESTHOOK_REFUSE	"testhook-refuse-nft"
 
