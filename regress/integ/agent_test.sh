@@ -177,12 +177,12 @@ tmux_attach_body() {
 	bin=$(pwd)/bin/jbctl
 	sock=$(jb_sock)
 	as_owner="setpriv --reuid=$JB_OWNER --regid=$JB_OWNER --init-groups env HOME=/nonexistent TERM=xterm"
+	# the second attach waits until the first one's screen is read
 	tmux new-session -d -s $sess -x 100 -y 30 \
-	    "cd repo && $as_owner $bin -s $sock tmux plain; echo jbctl-plain=\$?; sleep 3; $as_owner $bin -s $sock tmux ag; sleep 30"
-	sleep 2
-	tmux capture-pane -p -t $sess > screen1
-	sleep 4
-	tmux capture-pane -p -t $sess > screen
+	    "cd repo && $as_owner $bin -s $sock tmux plain; echo jbctl-plain=\$?; tmux wait-for $sess-read; $as_owner $bin -s $sock tmux ag; sleep 30"
+	jb_tmux_wait $sess screen1 "jbctl-plain=" || true
+	tmux wait-for -S $sess-read
+	jb_tmux_wait $sess screen "autostart0:agent-fake" || true
 	tmux kill-session -t $sess
 	grep -q "no tmux session autostart in this container" screen1 ||
 	    { cat screen1; atf_fail "no reason for the missing session"; }
@@ -642,7 +642,8 @@ EOC
 	rm -rf "$(cat rundir)"
 	jb_start
 	jb_tools
-	# the deadline: the step's timeout (10 s) and 30 s of slack
+	# the deadline: the step's timeout (10 s) and the grant's slack (30 s;
+	# 5 s under the test switch)
 	i=0
 	while has_device $p-sk optional-stepdata; do
 		i=$((i + 1))

@@ -383,7 +383,7 @@ install_prefix_head() {
 install_prefix_body() {
 	src=$(atf_config_get srcdir)
 	p=$(pwd)/opt
-	atf_check -o ignore -e ignore make -C "$src" O="$(pwd)/b" PREFIX="$p" \
+	atf_check -o ignore -e ignore make -j"$(nproc)" -C "$src" O="$(pwd)/b" PREFIX="$p" \
 	    SYSCONFDIR="$(pwd)/etc" UNITDIR="$(pwd)/unit" all install
 	for f in sbin/jailbeed bin/jbctl libexec/jailbee/jb-incus \
 	    libexec/jailbee/jb-netd libexec/jailbee/jb-mountd \
