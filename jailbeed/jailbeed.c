@@ -35,6 +35,7 @@
 #include "jobs.h"
 #include "log.h"
 #include "proc.h"
+#include "sandbox.h"
 #include "sandbox_procs.h"
 
 struct jailbeed		*env;
@@ -102,6 +103,12 @@ main(int argc, char *argv[])
 	}
 	if (optind != argc)
 		usage();
+	if (sandbox_landlock_test_cap() == -1) {
+		fprintf(stderr, "jailbeed: %s=%s: not a Landlock ABI; give "
+		    "one from 1 to 7, or unset it\n", SANDBOX_ABI_CAP_ENV,
+		    getenv(SANDBOX_ABI_CAP_ENV));
+		exit(2);
+	}
 
 	/* the default file may be absent (defaults); a named one may not */
 	if (conf_load(env->conf_path, !explicit, &env->conf, err,
