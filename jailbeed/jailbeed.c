@@ -37,6 +37,7 @@
 #include "proc.h"
 #include "sandbox.h"
 #include "sandbox_procs.h"
+#include "testhook.h"
 
 struct jailbeed		*env;
 static struct jailbeed	 jailbeed_env;
@@ -49,12 +50,29 @@ static void	pid_write(void);
 static const char	*pidfile;
 static int		 pid_written;
 
+/*
+ * -T is for the test suite: refused unless -f names a file other than
+ * the installed configuration (the same file by another path included)
+ */
+static int
+test_conf_refused(const char *path, int explicit)
+{
+	struct stat	a, b;
+
+	if (!explicit || strcmp(path, JB_CONF_PATH) == 0)
+		return 1;
+	if (stat(path, &a) == 0 && stat(JB_CONF_PATH, &b) == 0 &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		return 1;
+	return 0;
+}
+
 static __dead void
 usage(void)
 {
 	extern char	*__progname;
 
-	fprintf(stderr, "usage: %s [-dDnv] [-f file] [-p pidfile]\n",
+	fprintf(stderr, "usage: %s [-dDnTv] [-f file] [-p pidfile]\n",
 	    __progname);
 	exit(2);
 }
@@ -70,7 +88,7 @@ main(int argc, char *argv[])
 
 	env = &jailbeed_env;
 	env->conf_path = JB_CONF_PATH;
-	while ((ch = getopt(argc, argv, "dDf:np:v")) != -1) {
+	while ((ch = getopt(argc, argv, "dDf:np:Tv")) != -1) {
 		switch (ch) {
 		case 'D':
 			env->sandbox_debug = 1;
@@ -94,6 +112,9 @@ main(int argc, char *argv[])
 			}
 			pidfile = optarg;
 			break;
+		case 'T':
+			jb_testing = 1;
+			break;
 		case 'v':
 			env->verbose++;
 			break;
@@ -103,6 +124,12 @@ main(int argc, char *argv[])
 	}
 	if (optind != argc)
 		usage();
+	if (jb_testing && test_conf_refused(env->conf_path, explicit)) {
+		fprintf(stderr, "jailbeed: -T turns on hooks for the test "
+		    "suite and is refused with the installed configuration "
+		    "%s: a test names its own file with -f\n", JB_CONF_PATH);
+		exit(2);
+	}
 	if (sandbox_landlock_test_cap() == -1) {
 		fprintf(stderr, "jailbeed: %s=%s: not a Landlock ABI; give "
 		    "one from 1 to 7, or unset it\n", SANDBOX_ABI_CAP_ENV,
@@ -210,6 +237,12 @@ owner_resolve(struct jailbeed *e, char *err, size_t errlen)
 	}
 	e->owner_uid = pw->pw_uid;
 	e->owner_gid = pw->pw_gid;
+	if (strlcpy(e->owner_home, pw->pw_dir, sizeof(e->owner_home)) >=
+	    sizeof(e->owner_home)) {
+		snprintf(err, errlen, "%s: owner %s: home directory path too "
+		    "long", e->conf_path, e->conf.owner);
+		return -1;
+	}
 	return 0;
 }
 

@@ -33,6 +33,7 @@
 
 #include "log.h"
 #include "sandbox.h"
+#include "testhook.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define T_ASAN	1
@@ -646,7 +647,7 @@ ATF_TC_BODY(summary, tc)
 }
 
 /*
- * A test cap on the ABI (SANDBOX_ABI_CAP_ENV, test builds only): the
+ * A test cap on the ABI (SANDBOX_ABI_CAP_ENV, test switch only): the
  * sandbox restricts what that ABI can and says so; what only a later ABI
  * restricts is left open, as on an older kernel.
  */
@@ -686,15 +687,18 @@ ATF_TC_BODY(abi_cap, tc)
 	static const int	 inet[] = { AF_INET };
 	struct t_arg		 a;
 	char			 got[512], ll[256], capped[64], what[32];
-	int			 p[2], st, kabi, cap, used, l;
+	int			 p[2], st, kabi, cap, used, l, n;
 
 	ATF_REQUIRE_MSG((kabi = sandbox_landlock_abi()) >= 1,
 	    "this kernel has no Landlock: nothing to cap");
 	ATF_REQUIRE(mkdir("ro", 0755) == 0 && mkdir("rw", 0755) == 0);
 	write_file("out", "secret");
 	l = listener(&a.port[0], 1);
-	for (cap = 0; cap <= 3; cap++) {
+	for (n = 0; n < 8; n++) {
 		uint16_t	port = a.port[0];
+
+		cap = n % 4;
+		jb_testing = n >= 4;
 
 		write_file("ro/f", "hello");
 		t_init(&a);
@@ -707,12 +711,8 @@ ATF_TC_BODY(abi_cap, tc)
 		a.sb.nsocket_families = 1;
 		a.sb.syscalls = cap_calls;
 		a.sb.nsyscalls = sizeof(cap_calls) / sizeof(cap_calls[0]);
-#ifdef JB_TESTHOOKS
-		used = cap != 0 && cap < kabi ? cap : kabi;
-#else
-		/* other builds ignore the variable */
-		used = kabi;
-#endif
+		/* without the test switch the variable is ignored */
+		used = jb_testing && cap != 0 && cap < kabi ? cap : kabi;
 		a.port[1] = used;
 		a.port[2] = cap;
 		ATF_REQUIRE(pipe(p) == 0);
@@ -721,7 +721,8 @@ ATF_TC_BODY(abi_cap, tc)
 		close(p[1]);
 		read_all(p[0], got, sizeof(got));
 		close(p[0]);
-		(void)snprintf(what, sizeof(what), "cap %d", cap);
+		(void)snprintf(what, sizeof(what), "cap %d%s", cap,
+		    jb_testing ? " -T" : "");
 		EXPECT_EXIT(st, 0, what);
 		if (used != kabi)
 			(void)snprintf(capped, sizeof(capped), " (kernel %d, "
@@ -733,7 +734,63 @@ ATF_TC_BODY(abi_cap, tc)
 		ATF_CHECK_MSG(strstr(got, ll) != NULL,
 		    "%s: \"%s\" not in \"%s\"", what, ll, got);
 	}
+	jb_testing = 0;
 	close(l);
+}
+
+/*
+ * glibc calls that reach a system call only at scale or on an error
+ * path, made under the smallest lock-down (the base set alone): qsort of
+ * an array past glibc's small size asks sysconf(_SC_PHYS_PAGES), which
+ * is sysinfo; strerror in the C locale opens no catalogue; a large
+ * allocation maps and unmaps; abort() dies of SIGABRT, not SIGSYS.
+ */
+static int
+int_cmp(const void *a, const void *b)
+{
+	int	x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int
+child_glibc_scale(struct t_arg *a)
+{
+	static int	 v[8192];
+	char		*p;
+	size_t		 i, big = 64 << 20;
+
+	sandbox_apply(&a->sb, NULL, 0);
+	CHECK(1, sysconf(_SC_PHYS_PAGES) > 0);
+	for (i = 0; i < 8192; i++)
+		v[i] = (int)(8192 - i);
+	qsort(v, 8192, sizeof(v[0]), int_cmp);
+	CHECK(2, v[0] == 1 && v[8191] == 8192);
+	CHECK(3, strcmp(strerror(EACCES), "Permission denied") == 0);
+	CHECK(4, (p = malloc(big)) != NULL);
+	memset(p, 1, big);
+	free(p);
+	return 0;
+}
+
+static int
+child_abort(struct t_arg *a)
+{
+	sandbox_apply(&a->sb, NULL, 0);
+	abort();
+}
+
+ATF_TC_WITHOUT_HEAD(glibc_at_scale);
+ATF_TC_BODY(glibc_at_scale, tc)
+{
+	struct t_arg	a;
+	int		st;
+
+	t_init(&a);
+	EXPECT_EXIT(run_child(child_glibc_scale, &a, -1), 0, "base set");
+	st = run_child(child_abort, &a, -1);
+	ATF_CHECK_MSG(WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT,
+	    "abort: want death by SIGABRT, %s", describe(st));
 }
 
 /* Landlock ABI 6: signals stay inside the domain unless allowed out */
@@ -844,6 +901,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, summary);
 	ATF_TP_ADD_TC(tp, signal_scope);
 	ATF_TP_ADD_TC(tp, abi_cap);
+	ATF_TP_ADD_TC(tp, glibc_at_scale);
 	ATF_TP_ADD_TC(tp, sanitizer_reports);
 	return atf_no_error();
 }
