@@ -609,7 +609,7 @@ EOC
 	wait $newpid && { cat sl.out; atf_fail "new succeeded"; }
 	cat sl.out
 	[ -f "$hook.fired" ] || atf_fail "the test hook never fired"
-	atf_check -o match:"$p-sl could not be made strict again and is stopped so it is not left open \(jb-netd: nftables refused the switch and the whole table" \
+	atf_check -o match:"$p-sl could not be made strict again and is stopped so it is not left open \(jb-netd: $p-sl stays loose: nftables refused the switch and the whole table's rebuild" \
 	    cat sl.out
 	atf_check -o inline:"STOPPED\n" incus list -c s --format csv "^$p-sl\$"
 	atf_check -o match:"^$p-sl [0-9.]+ strict 0 " cat state/netd/containers

@@ -263,7 +263,7 @@ hostile_body() {
 	atf_check -o ignore -e ignore hg repo status
 	rm -f repo/payload
 	atf_check -o ignore -e ignore hg repo checkout -- payload
-	atf_check -o ignore -e ignore hg repo diff \
+	atf_check -o ignore -e ignore env TMPDIR=/tmp hg repo diff \
 	    refs/jailbee/work/work~1 refs/jailbee/work/work -- payload
 	atf_check -o ignore -e ignore hg repo checkout -q -b probe
 	for w in filter textconv fsmonitor treehook; do
