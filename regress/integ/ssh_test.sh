@@ -208,11 +208,12 @@ EOS
 		    .action == "ssh.auth-agent-req" and .decision == "refuse"'
 	}
 	atf_check -o inline:"jailbeed 0.1.0\n" -e not-match:"agent forwarding" agent -a
-	atf_check -o inline:"0\n" nreq
+	[ "$(nreq)" -eq 0 ] || atf_fail "an agent refusal without an agent request"
 	atf_check -o inline:"jailbeed 0.1.0\n" \
 	    -e match:"Requesting authentication agent forwarding" \
 	    -e not-match:"auth-agent@openssh.com" agent -A
-	atf_check -o inline:"1\n" nreq
+	[ "$(nreq)" -eq 1 ] ||
+	    atf_fail "the agent forwarding request was not refused: $(nreq) auth-agent-req refusals in the journal"
 	kill "$SSH_AGENT_PID"
 	# every refusal is journalled
 	jb_audit_has '.route == "direct-tcpip" and .command == "" and
