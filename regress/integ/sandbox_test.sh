@@ -74,10 +74,11 @@ older_abi_body() {
 	jb_users
 	jb_bin
 	jb_conf
-	# a value that is no ABI stops jailbeed before anything starts
+	# a value that is no ABI stops jailbeed before anything starts (a
+	# jailbeed that took it would serve on: timeout ends it, 124)
 	JB_TEST_LANDLOCK_ABI=9 atf_check -s exit:2 \
 	    -e inline:"jailbeed: JB_TEST_LANDLOCK_ABI=9: not a Landlock ABI; give one from 1 to 7, or unset it\n" \
-	    "$(jb_build)/jailbeed" -T -d -f jailbeed.yaml
+	    timeout 10 "$(jb_build)/jailbeed" -T -d -f jailbeed.yaml
 	kabi=$(python3 -c 'import ctypes; l = ctypes.CDLL(None, use_errno=True);
 print(l.syscall(444, None, 0, 1))')
 	[ "$kabi" -ge 4 ] ||
