@@ -230,10 +230,22 @@ incus_confined_body() {
 	atf_check -o match:"^allowed: connect /var/lib/incus/unix.socket" \
 	    bin/attempt jb-incus connect /var/lib/incus/unix.socket
 	still_serving
-	# no file at all: open is not in its filter, and kills it
-	atf_check -s not-exit:0 -o not-match:"allowed" -e ignore \
-	    bin/attempt jb-incus read /etc/passwd
-	killed_by_filter jb-incus
+	# no file at all: open is not in its filter, and kills it.  (An
+	# AddressSanitizer build's filter lets its run time open files, so
+	# there Landlock is what refuses.)
+	case $(jbctl status -o json |
+	    jq -r '.processes[] | select(.name == "jb-incus") | .sandbox') in
+	*"asan build"*)
+		atf_check -o match:"^denied: read /etc/passwd: Permission denied" \
+		    bin/attempt jb-incus read /etc/passwd
+		still_serving
+		;;
+	*)
+		atf_check -s not-exit:0 -o not-match:"allowed" -e ignore \
+		    bin/attempt jb-incus read /etc/passwd
+		killed_by_filter jb-incus
+		;;
+	esac
 }
 incus_confined_cleanup() { jb_cleanup; }
 
