@@ -151,10 +151,14 @@ as_end(struct asrun *as, int ok, const char *err)
 {
 	struct job	*job = as->job;
 	autostart_cb	 done = as->done;
+	char		 why[JB_ERR_TEXT_MAX];
 
+	/* err may be the run's own text (as->fail): kept past the free */
+	if (err != NULL)
+		(void)strlcpy(why, err, sizeof(why));
 	LIST_REMOVE(as, entry);
 	free(as);
-	done(job, ok, err);
+	done(job, ok, err != NULL ? why : NULL);
 }
 
 static void

@@ -79,6 +79,7 @@ static const char *const refusal_names[SSHD_REFUSED_MAX] = {
 	[SSHD_REFUSED_CHANNEL_REQUEST] = "channel request",
 	[SSHD_REFUSED_SUBSYSTEM_SFTP] = "subsystem sftp",
 	[SSHD_REFUSED_SUBSYSTEM] = "subsystem",
+	[SSHD_REFUSED_AGENT] = "auth-agent-req",
 };
 
 struct sshsess {

@@ -562,8 +562,10 @@ gpg_mounts_body() {
 	p=$(jb_prefix)
 	u=$(id -u $JB_OWNER)
 	home=$(getent passwd $JB_OWNER | cut -d: -f6)
-	[ -e "$home" ] && atf_skip "$home exists: not ours to change"
-	[ -e /run/user/$u ] && atf_skip "/run/user/$u exists: not ours"
+	[ ! -e "$home" ] ||
+	    atf_fail "$home exists: the case makes the test owner's home and removes it, so it needs none there (remove $home)"
+	[ ! -e /run/user/$u ] ||
+	    atf_fail "/run/user/$u exists: the case makes it and removes it, so it needs none there (remove /run/user/$u)"
 	echo "$home" > made-home
 	mkdir -p "$home/.gnupg" /run/user/$u/gnupg
 	echo keyring > "$home/.gnupg/pubring.kbx"
@@ -622,7 +624,8 @@ ssh_shared_body() {
 	setup
 	p=$(jb_prefix)
 	home=$(getent passwd $JB_OWNER | cut -d: -f6)
-	[ -e "$home" ] && atf_skip "$home exists: not ours to change"
+	[ ! -e "$home" ] ||
+	    atf_fail "$home exists: the case makes the test owner's home and removes it, so it needs none there (remove $home)"
 	echo "$home" > made-home
 	mkdir -p "$home/.ssh/config.d/sub" other
 	echo "Host gh" > "$home/.ssh/config"

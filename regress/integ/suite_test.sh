@@ -91,7 +91,8 @@ status_privileges_body() {
 	# and below it, what each lock-down enforces (jb-gitd's Landlock is
 	# its workers', one checkout each)
 	atf_check -o inline:"6\n" awk '/^LOCK-DOWN/ { on = 1; next }
-	    on && /seccomp: .* kill; landlock abi/ { n++ } END { print n }' status.txt
+	    on && /seccomp: .* kill; landlock abi [1-9][^:]*: [0-9]+ ro, [0-9]+ rw, / { n++ }
+	    END { print n }' status.txt
 	atf_check -o match:"seccomp: .* kill; landlock: per worker" \
 	    grep jb-gitd status.txt
 }
