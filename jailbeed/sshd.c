@@ -44,6 +44,7 @@
 #include "repoconf.h"
 #include "sshpolicy.h"
 #include "srcclass.h"
+#include "testhook.h"
 
 #define SSH_USER		"jailbee"
 #define SSH_WATCH_SECS		2	/* how often the binaries are checked */
@@ -79,6 +80,7 @@ static const char *const refusal_names[SSHD_REFUSED_MAX] = {
 	[SSHD_REFUSED_CHANNEL_REQUEST] = "channel request",
 	[SSHD_REFUSED_SUBSYSTEM_SFTP] = "subsystem sftp",
 	[SSHD_REFUSED_SUBSYSTEM] = "subsystem",
+	[SSHD_REFUSED_AGENT] = "auth-agent-req",
 };
 
 struct sshsess {
@@ -208,7 +210,9 @@ sshd_journal_rebind(uid_t uid, const char *reason, const char *from,
  * loopback every tunnelled user arrives from one place, so the refusals
  * are charged to the key instead: it is refused, authorized or not, for
  * the rest of the minute, and the connection is dropped past its tries.
+ * Under the test switch the "minute" lasts 10 s.
  */
+#define REFUSAL_WINDOW	jb_test_secs(60, 10)
 #define RATE_SLOTS	256
 static struct rate {
 	char	 key[80];		/* a source class, or "key " FP */
@@ -221,7 +225,7 @@ static int
 rate_count(const char *key, int bump)
 {
 	struct rate	*r = NULL;
-	time_t		 minute = time(NULL) / 60;
+	time_t		 minute = time(NULL) / REFUSAL_WINDOW;
 	int		 i, old = 0;
 
 	for (i = 0; i < RATE_SLOTS; i++) {
@@ -283,7 +287,8 @@ refusal_counted(struct sshsess *s)
 		if (!srcclass_loopback(cls)) {
 			memset(&pen, 0, sizeof(pen));
 			strlcpy(pen.addr, cls, sizeof(pen.addr));
-			pen.until = (time(NULL) / 60 + 1) * 60;
+			pen.until = (time(NULL) / REFUSAL_WINDOW + 1) *
+			    REFUSAL_WINDOW;
 			(void)imsgev_compose(&children[PROC_SSHD].iev,
 			    IMSG_SSHD_PENALTY, 0, 0, -1, &pen, sizeof(pen));
 		}
