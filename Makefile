@@ -84,11 +84,11 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/sshargv.c libcommon/authkeys.c \
 		   libcommon/sshpolicy.c libcommon/mountspec.c \
 		   libcommon/hostspin.c libcommon/addralloc.c libcommon/gitident.c \
-		   libcommon/gitref.c libcommon/termsafe.c \
+		   libcommon/gitref.c libcommon/termsafe.c libcommon/termrelay.c \
 		   libcommon/sockdir.c libcommon/portspec.c libcommon/reporeg.c \
 		   libcommon/config_print.c libcommon/auditrec.c \
 		   libcommon/output.c libcommon/names.c \
-		   libcommon/atomicfile.c
+		   libcommon/atomicfile.c libcommon/srcclass.c
 # SFTP (R45-R51): the virtual tree's paths, jb-sftp's records
 COMMON_SRCS	+= libcommon/sftppath.c libcommon/sftprec.c
 JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
@@ -144,7 +144,7 @@ PROGS		:= jailbeed jb-incus jb-netd jb-mountd jb-sshd jbctl \
 # the SFTP helper jailbeed pushes into containers: static, for any libc
 PROGS		+= jb-sftp
 # the git bridge's host writer over SSH (runs git-remote-jailbee beside it)
-JBGITD_SRCS	:= jb-gitd/jb-gitd.c jb-gitd/worker.c
+JBGITD_SRCS	:= jb-gitd/jb-gitd.c jb-gitd/worker.c jb-gitd/into.c
 JAILBEED_SRCS	+= jailbeed/cmd_git.c
 PROGS		+= jb-gitd
 LIBCOMMON	:= $(O)/libcommon.a

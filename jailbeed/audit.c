@@ -360,7 +360,16 @@ audit_job_end(struct job *job, int ok, const char *err)
 			action = audited[i].action;
 	if (action == NULL || def == NULL)
 		return;
-	if (ctr[0] == '\0' && def->name_arg > 0 &&
+	if (job->remote && !ok) {
+		/*
+		 * Over SSH a refusal records none of the client's words: the
+		 * container the gate resolved, else nothing, and a fixed
+		 * reason (what was done is recorded as it was done)
+		 */
+		ctr = job->remote_found ? job->remote_in.name : "";
+		err = job->remote_reason != NULL ? job->remote_reason :
+		    job->audit_reason != NULL ? job->audit_reason : "refused";
+	} else if (ctr[0] == '\0' && def->name_arg > 0 &&
 	    def->name_arg <= job->nargs)
 		ctr = job->args[def->name_arg - 1];
 	else if (ctr[0] == '\0' && job->cmd.id == CMD_NEW && job->nargs > 0)
@@ -372,7 +381,7 @@ audit_job_end(struct job *job, int ok, const char *err)
 	    job->cmd.id == CMD_PORT_TO_HOST)
 		audit_str(&r, "direction", job->cmd.id ==
 		    CMD_PORT_TO_HOST ? "to-host" : "to-container");
-	if (job->audit_key != NULL)
+	if (job->audit_key != NULL && (ok || !job->remote))
 		audit_str(&r, job->audit_key, job->audit_val);
 	if (ok && job->audit_until != 0) {
 		t = (time_t)job->audit_until;

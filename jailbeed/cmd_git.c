@@ -96,11 +96,13 @@ git_finish(struct gjob *g)
 			return;
 		/*
 		 * jb-gitd is done and closed its end of the stream; what
-		 * runs in the container may ignore that and never end: the
-		 * exec is left to end by itself, its answers dropped
+		 * runs in the container may ignore that and never end: it
+		 * is killed and its exec closed, its answers dropped
 		 */
-		if (job->exec != NULL)
+		if (job->exec != NULL) {
+			(void)req_send_to(job->exec, IMSG_INCUS_KILL, NULL, 0);
 			job->exec->arg = NULL;
+		}
 		job->exec = NULL;
 	}
 	if (!g->gitd_sent) {
@@ -109,6 +111,7 @@ git_finish(struct gjob *g)
 		return;
 	}
 	if (!g->have_r || !g->r.ok) {
+		job->audit_reason = "git bridge refused";
 		job_end(job, 0, "git %s %s: %s", job->cmd.id == CMD_GIT_PULL ?
 		    "pull" : "fetch", job->args[0], !g->gitd_ok ? g->err :
 		    g->have_r ? termsafe(g->r.text) : "jb-gitd gave no answer");
@@ -273,6 +276,7 @@ git_start(struct job *job, struct repo_ctx *ctx)
 	plen = strlen(in->prefix);
 	if (!job->remote_found || strcmp(in->prefix,
 	    ctx->conf.container_prefix) != 0) {
+		job->audit_reason = "not the repository's";
 		job_end(job, 0, "%s is not a container of the repository "
 		    "--repo names (%s): name its own repository", name,
 		    ctx->conf.container_prefix);
@@ -280,15 +284,18 @@ git_start(struct job *job, struct repo_ctx *ctx)
 	}
 	if (strncmp(in->name, in->prefix, plen) != 0 || in->name[plen] != '-'
 	    || gitref_component_bad(in->name + plen + 1) != NULL) {
+		job->audit_reason = "usage";
 		job_end(job, 0, "%s: not a container name for a ref", name);
 		return;
 	}
 	if (strcmp(in->mode, "mount") == 0) {
+		job->audit_reason = "mount mode";
 		job_end(job, 0, "%s is a mount-mode container: it works in the "
 		    "host's checkout itself, there is nothing to fetch", name);
 		return;
 	}
 	if (strcmp(in->state, "Running") != 0) {
+		job->audit_reason = "not running";
 		job_end(job, 0, "%s is %s: start it first (start %s)", name,
 		    in->state, name);
 		return;
@@ -296,6 +303,7 @@ git_start(struct job *job, struct repo_ctx *ctx)
 	branch = job->cmd.id == CMD_GIT_FETCH && job->nargs > 1 ?
 	    job->args[1] : in->branch;
 	if ((why = gitref_branch_bad(branch)) != NULL) {
+		job->audit_reason = "not a branch name";
 		job_end(job, 0, "%s: \"%s\" is not a branch name the git "
 		    "bridge takes (%s)", name, show(shown, sizeof(shown),
 		    branch), why);
@@ -303,16 +311,30 @@ git_start(struct job *job, struct repo_ctx *ctx)
 	}
 	into = job->cmd.id == CMD_GIT_PULL ? job_opt(job, "into") : NULL;
 	if (into != NULL && (why = gitref_branch_bad(into)) != NULL) {
+		job->audit_reason = "not a branch name";
 		job_end(job, 0, "pull %s --into: \"%s\" is not a branch name "
 		    "(%s)", name, show(shown, sizeof(shown), into), why);
 		return;
 	}
 	/* the checked-out branch moves only where its owner sits */
 	if (into != NULL && strcmp(into, ctx->info.head_branch) == 0) {
+		job->audit_reason = "checked out";
 		job_end(job, 0, "pull %s --into %s: %s is checked out in the "
 		    "host's checkout; over SSH the git bridge updates refs "
 		    "only: --into another branch (nothing fetched)", name,
 		    into, into);
+		return;
+	}
+	/*
+	 * the default branch is the escalation gate's baseline when the
+	 * upstream has none: a container's commits must not become it
+	 */
+	if (into != NULL && strcmp(into, ctx->info.default_branch) == 0) {
+		job->audit_reason = "default branch";
+		job_end(job, 0, "pull %s --into %s: %s is the repository's "
+		    "default branch, the baseline new compares a config "
+		    "with; over SSH --into another branch (nothing fetched)",
+		    name, into, into);
 		return;
 	}
 	(void)strlcpy(g->f.toplevel, ctx->info.toplevel,

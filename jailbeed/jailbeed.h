@@ -82,6 +82,8 @@ struct job {
 	struct jb_instance	 remote_in;
 	int			 remote_found;
 	const char		*remote_reason;	/* fixed: why the gate refused */
+	const char		*audit_reason;	/* fixed: why a command refused,
+						   for the journal over SSH */
 	uint32_t		 nrenv;
 	char			 renv[1024];	/* "K=V" NUL-separated */
 	char			 actor[72];	/* the journal's: uid:N or SHA256:... */

@@ -43,6 +43,7 @@
 #include "sshargv.h"
 #include "repoconf.h"
 #include "sshpolicy.h"
+#include "srcclass.h"
 #include "testhook.h"
 
 #define SSH_USER		"jailbee"
@@ -201,55 +202,96 @@ sshd_journal_rebind(uid_t uid, const char *reason, const char *from,
 }
 
 /*
- * Refusals per source address and minute (remote.ssh.refusals_per_minute)
- * while not logged in: past the limit the source's refusals are no
- * longer journalled one by one; one line says so, and jb-sshd closes the
- * source's new connections at accept until the minute is over.  Under
- * the test switch the "minute" lasts 10 s.
+ * Refusals per minute (remote.ssh.refusals_per_minute) while not logged
+ * in, counted twice: for the source (srcclass: all of loopback is one)
+ * and for the key offered.  Past the limit the refusals are no longer
+ * journalled one by one; one line says so.  A source other than loopback
+ * is then shut out by jb-sshd at accept until the minute is over; on
+ * loopback every tunnelled user arrives from one place, so the refusals
+ * are charged to the key instead: it is refused, authorized or not, for
+ * the rest of the minute, and the connection is dropped past its tries.
+ * Under the test switch the "minute" lasts 10 s.
  */
 #define REFUSAL_WINDOW	jb_test_secs(60, 10)
-#define SRC_SLOTS	256
-static struct srcrate {
-	char	 addr[48];
+#define RATE_SLOTS	256
+static struct rate {
+	char	 key[80];		/* a source class, or "key " FP */
 	time_t	 minute;
 	int	 n;
-} srcrates[SRC_SLOTS];
+} rates[RATE_SLOTS];
 
-/* 1: journal this refusal; 0: the source is over its limit */
+/* the count of key this minute, bumped by one when bump */
 static int
-refusal_counted(struct sshsess *s)
+rate_count(const char *key, int bump)
 {
-	struct jb_sshd_penalty	 pen;
-	struct srcrate		*r = NULL;
-	time_t			 minute = time(NULL) / REFUSAL_WINDOW;
-	int			 i, old = 0;
+	struct rate	*r = NULL;
+	time_t		 minute = time(NULL) / REFUSAL_WINDOW;
+	int		 i, old = 0;
 
-	for (i = 0; i < SRC_SLOTS; i++) {
-		if (strcmp(srcrates[i].addr, s->addr) == 0) {
-			r = &srcrates[i];
+	for (i = 0; i < RATE_SLOTS; i++) {
+		if (strcmp(rates[i].key, key) == 0) {
+			r = &rates[i];
 			break;
 		}
-		if (srcrates[i].minute < srcrates[old].minute)
+		if (rates[i].minute < rates[old].minute)
 			old = i;
 	}
 	if (r == NULL) {
-		r = &srcrates[old];
+		if (!bump)
+			return 0;
+		r = &rates[old];
 		memset(r, 0, sizeof(*r));
-		strlcpy(r->addr, s->addr, sizeof(r->addr));
+		strlcpy(r->key, key, sizeof(r->key));
 	}
 	if (r->minute != minute) {
 		r->minute = minute;
 		r->n = 0;
 	}
-	if (++r->n <= env->conf.ssh_refusals_per_min)
+	return bump ? ++r->n : r->n;
+}
+
+/* has the key fingerprint fp run past its refusals this minute? */
+static int
+key_over(const char *fp)
+{
+	char	key[80];
+
+	if (fp[0] == '\0')
+		return 0;
+	(void)snprintf(key, sizeof(key), "key %s", fp);
+	return rate_count(key, 0) > env->conf.ssh_refusals_per_min;
+}
+
+/* 1: journal this refusal; 0: its source or key is over its limit */
+static int
+refusal_counted(struct sshsess *s)
+{
+	struct jb_sshd_penalty	 pen;
+	char			 cls[48], key[80];
+	int			 lim = env->conf.ssh_refusals_per_min;
+	int			 nsrc, nkey = 0;
+
+	srcclass(s->addr, cls, sizeof(cls));
+	nsrc = rate_count(cls, 1);
+	if (s->fp[0] != '\0') {
+		(void)snprintf(key, sizeof(key), "key %s", s->fp);
+		nkey = rate_count(key, 1);
+	}
+	if (nsrc <= lim && nkey <= lim)
 		return 1;
-	if (r->n == env->conf.ssh_refusals_per_min + 1) {
+	if (nkey == lim + 1)
+		journal(s, "rate limit", "refuse", "refusals_per_minute: "
+		    "key", 0);
+	if (nsrc == lim + 1) {
 		journal(s, "rate limit", "refuse", "refusals_per_minute", 0);
-		memset(&pen, 0, sizeof(pen));
-		strlcpy(pen.addr, s->addr, sizeof(pen.addr));
-		pen.until = (minute + 1) * REFUSAL_WINDOW;
-		(void)imsgev_compose(&children[PROC_SSHD].iev,
-		    IMSG_SSHD_PENALTY, 0, 0, -1, &pen, sizeof(pen));
+		if (!srcclass_loopback(cls)) {
+			memset(&pen, 0, sizeof(pen));
+			strlcpy(pen.addr, cls, sizeof(pen.addr));
+			pen.until = (time(NULL) / REFUSAL_WINDOW + 1) *
+			    REFUSAL_WINDOW;
+			(void)imsgev_compose(&children[PROC_SSHD].iev,
+			    IMSG_SSHD_PENALTY, 0, 0, -1, &pen, sizeof(pen));
+		}
 	}
 	return 0;
 }
@@ -793,8 +835,10 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 			    "usage");
 			goto out;
 		}
-		strlcpy(s->repo, repo, sizeof(s->repo));
 		top = registry_path(repo);
+		/* the journal names a registered repo, never the text */
+		if (top != NULL)
+			strlcpy(s->repo, repo, sizeof(s->repo));
 		if (top == NULL || sshsnap_excluded(s->pol, repo)) {
 			snprintf(err, sizeof(err), "no such repo %s", repo);
 			refuse(s, err, top == NULL ? "unknown repo" :
@@ -883,6 +927,11 @@ auth(struct sshsess *s, struct jb_sshd_auth *a)
 			path[0] = '\0';
 		if (strcmp(a->user, SSH_USER) != 0)
 			reason = "user is not jailbee";
+		else if (key_over(v.fingerprint))
+			reason = "refusals_per_minute: key";
+		else if (authkey_type_fido(type))
+			reason = "FIDO security key: user presence cannot be "
+			    "checked";
 		else if (draining)
 			reason = "draining for a new version";
 		else if (path[0] == '\0' || (rc = authkeys_contains(path,

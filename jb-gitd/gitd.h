@@ -20,4 +20,11 @@
 __attribute__((__noreturn__)) void gitd_worker(const struct jb_gitd_fetch *f,
     int fd, int resfd, const char *home);
 
+/*
+ * Why a pull over SSH may not move refs/heads/into, or NULL when it
+ * may: checked out in a worktree, or a name that would shadow a
+ * remote-tracking branch, a tag or a remote's names.
+ */
+const char	*into_refused(const char *into);
+
 #endif /* JB_GITD_H */

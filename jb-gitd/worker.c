@@ -125,6 +125,7 @@ gitd_worker(const struct jb_gitd_fetch *f, int fd, int resfd,
     const char *home)
 {
 	struct gitrun_tmp	*tmp;
+	const char		*why;
 	struct stat		 st;
 	char			 gitdir[PATH_MAX + 8], env[64], err[256];
 	char			 head[PATH_MAX], into[PATH_MAX], spec[PATH_MAX * 2];
@@ -176,6 +177,8 @@ gitd_worker(const struct jb_gitd_fetch *f, int fd, int resfd,
 		    "SSH updates refs only; --into another branch", head +
 		    (strncmp(head, "refs/heads/", 11) == 0 ? 11 : 0),
 		    f->toplevel);
+	if (f->into[0] != '\0' && (why = into_refused(f->into)) != NULL)
+		refuse(resfd, "%s", why);
 	if (gitrun_line(res.old, sizeof(res.old), "rev-parse", "-q",
 	    "--verify", f->ref, NULL) == -1)
 		res.old[0] = '\0';

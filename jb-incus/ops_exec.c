@@ -244,6 +244,23 @@ exec_go(struct op_req *r, struct json_object *inst)
 		fatal("%s", __func__);
 }
 
+/*
+ * The parent wants no more of a streamed exec (its reader is done): the
+ * command is killed and the session closed, whatever the command does
+ * with the hang-up it got, so it holds no websocket or fd here.
+ */
+void
+op_kill(uint32_t rid)
+{
+	struct op_req	*r;
+
+	if ((r = req_find(rid, IMSG_INCUS_EXEC)) == NULL || r->xs == NULL) {
+		log_debug("kill of request %u: no streamed exec", rid);
+		return;
+	}
+	exec_kill(r->xs);
+}
+
 void
 op_resize(uint32_t rid, const struct jb_winsize *ws)
 {

@@ -45,6 +45,7 @@
 #include "log.h"
 #include "proc.h"
 #include "sandbox_procs.h"
+#include "srcclass.h"
 #include "sshd.h"
 
 /* more live connections than this are closed at once */
@@ -60,18 +61,25 @@ static int		 nsessions;
 static int		 draining;
 
 /*
- * Early drop (sshd's MaxStartups, per source): a source address may have
- * so many connections not yet logged in; the parent may also shut one
+ * Early drop (sshd's MaxStartups), decided here at accept before a
+ * session process is made.  A source (srcclass: all of loopback is one,
+ * an IPv6 client its /64) may have max_unauth connections not yet logged
+ * in, and all sources together SSHD_MAX_SESSIONS less SSHD_RESERVED: the
+ * rest is kept for sessions that log in.  Past either limit the oldest
+ * connection not logged in is dropped to let the new one in, so idle
+ * connections cannot shut the door, and a client that logs in at once
+ * gets through.  The parent may also shut a source other than loopback
  * out for a while when its refusals run past remote.ssh.
- * refusals_per_minute.  Both are decided here, at accept, before a
- * session process is made.  The parent says when a session logged in.
+ * refusals_per_minute.  The parent says when a session logged in.
  */
+#define SSHD_RESERVED	32
 struct live {
 	int		 used;
 	pid_t		 pid;		/* 0 until the spawner says */
 	uint32_t	 id;
 	int		 authed;
 	char		 addr[48];
+	char		 cls[48];
 	uint32_t	 port;
 };
 static struct live	 lives[SSHD_MAX_SESSIONS];
@@ -80,18 +88,50 @@ static uint32_t		 max_unauth = 128;
 
 #define PENALTY_MAX	64
 static struct jb_sshd_penalty	penalties[PENALTY_MAX];
-static time_t		 last_drop_log[2];	/* penalty, unauthenticated */
+static time_t		 last_drop_log[3];	/* penalty, unauthenticated,
+						   early drops */
 
+/* connections not logged in, from cls (NULL: from anywhere) */
 static int
-unauth_from(const char *addr)
+unauth_from(const char *cls)
 {
 	int	i, n = 0;
 
 	for (i = 0; i < SSHD_MAX_SESSIONS; i++)
 		if (lives[i].used && !lives[i].authed &&
-		    strcmp(lives[i].addr, addr) == 0)
+		    (cls == NULL || strcmp(lives[i].cls, cls) == 0))
 			n++;
 	return n;
+}
+
+/*
+ * Drop the oldest connection not logged in (from cls, or from anywhere):
+ * the spawner kills its session, and its slot is free at once (the
+ * spawner has room for twice as many processes, so one being reaped
+ * still has its place there).  0 when there was none to drop.
+ */
+static int
+drop_oldest(const char *cls)
+{
+	struct jb_sshd_spawn	 sp;
+	int			 i, old = -1;
+
+	for (i = 0; i < SSHD_MAX_SESSIONS; i++)
+		if (lives[i].used && !lives[i].authed &&
+		    (cls == NULL || strcmp(lives[i].cls, cls) == 0) &&
+		    (old == -1 || lives[i].id < lives[old].id))
+			old = i;
+	if (old == -1)
+		return 0;
+	memset(&sp, 0, sizeof(sp));
+	sp.id = lives[old].id;
+	if (imsgev_compose(&spawner, IMSG_SSHD_DROP, 0, 0, -1, &sp,
+	    sizeof(sp)) == -1)
+		fatal("compose");
+	memset(&lives[old], 0, sizeof(lives[old]));
+	if (nsessions > 0)
+		nsessions--;
+	return 1;
 }
 
 static int
@@ -268,7 +308,8 @@ sshd_accept(int fd, short event, void *arg)
 	struct jb_sshd_session	 sess;
 	struct jb_sshd_spawn	 sp;
 	socklen_t		 len = sizeof(ss);
-	int			 s, slot, why;
+	char			 cls[48];
+	int			 s, slot, why, dropped;
 
 	if ((s = accept4(fd, (struct sockaddr *)&ss, &len, SOCK_CLOEXEC)) ==
 	    -1) {
@@ -297,8 +338,19 @@ sshd_accept(int fd, short event, void *arg)
 		    sizeof(sess.addr));
 		sess.port = ntohs(sin6->sin6_port);
 	}
-	if ((why = penalized(sess.addr) ? 0 : unauth_from(sess.addr) >=
-	    (int)max_unauth ? 1 : -1) != -1) {
+	srcclass(sess.addr, cls, sizeof(cls));
+	why = -1;
+	dropped = 0;
+	if (penalized(cls))
+		why = 0;
+	else if (unauth_from(cls) >= (int)max_unauth) {
+		if ((dropped = drop_oldest(cls)) == 0)
+			why = 1;
+	} else if (unauth_from(NULL) >= SSHD_MAX_SESSIONS - SSHD_RESERVED) {
+		if ((dropped = drop_oldest(NULL)) == 0)
+			why = 1;
+	}
+	if (why != -1) {
 		/* said once a minute at most: the log is no flood either */
 		if (time(NULL) - last_drop_log[why] >= 60) {
 			log_warnx("%s: %s; its connections are closed "
@@ -309,6 +361,11 @@ sshd_accept(int fd, short event, void *arg)
 		}
 		close(s);
 		return;
+	}
+	if (dropped && time(NULL) - last_drop_log[2] >= 60) {
+		log_warnx("%s: too many connections not logged in; the "
+		    "oldest are dropped for new ones", cls);
+		last_drop_log[2] = time(NULL);
 	}
 	for (slot = 0; slot < SSHD_MAX_SESSIONS && lives[slot].used;
 	    slot++)
@@ -323,6 +380,7 @@ sshd_accept(int fd, short event, void *arg)
 	lives[slot].id = sess.id;
 	lives[slot].port = sess.port;
 	(void)strlcpy(lives[slot].addr, sess.addr, sizeof(lives[slot].addr));
+	(void)strlcpy(lives[slot].cls, cls, sizeof(lives[slot].cls));
 	/*
 	 * Not a byte of it is read here: the connection and a number go to
 	 * the spawner, which execs a fresh session process for it.

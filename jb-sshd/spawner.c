@@ -267,6 +267,19 @@ spawn(struct imsgbuf *ib, const struct sflags *f, uint32_t id, int conn)
 	send_msg(ib, IMSG_SSHD_SPAWNED, id, pid, sp[0]);
 }
 
+/* the listener drops a session not logged in: only one of ours, by id */
+static void
+drop(uint32_t id)
+{
+	int	i;
+
+	for (i = 0; i < SPAWN_MAX; i++)
+		if (spawned[i].pid > 0 && spawned[i].id == id) {
+			(void)kill(spawned[i].pid, SIGKILL);
+			return;
+		}
+}
+
 static void
 reap(struct imsgbuf *ib)
 {
@@ -375,7 +388,16 @@ spawner_main(int argc, char *argv[])
 		}
 		while ((n = jb_imsg_get(&ib, &imsg, JB_PEER_SSHD,
 		    JB_PEER_SPAWNER)) > 0) {
-			/* a connection and a number: nothing else is read */
+			/*
+			 * a connection and a number, or the number of a
+			 * session to drop: nothing else is read
+			 */
+			if (imsg_get_type(&imsg) == IMSG_SSHD_DROP &&
+			    imsg_get_data(&imsg, &sp, sizeof(sp)) == 0) {
+				drop(sp.id);
+				imsg_free(&imsg);
+				continue;
+			}
 			if (imsg_get_type(&imsg) != IMSG_SSHD_SPAWN ||
 			    imsg_get_data(&imsg, &sp, sizeof(sp)) == -1 ||
 			    (conn = imsg_get_fd(&imsg)) == -1)

@@ -444,6 +444,8 @@ local_git(struct imsgbuf *ibuf, const struct parsed *p, const char *sockpath)
 	snprintf(sock, sizeof(sock), "JAILBEE_SOCKET=%s", sockpath);
 	if (gitrun_init(NULL, sock, err, sizeof(err)) == -1)
 		return fail("%s", err);
+	/* commit text, file content, "remote:" lines: the container's */
+	gitrun_termsafe(1);
 	if (gitrun_quiet("rev-parse", "--git-dir", NULL) == -1)
 		return fail("not in a git checkout: run jbctl git in the "
 		    "host's checkout of the container's repository");

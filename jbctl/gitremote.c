@@ -219,12 +219,14 @@ put(int fd, const char *buf, size_t len)
 
 /*
  * Copy git's stdin to the stream and the stream to git's stdout until
- * the stream ends, within the byte and time limits.
+ * the stream ends, or git has closed both of its ends (it has all it
+ * wants: what still runs at the other end may never close), within the
+ * byte and time limits.
  */
 static int
 splice_fd(int fd)
 {
-	struct pollfd	 pfd[2];
+	struct pollfd	 pfd[3];
 	char		 buf[16384];
 	uint64_t	 max, in = 0, out = 0;
 	int64_t		 deadline;
@@ -253,7 +255,11 @@ splice_fd(int fd)
 		pfd[0].events = POLLIN;
 		pfd[1].fd = fd;
 		pfd[1].events = POLLIN;
-		if (poll(pfd, 2, (int)(deadline - mono_ms()) + 1) == -1) {
+		/* a pipe whose reader is gone reports an error */
+		pfd[2].fd = from_git ? -1 : STDOUT_FILENO;
+		pfd[2].events = 0;
+		pfd[2].revents = 0;
+		if (poll(pfd, 3, (int)(deadline - mono_ms()) + 1) == -1) {
 			if (errno == EINTR)
 				continue;
 			die("poll: %s", strerror(errno));
@@ -274,6 +280,8 @@ splice_fd(int fd)
 			} else if (n == 0 || errno != EINTR)
 				break;
 		}
+		if (pfd[2].revents & (POLLERR | POLLHUP))
+			break;
 	}
 	if ((s = getenv("JAILBEE_GIT_STATS_FD")) != NULL &&
 	    (sfd = (int)strtonum(s, 3, 1024, NULL)) != 0 &&

@@ -36,6 +36,8 @@ struct authkey {
 
 /* key types accepted; others are refused when added */
 int	authkey_type_ok(const char *);
+/* a FIDO security key type (sk-*): refused everywhere */
+int	authkey_type_fido(const char *);
 /*
  * One line (no newline) into *k.  0, 1 for a blank or comment line, or
  * -1 with a sentence in err.

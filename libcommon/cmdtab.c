@@ -146,7 +146,7 @@ const struct cmd cmdtab[] = {
 	  .help = "write .jailbee/config.yaml from the template" },
 	{ .words = { "remote", "ssh", "key", "add" },
 	  .id = CMD_REMOTE_SSH_KEY_ADD, .cls = CMD_HOST, .args = "[FILE]",
-	  .min_args = 0, .max_args = 1, .flags = CMD_LOCAL,
+	  .min_args = 0, .max_args = 1, .flags = CMD_LOCAL, .path_args = 0x1,
 	  .help = "let an SSH public key log in to jb-sshd: one OpenSSH "
 	  "public key line, read from FILE or standard input, added to "
 	  "~/.config/jailbee/authorized_keys" },
@@ -228,6 +228,7 @@ const struct cmd cmdtab[] = {
 	  "repo sets base.alias or base.packages)" },
 	{ .words = { "base", "import" }, .id = CMD_BASE_IMPORT,
 	  .cls = CMD_HOST, .args = "FILE", .min_args = 1, .max_args = 1,
+	  .path_args = 0x1,
 	  .opts = { { .lname = "alias", .argname = "ALIAS",
 	      .help = "import under ALIAS instead of this repo's base.alias" } },
 	  .help = "import a unified Incus image tarball (metadata.yaml + "
@@ -445,7 +446,7 @@ const struct cmd cmdtab[] = {
 	  "FAIL" },
 	{ .words = { "_test-attempt" }, .id = CMD_TEST_ATTEMPT,
 	  .cls = CMD_INTERNAL, .args = "PROCESS read|write|connect|netlink PATH",
-	  .min_args = 3, .max_args = 3, .flags = CMD_NOJOB,
+	  .min_args = 3, .max_args = 3, .flags = CMD_NOJOB, .path_args = 0x4,
 	  .help = "tests only (a suite started with jailbeed -T): make "
 	  "PROCESS try an operation its lock-down forbids" },
 };

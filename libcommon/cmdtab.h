@@ -128,6 +128,12 @@ struct cmd {
 	 * anything else is done (the remote gate, jailbeed/ssh_gate.c).
 	 */
 	int		 name_arg;
+	/*
+	 * Which positional arguments name a host path: bit n-1 for the
+	 * n-th.  Over SSH such a command is refused in every mode, as an
+	 * option marked is_path is.
+	 */
+	unsigned int	 path_args;
 	const char	*help;
 	int		 flags;		/* CMD_LOCAL */
 };

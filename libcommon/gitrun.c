@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "gitrun.h"
+#include "termrelay.h"
 
 #define GIT_PATH	"/usr/bin/git"
 #define GITRUN_ARGS	256
@@ -65,6 +66,7 @@ static int	 ncflags;
 static char	*envp[GITRUN_ENV];
 static int	 nenv;
 static int	 stats_fd = -1;
+static int	 relay;
 
 static int __attribute__((__format__(__printf__, 1, 2)))
 add_env(const char *fmt, ...)
@@ -210,6 +212,12 @@ gitrun_stats_fd(int fd)
 	stats_fd = fd;
 }
 
+void
+gitrun_termsafe(int on)
+{
+	relay = on;
+}
+
 /* argv: "git", the -c list, then args; out: stdout's first outlen-1 bytes */
 static int
 run(char *out, size_t outlen, int quiet, const char *first, va_list ap)
@@ -218,6 +226,7 @@ run(char *out, size_t outlen, int quiet, const char *first, va_list ap)
 	char		 fdenv[32], junk[512];
 	const char	*a;
 	int		 argc = 0, i, p[2] = { -1, -1 }, status, fd;
+	int		 ro[2] = { -1, -1 }, re[2] = { -1, -1 };
 	size_t		 got = 0;
 	ssize_t		 n;
 	pid_t		 pid;
@@ -231,6 +240,16 @@ run(char *out, size_t outlen, int quiet, const char *first, va_list ap)
 	argv[argc] = NULL;
 	if (out != NULL && pipe2(p, O_CLOEXEC) == -1)
 		return -1;
+	/* what git prints may be the container's: through termsafe */
+	if (relay && out == NULL && !quiet) {
+		if (pipe2(ro, O_CLOEXEC) == -1)
+			return -1;
+		if (pipe2(re, O_CLOEXEC) == -1) {
+			close(ro[0]);
+			close(ro[1]);
+			return -1;
+		}
+	}
 	if (stats_fd != -1) {
 		snprintf(fdenv, sizeof(fdenv), "JAILBEE_GIT_STATS_FD=%d",
 		    stats_fd);
@@ -246,9 +265,18 @@ run(char *out, size_t outlen, int quiet, const char *first, va_list ap)
 			close(p[0]);
 			close(p[1]);
 		}
+		if (ro[0] != -1) {
+			close(ro[0]);
+			close(ro[1]);
+			close(re[0]);
+			close(re[1]);
+		}
 		return -1;
 	case 0:
 		if (out != NULL && dup2(p[1], STDOUT_FILENO) == -1)
+			_exit(127);
+		if (ro[1] != -1 && (dup2(ro[1], STDOUT_FILENO) == -1 ||
+		    dup2(re[1], STDERR_FILENO) == -1))
 			_exit(127);
 		if (quiet && (fd = open("/dev/null", O_WRONLY)) != -1) {
 			dup2(fd, STDERR_FILENO);
@@ -262,6 +290,11 @@ run(char *out, size_t outlen, int quiet, const char *first, va_list ap)
 		_exit(127);
 	}
 	envp[nenv] = NULL;
+	if (ro[0] != -1) {
+		close(ro[1]);
+		close(re[1]);
+		(void)termrelay(ro[0], re[0], STDOUT_FILENO, STDERR_FILENO);
+	}
 	if (out != NULL) {
 		close(p[1]);
 		while ((n = read(p[0], out + got, outlen - 1 - got)) > 0 ||

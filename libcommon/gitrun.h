@@ -23,6 +23,11 @@
  */
 int	gitrun_init(const char *helper_dir, const char *env, char *err,
 	    size_t errlen);
+/*
+ * on: what gitrun() lets git print (stdout and stderr) goes through
+ * termsafe a line at a time, for a caller whose terminal it reaches
+ */
+void	gitrun_termsafe(int on);
 /* git-remote-jailbee writes its byte counts to fd (-1: none) */
 void	gitrun_stats_fd(int fd);
 

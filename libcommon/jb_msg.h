@@ -131,6 +131,8 @@ enum {
 	IMSG_INCUS_NETINFO,	/* P->I, none; I->P struct jb_netinfo */
 	IMSG_INCUS_ADDRS,	/* P->I, none; I->P struct jb_addrs, batches:
 				   addresses taken on the bridge */
+	IMSG_INCUS_KILL,	/* P->I, none; peerid = exec's: SIGKILL the
+				   command and close the exec's streams */
 
 	/* parent <-> jb-incus, base images: 230.. */
 	IMSG_INCUS_IMAGE_IMPORT = 230,	/* P->I, struct jb_image_import + fd */
@@ -758,6 +760,8 @@ enum {
 	IMSG_SSHD_SPAWN,	/* L->Sp, struct jb_sshd_spawn + the connection */
 	IMSG_SSHD_SPAWNED,	/* Sp->L, struct jb_sshd_spawn + channel fd */
 	IMSG_SSHD_GONE,		/* Sp->L, struct jb_sshd_spawn: session ended */
+	IMSG_SSHD_DROP,		/* L->Sp, struct jb_sshd_spawn: kill a session
+				   not logged in (early drop) */
 	/*
 	 * SFTP on a session's channel: the session asks for the
 	 * subsystem (VERDICT answers), then one SFTP request per operation;

@@ -381,8 +381,8 @@ void
 sandbox_jb_sshd_spawner(void)
 {
 	static const int	 calls[] = {
-		/* the spawner's own */
-		SCMP_SYS(clone), SCMP_SYS(clone3), SCMP_SYS(wait4),
+		/* the spawner's own (kill: a session dropped early) */
+		SCMP_SYS(clone), SCMP_SYS(clone3), SCMP_SYS(wait4), SCMP_SYS(kill),
 		SCMP_SYS(socketpair), SCMP_SYS(execve), SCMP_SYS(prctl),
 		SCMP_SYS(getppid), SCMP_SYS(close_range),
 		/* the session's, before its own filter (see above) */

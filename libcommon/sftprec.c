@@ -14,6 +14,7 @@
 
 #include "sftppath.h"
 #include "sftprec.h"
+#include "termsafe.h"
 
 /* a name must be UTF-8 with no NUL or slash: the client sees it */
 static int
@@ -81,11 +82,14 @@ sftprec_next(const void *buf, size_t len, struct sftprec *r, size_t *used)
 		memcpy(r->name, p + sizeof(r->attr), r->attr.namelen);
 		if (!name_ok(r->name, r->attr.namelen))
 			return -1;
+		/* the container chose it, a client's terminal shows it */
+		termsafe(r->name);
 		break;
 	case SFTPREC_LINK:
 		memcpy(r->name, p, h.len);
 		if (memchr(r->name, '\0', h.len) != NULL)
 			return -1;
+		termsafe(r->name);
 		break;
 	}
 	*used = sizeof(h) + h.len;

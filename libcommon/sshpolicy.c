@@ -244,6 +244,11 @@ parse(const struct cmd *c, int argc, char *argv[], struct jb_ctl_cmd *out,
 	for (i = 0; i < argc; i++) {
 		a = argv[i];
 		if (dashdash || a[0] != '-' || a[1] == '\0') {
+			if (out->nargs < 32 &&
+			    (c->path_args & (1U << out->nargs)) != 0)
+				return refuse(r, "path argument", "%s: "
+				    "argument %u names a host path: refused "
+				    "over SSH", r->leaf, out->nargs + 1);
 			l = strlen(a) + 1;
 			if (l > sizeof(out->argv) - off)
 				return refuse(r, "usage", "the command line "

@@ -301,8 +301,56 @@ hostile_cleanup() {
 	jb_cleanup
 }
 
+atf_test_case terminal_escapes cleanup
+terminal_escapes_head() {
+	atf_set descr "what the container writes reaches the owner's terminal" \
+	    "printable: a commit message and file content in git log and" \
+	    "diff, and the remote: lines its upload-pack sends to git fetch"
+	atf_set require.user root
+	atf_set timeout 600
+}
+terminal_escapes_body() {
+	setup
+	p=$(jb_prefix)
+	c=$p-work
+	atf_check -e ignore jbo repo new work
+	d=/home/dev/$p
+	# a commit message that retitles the terminal, content that clears
+	# it, and (root in the container) an upload-pack whose pack-objects
+	# speaks on git's sideband: each an escape sequence for the host
+	in_ctr $c sh -c "printf 'x\033[2Jy\n' > $d/esc.txt"
+	atf_check -e ignore cg $c add esc.txt
+	atf_check -e ignore cg $c commit -q -m "$(printf 'msg \033]0;PWNED\007')"
+	incus exec $c -- sh -c 'cat > /usr/local/bin/evilhook' <<'EOH'
+#!/bin/sh
+printf '\033]0;SIDEBAND\007\n' >&2
+exec "$@"
+EOH
+	atf_check incus exec $c -- chmod 755 /usr/local/bin/evilhook
+	atf_check incus exec $c -- git config --system \
+	    uploadpack.packObjectsHook /usr/local/bin/evilhook
+	jbo repo git fetch work > fetch.out 2> fetch.err
+	# the message came through, and without its escape
+	atf_check -o match:"remote: \?]0;SIDEBAND\?" cat fetch.err
+	jbo repo git log work > log.out 2>&1
+	atf_check -o match:"msg \?]0;PWNED\?" cat log.out
+	jbo repo git diff work > diff.out 2>&1
+	atf_check -o match:"^\+x\?\[2Jy" cat diff.out
+	for f in fetch.out fetch.err log.out diff.out; do
+		if grep -q "$(printf '\033')" $f ||
+		    grep -q "$(printf '\007')" $f; then
+			atf_fail "a raw escape in $f: $(od -c $f | head -5)"
+		fi
+	done
+}
+terminal_escapes_cleanup() {
+	jb_containers_cleanup
+	jb_cleanup
+}
+
 atf_init_test_cases() {
 	atf_add_test_case fetch_pull_push
 	atf_add_test_case refusals
 	atf_add_test_case hostile
+	atf_add_test_case terminal_escapes
 }

@@ -85,6 +85,34 @@ ATF_TC_BODY(bad_lines, tc)
 	ATF_CHECK(strstr(err, "ssh-rsa") != NULL);
 }
 
+/* FIDO keys (sk-*), well formed, refused for what they are */
+#define SK_ED	"sk-ssh-ed25519@openssh.com AAAAGnNrLXNzaC1lZDI1NTE5QG9wZW5" \
+		"zc2guY29tAAAAIAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gAAAA" \
+		"BHNzaDo= fido"
+#define SK_EC	"sk-ecdsa-sha2-nistp256@openssh.com AAAAInNrLWVjZHNhLXNoYTI" \
+		"tbmlzdHAyNTZAb3BlbnNzaC5jb20AAAAIbmlzdHAyNTYAAABBBAABAgMEBQYH" \
+		"CAkKCwwNDg8QERITFBUWFxgZGhscHR4fICEiIyQlJicoKSorLC0uLzAxMjM0N" \
+		"TY3ODk6Ozw9Pj8AAAAEc3NoOg== fido"
+
+ATF_TC_WITHOUT_HEAD(fido_refused);
+ATF_TC_BODY(fido_refused, tc)
+{
+	const char	*lines[] = { SK_ED, SK_EC };
+	struct authkey	 k;
+	char		 err[256];
+	size_t		 i;
+
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		ATF_CHECK_EQ(authkey_parse(lines[i], &k, err, sizeof(err)),
+		    -1);
+		ATF_CHECK_MATCH("is a FIDO security key: refused, since "
+		    "jb-sshd cannot check that the key was touched", err);
+	}
+	ATF_CHECK(authkey_type_fido("sk-ssh-ed25519@openssh.com"));
+	ATF_CHECK(!authkey_type_fido("ssh-ed25519"));
+	ATF_CHECK(!authkey_type_ok("sk-ecdsa-sha2-nistp256@openssh.com"));
+}
+
 ATF_TC_WITHOUT_HEAD(base64);
 ATF_TC_BODY(base64, tc)
 {
@@ -151,6 +179,7 @@ ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, fingerprints_match_ssh_keygen);
 	ATF_TP_ADD_TC(tp, bad_lines);
+	ATF_TP_ADD_TC(tp, fido_refused);
 	ATF_TP_ADD_TC(tp, base64);
 	ATF_TP_ADD_TC(tp, contains);
 	return atf_no_error();

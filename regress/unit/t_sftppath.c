@@ -147,10 +147,43 @@ ATF_TC_BODY(records, tc)
 	ATF_CHECK_EQ(sftprec_next(buf, sizeof(h) + h.len, &r, &used), -1);
 }
 
+/*
+ * Names and link targets the container chose reach a client's terminal
+ * printable: ESC, BEL, DEL and the C1 controls become '?'
+ */
+ATF_TC_WITHOUT_HEAD(names_printable);
+ATF_TC_BODY(names_printable, tc)
+{
+	static const char	 name[] = "a\033]0;x\007\x7f\xc2\x9b" "b";
+	static const char	 link[] = "../\033[2J";
+	struct sftprec		 r;
+	struct sftprec_hdr	 h;
+	struct sftprec_attr	 a;
+	char			 buf[512];
+	size_t			 used, n = sizeof(name) - 1;
+
+	memset(&a, 0, sizeof(a));
+	a.namelen = n;
+	h.type = SFTPREC_ATTR;
+	h.len = sizeof(a) + n;
+	memcpy(buf, &h, sizeof(h));
+	memcpy(buf + sizeof(h), &a, sizeof(a));
+	memcpy(buf + sizeof(h) + sizeof(a), name, n);
+	ATF_REQUIRE_EQ(sftprec_next(buf, sizeof(h) + h.len, &r, &used), 1);
+	ATF_CHECK_STREQ(r.name, "a?]0;x????" "b");
+	h.type = SFTPREC_LINK;
+	h.len = sizeof(link) - 1;
+	memcpy(buf, &h, sizeof(h));
+	memcpy(buf + sizeof(h), link, h.len);
+	ATF_REQUIRE_EQ(sftprec_next(buf, sizeof(h) + h.len, &r, &used), 1);
+	ATF_CHECK_STREQ(r.name, "../?[2J");
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, split);
 	ATF_TP_ADD_TC(tp, realpath);
 	ATF_TP_ADD_TC(tp, records);
+	ATF_TP_ADD_TC(tp, names_printable);
 	return atf_no_error();
 }

@@ -21,6 +21,7 @@
 
 #include "cmdtab.h"
 #include "sshpolicy.h"
+#include "srcclass.h"
 
 static struct jb_ctl_cmd	cmd;
 static struct sshp_result	res;
@@ -185,6 +186,78 @@ ATF_TC_BODY(mount_refused_every_spelling, tc)
 	ATF_CHECK(decide(&full, "new x") == 0);
 	/* after "--" a word is an argument, not an option */
 	ATF_CHECK(decide(&full, "exec x -- -m") == 0);
+}
+
+/*
+ * A positional that names a host path is refused in every mode, with
+ * restrict_host off too, as a path option is; and every positional
+ * whose usage word says it is a file, path or directory is marked so.
+ */
+ATF_TC_WITHOUT_HEAD(path_positionals);
+ATF_TC_BODY(path_positionals, tc)
+{
+	static const char	 leaves[1][48] = { "base import" };
+	struct sshp_conf	 allow = { SSHP_ALLOWLIST, 0, leaves, 1, 0, 0, 0 };
+	const char	*w, *e;
+	char		 name[64];
+	size_t		 n;
+	int		 i, k;
+
+	ATF_CHECK(decide(&open_host, "base import /home/o/.ssh/id_ed25519")
+	    == -1);
+	ATF_CHECK_STREQ(res.reason, "path argument");
+	ATF_CHECK_STREQ(res.err, "base import: argument 1 names a host path: "
+	    "refused over SSH");
+	ATF_CHECK(decide(&allow, "base import x.tar.gz --alias a") == -1);
+	ATF_CHECK_STREQ(res.reason, "path argument");
+	/* the secret path is not in what the journal or user is told */
+	ATF_CHECK(strstr(res.err, "id_ed25519") == NULL);
+	/* --help names no path */
+	ATF_CHECK(decide(&open_host, "base import --help") == 0);
+	for (i = 0; i < cmdtab_len; i++) {
+		cmd_name(&cmdtab[i], name, sizeof(name));
+		for (w = cmdtab[i].args, k = 0; *w != '\0'; w = e, k++) {
+			w += strspn(w, " [");
+			n = strcspn(w, " ]");
+			e = w + n;
+			e += strspn(e, " ]");
+			if ((n == 4 && strncmp(w, "FILE", 4) == 0) ||
+			    (n == 4 && strncmp(w, "PATH", 4) == 0) ||
+			    (n == 3 && strncmp(w, "DIR", 3) == 0))
+				ATF_CHECK_MSG(cmdtab[i].path_args &
+				    (1U << k), "%s: positional %d (%.*s) "
+				    "not marked as a host path", name, k + 1,
+				    (int)n, w);
+		}
+	}
+}
+
+/*
+ * The front door's sources: all of loopback is one (anyone on the host
+ * can pick among 127/8), an IPv6 client is its /64, IPv4 itself
+ */
+ATF_TC_WITHOUT_HEAD(source_classes);
+ATF_TC_BODY(source_classes, tc)
+{
+	static const char *const cases[][2] = {
+		{ "127.0.0.1", "loopback" }, { "127.0.0.2", "loopback" },
+		{ "127.255.1.9", "loopback" }, { "::1", "loopback" },
+		{ "::ffff:127.0.0.3", "loopback" },
+		{ "::ffff:192.0.2.7", "192.0.2.7" },
+		{ "192.0.2.7", "192.0.2.7" }, { "128.0.0.1", "128.0.0.1" },
+		{ "2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64" },
+		{ "2001:db8:1:2::ffff", "2001:db8:1:2::/64" },
+		{ "not an address", "not an address" },
+	};
+	char	out[48];
+	size_t	i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		srcclass(cases[i][0], out, sizeof(out));
+		ATF_CHECK_STREQ_MSG(out, cases[i][1], "%s", cases[i][0]);
+	}
+	ATF_CHECK(srcclass_loopback("loopback"));
+	ATF_CHECK(!srcclass_loopback("127.0.0.1"));
 }
 
 ATF_TC_WITHOUT_HEAD(restrict_host);
@@ -394,6 +467,8 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, mount_refused_every_spelling);
 	ATF_TP_ADD_TC(tp, mount_unlocked_by_grant);
 	ATF_TP_ADD_TC(tp, restrict_host);
+	ATF_TP_ADD_TC(tp, path_positionals);
+	ATF_TP_ADD_TC(tp, source_classes);
 	ATF_TP_ADD_TC(tp, allowlist_exact_leaf);
 	ATF_TP_ADD_TC(tp, disabled_mode);
 	ATF_TP_ADD_TC(tp, excluded_global_config);

@@ -13,10 +13,13 @@
  * that steers a terminal gets through, well-formed UTF-8 does.
  */
 
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <atf-c.h>
 
+#include "termrelay.h"
 #include "termsafe.h"
 
 static void
@@ -56,9 +59,68 @@ ATF_TC_BODY(utf8, tc)
 	check("", "");
 }
 
+static size_t
+slurp(int fd, char *buf, size_t len)
+{
+	size_t	got = 0;
+	ssize_t	n;
+
+	while (got < len - 1 && (n = read(fd, buf + got, len - 1 - got)) > 0)
+		got += (size_t)n;
+	buf[got] = '\0';
+	close(fd);
+	return got;
+}
+
+/*
+ * A program's two streams relayed to two others: every line through
+ * termsafe, a NUL too; a line longer than the relay's buffer is cut into
+ * pieces, none lost; the last line without its newline still comes
+ */
+ATF_TC_WITHOUT_HEAD(relay);
+ATF_TC_BODY(relay, tc)
+{
+	static const char	 out1[] = "commit \033]0;title\007\n"
+	    "caf\xc3\xa9\ttab\n";
+	static const char	 err1[] = "remote: \033[2J\r\x9b" "done";
+	int			 in[2], er[2], o[2], e[2];
+	char			*big, *got;
+	size_t			 n;
+
+	ATF_REQUIRE(pipe(in) == 0 && pipe(er) == 0 && pipe(o) == 0 &&
+	    pipe(e) == 0);
+	ATF_REQUIRE((big = malloc(20000)) != NULL);
+	ATF_REQUIRE((got = malloc(40000)) != NULL);
+	memset(big, 'x', 20000);
+	big[100] = '\0';
+	ATF_REQUIRE(write(in[1], out1, sizeof(out1) - 1) ==
+	    (ssize_t)sizeof(out1) - 1);
+	ATF_REQUIRE(write(in[1], big, 20000) == 20000);
+	ATF_REQUIRE(write(er[1], err1, sizeof(err1) - 1) ==
+	    (ssize_t)sizeof(err1) - 1);
+	close(in[1]);
+	close(er[1]);
+	ATF_CHECK_EQ(termrelay(in[0], er[0], o[1], e[1]), 0);
+	close(o[1]);
+	close(e[1]);
+	n = slurp(o[0], got, 40000);
+	ATF_CHECK_EQ(n, strlen("commit ?]0;title?\ncaf\xc3\xa9\ttab\n") +
+	    20000);
+	ATF_CHECK(strncmp(got, "commit ?]0;title?\ncaf\xc3\xa9\ttab\n",
+	    strlen("commit ?]0;title?\ncaf\xc3\xa9\ttab\n")) == 0);
+	ATF_CHECK(strchr(got, '\033') == NULL);
+	ATF_CHECK(got[strlen("commit ?]0;title?\ncaf\xc3\xa9\ttab\n") +
+	    100] == '?');
+	slurp(e[0], got, 40000);
+	ATF_CHECK_STREQ(got, "remote: ?[2J??done");
+	free(big);
+	free(got);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, controls);
 	ATF_TP_ADD_TC(tp, utf8);
+	ATF_TP_ADD_TC(tp, relay);
 	return atf_no_error();
 }
