@@ -159,7 +159,7 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 	memset(a, 0, sizeof(*a));
 	c->name = name;
 	c->started = time(NULL);
-	while ((ch = getopt(argc, argv, "a:b:c:dDe:k:m:o:s:U:v")) != -1) {
+	while ((ch = getopt(argc, argv, "a:b:c:dDe:k:m:o:s:S:U:v")) != -1) {
 		switch (ch) {
 		case 'D':
 			a->sandbox_debug = 1;
@@ -192,6 +192,9 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 		case 's':
 			a->state_dir = optarg;
 			break;
+		case 'S':
+			a->socket = optarg;
+			break;
 		case 'U':
 			a->upstream = optarg;
 			break;
@@ -201,7 +204,7 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 		default:
 			fprintf(stderr, "usage: %s [-dDv] [-a ca] [-b bridge] "
 			    "[-c cert] [-e endpoint] [-k key] [-m dir] "
-			    "[-o owner] [-s state_dir] [-U upstream] "
+			    "[-o owner] [-s state_dir] [-S socket] [-U upstream] "
 			    "(started by jailbeed)\n", name);
 			exit(2);
 		}
