@@ -1124,7 +1124,7 @@ t_device_race(void)
 	if (json_object_object_get_ex(o, "devices", &devs)) {
 		json_object_object_foreach(devs, k, v) {
 			(void)v;
-			if ((strncmp(k, "host-", 5) != 0 ||
+			if ((strncmp(k, "host-", 5) != 0 || strlen(k) != 6 ||
 			    k[5] < '0' || k[5] > '9') &&
 			    strcmp(k, p.device) != 0)
 				continue;
