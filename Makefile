@@ -114,7 +114,7 @@ JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http_parse.c jb-incus/http_client.c
 		   jb-incus/ops_disk.c jb-incus/ops_hosts.c \
 		   jb-incus/ops_addrs.c jb-incus/ops_gitconfig.c \
 		   jb-incus/ops_port.c
-JBINCUS_SRCS	+= jb-incus/ops_sftp.c
+JBINCUS_SRCS	+= jb-incus/ops_sftp.c jb-incus/bound.c
 JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/netd_state.c jb-netd/netd_nft.c \
 		   jb-netd/resolver.c jb-netd/netd_ct.c jb-netd/netd_repos.c \
@@ -166,6 +166,7 @@ UNIT_TESTS	+= t_sftppath
 UNIT_TESTS	+= t_jbmsg t_names t_atomicfile
 FUZZERS		+= fuzz_sftppath fuzz_sftprec
 UNIT_TESTS	+= t_refused
+UNIT_TESTS	+= t_incusbound
 FUZZERS		+= fuzz_refused
 FUZZTIME	?= 20
 
@@ -257,7 +258,7 @@ $(O)/regress/fuzz/%: regress/fuzz/%.c $(LIBCOMMON) $(TESTLIBS)
 
 # the daemons' pure parts and clients, for the tests that drive them
 $(O)/libincus.a: $(call objs,jb-incus/http_parse.c jb-incus/http_client.c jb-incus/incus.c jb-incus/ws.c \
-    jb-incus/exec.c)
+    jb-incus/exec.c jb-incus/bound.c)
 	rm -f $@
 	ar rcs $@ $^
 $(O)/libnetd.a: $(call objs,jb-netd/policy.c jb-netd/nftgen.c \

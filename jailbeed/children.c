@@ -86,7 +86,7 @@ children_spawn(void)
 	struct jb_child	*c;
 	char		 path[PATH_MAX], name[JB_NAME_MAX];
 	char		 mountdir[PATH_MAX];
-	char		*argv[20];
+	char		*argv[24];
 	int		 sp[2], i, argc;
 
 	mountdir_make(mountdir, sizeof(mountdir));
@@ -135,6 +135,19 @@ children_spawn(void)
 			argv[argc++] = mountdir;
 		}
 		if (i == PROC_INCUS) {
+			/*
+			 * What jb-incus bounds every later request by: the
+			 * owner (it resolves the name itself), the state
+			 * directory and the control socket, given now, while
+			 * this process is root and has read nothing but its
+			 * own configuration.
+			 */
+			argv[argc++] = "-o";
+			argv[argc++] = env->conf.owner;
+			argv[argc++] = "-s";
+			argv[argc++] = env->conf.state_dir;
+			argv[argc++] = "-S";
+			argv[argc++] = env->conf.socket;
 			argv[argc++] = "-e";
 			argv[argc++] = env->conf.incus_url;
 			argv[argc++] = "-b";

@@ -67,6 +67,11 @@ struct incus_call {
 	char			*alias;
 	char			*fingerprint;
 
+	/* instance writes: the ETag read, and a 412 to If-Match */
+	incus_tag_cb		 tag_cb;
+	char			*etag;
+	int			 stale;
+
 	incus_json_cb		 json_cb;
 	incus_exec_cb		 exec_cb;
 	incus_file_cb		 file_cb;
@@ -138,6 +143,7 @@ call_free(struct incus_call *c)
 	free(c->value);
 	free(c->alias);
 	free(c->fingerprint);
+	free(c->etag);
 	free(c);
 }
 
@@ -195,7 +201,11 @@ call_finish(struct incus_call *c, struct json_object *md,
 	TAILQ_REMOVE(&c->inc->calls, c, entry);
 	switch (c->kind) {
 	case CALL_JSON:
-		c->json_cb(c->arg, err ? NULL : md, err);
+		if (c->tag_cb != NULL)
+			c->tag_cb(c->arg, err ? NULL : md, err ? NULL : c->etag,
+			    c->stale, err);
+		else
+			c->json_cb(c->arg, err ? NULL : md, err);
 		break;
 	case CALL_EXEC:
 		c->exec_cb(c->arg, xr, err);
@@ -479,12 +489,23 @@ http_done(struct http_response *resp, const char *err, void *arg)
 		return;
 	}
 	json_object_object_get_ex(root, "metadata", &md);
+	/* the version of the instance read, for a later If-Match */
+	if (c->tag_cb != NULL && !waiting && resp->status == 200 &&
+	    http_response_header(resp, "ETag") != NULL && c->etag == NULL &&
+	    (c->etag = strdup(http_response_header(resp, "ETag"))) == NULL) {
+		call_fail(c, "%s: out of memory", c->what);
+		json_object_put(root);
+		return;
+	}
 
 	if (strcmp(type, "error") == 0) {
 		msg = jstr(root, "error");
 		/* a failed wait comes as HTTP 200: the code is in the body */
 		if (jint(root, "error_code", &code) == -1 || code <= 0)
 			code = resp->status;
+		/* If-Match did not: the instance changed since it was read */
+		if (!waiting && code == 412)
+			c->stale = 1;
 		/*
 		 * Older Incus answer a wait that timed out with this error;
 		 * the operation's own state says whether it really ended.
@@ -776,6 +797,63 @@ incus_instance_get(struct incus *inc, const char *name, incus_json_cb cb,
 	    arg);
 	if (c != NULL)
 		c->absent_ok = 1;
+	return c;
+}
+
+/* the instance and its ETag: what a conditional write names */
+struct incus_call *
+incus_instance_get_tagged(struct incus *inc, const char *name,
+    incus_tag_cb cb, void *arg)
+{
+	struct incus_call	*c;
+
+	c = simple(inc, "GET", mkpath("/1.0/instances/%s", name), NULL, NULL,
+	    arg);
+	if (c != NULL) {
+		c->absent_ok = 1;
+		c->tag_cb = cb;
+	}
+	return c;
+}
+
+struct incus_call *
+incus_instance_write(struct incus *inc, const char *method, const char *name,
+    struct json_object *body, const char *etag, incus_tag_cb cb, void *arg)
+{
+	struct incus_call	*c;
+	const char		*hdrs[] = { "If-Match", etag, NULL };
+	const char		*s;
+	char			*path;
+	int			 why;
+
+	if ((c = call_new(inc, CALL_JSON, NULL, arg)) == NULL)
+		return NULL;
+	c->then = deliver;
+	c->tag_cb = cb;
+	path = mkpath("/1.0/instances/%s", name);
+	why = errno;
+	if (path == NULL && why == EINVAL) {
+		call_fail_later(c, "%s: empty or reserved name", method);
+		return c;
+	}
+	if (path == NULL || asprintf(&c->what, "%s %s", method, path) == -1) {
+		c->what = NULL;
+		free(path);
+		incus_cancel(c);
+		return NULL;
+	}
+	if (etag == NULL || *etag == '\0') {
+		free(path);
+		call_fail_later(c, "%s: no ETag to send", c->what);
+		return c;
+	}
+	if ((s = json_object_to_json_string_ext(body,
+	    JSON_C_TO_STRING_PLAIN)) == NULL)
+		call_fail_later(c, "%s: cannot encode the request", c->what);
+	else
+		call_send(c, method, path, "application/json", s, strlen(s),
+		    hdrs);
+	free(path);
 	return c;
 }
 

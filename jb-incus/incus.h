@@ -48,6 +48,13 @@ struct incus_call;
 #define INCUS_WAIT_SECS		30	/* one long poll on an operation */
 
 typedef void	(*incus_json_cb)(void *, struct json_object *, const char *);
+/*
+ * An instance read or written with its version: etag is the ETag Incus
+ * sent (NULL when none); stale is 1 when a write's If-Match failed (HTTP
+ * 412): the instance changed since it was read.
+ */
+typedef void	(*incus_tag_cb)(void *, struct json_object *, const char *,
+		    int, const char *);
 
 struct incus	*incus_new(struct event_base *, const char *,
 		    const struct http_tls *, char *, size_t);
@@ -79,6 +86,13 @@ struct incus_call *incus_instances_list(struct incus *, const char *,
 /* One instance, or md NULL and err NULL when it does not exist. */
 struct incus_call *incus_instance_get(struct incus *, const char *,
 		    incus_json_cb, void *);
+/* incus_instance_get, with the instance's ETag */
+struct incus_call *incus_instance_get_tagged(struct incus *, const char *,
+		    incus_tag_cb, void *);
+/* PUT or PATCH /1.0/instances/NAME, only if it is still at etag */
+struct incus_call *incus_instance_write(struct incus *, const char *,
+		    const char *, struct json_object *, const char *,
+		    incus_tag_cb, void *);
 /* POST /1.0/instances with the caller's InstancesPost object. */
 struct incus_call *incus_instance_create(struct incus *, struct json_object *,
 		    incus_json_cb, void *);

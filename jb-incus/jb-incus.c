@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bound.h"
 #include "http.h"
 #include "incus.h"
 #include "log.h"
@@ -102,6 +103,8 @@ main(int argc, char *argv[])
 	child_init(c, "jb-incus", argc, argv, &a);
 	if ((endpoint = a.endpoint) == NULL)
 		fatalx("%s: no Incus endpoint given (-e)", c->name);
+	/* while root: the owner's ids and the real paths, looked up here */
+	bound_init(a.owner, a.state_dir, a.socket);
 	if ((pw = getpwnam(JB_USER_INCUS)) == NULL)
 		fatalx("%s: user %s does not exist; run regress/setup-host "
 		    "(make deps) to create it", c->name, JB_USER_INCUS);

@@ -34,6 +34,9 @@
 #include "names.h"
 #include "ops.h"
 
+/* writes refused because the instance changed meanwhile, before giving up */
+#define STALE_TRIES	10
+
 struct incus		*ops_ic;
 char			 ops_bridge[16];
 struct op_reqs		 ops_reqs = TAILQ_HEAD_INITIALIZER(ops_reqs);
@@ -263,6 +266,7 @@ req_progress(struct op_req *r, const char *fmt, ...)
 void
 req_done(struct op_req *r, int ok, const char *fmt, ...)
 {
+	struct op_req	*o;
 	struct jb_done	 d;
 	va_list		 ap;
 
@@ -284,6 +288,16 @@ req_done(struct op_req *r, int ok, const char *fmt, ...)
 		exec_cancel(r->xs);
 	if (r->priv_free != NULL)
 		r->priv_free(r->priv);
+	/* the next change of the same instance, in the order asked */
+	if (r->devq == DEVQ_HOLD)
+		TAILQ_FOREACH(o, &ops_reqs, entry)
+			if (o->devq == DEVQ_WAIT && strcmp(o->name, r->name) ==
+			    0) {
+				o->devq = DEVQ_HOLD;
+				req_check_ours(o, o->next);
+				break;
+			}
+	free(r->etag);
 	free(r);
 }
 
@@ -362,11 +376,16 @@ incus_reason(char *dst, size_t len, const char *err)
 
 /* The instance a request names must exist and be ours. */
 static void
-ours_got(void *arg, struct json_object *inst, const char *err)
+ours_got(void *arg, struct json_object *inst, const char *etag, int stale,
+    const char *err)
 {
 	struct op_req	*r = arg;
 
 	r->call = NULL;
+	free(r->etag);
+	r->etag = NULL;
+	if (etag != NULL && (r->etag = strdup(etag)) == NULL)
+		fatal("%s", __func__);
 	if (err != NULL)
 		req_fail(r, err);
 	else if (inst == NULL || (!inst_ours(inst) &&
@@ -382,8 +401,56 @@ void
 req_check_ours(struct op_req *r, op_step next)
 {
 	r->next = next;
-	if ((r->call = incus_instance_get(ops_ic, r->name, ours_got, r)) ==
-	    NULL)
+	if ((r->call = incus_instance_get_tagged(ops_ic, r->name, ours_got,
+	    r)) == NULL)
+		fatal("%s", __func__);
+}
+
+void
+req_device_turn(struct op_req *r, op_step next)
+{
+	struct op_req	*o;
+
+	TAILQ_FOREACH(o, &ops_reqs, entry)
+		if (o != r && o->devq == DEVQ_HOLD && strcmp(o->name,
+		    r->name) == 0) {
+			r->devq = DEVQ_WAIT;
+			r->next = next;
+			return;
+		}
+	r->devq = DEVQ_HOLD;
+	req_check_ours(r, next);
+}
+
+static void
+write_got(void *arg, struct json_object *md, const char *etag, int stale,
+    const char *err)
+{
+	struct op_req	*r = arg;
+
+	r->call = NULL;
+	if (err != NULL && stale) {
+		if (++r->stale < STALE_TRIES) {
+			log_debug("%s: %s changed meanwhile: reading it again",
+			    r->what, r->name);
+			req_check_ours(r, r->again);
+		} else
+			req_done(r, 0, "%s: %s changed while this was written, "
+			    "%d times: try again", r->what, r->name,
+			    r->stale);
+		return;
+	}
+	r->wrote(r, md, err);
+}
+
+void
+req_write(struct op_req *r, const char *method, struct json_object *body,
+    void (*wrote)(struct op_req *, struct json_object *, const char *))
+{
+	r->again = r->next;
+	r->wrote = wrote;
+	if ((r->call = incus_instance_write(ops_ic, method, r->name, body,
+	    r->etag, write_got, r)) == NULL)
 		fatal("%s", __func__);
 }
 

@@ -19,7 +19,8 @@
  * parent might pass on from a user (a bad name, an address outside the
  * bridge's subnet, an instance that is not ours) is refused in DONE.
  *
- * Requests never wait on each other: each is one struct op_req driven by
+ * Requests never wait on each other, but for device changes of one
+ * instance, which run one at a time: each is one struct op_req driven by
  * the callbacks of the asynchronous Incus client.
  */
 
@@ -64,7 +65,17 @@ struct op_req {
 				    const struct jb_netinfo *, const char *);
 	void			*priv;		/* the handler's own state */
 	void			(*priv_free)(void *);
+	/* device changes: the instance's version, one change at a time */
+	char			*etag;		/* of the instance as read */
+	op_step			 again;		/* rebuilds the change */
+	void			(*wrote)(struct op_req *, struct json_object *,
+				    const char *);
+	int			 stale;		/* writes refused as stale */
+	int			 devq;		/* DEVQ_* */
 };
+#define DEVQ_NONE	0
+#define DEVQ_WAIT	1		/* another change of it runs */
+#define DEVQ_HOLD	2		/* the one change of it running */
 TAILQ_HEAD(op_reqs, op_req);
 
 extern struct incus	*ops_ic;
@@ -91,6 +102,18 @@ void		 incus_reason(char *, size_t, const char *);
  * ours, otherwise go on with r->next(r, instance).
  */
 void		 req_check_ours(struct op_req *, op_step);
+/*
+ * A change of the instance's devices: waits until no other change of
+ * the same instance runs, then req_check_ours(r, next).  next builds
+ * the change from the instance it is given and sends it with
+ * req_write(); when Incus says the instance changed meanwhile, next
+ * runs again on the instance read again.
+ */
+void		 req_device_turn(struct op_req *, op_step);
+/* PUT or PATCH the request's instance if it is as next read it */
+void		 req_write(struct op_req *, const char *, struct json_object *,
+		    void (*)(struct op_req *, struct json_object *,
+		    const char *));
 void		 inst_each_ours(struct op_req *, struct json_object *,
 		    const char *, op_step);
 /* fetch the bridge: net_next gets jb_netinfo, or NULL and the reason */

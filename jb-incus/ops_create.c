@@ -32,6 +32,7 @@
 #include <event2/event.h>
 #include <json.h>
 
+#include "bound.h"
 #include "incus.h"
 #include "log.h"
 #include "mountspec.h"
@@ -112,9 +113,13 @@ cr_check(struct create *cr, char *why, size_t len)
 	else if (in->gid < 1 || in->gid > UID_MAX_OK)
 		(void)snprintf(why, len, "gid %u is out of range (1 to %u)",
 		    in->gid, UID_MAX_OK);
+	else if (!bound_idmap(&jb_bound, in->uid, in->gid, why, len))
+		return 0;
 	else if (!valid_abspath(in->source))
 		(void)snprintf(why, len, "source \"%.200s\" is not a canonical "
 		    "absolute path", in->source);
+	else if (!bound_source(&jb_bound, in->source, why, len))
+		return 0;
 	else if (!valid_abspath(in->repo))
 		(void)snprintf(why, len, "repo \"%.200s\" is not a canonical "
 		    "absolute path", in->repo);
@@ -400,6 +405,7 @@ cr_list(void *arg, struct json_object *list, const char *err)
 	struct create		*cr = r->priv;
 	struct json_object	*inst, *b;
 	const char		*dev, *name;
+	char			 why[JB_ERR_TEXT_MAX];
 	size_t			 i, n;
 
 	r->call = NULL;
@@ -427,8 +433,14 @@ cr_list(void *arg, struct json_object *list, const char *err)
 		    dev);
 		return;
 	}
-	req_progress(r, "creating %s from %s", cr->in.name, cr->in.image);
 	b = cr_body(cr);
+	/* what goes to Incus, whatever built it: the closed lists */
+	if (!bound_instance(&jb_bound, b, ops_bridge, why, sizeof(why))) {
+		json_object_put(b);
+		req_done(r, 0, "%s: %s", r->what, why);
+		return;
+	}
+	req_progress(r, "creating %s from %s", cr->in.name, cr->in.image);
 	r->call = incus_instance_create(ops_ic, b, cr_created, r);
 	json_object_put(b);
 	if (r->call == NULL)

@@ -25,6 +25,7 @@
 
 #include <json.h>
 
+#include "bound.h"
 #include "incus.h"
 #include "log.h"
 #include "mountspec.h"
@@ -75,13 +76,11 @@ disk_count_optional(struct json_object *inst)
 static void	disk_state(void *, struct json_object *, const char *);
 
 static void
-disk_changed(void *arg, struct json_object *md, const char *err)
+disk_changed(struct op_req *r, struct json_object *md, const char *err)
 {
-	struct op_req	*r = arg;
 	struct disk	*dk = r->priv;
 	char		 path[JB_INSTANCE_MAX + 32];
 
-	r->call = NULL;
 	if (err != NULL) {
 		req_fail(r, err);
 		return;
@@ -129,10 +128,9 @@ disk_have(struct op_req *r, struct json_object *inst)
 	struct disk		*dk = r->priv;
 	struct json_object	*devs, *body, *d, *nd;
 	const char		*st;
-	char			 path[JB_INSTANCE_MAX + 32];
+	char			 why[JB_ERR_TEXT_MAX];
 
 	devs = jget_obj(inst, "devices");
-	(void)snprintf(path, sizeof(path), "/1.0/instances/%s", dk->in.name);
 	if (dk->type == IMSG_INCUS_DISK_REMOVE) {
 		if (devs == NULL || !json_object_object_get_ex(devs,
 		    dk->in.device, NULL)) {
@@ -142,9 +140,7 @@ disk_have(struct op_req *r, struct json_object *inst)
 		}
 		/* PUT without it: PATCH can only add or change devices */
 		json_object_object_del(devs, dk->in.device);
-		if ((r->call = incus_request(ops_ic, "PUT", path, inst,
-		    disk_changed, r)) == NULL)
-			fatal("%s", __func__);
+		req_write(r, "PUT", inst, disk_changed);
 		return;
 	}
 	if ((st = jget_str(inst, "status")) == NULL ||
@@ -169,11 +165,11 @@ disk_have(struct op_req *r, struct json_object *inst)
 	jput(d, "readonly", dk->in.readonly ? "true" : "false");
 	json_object_object_add(nd, dk->in.device, d);
 	json_object_object_add(body, "devices", nd);
-	r->call = incus_instance_patch(ops_ic, dk->in.name, body,
-	    disk_changed, r);
+	if (!bound_instance(&jb_bound, body, ops_bridge, why, sizeof(why)))
+		req_done(r, 0, "%s: %s", r->what, why);
+	else
+		req_write(r, "PATCH", body, disk_changed);
 	json_object_put(body);
-	if (r->call == NULL)
-		fatal("%s", __func__);
 }
 
 void
@@ -207,12 +203,15 @@ op_disk(uint32_t rid, uint32_t type, const struct jb_disk *in)
 	else if (add && !valid_abspath(in->source))
 		req_done(r, 0, "%s: source \"%.200s\" is not a canonical "
 		    "absolute path", r->what, in->source);
+	else if (add && !bound_source(&jb_bound, in->source, why,
+	    sizeof(why)))
+		req_done(r, 0, "%s: %s", r->what, why);
 	else if (add && mnt_target_ok(in->path, NULL, why, sizeof(why)) == -1)
 		req_done(r, 0, "%s: %s", r->what, why);
 	else if (add && in->readonly != 0 && in->readonly != 1)
 		fatalx("DISK_ADD with readonly %d", in->readonly);
 	else
-		req_check_ours(r, disk_have);
+		req_device_turn(r, disk_have);
 }
 
 static void

@@ -28,6 +28,7 @@
 #include <json.h>
 
 #include "exec.h"
+#include "bound.h"
 #include "incus.h"
 #include "log.h"
 #include "ops.h"
@@ -93,6 +94,9 @@ op_exec(uint32_t rid, const struct jb_incus_exec *in)
 	else if (in->uid > ID_MAX_OK || in->gid > ID_MAX_OK)
 		req_done(r, 0, "%s: uid %u or gid %u out of range", r->what,
 		    in->uid, in->gid);
+	else if (!bound_exec_ids(&jb_bound, in->uid, in->gid, why,
+	    sizeof(why)))
+		req_done(r, 0, "%s: %s", r->what, why);
 	else if (in->cwd[0] != '\0' && strcmp(in->cwd, "/") != 0 &&
 	    !valid_abspath(in->cwd))
 		req_done(r, 0, "%s: working directory \"%s\" is not a "

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "gitident.h"
+#include "bound.h"
 #include "incus.h"
 #include "log.h"
 #include "ops.h"
@@ -95,6 +96,12 @@ op_gitconfig(uint32_t rid, const struct jb_git_write *in)
 	    in->gid > INT32_MAX) {
 		req_done(r, 0, "%s: uid %u gid %u are not the dev user's",
 		    r->what, in->uid, in->gid);
+		return;
+	}
+	if (in->uid != jb_bound.uid || in->gid != jb_bound.gid) {
+		req_done(r, 0, "%s: uid %u gid %u are not the owner's (%u:%u)",
+		    r->what, in->uid, in->gid, (unsigned)jb_bound.uid,
+		    (unsigned)jb_bound.gid);
 		return;
 	}
 	if (in->name[0] != '\0' && (why = gitident_check(in->name)) != NULL)

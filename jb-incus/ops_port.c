@@ -26,6 +26,7 @@
 
 #include <json.h>
 
+#include "bound.h"
 #include "incus.h"
 #include "log.h"
 #include "ops.h"
@@ -86,12 +87,10 @@ port_from_device(const char *k, struct json_object *v, struct jb_port *p)
 static void	port_patch(struct op_req *);
 
 static void
-port_added(void *arg, struct json_object *md, const char *err)
+port_added(struct op_req *r, struct json_object *md, const char *err)
 {
-	struct op_req	*r = arg;
 	struct port_op	*po = r->priv;
 
-	r->call = NULL;
 	if (err != NULL) {
 		/* auto: the port may be some other program's; the next */
 		if (po->autoport && ++po->tries < AUTO_TRIES) {
@@ -112,7 +111,7 @@ port_patch(struct op_req *r)
 	struct port_op		*po = r->priv;
 	struct jb_port		*p = &po->in;
 	struct json_object	*body, *nd, *d;
-	char			 cside[64], hside[64];
+	char			 cside[64], hside[64], why[JB_ERR_TEXT_MAX];
 	uint32_t		 i;
 
 	if (po->autoport) {
@@ -147,10 +146,11 @@ port_patch(struct op_req *r)
 	}
 	json_object_object_add(nd, p->device, d);
 	json_object_object_add(body, "devices", nd);
-	r->call = incus_instance_patch(ops_ic, p->name, body, port_added, r);
+	if (!bound_instance(&jb_bound, body, ops_bridge, why, sizeof(why)))
+		req_done(r, 0, "%s: %s", r->what, why);
+	else
+		req_write(r, "PATCH", body, port_added);
 	json_object_put(body);
-	if (r->call == NULL)
-		fatal("%s", __func__);
 }
 
 /* auto: every host port a proxy of any instance listens on is taken */
@@ -288,8 +288,17 @@ op_port_add(uint32_t rid, const struct jb_port *in)
 		    "not asked for by name", r->what, in->host_address);
 	else {
 		po->autoport = in->host_port == 0;
-		req_check_ours(r, port_have);
+		req_device_turn(r, port_have);
 	}
+}
+
+static void
+port_removed(struct op_req *r, struct json_object *md, const char *err)
+{
+	if (err != NULL)
+		req_fail(r, err);
+	else
+		req_done(r, 1, NULL);
 }
 
 static void
@@ -299,7 +308,6 @@ remove_have(struct op_req *r, struct json_object *inst)
 	struct json_object	*devs = jget_obj(inst, "devices");
 	struct json_object	*d;
 	const char		*t;
-	char			 path[JB_INSTANCE_MAX + 32];
 
 	if (devs == NULL || !json_object_object_get_ex(devs, p->device, &d) ||
 	    (t = jget_str(d, "type")) == NULL || strcmp(t, "proxy") != 0) {
@@ -309,10 +317,7 @@ remove_have(struct op_req *r, struct json_object *inst)
 	}
 	/* PUT without it: PATCH can only add or change devices */
 	json_object_object_del(devs, p->device);
-	(void)snprintf(path, sizeof(path), "/1.0/instances/%s", p->name);
-	if ((r->call = incus_request(ops_ic, "PUT", path, inst, req_call_done,
-	    r)) == NULL)
-		fatal("%s", __func__);
+	req_write(r, "PUT", inst, port_removed);
 }
 
 void
@@ -337,7 +342,7 @@ op_port_remove(uint32_t rid, const struct jb_port *in)
 		req_done(r, 0, "%s: not a forward device name of the suite's",
 		    r->what);
 	else
-		req_check_ours(r, remove_have);
+		req_device_turn(r, remove_have);
 }
 
 static void

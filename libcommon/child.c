@@ -160,7 +160,7 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 	memset(a, 0, sizeof(*a));
 	c->name = name;
 	c->started = time(NULL);
-	while ((ch = getopt(argc, argv, "a:b:c:dDe:k:m:o:s:TU:v")) != -1) {
+	while ((ch = getopt(argc, argv, "a:b:c:dDe:k:m:o:s:S:TU:v")) != -1) {
 		switch (ch) {
 		case 'D':
 			a->sandbox_debug = 1;
@@ -193,6 +193,9 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 		case 's':
 			a->state_dir = optarg;
 			break;
+		case 'S':
+			a->socket = optarg;
+			break;
 		case 'T':
 			/* jailbeed -T: the suite runs under a test */
 			jb_testing = 1;
@@ -206,7 +209,8 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 		default:
 			fprintf(stderr, "usage: %s [-dDTv] [-a ca] [-b bridge] "
 			    "[-c cert] [-e endpoint] [-k key] [-m dir] "
-			    "[-o owner] [-s state_dir] [-U upstream] "
+			    "[-o owner] [-s state_dir] [-S socket] "
+			    "[-U upstream] "
 			    "(started by jailbeed)\n", name);
 			exit(2);
 		}

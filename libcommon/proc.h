@@ -84,6 +84,7 @@ struct child_args {
 	int		 sandbox_debug;	/* -D: log forbidden calls, not kill */
 	const char	*state_dir;	/* -s: the suite's state directory */
 	const char	*mountdir;	/* -m: jb-mountd's state directory */
+	const char	*socket;	/* -S: the control socket's path */
 };
 void	child_init(struct child *, const char *, int, char **,
 	    struct child_args *);

@@ -57,9 +57,18 @@ ops_scenario_head() {
 }
 ops_scenario_body() {
 	jb_image
+	# jb-incus maps only its owner's ids, and the image's dev user is
+	# 1000 (regress/setup-host lets root map 1000): the owner is 1000
+	if ! getent passwd 1000 > /dev/null; then
+		getent group 1000 > /dev/null || groupadd -g 1000 jbdev ||
+		    atf_fail "cannot create group 1000"
+		useradd --system --no-create-home --shell /usr/sbin/nologin \
+		    -u 1000 -g 1000 jbdev || atf_fail "cannot create user 1000"
+	fi
 	atf_check -o match:"^# 0 failure\\(s\\)$" -e ignore \
 	    env JB_IMAGE="$JB_IMAGE" \
-	    "$(jb_build)/regress/integ/ops_driver" -j "$(jb_build)/jb-incus"
+	    "$(jb_build)/regress/integ/ops_driver" -j "$(jb_build)/jb-incus" \
+	    -o "$(getent passwd 1000 | cut -d: -f1)"
 }
 
 atf_test_case status_reaches_incus cleanup

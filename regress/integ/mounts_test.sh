@@ -306,6 +306,60 @@ EOC
 }
 restart_across_deadline_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+atf_test_case expiry_race cleanup
+expiry_race_head() {
+	atf_set descr "ten optional mounts whose deadlines passed while the" \
+	    "suite was down, and a port rm, all at once as it starts again:" \
+	    "none of them comes back (device changes of one container are" \
+	    "serialised and sent with its ETag)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+expiry_race_body() {
+	setup
+	w=$(pwd)
+	p=$(jb_prefix)
+	{
+		echo "optional_mounts:"
+		for i in 0 1 2 3 4 5 6 7 8 9; do
+			owned_dir "$w/c$i" "secret $i"
+			printf '  c%s:\n    host: %s\n    container: %s\n' \
+			    $i "$w/c$i" /home/dev/.c$i
+		done
+	} | config
+	atf_check -e ignore jbo repo new r
+	for i in 0 1 2 3 4 5 6 7 8 9; do
+		atf_check -e ignore jbo repo mount c$i r --for 30s
+	done
+	atf_check -e match:"forward port-th-tcp-9000" \
+	    jbo repo port to-host r 9000 --host-port auto
+	n=$(incus config device list $p-r | grep -c '^optional-c[0-9]$')
+	[ "$n" = 10 ] || atf_fail "$n of the ten optional mounts attached"
+	last=$(awk '{ if ($3 > m) m = $3 } END { print m }' \
+	    state/mounts/deadlines)
+	jb_cleanup
+	while [ "$(date +%s)" -le "$last" ]; do sleep 1; done
+	has_device $p-r optional-c9 || atf_fail "detached while down?"
+	jb_start
+	jb_tools
+	# the removals of the start and a port rm in flight together
+	atf_check -e match:"forward port-th-tcp-9000 removed" \
+	    jbo repo port rm 9000 r
+	i=0
+	while incus config device list $p-r | grep -q '^optional-'; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || break
+		sleep 0.1
+	done
+	# and they stay gone
+	sleep 2
+	incus config device list $p-r > devs || atf_fail "cannot list devices"
+	grep -qx eth0 devs || atf_fail "no eth0 in $(cat devs)"
+	atf_check -s exit:1 -o empty grep -E '^(optional-|port-th-tcp-9000)' devs
+	atf_check -o empty cat state/mounts/deadlines
+}
+expiry_race_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
 atf_test_case symlink_swap cleanup
 symlink_swap_head() {
 	atf_set descr "a source swapped for a symlink between the check and" \
@@ -693,6 +747,7 @@ ssh_shared_cleanup() {
 
 atf_init_test_cases() {
 	atf_add_test_case ssh_shared
+	atf_add_test_case expiry_race
 	atf_add_test_case gpg_mounts
 	atf_add_test_case github_env_token_mode
 	atf_add_test_case host_mounts_ro_rw

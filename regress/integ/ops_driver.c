@@ -28,9 +28,12 @@
 #include <sys/queue.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <grp.h>
+#include <pwd.h>
 #include <arpa/inet.h>
 #include <limits.h>
 #include <poll.h>
@@ -47,6 +50,7 @@
 #include "driver.h"
 #include "imsg.h"
 #include "jb_msg.h"
+#include "portspec.h"
 #include "proc.h"
 
 #define TIMEOUT_MS	60000
@@ -80,6 +84,10 @@ static const char	*endpoint = "unix:/var/lib/incus/unix.socket";
 static const char	*bridge = "jbbr0";
 
 static char		 repo[PATH_MAX];
+/* the owner jb-incus is started for (-o), and what it bounds by */
+static const char	*owner;
+static char		 statedir[PATH_MAX], sockdir[PATH_MAX], sock[PATH_MAX + 32];
+static char		 junk[PATH_MAX];	/* nodes, links, mount sources */
 static char		 name_main[64], name_rw[64], name_bad[64];
 static char		 name_other[64], name_used[64];
 static char		 name_c1[64], name_c2[64];
@@ -220,17 +228,24 @@ streq(const char *a, const char *b)
 static int
 spawn(void)
 {
-	char	*argv[8];
+	char	*argv[16];
 	int	 sp[2];
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1)
 		return -1;
+	/* as jailbeed starts it (children.c) */
 	argv[0] = "jb-incus";
-	argv[1] = "-e";
-	argv[2] = (char *)(uintptr_t)endpoint;
-	argv[3] = "-b";
-	argv[4] = (char *)(uintptr_t)bridge;
-	argv[5] = NULL;
+	argv[1] = "-o";
+	argv[2] = (char *)(uintptr_t)owner;
+	argv[3] = "-s";
+	argv[4] = statedir;
+	argv[5] = "-S";
+	argv[6] = sock;
+	argv[7] = "-e";
+	argv[8] = (char *)(uintptr_t)endpoint;
+	argv[9] = "-b";
+	argv[10] = (char *)(uintptr_t)bridge;
+	argv[11] = NULL;
 	if ((jpid = proc_spawn(jbincus, argv, sp[1])) == -1)
 		return -1;
 	close(sp[1]);
@@ -649,6 +664,51 @@ cleanup(void)
 			    names[i]);
 	if (repo[0] != '\0')
 		sh(NULL, 0, "rm -rf %s", repo);
+	if (statedir[0] != '\0')
+		sh(NULL, 0, "rm -rf %s", statedir);
+	if (sockdir[0] != '\0')
+		sh(NULL, 0, "rm -rf %s", sockdir);
+	if (junk[0] != '\0')
+		sh(NULL, 0, "rm -rf %s", junk);
+}
+
+/*
+ * What jailbeed would have: a state directory with the owner's mounts
+ * area in it, the control socket's directory, and, to forge requests
+ * with, a device node, a socket, a link to /etc and plain directories.
+ */
+static int
+make_dirs(void)
+{
+	struct sockaddr_un	sun;
+	int			fd, i;
+
+	snprintf(statedir, sizeof(statedir), "/tmp/jbt-ops-state.XXXXXX");
+	snprintf(sockdir, sizeof(sockdir), "/tmp/jbt-ops-sock.XXXXXX");
+	snprintf(junk, sizeof(junk), "/tmp/jbt-ops-junk.XXXXXX");
+	if (mkdtemp(statedir) == NULL || mkdtemp(sockdir) == NULL ||
+	    mkdtemp(junk) == NULL)
+		return -1;
+	snprintf(sock, sizeof(sock), "%s/jailbeed.sock", sockdir);
+	if (sh(NULL, 0, "chmod 0755 %s %s && mkdir -p %s/mounts/shared/x "
+	    "%s/dirs && mknod %s/null c 1 3 && ln -s /etc %s/etc", statedir,
+	    junk, statedir, junk, junk, junk) != 0)
+		return -1;
+	for (i = 0; i < 10; i++)
+		if (sh(NULL, 0, "mkdir %s/dirs/%d && echo %d > %s/dirs/%d/f",
+		    junk, i, i, junk, i) != 0)
+			return -1;
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	if (strlcpy(sun.sun_path, junk, sizeof(sun.sun_path)) >=
+	    sizeof(sun.sun_path) || strlcat(sun.sun_path, "/sock",
+	    sizeof(sun.sun_path)) >= sizeof(sun.sun_path))
+		return -1;
+	if ((fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1 ||
+	    bind(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1)
+		return -1;
+	close(fd);
+	return 0;
 }
 
 /* The checks. */
@@ -843,6 +903,239 @@ t_create(void)
 	    "CREATE of an existing name refused, the container untouched: %s",
 	    r.done.err);
 	reply_clear(&r);
+}
+
+static void
+disk_init(struct jb_disk *d, const char *dev, const char *src,
+    const char *path, int ro)
+{
+	memset(d, 0, sizeof(*d));
+	strlcpy(d->name, name_main, sizeof(d->name));
+	strlcpy(d->device, dev, sizeof(d->device));
+	strlcpy(d->source, src, sizeof(d->source));
+	strlcpy(d->path, path, sizeof(d->path));
+	d->readonly = ro;
+}
+
+/* the device dev of name_main, as Incus has it, else NULL */
+static int
+has_device(const char *dev)
+{
+	struct json_object	*o;
+	int			 has;
+
+	if ((o = query_instance(name_main)) == NULL)
+		return -1;
+	has = jpath(o, "devices", dev, "type") != NULL;
+	json_object_put(o);
+	return has;
+}
+
+/* a DISK_ADD the parent could forge: refused, for why, and not made */
+static void
+refuse_disk(const char *what, const char *src, const char *want)
+{
+	struct jb_disk	d;
+	struct reply	r;
+
+	disk_init(&d, "host-77", src, "/home/dev/forged", 0);
+	request(IMSG_INCUS_DISK_ADD, &d, sizeof(d), &r);
+	check(refused(&r, want) && has_device("host-77") == 0,
+	    "DISK_ADD %s refused: %s", what, r.got ? r.done.err :
+	    "no answer");
+	reply_clear(&r);
+}
+
+/*
+ * jb-incus bounds the parent: forged requests the protocol lets it
+ * send, each refused for its reason; the legitimate ones still work.
+ */
+static void
+t_bounds(void)
+{
+	struct jb_incus_create	 c;
+	struct jb_incus_exec	*x;
+	struct jb_disk		 d;
+	struct reply		 r;
+	struct group		*gr;
+	const char		*id[] = { "id", "-u", NULL };
+	uint32_t		 admin;
+	char			 ip[16], src[PATH_MAX + 32], want[3 * PATH_MAX];
+
+	admin = (gr = getgrnam("incus-admin")) != NULL ? gr->gr_gid : 997;
+	addr_of(next_host, ip, sizeof(ip));
+	create_init(&c, name_used, ip);
+	c.gid = admin;
+	snprintf(want, sizeof(want), "uid 1000 gid %u: raw.idmap maps only "
+	    "the owner's ids (1000:1000)", admin);
+	refuse_create("with gid incus-admin", &c, want);
+	create_init(&c, name_used, ip);
+	c.uid = 1001;
+	refuse_create("with uid 1001", &c, "uid 1001 gid 1000: raw.idmap "
+	    "maps only the owner's ids (1000:1000)");
+	create_init(&c, name_used, ip);
+	strlcpy(c.source, "/var/lib/incus", sizeof(c.source));
+	c.mount_rw = 1;
+	refuse_create("source /var/lib/incus read-write", &c, "source "
+	    "/var/lib/incus lies under /var/lib/incus, which no container "
+	    "gets");
+	create_init(&c, name_used, ip);
+	strlcpy(c.source, statedir, sizeof(c.source));
+	snprintf(want, sizeof(want), "source %s lies in the suite's state "
+	    "directory %s", statedir, statedir);
+	refuse_create("source = the state directory", &c, want);
+
+	refuse_disk("/etc read-write", "/etc", "source /etc lies under /etc, "
+	    "which no container gets");
+	refuse_disk("/var/lib/incus", "/var/lib/incus", "source "
+	    "/var/lib/incus lies under /var/lib/incus");
+	refuse_disk("/run/incus", "/run/incus", "lies under /run,");
+	refuse_disk("/proc/1/root", "/proc/1/root", "lies under /proc,");
+	refuse_disk("/sys", "/sys", "lies under /sys,");
+	refuse_disk("/dev", "/dev", "lies under /dev,");
+	refuse_disk("/boot", "/boot", "lies under /boot,");
+	refuse_disk("/", "/", "not a canonical absolute path");
+	snprintf(src, sizeof(src), "%s/repos.tsv", statedir);
+	snprintf(want, sizeof(want), "source %s lies in the suite's state "
+	    "directory %s", src, statedir);
+	refuse_disk("a file of the state directory", src, want);
+	snprintf(want, sizeof(want), "source %s lies in the control socket's "
+	    "directory %s", sockdir, sockdir);
+	refuse_disk("the control socket's directory", sockdir, want);
+	snprintf(src, sizeof(src), "%s/null", junk);
+	snprintf(want, sizeof(want), "source %s is a device node", src);
+	refuse_disk("a device node", src, want);
+	snprintf(src, sizeof(src), "%s/sock", junk);
+	snprintf(want, sizeof(want), "source %s is a socket", src);
+	refuse_disk("a socket", src, want);
+	snprintf(src, sizeof(src), "%s/etc/ssh", junk);
+	snprintf(want, sizeof(want), "source %s has a symbolic link at "
+	    "%s/etc", src, junk);
+	refuse_disk("through a link to /etc", src, want);
+
+	/* the owner's mounts area in the state directory is the owner's */
+	snprintf(src, sizeof(src), "%s/mounts/shared/x", statedir);
+	disk_init(&d, "host-78", src, "/home/dev/shared", 1);
+	request(IMSG_INCUS_DISK_ADD, &d, sizeof(d), &r);
+	check(ok_reply(&r) && has_device("host-78") == 1, "DISK_ADD of %s "
+	    "(the owner's mounts area): %s", src, r.done.ok ? "ok" :
+	    r.done.err);
+	reply_clear(&r);
+	request(IMSG_INCUS_DISK_REMOVE, &d, sizeof(d), &r);
+	check(ok_reply(&r) && has_device("host-78") == 0, "DISK_REMOVE "
+	    "host-78: %s", r.done.ok ? "ok" : r.done.err);
+	reply_clear(&r);
+
+	x = malloc(sizeof(*x));
+	exec_init(x, name_main, id, NULL, 1);
+	x->gid = admin;
+	snprintf(want, sizeof(want), "uid 1000 gid %u: commands run as root "
+	    "(0) or as the owner (1000:1000) only", admin);
+	request(IMSG_INCUS_EXEC, x, sizeof(*x), &r);
+	check(refused(&r, want) && count(&r, IMSG_INCUS_OUTPUT) == 0,
+	    "EXEC with gid incus-admin refused: %s", r.done.err);
+	reply_clear(&r);
+	exec_init(x, name_main, id, NULL, 1);
+	x->uid = 1001;
+	request(IMSG_INCUS_EXEC, x, sizeof(*x), &r);
+	check(refused(&r, "uid 1001 gid 1000: commands run as root (0) or "
+	    "as the owner (1000:1000) only"), "EXEC as uid 1001 refused: %s",
+	    r.done.err);
+	reply_clear(&r);
+	exec_init(x, name_main, id, NULL, 1);
+	x->uid = x->gid = 0;
+	request(IMSG_INCUS_EXEC, x, sizeof(*x), &r);
+	check(ok_reply(&r) && exit_status(&r) == 0, "EXEC as root still "
+	    "runs: %s", r.done.ok ? "ok" : r.done.err);
+	reply_clear(&r);
+	free(x);
+}
+
+/*
+ * Ten disks and a forward removed at once, as expired mounts and a port
+ * rm at the same moment: every removal lands, none comes back.
+ */
+static void
+t_device_race(void)
+{
+	struct jb_disk		 d;
+	struct jb_port		 p;
+	struct reply		 r;
+	struct json_object	*o, *devs;
+	uint32_t		 rids[11];
+	int			 i, ok, left;
+	char			 dev[16], src[PATH_MAX + 16], path[64];
+	char			 names[256], why[256];
+
+	for (i = ok = 0; i < 10; i++) {
+		snprintf(dev, sizeof(dev), "host-%d", i);
+		snprintf(src, sizeof(src), "%s/dirs/%d", junk, i);
+		snprintf(path, sizeof(path), "/home/dev/m%d", i);
+		disk_init(&d, dev, src, path, 1);
+		request(IMSG_INCUS_DISK_ADD, &d, sizeof(d), &r);
+		ok += ok_reply(&r);
+		if (!ok_reply(&r))
+			note("DISK_ADD %s: %s", dev, r.done.err);
+		reply_clear(&r);
+	}
+	check(ok == 10, "ten disks attached to %s (%d)", name_main, ok);
+	memset(&p, 0, sizeof(p));
+	strlcpy(p.name, name_main, sizeof(p.name));
+	p.dir = PORT_TO_CONTAINER;
+	strlcpy(p.proto, "tcp", sizeof(p.proto));
+	p.port = 8123;
+	strlcpy(p.container_address, "127.0.0.1",
+	    sizeof(p.container_address));
+	p.host_port = 8124;
+	strlcpy(p.host_address, "127.0.0.1", sizeof(p.host_address));
+	if (port_device(p.device, sizeof(p.device), PORT_TO_CONTAINER, "tcp",
+	    8123, NULL) == -1)
+		check(0, "port_device");
+	request(IMSG_INCUS_PORT_ADD, &p, sizeof(p), &r);
+	check(ok_reply(&r) && has_device(p.device) == 1, "forward %s on %s: "
+	    "%s", p.device, name_main, r.done.ok ? "ok" : r.done.err);
+	reply_clear(&r);
+
+	/* all eleven in flight at once */
+	for (i = 0; i < 10; i++) {
+		snprintf(dev, sizeof(dev), "host-%d", i);
+		disk_init(&d, dev, "", "", 0);
+		rids[i] = next_rid++;
+		send_msg(IMSG_INCUS_DISK_REMOVE, rids[i], &d, sizeof(d));
+	}
+	rids[10] = next_rid++;
+	send_msg(IMSG_INCUS_PORT_REMOVE, rids[10], &p, sizeof(p));
+	why[0] = '\0';
+	for (i = ok = 0; i < 11; i++) {
+		wait_reply(rids[i], &r, TIMEOUT_MS);
+		ok += ok_reply(&r);
+		if (!ok_reply(&r) && why[0] == '\0')
+			strlcpy(why, r.done.err, sizeof(why));
+		reply_clear(&r);
+	}
+	check(ok == 11, "ten DISK_REMOVE and a PORT_REMOVE at once all "
+	    "done (%d ok%s%s)", ok, why[0] ? ": " : "", why);
+	names[0] = '\0';
+	left = 0;
+	if ((o = query_instance(name_main)) == NULL) {
+		check(0, "incus query %s", name_main);
+		return;
+	}
+	if (json_object_object_get_ex(o, "devices", &devs)) {
+		json_object_object_foreach(devs, k, v) {
+			(void)v;
+			if ((strncmp(k, "host-", 5) != 0 || strlen(k) != 6 ||
+			    k[5] < '0' || k[5] > '9') &&
+			    strcmp(k, p.device) != 0)
+				continue;
+			left++;
+			strlcat(names, " ", sizeof(names));
+			strlcat(names, k, sizeof(names));
+		}
+	}
+	json_object_put(o);
+	check(left == 0, "none of the eleven removed devices comes back (%d "
+	    "left:%s)", left, names);
 }
 
 static void
@@ -1537,20 +1830,24 @@ t_start_fails(void)
 {
 	struct jb_incus_create	c;
 	struct reply		r;
-
-	char			want[128];
+	char			want[128], alias[64];
 
 	/*
-	 * Incus checks disk sources when it creates, but the id map only
-	 * when it starts: root may not map 4242 (/etc/subuid).
+	 * An image with an empty root file system: Incus creates from it,
+	 * but the start finds no init to run.
 	 */
-	if (sh(NULL, 0, "grep -qs '^root:4242:' /etc/subuid /etc/subgid")
-	    == 0) {
-		check(0, "root:4242 is in /etc/subuid: pick another id here");
+	snprintf(alias, sizeof(alias), "jbt-ops-noinit-%d", (int)getpid());
+	if (sh(NULL, 0, "d=$(mktemp -d) && mkdir $d/rootfs && printf "
+	    "'architecture: %%s\\ncreation_date: %%s\\nproperties:\\n"
+	    "  description: empty\\n' $(uname -m) $(date +%%s) > "
+	    "$d/metadata.yaml && tar -C $d -czf $d.tar.gz metadata.yaml "
+	    "rootfs && incus image import $d.tar.gz --alias %s >/dev/null; "
+	    "rv=$?; rm -rf $d $d.tar.gz; exit $rv", alias) != 0) {
+		check(0, "import an image with an empty root file system");
 		return;
 	}
 	create_init(&c, name_bad, "");
-	c.uid = c.gid = 4242;
+	strlcpy(c.image, alias, sizeof(c.image));
 	create_free_addr(&c, &r, NULL);
 	snprintf(want, sizeof(want), "starting %s", name_bad);
 	check(r.got && !r.done.ok && has_progress(&r, want) &&
@@ -1559,13 +1856,16 @@ t_start_fails(void)
 	    !exists(name_bad), "CREATE whose start fails leaves nothing: %s",
 	    r.done.err);
 	reply_clear(&r);
+	sh(NULL, 0, "incus image delete %s >/dev/null 2>&1", alias);
 	create_init(&c, name_bad, "");
 	snprintf(c.source, sizeof(c.source), "/nonexistent-jbt-ops/%d",
 	    (int)getpid());
 	create_free_addr(&c, &r, NULL);
-	check(refused(&r, "Missing source path") && strncmp(r.done.err,
-	    "create ", 7) == 0 && !exists(name_bad),
-	    "CREATE from a missing source: %s", r.done.err);
+	check(refused(&r, "/nonexistent-jbt-ops: No such file or directory") &&
+	    count(&r, IMSG_PROGRESS) == 0 && strncmp(r.done.err, "create ",
+	    7) == 0 && !exists(name_bad),
+	    "CREATE from a missing source, refused before Incus is asked: %s",
+	    r.done.err);
 	reply_clear(&r);
 }
 
@@ -1693,12 +1993,16 @@ int
 main(int argc, char *argv[])
 {
 	struct jb_incus_create	 c;
+	struct passwd		*pw;
 	struct msg		*m;
 	char			 ip[128], *sp;
 	int			 ch, st, tries;
 
-	while ((ch = getopt(argc, argv, "b:e:j:")) != -1) {
+	while ((ch = getopt(argc, argv, "b:e:j:o:")) != -1) {
 		switch (ch) {
+		case 'o':
+			owner = optarg;
+			break;
 		case 'b':
 			bridge = optarg;
 			break;
@@ -1710,7 +2014,7 @@ main(int argc, char *argv[])
 			break;
 		default:
 			fprintf(stderr, "usage: ops_driver [-b bridge] "
-			    "[-e endpoint] [-j jb-incus]\n");
+			    "[-e endpoint] [-j jb-incus] [-o owner]\n");
 			return 2;
 		}
 	}
@@ -1726,6 +2030,18 @@ main(int argc, char *argv[])
 	snprintf(name_c2, sizeof(name_c2), "jbt-ops-c2-%d", (int)getpid());
 	next_host = 200 + getpid() % 50;
 
+	/* the dev user of the image is 1000: the owner must be it */
+	if (owner == NULL && (pw = getpwuid(1000)) != NULL)
+		owner = strdup(pw->pw_name);
+	if (owner == NULL || (pw = getpwnam(owner)) == NULL ||
+	    pw->pw_uid != 1000 || pw->pw_gid != 1000) {
+		check(0, "setup: an owner with uid and gid 1000 (-o)");
+		goto done;
+	}
+	if (make_dirs() == -1) {
+		check(0, "setup: state, socket and junk directories");
+		goto done;
+	}
 	if (ensure_image() == -1 || make_repo() == -1) {
 		check(0, "setup: image %s and a git repo", IMAGE);
 		goto done;
@@ -1769,6 +2085,8 @@ main(int argc, char *argv[])
 
 	t_create_refusals();
 	t_create();
+	t_bounds();
+	t_device_race();
 	t_list();
 	t_exec_capture();
 	t_exec_stream();
