@@ -335,6 +335,126 @@ at_rest_body() {
 }
 at_rest_cleanup() { crash_cleanup; }
 
+# wait until file $1 has a line matching $2 (a step of a command)
+crash_wait_for() {
+	i=0
+	until grep -q "$2" "$1" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 300 ] || { cat "$1" >&2; atf_fail "never saw '$2'"; }
+		sleep 0.1
+	done
+}
+
+# jbctl, its server killed under it: one line saying so, exit 1, never
+# a crash; $1: its exit status, $2: its stderr, $3: what it had said
+crash_jbctl_said() {
+	[ "$1" = 1 ] || { cat "$2" >&2; atf_fail "jbctl exited $1 ($3)"; }
+	grep -v "^jbctl: " "$2" >&2 &&
+	    atf_fail "jbctl wrote other than its own lines ($3)"
+	tail -n 1 "$2" | grep -qx "jbctl: jailbeed closed the connection (see its log)" ||
+	    { cat "$2" >&2; atf_fail "jbctl's last line is not that jailbeed closed the connection ($3)"; }
+	[ "$(grep -c "closed the connection" "$2")" = 1 ] ||
+	    { cat "$2" >&2; atf_fail "jbctl said it more than once ($3)"; }
+}
+
+# the half-made container M, if Incus has it: not more open than a
+# strict one (nothing but what its allowlist says, and while its policy
+# is missing nothing at all) and what jbctl says of it agrees
+crash_half_made() {
+	M=$(jb_prefix)-m
+	incus info "$M" > /dev/null 2>&1 || return 0
+	ip=$(incus config device get "$M" eth0 ipv4.address 2>/dev/null)
+	if [ -n "$ip" ] && nft list map inet jailbee ctrs |
+	    grep -q "$ip : accept"; then
+		atf_fail "the half-made $M is loose in nft ($1)"
+	fi
+	if [ "$(incus list -c s --format csv "^$M\$")" = RUNNING ]; then
+		atf_check -s not-exit:0 -e ignore ctr_http "$M" $NH_WWW 8081
+		atf_check -s not-exit:0 -e ignore ctr_http "$M" $NH_WWW2 8080
+	fi
+}
+
+atf_test_case mid_command cleanup
+mid_command_head() {
+	atf_set descr "SIGKILL of each process in the middle of a command" \
+	    "(new at each step, exec, an SSH exec): jbctl says in one" \
+	    "line that jailbeed went and exits 1, the suite stops with" \
+	    "nothing left, no container is more open, and after a restart" \
+	    "jbctl agrees with Incus and nft"
+	atf_set require.user root
+	atf_set timeout 900
+}
+mid_command_body() {
+	crash_fixture 1h 1h
+	kill "$(cat dnsmasq.pid)"
+	n=0
+	# jailbeed at each step of new, and in an exec
+	for step in "is new" "network: strict" "creating .* at " "starting"; do
+		n=$((n + 1))
+		jbo repo new m > new.out 2> new.err &
+		jp=$!
+		crash_wait_for new.err "$step"
+		crash_kill jailbeed
+		rc=0; wait $jp || rc=$?
+		crash_jbctl_said $rc new.err "new killed at '$step'"
+		crash_strict_holds "jailbeed killed in new at '$step'"
+		crash_half_made "jailbeed killed in new at '$step'"
+		crash_start
+		crash_agree
+		crash_half_made "restarted after new was cut at '$step'"
+		incus info "$(jb_prefix)-m" > /dev/null 2>&1 &&
+		    atf_check -e ignore jbo repo destroy --force m
+	done
+	jbo repo exec s -- sh -c 'echo started; exec sleep 60' \
+	    > exec.out 2> exec.err &
+	jp=$!
+	crash_wait_for exec.out started
+	crash_kill jailbeed
+	rc=0; wait $jp || rc=$?
+	crash_jbctl_said $rc exec.err "exec"
+	crash_start
+	# each daemon while new makes a container
+	for v in jb-incus jb-netd jb-mountd jb-gitd; do
+		jbo repo new m > new.out 2> new.err &
+		jp=$!
+		crash_wait_for new.err "starting"
+		crash_kill "$v"
+		rc=0; wait $jp || rc=$?
+		crash_jbctl_said $rc new.err "$v killed in new"
+		crash_strict_holds "$v killed in new"
+		crash_half_made "$v killed in new"
+		crash_start
+		crash_agree
+		crash_half_made "restarted after $v was killed in new"
+		incus info "$(jb_prefix)-m" > /dev/null 2>&1 &&
+		    atf_check -e ignore jbo repo destroy --force m
+	done
+	# the SSH side in an exec over SSH
+	for v in jb-sshd spawner session; do
+		jssh -i key1 jailbee@127.0.0.1 \
+		    "exec $S -- sh -c 'echo started; exec sleep 60'" \
+		    > ssh.out 2> ssh.err &
+		echo $! > live.pid
+		crash_wait_for ssh.out started
+		if [ "$v" = session ]; then
+			crash_kill_session
+		else
+			crash_kill "$v"
+			crash_strict_holds "$v killed in an SSH exec"
+			crash_start
+		fi
+		crash_agree
+	done
+	crash_snapshot after
+	for f in ls net egress mounts; do
+		diff -u before.$f after.$f >&2 ||
+		    atf_fail "jbctl $f differs after the kills"
+	done
+	crash_stop
+}
+mid_command_cleanup() { crash_cleanup; }
+
 atf_init_test_cases() {
 	atf_add_test_case at_rest
+	atf_add_test_case mid_command
 }
