@@ -109,19 +109,6 @@ EOC
 	crash_snapshot before
 }
 
-# what must survive a crash, without the times that count down
-crash_snapshot() {
-	jbo repo ls -o json | jq -S '.containers | map(del(.uptime))' \
-	    > "$1.ls" || atf_fail "jbctl ls failed"
-	jbo repo net status -o json | jq -S '.' > "$1.net" ||
-	    atf_fail "jbctl net status failed"
-	jbo repo net egress ls -o json "$S" > "$1.egress" 2>&1 ||
-	    jbo repo net egress ls -o json s > "$1.egress" ||
-	    atf_fail "jbctl net egress ls failed"
-	jbo repo mount ls -o json s | jq -S '.' > "$1.mounts" ||
-	    atf_fail "jbctl mount ls failed"
-}
-
 # what must survive a crash: the pool's answer times move at each
 # refresh, so of the admitted addresses only which name has which
 crash_snapshot() {
