@@ -167,6 +167,7 @@ UNIT_TESTS	+= t_jbmsg t_names t_atomicfile
 FUZZERS		+= fuzz_sftppath fuzz_sftprec
 UNIT_TESTS	+= t_refused
 UNIT_TESTS	+= t_incusbound
+UNIT_TESTS	+= t_ctlrun
 FUZZERS		+= fuzz_refused
 FUZZTIME	?= 20
 
@@ -273,7 +274,7 @@ $(O)/libmountd.a: $(call objs,jb-mountd/gitdescribe.c jb-mountd/image.c \
     jb-mountd/gitconf.c)
 	rm -f $@
 	ar rcs $@ $^
-$(O)/libjbctl.a: $(call objs,jbctl/term.c)
+$(O)/libjbctl.a: $(call objs,jbctl/term.c jbctl/ctlrun.c jbctl/rebind.c)
 	rm -f $@
 	ar rcs $@ $^
 $(O)/regress/integ/mountd_driver: regress/integ/mountd_driver.c regress/integ/driver.c $(LIBCOMMON)

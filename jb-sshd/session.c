@@ -851,6 +851,29 @@ parent_cb(socket_t fd, int revents, void *ud)
 	return 0;
 }
 
+/*
+ * Before its request the session asks the parent only in callbacks that
+ * wait for the answer, so the channel has nothing to read unasked: data
+ * there breaks the protocol, and an end of file is the parent's death.
+ * Either way the connection ends rather than outlive the suite.
+ */
+static int
+parent_idle_cb(socket_t fd, int revents, void *ud)
+{
+	struct sess	*st = ud;
+	char		 c;
+	ssize_t		 n;
+
+	n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+	if (n == -1 && (errno == EAGAIN || errno == EINTR))
+		return 0;
+	if (n > 0)
+		log_warnx("the parent spoke before the request");
+	ssh_event_remove_fd(st->ev, fd);
+	st->parent_gone = 1;
+	return 0;
+}
+
 static int
 finished(struct sess *st)
 {
@@ -1057,6 +1080,7 @@ session_run(ssh_bind b, int fd, int chan, const struct jb_sshd_session *peer)
 	if ((st.ev = ssh_event_new()) == NULL ||
 	    ssh_event_add_session(st.ev, st.s) != SSH_OK)
 		sess_exit(&st, 1);
+	ssh_event_add_fd(st.ev, chan, POLLIN, parent_idle_cb, &st);
 
 	/* until the one request this connection may make */
 	while (st.request == REQ_NONE && !st.over && !st.parent_gone) {
@@ -1067,6 +1091,7 @@ session_run(ssh_bind b, int fd, int chan, const struct jb_sshd_session *peer)
 	}
 	if (st.request == REQ_NONE)
 		sess_exit(&st, 0);
+	ssh_event_remove_fd(st.ev, chan);
 
 	if (st.request == REQ_SFTP) {
 		status = sftp_serve(st.s, st.ch, &st.ib);

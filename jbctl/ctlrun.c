@@ -174,12 +174,14 @@ ctl_run(struct imsgbuf *ibuf, const struct parsed *p,
 		listed = 1;
 	}
 	while (!done) {
-		if ((n = imsgbuf_read(ibuf)) == -1 && errno != EAGAIN) {
+		if ((n = imsgbuf_read(ibuf)) == -1 && errno != EAGAIN &&
+		    errno != ECONNRESET) {
 			fprintf(stderr, "jbctl: reading from jailbeed: %s\n",
 			    strerror(errno));
 			return 1;
 		}
-		if (n == 0) {
+		/* a reset is jailbeed gone with our last words unread */
+		if (n == 0 || (n == -1 && errno == ECONNRESET)) {
 			fprintf(stderr, "jbctl: jailbeed closed the connection "
 			    "(see its log)\n");
 			return 1;
