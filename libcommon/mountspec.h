@@ -92,9 +92,12 @@ int	mnt_kind_ok(const char *);
 int	mnt_agent_device_ok(const char *);
 
 /*
- * /proc/PID/mountinfo text: the last line (the one on top) whose mount
- * point is mp; *dev gets its makedev(major, minor) and root its root
- * within that filesystem, unescaped.  0 found, -1 not.
+ * /proc/PID/mountinfo text: the mount Incus made at mp, which is the
+ * first at that point, at the bottom of any stack there: of the lines
+ * whose mount point is mp, the first whose parent is not itself a mount
+ * at mp.  A mount the container stacks over it later is skipped,
+ * whatever it holds.  *dev gets its makedev(major, minor) and root its
+ * root within that filesystem, unescaped.  0 found, -1 not.
  */
 int	mnt_info_find(const char *text, const char *mp, uint64_t *dev,
 	    char *root, size_t rootlen);

@@ -347,6 +347,64 @@ EOC
 }
 symlink_swap_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+atf_test_case overmount_verify cleanup
+overmount_verify_head() {
+	atf_set descr "root in the container stacks its own mount (a tmpfs," \
+	    "a bind) over the mount point before the verification: the" \
+	    "verification still judges the mount Incus made, not the" \
+	    "container's (review-3 #19)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+# in the background: as soon as the device's mount is in container $1 at
+# $2, root there stacks "mount $3..." over it, before the verification
+overmount() {
+	c=$1 mp=$2
+	shift 2
+	i=0
+	until incus exec "$c" -- awk -v m="$mp" '$5 == m { f = 1 } END { exit !f }' \
+	    /proc/self/mountinfo 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || { echo "no mount at $mp" > overmount.err; return 1; }
+		sleep 0.05
+	done
+	incus exec "$c" -- mount "$@" "$mp" 2> overmount.err
+}
+overmount_verify_body() {
+	# test builds hold each attach 2 s before the device is added and
+	# 2 s before it is verified
+	JB_TEST_MOUNT_DELAY_MS=2000
+	export JB_TEST_MOUNT_DELAY_MS
+	setup
+	w=$(pwd)
+	p=$(jb_prefix)
+	owned_dir "$w/creds" checked
+	config <<EOC
+optional_mounts:
+  creds:
+    host: $w/creds
+    container: /home/dev/.creds
+EOC
+	atf_check -e ignore jbo repo new x
+	for how in "-t tmpfs none" "--bind /etc"; do
+		jbo repo mount creds x --for 1h > out 2>&1 &
+		bg=$!
+		# shellcheck disable=SC2086
+		overmount $p-x /home/dev/.creds $how ||
+		    atf_fail "mount $how over the mount point: $(cat overmount.err)"
+		wait $bg || { cat out >&2; atf_fail "with mount $how stacked over it, the verified mount was refused: $(cat out)"; }
+		atf_check -o match:"attached creds" cat out
+		has_device $p-x optional-creds || atf_fail "the device is gone"
+		# the container's mount is on top; beneath it, the checked one
+		atf_check -s not-exit:0 -e match:"No such file" \
+		    incus exec $p-x -- cat /home/dev/.creds/file
+		atf_check incus exec $p-x -- umount /home/dev/.creds
+		atf_check -o inline:"checked\n" in_ctr $p-x cat /home/dev/.creds/file
+		atf_check -e ignore jbo repo unmount creds x
+	done
+}
+overmount_verify_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
 # the reproduction of a planted symlink.  $w/private stands for the
 # owner's home: any directory the owner can read and no container
 # should see.
@@ -679,6 +737,7 @@ atf_init_test_cases() {
 	atf_add_test_case remount_norevert_unmount
 	atf_add_test_case restart_across_deadline
 	atf_add_test_case symlink_swap
+	atf_add_test_case overmount_verify
 	atf_add_test_case planted_symlink
 	atf_add_test_case start_recheck
 }

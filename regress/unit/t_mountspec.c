@@ -140,11 +140,14 @@ ATF_TC_BODY(mountinfo, tc)
 	    sizeof(root)) == 0);
 	ATF_CHECK(dev == makedev(254, 16));
 	ATF_CHECK_STREQ(root, "/exports/u/a b");
-	/* the mount on top counts: here a tmpfs over the disk */
+	/*
+	 * Incus's mount counts, not a tmpfs the container stacked over it
+	 * (its parent is the disk's mount)
+	 */
 	ATF_REQUIRE(mnt_info_find(ctr, "/mnt/d1", &dev, root,
 	    sizeof(root)) == 0);
-	ATF_CHECK(dev == makedev(0, 44));
-	ATF_CHECK_STREQ(root, "/");
+	ATF_CHECK(dev == makedev(254, 0));
+	ATF_CHECK_STREQ(root, "/tmp/probe/other");
 	ATF_CHECK(mnt_info_find(ctr, "/mnt", &dev, root, sizeof(root)) == -1);
 
 	ATF_REQUIRE(mnt_info_root_of(host_info, "/tmp/probe/real",
@@ -168,6 +171,59 @@ ATF_TC_BODY(mountinfo, tc)
 	ATF_CHECK(mnt_info_root_of(host_info, "/homer", makedev(254, 0),
 	    root, sizeof(root)) == 0);
 	ATF_CHECK_STREQ(root, "/homer");
+}
+
+/*
+ * Root in the container stacks its own mounts over the one Incus made:
+ * a bind of something else that looks right, a tmpfs, in any order of
+ * lines; and a mount at the same point over a tmpfs on its parent.
+ * Verification judges Incus's mount, the first at the point.
+ */
+ATF_TC_WITHOUT_HEAD(mountinfo_stacked);
+ATF_TC_BODY(mountinfo_stacked, tc)
+{
+	/* Incus's (60) holds the swapped /etc; 61 and 62 are the container's */
+	static const char bind_over[] =
+	    "30 1 254:0 / / rw - ext4 /dev/vda rw\n"
+	    "60 30 254:0 /etc /home/dev/x ro - ext4 /dev/vda rw\n"
+	    "61 60 254:16 /home/o/src/b /home/dev/x ro - ext4 /dev/vdb rw\n"
+	    "62 61 0:44 / /home/dev/x rw - tmpfs tmpfs rw\n";
+	/* the same stack, its lines in another order */
+	static const char reordered[] =
+	    "62 61 0:44 / /home/dev/x rw - tmpfs tmpfs rw\n"
+	    "61 60 254:16 /home/o/src/b /home/dev/x ro - ext4 /dev/vdb rw\n"
+	    "30 1 254:0 / / rw - ext4 /dev/vda rw\n"
+	    "60 30 254:0 /etc /home/dev/x ro - ext4 /dev/vda rw\n";
+	/*
+	 * a tmpfs over /home/dev (70), then a mount at /home/dev/x on it
+	 * (71): two mounts at the point sit on no other there; the first
+	 * made, Incus's, counts
+	 */
+	static const char parent_covered[] =
+	    "30 1 254:0 / / rw - ext4 /dev/vda rw\n"
+	    "60 30 254:16 /home/o/src/b /home/dev/x ro - ext4 /dev/vdb rw\n"
+	    "70 30 0:50 / /home/dev rw - tmpfs tmpfs rw\n"
+	    "71 70 0:51 / /home/dev/x rw - tmpfs tmpfs rw\n";
+	/* an id that is not a number: the line does not parse */
+	static const char bad_id[] =
+	    "x6 30 254:16 /home/o/src/b /home/dev/x ro - ext4 /dev/vdb rw\n";
+	char		root[256];
+	uint64_t	dev = 0;
+
+	ATF_REQUIRE(mnt_info_find(bind_over, "/home/dev/x", &dev, root,
+	    sizeof(root)) == 0);
+	ATF_CHECK(dev == makedev(254, 0));
+	ATF_CHECK_STREQ(root, "/etc");
+	ATF_REQUIRE(mnt_info_find(reordered, "/home/dev/x", &dev, root,
+	    sizeof(root)) == 0);
+	ATF_CHECK(dev == makedev(254, 0));
+	ATF_CHECK_STREQ(root, "/etc");
+	ATF_REQUIRE(mnt_info_find(parent_covered, "/home/dev/x", &dev, root,
+	    sizeof(root)) == 0);
+	ATF_CHECK(dev == makedev(254, 16));
+	ATF_CHECK_STREQ(root, "/home/o/src/b");
+	ATF_CHECK(mnt_info_find(bad_id, "/home/dev/x", &dev, root,
+	    sizeof(root)) == -1);
 }
 
 ATF_TC_WITHOUT_HEAD(deadline_math);
@@ -414,6 +470,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, targets);
 	ATF_TP_ADD_TC(tp, expand_and_kinds);
 	ATF_TP_ADD_TC(tp, mountinfo);
+	ATF_TP_ADD_TC(tp, mountinfo_stacked);
 	ATF_TP_ADD_TC(tp, deadline_math);
 	ATF_TP_ADD_TC(tp, deadline_file);
 	ATF_TP_ADD_TC(tp, mount_roots);
