@@ -32,6 +32,15 @@ int	disks_overlap(const struct disks *, const char *name,
 	    size_t errlen);
 
 /*
+ * 0 when a source (real, canonical) on device exposes none of the
+ * suite's own files: ~/.config/jailbee, the authorized_keys file, the
+ * state directory (but for its shared directories, to their devices)
+ * and the control socket's directory; else -1 with why.
+ */
+int	src_exposes(const char *source, const char *device, char *err,
+	    size_t errlen);
+
+/*
  * Mounts between their overlap decision and their end: counted as
  * attached by disks_overlap(), so that two attaches at once are decided
  * one after the other.

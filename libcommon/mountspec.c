@@ -195,6 +195,59 @@ mnt_overlap(const struct mnt_src *s, const struct mnt_src *others,
 	return 0;
 }
 
+/* a lies strictly inside b */
+static int
+inside(const char *a, const char *b)
+{
+	return strcmp(a, b) != 0 && at_or_above(b, a);
+}
+
+/* a source strictly inside one of the suite's shared directories, its own */
+static int
+exposes_allowed(const char *source, const char *device,
+    const struct mnt_guarded *g, size_t ng)
+{
+	size_t	j;
+
+	for (j = 0; j < ng; j++)
+		if (g[j].allow_inside != NULL && g[j].allow_inside[0] != '\0' &&
+		    g[j].allow_device != NULL && inside(source,
+		    g[j].allow_inside) && strncmp(device, g[j].allow_device,
+		    strlen(g[j].allow_device)) == 0)
+			return 1;
+	return 0;
+}
+
+int
+mnt_exposes(const char *source, const char *device,
+    const struct mnt_guarded *g, size_t ng, char *err, size_t errlen)
+{
+	static const char *const how[] = { "is", "contains", "lies inside" };
+	size_t	 i, pass;
+	int	 hit;
+
+	/* the closest relation names the file: the same path first */
+	for (pass = 0; pass < 3; pass++)
+		for (i = 0; i < ng; i++) {
+			if (g[i].path == NULL || g[i].path[0] == '\0')
+				continue;
+			if (pass == 0)
+				hit = strcmp(source, g[i].path) == 0;
+			else if (pass == 1)
+				hit = inside(g[i].path, source);
+			else
+				hit = inside(source, g[i].path) &&
+				    !exposes_allowed(source, device, g, ng);
+			if (hit)
+				return why(err, errlen, "it %s %.200s, %.100s: "
+				    "a container must not read or change the "
+				    "suite's own files; mount a directory that "
+				    "holds none of them", how[pass],
+				    g[i].path, g[i].what);
+		}
+	return 0;
+}
+
 int
 mnt_kind_ok(const char *k)
 {

@@ -86,6 +86,26 @@ struct mnt_src {
 int	mnt_overlap(const struct mnt_src *s, const struct mnt_src *others,
 	    size_t nothers, char *err, size_t errlen);
 
+/*
+ * The suite's own files, which no mount may expose: a source (real,
+ * canonical) that is, contains or lies inside one of them is refused.
+ * One exception each: a source strictly inside allow_inside on a device
+ * whose name starts with allow_device, the suite's own shared
+ * directories in the state directory.  path "" is skipped.
+ */
+struct mnt_guarded {
+	const char	*path;		/* real, canonical */
+	const char	*what;		/* "the suite's configuration" */
+	const char	*allow_inside;	/* NULL or a directory inside path */
+	const char	*allow_device;	/* the device prefix allowed there */
+};
+/*
+ * 0 when source on device exposes none of g, else -1 with the reason,
+ * naming the guarded path and what it is.
+ */
+int	mnt_exposes(const char *source, const char *device,
+	    const struct mnt_guarded *g, size_t ng, char *err, size_t errlen);
+
 /* an optional_mounts key: 1 to 32 of [a-z0-9_-], starting alnum */
 int	mnt_kind_ok(const char *);
 /* agent-<agent>-<index>: an agent name (as mnt_kind_ok), 0 .. 99 */

@@ -405,6 +405,81 @@ EOC
 }
 overmount_verify_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+atf_test_case suite_files cleanup
+suite_files_head() {
+	atf_set descr "a mount source that is, contains or lies inside the" \
+	    "suite's own files (~/.config/jailbee, authorized_keys, the" \
+	    "control socket's directory) is refused on its real path," \
+	    "naming the entry and the file (review-3 #16)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+suite_files_body() {
+	jb_owner_home
+	setup
+	w=$(pwd)
+	h=$w/ownerhome
+	p=$(jb_prefix)
+	mkdir -p "$h/.config/jailbee" "$h/dots"
+	echo "ssh-ed25519 AAAA owner" > "$h/.config/jailbee/authorized_keys"
+	chown -R $JB_OWNER "$h/.config" "$h/dots"
+	chmod -R go+rX "$h"
+	# ~/.config holds ~/.config/jailbee: the container is not made
+	config <<EOC
+host_mounts:
+  - host: ~/.config
+    container: /home/dev/.config
+EOC
+	jbo repo new a > out 2>&1 && atf_fail "a container with ~/.config mounted was made: $(cat out)"
+	cat out >&2
+	atf_check -o match:"host path ~/.config \(host_mounts\[0\]\) is refused: it contains $h/.config/jailbee, the suite's configuration directory" \
+	    -o match:"$p-a was deleted" -o not-match:"attaching $h/.config" \
+	    cat out
+	atf_check -o empty incus list -c n --format csv "^$p-"
+	# the file itself, as an optional mount, on a running container
+	config <<EOC
+optional_mounts:
+  keys:
+    host: ~/.config/jailbee/authorized_keys
+    container: /home/dev/keys
+  sock:
+    host: $(cat rundir)
+    container: /home/dev/sock
+  dots:
+    host: ~/dots
+    container: /home/dev/dots
+EOC
+	atf_check -e ignore jbo repo new b
+	atf_check -s not-exit:0 \
+	    -e match:"host path ~/.config/jailbee/authorized_keys \(optional_mounts.keys\) is refused: it is $h/.config/jailbee/authorized_keys, the authorized_keys file" \
+	    jbo repo mount keys b
+	atf_check -s not-exit:0 \
+	    -e match:"host path $(cat rundir) \(optional_mounts.sock\) is refused: it is $(cat rundir), the directory of the suite's control socket" \
+	    jbo repo mount sock b
+	# ~/.config moved into ~/dots behind a symlink: the real place counts
+	mv "$h/.config" "$h/dots/config"
+	ln -s dots/config "$h/.config"
+	chown -h $JB_OWNER "$h/.config"
+	atf_check -s not-exit:0 \
+	    -e match:"host path ~/dots \(optional_mounts.dots\) is refused: it contains $h/dots/config/jailbee, the suite's configuration directory" \
+	    jbo repo mount dots b
+	has_device $p-b optional-keys && atf_fail "authorized_keys was mounted"
+	has_device $p-b optional-sock && atf_fail "the socket's directory was mounted"
+	has_device $p-b optional-dots && atf_fail "~/dots was mounted"
+	# a directory holding none of them is mounted as before
+	rm "$h/.config"
+	mv "$h/dots/config" "$h/.config"
+	echo fine > "$h/dots/file"
+	chown $JB_OWNER "$h/dots/file"
+	atf_check -e match:"attached dots" jbo repo mount dots b
+	atf_check -o inline:"fine\n" in_ctr $p-b cat /home/dev/dots/file
+}
+suite_files_cleanup() {
+	jb_containers_cleanup
+	jb_cleanup
+	jb_owner_home_restore
+}
+
 # the reproduction of a planted symlink.  $w/private stands for the
 # owner's home: any directory the owner can read and no container
 # should see.
@@ -738,6 +813,7 @@ atf_init_test_cases() {
 	atf_add_test_case restart_across_deadline
 	atf_add_test_case symlink_swap
 	atf_add_test_case overmount_verify
+	atf_add_test_case suite_files
 	atf_add_test_case planted_symlink
 	atf_add_test_case start_recheck
 }

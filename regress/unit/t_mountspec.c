@@ -226,6 +226,69 @@ ATF_TC_BODY(mountinfo_stacked, tc)
 	    sizeof(root)) == -1);
 }
 
+ATF_TC_WITHOUT_HEAD(exposes);
+ATF_TC_BODY(exposes, tc)
+{
+	static const struct mnt_guarded g[] = {
+		{ "/home/o/.config/jailbee", "the suite's configuration",
+		    NULL, NULL },
+		{ "/home/o/.config/jailbee/authorized_keys", "the keys",
+		    NULL, NULL },
+		{ "/var/lib/jailbee", "the state directory", NULL, NULL },
+		{ "/run/jailbee", "the socket's directory", NULL, NULL },
+		{ "", NULL, "/var/lib/jailbee/mounts/shared", "agent-" },
+		{ "", NULL, "/var/lib/jailbee/mounts/ssh", "ssh-shared" },
+	};
+	const size_t	ng = sizeof(g) / sizeof(g[0]);
+	char		err[512];
+
+	/* contains, is, lies inside: each named with what it is */
+	ATF_CHECK(mnt_exposes("/home/o/.config", "host-0", g, ng, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK_STREQ(err, "it contains /home/o/.config/jailbee, the "
+	    "suite's configuration: a container must not read or change the "
+	    "suite's own files; mount a directory that holds none of them");
+	ATF_CHECK(mnt_exposes("/home/o", "host-0", g, ng, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK(mnt_exposes("/", "host-0", g, ng, err, sizeof(err)) == -1);
+	ATF_CHECK(mnt_exposes("/home/o/.config/jailbee/authorized_keys",
+	    "optional-k", g, ng, err, sizeof(err)) == -1);
+	/* the closest relation is the one named */
+	ATF_CHECK(strstr(err, "it is /home/o/.config/jailbee/authorized_keys"
+	    ", the keys") == err);
+	ATF_CHECK(mnt_exposes("/home/o/.config/jailbee/x", "host-0", g, ng,
+	    err, sizeof(err)) == -1);
+	ATF_CHECK(strstr(err, "it lies inside /home/o/.config/jailbee, ") ==
+	    err);
+	ATF_CHECK(mnt_exposes("/run/jailbee", "optional-s", g, ng, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK(strstr(err, "it is /run/jailbee, the socket's") == err);
+	ATF_CHECK(mnt_exposes("/var/lib", "host-1", g, ng, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK(mnt_exposes("/var/lib/jailbee/netd", "host-1", g, ng, err,
+	    sizeof(err)) == -1);
+	/* a name that only starts the same is another directory */
+	ATF_CHECK(mnt_exposes("/home/o/.config/jailbee2", "host-0", g, ng,
+	    err, sizeof(err)) == 0);
+	ATF_CHECK(mnt_exposes("/run/jailbee-other", "host-0", g, ng, err,
+	    sizeof(err)) == 0);
+	ATF_CHECK(mnt_exposes("/home/o/src", "host-0", g, ng, err,
+	    sizeof(err)) == 0);
+	/* the suite's shared directories, to their own devices alone */
+	ATF_CHECK(mnt_exposes("/var/lib/jailbee/mounts/shared/p/claude",
+	    "agent-claude-0", g, ng, err, sizeof(err)) == 0);
+	ATF_CHECK(mnt_exposes("/var/lib/jailbee/mounts/ssh/p", "ssh-shared",
+	    g, ng, err, sizeof(err)) == 0);
+	ATF_CHECK(mnt_exposes("/var/lib/jailbee/mounts/shared/p/claude",
+	    "host-0", g, ng, err, sizeof(err)) == -1);
+	ATF_CHECK(mnt_exposes("/var/lib/jailbee/mounts/ssh/p",
+	    "agent-claude-0", g, ng, err, sizeof(err)) == -1);
+	ATF_CHECK(mnt_exposes("/var/lib/jailbee/mounts/shared", "agent-a-0",
+	    g, ng, err, sizeof(err)) == -1);
+	ATF_CHECK(mnt_exposes("/var/lib/jailbee/mounts", "ssh-shared", g, ng,
+	    err, sizeof(err)) == -1);
+}
+
 ATF_TC_WITHOUT_HEAD(deadline_math);
 ATF_TC_BODY(deadline_math, tc)
 {
@@ -471,6 +534,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, expand_and_kinds);
 	ATF_TP_ADD_TC(tp, mountinfo);
 	ATF_TP_ADD_TC(tp, mountinfo_stacked);
+	ATF_TP_ADD_TC(tp, exposes);
 	ATF_TP_ADD_TC(tp, deadline_math);
 	ATF_TP_ADD_TC(tp, deadline_file);
 	ATF_TP_ADD_TC(tp, mount_roots);
