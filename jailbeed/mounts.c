@@ -261,7 +261,7 @@ attach_listed(int ok, const char *err, struct disks *all, void *arg)
 		return;
 	}
 	if (disks_overlap(all, a->s.name, a->s.device, a->chk.realpath,
-	    a->s.readonly, e, sizeof(e)) == -1 ||
+	    a->s.readonly, NULL, e, sizeof(e)) == -1 ||
 	    src_exposes(a->chk.realpath, a->s.device, e, sizeof(e)) == -1) {
 		release(a->chk.token);
 		(void)snprintf(msg, sizeof(msg), "host path %.200s (%.100s) is "

@@ -109,16 +109,18 @@ src_of(struct mnt_src *m, const struct jb_disk *d)
 
 int
 disks_overlap(const struct disks *all, const char *name, const char *device,
-    const char *source, int readonly, char *err, size_t errlen)
+    const char *source, int readonly, const char *prefix, char *err,
+    size_t errlen)
 {
 	struct mnt_src	 s, *o;
 	size_t		 i, n = 0;
-	const char	*prefix = "";
 	int		 rv;
 
-	for (i = 0; i < all->n; i++)
+	for (i = 0; prefix == NULL && i < all->n; i++)
 		if (strcmp(all->v[i].name, name) == 0)
 			prefix = all->v[i].prefix;
+	if (prefix == NULL)
+		prefix = "";
 	if ((o = calloc(all->n + pending.n + 1, sizeof(*o))) == NULL)
 		fatal("%s", __func__);
 	for (i = 0; i < all->n; i++)
@@ -304,7 +306,7 @@ guard_rechecked(struct req *r, int ok, const char *err)
 		return;
 	}
 	if (disks_overlap(&g->all, d->name, d->device, d->source,
-	    d->readonly, e, sizeof(e)) == -1 ||
+	    d->readonly, NULL, e, sizeof(e)) == -1 ||
 	    src_exposes(d->source, d->device, e, sizeof(e)) == -1) {
 		guard_fail(g, d, e);
 		return;

@@ -480,6 +480,56 @@ suite_files_cleanup() {
 	jb_owner_home_restore
 }
 
+atf_test_case checkout_overlap cleanup
+checkout_overlap_head() {
+	atf_set descr "new's checkout device passes the overlap rule like" \
+	    "every other disk: a checkout inside another container's" \
+	    "read-write mount is refused at new, naming both (review-3 N5)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+checkout_overlap_body() {
+	setup
+	w=$(pwd)
+	p=$(jb_prefix)
+	owned_dir "$w/work" work
+	config <<EOC
+host_mounts:
+  - host: $w/work
+    container: /work
+EOC
+	atf_check -e match:"ready: $p-a" jbo repo new a
+	# a second repo whose checkout lies inside a-'s read-write mount
+	b=$w/work/b
+	mkdir -p "$b/.jailbee"
+	git -C "$b" init -q -b main
+	git -C "$b" -c user.email=t@example.org -c user.name=test \
+	    commit -q --allow-empty -m one
+	printf 'container_prefix: %sb\nbase:\n  alias: %s\n' "$p" \
+	    "$JB_IMAGE" > "$b/.jailbee/config.yaml"
+	chown -R $JB_OWNER "$b"
+	atf_check -s exit:1 \
+	    -e match:"the checkout $b \(host-source\) is refused: it is inside $w/work, the source of host-0 on $p-a \(read-write\)" \
+	    -e not-match:"creating ${p}b-feat" jbo "$b" new feat
+	atf_check -o empty incus list -c n --format csv "^${p}b-"
+	# with a- gone, nothing overlaps: the checkout is checked, mounted
+	# and verified, and the clone made from it
+	atf_check -o ignore -e ignore jbo repo destroy a
+	atf_check -e match:"ready: ${p}b-feat" jbo "$b" new feat
+	atf_check -o inline:"$b\n" \
+	    incus config device get ${p}b-feat host-source source
+	atf_check -o inline:"one\n" in_ctr ${p}b-feat \
+	    git -C /home/dev/${p}b log -1 --format=%s
+}
+checkout_overlap_cleanup() {
+	p=$(cat prefix 2>/dev/null) && [ -n "$p" ] &&
+	    for c in $(incus list -c n --format csv "^${p}b-" 2>/dev/null); do
+		incus delete --force "$c" > /dev/null 2>&1
+	    done
+	jb_containers_cleanup
+	jb_cleanup
+}
+
 # the reproduction of a planted symlink.  $w/private stands for the
 # owner's home: any directory the owner can read and no container
 # should see.
@@ -814,6 +864,7 @@ atf_init_test_cases() {
 	atf_add_test_case symlink_swap
 	atf_add_test_case overmount_verify
 	atf_add_test_case suite_files
+	atf_add_test_case checkout_overlap
 	atf_add_test_case planted_symlink
 	atf_add_test_case start_recheck
 }
