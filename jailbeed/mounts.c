@@ -315,7 +315,16 @@ mount_attach(struct job *job, const struct mount_spec *s, mount_cb cb,
 {
 	struct attach		*a;
 	struct jb_mount_check	 q;
+	char			 e[JB_ERR_TEXT_MAX];
 
+	/*
+	 * Checked here as in jb-mountd, which lets the checkout's own
+	 * mount point pass for new's check of the checkout alone.
+	 */
+	if (mnt_target_ok(s->container, s->reserved, e, sizeof(e)) == -1) {
+		cb(job, 0, e, arg);
+		return;
+	}
 	if ((a = calloc(1, sizeof(*a))) == NULL) {
 		cb(job, 0, "out of memory", arg);
 		return;

@@ -231,7 +231,8 @@ mount_check(const struct repo_owner *owner, const struct jb_mount_check *q,
 	repo_vis(shown, sizeof(shown), q->host);
 	/*
 	 * The checkout's own mount point is the suite's: only CREATE puts
-	 * a device there (jb-incus refuses it to any other disk).
+	 * a device there (jb-incus refuses it to any other disk, and the
+	 * parent checks every other mount's path itself before it asks).
 	 */
 	if (strcmp(q->container, MNT_HOST_SOURCE) != 0 &&
 	    mnt_target_ok(q->container, q->reserved, err, errlen) == -1)
