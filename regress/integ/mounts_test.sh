@@ -392,7 +392,7 @@ EOC
 		# shellcheck disable=SC2086
 		overmount $p-x /home/dev/.creds $how ||
 		    atf_fail "mount $how over the mount point: $(cat overmount.err)"
-		wait $bg || { cat out >&2; atf_fail "with mount $how stacked over it, the verified mount was refused: $(cat out)"; }
+		wait $bg || { cat out >&2; atf_fail "with mount $how stacked over it, the verified mount was refused (its output above)"; }
 		atf_check -o match:"attached creds" cat out
 		has_device $p-x optional-creds || atf_fail "the device is gone"
 		# the container's mount is on top; beneath it, the checked one
@@ -430,7 +430,7 @@ host_mounts:
   - host: ~/.config
     container: /home/dev/.config
 EOC
-	jbo repo new a > out 2>&1 && atf_fail "a container with ~/.config mounted was made: $(cat out)"
+	jbo repo new a > out 2>&1 && { cat out >&2; atf_fail "a container with ~/.config mounted was made (its output above)"; }
 	cat out >&2
 	atf_check -o match:"host path ~/.config \(host_mounts\[0\]\) is refused: it contains $h/.config/jailbee, the suite's configuration directory" \
 	    -o match:"$p-a was deleted" -o not-match:"attaching $h/.config" \
