@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/uio.h>
 
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
@@ -50,8 +51,9 @@ static int	njournal;
 void
 audit_init(void)
 {
-	char	path[PATH_MAX];
-	int	i;
+	struct stat	st;
+	char		path[PATH_MAX];
+	int		i;
 
 	/* journal_keep is read here only: a reload does not change it */
 	for (i = 0; i < env->conf.ssh_journal_keep; i++) {
@@ -60,9 +62,22 @@ audit_init(void)
 		    "%s/audit.jsonl.%d", env->conf.state_dir, i)) >=
 		    (int)sizeof(path))
 			fatalx("audit journal: state_dir too long");
+		/* never through a symlink: rotating truncates these */
 		if ((journal_fds[i] = open(path, O_RDWR | O_CREAT | O_CLOEXEC |
-		    (i == 0 ? O_APPEND : 0), 0600)) == -1)
+		    O_NOFOLLOW | O_NOCTTY | O_NONBLOCK |
+		    (i == 0 ? O_APPEND : 0), 0600)) == -1) {
+			if (errno == ELOOP)
+				fatalx("audit journal %s is a symlink: refused, "
+				    "root does not write through a link; "
+				    "remove it", path);
 			fatal("audit journal %s", path);
+		}
+		if (fstat(journal_fds[i], &st) == -1)
+			fatal("audit journal %s", path);
+		if (!S_ISREG(st.st_mode) || st.st_uid != 0 ||
+		    st.st_nlink != 1)
+			fatalx("audit journal %s is not a regular file of "
+			    "root's with one link: refused; remove it", path);
 		njournal++;
 	}
 }

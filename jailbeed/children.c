@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,7 @@ static void
 mountdir_make(char *dir, size_t len)
 {
 	struct stat	st;
+	int		fd;
 
 	if ((size_t)snprintf(dir, len, "%s/mounts", env->conf.state_dir) >=
 	    len)
@@ -68,16 +70,19 @@ mountdir_make(char *dir, size_t len)
 		fatal("chmod %s", env->conf.state_dir);
 	if (mkdir(dir, 0700) == -1 && errno != EEXIST)
 		fatal("mkdir %s", dir);
-	if (lstat(dir, &st) == -1)
+	/* changed through its own fd: never through a symlink */
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1)
+		fatal("%s: not a directory", dir);
+	if (fstat(fd, &st) == -1)
 		fatal("%s", dir);
-	if (!S_ISDIR(st.st_mode))
-		fatalx("%s: not a directory", dir);
 	if (st.st_uid != env->owner_uid && (st.st_uid != 0 ||
-	    chown(dir, env->owner_uid, env->owner_gid) == -1))
+	    fchown(fd, env->owner_uid, env->owner_gid) == -1))
 		fatalx("%s belongs to uid %u, not the owner: remove it",
 		    dir, (unsigned)st.st_uid);
-	if (chmod(dir, 0700) == -1)
+	if (fchmod(fd, 0700) == -1)
 		fatal("chmod %s", dir);
+	(void)close(fd);
 }
 
 void

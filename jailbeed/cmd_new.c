@@ -39,6 +39,7 @@
 #include "base_spec.h"
 #include "addralloc.h"
 #include "capture.h"
+#include "checkout_dev.h"
 #include "jobs.h"
 #include "log.h"
 #include "mounts.h"
@@ -68,6 +69,8 @@ struct newjob {
 	size_t			 agent[RC_AGENTS_MAX];
 	size_t			 nagents;
 	int			 launch;	/* not --no-autostart */
+	struct codev		 codev;		/* the checkout's devices */
+	int			 codev_on;
 };
 
 /* the address new picked last: the next pick starts below it */
@@ -86,6 +89,8 @@ newjob_free(void *arg)
 
 	if (n->picked)
 		LIST_REMOVE(n, entry);
+	if (n->codev_on)
+		codev_free(&n->codev);
 	repo_ctx_free(n->ctx);
 	addr_pool_free(&n->pool);
 	free(n->create);
@@ -95,8 +100,13 @@ newjob_free(void *arg)
 static void
 new_progress(struct req *r, struct imsg *imsg)
 {
-	struct jb_ctl_text	t;
+	struct job		*job = r->arg;
+	struct newjob		*n = job->state;
+	struct jb_ctl_text	 t;
 
+	/* CREATE's checkout device, with the init's pid */
+	if (n->codev_on && codev_created_msg(&n->codev, imsg) == 0)
+		return;
 	if (imsg_get_type(imsg) != IMSG_PROGRESS ||
 	    imsg_get_data(imsg, &t, sizeof(t)) == -1)
 		fatalx("jb-incus: unexpected %s",
@@ -436,26 +446,41 @@ new_devuser_done(struct job *job, struct capture_result *res)
 	new_gitconfig(job);
 }
 
+/* the checkout's mount is what was checked: on to the dev user */
 static void
-new_created(struct req *r, int ok, const char *err)
+new_codev_verified(struct job *job, int ok, const char *err)
 {
-	struct job	*job = r->arg;
 	struct newjob	*n = job->state;
 	char		 u[16], g[16];
 	const char	*argv[] = { "/bin/sh", "-c", devuser_script,
 			    "jailbee-devuser", u, g, NULL };
 
 	if (!ok) {
-		/* jb-incus leaves nothing behind when create or start fails */
 		new_fail(job, "%s", err);
 		return;
 	}
-	n->created = 1;
 	snprintf(u, sizeof(u), "%u", (unsigned)env->owner_uid);
 	snprintf(g, sizeof(g), "%u", (unsigned)env->owner_gid);
 	if (capture_run(job, n->name, 0, 0, "/", argv, NULL,
 	    new_devuser_done) == -1)
 		new_fail(job, "cannot reach jb-incus");
+}
+
+static void
+new_created(struct req *r, int ok, const char *err)
+{
+	struct job	*job = r->arg;
+	struct newjob	*n = job->state;
+
+	/* Incus lists the checkout's devices from now on, or never */
+	codev_created(&n->codev);
+	if (!ok) {
+		/* jb-incus leaves nothing behind when create or start fails */
+		new_fail(job, "%s", err);
+		return;
+	}
+	n->created = 1;
+	codev_verify(job, &n->codev, new_codev_verified);
 }
 
 static void
@@ -520,6 +545,21 @@ new_policy(struct job *job)
 	    new_policy_done, job) == NULL)
 		new_fail(job, "cannot reach jb-netd");
 	free(m);
+}
+
+/* the checkout passed as every mount source does: CREATE names it */
+static void
+new_codev_checked(struct job *job, int ok, const char *err)
+{
+	struct newjob	*n = job->state;
+
+	if (!ok) {
+		new_fail(job, "%s", err);
+		return;
+	}
+	(void)strlcpy(n->create->source, n->codev.realpath,
+	    sizeof(n->create->source));
+	new_policy(job);
 }
 
 static void
@@ -599,7 +639,9 @@ new_create(struct job *job)
 		q->nenv++;
 	}
 	n->create = q;
-	new_policy(job);
+	n->codev_on = 1;
+	codev_check(job, &n->codev, n->name, conf->container_prefix,
+	    n->ctx->info.toplevel, n->mount_rw, new_codev_checked);
 }
 
 static void

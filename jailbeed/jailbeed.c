@@ -165,6 +165,17 @@ main(int argc, char *argv[])
 		exit(1);
 	}
 
+	/* root's alone, said on the terminal before anything starts */
+	if (mkdir(env->conf.state_dir, 0700) == -1 && errno != EEXIST) {
+		fprintf(stderr, "jailbeed: mkdir %s: %s\n",
+		    env->conf.state_dir, strerror(errno));
+		exit(1);
+	}
+	if (statedir_check(env->conf.state_dir, err, sizeof(err)) == -1) {
+		fprintf(stderr, "jailbeed: %s: %s\n", env->conf_path, err);
+		exit(1);
+	}
+
 	log_init(env->debug, LOG_DAEMON);
 	log_procinit("jailbeed");
 	log_setverbose(env->verbose);
@@ -174,9 +185,6 @@ main(int argc, char *argv[])
 	/* the installed binary, watched for a new version */
 	if (realpath("/proc/self/exe", self) == NULL)
 		fatal("realpath /proc/self/exe");
-
-	if (mkdir(env->conf.state_dir, 0700) == -1 && errno != EEXIST)
-		fatal("mkdir %s", env->conf.state_dir);
 
 	event_init();
 	signal_set(&evterm, SIGTERM, jailbeed_sig, NULL);

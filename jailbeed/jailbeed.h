@@ -182,6 +182,8 @@ void		 sshsnap_policy(const struct sshsnap *, struct sshp_conf *);
 
 /* registry.c: which checkout each container prefix comes from */
 void		 registry_init(void);
+/* statedir.c: 0 when state_dir is root's alone, else -1 and why */
+int		 statedir_check(const char *, char *, size_t);
 void		 registry_add(const char *, const char *);
 const char	*registry_path(const char *);
 void		 cmd_repo(struct job *);

@@ -258,7 +258,8 @@ attach_listed(int ok, const char *err, struct disks *all, void *arg)
 		return;
 	}
 	if (disks_overlap(all, a->s.name, a->s.device, a->chk.realpath,
-	    a->s.readonly, e, sizeof(e)) == -1) {
+	    a->s.readonly, NULL, e, sizeof(e)) == -1 ||
+	    src_exposes(a->chk.realpath, a->s.device, e, sizeof(e)) == -1) {
 		release(a->chk.token);
 		(void)snprintf(msg, sizeof(msg), "host path %.200s (%.100s) is "
 		    "refused: %s", a->s.host, a->s.what, e);
@@ -311,7 +312,16 @@ mount_attach(struct job *job, const struct mount_spec *s, mount_cb cb,
 {
 	struct attach		*a;
 	struct jb_mount_check	 q;
+	char			 e[JB_ERR_TEXT_MAX];
 
+	/*
+	 * Checked here as in jb-mountd, which lets the checkout's own
+	 * mount point pass for new's check of the checkout alone.
+	 */
+	if (mnt_target_ok(s->container, s->reserved, e, sizeof(e)) == -1) {
+		cb(job, 0, e, arg);
+		return;
+	}
 	if ((a = calloc(1, sizeof(*a))) == NULL) {
 		cb(job, 0, "out of memory", arg);
 		return;

@@ -53,6 +53,9 @@ registry_init(void)
 		fatal("registry %s", path);
 	if (fstat(reg_fd, &st) == -1)
 		fatal("registry %s", path);
+	if (!S_ISREG(st.st_mode) || st.st_uid != 0 || st.st_nlink != 1)
+		fatalx("registry %s is not a regular file of root's with one "
+		    "link: refused; remove it", path);
 	if (st.st_size == 0)
 		return;
 	if (st.st_size > (off_t)REPOREG_FILE_MAX) {

@@ -31,6 +31,10 @@
  * while Incus's device still names it.
  */
 
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,16 +109,18 @@ src_of(struct mnt_src *m, const struct jb_disk *d)
 
 int
 disks_overlap(const struct disks *all, const char *name, const char *device,
-    const char *source, int readonly, char *err, size_t errlen)
+    const char *source, int readonly, const char *prefix, char *err,
+    size_t errlen)
 {
 	struct mnt_src	 s, *o;
 	size_t		 i, n = 0;
-	const char	*prefix = "";
 	int		 rv;
 
-	for (i = 0; i < all->n; i++)
+	for (i = 0; prefix == NULL && i < all->n; i++)
 		if (strcmp(all->v[i].name, name) == 0)
 			prefix = all->v[i].prefix;
+	if (prefix == NULL)
+		prefix = "";
 	if ((o = calloc(all->n + pending.n + 1, sizeof(*o))) == NULL)
 		fatal("%s", __func__);
 	for (i = 0; i < all->n; i++)
@@ -157,6 +163,95 @@ disks_pending_del(const struct jb_disk *d)
 			pending.v[i] = pending.v[--pending.n];
 			return;
 		}
+}
+
+/*
+ * Where a path really is: its realpath, or for a path that does not
+ * exist (yet), the realpath of the deepest part that does with the rest
+ * appended; the path cleaned as it is when even that fails.
+ */
+static void
+real_of(const char *path, char *out, size_t outlen)
+{
+	char	 head[PATH_MAX], real[PATH_MAX], tail[PATH_MAX], t[PATH_MAX];
+	char	*slash;
+	char	 e[64];
+
+	out[0] = '\0';
+	if (path[0] != '/' || mnt_clean(path, head, sizeof(head), e,
+	    sizeof(e)) == -1)
+		return;
+	tail[0] = '\0';
+	while (realpath(head, real) == NULL) {
+		if (errno != ENOENT && errno != ENOTDIR) {
+			(void)mnt_clean(path, out, outlen, e, sizeof(e));
+			return;
+		}
+		if ((slash = strrchr(head, '/')) == NULL || slash == head) {
+			(void)mnt_clean(path, out, outlen, e, sizeof(e));
+			return;
+		}
+		(void)snprintf(t, sizeof(t), "%s%s", slash, tail);
+		(void)strlcpy(tail, t, sizeof(tail));
+		*slash = '\0';
+	}
+	if ((size_t)snprintf(out, outlen, "%s%s", strcmp(real, "/") == 0 &&
+	    tail[0] != '\0' ? "" : real, tail) >= outlen)
+		out[0] = '\0';
+}
+
+int
+src_exposes(const char *source, const char *device, char *err,
+    size_t errlen)
+{
+	struct passwd		*pw;
+	struct mnt_guarded	 g[6];
+	char			 conf[PATH_MAX], keys[PATH_MAX];
+	char			 state[PATH_MAX], sock[PATH_MAX];
+	char			 ssh[PATH_MAX], shared[PATH_MAX];
+	char			 p[PATH_MAX];
+
+	conf[0] = keys[0] = p[0] = '\0';
+	if ((pw = getpwuid(env->owner_uid)) != NULL &&
+	    pw->pw_dir[0] == '/') {
+		(void)snprintf(p, sizeof(p), "%s/.config/jailbee",
+		    pw->pw_dir);
+		real_of(p, conf, sizeof(conf));
+		(void)snprintf(p, sizeof(p), "%s/.config/jailbee/"
+		    "authorized_keys", pw->pw_dir);
+	}
+	if (env->conf.ssh_keys[0] != '\0')
+		(void)strlcpy(p, env->conf.ssh_keys, sizeof(p));
+	if (pw != NULL || env->conf.ssh_keys[0] != '\0')
+		real_of(p, keys, sizeof(keys));
+	real_of(env->conf.state_dir, state, sizeof(state));
+	(void)strlcpy(p, env->conf.socket, sizeof(p));
+	real_of(dirname(p), sock, sizeof(sock));
+	if ((size_t)snprintf(ssh, sizeof(ssh), "%s/mounts/ssh", state) >=
+	    sizeof(ssh))
+		ssh[0] = '\0';
+	if ((size_t)snprintf(shared, sizeof(shared), "%s/mounts/shared",
+	    state) >= sizeof(shared))
+		shared[0] = '\0';
+
+	memset(g, 0, sizeof(g));
+	g[0].path = conf;
+	g[0].what = "the suite's configuration directory (~/.config/jailbee)";
+	g[1].path = keys;
+	g[1].what = "the authorized_keys file of the suite's SSH front door";
+	g[2].path = state;
+	g[2].what = "the suite's state directory (state_dir)";
+	g[3].path = sock;
+	g[3].what = "the directory of the suite's control socket";
+	/* ssh.enabled's shared ~/.ssh and the agents' shared state */
+	g[4].path = "";
+	g[4].allow_inside = ssh;
+	g[4].allow_device = MNT_SSH_SHARED;
+	g[5].path = "";
+	g[5].allow_inside = shared;
+	g[5].allow_device = MNT_AGENT_PREFIX;
+	return mnt_exposes(source, device, g, sizeof(g) / sizeof(g[0]), err,
+	    errlen);
 }
 
 /* the start guard: the container's disks one by one */
@@ -211,7 +306,8 @@ guard_rechecked(struct req *r, int ok, const char *err)
 		return;
 	}
 	if (disks_overlap(&g->all, d->name, d->device, d->source,
-	    d->readonly, e, sizeof(e)) == -1) {
+	    d->readonly, NULL, e, sizeof(e)) == -1 ||
+	    src_exposes(d->source, d->device, e, sizeof(e)) == -1) {
 		guard_fail(g, d, e);
 		return;
 	}

@@ -26,9 +26,20 @@ void	disks_list(disks_cb, void *);
 /*
  * 0 when a source of container name (its device) overlaps no other disk
  * of the list nor a mount being attached right now, else -1 with why.
+ * prefix is the container's repo; NULL takes it from the list (a
+ * container not made yet is not in it).
  */
 int	disks_overlap(const struct disks *, const char *name,
-	    const char *device, const char *source, int readonly, char *err,
+	    const char *device, const char *source, int readonly,
+	    const char *prefix, char *err, size_t errlen);
+
+/*
+ * 0 when a source (real, canonical) on device exposes none of the
+ * suite's own files: ~/.config/jailbee, the authorized_keys file, the
+ * state directory (but for its shared directories, to their devices)
+ * and the control socket's directory; else -1 with why.
+ */
+int	src_exposes(const char *source, const char *device, char *err,
 	    size_t errlen);
 
 /*

@@ -58,6 +58,7 @@ static void	cr_alias(void *, struct json_object *, const char *);
 static void	cr_list(void *, struct json_object *, const char *);
 static void	cr_created(void *, struct json_object *, const char *);
 static void	cr_started(void *, struct json_object *, const char *);
+static void	cr_state(void *, struct json_object *, const char *);
 static void	cr_cleaned(void *, struct json_object *, const char *);
 
 static void
@@ -477,15 +478,53 @@ cr_retry(evutil_socket_t fd, short ev, void *arg)
 	cr_delete(arg);
 }
 
+/*
+ * Started: the checkout's device, with the init's pid, so that the
+ * parent has jb-mountd verify what Incus mounted at MNT_HOST_SOURCE as
+ * for every other disk.  Without a pid nothing is sent, and the parent
+ * fails closed.
+ */
+static void
+cr_state(void *arg, struct json_object *st, const char *err)
+{
+	struct op_req		*r = arg;
+	struct create		*cr = r->priv;
+	struct json_object	*pid;
+	struct jb_disk		 d;
+
+	r->call = NULL;
+	if (err == NULL && json_object_object_get_ex(st, "pid", &pid) &&
+	    json_object_is_type(pid, json_type_int) &&
+	    json_object_get_int64(pid) > 1 &&
+	    json_object_get_int64(pid) <= 0x7fffffff) {
+		memset(&d, 0, sizeof(d));
+		(void)strlcpy(d.name, r->name, sizeof(d.name));
+		(void)strlcpy(d.device, MNT_DEV_CHECKOUT, sizeof(d.device));
+		(void)strlcpy(d.source, cr->in.source, sizeof(d.source));
+		(void)strlcpy(d.path, MNT_HOST_SOURCE, sizeof(d.path));
+		(void)strlcpy(d.prefix, cr->in.prefix, sizeof(d.prefix));
+		d.readonly = 1;
+		d.pid = (int32_t)json_object_get_int64(pid);
+		op_send(r, IMSG_INCUS_DISK, -1, &d, sizeof(d));
+	}
+	req_done(r, 1, NULL);
+}
+
 static void
 cr_started(void *arg, struct json_object *md, const char *err)
 {
 	struct op_req	*r = arg;
 	struct create	*cr = r->priv;
+	char		 path[JB_INSTANCE_MAX + 32];
 
 	r->call = NULL;
 	if (err == NULL) {
-		req_done(r, 1, NULL);
+		/* the init's pid: where jb-mountd verifies the checkout */
+		(void)snprintf(path, sizeof(path), "/1.0/instances/%s/state",
+		    r->name);
+		if ((r->call = incus_request(ops_ic, "GET", path, NULL,
+		    cr_state, r)) == NULL)
+			fatal("%s", __func__);
 		return;
 	}
 	/* leave nothing half-made */

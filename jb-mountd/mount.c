@@ -229,7 +229,13 @@ mount_check(const struct repo_owner *owner, const struct jb_mount_check *q,
 
 	memset(out, 0, sizeof(*out));
 	repo_vis(shown, sizeof(shown), q->host);
-	if (mnt_target_ok(q->container, q->reserved, err, errlen) == -1)
+	/*
+	 * The checkout's own mount point is the suite's: only CREATE puts
+	 * a device there (jb-incus refuses it to any other disk, and the
+	 * parent checks every other mount's path itself before it asks).
+	 */
+	if (strcmp(q->container, MNT_HOST_SOURCE) != 0 &&
+	    mnt_target_ok(q->container, q->reserved, err, errlen) == -1)
 		return -1;
 	if ((fd = source_open(owner, q->host, q->what, shown, real,
 	    sizeof(real), &missing, err, errlen)) == -1)

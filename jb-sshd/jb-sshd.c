@@ -168,12 +168,15 @@ penalty_add(const struct jb_sshd_penalty *p)
  * process never reads it.  It is checked once, in a throwaway child, so
  * that a bad key stops the start rather than every session.
  */
+#define HOSTKEY_MAX	65536	/* an ed25519 key file is ~400 bytes */
+
 static int
 hostkey_open(const char *dir)
 {
-	char		 path[PATH_MAX];
+	char		 path[PATH_MAX], *b64 = NULL;
 	ssh_key		 key = NULL;
 	struct stat	 st;
+	size_t		 len;
 	int		 fd, status;
 	pid_t		 pid;
 
@@ -193,26 +196,42 @@ hostkey_open(const char *dir)
 			if (ssh_init() != SSH_OK || ssh_pki_generate(
 			    SSH_KEYTYPE_ED25519, 0, &key) != SSH_OK)
 				_exit(1);
-			umask(077);
-			_exit(ssh_pki_export_privkey_file(key, NULL, NULL,
-			    NULL, path) == SSH_OK ? 0 : 2);
+			/* a new file, never through a symlink */
+			if (ssh_pki_export_privkey_base64(key, NULL, NULL,
+			    NULL, &b64) != SSH_OK || (fd = open(path,
+			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+			    O_CLOEXEC, 0600)) == -1)
+				_exit(2);
+			len = strlen(b64);
+			_exit(write(fd, b64, len) == (ssize_t)len &&
+			    close(fd) == 0 ? 0 : 2);
 		}
 		if (waitpid(pid, &status, 0) == -1 || !WIFEXITED(status) ||
 		    WEXITSTATUS(status) != 0)
 			fatalx("cannot make the host key %s", path);
 		log_info("generated the host key %s", path);
-	} else if (!S_ISREG(st.st_mode) || st.st_uid != 0 ||
-	    (st.st_mode & 077) != 0)
+	}
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
+	    O_NONBLOCK)) == -1 && errno == ELOOP)
+		fatalx("%s is a symlink: refused; remove it to get a new key",
+		    path);
+	if (fd == -1)
+		fatal("%s", path);
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) || st.st_uid != 0 ||
+	    (st.st_mode & 077) != 0 || st.st_nlink != 1 ||
+	    st.st_size > HOSTKEY_MAX)
 		fatalx("%s must be a regular file of root's, mode "
 		    "0600; fix it or remove it to get a new key", path);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1)
-		fatal("%s", path);
 	switch (pid = fork()) {
 	case -1:
 		fatal("fork");
 	case 0:
-		_exit(ssh_init() == SSH_OK && ssh_pki_import_privkey_file(path,
-		    NULL, NULL, NULL, &key) == SSH_OK ? 0 : 1);
+		/* what the spawner will read: the file held, not the path */
+		if ((b64 = calloc(1, (size_t)st.st_size + 1)) == NULL ||
+		    pread(fd, b64, (size_t)st.st_size, 0) != st.st_size)
+			_exit(1);
+		_exit(ssh_init() == SSH_OK && ssh_pki_import_privkey_base64(
+		    b64, NULL, NULL, NULL, &key) == SSH_OK ? 0 : 1);
 	}
 	if (waitpid(pid, &status, 0) == -1 || !WIFEXITED(status) ||
 	    WEXITSTATUS(status) != 0)

@@ -120,7 +120,8 @@ enum {
 	/* parent <-> jb-incus: 200..; peerid = request id */
 	IMSG_INCUS_LIST = 200,	/* P->I, struct jb_incus_target (name "" = all) */
 	IMSG_INCUS_INSTANCE,	/* I->P, struct jb_instance, one per instance */
-	IMSG_INCUS_CREATE,	/* P->I, struct jb_incus_create */
+	IMSG_INCUS_CREATE,	/* P->I, struct jb_incus_create; I->P one
+				   DISK, the checkout with the init's pid */
 	IMSG_INCUS_ACTION,	/* P->I, struct jb_incus_action */
 	IMSG_INCUS_SNAPSHOT,	/* I->P, struct jb_snapshot, one per snapshot */
 	IMSG_INCUS_EXEC,	/* P->I, struct jb_incus_exec */

@@ -10,6 +10,7 @@
 
 #include <sys/sysmacros.h>
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -194,6 +195,59 @@ mnt_overlap(const struct mnt_src *s, const struct mnt_src *others,
 	return 0;
 }
 
+/* a lies strictly inside b */
+static int
+inside(const char *a, const char *b)
+{
+	return strcmp(a, b) != 0 && at_or_above(b, a);
+}
+
+/* a source strictly inside one of the suite's shared directories, its own */
+static int
+exposes_allowed(const char *source, const char *device,
+    const struct mnt_guarded *g, size_t ng)
+{
+	size_t	j;
+
+	for (j = 0; j < ng; j++)
+		if (g[j].allow_inside != NULL && g[j].allow_inside[0] != '\0' &&
+		    g[j].allow_device != NULL && inside(source,
+		    g[j].allow_inside) && strncmp(device, g[j].allow_device,
+		    strlen(g[j].allow_device)) == 0)
+			return 1;
+	return 0;
+}
+
+int
+mnt_exposes(const char *source, const char *device,
+    const struct mnt_guarded *g, size_t ng, char *err, size_t errlen)
+{
+	static const char *const how[] = { "is", "contains", "lies inside" };
+	size_t	 i, pass;
+	int	 hit;
+
+	/* the closest relation names the file: the same path first */
+	for (pass = 0; pass < 3; pass++)
+		for (i = 0; i < ng; i++) {
+			if (g[i].path == NULL || g[i].path[0] == '\0')
+				continue;
+			if (pass == 0)
+				hit = strcmp(source, g[i].path) == 0;
+			else if (pass == 1)
+				hit = inside(g[i].path, source);
+			else
+				hit = inside(source, g[i].path) &&
+				    !exposes_allowed(source, device, g, ng);
+			if (hit)
+				return why(err, errlen, "it %s %.200s, %.100s: "
+				    "a container must not read or change the "
+				    "suite's own files; mount a directory that "
+				    "holds none of them", how[pass],
+				    g[i].path, g[i].what);
+		}
+	return 0;
+}
+
 int
 mnt_kind_ok(const char *k)
 {
@@ -253,14 +307,19 @@ unescape(const char *s, size_t len, char *out, size_t outlen)
  * One mountinfo line: "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS ...".
  * 0 with the fields, -1 when it does not parse.
  */
+struct info_fields {
+	unsigned long	 id, parent;
+	uint64_t	 dev;
+};
+
 static int
-info_line(const char *line, size_t len, uint64_t *dev, char *root,
+info_line(const char *line, size_t len, struct info_fields *fl, char *root,
     size_t rootlen, char *mp, size_t mplen)
 {
 	const char	*f[5], *p = line, *end = line + len;
 	size_t		 flen[5];
 	unsigned int	 maj, min;
-	char		 num[32];
+	char		 num[32], *e;
 	int		 i;
 
 	for (i = 0; i < 5; i++) {
@@ -273,39 +332,77 @@ info_line(const char *line, size_t len, uint64_t *dev, char *root,
 			p++;
 		flen[i] = p - f[i];
 	}
+	for (i = 0; i < 2; i++) {
+		if (flen[i] == 0 || flen[i] >= sizeof(num))
+			return -1;
+		memcpy(num, f[i], flen[i]);
+		num[flen[i]] = '\0';
+		if (strspn(num, "0123456789") != flen[i])
+			return -1;
+		errno = 0;
+		if (i == 0)
+			fl->id = strtoul(num, &e, 10);
+		else
+			fl->parent = strtoul(num, &e, 10);
+		if (errno != 0 || *e != '\0')
+			return -1;
+	}
 	if (flen[2] >= sizeof(num))
 		return -1;
 	memcpy(num, f[2], flen[2]);
 	num[flen[2]] = '\0';
 	if (sscanf(num, "%u:%u", &maj, &min) != 2)
 		return -1;
-	*dev = makedev(maj, min);
+	fl->dev = makedev(maj, min);
 	if (unescape(f[3], flen[3], root, rootlen) == -1 ||
 	    unescape(f[4], flen[4], mp, mplen) == -1)
 		return -1;
 	return 0;
 }
 
+/* the most mounts stacked at one point that mnt_info_find() sorts out */
+#define INFO_STACK_MAX	256
+
 int
 mnt_info_find(const char *text, const char *mp, uint64_t *dev, char *root,
     size_t rootlen)
 {
-	const char	*line, *nl;
-	char		 r[4096], m[4096];
-	uint64_t	 d;
-	int		 found = -1;
+	const char		*line, *nl;
+	char			 r[4096], m[4096];
+	struct info_fields	 fl;
+	unsigned long		 at[INFO_STACK_MAX];
+	size_t			 nat = 0, i;
 
+	/* every mount at mp, by id */
 	for (line = text; *line != '\0'; line = *nl ? nl + 1 : nl) {
 		nl = line + strcspn(line, "\n");
-		if (info_line(line, nl - line, &d, r, sizeof(r), m,
+		if (info_line(line, nl - line, &fl, r, sizeof(r), m,
 		    sizeof(m)) == -1 || strcmp(m, mp) != 0)
+			continue;
+		if (nat == INFO_STACK_MAX)
+			return -1;
+		at[nat++] = fl.id;
+	}
+	/*
+	 * The first mount at mp that sits on no other mount at mp: the
+	 * one at the bottom, made first.  A mount stacked over it later
+	 * (its parent is the one below) is not it, whatever it holds.
+	 */
+	for (line = text; *line != '\0'; line = *nl ? nl + 1 : nl) {
+		nl = line + strcspn(line, "\n");
+		if (info_line(line, nl - line, &fl, r, sizeof(r), m,
+		    sizeof(m)) == -1 || strcmp(m, mp) != 0)
+			continue;
+		for (i = 0; i < nat && at[i] != fl.parent; i++)
+			;
+		if (i < nat && fl.parent != fl.id)
 			continue;
 		if (strlcpy(root, r, rootlen) >= rootlen)
 			return -1;
-		*dev = d;
-		found = 0;
+		*dev = fl.dev;
+		return 0;
 	}
-	return found;
+	return -1;
 }
 
 int
@@ -315,12 +412,12 @@ mnt_info_root_of(const char *text, const char *path, uint64_t dev,
 	const char	*line, *nl, *rest;
 	char		 r[4096], m[4096], best_r[4096];
 	size_t		 best = 0, n;
-	uint64_t	 d;
+	struct info_fields fl;
 	int		 found = 0;
 
 	for (line = text; *line != '\0'; line = *nl ? nl + 1 : nl) {
 		nl = line + strcspn(line, "\n");
-		if (info_line(line, nl - line, &d, r, sizeof(r), m,
+		if (info_line(line, nl - line, &fl, r, sizeof(r), m,
 		    sizeof(m)) == -1 || !at_or_above(m, path))
 			continue;
 		/* a later mount at the same point is the one on top */
@@ -328,7 +425,7 @@ mnt_info_root_of(const char *text, const char *path, uint64_t dev,
 		if (n < best)
 			continue;
 		best = n;
-		found = d == dev;
+		found = fl.dev == dev;
 		(void)strlcpy(best_r, r, sizeof(best_r));
 	}
 	if (!found)

@@ -86,15 +86,38 @@ struct mnt_src {
 int	mnt_overlap(const struct mnt_src *s, const struct mnt_src *others,
 	    size_t nothers, char *err, size_t errlen);
 
+/*
+ * The suite's own files, which no mount may expose: a source (real,
+ * canonical) that is, contains or lies inside one of them is refused.
+ * One exception each: a source strictly inside allow_inside on a device
+ * whose name starts with allow_device, the suite's own shared
+ * directories in the state directory.  path "" is skipped.
+ */
+struct mnt_guarded {
+	const char	*path;		/* real, canonical */
+	const char	*what;		/* "the suite's configuration" */
+	const char	*allow_inside;	/* NULL or a directory inside path */
+	const char	*allow_device;	/* the device prefix allowed there */
+};
+/*
+ * 0 when source on device exposes none of g, else -1 with the reason,
+ * naming the guarded path and what it is.
+ */
+int	mnt_exposes(const char *source, const char *device,
+	    const struct mnt_guarded *g, size_t ng, char *err, size_t errlen);
+
 /* an optional_mounts key: 1 to 32 of [a-z0-9_-], starting alnum */
 int	mnt_kind_ok(const char *);
 /* agent-<agent>-<index>: an agent name (as mnt_kind_ok), 0 .. 99 */
 int	mnt_agent_device_ok(const char *);
 
 /*
- * /proc/PID/mountinfo text: the last line (the one on top) whose mount
- * point is mp; *dev gets its makedev(major, minor) and root its root
- * within that filesystem, unescaped.  0 found, -1 not.
+ * /proc/PID/mountinfo text: the mount Incus made at mp, which is the
+ * first at that point, at the bottom of any stack there: of the lines
+ * whose mount point is mp, the first whose parent is not itself a mount
+ * at mp.  A mount the container stacks over it later is skipped,
+ * whatever it holds.  *dev gets its makedev(major, minor) and root its
+ * root within that filesystem, unescaped.  0 found, -1 not.
  */
 int	mnt_info_find(const char *text, const char *mp, uint64_t *dev,
 	    char *root, size_t rootlen);

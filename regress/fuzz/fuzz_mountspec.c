@@ -44,6 +44,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)mnt_info_root_of(text, buf, dev, root, sizeof(root));
 	(void)mnt_info_root_of(text, buf, 0, root, sizeof(root));
 	(void)mnt_target_ok(buf, text, err, sizeof(err));
+	{
+		/* the first line against the rest as guarded paths */
+		const struct mnt_guarded g[] = {
+			{ text, "guarded", NULL, NULL },
+			{ "", NULL, text, "agent-" },
+			{ "/", "root", NULL, NULL },
+		};
+
+		(void)mnt_exposes(buf, "agent-a-0", g, 3, err, sizeof(err));
+	}
 	if (mnt_deadline_parse(buf, &d, err, sizeof(err)) == 0 &&
 	    (mnt_deadline_fmt(&d, line, sizeof(line)) <= 0 ||
 	    strncmp(line, buf, strlen(buf)) != 0))

@@ -420,6 +420,189 @@ EOC
 }
 symlink_swap_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+atf_test_case overmount_verify cleanup
+overmount_verify_head() {
+	atf_set descr "root in the container stacks its own mount (a tmpfs," \
+	    "a bind) over the mount point before the verification: the" \
+	    "verification still judges the mount Incus made, not the" \
+	    "container's (review-3 #19)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+# in the background: as soon as the device's mount is in container $1 at
+# $2, root there stacks "mount $3..." over it, before the verification
+overmount() {
+	c=$1 mp=$2
+	shift 2
+	i=0
+	until incus exec "$c" -- awk -v m="$mp" '$5 == m { f = 1 } END { exit !f }' \
+	    /proc/self/mountinfo 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || { echo "no mount at $mp" > overmount.err; return 1; }
+		sleep 0.05
+	done
+	incus exec "$c" -- mount "$@" "$mp" 2> overmount.err
+}
+overmount_verify_body() {
+	# test builds hold each attach 2 s before the device is added and
+	# 2 s before it is verified
+	JB_TEST_MOUNT_DELAY_MS=2000
+	export JB_TEST_MOUNT_DELAY_MS
+	setup
+	w=$(pwd)
+	p=$(jb_prefix)
+	owned_dir "$w/creds" checked
+	config <<EOC
+optional_mounts:
+  creds:
+    host: $w/creds
+    container: /home/dev/.creds
+EOC
+	atf_check -e ignore jbo repo new x
+	for how in "-t tmpfs none" "--bind /etc"; do
+		jbo repo mount creds x --for 1h > out 2>&1 &
+		bg=$!
+		# shellcheck disable=SC2086
+		overmount $p-x /home/dev/.creds $how ||
+		    atf_fail "mount $how over the mount point: $(cat overmount.err)"
+		wait $bg || { cat out >&2; atf_fail "with mount $how stacked over it, the verified mount was refused (its output above)"; }
+		atf_check -o match:"attached creds" cat out
+		has_device $p-x optional-creds || atf_fail "the device is gone"
+		# the container's mount is on top; beneath it, the checked one
+		atf_check -s not-exit:0 -e match:"No such file" \
+		    incus exec $p-x -- cat /home/dev/.creds/file
+		atf_check incus exec $p-x -- umount /home/dev/.creds
+		atf_check -o inline:"checked\n" in_ctr $p-x cat /home/dev/.creds/file
+		atf_check -e ignore jbo repo unmount creds x
+	done
+}
+overmount_verify_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case suite_files cleanup
+suite_files_head() {
+	atf_set descr "a mount source that is, contains or lies inside the" \
+	    "suite's own files (~/.config/jailbee, authorized_keys, the" \
+	    "control socket's directory) is refused on its real path," \
+	    "naming the entry and the file (review-3 #16)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+suite_files_body() {
+	jb_owner_home
+	setup
+	w=$(pwd)
+	h=$w/ownerhome
+	p=$(jb_prefix)
+	mkdir -p "$h/.config/jailbee" "$h/dots"
+	echo "ssh-ed25519 AAAA owner" > "$h/.config/jailbee/authorized_keys"
+	chown -R $JB_OWNER "$h/.config" "$h/dots"
+	chmod -R go+rX "$h"
+	# ~/.config holds ~/.config/jailbee: the container is not made
+	config <<EOC
+host_mounts:
+  - host: ~/.config
+    container: /home/dev/.config
+EOC
+	jbo repo new a > out 2>&1 && { cat out >&2; atf_fail "a container with ~/.config mounted was made (its output above)"; }
+	cat out >&2
+	atf_check -o match:"host path ~/.config \(host_mounts\[0\]\) is refused: it contains $h/.config/jailbee, the suite's configuration directory" \
+	    -o match:"$p-a was deleted" -o not-match:"attaching $h/.config" \
+	    cat out
+	atf_check -o empty incus list -c n --format csv "^$p-"
+	# the file itself, as an optional mount, on a running container
+	config <<EOC
+optional_mounts:
+  keys:
+    host: ~/.config/jailbee/authorized_keys
+    container: /home/dev/keys
+  sock:
+    host: $(cat rundir)
+    container: /home/dev/sock
+  dots:
+    host: ~/dots
+    container: /home/dev/dots
+EOC
+	atf_check -e ignore jbo repo new b
+	atf_check -s not-exit:0 \
+	    -e match:"host path ~/.config/jailbee/authorized_keys \(optional_mounts.keys\) is refused: it is $h/.config/jailbee/authorized_keys, the authorized_keys file" \
+	    jbo repo mount keys b
+	atf_check -s not-exit:0 \
+	    -e match:"host path $(cat rundir) \(optional_mounts.sock\) is refused: it is $(cat rundir), the directory of the suite's control socket" \
+	    jbo repo mount sock b
+	# ~/.config moved into ~/dots behind a symlink: the real place counts
+	mv "$h/.config" "$h/dots/config"
+	ln -s dots/config "$h/.config"
+	chown -h $JB_OWNER "$h/.config"
+	atf_check -s not-exit:0 \
+	    -e match:"host path ~/dots \(optional_mounts.dots\) is refused: it contains $h/dots/config/jailbee, the suite's configuration directory" \
+	    jbo repo mount dots b
+	has_device $p-b optional-keys && atf_fail "authorized_keys was mounted"
+	has_device $p-b optional-sock && atf_fail "the socket's directory was mounted"
+	has_device $p-b optional-dots && atf_fail "~/dots was mounted"
+	# a directory holding none of them is mounted as before
+	rm "$h/.config"
+	mv "$h/dots/config" "$h/.config"
+	echo fine > "$h/dots/file"
+	chown $JB_OWNER "$h/dots/file"
+	atf_check -e match:"attached dots" jbo repo mount dots b
+	atf_check -o inline:"fine\n" in_ctr $p-b cat /home/dev/dots/file
+}
+suite_files_cleanup() {
+	jb_containers_cleanup
+	jb_cleanup
+	jb_owner_home_restore
+}
+
+atf_test_case checkout_overlap cleanup
+checkout_overlap_head() {
+	atf_set descr "new's checkout device passes the overlap rule like" \
+	    "every other disk: a checkout inside another container's" \
+	    "read-write mount is refused at new, naming both (review-3 N5)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+checkout_overlap_body() {
+	setup
+	w=$(pwd)
+	p=$(jb_prefix)
+	owned_dir "$w/work" work
+	config <<EOC
+host_mounts:
+  - host: $w/work
+    container: /work
+EOC
+	atf_check -e match:"ready: $p-a" jbo repo new a
+	# a second repo whose checkout lies inside a-'s read-write mount
+	b=$w/work/b
+	mkdir -p "$b/.jailbee"
+	git -C "$b" init -q -b main
+	git -C "$b" -c user.email=t@example.org -c user.name=test \
+	    commit -q --allow-empty -m one
+	printf 'container_prefix: %sb\nbase:\n  alias: %s\n' "$p" \
+	    "$JB_IMAGE" > "$b/.jailbee/config.yaml"
+	chown -R $JB_OWNER "$b"
+	atf_check -s exit:1 \
+	    -e match:"the checkout $b \(host-source\) is refused: it is inside $w/work, the source of host-0 on $p-a \(read-write\)" \
+	    -e not-match:"creating ${p}b-feat" jbo "$b" new feat
+	atf_check -o empty incus list -c n --format csv "^${p}b-"
+	# with a- gone, nothing overlaps: the checkout is checked, mounted
+	# and verified, and the clone made from it
+	atf_check -o ignore -e ignore jbo repo destroy a
+	atf_check -e match:"ready: ${p}b-feat" jbo "$b" new feat
+	atf_check -o inline:"$b\n" \
+	    incus config device get ${p}b-feat host-source source
+	atf_check -o inline:"one\n" in_ctr ${p}b-feat \
+	    git -C /home/dev/${p}b log -1 --format=%s
+}
+checkout_overlap_cleanup() {
+	p=$(cat prefix 2>/dev/null) && [ -n "$p" ] &&
+	    for c in $(incus list -c n --format csv "^${p}b-" 2>/dev/null); do
+		incus delete --force "$c" > /dev/null 2>&1
+	    done
+	jb_containers_cleanup
+	jb_cleanup
+}
+
 # the reproduction of a planted symlink.  $w/private stands for the
 # owner's home: any directory the owner can read and no container
 # should see.
@@ -756,6 +939,9 @@ atf_init_test_cases() {
 	atf_add_test_case remount_norevert_unmount
 	atf_add_test_case restart_across_deadline
 	atf_add_test_case symlink_swap
+	atf_add_test_case overmount_verify
+	atf_add_test_case suite_files
+	atf_add_test_case checkout_overlap
 	atf_add_test_case planted_symlink
 	atf_add_test_case start_recheck
 }

@@ -300,6 +300,62 @@ second_instance_body() {
 }
 second_instance_cleanup() { jb_cleanup; }
 
+atf_test_case state_dir_root cleanup
+state_dir_root_head() {
+	atf_set descr "a state_dir not root's alone, or a journal planted as" \
+	    "a symlink in it, is refused at start, and the link's target" \
+	    "is not touched"
+	atf_set require.user root
+}
+state_dir_root_body() {
+	# jailbeed in the foreground, at most 30 s (a refusal ends it at once)
+	try="timeout 30 env ASAN_OPTIONS=detect_leaks=0 $(jb_build)/jailbeed -d -f jailbeed.yaml"
+	jb_users
+	jb_bin
+	jb_conf
+	st=$(pwd)/state
+	og="$JB_OWNER:$(id -gn $JB_OWNER)"
+	# the owner's directory: refused, naming it and the fix
+	mkdir -m 0700 "$st"
+	chown "$og" "$st"
+	atf_check -s exit:1 -e match:"state_dir $st: the directory $st belongs to uid $(id -u $JB_OWNER), not root" \
+	    -e match:"chown root:root $st" $try
+	[ ! -e "$st/audit.jsonl" ] || atf_fail "the refused state_dir was written"
+	# root's, but writable by its group
+	chown root:root "$st"
+	chmod 0770 "$st"
+	atf_check -s exit:1 -e match:"$st is writable by its group \(mode 0770\): chmod go-w $st" \
+	    $try
+	# root's, but in a directory the owner may write in
+	chmod 0711 "$st"
+	mkdir -m 0755 own
+	chown "$og" own
+	sed -i "s|^state_dir: .*|state_dir: $(pwd)/own/state|" jailbeed.yaml
+	mkdir -m 0711 own/state
+	atf_check -s exit:1 -e match:"the directory above it, $(pwd)/own belongs to uid $(id -u $JB_OWNER)" \
+	    $try
+	sed -i "s|^state_dir: .*|state_dir: $st|" jailbeed.yaml
+
+	# a root's state_dir with a rotated journal planted as a symlink
+	# to a root file, and a current journal past any rotation size
+	echo precious > victim
+	chmod 0644 victim
+	ln -s "$(pwd)/victim" "$st/audit.jsonl.1"
+	head -c 12000000 /dev/zero | tr '\0' x > "$st/audit.jsonl"
+	chmod 0600 "$st/audit.jsonl"
+	atf_check -s exit:1 -e match:"audit journal $st/audit.jsonl.1 is a symlink: refused" \
+	    $try
+	atf_check -o inline:"precious\n" cat victim
+	atf_check -o inline:"644 root\n" stat -c '%a %U' victim
+	# a hard link there is refused as well
+	rm "$st/audit.jsonl.1"
+	ln victim "$st/audit.jsonl.1"
+	atf_check -s exit:1 -e match:"audit journal $st/audit.jsonl.1 is not a regular file of root's with one link" \
+	    $try
+	atf_check -o inline:"precious\n" cat victim
+}
+state_dir_root_cleanup() { jb_cleanup; }
+
 atf_test_case child_needs_channel
 child_needs_channel_head() {
 	atf_set descr "a child started by hand refuses to run"
@@ -524,6 +580,7 @@ atf_init_test_cases() {
 	atf_add_test_case status_privileges
 	atf_add_test_case control_socket_refusals
 	atf_add_test_case control_socket_dir
+	atf_add_test_case state_dir_root
 	atf_add_test_case child_death_stops_suite
 	atf_add_test_case parent_death_stops_children
 	atf_add_test_case sigterm_clean

@@ -140,11 +140,14 @@ ATF_TC_BODY(mountinfo, tc)
 	    sizeof(root)) == 0);
 	ATF_CHECK(dev == makedev(254, 16));
 	ATF_CHECK_STREQ(root, "/exports/u/a b");
-	/* the mount on top counts: here a tmpfs over the disk */
+	/*
+	 * Incus's mount counts, not a tmpfs the container stacked over it
+	 * (its parent is the disk's mount)
+	 */
 	ATF_REQUIRE(mnt_info_find(ctr, "/mnt/d1", &dev, root,
 	    sizeof(root)) == 0);
-	ATF_CHECK(dev == makedev(0, 44));
-	ATF_CHECK_STREQ(root, "/");
+	ATF_CHECK(dev == makedev(254, 0));
+	ATF_CHECK_STREQ(root, "/tmp/probe/other");
 	ATF_CHECK(mnt_info_find(ctr, "/mnt", &dev, root, sizeof(root)) == -1);
 
 	ATF_REQUIRE(mnt_info_root_of(host_info, "/tmp/probe/real",
@@ -168,6 +171,122 @@ ATF_TC_BODY(mountinfo, tc)
 	ATF_CHECK(mnt_info_root_of(host_info, "/homer", makedev(254, 0),
 	    root, sizeof(root)) == 0);
 	ATF_CHECK_STREQ(root, "/homer");
+}
+
+/*
+ * Root in the container stacks its own mounts over the one Incus made:
+ * a bind of something else that looks right, a tmpfs, in any order of
+ * lines; and a mount at the same point over a tmpfs on its parent.
+ * Verification judges Incus's mount, the first at the point.
+ */
+ATF_TC_WITHOUT_HEAD(mountinfo_stacked);
+ATF_TC_BODY(mountinfo_stacked, tc)
+{
+	/* Incus's (60) holds the swapped /etc; 61 and 62 are the container's */
+	static const char bind_over[] =
+	    "30 1 254:0 / / rw - ext4 /dev/vda rw\n"
+	    "60 30 254:0 /etc /home/dev/x ro - ext4 /dev/vda rw\n"
+	    "61 60 254:16 /home/o/src/b /home/dev/x ro - ext4 /dev/vdb rw\n"
+	    "62 61 0:44 / /home/dev/x rw - tmpfs tmpfs rw\n";
+	/* the same stack, its lines in another order */
+	static const char reordered[] =
+	    "62 61 0:44 / /home/dev/x rw - tmpfs tmpfs rw\n"
+	    "61 60 254:16 /home/o/src/b /home/dev/x ro - ext4 /dev/vdb rw\n"
+	    "30 1 254:0 / / rw - ext4 /dev/vda rw\n"
+	    "60 30 254:0 /etc /home/dev/x ro - ext4 /dev/vda rw\n";
+	/*
+	 * a tmpfs over /home/dev (70), then a mount at /home/dev/x on it
+	 * (71): two mounts at the point sit on no other there; the first
+	 * made, Incus's, counts
+	 */
+	static const char parent_covered[] =
+	    "30 1 254:0 / / rw - ext4 /dev/vda rw\n"
+	    "60 30 254:16 /home/o/src/b /home/dev/x ro - ext4 /dev/vdb rw\n"
+	    "70 30 0:50 / /home/dev rw - tmpfs tmpfs rw\n"
+	    "71 70 0:51 / /home/dev/x rw - tmpfs tmpfs rw\n";
+	/* an id that is not a number: the line does not parse */
+	static const char bad_id[] =
+	    "x6 30 254:16 /home/o/src/b /home/dev/x ro - ext4 /dev/vdb rw\n";
+	char		root[256];
+	uint64_t	dev = 0;
+
+	ATF_REQUIRE(mnt_info_find(bind_over, "/home/dev/x", &dev, root,
+	    sizeof(root)) == 0);
+	ATF_CHECK(dev == makedev(254, 0));
+	ATF_CHECK_STREQ(root, "/etc");
+	ATF_REQUIRE(mnt_info_find(reordered, "/home/dev/x", &dev, root,
+	    sizeof(root)) == 0);
+	ATF_CHECK(dev == makedev(254, 0));
+	ATF_CHECK_STREQ(root, "/etc");
+	ATF_REQUIRE(mnt_info_find(parent_covered, "/home/dev/x", &dev, root,
+	    sizeof(root)) == 0);
+	ATF_CHECK(dev == makedev(254, 16));
+	ATF_CHECK_STREQ(root, "/home/o/src/b");
+	ATF_CHECK(mnt_info_find(bad_id, "/home/dev/x", &dev, root,
+	    sizeof(root)) == -1);
+}
+
+ATF_TC_WITHOUT_HEAD(exposes);
+ATF_TC_BODY(exposes, tc)
+{
+	static const struct mnt_guarded g[] = {
+		{ "/home/o/.config/jailbee", "the suite's configuration",
+		    NULL, NULL },
+		{ "/home/o/.config/jailbee/authorized_keys", "the keys",
+		    NULL, NULL },
+		{ "/var/lib/jailbee", "the state directory", NULL, NULL },
+		{ "/run/jailbee", "the socket's directory", NULL, NULL },
+		{ "", NULL, "/var/lib/jailbee/mounts/shared", "agent-" },
+		{ "", NULL, "/var/lib/jailbee/mounts/ssh", "ssh-shared" },
+	};
+	const size_t	ng = sizeof(g) / sizeof(g[0]);
+	char		err[512];
+
+	/* contains, is, lies inside: each named with what it is */
+	ATF_CHECK(mnt_exposes("/home/o/.config", "host-0", g, ng, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK_STREQ(err, "it contains /home/o/.config/jailbee, the "
+	    "suite's configuration: a container must not read or change the "
+	    "suite's own files; mount a directory that holds none of them");
+	ATF_CHECK(mnt_exposes("/home/o", "host-0", g, ng, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK(mnt_exposes("/", "host-0", g, ng, err, sizeof(err)) == -1);
+	ATF_CHECK(mnt_exposes("/home/o/.config/jailbee/authorized_keys",
+	    "optional-k", g, ng, err, sizeof(err)) == -1);
+	/* the closest relation is the one named */
+	ATF_CHECK(strstr(err, "it is /home/o/.config/jailbee/authorized_keys"
+	    ", the keys") == err);
+	ATF_CHECK(mnt_exposes("/home/o/.config/jailbee/x", "host-0", g, ng,
+	    err, sizeof(err)) == -1);
+	ATF_CHECK(strstr(err, "it lies inside /home/o/.config/jailbee, ") ==
+	    err);
+	ATF_CHECK(mnt_exposes("/run/jailbee", "optional-s", g, ng, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK(strstr(err, "it is /run/jailbee, the socket's") == err);
+	ATF_CHECK(mnt_exposes("/var/lib", "host-1", g, ng, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK(mnt_exposes("/var/lib/jailbee/netd", "host-1", g, ng, err,
+	    sizeof(err)) == -1);
+	/* a name that only starts the same is another directory */
+	ATF_CHECK(mnt_exposes("/home/o/.config/jailbee2", "host-0", g, ng,
+	    err, sizeof(err)) == 0);
+	ATF_CHECK(mnt_exposes("/run/jailbee-other", "host-0", g, ng, err,
+	    sizeof(err)) == 0);
+	ATF_CHECK(mnt_exposes("/home/o/src", "host-0", g, ng, err,
+	    sizeof(err)) == 0);
+	/* the suite's shared directories, to their own devices alone */
+	ATF_CHECK(mnt_exposes("/var/lib/jailbee/mounts/shared/p/claude",
+	    "agent-claude-0", g, ng, err, sizeof(err)) == 0);
+	ATF_CHECK(mnt_exposes("/var/lib/jailbee/mounts/ssh/p", "ssh-shared",
+	    g, ng, err, sizeof(err)) == 0);
+	ATF_CHECK(mnt_exposes("/var/lib/jailbee/mounts/shared/p/claude",
+	    "host-0", g, ng, err, sizeof(err)) == -1);
+	ATF_CHECK(mnt_exposes("/var/lib/jailbee/mounts/ssh/p",
+	    "agent-claude-0", g, ng, err, sizeof(err)) == -1);
+	ATF_CHECK(mnt_exposes("/var/lib/jailbee/mounts/shared", "agent-a-0",
+	    g, ng, err, sizeof(err)) == -1);
+	ATF_CHECK(mnt_exposes("/var/lib/jailbee/mounts", "ssh-shared", g, ng,
+	    err, sizeof(err)) == -1);
 }
 
 ATF_TC_WITHOUT_HEAD(deadline_math);
@@ -414,6 +533,8 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, targets);
 	ATF_TP_ADD_TC(tp, expand_and_kinds);
 	ATF_TP_ADD_TC(tp, mountinfo);
+	ATF_TP_ADD_TC(tp, mountinfo_stacked);
+	ATF_TP_ADD_TC(tp, exposes);
 	ATF_TP_ADD_TC(tp, deadline_math);
 	ATF_TP_ADD_TC(tp, deadline_file);
 	ATF_TP_ADD_TC(tp, mount_roots);
