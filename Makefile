@@ -116,7 +116,7 @@ JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http_parse.c jb-incus/http_client.c
 		   jb-incus/ops_disk.c jb-incus/ops_hosts.c \
 		   jb-incus/ops_addrs.c jb-incus/ops_gitconfig.c \
 		   jb-incus/ops_port.c
-JBINCUS_SRCS	+= jb-incus/ops_sftp.c
+JBINCUS_SRCS	+= jb-incus/ops_sftp.c jb-incus/ops_restore.c
 JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/netd_state.c jb-netd/netd_nft.c \
 		   jb-netd/resolver.c jb-netd/netd_ct.c jb-netd/netd_repos.c \

@@ -1837,6 +1837,49 @@ R24_git_bridge_over_ssh_cleanup() {
 	jb_cleanup
 }
 
+atf_test_case N1_restore_over_ssh cleanup
+N1_restore_over_ssh_head() {
+	atf_set descr "snapshot create and restore over SSH: a credential" \
+	    "mount whose deadline passed after the snapshot is not brought" \
+	    "back; mount ls over SSH and on the host agree"
+	atf_set require.user root
+	atf_set timeout 300
+}
+N1_restore_over_ssh_body() {
+	rm_start
+	w=$(realpath .)
+	p=$(jb_prefix)
+	rm_dir "$w/aws" secret
+	rm_config <<EOC
+optional_mounts:
+  aws:
+    host: $w/aws
+    container: /home/dev/.aws
+EOC
+	atf_check -e match:"ready: $p-box" jbo repo new box
+	atf_check -e match:"attached aws" jbo repo mount aws box --for 4s
+	atf_check -o inline:"secret\n" in_ctr $p-box cat /home/dev/.aws/file
+	atf_check -o ignore -e ignore \
+	    jssh -i key1 jailbee@127.0.0.1 snapshot create $p-box withcred
+	i=0
+	while rm_has_device $p-box optional-aws; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || atf_fail "not detached 10 s after a 4 s mount"
+		sleep 0.1
+	done
+	atf_check -o ignore -e save:restore.err \
+	    jssh -i key1 jailbee@127.0.0.1 snapshot restore $p-box withcred
+	atf_check -o inline:"RUNNING\n" incus list -c s --format csv "^$p-box\$"
+	rm_has_device $p-box optional-aws && atf_fail "optional-aws came back"
+	atf_check -s not-exit:0 -e ignore in_ctr $p-box cat /home/dev/.aws/file
+	atf_check -o inline:"no mounts\n" \
+	    jssh -i key1 jailbee@127.0.0.1 mount ls $p-box
+	atf_check -o match:"^no mounts" jbo repo mount ls box
+	atf_check -o match:"removing device optional-aws, which the snapshot held" \
+	    cat restore.err
+}
+N1_restore_over_ssh_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
 atf_init_test_cases() {
 	atf_add_test_case R27_escalation_over_ssh
 	atf_add_test_case R12_repo_over_ssh
@@ -1872,4 +1915,5 @@ atf_init_test_cases() {
 	atf_add_test_case login_grace_timer
 	atf_add_test_case reexec_per_session
 	atf_add_test_case R24_git_bridge_over_ssh
+	atf_add_test_case N1_restore_over_ssh
 }
