@@ -14,6 +14,22 @@
 #include "jb_msg.h"
 
 /*
+ * The bounds of one fetch's host git: CPU seconds and address space of
+ * each git the worker runs, and the wall time of the whole worker past
+ * the stream's own time limit (indexing and checking what arrived).
+ * Test builds cut the wall time short, so that a test can see it.
+ */
+#define GITD_CPU_SECS		600
+#define GITD_AS_BYTES		(4UL << 30)
+#ifdef JB_TESTHOOKS
+#define GITD_AFTER_STREAM_SECS	0
+#define GITD_WALL_SECS(t)	20
+#else
+#define GITD_AFTER_STREAM_SECS	600
+#define GITD_WALL_SECS(t)	((t) + GITD_AFTER_STREAM_SECS)
+#endif
+
+/*
  * In a fork of jb-gitd: lock down to f's checkout, fetch through fd,
  * write one struct jb_gitd_result to resfd and exit.
  */

@@ -1880,6 +1880,54 @@ EOC
 }
 N1_restore_over_ssh_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+atf_test_case N6_git_worker_wall_limit cleanup
+N6_git_worker_wall_limit_head() {
+	atf_set descr "a container that never sends its pack does not hold" \
+	    "the host's git: the worker is stopped at its wall-time limit" \
+	    "(20 s in test builds) with a clear message, no ref moves, and a" \
+	    "fetch from an honest container works afterwards"
+	atf_set require.user root
+	atf_set timeout 300
+}
+N6_git_worker_wall_limit_body() {
+	ssh_start
+	jb_tools
+	jb_image
+	jb_repo
+	p=$(jb_prefix)
+	c=$p-box
+	cat > bin/hg <<EOS
+#!/bin/sh
+exec setpriv --reuid=$JB_OWNER --regid=$JB_OWNER --init-groups \\
+    env HOME=/nonexistent git -C "$(pwd)/repo" "\$@"
+EOS
+	chmod 0755 bin/hg
+	atf_check -o ignore -e ignore jbo repo init
+	atf_check -e ignore jbo repo new box
+	atf_check -e ignore in_ctr $c git -C /home/dev/$p -c user.email=d@e \
+	    -c user.name=d commit -q --allow-empty -m "inside"
+	# the container's root makes upload-pack sleep instead of packing
+	atf_check in_ctr $c sudo -n git config --system \
+	    uploadpack.packObjectsHook "sleep 3600; :"
+	start=$(date +%s)
+	atf_check -s not-exit:0 -o ignore \
+	    -e match:"the git fetch ran longer than its limit of 20 s and was stopped" \
+	    timeout 120 jssh -i key1 jailbee@127.0.0.1 "git fetch $c --repo $p"
+	took=$(($(date +%s) - start))
+	[ $took -lt 60 ] || atf_fail "stopped after $took s, not about 20 s"
+	atf_check -s exit:1 -o empty hg rev-parse -q --verify refs/jailbee/box/box
+	atf_check -o match:"ran longer than 20 s: stopping it" cat jailbeed.log
+	# no git of the worker is left on the host
+	atf_check -s exit:1 pgrep -u $JB_OWNER -x git
+	# an honest container: the fetch goes through
+	atf_check in_ctr $c sudo -n git config --system --unset \
+	    uploadpack.packObjectsHook
+	atf_check -o match:"refs/jailbee/box/box: 1 new commit" \
+	    jssh -i key1 jailbee@127.0.0.1 "git fetch $c --repo $p"
+	atf_check -o match:"^[0-9a-f]{40}$" hg rev-parse refs/jailbee/box/box
+}
+N6_git_worker_wall_limit_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
 atf_init_test_cases() {
 	atf_add_test_case R27_escalation_over_ssh
 	atf_add_test_case R12_repo_over_ssh
@@ -1916,4 +1964,5 @@ atf_init_test_cases() {
 	atf_add_test_case reexec_per_session
 	atf_add_test_case R24_git_bridge_over_ssh
 	atf_add_test_case N1_restore_over_ssh
+	atf_add_test_case N6_git_worker_wall_limit
 }
