@@ -315,7 +315,8 @@ owner_build_body() {
 	printf 'container_prefix: %s\nbase:\n  alias: %s-base\n' "$p" "$p" \
 	    > repo/.jailbee/config.yaml
 	ls -d /var/tmp/jailbee-base.* > before 2>/dev/null || true
-	(jbo repo base build > build.out 2>&1; echo $? > build.rc) &
+	(env TMPDIR=/var/tmp jbo repo base build > build.out 2>&1
+	    echo $? > build.rc) &
 	# while it builds: the tree's world-writable tmp is out of reach
 	i=0
 	w=
@@ -353,11 +354,11 @@ owner_build_body() {
 	printf 'container_prefix: %s\nbase:\n  alias: %s-tmp\n  packages: [jailbee-no-such-package]\n' \
 	    "$p" "$p" > repo/.jailbee/config.yaml
 	atf_check -s exit:1 -e match:"base build failed at \\[1/3\\] mmdebstrap" \
-	    -e not-match:"subuid" jbo repo base build
+	    -e not-match:"subuid" env TMPDIR=/var/tmp jbo repo base build
 	# without ranges: said before anything runs
 	owner_build_cleanup_ids
 	atf_check -s exit:1 -e match:"needs ranges for $JB_OWNER in /etc/subuid and /etc/subgid; /etc/subuid has none" \
-	    -e not-match:"mmdebstrap:" jbo repo base build
+	    -e not-match:"mmdebstrap:" env TMPDIR=/var/tmp jbo repo base build
 }
 owner_build_cleanup_ids() {
 	sed -i "/^$JB_OWNER:$OWNER_SUBID:65536\$/d" /etc/subuid /etc/subgid
