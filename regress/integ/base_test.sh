@@ -317,6 +317,7 @@ owner_build_body() {
 	ls -d /var/tmp/jailbee-base.* > before 2>/dev/null || true
 	(env TMPDIR=/var/tmp jbo repo base build > build.out 2>&1
 	    echo $? > build.rc) &
+	builder=$!
 	# while it builds: the tree's world-writable tmp is out of reach
 	i=0
 	w=
@@ -338,7 +339,7 @@ owner_build_body() {
 	atf_check -s not-exit:0 -e match:"Permission denied" \
 	    setpriv --reuid=$JB_OTHER --regid=$JB_OTHER --init-groups \
 	    touch "$w/b/rootfs/tmp/planted"
-	wait
+	wait $builder
 	cat build.out >&2
 	atf_check -o inline:"0\n" cat build.rc
 	atf_check -o match:"\\[1/3\\] mmdebstrap: Debian .*, unshare mode" \
