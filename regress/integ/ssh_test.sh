@@ -1917,8 +1917,9 @@ EOS
 	[ $took -lt 60 ] || atf_fail "stopped after $took s, not about 20 s"
 	atf_check -s exit:1 -o empty hg rev-parse -q --verify refs/jailbee/box/box
 	atf_check -o match:"ran longer than 20 s: stopping it" cat jailbeed.log
-	# no git of the worker is left on the host
-	atf_check -s exit:1 pgrep -u $JB_OWNER -x git
+	# no git of the worker is left on the host (the container's own, in
+	# its namespaces, are not the host's)
+	atf_check -s exit:1 pgrep --ns $$ --nslist pid,mnt -u $JB_OWNER -x git
 	# an honest container: the fetch goes through
 	atf_check in_ctr $c sudo -n git config --system --unset \
 	    uploadpack.packObjectsHook
