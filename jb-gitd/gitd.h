@@ -12,12 +12,14 @@
 #define JB_GITD_H
 
 #include "jb_msg.h"
+#include "testhook.h"
 
 /*
  * The bounds of one fetch's host git: CPU seconds and address space of
  * each git the worker runs, and the wall time of the whole worker past
  * the stream's own time limit (indexing and checking what arrived).
- * Test builds cut the wall time short, so that a test can see it.
+ * Under the test switch the wall time is cut short, so that a test can
+ * see it.
  */
 #define GITD_CPU_SECS		600
 /*
@@ -30,13 +32,9 @@
 #else
 #define GITD_AS_BYTES		(4UL << 30)
 #endif
-#ifdef JB_TESTHOOKS
-#define GITD_AFTER_STREAM_SECS	0
-#define GITD_WALL_SECS(t)	20
-#else
 #define GITD_AFTER_STREAM_SECS	600
-#define GITD_WALL_SECS(t)	((t) + GITD_AFTER_STREAM_SECS)
-#endif
+#define GITD_WALL_SECS(t)	((unsigned int)jb_test_secs((int)(t) + \
+				    GITD_AFTER_STREAM_SECS, 20))
 
 /*
  * In a fork of jb-gitd: lock down to f's checkout, fetch through fd,

@@ -168,9 +168,8 @@ gitd_fetch(struct child *c, struct imsg *imsg)
 		fatal("%s: evtimer_add", c->name);
 }
 
-#ifdef JB_TESTHOOKS
 /*
- * jb-gitd-worker: a fork locked down as a worker for the checkout whose
+ * Under the test switch, jb-gitd-worker: a fork locked down as a worker for the checkout whose
  * .git holds the path tries the operation; anything else, this process.
  */
 static void
@@ -216,7 +215,6 @@ gitd_attempt(struct child *c, const struct jb_test_attempt *a, char *out,
 	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
 		;
 }
-#endif
 
 static int
 gitd_dispatch(struct child *c, struct imsg *imsg)
@@ -244,9 +242,7 @@ main(int argc, char *argv[])
 	(void)snprintf(c.detail, sizeof(c.detail), "git fetch into %s's "
 	    "checkouts over SSH", pw->pw_name);
 	c.dispatch = gitd_dispatch;
-#ifdef JB_TESTHOOKS
 	c.attempt = gitd_attempt;
-#endif
 	/* the stream to the container comes down with each request */
 	c.fdrecv = 1;
 	priv_drop(c.name, pw, NULL, NULL, 0);

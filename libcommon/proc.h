@@ -70,11 +70,9 @@ struct child {
 	int		 fdrecv;	/* may take fds from it (jb-sshd, images) */
 	/* answer STATUS_REQ later with child_status_reply(); NULL: at once */
 	void		(*status)(struct child *, uint32_t);
-#ifdef JB_TESTHOOKS
 	/* TEST_ATTEMPT in a process of the child's own; NULL: in itself */
 	void		(*attempt)(struct child *,
 			    const struct jb_test_attempt *, char *, size_t);
-#endif
 };
 struct child_args {
 	int		 debug;		/* -d: log to stderr */
@@ -99,7 +97,7 @@ void	child_done(struct child *, uint32_t, int, const char *);
 void	child_text(struct child *, uint32_t, uint32_t, const char *, ...)
 	    __attribute__((format(printf, 4, 5)));
 
-/* test builds only (JB_TESTHOOKS): try a forbidden operation, say how it went */
+/* with the test switch on (testhook.h): try an operation, say how it went */
 void	testhook_attempt(const struct jb_test_attempt *, char *, size_t);
 
 #endif /* JB_PROC_H */
