@@ -108,7 +108,7 @@ restore_got(void *arg, struct json_object *inst, const char *err)
 {
 	struct op_req		*r = arg;
 	struct restore		*rs = r->priv;
-	struct json_object	*devs;
+	struct json_object	*devs = NULL;
 	char			 path[JB_INSTANCE_MAX + 32];
 
 	r->call = NULL;
@@ -185,7 +185,7 @@ void
 snap_restore(struct op_req *r, struct json_object *inst)
 {
 	struct restore		*rs;
-	struct json_object	*devs;
+	struct json_object	*devs = NULL;
 	const char		*status = jget_str(inst, "status");
 
 	if ((rs = calloc(1, sizeof(*rs))) == NULL)
