@@ -115,7 +115,7 @@ JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http_parse.c jb-incus/http_client.c
 		   jb-incus/ops_disk.c jb-incus/ops_hosts.c \
 		   jb-incus/ops_addrs.c jb-incus/ops_gitconfig.c \
 		   jb-incus/ops_port.c
-JBINCUS_SRCS	+= jb-incus/ops_sftp.c jb-incus/bound.c
+JBINCUS_SRCS	+= jb-incus/ops_sftp.c jb-incus/bound.c jb-incus/ops_restore.c
 JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/netd_state.c jb-netd/netd_nft.c \
 		   jb-netd/resolver.c jb-netd/netd_ct.c jb-netd/netd_repos.c \
@@ -156,7 +156,7 @@ UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy \
 		   t_repoconf t_term t_ws t_repo t_sandbox t_image \
 		   t_httpbody t_sshargv t_sshpolicy t_authkeys t_mountspec \
 		   t_netd_state t_netd_repos t_hostspin t_pool t_dnswire \
-		   t_admitted t_addralloc t_gitconf t_sockdir t_gitref t_termsafe \
+		   t_admitted t_addralloc t_gitconf t_sockdir t_gitref t_gitrun t_termsafe \
 		   t_portspec t_blocked t_reporeg t_confgold t_auditrec
 FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf \
 		   fuzz_ws fuzz_image fuzz_sshargv fuzz_mountspec \

@@ -35,10 +35,12 @@ struct action {
 	int			 found;
 	uint32_t		 verb;		/* the last one sent */
 	int			 looked;	/* start: in read for --agent */
+	int			 was_running;	/* restore: start it again */
 };
 
 static void	action_go(struct job *);
 static void	destroy_found(struct req *, struct imsg *);
+static void	start_guarded(struct job *, int, const char *);
 
 static void
 action_free(void *arg)
@@ -152,6 +154,13 @@ action_done(struct req *r, int ok, const char *err)
 
 	if (ok && (a->verb == INCUS_START || a->verb == INCUS_RESTART)) {
 		start_agents(job);
+		return;
+	}
+	/* restored and stopped, with the devices it had: started as usual */
+	if (ok && a->verb == INCUS_SNAP_RESTORE && a->was_running) {
+		job_progress(job, "%s restored to %s; starting it", a->name,
+		    job->args[1]);
+		start_guard(job, a->name, start_guarded);
 		return;
 	}
 	if (!ok || a->verb != INCUS_DELETE) {
@@ -302,6 +311,25 @@ destroy_checked(struct req *r, int ok, const char *err)
 		job_end(job, 0, "cannot reach jb-incus");
 }
 
+/* whether it runs now: jb-incus leaves a restored container stopped */
+static void
+restore_looked(struct req *r, int ok, const char *err)
+{
+	struct job	*job = r->arg;
+	struct action	*a = job->state;
+
+	if (!ok || !a->found) {
+		if (ok)
+			job_end(job, 0, "no such container %s", a->name);
+		else
+			job_end(job, 0, "%s", err);
+		return;
+	}
+	a->was_running = strcmp(a->in.state, "Running") == 0;
+	a->found = 0;
+	action_send(job, INCUS_SNAP_RESTORE, 0, job->args[1]);
+}
+
 static void
 action_named(struct job *job, struct repo_ctx *ctx)
 {
@@ -393,7 +421,11 @@ action_go(struct job *job)
 		action_send(job, INCUS_SNAP_CREATE, 0, tag);
 		break;
 	case CMD_SNAP_RESTORE:
-		action_send(job, INCUS_SNAP_RESTORE, 0, job->args[1]);
+		memset(&t, 0, sizeof(t));
+		strlcpy(t.name, a->name, sizeof(t.name));
+		if (req_send(PROC_INCUS, IMSG_INCUS_LIST, &t, sizeof(t), -1,
+		    destroy_found, restore_looked, job) == NULL)
+			job_end(job, 0, "cannot reach jb-incus");
 		break;
 	case CMD_SNAP_DELETE:
 		action_send(job, INCUS_SNAP_DELETE, 0, job->args[1]);

@@ -524,7 +524,9 @@ control_test_attempt(struct ctl_conn *c, struct jb_test_attempt *a)
 		(void)control_reply(c, IMSG_CTL_END, NULL, 0);
 		return;
 	}
-	if ((i = children_find(a->proc)) == -1) {
+	/* a git worker is a fork of jb-gitd: jb-gitd makes one to try */
+	if ((i = children_find(strcmp(a->proc, "jb-gitd-worker") == 0 ?
+	    "jb-gitd" : a->proc)) == -1) {
 		control_error(c, "no such process");
 		return;
 	}

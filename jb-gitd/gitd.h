@@ -12,6 +12,29 @@
 #define JB_GITD_H
 
 #include "jb_msg.h"
+#include "testhook.h"
+
+/*
+ * The bounds of one fetch's host git: CPU seconds and address space of
+ * each git the worker runs, and the wall time of the whole worker past
+ * the stream's own time limit (indexing and checking what arrived).
+ * Under the test switch the wall time is cut short, so that a test can
+ * see it.
+ */
+#define GITD_CPU_SECS		600
+/*
+ * A sanitizer build's git-remote-jailbee, which git starts, reserves
+ * terabytes of shadow address space before its main runs: those builds,
+ * never installed, leave the address space unbounded.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define GITD_AS_BYTES		0UL
+#else
+#define GITD_AS_BYTES		(4UL << 30)
+#endif
+#define GITD_AFTER_STREAM_SECS	600
+#define GITD_WALL_SECS(t)	((unsigned int)jb_test_secs((int)(t) + \
+				    GITD_AFTER_STREAM_SECS, 20))
 
 /*
  * In a fork of jb-gitd: lock down to f's checkout, fetch through fd,

@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <event.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -44,6 +45,9 @@ struct wjob {
 	struct event		 ev;
 	struct jb_gitd_result	 r;
 	size_t			 got;
+	struct event		 timer;		/* the worker's wall time */
+	unsigned int		 secs;
+	int			 timedout;
 };
 
 static const char	*owner_home;
@@ -71,10 +75,16 @@ wjob_read(int fd, short event, void *arg)
 			return;
 	}
 	event_del(&w->ev);
+	evtimer_del(&w->timer);
 	close(w->fd);
 	while (waitpid(w->pid, &status, 0) == -1 && errno == EINTR)
 		;
-	if (w->got != sizeof(w->r)) {
+	if (w->timedout) {
+		memset(&w->r, 0, sizeof(w->r));
+		(void)snprintf(w->r.text, sizeof(w->r.text), "the git fetch "
+		    "ran longer than its limit of %u s and was stopped; a ref "
+		    "it had not yet moved stays as it was", w->secs);
+	} else if (w->got != sizeof(w->r)) {
 		memset(&w->r, 0, sizeof(w->r));
 		if (WIFSIGNALED(status))
 			(void)snprintf(w->r.text, sizeof(w->r.text), "the git "
@@ -92,11 +102,25 @@ wjob_read(int fd, short event, void *arg)
 	free(w);
 }
 
+/* past its wall time: the worker and every git it runs are stopped */
+static void
+wjob_expired(int fd, short event, void *arg)
+{
+	struct wjob	*w = arg;
+
+	log_info("%s: git worker %ld ran longer than %u s: stopping it",
+	    w->c->name, (long)w->pid, w->secs);
+	w->timedout = 1;
+	(void)kill(-w->pid, SIGKILL);
+	(void)kill(w->pid, SIGKILL);
+}
+
 static void
 gitd_fetch(struct child *c, struct imsg *imsg)
 {
 	struct jb_gitd_fetch	 f;
 	struct wjob		*w;
+	struct timeval		 tv;
 	int			 fd, p[2];
 	uint32_t		 rid = imsg_get_id(imsg);
 
@@ -124,15 +148,72 @@ gitd_fetch(struct child *c, struct imsg *imsg)
 	case 0:
 		close(p[0]);
 		close(JB_CHAN_FD);
+		/* its own process group, so that its gits stop with it */
+		(void)setpgid(0, 0);
 		gitd_worker(&f, fd, p[1], owner_home);
 		/* NOTREACHED */
 	}
+	(void)setpgid(w->pid, w->pid);
 	close(p[1]);
 	close(fd);
 	w->fd = p[0];
 	event_set(&w->ev, w->fd, EV_READ | EV_PERSIST, wjob_read, w);
 	if (event_add(&w->ev, NULL) == -1)
 		fatal("%s: event_add", c->name);
+	w->secs = GITD_WALL_SECS(f.timeout);
+	tv.tv_sec = w->secs;
+	tv.tv_usec = 0;
+	evtimer_set(&w->timer, wjob_expired, w);
+	if (evtimer_add(&w->timer, &tv) == -1)
+		fatal("%s: evtimer_add", c->name);
+}
+
+/*
+ * Under the test switch, jb-gitd-worker: a fork locked down as a worker for the checkout whose
+ * .git holds the path tries the operation; anything else, this process.
+ */
+static void
+gitd_attempt(struct child *c, const struct jb_test_attempt *a, char *out,
+    size_t len)
+{
+	char		 top[PATH_MAX], gitdir[PATH_MAX + 8], *g;
+	int		 p[2], status;
+	ssize_t		 n;
+	size_t		 got = 0;
+	pid_t		 pid;
+
+	if (strcmp(a->proc, "jb-gitd-worker") != 0) {
+		testhook_attempt(a, out, len);
+		return;
+	}
+	(void)strlcpy(top, a->path, sizeof(top));
+	if ((g = strstr(top, "/.git/")) == NULL) {
+		(void)snprintf(out, len, "not in a .git: %s", a->path);
+		return;
+	}
+	*g = '\0';
+	(void)snprintf(gitdir, sizeof(gitdir), "%s/.git", top);
+	if (pipe2(p, O_CLOEXEC) == -1)
+		fatal("%s: pipe2", c->name);
+	switch (pid = fork()) {
+	case -1:
+		fatal("%s: fork", c->name);
+	case 0:
+		close(p[0]);
+		sandbox_jb_gitd_worker(top, gitdir, owner_home);
+		testhook_attempt(a, out, len);
+		(void)write(p[1], out, strlen(out));
+		_exit(0);
+	}
+	close(p[1]);
+	while (got < len - 1 && ((n = read(p[0], out + got, len - 1 - got)) >
+	    0 || (n == -1 && errno == EINTR)))
+		if (n > 0)
+			got += (size_t)n;
+	out[got] = '\0';
+	close(p[0]);
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
 }
 
 static int
@@ -161,6 +242,7 @@ main(int argc, char *argv[])
 	(void)snprintf(c.detail, sizeof(c.detail), "git fetch into %s's "
 	    "checkouts over SSH", pw->pw_name);
 	c.dispatch = gitd_dispatch;
+	c.attempt = gitd_attempt;
 	/* the stream to the container comes down with each request */
 	c.fdrecv = 1;
 	priv_drop(c.name, pw, NULL, NULL, 0);

@@ -11,7 +11,8 @@
 /*
  * One fetch over SSH, in a fork of jb-gitd.  Before any git runs, the
  * worker restricts itself (Landlock, inherited by every git it starts)
- * to writing the checkout's .git and /dev/null, reading the checkout,
+ * to writing the objects, refs and logs of the checkout's .git and
+ * /dev/null, reading the checkout,
  * the owner's home (git's configuration) and the system, and running
  * git and git-remote-jailbee.  Host git runs as jbctl runs it (gitrun.c:
  * fixed environment, hooks, filters, fsmonitor and credential helpers
@@ -21,7 +22,9 @@
  * one host branch, never the checked-out one (looked at again here,
  * before fetching).  git's own stderr, which may carry the container's
  * words, is kept in a memory file and sent back for the parent to make
- * safe for a terminal.
+ * safe for a terminal.  Each git it runs is bounded in CPU time and
+ * address space; jb-gitd bounds the whole worker's wall time and stops
+ * its process group at the end of it.
  */
 
 #include <sys/mman.h>
@@ -31,6 +34,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,6 +132,7 @@ gitd_worker(const struct jb_gitd_fetch *f, int fd, int resfd,
 	const char		*why;
 	struct stat		 st;
 	char			 gitdir[PATH_MAX + 8], env[64], err[256];
+	char			 logsdir[PATH_MAX + 16];
 	char			 head[PATH_MAX], into[PATH_MAX], spec[PATH_MAX * 2];
 	char			 url[JB_INSTANCE_MAX + 16], cnt[64], stats[128];
 	char			 excl[PATH_MAX], range[OID_MAX * 2 + 4], msg[512];
@@ -153,7 +158,12 @@ gitd_worker(const struct jb_gitd_fetch *f, int fd, int resfd,
 		    "link is not fetched into over SSH)", f->toplevel);
 	if (chdir(f->toplevel) == -1)
 		refuse(resfd, "%s: %s", f->toplevel, strerror(errno));
+	/* a branch's reflog goes under logs/, which git would make here */
+	(void)snprintf(logsdir, sizeof(logsdir), "%s/logs", gitdir);
+	if (mkdir(logsdir, 0777) == -1 && errno != EEXIST)
+		refuse(resfd, "%s: %s", logsdir, strerror(errno));
 	sandbox_jb_gitd_worker(f->toplevel, gitdir, home);
+	gitrun_limits(GITD_CPU_SECS, GITD_AS_BYTES);
 
 	(void)snprintf(env, sizeof(env), "%llu",
 	    (unsigned long long)f->max_bytes);
@@ -209,9 +219,16 @@ gitd_worker(const struct jb_gitd_fetch *f, int fd, int resfd,
 	stats[got] = '\0';
 	if (rv == -1) {
 		gitrun_tmp_clean(tmp);
-		(void)snprintf(res.text, sizeof(res.text), "git fetch of the "
-		    "container's branch %s failed; no ref moved on the host",
-		    f->branch);
+		if (gitrun_last_signal() == SIGXCPU ||
+		    gitrun_last_signal() == SIGKILL)
+			(void)snprintf(res.text, sizeof(res.text), "git fetch "
+			    "of the container's branch %s was stopped at its "
+			    "limit of %d s of CPU time; no ref moved on the "
+			    "host", f->branch, GITD_CPU_SECS);
+		else
+			(void)snprintf(res.text, sizeof(res.text), "git fetch "
+			    "of the container's branch %s failed; no ref "
+			    "moved on the host", f->branch);
 		git_said(res.text, sizeof(res.text));
 		answer(resfd);
 	}

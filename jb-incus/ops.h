@@ -146,6 +146,7 @@ int64_t		 parse_time(const char *);
 
 /* the handlers */
 void		 op_action(uint32_t, const struct jb_incus_action *);
+void		 snap_restore(struct op_req *, struct json_object *);
 void		 op_create(uint32_t, const struct jb_incus_create *);
 void		 op_exec(uint32_t, const struct jb_incus_exec *);
 void		 op_resize(uint32_t, const struct jb_winsize *);

@@ -251,9 +251,7 @@ act_go(struct op_req *r, struct json_object *inst)
 		    req_call_done, r));
 		break;
 	case INCUS_SNAP_RESTORE:
-		req_progress(r, "restoring %s to %s", r->name, a->tag);
-		call(r, incus_snapshot_restore(ops_ic, r->name, a->tag,
-		    req_call_done, r));
+		snap_restore(r, inst);
 		break;
 	case INCUS_SNAP_DELETE:
 		call(r, incus_snapshot_delete(ops_ic, r->name, a->tag,

@@ -20,9 +20,13 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 
 #include <errno.h>
+#include <endian.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <pwd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,15 +105,23 @@ static const char mirror_awk[] =
  * No systemd: busybox init halts cleanly on the SIGPWR `incus stop`
  * sends, and a container is ready as soon as its DHCP lease is.
  *
- * The work directory is the builder's alone (mode 0711: nobody else can
- * create, swap or plant a name in it).  mmdebstrap makes rootfs there
- * and, in unshare mode, gives it to the build namespace's root; the
- * metadata is written with noclobber, and the result is checked before
- * it is imported.
+ * $1 is the work directory, the builder's alone (mode 0711: nobody else
+ * can create, swap or plant a name in it); it receives only the finished
+ * image.  The tree is built in its subdirectory b, which no other local
+ * user can enter (mode 0700, and an access entry for the one user that
+ * builds in it: see build_dir), so nobody can reach the tree's world
+ * writable tmp and var/tmp while it is made and packed.  mmdebstrap
+ * makes rootfs there and, in unshare mode, gives it to the build
+ * namespace's root; the metadata is written with noclobber, and the
+ * result is checked before it is imported.  A failing step is named.
  */
 static const char build_script[] =
     "set -eu -o pipefail -C\n"
     "w=$1 mode=$2 suite=$3 arch=$4 uarch=$5 prog=$6 extra=$7\n"
+    "b=$w/b\n"
+    "step=\"reading the host's apt sources\"\n"
+    "trap 'rc=$?; [ $rc -eq 0 ] || echo \"jbctl: base build failed at "
+    "$step (exit status $rc; its output is above)\" >&2' EXIT\n"
     "set --\n"
     "for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list "
     "/etc/apt/sources.list.d/*.sources; do\n"
@@ -209,6 +221,7 @@ static const char build_script[] =
     "rm -f /etc/hostname\n"
     "'\n"
     "export JB_SETUP\n"
+    "step='[1/3] mmdebstrap'\n"
     "echo \"jbctl: [1/3] mmdebstrap: Debian $suite ($arch), $mode mode"
     "${extra:+, base.packages: $extra}\" >&2\n"
     MMDEBSTRAP " --mode=\"$mode\" --variant=minbase --architectures=\"$arch\" "
@@ -220,8 +233,9 @@ static const char build_script[] =
     "--dpkgopt='path-exclude=/usr/share/locale/*' "
     "--dpkgopt='path-exclude=/usr/share/info/*' "
     "--customize-hook='chroot \"$1\" /bin/sh -c \"$JB_SETUP\"' "
-    "\"$suite\" \"$w/rootfs\" \"$@\"\n"
-    "cat > \"$w/metadata.yaml\" <<M\n"
+    "\"$suite\" \"$b/rootfs\" \"$@\"\n"
+    "step='writing metadata.yaml'\n"
+    "cat > \"$b/metadata.yaml\" <<M\n"
     "architecture: $uarch\n"
     "creation_date: $(date +%s)\n"
     "properties:\n"
@@ -231,19 +245,23 @@ static const char build_script[] =
     "  release: $suite\n"
     "  jailbee.packages: \"$extra\"\n"
     "M\n"
-    "chmod 0644 \"$w/metadata.yaml\"\n"
-    "echo \"jbctl: [2/3] packing $(du -sh \"$w/rootfs\" 2>/dev/null | "
+    "chmod 0644 \"$b/metadata.yaml\"\n"
+    "step='[2/3] packing'\n"
+    "echo \"jbctl: [2/3] packing $(du -sh \"$b/rootfs\" 2>/dev/null | "
     "cut -f1) into an image\" >&2\n"
     "ns=\n"
     "[ \"$mode\" = root ] || ns=\"" MMDEBSTRAP " --unshare-helper\"\n"
-    "$ns tar -C \"$w\" --numeric-owner -cf - metadata.yaml rootfs |\n"
+    "$ns tar -C \"$b\" --numeric-owner -cf - metadata.yaml rootfs |\n"
     "    gzip -1 > \"$w/image.tar.gz\"\n"
     /* the namespace's root empties rootfs; the builder removes the name */
-    "$ns rm -rf \"$w/rootfs\" 2>/dev/null || "
-    "$ns find \"$w/rootfs\" -mindepth 1 -delete\n"
-    "[ ! -d \"$w/rootfs\" ] || rmdir \"$w/rootfs\"\n"
-    "rm -f \"$w/metadata.yaml\"\n"
+    "step='removing the build tree'\n"
+    "$ns rm -rf \"$b/rootfs\" 2>/dev/null || "
+    "$ns find \"$b/rootfs\" -mindepth 1 -delete\n"
+    "[ ! -d \"$b/rootfs\" ] || rmdir \"$b/rootfs\"\n"
+    "rm -f \"$b/metadata.yaml\"\n"
+    "rmdir \"$b\"\n"
     /* nothing but the metadata and the tree may go to Incus */
+    "step='checking the image'\n"
     "bad=$(tar -tzf \"$w/image.tar.gz\" | grep -v -x -e metadata.yaml "
     "-e rootfs -e 'rootfs/.*' | head -n 1) || true\n"
     "[ -z \"$bad\" ] || { echo \"jbctl: the image holds $bad, outside "
@@ -253,8 +271,8 @@ static const char build_script[] =
 /* the cleanup after a failed build: the tree may belong to a subuid */
 static const char clean_script[] =
     "w=$1 mode=$2\n"
-    "if [ -d \"$w/rootfs\" ] && [ \"$mode\" != root ]; then\n"
-    "  " MMDEBSTRAP " --unshare-helper find \"$w/rootfs\" -mindepth 1 "
+    "if [ -d \"$w/b/rootfs\" ] && [ \"$mode\" != root ]; then\n"
+    "  " MMDEBSTRAP " --unshare-helper find \"$w/b/rootfs\" -mindepth 1 "
     "-delete\n"
     "fi\n"
     "rm -rf \"$w\"\n";
@@ -325,6 +343,110 @@ suite_of_host(char *buf, size_t len)
 	fclose(fp);
 }
 
+/*
+ * NAME's first range in FILE (/etc/subuid or /etc/subgid), the one
+ * mmdebstrap maps the build namespace's root to: its first id in *first.
+ * 0 found, 1 none, -1 the file cannot be read (errno).
+ */
+static int
+subid_first(const char *file, const char *name, unsigned long *first)
+{
+	char		 line[512], *p, *e;
+	size_t		 n = strlen(name);
+	unsigned long	 id, cnt;
+	FILE		*fp;
+	int		 rv = 1;
+
+	if ((fp = fopen(file, "re")) == NULL)
+		return errno == ENOENT ? 1 : -1;
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		if (strncmp(line, name, n) != 0 || line[n] != ':')
+			continue;
+		p = line + n + 1;
+		errno = 0;
+		id = strtoul(p, &e, 10);
+		if (e == p || *e != ':' || errno != 0)
+			break;
+		p = e + 1;
+		cnt = strtoul(p, &e, 10);
+		if (e == p || errno != 0 || cnt == 0)
+			break;
+		*first = id;
+		rv = 0;
+		break;
+	}
+	fclose(fp);
+	return rv;
+}
+
+/* the Linux POSIX access ACL as its extended attribute stores it */
+#define ACL_XATTR_VERSION	2
+#define ACL_TAG_USER_OBJ	0x01
+#define ACL_TAG_USER		0x02
+#define ACL_TAG_GROUP_OBJ	0x04
+#define ACL_TAG_MASK		0x10
+#define ACL_TAG_OTHER		0x20
+#define ACL_NO_ID		0xffffffffU
+
+struct acl_xattr_entry {
+	uint16_t	tag;
+	uint16_t	perm;
+	uint32_t	id;
+};
+
+struct acl_xattr {
+	uint32_t		version;
+	struct acl_xattr_entry	e[5];
+};
+
+static void
+acl_entry(struct acl_xattr_entry *e, int tag, int perm, uint32_t id)
+{
+	e->tag = htole16((uint16_t)tag);
+	e->perm = htole16((uint16_t)perm);
+	e->id = htole32(id);
+}
+
+/*
+ * DIR/b, where the tree is built: mode 0700, and readable and passable
+ * for USER alone besides the builder (the build namespace's root in
+ * unshare mode; apt's download user in root mode, so that apt keeps its
+ * sandbox).  No other local user can enter it, nor reach the tree's
+ * world-writable directories through it.
+ */
+static int
+build_dir(const char *dir, uid_t user, int perm)
+{
+	struct acl_xattr	 a;
+	char			 b[PATH_MAX];
+	int			 fd, rv = 0;
+
+	if ((size_t)snprintf(b, sizeof(b), "%s/b", dir) >= sizeof(b)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (mkdir(b, 0700) == -1 ||
+	    (fd = open(b, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC))
+	    == -1)
+		return -1;
+	if (fchmod(fd, 0700) == -1)
+		rv = -1;
+	else if (user != (uid_t)-1) {
+		memset(&a, 0, sizeof(a));
+		a.version = htole32(ACL_XATTR_VERSION);
+		acl_entry(&a.e[0], ACL_TAG_USER_OBJ, 7, ACL_NO_ID);
+		acl_entry(&a.e[1], ACL_TAG_USER, perm, (uint32_t)user);
+		acl_entry(&a.e[2], ACL_TAG_GROUP_OBJ, 0, ACL_NO_ID);
+		acl_entry(&a.e[3], ACL_TAG_MASK, perm, ACL_NO_ID);
+		acl_entry(&a.e[4], ACL_TAG_OTHER, 0, ACL_NO_ID);
+		if (fsetxattr(fd, "system.posix_acl_access", &a, sizeof(a),
+		    0) == -1)
+			rv = -1;
+	}
+	close(fd);
+	return rv;
+}
+
 int
 base_build(const char *packages, char *dir, size_t dirlen, char *file,
     size_t filelen)
@@ -332,7 +454,10 @@ base_build(const char *packages, char *dir, size_t dirlen, char *file,
 	const char	*tmp, *deb, *inc, *mode;
 	char		 suite[64], list[RC_PACKAGES_MAX + 1], *p, *w;
 	const char	*args[8];
-	int		 rv;
+	struct passwd	*pw;
+	unsigned long	 su, sg;
+	uid_t		 user = (uid_t)-1;
+	int		 rv, perm, ru, rg;
 
 	if (access(MMDEBSTRAP, X_OK) == -1) {
 		fprintf(stderr, "jbctl: %s: %s; install it (apt-get install "
@@ -358,6 +483,41 @@ base_build(const char *packages, char *dir, size_t dirlen, char *file,
 		}
 	suite_of_host(suite, sizeof(suite));
 	mode = geteuid() == 0 ? "root" : "unshare";
+	if (geteuid() != 0) {
+		/* mmdebstrap looks the ranges up by the user's name */
+		if ((pw = getpwuid(geteuid())) == NULL) {
+			fprintf(stderr, "jbctl: base build: uid %lu has no "
+			    "name in the password database\n",
+			    (unsigned long)geteuid());
+			return -1;
+		}
+		ru = subid_first("/etc/subuid", pw->pw_name, &su);
+		rg = subid_first("/etc/subgid", pw->pw_name, &sg);
+		if (ru == -1 || rg == -1) {
+			fprintf(stderr, "jbctl: base build: cannot read %s: "
+			    "%s\n", ru == -1 ? "/etc/subuid" : "/etc/subgid",
+			    strerror(errno));
+			return -1;
+		}
+		if (ru == 1 || rg == 1) {
+			fprintf(stderr, "jbctl: base build: as %s (not root) "
+			    "it runs mmdebstrap in unshare mode, which needs "
+			    "ranges for %s in /etc/subuid and /etc/subgid; %s "
+			    "has none (as root: usermod --add-subuids "
+			    "100000-165535 --add-subgids 100000-165535 %s)\n",
+			    pw->pw_name, pw->pw_name,
+			    ru == 1 ? "/etc/subuid" : "/etc/subgid",
+			    pw->pw_name);
+			return -1;
+		}
+		user = (uid_t)su;
+		perm = 5;
+	} else {
+		/* apt downloads as _apt when it can reach the tree */
+		if ((pw = getpwnam("_apt")) != NULL)
+			user = pw->pw_uid;
+		perm = 1;
+	}
 	/* /var/tmp, not a tmpfs: an unpacked system is a few hundred MB */
 	if ((tmp = getenv("TMPDIR")) == NULL || *tmp == '\0')
 		tmp = "/var/tmp";
@@ -376,6 +536,14 @@ base_build(const char *packages, char *dir, size_t dirlen, char *file,
 		base_cleanup(dir);
 		return -1;
 	}
+	if (build_dir(dir, user, perm) == -1) {
+		fprintf(stderr, "jbctl: base build: cannot make %s/b private "
+		    "to the build: %s%s\n", dir, strerror(errno),
+		    errno == EOPNOTSUPP ? " (its file system has no POSIX "
+		    "ACLs: set TMPDIR to a directory on one that has)" : "");
+		base_cleanup(dir);
+		return -1;
+	}
 	snprintf(file, filelen, "%s/image.tar.gz", dir);
 	args[0] = dir;
 	args[1] = mode;
@@ -386,11 +554,7 @@ base_build(const char *packages, char *dir, size_t dirlen, char *file,
 	args[6] = packages;
 	args[7] = NULL;
 	if ((rv = run_sh(build_script, args)) != 0) {
-		fprintf(stderr, "jbctl: base build failed (status %d)%s\n", rv,
-		    strcmp(mode, "unshare") == 0 ? "; unshare mode needs "
-		    "ranges for you in /etc/subuid and /etc/subgid (as root: "
-		    "usermod --add-subuids 100000-165535 --add-subgids "
-		    "100000-165535 USER)" : "");
+		fprintf(stderr, "jbctl: base build failed (status %d)\n", rv);
 		base_cleanup(dir);
 		return -1;
 	}

@@ -113,8 +113,12 @@ child_dispatch(int fd, short event, void *arg)
 				fatalx("bad TEST_ATTEMPT");
 			a.verb[sizeof(a.verb) - 1] = '\0';
 			a.path[sizeof(a.path) - 1] = '\0';
+			a.proc[sizeof(a.proc) - 1] = '\0';
 			memset(&t, 0, sizeof(t));
-			testhook_attempt(&a, t.text, sizeof(t.text));
+			if (c->attempt != NULL)
+				c->attempt(c, &a, t.text, sizeof(t.text));
+			else
+				testhook_attempt(&a, t.text, sizeof(t.text));
 			if (imsgev_compose(&c->iev, IMSG_TEST_RESULT,
 			    imsg_get_id(&imsg), 0, -1, &t, sizeof(t)) == -1)
 				fatal("compose");

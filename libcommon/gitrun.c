@@ -21,6 +21,7 @@
  * .git/config never is: it stays in the container.
  */
 
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include <dirent.h>
@@ -67,6 +68,8 @@ static char	*envp[GITRUN_ENV];
 static int	 nenv;
 static int	 stats_fd = -1;
 static int	 relay;
+static rlim_t	 lim_cpu, lim_as;	/* 0: none */
+static int	 last_status;
 
 static int __attribute__((__format__(__printf__, 1, 2)))
 add_env(const char *fmt, ...)
@@ -218,6 +221,40 @@ gitrun_termsafe(int on)
 	relay = on;
 }
 
+void
+gitrun_limits(unsigned long cpu_secs, unsigned long as_bytes)
+{
+	lim_cpu = cpu_secs;
+	lim_as = as_bytes;
+}
+
+int
+gitrun_last_signal(void)
+{
+	return WIFSIGNALED(last_status) ? WTERMSIG(last_status) : 0;
+}
+
+/* in the child, before exec: a git over its limits is stopped */
+static int
+apply_limits(void)
+{
+	struct rlimit	rl;
+
+	if (lim_cpu != 0) {
+		/* SIGXCPU at the limit, SIGKILL a second after */
+		rl.rlim_cur = lim_cpu;
+		rl.rlim_max = lim_cpu + 1;
+		if (setrlimit(RLIMIT_CPU, &rl) == -1)
+			return -1;
+	}
+	if (lim_as != 0) {
+		rl.rlim_cur = rl.rlim_max = lim_as;
+		if (setrlimit(RLIMIT_AS, &rl) == -1)
+			return -1;
+	}
+	return 0;
+}
+
 /* argv: "git", the -c list, then args; out: stdout's first outlen-1 bytes */
 static int
 run(char *out, size_t outlen, int quiet, const char *first, va_list ap)
@@ -285,6 +322,11 @@ run(char *out, size_t outlen, int quiet, const char *first, va_list ap)
 		}
 		if (stats_fd != -1)
 			(void)fcntl(stats_fd, F_SETFD, 0);
+		if (apply_limits() == -1) {
+			fprintf(stderr, "jbctl: setrlimit: %s\n",
+			    strerror(errno));
+			_exit(127);
+		}
 		execve(GIT_PATH, argv, envp);
 		fprintf(stderr, "jbctl: %s: %s\n", GIT_PATH, strerror(errno));
 		_exit(127);
@@ -311,6 +353,7 @@ run(char *out, size_t outlen, int quiet, const char *first, va_list ap)
 	while (waitpid(pid, &status, 0) == -1)
 		if (errno != EINTR)
 			return -1;
+	last_status = status;
 	if (!WIFEXITED(status))
 		return -1;
 	return WEXITSTATUS(status) == 0 ? 0 : -1;

@@ -30,6 +30,10 @@ int	gitrun_init(const char *helper_dir, const char *env, char *err,
 void	gitrun_termsafe(int on);
 /* git-remote-jailbee writes its byte counts to fd (-1: none) */
 void	gitrun_stats_fd(int fd);
+/* each git from now on: CPU seconds and address space (0: unlimited) */
+void	gitrun_limits(unsigned long cpu_secs, unsigned long as_bytes);
+/* the signal that ended the last git, or 0 */
+int	gitrun_last_signal(void);
 
 /* git ARGS... NULL: 0 when git exits 0, else -1; stderr passes */
 int	gitrun(const char *, ...) __attribute__((__sentinel__));

@@ -70,6 +70,9 @@ struct child {
 	int		 fdrecv;	/* may take fds from it (jb-sshd, images) */
 	/* answer STATUS_REQ later with child_status_reply(); NULL: at once */
 	void		(*status)(struct child *, uint32_t);
+	/* TEST_ATTEMPT in a process of the child's own; NULL: in itself */
+	void		(*attempt)(struct child *,
+			    const struct jb_test_attempt *, char *, size_t);
 };
 struct child_args {
 	int		 debug;		/* -d: log to stderr */

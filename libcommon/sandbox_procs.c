@@ -299,8 +299,15 @@ sandbox_jb_gitd(void)
 }
 
 /*
- * One worker: the checkout's .git is all it may write (and /dev/null);
- * it reads the checkout, the owner's home (git's configuration) and the
+ * One worker: in the checkout's .git it may write only what a fetch
+ * writes there: objects (packs, their temporary and lock files, the
+ * quarantine), refs (the ref and its lock file) and logs (the reflog of
+ * a branch --into moves), and /dev/null.  A right given on a directory
+ * holds for all beneath it, so .git itself gets none: no file can be
+ * made or replaced in hooks/, info/ or at its top (config, packed-refs,
+ * FETCH_HEAD, shallow), and the worker's git is run so that it needs
+ * none of those (no FETCH_HEAD, no ref deleted, no shallow update).  It
+ * reads the checkout, the owner's home (git's configuration) and the
  * system's files, and runs git and the suite's helper.
  */
 void
@@ -309,13 +316,17 @@ sandbox_jb_gitd_worker(const char *top, const char *gitdir,
 {
 	const char	*ro[] = { "/usr", "/lib", "/lib64", "/bin", "/etc",
 			    "/dev/urandom", home, top, NULL };
-	const char	*rw[] = { "/dev/null", gitdir, NULL };
+	char		 objects[PATH_MAX], refs[PATH_MAX], logs[PATH_MAX];
+	const char	*rw[] = { "/dev/null", objects, refs, logs, NULL };
 	const char	*prog[] = { "/usr/bin/git", "/usr/lib/git-core",
 			    "/usr/lib/x86_64-linux-gnu", "/lib64",
 			    "/usr/lib64", LIBEXECDIR, NULL };
 	struct sandbox	 sb;
 	char		 summary[JB_MSG_TEXT_MAX];
 
+	(void)snprintf(objects, sizeof(objects), "%s/objects", gitdir);
+	(void)snprintf(refs, sizeof(refs), "%s/refs", gitdir);
+	(void)snprintf(logs, sizeof(logs), "%s/logs", gitdir);
 	memset(&sb, 0, sizeof(sb));
 	sb.name = "jb-gitd worker";
 	sb.ro_paths = ro;

@@ -56,6 +56,9 @@ noted() {
 
 fp() { cat img/$1.fp; }
 
+# the owner's subordinate ids for an unshare-mode build: above Incus's
+OWNER_SUBID=2000000000
+
 usage_json() { jbo repo base usage -o json > usage.json; }
 
 base_cleanup() {
@@ -296,9 +299,82 @@ new_builds_packages_body() {
 }
 new_builds_packages_cleanup() { base_cleanup; }
 
+atf_test_case owner_build cleanup
+owner_build_head() {
+	atf_set descr "base build run by the owner (not root) with subuid and" \
+	    "subgid ranges builds in unshare mode and imports the image;" \
+	    "no other local user can reach the tree being built; a failing" \
+	    "step is named, and the subuid hint comes only when ranges are" \
+	    "missing"
+	atf_set require.user root
+	atf_set timeout 900
+}
+owner_build_body() {
+	setup
+	p=$(jb_prefix)
+	echo "$JB_OWNER:$OWNER_SUBID:65536" >> /etc/subuid
+	echo "$JB_OWNER:$OWNER_SUBID:65536" >> /etc/subgid
+	printf 'container_prefix: %s\nbase:\n  alias: %s-base\n' "$p" "$p" \
+	    > repo/.jailbee/config.yaml
+	ls -d /var/tmp/jailbee-base.* > before 2>/dev/null || true
+	(env TMPDIR=/var/tmp jbo repo base build > build.out 2>&1
+	    echo $? > build.rc) &
+	builder=$!
+	# while it builds: the tree's world-writable tmp is out of reach
+	i=0
+	w=
+	while [ ! -f build.rc ]; do
+		for d in /var/tmp/jailbee-base.*; do
+			grep -qxF "$d" before || w=$d
+		done
+		[ -n "$w" ] && [ -d "$w/b/rootfs/var/tmp" ] && break
+		i=$((i + 1))
+		[ $i -lt 1800 ] || atf_fail "no build tree after 180 s"
+		sleep 0.1
+	done
+	[ -n "$w" ] && [ -d "$w/b/rootfs/var/tmp" ] ||
+	    { cat build.out >&2; atf_fail "the build ended before its tree was seen"; }
+	atf_check -o inline:"$JB_OWNER 711\n" stat -c "%U %a" "$w"
+	atf_check -s not-exit:0 -e match:"Permission denied" \
+	    setpriv --reuid=$JB_OTHER --regid=$JB_OTHER --init-groups \
+	    touch "$w/b/rootfs/var/tmp/planted"
+	atf_check -s not-exit:0 -e match:"Permission denied" \
+	    setpriv --reuid=$JB_OTHER --regid=$JB_OTHER --init-groups \
+	    touch "$w/b/rootfs/tmp/planted"
+	wait $builder
+	cat build.out >&2
+	atf_check -o inline:"0\n" cat build.rc
+	atf_check -o match:"\\[1/3\\] mmdebstrap: Debian .*, unshare mode" \
+	    -o match:"\\[3/3\\] importing" -o match:"alias $p-base -> " \
+	    -o not-match:"subuid" cat build.out
+	incus image info $p-base | sed -n 's/^Fingerprint: //p' >> fingerprints
+	atf_check -o match:'jailbee.suite: "1"' \
+	    -o match:"description: JailBee base \\(Debian" \
+	    incus image show $p-base
+	atf_check -o empty -x "ls -d /var/tmp/jailbee-base.* 2>/dev/null |
+	    grep -vxF -f before || true"
+	# a step that fails is named, with no word of subordinate ids
+	printf 'container_prefix: %s\nbase:\n  alias: %s-tmp\n  packages: [jailbee-no-such-package]\n' \
+	    "$p" "$p" > repo/.jailbee/config.yaml
+	atf_check -s exit:1 -e match:"base build failed at \\[1/3\\] mmdebstrap" \
+	    -e not-match:"subuid" env TMPDIR=/var/tmp jbo repo base build
+	# without ranges: said before anything runs
+	owner_build_cleanup_ids
+	atf_check -s exit:1 -e match:"needs ranges for $JB_OWNER in /etc/subuid and /etc/subgid; /etc/subuid has none" \
+	    -e not-match:"mmdebstrap:" env TMPDIR=/var/tmp jbo repo base build
+}
+owner_build_cleanup_ids() {
+	sed -i "/^$JB_OWNER:$OWNER_SUBID:65536\$/d" /etc/subuid /etc/subgid
+}
+owner_build_cleanup() {
+	owner_build_cleanup_ids
+	base_cleanup
+}
+
 atf_init_test_cases() {
 	atf_add_test_case import_new_usage_prune
 	atf_add_test_case import_errors
 	atf_add_test_case real_build
 	atf_add_test_case new_builds_packages
+	atf_add_test_case owner_build
 }

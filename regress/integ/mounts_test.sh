@@ -928,6 +928,71 @@ ssh_shared_cleanup() {
 	return 0
 }
 
+atf_test_case restore_expired cleanup
+restore_expired_head() {
+	atf_set descr "snapshot restore brings back the disk, not the devices:" \
+	    "a mount whose deadline passed after the snapshot and a forward" \
+	    "removed since stay gone (mount ls agrees); the restored" \
+	    "container is started through the same check as start"
+	atf_set require.user root
+	atf_set timeout 300
+}
+restore_expired_body() {
+	setup
+	w=$(pwd)
+	p=$(jb_prefix)
+	owned_dir "$w/work" work
+	owned_dir "$w/work/cache" cached
+	owned_dir "$w/private" not-for-containers
+	owned_dir "$w/creds" secret
+	config <<EOC
+host_mounts:
+  - host: $w/work/cache
+    container: /cache
+    readonly: true
+optional_mounts:
+  creds:
+    host: $w/creds
+    container: /home/dev/.creds
+EOC
+	atf_check -e ignore jbo repo new r
+	atf_check in_ctr $p-r touch /home/dev/before
+	atf_check -e match:"attached creds" jbo repo mount creds r --for 4s
+	atf_check -e match:"forward port-th-tcp-9000" \
+	    jbo repo port to-host r 9000 --host-port auto
+	atf_check -o inline:"secret\n" in_ctr $p-r cat /home/dev/.creds/file
+	atf_check -e ignore jbo repo snapshot create r withcred
+	atf_check in_ctr $p-r rm /home/dev/before
+	atf_check -e ignore jbo repo port rm 9000 r
+	i=0
+	while has_device $p-r optional-creds; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || atf_fail "not detached 10 s after a 4 s mount"
+		sleep 0.1
+	done
+	atf_check -o match:"^no mounts|^host-0" jbo repo mount ls r
+	# the restore: the disk is the snapshot's, the devices are not
+	atf_check -e save:restore.err jbo repo snapshot restore r withcred
+	atf_check -o inline:"RUNNING\n" incus list -c s --format csv "^$p-r\$"
+	atf_check in_ctr $p-r test -e /home/dev/before
+	has_device $p-r optional-creds && atf_fail "optional-creds came back"
+	has_device $p-r port-th-tcp-9000 && atf_fail "the forward came back"
+	atf_check -o match:"removing device optional-creds, which the snapshot held" \
+	    -o match:"removing device port-th-tcp-9000" \
+	    -o match:"$p-r restored to withcred; starting it" cat restore.err
+	has_device $p-r host-0 || atf_fail "host-0 is gone"
+	atf_check -s not-exit:0 -e ignore in_ctr $p-r cat /home/dev/.creds/file
+	atf_check -o not-match:"creds" jbo repo mount ls r
+	atf_check -o inline:"cached\n" in_ctr $p-r cat /cache/file
+	# a source swapped for a symlink: the restored container stays down
+	mv "$w/work/cache" "$w/cache.real"
+	ln -s "$w/private" "$w/work/cache"
+	atf_check -s exit:1 -e match:"$p-r is not started: mount host-0 at /cache: .*$w/work/cache is a symlink" \
+	    jbo repo snapshot restore r withcred
+	atf_check -o inline:"STOPPED\n" incus list -c s --format csv "^$p-r\$"
+}
+restore_expired_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
 atf_init_test_cases() {
 	atf_add_test_case ssh_shared
 	atf_add_test_case expiry_race
@@ -944,4 +1009,5 @@ atf_init_test_cases() {
 	atf_add_test_case checkout_overlap
 	atf_add_test_case planted_symlink
 	atf_add_test_case start_recheck
+	atf_add_test_case restore_expired
 }

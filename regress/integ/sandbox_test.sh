@@ -249,6 +249,36 @@ incus_confined_body() {
 }
 incus_confined_cleanup() { jb_cleanup; }
 
+atf_test_case gitd_worker_confined cleanup
+gitd_worker_confined_head() {
+	atf_set descr "a jb-gitd git worker writes only what a fetch writes" \
+	    "in the checkout's .git (objects, refs, logs), never its hooks," \
+	    "config, info or packed-refs"
+	atf_set require.user root
+}
+gitd_worker_confined_body() {
+	jb_start
+	attempt_tool
+	jb_repo
+	g=$(pwd)/repo/.git
+	for f in hooks/post-checkout hooks/pre-commit config info/attributes \
+	    packed-refs FETCH_HEAD shallow planted; do
+		atf_check -o match:"^denied: write $g/$f: Permission denied" \
+		    bin/attempt jb-gitd-worker write "$g/$f"
+	done
+	atf_check -s not-exit:0 test -e "$g/planted"
+	atf_check -s not-exit:0 test -e "$g/hooks/post-checkout"
+	# what a fetch writes, it may
+	for f in objects/pack/tmp_pack_probe refs/jailbee-probe.lock \
+	    logs/refs/heads/main; do
+		atf_check -o match:"^allowed: write $g/$f" \
+		    bin/attempt jb-gitd-worker write "$g/$f"
+	done
+	rm -f "$g/objects/pack/tmp_pack_probe" "$g/refs/jailbee-probe.lock"
+	still_serving
+}
+gitd_worker_confined_cleanup() { jb_cleanup; }
+
 atf_test_case test_switch cleanup
 test_switch_head() {
 	atf_set descr "the test switch (jailbeed -T) is refused with the" \
@@ -298,5 +328,6 @@ atf_init_test_cases() {
 	atf_add_test_case mountd_read_only
 	atf_add_test_case parent_confined
 	atf_add_test_case incus_confined
+	atf_add_test_case gitd_worker_confined
 	atf_add_test_case test_switch
 }

@@ -2223,6 +2223,98 @@ R24_git_bridge_over_ssh_cleanup() {
 	jb_cleanup
 }
 
+atf_test_case N1_restore_over_ssh cleanup
+N1_restore_over_ssh_head() {
+	atf_set descr "snapshot create and restore over SSH: a credential" \
+	    "mount whose deadline passed after the snapshot is not brought" \
+	    "back; mount ls over SSH and on the host agree"
+	atf_set require.user root
+	atf_set timeout 300
+}
+N1_restore_over_ssh_body() {
+	rm_start
+	w=$(realpath .)
+	p=$(jb_prefix)
+	rm_dir "$w/aws" secret
+	rm_config <<EOC
+optional_mounts:
+  aws:
+    host: $w/aws
+    container: /home/dev/.aws
+EOC
+	atf_check -e match:"ready: $p-box" jbo repo new box
+	atf_check -e match:"attached aws" jbo repo mount aws box --for 4s
+	atf_check -o inline:"secret\n" in_ctr $p-box cat /home/dev/.aws/file
+	atf_check -o ignore -e ignore \
+	    jssh -i key1 jailbee@127.0.0.1 snapshot create $p-box withcred
+	i=0
+	while rm_has_device $p-box optional-aws; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || atf_fail "not detached 10 s after a 4 s mount"
+		sleep 0.1
+	done
+	atf_check -o ignore -e save:restore.err \
+	    jssh -i key1 jailbee@127.0.0.1 snapshot restore $p-box withcred
+	atf_check -o inline:"RUNNING\n" incus list -c s --format csv "^$p-box\$"
+	rm_has_device $p-box optional-aws && atf_fail "optional-aws came back"
+	atf_check -s not-exit:0 -e ignore in_ctr $p-box cat /home/dev/.aws/file
+	atf_check -o inline:"no mounts\n" \
+	    jssh -i key1 jailbee@127.0.0.1 mount ls $p-box
+	atf_check -o match:"^no mounts" jbo repo mount ls box
+	atf_check -o match:"removing device optional-aws, which the snapshot held" \
+	    cat restore.err
+}
+N1_restore_over_ssh_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case N6_git_worker_wall_limit cleanup
+N6_git_worker_wall_limit_head() {
+	atf_set descr "a container that never sends its pack does not hold" \
+	    "the host's git: the worker is stopped at its wall-time limit" \
+	    "(20 s in test builds) with a clear message, no ref moves, and a" \
+	    "fetch from an honest container works afterwards"
+	atf_set require.user root
+	atf_set timeout 300
+}
+N6_git_worker_wall_limit_body() {
+	ssh_start
+	jb_tools
+	jb_image
+	jb_repo
+	p=$(jb_prefix)
+	c=$p-box
+	cat > bin/hg <<EOS
+#!/bin/sh
+exec setpriv --reuid=$JB_OWNER --regid=$JB_OWNER --init-groups \\
+    env HOME=/nonexistent git -C "$(pwd)/repo" "\$@"
+EOS
+	chmod 0755 bin/hg
+	atf_check -o ignore -e ignore jbo repo init
+	atf_check -e ignore jbo repo new box
+	atf_check -e ignore in_ctr $c git -C /home/dev/$p -c user.email=d@e \
+	    -c user.name=d commit -q --allow-empty -m "inside"
+	# the container's root makes upload-pack sleep instead of packing
+	atf_check in_ctr $c sudo -n git config --system \
+	    uploadpack.packObjectsHook "sleep 3600; :"
+	start=$(date +%s)
+	atf_check -s not-exit:0 -o ignore \
+	    -e match:"the git fetch ran longer than its limit of 20 s and was stopped" \
+	    timeout 120 jssh -i key1 jailbee@127.0.0.1 "git fetch $c --repo $p"
+	took=$(($(date +%s) - start))
+	[ $took -lt 60 ] || atf_fail "stopped after $took s, not about 20 s"
+	atf_check -s exit:1 -o empty hg rev-parse -q --verify refs/jailbee/box/box
+	atf_check -o match:"ran longer than 20 s: stopping it" cat jailbeed.log
+	# no git of the worker is left on the host (the container's own, in
+	# its namespaces, are not the host's)
+	atf_check -s exit:1 pgrep --ns $$ --nslist pid,mnt -u $JB_OWNER -x git
+	# an honest container: the fetch goes through
+	atf_check in_ctr $c sudo -n git config --system --unset \
+	    uploadpack.packObjectsHook
+	atf_check -o match:"refs/jailbee/box/box: 1 new commit" \
+	    jssh -i key1 jailbee@127.0.0.1 "git fetch $c --repo $p"
+	atf_check -o match:"^[0-9a-f]{40}$" hg rev-parse refs/jailbee/box/box
+}
+N6_git_worker_wall_limit_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
 atf_init_test_cases() {
 	atf_add_test_case R27_escalation_over_ssh
 	atf_add_test_case R12_repo_over_ssh
@@ -2264,4 +2356,6 @@ atf_init_test_cases() {
 	atf_add_test_case login_grace_timer
 	atf_add_test_case reexec_per_session
 	atf_add_test_case R24_git_bridge_over_ssh
+	atf_add_test_case N1_restore_over_ssh
+	atf_add_test_case N6_git_worker_wall_limit
 }
