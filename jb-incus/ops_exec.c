@@ -244,6 +244,23 @@ exec_go(struct op_req *r, struct json_object *inst)
 		fatal("%s", __func__);
 }
 
+/*
+ * The parent ends a streamed exec: its websockets close, and a closed
+ * control stream makes Incus kill the command; DONE says it failed.
+ */
+void
+op_exec_kill(uint32_t rid)
+{
+	struct op_req	*r;
+
+	/* the command may just have ended: not an error */
+	if ((r = req_find(rid, IMSG_INCUS_EXEC)) == NULL || r->xs == NULL) {
+		log_debug("kill of request %u: no streamed exec", rid);
+		return;
+	}
+	req_done(r, 0, "%s: ended by jailbeed", r->what);
+}
+
 void
 op_resize(uint32_t rid, const struct jb_winsize *ws)
 {
