@@ -505,6 +505,11 @@ op_exec(struct sftpop *o)
 	const char		*envs[] = { "HOME=/home/dev", "USER=dev",
 				    "LOGNAME=dev", "LC_ALL=C.UTF-8" };
 
+	if (o->s == NULL) {
+		/* the session left while it waited: nothing is run for it */
+		refuse(o, EIO, "session closed");
+		return;
+	}
 	if ((q = calloc(1, sizeof(*q))) == NULL) {
 		refuse(o, ENOMEM, "out of memory");
 		return;
