@@ -75,6 +75,7 @@ struct fh {
 static struct imsgbuf	*pib;
 static ssh_session	 cs;		/* the client's */
 static ssh_channel	 cch;
+static int		 client_left;	/* noticed while waiting */
 static uint32_t		 next_id = 1;
 static struct fh	*handles[256];
 /* the root listing being collected */
@@ -151,6 +152,7 @@ wait_readable(int fd)
 		if (n == -1 && errno != EINTR)
 			return -1;
 		if (client_gone()) {
+			client_left = 1;
 			errno = ECONNRESET;
 			return -1;
 		}
@@ -172,6 +174,9 @@ result(uint32_t id, int code, uint64_t bytes)
 {
 	struct jb_sftp_result	r;
 
+	/* a client that left was told nothing: the parent sees it leave */
+	if (client_left)
+		return;
 	memset(&r, 0, sizeof(r));
 	r.id = id;
 	r.code = code;
