@@ -100,7 +100,8 @@ git_finish(struct gjob *g)
 		 * is killed and its exec closed, its answers dropped
 		 */
 		if (job->exec != NULL) {
-			(void)req_send_to(job->exec, IMSG_INCUS_KILL, NULL, 0);
+			(void)req_send_to(job->exec, IMSG_INCUS_EXEC_KILL, NULL,
+			    0);
 			job->exec->arg = NULL;
 		}
 		job->exec = NULL;

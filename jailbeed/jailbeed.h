@@ -223,6 +223,7 @@ void	sftp_init(void);
 int	sftp_request(struct sshsess *, struct imsg *, const char *, uint32_t,
 	    const char *);
 void	sftp_session_gone(struct sshsess *);
+int	sftp_result(struct sshsess *, struct imsg *);
 /* mounts.c: a deadline jb-mountd reports reached; -1 malformed */
 int	mounts_expired(struct imsg *);
 /* mounts.c: a DEADLINE reply added to a list; a malformed one is fatal */

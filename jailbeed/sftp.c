@@ -15,9 +15,19 @@
  * container looked up (running, the suite's, not --mount, not in
  * excluded_repos), and the operation run as one exec of jb-sftp in the
  * container as the dev user, its inputs as arguments.  At most
- * SFTP_EXECS execs run at once across all sessions; the rest wait in
+ * SFTP_EXECS execs run at once across all sessions, SFTP_PER_CTR in one
+ * container and SFTP_PER_SESSION for one session; the rest wait in
  * order.  The exec's stdio goes to the session, which streams a file
- * through it; when the exec ends, one journal line says how.
+ * through it.  An exec is ended here when its session leaves, when the
+ * session has let its stream go, or (an operation that is not a
+ * stream) when it runs past SFTP_OP_SECS.
+ *
+ * One journal line per operation, once both its exec has ended and the
+ * session has said what it told the client: what was decided is what
+ * the client was told, with the exec's exit status and the bytes
+ * relayed beside it; the helper in the container has no say in it.
+ * Refusals are journalled up to remote.ssh.refusals_per_minute per key
+ * and minute, then one line says the rest of that minute's are not.
  */
 
 #include <sys/queue.h>
@@ -37,9 +47,16 @@
 #include "log.h"
 #include "sftppath.h"
 #include "sftprec.h"
+#include "testhook.h"
 
-#define SFTP_EXECS	8	/* container operations at once, all sessions */
+#define SFTP_EXECS	16	/* container operations at once, all sessions */
+#define SFTP_PER_CTR	8	/* ... in one container */
+#define SFTP_PER_SESSION 4	/* ... for one session */
+#define SFTP_SESSION_OPS 32	/* one session's requests not yet ended */
 #define SFTP_WAIT_SECS	300	/* a request waits for a slot this long */
+#define SFTP_OP_SECS	jb_test_secs(60, 10) /* a non-stream exec's life */
+#define SFTP_LETGO_SECS	5	/* a stream let go ends in this time */
+#define SFTP_KEYS	256	/* keys whose refusals are counted */
 #define SFTP_PUSHED_MAX	256
 
 static const char *const op_names[SFTPOP_MAX] = {
@@ -67,6 +84,14 @@ struct sftpop {
 	int			 status;
 	int			 got_exit;
 	int			 running_at;	/* execs running when it began */
+	int			 slot;		/* counted in the caps */
+	int			 ended;		/* the exec is over */
+	int			 told;		/* RESULT came from the session */
+	int32_t			 told_code;
+	uint64_t		 bytes;
+	struct req		*req;		/* the exec, to end it */
+	struct event		 kill_ev;
+	int			 kill_set;
 	time_t			 since;
 	/* who, for the journal, kept in case the session goes first */
 	char			 addr[48];
@@ -92,6 +117,59 @@ static struct pushed {
 
 static void	op_start(struct sftpop *);
 static void	op_exec(struct sftpop *);
+static void	slot_free(struct sftpop *);
+static void	slots_give(void);
+
+/* refusals per key and minute, for the journal */
+static struct keyrate {
+	char	 fp[64];
+	time_t	 minute;
+	int	 n;
+} keyrates[SFTP_KEYS];
+
+/* 1: journal this refusal; 0: the key is past its limit this minute */
+static int
+refusal_counted(struct sftpop *o)
+{
+	struct keyrate	*k = NULL;
+	struct audit_rec r;
+	time_t		 minute = time(NULL) / 60;
+	int		 i, old = 0;
+
+	for (i = 0; i < SFTP_KEYS; i++) {
+		if (strcmp(keyrates[i].fp, o->fp) == 0) {
+			k = &keyrates[i];
+			break;
+		}
+		if (keyrates[i].minute < keyrates[old].minute)
+			old = i;
+	}
+	if (k == NULL) {
+		k = &keyrates[old];
+		memset(k, 0, sizeof(*k));
+		strlcpy(k->fp, o->fp, sizeof(k->fp));
+	}
+	if (k->minute != minute) {
+		k->minute = minute;
+		k->n = 0;
+	}
+	if (++k->n <= env->conf.ssh_refusals_per_min)
+		return 1;
+	if (k->n == env->conf.ssh_refusals_per_min + 1) {
+		memset(&r, 0, sizeof(r));
+		r.actor = o->fp[0] != '\0' ? o->fp : "ssh";
+		r.action = "sftp.rate";
+		r.decision = "refuse";
+		r.reason = "refusals_per_minute: this key's further refused "
+		    "SFTP operations this minute are not journalled";
+		audit_str(&r, "src", o->addr);
+		audit_num(&r, "port", o->port);
+		audit_str(&r, "route", "sftp");
+		audit_num(&r, "limit", env->conf.ssh_refusals_per_min);
+		audit_write(&r);
+	}
+	return 0;
+}
 
 /* as root at start: the binary jb-incus pushes, and its name there */
 void
@@ -122,6 +200,8 @@ journal_op(struct sftpop *o, const char *decision, const char *reason)
 	const char		*op = o->q.op < SFTPOP_MAX ? op_names[o->q.op] :
 				    "unsupported";
 
+	if (strcmp(decision, "refuse") == 0 && !refusal_counted(o))
+		return;
 	memset(&r, 0, sizeof(r));
 	(void)snprintf(action, sizeof(action), "sftp.%s", op);
 	r.actor = o->fp[0] != '\0' ? o->fp : "ssh";
@@ -140,17 +220,34 @@ journal_op(struct sftpop *o, const char *decision, const char *reason)
 		audit_str(&r, "new_path", o->q.path2);
 	if (o->running_at > 0)
 		audit_num(&r, "running", o->running_at);
+	if (o->ended) {
+		/* what was seen here: the exec's end and the session's word */
+		audit_num(&r, "exit", o->got_exit ? o->status : -1);
+		if (o->told) {
+			audit_num(&r, "told", o->told_code);
+			audit_num(&r, "bytes", (long long)o->bytes);
+		}
+	}
 	audit_write(&r);
 }
 
+/* o ends; a slot it held goes to one that waits */
 static void
 op_free(struct sftpop *o)
 {
+	int	had = o->slot;
+
+	if (o->kill_set)
+		evtimer_del(&o->kill_ev);
 	if (o->waiting)
 		TAILQ_REMOVE(&waiting, o, entry);
 	else
 		TAILQ_REMOVE(&all_ops, o, entry);
 	free(o);
+	if (had) {
+		nrunning--;
+		slots_give();
+	}
 }
 
 static void
@@ -178,20 +275,69 @@ refuse(struct sftpop *o, int code, const char *why)
 	op_free(o);
 }
 
+/* the slots o's container and o's session hold */
 static void
-slot_free(void)
+slots_of(const struct sftpop *o, int *ctr, int *sess)
 {
-	struct sftpop	*o;
+	struct sftpop	*x;
 
-	nrunning--;
-	if ((o = TAILQ_FIRST(&waiting)) != NULL) {
-		/* the slot goes to the first that waits */
-		TAILQ_REMOVE(&waiting, o, entry);
-		o->waiting = 0;
-		TAILQ_INSERT_TAIL(&all_ops, o, entry);
-		nrunning++;
-		op_start(o);
+	*ctr = *sess = 0;
+	TAILQ_FOREACH(x, &all_ops, entry) {
+		if (!x->slot)
+			continue;
+		if (strcmp(x->ctr, o->ctr) == 0)
+			(*ctr)++;
+		if (o->s != NULL && x->s == o->s)
+			(*sess)++;
 	}
+}
+
+static int
+slot_open(const struct sftpop *o)
+{
+	int	ctr, sess;
+
+	if (nrunning >= SFTP_EXECS)
+		return 0;
+	slots_of(o, &ctr, &sess);
+	return ctr < SFTP_PER_CTR && sess < SFTP_PER_SESSION;
+}
+
+static void
+slot_take(struct sftpop *o)
+{
+	nrunning++;
+	o->slot = 1;
+}
+
+/* free slots go to the first that wait and may have one */
+static void
+slots_give(void)
+{
+	struct sftpop	*w;
+
+	while (nrunning < SFTP_EXECS) {
+		TAILQ_FOREACH(w, &waiting, entry)
+			if (w->s != NULL && slot_open(w))
+				break;
+		if (w == NULL)
+			return;
+		TAILQ_REMOVE(&waiting, w, entry);
+		w->waiting = 0;
+		TAILQ_INSERT_TAIL(&all_ops, w, entry);
+		slot_take(w);
+		op_start(w);
+	}
+}
+
+static void
+slot_free(struct sftpop *o)
+{
+	if (!o->slot)
+		return;
+	o->slot = 0;
+	nrunning--;
+	slots_give();
 }
 
 static void
@@ -247,41 +393,106 @@ exec_msg(struct req *r, struct imsg *imsg)
 	}
 }
 
+/* the decision and reason for o's line, from what was seen here */
+static void
+journal_ended(struct sftpop *o)
+{
+	char		 why[160];
+	const char	*decision = "accept";
+	int		 code;
+
+	why[0] = '\0';
+	if (!o->told) {
+		/* the session left before it said what the client was told */
+		snprintf(why, sizeof(why), "the session left");
+	} else if ((code = o->told_code) == 0) {
+		if (o->got_exit && o->status > 128)
+			/* a read stream the client closed before its end */
+			snprintf(why, sizeof(why), "closed by the client");
+		else if (o->got_exit && o->status != 0)
+			snprintf(why, sizeof(why), "the helper's exit status "
+			    "was %d", o->status);
+	} else if (code == EXDEV) {
+		/* RESOLVE_BENEATH: "..", an absolute or escaping link */
+		decision = "refuse";
+		snprintf(why, sizeof(why), "path leaves the repository");
+	} else if (code == ENXIO) {
+		decision = "refuse";
+		snprintf(why, sizeof(why), "not a regular file");
+	} else if (o->got_exit && o->status > 128)
+		/* a read stream the client closed before its end */
+		snprintf(why, sizeof(why), "closed by the client");
+	else if (!o->got_exit)
+		snprintf(why, sizeof(why), "failed: the exec failed");
+	else
+		snprintf(why, sizeof(why), "failed: %s", strerror(code));
+	journal_op(o, decision, why[0] ? why : NULL);
+}
+
+static void
+kill_fire(int fd, short ev, void *arg)
+{
+	struct sftpop	*o = arg;
+
+	o->kill_set = 0;
+	if (o->running == 1 && o->req != NULL) {
+		log_warnx("sftp %s: %s: ending its exec", o->ctr,
+		    o->s == NULL ? "the session left" : o->told ?
+		    "its stream was let go" : "it ran too long");
+		(void)req_send_to(o->req, IMSG_INCUS_EXEC_KILL, NULL, 0);
+	}
+}
+
+/* end o's exec in secs seconds unless it ends by itself */
+static void
+kill_in(struct sftpop *o, int secs)
+{
+	struct timeval	tv = { secs, 0 };
+
+	if (o->running != 1)
+		return;
+	if (o->kill_set)
+		evtimer_del(&o->kill_ev);
+	evtimer_set(&o->kill_ev, kill_fire, o);
+	evtimer_add(&o->kill_ev, &tv);
+	o->kill_set = 1;
+}
+
 static void
 exec_done(struct req *r, int ok, const char *err)
 {
 	struct sftpop	*o = r->arg;
-	char		 why[160];
 	int		 code;
 
 	o->running = 0;
+	o->req = NULL;
+	o->ended = 1;
+	if (o->kill_set) {
+		evtimer_del(&o->kill_ev);
+		o->kill_set = 0;
+	}
 	if (!ok || !o->got_exit) {
+		if (ok)
+			err = "no exit status";
 		log_warnx("sftp %s: %s", o->ctr, err);
+		o->got_exit = 0;
 		code = EIO;
-		snprintf(why, sizeof(why), "failed: the exec failed");
-	} else if ((code = o->status) == 0)
-		why[0] = '\0';
-	else if (code == 127) {
+	} else if ((code = o->status) == 127) {
 		/* jb-sftp gone (deleted in the container): pushed anew next */
 		int	i;
 
 		for (i = 0; i < SFTP_PUSHED_MAX; i++)
 			if (strcmp(pushed[i].name, o->ctr) == 0)
 				pushed[i].state = 0;
-		snprintf(why, sizeof(why), "failed: jb-sftp missing");
 		code = EIO;
-	} else if (code > 128)
-		/* a read stream the client closed before its end */
-		snprintf(why, sizeof(why), "closed by the client");
-	else if (code == EXDEV)
-		/* RESOLVE_BENEATH: "..", an absolute or escaping link */
-		snprintf(why, sizeof(why), "path leaves the repository");
-	else
-		snprintf(why, sizeof(why), "failed: %s", strerror(code));
-	journal_op(o, code == EXDEV ? "refuse" : "accept", why[0] ? why : NULL);
+	}
 	send_done(o, 0, code, NULL);
-	op_free(o);
-	slot_free();
+	slot_free(o);
+	/* journalled once the session has said what the client was told */
+	if (o->told || o->s == NULL) {
+		journal_ended(o);
+		op_free(o);
+	}
 }
 
 static void
@@ -294,9 +505,13 @@ op_exec(struct sftpop *o)
 	const char		*envs[] = { "HOME=/home/dev", "USER=dev",
 				    "LOGNAME=dev", "LC_ALL=C.UTF-8" };
 
+	if (o->s == NULL) {
+		/* the session left while it waited: nothing is run for it */
+		refuse(o, EIO, "session closed");
+		return;
+	}
 	if ((q = calloc(1, sizeof(*q))) == NULL) {
 		refuse(o, ENOMEM, "out of memory");
-		slot_free();
 		return;
 	}
 	strlcpy(q->name, o->ctr, sizeof(q->name));
@@ -341,16 +556,15 @@ op_exec(struct sftpop *o)
 	if (bad) {
 		free(q);
 		refuse(o, ENAMETOOLONG, "path too long");
-		slot_free();
 		return;
 	}
 	o->running = 1;
-	if (req_send(PROC_INCUS, IMSG_INCUS_EXEC, q, sizeof(*q), -1,
-	    exec_msg, exec_done, o) == NULL) {
+	if ((o->req = req_send(PROC_INCUS, IMSG_INCUS_EXEC, q, sizeof(*q), -1,
+	    exec_msg, exec_done, o)) == NULL) {
 		o->running = 0;
 		refuse(o, EIO, "cannot reach jb-incus");
-		slot_free();
-	}
+	} else if (o->q.op != SFTPOP_READ && o->q.op != SFTPOP_WRITE)
+		kill_in(o, SFTP_OP_SECS);
 	free(q);
 }
 
@@ -385,7 +599,6 @@ push_done(struct req *r, int ok, const char *err)
 	if (!ok) {
 		log_warnx("sftp: jb-sftp into %s: %s", o->ctr, err);
 		refuse(o, EIO, "cannot install jb-sftp in the container");
-		slot_free();
 	} else
 		op_exec(o);
 	/* the others that waited for this push */
@@ -397,7 +610,6 @@ push_done(struct req *r, int ok, const char *err)
 			else {
 				refuse(w, EIO, "cannot install jb-sftp in the "
 				    "container");
-				slot_free();
 			}
 		}
 }
@@ -424,7 +636,6 @@ op_start(struct sftpop *o)
 	strlcpy(t.prefix, helper_path, sizeof(t.prefix));
 	if ((fd = dup(helper_fd)) == -1) {
 		refuse(o, EIO, "cannot install jb-sftp in the container");
-		slot_free();
 		return;
 	}
 	p->state = 1;
@@ -432,7 +643,6 @@ op_start(struct sftpop *o)
 	    NULL, push_done, o) == NULL) {
 		p->state = 0;
 		refuse(o, EIO, "cannot reach jb-incus");
-		slot_free();
 	}
 }
 
@@ -515,7 +725,7 @@ ctr_done(struct req *r, int ok, const char *err)
 		refuse(o, EIO, "jb-sftp is not installed");
 		return;
 	}
-	if (nrunning >= SFTP_EXECS) {
+	if (!slot_open(o)) {
 		TAILQ_REMOVE(&all_ops, o, entry);
 		TAILQ_INSERT_TAIL(&waiting, o, entry);
 		o->waiting = 1;
@@ -527,7 +737,7 @@ ctr_done(struct req *r, int ok, const char *err)
 		}
 		return;
 	}
-	nrunning++;
+	slot_take(o);
 	op_start(o);
 }
 
@@ -546,10 +756,10 @@ sftp_request(struct sshsess *s, struct imsg *imsg, const char *addr,
     uint32_t port, const char *fp)
 {
 	struct jb_incus_target	 t;
-	struct sftpop		*o;
+	struct sftpop		*o, *x;
 	char			 ctr2[JB_INSTANCE_MAX];
 	const char		*why;
-	int			 kind, kind2 = SFTPPATH_IN;
+	int			 kind, kind2 = SFTPPATH_IN, n;
 
 	if ((o = calloc(1, sizeof(*o))) == NULL)
 		return -1;
@@ -561,11 +771,22 @@ sftp_request(struct sshsess *s, struct imsg *imsg, const char *addr,
 	o->q.path[sizeof(o->q.path) - 1] = '\0';
 	o->q.path2[sizeof(o->q.path2) - 1] = '\0';
 	o->s = s;
+	n = 0;
+	TAILQ_FOREACH(x, &all_ops, entry)
+		n += x->s == s;
+	TAILQ_FOREACH(x, &waiting, entry)
+		n += x->s == s;
 	strlcpy(o->addr, addr, sizeof(o->addr));
 	o->port = port;
 	strlcpy(o->fp, fp, sizeof(o->fp));
 	TAILQ_INSERT_TAIL(&all_ops, o, entry);
 
+	if (n >= SFTP_SESSION_OPS) {
+		(void)sftppath_split(o->q.path, o->ctr, sizeof(o->ctr), o->rel,
+		    sizeof(o->rel), &why);
+		refuse(o, EBUSY, "too many operations at once");
+		return 0;
+	}
 	/* never, whatever the paths */
 	if (o->q.op == SFTPOP_SYMLINK || o->q.op == SFTPOP_HARDLINK) {
 		(void)sftppath_split(o->q.path, o->ctr, sizeof(o->ctr), o->rel,
@@ -632,16 +853,53 @@ sftp_request(struct sshsess *s, struct imsg *imsg, const char *addr,
 	return 0;
 }
 
-/* the session left: its requests end without it */
+/*
+ * The session's account of a run operation: what the client was told
+ * and how many bytes it relayed.  The stream is let go: an exec still
+ * running is ended soon.  -1: malformed (the session is dropped).
+ */
+int
+sftp_result(struct sshsess *s, struct imsg *imsg)
+{
+	struct jb_sftp_result	 res;
+	struct sftpop		*o;
+
+	if (imsg_get_data(imsg, &res, sizeof(res)) == -1)
+		return -1;
+	TAILQ_FOREACH(o, &all_ops, entry)
+		if (o->s == s && o->q.id == res.id && !o->told &&
+		    (o->running == 1 || o->ended))
+			break;
+	if (o == NULL)
+		return 0;	/* refused, or already journalled */
+	o->told = 1;
+	o->told_code = res.code;
+	o->bytes = res.bytes;
+	if (o->ended) {
+		journal_ended(o);
+		op_free(o);
+	} else
+		kill_in(o, SFTP_LETGO_SECS);
+	return 0;
+}
+
+/* the session left: its requests end without it, its execs are ended */
 void
 sftp_session_gone(struct sshsess *s)
 {
-	struct sftpop	*o;
+	struct sftpop	*o, *next;
 
-	TAILQ_FOREACH(o, &all_ops, entry)
-		if (o->s == s)
-			o->s = NULL;
 	TAILQ_FOREACH(o, &waiting, entry)
 		if (o->s == s)
 			o->s = NULL;
+	TAILQ_FOREACH_SAFE(o, &all_ops, entry, next) {
+		if (o->s != s)
+			continue;
+		o->s = NULL;
+		if (o->ended) {
+			journal_ended(o);
+			op_free(o);
+		} else if (o->running == 1)
+			kill_in(o, 0);
+	}
 }

@@ -1064,6 +1064,10 @@ sshd_dispatch(struct sshsess *s, struct imsg *imsg)
 		if (!s->sftp)
 			return -1;
 		return sftp_request(s, imsg, s->addr, s->port, s->fp);
+	case IMSG_SSHD_SFTP_RESULT:
+		if (!s->sftp)
+			return -1;
+		return sftp_result(s, imsg);
 	case IMSG_CTL_WINSIZE:
 		if (imsg_get_data(imsg, &ws, sizeof(ws)) == -1)
 			return -1;

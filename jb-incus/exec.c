@@ -392,19 +392,6 @@ local_gone(struct exec_session *s, struct local *l)
 	}
 }
 
-void
-exec_kill(struct exec_session *s)
-{
-	if (s->have_result)
-		return;
-	(void)exec_signal(s, SIGKILL);
-	if (s->io.bev != NULL)
-		local_gone(s, &s->io);
-	if (s->err.bev != NULL)
-		local_gone(s, &s->err);
-	fail(s, "killed: its reader was done");
-}
-
 static void
 input_ended(struct exec_session *s)
 {

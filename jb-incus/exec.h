@@ -79,8 +79,6 @@ struct exec_session *exec_start(struct incus *, const char *,
 int		 exec_resize(struct exec_session *, unsigned int,
 		    unsigned int);
 int		 exec_signal(struct exec_session *, int);
-/* SIGKILL the command and end the session (its done runs, failed) */
-void		 exec_kill(struct exec_session *);
 /* Bytes queued towards the local fds (flow control keeps it bounded). */
 size_t		 exec_buffered(const struct exec_session *);
 /*

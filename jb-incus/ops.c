@@ -86,7 +86,7 @@ ops_dispatch(struct child *c, struct imsg *imsg)
 	uint32_t		 type = imsg_get_type(imsg);
 	uint32_t		 rid = imsg_get_id(imsg);
 
-	if (type != IMSG_INCUS_RESIZE && type != IMSG_INCUS_KILL &&
+	if (type != IMSG_INCUS_RESIZE && type != IMSG_INCUS_EXEC_KILL &&
 	    req_find(rid, 0) != NULL)
 		fatalx("%s from the parent: request id %u is still in use",
 		    jb_imsg_name(type), rid);
@@ -134,10 +134,10 @@ ops_dispatch(struct child *c, struct imsg *imsg)
 		get_exact(imsg, &ws, sizeof(ws));
 		op_resize(rid, &ws);
 		break;
-	case IMSG_INCUS_KILL:
+	case IMSG_INCUS_EXEC_KILL:
 		if (imsg_get_len(imsg) != 0)
-			fatalx("KILL from the parent with a payload");
-		op_kill(rid);
+			fatalx("EXEC_KILL from the parent with a payload");
+		op_exec_kill(rid);
 		break;
 	case IMSG_INCUS_DISK_ADD:
 	case IMSG_INCUS_DISK_REMOVE:

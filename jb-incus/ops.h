@@ -150,7 +150,7 @@ void		 snap_restore(struct op_req *, struct json_object *);
 void		 op_create(uint32_t, const struct jb_incus_create *);
 void		 op_exec(uint32_t, const struct jb_incus_exec *);
 void		 op_resize(uint32_t, const struct jb_winsize *);
-void		 op_kill(uint32_t);
+void		 op_exec_kill(uint32_t);
 void		 op_disk(uint32_t, uint32_t, const struct jb_disk *);
 void		 op_disk_list(uint32_t, const struct jb_incus_target *);
 /* the instance's own optional-<kind> disk devices */

@@ -249,20 +249,20 @@ exec_go(struct op_req *r, struct json_object *inst)
 }
 
 /*
- * The parent wants no more of a streamed exec (its reader is done): the
- * command is killed and the session closed, whatever the command does
- * with the hang-up it got, so it holds no websocket or fd here.
+ * The parent ends a streamed exec: its websockets close, and a closed
+ * control stream makes Incus kill the command; DONE says it failed.
  */
 void
-op_kill(uint32_t rid)
+op_exec_kill(uint32_t rid)
 {
 	struct op_req	*r;
 
+	/* the command may just have ended: not an error */
 	if ((r = req_find(rid, IMSG_INCUS_EXEC)) == NULL || r->xs == NULL) {
 		log_debug("kill of request %u: no streamed exec", rid);
 		return;
 	}
-	exec_kill(r->xs);
+	req_done(r, 0, "%s: ended by jailbeed", r->what);
 }
 
 void

@@ -21,7 +21,10 @@
  * repository fail with EXDEV; operations on a name itself (lstat,
  * unlink, mkdir, rename, readlink) resolve its parent that way and act
  * on the last component, so an escaping link is shown and removed, not
- * followed.  No file grows past 2 GiB (RLIMIT_FSIZE).  What it says on
+ * followed.  A file read, written or truncated is opened without
+ * blocking and must be a regular file (a FIFO or a device is refused
+ * with ENXIO before anything waits on it).  No file grows past 2 GiB
+ * (RLIMIT_FSIZE).  What it says on
  * stdout is records (sftprec.h); the exit status is 0 or an errno.
  */
 
@@ -122,6 +125,40 @@ beneath(const char *rel, int flags, mode_t mode)
 	how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
 	fd = syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
 	return fd == -1 ? -1 : (int)fd;
+}
+
+/*
+ * A file to read or write: opened without blocking (a FIFO's open would
+ * wait for a peer forever), then refused unless it is a regular file;
+ * the descriptor blocks again afterwards.  ENXIO: not a regular file.
+ */
+static int
+regular(const char *rel, int flags, mode_t mode, struct stat *st)
+{
+	int	fd, fl;
+
+	if ((fd = beneath(rel, flags | O_NONBLOCK | O_NOCTTY, mode)) == -1)
+		return -1;
+	if (fstat(fd, st) == -1) {
+		close(fd);
+		return -1;
+	}
+	if (S_ISDIR(st->st_mode)) {
+		close(fd);
+		errno = EISDIR;
+		return -1;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		close(fd);
+		errno = ENXIO;
+		return -1;
+	}
+	if ((fl = fcntl(fd, F_GETFL)) == -1 ||
+	    fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == -1) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 /* the parent directory, resolved beneath the root; *base its last name */
@@ -225,6 +262,7 @@ static void
 do_setstat(const char *rel, char **av)
 {
 	struct timespec	ts[2];
+	struct stat	st;
 	unsigned int	flags;
 	long long	size, mode;
 	int		fd;
@@ -235,9 +273,14 @@ do_setstat(const char *rel, char **av)
 	ts[0].tv_sec = num(av[3], INT64_MAX);
 	ts[1].tv_sec = num(av[4], INT64_MAX);
 	ts[0].tv_nsec = ts[1].tv_nsec = 0;
-	/* a link is not followed to somewhere else: it is not changed */
-	if ((fd = beneath(rel, (flags & SFTPREC_SET_SIZE) ? O_WRONLY :
-	    O_RDONLY | O_NOFOLLOW, 0)) == -1)
+	/*
+	 * a link is not followed to somewhere else: it is not changed; a
+	 * size is set on a regular file only, and nothing waits on a FIFO
+	 */
+	if ((flags & SFTPREC_SET_SIZE) ?
+	    (fd = regular(rel, O_WRONLY, 0, &st)) == -1 :
+	    (fd = beneath(rel, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY,
+	    0)) == -1)
 		status(errno);
 	if ((flags & SFTPREC_SET_SIZE) && ftruncate(fd, size) == -1)
 		status(errno);
@@ -257,10 +300,8 @@ do_read(const char *rel, const char *off)
 	ssize_t		n;
 	int		fd;
 
-	if ((fd = beneath(rel, O_RDONLY, 0)) == -1 || fstat(fd, &st) == -1)
+	if ((fd = regular(rel, O_RDONLY, 0, &st)) == -1)
 		status(errno);
-	if (S_ISDIR(st.st_mode))
-		status(EISDIR);
 	if (lseek(fd, o, SEEK_SET) == -1)
 		status(errno);
 	status_ok();
@@ -333,10 +374,8 @@ do_write(const char *rel, char **av)
 		of |= O_EXCL;
 	if (flags & SFTPREC_OPEN_APPEND)
 		of |= O_APPEND;
-	if ((fd = beneath(rel, of, mode)) == -1 || fstat(fd, &st) == -1)
+	if ((fd = regular(rel, of, mode, &st)) == -1)
 		status(errno);
-	if (!S_ISREG(st.st_mode))
-		status(EINVAL);
 	/* a larger pipe, where stdin is one, lets more wait for us */
 	(void)fcntl(0, F_SETPIPE_SZ, IN_MAX);
 	status_ok();

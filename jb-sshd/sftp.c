@@ -15,7 +15,11 @@
  * fd.  An open file is one exec streaming it: reads at the next offset
  * come off the stream, another offset reopens it there; writes go in as
  * frames at any offset.  REALPATH, CLOSE and the root's attributes
- * touch no container and are answered here.
+ * touch no container and are answered here.  Once the client has its
+ * answer, and a stream is let go, the parent is told what the client
+ * was told and how many bytes went through (RESULT): that is what the
+ * journal says.  While an operation runs, the client's leaving is
+ * noticed within a second, and the session ends.
  */
 
 #include <sys/socket.h>
@@ -42,6 +46,7 @@
 #define OUT_MAX		(8 * 1024 * 1024)	/* one listing, at most */
 #define READ_MAX	(256 * 1024)		/* one READ's answer */
 #define NAMES_PER_READDIR 100
+#define STREAM_IDLE_SECS 120	/* an unused open file lets its exec go */
 
 enum fh_kind { FH_DIR, FH_READ, FH_WRITE };
 
@@ -58,6 +63,9 @@ struct fh {
 	int		 done, code;	/* the stream's exec ended */
 	int		 eof;		/* read: no more bytes */
 	int		 werr;		/* write: the helper's error */
+	int		 reported;	/* RESULT sent for the stream */
+	uint64_t	 bytes;		/* relayed through the stream */
+	time_t		 used;		/* the client last used it */
 	uint64_t	 pos;
 	uint32_t	 flags, mode;
 	struct ent	*ents;
@@ -65,6 +73,9 @@ struct fh {
 };
 
 static struct imsgbuf	*pib;
+static ssh_session	 cs;		/* the client's */
+static ssh_channel	 cch;
+static int		 client_left;	/* noticed while waiting */
 static uint32_t		 next_id = 1;
 static struct fh	*handles[256];
 /* the root listing being collected */
@@ -115,6 +126,66 @@ frame_write(int fd, const struct sftprec_write *w, const void *data,
 	return pwrite_all(fd, data, len);
 }
 
+/* the client has gone (its connection or its channel ended) */
+static int
+client_gone(void)
+{
+	if (cs == NULL)
+		return 0;
+	return !ssh_is_connected(cs) || ssh_channel_poll_timeout(cch, 0, 0) ==
+	    SSH_ERROR || ssh_channel_is_closed(cch);
+}
+
+/* fd readable: 0; -1 (ECONNRESET) once the client has gone meanwhile */
+static int
+wait_readable(int fd)
+{
+	struct pollfd	pfd;
+	int		n;
+
+	for (;;) {
+		pfd.fd = fd;
+		pfd.events = POLLIN;
+		pfd.revents = 0;
+		if ((n = poll(&pfd, 1, 1000)) == 1)
+			return 0;
+		if (n == -1 && errno != EINTR)
+			return -1;
+		if (client_gone()) {
+			client_left = 1;
+			errno = ECONNRESET;
+			return -1;
+		}
+	}
+}
+
+/* read(2), but not past the client's leaving */
+static ssize_t
+read_live(int fd, void *p, size_t len)
+{
+	if (wait_readable(fd) == -1)
+		return -1;
+	return read(fd, p, len);
+}
+
+/* tell the parent what the client was told about request id */
+static void
+result(uint32_t id, int code, uint64_t bytes)
+{
+	struct jb_sftp_result	r;
+
+	/* a client that left was told nothing: the parent sees it leave */
+	if (client_left)
+		return;
+	memset(&r, 0, sizeof(r));
+	r.id = id;
+	r.code = code;
+	r.bytes = bytes;
+	(void)imsg_compose(pib, IMSG_SSHD_SFTP_RESULT, JB_CTL_VERSION, 0, -1,
+	    &r, sizeof(r));
+	(void)imsgbuf_flush(pib);
+}
+
 /* up to len bytes, fewer only at the end */
 static ssize_t
 read_full(int fd, void *p, size_t len)
@@ -124,7 +195,7 @@ read_full(int fd, void *p, size_t len)
 	ssize_t	 n;
 
 	while (got < len) {
-		if ((n = read(fd, c + got, len - got)) == -1) {
+		if ((n = read_live(fd, c + got, len - got)) == -1) {
 			if (errno == EINTR)
 				continue;
 			return -1;
@@ -167,7 +238,8 @@ pwait(uint32_t id, struct jb_sftp_done *d, int *fd)
 		    JB_PEER_SSHD)) == -1)
 			return -1;
 		if (got == 0) {
-			if (imsgbuf_read(pib) <= 0)
+			if (wait_readable(pib->fd) == -1 ||
+			    imsgbuf_read(pib) <= 0)
 				return -1;
 			continue;
 		}
@@ -257,6 +329,8 @@ fx_text(int e)
 		return "a link here is not followed";
 	case EFBIG:
 		return "a file cannot grow past 2 GiB";
+	case ENXIO:
+		return "not a regular file";
 	}
 	return strerror(e);
 }
@@ -294,6 +368,8 @@ request(sftp_client_message msg, struct jb_sftp_op *q, int *fd, int *dead)
 		reply_err(msg, d.code ? d.code : EIO, d.text);
 	else
 		sftp_reply_status(msg, SSH_FX_OK, "done");
+	if (!d.refused)
+		result(q->id, d.code ? d.code : 0, 0);
 	return 0;
 }
 
@@ -315,9 +391,11 @@ collect(struct jb_sftp_op *q, int fd, char **out, size_t *len, int *dead)
 			buf = nb;
 			cap = cap ? cap * 2 : 65536;
 		}
-		if ((r = read(fd, buf + n, cap - n)) == -1) {
+		if ((r = read_live(fd, buf + n, cap - n)) == -1) {
 			if (errno == EINTR)
 				continue;
+			if (errno == ECONNRESET)
+				*dead = 1;
 			break;
 		}
 		if (r == 0)
@@ -408,24 +486,34 @@ simple(sftp_client_message msg, struct jb_sftp_op *q, int *dead)
 	link[0] = '\0';
 	e = decode(out, len, &ents, &n, link, sizeof(link));
 	free(out);
+	if (e == 0 && (q->op == SFTPOP_STAT || q->op == SFTPOP_LSTAT) &&
+	    n != 1)
+		e = EIO;
+	if (e == 0 && q->op == SFTPOP_READLINK && (link[0] == '\0' ||
+	    !sftppath_utf8(link, strlen(link))))
+		e = EIO;
 	if (e != 0)
 		reply_err(msg, e, NULL);
 	else if (q->op == SFTPOP_STAT || q->op == SFTPOP_LSTAT) {
-		if (n != 1)
-			reply_err(msg, EIO, NULL);
-		else {
-			to_attr(&ents[0].a, &sa);
-			sftp_reply_attr(msg, &sa);
-		}
+		to_attr(&ents[0].a, &sa);
+		sftp_reply_attr(msg, &sa);
 	} else if (q->op == SFTPOP_READLINK) {
 		memset(&sa, 0, sizeof(sa));
-		if (link[0] == '\0' || !sftppath_utf8(link, strlen(link)))
-			reply_err(msg, EIO, NULL);
-		else
-			sftp_reply_name(msg, link, &sa);
+		sftp_reply_name(msg, link, &sa);
 	} else
 		sftp_reply_status(msg, SSH_FX_OK, "done");
+	result(q->id, e, 0);
 	ents_free(ents, n);
+}
+
+/* the stream is let go; the parent hears of it once (code: told) */
+static void
+fh_report(struct fh *h, int code)
+{
+	if (h->id != 0 && !h->reported && h->kind != FH_DIR) {
+		h->reported = 1;
+		result(h->id, code, h->bytes);
+	}
 }
 
 static void
@@ -434,6 +522,7 @@ fh_close_stream(struct fh *h)
 	if (h->fd != -1)
 		close(h->fd);
 	h->fd = -1;
+	fh_report(h, 0);
 }
 
 static void
@@ -468,6 +557,7 @@ reply_handle(sftp_client_message msg, sftp_session sftp, struct fh *h)
 {
 	ssh_string	s;
 
+	h->used = time(NULL);
 	if (fh_add(h) == -1 || (s = sftp_handle_alloc(sftp, h)) == NULL) {
 		fh_free(sftp, h);
 		reply_err(msg, EMFILE, "too many open files");
@@ -514,14 +604,17 @@ read_open(sftp_client_message msg, struct fh *h, uint64_t offset,
 		close(fd);
 		if (pwait(q->id, &d, &dummy) != 2)
 			*dead = 1;
-		free(q);
 		reply_err(msg, e, NULL);
+		result(q->id, e, 0);
+		free(q);
 		return -1;
 	}
 	h->fd = fd;
 	h->id = q->id;
 	h->pos = offset;
 	h->done = h->eof = 0;
+	h->reported = 0;
+	h->bytes = 0;
 	free(q);
 	return 0;
 }
@@ -565,6 +658,8 @@ do_open(sftp_client_message msg, sftp_session sftp, int *dead)
 	q->mode = msg->attr != NULL && (msg->attr->flags &
 	    SSH_FILEXFER_ATTR_PERMISSIONS) ? msg->attr->permissions & 0777 :
 	    0644;
+	h->flags = q->flags;
+	h->mode = q->mode;
 	if (!request(msg, q, &fd, dead)) {
 		free(q);
 		free(h);
@@ -577,9 +672,10 @@ do_open(sftp_client_message msg, sftp_session sftp, int *dead)
 		close(fd);
 		if (pwait(q->id, &d, &dummy) != 2)
 			*dead = 1;
+		reply_err(msg, e, NULL);
+		result(q->id, e, 0);
 		free(q);
 		free(h);
-		reply_err(msg, e, NULL);
 		return;
 	}
 	h->fd = fd;
@@ -610,10 +706,13 @@ do_read(sftp_client_message msg, sftp_session sftp, struct fh *h, int *dead)
 			return;
 	}
 	if ((n = read_full(h->fd, buf, len)) == -1) {
+		if (errno == ECONNRESET)
+			*dead = 1;
 		reply_err(msg, EIO, NULL);
 		return;
 	}
 	h->pos += n;
+	h->bytes += n;
 	if ((size_t)n < len) {
 		struct jb_sftp_done	d;
 		int			dummy;
@@ -629,8 +728,10 @@ do_read(sftp_client_message msg, sftp_session sftp, struct fh *h, int *dead)
 			*dead = 1;
 		if (h->code != 0) {
 			reply_err(msg, EIO, "the read failed");
+			fh_report(h, EIO);
 			return;
 		}
+		fh_report(h, 0);
 		h->eof = 1;
 		if (n == 0) {
 			sftp_reply_status(msg, SSH_FX_EOF, NULL);
@@ -656,8 +757,46 @@ write_error(struct fh *h)
 	return h->werr;
 }
 
+/* a write stream for h (its exec let go while idle): 0, or -1 told */
+static int
+write_open(sftp_client_message msg, struct fh *h, int *dead)
+{
+	struct jb_sftp_op	*q;
+	struct jb_sftp_done	 d;
+	int			 fd, e, dummy;
+
+	if ((q = calloc(1, sizeof(*q))) == NULL) {
+		reply_err(msg, ENOMEM, NULL);
+		return -1;
+	}
+	q->op = SFTPOP_WRITE;
+	strlcpy(q->path, h->path, sizeof(q->path));
+	/* the file is there: it is neither made anew nor emptied again */
+	q->flags = h->flags & ~(SFTPREC_OPEN_TRUNC | SFTPREC_OPEN_EXCL);
+	q->mode = h->mode;
+	if (!request(msg, q, &fd, dead)) {
+		free(q);
+		return -1;
+	}
+	if ((e = stream_status(fd)) != 0) {
+		close(fd);
+		if (pwait(q->id, &d, &dummy) != 2)
+			*dead = 1;
+		reply_err(msg, e, NULL);
+		result(q->id, e, 0);
+		free(q);
+		return -1;
+	}
+	h->fd = fd;
+	h->id = q->id;
+	h->done = h->reported = 0;
+	h->bytes = 0;
+	free(q);
+	return 0;
+}
+
 static void
-do_write(sftp_client_message msg, struct fh *h)
+do_write(sftp_client_message msg, struct fh *h, int *dead)
 {
 	struct sftprec_write	w;
 	size_t			len;
@@ -667,6 +806,8 @@ do_write(sftp_client_message msg, struct fh *h)
 		reply_err(msg, EBADF, "not open for writing");
 		return;
 	}
+	if (h->fd == -1 && h->werr == 0 && write_open(msg, h, dead) != 0)
+		return;		/* told */
 	len = ssh_string_len(msg->data);
 	if (len > SFTPREC_WRITE_MAX) {
 		reply_err(msg, EINVAL, "write too long");
@@ -695,6 +836,7 @@ do_write(sftp_client_message msg, struct fh *h)
 			h->werr = EFBIG;
 		return;
 	}
+	h->bytes += len;
 	sftp_reply_status(msg, SSH_FX_OK, NULL);
 }
 
@@ -711,15 +853,19 @@ do_close(sftp_client_message msg, sftp_session sftp, struct fh *h,
 			(void)shutdown(h->fd, SHUT_WR);
 			e = stream_status(h->fd);
 		}
-		fh_close_stream(h);
+		if (h->fd != -1)
+			close(h->fd);
+		h->fd = -1;
 		if (!h->done && pwait(h->id, &d, &dummy) != 2)
 			*dead = 1;
-	}
-	fh_free(sftp, h);
+	} else if (h->kind == FH_WRITE)
+		e = h->werr;		/* its stream was let go while idle */
 	if (e != 0)
 		reply_err(msg, e, NULL);
 	else
 		sftp_reply_status(msg, SSH_FX_OK, NULL);
+	fh_report(h, e);
+	fh_free(sftp, h);
 }
 
 static void
@@ -778,15 +924,18 @@ do_opendir(sftp_client_message msg, sftp_session sftp, int *dead)
 		return;
 	}
 	collect(q, fd, &out, &len, dead);
-	free(q);
 	e = decode(out, len, &h->ents, &h->nents, NULL, 0);
 	free(out);
 	if (e != 0) {
 		ents_free(h->ents, h->nents);
 		free(h);
 		reply_err(msg, e, NULL);
+		result(q->id, e, 0);
+		free(q);
 		return;
 	}
+	result(q->id, 0, 0);
+	free(q);
 	reply_handle(msg, sftp, h);
 }
 
@@ -954,7 +1103,7 @@ handle_msg(sftp_client_message msg, sftp_session sftp, int *dead)
 		do_read(msg, sftp, h, dead);
 		return;
 	case SSH_FXP_WRITE:
-		do_write(msg, h);
+		do_write(msg, h, dead);
 		return;
 	case SSH_FXP_CLOSE:
 		do_close(msg, sftp, h, dead);
@@ -1003,23 +1152,87 @@ handle_msg(sftp_client_message msg, sftp_session sftp, int *dead)
 	path_op(msg, SFTPOP_OTHER, "/", NULL, dead);
 }
 
+/* an open stream nobody used for a while: its exec is let go */
+static int
+stream_open(void)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof(handles) / sizeof(handles[0]); i++)
+		if (handles[i] != NULL && handles[i]->fd != -1)
+			return 1;
+	return 0;
+}
+
+/*
+ * Wait for the client's next message; meanwhile streams left unused
+ * for STREAM_IDLE_SECS are closed (a later read or write opens the file
+ * again where it is).  -1: the client has gone.
+ */
+static int
+streams_idle(void)
+{
+	struct fh	*h;
+	time_t		 now;
+	size_t		 i;
+	int		 r;
+
+	while (stream_open()) {
+		if ((r = ssh_channel_poll_timeout(cch, 1000, 0)) > 0)
+			return 0;
+		if (r == SSH_ERROR || r == SSH_EOF)
+			return r == SSH_EOF ? 0 : -1;
+		now = time(NULL);
+		for (i = 0; i < sizeof(handles) / sizeof(handles[0]); i++) {
+			h = handles[i];
+			if (h == NULL || h->fd == -1 ||
+			    now - h->used < STREAM_IDLE_SECS)
+				continue;
+			if (h->kind == FH_WRITE && h->werr == 0) {
+				/* the helper's last word on what was written */
+				struct pollfd	pfd = { h->fd, POLLIN, 0 };
+
+				(void)shutdown(h->fd, SHUT_WR);
+				h->werr = poll(&pfd, 1, 5000) == 1 ?
+				    stream_status(h->fd) : EIO;
+				close(h->fd);
+				h->fd = -1;
+				fh_report(h, h->werr);
+			} else
+				fh_close_stream(h);
+		}
+	}
+	return 0;
+}
+
 /* blocking until the client ends the subsystem; the exit status */
 int
 sftp_serve(ssh_session s, ssh_channel ch, struct imsgbuf *ib)
 {
 	sftp_session		sftp;
 	sftp_client_message	msg;
+	struct fh		*h;
 	size_t			i;
 	int			dead = 0;
 
 	pib = ib;
+	cs = s;
+	cch = ch;
 	if ((sftp = sftp_server_new(s, ch)) == NULL)
 		return 1;
 	if (sftp_server_init(sftp) != 0) {
 		sftp_server_free(sftp);
 		return 1;
 	}
-	while (!dead && (msg = sftp_get_client_message(sftp)) != NULL) {
+	while (!dead) {
+		if (streams_idle() == -1)
+			break;
+		if ((msg = sftp_get_client_message(sftp)) == NULL)
+			break;
+		if (sftp_client_message_get_type(msg) != SSH_FXP_CLOSE &&
+		    msg->handle != NULL && (h = sftp_handle(sftp,
+		    msg->handle)) != NULL)
+			h->used = time(NULL);
 		handle_msg(msg, sftp, &dead);
 		sftp_client_message_free(msg);
 	}

@@ -233,6 +233,10 @@ static const struct jb_msg_str f_jb_sftp_name[] = {
 	END
 };
 
+static const struct jb_msg_str f_jb_sftp_result[] = {
+	END
+};
+
 static const struct jb_msg_str f_jb_sftp_done[] = {
 	STR(jb_sftp_done, text),
 	END
@@ -537,12 +541,12 @@ static const struct jb_msg_row rows[] = {
 	RF(IMSG_INCUS_EXEC_FD,		I, P, jb_exec_fd),
 	R(IMSG_INCUS_OUTPUT,		I, P, jb_output),
 	R(IMSG_INCUS_RESIZE,		P, I, jb_winsize),
+	R0(IMSG_INCUS_EXEC_KILL,	P, I),
 	R(IMSG_INCUS_EXIT,		I, P, jb_exit),
 	R0(IMSG_INCUS_NETINFO,		P, I),
 	R(IMSG_INCUS_NETINFO,		I, P, jb_netinfo),
 	R0(IMSG_INCUS_ADDRS,		P, I),
 	R(IMSG_INCUS_ADDRS,		I, P, jb_addrs),
-	R0(IMSG_INCUS_KILL,		P, I),
 	RF(IMSG_INCUS_IMAGE_IMPORT,	P, I, jb_image_import),
 	R0(IMSG_INCUS_IMAGES,		P, I),
 	R(IMSG_INCUS_IMAGE,		I, P, jb_image),
@@ -632,6 +636,7 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_SSHD_SFTP_NAME,		P, S, jb_sftp_name),
 	RF(IMSG_SSHD_SFTP_FD,		P, S, jb_sftp_done),
 	R(IMSG_SSHD_SFTP_DONE,		P, S, jb_sftp_done),
+	R(IMSG_SSHD_SFTP_RESULT,	S, P, jb_sftp_result),
 	RF(IMSG_SSHD_REBIND,		P, S, jb_sshd_limits),
 
 	/* parent <-> jb-gitd */

@@ -132,8 +132,7 @@ enum {
 	IMSG_INCUS_NETINFO,	/* P->I, none; I->P struct jb_netinfo */
 	IMSG_INCUS_ADDRS,	/* P->I, none; I->P struct jb_addrs, batches:
 				   addresses taken on the bridge */
-	IMSG_INCUS_KILL,	/* P->I, none; peerid = exec's: SIGKILL the
-				   command and close the exec's streams */
+	IMSG_INCUS_EXEC_KILL,	/* P->I, none; peerid = exec's: end it now */
 
 	/* parent <-> jb-incus, base images: 230.. */
 	IMSG_INCUS_IMAGE_IMPORT = 230,	/* P->I, struct jb_image_import + fd */
@@ -774,6 +773,8 @@ enum {
 	IMSG_SSHD_SFTP_NAME,	/* P->S, struct jb_sftp_name: a container in / */
 	IMSG_SSHD_SFTP_FD,	/* P->S, struct jb_sftp_done + jb-sftp's stdio */
 	IMSG_SSHD_SFTP_DONE,	/* P->S, struct jb_sftp_done */
+	IMSG_SSHD_SFTP_RESULT,	/* S->P, struct jb_sftp_result: what the
+				   client was told; a stream let go */
 	/*
 	 * jbctl reload moved remote.ssh.listen: the socket jbctl bound, or
 	 * none for "off"; jb-sshd accepts on it from now on and closes the
@@ -927,6 +928,18 @@ struct jb_sftp_done {
 	int32_t		refused;
 	int32_t		code;
 	char		text[128];
+};
+
+/*
+ * The session's account of a run operation: the status it gave the
+ * client (0 or an errno) and the file bytes it relayed; sent once the
+ * client has its answer and the operation's stream is let go (its exec
+ * may then be ended).
+ */
+struct jb_sftp_result {
+	uint32_t	id;
+	int32_t		code;
+	uint64_t	bytes;
 };
 
 /*

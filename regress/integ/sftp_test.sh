@@ -316,6 +316,154 @@ eight_at_once_body() {
 }
 eight_at_once_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+atf_test_case fifo_slots cleanup
+fifo_slots_head() {
+	atf_set descr "eight FIFOs in one container, eight puts into them at" \
+	    "once from one key: each is refused as not a regular file (none" \
+	    "waits on the FIFO), and another container's ls answers within 5 s"
+	atf_set require.user root
+	atf_set timeout 600
+}
+fifo_slots_body() {
+	box_up
+	atf_check -e ignore jbo repo new other
+	atf_check in_ctr $c sh -c "cd /home/dev/$p &&
+	    for i in 1 2 3 4 5 6 7 8; do mkfifo f\$i; done"
+	printf 'x\n' > small
+	# OpenSSH's get stats first and refuses a non-regular file by itself;
+	# put opens the remote name for writing at once, as a get of a file
+	# swapped after its stat would open it for reading
+	for i in 1 2 3 4 5 6 7 8; do
+		printf 'put small /%s/f%d\n' "$c" $i > b$i
+		timeout 60 jsftp -b b$i jailbee@127.0.0.1 > o$i 2> e$i &
+		echo $! >> pids
+	done
+	sleep 2
+	printf 'ls /%s-other\n' "$p" > bls
+	t0=$(date +%s%N)
+	timeout 5 jsftp -b bls jailbee@127.0.0.1 > ls.out 2> ls.err ||
+	    atf_fail "another container's ls did not answer within 5 s: $(cat ls.err)"
+	t1=$(date +%s%N)
+	echo "ls took $(( (t1 - t0) / 1000000 )) ms"
+	atf_check -o match:"file" cat ls.out
+	for pid in $(cat pids); do
+		wait "$pid" && atf_fail "a put into a FIFO succeeded"
+	done
+	# (OpenSSH's sftp shows the status code, not the server's text: the
+	# text is in the journal)
+	for i in 1 2 3 4 5 6 7 8; do
+		atf_check -o match:"open \"/$c/f$i\": Failure" cat e$i
+	done
+	sftp_journal > j
+	for i in 1 2 3 4 5 6 7 8; do
+		atf_check -o match:"^write /$c/f$i refuse not a regular file$" cat j
+	done
+}
+fifo_slots_cleanup() {
+	[ -f pids ] && kill $(cat pids) 2>/dev/null
+	jb_containers_cleanup; jb_cleanup
+}
+
+atf_test_case hostile_helper cleanup
+hostile_helper_head() {
+	atf_set descr "root in the container replaces jb-sftp with a script" \
+	    "that exits with EXDEV: the journal says what jailbeed saw (the" \
+	    "exit status, what the client was told), not the helper's claim"
+	atf_set require.user root
+	atf_set timeout 600
+}
+hostile_helper_body() {
+	box_up
+	# the helper is pushed by a first operation, then replaced
+	printf 'ls /%s\n' "$c" | batch || atf_fail "ls failed: $(cat batch.err)"
+	atf_check incus exec $c -- sh -c 'n=0
+	    for f in /usr/local/lib/jb-sftp-*; do
+		printf "#!/bin/sh\nexit 18\n" > "$f" && n=$((n + 1))
+	    done
+	    [ $n -gt 0 ]'
+	printf 'mkdir /%s/newdir\n' "$c" | batch && atf_fail "mkdir succeeded"
+	atf_check -s exit:1 in_ctr $c test -e /home/dev/$p/newdir
+	sftp_journal > j
+	atf_check -o not-match:"^mkdir /$c/newdir refuse" cat j
+	atf_check -o match:"^mkdir /$c/newdir accept failed: Input/output error$" cat j
+	jb_audit_has '.route == "sftp" and .command == "mkdir" and
+	    .exit == 18 and .told == 5' ||
+	    atf_fail "the journal does not say exit 18, told EIO: $(grep mkdir state/audit.jsonl)"
+}
+hostile_helper_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case refusal_flood cleanup
+refusal_flood_head() {
+	atf_set descr "500 refused SFTP operations of one key in one minute:" \
+	    "at most refusals_per_minute journal lines, then one summary line"
+	atf_set require.user root
+	atf_set timeout 600
+}
+refusal_flood_body() {
+	box_up
+	atf_check -e ignore jbo repo new other
+	# all in one minute of the clock
+	while [ "$(date +%S | sed 's/^0//')" -gt 40 ]; do sleep 1; done
+	i=0
+	: > flood.txt
+	while [ $i -lt 500 ]; do
+		printf -- '-get /%s/../%s-other/file x\n' "$c" "$p" >> flood.txt
+		i=$((i + 1))
+	done
+	jsftp -b flood.txt jailbee@127.0.0.1 > flood.out 2> flood.err
+	atf_check -o match:"^File \"/$c/\.\./$p-other/file\" not found" \
+	    cat flood.err
+	sftp_journal > j
+	atf_check -o match:" /$c/\.\./$p-other/file refuse path leaves the repository \(\.\.\)$" cat j
+	n=$(jq -r 'select(.route == "sftp" and .decision == "refuse" and
+	    .action != "sftp.rate") | .path' state/audit.jsonl | wc -l)
+	echo "refusals journalled: $n"
+	[ "$n" -le 60 ] || atf_fail "$n refusals journalled, the limit is 60"
+	[ "$n" -ge 1 ] || atf_fail "no refusal journalled"
+	atf_check -o inline:"1\n" -x "jq -r 'select(.action == \"sftp.rate\") | .reason' state/audit.jsonl | grep -c 'refusals_per_minute'"
+}
+refusal_flood_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case client_leaves cleanup
+client_leaves_head() {
+	atf_set descr "root in the container makes jb-sftp hang and ignore" \
+	    "SIGHUP; eight clients that give up: their sessions notice, their" \
+	    "execs are ended (nothing left in the container), each is" \
+	    "journalled as the session having left"
+	atf_set require.user root
+	atf_set timeout 600
+}
+client_leaves_body() {
+	box_up
+	printf 'ls /%s\n' "$c" | batch || atf_fail "ls failed: $(cat batch.err)"
+	atf_check incus exec $c -- sh -c 'n=0
+	    for f in /usr/local/lib/jb-sftp-*; do
+		printf "#!/bin/sh\ntrap \"\" HUP\nexec sleep 1000\n" > "$f" &&
+		    n=$((n + 1))
+	    done
+	    [ $n -gt 0 ]'
+	for i in 1 2 3 4 5 6 7 8; do
+		printf 'ls /%s\n' "$c" > b$i
+		timeout 3 jsftp -b b$i jailbee@127.0.0.1 > o$i 2> e$i &
+		echo $! >> pids
+	done
+	for pid in $(cat pids); do
+		wait "$pid" && atf_fail "an ls with a hung helper succeeded"
+	done
+	# the clients are gone at 3 s; within 5 s more nothing is left
+	sleep 5
+	n=$(incus exec $c -- sh -c 'for d in /proc/[0-9]*; do
+	    cat $d/comm 2>/dev/null; done' | grep -c '^sleep$')
+	[ "$n" -eq 0 ] || atf_fail "$n hung helpers left in the container"
+	atf_check -o inline:"8\n" -x "jq -r 'select(.route == \"sftp\" and
+	    .reason == \"the session left\" and .exit == -1) | .path' \
+	    state/audit.jsonl | wc -l"
+}
+client_leaves_cleanup() {
+	[ -f pids ] && kill $(cat pids) 2>/dev/null
+	jb_containers_cleanup; jb_cleanup
+}
+
 atf_init_test_cases() {
 	atf_add_test_case tree_and_transfers
 	atf_add_test_case large_put
@@ -323,4 +471,8 @@ atf_init_test_cases() {
 	atf_add_test_case confinement
 	atf_add_test_case files_off
 	atf_add_test_case eight_at_once
+	atf_add_test_case fifo_slots
+	atf_add_test_case hostile_helper
+	atf_add_test_case refusal_flood
+	atf_add_test_case client_leaves
 }
