@@ -508,7 +508,7 @@ sb_seccomp(const struct sandbox *sb, char *desc, size_t len)
 	 */
 	if (!sb_seen(seen, SCMP_SYS(tgkill)) && (r = seccomp_rule_add(ctx,
 	    SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 2,
-	    SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)getpid()),
+	    SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)getpid(), 0),
 	    SCMP_A2(SCMP_CMP_MASKED_EQ, SB_INTARG, SIGABRT))) < 0)
 		fatalx("%s: seccomp: tgkill for abort: %s", sb->name,
 		    strerror(-r));
