@@ -125,6 +125,7 @@ JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/blocked.c
 JBNETD_SRCS	+= jb-netd/refused.c jb-netd/netd_refused.c
 JBNETD_SRCS	+= jb-netd/netd_store.c jb-netd/netd_deadline.c jb-netd/netd_egress.c
+JBNETD_SRCS	+= jb-netd/privnet.c
 JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/gitdescribe.c jb-mountd/image.c \
 		   jb-mountd/mount.c jb-mountd/deadline.c jb-mountd/sshseed.c \
 		   jb-mountd/gitconf.c jb-mountd/gituser.c
@@ -168,6 +169,7 @@ UNIT_TESTS	+= t_sftppath
 UNIT_TESTS	+= t_jbmsg t_names t_atomicfile
 FUZZERS		+= fuzz_sftppath fuzz_sftprec
 UNIT_TESTS	+= t_refused
+UNIT_TESTS	+= t_privnet
 FUZZERS		+= fuzz_refused
 FUZZTIME	?= 20
 
@@ -258,6 +260,8 @@ $(O)/libnetd.a: $(call objs,jb-netd/policy.c jb-netd/nftgen.c \
 	ar rcs $@ $^
 # the refused-flows parser, for t_refused and fuzz_refused
 $(O)/libnetd.a: $(call objs,jb-netd/refused.c)
+# the ranges an answer does not open alone, for t_privnet
+$(O)/libnetd.a: $(call objs,jb-netd/privnet.c)
 $(O)/libmountd.a: $(call objs,jb-mountd/gitdescribe.c jb-mountd/image.c \
     jb-mountd/gitconf.c)
 	rm -f $@

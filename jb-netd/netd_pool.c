@@ -33,11 +33,13 @@
 #include "netd_pool.h"
 #include "nftgen.h"
 #include "pool.h"
+#include "resolver.h"
 
 #define POOL_FILE	"pool"
 #define POOL_FILE_MAX	(32 * 1024 * 1024)
 #define FIRST_TICK	2	/* seconds after start: the parent is up */
 #define ADMIT_MATCHES	64	/* entries one name can match */
+#define POOL_ANSWER_MAX	64	/* addresses taken from one answer */
 
 /* what the parent was last asked to write into one container */
 struct pinrec {
@@ -255,6 +257,9 @@ admit(const struct netd_ctr *c, const char *name, int64_t now)
 			    (name != NULL && strcmp(pool.v[j].name, name) != 0))
 				continue;
 			done[j] = 1;
+			/* a row from before the range was shut stays shut */
+			if (!resolver_admissible(c, pool.v[j].addr))
+				continue;
 			nm = policy_name_allowed(c->e, c->n, pool.v[j].name,
 			    idx, ADMIT_MATCHES);
 			if (nm > ADMIT_MATCHES)
@@ -475,13 +480,21 @@ static void
 answered(int result, char type, int count, int ttl, void *addresses,
     void *arg)
 {
-	struct query	*q = arg;
-	struct cycle	*cy = q->cy;
-	const uint32_t	*a = addresses;
-	int64_t		 now = time(NULL);
-	int		 j, r;
+	struct query		*q = arg;
+	struct cycle		*cy = q->cy;
+	const struct netd_ctr	*c = find_ctr(cy->ctr);
+	uint32_t		 a[POOL_ANSWER_MAX];
+	int64_t			 now = time(NULL);
+	int			 j, r;
 
-	if (result == DNS_ERR_NONE && type == DNS_IPv4_A && count > 0) {
+	if (result == DNS_ERR_NONE && type == DNS_IPv4_A && count > 0 &&
+	    c != NULL) {
+		/* what the resolver would not admit is not pooled either */
+		if (count > POOL_ANSWER_MAX)
+			count = POOL_ANSWER_MAX;
+		memcpy(a, addresses, (size_t)count * sizeof(a[0]));
+		count = (int)resolver_screen(c, cy->names[q->idx], a,
+		    (size_t)count);
 		cy->ok[q->idx] = 1;
 		for (j = 0; j < count; j++) {
 			if ((r = pool_upsert(&pool, cy->ctr,

@@ -22,11 +22,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dnswire.h"
 #include "log.h"
 #include "netd_nft.h"
 #include "netd_pool.h"
 #include "nftgen.h"
 #include "policy.h"
+#include "privnet.h"
 #include "resolver.h"
 
 #define TYPE_A		1
@@ -34,7 +36,11 @@
 static struct evdns_base		*client;
 static const struct netd_state		*state;
 struct blocked				 resolver_blocked;
+struct blocked				 resolver_private;
 static char				 upstream[64];
+/* resolver.private_networks */
+static struct privnet			 privnets[PRIVNET_MAX];
+static size_t				 nprivnets;
 
 /* one question asked upstream for one container */
 struct resolver_lookup {
@@ -71,6 +77,39 @@ int
 resolver_is_container(uint32_t a)
 {
 	return ctr_by_addr(a) != NULL;
+}
+
+int
+resolver_admissible(const struct netd_ctr *c, uint32_t a)
+{
+	return privnet_admissible(a, c->e, c->n, privnets, nprivnets);
+}
+
+size_t
+resolver_screen(const struct netd_ctr *c, const char *name, uint32_t *addrs,
+    size_t n)
+{
+	struct in_addr	 in;
+	char		 what[EGRESS_NAME_MAX + 24], a[INET_ADDRSTRLEN];
+	size_t		 i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (resolver_admissible(c, ntohl(addrs[i]))) {
+			addrs[k++] = addrs[i];
+			continue;
+		}
+		in.s_addr = addrs[i];
+		(void)inet_ntop(AF_INET, &in, a, sizeof(a));
+		log_info("resolver: %s for %s answered %s, a %s address no "
+		    "entry and no resolver.private_networks range covers: "
+		    "not admitted", name, c->name, a,
+		    privnet_range(ntohl(addrs[i])));
+		(void)snprintf(what, sizeof(what), "%s %s", a, name);
+		/* out of memory: the refusal stands, unrecorded */
+		(void)blocked_add(&resolver_private, c->name, what, 1,
+		    (int64_t)time(NULL), (int64_t)time(NULL));
+	}
+	return k;
 }
 
 static void
@@ -125,6 +164,7 @@ answered(int result, char type, int count, int ttl, void *addresses,
 {
 	struct resolver_lookup	*l = arg;
 	const struct netd_ctr	*c;
+	uint32_t		 kept[DNSWIRE_ANSWERS_MAX];
 
 	if (l->cb == NULL)
 		goto out;
@@ -136,6 +176,16 @@ answered(int result, char type, int count, int ttl, void *addresses,
 	if (result != DNS_ERR_NONE || type != DNS_IPv4_A) {
 		l->cb(result == DNS_ERR_NOTEXIST ? DNS_ERR_NOTEXIST :
 		    DNS_ERR_SERVERFAILED, l->name, NULL, 0, 0, l->arg);
+		goto out;
+	}
+	/* the addresses no entry or range lets out are no answer */
+	if (count > DNSWIRE_ANSWERS_MAX)
+		count = DNSWIRE_ANSWERS_MAX;
+	memcpy(kept, addresses, (size_t)count * sizeof(kept[0]));
+	addresses = kept;
+	if (count > 0 && (count = (int)resolver_screen(c, l->name, kept,
+	    (size_t)count)) == 0) {
+		l->cb(DNS_ERR_NOTEXIST, l->name, NULL, 0, 0, l->arg);
 		goto out;
 	}
 	if (admit(c, l->name, addresses, count, ttl) == -1) {
@@ -244,12 +294,16 @@ asked(struct evdns_server_request *req, void *arg)
 
 int
 resolver_init(struct event_base *base, uint32_t host, uint16_t port,
-    const char *up, const struct netd_state *st, char *err, size_t errlen)
+    const char *up, const char *priv, const struct netd_state *st, char *err,
+    size_t errlen)
 {
 	struct sockaddr_in	 sin;
 	int			 fd;
 
 	state = st;
+	if (priv != NULL && privnet_parse(priv, privnets, PRIVNET_MAX,
+	    &nprivnets, err, errlen) == -1)
+		return -1;
 	if ((client = evdns_base_new(base, 0)) == NULL) {
 		snprintf(err, errlen, "cannot set up the DNS client");
 		return -1;

@@ -159,7 +159,7 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 	memset(a, 0, sizeof(*a));
 	c->name = name;
 	c->started = time(NULL);
-	while ((ch = getopt(argc, argv, "a:b:c:dDe:k:m:o:s:U:v")) != -1) {
+	while ((ch = getopt(argc, argv, "a:b:c:dDe:k:m:o:P:s:U:v")) != -1) {
 		switch (ch) {
 		case 'D':
 			a->sandbox_debug = 1;
@@ -189,6 +189,9 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 		case 'o':
 			a->owner = optarg;
 			break;
+		case 'P':
+			a->privnets = optarg;
+			break;
 		case 's':
 			a->state_dir = optarg;
 			break;
@@ -201,7 +204,7 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 		default:
 			fprintf(stderr, "usage: %s [-dDv] [-a ca] [-b bridge] "
 			    "[-c cert] [-e endpoint] [-k key] [-m dir] "
-			    "[-o owner] [-s state_dir] [-U upstream] "
+			    "[-o owner] [-P ranges] [-s state_dir] [-U upstream] "
 			    "(started by jailbeed)\n", name);
 			exit(2);
 		}

@@ -32,8 +32,7 @@ NOWHERE=198.18.1.99	# no DNS server at all
 # $1: egress_allow entries, one per line; the container is $c, strict,
 # routed through the bridge, with /tmp/dnsq in it
 setup() {
-	JB_CONF_EXTRA="resolver:
-  upstream: $NH_DNS"
+	JB_CONF_EXTRA=$NH_RESOLVER
 	jb_start
 	jb_tools
 	jb_image
@@ -183,7 +182,82 @@ echo 65th closed after \$SECONDS s"
 }
 tcp_bounds_cleanup() { cleanup; }
 
+atf_test_case private_answers cleanup
+private_answers_head() {
+	atf_set descr "An answer's addresses in ranges that are not public" \
+	    "(link-local, RFC 1918...) are not admitted nor given to the" \
+	    "client unless resolver.private_networks lists them; net log" \
+	    "and the journal name the name and the address (#6)"
+	atf_set require.user root
+	atf_set require.progs cc
+	atf_set timeout 300
+}
+private_answers_body() {
+	setup "*.wild.test:8080"
+	nh_private_up
+	id=$(echo "$c" | tr - _)
+	# every address of the answer is in a range not listed: NXDOMAIN
+	# over TCP and UDP, though the upstream was asked
+	atf_check -o inline:"id 4096 NXDOMAIN\n" \
+	    ctr_netns "$c" "$(pwd)/dnsq" -t $NOWHERE meta.wild.test
+	nh_asked meta.wild.test ||
+	    atf_fail "meta.wild.test never reached the test DNS server"
+	atf_check -o inline:"id 4096 NXDOMAIN\n" \
+	    ctr_netns "$c" "$(pwd)/dnsq" $NOWHERE intra.wild.test
+	# a public address beside a private one: only the public one
+	atf_check -o match:"^A $NH_WILD ttl" -o not-match:"$NH_PRIV" \
+	    ctr_netns "$c" "$(pwd)/dnsq" -t $NOWHERE mixed.wild.test
+	# neither in the kernel's sets, and the private host is shut
+	nft list set inet jailbee "allow_$id" > set.txt
+	atf_check -s exit:1 grep -F -e "$NH_META" -e "$NH_PRIV" set.txt
+	atf_check -o match:"$NH_WILD . tcp . 8080" cat set.txt
+	atf_check -s not-exit:0 -e ignore ctr_http "$c" $NH_PRIV 8080
+	# the network itself is not the reason: the host answers through it
+	atf_check -o match:"^hello 8080 from $NH_PRIV" \
+	    ip netns exec "$NH_NS" bash -c "exec 3<>/dev/tcp/$NH_PRIV/8080 &&
+printf 'GET / HTTP/1.0\r\n\r\n' >&3 && cat <&3"
+	# net log: which name answered which address
+	atf_check -o match:"^priv +$NH_META meta\.wild\.test +1 " \
+	    -o match:"^priv +$NH_PRIV meta\.wild\.test " \
+	    -o match:"^priv +$NH_PRIV intra\.wild\.test " \
+	    -o match:"^priv +$NH_PRIV mixed\.wild\.test " \
+	    -o not-match:"^priv +$NH_WILD" jbo repo net log dns
+	# and the journal, within a summary period (5 s in test builds)
+	i=0
+	until jb_audit_has '.action == "net.dns-private" and
+	    .container == $c and .decision == "refuse" and
+	    .reason == "answer in a range that is not public" and
+	    .answers >= 1 and (.top | test(" (meta|intra|mixed)\\.wild\\.test$"))' \
+	    --arg c "$c"; do
+		i=$((i + 1))
+		[ $i -lt 150 ] || atf_fail "no net.dns-private record:" \
+		    "$(cat state/audit.jsonl)"
+		sleep 0.1
+	done
+	# listed in resolver.private_networks: admitted, after a restart
+	jb_cleanup
+	JB_CONF_EXTRA="resolver:
+  upstream: $NH_DNS
+  private_networks: [198.18.0.0/15, $NH_PRIV_NET]"
+	jb_start
+	jb_tools
+	atf_check -o match:"^A $NH_PRIV ttl" \
+	    ctr_netns "$c" "$(pwd)/dnsq" -t $NOWHERE intra.wild.test
+	atf_check -o match:"$NH_PRIV . tcp . 8080" \
+	    nft list set inet jailbee "allow_$id"
+	atf_check -o match:"^hello 8080 from $NH_PRIV" \
+	    ctr_http "$c" $NH_PRIV 8080
+	# 169.254.169.254 is still not listed: left out of the answer
+	atf_check -o match:"^A $NH_PRIV ttl" -o not-match:"$NH_META" \
+	    ctr_netns "$c" "$(pwd)/dnsq" $NOWHERE meta.wild.test
+	nft list set inet jailbee "allow_$id" > set.txt
+	atf_check -s exit:1 grep -F "$NH_META" set.txt
+	log_clean
+}
+private_answers_cleanup() { cleanup; }
+
 atf_init_test_cases() {
+	atf_add_test_case private_answers
 	atf_add_test_case tcp_resolver
 	atf_add_test_case tcp_bounds
 }
