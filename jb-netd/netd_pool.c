@@ -230,6 +230,7 @@ static void
 admit(const struct netd_ctr *c, const char *name, int64_t now)
 {
 	struct nftgen_elem	*el;
+	const char		**names;
 	size_t			 idx[ADMIT_MATCHES], i, j, k, nm, n;
 	int64_t			 last;
 	char			 err[512];
@@ -243,7 +244,8 @@ admit(const struct netd_ctr *c, const char *name, int64_t now)
 	if (n == 0)
 		return;
 	if ((done = calloc(pool.n, sizeof(*done))) == NULL ||
-	    (el = calloc(n * ADMIT_MATCHES, sizeof(*el))) == NULL)
+	    (el = calloc(n * ADMIT_MATCHES, sizeof(*el))) == NULL ||
+	    (names = calloc(n * ADMIT_MATCHES, sizeof(*names))) == NULL)
 		fatal("pool: out of memory");
 	for (i = 0; i < pool.n; i++) {
 		if (done[i] || strcmp(pool.v[i].ctr, c->name) != 0 ||
@@ -265,6 +267,7 @@ admit(const struct netd_ctr *c, const char *name, int64_t now)
 			if (nm > ADMIT_MATCHES)
 				nm = ADMIT_MATCHES;
 			for (k = 0; k < nm; k++) {
+				names[n] = pool.v[j].name;
 				el[n].addr = pool.v[j].addr;
 				el[n].port = c->e[idx[k]].port;
 				el[n].proto = c->e[idx[k]].proto;
@@ -273,11 +276,12 @@ admit(const struct netd_ctr *c, const char *name, int64_t now)
 		}
 		if (n == 0)
 			continue;
-		if (netd_nft_admit(c->name, el, n, entry_timeout(last, now),
-		    err, sizeof(err)) == -1)
+		if (netd_nft_admit(c->name, el, names, n,
+		    entry_timeout(last, now), err, sizeof(err)) == -1)
 			log_warnx("pool: %s: cannot admit: %s",
 			    c->name, err);
 	}
+	free(names);
 	free(el);
 	free(done);
 }
@@ -585,6 +589,19 @@ void
 netd_pool_pin(const char *ctr, uint32_t rid)
 {
 	pin_due(ctr, rid);
+}
+
+void
+netd_pool_narrow(const struct netd_state *cur)
+{
+	size_t	i, gone = 0;
+	char	err[JB_ERR_TEXT_MAX];
+
+	for (i = 0; i < cur->n; i++)
+		gone += pool_prune(&pool, cur->v[i].name, cur->v[i].e,
+		    cur->v[i].n);
+	if (gone > 0 && pool_save(err, sizeof(err)) == -1)
+		log_warnx("pool: %s", err);
 }
 
 void

@@ -63,6 +63,11 @@ void	netd_pool_pin(const char *ctr, uint32_t rid);
 /* the resolver answered name with addrs (network order) for ctr */
 void	netd_pool_feed(const struct netd_ctr *, const char *name,
 	    const uint32_t *addrs, int count);
+/*
+ * The containers' entries are st's now: the rows of names none of them
+ * allows any more go, and the pool is written down
+ */
+void	netd_pool_narrow(const struct netd_state *st);
 /* ctr is gone: its entries and pin record too */
 void	netd_pool_forget(const char *ctr);
 /*

@@ -128,6 +128,7 @@ admit(const struct netd_ctr *c, const char *name, const uint32_t *addrs,
     int count, int ttl)
 {
 	struct nftgen_elem	*el;
+	const char		**names;
 	size_t			 idx[64], nm, i, n = 0;
 	int			 j, rc;
 	unsigned int		 timeout;
@@ -140,8 +141,13 @@ admit(const struct netd_ctr *c, const char *name, const uint32_t *addrs,
 		return nm == 0 ? -1 : 0;
 	if ((el = calloc(nm * (size_t)count, sizeof(*el))) == NULL)
 		return -1;
+	if ((names = calloc(nm * (size_t)count, sizeof(*names))) == NULL) {
+		free(el);
+		return -1;
+	}
 	for (j = 0; j < count; j++)
 		for (i = 0; i < nm; i++) {
+			names[n] = name;
 			el[n].addr = ntohl(addrs[j]);
 			el[n].port = c->e[idx[i]].port;
 			el[n].proto = c->e[idx[i]].proto;
@@ -150,7 +156,8 @@ admit(const struct netd_ctr *c, const char *name, const uint32_t *addrs,
 	timeout = (unsigned int)(ttl > 0 ? ttl : 1) + RESOLVER_GRACE;
 	if (timeout > NFTGEN_TIMEOUT_MAX)
 		timeout = NFTGEN_TIMEOUT_MAX;
-	rc = netd_nft_admit(c->name, el, n, timeout, err, sizeof(err));
+	rc = netd_nft_admit(c->name, el, names, n, timeout, err, sizeof(err));
+	free(names);
 	free(el);
 	if (rc == -1)
 		log_warnx("resolver: %s for %s: cannot admit: %s",

@@ -256,7 +256,65 @@ printf 'GET / HTTP/1.0\r\n\r\n' >&3 && cat <&3"
 }
 private_answers_cleanup() { cleanup; }
 
+atf_test_case narrow_revokes cleanup
+narrow_revokes_head() {
+	atf_set descr "net egress rm of a name takes the addresses DNS" \
+	    "admitted for it out of the kernel in the same transaction, and" \
+	    "its pool rows: new connections fail at once; names still" \
+	    "allowed keep theirs (#7)"
+	atf_set require.user root
+	atf_set require.progs cc
+	atf_set timeout 300
+}
+narrow_revokes_body() {
+	setup "www.test:8080"
+	id=$(echo "$c" | tr - _)
+	atf_check -o ignore -e ignore \
+	    jbo repo net egress add "*.wild.test:8080" dns
+	atf_check -o ignore -e ignore jbo repo net egress add other.test:8080 dns
+	# admitted through DNS: each connects
+	for n in www.test a.wild.test other.test; do
+		atf_check -o match:"^A " \
+		    ctr_netns "$c" "$(pwd)/dnsq" $NOWHERE $n
+	done
+	atf_check -o match:"^hello 8080 from $NH_WILD" \
+	    ctr_http "$c" $NH_WILD 8080
+	atf_check -o match:"^hello 8080 from $NH_BARE" \
+	    ctr_http "$c" $NH_BARE 8080
+	# the pool holds the exact name's row
+	i=0
+	until grep -q "^$c other.test $NH_BARE " state/netd/pool; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || atf_fail "other.test never pooled"
+		sleep 0.1
+	done
+	# the wildcard goes: its address is shut at once, not at its TTL
+	atf_check -o ignore -e ignore \
+	    jbo repo net egress rm "*.wild.test:8080" dns
+	nft list set inet jailbee "allow_$id" > set.txt
+	atf_check -s exit:1 grep -F "$NH_WILD" set.txt
+	atf_check -s not-exit:0 -e ignore ctr_http "$c" $NH_WILD 8080
+	# the names still allowed keep theirs
+	atf_check -o match:"$NH_WWW . tcp . 8080" -o match:"$NH_BARE . tcp . 8080" \
+	    cat set.txt
+	atf_check -o match:"^hello 8080 from $NH_WWW" \
+	    ctr_http "$c" $NH_WWW 8080
+	atf_check -o match:"^hello 8080 from $NH_BARE" \
+	    ctr_http "$c" $NH_BARE 8080
+	# the exact name goes: its address and its pool row
+	atf_check -o ignore -e ignore jbo repo net egress rm other.test:8080 dns
+	nft list set inet jailbee "allow_$id" > set.txt
+	atf_check -s exit:1 grep -F "$NH_BARE" set.txt
+	atf_check -s not-exit:0 -e ignore ctr_http "$c" $NH_BARE 8080
+	atf_check -s exit:1 grep "^$c other.test " state/netd/pool
+	atf_check -o match:"^hello 8080 from $NH_WWW" \
+	    ctr_http "$c" $NH_WWW 8080
+	log_clean
+}
+narrow_revokes_cleanup() { cleanup; }
+
 atf_init_test_cases() {
+	atf_add_test_case narrow_revokes
 	atf_add_test_case private_answers
 	atf_add_test_case tcp_resolver
 	atf_add_test_case tcp_bounds
