@@ -842,7 +842,7 @@ main(int argc, char *argv[])
 	    err, sizeof(err)) == -1 || resolver_tcp_init(c.base, net.host,
 	    RESOLVER_PORT, err, sizeof(err)) == -1)
 		fatalx("%s: %s", c.name, err);
-	netd_pool_start(resolver_client());
+	netd_pool_start();
 	in.s_addr = htonl(net.host);
 	inet_ntop(AF_INET, &in, host, sizeof(host));
 	(void)snprintf(c.detail, sizeof(c.detail), "table inet %s on %s "

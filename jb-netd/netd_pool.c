@@ -24,9 +24,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <event2/dns.h>
+#include <event2/event.h>
 
 #include "atomicfile.h"
+#include "dnswire.h"
 #include "hostspin.h"
 #include "log.h"
 #include "netd_nft.h"
@@ -34,6 +35,7 @@
 #include "nftgen.h"
 #include "pool.h"
 #include "resolver.h"
+#include "upstream.h"
 
 #define POOL_FILE	"pool"
 #define POOL_FILE_MAX	(32 * 1024 * 1024)
@@ -74,7 +76,6 @@ static int			 pfd = -1;
 static char			 ppath[PATH_MAX];
 static const struct netd_state	*st;
 static struct pool		 pool;
-static struct evdns_base	*dns;
 static struct event		 tick_ev;
 static TAILQ_HEAD(, pinrec)	 pins = TAILQ_HEAD_INITIALIZER(pins);
 static TAILQ_HEAD(, cycle)	 cycles = TAILQ_HEAD_INITIALIZER(cycles);
@@ -481,7 +482,7 @@ cycle_end(struct cycle *cy)
 }
 
 static void
-answered(int result, char type, int count, int ttl, void *addresses,
+answered(int rcode, const uint32_t *addresses, int count, uint32_t ttl,
     void *arg)
 {
 	struct query		*q = arg;
@@ -491,8 +492,7 @@ answered(int result, char type, int count, int ttl, void *addresses,
 	int64_t			 now = time(NULL);
 	int			 j, r;
 
-	if (result == DNS_ERR_NONE && type == DNS_IPv4_A && count > 0 &&
-	    c != NULL) {
+	if (rcode == DNSWIRE_NOERROR && count > 0 && c != NULL) {
 		/* what the resolver would not admit is not pooled either */
 		if (count > POOL_ANSWER_MAX)
 			count = POOL_ANSWER_MAX;
@@ -510,7 +510,9 @@ answered(int result, char type, int count, int ttl, void *addresses,
 		}
 	} else
 		log_debug("pool: %s for %s: no answer (%s)",
-		    cy->names[q->idx], cy->ctr, evdns_err_to_string(result));
+		    cy->names[q->idx], cy->ctr, rcode == DNSWIRE_NXDOMAIN ?
+		    "no such name" : rcode == DNSWIRE_NOERROR ? "no address" :
+		    "server failed");
 	free(q);
 	if (--cy->pending == 0)
 		cycle_end(cy);
@@ -556,15 +558,14 @@ cycle_start(const char *ctr, uint32_t rid, int pin)
 	/* one more than asked: no answer can end it while it is asking */
 	cy->pending = 1;
 	for (i = 0; i < cy->n; i++) {
-		if (evdns_base_count_nameservers(dns) == 0)
+		if (upstream_count() == 0)
 			break;
 		if ((q = calloc(1, sizeof(*q))) == NULL)
 			fatal("pool: out of memory");
 		q->cy = cy;
 		q->idx = i;
 		cy->pending++;
-		if (evdns_base_resolve_ipv4(dns, cy->names[i],
-		    DNS_QUERY_NO_SEARCH, answered, q) == NULL) {
+		if (upstream_ask(cy->names[i], answered, q) == -1) {
 			cy->pending--;
 			free(q);
 		}
@@ -780,14 +781,13 @@ tick(int fd, short ev, void *arg)
 }
 
 void
-netd_pool_start(struct evdns_base *client)
+netd_pool_start(void)
 {
 	struct timeval	 tv = { FIRST_TICK, 0 };
 	int64_t		 now = time(NULL);
 	size_t		 i, gone = 0;
 	char		 err[JB_ERR_TEXT_MAX];
 
-	dns = client;
 	for (i = 0; i < pool.n; )
 		if (find_ctr(pool.v[i].ctr) == NULL)
 			gone += pool_forget(&pool, pool.v[i].ctr, NULL);

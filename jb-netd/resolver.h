@@ -34,6 +34,12 @@
 
 #define RESOLVER_PORT	10053	/* on the bridge address; 53 is Incus's */
 #define RESOLVER_GRACE	60	/* seconds an address outlives its TTL */
+/* questions waiting upstream: in all, and of one container */
+#define RESOLVER_PENDING_MAX	256
+#define RESOLVER_PENDING_CTR	32
+/* answers kept, and for how long at most (seconds, and their TTL) */
+#define RESOLVER_CACHE		256
+#define RESOLVER_CACHE_TTL	300
 
 /*
  * Before the lock-down: bind UDP host:port, and set up the upstream
@@ -64,8 +70,6 @@ int	resolver_admissible(const struct netd_ctr *c, uint32_t a);
  */
 size_t	resolver_screen(const struct netd_ctr *c, const char *name,
 	    uint32_t *addrs, size_t n);
-/* the upstream client, for the pool's own questions (netd_pool.c) */
-struct evdns_base *resolver_client(void);
 
 /*
  * The one decision both servers (UDP here, TCP in resolver_tcp.c) take
@@ -73,7 +77,9 @@ struct evdns_base *resolver_client(void);
  * Returns the DNS response code to answer at once (REFUSED: no container
  * of ours; NXDOMAIN: a name its allowlist does not admit, never asked
  * upstream; NOERROR: an admitted name of a type other than A, an empty
- * answer), or RESOLVER_PENDING: name was asked upstream, and cb is called
+ * answer; SERVFAIL: RESOLVER_PENDING_CTR of its questions, or
+ * RESOLVER_PENDING_MAX in all, wait upstream already), or
+ * RESOLVER_PENDING: name was asked upstream, and cb is called
  * from the event loop with the code and, for NOERROR, the addresses
  * (network order) once they are in the container's kernel sets.  *lp (if
  * lp is not NULL) is then the lookup, until cb runs or it is forgotten.
