@@ -499,7 +499,8 @@ answered(int rcode, const uint32_t *addresses, int count, uint32_t ttl,
 		memcpy(a, addresses, (size_t)count * sizeof(a[0]));
 		count = (int)resolver_screen(c, cy->names[q->idx], a,
 		    (size_t)count);
-		cy->ok[q->idx] = 1;
+		/* an answer of addresses it may not admit is no answer */
+		cy->ok[q->idx] = count > 0;
 		for (j = 0; j < count; j++) {
 			if ((r = pool_upsert(&pool, cy->ctr,
 			    cy->names[q->idx], ntohl(a[j]), now)) == -1)
