@@ -64,7 +64,8 @@ static struct event_base		*rbase;
  * A small cache of upstream answers with addresses, shared by the
  * containers (each answer is still checked against the asker's own
  * allowlist): a container asking one name over and over costs upstream
- * nothing, and no entry outlives its TTL or RESOLVER_CACHE_TTL.
+ * nothing, and no entry outlives its TTL or RESOLVER_CACHE_TTL; answers
+ * with a TTL under RESOLVER_CACHE_MIN are not kept.
  */
 struct cached {
 	char		 name[EGRESS_NAME_MAX + 2];	/* lowercased */
@@ -227,7 +228,7 @@ cache_put(const char *name, const uint32_t *addrs, int n, uint32_t ttl)
 	int64_t		 now = mono();
 	size_t		 i;
 
-	if (n <= 0 || ttl == 0)
+	if (n <= 0 || ttl < RESOLVER_CACHE_MIN)
 		return;
 	if (n > DNSWIRE_ANSWERS_MAX)
 		n = DNSWIRE_ANSWERS_MAX;

@@ -40,6 +40,8 @@
 /* answers kept, and for how long at most (seconds, and their TTL) */
 #define RESOLVER_CACHE		256
 #define RESOLVER_CACHE_TTL	300
+/* an answer living less than this is asked again anyway: not kept */
+#define RESOLVER_CACHE_MIN	5
 
 /*
  * Before the lock-down: bind UDP host:port, and set up the upstream
