@@ -2,7 +2,8 @@
 #
 #   make [PREFIX=/usr/local]     build into $(O)/ (default build/)
 #   make install [DESTDIR=]      binaries, libexec children, man pages, units
-#   make check                   every unit and integration test under ASan/UBSan
+#   make check                   integration tests on the release build,
+#                                unit tests and fuzzers under ASan/UBSan
 #   make fuzz                    libFuzzer targets (clang), FUZZTIME seconds each
 #   make bench                   benchmarks beside the incus CLI (root)
 #   make deps                    install what building and testing need
@@ -59,9 +60,6 @@ WARNINGS	:= -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \
 CFLAGS		?= -O2 -g
 # each program maps only the libraries it calls: less memory per process
 LDFLAGS		+= -Wl,--as-needed
-ifeq ($(TESTHOOKS),1)
-CPPFLAGS	+= -DJB_TESTHOOKS
-endif
 ifeq ($(SAN),1)
 CFLAGS		+= -fsanitize=address,undefined -fno-omit-frame-pointer \
 		   -fno-sanitize-recover=undefined
@@ -173,7 +171,7 @@ UNIT_TESTS	+= t_privnet
 FUZZERS		+= fuzz_refused
 FUZZTIME	?= 20
 
-# objects are rebuilt when the flags change (SAN, TESTHOOKS, PREFIX...)
+# objects are rebuilt when the flags change (SAN, PREFIX...)
 FLAGS_STAMP	:= $(O)/.build-flags
 FLAGS_NOW	:= $(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS)
 ifneq ($(filter-out $(NOBUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
@@ -185,7 +183,8 @@ endif
 
 objs		= $(patsubst %.c,$(O)/obj/%.o,$(1))
 
-.PHONY: all install check unit-build fuzz bench clean deps up
+.PHONY: all install check unit-build unit-tests integ-build fuzz bench clean \
+	deps up
 all: $(addprefix $(O)/,$(PROGS))
 
 $(O)/obj/%.o: %.c $(FLAGS_STAMP)
@@ -225,9 +224,12 @@ $(O)/regress/unit/%: regress/unit/%.c regress/unit/lsan_options.c $(LIBCOMMON) \
 	$(CC) $(CPPFLAGS) $(TEST_CPPFLAGS) $(ATF_CFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< \
 	    regress/unit/lsan_options.c $(TESTLIBS) $(LIBCOMMON) \
 	    $(ATF_LIBS) $(PKG_LIBS) $(TLS_LIBS)
-unit-build: $(addprefix $(O)/regress/unit/,$(UNIT_TESTS)) \
-    $(O)/regress/integ/incus_client $(O)/regress/integ/ops_driver \
-    $(O)/regress/integ/exec_client $(O)/regress/integ/mountd_driver
+INTEG_HELPERS	:= $(O)/regress/integ/incus_client $(O)/regress/integ/ops_driver \
+		   $(O)/regress/integ/exec_client $(O)/regress/integ/mountd_driver
+unit-build: unit-tests $(INTEG_HELPERS)
+unit-tests: $(addprefix $(O)/regress/unit/,$(UNIT_TESTS))
+# what the integration tests run: the programs and their test drivers
+integ-build: all $(INTEG_HELPERS)
 
 # libFuzzer targets, built by clang with their own object directory
 FUZZ_O		:= $(O)-fuzz
@@ -300,17 +302,21 @@ $(O)/regress/bench/blocked_cost: regress/bench/blocked_cost.c $(O)/libnetd.a $(L
 	$(CC) $(CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libnetd.a \
 	    $(LIBCOMMON) $(PKG_LIBS)
 
-# make check: a separate sanitizer build whose jailbeed execs its children
-# from that build directory, then every test through kyua.  TESTS narrows
-# the run to kyua filters (TESTS="integ/containers_test unit/t_policy") and
-# skips the fuzzers.
+# make check: the integration tests run the release build (REL_O: the
+# flags users get, so the seccomp and Landlock rules users get, its
+# jailbeed execing its children from that directory; the tests start it
+# with -T); the unit tests run a separate ASan/UBSan build (CHECK_O).
+# TESTS narrows the run to kyua filters
+# (TESTS="integ/containers_test unit/t_policy") and skips the fuzzers.
 CHECK_O		:= $(O)-check
+REL_O		:= $(O)-rel
 TESTS		?=
 check:
-	$(MAKE) O=$(CHECK_O) SAN=1 TESTHOOKS=1 LIBEXECDIR=$(CURDIR)/$(CHECK_O) \
-	    all unit-build
+	$(MAKE) O=$(REL_O) LIBEXECDIR=$(CURDIR)/$(REL_O) integ-build
+	$(MAKE) O=$(CHECK_O) SAN=1 LIBEXECDIR=$(CURDIR)/$(CHECK_O) unit-tests
 	$(if $(TESTS),,$(MAKE) fuzz FUZZTIME=$(FUZZTIME))
-	JB_BUILD=$(CURDIR)/$(CHECK_O) regress/run-tests $(TESTS)
+	JB_BUILD=$(CURDIR)/$(REL_O) JB_UNIT_BUILD=$(CURDIR)/$(CHECK_O) \
+	    regress/run-tests $(TESTS)
 
 install: all
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR)

@@ -59,7 +59,6 @@ repo_done(struct req *r, int ok, const char *err)
 	struct repo_req	*rr = r->arg;
 	struct job	*job = rr->job;
 	struct repo_ctx	*ctx = rr->ctx;
-	struct passwd	*pw;
 	char		 e[JB_ERR_TEXT_MAX];
 	repo_next	 next = rr->next;
 	int		 required = rr->required;
@@ -87,13 +86,7 @@ repo_done(struct req *r, int ok, const char *err)
 		next(job, NULL);
 		return;
 	}
-	if ((pw = getpwuid(env->owner_uid)) == NULL) {
-		free(ctx);
-		job_end(job, 0, "owner uid %u has no passwd entry",
-		    (unsigned)env->owner_uid);
-		return;
-	}
-	if (repoconf_load(ctx->info.toplevel, pw->pw_dir,
+	if (repoconf_load(ctx->info.toplevel, env->owner_home,
 	    job->cmd.xdg_config, env->owner_uid, env->owner_gid, &ctx->conf,
 	    e, sizeof(e)) == -1) {
 		free(ctx);

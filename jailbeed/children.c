@@ -31,6 +31,7 @@
 #include "log.h"
 #include "netpin.h"
 #include "proc.h"
+#include "testhook.h"
 
 struct jb_child children[PROC_MAX] = {
 	[PROC_INCUS] =	{ .name = "jb-incus" },
@@ -86,7 +87,7 @@ children_spawn(void)
 	char		 path[PATH_MAX], name[JB_NAME_MAX];
 	char		 mountdir[PATH_MAX];
 	char		 privnets[JB_SSH_LIST_MAX * 20];
-	char		*argv[16];
+	char		*argv[20];
 	int		 sp[2], i, argc;
 
 	mountdir_make(mountdir, sizeof(mountdir));
@@ -116,6 +117,8 @@ children_spawn(void)
 			argv[argc++] = "-v";
 		if (env->sandbox_debug)
 			argv[argc++] = "-D";
+		if (jb_testing)
+			argv[argc++] = "-T";
 		if (i == PROC_NETD) {
 			argv[argc++] = "-b";
 			argv[argc++] = env->conf.bridge;
@@ -185,6 +188,24 @@ children_spawn(void)
 }
 
 /*
+ * How child i ended, for the journal.  SIGSYS is its own seccomp filter
+ * refusing a call: named, since that is a bug to report.  (No
+ * strsignal(): its text may need the locale's files, out of reach.)
+ */
+static void
+child_death_log(int i, pid_t pid, int status)
+{
+	if (WIFSIGNALED(status))
+		log_warnx("%s (pid %d) killed by signal %d%s",
+		    children[i].name, (int)pid, WTERMSIG(status),
+		    WTERMSIG(status) == SIGSYS ? " (SIGSYS: a system call "
+		    "its seccomp filter does not allow)" : "");
+	else
+		log_warnx("%s (pid %d) exited with status %d",
+		    children[i].name, (int)pid, WEXITSTATUS(status));
+}
+
+/*
  * Close every channel: each child exits when it reads EOF.  The parent
  * may no longer signal them (it dropped to the owner), so it waits.
  */
@@ -192,7 +213,7 @@ void
 children_stop(void)
 {
 	struct timespec	 ts = { 0, 10 * 1000 * 1000 };
-	int		 i, left, tries;
+	int		 i, left, tries, status;
 	pid_t		 pid;
 
 	for (i = 0; i < PROC_MAX; i++)
@@ -203,7 +224,10 @@ children_stop(void)
 		for (i = 0; i < PROC_MAX; i++) {
 			if (children[i].pid <= 0)
 				continue;
-			pid = waitpid(children[i].pid, NULL, WNOHANG);
+			pid = waitpid(children[i].pid, &status, WNOHANG);
+			/* EOF makes a child exit; a signal is news */
+			if (pid == children[i].pid && WIFSIGNALED(status))
+				child_death_log(i, pid, status);
 			if (pid == children[i].pid ||
 			    (pid == -1 && errno == ECHILD))
 				children[i].pid = 0;
@@ -234,14 +258,7 @@ children_reap(void)
 			if (children[i].pid != pid)
 				continue;
 			children[i].pid = 0;
-			if (WIFSIGNALED(status))
-				log_warnx("%s (pid %d) killed by signal %d",
-				    children[i].name, (int)pid,
-				    WTERMSIG(status));
-			else
-				log_warnx("%s (pid %d) exited with status %d",
-				    children[i].name, (int)pid,
-				    WEXITSTATUS(status));
+			child_death_log(i, pid, status);
 			/* jb-sshd drained for a new version: restart */
 			if (i == PROC_SSHD && sshd_draining()) {
 				log_warnx("a new version is installed: "
@@ -276,14 +293,12 @@ children_find(const char *name)
 	return -1;
 }
 
-#ifdef JB_TESTHOOKS
 int
 children_test_attempt(int i, uint32_t rid, const struct jb_test_attempt *a)
 {
 	return imsgev_compose(&children[i].iev, IMSG_TEST_ATTEMPT, rid, 0, -1,
 	    a, sizeof(*a));
 }
-#endif
 
 static void
 from_child(int fd, short event, void *arg)
@@ -333,11 +348,11 @@ from_child(int fd, short event, void *arg)
 			}
 			control_child_status(imsg_get_id(&imsg), &st);
 			break;
-#ifdef JB_TESTHOOKS
 		case IMSG_TEST_RESULT: {
 			struct jb_ctl_text	t;
 
-			if (imsg_get_data(&imsg, &t, sizeof(t)) == -1) {
+			if (!jb_testing ||
+			    imsg_get_data(&imsg, &t, sizeof(t)) == -1) {
 				log_warnx("%s: malformed TEST_RESULT", c->name);
 				jailbeed_shutdown(1);
 			}
@@ -346,7 +361,6 @@ from_child(int fd, short event, void *arg)
 			    IMSG_CTL_TEST_RESULT, t.text);
 			break;
 		}
-#endif
 		case IMSG_SSHD_SESSION:
 			if (c - children != PROC_SSHD ||
 			    sshd_session_new(&imsg) == -1) {

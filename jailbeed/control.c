@@ -35,6 +35,7 @@
 #include "jailbeed.h"
 #include "log.h"
 #include "proc.h"
+#include "testhook.h"
 #include "sockdir.h"
 
 #define CTL_MAX_PER_UID		32
@@ -506,7 +507,6 @@ control_child_text(uint32_t rid, uint32_t type, const char *text)
 	(void)control_reply(c, IMSG_CTL_END, NULL, 0);
 }
 
-#ifdef JB_TESTHOOKS
 static void
 control_test_attempt(struct ctl_conn *c, struct jb_test_attempt *a)
 {
@@ -537,7 +537,6 @@ control_test_attempt(struct ctl_conn *c, struct jb_test_attempt *a)
 	}
 	evtimer_add(&c->timeout, &tv);
 }
-#endif
 
 static void
 control_timeout(int fd, short event, void *arg)
@@ -648,7 +647,6 @@ control_dispatch(int fd, short event, void *arg)
 			imsg_free(&imsg);
 			continue;
 		}
-#ifdef JB_TESTHOOKS
 		if (imsg_get_type(&imsg) == IMSG_CTL_TEST_ATTEMPT &&
 		    c->rid == 0) {
 			struct jb_test_attempt	a;
@@ -658,11 +656,15 @@ control_dispatch(int fd, short event, void *arg)
 				control_close(c);
 				return;
 			}
-			control_test_attempt(c, &a);
+			if (!jb_testing)
+				control_error(c, "_test-attempt: this suite "
+				    "runs without the test switch (jailbeed "
+				    "-T), which tests alone use");
+			else
+				control_test_attempt(c, &a);
 			imsg_free(&imsg);
 			continue;
 		}
-#endif
 		if (imsg_get_len(&imsg) != 0 || c->rid != 0 || c->job != NULL) {
 			log_warnx("control: connection %u: unexpected %s",
 			    c->id, jb_imsg_name(imsg_get_type(&imsg)));

@@ -36,6 +36,7 @@
 #include "log.h"
 #include "proc.h"
 #include "sandbox_procs.h"
+#include "testhook.h"
 
 struct jailbeed		*env;
 static struct jailbeed	 jailbeed_env;
@@ -48,12 +49,29 @@ static void	pid_write(void);
 static const char	*pidfile;
 static int		 pid_written;
 
+/*
+ * -T is for the test suite: refused unless -f names a file other than
+ * the installed configuration (the same file by another path included)
+ */
+static int
+test_conf_refused(const char *path, int explicit)
+{
+	struct stat	a, b;
+
+	if (!explicit || strcmp(path, JB_CONF_PATH) == 0)
+		return 1;
+	if (stat(path, &a) == 0 && stat(JB_CONF_PATH, &b) == 0 &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		return 1;
+	return 0;
+}
+
 static __dead void
 usage(void)
 {
 	extern char	*__progname;
 
-	fprintf(stderr, "usage: %s [-dDnv] [-f file] [-p pidfile]\n",
+	fprintf(stderr, "usage: %s [-dDnTv] [-f file] [-p pidfile]\n",
 	    __progname);
 	exit(2);
 }
@@ -69,7 +87,7 @@ main(int argc, char *argv[])
 
 	env = &jailbeed_env;
 	env->conf_path = JB_CONF_PATH;
-	while ((ch = getopt(argc, argv, "dDf:np:v")) != -1) {
+	while ((ch = getopt(argc, argv, "dDf:np:Tv")) != -1) {
 		switch (ch) {
 		case 'D':
 			env->sandbox_debug = 1;
@@ -93,6 +111,9 @@ main(int argc, char *argv[])
 			}
 			pidfile = optarg;
 			break;
+		case 'T':
+			jb_testing = 1;
+			break;
 		case 'v':
 			env->verbose++;
 			break;
@@ -102,6 +123,12 @@ main(int argc, char *argv[])
 	}
 	if (optind != argc)
 		usage();
+	if (jb_testing && test_conf_refused(env->conf_path, explicit)) {
+		fprintf(stderr, "jailbeed: -T turns on hooks for the test "
+		    "suite and is refused with the installed configuration "
+		    "%s: a test names its own file with -f\n", JB_CONF_PATH);
+		exit(2);
+	}
 
 	/* the default file may be absent (defaults); a named one may not */
 	if (conf_load(env->conf_path, !explicit, &env->conf, err,
@@ -203,6 +230,12 @@ owner_resolve(struct jailbeed *e, char *err, size_t errlen)
 	}
 	e->owner_uid = pw->pw_uid;
 	e->owner_gid = pw->pw_gid;
+	if (strlcpy(e->owner_home, pw->pw_dir, sizeof(e->owner_home)) >=
+	    sizeof(e->owner_home)) {
+		snprintf(err, errlen, "%s: owner %s: home directory path too "
+		    "long", e->conf_path, e->conf.owner);
+		return -1;
+	}
 	return 0;
 }
 

@@ -42,6 +42,8 @@ struct jailbeed {
 	const char	*conf_path;
 	uid_t		 owner_uid;
 	gid_t		 owner_gid;
+	/* the owner's home, read at start: no passwd lookup once locked down */
+	char		 owner_home[PATH_MAX];
 	int		 debug;
 	int		 verbose;
 	int		 sandbox_debug;	/* -D */
@@ -104,9 +106,7 @@ void	children_spawn(void);
 void	children_stop(void);
 int	children_status_req(uint32_t);
 int	children_find(const char *);
-#ifdef JB_TESTHOOKS
 int	children_test_attempt(int, uint32_t, const struct jb_test_attempt *);
-#endif
 void	children_reap(void);
 
 /* request.c */

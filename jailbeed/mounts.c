@@ -30,6 +30,7 @@
 #include "mounts.h"
 #include "mountspec.h"
 #include "srcguard.h"
+#include "testhook.h"
 
 struct attach {
 	struct job		*job;
@@ -43,21 +44,15 @@ struct attach {
 	char			 failure[JB_ERR_TEXT_MAX];
 	mount_cb		 cb;
 	void			*arg;
-#ifdef JB_TESTHOOKS
 	struct event		 test_ev;
 	void			(*test_fn)(struct attach *);
-#endif
 };
 
 static void	attach_add(struct attach *);
 static void	attach_listed(int, const char *, struct disks *, void *);
 static void	attach_verify(struct attach *);
-#ifdef JB_TESTHOOKS
 static void	test_fire(int, short, void *);
 static void	test_delay(void (*)(struct attach *), struct attach *);
-#else
-#define test_delay(fn, a)	(fn)(a)
-#endif
 
 static void
 attach_end(struct attach *a, int ok, const char *err)
@@ -188,20 +183,20 @@ attach_checked_msg(struct req *r, struct imsg *imsg)
 	a->have_chk = 1;
 }
 
-#ifdef JB_TESTHOOKS
 /*
- * Test builds: JB_TEST_MOUNT_DELAY_MS in jailbeed's environment holds
- * each attach that long before the device is added and again before it
- * is verified, so that a test can swap a path in between.
+ * With the test switch on (jailbeed -T): JB_TEST_MOUNT_DELAY_MS in
+ * jailbeed's environment holds each attach that long before the device
+ * is added and again before it is verified, so that a test can swap a
+ * path in between.  Without the switch the variable means nothing.
  */
 static void
 test_delay(void (*fn)(struct attach *), struct attach *a)
 {
-	const char	*v = getenv("JB_TEST_MOUNT_DELAY_MS");
+	const char	*v;
 	struct timeval	 tv;
 	long		 ms;
 
-	if (v == NULL || (ms = strtol(v, NULL, 10)) <= 0 || ms > 60000) {
+	if (!jb_testing || (v = getenv("JB_TEST_MOUNT_DELAY_MS")) == NULL || (ms = strtol(v, NULL, 10)) <= 0 || ms > 60000) {
 		fn(a);
 		return;
 	}
@@ -219,7 +214,6 @@ test_fire(int fd, short events, void *arg)
 
 	a->test_fn(a);
 }
-#endif
 
 static void
 attach_checked(struct req *r, int ok, const char *err)

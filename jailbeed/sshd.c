@@ -853,7 +853,6 @@ auth(struct sshsess *s, struct jb_sshd_auth *a)
 {
 	struct jb_sshd_verdict	 v;
 	struct jb_sshd_authed	 au;
-	struct passwd		*pw;
 	uint8_t			 blob[AUTHKEY_BLOB_MAX];
 	char			 path[PATH_MAX], err[256], type[64];
 	size_t			 len = 0, tl;
@@ -875,10 +874,8 @@ auth(struct sshsess *s, struct jb_sshd_auth *a)
 		    sizeof(v.fingerprint));
 		if (env->conf.ssh_keys[0] != '\0')
 			strlcpy(path, env->conf.ssh_keys, sizeof(path));
-		else if ((pw = getpwuid(env->owner_uid)) != NULL)
-			snprintf(path, sizeof(path), "%s/.config/jailbee/"
-			    "authorized_keys", pw->pw_dir);
-		else
+		else if ((size_t)snprintf(path, sizeof(path), "%s/.config/"
+		    "jailbee/authorized_keys", env->owner_home) >= sizeof(path))
 			path[0] = '\0';
 		if (strcmp(a->user, SSH_USER) != 0)
 			reason = "user is not jailbee";

@@ -53,6 +53,7 @@
 #include "proc.h"
 #include "resolver.h"
 #include "sandbox_procs.h"
+#include "testhook.h"
 #include "netd.h"
 
 struct nftgen_net	 net;
@@ -66,11 +67,7 @@ static struct event		 summary_ev;	/* refused names, for the journal */
 static struct event		 refused_ev;	/* read the refused flows */
 
 /* refused names are summed up for the audit journal so often */
-#ifdef JB_TESTHOOKS
-#define SUMMARY_SECS	5
-#else
-#define SUMMARY_SECS	60
-#endif
+#define SUMMARY_SECS	jb_test_secs(60, 5)
 
 void
 errf(char *err, size_t errlen, const char *fmt, ...)
@@ -378,9 +375,7 @@ mode_strict_rebuild(struct child *c, struct netd_ctr *t, char *err,
 	t->deadline = 0;
 	if (state_save(&cur, e2, sizeof(e2)) == -1)
 		log_warnx("%s: %s", c->name, e2);
-#ifdef JB_TESTHOOKS
 	testhook_refuse();
-#endif
 	if (netd_nft_apply(&net, &cur, 1, e, sizeof(e)) == -1) {
 		snprintf(err, errlen, "nftables refused the switch and the "
 		    "whole table's rebuild: %s", e);
@@ -421,9 +416,7 @@ netd_mode(struct child *c, struct imsg *imsg)
 	was = t->mode;
 	wasdl = t->deadline;
 	mode = strict ? NFTGEN_STRICT : NFTGEN_LOOSE;
-#ifdef JB_TESTHOOKS
 	testhook_refuse();
-#endif
 	if (netd_nft_mode(&net, t->name, mode, e2, sizeof(e2)) == -1) {
 		if (strict && mode_strict_rebuild(c, t, e2, sizeof(e2)) == 0)
 			goto enforced;

@@ -101,9 +101,7 @@ revert_rebuild(time_t now, char *err, size_t errlen)
 			next.v[i].mode = NFTGEN_STRICT;
 			next.v[i].deadline = 0;
 		}
-#ifdef JB_TESTHOOKS
 	testhook_refuse();
-#endif
 	if (netd_nft_apply(&net, &next, 1, err, errlen) == -1) {
 		netd_state_free(&next);
 		return -1;

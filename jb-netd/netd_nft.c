@@ -17,6 +17,7 @@
 #include "admitted.h"
 #include "log.h"
 #include "netd_nft.h"
+#include "testhook.h"
 
 static struct nft_ctx	*nft;
 
@@ -25,9 +26,7 @@ static int	run_change(char **, char *, size_t);
 /* what the last successful apply made the table hold */
 static struct netd_state	 applied;
 static int			 have_applied;
-#ifdef JB_TESTHOOKS
-static int			 refuse_next;
-#endif
+static int			 refuse_next;	/* the test switch's refusal */
 
 int
 netd_nft_init(char *err, size_t errlen)
@@ -338,8 +337,7 @@ run_change(char **text, char *err, size_t errlen)
 {
 	char	e[512];
 
-#ifdef JB_TESTHOOKS
-	if (refuse_next) {
+	if (jb_testing && refuse_next) {
 		char	*all;
 
 		/* the kernel refuses the batch: nothing of it is applied */
@@ -352,7 +350,6 @@ run_change(char **text, char *err, size_t errlen)
 		free(*text);
 		*text = all;
 	}
-#endif
 	if (**text != '\0' && netd_nft_run(*text, e, sizeof(e)) == -1) {
 		snprintf(err, errlen, "nftables refused the transaction, so "
 		    "table inet %s is as it was: %s", NFTGEN_TABLE, e);
@@ -434,10 +431,8 @@ netd_nft_admit(const char *name, const struct nftgen_elem *el,
 	return rc;
 }
 
-#ifdef JB_TESTHOOKS
 void
 netd_nft_testhook_refuse_next(void)
 {
 	refuse_next = 1;
 }
-#endif

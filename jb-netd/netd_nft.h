@@ -44,13 +44,11 @@ int	netd_nft_apply(const struct nftgen_net *, const struct netd_state *st,
  */
 int	netd_nft_mode(const struct nftgen_net *, const char *name,
 	    enum nftgen_mode mode, char *err, size_t errlen);
-#ifdef JB_TESTHOOKS
 /*
- * Test builds: the next apply gets a statement the kernel refuses (the
+ * With the test switch on (jailbeed -T): the next apply gets a statement the kernel refuses (the
  * deletion of a chain that does not exist), so the whole batch fails.
  */
 void	netd_nft_testhook_refuse_next(void);
-#endif
 /*
  * Admit el into container name's dynamic sets for timeout seconds, el[i]
  * for the DNS name names[i] (so that it leaves the kernel when no name

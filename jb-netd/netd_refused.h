@@ -26,11 +26,10 @@
 #include "blocked.h"
 #include "netd_state.h"
 
-#ifdef JB_TESTHOOKS
-#define REFUSED_DRAIN_SECS	2
-#else
-#define REFUSED_DRAIN_SECS	5
-#endif
+#include "testhook.h"
+
+/* seconds between drains: shorter with the test switch on */
+#define REFUSED_DRAIN_SECS	jb_test_secs(5, 2)
 
 extern struct blocked	netd_refused;
 

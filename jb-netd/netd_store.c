@@ -44,6 +44,7 @@
 #include "proc.h"
 #include "resolver.h"
 #include "sandbox_procs.h"
+#include "testhook.h"
 
 #include "netd.h"
 
@@ -134,12 +135,12 @@ state_save(const struct netd_state *st, char *err, size_t errlen)
 	return file_save(STATE_FILE, netd_state_fmt(st), err, errlen);
 }
 
-#ifdef JB_TESTHOOKS
 /*
- * Test builds: a file TESTHOOK_REFUSE in <state_dir>/netd makes the
- * kernel refuse the next change (netd_nft_testhook_refuse_next).  It is
- * renamed to TESTHOOK_REFUSE.fired, so it fires once and the test can
- * see that it did.
+ * With the test switch on (jailbeed -T): a file TESTHOOK_REFUSE in
+ * <state_dir>/netd makes the kernel refuse the next change
+ * (netd_nft_testhook_refuse_next).  It is renamed to
+ * TESTHOOK_REFUSE.fired, so it fires once and the test can see that it
+ * did.
  */
 #define TESTHOOK_REFUSE	"testhook-refuse-nft"
 
@@ -150,6 +151,8 @@ testhook_refuse(void)
 	ssize_t	n;
 	int	fd, times;
 
+	if (!jb_testing)
+		return;
 	if ((fd = openat(statefd, TESTHOOK_REFUSE, O_RDONLY | O_CLOEXEC |
 	    O_NOFOLLOW)) == -1)
 		return;
@@ -181,7 +184,6 @@ testhook_refuse(void)
 	log_info("test hook: the kernel refuses the next change");
 	netd_nft_testhook_refuse_next();
 }
-#endif
 
 /*
  * Make next what the kernel enforces and what is written down; on any
@@ -190,9 +192,7 @@ testhook_refuse(void)
 int
 state_commit(struct netd_state *next, char *err, size_t errlen)
 {
-#ifdef JB_TESTHOOKS
 	testhook_refuse();
-#endif
 	/* whatever changed, each container gets its repo's layer again */
 	if (netd_repos_sync(next, &repos, err, errlen) == -1 ||
 	    netd_nft_apply(&net, next, 0, err, errlen) == -1) {

@@ -294,7 +294,6 @@ status_cb(struct imsg *imsg, void *arg)
 	out->status_entry(&st, time(NULL));
 }
 
-#ifdef JB_TESTHOOKS
 static void
 text_cb(struct imsg *imsg, void *arg)
 {
@@ -306,7 +305,6 @@ text_cb(struct imsg *imsg, void *arg)
 	t.text[sizeof(t.text) - 1] = '\0';
 	printf("%s\n", t.text);
 }
-#endif
 
 static void
 version_cb(struct imsg *imsg, void *arg)
@@ -506,7 +504,6 @@ main(int argc, char *argv[])
 		ctl_request(&ibuf, IMSG_CTL_VERSION, NULL, 0, version_cb, &t);
 		out->version(JB_VERSION, t.text);
 		break;
-#ifdef JB_TESTHOOKS
 	case CMD_TEST_ATTEMPT: {
 		struct jb_test_attempt	a;
 
@@ -519,9 +516,6 @@ main(int argc, char *argv[])
 		    text_cb, NULL);
 		break;
 	}
-#else
-	case CMD_TEST_ATTEMPT:
-#endif
 	case CMD_CONFIG_INIT:
 		exit(local_config_init(job_opt_given(&p, "force")));
 	case CMD_INIT:

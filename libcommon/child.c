@@ -22,6 +22,7 @@
 #include "log.h"
 #include "proc.h"
 #include "sandbox_procs.h"
+#include "testhook.h"
 
 static void	child_dispatch(int, short, void *);
 static void	child_sig(int, short, void *);
@@ -102,11 +103,12 @@ child_dispatch(int fd, short event, void *arg)
 			else
 				child_status_reply(c, imsg_get_id(&imsg));
 			break;
-#ifdef JB_TESTHOOKS
 		case IMSG_TEST_ATTEMPT: {
 			struct jb_test_attempt	a;
 			struct jb_ctl_text	t;
 
+			if (!jb_testing)
+				fatalx("TEST_ATTEMPT without the test switch");
 			if (imsg_get_data(&imsg, &a, sizeof(a)) == -1)
 				fatalx("bad TEST_ATTEMPT");
 			a.verb[sizeof(a.verb) - 1] = '\0';
@@ -118,7 +120,6 @@ child_dispatch(int fd, short event, void *arg)
 				fatal("compose");
 			break;
 		}
-#endif
 		default:
 			if (c->dispatch == NULL || c->dispatch(c, &imsg) == -1)
 				fatalx("unexpected message %s (%u) from "
@@ -159,7 +160,7 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 	memset(a, 0, sizeof(*a));
 	c->name = name;
 	c->started = time(NULL);
-	while ((ch = getopt(argc, argv, "a:b:c:dDe:k:m:o:P:s:U:v")) != -1) {
+	while ((ch = getopt(argc, argv, "a:b:c:dDe:k:m:o:P:s:TU:v")) != -1) {
 		switch (ch) {
 		case 'D':
 			a->sandbox_debug = 1;
@@ -195,6 +196,10 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 		case 's':
 			a->state_dir = optarg;
 			break;
+		case 'T':
+			/* jailbeed -T: the suite runs under a test */
+			jb_testing = 1;
+			break;
 		case 'U':
 			a->upstream = optarg;
 			break;
@@ -202,7 +207,7 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 			a->verbose++;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-dDv] [-a ca] [-b bridge] "
+			fprintf(stderr, "usage: %s [-dDTv] [-a ca] [-b bridge] "
 			    "[-c cert] [-e endpoint] [-k key] [-m dir] "
 			    "[-o owner] [-P ranges] [-s state_dir] [-U upstream] "
 			    "(started by jailbeed)\n", name);

@@ -443,13 +443,11 @@ const struct cmd cmdtab[] = {
 	  .help = "check the suite, the host and this repo's containers: "
 	  "each check PASS, WARN or FAIL with the fix; exit status 1 on a "
 	  "FAIL" },
-#ifdef JB_TESTHOOKS
 	{ .words = { "_test-attempt" }, .id = CMD_TEST_ATTEMPT,
 	  .cls = CMD_INTERNAL, .args = "PROCESS read|write|connect|netlink PATH",
 	  .min_args = 3, .max_args = 3, .flags = CMD_NOJOB,
-	  .help = "test builds: make PROCESS try an operation its lock-down "
-	  "forbids" },
-#endif
+	  .help = "tests only (a suite started with jailbeed -T): make "
+	  "PROCESS try an operation its lock-down forbids" },
 };
 const int cmdtab_len = sizeof(cmdtab) / sizeof(cmdtab[0]);
 

@@ -74,8 +74,8 @@ enum {
 	IMSG_CHILD_READY = 100,	/* child -> parent, none: locked down, serving */
 	IMSG_STATUS_REQ,	/* parent -> child, none; peerid = request id */
 	IMSG_STATUS,		/* child -> parent, struct jb_proc_status */
-	IMSG_TEST_ATTEMPT,	/* parent -> child, struct jb_test_attempt (test builds) */
-	IMSG_TEST_RESULT,	/* child -> parent, struct jb_ctl_text (test builds) */
+	IMSG_TEST_ATTEMPT,	/* parent -> child, struct jb_test_attempt (-T only) */
+	IMSG_TEST_RESULT,	/* child -> parent, struct jb_ctl_text (-T only) */
 	IMSG_DONE,		/* child -> parent, struct jb_done: request ended */
 	IMSG_PROGRESS,		/* child -> parent, struct jb_ctl_text */
 };
@@ -96,9 +96,9 @@ struct jb_proc_status {
 };
 
 /*
- * Only in builds made with -DJB_TESTHOOKS (make check): ask one process
- * to try an operation its lock-down forbids, to prove that it fails while
- * the suite keeps serving.  Release builds neither send nor accept these.
+ * Only with the test switch (jailbeed -T, testhook.h): ask one process
+ * to try an operation its lock-down forbids, to prove that it fails.
+ * Without the switch jailbeed refuses the request and no child accepts it.
  */
 struct jb_test_attempt {
 	char		proc[JB_NAME_MAX];	/* "jailbeed", "jb-netd", ... */
@@ -957,8 +957,8 @@ enum {
 	IMSG_CTL_VERSION_REPLY,	/* parent -> client, struct jb_ctl_text */
 	IMSG_CTL_ERROR,		/* parent -> client, struct jb_ctl_text */
 	IMSG_CTL_END,		/* parent -> client, none: reply complete */
-	IMSG_CTL_TEST_ATTEMPT,	/* client -> parent, struct jb_test_attempt (test builds) */
-	IMSG_CTL_TEST_RESULT,	/* parent -> client, struct jb_ctl_text (test builds) */
+	IMSG_CTL_TEST_ATTEMPT,	/* client -> parent, struct jb_test_attempt (-T only) */
+	IMSG_CTL_TEST_RESULT,	/* parent -> client, struct jb_ctl_text (-T only) */
 	IMSG_CTL_CMD,		/* client -> parent, struct jb_ctl_cmd */
 	IMSG_CTL_PROGRESS,	/* parent -> client, struct jb_ctl_text */
 	IMSG_CTL_INSTANCE,	/* parent -> client, struct jb_instance */

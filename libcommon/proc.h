@@ -95,7 +95,7 @@ void	child_done(struct child *, uint32_t, int, const char *);
 void	child_text(struct child *, uint32_t, uint32_t, const char *, ...)
 	    __attribute__((format(printf, 4, 5)));
 
-/* test builds only (JB_TESTHOOKS): try a forbidden operation, say how it went */
+/* with the test switch on (testhook.h): try an operation, say how it went */
 void	testhook_attempt(const struct jb_test_attempt *, char *, size_t);
 
 #endif /* JB_PROC_H */

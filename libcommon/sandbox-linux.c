@@ -96,6 +96,13 @@ const int sandbox_base_syscalls[] = {
 	/* malloc */
 	SCMP_SYS(brk), SCMP_SYS(mmap), SCMP_SYS(munmap), SCMP_SYS(mprotect),
 	SCMP_SYS(mremap), SCMP_SYS(madvise), SCMP_SYS(futex),
+	/*
+	 * glibc's sysconf(_SC_PHYS_PAGES): qsort() asks it once an array
+	 * passes a small size, and qsort is reached from our code and from
+	 * the libraries' (libnftables sorts set elements) once the tables
+	 * grow.  It tells the memory size, load and uptime, nothing more.
+	 */
+	SCMP_SYS(sysinfo),
 	/* signals, time, identity */
 	SCMP_SYS(rt_sigaction), SCMP_SYS(rt_sigprocmask),
 	SCMP_SYS(rt_sigreturn), SCMP_SYS(sigaltstack),
@@ -458,6 +465,18 @@ sb_seccomp(const struct sandbox *sb, char *desc, size_t len)
 	if (!sb_seen(seen, SCMP_SYS(connect)) && (r = seccomp_rule_add(ctx,
 	    SCMP_ACT_ERRNO(EACCES), SCMP_SYS(connect), 0)) < 0)
 		fatalx("%s: seccomp: connect refusal: %s", sb->name,
+		    strerror(-r));
+	/*
+	 * abort() (glibc's heap checks, a library's assertion) raises
+	 * SIGABRT with tgkill on this process: allowed for that signal to
+	 * this process only, so that such a death reads as SIGABRT and
+	 * leaves its core, not as the filter's SIGSYS
+	 */
+	if (!sb_seen(seen, SCMP_SYS(tgkill)) && (r = seccomp_rule_add(ctx,
+	    SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 2,
+	    SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)getpid()),
+	    SCMP_A2(SCMP_CMP_MASKED_EQ, SB_INTARG, SIGABRT))) < 0)
+		fatalx("%s: seccomp: tgkill for abort: %s", sb->name,
 		    strerror(-r));
 
 	for (i = 0; sb->socket_families != NULL &&

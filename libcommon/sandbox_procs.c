@@ -11,9 +11,8 @@
 /*
  * What each process still needs once it serves: one sandbox_<process>()
  * each, applied after its privilege drop and start-up work.  Everything
- * not named here is refused from then on.  Test builds
- * (JB_TESTHOOKS) add openat where a process has none, so that a test can
- * ask it to open a file and see Landlock, not seccomp, refuse.
+ * not named here is refused from then on.  The test switch (jailbeed -T)
+ * changes nothing here: the tests run under the filters users get.
  */
 
 #include <sys/ioctl.h>
@@ -121,9 +120,6 @@ sandbox_jb_incus(uint16_t https_port)
 		SCMP_SYS(connect), SCMP_SYS(getsockopt), SCMP_SYS(setsockopt),
 		SCMP_SYS(socketpair), SCMP_SYS(shutdown),
 		SCMP_SYS(getpeername), SCMP_SYS(getsockname),
-#ifdef JB_TESTHOOKS
-		SCMP_SYS(openat),
-#endif
 	};
 	static const int	 unix_only[] = { AF_UNIX };
 	static const int	 unix_inet[] = { AF_UNIX, AF_INET, AF_INET6 };
@@ -350,9 +346,6 @@ sandbox_jb_sshd(void)
 		SCMP_SYS(getpeername), SCMP_SYS(getsockname),
 		SCMP_SYS(shutdown), SCMP_SYS(alarm), SCMP_SYS(setitimer),
 		SCMP_SYS(openat),
-#ifdef JB_TESTHOOKS
-		SCMP_SYS(connect),
-#endif
 	};
 	static const int	 unix_only[] = { AF_UNIX };
 	static const unsigned long ioctls[] = { FIONREAD };

@@ -9,13 +9,13 @@
  */
 
 /*
- * Test builds only: perform the operation a test names, from inside a
- * locked-down process, and describe the outcome.  The tests expect these
- * to fail; the point is to show that the lock-down, not luck, stops them.
- * Release builds compile this file to nothing.
+ * The test switch (testhook.h), and what it lets a test ask: perform the
+ * operation a test names, from inside a locked-down process, and
+ * describe the outcome.  The tests expect these to fail; the point is to
+ * show that the lock-down, not luck, stops them.  The lock-down is the
+ * one users get: an operation its filter does not allow kills the
+ * process (SIGSYS), one the filter allows meets Landlock.
  */
-
-#ifdef JB_TESTHOOKS
 
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -29,6 +29,15 @@
 #include <unistd.h>
 
 #include "proc.h"
+#include "testhook.h"
+
+int	jb_testing;
+
+int
+jb_test_secs(int prod, int test)
+{
+	return jb_testing ? test : prod;
+}
 
 static int
 attempt(const struct jb_test_attempt *a)
@@ -76,5 +85,3 @@ testhook_attempt(const struct jb_test_attempt *a, char *out, size_t len)
 		snprintf(out, len, "denied: %s %s: %s", a->verb, a->path,
 		    strerror(errno));
 }
-
-#endif /* JB_TESTHOOKS */

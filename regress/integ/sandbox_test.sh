@@ -1,9 +1,12 @@
 #! /usr/bin/env atf-sh
 #
 # Lock-down proofs (FEATURES B1, issue "Lock every process down"): each
-# process is asked, through a message that exists only in test builds, to
-# try an operation its sandbox forbids.  The operation must fail, and the
-# suite must keep serving.
+# process is asked, through a message that only a suite started with the
+# test switch (jailbeed -T) accepts, to try an operation its sandbox
+# forbids.  The filters are the ones users get: a call the seccomp filter
+# allows meets Landlock and fails with its reason while the suite keeps
+# serving; a call the filter does not allow kills the process (SIGSYS),
+# and the parent names it.
 
 . "$(atf_get_srcdir)/lib.sh"
 
@@ -14,6 +17,15 @@ attempt_tool() {
 exec "$(pwd)/bin/jbctl" -s "$(jb_sock)" _test-attempt "\$@"
 EOS
 	chmod 0755 bin/attempt
+}
+
+# process $1 was killed by its own seccomp filter: SIGSYS (31), as the
+# parent's log says, and the suite, no longer whole, stopped
+killed_by_filter() {
+	pid=$(cat jailbeed.pid)
+	jb_wait_gone "$pid" 100 || atf_fail "jailbeed still runs after $1 died"
+	grep "$1 (pid [0-9]*) killed by signal 31" jailbeed.log ||
+	    { cat jailbeed.log >&2; atf_fail "no SIGSYS death of $1 logged"; }
 }
 
 # the suite is whole: seven processes answer (jb-reaper among them)
@@ -54,9 +66,14 @@ sshd_confined_head() {
 sshd_confined_body() {
 	jb_start
 	attempt_tool
-	atf_check -o match:"^denied: read /etc/passwd" bin/attempt jb-sshd read /etc/passwd
-	atf_check -o match:"^denied: read /" bin/attempt jb-sshd read /
-	atf_check -o match:"^denied: connect /var/lib/incus/unix.socket" \
+	# openat is allowed (libssh tries files): the chroot and Landlock
+	atf_check -o match:"^denied: read /etc/passwd: No such file or directory" \
+	    bin/attempt jb-sshd read /etc/passwd
+	atf_check -o match:"^denied: read /: Permission denied" \
+	    bin/attempt jb-sshd read /
+	# connect is not in its filter: refused with EACCES (syslog's
+	# reconnect must not kill it), never reached
+	atf_check -o match:"^denied: connect /var/lib/incus/unix.socket: Permission denied" \
 	    bin/attempt jb-sshd connect /var/lib/incus/unix.socket
 	still_serving
 }
@@ -146,13 +163,70 @@ incus_confined_head() {
 incus_confined_body() {
 	jb_start
 	attempt_tool
-	atf_check -o match:"^denied: read /etc/passwd" bin/attempt jb-incus read /etc/passwd
-	atf_check -o match:"^denied: netlink" bin/attempt jb-incus netlink -
+	atf_check -o match:"^denied: netlink -: Permission denied" \
+	    bin/attempt jb-incus netlink -
 	atf_check -o match:"^allowed: connect /var/lib/incus/unix.socket" \
 	    bin/attempt jb-incus connect /var/lib/incus/unix.socket
 	still_serving
+	# no file at all: open is not in its filter, and kills it.  (An
+	# AddressSanitizer build's filter lets its run time open files, so
+	# there Landlock is what refuses.)
+	case $(jbctl status -o json |
+	    jq -r '.processes[] | select(.name == "jb-incus") | .sandbox') in
+	*"asan build"*)
+		atf_check -o match:"^denied: read /etc/passwd: Permission denied" \
+		    bin/attempt jb-incus read /etc/passwd
+		still_serving
+		;;
+	*)
+		atf_check -s not-exit:0 -o not-match:"allowed" -e ignore \
+		    bin/attempt jb-incus read /etc/passwd
+		killed_by_filter jb-incus
+		;;
+	esac
 }
 incus_confined_cleanup() { jb_cleanup; }
+
+atf_test_case test_switch cleanup
+test_switch_head() {
+	atf_set descr "the test switch (jailbeed -T) is refused with the" \
+	    "installed configuration; without it no process takes a test" \
+	    "request, and the filters are the same with and without it"
+	atf_set require.user root
+}
+test_switch_body() {
+	atf_check -s exit:2 -e match:"-T .* refused with the installed configuration /etc/jailbee/jailbeed.yaml" \
+	    "$(jb_build)/jailbeed" -n -T
+	atf_check -s exit:2 -e match:"-T .* refused with the installed configuration" \
+	    "$(jb_build)/jailbeed" -n -T -f /etc/jailbee/jailbeed.yaml
+	# a suite started as users start it
+	JB_TEST_SWITCH= jb_start
+	attempt_tool
+	jbctl status -o json | jq -r '.processes[] | "\(.name) \(.sandbox)"' |
+	    sort > filters.prod
+	for p in jb-incus jb-netd jb-mountd jb-sshd jb-gitd; do
+		pid=$(jb_pid $p)
+		tr '\0' ' ' < /proc/$pid/cmdline | grep -q -- ' -T' &&
+		    atf_fail "$p was given -T"
+	done
+	atf_check -s not-exit:0 -e match:"runs without the test switch" \
+	    bin/attempt jb-netd read /etc/shadow
+	still_serving
+	jb_cleanup
+	rm -f jailbeed.pid
+	# with it: every child is told, and each filter is the same
+	jb_start
+	for p in jb-incus jb-netd jb-mountd jb-sshd jb-gitd; do
+		pid=$(jb_pid $p)
+		tr '\0' ' ' < /proc/$pid/cmdline | grep -q -- ' -T' ||
+		    atf_fail "$p was not given -T"
+	done
+	jbctl status -o json | jq -r '.processes[] | "\(.name) \(.sandbox)"' |
+	    sort > filters.test
+	cat filters.test
+	atf_check diff filters.prod filters.test
+}
+test_switch_cleanup() { jb_cleanup; }
 
 atf_init_test_cases() {
 	atf_add_test_case status_shows_sandbox
@@ -161,4 +235,5 @@ atf_init_test_cases() {
 	atf_add_test_case mountd_read_only
 	atf_add_test_case parent_confined
 	atf_add_test_case incus_confined
+	atf_add_test_case test_switch
 }

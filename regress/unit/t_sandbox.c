@@ -631,6 +631,61 @@ ATF_TC_BODY(summary, tc)
 		ATF_CHECK_STREQ(got, want);
 }
 
+/*
+ * glibc calls that reach a system call only at scale or on an error
+ * path, made under the smallest lock-down (the base set alone): qsort of
+ * an array past glibc's small size asks sysconf(_SC_PHYS_PAGES), which
+ * is sysinfo; strerror in the C locale opens no catalogue; a large
+ * allocation maps and unmaps; abort() dies of SIGABRT, not SIGSYS.
+ */
+static int
+int_cmp(const void *a, const void *b)
+{
+	int	x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int
+child_glibc_scale(struct t_arg *a)
+{
+	static int	 v[8192];
+	char		*p;
+	size_t		 i, big = 64 << 20;
+
+	sandbox_apply(&a->sb, NULL, 0);
+	CHECK(1, sysconf(_SC_PHYS_PAGES) > 0);
+	for (i = 0; i < 8192; i++)
+		v[i] = (int)(8192 - i);
+	qsort(v, 8192, sizeof(v[0]), int_cmp);
+	CHECK(2, v[0] == 1 && v[8191] == 8192);
+	CHECK(3, strcmp(strerror(EACCES), "Permission denied") == 0);
+	CHECK(4, (p = malloc(big)) != NULL);
+	memset(p, 1, big);
+	free(p);
+	return 0;
+}
+
+static int
+child_abort(struct t_arg *a)
+{
+	sandbox_apply(&a->sb, NULL, 0);
+	abort();
+}
+
+ATF_TC_WITHOUT_HEAD(glibc_at_scale);
+ATF_TC_BODY(glibc_at_scale, tc)
+{
+	struct t_arg	a;
+	int		st;
+
+	t_init(&a);
+	EXPECT_EXIT(run_child(child_glibc_scale, &a, -1), 0, "base set");
+	st = run_child(child_abort, &a, -1);
+	ATF_CHECK_MSG(WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT,
+	    "abort: want death by SIGABRT, %s", describe(st));
+}
+
 /* Landlock ABI 6: signals stay inside the domain unless allowed out */
 
 static const int sig_calls[] = { SCMP_SYS(kill), SCMP_SYS(getppid) };
@@ -738,6 +793,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, debug_mode);
 	ATF_TP_ADD_TC(tp, summary);
 	ATF_TP_ADD_TC(tp, signal_scope);
+	ATF_TP_ADD_TC(tp, glibc_at_scale);
 	ATF_TP_ADD_TC(tp, sanitizer_reports);
 	return atf_no_error();
 }
