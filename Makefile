@@ -183,8 +183,8 @@ endif
 
 objs		= $(patsubst %.c,$(O)/obj/%.o,$(1))
 
-.PHONY: all install check unit-build unit-tests integ-build fuzz bench clean \
-	deps up
+.PHONY: all install check unit-build unit-tests integ-build fuzz fuzz-build \
+	fuzz-check bench clean deps up
 all: $(addprefix $(O)/,$(PROGS))
 
 $(O)/obj/%.o: %.c $(FLAGS_STAMP)
@@ -233,17 +233,25 @@ integ-build: all $(INTEG_HELPERS)
 
 # libFuzzer targets, built by clang with their own object directory
 FUZZ_O		:= $(O)-fuzz
-fuzz:
+fuzz-build:
 	$(MAKE) O=$(FUZZ_O) CC=clang SAN=1 CFLAGS='-O1 -g -fsanitize=fuzzer-no-link' \
 	    $(FUZZ_O)/libcommon.a $(FUZZ_O)/libincus.a $(FUZZ_O)/libnetd.a \
 	    $(FUZZ_O)/libmountd.a \
 	    $(addprefix $(FUZZ_O)/regress/fuzz/,$(FUZZERS))
-	for f in $(FUZZERS); do \
-	    mkdir -p $(FUZZ_O)/corpus/$$f; \
-	    $(FUZZ_O)/regress/fuzz/$$f -max_total_time=$(FUZZTIME) \
-	        -print_final_stats=1 $(FUZZ_O)/corpus/$$f regress/fuzz/seeds/$$f \
-	        || exit 1; \
-	done
+# make fuzz: every target FUZZTIME seconds, one after another
+fuzz: fuzz-build
+	regress/fuzz/run $(FUZZ_O) $(FUZZTIME) 1 $(FUZZ_O)/fuzz-results \
+	    $(FUZZERS)
+# make check's pass: every seed, then CHECK_FUZZTIME seconds per target,
+# two at a time; the results go to run-tests' count, so a finding does not
+# stop the tests
+CHECK_FUZZTIME	?= 5
+fuzz-check:
+	rm -f $(FUZZ_O)/fuzz-results
+	regress/timed "fuzz: build" $(MAKE) fuzz-build
+	regress/timed "fuzz: seeds, then $(CHECK_FUZZTIME) s per target" \
+	    regress/fuzz/run $(FUZZ_O) $(CHECK_FUZZTIME) 2 \
+	    $(FUZZ_O)/fuzz-results $(FUZZERS)
 $(O)/regress/fuzz/%: regress/fuzz/%.c $(LIBCOMMON) $(TESTLIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< \
@@ -311,11 +319,27 @@ $(O)/regress/bench/blocked_cost: regress/bench/blocked_cost.c $(O)/libnetd.a $(L
 CHECK_O		:= $(O)-check
 REL_O		:= $(O)-rel
 TESTS		?=
+# make check builds with -j by the number of cores unless make was
+# already given -j; each phase's time goes to JB_PHASES (regress/timed)
+NPROC		:= $(shell nproc 2>/dev/null || echo 1)
+CHECK_J		 = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(NPROC))
+check: export JB_PHASES ?= $(CURDIR)/$(CHECK_O)/phases
+# the base image builds in the background from when the daemons exist
+# until the integration tests need it (none needed for unit-only TESTS)
+CHECK_IMAGE	 = $(if $(JB_IMAGE),,$(if $(TESTS),$(findstring integ,$(TESTS)),yes))
 check:
-	$(MAKE) O=$(REL_O) LIBEXECDIR=$(CURDIR)/$(REL_O) integ-build
-	$(MAKE) O=$(CHECK_O) SAN=1 LIBEXECDIR=$(CURDIR)/$(CHECK_O) unit-tests
-	$(if $(TESTS),,$(MAKE) fuzz FUZZTIME=$(FUZZTIME))
+	@mkdir -p $(CHECK_O) && : > $$JB_PHASES
+	regress/timed "build: release (integration tests)" \
+	    $(MAKE) $(CHECK_J) O=$(REL_O) LIBEXECDIR=$(CURDIR)/$(REL_O) integ-build
+	$(if $(CHECK_IMAGE),JB_BUILD=$(CURDIR)/$(REL_O) \
+	    regress/base-image --start $(CURDIR)/$(REL_O))
+	regress/timed "build: ASan/UBSan (unit tests)" \
+	    $(MAKE) $(CHECK_J) O=$(CHECK_O) SAN=1 LIBEXECDIR=$(CURDIR)/$(CHECK_O) \
+	    unit-tests
+	$(if $(TESTS),,-$(MAKE) $(CHECK_J) fuzz-check)
 	JB_BUILD=$(CURDIR)/$(REL_O) JB_UNIT_BUILD=$(CURDIR)/$(CHECK_O) \
+	    $(if $(CHECK_IMAGE),JB_IMAGE_BG=$(CURDIR)/$(REL_O)) \
+	    $(if $(TESTS),,JB_FUZZ_RESULTS=$(CURDIR)/$(FUZZ_O)/fuzz-results) \
 	    regress/run-tests $(TESTS)
 
 install: all

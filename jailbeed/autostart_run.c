@@ -42,9 +42,11 @@
 #include "stepmount.h"
 #include "repoconf_autostart.h"
 #include "termsafe.h"
+#include "testhook.h"
 
-/* the grant outlives the step's own timeout by this much */
-#define STEP_GRANT_SLACK	30
+/* the grant outlives the step's own timeout by this much (5 s under the
+ * test switch) */
+#define STEP_GRANT_SLACK	jb_test_secs(30, 5)
 #define STEP_ENV_MAX		(RC_STEP_ENV_MAX * 2 + 64)
 
 /* $1 name, $2 run, $3 working_dir, $4 background, $5 timeout; K=V ... */
@@ -149,10 +151,14 @@ as_end(struct asrun *as, int ok, const char *err)
 {
 	struct job	*job = as->job;
 	autostart_cb	 done = as->done;
+	char		 why[JB_ERR_TEXT_MAX];
 
+	/* err may be the run's own text (as->fail): kept past the free */
+	if (err != NULL)
+		(void)strlcpy(why, err, sizeof(why));
 	LIST_REMOVE(as, entry);
 	free(as);
-	done(job, ok, err);
+	done(job, ok, err != NULL ? why : NULL);
 }
 
 static void

@@ -35,6 +35,7 @@
 #include "jobs.h"
 #include "log.h"
 #include "proc.h"
+#include "sandbox.h"
 #include "sandbox_procs.h"
 #include "testhook.h"
 
@@ -127,6 +128,12 @@ main(int argc, char *argv[])
 		fprintf(stderr, "jailbeed: -T turns on hooks for the test "
 		    "suite and is refused with the installed configuration "
 		    "%s: a test names its own file with -f\n", JB_CONF_PATH);
+		exit(2);
+	}
+	if (sandbox_landlock_test_cap() == -1) {
+		fprintf(stderr, "jailbeed: %s=%s: not a Landlock ABI; give "
+		    "one from 1 to 7, or unset it\n", SANDBOX_ABI_CAP_ENV,
+		    getenv(SANDBOX_ABI_CAP_ENV));
 		exit(2);
 	}
 

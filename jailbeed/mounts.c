@@ -187,7 +187,8 @@ attach_checked_msg(struct req *r, struct imsg *imsg)
  * With the test switch on (jailbeed -T): JB_TEST_MOUNT_DELAY_MS in
  * jailbeed's environment holds each attach that long before the device
  * is added and again before it is verified, so that a test can swap a
- * path in between.  Without the switch the variable means nothing.
+ * path in between; the log says when each hold starts.  Without the
+ * switch the variable means nothing.
  */
 static void
 test_delay(void (*fn)(struct attach *), struct attach *a)
@@ -200,6 +201,8 @@ test_delay(void (*fn)(struct attach *), struct attach *a)
 		fn(a);
 		return;
 	}
+	log_info("test switch: an attach held %ld ms before %s", ms,
+	    fn == attach_add ? "adding the device" : "verifying it");
 	tv.tv_sec = ms / 1000;
 	tv.tv_usec = ms % 1000 * 1000;
 	a->test_fn = fn;

@@ -43,6 +43,7 @@
 #include "sshargv.h"
 #include "repoconf.h"
 #include "sshpolicy.h"
+#include "testhook.h"
 
 #define SSH_USER		"jailbee"
 #define SSH_WATCH_SECS		2	/* how often the binaries are checked */
@@ -78,6 +79,7 @@ static const char *const refusal_names[SSHD_REFUSED_MAX] = {
 	[SSHD_REFUSED_CHANNEL_REQUEST] = "channel request",
 	[SSHD_REFUSED_SUBSYSTEM_SFTP] = "subsystem sftp",
 	[SSHD_REFUSED_SUBSYSTEM] = "subsystem",
+	[SSHD_REFUSED_AGENT] = "auth-agent-req",
 };
 
 struct sshsess {
@@ -202,8 +204,10 @@ sshd_journal_rebind(uid_t uid, const char *reason, const char *from,
  * Refusals per source address and minute (remote.ssh.refusals_per_minute)
  * while not logged in: past the limit the source's refusals are no
  * longer journalled one by one; one line says so, and jb-sshd closes the
- * source's new connections at accept until the minute is over.
+ * source's new connections at accept until the minute is over.  Under
+ * the test switch the "minute" lasts 10 s.
  */
+#define REFUSAL_WINDOW	jb_test_secs(60, 10)
 #define SRC_SLOTS	256
 static struct srcrate {
 	char	 addr[48];
@@ -217,7 +221,7 @@ refusal_counted(struct sshsess *s)
 {
 	struct jb_sshd_penalty	 pen;
 	struct srcrate		*r = NULL;
-	time_t			 minute = time(NULL) / 60;
+	time_t			 minute = time(NULL) / REFUSAL_WINDOW;
 	int			 i, old = 0;
 
 	for (i = 0; i < SRC_SLOTS; i++) {
@@ -243,7 +247,7 @@ refusal_counted(struct sshsess *s)
 		journal(s, "rate limit", "refuse", "refusals_per_minute", 0);
 		memset(&pen, 0, sizeof(pen));
 		strlcpy(pen.addr, s->addr, sizeof(pen.addr));
-		pen.until = (minute + 1) * 60;
+		pen.until = (minute + 1) * REFUSAL_WINDOW;
 		(void)imsgev_compose(&children[PROC_SSHD].iev,
 		    IMSG_SSHD_PENALTY, 0, 0, -1, &pen, sizeof(pen));
 	}

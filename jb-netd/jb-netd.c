@@ -760,6 +760,7 @@ main(int argc, char *argv[])
 	static const int	 keep[] = { CAP_NET_ADMIN };
 	static uint32_t		 reverted[256];
 	size_t			 nreverted = 0, i;
+	int			 nfound;
 
 	child_init(&c, "jb-netd", argc, argv, &a);
 	if (a.bridge == NULL)
@@ -817,6 +818,12 @@ main(int argc, char *argv[])
 	if (netd_nft_init(err, sizeof(err)) == -1)
 		fatalx("%s: %s", c.name, err);
 	priv_drop(c.name, NULL, NULL, keep, 1);
+	/* a table left by a run before, emptied or written by another */
+	if ((nfound = netd_nft_chains_found()) >= 0)
+		log_info("%s: table inet %s found at start with %d chain(s): "
+		    "replaced whole by the policy of the %zu recorded "
+		    "container(s)", c.name, NFTGEN_TABLE, nfound, cur.n);
+	testhook_refuse();
 	if (netd_nft_apply(&net, &cur, 1, err, sizeof(err)) == -1) {
 		log_warnx("%s: the recorded containers cannot be enforced "
 		    "(%s): every container stays refused", c.name, err);

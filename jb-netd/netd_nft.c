@@ -75,6 +75,21 @@ netd_nft_list(const char *text, char *err, size_t errlen)
 	return out != NULL ? out : "";
 }
 
+int
+netd_nft_chains_found(void)
+{
+	const char	*out, *p;
+	char		 err[256];
+	int		 n = 0;
+
+	if ((out = netd_nft_list("list table inet " NFTGEN_TABLE, err,
+	    sizeof(err))) == NULL)
+		return -1;
+	for (p = out; (p = strstr(p, "\tchain ")) != NULL; p++)
+		n++;
+	return n;
+}
+
 const char *
 netd_nft_list_json(const char *text, char *err, size_t errlen)
 {

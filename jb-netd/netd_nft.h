@@ -69,6 +69,8 @@ void	netd_nft_drain(void);
  * call; NULL and nft's words in err when it failed.
  */
 const char *netd_nft_list(const char *text, char *err, size_t errlen);
+/* the chains of a table inet jailbee already there, -1 when there is none */
+int	netd_nft_chains_found(void);
 /* the same, printed as JSON */
 const char *netd_nft_list_json(const char *text, char *err, size_t errlen);
 

@@ -773,7 +773,7 @@ netd_pool_broken(const char *ctr, char *buf, size_t len)
 static void
 tick(int fd, short ev, void *arg)
 {
-	struct timeval	tv = { POOL_INTERVAL, 0 };
+	struct timeval	tv = { POOL_TICK, 0 };
 	size_t		i;
 
 	for (i = 0; i < st->n; i++)

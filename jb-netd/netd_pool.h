@@ -30,6 +30,7 @@
 
 #include "netd_state.h"
 #include "proc.h"
+#include "testhook.h"
 
 /*
  * Once a minute: CDN answers carry TTLs of 20 s to 5 min, so a minute
@@ -37,6 +38,8 @@
  * also the refresh period REFERENCE.md's timer had.
  */
 #define POOL_INTERVAL	60
+/* the refresh's period: POOL_INTERVAL, 10 s under the test switch */
+#define POOL_TICK	jb_test_secs(POOL_INTERVAL, 10)
 
 /* read the file; a bad one is named and the pool starts empty */
 void	netd_pool_init(struct child *, int statefd, const char *dirpath,

@@ -44,11 +44,12 @@
 #include "dnswire.h"
 #include "log.h"
 #include "resolver.h"
+#include "testhook.h"
 
 #define TCP_CLIENTS_MAX		256
 #define TCP_CLIENTS_CTR		16	/* of one container */
 #define TCP_PENDING_MAX		16
-#define TCP_IDLE		10	/* seconds */
+#define TCP_IDLE		jb_test_secs(10, 5)	/* seconds; test switch: 5 */
 #define TCP_BACKLOG		32
 
 struct tcp_client;

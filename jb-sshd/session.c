@@ -368,6 +368,13 @@ shell_request(ssh_session s, ssh_channel ch, void *ud)
 	return 0;
 }
 
+/* agent forwarding is never served: the request is only journalled */
+static void
+agent_request(ssh_session s, ssh_channel ch, void *ud)
+{
+	refused(ud, SSHD_REFUSED_AGENT);
+}
+
 /*
  * sftp: the parent decides from its config as it is now (and journals);
  * any other name is refused here, as a fixed code
@@ -668,7 +675,12 @@ chan_open(ssh_session s, void *ud)
 	st->ccb.channel_env_request_function = env_request;
 	st->ccb.channel_subsystem_request_function = subsystem_request;
 	st->ccb.channel_pty_window_change_function = window_change;
-	/* x11 and auth-agent stay unset: libssh then refuses them */
+	/*
+	 * agent forwarding: journalled, and no agent channel is ever
+	 * opened back (the client expects no answer); x11 stays unset and
+	 * libssh refuses it
+	 */
+	st->ccb.channel_auth_agent_req_function = agent_request;
 	ssh_callbacks_init(&st->ccb);
 	ssh_set_channel_callbacks(st->ch, &st->ccb);
 	return st->ch;

@@ -57,6 +57,7 @@
 #include "proc.h"
 #include "sandbox_procs.h"
 #include "sshd.h"
+#include "testhook.h"
 
 #define SPAWN_MAX	512	/* sessions alive at once (the listener: 256) */
 
@@ -76,7 +77,7 @@ on_chld(int sig)
 
 /* the flags a spawned process passes on */
 struct sflags {
-	int	debug, sandbox_debug, verbose;
+	int	debug, sandbox_debug, verbose, testing;
 	uid_t	uid;
 	gid_t	gid;
 };
@@ -91,10 +92,15 @@ sflags_parse(int argc, char *argv[], struct sflags *f)
 	f->uid = (uid_t)-1;
 	f->gid = (gid_t)-1;
 	optind = 2;
-	while ((ch = getopt(argc, argv, "dDg:u:v")) != -1) {
+	while ((ch = getopt(argc, argv, "dDg:Tu:v")) != -1) {
 		switch (ch) {
 		case 'd':
 			f->debug = 1;
+			break;
+		case 'T':
+			/* the test switch, passed on from the listener */
+			f->testing = 1;
+			jb_testing = 1;
 			break;
 		case 'D':
 			f->sandbox_debug = 1;
@@ -134,6 +140,8 @@ sflags_argv(const struct sflags *f, const char *mode, char *argv[],
 		argv[n++] = "-D";
 	if (f->verbose)
 		argv[n++] = "-v";
+	if (f->testing)
+		argv[n++] = "-T";
 	if (f->uid != (uid_t)-1) {
 		snprintf(uid, 16, "%u", (unsigned)f->uid);
 		snprintf(gid, 16, "%u", (unsigned)f->gid);
@@ -188,6 +196,7 @@ spawner_start(int chan, int keyfd, int debug, int sandbox_debug,
 	f.debug = debug;
 	f.sandbox_debug = sandbox_debug;
 	f.verbose = verbose;
+	f.testing = jb_testing;
 	f.uid = (uid_t)-1;
 	sflags_argv(&f, "-P", argv, u, g);
 	switch (pid = fork()) {

@@ -17,9 +17,11 @@
 #include <sys/types.h>
 
 #include "jb_msg.h"
+#include "testhook.h"
 
 /* libssh has neither: a login must finish in time and in few tries */
-#define SSHD_LOGIN_GRACE	30	/* seconds from accept to auth */
+/* seconds from accept to auth (5 under the test switch) */
+#define SSHD_LOGIN_GRACE	jb_test_secs(30, 5)
 #define SSHD_MAX_TRIES		JB_SSH_AUTH_TRIES /* refused per connection */
 
 /* session.c: one connection, in its own process; never returns */

@@ -845,6 +845,7 @@ enum jb_sshd_refusal {
 	SSHD_REFUSED_CHANNEL_REQUEST,
 	SSHD_REFUSED_SUBSYSTEM_SFTP,
 	SSHD_REFUSED_SUBSYSTEM,		/* any other name: not recorded */
+	SSHD_REFUSED_AGENT,		/* auth-agent-req: no agent channel */
 	SSHD_REFUSED_MAX
 };
 

@@ -29,6 +29,7 @@
 
 #include "log.h"
 #include "sandbox.h"
+#include "testhook.h"
 
 /*
  * The build host's <linux/landlock.h> may predate the running kernel
@@ -230,6 +231,18 @@ sandbox_landlock_abi(void)
 	return abi < 1 ? -1 : (int)abi;
 }
 
+int
+sandbox_landlock_test_cap(void)
+{
+	const char	*v = getenv(SANDBOX_ABI_CAP_ENV);
+
+	if (!jb_testing || v == NULL)
+		return 0;
+	if (v[0] < '1' || v[0] > '7' || v[1] != '\0')
+		return -1;
+	return v[0] - '0';
+}
+
 void
 sandbox_apply(const struct sandbox *sb, char *summary, size_t len)
 {
@@ -278,13 +291,30 @@ sb_landlock(const struct sandbox *sb, char *desc, size_t len)
 	size_t			 attrlen, i, nro = 0, nrw = 0, nx = 0;
 	uint64_t		 rw;
 	char			 tcp[160], conn[64] = "", bind[64] = "";
+	char			 capped[48] = "", unres[96];
 	const char		*scope = "";
-	int			 abi, fd;
+	int			 abi, kabi, cap, fd;
 
-	if ((abi = sandbox_landlock_abi()) == -1) {
+	if ((kabi = sandbox_landlock_abi()) == -1) {
 		(void)snprintf(desc, len, "landlock unavailable");
 		return;
 	}
+	/* a test may have the sandbox use an older ABI than the kernel's */
+	abi = kabi;
+	if ((cap = sandbox_landlock_test_cap()) > 0 && cap < kabi) {
+		abi = cap;
+		(void)snprintf(capped, sizeof(capped), " (kernel %d, capped "
+		    "for a test)", kabi);
+	}
+	unres[0] = '\0';
+	if (abi < 3)
+		(void)strlcat(unres, ", truncate", sizeof(unres));
+	if (abi < 4)
+		(void)strlcat(unres, ", tcp", sizeof(unres));
+	if (abi < 5)
+		(void)strlcat(unres, ", device ioctl", sizeof(unres));
+	if (abi < 6)
+		(void)strlcat(unres, ", signals, abstract unix", sizeof(unres));
 	memset(&attr, 0, sizeof(attr));
 	attr.handled_access_fs = SB_FS_ABI1;
 	attrlen = sizeof(attr.handled_access_fs);
@@ -307,14 +337,14 @@ sb_landlock(const struct sandbox *sb, char *desc, size_t len)
 			scope = ", scoped abstract unix+signal";
 		}
 		attrlen = sizeof(attr);
-	} else
-		scope = ", signals and abstract unix unscoped";
+	}
 
 	if ((fd = syscall(SYS_landlock_create_ruleset, &attr, attrlen,
 	    0)) == -1) {
 		log_warn("%s: landlock: create ruleset (abi %d)", sb->name,
 		    abi);
-		(void)snprintf(desc, len, "landlock abi %d: not enforced", abi);
+		(void)snprintf(desc, len, "landlock abi %d%s: not enforced",
+		    abi, capped);
 		return;
 	}
 
@@ -346,25 +376,29 @@ sb_landlock(const struct sandbox *sb, char *desc, size_t len)
 			    sb->name, sb->rw_paths[i]);
 
 	if (abi < 4)
-		(void)snprintf(tcp, sizeof(tcp), "tcp unrestricted (abi < 4)");
+		tcp[0] = '\0';
 	else if (sb_add_ports(fd, sb->tcp_connect, sb->ntcp_connect,
 	    LANDLOCK_ACCESS_NET_CONNECT_TCP, sb->name, " connect", conn,
 	    sizeof(conn)) + sb_add_ports(fd, sb->tcp_bind, sb->ntcp_bind,
 	    LANDLOCK_ACCESS_NET_BIND_TCP, sb->name, " bind", bind,
 	    sizeof(bind)) == 0)
-		(void)snprintf(tcp, sizeof(tcp), "tcp none");
+		(void)snprintf(tcp, sizeof(tcp), ", tcp none");
 	else
-		(void)snprintf(tcp, sizeof(tcp), "tcp%s%s", conn, bind);
+		(void)snprintf(tcp, sizeof(tcp), ", tcp%s%s", conn, bind);
 
 	if (syscall(SYS_landlock_restrict_self, fd, 0) == -1) {
 		log_warn("%s: landlock: restrict self", sb->name);
 		(void)close(fd);
-		(void)snprintf(desc, len, "landlock abi %d: not enforced", abi);
+		(void)snprintf(desc, len, "landlock abi %d%s: not enforced",
+		    abi, capped);
 		return;
 	}
 	(void)close(fd);
-	(void)snprintf(desc, len, "landlock abi %d: %zu ro, %zu rw, %zu exec, "
-	    "%s%s", abi, nro, nrw, nx, tcp, scope);
+	/* and what this ABI leaves open, by name */
+	(void)snprintf(desc, len, "landlock abi %d%s: %zu ro, %zu rw, %zu exec"
+	    "%s%s%s%s", abi, capped, nro, nrw, nx, tcp, scope,
+	    unres[0] != '\0' ? "; cannot restrict at this abi: " : "",
+	    unres[0] != '\0' ? unres + 2 : "");
 }
 
 static int

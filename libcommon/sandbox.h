@@ -105,6 +105,16 @@ void	sandbox_landlock(const struct sandbox *, char *summary, size_t len);
 int	sandbox_landlock_abi(void);
 
 /*
+ * With the test switch on (jailbeed -T, which its children get too):
+ * SANDBOX_ABI_CAP_ENV in the environment (jailbeed's, which its children
+ * inherit) holds an ABI from 1 to 7; the sandbox then uses no newer ABI
+ * than that, as on an older kernel.  Returns that ABI, 0 when unset or
+ * the switch is off, -1 when it holds anything else.
+ */
+#define SANDBOX_ABI_CAP_ENV	"JB_TEST_LANDLOCK_ABI"
+int	sandbox_landlock_test_cap(void);
+
+/*
  * What every libevent + imsg daemon needs (epoll, sendmsg/recvmsg with
  * SCM_RIGHTS, pipe2 for a fresh fd to pass, malloc, time, signals,
  * logging to stderr or an already open syslog socket, exit).  Not in it,

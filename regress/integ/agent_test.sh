@@ -177,12 +177,12 @@ tmux_attach_body() {
 	bin=$(pwd)/bin/jbctl
 	sock=$(jb_sock)
 	as_owner="setpriv --reuid=$JB_OWNER --regid=$JB_OWNER --init-groups env HOME=/nonexistent TERM=xterm"
+	# the second attach waits until the first one's screen is read
 	tmux new-session -d -s $sess -x 100 -y 30 \
-	    "cd repo && $as_owner $bin -s $sock tmux plain; echo jbctl-plain=\$?; sleep 3; $as_owner $bin -s $sock tmux ag; sleep 30"
-	sleep 2
-	tmux capture-pane -p -t $sess > screen1
-	sleep 4
-	tmux capture-pane -p -t $sess > screen
+	    "cd repo && $as_owner $bin -s $sock tmux plain; echo jbctl-plain=\$?; tmux wait-for $sess-read; $as_owner $bin -s $sock tmux ag; sleep 30"
+	jb_tmux_wait $sess screen1 "jbctl-plain=" || true
+	tmux wait-for -S $sess-read
+	jb_tmux_wait $sess screen "autostart0:agent-fake" || true
 	tmux kill-session -t $sess
 	grep -q "no tmux session autostart in this container" screen1 ||
 	    { cat screen1; atf_fail "no reason for the missing session"; }
@@ -574,6 +574,48 @@ has_device() {
 	incus config device list "$1" 2>/dev/null | grep -qx "$2"
 }
 
+atf_test_case step_strict_refused cleanup
+step_strict_refused_head() {
+	atf_set descr "a loose step whose way back to strict is refused (the" \
+	    "switch and the table's rebuild, test hook) stops the container," \
+	    "which stays written down strict, and new says why (N6)"
+	atf_set require.user root
+	atf_set timeout 400
+}
+step_strict_refused_body() {
+	setup
+	p=$(jb_prefix)
+	hook=state/netd/testhook-refuse-nft
+	# the step waits for the test to arm the hook before it ends
+	cat >> repo/.jailbee/config.yaml <<'EOC'
+autostart:
+  on_create:
+    - name: wide
+      run: touch "$HOME/waiting"; i=0; while [ ! -e "$HOME/go" ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
+      network: loose
+EOC
+	commit_config
+	jbo repo new sl > sl.out 2>&1 &
+	newpid=$!
+	i=0
+	until in_ctr $p-sl test -e /home/dev/waiting 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 600 ] || { cat sl.out; atf_fail "step wide never ran"; }
+		sleep 0.2
+	done
+	atf_check -o match:"$p-sl .*: loose" jbo repo net status sl
+	echo 2 > "$hook"
+	atf_check in_ctr $p-sl touch /home/dev/go
+	wait $newpid && { cat sl.out; atf_fail "new succeeded"; }
+	cat sl.out
+	[ -f "$hook.fired" ] || atf_fail "the test hook never fired"
+	atf_check -o match:"$p-sl could not be made strict again and is stopped so it is not left open \(jb-netd: $p-sl stays loose: nftables refused the switch and the whole table's rebuild" \
+	    cat sl.out
+	atf_check -o inline:"STOPPED\n" incus list -c s --format csv "^$p-sl\$"
+	atf_check -o match:"^$p-sl [0-9.]+ strict 0 " cat state/netd/containers
+}
+step_strict_refused_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
 atf_test_case step_mounts cleanup
 step_mounts_head() {
 	atf_set descr "a step's mounts: the optional mount is attached for" \
@@ -642,7 +684,8 @@ EOC
 	rm -rf "$(cat rundir)"
 	jb_start
 	jb_tools
-	# the deadline: the step's timeout (10 s) and 30 s of slack
+	# the deadline: the step's timeout (10 s) and the grant's slack (30 s;
+	# 5 s under the test switch)
 	i=0
 	while has_device $p-sk optional-stepdata; do
 		i=$((i + 1))
@@ -668,6 +711,7 @@ step_mounts_cleanup() { jb_containers_cleanup; jb_cleanup; }
 atf_init_test_cases() {
 	atf_add_test_case agent_shared
 	atf_add_test_case step_mounts
+	atf_add_test_case step_strict_refused
 	atf_add_test_case escalation_gate
 	atf_add_test_case autostart_steps
 	atf_add_test_case install_network

@@ -402,27 +402,31 @@ shell_pty_body() {
 	sock=$(jb_sock)
 	tmux new-session -d -s $sess -x 100 -y 30 \
 	    "cd repo && setpriv --reuid=$JB_OWNER --regid=$JB_OWNER --init-groups env HOME=/nonexistent TERM=xterm $bin -s $sock shell sh; echo jbctl-exit=\$?; sleep 30"
-	sleep 2
+	# the shell's prompt, then its answers
+	jb_tmux_wait $sess screen0 '[$#] ?$' ||
+	    { cat screen0; atf_fail "no shell prompt"; }
 	tmux send-keys -t $sess 'stty size; pwd' Enter
-	sleep 1
-	tmux capture-pane -p -t $sess > screen1
+	jb_tmux_wait $sess screen1 "^/home/dev/" || true
 	grep -q "^30 100" screen1 || { cat screen1; atf_fail "window size not passed"; }
 	grep -q "/home/dev/$p" screen1 || { cat screen1; atf_fail "not in the clone"; }
-	# a resize reaches the container
+	# a resize reaches the container: asked until it shows, for 10 s
 	tmux resize-window -t $sess -x 120 -y 40
-	sleep 1
-	tmux send-keys -t $sess 'stty size' Enter
-	sleep 1
-	tmux capture-pane -p -t $sess > screen2
+	i=0
+	while [ $i -lt 10 ]; do
+		tmux send-keys -t $sess 'stty size' Enter
+		jb_tmux_wait $sess screen2 "^40 120" 1 && break
+		i=$((i + 1))
+	done
 	grep -q "^40 120" screen2 || { cat screen2; atf_fail "resize not passed"; }
 	# Ctrl-C interrupts the command in the container, not jbctl
-	tmux send-keys -t $sess 'sleep 100' Enter
-	sleep 1
+	tmux send-keys -t $sess 'echo sleeping; sleep 100' Enter
+	jb_tmux_wait $sess screen3 "^sleeping" ||
+	    { cat screen3; atf_fail "the command did not start"; }
+	sleep 0.5
 	tmux send-keys -t $sess C-c
-	sleep 1
+	jb_tmux_wait $sess screen3 '^\^C' 5 || true
 	tmux send-keys -t $sess 'echo still-here; exit 7' Enter
-	sleep 2
-	tmux capture-pane -p -t $sess > screen3
+	jb_tmux_wait $sess screen3 "jbctl-exit=" || true
 	tmux kill-session -t $sess
 	grep -q "^still-here" screen3 || { cat screen3; atf_fail "Ctrl-C killed the session"; }
 	grep -q "jbctl-exit=7" screen3 || { cat screen3; atf_fail "exit status not passed"; }

@@ -52,15 +52,18 @@ config() {
 	chown $JB_OWNER repo/.jailbee/config.yaml
 }
 
-atf_test_case healthy cleanup
-healthy_head() {
+atf_test_case healthy_then_faults cleanup
+healthy_then_faults_head() {
 	atf_set descr "doctor on a healthy suite with a running container" \
 	    "and its declared forward: no FAIL, exit 0, every check named" \
-	    "in -o json (D1)"
+	    "in -o json; then on the same suite each injected fault gives" \
+	    "its FAIL and the fix, and exit 1: a 0644 token file, a dev uid" \
+	    "with no subuid range, a declared forward removed by hand, the" \
+	    "nft table deleted (D1)"
 	atf_set require.user root
 	atf_set timeout 300
 }
-healthy_body() {
+healthy_then_faults_body() {
 	setup
 	p=$(jb_prefix)
 	config <<EOC
@@ -68,6 +71,7 @@ host_ports:
   - {name: web, port: 18000, host_port: 18001}
 EOC
 	atf_check -o ignore -e match:"ready: $p-d" jbo repo new d
+	# healthy
 	atf_check -o match:"^PASS  processes" -o match:"^PASS  incusd +reachable: Incus [0-9]" \
 	    -o match:"^PASS  bridge" -o match:"^PASS  nft table" \
 	    -o match:"^PASS  subuid" -o match:"^PASS  base image" \
@@ -80,25 +84,6 @@ EOC
 		atf_check -o inline:"PASS\n" status_of "$c"
 	done
 	atf_check -o inline:"0\n" jq '[.checks[] | select(.status == "FAIL")] | length' doctor.json
-}
-healthy_cleanup() { cleanup; }
-
-atf_test_case faults cleanup
-faults_head() {
-	atf_set descr "each injected fault gives its FAIL and the fix, and" \
-	    "exit 1: a 0644 token file, a dev uid with no subuid range, a" \
-	    "declared forward removed by hand, the nft table deleted (D1)"
-	atf_set require.user root
-	atf_set timeout 300
-}
-faults_body() {
-	setup
-	p=$(jb_prefix)
-	config <<EOC
-host_ports:
-  - {name: web, port: 18000, host_port: 18001}
-EOC
-	atf_check -o ignore -e match:"ready: $p-d" jbo repo new d
 	# a token file others may read
 	l=ownerhome/.config/jailbee/repos
 	mkdir -p $l
@@ -131,7 +116,7 @@ EOC
 	atf_check -o match:"missing from the kernel" jq -r \
 	    '.checks[] | select(.check == "nft table") | .detail' doctor.json
 }
-faults_cleanup() { cleanup; }
+healthy_then_faults_cleanup() { cleanup; }
 
 atf_test_case mount_roots cleanup
 mount_roots_head() {
@@ -171,7 +156,6 @@ EOC
 mount_roots_cleanup() { cleanup; }
 
 atf_init_test_cases() {
-	atf_add_test_case healthy
-	atf_add_test_case faults
+	atf_add_test_case healthy_then_faults
 	atf_add_test_case mount_roots
 }

@@ -208,11 +208,12 @@ refusals_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
 atf_test_case hostile cleanup
 hostile_head() {
-	atf_set descr "what a container plants runs nowhere on the host: a" \
-	    "hook and core.fsmonitor in its repo, a filter and a diff driver" \
-	    "its .gitattributes names, a hooks directory it commits for a" \
-	    "host that uses one, a .gitmodules update command; a new" \
-	    "submodule is skipped with a warning and the rest transfers"
+	atf_set descr "what a container plants runs nowhere on the host," \
+	    "where plain git runs each: core.fsmonitor a mount-mode container" \
+	    "writes in the host's .git, a filter and a diff driver its" \
+	    ".gitattributes names, a hooks directory it commits for a host" \
+	    "that uses one, a .gitmodules update command; a new submodule is" \
+	    "skipped with a warning and the rest transfers"
 	atf_set require.user root
 	atf_set timeout 600
 }
@@ -229,14 +230,15 @@ hostile_body() {
 	hg repo config filter.evil.clean cat
 	hg repo config diff.evil.textconv "sh -c 'touch $m-textconv; cat \$1' -"
 	hg repo config core.hooksPath .githooks
-	# the container plants what it can in its own repo ...
+	# a mount-mode container of the repo writes the host's .git/config:
+	# an fsmonitor command, which host git runs whenever it reads the
+	# index (pull and checkout do)
 	d=/home/dev/$p
+	atf_check -e ignore jbo repo new --mount mnt
+	atf_check in_ctr $p-mnt git -C $d config core.fsmonitor "touch $m-fsmonitor"
+	atf_check -o inline:"touch $m-fsmonitor\n" hg repo config core.fsmonitor
+	# the container plants what it can in its commits ...
 	in_ctr $c sh -c "
-	    printf '#!/bin/sh\ntouch $m-hook\n' > $d/.git/hooks/post-merge &&
-	    cp $d/.git/hooks/post-merge $d/.git/hooks/post-checkout &&
-	    cp $d/.git/hooks/post-merge $d/.git/hooks/reference-transaction &&
-	    chmod +x $d/.git/hooks/* &&
-	    git -C $d config core.fsmonitor 'touch $m-fsmonitor' &&
 	    mkdir -p $d/.githooks &&
 	    printf '#!/bin/sh\ntouch $m-treehook\n' > $d/.githooks/post-merge &&
 	    cp $d/.githooks/post-merge $d/.githooks/post-checkout &&
@@ -253,9 +255,23 @@ hostile_body() {
 	atf_check -o ignore -e ignore jbo repo git pull work
 	atf_check -o inline:"payload\n" cat repo/payload
 	atf_check -o ignore -e ignore jbo repo git checkout work --as again
-	for w in filter textconv hook fsmonitor treehook; do
+	for w in filter textconv fsmonitor treehook; do
 		[ ! -e $m-$w ] || atf_fail "the container's $w ran on the host"
 	done
+	# control: plain host git, with the same configuration and tree,
+	# runs each of them
+	atf_check -o ignore -e ignore hg repo status
+	rm -f repo/payload
+	atf_check -o ignore -e ignore hg repo checkout -- payload
+	atf_check -o ignore -e ignore env TMPDIR=/tmp hg repo diff \
+	    refs/jailbee/work/work~1 refs/jailbee/work/work -- payload
+	atf_check -o ignore -e ignore hg repo checkout -q -b probe
+	for w in filter textconv fsmonitor treehook; do
+		[ -e $m-$w ] || atf_fail "control: plain git did not run $w"
+		rm -f $m-$w
+	done
+	atf_check -o ignore -e ignore hg repo checkout -q main
+	atf_check hg repo config --unset core.fsmonitor
 
 	# a new submodule: skipped with a warning, the rest transfers
 	in_ctr $c sh -c "cd $d &&

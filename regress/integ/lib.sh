@@ -247,3 +247,18 @@ jb_audit_count() {
 	jq -c "$@" "select($_c)" state/audit.jsonl 2>/dev/null | wc -l |
 	    tr -d ' '
 }
+
+# jb_tmux_wait SESSION FILE ERE [SECONDS]: the screen of tmux session
+# SESSION, captured into FILE every 0.2 s until a line of it matches the
+# extended regular expression ERE (0), or SECONDS (default 30) pass (1,
+# FILE holding the last capture for the caller's own check and message)
+jb_tmux_wait() {
+	_n=$(( ${4:-30} * 5 ))
+	while :; do
+		tmux capture-pane -p -t "$1" > "$2"
+		grep -Eq "$3" "$2" && return 0
+		_n=$((_n - 1))
+		[ $_n -gt 0 ] || return 1
+		sleep 0.2
+	done
+}

@@ -35,6 +35,18 @@ config() {
 
 has_device() { incus config device list "$1" | grep -qx "$2"; }
 
+# holds WHAT: how many attach holds before WHAT jailbeed.log tells of
+holds() { grep -c "test switch: an attach held .* before $1" jailbeed.log; }
+# held N WHAT: wait until there are more than N of them (10 s at most)
+held() {
+	_i=0
+	while [ "$(holds "$2")" -le "$1" ]; do
+		_i=$((_i + 1))
+		[ $_i -lt 200 ] || atf_fail "no attach held before $2"
+		sleep 0.05
+	done
+}
+
 atf_test_case host_mounts_ro_rw cleanup
 host_mounts_ro_rw_head() {
 	atf_set descr "host_mounts: a read-only one refuses writes, for" \
@@ -274,8 +286,12 @@ EOC
 	atf_check -e ignore jbo repo mount creds s --for 4s
 	atf_check -o match:"^$p-s creds [0-9]+$" cat state/mounts/deadlines
 	atf_check -o inline:"600\n" stat -c %a state/mounts/deadlines
+	until=$(awk -v c=$p-s '$1 == c { print $3 }' state/mounts/deadlines)
+	[ "$until" -le $(( $(date +%s) + 5 )) ] ||
+	    atf_fail "deadline $until is not within 4 s"
 	jb_cleanup
-	sleep 5
+	# down until the deadline has passed
+	while [ "$(date +%s)" -le "$until" ]; do sleep 0.2; done
 	has_device $p-s optional-creds || atf_fail "detached while down?"
 	jb_start
 	jb_tools
@@ -299,9 +315,9 @@ symlink_swap_head() {
 	atf_set timeout 300
 }
 symlink_swap_body() {
-	# test builds hold each attach 2 s before the device is added and
-	# 2 s before it is verified
-	JB_TEST_MOUNT_DELAY_MS=2000
+	# the test switch holds each attach 1 s before the device is added
+	# and 1 s before it is verified, and logs when each hold starts
+	JB_TEST_MOUNT_DELAY_MS=1000
 	export JB_TEST_MOUNT_DELAY_MS
 	setup
 	w=$(pwd)
@@ -316,9 +332,10 @@ optional_mounts:
 EOC
 	atf_check -e ignore jbo repo new x
 	# swapped to a symlink and left so
+	n=$(holds "adding the device")
 	jbo repo mount creds x --for 1h > out1 2>&1 &
 	bg=$!
-	sleep 1
+	held $n "adding the device"
 	mv "$w/creds" "$w/creds.real"
 	ln -s "$w/secret" "$w/creds"
 	wait $bg && atf_fail "the mount of a swapped path succeeded"
@@ -329,12 +346,14 @@ EOC
 	rm "$w/creds"
 	mv "$w/creds.real" "$w/creds"
 	# swapped to a symlink for the attach, swapped back before the check
+	n=$(holds "adding the device")
+	v=$(holds "verifying it")
 	jbo repo mount creds x --for 1h > out2 2>&1 &
 	bg=$!
-	sleep 1
+	held $n "adding the device"
 	mv "$w/creds" "$w/creds.real"
 	ln -s "$w/secret" "$w/creds"
-	sleep 2.2
+	held $v "verifying it"
 	rm "$w/creds"
 	mv "$w/creds.real" "$w/creds"
 	wait $bg && atf_fail "the mount of a path swapped and back succeeded"
@@ -543,8 +562,10 @@ gpg_mounts_body() {
 	p=$(jb_prefix)
 	u=$(id -u $JB_OWNER)
 	home=$(getent passwd $JB_OWNER | cut -d: -f6)
-	[ -e "$home" ] && atf_skip "$home exists: not ours to change"
-	[ -e /run/user/$u ] && atf_skip "/run/user/$u exists: not ours"
+	[ ! -e "$home" ] ||
+	    atf_fail "$home exists: the case makes the test owner's home and removes it, so it needs none there (remove $home)"
+	[ ! -e /run/user/$u ] ||
+	    atf_fail "/run/user/$u exists: the case makes it and removes it, so it needs none there (remove /run/user/$u)"
 	echo "$home" > made-home
 	mkdir -p "$home/.gnupg" /run/user/$u/gnupg
 	echo keyring > "$home/.gnupg/pubring.kbx"
@@ -603,7 +624,8 @@ ssh_shared_body() {
 	setup
 	p=$(jb_prefix)
 	home=$(getent passwd $JB_OWNER | cut -d: -f6)
-	[ -e "$home" ] && atf_skip "$home exists: not ours to change"
+	[ ! -e "$home" ] ||
+	    atf_fail "$home exists: the case makes the test owner's home and removes it, so it needs none there (remove $home)"
 	echo "$home" > made-home
 	mkdir -p "$home/.ssh/config.d/sub" other
 	echo "Host gh" > "$home/.ssh/config"

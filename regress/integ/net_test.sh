@@ -488,6 +488,63 @@ ls_net_body() {
 }
 ls_net_cleanup() { cleanup; }
 
+atf_test_case start_with_table cleanup
+start_with_table_head() {
+	atf_set descr "jb-netd starting where a table inet jailbee is" \
+	    "already, written by another or emptied, says so and replaces it" \
+	    "whole by the recorded policy; when the kernel refuses that" \
+	    "policy at start, every container stays refused and the log says" \
+	    "why (N1)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+start_with_table_body() {
+	setup "$NH_WWW:8080"
+	c=$(jb_prefix)-st
+	id=$(echo "$c" | tr - _)
+	atf_check -e match:"ready: $c" jbo repo new st
+	route "$c"
+	atf_check -o match:"hello 8080" ctr_http "$c" $NH_WWW 8080
+	jb_cleanup
+	rm -f jailbeed.pid
+	# another's table of the same name: one chain that accepts all
+	atf_check nft delete table inet jailbee
+	atf_check nft add table inet jailbee
+	atf_check nft add chain inet jailbee foreign \
+	    '{ type filter hook forward priority -10; policy accept; }'
+	atf_check nft add rule inet jailbee foreign accept
+	jb_start
+	jb_tools
+	atf_check -o match:"jb-netd: table inet jailbee found at start with 1 chain\(s\): replaced whole by the policy of the 1 recorded container\(s\)" \
+	    cat jailbeed.log
+	atf_check -s not-exit:0 -e ignore nft list chain inet jailbee foreign
+	atf_check -o match:"reject" nft list chain inet jailbee "strict_$id"
+	atf_check -o match:"hello 8080" ctr_http "$c" $NH_WWW 8080
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8081
+	jb_cleanup
+	rm -f jailbeed.pid
+
+	# an emptied table, and the kernel refuses the recorded policy at
+	# start (test hook): the table jb-netd installs holds no container,
+	# so every container is refused, the allowed host too
+	atf_check nft delete table inet jailbee
+	atf_check nft add table inet jailbee
+	touch state/netd/testhook-refuse-nft
+	jb_start
+	jb_tools
+	[ -f state/netd/testhook-refuse-nft.fired ] ||
+	    atf_fail "the test hook never fired"
+	atf_check -o match:"jb-netd: table inet jailbee found at start with 0 chain\(s\)" \
+	    -o match:"jb-netd: the recorded containers cannot be enforced \(.+\): every container stays refused" \
+	    cat jailbeed.log
+	atf_check -s not-exit:0 -e ignore nft list chain inet jailbee "strict_$id"
+	# no chain of its own: the bridge's refusal of unknown sources
+	atf_check -s not-exit:0 -e match:"No route to host" \
+	    -e not-match:"too slow" ctr_prompt "$c" $NH_WWW 8080
+}
+start_with_table_cleanup() { cleanup; }
+
 atf_test_case nft_refused cleanup
 nft_refused_head() {
 	atf_set descr "a failing nft transaction leaves the container" \
@@ -748,6 +805,7 @@ atf_init_test_cases() {
 	atf_add_test_case strict_allowlist
 	atf_add_test_case bad_entry
 	atf_add_test_case fail_closed_restart
+	atf_add_test_case start_with_table
 	atf_add_test_case nft_refused
 	atf_add_test_case strict_refused
 	atf_add_test_case ipv6_dropped

@@ -18,7 +18,11 @@
 # nethosts.sh runs it inside its network namespace).  An HTTP server on
 # two ports answering "hello PORT from ADDR" (ADDR the address it was
 # reached at, so a test sees which of a rotating name's addresses it got),
-# and a TCP echo on port 7.  Every socket listens on all addresses.
+# a TCP echo on port 7, and a UDP echo on ports 9998 and 9999 that
+# answers "udp PORT: DATA" and logs "udp PORT got DATA" (so a test sees a
+# datagram that never arrived).  Every TCP socket listens on all
+# addresses; the UDP ones on the address given as the first argument
+# (the echo host's), so that an answer leaves from the address asked.
 
 import socket
 import socketserver
@@ -53,15 +57,29 @@ class Echo(socketserver.BaseRequestHandler):
             self.request.sendall(data)
 
 
+class UdpEcho(socketserver.BaseRequestHandler):
+    def handle(self):
+        data, sock = self.request
+        port = sock.getsockname()[1]
+        text = data.decode(errors="replace").strip()
+        sys.stdout.write("udp %d got %s\n" % (port, text))
+        sys.stdout.flush()
+        sock.sendto(("udp %d: %s\n" % (port, text)).encode(),
+                    self.client_address)
+
+
 class Server(socketserver.ThreadingTCPServer):
     allow_reuse_address = True
     daemon_threads = True
 
 
 def main():
+    udp = sys.argv[1] if len(sys.argv) > 1 else "0.0.0.0"
     servers = [Server(("0.0.0.0", 8080), Hello),
                Server(("0.0.0.0", 8081), Hello),
-               Server(("0.0.0.0", 7), Echo)]
+               Server(("0.0.0.0", 7), Echo),
+               socketserver.ThreadingUDPServer((udp, 9998), UdpEcho),
+               socketserver.ThreadingUDPServer((udp, 9999), UdpEcho)]
     for s in servers:
         threading.Thread(target=s.serve_forever, daemon=True).start()
     sys.stdout.write("ready\n")

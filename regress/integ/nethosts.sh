@@ -112,7 +112,7 @@ nh_up() {
 	ip route add 198.19.2.0/24 via "$NH_PEER" dev "$NH_VETH"
 	# ip netns exec runs the program in its own place: $! is its pid
 	ip netns exec "$NH_NS" python3 \
-	    "$(atf_config_get srcdir)/regress/integ/nethosts.py" \
+	    "$(atf_config_get srcdir)/regress/integ/nethosts.py" "$NH_ECHO" \
 	    > nethosts.log 2>&1 &
 	echo $! >> nethosts.pids
 	cat > dnsmasq.conf <<EOD

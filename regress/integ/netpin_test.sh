@@ -212,10 +212,11 @@ www.test:8080
 	atf_check -o match:"^hello 8080 from $NH_WWW2" \
 	    ctr_get "$c" $NH_WWW2 8080
 
-	# and the refresh every minute finds a rotation by itself
+	# and the refresh every minute (10 s under the test switch) finds a
+	# rotation by itself
 	echo "$NH_BARE rot.test" > rot.hosts
 	kill -HUP "$(cat dnsmasq.pid)"
-	wait_block "$c" "$NH_BARE rot.test" 75
+	wait_block "$c" "$NH_BARE rot.test" 25
 	atf_check -o match:"^hello 8080 from $NH_BARE" \
 	    ctr_get "$c" $NH_BARE 8080
 	atf_check -o match:"$NH_ROT1 rot.test" -o match:"$NH_ROT2 rot.test" \

@@ -501,6 +501,23 @@ EOC
 	    ctr_netns $p-n "$(pwd)/dnsq" -t $NH_DNS www.test
 	atf_check -o ignore -e ignore in_ctr $p-n nc -z -w 3 $NH_WWW 8081
 	atf_check -o ignore -e ignore in_ctr $p-n nc -z -w 3 $NH_WWW2 8080
+	# the /udp entry passes real datagrams both ways; the test host's
+	# other UDP port, which answers the same, stays refused
+	atf_check -o inline:"udp 9999: pasted\n" -e ignore \
+	    in_ctr $p-n sh -c "echo pasted | nc -u -w 2 $NH_ECHO 9999"
+	grep -q "^udp 9999 got pasted\$" nethosts.log ||
+	    atf_fail "the datagram to $NH_ECHO:9999 never arrived"
+	atf_check -s ignore -o empty -e ignore \
+	    in_ctr $p-n sh -c "echo other | nc -u -w 2 $NH_ECHO 9998"
+	grep -q "^udp 9998 got" nethosts.log &&
+	    atf_fail "a datagram to $NH_ECHO:9998 went through"
+	# the host does answer on 9998: what stopped it was the allowlist
+	atf_check -o inline:"udp 9998: direct\n" python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.settimeout(5)
+s.sendto(b"direct\n", (sys.argv[1], 9998))
+sys.stdout.write(s.recv(100).decode())' $NH_ECHO
 }
 refused_conns_cleanup() { cleanup; }
 

@@ -46,16 +46,78 @@ status_shows_sandbox_body() {
 	for p in jailbeed jb-reaper jb-incus jb-netd jb-mountd jb-sshd jb-gitd; do
 		sb=$(jq -r ".processes[] | select(.name == \"$p\") | .sandbox" s.json)
 		echo "$p: $sb"
-		case $sb in
-		*seccomp*landlock*) ;;
-		*) atf_fail "$p: sandbox summary lacks seccomp and landlock: $sb" ;;
-		esac
+		# enforced: a ruleset with its rules, never "not enforced"
+		# nor "landlock unavailable" (jb-gitd's is its workers')
+		if [ $p = jb-gitd ]; then
+			want='^seccomp: [0-9]+ calls.*, kill; landlock: per worker(;|$)'
+		else
+			want='^seccomp: [0-9]+ calls.*, kill; landlock abi [1-9]: [0-9]+ ro, [0-9]+ rw, [0-9]+ exec'
+		fi
+		echo "$sb" | grep -Eq "$want" ||
+		    atf_fail "$p: sandbox summary does not say an enforced seccomp and landlock: $sb"
 		pid=$(jq -r ".processes[] | select(.name == \"$p\") | .pid" s.json)
 		atf_check -o inline:"2\n" awk '$1 == "Seccomp:" { print $2 }' \
 		    /proc/$pid/status
 	done
 }
 status_shows_sandbox_cleanup() { jb_cleanup; }
+
+atf_test_case older_abi cleanup
+older_abi_head() {
+	atf_set descr "capped to Landlock ABI 1, 2 and 3 (as on an older" \
+	    "kernel, Debian 12's 6.1 has 2), the suite starts, jbctl status" \
+	    "says the ABI used and what it cannot restrict, and what that" \
+	    "ABI can refuse is still refused"
+	atf_set require.user root
+}
+older_abi_body() {
+	jb_users
+	jb_bin
+	jb_conf
+	# a value that is no ABI stops jailbeed before anything starts (a
+	# jailbeed that took it would serve on: timeout ends it, 124)
+	JB_TEST_LANDLOCK_ABI=9 atf_check -s exit:2 \
+	    -e inline:"jailbeed: JB_TEST_LANDLOCK_ABI=9: not a Landlock ABI; give one from 1 to 7, or unset it\n" \
+	    timeout 10 "$(jb_build)/jailbeed" -T -d -f jailbeed.yaml
+	kabi=$(python3 -c 'import ctypes; l = ctypes.CDLL(None, use_errno=True);
+print(l.syscall(444, None, 0, 1))')
+	[ "$kabi" -ge 4 ] ||
+	    atf_fail "this kernel has Landlock ABI $kabi: the case needs 4 or later to cap below"
+	mkdir -p home
+	echo secret > home/secret
+	chown -R $JB_OWNER home
+	chmod 0755 home
+	chmod 0644 home/secret
+	for cap in 1 2 3; do
+		JB_TEST_LANDLOCK_ABI=$cap
+		export JB_TEST_LANDLOCK_ABI
+		jb_start
+		unset JB_TEST_LANDLOCK_ABI
+		attempt_tool
+		jbctl status > status.txt
+		cat status.txt
+		case $cap in
+		1|2) miss="truncate, tcp, device ioctl, signals, abstract unix" ;;
+		3) miss="tcp, device ioctl, signals, abstract unix" ;;
+		esac
+		# six processes lock down in place, each at the capped ABI
+		atf_check -o inline:"6\n" awk -v w="landlock abi $cap (kernel $kabi, capped for a test): " \
+		    -v m="; cannot restrict at this abi: $miss" '
+		    /^LOCK-DOWN/ { on = 1; next }
+		    on && index($0, w) && index($0, m) { n++ }
+		    END { print n }' status.txt
+		# what every ABI restricts is still refused, by Landlock
+		atf_check -o match:"^denied: read $(pwd)/home/secret: Permission denied" \
+		    bin/attempt jb-netd read "$(pwd)/home/secret"
+		atf_check -o match:"^denied: write /etc/jailbee-was-here: Permission denied" \
+		    bin/attempt jailbeed write /etc/jailbee-was-here
+		[ ! -e /etc/jailbee-was-here ] || atf_fail "jailbeed wrote a file"
+		still_serving
+		jb_cleanup
+		rm -f jailbeed.pid
+	done
+}
+older_abi_cleanup() { jb_cleanup; rm -f /etc/jailbee-was-here; }
 
 atf_test_case sshd_confined cleanup
 sshd_confined_head() {
@@ -230,6 +292,7 @@ test_switch_cleanup() { jb_cleanup; }
 
 atf_init_test_cases() {
 	atf_add_test_case status_shows_sandbox
+	atf_add_test_case older_abi
 	atf_add_test_case sshd_confined
 	atf_add_test_case netd_confined
 	atf_add_test_case mountd_read_only

@@ -91,7 +91,8 @@ status_privileges_body() {
 	# and below it, what each lock-down enforces (jb-gitd's Landlock is
 	# its workers', one checkout each)
 	atf_check -o inline:"6\n" awk '/^LOCK-DOWN/ { on = 1; next }
-	    on && /seccomp: .* kill; landlock abi/ { n++ } END { print n }' status.txt
+	    on && /seccomp: .* kill; landlock abi [1-9][^:]*: [0-9]+ ro, [0-9]+ rw, / { n++ }
+	    END { print n }' status.txt
 	atf_check -o match:"seccomp: .* kill; landlock: per worker" \
 	    grep jb-gitd status.txt
 }
@@ -383,7 +384,7 @@ install_prefix_head() {
 install_prefix_body() {
 	src=$(atf_config_get srcdir)
 	p=$(pwd)/opt
-	atf_check -o ignore -e ignore make -C "$src" O="$(pwd)/b" PREFIX="$p" \
+	atf_check -o ignore -e ignore make -j"$(nproc)" -C "$src" O="$(pwd)/b" PREFIX="$p" \
 	    SYSCONFDIR="$(pwd)/etc" UNITDIR="$(pwd)/unit" all install
 	for f in sbin/jailbeed bin/jbctl libexec/jailbee/jb-incus \
 	    libexec/jailbee/jb-netd libexec/jailbee/jb-mountd \

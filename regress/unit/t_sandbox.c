@@ -33,6 +33,7 @@
 
 #include "log.h"
 #include "sandbox.h"
+#include "testhook.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define T_ASAN	1
@@ -577,6 +578,23 @@ distinct_calls(const int *extra, size_t nextra)
 	return n;
 }
 
+/*
+ * The Landlock part of a summary at ABI abi: what it restricts, then by
+ * name what it cannot.
+ */
+static void
+want_landlock(char *buf, size_t len, int abi, const char *capped,
+    const char *paths, const char *tcp)
+{
+	(void)snprintf(buf, len, "landlock abi %d%s: %s%s%s%s%s%s%s", abi,
+	    capped, paths, abi >= 4 ? tcp : "",
+	    abi >= 6 ? ", scoped abstract unix+signal" : "",
+	    abi < 6 ? "; cannot restrict at this abi: " : "",
+	    abi < 3 ? "truncate, " : "", abi < 4 ? "tcp, " : "",
+	    abi < 5 ? "device ioctl, signals, abstract unix" :
+	    abi < 6 ? "signals, abstract unix" : "");
+}
+
 ATF_TC_WITHOUT_HEAD(summary);
 ATF_TC_BODY(summary, tc)
 {
@@ -614,11 +632,8 @@ ATF_TC_BODY(summary, tc)
 	if (abi == -1)
 		(void)snprintf(ll, sizeof(ll), "landlock unavailable");
 	else
-		(void)snprintf(ll, sizeof(ll), "landlock abi %d: 1 ro, 1 rw, 0 exec, "
-		    "%s, %s", abi, abi >= 4 ? "tcp connect 443,8443" :
-		    "tcp unrestricted (abi < 4)", abi >= 6 ?
-		    "scoped abstract unix+signal" :
-		    "signals and abstract unix unscoped");
+		want_landlock(ll, sizeof(ll), abi, "",
+		    "1 ro, 1 rw, 0 exec", ", tcp connect 443,8443");
 	/* + 1: socket(2), allowed for the listed families */
 	n = distinct_calls(calls, sizeof(calls) / sizeof(calls[0])) + 1;
 	(void)snprintf(want, sizeof(want), "seccomp: %zu calls, socket "
@@ -629,6 +644,98 @@ ATF_TC_BODY(summary, tc)
 		    "got \"%s\", want \"%s; asan build: ...\"", got, want);
 	else
 		ATF_CHECK_STREQ(got, want);
+}
+
+/*
+ * A test cap on the ABI (SANDBOX_ABI_CAP_ENV, test switch only): the
+ * sandbox restricts what that ABI can and says so; what only a later ABI
+ * restricts is left open, as on an older kernel.
+ */
+
+static const int cap_calls[] = { SCMP_SYS(openat), SCMP_SYS(truncate),
+    SCMP_SYS(connect) };
+
+static int
+child_cap(struct t_arg *a)
+{
+	char	summary[512], val[2] = { (char)('0' + a->port[2]), '\0' };
+	size_t	len;
+	int	open_tcp, open_trunc;
+
+	if (a->port[2] != 0)
+		CHECK(1, setenv(SANDBOX_ABI_CAP_ENV, val, 1) == 0);
+	sandbox_apply(&a->sb, summary, sizeof(summary));
+	len = strlen(summary) + 1;
+	CHECK(2, write(a->fd, summary, len) == (ssize_t)len);
+	/* refused at every ABI: a file beneath no rule */
+	CHECK(3, open("out", O_RDONLY) == -1 && errno == EACCES);
+	CHECK(4, open("ro/f", O_WRONLY) == -1 && errno == EACCES);
+	/* ABI 3 restricts truncate, ABI 4 tcp connect */
+	open_trunc = truncate("ro/f", 0) == 0;
+	open_tcp = tcp_try(0, a->port[0]) == 0;
+	CHECK(5, open_trunc == (a->port[1] < 3));
+	CHECK(6, open_tcp == (a->port[1] < 4));
+	return 0;
+}
+
+ATF_TC_WITHOUT_HEAD(abi_cap);
+ATF_TC_BODY(abi_cap, tc)
+{
+	static const char *const ro[] = { "ro", NULL };
+	static const char *const rw[] = { "rw", NULL };
+	static const uint16_t	 conn[] = { 1 };
+	static const int	 inet[] = { AF_INET };
+	struct t_arg		 a;
+	char			 got[512], ll[256], capped[64], what[32];
+	int			 p[2], st, kabi, cap, used, l, n;
+
+	ATF_REQUIRE_MSG((kabi = sandbox_landlock_abi()) >= 1,
+	    "this kernel has no Landlock: nothing to cap");
+	ATF_REQUIRE(mkdir("ro", 0755) == 0 && mkdir("rw", 0755) == 0);
+	write_file("out", "secret");
+	l = listener(&a.port[0], 1);
+	for (n = 0; n < 8; n++) {
+		uint16_t	port = a.port[0];
+
+		cap = n % 4;
+		jb_testing = n >= 4;
+
+		write_file("ro/f", "hello");
+		t_init(&a);
+		a.port[0] = port;
+		a.sb.ro_paths = ro;
+		a.sb.rw_paths = rw;
+		a.sb.tcp_connect = conn;
+		a.sb.ntcp_connect = 1;
+		a.sb.socket_families = inet;
+		a.sb.nsocket_families = 1;
+		a.sb.syscalls = cap_calls;
+		a.sb.nsyscalls = sizeof(cap_calls) / sizeof(cap_calls[0]);
+		/* without the test switch the variable is ignored */
+		used = jb_testing && cap != 0 && cap < kabi ? cap : kabi;
+		a.port[1] = used;
+		a.port[2] = cap;
+		ATF_REQUIRE(pipe(p) == 0);
+		a.fd = p[1];
+		st = run_child(child_cap, &a, -1);
+		close(p[1]);
+		read_all(p[0], got, sizeof(got));
+		close(p[0]);
+		(void)snprintf(what, sizeof(what), "cap %d%s", cap,
+		    jb_testing ? " -T" : "");
+		EXPECT_EXIT(st, 0, what);
+		if (used != kabi)
+			(void)snprintf(capped, sizeof(capped), " (kernel %d, "
+			    "capped for a test)", kabi);
+		else
+			capped[0] = '\0';
+		want_landlock(ll, sizeof(ll), used, capped,
+		    "1 ro, 1 rw, 0 exec", ", tcp connect 1");
+		ATF_CHECK_MSG(strstr(got, ll) != NULL,
+		    "%s: \"%s\" not in \"%s\"", what, ll, got);
+	}
+	jb_testing = 0;
+	close(l);
 }
 
 /*
@@ -793,6 +900,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, debug_mode);
 	ATF_TP_ADD_TC(tp, summary);
 	ATF_TP_ADD_TC(tp, signal_scope);
+	ATF_TP_ADD_TC(tp, abi_cap);
 	ATF_TP_ADD_TC(tp, glibc_at_scale);
 	ATF_TP_ADD_TC(tp, sanitizer_reports);
 	return atf_no_error();
