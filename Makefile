@@ -121,9 +121,10 @@ JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/resolver.c jb-netd/netd_ct.c jb-netd/netd_repos.c \
 		   jb-netd/pool.c jb-netd/netd_pool.c \
 		   jb-netd/resolver_tcp.c jb-netd/dnswire.c jb-netd/admitted.c \
-		   jb-netd/blocked.c
+		   jb-netd/blocked.c jb-netd/siphash.c
 JBNETD_SRCS	+= jb-netd/refused.c jb-netd/netd_refused.c
 JBNETD_SRCS	+= jb-netd/netd_store.c jb-netd/netd_deadline.c jb-netd/netd_egress.c
+JBNETD_SRCS	+= jb-netd/privnet.c jb-netd/upstream.c
 JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/gitdescribe.c jb-mountd/image.c \
 		   jb-mountd/mount.c jb-mountd/deadline.c jb-mountd/sshseed.c \
 		   jb-mountd/gitconf.c jb-mountd/gituser.c
@@ -169,6 +170,7 @@ FUZZERS		+= fuzz_sftppath fuzz_sftprec
 UNIT_TESTS	+= t_refused
 UNIT_TESTS	+= t_incusbound
 UNIT_TESTS	+= t_ctlrun
+UNIT_TESTS	+= t_privnet
 FUZZERS		+= fuzz_refused
 FUZZTIME	?= 20
 
@@ -266,11 +268,13 @@ $(O)/libincus.a: $(call objs,jb-incus/http_parse.c jb-incus/http_client.c jb-inc
 $(O)/libnetd.a: $(call objs,jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/netd_state.c jb-netd/netd_nft.c jb-netd/netd_repos.c \
 		   jb-netd/pool.c jb-netd/dnswire.c jb-netd/admitted.c \
-		   jb-netd/blocked.c)
+		   jb-netd/blocked.c jb-netd/siphash.c)
 	rm -f $@
 	ar rcs $@ $^
 # the refused-flows parser, for t_refused and fuzz_refused
 $(O)/libnetd.a: $(call objs,jb-netd/refused.c)
+# the ranges an answer does not open alone, for t_privnet
+$(O)/libnetd.a: $(call objs,jb-netd/privnet.c)
 $(O)/libmountd.a: $(call objs,jb-mountd/gitdescribe.c jb-mountd/image.c \
     jb-mountd/gitconf.c)
 	rm -f $@

@@ -295,6 +295,15 @@ audit_netd(struct imsg *imsg)
 		/* a name jb-netd kept: plain DNS, or "(not a DNS name)" */
 		audit_str(&r, "top", ev.top);
 		audit_num(&r, "top_count", (long long)ev.topcount);
+	} else if (strcmp(ev.kind, "dns-private") == 0) {
+		r.action = "net.dns-private";
+		r.decision = "refuse";
+		r.reason = "answer in a range that is not public";
+		audit_num(&r, "count", (long long)ev.count);
+		audit_num(&r, "answers", (long long)ev.distinct);
+		/* jb-netd's own "ADDR NAME", the name a plain DNS name */
+		audit_str(&r, "top", ev.top);
+		audit_num(&r, "top_count", (long long)ev.topcount);
 	} else if (strcmp(ev.kind, "conn-refused") == 0) {
 		r.action = "net.conn-refused";
 		r.decision = "refuse";

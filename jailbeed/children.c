@@ -91,10 +91,19 @@ children_spawn(void)
 	struct jb_child	*c;
 	char		 path[PATH_MAX], name[JB_NAME_MAX];
 	char		 mountdir[PATH_MAX];
-	char		*argv[24];
+	char		 privnets[JB_SSH_LIST_MAX * 20];
+	char		*argv[26];
 	int		 sp[2], i, argc;
 
 	mountdir_make(mountdir, sizeof(mountdir));
+	/* resolver.private_networks for jb-netd, comma-separated */
+	privnets[0] = '\0';
+	for (i = 0; i < env->conf.resolver_nprivate; i++) {
+		if (i > 0)
+			(void)strlcat(privnets, ",", sizeof(privnets));
+		(void)strlcat(privnets, env->conf.resolver_private[i],
+		    sizeof(privnets));
+	}
 
 	for (i = 0; i < PROC_MAX; i++) {
 		c = &children[i];
@@ -123,6 +132,10 @@ children_spawn(void)
 			if (env->conf.resolver_upstream[0] != '\0') {
 				argv[argc++] = "-U";
 				argv[argc++] = env->conf.resolver_upstream;
+			}
+			if (env->conf.resolver_nprivate > 0) {
+				argv[argc++] = "-P";
+				argv[argc++] = privnets;
 			}
 		}
 		if (i == PROC_SSHD) {

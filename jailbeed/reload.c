@@ -71,6 +71,8 @@ static const struct fixed_key {
 	F("remote.ssh.journal_keep", ssh_journal_keep),
 	F("remote.ssh.max_unauthenticated_per_source", ssh_max_unauth),
 	F("resolver.upstream", resolver_upstream),
+	F("resolver.private_networks", resolver_private),
+	F("resolver.private_networks", resolver_nprivate),
 	F("network.subnet", subnet),
 #undef F
 };

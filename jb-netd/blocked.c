@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "blocked.h"
+#include "siphash.h"
 
 /*
  * a plain DNS name, lowercased into out, that egress_allow would take as
@@ -49,17 +50,22 @@ plain(const char *name, char *out, size_t len)
 	    e.kind == EGRESS_NAME;
 }
 
+/*
+ * The chain of ctr's what: keyed (SipHash, a random key per table), since
+ * the container chooses every byte of what and could otherwise make all
+ * its names share one chain, and every refusal walk it
+ */
 static uint32_t
-hash(const char *ctr, const char *what)
+hash(const struct blocked *b, const char *ctr, const char *what)
 {
-	uint32_t	h = 2166136261u;
+	uint8_t	buf[JB_INSTANCE_MAX + 1 + EGRESS_NAME_MAX + 1];
+	size_t	n = strnlen(ctr, JB_INSTANCE_MAX), m;
 
-	for (; *ctr != '\0'; ctr++)
-		h = (h ^ (unsigned char)*ctr) * 16777619u;
-	h = (h ^ 0xff) * 16777619u;
-	for (; *what != '\0'; what++)
-		h = (h ^ (unsigned char)*what) * 16777619u;
-	return h & (BLOCKED_HASH - 1);
+	memcpy(buf, ctr, n);
+	buf[n++] = 0xff;
+	m = strnlen(what, EGRESS_NAME_MAX + 1);
+	memcpy(buf + n, what, m);
+	return (uint32_t)siphash24(b->key, buf, n + m) & (BLOCKED_HASH - 1);
 }
 
 static void
@@ -95,7 +101,7 @@ lru_push(struct blocked *b, int32_t i)
 static void
 chain_unlink(struct blocked *b, int32_t i)
 {
-	int32_t	*p = &b->head[hash(b->v[i].ctr, b->v[i].what)];
+	int32_t	*p = &b->head[hash(b, b->v[i].ctr, b->v[i].what)];
 
 	while (*p != -1 && *p != i)
 		p = &b->v[*p].hnext;
@@ -117,6 +123,8 @@ alloc(struct blocked *b)
 		b->v = NULL;
 		return -1;
 	}
+	/* random per table and process: a container cannot learn it */
+	arc4random_buf(b->key, sizeof(b->key));
 	for (i = 0; i < BLOCKED_HASH; i++)
 		b->head[i] = -1;
 	b->n = 0;
@@ -147,7 +155,7 @@ blocked_add(struct blocked *b, const char *ctr, const char *what,
 		return 0;
 	if (alloc(b) == -1)
 		return -1;
-	h = hash(ctr, what);
+	h = hash(b, ctr, what);
 	for (i = b->head[h]; i != -1; i = b->v[i].hnext) {
 		e = &b->v[i];
 		if (strcmp(e->what, what) == 0 && strcmp(e->ctr, ctr) == 0) {
@@ -243,8 +251,8 @@ blocked_forget(struct blocked *b, const char *ctr)
 	b->newest = b->oldest = -1;
 	for (k = 0; k < b->n; k++) {
 		j = (int32_t)k;
-		b->v[k].hnext = b->head[hash(b->v[k].ctr, b->v[k].what)];
-		b->head[hash(b->v[k].ctr, b->v[k].what)] = j;
+		b->v[k].hnext = b->head[hash(b, b->v[k].ctr, b->v[k].what)];
+		b->head[hash(b, b->v[k].ctr, b->v[k].what)] = j;
 		lru_push(b, j);
 	}
 	return gone;

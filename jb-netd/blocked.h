@@ -16,8 +16,9 @@
  * table is bounded: at most BLOCKED_MAX entries in all, the least
  * recently asked one giving way to a new one; a name that is not a
  * plain DNS name is counted as BLOCKED_ODD.  jb-netd keeps a second
- * table of the same kind for refused connections (blocked_add).  Pure:
- * no I/O, no clock.
+ * table of the same kind for refused connections (blocked_add).  The
+ * hash chains are keyed with a random key (SipHash), so names cannot be
+ * chosen to collide.  No I/O, no clock.
  */
 
 #ifndef JB_BLOCKED_H
@@ -50,6 +51,7 @@ struct blocked {
 	uint64_t		 evicted;	/* entries that gave way */
 	int32_t			*head;	/* BLOCKED_HASH chains, -1 empty */
 	int32_t			 newest, oldest;	/* -1 when empty */
+	uint8_t			 key[16];	/* the chains' hash key */
 };
 
 /*

@@ -141,3 +141,122 @@ dnswire_answer(const struct dnswire_query *q, int rcode,
 	}
 	return (int)off;
 }
+
+int
+dnswire_ask(uint16_t id, const char *name, uint16_t qtype, uint8_t *out,
+    size_t outlen)
+{
+	size_t		 off = DNSWIRE_HEADER, l;
+	const char	*p = name, *dot;
+
+	if (outlen < DNSWIRE_HEADER + 1 + 4)
+		return -1;
+	memset(out, 0, DNSWIRE_HEADER);
+	put16(out, id);
+	out[2] = 0x01;			/* recursion desired */
+	put16(out + 4, 1);
+	while (*p != '\0') {
+		dot = strchr(p, '.');
+		l = dot != NULL ? (size_t)(dot - p) : strlen(p);
+		if (l == 0 || l > 63 ||
+		    off - DNSWIRE_HEADER + 1 + l + 1 > DNSWIRE_NAME_MAX ||
+		    off + 1 + l + 1 + 4 > outlen)
+			return -1;
+		out[off++] = (uint8_t)l;
+		memcpy(out + off, p, l);
+		off += l;
+		p += l;
+		if (*p == '.' && *++p == '\0')
+			break;	/* one trailing dot: the root */
+	}
+	out[off++] = 0;
+	put16(out + off, qtype);
+	put16(out + off + 2, DNSWIRE_CLASS_IN);
+	return (int)(off + 4);
+}
+
+void
+dnswire_mix_case(char *name, const uint8_t *rnd, size_t rndlen)
+{
+	size_t	i;
+
+	for (i = 0; name[i] != '\0'; i++) {
+		char	c = name[i];
+		int	up = rndlen > 0 && (rnd[(i / 8) % rndlen] >> (i % 8) & 1);
+
+		if (c >= 'a' && c <= 'z' && up)
+			name[i] = (char)(c - 'a' + 'A');
+		else if (c >= 'A' && c <= 'Z' && !up)
+			name[i] = (char)(c - 'A' + 'a');
+	}
+}
+
+/* past the name at msg[off..len), compressed or not; 0 if malformed */
+static size_t
+name_skip(const uint8_t *msg, size_t len, size_t off)
+{
+	size_t	l;
+
+	for (;;) {
+		if (off >= len)
+			return 0;
+		l = msg[off];
+		if (l == 0)
+			return off + 1;
+		if ((l & 0xc0) == 0xc0)
+			return off + 2 <= len ? off + 2 : 0;
+		if ((l & 0xc0) != 0 || off + 1 + l > len)
+			return 0;
+		off += 1 + l;
+	}
+}
+
+int
+dnswire_reply_parse(const uint8_t *msg, size_t len, const uint8_t *ask,
+    size_t asklen, uint32_t *addrs, int max, int *naddrs, uint32_t *ttl)
+{
+	size_t		 qlen, off;
+	uint16_t	 an, type, class, rdlen, i;
+	uint32_t	 t, least = UINT32_MAX;
+	int		 rcode, n = 0;
+
+	*naddrs = 0;
+	*ttl = 0;
+	if (asklen < DNSWIRE_HEADER || len < asklen)
+		return -1;
+	qlen = asklen - DNSWIRE_HEADER;
+	/* ours: the id, a response, one question echoed byte for byte */
+	if (get16(msg) != get16(ask) || (msg[2] & 0x80) == 0 ||
+	    ((msg[2] >> 3) & 0x0f) != OPCODE_QUERY || get16(msg + 4) != 1 ||
+	    memcmp(msg + DNSWIRE_HEADER, ask + DNSWIRE_HEADER, qlen) != 0)
+		return -1;
+	rcode = msg[3] & 0x0f;
+	if (rcode != DNSWIRE_NOERROR)
+		return rcode;
+	an = get16(msg + 6);
+	off = asklen;
+	for (i = 0; i < an; i++) {
+		if ((off = name_skip(msg, len, off)) == 0 || off + 10 > len)
+			return DNSWIRE_SERVFAIL;
+		type = get16(msg + off);
+		class = get16(msg + off + 2);
+		t = (uint32_t)get16(msg + off + 4) << 16 | get16(msg + off + 6);
+		rdlen = get16(msg + off + 8);
+		off += 10;
+		if (off + rdlen > len)
+			return DNSWIRE_SERVFAIL;
+		if (type == DNSWIRE_TYPE_A && class == DNSWIRE_CLASS_IN &&
+		    rdlen == 4 && n < max) {
+			memcpy(&addrs[n++], msg + off, 4);
+			/* RFC 2181 8: a TTL with the top bit set is zero */
+			if (t > 0x7fffffffU)
+				t = 0;
+			if (t < least)
+				least = t;
+		}
+		off += rdlen;
+	}
+	*naddrs = n;
+	*ttl = n > 0 ? least : 0;
+	return DNSWIRE_NOERROR;
+}

@@ -75,6 +75,32 @@ int	dnswire_answer(const struct dnswire_query *q, int rcode,
 	    const uint32_t *addrs, int naddrs, uint32_t ttl, uint8_t *out,
 	    size_t outlen);
 
+/*
+ * The query jb-netd sends upstream: id, recursion desired, one question
+ * for name (text, one trailing dot allowed) of type qtype, class IN.
+ * Returns its length, or -1 if name is no DNS name or out is too small.
+ */
+int	dnswire_ask(uint16_t id, const char *name, uint16_t qtype,
+	    uint8_t *out, size_t outlen);
+/*
+ * DNS 0x20 (draft-vixie-dnsext-dns0x20): each letter of name made upper
+ * or lower case by one bit of rnd[0..rndlen), so that a reply must echo
+ * the question byte for byte, which a forger off the path cannot guess.
+ */
+void	dnswire_mix_case(char *name, const uint8_t *rnd, size_t rndlen);
+/*
+ * Read msg[0..len) as the reply to the query ask[0..asklen) (as
+ * dnswire_ask wrote it).  -1: not its reply (another id, not a response,
+ * the question not echoed byte for byte, case included): to be ignored.
+ * Else the reply's response code; for NOERROR up to max A records of
+ * class IN of the answer section go to addrs (network order) with
+ * *naddrs, and their least TTL to *ttl; SERVFAIL when the answer
+ * section is malformed.
+ */
+int	dnswire_reply_parse(const uint8_t *msg, size_t len,
+	    const uint8_t *ask, size_t asklen, uint32_t *addrs, int max,
+	    int *naddrs, uint32_t *ttl);
+
 /* the most an answer can take: header, question and every record */
 #define DNSWIRE_ANSWER_MAX	(DNSWIRE_HEADER + DNSWIRE_NAME_MAX + 4 + \
 				DNSWIRE_ANSWERS_MAX * 16)

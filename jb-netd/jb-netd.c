@@ -147,8 +147,10 @@ summary_fire(int fd, short event, void *arg)
 	size_t			 i;
 
 	size_t			 k;
-	static const char *const kinds[] = { "dns-refused", "conn-refused" };
-	struct blocked *const	 tables[] = { &resolver_blocked, &netd_refused };
+	static const char *const kinds[] = { "dns-refused", "conn-refused",
+	    "dns-private" };
+	struct blocked *const	 tables[] = { &resolver_blocked, &netd_refused,
+	    &resolver_private };
 
 	(void)netd_refused_drain(&cur, time(NULL));
 	for (i = 0; i < cur.n; i++)
@@ -643,7 +645,9 @@ block_send(struct child *c, uint32_t rid, const struct blocked_entry *e,
 	b.count = e->count;
 	b.first = e->first;
 	b.last = e->last;
-	if (strcmp(kind, "dns") != 0) {
+	if (strcmp(kind, "priv") == 0)
+		;	/* an address no entry is made for by a suggestion */
+	else if (strcmp(kind, "dns") != 0) {
 		memset(&r, 0, sizeof(r));
 		if (refused_unwhat(e->what, &r) == 0)
 			(void)refused_allow(&r, netd_pool_name_of(names,
@@ -670,6 +674,12 @@ netd_blocked(struct child *c, struct imsg *imsg)
 	for (i = 0; i < bl->n; i++)
 		if (strcmp(bl->v[i].ctr, q.name) == 0)
 			block_send(c, imsg_get_id(imsg), &bl->v[i], "dns",
+			    NULL, 0);
+	/* answers left out: "ADDR NAME", nothing to suggest */
+	bl = &resolver_private;
+	for (i = 0; i < bl->n; i++)
+		if (strcmp(bl->v[i].ctr, q.name) == 0)
+			block_send(c, imsg_get_id(imsg), &bl->v[i], "priv",
 			    NULL, 0);
 	/* what the kernel counted until now, then by name where known */
 	(void)netd_refused_drain(&cur, time(NULL));
@@ -828,11 +838,11 @@ main(int argc, char *argv[])
 	if (nreverted > 0 && state_save(&cur, err, sizeof(err)) == -1)
 		log_warnx("%s: %s", c.name, err);
 	/* after the table: until it exists no DNS is redirected here */
-	if (resolver_init(c.base, net.host, RESOLVER_PORT, a.upstream, &cur,
+	if (resolver_init(c.base, net.host, RESOLVER_PORT, a.upstream, a.privnets, &cur,
 	    err, sizeof(err)) == -1 || resolver_tcp_init(c.base, net.host,
 	    RESOLVER_PORT, err, sizeof(err)) == -1)
 		fatalx("%s: %s", c.name, err);
-	netd_pool_start(resolver_client());
+	netd_pool_start();
 	in.s_addr = htonl(net.host);
 	inet_ntop(AF_INET, &in, host, sizeof(host));
 	(void)snprintf(c.detail, sizeof(c.detail), "table inet %s on %s "

@@ -168,6 +168,7 @@ egress_repo(struct child *c, uint32_t rid, struct jb_netd_egress *q,
 	cur = next;
 	netd_repos_free(&repos);
 	repos = nrepos;
+	netd_pool_narrow(&cur);
 	for (i = 0; i < cur.n; i++)
 		if (strcmp(cur.v[i].repo, q->repo) == 0)
 			n++;
@@ -188,7 +189,9 @@ fail:
 /*
  * net egress add|rm|ls: the override joins or leaves the container's
  * list in one state_commit, so the table and the file change together
- * or not at all.  rm cuts new connections only, as strict does.
+ * or not at all.  rm cuts new connections only, as strict does: to the
+ * addresses of a name no longer allowed too, admitted through DNS or the
+ * pool (netd_nft_apply).
  */
 void
 netd_egress(struct child *c, struct imsg *imsg)

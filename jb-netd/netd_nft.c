@@ -187,17 +187,111 @@ applied_update(const struct netd_state *st)
 	applied = next;
 }
 
+/* the container name of the last applied state, or NULL */
+static struct netd_ctr *
+applied_find(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < applied.n; i++)
+		if (strcmp(applied.v[i].name, name) == 0)
+			return &applied.v[i];
+	return NULL;
+}
+
+/*
+ * For each container whose entries change: when an address admitted
+ * through DNS is no longer justified by an allowed name, its dynamic sets
+ * are to be emptied in the transaction (flush_dynamic) and what is still
+ * justified admitted again behind, each element for the life it had
+ * left: *text, to follow the delta.  -1 out of memory.
+ */
+static int
+narrowed(struct nftgen_container *c, const struct netd_state *st,
+    int64_t now, char **text, char *err, size_t errlen)
+{
+	struct admitted_kept	*kept;
+	struct netd_ctr		*o;
+	FILE			*f;
+	char			*buf = NULL, *one;
+	size_t			 len = 0, nkept, i, j;
+	int64_t			 left;
+	int			 r, failed = 0;
+
+	*text = NULL;
+	if ((f = open_memstream(&buf, &len)) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < st->n && !failed; i++) {
+		if ((o = applied_find(st->v[i].name)) == NULL ||
+		    entries_same(o, &st->v[i]))
+			continue;
+		r = admitted_keep(st->v[i].name, st->v[i].e, st->v[i].n, now,
+		    &kept, &nkept);
+		if (r == 0)
+			continue;
+		/* out of memory: emptied, nothing admitted again */
+		c[i].flush_dynamic = 1;
+		for (j = 0; j < nkept && !failed; j++) {
+			left = kept[j].until - now;
+			if (left < 1)
+				continue;
+			if (left > NFTGEN_TIMEOUT_MAX)
+				left = NFTGEN_TIMEOUT_MAX;
+			if (nftgen_admit(st->v[i].name, &kept[j].el, 1,
+			    (unsigned int)left, &one, err, errlen) == -1) {
+				failed = 1;
+				break;
+			}
+			fputs(one, f);
+			free(one);
+		}
+		free(kept);
+	}
+	if (fclose(f) != 0 || buf == NULL) {
+		free(buf);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (failed) {
+		free(buf);
+		return -1;
+	}
+	*text = buf;
+	return 0;
+}
+
+/* after the change: the records follow what the kernel now holds */
+static void
+admitted_follow(const struct netd_state *st)
+{
+	struct netd_ctr	*o;
+	size_t		 i, j;
+
+	for (i = 0; i < applied.n; i++) {
+		for (j = 0; j < st->n; j++)
+			if (strcmp(st->v[j].name, applied.v[i].name) == 0)
+				break;
+		if (j == st->n)
+			admitted_forget(applied.v[i].name);
+	}
+	for (i = 0; i < st->n; i++)
+		if ((o = applied_find(st->v[i].name)) != NULL &&
+		    !entries_same(o, &st->v[i]))
+			admitted_prune(st->v[i].name, st->v[i].e, st->v[i].n);
+}
+
 int
 netd_nft_apply(const struct nftgen_net *net, const struct netd_state *st,
     int fresh, char *err, size_t errlen)
 {
 	struct nftgen_container	*c = NULL, *old = NULL;
-	char			*text = NULL, *all = NULL;
+	struct timespec		 ts;
+	char			*text = NULL, *all = NULL, *again = NULL;
 	int			 rc = -1;
 
-	/* sets may be flushed or dropped: admit afresh from now on */
-	admitted_clear();
-
+	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
 	if ((c = containers_of(st, err, errlen)) == NULL)
 		return -1;
 	if (fresh || !have_applied) {
@@ -216,17 +310,33 @@ netd_nft_apply(const struct nftgen_net *net, const struct netd_state *st,
 		all = NULL;
 	} else {
 		/* only what changed: the cost of a change is its own */
-		if ((old = containers_of(&applied, err, errlen)) == NULL ||
+		if (narrowed(c, st, ts.tv_sec, &again, err, errlen) == -1 ||
+		    (old = containers_of(&applied, err, errlen)) == NULL ||
 		    nftgen_delta(net, old, applied.n, c, st->n, &text, err,
 		    errlen) == -1)
 			goto out;
+		/* in the same transaction: no moment with too little */
+		if (asprintf(&all, "%s%s", text, again) == -1) {
+			all = NULL;
+			snprintf(err, errlen, "out of memory");
+			goto out;
+		}
+		free(text);
+		text = all;
+		all = NULL;
 	}
 	if (run_change(&text, err, errlen) == -1)
 		goto out;
+	if (fresh || !have_applied)
+		/* the sets are new and empty */
+		admitted_clear();
+	else
+		admitted_follow(st);
 	applied_update(st);
 	have_applied = 1;
 	rc = 0;
 out:
+	free(again);
 	free(text);
 	free(old);
 	free(c);
@@ -300,12 +410,15 @@ netd_nft_mode(const struct nftgen_net *net, const char *name,
 }
 
 int
-netd_nft_admit(const char *name, const struct nftgen_elem *el, size_t n,
-    unsigned int timeout, char *err, size_t errlen)
+netd_nft_admit(const char *name, const struct nftgen_elem *el,
+    const char *const *names, size_t n, unsigned int timeout, char *err,
+    size_t errlen)
 {
 	struct nftgen_elem	*v;
 	struct timespec		 ts;
 	char			*text = NULL;
+	size_t			 k;
+	unsigned int		 t = timeout;
 	int			 rc = -1;
 
 	if (n == 0)
@@ -316,13 +429,15 @@ netd_nft_admit(const char *name, const struct nftgen_elem *el, size_t n,
 		return -1;
 	}
 	memcpy(v, el, n * sizeof(*v));
-	if ((n = admitted_filter(name, v, n, &timeout, ts.tv_sec)) == 0) {
-		free(v);
-		return 0;
-	}
-	if (nftgen_admit(name, v, n, timeout, &text, err, errlen) == 0 &&
-	    netd_nft_run(text, err, errlen) == 0) {
-		if (admitted_note(name, v, n, timeout, ts.tv_sec) == -1)
+	if ((k = admitted_filter(name, v, n, &t, ts.tv_sec)) == 0 ||
+	    (nftgen_admit(name, v, k, t, &text, err, errlen) == 0 &&
+	    netd_nft_run(text, err, errlen) == 0)) {
+		/*
+		 * every element under its name, those not sent too: another
+		 * name admitted them, and may stop being allowed first
+		 */
+		if (admitted_note(name, names, el, n, timeout, ts.tv_sec) ==
+		    -1)
 			log_warnx("out of memory noting admissions");
 		rc = 0;
 	}

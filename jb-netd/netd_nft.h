@@ -30,7 +30,10 @@ int	netd_nft_init(char *err, size_t errlen);
  * holds is not known): the table is dropped and made again in the same
  * transaction.  Else one delta transaction from the last applied state
  * (nftgen_delta), naming only the containers that changed.  Either way
- * all or nothing; on success st becomes the applied state.
+ * all or nothing; on success st becomes the applied state.  A container
+ * whose entries no longer justify an address admitted through DNS has
+ * its dynamic sets emptied in the same transaction, and the addresses
+ * names still allowed justify admitted again for the time they had left.
  */
 int	netd_nft_apply(const struct nftgen_net *, const struct netd_state *st,
 	    int fresh, char *err, size_t errlen);
@@ -47,13 +50,16 @@ int	netd_nft_mode(const struct nftgen_net *, const char *name,
  */
 void	netd_nft_testhook_refuse_next(void);
 /*
- * Admit el into container name's dynamic sets for timeout seconds, or
+ * Admit el into container name's dynamic sets for timeout seconds, el[i]
+ * for the DNS name names[i] (so that it leaves the kernel when no name
+ * that answered it is allowed any more: netd_nft_apply), or
  * longer when an element already has more left; elements admitted
  * earlier with at least timeout - ADMITTED_SLACK s left are not sent
  * again (admitted.h), so a repeated answer costs no transaction.
  */
 int	netd_nft_admit(const char *name, const struct nftgen_elem *el,
-	    size_t n, unsigned int timeout, char *err, size_t errlen);
+	    const char *const *names, size_t n, unsigned int timeout,
+	    char *err, size_t errlen);
 /* run text as one transaction */
 int	netd_nft_run(const char *text, char *err, size_t errlen);
 /* drop what a listing printed into libnftables's output buffer */

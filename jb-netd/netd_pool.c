@@ -24,20 +24,24 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <event2/dns.h>
+#include <event2/event.h>
 
 #include "atomicfile.h"
+#include "dnswire.h"
 #include "hostspin.h"
 #include "log.h"
 #include "netd_nft.h"
 #include "netd_pool.h"
 #include "nftgen.h"
 #include "pool.h"
+#include "resolver.h"
+#include "upstream.h"
 
 #define POOL_FILE	"pool"
 #define POOL_FILE_MAX	(32 * 1024 * 1024)
 #define FIRST_TICK	2	/* seconds after start: the parent is up */
 #define ADMIT_MATCHES	64	/* entries one name can match */
+#define POOL_ANSWER_MAX	64	/* addresses taken from one answer */
 
 /* what the parent was last asked to write into one container */
 struct pinrec {
@@ -72,7 +76,6 @@ static int			 pfd = -1;
 static char			 ppath[PATH_MAX];
 static const struct netd_state	*st;
 static struct pool		 pool;
-static struct evdns_base	*dns;
 static struct event		 tick_ev;
 static TAILQ_HEAD(, pinrec)	 pins = TAILQ_HEAD_INITIALIZER(pins);
 static TAILQ_HEAD(, cycle)	 cycles = TAILQ_HEAD_INITIALIZER(cycles);
@@ -228,6 +231,7 @@ static void
 admit(const struct netd_ctr *c, const char *name, int64_t now)
 {
 	struct nftgen_elem	*el;
+	const char		**names;
 	size_t			 idx[ADMIT_MATCHES], i, j, k, nm, n;
 	int64_t			 last;
 	char			 err[512];
@@ -241,7 +245,8 @@ admit(const struct netd_ctr *c, const char *name, int64_t now)
 	if (n == 0)
 		return;
 	if ((done = calloc(pool.n, sizeof(*done))) == NULL ||
-	    (el = calloc(n * ADMIT_MATCHES, sizeof(*el))) == NULL)
+	    (el = calloc(n * ADMIT_MATCHES, sizeof(*el))) == NULL ||
+	    (names = calloc(n * ADMIT_MATCHES, sizeof(*names))) == NULL)
 		fatal("pool: out of memory");
 	for (i = 0; i < pool.n; i++) {
 		if (done[i] || strcmp(pool.v[i].ctr, c->name) != 0 ||
@@ -255,11 +260,15 @@ admit(const struct netd_ctr *c, const char *name, int64_t now)
 			    (name != NULL && strcmp(pool.v[j].name, name) != 0))
 				continue;
 			done[j] = 1;
+			/* a row from before the range was shut stays shut */
+			if (!resolver_admissible(c, pool.v[j].addr))
+				continue;
 			nm = policy_name_allowed(c->e, c->n, pool.v[j].name,
 			    idx, ADMIT_MATCHES);
 			if (nm > ADMIT_MATCHES)
 				nm = ADMIT_MATCHES;
 			for (k = 0; k < nm; k++) {
+				names[n] = pool.v[j].name;
 				el[n].addr = pool.v[j].addr;
 				el[n].port = c->e[idx[k]].port;
 				el[n].proto = c->e[idx[k]].proto;
@@ -268,11 +277,12 @@ admit(const struct netd_ctr *c, const char *name, int64_t now)
 		}
 		if (n == 0)
 			continue;
-		if (netd_nft_admit(c->name, el, n, entry_timeout(last, now),
-		    err, sizeof(err)) == -1)
+		if (netd_nft_admit(c->name, el, names, n,
+		    entry_timeout(last, now), err, sizeof(err)) == -1)
 			log_warnx("pool: %s: cannot admit: %s",
 			    c->name, err);
 	}
+	free(names);
 	free(el);
 	free(done);
 }
@@ -472,17 +482,25 @@ cycle_end(struct cycle *cy)
 }
 
 static void
-answered(int result, char type, int count, int ttl, void *addresses,
+answered(int rcode, const uint32_t *addresses, int count, uint32_t ttl,
     void *arg)
 {
-	struct query	*q = arg;
-	struct cycle	*cy = q->cy;
-	const uint32_t	*a = addresses;
-	int64_t		 now = time(NULL);
-	int		 j, r;
+	struct query		*q = arg;
+	struct cycle		*cy = q->cy;
+	const struct netd_ctr	*c = find_ctr(cy->ctr);
+	uint32_t		 a[POOL_ANSWER_MAX];
+	int64_t			 now = time(NULL);
+	int			 j, r;
 
-	if (result == DNS_ERR_NONE && type == DNS_IPv4_A && count > 0) {
-		cy->ok[q->idx] = 1;
+	if (rcode == DNSWIRE_NOERROR && count > 0 && c != NULL) {
+		/* what the resolver would not admit is not pooled either */
+		if (count > POOL_ANSWER_MAX)
+			count = POOL_ANSWER_MAX;
+		memcpy(a, addresses, (size_t)count * sizeof(a[0]));
+		count = (int)resolver_screen(c, cy->names[q->idx], a,
+		    (size_t)count);
+		/* an answer of addresses it may not admit is no answer */
+		cy->ok[q->idx] = count > 0;
 		for (j = 0; j < count; j++) {
 			if ((r = pool_upsert(&pool, cy->ctr,
 			    cy->names[q->idx], ntohl(a[j]), now)) == -1)
@@ -493,7 +511,9 @@ answered(int result, char type, int count, int ttl, void *addresses,
 		}
 	} else
 		log_debug("pool: %s for %s: no answer (%s)",
-		    cy->names[q->idx], cy->ctr, evdns_err_to_string(result));
+		    cy->names[q->idx], cy->ctr, rcode == DNSWIRE_NXDOMAIN ?
+		    "no such name" : rcode == DNSWIRE_NOERROR ? "no address" :
+		    "server failed");
 	free(q);
 	if (--cy->pending == 0)
 		cycle_end(cy);
@@ -539,15 +559,14 @@ cycle_start(const char *ctr, uint32_t rid, int pin)
 	/* one more than asked: no answer can end it while it is asking */
 	cy->pending = 1;
 	for (i = 0; i < cy->n; i++) {
-		if (evdns_base_count_nameservers(dns) == 0)
+		if (upstream_count() == 0)
 			break;
 		if ((q = calloc(1, sizeof(*q))) == NULL)
 			fatal("pool: out of memory");
 		q->cy = cy;
 		q->idx = i;
 		cy->pending++;
-		if (evdns_base_resolve_ipv4(dns, cy->names[i],
-		    DNS_QUERY_NO_SEARCH, answered, q) == NULL) {
+		if (upstream_ask(cy->names[i], answered, q) == -1) {
 			cy->pending--;
 			free(q);
 		}
@@ -572,6 +591,19 @@ void
 netd_pool_pin(const char *ctr, uint32_t rid)
 {
 	pin_due(ctr, rid);
+}
+
+void
+netd_pool_narrow(const struct netd_state *cur)
+{
+	size_t	i, gone = 0;
+	char	err[JB_ERR_TEXT_MAX];
+
+	for (i = 0; i < cur->n; i++)
+		gone += pool_prune(&pool, cur->v[i].name, cur->v[i].e,
+		    cur->v[i].n);
+	if (gone > 0 && pool_save(err, sizeof(err)) == -1)
+		log_warnx("pool: %s", err);
 }
 
 void
@@ -750,14 +782,13 @@ tick(int fd, short ev, void *arg)
 }
 
 void
-netd_pool_start(struct evdns_base *client)
+netd_pool_start(void)
 {
 	struct timeval	 tv = { FIRST_TICK, 0 };
 	int64_t		 now = time(NULL);
 	size_t		 i, gone = 0;
 	char		 err[JB_ERR_TEXT_MAX];
 
-	dns = client;
 	for (i = 0; i < pool.n; )
 		if (find_ctr(pool.v[i].ctr) == NULL)
 			gone += pool_forget(&pool, pool.v[i].ctr, NULL);

@@ -10,7 +10,7 @@
 
 /*
  * jb-netd's pool and pins.  Each container's exact allowed
- * names are resolved upstream, through the resolver's client, when its
+ * names are resolved upstream, through jb-netd's client (upstream.h), when its
  * policy is set, when it turns strict, on net refresh and every
  * POOL_INTERVAL seconds; the resolver's own answers feed it too.  Every
  * pool address is admitted into the container's kernel sets until its
@@ -27,8 +27,6 @@
 #define JB_NETD_POOL_H
 
 #include <stdint.h>
-
-#include <event2/dns.h>
 
 #include "netd_state.h"
 #include "proc.h"
@@ -50,7 +48,7 @@ void	netd_pool_init(struct child *, int statefd, const char *dirpath,
  * After the table exists: forget what no container allows, admit the
  * rest, and resolve everything in a moment, then every POOL_INTERVAL.
  */
-void	netd_pool_start(struct evdns_base *client);
+void	netd_pool_start(void);
 /*
  * Resolve ctr's names now.  rid 0: in the background; else the request
  * is answered with status lines, its PIN and DONE once all answered.
@@ -66,6 +64,11 @@ void	netd_pool_pin(const char *ctr, uint32_t rid);
 /* the resolver answered name with addrs (network order) for ctr */
 void	netd_pool_feed(const struct netd_ctr *, const char *name,
 	    const uint32_t *addrs, int count);
+/*
+ * The containers' entries are st's now: the rows of names none of them
+ * allows any more go, and the pool is written down
+ */
+void	netd_pool_narrow(const struct netd_state *st);
 /* ctr is gone: its entries and pin record too */
 void	netd_pool_forget(const char *ctr);
 /*

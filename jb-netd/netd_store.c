@@ -211,5 +211,7 @@ state_commit(struct netd_state *next, char *err, size_t errlen)
 	netd_state_free(&cur);
 	cur = *next;
 	memset(next, 0, sizeof(*next));
+	/* what the kernel no longer admits leaves the pool too */
+	netd_pool_narrow(&cur);
 	return 0;
 }

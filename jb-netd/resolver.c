@@ -8,6 +8,7 @@
  * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
  */
 
+#include <sys/queue.h>
 #include <sys/socket.h>
 
 #include <arpa/inet.h>
@@ -22,38 +23,62 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dnswire.h"
 #include "log.h"
 #include "netd_nft.h"
 #include "netd_pool.h"
 #include "nftgen.h"
 #include "policy.h"
+#include "privnet.h"
 #include "resolver.h"
+#include "upstream.h"
 
 #define TYPE_A		1
 
-static struct evdns_base		*client;
 static const struct netd_state		*state;
 struct blocked				 resolver_blocked;
+struct blocked				 resolver_private;
 static char				 upstream[64];
+/* resolver.private_networks */
+static struct privnet			 privnets[PRIVNET_MAX];
+static size_t				 nprivnets;
 
 /* one question asked upstream for one container */
 struct resolver_lookup {
+	TAILQ_ENTRY(resolver_lookup)	 entry;
 	resolver_cb			 cb;	/* NULL: its asker left */
 	void				*arg;
 	uint32_t			 src;	/* the container, host order */
 	char				 name[EGRESS_NAME_MAX + 2];
+	/* answered from the cache, in a moment */
+	uint32_t			 addrs[DNSWIRE_ANSWERS_MAX];
+	int				 naddrs;
+	uint32_t			 ttl;
 };
+static TAILQ_HEAD(, resolver_lookup)	 lookups =
+    TAILQ_HEAD_INITIALIZER(lookups);
+static size_t				 nlookups;
+static struct event_base		*rbase;
+
+/*
+ * A small cache of upstream answers with addresses, shared by the
+ * containers (each answer is still checked against the asker's own
+ * allowlist): a container asking one name over and over costs upstream
+ * nothing, and no entry outlives its TTL or RESOLVER_CACHE_TTL; answers
+ * with a TTL under RESOLVER_CACHE_MIN are not kept.
+ */
+struct cached {
+	char		 name[EGRESS_NAME_MAX + 2];	/* lowercased */
+	uint32_t	 addrs[DNSWIRE_ANSWERS_MAX];
+	int		 naddrs;
+	int64_t		 until;		/* 0: empty */
+};
+static struct cached			 cache[RESOLVER_CACHE];
 
 const char *
 resolver_upstream(void)
 {
 	return upstream;
-}
-
-struct evdns_base *
-resolver_client(void)
-{
-	return client;
 }
 
 static const struct netd_ctr *
@@ -73,6 +98,39 @@ resolver_is_container(uint32_t a)
 	return ctr_by_addr(a) != NULL;
 }
 
+int
+resolver_admissible(const struct netd_ctr *c, uint32_t a)
+{
+	return privnet_admissible(a, c->e, c->n, privnets, nprivnets);
+}
+
+size_t
+resolver_screen(const struct netd_ctr *c, const char *name, uint32_t *addrs,
+    size_t n)
+{
+	struct in_addr	 in;
+	char		 what[EGRESS_NAME_MAX + 24], a[INET_ADDRSTRLEN];
+	size_t		 i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (resolver_admissible(c, ntohl(addrs[i]))) {
+			addrs[k++] = addrs[i];
+			continue;
+		}
+		in.s_addr = addrs[i];
+		(void)inet_ntop(AF_INET, &in, a, sizeof(a));
+		log_info("resolver: %s for %s answered %s, a %s address no "
+		    "entry and no resolver.private_networks range covers: "
+		    "not admitted", name, c->name, a,
+		    privnet_range(ntohl(addrs[i])));
+		(void)snprintf(what, sizeof(what), "%s %s", a, name);
+		/* out of memory: the refusal stands, unrecorded */
+		(void)blocked_add(&resolver_private, c->name, what, 1,
+		    (int64_t)time(NULL), (int64_t)time(NULL));
+	}
+	return k;
+}
+
 static void
 respond(struct evdns_server_request *req, int err)
 {
@@ -89,6 +147,7 @@ admit(const struct netd_ctr *c, const char *name, const uint32_t *addrs,
     int count, int ttl)
 {
 	struct nftgen_elem	*el;
+	const char		**names;
 	size_t			 idx[64], nm, i, n = 0;
 	int			 j, rc;
 	unsigned int		 timeout;
@@ -101,8 +160,13 @@ admit(const struct netd_ctr *c, const char *name, const uint32_t *addrs,
 		return nm == 0 ? -1 : 0;
 	if ((el = calloc(nm * (size_t)count, sizeof(*el))) == NULL)
 		return -1;
+	if ((names = calloc(nm * (size_t)count, sizeof(*names))) == NULL) {
+		free(el);
+		return -1;
+	}
 	for (j = 0; j < count; j++)
 		for (i = 0; i < nm; i++) {
+			names[n] = name;
 			el[n].addr = ntohl(addrs[j]);
 			el[n].port = c->e[idx[i]].port;
 			el[n].proto = c->e[idx[i]].proto;
@@ -111,7 +175,8 @@ admit(const struct netd_ctr *c, const char *name, const uint32_t *addrs,
 	timeout = (unsigned int)(ttl > 0 ? ttl : 1) + RESOLVER_GRACE;
 	if (timeout > NFTGEN_TIMEOUT_MAX)
 		timeout = NFTGEN_TIMEOUT_MAX;
-	rc = netd_nft_admit(c->name, el, n, timeout, err, sizeof(err));
+	rc = netd_nft_admit(c->name, el, names, n, timeout, err, sizeof(err));
+	free(names);
 	free(el);
 	if (rc == -1)
 		log_warnx("resolver: %s for %s: cannot admit: %s",
@@ -119,13 +184,82 @@ admit(const struct netd_ctr *c, const char *name, const uint32_t *addrs,
 	return rc;
 }
 
+/* name lowercased, without its trailing dot, into out */
 static void
-answered(int result, char type, int count, int ttl, void *addresses,
+cache_key(const char *name, char *out, size_t len)
+{
+	size_t	i;
+
+	(void)strlcpy(out, name, len);
+	for (i = 0; out[i] != '\0'; i++)
+		if (out[i] >= 'A' && out[i] <= 'Z')
+			out[i] = (char)(out[i] - 'A' + 'a');
+	if (i > 0 && out[i - 1] == '.')
+		out[i - 1] = '\0';
+}
+
+static int64_t
+mono(void)
+{
+	struct timespec	ts;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+static struct cached *
+cache_find(const char *name)
+{
+	char	key[EGRESS_NAME_MAX + 2];
+	int64_t	now = mono();
+	size_t	i;
+
+	cache_key(name, key, sizeof(key));
+	for (i = 0; i < RESOLVER_CACHE; i++)
+		if (cache[i].until > now && strcmp(cache[i].name, key) == 0)
+			return &cache[i];
+	return NULL;
+}
+
+static void
+cache_put(const char *name, const uint32_t *addrs, int n, uint32_t ttl)
+{
+	struct cached	*c = NULL;
+	int64_t		 now = mono();
+	size_t		 i;
+
+	if (n <= 0 || ttl < RESOLVER_CACHE_MIN)
+		return;
+	if (n > DNSWIRE_ANSWERS_MAX)
+		n = DNSWIRE_ANSWERS_MAX;
+	if (ttl > RESOLVER_CACHE_TTL)
+		ttl = RESOLVER_CACHE_TTL;
+	/* the name's own slot, else an empty one, else the soonest to end */
+	if ((c = cache_find(name)) == NULL)
+		for (i = 0; i < RESOLVER_CACHE; i++)
+			if (c == NULL || cache[i].until <= now ||
+			    cache[i].until < c->until) {
+				c = &cache[i];
+				if (c->until <= now)
+					break;
+			}
+	cache_key(name, c->name, sizeof(c->name));
+	memcpy(c->addrs, addrs, (size_t)n * sizeof(addrs[0]));
+	c->naddrs = n;
+	c->until = now + (int64_t)ttl;
+}
+
+static void
+answered(int rcode, const uint32_t *addresses, int count, uint32_t uttl,
     void *arg)
 {
 	struct resolver_lookup	*l = arg;
+	int			 ttl = uttl > 0x7fffffffU ? 0x7fffffff : (int)uttl;
 	const struct netd_ctr	*c;
+	uint32_t		 kept[DNSWIRE_ANSWERS_MAX];
 
+	if (rcode == DNSWIRE_NOERROR && l->naddrs == 0)
+		cache_put(l->name, addresses, count, uttl);
 	if (l->cb == NULL)
 		goto out;
 	/* the container may have gone or changed while upstream answered */
@@ -133,23 +267,57 @@ answered(int result, char type, int count, int ttl, void *addresses,
 		l->cb(DNS_ERR_REFUSED, l->name, NULL, 0, 0, l->arg);
 		goto out;
 	}
-	if (result != DNS_ERR_NONE || type != DNS_IPv4_A) {
-		l->cb(result == DNS_ERR_NOTEXIST ? DNS_ERR_NOTEXIST :
+	if (rcode != DNSWIRE_NOERROR) {
+		l->cb(rcode == DNSWIRE_NXDOMAIN ? DNS_ERR_NOTEXIST :
 		    DNS_ERR_SERVERFAILED, l->name, NULL, 0, 0, l->arg);
 		goto out;
 	}
-	if (admit(c, l->name, addresses, count, ttl) == -1) {
+	/* the addresses no entry or range lets out are no answer */
+	if (count > DNSWIRE_ANSWERS_MAX)
+		count = DNSWIRE_ANSWERS_MAX;
+	if (count > 0)
+		memcpy(kept, addresses, (size_t)count * sizeof(kept[0]));
+	if (count > 0 && (count = (int)resolver_screen(c, l->name, kept,
+	    (size_t)count)) == 0) {
+		l->cb(DNS_ERR_NOTEXIST, l->name, NULL, 0, 0, l->arg);
+		goto out;
+	}
+	if (admit(c, l->name, kept, count, ttl) == -1) {
 		/* an answer the kernel would refuse is no answer */
 		l->cb(DNS_ERR_SERVERFAILED, l->name, NULL, 0, 0, l->arg);
 		goto out;
 	}
 	log_debug("resolver: %s for %s: %d address(es), ttl %d",
 	    l->name, c->name, count, ttl);
-	l->cb(DNS_ERR_NONE, l->name, addresses, count, ttl, l->arg);
+	l->cb(DNS_ERR_NONE, l->name, kept, count, ttl, l->arg);
 	/* exact allowed names are pooled and pinned, once answered */
-	netd_pool_feed(c, l->name, addresses, count);
+	netd_pool_feed(c, l->name, kept, count);
 out:
+	TAILQ_REMOVE(&lookups, l, entry);
+	nlookups--;
 	free(l);
+}
+
+/* a cached answer, given from the event loop as upstream's would be */
+static void
+from_cache(evutil_socket_t fd, short what, void *arg)
+{
+	struct resolver_lookup	*l = arg;
+
+	answered(DNSWIRE_NOERROR, l->addrs, l->naddrs, l->ttl, l);
+}
+
+/* ctr's questions waiting upstream */
+static size_t
+pending_of(uint32_t src)
+{
+	struct resolver_lookup	*l;
+	size_t			 n = 0;
+
+	TAILQ_FOREACH(l, &lookups, entry)
+		if (l->src == src)
+			n++;
+	return n;
 }
 
 int
@@ -158,6 +326,8 @@ resolver_ask(uint32_t src, const char *name, int qtype, resolver_cb cb,
 {
 	const struct netd_ctr	*c;
 	struct resolver_lookup	*l;
+	struct cached		*hit;
+	int			 rc;
 
 	if ((c = ctr_by_addr(src)) == NULL)
 		/* not a container of ours: nothing to answer */
@@ -175,22 +345,38 @@ resolver_ask(uint32_t src, const char *name, int qtype, resolver_cb cb,
 	if (qtype != TYPE_A || strlen(name) > EGRESS_NAME_MAX + 1)
 		/* no data: IPv6 and the rest are not let out */
 		return DNS_ERR_NONE;
+	/* one container's flood waits on its own share only */
+	if (nlookups >= RESOLVER_PENDING_MAX ||
+	    pending_of(src) >= RESOLVER_PENDING_CTR)
+		/* not logged: a flood would flood the log */
+		return DNS_ERR_SERVERFAILED;
 	if ((l = calloc(1, sizeof(*l))) == NULL)
 		return DNS_ERR_SERVERFAILED;
 	l->cb = cb;
 	l->arg = arg;
 	l->src = src;
 	(void)strlcpy(l->name, name, sizeof(l->name));
-	/* known to the asker before evdns may call back */
+	/* known to the asker before the answer may come */
 	if (lp != NULL)
 		*lp = l;
-	if (evdns_base_resolve_ipv4(client, l->name, DNS_QUERY_NO_SEARCH,
-	    answered, l) == NULL) {
+	if ((hit = cache_find(name)) != NULL) {
+		struct timeval	now = { 0, 0 };
+
+		memcpy(l->addrs, hit->addrs, sizeof(l->addrs));
+		l->naddrs = hit->naddrs;
+		l->ttl = (uint32_t)(hit->until - mono());
+		rc = event_base_once(rbase, -1, EV_TIMEOUT, from_cache, l,
+		    &now);
+	} else
+		rc = upstream_ask(l->name, answered, l);
+	if (rc == -1) {
 		if (lp != NULL)
 			*lp = NULL;
 		free(l);
 		return DNS_ERR_SERVERFAILED;
 	}
+	TAILQ_INSERT_TAIL(&lookups, l, entry);
+	nlookups++;
 	return RESOLVER_PENDING;
 }
 
@@ -244,28 +430,24 @@ asked(struct evdns_server_request *req, void *arg)
 
 int
 resolver_init(struct event_base *base, uint32_t host, uint16_t port,
-    const char *up, const struct netd_state *st, char *err, size_t errlen)
+    const char *up, const char *priv, const struct netd_state *st, char *err,
+    size_t errlen)
 {
 	struct sockaddr_in	 sin;
 	int			 fd;
 
 	state = st;
-	if ((client = evdns_base_new(base, 0)) == NULL) {
-		snprintf(err, errlen, "cannot set up the DNS client");
+	rbase = base;
+	if (priv != NULL && privnet_parse(priv, privnets, PRIVNET_MAX,
+	    &nprivnets, err, errlen) == -1)
 		return -1;
-	}
-	if (up != NULL && *up != '\0') {
-		if (evdns_base_nameserver_ip_add(client, up) != 0) {
-			snprintf(err, errlen, "resolver.upstream %s is not "
-			    "usable", up);
-			return -1;
-		}
+	if (upstream_init(base, up, err, errlen) == -1)
+		return -1;
+	if (up != NULL && *up != '\0')
 		(void)strlcpy(upstream, up, sizeof(upstream));
-	} else {
+	else {
 		/* only the nameservers: never the host's /etc/hosts */
-		if (evdns_base_resolv_conf_parse(client,
-		    DNS_OPTION_NAMESERVERS, "/etc/resolv.conf") != 0 ||
-		    evdns_base_count_nameservers(client) == 0) {
+		if (upstream_count() == 0) {
 			/* allowed names fail (SERVFAIL), others NXDOMAIN */
 			log_warnx("no nameserver in /etc/resolv.conf "
 			    "and no resolver.upstream in jailbeed.yaml: "

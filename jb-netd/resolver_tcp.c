@@ -17,7 +17,9 @@
  * dnswire.c and decided by resolver_ask(), the very code the UDP server
  * uses, so an admitted name's addresses are in the kernel before its
  * answer is written.  Pipelined queries are answered in the order they
- * came.  Bounds: TCP_CLIENTS_MAX connections, TCP_PENDING_MAX queries in
+ * came.  Bounds: TCP_CLIENTS_MAX connections, TCP_CLIENTS_CTR of them
+ * from one container (so that one cannot hold them all), TCP_PENDING_MAX
+ * queries in
  * flight per connection (reading pauses beyond), DNSWIRE_QUERY_MAX bytes
  * per query, TCP_IDLE seconds without a byte while nothing is pending.
  * Anything that is no DNS stream (a frame of 0 or too many bytes, or
@@ -44,7 +46,8 @@
 #include "resolver.h"
 #include "testhook.h"
 
-#define TCP_CLIENTS_MAX		64
+#define TCP_CLIENTS_MAX		256
+#define TCP_CLIENTS_CTR		16	/* of one container */
 #define TCP_PENDING_MAX		16
 #define TCP_IDLE		jb_test_secs(10, 5)	/* seconds; test switch: 5 */
 #define TCP_BACKLOG		32
@@ -249,6 +252,19 @@ eventcb(struct bufferevent *bev, short what, void *arg)
 	client_free(cl);
 }
 
+/* the connections container src holds now */
+static size_t
+clients_of(uint32_t src)
+{
+	struct tcp_client	*cl;
+	size_t			 n = 0;
+
+	TAILQ_FOREACH(cl, &clients, entry)
+		if (cl->src == src)
+			n++;
+	return n;
+}
+
 static void
 accepted(struct evconnlistener *lev, evutil_socket_t fd,
     struct sockaddr *sa, int salen, void *arg)
@@ -256,6 +272,7 @@ accepted(struct evconnlistener *lev, evutil_socket_t fd,
 	struct tcp_client	*cl;
 	struct timeval		 idle = { TCP_IDLE, 0 };
 	uint32_t		 src;
+	const char		*why = NULL;
 
 	if (sa->sa_family != AF_INET || (size_t)salen < sizeof(struct
 	    sockaddr_in)) {
@@ -264,11 +281,16 @@ accepted(struct evconnlistener *lev, evutil_socket_t fd,
 	}
 	src = ntohl(((struct sockaddr_in *)(void *)sa)->sin_addr.s_addr);
 	/* only the containers jb-netd enforces are answered at all */
-	if (!resolver_is_container(src) || nclients >= TCP_CLIENTS_MAX) {
+	if (!resolver_is_container(src))
+		why = "no container";
+	else if (nclients >= TCP_CLIENTS_MAX)
+		why = "too many clients";
+	else if (clients_of(src) >= TCP_CLIENTS_CTR)
+		why = "too many clients from this container";
+	if (why != NULL) {
 		log_debug("resolver: tcp: %s: refused (%s)",
 		    inet_ntoa(((struct sockaddr_in *)(void *)sa)->sin_addr),
-		    nclients >= TCP_CLIENTS_MAX ? "too many clients" :
-		    "no container");
+		    why);
 		close(fd);
 		return;
 	}

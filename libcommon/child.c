@@ -164,7 +164,7 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 	memset(a, 0, sizeof(*a));
 	c->name = name;
 	c->started = time(NULL);
-	while ((ch = getopt(argc, argv, "a:b:c:dDe:k:m:o:s:S:TU:v")) != -1) {
+	while ((ch = getopt(argc, argv, "a:b:c:dDe:k:m:o:P:s:S:TU:v")) != -1) {
 		switch (ch) {
 		case 'D':
 			a->sandbox_debug = 1;
@@ -194,6 +194,9 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 		case 'o':
 			a->owner = optarg;
 			break;
+		case 'P':
+			a->privnets = optarg;
+			break;
 		case 's':
 			a->state_dir = optarg;
 			break;
@@ -213,7 +216,7 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 		default:
 			fprintf(stderr, "usage: %s [-dDTv] [-a ca] [-b bridge] "
 			    "[-c cert] [-e endpoint] [-k key] [-m dir] "
-			    "[-o owner] [-s state_dir] [-S socket] "
+			    "[-o owner] [-P ranges] [-s state_dir] [-S socket] "
 			    "[-U upstream] "
 			    "(started by jailbeed)\n", name);
 			exit(2);

@@ -34,6 +34,7 @@ static int	valid_socket(const char *, char *, size_t);
 static int	valid_url(const char *, char *, size_t);
 static int	valid_ifname(const char *, char *, size_t);
 static int	valid_upstream(const char *, char *, size_t);
+static int	private_list(struct yt_ctx *, const struct yt_node *, void *);
 
 static const struct yt_field incus_fields[] = {
 	{ .key = "url", .type = YT_STRING,
@@ -121,6 +122,7 @@ static const struct yt_field resolver_fields[] = {
 	  .off = offsetof(struct jb_conf, resolver_upstream),
 	  .size = sizeof(((struct jb_conf *)NULL)->resolver_upstream),
 	  .valid = valid_upstream },
+	{ .key = "private_networks", .type = YT_CUSTOM, .fn = private_list },
 	{ .key = NULL }
 };
 
@@ -166,6 +168,18 @@ valid_upstream(const char *s, char *why, size_t whylen)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * A range of resolver.private_networks: A.B.C.D/N with host bits clear,
+ * /4 (all of multicast) to /32 (one address)
+ */
+static int
+valid_private(const char *s, char *why, size_t whylen)
+{
+	uint32_t	a, n;
+
+	return addr_cidr_parse(s, 0, 4, 32, &a, &n, why, whylen);
 }
 
 /*
@@ -266,6 +280,19 @@ allow_list(struct yt_ctx *ctx, const struct yt_node *n, void *base)
 	struct jb_conf	*c = base;
 
 	return str_list(ctx, n, c->ssh_allow, &c->ssh_nallow, valid_leaf);
+}
+
+static int
+private_list(struct yt_ctx *ctx, const struct yt_node *n, void *base)
+{
+	struct jb_conf	*c = base;
+
+	if (yt_is_null(n)) {
+		c->resolver_nprivate = 0;
+		return 0;
+	}
+	return str_list(ctx, n, c->resolver_private, &c->resolver_nprivate,
+	    valid_private);
 }
 
 static int

@@ -76,6 +76,12 @@ struct jb_conf {
 	int	ssh_nroots;
 	/* jb-netd's upstream resolver; "": the host's /etc/resolv.conf */
 	char	resolver_upstream[16];
+	/*
+	 * resolver.private_networks: A.B.C.D/N ranges whose addresses the
+	 * resolver may admit from an answer although they are not public
+	 */
+	char	resolver_private[JB_SSH_LIST_MAX][48];
+	int	resolver_nprivate;
 	/* network.subnet: the bridge's, A.B.C.D/N with host bits clear */
 	char	subnet[20];
 };

@@ -84,9 +84,13 @@ conf_print(FILE *f, const struct jb_conf *c)
 		kv(f, "  ", "client_key", c->incus_key);
 	if (c->incus_ca[0] != '\0')
 		kv(f, "  ", "server_cert", c->incus_ca);
-	if (c->resolver_upstream[0] != '\0') {
+	if (c->resolver_upstream[0] != '\0' || c->resolver_nprivate > 0) {
 		fputs("resolver:\n", f);
-		kv(f, "  ", "upstream", c->resolver_upstream);
+		if (c->resolver_upstream[0] != '\0')
+			kv(f, "  ", "upstream", c->resolver_upstream);
+		if (c->resolver_nprivate > 0)
+			list(f, "  ", "private_networks", c->resolver_private,
+			    c->resolver_nprivate);
 	}
 	fputs("network:\n", f);
 	kv(f, "  ", "subnet", c->subnet);

@@ -84,6 +84,7 @@ struct child_args {
 	const char	*ca;		/* -a: the server's certificate */
 	const char	*bridge;	/* -b: the suite's Incus bridge */
 	const char	*upstream;	/* -U: jb-netd's upstream resolver */
+	const char	*privnets;	/* -P: resolver.private_networks */
 	int		 sandbox_debug;	/* -D: log forbidden calls, not kill */
 	const char	*state_dir;	/* -s: the suite's state directory */
 	const char	*mountdir;	/* -m: jb-mountd's state directory */

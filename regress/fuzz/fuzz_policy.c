@@ -14,7 +14,10 @@
  * sanitizers it checks the promises: a refusal leaves the entry untouched
  * and says which entry, an accepted entry is well formed and prints back
  * to itself, a name matches only entries it really falls under, and the
- * accepted entries always compile into a ruleset.
+ * accepted entries always compile into a ruleset.  The first line is
+ * also a resolver.private_networks list (privnet_parse): what it accepts
+ * is a range with host bits clear, and an address of the first line's
+ * ranges or entries is always admissible.
  */
 
 #include <stddef.h>
@@ -24,6 +27,7 @@
 
 #include "nftgen.h"
 #include "policy.h"
+#include "privnet.h"
 
 #define MAXLINES	16
 
@@ -117,14 +121,33 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	struct egress_entry	 e[MAXLINES], keep;
 	struct nftgen_container	 c, d;
+	struct privnet		 pv[PRIVNET_MAX];
 	char			*buf, *line, *next, *qname, *out, err[512];
-	size_t			 n = 0, i;
+	size_t			 n = 0, i, npv;
+	uint32_t		 mask;
 
 	if ((buf = malloc(size + 1)) == NULL)
 		return 0;
 	memcpy(buf, data, size);
 	buf[size] = '\0';
 	qname = buf;
+	if ((next = strchr(buf, '\n')) != NULL)
+		*next = '\0';
+	if (privnet_parse(buf, pv, PRIVNET_MAX, &npv, err, sizeof(err)) ==
+	    0) {
+		for (i = 0; i < npv; i++) {
+			if (pv[i].prefixlen < 4 || pv[i].prefixlen > 32)
+				abort();
+			mask = 0xffffffffU << (32 - pv[i].prefixlen);
+			if ((pv[i].net & ~mask) != 0 ||
+			    !privnet_admissible(pv[i].net | ~mask, NULL, 0, pv,
+			    npv))
+				abort();
+		}
+	} else if (strncmp(err, "resolver.private_networks: ", 27) != 0)
+		abort();
+	if (next != NULL)
+		*next = '\n';
 	for (line = buf, i = 0; line != NULL && i < MAXLINES; line = next,
 	    i++) {
 		if ((next = strchr(line, '\n')) != NULL)

@@ -178,8 +178,7 @@ refused_names_head() {
 	atf_set timeout 600
 }
 refused_names_body() {
-	JB_CONF_EXTRA="resolver:
-  upstream: $NH_DNS"
+	JB_CONF_EXTRA=$NH_RESOLVER
 	setup
 	nh_up "$BR_NET"
 	cc -static -O2 -Wall -Wextra -Werror -o dnsq \

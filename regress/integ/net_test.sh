@@ -202,8 +202,7 @@ resolver_head() {
 	atf_set timeout 300
 }
 resolver_body() {
-	JB_CONF_EXTRA="resolver:
-  upstream: $NH_DNS"
+	JB_CONF_EXTRA=$NH_RESOLVER
 	setup "www.test:8080
 *.wild.test:8080
 rot.test:8080

@@ -29,11 +29,29 @@ BR_NET=10.213.0.0/24
 BR_GW=10.213.0.1
 NOWHERE=198.18.1.99	# no DNS server at all
 
+FAKE=198.18.1.54	# fakedns.py, when a test starts it
+
+# the fake upstream (fakedns.py) on $FAKE in the test hosts' namespace:
+# A $NH_WILD for every name, forgeries and silence for some
+fake_up() {
+	nh_ns ip addr add "$FAKE/32" dev lo
+	ip netns exec "$NH_NS" python3 \
+	    "$(atf_config_get srcdir)/regress/integ/fakedns.py" "$FAKE" \
+	    "$NH_WILD" "$NH_WWW2" "$(pwd)/fake.log" > fakedns.out 2>&1 &
+	echo $! >> nethosts.pids
+	i=0
+	until ip netns exec "$NH_NS" ss -Hlun "src $FAKE:53" | grep -q .; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || atf_fail "the fake upstream did not come up:" \
+		    "$(tr '\n' ' ' < fakedns.out)"
+		sleep 0.1
+	done
+}
+
 # $1: egress_allow entries, one per line; the container is $c, strict,
 # routed through the bridge, with /tmp/dnsq in it
 setup() {
-	JB_CONF_EXTRA="resolver:
-  upstream: $NH_DNS"
+	JB_CONF_EXTRA=${RESOLVER_CONF:-$NH_RESOLVER}
 	jb_start
 	jb_tools
 	jb_image
@@ -145,7 +163,8 @@ atf_test_case tcp_bounds cleanup
 tcp_bounds_head() {
 	atf_set descr "jb-netd's TCP resolver closes a connection idle for" \
 	    "10 s (5 s under the test switch), and at once one that" \
-	    "announces an oversized message and one beyond 64 at a time (N3)"
+	    "announces an oversized message and one beyond 16 of one" \
+	    "container at a time (N3, #12)"
 	atf_set require.user root
 	atf_set require.progs cc
 	atf_set timeout 300
@@ -165,17 +184,18 @@ SECONDS=0
 printf '\\377\\377abc' >&3
 cat <&3 > /dev/null
 echo closed after \$SECONDS s"
-	# 64 clients at a time: the 65th is closed at once, not when idle
-	atf_check -o match:"^65th closed after [01] s$" \
-	    in_ctr "$c" bash -c "for i in \$(seq 10 73); do
+	# 16 clients of one container at a time: the 17th is closed at
+	# once, not when idle
+	atf_check -o match:"^17th closed after [01] s$" \
+	    in_ctr "$c" bash -c "for i in \$(seq 10 25); do
 	eval \"exec \$i<>/dev/tcp/$NOWHERE/53\" || exit 1
 done
 sleep 1
 exec 3<>/dev/tcp/$NOWHERE/53 || exit 1
 SECONDS=0
 cat <&3 > /dev/null
-echo 65th closed after \$SECONDS s"
-	# the resolver still answers, once it has seen those 64 go
+echo 17th closed after \$SECONDS s"
+	# the resolver still answers, once it has seen those 16 go
 	sleep 1
 	atf_check -o match:"^A $NH_WWW ttl" \
 	    ctr_netns "$c" "$(pwd)/dnsq" -t $NOWHERE www.test
@@ -183,7 +203,247 @@ echo 65th closed after \$SECONDS s"
 }
 tcp_bounds_cleanup() { cleanup; }
 
+atf_test_case private_answers cleanup
+private_answers_head() {
+	atf_set descr "An answer's addresses in ranges that are not public" \
+	    "(link-local, RFC 1918...) are not admitted nor given to the" \
+	    "client unless resolver.private_networks lists them; net log" \
+	    "and the journal name the name and the address (#6)"
+	atf_set require.user root
+	atf_set require.progs cc
+	atf_set timeout 300
+}
+private_answers_body() {
+	setup "*.wild.test:8080"
+	nh_private_up
+	id=$(echo "$c" | tr - _)
+	# every address of the answer is in a range not listed: NXDOMAIN
+	# over TCP and UDP, though the upstream was asked
+	atf_check -o inline:"id 4096 NXDOMAIN\n" \
+	    ctr_netns "$c" "$(pwd)/dnsq" -t $NOWHERE meta.wild.test
+	nh_asked meta.wild.test ||
+	    atf_fail "meta.wild.test never reached the test DNS server"
+	atf_check -o inline:"id 4096 NXDOMAIN\n" \
+	    ctr_netns "$c" "$(pwd)/dnsq" $NOWHERE intra.wild.test
+	# a public address beside a private one: only the public one
+	atf_check -o match:"^A $NH_WILD ttl" -o not-match:"$NH_PRIV" \
+	    ctr_netns "$c" "$(pwd)/dnsq" -t $NOWHERE mixed.wild.test
+	# neither in the kernel's sets, and the private host is shut
+	nft list set inet jailbee "allow_$id" > set.txt
+	atf_check -s exit:1 grep -F -e "$NH_META" -e "$NH_PRIV" set.txt
+	atf_check -o match:"$NH_WILD . tcp . 8080" cat set.txt
+	atf_check -s not-exit:0 -e ignore ctr_http "$c" $NH_PRIV 8080
+	# the network itself is not the reason: the host answers through it
+	atf_check -o match:"^hello 8080 from $NH_PRIV" \
+	    ip netns exec "$NH_NS" bash -c "exec 3<>/dev/tcp/$NH_PRIV/8080 &&
+printf 'GET / HTTP/1.0\r\n\r\n' >&3 && cat <&3"
+	# net log: which name answered which address
+	atf_check -o match:"^priv +$NH_META meta\.wild\.test +1 " \
+	    -o match:"^priv +$NH_PRIV meta\.wild\.test " \
+	    -o match:"^priv +$NH_PRIV intra\.wild\.test " \
+	    -o match:"^priv +$NH_PRIV mixed\.wild\.test " \
+	    -o not-match:"^priv +$NH_WILD" jbo repo net log dns
+	# and the journal, within a summary period (5 s in test builds)
+	i=0
+	until jb_audit_has '.action == "net.dns-private" and
+	    .container == $c and .decision == "refuse" and
+	    .reason == "answer in a range that is not public" and
+	    .answers >= 1 and (.top | test(" (meta|intra|mixed)\\.wild\\.test$"))' \
+	    --arg c "$c"; do
+		i=$((i + 1))
+		[ $i -lt 150 ] || atf_fail "no net.dns-private record:" \
+		    "$(cat state/audit.jsonl)"
+		sleep 0.1
+	done
+	# listed in resolver.private_networks: admitted, after a restart
+	jb_cleanup
+	JB_CONF_EXTRA="resolver:
+  upstream: $NH_DNS
+  private_networks: [198.18.0.0/15, $NH_PRIV_NET]"
+	jb_start
+	jb_tools
+	atf_check -o match:"^A $NH_PRIV ttl" \
+	    ctr_netns "$c" "$(pwd)/dnsq" -t $NOWHERE intra.wild.test
+	atf_check -o match:"$NH_PRIV . tcp . 8080" \
+	    nft list set inet jailbee "allow_$id"
+	atf_check -o match:"^hello 8080 from $NH_PRIV" \
+	    ctr_http "$c" $NH_PRIV 8080
+	# 169.254.169.254 is still not listed: left out of the answer
+	atf_check -o match:"^A $NH_PRIV ttl" -o not-match:"$NH_META" \
+	    ctr_netns "$c" "$(pwd)/dnsq" $NOWHERE meta.wild.test
+	nft list set inet jailbee "allow_$id" > set.txt
+	atf_check -s exit:1 grep -F "$NH_META" set.txt
+	log_clean
+}
+private_answers_cleanup() { cleanup; }
+
+atf_test_case narrow_revokes cleanup
+narrow_revokes_head() {
+	atf_set descr "net egress rm of a name takes the addresses DNS" \
+	    "admitted for it out of the kernel in the same transaction, and" \
+	    "its pool rows: new connections fail at once; names still" \
+	    "allowed keep theirs (#7)"
+	atf_set require.user root
+	atf_set require.progs cc
+	atf_set timeout 300
+}
+narrow_revokes_body() {
+	setup "www.test:8080"
+	id=$(echo "$c" | tr - _)
+	atf_check -o ignore -e ignore \
+	    jbo repo net egress add "*.wild.test:8080" dns
+	atf_check -o ignore -e ignore jbo repo net egress add other.test:8080 dns
+	# admitted through DNS: each connects
+	for n in www.test a.wild.test other.test; do
+		atf_check -o match:"^A " \
+		    ctr_netns "$c" "$(pwd)/dnsq" $NOWHERE $n
+	done
+	atf_check -o match:"^hello 8080 from $NH_WILD" \
+	    ctr_http "$c" $NH_WILD 8080
+	atf_check -o match:"^hello 8080 from $NH_BARE" \
+	    ctr_http "$c" $NH_BARE 8080
+	# the pool holds the exact name's row
+	i=0
+	until grep -q "^$c other.test $NH_BARE " state/netd/pool; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || atf_fail "other.test never pooled"
+		sleep 0.1
+	done
+	# the wildcard goes: its address is shut at once, not at its TTL
+	atf_check -o ignore -e ignore \
+	    jbo repo net egress rm "*.wild.test:8080" dns
+	nft list set inet jailbee "allow_$id" > set.txt
+	atf_check -s exit:1 grep -F "$NH_WILD" set.txt
+	atf_check -s not-exit:0 -e ignore ctr_http "$c" $NH_WILD 8080
+	# the names still allowed keep theirs
+	atf_check -o match:"$NH_WWW . tcp . 8080" -o match:"$NH_BARE . tcp . 8080" \
+	    cat set.txt
+	atf_check -o match:"^hello 8080 from $NH_WWW" \
+	    ctr_http "$c" $NH_WWW 8080
+	atf_check -o match:"^hello 8080 from $NH_BARE" \
+	    ctr_http "$c" $NH_BARE 8080
+	# the exact name goes: its address and its pool row
+	atf_check -o ignore -e ignore jbo repo net egress rm other.test:8080 dns
+	nft list set inet jailbee "allow_$id" > set.txt
+	atf_check -s exit:1 grep -F "$NH_BARE" set.txt
+	atf_check -s not-exit:0 -e ignore ctr_http "$c" $NH_BARE 8080
+	atf_check -s exit:1 grep "^$c other.test " state/netd/pool
+	atf_check -o match:"^hello 8080 from $NH_WWW" \
+	    ctr_http "$c" $NH_WWW 8080
+	log_clean
+}
+narrow_revokes_cleanup() { cleanup; }
+
+atf_test_case upstream_forged cleanup
+upstream_forged_head() {
+	atf_set descr "jb-netd asks its upstream from a new random source" \
+	    "port with a random id and the name in random case each time," \
+	    "and takes no reply from another port, with another id or with" \
+	    "the question in another case (#13)"
+	atf_set require.user root
+	atf_set require.progs cc python3
+	atf_set timeout 300
+}
+upstream_forged_body() {
+	RESOLVER_CONF="resolver:
+  upstream: $FAKE
+  private_networks: [198.18.0.0/15]"
+	setup "*.wild.test:8080"
+	id=$(echo "$c" | tr - _)
+	fake_up
+	# eight questions: eight source ports, eight ids, the case mixed
+	for n in 1 2 3 4 5 6 7 8; do
+		atf_check -o match:"^A $NH_WILD ttl" \
+		    ctr_netns "$c" "$(pwd)/dnsq" $NOWHERE q$n.wild.test
+	done
+	grep -i ' q[1-8]\.wild\.test$' fake.log > asked.log
+	atf_check -o inline:"8\n" sh -c 'wc -l < asked.log'
+	ports=$(awk '{ print $2 }' asked.log | sort -u | wc -l)
+	[ "$ports" -ge 7 ] || atf_fail "$ports source port(s) for 8" \
+	    "questions: $(tr '\n' ' ' < asked.log)"
+	ids=$(awk '{ print $3 }' asked.log | sort -u | wc -l)
+	[ "$ids" -ge 7 ] || atf_fail "$ids id(s) for 8 questions:" \
+	    "$(tr '\n' ' ' < asked.log)"
+	atf_check -o not-match:"^0$" sh -c "awk '{ print \$4 }' asked.log |
+	    grep -c '[A-Z]'"
+	atf_check -o not-match:"^0$" sh -c "awk '{ print \$4 }' asked.log |
+	    grep -c '[a-z]'"
+	# forged first, the true answer 0.3 s later: only the true one counts
+	for n in port case id; do
+		atf_check -o match:"^A $NH_WILD ttl" -o not-match:"$NH_WWW2" \
+		    ctr_netns "$c" "$(pwd)/dnsq" $NOWHERE $n.wild.test
+	done
+	nft list set inet jailbee "allow_$id" > set.txt
+	atf_check -o match:"$NH_WILD . tcp . 8080" cat set.txt
+	atf_check -s exit:1 grep -F "$NH_WWW2" set.txt
+	atf_check -s not-exit:0 -e ignore ctr_http "$c" $NH_WWW2 8080
+	log_clean
+}
+upstream_forged_cleanup() { cleanup; }
+
+atf_test_case flood_fair cleanup
+flood_fair_head() {
+	atf_set descr "One container flooding the resolver over UDP (names" \
+	    "its upstream never answers) and TCP (64 connections held) does" \
+	    "not keep another's questions from an answer within 100 ms (#12)"
+	atf_set require.user root
+	atf_set require.progs cc python3
+	atf_set timeout 400
+}
+flood_fair_body() {
+	RESOLVER_CONF="resolver:
+  upstream: $FAKE
+  private_networks: [198.18.0.0/15]"
+	setup "*.wild.test:8080"
+	fake_up
+	cc -static -O2 -Wall -Wextra -Werror -o dnsflood \
+	    "$(atf_config_get srcdir)/regress/bench/dnsflood.c" ||
+	    atf_fail "cannot build dnsflood"
+	c2=$(jb_prefix)-calm
+	atf_check -e match:"ready: $c2" -o ignore jbo repo new calm
+	jb_routed "$c2"
+	# the flood: 64 TCP connections held, and UDP questions for names
+	# the upstream never answers, 64 at a time, for the whole test
+	in_ctr "$c" bash -c "for i in \$(seq 10 73); do
+	eval \"exec \$i<>/dev/tcp/$NOWHERE/53\" || exit 1
+done
+sleep 40" > held.out 2>&1 &
+	ctr_netns "$c" "$(pwd)/dnsflood" $NOWHERE 100000 drop.wild.test \
+	    > flood.out 2>&1 &
+	echo $! > flood.pid
+	sleep 3
+	grep -qi ' f[0-9]*\.drop\.wild\.test$' fake.log ||
+	    atf_fail "the flood never reached the upstream"
+	# the other container: new names, over UDP and over TCP
+	for n in 1 2 3 4 5; do
+		for t in "" -t; do
+			ctr_netns "$c2" "$(pwd)/dnsq" -n 1 $t $NOWHERE \
+			    u$n$t.wild.test > lat.out 2>&1 ||
+			    atf_fail "no answer to u$n$t.wild.test:" \
+			    "$(tr '\n' ' ' < lat.out)"
+			us=$(awk '/^median_us/ { print $2 }' lat.out)
+			[ -n "$us" ] && [ "$us" -lt 100000 ] ||
+			    atf_fail "u$n$t.wild.test: $(tr '\n' ' ' < lat.out)" \
+			    "(100000 us at most)"
+		done
+	done
+	atf_check -o match:"^A $NH_WILD ttl" \
+	    ctr_netns "$c2" "$(pwd)/dnsq" -t $NOWHERE last.wild.test
+	atf_check -o match:"^A $NH_WILD ttl" \
+	    ctr_netns "$c2" "$(pwd)/dnsq" $NOWHERE last2.wild.test
+	kill "$(cat flood.pid)" 2>/dev/null
+	log_clean
+}
+flood_fair_cleanup() {
+	[ -f flood.pid ] && kill "$(cat flood.pid)" 2>/dev/null
+	cleanup
+}
+
 atf_init_test_cases() {
+	atf_add_test_case flood_fair
+	atf_add_test_case upstream_forged
+	atf_add_test_case narrow_revokes
+	atf_add_test_case private_answers
 	atf_add_test_case tcp_resolver
 	atf_add_test_case tcp_bounds
 }

@@ -47,6 +47,17 @@ NH_ROT1=198.18.1.14
 NH_ROT2=198.18.1.15
 NH_DNS=198.18.1.53
 NH_ECHO=198.19.2.10
+# not public: on the namespace's loopback only when nh_private_up
+NH_PRIV=10.254.77.10
+NH_PRIV_NET=10.254.77.0/24
+NH_META=169.254.169.254
+
+# jailbeed.yaml's resolver for the tests: the test DNS server, and the
+# test hosts' benchmarking range, which the resolver admits from no
+# answer unless it is listed
+NH_RESOLVER="resolver:
+  upstream: $NH_DNS
+  private_networks: [198.18.0.0/15]"
 
 nh_ns() { ip netns exec "$NH_NS" "$@"; }
 
@@ -60,6 +71,7 @@ nh_down() {
 	fi
 	ip route del 198.18.1.0/24 via "$NH_PEER" 2>/dev/null
 	ip route del 198.19.2.0/24 via "$NH_PEER" 2>/dev/null
+	ip route del "$NH_PRIV_NET" via "$NH_PEER" 2>/dev/null
 	ip link del "$NH_VETH" 2>/dev/null
 	ip netns del "$NH_NS" 2>/dev/null
 	return 0
@@ -113,6 +125,7 @@ port=53
 log-queries
 local-ttl=2
 addn-hosts=$(pwd)/rot.hosts
+addn-hosts=$(pwd)/priv.hosts
 host-record=www.test,$NH_WWW
 host-record=other.test,$NH_BARE
 host-record=a.wild.test,$NH_WILD
@@ -121,6 +134,14 @@ host-record=wild.test,$NH_BARE
 host-record=echo.test,$NH_ECHO
 EOD
 	echo "$NH_ROT1 rot.test" > rot.hosts
+	# names under *.wild.test that answer addresses which are not public
+	cat > priv.hosts <<EOH
+$NH_META meta.wild.test
+$NH_PRIV meta.wild.test
+$NH_PRIV intra.wild.test
+$NH_WILD mixed.wild.test
+$NH_PRIV mixed.wild.test
+EOH
 	ip netns exec "$NH_NS" dnsmasq -C dnsmasq.conf --log-facility="$(pwd)/dns.log" \
 	    --pid-file= --user=root > dnsmasq.out 2>&1 &
 	echo $! > dnsmasq.pid
@@ -137,6 +158,19 @@ EOD
 	done
 	cat nethosts.log dnsmasq.out >&2
 	atf_fail "the test hosts did not come up"
+}
+
+# a host on a private address, $NH_PRIV, routed into the namespace (the
+# machine must not route $NH_PRIV_NET itself); nethosts.py listens there
+# too.  169.254.169.254 is never routed: the host's own cloud metadata
+# service may live there.
+nh_private_up() {
+	r=$(ip -4 route show match "$NH_PRIV" | grep -v '^default ')
+	[ -z "$r" ] || atf_fail "$NH_PRIV is already routed on this machine" \
+	    "($r): the private test host needs $NH_PRIV_NET unused"
+	nh_ns ip addr add "$NH_PRIV/32" dev lo
+	ip route add "$NH_PRIV_NET" via "$NH_PEER" dev "$NH_VETH" ||
+	    atf_fail "cannot route $NH_PRIV_NET into $NH_NS"
 }
 
 # rot.test moves to its second address (dnsmasq rereads addn-hosts)

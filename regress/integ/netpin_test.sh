@@ -27,8 +27,7 @@ BEGIN="# BEGIN jailbee-managed allowlist"
 END="# END jailbee-managed allowlist"
 
 setup() {
-	JB_CONF_EXTRA="resolver:
-  upstream: $NH_DNS"
+	JB_CONF_EXTRA=$NH_RESOLVER
 	jb_start
 	jb_tools
 	jb_image

@@ -296,8 +296,7 @@ net_status_head() {
 	atf_set timeout 600
 }
 net_status_body() {
-	JB_CONF_EXTRA="resolver:
-  upstream: $NH_DNS"
+	JB_CONF_EXTRA=$NH_RESOLVER
 	setup
 	nh_up "$BR_NET"
 	p=$(jb_prefix)
@@ -364,8 +363,7 @@ refused_names_head() {
 	atf_set timeout 600
 }
 refused_names_body() {
-	JB_CONF_EXTRA="resolver:
-  upstream: $NH_DNS"
+	JB_CONF_EXTRA=$NH_RESOLVER
 	setup
 	nh_up "$BR_NET"
 	cc -static -O2 -Wall -Wextra -Werror -o dnsq \
@@ -430,8 +428,7 @@ refused_conns_head() {
 	atf_set timeout 600
 }
 refused_conns_body() {
-	JB_CONF_EXTRA="resolver:
-  upstream: $NH_DNS"
+	JB_CONF_EXTRA=$NH_RESOLVER
 	setup
 	nh_up "$BR_NET"
 	cc -static -O2 -Wall -Wextra -Werror -o dnsq \

@@ -66,8 +66,7 @@ new_user_head() {
 	atf_set timeout 600
 }
 new_user_body() {
-	JB_CONF_EXTRA="resolver:
-  upstream: $NH_DNS"
+	JB_CONF_EXTRA=$NH_RESOLVER
 	jb_start
 	jb_tools
 	jb_image

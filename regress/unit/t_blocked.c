@@ -16,6 +16,7 @@
 #include <atf-c.h>
 
 #include "blocked.h"
+#include "siphash.h"
 
 ATF_TC_WITHOUT_HEAD(counts);
 ATF_TC_BODY(counts, tc)
@@ -156,8 +157,43 @@ ATF_TC_BODY(recency, tc)
 	blocked_free(&b);
 }
 
+/* the reference vectors of SipHash-2-4 (key 00..0f, input 00..len-1) */
+ATF_TC_WITHOUT_HEAD(siphash);
+ATF_TC_BODY(siphash, tc)
+{
+	uint8_t	key[SIPHASH_KEY], in[64];
+	size_t	i;
+
+	for (i = 0; i < sizeof(key); i++)
+		key[i] = (uint8_t)i;
+	for (i = 0; i < sizeof(in); i++)
+		in[i] = (uint8_t)i;
+	ATF_CHECK_EQ(siphash24(key, in, 0), 0x726fdb47dd0e0e31ULL);
+	ATF_CHECK_EQ(siphash24(key, in, 1), 0x74f839c593dc67fdULL);
+	ATF_CHECK_EQ(siphash24(key, in, 8), 0x93f5f5799a932462ULL);
+	ATF_CHECK_EQ(siphash24(key, in, 15), 0xa129ca6149be45e5ULL);
+	ATF_CHECK_EQ(siphash24(key, in, 63), 0x958a324ceb064572ULL);
+}
+
+/* two tables get two keys: one's collisions are not the other's */
+ATF_TC_WITHOUT_HEAD(keyed);
+ATF_TC_BODY(keyed, tc)
+{
+	struct blocked	a, b;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	ATF_REQUIRE(blocked_note(&a, "c1", "x.test", 1) == 1);
+	ATF_REQUIRE(blocked_note(&b, "c1", "x.test", 1) == 1);
+	ATF_CHECK(memcmp(a.key, b.key, sizeof(a.key)) != 0);
+	blocked_free(&a);
+	blocked_free(&b);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
+	ATF_TP_ADD_TC(tp, siphash);
+	ATF_TP_ADD_TC(tp, keyed);
 	ATF_TP_ADD_TC(tp, counts);
 	ATF_TP_ADD_TC(tp, bounded);
 	ATF_TP_ADD_TC(tp, summary);

@@ -594,7 +594,48 @@ ATF_TC_BODY(resolver_upstream, tc)
 	    "x.yaml:2: resolver.upstream: not an IPv4 address (the resolver "
 	    "jb-netd asks on port 53, e.g. 192.0.2.53)");
 	BAD("resolver: {upstreams: 1}\n",
-	    "x.yaml:1: resolver.upstreams: unknown key (known: upstream)");
+	    "x.yaml:1: resolver.upstreams: unknown key (known: upstream, "
+	    "private_networks)");
+}
+
+/* ranges the resolver may admit from answers although not public */
+ATF_TC_WITHOUT_HEAD(resolver_private_networks);
+ATF_TC_BODY(resolver_private_networks, tc)
+{
+	struct jb_conf	c;
+	FILE		*f;
+	char		*buf = NULL;
+	size_t		 len = 0;
+
+	conf_defaults(&c);
+	ATF_CHECK_EQ(c.resolver_nprivate, 0);
+	GOOD("resolver:\n  private_networks: [10.1.0.0/16, "
+	    "169.254.169.254/32]\n", &c);
+	ATF_REQUIRE_EQ(c.resolver_nprivate, 2);
+	ATF_CHECK_STREQ(c.resolver_private[0], "10.1.0.0/16");
+	ATF_CHECK_STREQ(c.resolver_private[1], "169.254.169.254/32");
+	/* printed as read back */
+	ATF_REQUIRE((f = open_memstream(&buf, &len)) != NULL);
+	conf_print(f, &c);
+	fclose(f);
+	ATF_CHECK_MSG(strstr(buf, "resolver:\n  private_networks: "
+	    "[\"10.1.0.0/16\", \"169.254.169.254/32\"]\n") != NULL, "%s",
+	    buf);
+	free(buf);
+	GOOD("resolver:\n  private_networks:\n", &c);
+	ATF_CHECK_EQ(c.resolver_nprivate, 0);
+	BAD("resolver:\n  private_networks: [10.1.0.1/16]\n",
+	    "x.yaml:2: resolver.private_networks[0]: host bits are set: the "
+	    "subnet is 10.1.0.0/16");
+	BAD("resolver:\n  private_networks: [10.0.0.0/8, meta]\n",
+	    "x.yaml:2: resolver.private_networks[1]: not a subnet A.B.C.D/N "
+	    "(e.g. 10.213.0.0/24)");
+	BAD("resolver:\n  private_networks: [0.0.0.0/0]\n",
+	    "x.yaml:2: resolver.private_networks[0]: /0 is outside /4 to /32 "
+	    "(a /32 holds 1 addresses, a /4 268435456)");
+	BAD("resolver:\n  private_networks: 10.0.0.0/8\n",
+	    "x.yaml:2: resolver.private_networks: expected a list, found a "
+	    "string");
 }
 
 /* the bridge's subnet: default 10.213.0.0/24, /16 to /24, host bits clear */
@@ -1172,6 +1213,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, owner_names);
 	ATF_TP_ADD_TC(tp, incus_urls);
 	ATF_TP_ADD_TC(tp, resolver_upstream);
+	ATF_TP_ADD_TC(tp, resolver_private_networks);
 	ATF_TP_ADD_TC(tp, network_subnet);
 	ATF_TP_ADD_TC(tp, duplicates);
 	ATF_TP_ADD_TC(tp, anchors_aliases);

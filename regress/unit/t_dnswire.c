@@ -179,8 +179,111 @@ ATF_TC_BODY(answer, tc)
 	    sizeof(out)), -1);
 }
 
+/* the query jb-netd sends upstream, its case mixed by random bits */
+ATF_TC_WITHOUT_HEAD(ask);
+ATF_TC_BODY(ask, tc)
+{
+	static const uint8_t want[] = {
+		0xbe, 0xef, 0x01, 0x00, 0, 1, 0, 0, 0, 0, 0, 0,
+		3, 'w', 'W', 'w', 4, 't', 'E', 's', 'T', 0, 0, 1, 0, 1
+	};
+	uint8_t	out[DNSWIRE_HEADER + DNSWIRE_NAME_MAX + 4];
+	char	name[32];
+	uint8_t	rnd[1] = { 0xa2 };	/* bits 1, 5 and 7: W, E and T */
+	char	big[300];
+
+	(void)strlcpy(name, "WWW.test", sizeof(name));
+	dnswire_mix_case(name, rnd, sizeof(rnd));
+	ATF_CHECK_STREQ(name, "wWw.tEsT");
+	ATF_REQUIRE_EQ(dnswire_ask(0xbeef, "wWw.tEsT", DNSWIRE_TYPE_A, out,
+	    sizeof(out)), (int)sizeof(want));
+	ATF_CHECK(memcmp(out, want, sizeof(want)) == 0);
+	/* one trailing dot is the root */
+	ATF_CHECK_EQ(dnswire_ask(0xbeef, "wWw.tEsT.", DNSWIRE_TYPE_A, out,
+	    sizeof(out)), (int)sizeof(want));
+	ATF_CHECK(memcmp(out, want, sizeof(want)) == 0);
+	ATF_CHECK_EQ(dnswire_ask(1, "a..b", 1, out, sizeof(out)), -1);
+	ATF_CHECK_EQ(dnswire_ask(1, ".", 1, out, sizeof(out)), -1);
+	memset(big, 'a', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	ATF_CHECK_EQ(dnswire_ask(1, big, 1, out, sizeof(out)), -1);
+	ATF_CHECK_EQ(dnswire_ask(1, "www.test", 1, out, 20), -1);
+}
+
+/* the reply to an asked query: any other is ignored, case included */
+ATF_TC_WITHOUT_HEAD(reply);
+ATF_TC_BODY(reply, tc)
+{
+	uint8_t		 ask[64], msg[256];
+	uint32_t	 addrs[4], ttl;
+	size_t		 len;
+	int		 asklen, n;
+
+	asklen = dnswire_ask(0x1234, "wWw.tEsT", DNSWIRE_TYPE_A, ask,
+	    sizeof(ask));
+	ATF_REQUIRE(asklen > 0);
+	/* the reply: a CNAME, then two A records, compressed owners */
+	memcpy(msg, ask, (size_t)asklen);
+	msg[2] = 0x81;
+	msg[3] = 0x80;
+	msg[7] = 3;
+	len = (size_t)asklen;
+	{
+		static const uint8_t rr[] = {
+			0xc0, 12, 0, 5, 0, 1, 0, 0, 0, 50, 0, 4,
+			1, 'x', 0xc0, 16,
+			0xc0, 12, 0, 1, 0, 1, 0, 0, 0, 30, 0, 4,
+			198, 18, 1, 10,
+			0xc0, 12, 0, 1, 0, 1, 0, 0, 1, 0, 0, 4,
+			198, 18, 1, 11,
+		};
+
+		memcpy(msg + len, rr, sizeof(rr));
+		len += sizeof(rr);
+	}
+	ATF_CHECK_EQ(dnswire_reply_parse(msg, len, ask, (size_t)asklen,
+	    addrs, 4, &n, &ttl), DNSWIRE_NOERROR);
+	ATF_REQUIRE_EQ(n, 2);
+	ATF_CHECK_EQ(addrs[0], htonl(0xc612010a));
+	ATF_CHECK_EQ(addrs[1], htonl(0xc612010b));
+	ATF_CHECK_EQ(ttl, 30);
+	/* at most max records are taken */
+	ATF_CHECK_EQ(dnswire_reply_parse(msg, len, ask, (size_t)asklen,
+	    addrs, 1, &n, &ttl), DNSWIRE_NOERROR);
+	ATF_CHECK_EQ(n, 1);
+	/* a record cut short: SERVFAIL, nothing taken */
+	ATF_CHECK_EQ(dnswire_reply_parse(msg, len - 2, ask, (size_t)asklen,
+	    addrs, 4, &n, &ttl), DNSWIRE_SERVFAIL);
+	/* the question in another case: not our reply */
+	msg[DNSWIRE_HEADER + 2] = 'w';
+	ATF_CHECK_EQ(dnswire_reply_parse(msg, len, ask, (size_t)asklen,
+	    addrs, 4, &n, &ttl), -1);
+	ATF_CHECK_EQ(n, 0);
+	msg[DNSWIRE_HEADER + 2] = 'W';
+	/* another id */
+	msg[1] = 0x35;
+	ATF_CHECK_EQ(dnswire_reply_parse(msg, len, ask, (size_t)asklen,
+	    addrs, 4, &n, &ttl), -1);
+	msg[1] = 0x34;
+	/* a query, not a response */
+	msg[2] = 0x01;
+	ATF_CHECK_EQ(dnswire_reply_parse(msg, len, ask, (size_t)asklen,
+	    addrs, 4, &n, &ttl), -1);
+	msg[2] = 0x81;
+	/* shorter than the question */
+	ATF_CHECK_EQ(dnswire_reply_parse(msg, (size_t)asklen - 1, ask,
+	    (size_t)asklen, addrs, 4, &n, &ttl), -1);
+	/* NXDOMAIN: the code, no address */
+	msg[3] = 0x83;
+	ATF_CHECK_EQ(dnswire_reply_parse(msg, len, ask, (size_t)asklen,
+	    addrs, 4, &n, &ttl), DNSWIRE_NXDOMAIN);
+	ATF_CHECK_EQ(n, 0);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
+	ATF_TP_ADD_TC(tp, ask);
+	ATF_TP_ADD_TC(tp, reply);
 	ATF_TP_ADD_TC(tp, query);
 	ATF_TP_ADD_TC(tp, refused);
 	ATF_TP_ADD_TC(tp, answer);
