@@ -405,7 +405,8 @@ autostart:
 EOF
 	commit_config
 	atf_check -o save:new.out -e save:new.err jbo repo new as --agent fake
-	for pat in "step create1: done" "step fetch: $c loose for it, 630 s at most" \
+	# 600 s of step timeout and the grant's slack, 5 s under the switch
+	for pat in "step create1: done" "step fetch: $c loose for it, 605 s at most" \
 	    "step fetch: $c is strict again" "step fetch: done" \
 	    "step start1: done" "step bg: running in the background" \
 	    "agent fake: launched"; do

@@ -1522,6 +1522,7 @@ t_snapshots(void)
 	struct msg		*m;
 	struct jb_snapshot	*s;
 	double			 t0;
+	char			 state[64];
 
 	action(name_main, INCUS_SNAP_CREATE, 0, "s1", &r);
 	check(ok_reply(&r), "SNAP_CREATE %s/s1: %s", name_main, r.done.err);
@@ -1549,6 +1550,14 @@ t_snapshots(void)
 	action(name_main, INCUS_SNAP_RESTORE, 0, "s1", &r);
 	check(ok_reply(&r), "SNAP_RESTORE s1 of the running container: %s "
 	    "(%.0f ms)", r.done.ok ? "ok" : r.done.err, now_ms() - t0);
+	reply_clear(&r);
+	/* a restore leaves it stopped: jailbeed starts it through its guard */
+	state_of(name_main, state, sizeof(state));
+	check(strncmp(state, "STOPPED,", 8) == 0, "SNAP_RESTORE leaves "
+	    "%s stopped: incus says %s", name_main, state);
+	action(name_main, INCUS_START, 0, NULL, &r);
+	check(ok_reply(&r), "START after the restore: %s", r.done.ok ? "ok" :
+	    r.done.err);
 	reply_clear(&r);
 	action(name_main, INCUS_SNAP_DELETE, 0, "s1", &r);
 	check(ok_reply(&r), "SNAP_DELETE s1: %s", r.done.err);
