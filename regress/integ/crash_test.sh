@@ -31,8 +31,7 @@
 BR_NET=10.213.0.0/24
 
 crash_conf() {
-	JB_CONF_EXTRA="resolver:
-  upstream: $NH_DNS
+	JB_CONF_EXTRA="$NH_RESOLVER
 remote:
   ssh:
     authorized_keys: $(pwd)/home/.config/jailbee/authorized_keys"
