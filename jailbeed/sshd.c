@@ -262,9 +262,14 @@ key_over(const char *fp)
 	return rate_count(key, 0) > env->conf.ssh_refusals_per_min;
 }
 
-/* 1: journal this refusal; 0: its source or key is over its limit */
+/*
+ * 1: journal this refusal; 0: its source or key is over its limit.  fp:
+ * the key to charge, only when the refusal is that key's own (it is not
+ * authorized): a public key is no secret, so refusals of other kinds on
+ * a connection that offered someone's key must not shut that key out.
+ */
 static int
-refusal_counted(struct sshsess *s)
+refusal_counted(struct sshsess *s, const char *fp)
 {
 	struct jb_sshd_penalty	 pen;
 	char			 cls[48], key[80];
@@ -273,8 +278,8 @@ refusal_counted(struct sshsess *s)
 
 	srcclass(s->addr, cls, sizeof(cls));
 	nsrc = rate_count(cls, 1);
-	if (s->fp[0] != '\0') {
-		(void)snprintf(key, sizeof(key), "key %s", s->fp);
+	if (fp != NULL && fp[0] != '\0') {
+		(void)snprintf(key, sizeof(key), "key %s", fp);
 		nkey = rate_count(key, 1);
 	}
 	if (nsrc <= lim && nkey <= lim)
@@ -904,7 +909,7 @@ auth(struct sshsess *s, struct jb_sshd_auth *a)
 	uint8_t			 blob[AUTHKEY_BLOB_MAX];
 	char			 path[PATH_MAX], err[256], type[64];
 	size_t			 len = 0, tl;
-	int			 rc = 0;
+	int			 rc = 0, charge = 0;
 	const char		*reason = NULL;
 
 	memset(&v, 0, sizeof(v));
@@ -929,7 +934,7 @@ auth(struct sshsess *s, struct jb_sshd_auth *a)
 			reason = "user is not jailbee";
 		else if (key_over(v.fingerprint))
 			reason = "refusals_per_minute: key";
-		else if (authkey_type_fido(type))
+		else if ((charge = authkey_type_fido(type)))
 			reason = "FIDO security key: user presence cannot be "
 			    "checked";
 		else if (draining)
@@ -938,8 +943,10 @@ auth(struct sshsess *s, struct jb_sshd_auth *a)
 		    env->owner_uid, type, blob, len, err, sizeof(err))) == -1) {
 			log_warnx("ssh: %s", err);
 			reason = "authorized_keys untrusted";
-		} else if (rc == 0)
+		} else if (rc == 0) {
 			reason = "key not authorized";
+			charge = 1;
+		}
 	}
 	v.ok = reason == NULL;
 	(void)raw(s, IMSG_SSHD_VERDICT, &v, sizeof(v), -1);
@@ -960,7 +967,7 @@ auth(struct sshsess *s, struct jb_sshd_auth *a)
 	/* the parent counts too: a session past the limit is dropped */
 	if (++s->nrefused > SSH_AUTH_TRIES_SLACK)
 		return -1;
-	if (refusal_counted(s))
+	if (refusal_counted(s, charge ? s->fp : NULL))
 		journal(s, "auth", "refuse", reason, 0);
 	return 0;
 }
@@ -1031,7 +1038,7 @@ sshd_dispatch(struct sshsess *s, struct imsg *imsg)
 		if (++s->nrefused > (s->authed ? SSH_REFUSALS_MAX :
 		    SSH_AUTH_TRIES_SLACK))
 			return -1;
-		if (s->authed || refusal_counted(s))
+		if (s->authed || refusal_counted(s, NULL))
 			journal(s, refusal_names[r.what], "refuse",
 			    "not served", 0);
 		return 0;

@@ -682,6 +682,14 @@ front_door_no_lockout_body() {
 	jb_audit_has '.action == "ssh.rate-limit" and
 	    .reason == "refusals_per_minute"' ||
 	    atf_fail "70 refusals did not reach the source's limit"
+	# a public key is no secret: refusals of another kind on connections
+	# that offer key1 (a wrong user name) are not charged to key1
+	i=0
+	while [ $i -lt 25 ]; do
+		jssh -o ConnectTimeout=5 -i key1 root@127.0.0.1 true \
+		    > /dev/null 2>&1
+		i=$((i + 1))
+	done
 	# 256 idle connections that never log in, from two other loopback
 	# addresses (all of 127/8 is one source)
 	python3 -c '
