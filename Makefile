@@ -372,16 +372,10 @@ bench:
 	$(MAKE) O=build-bench LIBEXECDIR=$(CURDIR)/build-bench all \
 	    build-bench/regress/bench/netd_switch \
 	    build-bench/regress/bench/blocked_cost
-	regress/bench/run $(CURDIR)/build-bench
-	regress/bench/net $(CURDIR)/build-bench
-	regress/bench/dns $(CURDIR)/build-bench
 	$(MAKE) O=build-bench-nocount LIBEXECDIR=$(CURDIR)/build-bench \
 	    CFLAGS='-O2 -g -DJB_BENCH_NOCOUNT' build-bench-nocount/jb-netd
-	regress/bench/netcount $(CURDIR)/build-bench \
+	regress/bench/all $(CURDIR)/build-bench \
 	    $(CURDIR)/build-bench-nocount/jb-netd
-	regress/bench/git $(CURDIR)/build-bench
-	regress/bench/ssh $(CURDIR)/build-bench
-	regress/bench/sftp $(CURDIR)/build-bench
 
 deps:
 	regress/setup-host
