@@ -607,6 +607,7 @@ new_create(struct job *job)
 	strlcpy(q->prefix, conf->container_prefix, sizeof(q->prefix));
 	strlcpy(q->branch, n->branch, sizeof(q->branch));
 	strlcpy(q->base, n->base, sizeof(q->base));
+	strlcpy(q->pool, conf->storage_pool, sizeof(q->pool));
 	/* start runs it again, apply keeps its egress_allow */
 	if (job_opt(job, "agent") != NULL)
 		strlcpy(q->agent, job_opt(job, "agent"), sizeof(q->agent));

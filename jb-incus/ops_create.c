@@ -144,6 +144,11 @@ cr_check(struct create *cr, char *why, size_t len)
 	    "0123456789_-") != strlen(in->agent)))
 		(void)snprintf(why, len, "agent name \"%s\": [a-z0-9_-] only",
 		    in->agent);
+	else if (in->pool[0] != '\0' && (strchr("-_.", in->pool[0]) !=
+	    NULL || strspn(in->pool, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") != strlen(in->pool)))
+		(void)snprintf(why, len, "storage pool \"%s\": a letter or "
+		    "digit, then [A-Za-z0-9_.-] only", in->pool);
 	else
 		return valid_env_list(cr->env, why, len);
 	return 0;
@@ -383,6 +388,14 @@ cr_body(struct create *cr)
 	jput(d, "path", MNT_HOST_SOURCE);
 	jput(d, "readonly", "true");
 	json_object_object_add(devs, MNT_DEV_CHECKOUT, d);
+	/* defaults.storage_pool: the root disk there, not the profile's */
+	if (in->pool[0] != '\0') {
+		d = jnew(json_object_new_object());
+		jput(d, "type", "disk");
+		jput(d, "path", "/");
+		jput(d, "pool", in->pool);
+		json_object_object_add(devs, "root", d);
+	}
 	if (in->mount_rw) {
 		(void)snprintf(path, sizeof(path), "/home/dev/%s",
 		    in->prefix);

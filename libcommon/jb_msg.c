@@ -107,6 +107,7 @@ static const struct jb_msg_str f_jb_incus_create[] = {
 	STR(jb_incus_create, net),
 	STR(jb_incus_create, env),
 	STR(jb_incus_create, agent),
+	STR(jb_incus_create, pool),
 	END
 };
 

@@ -218,6 +218,8 @@ struct jb_incus_create {
 	uint32_t	nenv;
 	/* new --agent, user.jailbee.agent; "" none */
 	char		agent[JB_AGENT_MAX];
+	/* the root disk's storage pool; "" the default profile's */
+	char		pool[64];
 };
 
 enum jb_incus_verb {

@@ -35,6 +35,7 @@ static int	valid_host(const char *, char *, size_t);
 static int	valid_target(const char *, char *, size_t);
 static int	valid_network(const char *, char *, size_t);
 static int	valid_memory(const char *, char *, size_t);
+static int	valid_pool(const char *, char *, size_t);
 static int	valid_clone_from(const char *, char *, size_t);
 static int	valid_token(const char *, char *, size_t);
 static int	valid_alias(const char *, char *, size_t);
@@ -141,8 +142,9 @@ static const struct yt_field defaults_fields[] = {
 	{ .key = "cpu", .type = YT_INT, .off = RC_OFF(cpu),
 	  .size = sizeof(int), .min = 1, .max = RC_CPU_MAX,
 	  .flags = YT_NULL_OK },
-	/* the original's, not done yet (repoconf_compat.c) */
-	{ .key = "storage_pool", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "storage_pool", .type = YT_STRING, .off = RC_OFF(storage_pool),
+	  .size = RC_SIZE(storage_pool), .flags = YT_NULL_OK,
+	  .valid = valid_pool },
 	{ .key = NULL }
 };
 
@@ -371,6 +373,7 @@ const char repoconf_template[] =
     "#  network: strict        # or loose\n"
     "#  memory: 16GiB\n"
     "#  cpu: 8\n"
+    "#  storage_pool: default  # the Incus pool of the root disk\n"
     "#new:\n"
     "#  clone_from: origin     # or local (the host checkout)\n"
     "#  autofetch: true\n"
@@ -521,6 +524,30 @@ valid_memory(const char *s, char *w, size_t wlen)
  bad:
 	return why(w, wlen, "not a memory size (a positive number with a unit "
 	    "such as 512MiB or 16GiB, or 1% to 100%)");
+}
+
+/*
+ * An Incus storage pool's name as Incus takes it, less what it would
+ * read as a path or an option: a letter or digit first, then letters,
+ * digits, "-", "_" and ".".
+ */
+static int
+valid_pool(const char *s, char *w, size_t wlen)
+{
+	size_t	i;
+
+	if (s[0] == '\0' || !isalnum((unsigned char)s[0]))
+		goto bad;
+	for (i = 0; s[i] != '\0'; i++)
+		if (!isalnum((unsigned char)s[i]) && strchr("-_.", s[i]) == NULL)
+			goto bad;
+	if (i > RC_POOL_MAX)
+		goto bad;
+	return 0;
+ bad:
+	return why(w, wlen, "not a storage pool name (a letter or digit, "
+	    "then letters, digits, -, _ or ., at most 63; `incus storage "
+	    "list` names the pools)");
 }
 
 /* it ends up in a shell profile: nothing a shell would interpret */
@@ -1709,7 +1736,8 @@ repoconf_dump(const struct repoconf *c, FILE *fp)
 		rc_put_str(fp, c->egress_allow.v[i]);
 		(void)fputc('\n', fp);
 	}
-	if (c->network[0] != '\0' || c->memory[0] != '\0' || c->cpu != 0) {
+	if (c->network[0] != '\0' || c->memory[0] != '\0' || c->cpu != 0 ||
+	    c->storage_pool[0] != '\0') {
 		(void)fputs("defaults:\n", fp);
 		if (c->network[0] != '\0')
 			put_kstr(fp, "  ", "network", c->network);
@@ -1717,6 +1745,8 @@ repoconf_dump(const struct repoconf *c, FILE *fp)
 			put_kstr(fp, "  ", "memory", c->memory);
 		if (c->cpu != 0)
 			(void)fprintf(fp, "  cpu: %d\n", c->cpu);
+		if (c->storage_pool[0] != '\0')
+			put_kstr(fp, "  ", "storage_pool", c->storage_pool);
 	}
 	if (c->clone_from[0] != '\0' || c->autofetch != RC_UNSET) {
 		(void)fputs("new:\n", fp);

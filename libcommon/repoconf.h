@@ -42,6 +42,7 @@
 #include "yamltree.h"
 
 #define RC_ALIAS_MAX		63	/* base.alias */
+#define RC_POOL_MAX		63	/* defaults.storage_pool */
 #define RC_PACKAGES_MAX		1023	/* base.packages, space-separated */
 #define RC_PACKAGE_MAX		100	/* one Debian package name */
 /* the image every repo uses unless it sets base.alias or base.packages */
@@ -260,6 +261,8 @@ struct repoconf {
 	char			network[16];	/* defaults.network */
 	char			memory[32];	/* defaults.memory */
 	int			cpu;		/* defaults.cpu */
+	/* defaults.storage_pool; "" the pool of Incus's default profile */
+	char			storage_pool[RC_POOL_MAX + 1];
 	char			clone_from[16];	/* new.clone_from */
 	int			autofetch;	/* new.autofetch */
 	struct rc_revert	loose_auto_revert;
