@@ -284,6 +284,28 @@ config_ok(const struct bound *b, const char *k, struct json_object *v,
 	return 0;
 }
 
+/*
+ * The container's own root disk on a storage pool (defaults.storage_pool):
+ * named root, at /, a pool and nothing else; a disk with a pool and a
+ * source would be another volume of the pool.
+ */
+static int
+root_disk_ok(struct json_object *d)
+{
+	const char	*s;
+
+	if ((s = jstr(d, "path")) == NULL || strcmp(s, "/") != 0 ||
+	    jstr(d, "pool") == NULL)
+		return 0;
+	json_object_object_foreach(d, k, v) {
+		(void)v;
+		if (strcmp(k, "type") != 0 && strcmp(k, "path") != 0 &&
+		    strcmp(k, "pool") != 0)
+			return 0;
+	}
+	return 1;
+}
+
 static int
 device_ok(const struct bound *b, const char *name, struct json_object *d,
     const char *bridge, char *why, size_t len)
@@ -298,6 +320,8 @@ device_ok(const struct bound *b, const char *name, struct json_object *d,
 		return 0;
 	}
 	if (t != NULL && strcmp(t, "disk") == 0) {
+		if (strcmp(name, "root") == 0 && root_disk_ok(d))
+			return 1;
 		if (jstr(d, "pool") != NULL ||
 		    (s = jstr(d, "source")) == NULL) {
 			(void)snprintf(why, len, "device %.60s: a disk with a "

@@ -465,8 +465,18 @@ static void
 cr_created(void *arg, struct json_object *md, const char *err)
 {
 	struct op_req	*r = arg;
+	struct create	*cr = r->priv;
+	char		 why[JB_ERR_TEXT_MAX];
 
 	r->call = NULL;
+	if (err != NULL && cr->in.pool[0] != '\0') {
+		/* Incus does not name the pool it could not find */
+		incus_reason(why, sizeof(why), err);
+		req_done(r, 0, "%s: %s (the root disk's pool is %s, from "
+		    "defaults.storage_pool; `incus storage list` names the "
+		    "pools)", r->what, why, cr->in.pool);
+		return;
+	}
 	if (err != NULL) {
 		req_fail(r, err);
 		return;

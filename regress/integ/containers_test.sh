@@ -225,7 +225,9 @@ new_storage_pool_body() {
 	# a pool Incus does not have
 	printf 'container_prefix: %s\nbase:\n  alias: %s\ndefaults:\n  storage_pool: %snope\n' \
 	    "$p" "$JB_IMAGE" "$p" > repo/.jailbee/config.yaml
-	atf_check -s exit:1 -e match:"${p}nope" jbo repo new other
+	atf_check -s exit:1 -e match:"Storage pool not found" \
+	    -e match:"pool is ${p}nope, from defaults.storage_pool" \
+	    jbo repo new other
 	atf_check -o empty incus list -c n --format csv "^$p-other\$"
 }
 new_storage_pool_cleanup() {

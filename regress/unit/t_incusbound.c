@@ -199,6 +199,24 @@ ATF_TC_BODY(closed_lists, tc)
 	ATF_CHECK(instance_refused("{\"devices\":{\"d\":{\"type\":\"disk\","
 	    "\"pool\":\"default\",\"source\":\"v\",\"path\":\"/x\"}}}",
 	    "a disk with a host source only"));
+	/* the root disk on a pool: its own, at /, nothing more */
+	ATF_REQUIRE((o = json_tokener_parse("{\"devices\":{\"root\":{"
+	    "\"type\":\"disk\",\"path\":\"/\",\"pool\":\"fast\"}}}")) != NULL);
+	ATF_CHECK_MSG(bound_instance(&b, o, "jbbr0", why, sizeof(why)), "%s",
+	    why);
+	json_object_put(o);
+	ATF_CHECK(instance_refused("{\"devices\":{\"root\":{\"type\":\"disk\","
+	    "\"path\":\"/\",\"pool\":\"fast\",\"source\":\"v\"}}}",
+	    "device root: a disk with a host source only"));
+	ATF_CHECK(instance_refused("{\"devices\":{\"root\":{\"type\":\"disk\","
+	    "\"path\":\"/x\",\"pool\":\"fast\"}}}",
+	    "device root: a disk with a host source only"));
+	ATF_CHECK(instance_refused("{\"devices\":{\"data\":{\"type\":\"disk\","
+	    "\"path\":\"/\",\"pool\":\"fast\"}}}",
+	    "device data: a disk with a host source only"));
+	ATF_CHECK(instance_refused("{\"devices\":{\"root\":{\"type\":\"disk\","
+	    "\"path\":\"/\",\"pool\":\"fast\",\"readonly\":\"false\"}}}",
+	    "device root: a disk with a host source only"));
 	ATF_CHECK(instance_refused("{\"config\":[]}", "config is not an "
 	    "object"));
 }
