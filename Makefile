@@ -77,7 +77,7 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/selfstat.c libcommon/config.c \
 		   libcommon/yamltree.c libcommon/duration.c \
 		   libcommon/cmdtab.c libcommon/child.c libcommon/jb_msg.c \
-		   libcommon/testhook.c libcommon/repoconf.c \
+		   libcommon/testhook.c libcommon/memtrim.c libcommon/repoconf.c \
 		   libcommon/repoconf_compat.c libcommon/repoconf_agents.c \
 		   libcommon/repoconf_autostart.c \
 		   libcommon/sandbox-linux.c libcommon/sandbox_procs.c \
