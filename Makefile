@@ -91,6 +91,8 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/atomicfile.c libcommon/srcclass.c
 # SFTP (R45-R51): the virtual tree's paths, jb-sftp's records
 COMMON_SRCS	+= libcommon/sftppath.c libcommon/sftprec.c
+# the GitHub integration's keys
+COMMON_SRCS	+= libcommon/repoconf_github.c
 JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/control.c jailbeed/request.c jailbeed/job.c \
 		   jailbeed/checkout.c jailbeed/capture.c jailbeed/cmd_ls.c \
