@@ -143,6 +143,11 @@ extern const int	cmdtab_len;
 
 /* longest match of argv's leading words; *nwords gets how many matched */
 const struct cmd	*cmd_lookup(int argc, char *const argv[], int *nwords);
+/*
+ * 1 when argv[0..argc-1] are the first words of c and c has more: c is
+ * a command of the group they name ("net", "net egress", "git").
+ */
+int	cmd_in_group(const struct cmd *c, int argc, char *const argv[]);
 const struct cmd	*cmd_find(enum cmd_id);
 int	cmd_choice_ok(const char *, const char *);
 const char		*cmd_class_name(enum cmd_class);
