@@ -13,8 +13,9 @@
 
 /*
  * The one table of public commands.  jbctl parses and prints help from
- * it, the parent dispatches from it, and the SSH policy will be decided
- * from its classification.  A leaf without a classification is a bug
+ * it and the parent dispatches from it.  What SSH admits is not read
+ * from the classification: sshpolicy.c sorts every command in a switch
+ * of its own.  A leaf without a classification is a bug
  * (regress/unit/t_cmdtab.c) and is refused at run time.
  */
 

@@ -399,7 +399,8 @@ const char repoconf_template[] =
     "#      network: loose\n"
     "#      mounts: [aws]\n"
     "#\n"
-    "# Coding agents (presets: claude, codex, gemini, aider, opencode);\n"
+    "# Coding agents (presets: claude, codex, gemini, aider, opencode,\n"
+    "# grok);\n"
     "# jbctl new NAME --agent A runs one.  shared: state kept under the\n"
     "# suite's shared directory, read-write in the repo's containers.\n"
     "#agents:\n"
@@ -412,8 +413,9 @@ const char repoconf_template[] =
     "#      - {subpath: myagent-json/a.json, path: ~/.myagent.json, "
     "type: file, seed: \"{}\"}\n"
     "#\n"
-    "# github.token is refused here: it belongs in the host-local file\n"
-    "# named above, mode 0600.\n";
+    "# github is refused here: github.token belongs in the host-local\n"
+    "# file named above (mode 0600), github.enabled there or in\n"
+    "# global.yaml.\n";
 
 static int
 why(char *buf, size_t len, const char *msg)

@@ -16,7 +16,7 @@ proc_field() {
 
 atf_test_case status_privileges cleanup
 status_privileges_head() {
-	atf_set descr "jbctl status lists six processes whose users and" \
+	atf_set descr "jbctl status lists seven processes whose users and" \
 	    "capabilities match DESIGN.md, and /proc agrees; jb-reaper, the" \
 	    "one root process beside jb-netd, has no capability at all"
 	atf_set require.user root
