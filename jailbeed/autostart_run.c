@@ -300,7 +300,7 @@ step_exec(struct asrun *as)
 	char			 envv[STEP_ENV_MAX][RC_AGENT_ENVNAME_MAX +
 				    RC_AGENT_ENVVAL_MAX + 2];
 	const char		*argv[9 + STEP_ENV_MAX + 1];
-	const char		*envp[5];
+	const char		*envp[6];
 	int			 i, n = 0, ne;
 
 	ne = rc_step_env(&as->conf->env, &as->conf->autostart, st, envv,
@@ -328,7 +328,8 @@ step_exec(struct asrun *as)
 	envp[1] = "USER=dev";
 	envp[2] = "LOGNAME=dev";
 	envp[3] = repo_env;
-	envp[4] = NULL;
+	envp[4] = JB_DEV_PATH;
+	envp[5] = NULL;
 	return capture_run(as->job, as->instance, env->owner_uid,
 	    env->owner_gid, dir, argv, envp, step_ran);
 }

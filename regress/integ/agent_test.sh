@@ -87,6 +87,10 @@ agents:
     install_check: "false"
     install: echo the install broke >&2; exit 3
     command: ./agent.sh
+  claude:
+    install_check: "true"
+    auto_update: false
+    command: "true"
   sharer:
     install_check: "true"
     command: "true"
@@ -512,8 +516,10 @@ agent_shared_body() {
 	p=$(jb_prefix)
 	sd=$(shared_dir)
 	ou=$(id -u $JB_OWNER)
+	# a single file is warned about with its whole path
 	atf_check -e match:"agent sharer: shared sharer at ~/.sharer \(read-write\), made now" \
 	    -e match:"agent sharer: shared sharer-json/s.json at ~/.sharer.json \(read-write\), made now" \
+	    -e match:"warning: $sd/sharer-json/s.json is a single file: mount the directory" \
 	    -e match:"ready: $p-sa" jbo repo new sa --agent sharer
 	atf_check -o inline:"$ou 700\n" stat -c "%u %a" "$sd"
 	atf_check -o inline:"$ou 700\n" stat -c "%u %a" "$sd/sharer"
@@ -569,6 +575,49 @@ EOC
 	atf_check -o inline:"" incus list -c n --format csv "^$p-sx\$"
 }
 agent_shared_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case claude_json cleanup
+claude_json_head() {
+	atf_set descr "the claude preset keeps ~/.claude.json in the shared" \
+	    "directory claude-json mounted at ~/.claude-json, reached by a" \
+	    "symlink: no single file is mounted (nor warned about), a write" \
+	    "through the link and a file replaced by rename both land in the" \
+	    "shared directory, and the next container sees them"
+	atf_set require.user root
+	atf_set timeout 300
+}
+claude_json_body() {
+	setup
+	p=$(jb_prefix)
+	sd=$(shared_dir)
+	atf_check -e match:"agent claude: shared claude at ~/.claude \(read-write\), made now" \
+	    -e match:"agent claude: shared claude-json at ~/.claude-json \(read-write\), made now" \
+	    -e match:"agent claude: shared claude-json/.claude.json, made now, reached by the link ~/.claude.json to ~/.claude-json/.claude.json" \
+	    -e not-match:"single file" \
+	    -e match:"ready: $p-ca" jbo repo new ca --agent claude
+	atf_check -o inline:"{}" cat "$sd/claude-json/.claude.json"
+	atf_check -o inline:"/home/dev/.claude-json/.claude.json\n" \
+	    in_ctr $p-ca readlink /home/dev/.claude.json
+	atf_check -o inline:"{}" in_ctr $p-ca cat /home/dev/.claude.json
+	# written through the link, then replaced as a tool saves it
+	atf_check in_ctr $p-ca sh -c 'echo "{\"a\": 1}" > /home/dev/.claude.json'
+	atf_check -o inline:"{\"a\": 1}\n" cat "$sd/claude-json/.claude.json"
+	atf_check in_ctr $p-ca sh -c 'echo "{\"b\": 2}" > /home/dev/.claude-json/t &&
+	    mv /home/dev/.claude-json/t /home/dev/.claude-json/.claude.json'
+	atf_check -o inline:"{\"b\": 2}\n" cat "$sd/claude-json/.claude.json"
+	atf_check -o not-match:"agent-claude-2" incus config device list $p-ca
+	# the next container: the same file, through its own link
+	atf_check -e match:"ready: $p-cb" jbo repo new cb --agent claude
+	atf_check -o inline:"{\"b\": 2}\n" in_ctr $p-cb cat /home/dev/.claude.json
+	# a start makes nothing twice, and leaves a file put in the link's
+	# place alone, saying so
+	atf_check in_ctr $p-cb sh -c 'rm /home/dev/.claude.json &&
+	    echo mine > /home/dev/.claude.json'
+	atf_check -e match:"agent claude: /home/dev/.claude.json is not the link to /home/dev/.claude-json/.claude.json: left as it is" \
+	    -e not-match:"made now" jbo repo restart cb
+	atf_check -o inline:"mine\n" in_ctr $p-cb cat /home/dev/.claude.json
+}
+claude_json_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
 # has_device C DEV: container C has the disk device DEV
 has_device() {
@@ -711,6 +760,7 @@ step_mounts_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
 atf_init_test_cases() {
 	atf_add_test_case agent_shared
+	atf_add_test_case claude_json
 	atf_add_test_case step_mounts
 	atf_add_test_case step_strict_refused
 	atf_add_test_case escalation_gate
