@@ -576,6 +576,163 @@ EOC
 }
 agent_shared_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+# the test registry: Verdaccio in the test hosts' namespace on
+# $NH_WWW:4873, no uplink (nothing beyond it is asked), serving jb-hello,
+# a package with a bin published to it with the host's npm
+registry_up() {
+	[ -x "$JB_VERDACCIO" ] || atf_fail "no Verdaccio at $JB_VERDACCIO:" \
+	    "make deps (regress/setup-host) installs it"
+	mkdir -p verdaccio npm-cache pkg/bin
+	cat > verdaccio/config.yaml <<'EOC'
+storage: ./storage
+auth:
+  htpasswd:
+    file: ./htpasswd
+    max_users: 1
+uplinks: {}
+packages:
+  '**':
+    access: $all
+    publish: $authenticated
+web:
+  enable: false
+logs: {type: stdout, format: pretty, level: http}
+EOC
+	nh_ns "$JB_VERDACCIO" --config "$(pwd)/verdaccio/config.yaml" \
+	    --listen "http://$NH_WWW:4873" > verdaccio.log 2>&1 &
+	echo $! >> nethosts.pids
+	i=0
+	until curl -sf "http://$NH_WWW:4873/-/ping" > /dev/null; do
+		i=$((i + 1))
+		if [ $i -gt 300 ]; then
+			cat verdaccio.log >&2
+			atf_fail "Verdaccio did not come up on $NH_WWW:4873"
+		fi
+		sleep 0.1
+	done
+	tok=$(curl -sf -X PUT -H 'Content-Type: application/json' \
+	    -d '{"name": "jbtest", "password": "jbtest-pw"}' \
+	    "http://$NH_WWW:4873/-/user/org.couchdb.user:jbtest" |
+	    jq -er .token) || atf_fail "no user on the test registry"
+	printf 'registry=http://%s:4873/\n//%s:4873/:_authToken=%s\n' \
+	    "$NH_WWW" "$NH_WWW" "$tok" > npmrc
+	cat > pkg/package.json <<'EOP'
+{"name": "jb-hello", "version": "1.0.0", "license": "ISC",
+ "bin": {"jb-hello": "bin/hello.js"}}
+EOP
+	cat > pkg/bin/hello.js <<'EOP'
+#!/usr/bin/env node
+// the test agent: says where and with what it runs, then keeps running
+require("fs").writeFileSync(process.env.HOME + "/.jb-hello.out",
+    "jb-hello ran in " + process.cwd() + " with node " + process.version +
+    "\n");
+console.log("jb-hello is up");
+setInterval(function () {}, 1000);
+EOP
+	(cd pkg && npm_config_userconfig=../npmrc npm_config_cache=../npm-cache \
+	    npm publish --loglevel=error > ../publish.log 2>&1) || {
+		cat publish.log verdaccio.log >&2
+		atf_fail "npm publish to the test registry failed"
+	}
+}
+
+atf_test_case npm_registry cleanup
+npm_registry_head() {
+	atf_set descr "an npm-based agent for real: its packages (nodejs," \
+	    "npm) give the suite's agent image, npm installs jb-hello from a" \
+	    "real registry (Verdaccio in the test namespace, npm_config_registry)" \
+	    "as the dev user into ~/.local, whose bin is on PATH for exec and" \
+	    "a login shell; its command runs in the autostart window and keeps" \
+	    "running; a second start installs nothing; the container is strict" \
+	    "after the install, and after one that failed"
+	atf_set require.user root
+	atf_set timeout 600
+}
+npm_registry_body() {
+	jb_start
+	jb_tools
+	jb_repo
+	jb_agent_image
+	net_tools
+	nh_up 10.213.0.0/24
+	registry_up
+	p=$(jb_prefix)
+	ou=$(id -u $JB_OWNER)
+	# no base.alias: the agents' packages choose the image
+	cat > repo/.jailbee/config.yaml <<EOC
+container_prefix: $p
+agents:
+  hello:
+    packages: [nodejs, npm]
+    install: npm install -g --prefix "\$HOME/.local" jb-hello
+    install_check: command -v jb-hello
+    update: npm install -g --prefix "\$HOME/.local" jb-hello@latest
+    auto_update: false
+    command: jb-hello
+    install_network: loose
+    egress_allow: ["$NH_WWW:4873"]
+    env: {npm_config_registry: "http://$NH_WWW:4873/"}
+  nosuch:
+    packages: [npm, nodejs]
+    install: npm install -g --prefix "\$HOME/.local" jb-nosuch
+    install_check: command -v jb-nosuch
+    command: jb-nosuch
+    install_network: loose
+    env: {npm_config_registry: "http://$NH_WWW:4873/"}
+EOC
+	commit_config
+	atf_check -e match:"image jailbee-base-ff842cbd0e69: base.packages and the agents' packages: nodejs npm" \
+	    -e match:"agent hello: installing" \
+	    -e match:"agent hello: $p-np loose for its install" \
+	    -e match:"agent hello: installed$" \
+	    -e match:"agent hello: $p-np is strict again" \
+	    -e match:"agent hello: launched in tmux session autostart" \
+	    -e match:"ready: $p-np" jbo repo new np --agent hello
+	# the registry served the tarball (its log is written a moment later)
+	i=0
+	until grep -q "200, .*'GET /jb-hello/-/jb-hello-1.0.0.tgz'" \
+	    verdaccio.log; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || atf_fail "the test registry served no tarball"
+		sleep 0.1
+	done
+	# the dev user's, in ~/.local, on the PATH of exec and a login shell
+	atf_check -o inline:"$ou\n" in_ctr $p-np \
+	    stat -c %u /home/dev/.local/lib/node_modules/jb-hello/package.json
+	atf_check -o inline:"/home/dev/.local/bin/jb-hello\n" \
+	    jbo repo exec np -- sh -c 'command -v jb-hello'
+	atf_check -o inline:"/home/dev/.local/bin/jb-hello\n" \
+	    in_ctr $p-np bash -lc 'command -v jb-hello'
+	# the command runs in its window, in the clone, and keeps running
+	wait_file $p-np /home/dev/.jb-hello.out
+	atf_check -o match:"^jb-hello ran in /home/dev/$p with node v" \
+	    in_ctr $p-np cat /home/dev/.jb-hello.out
+	sleep 2
+	atf_check -o inline:"agent-hello 0\n" in_ctr $p-np \
+	    tmux list-windows -t autostart -F '#{window_name} #{pane_dead}'
+	# strict after the install
+	atf_check -o match:"$p-np .*: strict" jbo repo net status np
+	atf_check -s not-exit:0 -o empty -e ignore ctr_http $p-np $NH_WWW2
+	# a second start: install_check passes, nothing installed or opened
+	atf_check -e ignore jbo repo stop np
+	atf_check -e match:"agent hello: installed \(install_check passed\)" \
+	    -e not-match:"installing" -e not-match:"loose" \
+	    -e match:"agent hello: launched" jbo repo start np
+	atf_check -o match:"$p-np .*: strict" jbo repo net status np
+	# the same image for the second agent's set; its install fails on
+	# the registry's answer, and the container is strict after it
+	atf_check -s exit:1 \
+	    -e match:"image jailbee-base-ff842cbd0e69" \
+	    -e match:"agent nosuch: $p-nx loose for its install" \
+	    -e match:"agent nosuch: $p-nx is strict again" \
+	    -e match:"E404" \
+	    -e match:"agent nosuch: install failed" \
+	    jbo repo new nx --agent nosuch
+	atf_check -o match:"$p-nx .*: strict" jbo repo net status nx
+	atf_check -s not-exit:0 -o empty -e ignore ctr_http $p-nx $NH_WWW2
+}
+npm_registry_cleanup() { jb_containers_cleanup; jb_cleanup; nh_down; }
+
 atf_test_case claude_json cleanup
 claude_json_head() {
 	atf_set descr "the claude preset keeps ~/.claude.json in the shared" \
@@ -761,6 +918,7 @@ step_mounts_cleanup() { jb_containers_cleanup; jb_cleanup; }
 atf_init_test_cases() {
 	atf_add_test_case agent_shared
 	atf_add_test_case claude_json
+	atf_add_test_case npm_registry
 	atf_add_test_case step_mounts
 	atf_add_test_case step_strict_refused
 	atf_add_test_case escalation_gate
