@@ -733,6 +733,72 @@ EOC
 }
 npm_registry_cleanup() { jb_containers_cleanup; jb_cleanup; nh_down; }
 
+atf_test_case trust_host_cas cleanup
+trust_host_cas_head() {
+	atf_set descr "network.trust_host_cas: true puts the CAs the host" \
+	    "added in /usr/local/share/ca-certificates into the container's" \
+	    "trust store at new and at start: curl in the container trusts a" \
+	    "real TLS server (openssl s_server in the test namespace) whose" \
+	    "certificate that CA signed, and no longer once the host dropped it"
+	atf_set require.user root
+	atf_set timeout 300
+}
+trust_host_cas_body() {
+	JB_CONF_EXTRA="network:
+  trust_host_cas: true"
+	jb_start
+	jb_tools
+	jb_repo
+	nh_up 10.213.0.0/24
+	p=$(jb_prefix)
+	# a test CA, and the server's certificate it signed for $NH_WWW
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
+	    -nodes -days 1 -subj "/CN=JailBee test CA $$" \
+	    -addext basicConstraints=critical,CA:TRUE \
+	    -keyout ca.key -out ca.crt > /dev/null 2>&1 || atf_fail "test CA"
+	openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+	    -subj "/CN=$NH_WWW" -keyout srv.key -out srv.csr \
+	    > /dev/null 2>&1 || atf_fail "server key"
+	printf 'subjectAltName=IP:%s\n' "$NH_WWW" > srv.ext
+	openssl x509 -req -in srv.csr -CA ca.crt -CAkey ca.key \
+	    -CAcreateserial -days 1 -extfile srv.ext -out srv.crt \
+	    > /dev/null 2>&1 || atf_fail "server certificate"
+	nh_ns openssl s_server -quiet -accept "$NH_WWW:8443" -cert srv.crt \
+	    -key srv.key -www > s_server.log 2>&1 &
+	echo $! >> nethosts.pids
+	printf 'egress_allow: ["%s:8443"]\n' "$NH_WWW" >> repo/.jailbee/config.yaml
+	commit_config
+	# the host trusts the CA: a file of its own, gone at the cleanup
+	mkdir -p /usr/local/share/ca-certificates
+	cp ca.crt "/usr/local/share/ca-certificates/jailbee-test-$$.crt"
+	echo "/usr/local/share/ca-certificates/jailbee-test-$$.crt" > hostca.path
+	atf_check -e match:"network.trust_host_cas: [1-9][0-9]* of the host's CAs \(/usr/local/share/ca-certificates\) trusted in $p-tc" \
+	    -e match:"ready: $p-tc" jbo repo new tc
+	# the incus client's first-run notice goes here, not into a check
+	in_ctr $p-tc true > /dev/null 2>&1
+	atf_check -o match:"jailbee-test-$$.crt" in_ctr $p-tc \
+	    ls /usr/local/share/ca-certificates/jailbee-host
+	atf_check -o match:"s_server" in_ctr $p-tc \
+	    curl -sS --max-time 10 "https://$NH_WWW:8443/"
+	# the host drops it: the next start takes it out
+	rm -f "/usr/local/share/ca-certificates/jailbee-test-$$.crt"
+	atf_check -e match:"network.trust_host_cas: .* trusted in $p-tc" \
+	    jbo repo restart tc
+	atf_check -s exit:60 -e match:"SSL certificate problem" in_ctr $p-tc \
+	    curl -sS --max-time 10 "https://$NH_WWW:8443/"
+	# and takes it back in when the host has it again
+	cp ca.crt "/usr/local/share/ca-certificates/jailbee-test-$$.crt"
+	atf_check -e ignore jbo repo stop tc
+	atf_check -e match:"network.trust_host_cas: .* trusted in $p-tc" \
+	    jbo repo start tc
+	atf_check -o match:"s_server" in_ctr $p-tc \
+	    curl -sS --max-time 10 "https://$NH_WWW:8443/"
+}
+trust_host_cas_cleanup() {
+	[ -f hostca.path ] && rm -f "$(cat hostca.path)"
+	jb_containers_cleanup; jb_cleanup; nh_down
+}
+
 atf_test_case claude_json cleanup
 claude_json_head() {
 	atf_set descr "the claude preset keeps ~/.claude.json in the shared" \
@@ -919,6 +985,7 @@ atf_init_test_cases() {
 	atf_add_test_case agent_shared
 	atf_add_test_case claude_json
 	atf_add_test_case npm_registry
+	atf_add_test_case trust_host_cas
 	atf_add_test_case step_mounts
 	atf_add_test_case step_strict_refused
 	atf_add_test_case escalation_gate
