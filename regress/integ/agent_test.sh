@@ -616,10 +616,6 @@ EOC
 	    jq -er .token) || atf_fail "no user on the test registry"
 	printf 'registry=http://%s:4873/\n//%s:4873/:_authToken=%s\n' \
 	    "$NH_WWW" "$NH_WWW" "$tok" > npmrc
-	cat > pkg/package.json <<'EOP'
-{"name": "jb-hello", "version": "1.0.0", "license": "ISC",
- "bin": {"jb-hello": "bin/hello.js"}}
-EOP
 	cat > pkg/bin/hello.js <<'EOP'
 #!/usr/bin/env node
 // the test agent: says where and with what it runs, then keeps running
@@ -629,10 +625,19 @@ require("fs").writeFileSync(process.env.HOME + "/.jb-hello.out",
 console.log("jb-hello is up");
 setInterval(function () {}, 1000);
 EOP
+	registry_publish 1.0.0
+}
+
+# jb-hello version $1 to the test registry
+registry_publish() {
+	cat > pkg/package.json <<EOP
+{"name": "jb-hello", "version": "$1", "license": "ISC",
+ "bin": {"jb-hello": "bin/hello.js"}}
+EOP
 	(cd pkg && npm_config_userconfig=../npmrc npm_config_cache=../npm-cache \
 	    npm publish --loglevel=error > ../publish.log 2>&1) || {
 		cat publish.log verdaccio.log >&2
-		atf_fail "npm publish to the test registry failed"
+		atf_fail "npm publish of jb-hello $1 to the test registry failed"
 	}
 }
 
@@ -667,7 +672,6 @@ agents:
     install: npm install -g --prefix "\$HOME/.local" jb-hello
     install_check: command -v jb-hello
     update: npm install -g --prefix "\$HOME/.local" jb-hello@latest
-    auto_update: false
     command: jb-hello
     install_network: loose
     egress_allow: ["$NH_WWW:4873"]
@@ -713,11 +717,19 @@ EOC
 	# strict after the install
 	atf_check -o match:"$p-np .*: strict" jbo repo net status np
 	atf_check -s not-exit:0 -o empty -e ignore ctr_http $p-np $NH_WWW2
-	# a second start: install_check passes, nothing installed or opened
+	# a second start: install_check passes, no second install; the
+	# update (auto_update) brings 1.0.1 into ~/.local the same way
+	registry_publish 1.0.1
 	atf_check -e ignore jbo repo stop np
 	atf_check -e match:"agent hello: installed \(install_check passed\)" \
-	    -e not-match:"installing" -e not-match:"loose" \
+	    -e not-match:"installing" \
+	    -e match:"agent hello: $p-np loose for its update" \
+	    -e match:"agent hello: $p-np is strict again" \
 	    -e match:"agent hello: launched" jbo repo start np
+	atf_check -o match:'"version": "1.0.1"' in_ctr $p-np \
+	    cat /home/dev/.local/lib/node_modules/jb-hello/package.json
+	atf_check -o inline:"$ou\n" in_ctr $p-np \
+	    stat -c %u /home/dev/.local/lib/node_modules/jb-hello/package.json
 	atf_check -o match:"$p-np .*: strict" jbo repo net status np
 	# the same image for the second agent's set; its install fails on
 	# the registry's answer, and the container is strict after it
