@@ -2050,7 +2050,8 @@ ATF_TC_BODY(original_not_yet, tc)
  * command the package installs: the bin names below are the packages'
  * own, from the npm registry's metadata (npm view PKG bin, December
  * 2026): @anthropic-ai/claude-code {claude}, @openai/codex {codex},
- * @google/gemini-cli {gemini}, opencode-ai {opencode}.
+ * @google/gemini-cli {gemini}, opencode-ai {opencode},
+ * @vibe-kit/grok-cli {grok}.
  */
 ATF_TC_WITHOUT_HEAD(agents_preset_bins);
 ATF_TC_BODY(agents_preset_bins, tc)
@@ -2062,6 +2063,7 @@ ATF_TC_BODY(agents_preset_bins, tc)
 		{ "codex", "@openai/codex", "codex" },
 		{ "gemini", "@google/gemini-cli", "gemini" },
 		{ "opencode", "opencode-ai", "opencode" },
+		{ "grok", "@vibe-kit/grok-cli", "grok" },
 	};
 	struct repoconf		 c;
 	const struct rc_agent	*a;
@@ -2217,7 +2219,8 @@ ATF_TC_BODY(agents_presets, tc)
 	/* grok: the Grok CLI's npm package and its bin */
 	ATF_REQUIRE((a = agent(&c, "grok")) != NULL);
 	ATF_CHECK_STREQ(a->command, "grok");
-	ATF_CHECK_STREQ(a->install, "npm install -g @vibe-kit/grok-cli");
+	ATF_CHECK_STREQ(a->install, "npm install -g --prefix \"$HOME/.local\" "
+	    "@vibe-kit/grok-cli");
 	ATF_CHECK_STREQ(a->install_check, "command -v grok");
 	ATF_CHECK_STREQ(a->egress[0], "api.x.ai:443");
 	ATF_CHECK_STREQ(a->shared[0].path, "~/.grok");
