@@ -811,6 +811,43 @@ trust_host_cas_cleanup() {
 	jb_containers_cleanup; jb_cleanup; nh_down
 }
 
+atf_test_case agent_image_missing cleanup
+agent_image_missing_head() {
+	atf_set descr "new --agent with packages the image lacks: jbctl" \
+	    "names the image of that set (jailbee-base-<hash>) and builds it" \
+	    "as a base.packages image, with the same progress lines; a" \
+	    "package Debian lacks fails the build, and nothing is made"
+	atf_set require.user root
+	atf_set timeout 300
+}
+agent_image_missing_body() {
+	jb_start
+	jb_tools
+	jb_repo
+	p=$(jb_prefix)
+	cat > repo/.jailbee/config.yaml <<EOC
+container_prefix: $p
+agents:
+  odd:
+    packages: [jailbee-no-such-package]
+    install_check: "true"
+    command: "true"
+EOC
+	commit_config
+	alias=jailbee-base-$(printf '%s' jailbee-no-such-package | sha256sum |
+	    cut -c1-12)
+	atf_check -s not-exit:0 -o ignore -e ignore incus image info $alias
+	atf_check -s exit:1 \
+	    -e match:"image $alias: base.packages and the agents' packages: jailbee-no-such-package" \
+	    -e match:"base image $alias is missing: building it first with base.packages: jailbee-no-such-package" \
+	    -e match:"\[1/3\] mmdebstrap: Debian .*base.packages: jailbee-no-such-package" \
+	    -e match:"base build failed" \
+	    -x "cd repo && ../bin/jbctl -s $(jb_sock) new od --agent odd"
+	atf_check -o inline:"" incus list -c n --format csv "^$p-od\$"
+	atf_check -s not-exit:0 -o ignore -e ignore incus image info $alias
+}
+agent_image_missing_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
 atf_test_case claude_json cleanup
 claude_json_head() {
 	atf_set descr "the claude preset keeps ~/.claude.json in the shared" \
@@ -997,6 +1034,7 @@ atf_init_test_cases() {
 	atf_add_test_case agent_shared
 	atf_add_test_case claude_json
 	atf_add_test_case npm_registry
+	atf_add_test_case agent_image_missing
 	atf_add_test_case trust_host_cas
 	atf_add_test_case step_mounts
 	atf_add_test_case step_strict_refused
