@@ -858,8 +858,15 @@ new_image_checked(struct job *job, const struct jb_base_spec *spec)
 		return;
 	}
 	(void)base_spec_send(job, spec);
-	new_fail(job, "base image %s is missing: `jbctl base build` in %s "
-	    "makes it", spec->alias, n->ctx->info.toplevel);
+	if (strcmp(spec->alias, n->ctx->conf.base_alias) != 0 &&
+	    n->nagents > 0)
+		new_fail(job, "base image %s is missing: `jbctl base build "
+		    "--agent %s` in %s makes it", spec->alias,
+		    n->ctx->conf.agents.v[n->agent[0]].name,
+		    n->ctx->info.toplevel);
+	else
+		new_fail(job, "base image %s is missing: `jbctl base build` "
+		    "in %s makes it", spec->alias, n->ctx->info.toplevel);
 }
 
 static void
