@@ -19,6 +19,10 @@
 # container as the dev user: install_check, install when it fails, the
 # command in a window of the tmux session autostart, which jbctl tmux
 # attaches.  What cannot run yet is refused before anything is made.
+# The npm-based agents for real (issue 28): their packages choose the
+# image, a real registry (Verdaccio) serves the install into ~/.local,
+# claude's ~/.claude.json is a link into a mounted directory, and
+# network.trust_host_cas brings the host's CAs in.
 
 . "$(atf_get_srcdir)/lib.sh"
 . "$(atf_get_srcdir)/nethosts.sh"
