@@ -106,6 +106,7 @@ JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/netsync.c jailbeed/netpin.c jailbeed/base_spec.c \
 		   jailbeed/ssh_gate.c jailbeed/sshsnap.c jailbeed/reload.c jailbeed/registry.c jailbeed/srcguard.c jailbeed/reaper.c \
 		   jailbeed/agent_run.c jailbeed/netgrant.c jailbeed/autostart_run.c \
+		   jailbeed/hostcas.c \
 		   jailbeed/escalation.c \
 		   jailbeed/ports.c jailbeed/cmd_port.c jailbeed/netstatus.c jailbeed/netlog.c \
 		   jailbeed/cmd_doctor.c jailbeed/audit.c

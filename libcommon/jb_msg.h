@@ -449,7 +449,7 @@ struct jb_mount_checked {
 	char		realpath[PATH_MAX];
 	int32_t		is_dir;
 	uint64_t	dev, ino;
-	char		warning[JB_MSG_TEXT_MAX]; /* "" or the file warning */
+	char		warning[JB_ERR_TEXT_MAX]; /* "" or the file warning */
 };
 
 /* after the attach: is what the container got what was checked? */
