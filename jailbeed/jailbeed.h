@@ -144,6 +144,7 @@ struct ctl_conn	*control_adopt(int, struct sshsess *);
 int	control_send_raw(struct ctl_conn *, uint32_t, const void *, size_t,
 	    int);
 void	control_status(struct ctl_conn *);
+void	control_event(const char *, const char *, int64_t);
 struct job	*control_job(struct ctl_conn *);
 void	control_job_remote(struct ctl_conn *, struct job *);
 uid_t	control_uid(const struct ctl_conn *);

@@ -1013,6 +1013,21 @@ enum {
 	IMSG_CTL_LISTEN_ASK = 1540, /* parent -> client, struct jb_ctl_listen */
 	IMSG_CTL_LISTEN_FD,	/* client -> parent, struct jb_ctl_listen
 				   + the socket, or err set and none */
+	/*
+	 * the dashboard's subscription: after WATCH the connection gets an
+	 * EVENT for every record of the audit journal (a container made,
+	 * started, stopped or gone, a network or mount change, a loose
+	 * deadline reached, a refusals summary) until it closes
+	 */
+	IMSG_CTL_WATCH = 1550,	/* client -> parent, none */
+	IMSG_CTL_EVENT,		/* parent -> client, struct jb_ctl_event */
+};
+
+/* something changed: which container (or ""), what the journal says */
+struct jb_ctl_event {
+	char		container[JB_INSTANCE_MAX];
+	char		action[32];		/* the journal's action */
+	int64_t		when;
 };
 
 /* a jbctl command line, checked by the parent against the command table */
