@@ -25,7 +25,7 @@ PKGS		:= libbsd-overlay libevent yaml-0.1 json-c libcap-ng libseccomp
 # jb-sshd alone speaks SSH; libmd gives the key fingerprints their SHA-256
 PKGS		+= libmd
 ALL_PKGS	:= $(PKGS) libssh libevent_openssl openssl libnftables \
-		   libnetfilter_conntrack
+		   libnetfilter_conntrack ncursesw
 
 # make deps, make up (which runs make deps first) and make clean build
 # nothing: they must work, and stay quiet, before the libraries are there
@@ -41,6 +41,8 @@ else ifneq ($(PKGS_MISSING),)
 $(error pkg-config finds no $(PKGS_MISSING): make deps (as root) installs what the build and the tests need)
 endif
 SSH_LIBS	:= $(shell pkg-config --libs libssh)
+# jbctl dashboard draws with ncurses (its wide-character build)
+CURSES_LIBS	:= $(shell pkg-config --libs ncursesw)
 PKG_CFLAGS	:= $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS	:= $(shell pkg-config --libs $(PKGS))
 TLS_CFLAGS	:= $(shell pkg-config --cflags libevent_openssl openssl)
@@ -132,7 +134,8 @@ JBMOUNTD_SRCS	+= jb-mountd/shared.c
 JBSSHD_SRCS	:= jb-sshd/jb-sshd.c jb-sshd/session.c jb-sshd/spawner.c
 JBSSHD_SRCS	+= jb-sshd/sftp.c
 JBCTL_SRCS	:= jbctl/jbctl.c jbctl/ctlrun.c jbctl/local.c \
-		   jbctl/term.c jbctl/base.c jbctl/sshkeys.c jbctl/git.c
+		   jbctl/term.c jbctl/base.c jbctl/sshkeys.c jbctl/git.c \
+		   jbctl/dashui.c jbctl/dashdata.c jbctl/dashact.c
 # host git for the git bridge: jbctl's, and jb-gitd's over SSH
 COMMON_SRCS	+= libcommon/gitrun.c
 # git's remote helper for jailbee::NAME, installed beside jbctl
@@ -209,7 +212,7 @@ $(O)/jb-mountd: $(call objs,$(JBMOUNTD_SRCS)) $(LIBCOMMON)
 $(O)/jb-sshd: $(call objs,$(JBSSHD_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(SSH_LIBS)
 $(O)/jbctl: $(call objs,$(JBCTL_SRCS)) $(LIBCOMMON)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(CURSES_LIBS)
 $(O)/jb-gitd: $(call objs,$(JBGITD_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 $(O)/git-remote-jailbee: $(call objs,$(GITREMOTE_SRCS)) $(LIBCOMMON)
