@@ -126,7 +126,7 @@ JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/blocked.c jb-netd/siphash.c
 JBNETD_SRCS	+= jb-netd/refused.c jb-netd/netd_refused.c
 JBNETD_SRCS	+= jb-netd/netd_store.c jb-netd/netd_deadline.c jb-netd/netd_egress.c
-JBNETD_SRCS	+= jb-netd/privnet.c jb-netd/upstream.c
+JBNETD_SRCS	+= jb-netd/privnet.c jb-netd/upstream.c jb-netd/netd_notice.c
 JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/gitdescribe.c jb-mountd/image.c \
 		   jb-mountd/mount.c jb-mountd/deadline.c jb-mountd/sshseed.c \
 		   jb-mountd/gitconf.c jb-mountd/gituser.c

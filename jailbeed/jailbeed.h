@@ -159,6 +159,7 @@ int	reaper_status(struct jb_proc_status *);
 void	netsync_start(void);
 /* cmd_net.c: jb-netd could not make a container strict: stop it */
 int	net_stuck(struct imsg *);
+int	net_refused_note(struct imsg *);
 
 /* sshd.c: remote SSH, the parent's side */
 void	sshd_init(void);

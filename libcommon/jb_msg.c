@@ -619,6 +619,7 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_NETD_BLOCKED,		P, N, jb_incus_target),
 	R(IMSG_NETD_BLOCK,		N, P, jb_net_block),
 	R(IMSG_NETD_CONFIG,		P, N, jb_netd_ctr),
+	R(IMSG_NETD_REFUSED_NOTE,	N, P, jb_incus_target),
 	R(IMSG_NETD_AUDIT,		N, P, jb_netd_audit),
 	R(IMSG_NETD_RESOLVED,		N, P, jb_net_resolved),
 

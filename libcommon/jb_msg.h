@@ -596,6 +596,11 @@ enum {
 	 * message's; its address, mode, deadline and overrides stay
 	 */
 	IMSG_NETD_CONFIG = 495,	/* P->N, struct jb_netd_ctr */
+	/*
+	 * unasked: a refusal was just counted for this container (name),
+	 * gathered and sent at most once a second, for the watchers
+	 */
+	IMSG_NETD_REFUSED_NOTE = 497, /* N->P, struct jb_incus_target */
 	/* for the audit journal, unasked (peerid 0): a revert, a summary */
 	IMSG_NETD_AUDIT = 498,	/* N->P, struct jb_netd_audit */
 	/* net refresh: one per exact name asked, before PINs and DONE */

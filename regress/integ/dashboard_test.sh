@@ -113,7 +113,8 @@ new_and_countdown_cleanup() { dash_cleanup; }
 
 atf_test_case refused_allow_destroy cleanup
 refused_allow_destroy_head() {
-	atf_set descr "a name refused inside shows in the row and the panel;" \
+	atf_set descr "a name refused inside shows in the row and the panel" \
+	    "within seconds (jb-netd's notice, not its minute summary);" \
 	    "a shows the net egress add it runs and, confirmed, admits it;" \
 	    "D on a container with a commit the host lacks shows the guard's" \
 	    "refusal whole and leaves it"
@@ -121,6 +122,9 @@ refused_allow_destroy_head() {
 	atf_set timeout 400
 }
 refused_allow_destroy_body() {
+	# the users' timers: jb-netd's refusals summary comes once a minute,
+	# so a refusal on the screen within seconds is jb-netd's notice
+	JB_TEST_SWITCH=
 	setup
 	p=$(jb_prefix)
 	c=$p-ref
@@ -129,7 +133,7 @@ refused_allow_destroy_body() {
 	wait_screen screen.row "^$c +Running"
 	# a name no entry allows: the resolver refuses it, jb-netd counts it
 	in_ctr $c curl -s -m 5 http://blocked-dash.example.org/ > /dev/null 2>&1
-	wait_screen screen.refused "^$c .*blocked-dash\\.example\\.org" 40
+	wait_screen screen.refused "^$c .*blocked-dash\\.example\\.org" 3
 	wait_screen screen.panel "^refused +dns +blocked-dash\\.example\\.org +x[0-9]+ +allow: blocked-dash\\.example\\.org" 10
 	tmux send-keys -t $sess a
 	# more than one refusal (the resolver's search domain too): a list
