@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include "imsg.h"
 #include "jb_msg.h"
 #include "jbctl.h"
 
@@ -57,6 +58,27 @@ struct dash_ctx {
 	char		 cwd[PATH_MAX];
 	int		 all;		/* --all: every registered repo */
 };
+
+/* the dashboard's state */
+struct dash {
+	struct dash_ctx		 ctx;
+	struct dash_row		*rows;
+	int			 nrows;
+	int			 sel, top;
+	struct dash_detail	 det;
+	int			 det_ok;
+	char			 status[DASH_TEXT];
+	struct imsgbuf		 wbuf;		/* the subscription */
+	int			 wfd;
+	int			 quit;
+};
+
+/* dashdraw.c: the screen */
+void	dash_draw(struct dash *);
+/* a string at most w cells wide at row y, column x, padded with blanks */
+void	dash_put(int y, int x, int w, const char *);
+/* 1 while a countdown is on the screen: the clock ticks only then */
+int	dash_countdown(const struct dash *);
 
 /* dashdata.c: rows and panels, from the same requests ls & co make */
 struct dash_row	*dash_rows(struct dash_ctx *, const struct dash_row *old,

@@ -28,196 +28,14 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <wchar.h>
 
 #include "cmdtab.h"
 #include "dash.h"
 #include "imsg.h"
-#include "mountspec.h"
 #include "termsafe.h"
 
 #define DASH_MSG	16384	/* what an action printed, shown whole */
 
-struct dash {
-	struct dash_ctx		 ctx;
-	struct dash_row		*rows;
-	int			 nrows;
-	int			 sel, top;
-	struct dash_detail	 det;
-	int			 det_ok;
-	char			 status[DASH_TEXT];
-	struct imsgbuf		 wbuf;		/* the subscription */
-	int			 wfd;
-	int			 quit;
-};
-
-/* a string drawn at most w cells wide, from x; padded with blanks */
-static void
-put(int y, int x, int w, const char *s)
-{
-	wchar_t	 ws[DASH_TEXT];
-	size_t	 n;
-	int	 i, cw, used = 0;
-
-	if (w <= 0)
-		return;
-	if ((n = mbstowcs(ws, s, DASH_TEXT - 1)) == (size_t)-1) {
-		/* made printable already; here only for a bad locale */
-		n = 0;
-	}
-	ws[n] = L'\0';
-	move(y, x);
-	for (i = 0; ws[i] != L'\0'; i++) {
-		if ((cw = wcwidth(ws[i])) < 0)
-			cw = 1;
-		if (used + cw > w)
-			break;
-		addnwstr(&ws[i], 1);
-		used += cw;
-	}
-	for (; used < w; used++)
-		addch(' ');
-}
-
-static const char *
-net_col(const struct dash_row *r, char *buf, size_t len)
-{
-	char	left[32];
-
-	if (strcmp(r->in.net, "loose") != 0)
-		snprintf(buf, len, "%s", r->in.net[0] ? r->in.net : "-");
-	else if (r->in.net_until == 0)
-		snprintf(buf, len, "loose \xe2\x88\x9e");
-	else
-		snprintf(buf, len, "loose %s", mnt_left(r->in.net_until,
-		    time(NULL), left, sizeof(left)));
-	return buf;
-}
-
-static const char *
-mount_col(const struct dash_row *r, char *buf, size_t len)
-{
-	char	left[32];
-	size_t	n;
-	int	i;
-
-	if (r->in.nmounts == 0)
-		return "-";
-	if (r->nmount == 0) {
-		snprintf(buf, len, "\xe2\x97\x8f %s", r->in.mount_until ?
-		    mnt_left(r->in.mount_until, time(NULL), left,
-		    sizeof(left)) : "\xe2\x88\x9e");
-		return buf;
-	}
-	buf[0] = '\0';
-	for (i = 0; i < r->nmount; i++) {
-		n = strlen(buf);
-		snprintf(buf + n, len - n, "%s\xe2\x97\x8f %s %s", n ? " " :
-		    "", r->mount_kind[i], r->mount_until[i] ?
-		    mnt_left(r->mount_until[i], time(NULL), left,
-		    sizeof(left)) : "\xe2\x88\x9e");
-	}
-	return buf;
-}
-
-static int
-countdown_shown(const struct dash *d)
-{
-	int	i, k;
-
-	for (i = 0; i < d->nrows; i++) {
-		if (strcmp(d->rows[i].in.net, "loose") == 0 &&
-		    d->rows[i].in.net_until != 0)
-			return 1;
-		for (k = 0; k < d->rows[i].nmount; k++)
-			if (d->rows[i].mount_until[k] != 0)
-				return 1;
-		if (d->rows[i].in.nmounts > 0 && d->rows[i].in.mount_until)
-			return 1;
-	}
-	return 0;
-}
-
-static void
-draw(struct dash *d)
-{
-	const struct dash_row	*r;
-	char			 net[64], mnt[DASH_TEXT], head[1024];
-	int			 i, y, list_h, det_y;
-	const int		 wn = 24, ws = 8, wnet = 11, wa = 15, wb = 20,
-				 wm = 18, ww = 16;
-
-	erase();
-	list_h = d->nrows + 1;
-	if (list_h > LINES / 2)
-		list_h = LINES / 2;
-	if (list_h < 2)
-		list_h = 2;
-	snprintf(head, sizeof(head), "JailBee dashboard%s: %d container%s  "
-	    "(? keys, q quits)", d->ctx.all ? " (every repo)" : "", d->nrows,
-	    d->nrows == 1 ? "" : "s");
-	attron(A_BOLD);
-	put(0, 0, COLS, head);
-	attroff(A_BOLD);
-	attron(A_UNDERLINE);
-	move(1, 0);
-	put(1, 0, wn, "NAME");
-	put(1, wn + 1, ws, "STATE");
-	put(1, wn + ws + 2, wnet, "NET");
-	put(1, wn + ws + wnet + 3, wa, "ADDRESS");
-	put(1, wn + ws + wnet + wa + 4, wb, "BRANCH");
-	put(1, wn + ws + wnet + wa + wb + 5, wm, "MOUNTS");
-	put(1, wn + ws + wnet + wa + wb + wm + 6, ww, "WINDOWS");
-	put(1, wn + ws + wnet + wa + wb + wm + ww + 7, COLS - (wn + ws + wnet +
-	    wa + wb + wm + ww + 7), "REFUSED");
-	attroff(A_UNDERLINE);
-	if (d->sel < d->top)
-		d->top = d->sel;
-	if (d->sel >= d->top + list_h - 1)
-		d->top = d->sel - list_h + 2;
-	if (d->top < 0)
-		d->top = 0;
-	for (i = d->top, y = 2; i < d->nrows && y < list_h + 1; i++, y++) {
-		r = &d->rows[i];
-		if (i == d->sel)
-			attron(A_REVERSE);
-		put(y, 0, wn, r->in.name);
-		put(y, wn + 1, ws, r->in.state);
-		put(y, wn + ws + 2, wnet, net_col(r, net, sizeof(net)));
-		put(y, wn + ws + wnet + 3, wa, r->in.ipv4[0] ? r->in.ipv4 :
-		    "-");
-		put(y, wn + ws + wnet + wa + 4, wb, r->in.branch[0] ?
-		    r->in.branch : "-");
-		put(y, wn + ws + wnet + wa + wb + 5, wm, mount_col(r, mnt,
-		    sizeof(mnt)));
-		put(y, wn + ws + wnet + wa + wb + wm + 6, ww,
-		    r->windows[0] ? r->windows : "-");
-		put(y, wn + ws + wnet + wa + wb + wm + ww + 7, COLS - (wn +
-		    ws + wnet + wa + wb + wm + ww + 7), r->refused[0] ?
-		    r->refused : "-");
-		if (i == d->sel)
-			attroff(A_REVERSE);
-	}
-	if (d->nrows == 0)
-		put(2, 0, COLS, "no containers (n makes one)");
-	det_y = list_h + 2;
-	if (d->nrows > 0 && d->det_ok && det_y < LINES - 1) {
-		snprintf(head, sizeof(head), "%s: %s, branch %s, base %s, %s",
-		    d->det.name, d->rows[d->sel].in.state,
-		    d->rows[d->sel].in.branch[0] ? d->rows[d->sel].in.branch :
-		    "-", d->rows[d->sel].in.base[0] ?
-		    d->rows[d->sel].in.base : "-",
-		    d->rows[d->sel].in.mode[0] ? d->rows[d->sel].in.mode :
-		    "-");
-		attron(A_BOLD);
-		put(det_y - 1, 0, COLS, head);
-		attroff(A_BOLD);
-		for (i = 0; i < d->det.nline && det_y + i < LINES - 1; i++)
-			put(det_y + i, 0, COLS, d->det.line[i]);
-	}
-	put(LINES - 1, 0, COLS, d->status);
-	refresh();
-}
 
 static void
 load_detail(struct dash *d)
@@ -318,7 +136,7 @@ show_text(const char *title, char *text)
 	for (;;) {
 		erase();
 		attron(A_BOLD);
-		put(0, 0, COLS, title);
+		dash_put(0, 0, COLS, title);
 		attroff(A_BOLD);
 		h = LINES - 2;
 		w = COLS > 1 ? COLS : 1;
@@ -338,15 +156,15 @@ show_text(const char *title, char *text)
 					k--;
 				memcpy(wrapped, p, k);
 				wrapped[k] = '\0';
-				put(y++, 0, COLS, wrapped);
+				dash_put(y++, 0, COLS, wrapped);
 				p += k;
 				len -= k;
 			}
 		}
 		if (n == 0)
-			put(1, 0, COLS, "(nothing printed)");
+			dash_put(1, 0, COLS, "(nothing printed)");
 		attron(A_REVERSE);
-		put(LINES - 1, 0, COLS, "any key returns; arrows scroll");
+		dash_put(LINES - 1, 0, COLS, "any key returns; arrows scroll");
 		attroff(A_REVERSE);
 		refresh();
 		ch = getch();
@@ -370,7 +188,7 @@ act(struct dash *d, const char *title, int id, char *const *args, int nargs,
 	if ((text = malloc(DASH_MSG)) == NULL)
 		return 1;
 	snprintf(d->status, sizeof(d->status), "%s ...", title);
-	draw(d);
+	dash_draw(d);
 	rv = dash_run(&d->ctx, d->nrows ? &d->rows[d->sel] : NULL, id, args,
 	    nargs, opts, NULL, text, DASH_MSG);
 	if (rv != 0) {
@@ -755,14 +573,14 @@ dashboard(const char *sockpath, int all)
 	curs_set(0);
 	reload(d, NULL);
 	while (!d->quit) {
-		draw(d);
+		dash_draw(d);
 		pfd[0].fd = STDIN_FILENO;
 		pfd[0].events = POLLIN;
 		pfd[1].fd = d->wfd;
 		pfd[1].events = POLLIN;
 		nfd = d->wfd != -1 ? 2 : 1;
 		/* no clock unless a countdown is on the screen */
-		w = countdown_shown(d) ? 1000 : -1;
+		w = dash_countdown(d) ? 1000 : -1;
 		if ((n = poll(pfd, nfd, w)) == -1) {
 			if (errno == EINTR) {
 				/* a resize: ncurses hands it over as a key */
