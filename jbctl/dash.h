@@ -65,6 +65,7 @@ struct dash {
 	struct dash_row		*rows;
 	int			 nrows;
 	int			 sel, top;
+	int			 list_h;	/* screen lines of the list */
 	struct dash_detail	 det;
 	int			 det_ok;
 	char			 status[DASH_TEXT];

@@ -129,6 +129,7 @@ dash_draw(struct dash *d)
 		list_h = LINES / 2;
 	if (list_h < 2)
 		list_h = 2;
+	d->list_h = list_h;
 	snprintf(head, sizeof(head), "JailBee dashboard%s: %d container%s  "
 	    "(? keys, q quits)", d->ctx.all ? " (every repo)" : "", d->nrows,
 	    d->nrows == 1 ? "" : "s");

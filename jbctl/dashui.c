@@ -247,7 +247,7 @@ step_aside(struct dash *d, int id, char *const *args, int nargs)
 }
 
 static const char *keys_help[] = {
-	"Up/Down, j/k, PgUp/PgDn   select a container",
+	"Up/Down, j/k, PgUp/PgDn   select a container (or click its row)",
 	"Enter                     shell in the container (the dashboard steps aside)",
 	"t                         tmux: attach its autostart session",
 	"l                         net loose for a duration (asked; empty: the default)",
@@ -408,6 +408,15 @@ key(struct dash *d, int ch)
 		(void)step_aside(d, CMD_NEW, args, 1);
 		reload(d, NULL);
 		return;
+	case KEY_MOUSE: {
+		MEVENT	ev;
+
+		/* a click on a row selects it */
+		if (getmouse(&ev) == OK && ev.y >= 2 && ev.y < d->list_h + 1 &&
+		    d->top + ev.y - 2 < d->nrows)
+			d->sel = d->top + ev.y - 2;
+		break;
+	}
 	case KEY_RESIZE:
 		return;
 	}
@@ -570,6 +579,7 @@ dashboard(const char *sockpath, int all)
 	cbreak();
 	noecho();
 	keypad(stdscr, TRUE);
+	(void)mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
 	curs_set(0);
 	reload(d, NULL);
 	while (!d->quit) {

@@ -104,10 +104,26 @@ new_and_countdown_body() {
 	row_of $c screen.esc | grep -q ' ev?\[31mRED?\]0;pwn??? ' ||
 	    { cat screen.esc; atf_fail "the row does not draw the branch as text"; }
 	tmux capture-pane -e -p -t $sess > screen.raw
-	LC_ALL=C grep -q "$(printf '\033')\\[31m" screen.raw &&
-	    { cat -v screen.raw; atf_fail "the branch's escape sequence reached the terminal"; }
-	LC_ALL=C grep -q "$(printf '\302\233')" screen.raw &&
-	    { cat -v screen.raw; atf_fail "a C1 CSI reached the terminal"; }
+	if LC_ALL=C grep -q "$(printf '\033')\\[31m" screen.raw; then
+		cat -v screen.raw
+		atf_fail "the branch's escape sequence reached the terminal"
+	fi
+	if LC_ALL=C grep -q "$(printf '\302\233')" screen.raw; then
+		cat -v screen.raw
+		atf_fail "a C1 CSI reached the terminal"
+	fi
+	tmux send-keys -t $sess q
+	wait_screen screen.quit 'jbctl-exit=0' 10
+
+	# --all from outside any checkout: every registered repo's rows
+	tmux kill-session -t $sess
+	sess=jbdashall$$
+	echo $sess > tmux-session
+	tmux new-session -d -s $sess -x 200 -y 50 \
+	    "cd / && setpriv --reuid=$JB_OWNER --regid=$JB_OWNER --init-groups env HOME=/nonexistent TERM=xterm LANG=C.UTF-8 $(pwd)/bin/jbctl -s $(jb_sock) dashboard --all; echo jbctl-exit=\$?; sleep 60"
+	wait_screen screen.all "^$c +Running +strict " 20
+	grep -q 'JailBee dashboard (every repo)' screen.all ||
+	    { cat screen.all; atf_fail "--all does not say so"; }
 }
 new_and_countdown_cleanup() { dash_cleanup; }
 
