@@ -27,9 +27,11 @@
 #include "mountspec.h"
 #include "output.h"
 #include "portspec.h"
+#include "term.h"
 #include "termsafe.h"
 
 #define DASH_OUT	8192	/* what a command printed, kept */
+#define WINDOWS_MS	3000	/* tmux list-windows in the container */
 
 /* where the replies of the request running now go */
 static struct dash_row		*g_rows;
@@ -204,10 +206,12 @@ static void
 o_net_block(const struct jb_net_block *b)
 {
 	struct dash_refusal	*f;
-	char			 what[sizeof(b->what)];
+	char			 what[sizeof(b->what)], allow[sizeof(b->allow)];
 
 	(void)strlcpy(what, b->what, sizeof(what));
 	dash_clean(what);
+	(void)strlcpy(allow, b->allow, sizeof(allow));
+	dash_clean(allow);
 	/* the row names the one refused last */
 	if (g_row != NULL && (g_row->refused[0] == '\0' ||
 	    b->last > g_row->refused_at)) {
@@ -219,14 +223,12 @@ o_net_block(const struct jb_net_block *b)
 	if (g_det->nref < DASH_REFUSED) {
 		f = &g_det->ref[g_det->nref++];
 		(void)strlcpy(f->what, what, sizeof(f->what));
-		(void)strlcpy(f->allow, b->allow, sizeof(f->allow));
-		dash_clean(f->allow);
+		(void)strlcpy(f->allow, allow, sizeof(f->allow));
 		f->count = b->count;
 		f->last = b->last;
 	}
 	detail_line("refused   %-4s %-36s x%-5llu%s%s", b->kind, what,
-	    (unsigned long long)b->count, b->allow[0] ? " allow: " : "",
-	    g_det->nref > 0 ? g_det->ref[g_det->nref - 1].allow : "");
+	    (unsigned long long)b->count, allow[0] ? " allow: " : "", allow);
 }
 
 static const struct output collect = {
@@ -249,6 +251,7 @@ row_windows(struct dash_ctx *ctx, struct dash_row *r)
 {
 	char	 text[1024], *line, *save, *args[8];
 	size_t	 n;
+	int	 rv;
 
 	args[0] = r->in.name;
 	args[1] = "tmux";
@@ -257,8 +260,15 @@ row_windows(struct dash_ctx *ctx, struct dash_row *r)
 	args[4] = "autostart";
 	args[5] = "-F";
 	args[6] = "#W";
-	if (dash_run(ctx, r, CMD_EXEC, args, 7, NULL, &collect, text,
-	    sizeof(text)) != 0)
+	/*
+	 * root in the container decides what answers: a few seconds and a
+	 * few kilobytes, or no windows are shown
+	 */
+	term_limit(sizeof(text), WINDOWS_MS);
+	rv = dash_run(ctx, r, CMD_EXEC, args, 7, NULL, &collect, text,
+	    sizeof(text));
+	term_limit(0, 0);
+	if (rv != 0)
 		return;
 	r->windows[0] = '\0';
 	for (line = strtok_r(text, "\n", &save); line != NULL;

@@ -59,8 +59,9 @@ atf_test_case new_and_countdown cleanup
 new_and_countdown_head() {
 	atf_set descr "n makes a container (the name asked) and its row" \
 	    "appears; l with 25s shows a loose countdown that decreases and" \
-	    "turns strict at the deadline, by jailbeed's event; a branch with" \
-	    "escape sequences is drawn as text"
+	    "turns strict at the deadline, by jailbeed's event; a branch and" \
+	    "an agent window title with escape sequences are drawn as text;" \
+	    "--all shows every registered repo's rows"
 	atf_set require.user root
 	atf_set timeout 400
 }
@@ -103,6 +104,10 @@ new_and_countdown_body() {
 	wait_screen screen.esc "^$c: Running, branch ev\\?\\[31mRED\\?\\]0;pwn\\?\\?\\?x, base main" 10
 	row_of $c screen.esc | grep -q ' ev?\[31mRED?\]0;pwn??? ' ||
 	    { cat screen.esc; atf_fail "the row does not draw the branch as text"; }
+	# a window title the container chose, in its tmux session autostart
+	in_ctr $c tmux new-session -d -s autostart -n "$(printf 'w\033[31mX\033]2;t\007')" sleep 300
+	tmux send-keys -t $sess g
+	wait_screen screen.win "^$c .* w\\?\\[31mX\\?\\]2;t\\? " 15
 	tmux capture-pane -e -p -t $sess > screen.raw
 	if LC_ALL=C grep -q "$(printf '\033')\\[31m" screen.raw; then
 		cat -v screen.raw
