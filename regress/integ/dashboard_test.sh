@@ -96,6 +96,16 @@ new_and_countdown_body() {
 	jbo repo ls -o json | jq -e ".containers[] | select(.name == \"$c\") | .net == \"strict\"" > /dev/null ||
 	    atf_fail "jailbeed does not say strict"
 
+	# nothing counts down now and nothing changes: the dashboard sleeps
+	# (a clock would wake it each second: a context switch each time)
+	pid=$(pgrep -n -f "bin/jbctl -s $(jb_sock) dashboard\$") ||
+	    atf_fail "no dashboard process"
+	w0=$(awk '/^voluntary_ctxt_switches/ { print $2 }' /proc/$pid/status)
+	sleep 5
+	w1=$(awk '/^voluntary_ctxt_switches/ { print $2 }' /proc/$pid/status)
+	[ $((w1 - w0)) -le 1 ] ||
+	    atf_fail "the idle dashboard woke $((w1 - w0)) times in 5 s"
+
 	# a branch the dashboard draws: bytes that would steer the terminal
 	incus config set $c user.jailbee.branch "$(printf 'ev\033[31mRED\033]0;pwn\007\302\233x')"
 	tmux send-keys -t $sess g
