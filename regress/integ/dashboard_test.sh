@@ -148,7 +148,8 @@ refused_allow_destroy_head() {
 	    "within seconds (jb-netd's notice, not its minute summary);" \
 	    "a shows the net egress add it runs and, confirmed, admits it;" \
 	    "D on a container with a commit the host lacks shows the guard's" \
-	    "refusal whole and leaves it"
+	    "refusal whole and leaves it; f and p --into bring the commit to a" \
+	    "host branch, and D then destroys it and its row goes"
 	atf_set require.user root
 	atf_set timeout 400
 }
@@ -194,8 +195,25 @@ refused_allow_destroy_body() {
 	grep -q "destroy: refused or failed" screen.guard ||
 	    { cat screen.guard; atf_fail "the box does not say destroy was refused"; }
 	atf_check -o match:"RUNNING" incus list -c s --format csv "^$c\$"
-	# the first key closes the box, q then quits
-	tmux send-keys -t $sess q
+
+	# f fetches the work, p pulls it --into a host branch; destroy then
+	# goes through and the row goes with the container
+	tmux send-keys -t $sess Space
+	tmux send-keys -t $sess f
+	wait_screen screen.fetch "^git fetch: done" 60
+	tmux send-keys -t $sess p
+	wait_screen screen.pask 'pull into which host branch' 10
+	tmux send-keys -t $sess landed Enter
+	wait_screen screen.pull "^git pull: done" 60
+	inside=$(in_ctr $c git -C /home/dev/$p rev-parse HEAD)
+	atf_check -o inline:"$inside\n" git -c safe.directory="*" -C repo rev-parse landed
+	tmux send-keys -t $sess D
+	wait_screen screen.dconfirm2 "destroy $c\\? \\[y/N\\]" 10
+	tmux send-keys -t $sess y
+	wait_screen screen.gone 'no containers' 60
+	atf_check -o empty incus list -c n --format csv "^$c\$"
+	jb_audit_has '.action == "destroy" and .container == $c and .decision == "accept"' --arg c $c ||
+	    atf_fail "the dashboard's destroy is not in the journal"
 	tmux send-keys -t $sess q
 	jb_tmux_wait $sess screen.quit 'jbctl-exit=0' 10 ||
 	    { cat screen.quit; atf_fail "q did not end the dashboard with 0"; }
