@@ -152,6 +152,7 @@ struct ctl_conn	*control_adopt(int, struct sshsess *);
 int	control_send_raw(struct ctl_conn *, uint32_t, const void *, size_t,
 	    int);
 void	control_status(struct ctl_conn *);
+void	control_event(const char *, const char *, int64_t);
 struct job	*control_job(struct ctl_conn *);
 void	control_job_remote(struct ctl_conn *, struct job *);
 uid_t	control_uid(const struct ctl_conn *);
@@ -166,6 +167,7 @@ int	reaper_status(struct jb_proc_status *);
 void	netsync_start(void);
 /* cmd_net.c: jb-netd could not make a container strict: stop it */
 int	net_stuck(struct imsg *);
+int	net_refused_note(struct imsg *);
 
 /* sshd.c: remote SSH, the parent's side */
 void	sshd_init(void);
