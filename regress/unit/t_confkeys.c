@@ -162,6 +162,9 @@ static const struct verdict verdicts[] = {
 	{ "gpg.enabled", SEEN, "mounts_test:gpg_mounts", NULL, 0 },
 	{ "ssh.enabled", SEEN, "mounts_test:ssh_shared", NULL, 0 },
 	{ "github.token", SEEN, "mounts_test:github_env_token_mode", NULL, 0 },
+	/* global.yaml's (the repo file takes no github mapping) */
+	{ "github.enabled", SEEN, "netegress_test:github_origin", NULL, 0 },
+	{ "github.api_tokens", SEEN, "doctor_test:github", NULL, 0 },
 	{ "agents.*.enabled", SEEN, "agent_test:start_enabled", NULL, 0 },
 	{ "agents.*.autostart", SEEN, "configkeys_test:steps_agents_ports",
 	  NULL, 0 },
@@ -266,11 +269,7 @@ static const struct verdict verdicts[] = {
 	  "agents: {claude: {pr_prompt: write it}}\n", NOT_YET, 0 },
 	{ "agents.claude.ai_pr_timeout", REFUSED,
 	  "agents: {claude: {ai_pr_timeout: 60}}\n", NOT_YET, 0 },
-	/* the repo and global files take no github mapping at all */
-	{ "github.enabled", REFUSED, "github: {enabled: true}\n",
-	  "not allowed in this file", 1 },
-	{ "github.api_tokens", REFUSED, "github: {api_tokens: {p: x}}\n",
-	  "not allowed in this file", 1 },
+
 	{ "terminal.kitty.enabled", REFUSED,
 	  "terminal: {kitty: {enabled: true}}\n", NOT_YET, 0 },
 	{ "terminal.kitty.host_terminfo_path", REFUSED,
