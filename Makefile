@@ -92,7 +92,8 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/sockdir.c libcommon/portspec.c libcommon/reporeg.c \
 		   libcommon/config_print.c libcommon/auditrec.c \
 		   libcommon/output.c libcommon/names.c \
-		   libcommon/atomicfile.c libcommon/srcclass.c
+		   libcommon/atomicfile.c libcommon/srcclass.c \
+		   libcommon/ctrlimits.c
 # SFTP (R45-R51): the virtual tree's paths, jb-sftp's records
 COMMON_SRCS	+= libcommon/sftppath.c libcommon/sftprec.c
 # the GitHub integration's keys
@@ -115,13 +116,14 @@ JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 JAILBEED_SRCS	+= jailbeed/sftp.c
 JAILBEED_SRCS	+= jailbeed/stepmount.c jailbeed/agent_shared.c
 JAILBEED_SRCS	+= jailbeed/statedir.c jailbeed/checkout_dev.c
+JAILBEED_SRCS	+= jailbeed/limits_run.c
 JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http_parse.c jb-incus/http_client.c jb-incus/incus.c \
 		   jb-incus/ws.c jb-incus/exec.c jb-incus/ops.c \
 		   jb-incus/ops_action.c jb-incus/ops_create.c \
 		   jb-incus/ops_exec.c jb-incus/ops_image.c \
 		   jb-incus/ops_disk.c jb-incus/ops_hosts.c \
 		   jb-incus/ops_addrs.c jb-incus/ops_gitconfig.c \
-		   jb-incus/ops_port.c
+		   jb-incus/ops_port.c jb-incus/ops_limits.c
 JBINCUS_SRCS	+= jb-incus/ops_sftp.c jb-incus/bound.c jb-incus/ops_restore.c
 JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/netd_state.c jb-netd/netd_nft.c \
@@ -166,7 +168,7 @@ UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy \
 		   t_httpbody t_sshargv t_sshpolicy t_authkeys t_mountspec \
 		   t_netd_state t_netd_repos t_hostspin t_pool t_dnswire \
 		   t_admitted t_addralloc t_gitconf t_sockdir t_gitref t_gitrun t_termsafe \
-		   t_portspec t_blocked t_reporeg t_confgold t_auditrec
+		   t_portspec t_blocked t_reporeg t_confgold t_auditrec t_confkeys
 FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf \
 		   fuzz_ws fuzz_image fuzz_sshargv fuzz_mountspec \
 		   fuzz_netd_state fuzz_netd_repos fuzz_hostspin fuzz_pool \
