@@ -88,7 +88,8 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/sockdir.c libcommon/portspec.c libcommon/reporeg.c \
 		   libcommon/config_print.c libcommon/auditrec.c \
 		   libcommon/output.c libcommon/names.c \
-		   libcommon/atomicfile.c libcommon/srcclass.c
+		   libcommon/atomicfile.c libcommon/srcclass.c \
+		   libcommon/rlimits.c
 # SFTP (R45-R51): the virtual tree's paths, jb-sftp's records
 COMMON_SRCS	+= libcommon/sftppath.c libcommon/sftprec.c
 JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \

@@ -149,8 +149,9 @@ child_status_reply(struct child *c, uint32_t rid)
 }
 
 /*
- * The start of every child: the flags jailbeed passes, logging, and the
- * refusal to run unless fd 3 is our channel, and the event base, which a
+ * The start of every child: the flags jailbeed passes, logging, the
+ * refusal to run unless fd 3 is our channel, its resource bounds (set
+ * while it is root, which may raise what it inherited), and the event base, which a
  * child may need before it drops its privileges (jb-incus loads its
  * certificates then).
  */
@@ -226,6 +227,7 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 	log_procinit(name);
 	log_setverbose(a->verbose);
 	proc_child_check(name);
+	proc_bound(name);
 	c->base = event_init();
 }
 
