@@ -412,6 +412,7 @@ from_child(int fd, short event, void *arg)
 		case IMSG_NETD_ALLOW:
 		case IMSG_NETD_ADDR:
 		case IMSG_INCUS_SERVER_INFO:
+		case IMSG_INCUS_LIMITS:
 		case IMSG_NETD_CHECKED:
 		case IMSG_NETD_BLOCK:
 		case IMSG_NETD_RESOLVED:	/* net refresh */

@@ -41,6 +41,7 @@
 #include "capture.h"
 #include "checkout_dev.h"
 #include "jobs.h"
+#include "limits_run.h"
 #include "log.h"
 #include "mounts.h"
 #include "ports.h"
@@ -64,6 +65,8 @@ struct newjob {
 	int			 created;	/* delete it on failure */
 	struct jb_incus_create	*create;	/* until sent */
 	struct jb_git_ident	 ident;		/* the owner's; "" unset */
+	struct jb_limits	 lim;		/* the config's, or --memory,
+						   --cpu */
 	char			 failure[JB_ERR_TEXT_MAX];
 	/* agents to install and launch: indexes into ctx->conf.agents */
 	size_t			 agent[RC_AGENTS_MAX];
@@ -498,6 +501,7 @@ new_policy_done(struct req *r, int ok, const char *err)
 	}
 	job_progress(job, "creating %s from %s at %s", n->name, q->image,
 	    n->ipv4);
+	limits_say(job, n->name, &n->lim);
 	if (req_send(PROC_INCUS, IMSG_INCUS_CREATE, q, sizeof(*q), -1,
 	    new_progress, new_created, job) == NULL)
 		new_fail(job, "cannot reach jb-incus");
@@ -610,6 +614,10 @@ new_create(struct job *job)
 	/* start runs it again, apply keeps its egress_allow */
 	if (job_opt(job, "agent") != NULL)
 		strlcpy(q->agent, job_opt(job, "agent"), sizeof(q->agent));
+	strlcpy(q->memory, n->lim.memory, sizeof(q->memory));
+	strlcpy(q->cpu, n->lim.cpu, sizeof(q->cpu));
+	strlcpy(q->processes, n->lim.processes, sizeof(q->processes));
+	strlcpy(q->disk, n->lim.disk, sizeof(q->disk));
 	strlcpy(q->net, job_opt(job, "net") != NULL &&
 	    strcasecmp(job_opt(job, "net"), "loose") == 0 ? "loose" : "strict",
 	    sizeof(q->net));
@@ -923,6 +931,7 @@ static void
 new_repo(struct job *job, struct repo_ctx *ctx)
 {
 	struct newjob	*n;
+	char		 err[JB_ERR_TEXT_MAX];
 
 	if ((n = calloc(1, sizeof(*n))) == NULL) {
 		repo_ctx_free(ctx);
@@ -943,6 +952,12 @@ new_repo(struct job *job, struct repo_ctx *ctx)
 	audit_target(job, n->name, ctx);
 	if (new_pick_agents(job, n) == -1)
 		return;
+	/* bad limits are refused before anything is made */
+	if (limits_pack(&ctx->conf, job_opt(job, "memory"), job_opt(job,
+	    "cpu"), &n->lim, err, sizeof(err)) == -1) {
+		job_end(job, 0, "%s", err);
+		return;
+	}
 	/* autostart and agents no wider than the default branch's */
 	escalation_gate(job, ctx, job_opt(job, "agent"), new_repo_go);
 }

@@ -48,6 +48,7 @@ struct jailbeed {
 	int		 verbose;
 	int		 sandbox_debug;	/* -D */
 	int64_t		 started;
+	long		 host_cpus;	/* online at start: a cpu share's base */
 };
 
 struct req;

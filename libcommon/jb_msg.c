@@ -107,6 +107,21 @@ static const struct jb_msg_str f_jb_incus_create[] = {
 	STR(jb_incus_create, net),
 	STR(jb_incus_create, env),
 	STR(jb_incus_create, agent),
+	STR(jb_incus_create, memory),
+	STR(jb_incus_create, cpu),
+	STR(jb_incus_create, processes),
+	STR(jb_incus_create, disk),
+	END
+};
+
+static const struct jb_msg_str f_jb_limits[] = {
+	STR(jb_limits, name),
+	STR(jb_limits, memory),
+	STR(jb_limits, cpu),
+	STR(jb_limits, processes),
+	STR(jb_limits, disk),
+	STR(jb_limits, pool),
+	STR(jb_limits, state),
 	END
 };
 
@@ -565,6 +580,9 @@ static const struct jb_msg_row rows[] = {
 	R0(IMSG_INCUS_SERVER,		P, I),
 	R(IMSG_INCUS_SERVER_INFO,	I, P, jb_incus_server),
 	RF(IMSG_INCUS_SFTP_HELPER,	P, I, jb_incus_target),
+	R(IMSG_INCUS_LIMITS_SET,	P, I, jb_limits),
+	R(IMSG_INCUS_LIMITS_GET,	P, I, jb_incus_target),
+	R(IMSG_INCUS_LIMITS,		I, P, jb_limits),
 
 	/* parent <-> jb-mountd */
 	R(IMSG_MOUNTD_REPO,		P, M, jb_repo_req),

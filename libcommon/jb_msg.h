@@ -173,6 +173,28 @@ enum {
 	/* SFTP: jb-sftp pushed to /run/jb-sftp (root's, 0755): 296.. */
 	IMSG_INCUS_SFTP_HELPER = 296, /* P->I, struct jb_incus_target + the
 				   * binary's fd; I->P DONE */
+
+	/* resource limits of one container: 297.. */
+	IMSG_INCUS_LIMITS_SET = 297, /* P->I, struct jb_limits: put them on
+				   * the running or stopped container */
+	IMSG_INCUS_LIMITS_GET,	/* P->I, struct jb_incus_target; I->P one
+				   * LIMITS, read back from Incus */
+	IMSG_INCUS_LIMITS,	/* I->P, struct jb_limits */
+};
+
+/*
+ * limits.memory, limits.cpu, limits.processes and the root disk's size
+ * as Incus takes them (ctrlimits.h); "" is none.  pool and state are
+ * jb-incus's answer only.
+ */
+struct jb_limits {
+	char		name[JB_INSTANCE_MAX];
+	char		memory[32];
+	char		cpu[16];
+	char		processes[16];
+	char		disk[32];
+	char		pool[64];		/* the root disk's storage pool */
+	char		state[16];		/* Running, Stopped, ... */
 };
 
 struct jb_incus_target {
@@ -218,6 +240,11 @@ struct jb_incus_create {
 	uint32_t	nenv;
 	/* new --agent, user.jailbee.agent; "" none */
 	char		agent[JB_AGENT_MAX];
+	/* its limits, as in struct jb_limits; "" none */
+	char		memory[32];
+	char		cpu[16];
+	char		processes[16];
+	char		disk[32];
 };
 
 enum jb_incus_verb {

@@ -45,6 +45,7 @@ sshpolicy_host(enum cmd_id id)
 	/* detaching and listing only narrow or read a container */
 	case CMD_UNMOUNT:
 	case CMD_MOUNT_LS:
+	case CMD_INFO:
 	case CMD_BASE_USAGE:
 	/* strict only narrows a container; status reads it */
 	case CMD_NET_STRICT:

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctrlimits.h"
 #include "repoconf.h"
 
 #define NAME	"f.yaml"
@@ -219,7 +220,15 @@ check(const struct repoconf *c, enum repoconf_layer layer)
 	    strcmp(c->clone_from, "local") != 0)
 		abort();
 	if ((eff && c->memory[0] == '\0') || c->cpu < 0 ||
-	    c->cpu > RC_CPU_MAX || (eff && c->cpu == 0))
+	    c->cpu > RC_CPU_MAX || c->cpu_pct < 0 || c->cpu_pct > 100 ||
+	    (c->cpu != 0 && c->cpu_pct != 0) ||
+	    (eff && c->cpu == 0 && c->cpu_pct == 0))
+		abort();
+	if ((c->memory[0] != '\0' && !lim_size_ok(c->memory, 1)) ||
+	    (c->disk[0] != '\0' && !lim_size_ok(c->disk, 0)) ||
+	    (eff && (c->disk[0] == '\0' || c->processes == 0)) ||
+	    (c->processes != 0 && (c->processes < LIM_PROCESSES_MIN ||
+	    c->processes > LIM_PROCESSES_MAX)))
 		abort();
 	if (eff ? (c->autofetch != 0 && c->autofetch != 1) :
 	    !tribool(c->autofetch))
