@@ -164,7 +164,7 @@ UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy \
 		   t_httpbody t_sshargv t_sshpolicy t_authkeys t_mountspec \
 		   t_netd_state t_netd_repos t_hostspin t_pool t_dnswire \
 		   t_admitted t_addralloc t_gitconf t_sockdir t_gitref t_gitrun t_termsafe \
-		   t_portspec t_blocked t_reporeg t_confgold t_auditrec
+		   t_portspec t_blocked t_reporeg t_confgold t_auditrec t_confkeys
 FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf \
 		   fuzz_ws fuzz_image fuzz_sshargv fuzz_mountspec \
 		   fuzz_netd_state fuzz_netd_repos fuzz_hostspin fuzz_pool \

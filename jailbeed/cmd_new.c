@@ -47,6 +47,7 @@
 #include "ports.h"
 #include "netpin.h"
 #include "netstatus.h"
+#include "sshpolicy.h"
 
 struct newjob {
 	LIST_ENTRY(newjob)	 entry;		/* in newjobs once picked */
@@ -566,6 +567,41 @@ new_codev_checked(struct job *job, int ok, const char *err)
 	new_policy(job);
 }
 
+/* --net, else defaults.network */
+static const char *
+new_net_mode(struct job *job, const struct repoconf *conf)
+{
+	const char	*o = job_opt(job, "net");
+
+	if (o != NULL)
+		return strcasecmp(o, "loose") == 0 ? "loose" : "strict";
+	return strcmp(conf->network, "loose") == 0 ? "loose" : "strict";
+}
+
+/*
+ * A loose start the config asks for is what new --net loose asks for:
+ * over SSH under restrict_host it needs remote.ssh.network.  0 when it
+ * may go on; -1 with the job ended.
+ */
+static int
+new_net_allowed(struct job *job, const struct repoconf *conf)
+{
+	struct sshp_conf	pc;
+
+	if (!job->remote || job_opt(job, "net") != NULL ||
+	    strcmp(new_net_mode(job, conf), "loose") != 0)
+		return 0;
+	memset(&pc, 0, sizeof(pc));
+	sshsnap_policy(job->remote_snap, &pc);
+	if (!pc.restrict_host || pc.network_unlocked)
+		return 0;
+	job_end(job, 0, "defaults.network: loose (the configuration of %s): "
+	    "a loose start acts on the host's network, refused over SSH "
+	    "(remote.ssh.restrict_host) unless remote.ssh.network grants it; "
+	    "new --net strict starts it strict", conf->repo_root);
+	return -1;
+}
+
 static void
 new_create(struct job *job)
 {
@@ -618,9 +654,7 @@ new_create(struct job *job)
 	strlcpy(q->cpu, n->lim.cpu, sizeof(q->cpu));
 	strlcpy(q->processes, n->lim.processes, sizeof(q->processes));
 	strlcpy(q->disk, n->lim.disk, sizeof(q->disk));
-	strlcpy(q->net, job_opt(job, "net") != NULL &&
-	    strcasecmp(job_opt(job, "net"), "loose") == 0 ? "loose" : "strict",
-	    sizeof(q->net));
+	strlcpy(q->net, new_net_mode(job, conf), sizeof(q->net));
 	for (i = 0; i < conf->env.n; i++) {
 		l = (size_t)snprintf(kv, sizeof(kv), "%s=%s",
 		    conf->env.v[i].name, conf->env.v[i].value) + 1;
@@ -951,6 +985,8 @@ new_repo(struct job *job, struct repo_ctx *ctx)
 	}
 	audit_target(job, n->name, ctx);
 	if (new_pick_agents(job, n) == -1)
+		return;
+	if (new_net_allowed(job, &ctx->conf) == -1)
 		return;
 	/* bad limits are refused before anything is made */
 	if (limits_pack(&ctx->conf, job_opt(job, "memory"), job_opt(job,

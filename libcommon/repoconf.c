@@ -39,7 +39,6 @@ static int	valid_network(const char *, char *, size_t);
 static int	valid_memory(const char *, char *, size_t);
 static int	valid_disk(const char *, char *, size_t);
 static int	rc_cpu(struct yt_ctx *, const struct yt_node *, void *);
-static int	valid_clone_from(const char *, char *, size_t);
 static int	valid_alias(const char *, char *, size_t);
 static int	rc_tribool(struct yt_ctx *, const struct yt_node *, void *);
 static int	rc_packages(struct yt_ctx *, const struct yt_node *, void *);
@@ -151,12 +150,13 @@ static const struct yt_field defaults_fields[] = {
 };
 
 static const struct yt_field new_fields[] = {
-	{ .key = "clone_from", .type = YT_STRING, .off = RC_OFF(clone_from),
-	  .size = RC_SIZE(clone_from), .flags = YT_NULL_OK,
-	  .valid = valid_clone_from },
-	{ .key = "autofetch", .type = YT_CUSTOM, .off = RC_OFF(autofetch),
-	  .fn = rc_tribool },
-	/* the original's, not done yet (repoconf_compat.c) */
+	/*
+	 * the original's, not done yet (repoconf_compat.c): new branches
+	 * from the host checkout's own branch (clone_from: local), fetching
+	 * nothing first (autofetch: false)
+	 */
+	{ .key = "clone_from", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "autofetch", .type = YT_CUSTOM, .fn = rc_compat },
 	{ .key = "background", .type = YT_CUSTOM, .fn = rc_compat },
 	{ .key = "submodules", .type = YT_CUSTOM, .fn = rc_compat },
 	{ .key = NULL }
@@ -367,14 +367,15 @@ const char repoconf_template[] =
     "# of the host's; cpu: a count or a share of the host's CPUs;\n"
     "# processes: tasks, threads included; disk: the root disk's size.\n"
     "#defaults:\n"
-    "#  network: strict        # or loose\n"
+    "#  network: strict        # or loose: new starts loose, reverting\n"
+    "#                         # after loose_auto_revert\n"
     "#  memory: 25%\n"
     "#  cpu: 50%\n"
     "#  processes: 4096\n"
     "#  disk: 20GiB\n"
-    "#new:\n"
-    "#  clone_from: origin     # or local (the host checkout)\n"
-    "#  autofetch: true\n"
+    "# new branches from the host checkout's own branch: the original's\n"
+    "# new.clone_from: origin and new.autofetch (fetch the upstream\n"
+    "# first) are not supported yet.\n"
     "#\n"
     "# `net loose` and `mount` revert by themselves after this long: 30s,\n"
     "# 45m, 4h, 1h30m or plain minutes, at most 24h.\n"
@@ -484,14 +485,6 @@ valid_network(const char *s, char *w, size_t wlen)
 {
 	if (strcmp(s, "strict") != 0 && strcmp(s, "loose") != 0)
 		return why(w, wlen, "must be strict or loose");
-	return 0;
-}
-
-static int
-valid_clone_from(const char *s, char *w, size_t wlen)
-{
-	if (strcmp(s, "origin") != 0 && strcmp(s, "local") != 0)
-		return why(w, wlen, "must be origin or local");
 	return 0;
 }
 
@@ -1009,7 +1002,6 @@ void
 repoconf_init(struct repoconf *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->autofetch = RC_UNSET;
 	c->loose_auto_revert.enabled = RC_UNSET;
 	c->mount_auto_revert.enabled = RC_UNSET;
 	c->gpg_enabled = RC_UNSET;
@@ -1378,11 +1370,6 @@ repoconf_finish(struct repoconf *c, const char *repo_root, uid_t uid,
 		c->processes = RC_DEF_PROCESSES;
 	if (c->disk[0] == '\0')
 		(void)strlcpy(c->disk, RC_DEF_DISK, sizeof(c->disk));
-	if (c->clone_from[0] == '\0')
-		(void)strlcpy(c->clone_from, RC_DEF_CLONE_FROM,
-		    sizeof(c->clone_from));
-	if (c->autofetch == RC_UNSET)
-		c->autofetch = 1;
 	if (c->loose_auto_revert.enabled == RC_UNSET)
 		c->loose_auto_revert.enabled = 1;
 	if (c->loose_auto_revert.after == 0)
@@ -1736,14 +1723,6 @@ repoconf_dump(const struct repoconf *c, FILE *fp)
 			(void)fprintf(fp, "  processes: %d\n", c->processes);
 		if (c->disk[0] != '\0')
 			put_kstr(fp, "  ", "disk", c->disk);
-	}
-	if (c->clone_from[0] != '\0' || c->autofetch != RC_UNSET) {
-		(void)fputs("new:\n", fp);
-		if (c->clone_from[0] != '\0')
-			put_kstr(fp, "  ", "clone_from", c->clone_from);
-		if (c->autofetch != RC_UNSET)
-			(void)fprintf(fp, "  autofetch: %s\n", c->autofetch ?
-			    "true" : "false");
 	}
 	put_revert(fp, "loose_auto_revert", &c->loose_auto_revert, all);
 	put_revert(fp, "mount_auto_revert", &c->mount_auto_revert, all);

@@ -71,7 +71,6 @@
 #define RC_DEF_CPU_PCT		50
 #define RC_DEF_PROCESSES	4096
 #define RC_DEF_DISK		"20GiB"
-#define RC_DEF_CLONE_FROM	"origin"
 #define RC_DEF_LOOSE_AFTER	(5 * 60)
 #define RC_DEF_MOUNT_AFTER	(60 * 60)
 
@@ -282,8 +281,6 @@ struct repoconf {
 	int			cpu_pct;	/* 0 unset */
 	int			processes;	/* defaults.processes */
 	char			disk[32];	/* defaults.disk: root size */
-	char			clone_from[16];	/* new.clone_from */
-	int			autofetch;	/* new.autofetch */
 	struct rc_revert	loose_auto_revert;
 	struct rc_revert	mount_auto_revert;
 	char			github_token[RC_TOKEN_MAX + 1];	/* in force */

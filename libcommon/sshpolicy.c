@@ -441,6 +441,17 @@ sshpolicy_decide(const struct sshp_conf *pc, int argc, char *argv[],
 		return refuse(r, "excluded_repos", "config show --layer "
 		    "global: refused over SSH while repos are excluded "
 		    "(remote.ssh.excluded_repos)");
+	/*
+	 * new --memory, --cpu: the host's memory and CPUs are its owner's
+	 * to share out (defaults.memory, defaults.cpu); a remote client gets
+	 * the config's limits
+	 */
+	if (pc->restrict_host && c->id == CMD_NEW && (opt_set(c, out,
+	    "memory") || opt_set(c, out, "cpu")))
+		return refuse(r, "restrict_host", "new --memory, --cpu: the "
+		    "host's memory and CPUs are its owner's to share out, "
+		    "refused over SSH (remote.ssh.restrict_host); the config's "
+		    "defaults.memory and defaults.cpu apply");
 	/* new --net loose, in any spelling, as net loose itself */
 	if (pc->restrict_host && !pc->network_unlocked && c->id == CMD_NEW &&
 	    net_loose(c, out))

@@ -171,7 +171,6 @@ ATF_TC_BODY(defaults, tc)
 	char		err[RC_ERR_MAX];
 
 	repoconf_init(&c);
-	ATF_CHECK_EQ(c.autofetch, RC_UNSET);
 	ATF_CHECK_EQ(c.loose_auto_revert.enabled, RC_UNSET);
 	ATF_CHECK_EQ(c.mount_auto_revert.enabled, RC_UNSET);
 	ATF_CHECK_EQ(c.effective, 0);
@@ -191,8 +190,6 @@ ATF_TC_BODY(defaults, tc)
 	ATF_CHECK_EQ(c.cpu_pct, RC_DEF_CPU_PCT);
 	ATF_CHECK_EQ(c.processes, RC_DEF_PROCESSES);
 	ATF_CHECK_STREQ(RC_DEF_DISK, c.disk);
-	ATF_CHECK_STREQ("origin", c.clone_from);
-	ATF_CHECK_EQ(c.autofetch, 1);
 	ATF_CHECK_EQ(c.loose_auto_revert.enabled, 1);
 	ATF_CHECK_EQ(c.loose_auto_revert.after, 300);
 	ATF_CHECK_EQ(c.mount_auto_revert.enabled, 1);
@@ -258,8 +255,6 @@ ATF_TC_BODY(every_key, tc)
 	ATF_CHECK_STREQ("loose", c.network);
 	ATF_CHECK_STREQ("512MiB", c.memory);
 	ATF_CHECK_EQ(c.cpu, 2);
-	ATF_CHECK_STREQ("local", c.clone_from);
-	ATF_CHECK_EQ(c.autofetch, 0);
 	ATF_CHECK_EQ(c.loose_auto_revert.enabled, 0);
 	ATF_CHECK_EQ(c.loose_auto_revert.after, 30);
 	ATF_CHECK_EQ(c.mount_auto_revert.enabled, 1);
@@ -271,7 +266,6 @@ ATF_TC_BODY(every_key, tc)
 	FINISH(&c);
 	ATF_CHECK_STREQ("web-2", c.container_prefix);
 	ATF_CHECK_EQ(c.container_uid, 2000);
-	ATF_CHECK_EQ(c.autofetch, 0);
 	ATF_CHECK_EQ(c.loose_auto_revert.enabled, 0);
 	ATF_CHECK_STREQ("web.base_1", c.base_alias);
 	repoconf_free(&c);
@@ -390,15 +384,12 @@ ATF_TC_BODY(layer_scalars, tc)
 
 	/* later wins, host-local last of all */
 	fresh(&c);
-	OK(G, "defaults: {cpu: 4, memory: 8GiB}\nnew: {autofetch: false}\n",
-	    &c);
+	OK(G, "defaults: {cpu: 4, memory: 8GiB}\n", &c);
 	OK(R, "defaults: {cpu: 2}\n", &c);
 	ATF_CHECK_EQ(c.cpu, 2);
 	ATF_CHECK_STREQ("8GiB", c.memory);
-	ATF_CHECK_EQ(c.autofetch, 0);
-	OK(L, "defaults: {cpu: 6}\nnew: {autofetch: true}\n", &c);
+	OK(L, "defaults: {cpu: 6}\n", &c);
 	ATF_CHECK_EQ(c.cpu, 6);
-	ATF_CHECK_EQ(c.autofetch, 1);
 	FINISH(&c);
 	ATF_CHECK_EQ(c.cpu, 6);
 	ATF_CHECK_STREQ("8GiB", c.memory);
@@ -432,8 +423,6 @@ ATF_TC_BODY(layer_scalars, tc)
 	ATF_CHECK_EQ(c.cpu_pct, RC_DEF_CPU_PCT);
 	ATF_CHECK_EQ(c.processes, RC_DEF_PROCESSES);
 	ATF_CHECK_STREQ(RC_DEF_DISK, c.disk);
-	ATF_CHECK_STREQ("origin", c.clone_from);
-	ATF_CHECK_EQ(c.autofetch, 1);
 	ATF_CHECK_EQ(c.loose_auto_revert.enabled, 1);
 	ATF_CHECK_EQ(c.loose_auto_revert.after, 300);
 	ATF_CHECK_EQ(c.mount_auto_revert.enabled, 1);
@@ -1004,14 +993,19 @@ ATF_TC_BODY(wrong_types, tc)
 	BAD(R, "defaults: {processes: many}\n",
 	    "config.yaml:1: defaults.processes: expected an integer, got a "
 	    "string");
+	/* what new does is clone_from: local without a fetch; else refused */
+	BAD(R, "new: {clone_from: origin}\n",
+	    "config.yaml:1: new.clone_from: not supported yet by JailBee (a "
+	    "key of the original: remove it, or leave it off with false, null "
+	    "or empty)");
 	BAD(R, "new: {clone_from: upstream}\n",
-	    "config.yaml:1: new.clone_from: must be origin or local");
-	BAD(R, "new: {autofetch: 1}\n",
-	    "config.yaml:1: new.autofetch: expected true or false, got an "
-	    "integer");
-	BAD(R, "new: {autofetch: 'true'}\n",
-	    "config.yaml:1: new.autofetch: expected true or false, got a "
-	    "string");
+	    "config.yaml:1: new.clone_from: not supported yet by JailBee (a "
+	    "key of the original: remove it, or leave it off with false, null "
+	    "or empty)");
+	BAD(R, "new: {autofetch: true}\n",
+	    "config.yaml:1: new.autofetch: not supported yet by JailBee (a "
+	    "key of the original: remove it, or leave it off with false, null "
+	    "or empty)");
 	BAD(R, "loose_auto_revert: {enabled: maybe}\n",
 	    "config.yaml:1: loose_auto_revert.enabled: expected true or "
 	    "false, got a string");
@@ -1469,11 +1463,11 @@ ATF_TC_BODY(load_xdg, tc)
 	write_file(path, "defaults: {cpu: 2}\n", 0644);
 	JOIN(path, "%s/jailbee/repos/my-proj.yaml",
 	    xdg);
-	write_file(path, "new: {clone_from: local}\n", 0600);
+	write_file(path, "defaults: {disk: 3GiB}\n", 0600);
 	ATF_REQUIRE_MSG(repoconf_load(f.repo, f.home, xdg, 1000, 1001, &c,
 	    err, sizeof(err)) == 0, "%s", err);
 	ATF_CHECK_EQ(c.cpu, 2);
-	ATF_CHECK_STREQ("local", c.clone_from);
+	ATF_CHECK_STREQ("3GiB", c.disk);
 	ATF_CHECK_STREQ(path, c.paths.local);
 	repoconf_free(&c);
 }
@@ -1798,7 +1792,6 @@ ATF_TC_BODY(dump_roundtrip, tc)
 	    "  - \"- c\"\n"
 	    "defaults:\n  network: \"strict\"\n  memory: \"50%\"\n"
 	    "  cpu: \"50%\"\n  processes: 4096\n  disk: \"20GiB\"\n"
-	    "new:\n  clone_from: \"origin\"\n  autofetch: true\n"
 	    "loose_auto_revert:\n  enabled: false\n  after: \"5m\"\n"
 	    "mount_auto_revert:\n  enabled: true\n  after: \"1h\"\n"
 	    "base:\n  alias: \"proj-base\"\n  packages: [git-lfs, g++]\n"
@@ -1831,7 +1824,6 @@ ATF_TC_BODY(dump_roundtrip, tc)
 	    "container_user: {gid: 3}\n", &c);
 	s = dump(&c);
 	ATF_CHECK_STREQ("container_user:\n  gid: 3\n"
-	    "new:\n  autofetch: false\n"
 	    "mount_auto_revert:\n  after: \"2m\"\n", s);
 	free(s);
 	repoconf_free(&c);
@@ -1887,8 +1879,6 @@ ATF_TC_BODY(template, tc)
 	ATF_CHECK_EQ(c.cpu_pct, RC_DEF_CPU_PCT);
 	ATF_CHECK_EQ(c.processes, RC_DEF_PROCESSES);
 	ATF_CHECK_STREQ(RC_DEF_DISK, c.disk);
-	ATF_CHECK_STREQ("origin", c.clone_from);
-	ATF_CHECK_EQ(c.autofetch, 1);
 	ATF_CHECK_EQ(c.loose_auto_revert.after, RC_DEF_LOOSE_AFTER);
 	ATF_CHECK_EQ(c.mount_auto_revert.after, RC_DEF_MOUNT_AFTER);
 	ATF_CHECK_STREQ("myrepo-base", c.base_alias);
@@ -1992,7 +1982,7 @@ static const char orig_repo[] =
     "false, timeout: 300,\n       continue_on_error: false}\n"
     "  on_start: []\n  step_timeout: 600\n  env: {}\n"
     "docker_registry_mirror: {extra_registries: []}\n"
-    "new: {clone_from: origin, autofetch: true, background: false,\n"
+    "new: {clone_from: local, autofetch: false, background: false,\n"
     "      submodules: false}\n"
     "destroy: {background: false}\n"
     "after_new: none\n"
