@@ -150,10 +150,9 @@ child_status_reply(struct child *c, uint32_t rid)
 
 /*
  * The start of every child: the flags jailbeed passes, logging, the
- * refusal to run unless fd 3 is our channel, its resource bounds (set
- * while it is root, which may raise what it inherited), and the event base, which a
- * child may need before it drops its privileges (jb-incus loads its
- * certificates then).
+ * refusal to run unless fd 3 is our channel, its resource bounds
+ * (rlimits.c), and the event base, which a child may need before it
+ * drops its privileges (jb-incus loads its certificates then).
  */
 void
 child_init(struct child *c, const char *name, int argc, char **argv,
