@@ -436,6 +436,13 @@ from_child(int fd, short event, void *arg)
 				jailbeed_shutdown(1);
 			}
 			break;
+		case IMSG_NETD_REFUSED_NOTE:	/* for the watchers */
+			if (c - children != PROC_NETD ||
+			    net_refused_note(&imsg) == -1) {
+				log_warnx("%s: bad NETD_REFUSED_NOTE", c->name);
+				jailbeed_shutdown(1);
+			}
+			break;
 		case IMSG_NETD_AUDIT:	/* the journal: unasked */
 			if (c - children != PROC_NETD ||
 			    audit_netd(&imsg) == -1) {

@@ -233,7 +233,10 @@ const struct cmd cmdtab[] = {
 	  .opts = { { .lname = "alias", .argname = "ALIAS",
 	      .help = "import under ALIAS instead of this repo's base.alias" },
 	    { .lname = "keep", .argname = "FILE", .is_path = 1,
-	      .help = "also keep the image tarball as FILE" } },
+	      .help = "also keep the image tarball as FILE" },
+	    { .lname = "agent", .argname = "AGENT",
+	      .help = "build the image agents.AGENT's containers start "
+	      "from: base.packages and the agent's packages" } },
 	  .help = "build the base image from Debian packages with mmdebstrap "
 	  "(bash, curl, git, iproute2, less, openssh-client, procps, sudo, "
 	  "tmux, ca-certificates, the dev user, and base.packages) and "
@@ -443,6 +446,15 @@ const struct cmd cmdtab[] = {
 	{ .words = { "repo", "rm" }, .id = CMD_REPO_RM, .cls = CMD_HOST,
 	  .args = "PREFIX", .min_args = 1, .max_args = 1,
 	  .help = "forget a registered repository (its containers stay)" },
+	{ .words = { "dashboard" }, .id = CMD_DASHBOARD, .cls = CMD_HOST,
+	  .args = "", .min_args = 0, .max_args = 0, .flags = CMD_LOCAL,
+	  .opts = { { .lname = "all", .sname = 'a',
+	      .help = "the containers of every registered repo, not only "
+	      "this repo's" } },
+	  .help = "a live screen of the containers: state, network mode and "
+	  "time left, address, branch, mounts, agent windows, last refused "
+	  "destination, and a panel for the selected one; its keys act "
+	  "through the same requests as the commands (? lists them)" },
 	{ .words = { "reload" }, .id = CMD_RELOAD, .cls = CMD_HOST,
 	  .args = "", .min_args = 0, .max_args = 0,
 	  .help = "read jailbeed.yaml again and put it in force whole, as "

@@ -98,6 +98,8 @@ enum cmd_id {
 	CMD_REPO_RM,
 	/* the limits in force on one container */
 	CMD_INFO,
+	/* the live screen of containers (jbctl/dashui.c) */
+	CMD_DASHBOARD,
 };
 
 /* where a command runs: in the parent, or in jbctl alone */

@@ -428,6 +428,12 @@ static const struct jb_msg_str f_jb_net_block[] = {
 	END
 };
 
+static const struct jb_msg_str f_jb_ctl_event[] = {
+	STR(jb_ctl_event, container),
+	STR(jb_ctl_event, action),
+	END
+};
+
 static const struct jb_msg_str f_jb_net_resolved[] = {
 	STR(jb_net_resolved, name),
 	STR(jb_net_resolved, host),
@@ -631,6 +637,7 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_NETD_BLOCKED,		P, N, jb_incus_target),
 	R(IMSG_NETD_BLOCK,		N, P, jb_net_block),
 	R(IMSG_NETD_CONFIG,		P, N, jb_netd_ctr),
+	R(IMSG_NETD_REFUSED_NOTE,	N, P, jb_incus_target),
 	R(IMSG_NETD_AUDIT,		N, P, jb_netd_audit),
 	R(IMSG_NETD_RESOLVED,		N, P, jb_net_resolved),
 
@@ -690,6 +697,8 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_CTL_NET_RESOLVED,	P, C, jb_net_resolved),
 	R(IMSG_CTL_LISTEN_ASK,		P, C, jb_ctl_listen),
 	RF(IMSG_CTL_LISTEN_FD,		C, P, jb_ctl_listen),
+	R0(IMSG_CTL_WATCH,		C, P),
+	R(IMSG_CTL_EVENT,		P, C, jb_ctl_event),
 };
 
 #undef P

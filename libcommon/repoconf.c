@@ -1384,6 +1384,7 @@ repoconf_finish(struct repoconf *c, const char *repo_root, uid_t uid,
 		c->ssh_enabled = 0;
 	rc_github_finish(c);
 	/* one image for every repo, unless this one wants packages of its own */
+	c->base_alias_auto = c->base_alias[0] == '\0';
 	if (c->base_alias[0] == '\0' && c->base_packages[0] != '\0')
 		(void)snprintf(c->base_alias, sizeof(c->base_alias), "%s-base",
 		    c->container_prefix);

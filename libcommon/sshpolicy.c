@@ -126,6 +126,8 @@ sshpolicy_host(enum cmd_id id)
 	/* the host's checkouts and their paths: never over SSH (below) */
 	case CMD_REPO_LS:
 	case CMD_REPO_RM:
+	/* jbctl draws it on the owner's terminal, from the host's checkout */
+	case CMD_DASHBOARD:
 		return SSHP_HOST_REFUSED;
 	case CMD_TEST_ATTEMPT:
 	case CMD_NONE:

@@ -80,8 +80,18 @@ check_agents(const struct repoconf *c)
 		    !tribool(a->auto_update) ||
 		    a->negress < 0 || a->negress > RC_AGENT_EGRESS_MAX ||
 		    a->nshared < 0 || a->nshared > RC_AGENT_SHARED_MAX ||
-		    a->nenv < 0 || a->nenv > RC_AGENT_ENV_MAX)
+		    a->nenv < 0 || a->nenv > RC_AGENT_ENV_MAX ||
+		    !terminated(a->packages, sizeof(a->packages)))
 			abort();
+		/* packages: Debian names, one space apart */
+		if (a->packages[0] != '\0') {
+			char	w[RC_AGENT_PACKAGES_MAX + 1], *p, *q;
+
+			memcpy(w, a->packages, sizeof(w));
+			for (p = w; (q = strsep(&p, " ")) != NULL; )
+				if (!repoconf_valid_package(q))
+					abort();
+		}
 		/* an enabled agent runs: it has a command */
 		if (eff && a->enabled == 1 && a->command[0] == '\0')
 			abort();
@@ -94,7 +104,13 @@ check_agents(const struct repoconf *c)
 			    !terminated(a->shared[j].seed,
 			    sizeof(a->shared[j].seed)) ||
 			    (eff && strcmp(a->shared[j].type, "dir") != 0 &&
-			    strcmp(a->shared[j].type, "file") != 0) ||
+			    strcmp(a->shared[j].type, "file") != 0 &&
+			    strcmp(a->shared[j].type, "link") != 0) ||
+			    /* a link points into a directory of the agent's */
+			    (eff && strcmp(a->shared[j].type, "link") == 0 &&
+			    (!terminated(a->shared[j].target,
+			    sizeof(a->shared[j].target)) ||
+			    a->shared[j].target[0] == '\0')) ||
 			    (eff && strcmp(a->shared[j].type, "dir") == 0 &&
 			    a->shared[j].seed[0] != '\0') ||
 			    (strstr(a->shared[j].subpath, "..") != NULL &&

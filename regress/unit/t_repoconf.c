@@ -2032,7 +2032,8 @@ ATF_TC_BODY(original_full_config, tc)
 	ATF_CHECK_EQ(a->enabled, 0);
 	ATF_CHECK_EQ(a->auto_update, 0);
 	ATF_CHECK_STREQ(a->command, "claude --dangerously-skip-permissions");
-	ATF_CHECK_STREQ(a->install, "npm install -g @anthropic-ai/claude-code");
+	ATF_CHECK_STREQ(a->install, "npm install -g --prefix \"$HOME/.local\" "
+	    "@anthropic-ai/claude-code");
 	ATF_CHECK_EQ(a->nenv, 1);
 	ATF_CHECK_STREQ(a->egress[0], "api.anthropic.com:443");
 	ATF_CHECK_STREQ(a->egress[a->negress - 1], "g.example:443");
@@ -2116,7 +2117,7 @@ ATF_TC_BODY(original_not_yet, tc)
 	    "config.yaml:3: agents.codex.plugins_enabled: unknown key "
 	    "(known: enabled, autostart, command, install, install_check, "
 	    "update, auto_update, install_network, shared, egress_allow, "
-	    "env)");
+	    "packages, env)");
 	/* refused with where it belongs, or its successor */
 	BAD(G, "remote:\n  ssh: {restrict_host: true}\n",
 	    "global.yaml:1: remote: the SSH server's settings (remote.ssh.*) "
@@ -2138,6 +2139,150 @@ ATF_TC_BODY(original_not_yet, tc)
 		repoconf_free(&c);
 	}
 #undef NOTYET
+}
+
+/*
+ * Each npm-based preset installs its package into ~/.local and runs the
+ * command the package installs: the bin names below are the packages'
+ * own, from the npm registry's metadata (npm view PKG bin, December
+ * 2026): @anthropic-ai/claude-code {claude}, @openai/codex {codex},
+ * @google/gemini-cli {gemini}, opencode-ai {opencode},
+ * @vibe-kit/grok-cli {grok}.
+ */
+ATF_TC_WITHOUT_HEAD(agents_preset_bins);
+ATF_TC_BODY(agents_preset_bins, tc)
+{
+	static const struct {
+		const char	*agent, *package, *bin;
+	} known[] = {
+		{ "claude", "@anthropic-ai/claude-code", "claude" },
+		{ "codex", "@openai/codex", "codex" },
+		{ "gemini", "@google/gemini-cli", "gemini" },
+		{ "opencode", "opencode-ai", "opencode" },
+		{ "grok", "@vibe-kit/grok-cli", "grok" },
+	};
+	struct repoconf		 c;
+	const struct rc_agent	*a;
+	char			 want[256];
+	size_t			 i;
+
+	fresh(&c);
+	FINISH(&c);
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		ATF_REQUIRE((a = agent(&c, known[i].agent)) != NULL);
+		(void)snprintf(want, sizeof(want), "npm install -g --prefix "
+		    "\"$HOME/.local\" %s", known[i].package);
+		ATF_CHECK_STREQ(a->install, want);
+		(void)snprintf(want, sizeof(want), "npm install -g --prefix "
+		    "\"$HOME/.local\" %s@latest", known[i].package);
+		ATF_CHECK_STREQ(a->update, want);
+		ATF_CHECK_STREQ(a->command, known[i].bin);
+		(void)snprintf(want, sizeof(want), "command -v %s",
+		    known[i].bin);
+		ATF_CHECK_STREQ(a->install_check, want);
+		ATF_CHECK_STREQ(a->packages, "nodejs npm");
+	}
+	/* aider: pip's --user, into ~/.local too */
+	ATF_REQUIRE((a = agent(&c, "aider")) != NULL);
+	ATF_CHECK(strstr(a->install, "pip install --user ") != NULL);
+	ATF_CHECK_STREQ(a->command, "aider");
+	ATF_CHECK_STREQ(a->packages, "python3-pip");
+	repoconf_free(&c);
+}
+
+/* packages: the preset's, then the layers', each once; [] empties */
+ATF_TC_WITHOUT_HEAD(agents_packages);
+ATF_TC_BODY(agents_packages, tc)
+{
+	struct repoconf		 c;
+	const struct rc_agent	*a;
+
+	fresh(&c);
+	OK(G, "agents:\n  claude: {packages: [python3, npm]}\n", &c);
+	OK(R, "agents:\n  claude: {packages: [jq]}\n"
+	    "  mine: {command: m, packages: [ripgrep]}\n", &c);
+	FINISH(&c);
+	ATF_REQUIRE((a = agent(&c, "claude")) != NULL);
+	ATF_CHECK_STREQ(a->packages, "nodejs npm python3 jq");
+	ATF_REQUIRE((a = agent(&c, "mine")) != NULL);
+	ATF_CHECK_STREQ(a->packages, "ripgrep");
+	repoconf_free(&c);
+
+	fresh(&c);
+	OK(R, "agents:\n  codex: {packages: []}\n", &c);
+	FINISH(&c);
+	ATF_REQUIRE((a = agent(&c, "codex")) != NULL);
+	ATF_CHECK_STREQ(a->packages, "");
+	repoconf_free(&c);
+
+	BAD(R, "agents:\n  x:\n    packages: [Node]\n",
+	    "config.yaml:3: agents.x.packages[0]: \"Node\" is not a Debian "
+	    "package name (a-z, 0-9, +, -, ., from 2 to 100 characters, "
+	    "starting with a letter or digit)");
+	BAD(R, "agents:\n  x:\n    packages: nodejs\n",
+	    "config.yaml:3: agents.x.packages: expected a sequence of Debian "
+	    "package names, got a string");
+}
+
+/* which image an agent's container starts from */
+ATF_TC_WITHOUT_HEAD(agents_image);
+ATF_TC_BODY(agents_image, tc)
+{
+	struct repoconf	c;
+	char		alias[64], pkgs[1024];
+	size_t		idx[2];
+
+	/* no agent, or one without packages: the repo's own image */
+	fresh(&c);
+	OK(R, "agents:\n  mine: {command: m}\n", &c);
+	FINISH(&c);
+	ATF_CHECK_EQ(repoconf_agent_image(&c, idx, 0, alias, sizeof(alias),
+	    pkgs, sizeof(pkgs)), 0);
+	ATF_CHECK_STREQ(alias, "jailbee-base");
+	ATF_CHECK_STREQ(pkgs, "");
+	idx[0] = (size_t)(repoconf_agent(&c, "mine") - c.agents.v);
+	ATF_CHECK_EQ(repoconf_agent_image(&c, idx, 1, alias, sizeof(alias),
+	    pkgs, sizeof(pkgs)), 0);
+	ATF_CHECK_STREQ(alias, "jailbee-base");
+	/*
+	 * claude: nodejs and npm, under the alias of that set, the same
+	 * for every repo: sha256("nodejs npm") begins ff842cbd0e69
+	 */
+	idx[0] = (size_t)(repoconf_agent(&c, "claude") - c.agents.v);
+	ATF_CHECK_EQ(repoconf_agent_image(&c, idx, 1, alias, sizeof(alias),
+	    pkgs, sizeof(pkgs)), 1);
+	ATF_CHECK_STREQ(alias, "jailbee-base-ff842cbd0e69");
+	ATF_CHECK_STREQ(pkgs, "nodejs npm");
+	/* codex too: the same set, the same image */
+	idx[1] = (size_t)(repoconf_agent(&c, "codex") - c.agents.v);
+	ATF_CHECK_EQ(repoconf_agent_image(&c, idx, 2, alias, sizeof(alias),
+	    pkgs, sizeof(pkgs)), 1);
+	ATF_CHECK_STREQ(alias, "jailbee-base-ff842cbd0e69");
+	repoconf_free(&c);
+
+	/* with base.packages: their union, sorted, names the image */
+	fresh(&c);
+	OK(R, "base: {packages: [npm, git-lfs]}\n", &c);
+	FINISH(&c);
+	ATF_CHECK_STREQ(c.base_alias, "proj-base");
+	idx[0] = (size_t)(repoconf_agent(&c, "claude") - c.agents.v);
+	ATF_CHECK_EQ(repoconf_agent_image(&c, idx, 1, alias, sizeof(alias),
+	    pkgs, sizeof(pkgs)), 1);
+	ATF_CHECK_STREQ(pkgs, "git-lfs nodejs npm");
+	ATF_CHECK_EQ(strncmp(alias, "jailbee-base-", 13), 0);
+	ATF_CHECK_EQ(strlen(alias), 25);
+	ATF_CHECK(strcmp(alias, "jailbee-base-ff842cbd0e69") != 0);
+	repoconf_free(&c);
+
+	/* base.alias names the image: it is used as it is */
+	fresh(&c);
+	OK(R, "base: {alias: mine}\n", &c);
+	FINISH(&c);
+	ATF_CHECK_EQ(repoconf_agent_image(&c, idx, 1, alias, sizeof(alias),
+	    pkgs, sizeof(pkgs)), 0);
+	ATF_CHECK_STREQ(alias, "mine");
+	ATF_CHECK_STREQ(pkgs, "");
+	repoconf_free(&c);
 }
 
 ATF_TC_WITHOUT_HEAD(agents_presets);
@@ -2170,7 +2315,8 @@ ATF_TC_BODY(agents_presets, tc)
 	/* grok: the Grok CLI's npm package and its bin */
 	ATF_REQUIRE((a = agent(&c, "grok")) != NULL);
 	ATF_CHECK_STREQ(a->command, "grok");
-	ATF_CHECK_STREQ(a->install, "npm install -g @vibe-kit/grok-cli");
+	ATF_CHECK_STREQ(a->install, "npm install -g --prefix \"$HOME/.local\" "
+	    "@vibe-kit/grok-cli");
 	ATF_CHECK_STREQ(a->install_check, "command -v grok");
 	ATF_CHECK_STREQ(a->egress[0], "api.x.ai:443");
 	ATF_CHECK_STREQ(a->shared[0].path, "~/.grok");
@@ -2190,7 +2336,8 @@ ATF_TC_BODY(agents_presets, tc)
 	ATF_REQUIRE((a = agent(&c, "gemini")) != NULL);
 	ATF_CHECK_STREQ(a->command, "g1");
 	ATF_CHECK_STREQ(a->install_check, "true");
-	ATF_CHECK_STREQ(a->install, "npm install -g @google/gemini-cli");
+	ATF_CHECK_STREQ(a->install, "npm install -g --prefix \"$HOME/.local\" "
+	    "@google/gemini-cli");
 	ATF_REQUIRE_EQ(a->negress, 6);
 	ATF_CHECK_STREQ(a->egress[0], "generativelanguage.googleapis.com:443");
 	ATF_CHECK_STREQ(a->egress[4], "a.example");
@@ -2228,12 +2375,35 @@ ATF_TC_BODY(agents_presets, tc)
 		ATF_CHECK_MSG(repoconf_finish(&c, "/src/proj", 1000, 1001, err,
 		    sizeof(err)) == 0, "%s", err);
 		ATF_REQUIRE((a = agent(&c, "claude")) != NULL);
-		ATF_REQUIRE_EQ(a->nshared, 2);
+		ATF_REQUIRE_EQ(a->nshared, 3);
 		ATF_CHECK_STREQ(a->shared[0].subpath, "claude");
 		ATF_CHECK_STREQ(a->shared[0].path, "~/.claude");
 		ATF_CHECK_STREQ(a->shared[0].type, "dir");
-		ATF_CHECK_STREQ(a->shared[1].type, "file");
-		ATF_CHECK_STREQ(a->shared[1].seed, "{}");
+		/*
+		 * ~/.claude.json: a file of a mounted directory, reached by
+		 * a link, never a bind-mounted single file
+		 */
+		ATF_CHECK_STREQ(a->shared[1].subpath, "claude-json");
+		ATF_CHECK_STREQ(a->shared[1].path, "~/.claude-json");
+		ATF_CHECK_STREQ(a->shared[1].type, "dir");
+		ATF_CHECK_STREQ(a->shared[2].subpath,
+		    "claude-json/.claude.json");
+		ATF_CHECK_STREQ(a->shared[2].path, "~/.claude.json");
+		ATF_CHECK_STREQ(a->shared[2].type, "link");
+		ATF_CHECK_STREQ(a->shared[2].seed, "{}");
+		ATF_CHECK_STREQ(a->shared[2].target,
+		    "~/.claude-json/.claude.json");
+		repoconf_free(&c);
+		/* a link's file lies in one of the agent's directories */
+		fresh(&c);
+		OK(R, "agents:\n  x:\n    command: c\n    shared: [{subpath: "
+		    "a/f, path: ~/f, type: link}, {subpath: b, path: ~/b}]\n",
+		    &c);
+		ATF_CHECK(repoconf_finish(&c, "/src/proj", 1000, 1001, err,
+		    sizeof(err)) == -1);
+		ATF_CHECK_STREQ(err, "agents.x.shared[0]: type: link: a/f lies "
+		    "in none of the agent's shared directories (type: dir); "
+		    "share the directory that holds it too");
 		repoconf_free(&c);
 		/* a directory has no first content */
 		fresh(&c);
@@ -2242,7 +2412,8 @@ ATF_TC_BODY(agents_presets, tc)
 		ATF_CHECK(repoconf_finish(&c, "/src/proj", 1000, 1001, err,
 		    sizeof(err)) == -1);
 		ATF_CHECK_STREQ(err, "agents.x.shared[0].seed: only a file's "
-		    "first content (type: file); a directory starts empty");
+		    "first content (type: file or link); a directory starts "
+		    "empty");
 		repoconf_free(&c);
 		/*
 		 * its egress_allow joins the allowlist, install_network:
@@ -2296,8 +2467,8 @@ ATF_TC_BODY(agents_presets, tc)
 	    "config.yaml:3: agents.x.shared[0].path: must be ~/ and a path "
 	    "without \".\" or \"..\"");
 	BAD(R, "agents:\n  x:\n    shared: [{subpath: a, path: /a, type: "
-	    "fifo}]\n", "config.yaml:3: agents.x.shared[0].type: must be dir "
-	    "or file");
+	    "fifo}]\n", "config.yaml:3: agents.x.shared[0].type: must be dir, "
+	    "file or link");
 }
 
 /* the effective agents print and read back to the same print */
@@ -2564,6 +2735,9 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, original_full_config);
 	ATF_TP_ADD_TC(tp, original_not_yet);
 	ATF_TP_ADD_TC(tp, agents_presets);
+	ATF_TP_ADD_TC(tp, agents_preset_bins);
+	ATF_TP_ADD_TC(tp, agents_packages);
+	ATF_TP_ADD_TC(tp, agents_image);
 	ATF_TP_ADD_TC(tp, agents_roundtrip);
 	ATF_TP_ADD_TC(tp, autostart_steps);
 	ATF_TP_ADD_TC(tp, autostart_widening);
