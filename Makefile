@@ -93,7 +93,7 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/config_print.c libcommon/auditrec.c \
 		   libcommon/output.c libcommon/names.c \
 		   libcommon/atomicfile.c libcommon/srcclass.c \
-		   libcommon/ctrlimits.c
+		   libcommon/rlimits.c libcommon/ctrlimits.c
 # SFTP (R45-R51): the virtual tree's paths, jb-sftp's records
 COMMON_SRCS	+= libcommon/sftppath.c libcommon/sftprec.c
 # the GitHub integration's keys

@@ -211,6 +211,11 @@ main(int argc, char *argv[])
 	sshd_start(self);
 	if ((pw = getpwuid(env->owner_uid)) == NULL)
 		fatalx("owner uid %u vanished", (unsigned)env->owner_uid);
+	/*
+	 * Once every child is started: a bound is never raised without
+	 * CAP_SYS_RESOURCE, and a child's may be above ours (git's memory)
+	 */
+	proc_bound("jailbeed");
 	priv_drop("jailbeed", pw, NULL, NULL, 0);
 	control_listen();
 	/* requests wait in the channels until the children run */

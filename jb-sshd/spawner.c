@@ -345,6 +345,7 @@ spawner_main(int argc, char *argv[])
 	log_procinit("jb-sshd spawner");
 	log_setverbose(f.verbose);
 	proc_child_check("jb-sshd spawner");
+	proc_bound("jb-sshd spawner");
 	if (fstat(JB_CHAN_FD + 1, &st) == -1 || !S_ISREG(st.st_mode))
 		fatalx("fd 4 is not the host key file");
 	if ((pw = getpwnam(JB_USER_SSHD)) == NULL)
@@ -463,6 +464,7 @@ session_main(int argc, char *argv[])
 	log_procinit("jb-sshd session");
 	log_setverbose(f.verbose);
 	proc_child_check("jb-sshd session");
+	proc_bound("jb-sshd session");
 	if (f.uid == (uid_t)-1 || f.gid == (gid_t)-1)
 		fatalx("started by jb-sshd, not by hand");
 	if (fstat(JB_CHAN_FD + 1, &st) == -1 || !S_ISSOCK(st.st_mode))
