@@ -665,7 +665,9 @@ atf_test_case front_door_no_lockout cleanup
 front_door_no_lockout_head() {
 	atf_set descr "70 refused attempts and 256 idle connections not logged" \
 	    "in from 127.0.0.2 and 127.0.0.3 lock nobody out: an authorized" \
-	    "key still logs in from 127.0.0.1"
+	    "key still logs in from 127.0.0.1 within 2 s; a key that logged" \
+	    "in lately keeps its slot while it waits to sign, through 256" \
+	    "new connections"
 	atf_set require.user root
 	atf_set timeout 300
 }
@@ -715,15 +717,115 @@ idle=$!
 	start=$(date +%s%N)
 	jssh -o ConnectTimeout=10 -i key1 jailbee@127.0.0.1 version > out 2>&1 ||
 	    { tail -20 jailbeed.log >&2; atf_fail "key1 was refused: $(cat out)"; }
-	echo "logged in after $((($(date +%s%N) - start) / 1000000)) ms"
+	ms=$((($(date +%s%N) - start) / 1000000))
+	echo "logged in after $ms ms"
 	atf_check -o inline:"jailbeed 0.1.0\n" cat out
+	[ $ms -lt 2000 ] || atf_fail "key1 logged in after $ms ms, not within 2 s"
 	atf_check -o match:"loopback: too many connections not logged in; the oldest are dropped for new ones" \
 	    cat jailbeed.log
 	atf_check -s exit:1 grep "too many refusals" jailbeed.log
 	kill $idle
 	wait $idle || :
+
+	# key1 logged in lately: a connection that offers it keeps its slot
+	# while the key waits to sign (an agent that asks to confirm each
+	# use), though 256 new connections not logged in come meanwhile
+	# from 127.0.0.2 and .3, each of which drops the oldest stranger's
+	cat > bin/confirm <<EOS
+#!/bin/sh
+touch "$(pwd)/asked"
+i=0
+while [ ! -e "$(pwd)/flood.done" ] && [ \$i -lt 200 ]; do
+	sleep 0.05
+	i=\$((i + 1))
+done
+echo yes
+EOS
+	chmod 0755 bin/confirm
+	env SSH_ASKPASS="$(pwd)/bin/confirm" SSH_ASKPASS_REQUIRE=force \
+	    DISPLAY=:0 ssh-agent -D -a "$(pwd)/agent.sock" > /dev/null 2>&1 &
+	echo $! > agent.pid
+	n=0
+	until [ -S agent.sock ]; do
+		n=$((n + 1))
+		[ $n -lt 100 ] || atf_fail "ssh-agent did not start"
+		sleep 0.1
+	done
+	atf_check -e ignore env SSH_AUTH_SOCK="$(pwd)/agent.sock" \
+	    ssh-add -c key1
+	ssh -F /dev/null -p 8022 -o StrictHostKeyChecking=no \
+	    -o UserKnownHostsFile=/dev/null -o BatchMode=yes \
+	    -o IdentitiesOnly=yes -o IdentityAgent="$(pwd)/agent.sock" \
+	    -o LogLevel=ERROR -o ConnectTimeout=10 -i key1.pub \
+	    jailbee@127.0.0.1 version > agent.out 2>&1 &
+	login=$!
+	n=0
+	until [ -e asked ]; do
+		n=$((n + 1))
+		[ $n -lt 100 ] || atf_fail "the agent was not asked to sign"
+		sleep 0.1
+	done
+	python3 -c '
+import socket, time
+ss = []
+for a in (2, 3):
+    for i in range(128):
+        s = socket.socket()
+        s.bind(("127.0.0.%d" % a, 0))
+        s.connect(("127.0.0.1", 8022))
+        s.sendall(b"SSH-2.0-idle\r\n")
+        ss.append(s)
+for s in ss:
+    try:
+        s.recv(64)
+    except OSError:
+        pass
+open("flood.done", "w").close()
+# the ones dropped early are closed, not only forgotten
+time.sleep(0.5)
+closed = 0
+for s in ss:
+    s.setblocking(False)
+    try:
+        while s.recv(4096):
+            pass
+        closed += 1
+    except BlockingIOError:
+        pass
+    except OSError:
+        closed += 1
+open("flood.closed", "w").write("%d\n" % closed)
+time.sleep(15)
+' &
+	idle=$!
+	n=0
+	until [ -e flood.done ]; do
+		n=$((n + 1))
+		[ $n -lt 100 ] || atf_fail "the 256 connections were not made"
+		sleep 0.1
+	done
+	start=$(date +%s%N)
+	wait $login || { tail -20 jailbeed.log >&2;
+	    atf_fail "key1 through the agent was dropped: $(cat agent.out)"; }
+	ms=$((($(date +%s%N) - start) / 1000000))
+	atf_check -o inline:"jailbeed 0.1.0\n" cat agent.out
+	[ $ms -lt 2000 ] || atf_fail "key1 logged in $ms ms after its signature, not within 2 s"
+	# 128 strangers' connections from loopback at most are left open
+	n=0
+	until [ -s flood.closed ]; do
+		n=$((n + 1))
+		[ $n -lt 100 ] || atf_fail "the closed connections were not counted"
+		sleep 0.1
+	done
+	[ "$(cat flood.closed)" -ge 128 ] ||
+	    atf_fail "only $(cat flood.closed) of 256 connections were closed"
+	kill $idle
+	wait $idle || :
 }
-front_door_no_lockout_cleanup() { jb_cleanup; }
+front_door_no_lockout_cleanup() {
+	[ -f agent.pid ] && kill "$(cat agent.pid)" 2>/dev/null
+	jb_cleanup
+}
 
 atf_test_case fido_keys_refused cleanup
 fido_keys_refused_head() {
