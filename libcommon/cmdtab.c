@@ -474,6 +474,19 @@ cmd_lookup(int argc, char *const argv[], int *nwords)
 	return best;
 }
 
+int
+cmd_in_group(const struct cmd *c, int argc, char *const argv[])
+{
+	int	w;
+
+	if (argc < 1 || argc >= CMD_MAXWORDS)
+		return 0;
+	for (w = 0; w < argc; w++)
+		if (c->words[w] == NULL || strcmp(argv[w], c->words[w]) != 0)
+			return 0;
+	return c->words[argc] != NULL;
+}
+
 /* is v one of the '|'-separated choices, exactly? */
 int
 cmd_choice_ok(const char *choices, const char *v)

@@ -619,11 +619,14 @@ struct jb_netd_ctr {
 	char		repo[48];
 	/*
 	 * per entry, NUL-separated, where it comes from: "" the
-	 * config's egress_allow, else the enabled agent whose egress_allow
-	 * it is (origin agent:<name>); all zero: every entry the config's
+	 * config's egress_allow, JB_EGRESS_FROM_GITHUB github.enabled's,
+	 * else the enabled agent whose egress_allow it is (origin
+	 * agent:<name>); all zero: every entry the config's
 	 */
 	char		agents[JB_ARGV_MAX];
 };
+/* an entry a feature of the config adds: never an agent's name */
+#define JB_EGRESS_FROM_GITHUB	":github"
 
 /* strict, or loose until deadline (0: no revert), for a known container */
 struct jb_netd_mode {

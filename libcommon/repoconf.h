@@ -19,7 +19,8 @@
  * applied in that order: later files win.  A scalar set to null falls
  * back to the built-in default; a list is appended to and [] empties it;
  * a mapping merges key by key (container.env: NAME: null drops NAME).
- * github.token is accepted only in the host-local file, container_prefix
+ * github.token is accepted only in the host-local file, github.enabled
+ * there and in global.yaml (repoconf_github.h), container_prefix
  * everywhere but there (the file is named after it).
  *
  * A struct holding one or more layers but not yet finished marks what no
@@ -131,6 +132,13 @@ struct rc_portlist {
 	size_t		 n;
 };
 
+/* one github.api_tokens entry (repoconf_github.c) */
+#define RC_GH_TOKENS_MAX	32
+struct rc_ghtoken {
+	char	prefix[NAME_PREFIX_MAX + 1];
+	char	token[RC_TOKEN_MAX + 1];
+};
+
 struct rc_revert {
 	int	enabled;		/* RC_UNSET, 0, 1 */
 	int64_t	after;			/* seconds, 0 < after <= 24h */
@@ -138,7 +146,7 @@ struct rc_revert {
 
 /*
  * --- agents.<name>: coding agent presets (repoconf_agents.c) ---
- * Built-in presets (claude, codex, gemini, aider, opencode) lie under
+ * Built-in presets (claude, codex, gemini, aider, opencode, grok) lie under
  * the layers: repoconf_finish() fills every key no layer set, and puts a
  * preset's egress_allow and shared entries first unless a layer reset
  * that list with null or [].  Fixed arrays, so that a copy is a memcpy.
@@ -248,6 +256,7 @@ struct repoconf {
 	char			repo_root[PATH_MAX];
 	int			effective;	/* repoconf_finish() ran */
 	char			warning[RC_ERR_MAX];	/* "" or one line */
+	enum repoconf_layer	applying;	/* while a layer is parsed */
 
 	char			container_prefix[NAME_PREFIX_MAX + 1];
 	int			container_uid;	/* 1 .. RC_UID_MAX */
@@ -264,7 +273,12 @@ struct repoconf {
 	int			autofetch;	/* new.autofetch */
 	struct rc_revert	loose_auto_revert;
 	struct rc_revert	mount_auto_revert;
-	char			github_token[RC_TOKEN_MAX + 1];
+	char			github_token[RC_TOKEN_MAX + 1];	/* in force */
+	int			github_enabled;	/* github.enabled */
+	int			github_token_legacy; /* from api_tokens */
+	/* global.yaml's github.api_tokens: the original's legacy map */
+	struct rc_ghtoken	github_api_tokens[RC_GH_TOKENS_MAX];
+	int			ngithub_api_tokens;
 	int			gpg_enabled;	/* gpg.enabled */
 	int			ssh_enabled;	/* ssh.enabled */
 	char			base_alias[RC_ALIAS_MAX + 1];

@@ -92,6 +92,12 @@ static const struct preset presets[] = {
 	    "api.openai.com:443", NULL },
 	  { { "opencode", "~/.local/share/opencode", "dir", NULL },
 	    { NULL, NULL, NULL, NULL } } },
+	{ "grok", "grok",
+	  "npm install -g @vibe-kit/grok-cli", "command -v grok",
+	  "npm update -g @vibe-kit/grok-cli",
+	  { "api.x.ai:443", NULL },
+	  { { "grok", "~/.grok", "dir", NULL },
+	    { NULL, NULL, NULL, NULL } } },
 };
 
 static int	ag_tribool(struct yt_ctx *, const struct yt_node *, void *);

@@ -170,7 +170,15 @@ check(const struct repoconf *c, enum repoconf_layer layer)
 		abort();
 	if (layer == RC_LAYER_LOCAL && !eff && c->container_prefix[0] != '\0')
 		abort();
-	if (layer != RC_LAYER_LOCAL && c->github_token[0] != '\0')
+	/* a token outside the host-local file only from the legacy map */
+	if (layer != RC_LAYER_LOCAL && c->github_token[0] != '\0' &&
+	    !(eff && c->github_token_legacy))
+		abort();
+	if (layer == RC_LAYER_REPO && (c->ngithub_api_tokens != 0 ||
+	    c->github_enabled != (eff ? 0 : RC_UNSET)))
+		abort();
+	if (c->ngithub_api_tokens < 0 ||
+	    c->ngithub_api_tokens > RC_GH_TOKENS_MAX)
 		abort();
 	if (c->container_uid < 0 || c->container_uid > RC_UID_MAX ||
 	    c->container_gid < 0 || c->container_gid > RC_UID_MAX ||
@@ -308,10 +316,11 @@ fuzz_layer(enum repoconf_layer layer, const uint8_t *data, size_t len)
 		check(c, layer);
 	}
 
+	/* tokens print as "<set>", which reads back as no token */
 	s = dump(c);
-	if (c->github_token[0] == '\0')
+	if (c->github_token[0] == '\0' && c->ngithub_api_tokens == 0)
 		roundtrip(layer, s, 0);
-	else if (strstr(s, "  token: \"<set>\"\n") == NULL)
+	else if (strstr(s, "\"<set>\"") == NULL)
 		abort();
 	free(s);
 
@@ -320,8 +329,10 @@ fuzz_layer(enum repoconf_layer layer, const uint8_t *data, size_t len)
 	    sizeof(err)) == -1)
 		abort();
 	check(c, layer);
+	/* github is the host's: a print holding it is no repo file */
 	s = dump(c);
-	if (c->github_token[0] == '\0')
+	if (c->github_token[0] == '\0' && c->ngithub_api_tokens == 0 &&
+	    c->github_enabled != 1)
 		roundtrip(RC_LAYER_REPO, s, 1);
 	free(s);
 	repoconf_free(c);

@@ -557,14 +557,22 @@ ATF_TC_BODY(github_token, tc)
 	char		err[RC_ERR_MAX];
 
 	BAD(R, "defaults: {cpu: 1}\ngithub:\n  token: x\n",
-	    "config.yaml:2: github: not allowed in this file: github.token "
-	    "belongs in the host-local file " LOCAL " (mode 0600)");
+	    "config.yaml:2: github: not allowed in this file: github settings "
+	    "are the host's: github.token belongs in the host-local file "
+	    LOCAL " (mode 0600), github.enabled there or in global.yaml");
 	BAD(G, "github: {token: x}\n",
-	    "global.yaml:1: github: not allowed in this file: github.token "
-	    "belongs in the host-local file " LOCAL " (mode 0600)");
+	    "global.yaml:1: github.token: not allowed in global.yaml: "
+	    "github.token belongs in the host-local file " LOCAL " (mode "
+	    "0600); global.yaml takes github.enabled and the legacy map "
+	    "api_tokens: {PREFIX: TOKEN}");
 	BAD(R, "github: null\n",
-	    "config.yaml:1: github: not allowed in this file: github.token "
-	    "belongs in the host-local file " LOCAL " (mode 0600)");
+	    "config.yaml:1: github: not allowed in this file: github settings "
+	    "are the host's: github.token belongs in the host-local file "
+	    LOCAL " (mode 0600), github.enabled there or in global.yaml");
+	BAD(R, "github: {enabled: true}\n",
+	    "config.yaml:1: github: not allowed in this file: github settings "
+	    "are the host's: github.token belongs in the host-local file "
+	    LOCAL " (mode 0600), github.enabled there or in global.yaml");
 	BAD(L, "github: {token: 'ghp_a b'}\n",
 	    "local.yaml:1: github.token: not a GitHub token (letters, digits "
 	    "and _ only)");
@@ -575,7 +583,22 @@ ATF_TC_BODY(github_token, tc)
 	    "github: {token: 13}\n",
 	    "local.yaml:2: github: duplicate key (first on line 1)");
 	BAD(L, "github: {user: x}\n",
-	    "local.yaml:1: github.user: unknown key (known: token)");
+	    "local.yaml:1: github.user: unknown key (known: enabled, token)");
+	BAD(L, "github: {api_tokens: {proj: t}}\n",
+	    "local.yaml:1: github.api_tokens: unknown key (known: enabled, "
+	    "token)");
+	BAD(G, "github: {enabled: maybe}\n",
+	    "global.yaml:1: github.enabled: expected true or false, got a "
+	    "string");
+	BAD(G, "github: {api_tokens: {Proj: t}}\n",
+	    "global.yaml:1: github.api_tokens.Proj: not a container prefix "
+	    "([a-z0-9][a-z0-9-]*, at most 40 characters)");
+	BAD(G, "github: {api_tokens: {proj: 'a;b'}}\n",
+	    "global.yaml:1: github.api_tokens.proj: not a GitHub token "
+	    "(letters, digits and _ only)");
+	BAD(G, "github: {api_tokens: [proj]}\n",
+	    "global.yaml:1: github.api_tokens: expected a mapping of container "
+	    "prefix: token, got a sequence");
 	BAD(L, "container_prefix: other\n",
 	    "local.yaml:1: container_prefix: not allowed in the host-local "
 	    "file, which is named after it: set it in .jailbee/config.yaml "
@@ -586,9 +609,10 @@ ATF_TC_BODY(github_token, tc)
 	ATF_CHECK(repoconf_parse_layer(R, "c.yaml", "github: {}\n", 11, &c,
 	    err, sizeof(err)) == -1);
 	ATF_CHECK_STREQ("c.yaml:1: github: not allowed in this file: "
-	    "github.token belongs in the host-local file "
-	    "${XDG_CONFIG_HOME:-~/.config}/jailbee/repos/"
-	    "<container_prefix>.yaml (mode 0600)", err);
+	    "github settings are the host's: github.token belongs in the "
+	    "host-local file ${XDG_CONFIG_HOME:-~/.config}/jailbee/repos/"
+	    "<container_prefix>.yaml (mode 0600), github.enabled there or in "
+	    "global.yaml", err);
 
 	fresh(&c);
 	OK(L, "github:\n  token: '0123456789abcdefABCDEF_'\n", &c);
@@ -1378,16 +1402,18 @@ ATF_TC_BODY(load_errors, tc)
 	ATF_CHECK(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c, err,
 	    sizeof(err)) == -1);
 	JOIN(want, "%s:2: github: not allowed in "
-	    "this file: github.token belongs in the host-local file %s "
-	    "(mode 0600)", f.file_repo, f.file_local);
+	    "this file: github settings are the host's: github.token belongs "
+	    "in the host-local file %s (mode 0600), github.enabled there or "
+	    "in global.yaml", f.file_repo, f.file_local);
 	ATF_CHECK_STREQ(want, err);
 	/* also when the prefix comes later in the repo file */
 	write_file(f.file_repo, "github: {}\ncontainer_prefix: pp\n", 0644);
 	ATF_CHECK(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c, err,
 	    sizeof(err)) == -1);
 	JOIN(want, "%s:1: github: not allowed in "
-	    "this file: github.token belongs in the host-local file "
-	    "%s/.config/jailbee/repos/pp.yaml (mode 0600)", f.file_repo,
+	    "this file: github settings are the host's: github.token belongs "
+	    "in the host-local file %s/.config/jailbee/repos/pp.yaml (mode "
+	    "0600), github.enabled there or in global.yaml", f.file_repo,
 	    f.home);
 	ATF_CHECK_STREQ(want, err);
 	/* and in the global file, from the repo's prefix */
@@ -1395,20 +1421,23 @@ ATF_TC_BODY(load_errors, tc)
 	write_file(f.file_global, "github:\n  token: x\n", 0600);
 	ATF_CHECK(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c, err,
 	    sizeof(err)) == -1);
-	JOIN(want, "%s:1: github: not allowed in "
-	    "this file: github.token belongs in the host-local file "
-	    "%s/.config/jailbee/repos/qq.yaml (mode 0600)", f.file_global,
-	    f.home);
+	JOIN(want, "%s:2: github.token: not allowed in "
+	    "global.yaml: github.token belongs in the host-local file "
+	    "%s/.config/jailbee/repos/qq.yaml (mode 0600); global.yaml takes "
+	    "github.enabled and the legacy map api_tokens: {PREFIX: TOKEN}",
+	    f.file_global, f.home);
 	ATF_CHECK_STREQ(want, err);
 	/* a bad prefix leaves the pattern, and is reported in its turn */
 	write_file(f.file_global, "github:\n  token: x\n", 0600);
 	write_file(f.file_repo, "container_prefix: Bad\n", 0644);
 	ATF_CHECK(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c, err,
 	    sizeof(err)) == -1);
-	JOIN(want, "%s:1: github: not allowed in "
-	    "this file: github.token belongs in the host-local file "
+	JOIN(want, "%s:2: github.token: not allowed in "
+	    "global.yaml: github.token belongs in the host-local file "
 	    "${XDG_CONFIG_HOME:-~/.config}/jailbee/repos/"
-	    "<container_prefix>.yaml (mode 0600)", f.file_global);
+	    "<container_prefix>.yaml (mode 0600); global.yaml takes "
+	    "github.enabled and the legacy map api_tokens: {PREFIX: TOKEN}",
+	    f.file_global);
 	ATF_CHECK_STREQ(want, err);
 	write_file(f.file_global, "", 0600);
 	ATF_CHECK(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c, err,
@@ -1453,6 +1482,89 @@ ATF_TC_BODY(load_errors, tc)
 	ATF_CHECK(memcmp(&c, &before, sizeof(c)) == 0);
 }
 
+/*
+ * The original's GitHub keys: github.enabled in global.yaml or the
+ * host-local file, the legacy api_tokens map in global.yaml giving the
+ * token of the repo's prefix unless the host-local file has one, and a
+ * global.yaml holding tokens warned about as a token file.
+ */
+ATF_TC_WITHOUT_HEAD(github_settings);
+ATF_TC_BODY(github_settings, tc)
+{
+	struct fixture	f;
+	struct repoconf	c;
+	char		err[RC_ERR_MAX], want[RC_ERR_MAX * 2], *s;
+
+	fixture(&f, "my-proj");
+	write_file(f.file_repo, "", 0644);
+	/* off unless set */
+	ATF_REQUIRE_MSG(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c,
+	    err, sizeof(err)) == 0, "%s", err);
+	ATF_CHECK_EQ(c.github_enabled, 0);
+	ATF_CHECK_STREQ("", c.github_token);
+	repoconf_free(&c);
+
+	write_file(f.file_global, "github:\n  enabled: true\n"
+	    "  api_tokens:\n    other: github_pat_other\n"
+	    "    my-proj: github_pat_mine\n", 0600);
+	ATF_REQUIRE_MSG(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c,
+	    err, sizeof(err)) == 0, "%s", err);
+	ATF_CHECK_EQ(c.github_enabled, 1);
+	ATF_CHECK_STREQ("github_pat_mine", c.github_token);
+	ATF_CHECK_EQ(c.github_token_legacy, 1);
+	ATF_CHECK_EQ(c.ngithub_api_tokens, 2);
+	ATF_CHECK_STREQ("", c.warning);
+	s = dump(&c);
+	ATF_CHECK(strstr(s, "github_pat") == NULL);
+	ATF_CHECK_MSG(strstr(s, "github:\n  enabled: true\n  token: \"<set>\""
+	    "  # global.yaml's api_tokens\n  api_tokens:\n"
+	    "    other: \"<set>\"\n    my-proj: \"<set>\"\n") != NULL, "%s",
+	    s);
+	free(s);
+	repoconf_free(&c);
+
+	/* the host-local token wins; enabled there turns it off again */
+	write_file(f.file_local, "github: {token: github_pat_local, "
+	    "enabled: false}\n", 0600);
+	ATF_REQUIRE_MSG(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c,
+	    err, sizeof(err)) == 0, "%s", err);
+	ATF_CHECK_EQ(c.github_enabled, 0);
+	ATF_CHECK_STREQ("github_pat_local", c.github_token);
+	ATF_CHECK_EQ(c.github_token_legacy, 0);
+	repoconf_free(&c);
+	ATF_REQUIRE(unlink(f.file_local) == 0);
+
+	/* tokens in a global.yaml others may read: loaded, with a warning */
+	write_file(f.file_global, "github:\n  api_tokens: {my-proj: t1}\n",
+	    0644);
+	ATF_REQUIRE_MSG(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c,
+	    err, sizeof(err)) == 0, "%s", err);
+	ATF_CHECK_STREQ("t1", c.github_token);
+	JOIN(want, "%s is open to group/other (mode 0644) and may hold a "
+	    "GitHub token: run chmod 600 %s", f.file_global, f.file_global);
+	ATF_CHECK_STREQ(want, c.warning);
+	repoconf_free(&c);
+	/* without tokens its mode is no matter */
+	write_file(f.file_global, "github:\n  enabled: true\n", 0644);
+	ATF_REQUIRE_MSG(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c,
+	    err, sizeof(err)) == 0, "%s", err);
+	ATF_CHECK_STREQ("", c.warning);
+	ATF_CHECK_STREQ("", c.github_token);
+	repoconf_free(&c);
+
+	/* null drops an earlier entry; the prefix's entry alone counts */
+	repoconf_init(&c);
+	OK(G, "github: {api_tokens: {a: x1, b: x2}}\n", &c);
+	OK(G, "github: {api_tokens: {a: null}}\n", &c);
+	ATF_REQUIRE_EQ(c.ngithub_api_tokens, 1);
+	ATF_CHECK_STREQ("b", c.github_api_tokens[0].prefix);
+	OK(R, "container_prefix: a\n", &c);
+	FINISH(&c);
+	ATF_CHECK_STREQ("", c.github_token);
+	repoconf_free(&c);
+	unlink(f.file_global);
+}
+
 ATF_TC_WITHOUT_HEAD(permissions);
 ATF_TC_BODY(permissions, tc)
 {
@@ -1470,7 +1582,7 @@ ATF_TC_BODY(permissions, tc)
 		    1001, &c, err, sizeof(err)) == 0, "%s", err);
 		ATF_CHECK_STREQ("t", c.github_token);
 		JOIN(want, "%s is open to group/other "
-		    "(mode %04o) and may hold github.token: run chmod 600 %s",
+		    "(mode %04o) and may hold a GitHub token: run chmod 600 %s",
 		    f.file_local, (unsigned int)modes[i], f.file_local);
 		ATF_CHECK_STREQ(want, c.warning);
 		repoconf_free(&c);
@@ -1920,9 +2032,15 @@ ATF_TC_BODY(original_not_yet, tc)
 	BAD(R, "install_gie_skills: true\n", "config.yaml:1: "
 	    "install_gie_skills: retired by the original: its successor is "
 	    "agents.claude.install_jailbee_skills");
-	BAD(G, "github: {enabled: true}\n", "global.yaml:1: github: not "
-	    "allowed in this file: github.token belongs in the host-local "
-	    "file " LOCAL " (mode 0600)");
+	/* the original's github.enabled is taken (github_settings) */
+	{
+		struct repoconf	c;
+
+		fresh(&c);
+		OK(G, "github: {enabled: true}\n", &c);
+		ATF_CHECK_EQ(c.github_enabled, 1);
+		repoconf_free(&c);
+	}
 #undef NOTYET
 }
 
@@ -1932,14 +2050,14 @@ ATF_TC_BODY(agents_presets, tc)
 	struct repoconf		 c;
 	const struct rc_agent	*a;
 	static const char *const names[] = { "claude", "codex", "gemini",
-		"aider", "opencode" };
+		"aider", "opencode", "grok" };
 	size_t			 i;
 
 	/* the built-ins, complete, none enabled */
 	fresh(&c);
 	FINISH(&c);
-	ATF_CHECK_EQ(c.agents.n, 5);
-	for (i = 0; i < 5; i++) {
+	ATF_CHECK_EQ(c.agents.n, 6);
+	for (i = 0; i < 6; i++) {
 		ATF_REQUIRE_MSG((a = agent(&c, names[i])) != NULL, "%s",
 		    names[i]);
 		ATF_CHECK_EQ(a->enabled, 0);
@@ -1953,6 +2071,13 @@ ATF_TC_BODY(agents_presets, tc)
 		ATF_CHECK(a->negress > 0);
 		ATF_CHECK(a->nshared > 0);
 	}
+	/* grok: the Grok CLI's npm package and its bin */
+	ATF_REQUIRE((a = agent(&c, "grok")) != NULL);
+	ATF_CHECK_STREQ(a->command, "grok");
+	ATF_CHECK_STREQ(a->install, "npm install -g @vibe-kit/grok-cli");
+	ATF_CHECK_STREQ(a->install_check, "command -v grok");
+	ATF_CHECK_STREQ(a->egress[0], "api.x.ai:443");
+	ATF_CHECK_STREQ(a->shared[0].path, "~/.grok");
 	repoconf_free(&c);
 
 	/* key by key: global then repo over the preset; lists appended */
@@ -1986,7 +2111,7 @@ ATF_TC_BODY(agents_presets, tc)
 	ATF_CHECK_STREQ(a->install_network, "strict");
 	ATF_CHECK_EQ(a->negress, 0);
 	ATF_CHECK_EQ(a->nshared, 0);
-	ATF_CHECK_EQ(c.agents.n, 6);
+	ATF_CHECK_EQ(c.agents.n, 7);
 	repoconf_free(&c);
 
 	/* null gives the preset back; the alias is agents.claude */
@@ -2320,6 +2445,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, layer_lists);
 	ATF_TP_ADD_TC(tp, layer_maps);
 	ATF_TP_ADD_TC(tp, github_token);
+	ATF_TP_ADD_TC(tp, github_settings);
 	ATF_TP_ADD_TC(tp, unknown_keys);
 	ATF_TP_ADD_TC(tp, optional_mounts);
 	ATF_TP_ADD_TC(tp, wrong_types);
