@@ -277,6 +277,7 @@ audit_write(struct audit_rec *r)
 		journal_rotate();
 	}
 	log_info("audit: %s", line);
+	control_event(r->container, r->action, (int64_t)r->when);
 }
 
 /* a record by the job's actor, or by jailbeed itself (job NULL) */

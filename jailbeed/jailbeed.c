@@ -198,6 +198,8 @@ main(int argc, char *argv[])
 	signal_add(&evchld, NULL);
 	signal_add(&evpipe, NULL);
 
+	if ((env->host_cpus = sysconf(_SC_NPROCESSORS_ONLN)) < 1)
+		env->host_cpus = 1;
 	children_spawn();
 	control_init();
 	/* after control_init: a second jailbeed must not take the file */

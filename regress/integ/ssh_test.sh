@@ -1854,7 +1854,8 @@ reexec_per_session_cleanup() {
 atf_test_case reload_network cleanup
 reload_network_head() {
 	atf_set descr "remote.ssh.network off (the default): net loose, new" \
-	    "--net loose and net egress add over SSH are refused naming the" \
+	    "--net loose (or defaults.network: loose) and net egress add" \
+	    "over SSH are refused naming the" \
 	    "key; jbctl reload of a file with it on lets them through; a bad" \
 	    "file or a changed restart-only key changes nothing and says" \
 	    "why; SIGHUP" \
@@ -1876,6 +1877,13 @@ reload_network_body() {
 		    -e match:"refused over SSH \\(remote.ssh.restrict_host\\) unless remote.ssh.network grants it" \
 		    jssh -i key1 jailbee@127.0.0.1 "$c"
 	done
+	# a loose start the repo's defaults.network asks for, as --net loose
+	printf 'defaults: {network: loose}\n' >> repo/.jailbee/config.yaml
+	atf_check -s not-exit:0 \
+	    -e match:"defaults.network: loose .*refused over SSH \\(remote.ssh.restrict_host\\) unless remote.ssh.network grants it" \
+	    jssh -i key1 jailbee@127.0.0.1 "new other --repo $p"
+	atf_check -o empty incus list -c n --format csv "^$p-other\$"
+	sed -i '$d' repo/.jailbee/config.yaml
 	cp jailbeed.yaml good.yaml
 	# a file that does not parse: refused, the old policy stays
 	printf 'remote: [\n' >> jailbeed.yaml
