@@ -222,7 +222,7 @@ main(int argc, char *argv[])
 	netsync_start();
 	strlcpy(sockdir, env->conf.socket, sizeof(sockdir));
 	strlcpy(sockdir, dirname(sockdir), sizeof(sockdir));
-	sandbox_jailbeed(sockdir);
+	sandbox_jailbeed(sockdir, audit_dirfd());
 	log_info("started for owner %s (uid %u), control socket %s",
 	    env->conf.owner, (unsigned)env->owner_uid, env->conf.socket);
 

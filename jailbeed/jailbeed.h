@@ -212,6 +212,8 @@ void	cmd_sshstatus(struct job *);
 /* audit.c: the one audit journal */
 struct audit_rec;
 void	audit_init(void);
+int	audit_dirfd(void);
+off_t	audit_journal_size(void);
 void	audit_write(struct audit_rec *);
 void	audit_rec_job(struct audit_rec *, struct job *, const char *,
 	    const char *, const char *);

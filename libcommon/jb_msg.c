@@ -199,6 +199,10 @@ static const struct jb_msg_str f_jb_sshd_spawn[] = {
 	END
 };
 
+static const struct jb_msg_str f_jb_sshd_known[] = {
+	END
+};
+
 static const struct jb_msg_str f_jb_sshd_penalty[] = {
 	STR(jb_sshd_penalty, addr),
 	END
@@ -663,6 +667,7 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_SSHD_SFTP_DONE,		P, S, jb_sftp_done),
 	R(IMSG_SSHD_SFTP_RESULT,	S, P, jb_sftp_result),
 	RF(IMSG_SSHD_REBIND,		P, S, jb_sshd_limits),
+	R(IMSG_SSHD_KNOWN,		P, S, jb_sshd_known),
 
 	/* parent <-> jb-gitd */
 	RF(IMSG_GITD_FETCH,		P, G, jb_gitd_fetch),

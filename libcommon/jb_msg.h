@@ -816,6 +816,12 @@ enum {
 	 * socket it had.
 	 */
 	IMSG_SSHD_REBIND = 540,	/* P->S, struct jb_sshd_limits [+ socket] */
+	/*
+	 * A connection not logged in offered a key that is authorized and
+	 * logged in recently: jb-sshd keeps it among the reserved slots,
+	 * out of the early drop of the others.
+	 */
+	IMSG_SSHD_KNOWN,	/* P->S, struct jb_sshd_known */
 
 	/*
 	 * parent <-> jb-gitd: 600..  The git bridge over SSH: host git
@@ -897,6 +903,12 @@ struct jb_sshd_refused {
 
 struct jb_sshd_authed {
 	uint32_t	id;
+};
+
+struct jb_sshd_known {
+	uint32_t	id;			/* jb-sshd's, as in AUTHED */
+	uint32_t	key;			/* which key, a number of the
+						   parent's (1...) */
 };
 
 /* new connections from addr are closed at accept until then */
