@@ -41,11 +41,13 @@
 #include "capture.h"
 #include "checkout_dev.h"
 #include "jobs.h"
+#include "limits_run.h"
 #include "log.h"
 #include "mounts.h"
 #include "ports.h"
 #include "netpin.h"
 #include "netstatus.h"
+#include "sshpolicy.h"
 
 struct newjob {
 	LIST_ENTRY(newjob)	 entry;		/* in newjobs once picked */
@@ -64,10 +66,15 @@ struct newjob {
 	int			 created;	/* delete it on failure */
 	struct jb_incus_create	*create;	/* until sent */
 	struct jb_git_ident	 ident;		/* the owner's; "" unset */
+	struct jb_limits	 lim;		/* the config's, or --memory,
+						   --cpu */
 	char			 failure[JB_ERR_TEXT_MAX];
 	/* agents to install and launch: indexes into ctx->conf.agents */
 	size_t			 agent[RC_AGENTS_MAX];
 	size_t			 nagents;
+	/* the image: base.alias, or the agents' packages' (repoconf.h) */
+	char			 image[JB_INSTANCE_MAX];
+	char			 image_pkgs[JB_PACKAGES_MAX];
 	int			 launch;	/* not --no-autostart */
 	struct codev		 codev;		/* the checkout's devices */
 	int			 codev_on;
@@ -498,6 +505,7 @@ new_policy_done(struct req *r, int ok, const char *err)
 	}
 	job_progress(job, "creating %s from %s at %s", n->name, q->image,
 	    n->ipv4);
+	limits_say(job, n->name, &n->lim);
 	if (req_send(PROC_INCUS, IMSG_INCUS_CREATE, q, sizeof(*q), -1,
 	    new_progress, new_created, job) == NULL)
 		new_fail(job, "cannot reach jb-incus");
@@ -562,6 +570,41 @@ new_codev_checked(struct job *job, int ok, const char *err)
 	new_policy(job);
 }
 
+/* --net, else defaults.network */
+static const char *
+new_net_mode(struct job *job, const struct repoconf *conf)
+{
+	const char	*o = job_opt(job, "net");
+
+	if (o != NULL)
+		return strcasecmp(o, "loose") == 0 ? "loose" : "strict";
+	return strcmp(conf->network, "loose") == 0 ? "loose" : "strict";
+}
+
+/*
+ * A loose start the config asks for is what new --net loose asks for:
+ * over SSH under restrict_host it needs remote.ssh.network.  0 when it
+ * may go on; -1 with the job ended.
+ */
+static int
+new_net_allowed(struct job *job, const struct repoconf *conf)
+{
+	struct sshp_conf	pc;
+
+	if (!job->remote || job_opt(job, "net") != NULL ||
+	    strcmp(new_net_mode(job, conf), "loose") != 0)
+		return 0;
+	memset(&pc, 0, sizeof(pc));
+	sshsnap_policy(job->remote_snap, &pc);
+	if (!pc.restrict_host || pc.network_unlocked)
+		return 0;
+	job_end(job, 0, "defaults.network: loose (the configuration of %s): "
+	    "a loose start acts on the host's network, refused over SSH "
+	    "(remote.ssh.restrict_host) unless remote.ssh.network grants it; "
+	    "new --net strict starts it strict", conf->repo_root);
+	return -1;
+}
+
 static void
 new_create(struct job *job)
 {
@@ -597,7 +640,7 @@ new_create(struct job *job)
 		return;
 	}
 	strlcpy(q->name, n->name, sizeof(q->name));
-	strlcpy(q->image, conf->base_alias, sizeof(q->image));
+	strlcpy(q->image, n->image, sizeof(q->image));
 	strlcpy(q->ipv4, n->ipv4, sizeof(q->ipv4));
 	q->uid = env->owner_uid;
 	q->gid = env->owner_gid;
@@ -611,9 +654,11 @@ new_create(struct job *job)
 	/* start runs it again, apply keeps its egress_allow */
 	if (job_opt(job, "agent") != NULL)
 		strlcpy(q->agent, job_opt(job, "agent"), sizeof(q->agent));
-	strlcpy(q->net, job_opt(job, "net") != NULL &&
-	    strcasecmp(job_opt(job, "net"), "loose") == 0 ? "loose" : "strict",
-	    sizeof(q->net));
+	strlcpy(q->memory, n->lim.memory, sizeof(q->memory));
+	strlcpy(q->cpu, n->lim.cpu, sizeof(q->cpu));
+	strlcpy(q->processes, n->lim.processes, sizeof(q->processes));
+	strlcpy(q->disk, n->lim.disk, sizeof(q->disk));
+	strlcpy(q->net, new_net_mode(job, conf), sizeof(q->net));
 	for (i = 0; i < conf->env.n; i++) {
 		l = (size_t)snprintf(kv, sizeof(kv), "%s=%s",
 		    conf->env.v[i].name, conf->env.v[i].value) + 1;
@@ -862,8 +907,15 @@ new_image_checked(struct job *job, const struct jb_base_spec *spec)
 		return;
 	}
 	(void)base_spec_send(job, spec);
-	new_fail(job, "base image %s is missing: `jbctl base build` in %s "
-	    "makes it", spec->alias, n->ctx->info.toplevel);
+	if (strcmp(spec->alias, n->ctx->conf.base_alias) != 0 &&
+	    n->nagents > 0)
+		new_fail(job, "base image %s is missing: `jbctl base build "
+		    "--agent %s` in %s makes it", spec->alias,
+		    n->ctx->conf.agents.v[n->agent[0]].name,
+		    n->ctx->info.toplevel);
+	else
+		new_fail(job, "base image %s is missing: `jbctl base build` "
+		    "in %s makes it", spec->alias, n->ctx->info.toplevel);
 }
 
 static void
@@ -871,7 +923,8 @@ new_image_ask(struct job *job)
 {
 	struct newjob	*n = job->state;
 
-	base_spec_ask(job, &n->ctx->conf, NULL, new_image_checked);
+	base_spec_ask(job, &n->ctx->conf, n->image, n->image_pkgs,
+	    new_image_checked);
 }
 
 /* BASE, when given, must be a branch of the host checkout */
@@ -921,6 +974,17 @@ new_pick_agents(struct job *job, struct newjob *n)
 		}
 		n->agent[n->nagents++] = i;
 	}
+	switch (repoconf_agent_image(conf, n->agent, n->nagents, n->image,
+	    sizeof(n->image), n->image_pkgs, sizeof(n->image_pkgs))) {
+	case -1:
+		job_end(job, 0, "the agents' packages with base.packages are "
+		    "longer than %zu bytes", sizeof(n->image_pkgs) - 1);
+		return -1;
+	case 1:
+		job_progress(job, "image %s: base.packages and the agents' "
+		    "packages: %s", n->image, n->image_pkgs);
+		break;
+	}
 	return 0;
 }
 
@@ -930,6 +994,7 @@ static void
 new_repo(struct job *job, struct repo_ctx *ctx)
 {
 	struct newjob	*n;
+	char		 err[JB_ERR_TEXT_MAX];
 
 	if ((n = calloc(1, sizeof(*n))) == NULL) {
 		repo_ctx_free(ctx);
@@ -950,6 +1015,14 @@ new_repo(struct job *job, struct repo_ctx *ctx)
 	audit_target(job, n->name, ctx);
 	if (new_pick_agents(job, n) == -1)
 		return;
+	if (new_net_allowed(job, &ctx->conf) == -1)
+		return;
+	/* bad limits are refused before anything is made */
+	if (limits_pack(&ctx->conf, job_opt(job, "memory"), job_opt(job,
+	    "cpu"), &n->lim, err, sizeof(err)) == -1) {
+		job_end(job, 0, "%s", err);
+		return;
+	}
 	/* autostart and agents no wider than the default branch's */
 	escalation_gate(job, ctx, job_opt(job, "agent"), new_repo_go);
 }

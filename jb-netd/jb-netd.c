@@ -55,6 +55,7 @@
 #include "sandbox_procs.h"
 #include "testhook.h"
 #include "netd.h"
+#include "netd_notice.h"
 
 struct nftgen_net	 net;
 struct netd_state	 cur;
@@ -856,6 +857,7 @@ main(int argc, char *argv[])
 	c.dispatch = netd_dispatch;
 	evtimer_set(&revert_ev, revert_fire, &c);
 	revert_arm();
+	netd_notice_init(&c);
 	evtimer_set(&summary_ev, summary_fire, &c);
 	summary_fire(-1, 0, &c);
 	evtimer_set(&refused_ev, refused_fire, &c);

@@ -153,10 +153,10 @@ child_status_reply(struct child *c, uint32_t rid)
 }
 
 /*
- * The start of every child: the flags jailbeed passes, logging, and the
- * refusal to run unless fd 3 is our channel, and the event base, which a
- * child may need before it drops its privileges (jb-incus loads its
- * certificates then).
+ * The start of every child: the flags jailbeed passes, logging, the
+ * refusal to run unless fd 3 is our channel, its resource bounds
+ * (rlimits.c), and the event base, which a child may need before it
+ * drops its privileges (jb-incus loads its certificates then).
  */
 void
 child_init(struct child *c, const char *name, int argc, char **argv,
@@ -230,6 +230,7 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 	log_procinit(name);
 	log_setverbose(a->verbose);
 	proc_child_check(name);
+	proc_bound(name);
 	c->base = event_init();
 }
 

@@ -134,6 +134,8 @@ static const struct yt_field network_fields[] = {
 	  .off = offsetof(struct jb_conf, subnet),
 	  .size = sizeof(((struct jb_conf *)NULL)->subnet),
 	  .valid = valid_subnet },
+	{ .key = "trust_host_cas", .type = YT_BOOL,
+	  .off = offsetof(struct jb_conf, trust_host_cas) },
 	{ .key = NULL }
 };
 

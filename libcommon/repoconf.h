@@ -61,9 +61,17 @@
 #define RC_UNSET		(-1)
 
 #define RC_DEF_NETWORK		"strict"
-#define RC_DEF_MEMORY		"16GiB"
-#define RC_DEF_CPU		8
-#define RC_DEF_CLONE_FROM	"origin"
+/*
+ * The limits of a new container (defaults.*): a quarter of the host's
+ * memory and half its CPUs, so that three containers at their limit
+ * still leave the host a quarter of its memory, and one busy container
+ * never takes every CPU; a fork bomb stops at 4096 tasks; a disk filler
+ * at 20GiB.  The original's 16GiB and 8 CPUs are a whole laptop.
+ */
+#define RC_DEF_MEMORY		"25%"
+#define RC_DEF_CPU_PCT		50
+#define RC_DEF_PROCESSES	4096
+#define RC_DEF_DISK		"20GiB"
 #define RC_DEF_LOOSE_AFTER	(5 * 60)
 #define RC_DEF_MOUNT_AFTER	(60 * 60)
 
@@ -160,12 +168,15 @@ struct rc_revert {
 #define RC_AGENT_ENV_MAX	16
 #define RC_AGENT_ENVNAME_MAX	63
 #define RC_AGENT_ENVVAL_MAX	511
+#define RC_AGENT_PACKAGES_MAX	255	/* packages, space-separated */
 
 struct rc_agent_shared {
 	char	subpath[128];	/* under the suite's shared dir */
 	char	path[256];	/* in the container: absolute or ~/... */
-	char	type[8];	/* dir | file */
+	char	type[8];	/* dir | file | link */
 	char	seed[256];	/* a new file's content; "" none */
+	/* type link: where path's symlink points (a dir entry's file) */
+	char	target[256];
 };
 
 struct rc_agent {
@@ -178,6 +189,9 @@ struct rc_agent {
 	char	install_check[RC_AGENT_CMD_MAX + 1];
 	char	update[RC_AGENT_CMD_MAX + 1];
 	char	install_network[8];	/* strict | loose */
+	/* Debian packages its image needs, space-separated */
+	char	packages[RC_AGENT_PACKAGES_MAX + 1];
+	int	packages_reset;		/* a layer set null or [] */
 	struct rc_agent_shared shared[RC_AGENT_SHARED_MAX];
 	int	nshared;
 	int	shared_reset;		/* a layer set null or [] */
@@ -198,6 +212,17 @@ struct repoconf;
 const struct rc_agent *repoconf_agent(const struct repoconf *,
 	    const char *name);
 /* 0 when jbctl new can run the enabled agent a; -1 and why (no command) */
+/*
+ * The image for the agents idx[0..n) of c: c's own when they need no
+ * package beyond base.packages or base.alias names the image; else the
+ * image of base.packages and their packages, shared by every repo that
+ * needs the same set: alias jailbee-base-<12 hex digits of the sorted
+ * set's SHA-256>.  alias gets the alias, pkgs the packages to build it
+ * with; returns 1 when the agents' image is not c's own, -1 when its
+ * packages do not fit in plen.
+ */
+int	repoconf_agent_image(const struct repoconf *c, const size_t *idx,
+	    size_t n, char *alias, size_t alen, char *pkgs, size_t plen);
 int	repoconf_agent_runnable(const struct rc_agent *, char *err,
 	    size_t errlen);
 /* --- end of agents --- */
@@ -269,11 +294,13 @@ struct repoconf {
 	struct rc_portlist	host_ports;	/* an entry replaces its name */
 	char			network[16];	/* defaults.network */
 	char			memory[32];	/* defaults.memory */
-	int			cpu;		/* defaults.cpu */
+	/* defaults.cpu: a count, or a share of the host's; one of them */
+	int			cpu;		/* 0 unset */
+	int			cpu_pct;	/* 0 unset */
+	int			processes;	/* defaults.processes */
+	char			disk[32];	/* defaults.disk: root size */
 	/* defaults.storage_pool; "" the pool of Incus's default profile */
 	char			storage_pool[RC_POOL_MAX + 1];
-	char			clone_from[16];	/* new.clone_from */
-	int			autofetch;	/* new.autofetch */
 	struct rc_revert	loose_auto_revert;
 	struct rc_revert	mount_auto_revert;
 	char			github_token[RC_TOKEN_MAX + 1];	/* in force */
@@ -285,6 +312,7 @@ struct repoconf {
 	int			gpg_enabled;	/* gpg.enabled */
 	int			ssh_enabled;	/* ssh.enabled */
 	char			base_alias[RC_ALIAS_MAX + 1];
+	int			base_alias_auto; /* not set by a layer */
 	/* Debian packages the image adds, space-separated */
 	char			base_packages[RC_PACKAGES_MAX + 1];
 	struct rc_agentlist	agents;		/* agents.<name>, claude */

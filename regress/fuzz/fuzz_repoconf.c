@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctrlimits.h"
 #include "repoconf.h"
 
 #define NAME	"f.yaml"
@@ -79,8 +80,18 @@ check_agents(const struct repoconf *c)
 		    !tribool(a->auto_update) ||
 		    a->negress < 0 || a->negress > RC_AGENT_EGRESS_MAX ||
 		    a->nshared < 0 || a->nshared > RC_AGENT_SHARED_MAX ||
-		    a->nenv < 0 || a->nenv > RC_AGENT_ENV_MAX)
+		    a->nenv < 0 || a->nenv > RC_AGENT_ENV_MAX ||
+		    !terminated(a->packages, sizeof(a->packages)))
 			abort();
+		/* packages: Debian names, one space apart */
+		if (a->packages[0] != '\0') {
+			char	w[RC_AGENT_PACKAGES_MAX + 1], *p, *q;
+
+			memcpy(w, a->packages, sizeof(w));
+			for (p = w; (q = strsep(&p, " ")) != NULL; )
+				if (!repoconf_valid_package(q))
+					abort();
+		}
 		/* an enabled agent runs: it has a command */
 		if (eff && a->enabled == 1 && a->command[0] == '\0')
 			abort();
@@ -93,7 +104,13 @@ check_agents(const struct repoconf *c)
 			    !terminated(a->shared[j].seed,
 			    sizeof(a->shared[j].seed)) ||
 			    (eff && strcmp(a->shared[j].type, "dir") != 0 &&
-			    strcmp(a->shared[j].type, "file") != 0) ||
+			    strcmp(a->shared[j].type, "file") != 0 &&
+			    strcmp(a->shared[j].type, "link") != 0) ||
+			    /* a link points into a directory of the agent's */
+			    (eff && strcmp(a->shared[j].type, "link") == 0 &&
+			    (!terminated(a->shared[j].target,
+			    sizeof(a->shared[j].target)) ||
+			    a->shared[j].target[0] == '\0')) ||
 			    (eff && strcmp(a->shared[j].type, "dir") == 0 &&
 			    a->shared[j].seed[0] != '\0') ||
 			    (strstr(a->shared[j].subpath, "..") != NULL &&
@@ -161,7 +178,6 @@ check(const struct repoconf *c, enum repoconf_layer layer)
 	if (!terminated(c->container_prefix, sizeof(c->container_prefix)) ||
 	    !terminated(c->network, sizeof(c->network)) ||
 	    !terminated(c->memory, sizeof(c->memory)) ||
-	    !terminated(c->clone_from, sizeof(c->clone_from)) ||
 	    !terminated(c->github_token, sizeof(c->github_token)) ||
 	    !terminated(c->base_alias, sizeof(c->base_alias)))
 		abort();
@@ -222,15 +238,16 @@ check(const struct repoconf *c, enum repoconf_layer layer)
 	    strcmp(c->network, "strict") != 0 &&
 	    strcmp(c->network, "loose") != 0)
 		abort();
-	if ((eff || c->clone_from[0] != '\0') &&
-	    strcmp(c->clone_from, "origin") != 0 &&
-	    strcmp(c->clone_from, "local") != 0)
-		abort();
 	if ((eff && c->memory[0] == '\0') || c->cpu < 0 ||
-	    c->cpu > RC_CPU_MAX || (eff && c->cpu == 0))
+	    c->cpu > RC_CPU_MAX || c->cpu_pct < 0 || c->cpu_pct > 100 ||
+	    (c->cpu != 0 && c->cpu_pct != 0) ||
+	    (eff && c->cpu == 0 && c->cpu_pct == 0))
 		abort();
-	if (eff ? (c->autofetch != 0 && c->autofetch != 1) :
-	    !tribool(c->autofetch))
+	if ((c->memory[0] != '\0' && !lim_size_ok(c->memory, 1)) ||
+	    (c->disk[0] != '\0' && !lim_size_ok(c->disk, 0)) ||
+	    (eff && (c->disk[0] == '\0' || c->processes == 0)) ||
+	    (c->processes != 0 && (c->processes < LIM_PROCESSES_MIN ||
+	    c->processes > LIM_PROCESSES_MAX)))
 		abort();
 	if (!revert_ok(&c->loose_auto_revert, eff) ||
 	    !revert_ok(&c->mount_auto_revert, eff))

@@ -148,6 +148,20 @@ jb_image() {
 	    atf_fail "the base image $JB_IMAGE is missing (regress/base-image)"
 }
 
+# the image of the npm-based agent presets (nodejs, npm), under the alias
+# new --agent derives for that set: built once per set of build inputs by
+# regress/base-image --agent (make check builds it with the base image)
+jb_agent_image() {
+	JB_BUILD=$(jb_build) "$(atf_config_get srcdir)/regress/base-image" \
+	    --agent > agent-image.out 2> agent-image.log || {
+		cat agent-image.log >&2
+		atf_fail "cannot build the agents' image (regress/base-image --agent)"
+	}
+}
+
+# Verdaccio, the npm registry server make deps installs (regress/setup-host)
+JB_VERDACCIO=/usr/local/lib/jailbee-test/verdaccio/node_modules/.bin/verdaccio
+
 # helpers atf_check can run: jbo DIR ARGS (jbctl as the owner in DIR),
 # in_ctr CONTAINER CMD... (as the dev user inside)
 jb_tools() {
@@ -232,19 +246,19 @@ jb_routed() {
 }
 
 # jb_audit_has COND [jq options]: a line of the audit journal
-# (state/audit.jsonl) satisfies the jq condition COND, e.g.
+# (state/audit/audit.jsonl) satisfies the jq condition COND, e.g.
 # jb_audit_has '.action == $a and .decision == "accept"' --arg a mount
 jb_audit_has() {
 	_c=$1
 	shift
-	jq -c "$@" "select($_c)" state/audit.jsonl 2>/dev/null | grep -q .
+	jq -c "$@" "select($_c)" state/audit/audit.jsonl 2>/dev/null | grep -q .
 }
 
 # jb_audit_count COND [jq options]: how many lines satisfy COND
 jb_audit_count() {
 	_c=$1
 	shift
-	jq -c "$@" "select($_c)" state/audit.jsonl 2>/dev/null | wc -l |
+	jq -c "$@" "select($_c)" state/audit/audit.jsonl 2>/dev/null | wc -l |
 	    tr -d ' '
 }
 

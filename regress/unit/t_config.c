@@ -666,7 +666,24 @@ ATF_TC_BODY(network_subnet, tc)
 	BADP("network: {subnet: [10.213.0.0/24]}\n",
 	    "x.yaml:1: network.subnet: expected");
 	BAD("network: {subnets: 1}\n",
-	    "x.yaml:1: network.subnets: unknown key (known: subnet)");
+	    "x.yaml:1: network.subnets: unknown key (known: subnet, "
+	    "trust_host_cas)");
+}
+
+/* network.trust_host_cas: off unless set, a boolean */
+ATF_TC_WITHOUT_HEAD(network_trust_host_cas);
+ATF_TC_BODY(network_trust_host_cas, tc)
+{
+	struct jb_conf	c;
+
+	conf_defaults(&c);
+	ATF_CHECK_EQ(c.trust_host_cas, 0);
+	GOOD("network:\n  trust_host_cas: true\n", &c);
+	ATF_CHECK_EQ(c.trust_host_cas, 1);
+	GOOD("network: {trust_host_cas: false}\n", &c);
+	ATF_CHECK_EQ(c.trust_host_cas, 0);
+	BADP("network: {trust_host_cas: maybe}\n",
+	    "x.yaml:1: network.trust_host_cas: ");
 }
 
 ATF_TC_WITHOUT_HEAD(incus_urls);
@@ -1215,6 +1232,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, resolver_upstream);
 	ATF_TP_ADD_TC(tp, resolver_private_networks);
 	ATF_TP_ADD_TC(tp, network_subnet);
+	ATF_TP_ADD_TC(tp, network_trust_host_cas);
 	ATF_TP_ADD_TC(tp, duplicates);
 	ATF_TP_ADD_TC(tp, anchors_aliases);
 	ATF_TP_ADD_TC(tp, tags);

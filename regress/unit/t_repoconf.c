@@ -27,6 +27,7 @@
 
 #include <atf-c.h>
 
+#include "ctrlimits.h"
 #include "repoconf.h"
 #include "repoconf_autostart.h"
 
@@ -170,7 +171,6 @@ ATF_TC_BODY(defaults, tc)
 	char		err[RC_ERR_MAX];
 
 	repoconf_init(&c);
-	ATF_CHECK_EQ(c.autofetch, RC_UNSET);
 	ATF_CHECK_EQ(c.loose_auto_revert.enabled, RC_UNSET);
 	ATF_CHECK_EQ(c.mount_auto_revert.enabled, RC_UNSET);
 	ATF_CHECK_EQ(c.effective, 0);
@@ -185,10 +185,11 @@ ATF_TC_BODY(defaults, tc)
 	ATF_CHECK_EQ(c.host_mounts.n, 0);
 	ATF_CHECK_EQ(c.egress_allow.n, 0);
 	ATF_CHECK_STREQ("strict", c.network);
-	ATF_CHECK_STREQ("16GiB", c.memory);
-	ATF_CHECK_EQ(c.cpu, 8);
-	ATF_CHECK_STREQ("origin", c.clone_from);
-	ATF_CHECK_EQ(c.autofetch, 1);
+	ATF_CHECK_STREQ(RC_DEF_MEMORY, c.memory);
+	ATF_CHECK_EQ(c.cpu, 0);
+	ATF_CHECK_EQ(c.cpu_pct, RC_DEF_CPU_PCT);
+	ATF_CHECK_EQ(c.processes, RC_DEF_PROCESSES);
+	ATF_CHECK_STREQ(RC_DEF_DISK, c.disk);
 	ATF_CHECK_EQ(c.loose_auto_revert.enabled, 1);
 	ATF_CHECK_EQ(c.loose_auto_revert.after, 300);
 	ATF_CHECK_EQ(c.mount_auto_revert.enabled, 1);
@@ -254,8 +255,6 @@ ATF_TC_BODY(every_key, tc)
 	ATF_CHECK_STREQ("loose", c.network);
 	ATF_CHECK_STREQ("512MiB", c.memory);
 	ATF_CHECK_EQ(c.cpu, 2);
-	ATF_CHECK_STREQ("local", c.clone_from);
-	ATF_CHECK_EQ(c.autofetch, 0);
 	ATF_CHECK_EQ(c.loose_auto_revert.enabled, 0);
 	ATF_CHECK_EQ(c.loose_auto_revert.after, 30);
 	ATF_CHECK_EQ(c.mount_auto_revert.enabled, 1);
@@ -267,7 +266,6 @@ ATF_TC_BODY(every_key, tc)
 	FINISH(&c);
 	ATF_CHECK_STREQ("web-2", c.container_prefix);
 	ATF_CHECK_EQ(c.container_uid, 2000);
-	ATF_CHECK_EQ(c.autofetch, 0);
 	ATF_CHECK_EQ(c.loose_auto_revert.enabled, 0);
 	ATF_CHECK_STREQ("web.base_1", c.base_alias);
 	repoconf_free(&c);
@@ -289,6 +287,71 @@ ATF_TC_BODY(every_key, tc)
 	ATF_CHECK_STREQ("a234567890123456789012345678901234567890",
 	    c.container_prefix);
 	repoconf_free(&c);
+}
+
+/*
+ * defaults.memory, cpu, processes and disk: each form, the layering of
+ * cpu's two forms, and the pure checks jb-incus shares (ctrlimits.h).
+ */
+ATF_TC_WITHOUT_HEAD(container_limits);
+ATF_TC_BODY(container_limits, tc)
+{
+	struct repoconf	c;
+	int		count, pct;
+
+	fresh(&c);
+	OK(G, "defaults: {memory: 2GiB, cpu: 25%, processes: 500, "
+	    "disk: 8GiB}\n", &c);
+	ATF_CHECK_STREQ("2GiB", c.memory);
+	ATF_CHECK_EQ(c.cpu, 0);
+	ATF_CHECK_EQ(c.cpu_pct, 25);
+	ATF_CHECK_EQ(c.processes, 500);
+	ATF_CHECK_STREQ("8GiB", c.disk);
+	/* a count in a later layer replaces a share, and back */
+	OK(R, "defaults: {cpu: 3}\n", &c);
+	ATF_CHECK_EQ(c.cpu, 3);
+	ATF_CHECK_EQ(c.cpu_pct, 0);
+	OK(L, "defaults: {cpu: '100%'}\n", &c);
+	ATF_CHECK_EQ(c.cpu, 0);
+	ATF_CHECK_EQ(c.cpu_pct, 100);
+	/* null: the built-in default again */
+	OK(L, "defaults: {cpu: null, memory: null, processes: null, "
+	    "disk: null}\n", &c);
+	FINISH(&c);
+	ATF_CHECK_EQ(c.cpu_pct, RC_DEF_CPU_PCT);
+	ATF_CHECK_STREQ(RC_DEF_MEMORY, c.memory);
+	ATF_CHECK_EQ(c.processes, RC_DEF_PROCESSES);
+	ATF_CHECK_STREQ(RC_DEF_DISK, c.disk);
+	repoconf_free(&c);
+
+	ATF_CHECK(lim_size_ok("512MiB", 0));
+	ATF_CHECK(lim_size_ok("25%", 1));
+	ATF_CHECK(!lim_size_ok("25%", 0));
+	ATF_CHECK(!lim_size_ok("0GiB", 0));
+	ATF_CHECK(!lim_size_ok("lots", 1));
+	ATF_CHECK(!lim_size_ok("", 1));
+	ATF_CHECK(!lim_size_ok("1GiB ", 1));
+	ATF_CHECK_EQ(lim_size_bytes("2GiB"), 2ULL << 30);
+	ATF_CHECK_EQ(lim_size_bytes("3kB"), 3000ULL);
+	ATF_CHECK_EQ(lim_size_bytes("999999999999999EiB"), 0ULL);
+	ATF_CHECK(lim_count_ok("16", 16, 20));
+	ATF_CHECK(!lim_count_ok("15", 16, 20));
+	ATF_CHECK(!lim_count_ok("016", 16, 20));
+	ATF_CHECK(!lim_count_ok("-1", 0, 20));
+	ATF_CHECK(!lim_count_ok("1 ", 0, 20));
+	ATF_CHECK(lim_cpu_parse("7", &count, &pct) == 0 && count == 7 &&
+	    pct == 0);
+	ATF_CHECK(lim_cpu_parse("50%", &count, &pct) == 0 && count == 0 &&
+	    pct == 50);
+	ATF_CHECK(lim_cpu_parse("0", &count, &pct) == -1);
+	ATF_CHECK(lim_cpu_parse("0%", &count, &pct) == -1);
+	ATF_CHECK(lim_cpu_parse("1025", &count, &pct) == -1);
+	ATF_CHECK(lim_cpu_parse("2x", &count, &pct) == -1);
+	/* half of 2 is 1, of 1 still 1, of 8 is 4 */
+	ATF_CHECK_EQ(lim_cpu_share(50, 2), 1);
+	ATF_CHECK_EQ(lim_cpu_share(50, 1), 1);
+	ATF_CHECK_EQ(lim_cpu_share(50, 8), 4);
+	ATF_CHECK_EQ(lim_cpu_share(100, 4096), LIM_CPU_MAX);
 }
 
 /*
@@ -352,15 +415,12 @@ ATF_TC_BODY(layer_scalars, tc)
 
 	/* later wins, host-local last of all */
 	fresh(&c);
-	OK(G, "defaults: {cpu: 4, memory: 8GiB}\nnew: {autofetch: false}\n",
-	    &c);
+	OK(G, "defaults: {cpu: 4, memory: 8GiB}\n", &c);
 	OK(R, "defaults: {cpu: 2}\n", &c);
 	ATF_CHECK_EQ(c.cpu, 2);
 	ATF_CHECK_STREQ("8GiB", c.memory);
-	ATF_CHECK_EQ(c.autofetch, 0);
-	OK(L, "defaults: {cpu: 6}\nnew: {autofetch: true}\n", &c);
+	OK(L, "defaults: {cpu: 6}\n", &c);
 	ATF_CHECK_EQ(c.cpu, 6);
-	ATF_CHECK_EQ(c.autofetch, 1);
 	FINISH(&c);
 	ATF_CHECK_EQ(c.cpu, 6);
 	ATF_CHECK_STREQ("8GiB", c.memory);
@@ -389,10 +449,11 @@ ATF_TC_BODY(layer_scalars, tc)
 	ATF_CHECK_EQ(c.container_uid, 1000);
 	ATF_CHECK_EQ(c.container_gid, 1001);
 	ATF_CHECK_STREQ("strict", c.network);
-	ATF_CHECK_STREQ("16GiB", c.memory);
-	ATF_CHECK_EQ(c.cpu, 8);
-	ATF_CHECK_STREQ("origin", c.clone_from);
-	ATF_CHECK_EQ(c.autofetch, 1);
+	ATF_CHECK_STREQ(RC_DEF_MEMORY, c.memory);
+	ATF_CHECK_EQ(c.cpu, 0);
+	ATF_CHECK_EQ(c.cpu_pct, RC_DEF_CPU_PCT);
+	ATF_CHECK_EQ(c.processes, RC_DEF_PROCESSES);
+	ATF_CHECK_STREQ(RC_DEF_DISK, c.disk);
 	ATF_CHECK_EQ(c.loose_auto_revert.enabled, 1);
 	ATF_CHECK_EQ(c.loose_auto_revert.after, 300);
 	ATF_CHECK_EQ(c.mount_auto_revert.enabled, 1);
@@ -802,7 +863,7 @@ ATF_TC_BODY(unknown_keys, tc)
 	    "host, container, readonly)");
 	BAD(R, "defaults: {storage_pools: default}\n",
 	    "config.yaml:1: defaults.storage_pools: unknown key (known: "
-	    "network, memory, cpu, storage_pool)");
+	    "network, memory, cpu, processes, disk, storage_pool)");
 	BAD(R, "new: {backgrounds: true}\n",
 	    "config.yaml:1: new.backgrounds: unknown key (known: clone_from, "
 	    "autofetch, background, submodules)");
@@ -916,34 +977,66 @@ ATF_TC_BODY(wrong_types, tc)
 	    "config.yaml:1: defaults.network: must be strict or loose");
 	BAD(R, "defaults: {memory: 16}\n",
 	    "config.yaml:1: defaults.memory: not a memory size (a positive "
-	    "number with a unit such as 512MiB or 16GiB, or 1% to 100%)");
+	    "number with a unit such as 512MiB or 16GiB, or 1% to 100% of the host's)");
 	BAD(R, "defaults: {memory: 16gib}\n",
 	    "config.yaml:1: defaults.memory: not a memory size (a positive "
-	    "number with a unit such as 512MiB or 16GiB, or 1% to 100%)");
+	    "number with a unit such as 512MiB or 16GiB, or 1% to 100% of the host's)");
 	BAD(R, "defaults: {memory: 0GiB}\n",
 	    "config.yaml:1: defaults.memory: not a memory size (a positive "
-	    "number with a unit such as 512MiB or 16GiB, or 1% to 100%)");
+	    "number with a unit such as 512MiB or 16GiB, or 1% to 100% of the host's)");
 	BAD(R, "defaults: {memory: 016GiB}\n",
 	    "config.yaml:1: defaults.memory: not a memory size (a positive "
-	    "number with a unit such as 512MiB or 16GiB, or 1% to 100%)");
+	    "number with a unit such as 512MiB or 16GiB, or 1% to 100% of the host's)");
 	BAD(R, "defaults: {memory: 101%}\n",
 	    "config.yaml:1: defaults.memory: not a memory size (a positive "
-	    "number with a unit such as 512MiB or 16GiB, or 1% to 100%)");
+	    "number with a unit such as 512MiB or 16GiB, or 1% to 100% of the host's)");
 	BAD(R, "defaults: {memory: 16 GiB}\n",
 	    "config.yaml:1: defaults.memory: not a memory size (a positive "
-	    "number with a unit such as 512MiB or 16GiB, or 1% to 100%)");
+	    "number with a unit such as 512MiB or 16GiB, or 1% to 100% of the host's)");
 	BAD(R, "defaults: {cpu: 0}\n",
-	    "config.yaml:1: defaults.cpu: must be between 1 and 1024");
+	    "config.yaml:1: defaults.cpu: not a CPU count (1 to 1024, or 1% "
+	    "to 100% of the host's CPUs)");
 	BAD(R, "defaults: {cpu: 1.5}\n",
-	    "config.yaml:1: defaults.cpu: expected an integer, got a number");
-	BAD(R, "new: {clone_from: upstream}\n",
-	    "config.yaml:1: new.clone_from: must be origin or local");
-	BAD(R, "new: {autofetch: 1}\n",
-	    "config.yaml:1: new.autofetch: expected true or false, got an "
-	    "integer");
-	BAD(R, "new: {autofetch: 'true'}\n",
-	    "config.yaml:1: new.autofetch: expected true or false, got a "
+	    "config.yaml:1: defaults.cpu: not a CPU count (1 to 1024, or 1% "
+	    "to 100% of the host's CPUs)");
+	BAD(R, "defaults: {cpu: 1025}\n",
+	    "config.yaml:1: defaults.cpu: not a CPU count (1 to 1024, or 1% "
+	    "to 100% of the host's CPUs)");
+	BAD(R, "defaults: {cpu: 101%}\n",
+	    "config.yaml:1: defaults.cpu: not a CPU count (1 to 1024, or 1% "
+	    "to 100% of the host's CPUs)");
+	BAD(R, "defaults: {cpu: true}\n",
+	    "config.yaml:1: defaults.cpu: not a CPU count (1 to 1024, or 1% "
+	    "to 100% of the host's CPUs)");
+	BAD(R, "defaults: {memory: lots}\n",
+	    "config.yaml:1: defaults.memory: not a memory size (a positive "
+	    "number with a unit such as 512MiB or 16GiB, or 1% to 100% of the "
+	    "host's)");
+	BAD(R, "defaults: {disk: 50%}\n",
+	    "config.yaml:1: defaults.disk: not a disk size (a positive number "
+	    "with a unit such as 512MiB or 20GiB)");
+	BAD(R, "defaults: {disk: 20}\n",
+	    "config.yaml:1: defaults.disk: not a disk size (a positive number "
+	    "with a unit such as 512MiB or 20GiB)");
+	BAD(R, "defaults: {processes: 15}\n",
+	    "config.yaml:1: defaults.processes: must be between 16 and "
+	    "4194304");
+	BAD(R, "defaults: {processes: many}\n",
+	    "config.yaml:1: defaults.processes: expected an integer, got a "
 	    "string");
+	/* what new does is clone_from: local without a fetch; else refused */
+	BAD(R, "new: {clone_from: origin}\n",
+	    "config.yaml:1: new.clone_from: not supported yet by JailBee (a "
+	    "key of the original: remove it, or leave it off with false, null "
+	    "or empty)");
+	BAD(R, "new: {clone_from: upstream}\n",
+	    "config.yaml:1: new.clone_from: not supported yet by JailBee (a "
+	    "key of the original: remove it, or leave it off with false, null "
+	    "or empty)");
+	BAD(R, "new: {autofetch: true}\n",
+	    "config.yaml:1: new.autofetch: not supported yet by JailBee (a "
+	    "key of the original: remove it, or leave it off with false, null "
+	    "or empty)");
 	BAD(R, "loose_auto_revert: {enabled: maybe}\n",
 	    "config.yaml:1: loose_auto_revert.enabled: expected true or "
 	    "false, got a string");
@@ -1401,11 +1494,11 @@ ATF_TC_BODY(load_xdg, tc)
 	write_file(path, "defaults: {cpu: 2}\n", 0644);
 	JOIN(path, "%s/jailbee/repos/my-proj.yaml",
 	    xdg);
-	write_file(path, "new: {clone_from: local}\n", 0600);
+	write_file(path, "defaults: {disk: 3GiB}\n", 0600);
 	ATF_REQUIRE_MSG(repoconf_load(f.repo, f.home, xdg, 1000, 1001, &c,
 	    err, sizeof(err)) == 0, "%s", err);
 	ATF_CHECK_EQ(c.cpu, 2);
-	ATF_CHECK_STREQ("local", c.clone_from);
+	ATF_CHECK_STREQ("3GiB", c.disk);
 	ATF_CHECK_STREQ(path, c.paths.local);
 	repoconf_free(&c);
 }
@@ -1483,8 +1576,8 @@ ATF_TC_BODY(load_errors, tc)
 	write_file(f.file_local, "defaults:\n  cpu: many\n", 0600);
 	ATF_CHECK(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c, err,
 	    sizeof(err)) == -1);
-	JOIN(want, "%s:2: defaults.cpu: expected an "
-	    "integer, got a string", f.file_local);
+	JOIN(want, "%s:2: defaults.cpu: not a CPU count (1 to 1024, or 1%% "
+	    "to 100%% of the host's CPUs)", f.file_local);
 	ATF_CHECK_STREQ(want, err);
 	write_file(f.file_local, "", 0600);
 	ATF_CHECK(repoconf_load(f.repo, f.home, NULL, 0, 1001, &c, err,
@@ -1728,8 +1821,8 @@ ATF_TC_BODY(dump_roundtrip, tc)
 	    "host_ports: []\n"
 	    "egress_allow:\n  - \"*.x\"\n  - \"#y\"\n  - \"a: b\"\n"
 	    "  - \"- c\"\n"
-	    "defaults:\n  network: \"strict\"\n  memory: \"50%\"\n  cpu: 8\n"
-	    "new:\n  clone_from: \"origin\"\n  autofetch: true\n"
+	    "defaults:\n  network: \"strict\"\n  memory: \"50%\"\n"
+	    "  cpu: \"50%\"\n  processes: 4096\n  disk: \"20GiB\"\n"
 	    "loose_auto_revert:\n  enabled: false\n  after: \"5m\"\n"
 	    "mount_auto_revert:\n  enabled: true\n  after: \"1h\"\n"
 	    "base:\n  alias: \"proj-base\"\n  packages: [git-lfs, g++]\n"
@@ -1762,7 +1855,6 @@ ATF_TC_BODY(dump_roundtrip, tc)
 	    "container_user: {gid: 3}\n", &c);
 	s = dump(&c);
 	ATF_CHECK_STREQ("container_user:\n  gid: 3\n"
-	    "new:\n  autofetch: false\n"
 	    "mount_auto_revert:\n  after: \"2m\"\n", s);
 	free(s);
 	repoconf_free(&c);
@@ -1813,10 +1905,11 @@ ATF_TC_BODY(template, tc)
 	ATF_REQUIRE_EQ(c.egress_allow.n, 2);
 	ATF_CHECK_STREQ("*.npmjs.org", c.egress_allow.v[1]);
 	ATF_CHECK_STREQ("strict", c.network);
-	ATF_CHECK_STREQ("16GiB", c.memory);
-	ATF_CHECK_EQ(c.cpu, 8);
-	ATF_CHECK_STREQ("origin", c.clone_from);
-	ATF_CHECK_EQ(c.autofetch, 1);
+	ATF_CHECK_STREQ(RC_DEF_MEMORY, c.memory);
+	ATF_CHECK_EQ(c.cpu, 0);
+	ATF_CHECK_EQ(c.cpu_pct, RC_DEF_CPU_PCT);
+	ATF_CHECK_EQ(c.processes, RC_DEF_PROCESSES);
+	ATF_CHECK_STREQ(RC_DEF_DISK, c.disk);
 	ATF_CHECK_EQ(c.loose_auto_revert.after, RC_DEF_LOOSE_AFTER);
 	ATF_CHECK_EQ(c.mount_auto_revert.after, RC_DEF_MOUNT_AFTER);
 	ATF_CHECK_STREQ("myrepo-base", c.base_alias);
@@ -1832,8 +1925,11 @@ ATF_TC_BODY(template, tc)
 	fresh(&c);
 	FINISH(&c);
 	ATF_CHECK_STREQ("strict", c.network);
-	ATF_CHECK_STREQ("16GiB", c.memory);
-	ATF_CHECK_EQ(c.cpu, 8);
+	ATF_CHECK_STREQ(RC_DEF_MEMORY, c.memory);
+	ATF_CHECK_EQ(c.cpu, 0);
+	ATF_CHECK_EQ(c.cpu_pct, RC_DEF_CPU_PCT);
+	ATF_CHECK_EQ(c.processes, RC_DEF_PROCESSES);
+	ATF_CHECK_STREQ(RC_DEF_DISK, c.disk);
 	free(yaml);
 	repoconf_free(&c);
 }
@@ -1917,7 +2013,7 @@ static const char orig_repo[] =
     "false, timeout: 300,\n       continue_on_error: false}\n"
     "  on_start: []\n  step_timeout: 600\n  env: {}\n"
     "docker_registry_mirror: {extra_registries: []}\n"
-    "new: {clone_from: origin, autofetch: true, background: false,\n"
+    "new: {clone_from: local, autofetch: false, background: false,\n"
     "      submodules: false}\n"
     "destroy: {background: false}\n"
     "after_new: none\n"
@@ -1967,7 +2063,8 @@ ATF_TC_BODY(original_full_config, tc)
 	ATF_CHECK_EQ(a->enabled, 0);
 	ATF_CHECK_EQ(a->auto_update, 0);
 	ATF_CHECK_STREQ(a->command, "claude --dangerously-skip-permissions");
-	ATF_CHECK_STREQ(a->install, "npm install -g @anthropic-ai/claude-code");
+	ATF_CHECK_STREQ(a->install, "npm install -g --prefix \"$HOME/.local\" "
+	    "@anthropic-ai/claude-code");
 	ATF_CHECK_EQ(a->nenv, 1);
 	ATF_CHECK_STREQ(a->egress[0], "api.anthropic.com:443");
 	ATF_CHECK_STREQ(a->egress[a->negress - 1], "g.example:443");
@@ -2049,7 +2146,7 @@ ATF_TC_BODY(original_not_yet, tc)
 	    "config.yaml:3: agents.codex.plugins_enabled: unknown key "
 	    "(known: enabled, autostart, command, install, install_check, "
 	    "update, auto_update, install_network, shared, egress_allow, "
-	    "env)");
+	    "packages, env)");
 	/* refused with where it belongs, or its successor */
 	BAD(G, "remote:\n  ssh: {restrict_host: true}\n",
 	    "global.yaml:1: remote: the SSH server's settings (remote.ssh.*) "
@@ -2071,6 +2168,150 @@ ATF_TC_BODY(original_not_yet, tc)
 		repoconf_free(&c);
 	}
 #undef NOTYET
+}
+
+/*
+ * Each npm-based preset installs its package into ~/.local and runs the
+ * command the package installs: the bin names below are the packages'
+ * own, from the npm registry's metadata (npm view PKG bin, December
+ * 2026): @anthropic-ai/claude-code {claude}, @openai/codex {codex},
+ * @google/gemini-cli {gemini}, opencode-ai {opencode},
+ * @vibe-kit/grok-cli {grok}.
+ */
+ATF_TC_WITHOUT_HEAD(agents_preset_bins);
+ATF_TC_BODY(agents_preset_bins, tc)
+{
+	static const struct {
+		const char	*agent, *package, *bin;
+	} known[] = {
+		{ "claude", "@anthropic-ai/claude-code", "claude" },
+		{ "codex", "@openai/codex", "codex" },
+		{ "gemini", "@google/gemini-cli", "gemini" },
+		{ "opencode", "opencode-ai", "opencode" },
+		{ "grok", "@vibe-kit/grok-cli", "grok" },
+	};
+	struct repoconf		 c;
+	const struct rc_agent	*a;
+	char			 want[256];
+	size_t			 i;
+
+	fresh(&c);
+	FINISH(&c);
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		ATF_REQUIRE((a = agent(&c, known[i].agent)) != NULL);
+		(void)snprintf(want, sizeof(want), "npm install -g --prefix "
+		    "\"$HOME/.local\" %s", known[i].package);
+		ATF_CHECK_STREQ(a->install, want);
+		(void)snprintf(want, sizeof(want), "npm install -g --prefix "
+		    "\"$HOME/.local\" %s@latest", known[i].package);
+		ATF_CHECK_STREQ(a->update, want);
+		ATF_CHECK_STREQ(a->command, known[i].bin);
+		(void)snprintf(want, sizeof(want), "command -v %s",
+		    known[i].bin);
+		ATF_CHECK_STREQ(a->install_check, want);
+		ATF_CHECK_STREQ(a->packages, "nodejs npm");
+	}
+	/* aider: pip's --user, into ~/.local too */
+	ATF_REQUIRE((a = agent(&c, "aider")) != NULL);
+	ATF_CHECK(strstr(a->install, "pip install --user ") != NULL);
+	ATF_CHECK_STREQ(a->command, "aider");
+	ATF_CHECK_STREQ(a->packages, "python3-pip");
+	repoconf_free(&c);
+}
+
+/* packages: the preset's, then the layers', each once; [] empties */
+ATF_TC_WITHOUT_HEAD(agents_packages);
+ATF_TC_BODY(agents_packages, tc)
+{
+	struct repoconf		 c;
+	const struct rc_agent	*a;
+
+	fresh(&c);
+	OK(G, "agents:\n  claude: {packages: [python3, npm]}\n", &c);
+	OK(R, "agents:\n  claude: {packages: [jq]}\n"
+	    "  mine: {command: m, packages: [ripgrep]}\n", &c);
+	FINISH(&c);
+	ATF_REQUIRE((a = agent(&c, "claude")) != NULL);
+	ATF_CHECK_STREQ(a->packages, "nodejs npm python3 jq");
+	ATF_REQUIRE((a = agent(&c, "mine")) != NULL);
+	ATF_CHECK_STREQ(a->packages, "ripgrep");
+	repoconf_free(&c);
+
+	fresh(&c);
+	OK(R, "agents:\n  codex: {packages: []}\n", &c);
+	FINISH(&c);
+	ATF_REQUIRE((a = agent(&c, "codex")) != NULL);
+	ATF_CHECK_STREQ(a->packages, "");
+	repoconf_free(&c);
+
+	BAD(R, "agents:\n  x:\n    packages: [Node]\n",
+	    "config.yaml:3: agents.x.packages[0]: \"Node\" is not a Debian "
+	    "package name (a-z, 0-9, +, -, ., from 2 to 100 characters, "
+	    "starting with a letter or digit)");
+	BAD(R, "agents:\n  x:\n    packages: nodejs\n",
+	    "config.yaml:3: agents.x.packages: expected a sequence of Debian "
+	    "package names, got a string");
+}
+
+/* which image an agent's container starts from */
+ATF_TC_WITHOUT_HEAD(agents_image);
+ATF_TC_BODY(agents_image, tc)
+{
+	struct repoconf	c;
+	char		alias[64], pkgs[1024];
+	size_t		idx[2];
+
+	/* no agent, or one without packages: the repo's own image */
+	fresh(&c);
+	OK(R, "agents:\n  mine: {command: m}\n", &c);
+	FINISH(&c);
+	ATF_CHECK_EQ(repoconf_agent_image(&c, idx, 0, alias, sizeof(alias),
+	    pkgs, sizeof(pkgs)), 0);
+	ATF_CHECK_STREQ(alias, "jailbee-base");
+	ATF_CHECK_STREQ(pkgs, "");
+	idx[0] = (size_t)(repoconf_agent(&c, "mine") - c.agents.v);
+	ATF_CHECK_EQ(repoconf_agent_image(&c, idx, 1, alias, sizeof(alias),
+	    pkgs, sizeof(pkgs)), 0);
+	ATF_CHECK_STREQ(alias, "jailbee-base");
+	/*
+	 * claude: nodejs and npm, under the alias of that set, the same
+	 * for every repo: sha256("nodejs npm") begins ff842cbd0e69
+	 */
+	idx[0] = (size_t)(repoconf_agent(&c, "claude") - c.agents.v);
+	ATF_CHECK_EQ(repoconf_agent_image(&c, idx, 1, alias, sizeof(alias),
+	    pkgs, sizeof(pkgs)), 1);
+	ATF_CHECK_STREQ(alias, "jailbee-base-ff842cbd0e69");
+	ATF_CHECK_STREQ(pkgs, "nodejs npm");
+	/* codex too: the same set, the same image */
+	idx[1] = (size_t)(repoconf_agent(&c, "codex") - c.agents.v);
+	ATF_CHECK_EQ(repoconf_agent_image(&c, idx, 2, alias, sizeof(alias),
+	    pkgs, sizeof(pkgs)), 1);
+	ATF_CHECK_STREQ(alias, "jailbee-base-ff842cbd0e69");
+	repoconf_free(&c);
+
+	/* with base.packages: their union, sorted, names the image */
+	fresh(&c);
+	OK(R, "base: {packages: [npm, git-lfs]}\n", &c);
+	FINISH(&c);
+	ATF_CHECK_STREQ(c.base_alias, "proj-base");
+	idx[0] = (size_t)(repoconf_agent(&c, "claude") - c.agents.v);
+	ATF_CHECK_EQ(repoconf_agent_image(&c, idx, 1, alias, sizeof(alias),
+	    pkgs, sizeof(pkgs)), 1);
+	ATF_CHECK_STREQ(pkgs, "git-lfs nodejs npm");
+	ATF_CHECK_EQ(strncmp(alias, "jailbee-base-", 13), 0);
+	ATF_CHECK_EQ(strlen(alias), 25);
+	ATF_CHECK(strcmp(alias, "jailbee-base-ff842cbd0e69") != 0);
+	repoconf_free(&c);
+
+	/* base.alias names the image: it is used as it is */
+	fresh(&c);
+	OK(R, "base: {alias: mine}\n", &c);
+	FINISH(&c);
+	ATF_CHECK_EQ(repoconf_agent_image(&c, idx, 1, alias, sizeof(alias),
+	    pkgs, sizeof(pkgs)), 0);
+	ATF_CHECK_STREQ(alias, "mine");
+	ATF_CHECK_STREQ(pkgs, "");
+	repoconf_free(&c);
 }
 
 ATF_TC_WITHOUT_HEAD(agents_presets);
@@ -2103,7 +2344,8 @@ ATF_TC_BODY(agents_presets, tc)
 	/* grok: the Grok CLI's npm package and its bin */
 	ATF_REQUIRE((a = agent(&c, "grok")) != NULL);
 	ATF_CHECK_STREQ(a->command, "grok");
-	ATF_CHECK_STREQ(a->install, "npm install -g @vibe-kit/grok-cli");
+	ATF_CHECK_STREQ(a->install, "npm install -g --prefix \"$HOME/.local\" "
+	    "@vibe-kit/grok-cli");
 	ATF_CHECK_STREQ(a->install_check, "command -v grok");
 	ATF_CHECK_STREQ(a->egress[0], "api.x.ai:443");
 	ATF_CHECK_STREQ(a->shared[0].path, "~/.grok");
@@ -2123,7 +2365,8 @@ ATF_TC_BODY(agents_presets, tc)
 	ATF_REQUIRE((a = agent(&c, "gemini")) != NULL);
 	ATF_CHECK_STREQ(a->command, "g1");
 	ATF_CHECK_STREQ(a->install_check, "true");
-	ATF_CHECK_STREQ(a->install, "npm install -g @google/gemini-cli");
+	ATF_CHECK_STREQ(a->install, "npm install -g --prefix \"$HOME/.local\" "
+	    "@google/gemini-cli");
 	ATF_REQUIRE_EQ(a->negress, 6);
 	ATF_CHECK_STREQ(a->egress[0], "generativelanguage.googleapis.com:443");
 	ATF_CHECK_STREQ(a->egress[4], "a.example");
@@ -2161,12 +2404,35 @@ ATF_TC_BODY(agents_presets, tc)
 		ATF_CHECK_MSG(repoconf_finish(&c, "/src/proj", 1000, 1001, err,
 		    sizeof(err)) == 0, "%s", err);
 		ATF_REQUIRE((a = agent(&c, "claude")) != NULL);
-		ATF_REQUIRE_EQ(a->nshared, 2);
+		ATF_REQUIRE_EQ(a->nshared, 3);
 		ATF_CHECK_STREQ(a->shared[0].subpath, "claude");
 		ATF_CHECK_STREQ(a->shared[0].path, "~/.claude");
 		ATF_CHECK_STREQ(a->shared[0].type, "dir");
-		ATF_CHECK_STREQ(a->shared[1].type, "file");
-		ATF_CHECK_STREQ(a->shared[1].seed, "{}");
+		/*
+		 * ~/.claude.json: a file of a mounted directory, reached by
+		 * a link, never a bind-mounted single file
+		 */
+		ATF_CHECK_STREQ(a->shared[1].subpath, "claude-json");
+		ATF_CHECK_STREQ(a->shared[1].path, "~/.claude-json");
+		ATF_CHECK_STREQ(a->shared[1].type, "dir");
+		ATF_CHECK_STREQ(a->shared[2].subpath,
+		    "claude-json/.claude.json");
+		ATF_CHECK_STREQ(a->shared[2].path, "~/.claude.json");
+		ATF_CHECK_STREQ(a->shared[2].type, "link");
+		ATF_CHECK_STREQ(a->shared[2].seed, "{}");
+		ATF_CHECK_STREQ(a->shared[2].target,
+		    "~/.claude-json/.claude.json");
+		repoconf_free(&c);
+		/* a link's file lies in one of the agent's directories */
+		fresh(&c);
+		OK(R, "agents:\n  x:\n    command: c\n    shared: [{subpath: "
+		    "a/f, path: ~/f, type: link}, {subpath: b, path: ~/b}]\n",
+		    &c);
+		ATF_CHECK(repoconf_finish(&c, "/src/proj", 1000, 1001, err,
+		    sizeof(err)) == -1);
+		ATF_CHECK_STREQ(err, "agents.x.shared[0]: type: link: a/f lies "
+		    "in none of the agent's shared directories (type: dir); "
+		    "share the directory that holds it too");
 		repoconf_free(&c);
 		/* a directory has no first content */
 		fresh(&c);
@@ -2175,7 +2441,8 @@ ATF_TC_BODY(agents_presets, tc)
 		ATF_CHECK(repoconf_finish(&c, "/src/proj", 1000, 1001, err,
 		    sizeof(err)) == -1);
 		ATF_CHECK_STREQ(err, "agents.x.shared[0].seed: only a file's "
-		    "first content (type: file); a directory starts empty");
+		    "first content (type: file or link); a directory starts "
+		    "empty");
 		repoconf_free(&c);
 		/*
 		 * its egress_allow joins the allowlist, install_network:
@@ -2229,8 +2496,8 @@ ATF_TC_BODY(agents_presets, tc)
 	    "config.yaml:3: agents.x.shared[0].path: must be ~/ and a path "
 	    "without \".\" or \"..\"");
 	BAD(R, "agents:\n  x:\n    shared: [{subpath: a, path: /a, type: "
-	    "fifo}]\n", "config.yaml:3: agents.x.shared[0].type: must be dir "
-	    "or file");
+	    "fifo}]\n", "config.yaml:3: agents.x.shared[0].type: must be dir, "
+	    "file or link");
 }
 
 /* the effective agents print and read back to the same print */
@@ -2469,6 +2736,7 @@ ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, defaults);
 	ATF_TP_ADD_TC(tp, every_key);
+	ATF_TP_ADD_TC(tp, container_limits);
 	ATF_TP_ADD_TC(tp, storage_pool);
 	ATF_TP_ADD_TC(tp, empty_layers);
 	ATF_TP_ADD_TC(tp, layer_scalars);
@@ -2497,6 +2765,9 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, original_full_config);
 	ATF_TP_ADD_TC(tp, original_not_yet);
 	ATF_TP_ADD_TC(tp, agents_presets);
+	ATF_TP_ADD_TC(tp, agents_preset_bins);
+	ATF_TP_ADD_TC(tp, agents_packages);
+	ATF_TP_ADD_TC(tp, agents_image);
 	ATF_TP_ADD_TC(tp, agents_roundtrip);
 	ATF_TP_ADD_TC(tp, autostart_steps);
 	ATF_TP_ADD_TC(tp, autostart_widening);
