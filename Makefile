@@ -81,7 +81,7 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/selfstat.c libcommon/config.c \
 		   libcommon/yamltree.c libcommon/duration.c \
 		   libcommon/cmdtab.c libcommon/child.c libcommon/jb_msg.c \
-		   libcommon/testhook.c libcommon/repoconf.c \
+		   libcommon/testhook.c libcommon/memtrim.c libcommon/repoconf.c \
 		   libcommon/repoconf_compat.c libcommon/repoconf_agents.c \
 		   libcommon/repoconf_autostart.c \
 		   libcommon/sandbox-linux.c libcommon/sandbox_procs.c \
@@ -394,17 +394,10 @@ bench:
 	    build-bench/regress/bench/netd_switch \
 	    build-bench/regress/bench/blocked_cost \
 	    build-bench/regress/bench/dash_draw
-	regress/bench/run $(CURDIR)/build-bench
-	build-bench/regress/bench/dash_draw
-	regress/bench/net $(CURDIR)/build-bench
-	regress/bench/dns $(CURDIR)/build-bench
 	$(MAKE) O=build-bench-nocount LIBEXECDIR=$(CURDIR)/build-bench \
 	    CFLAGS='-O2 -g -DJB_BENCH_NOCOUNT' build-bench-nocount/jb-netd
-	regress/bench/netcount $(CURDIR)/build-bench \
+	regress/bench/all $(CURDIR)/build-bench \
 	    $(CURDIR)/build-bench-nocount/jb-netd
-	regress/bench/git $(CURDIR)/build-bench
-	regress/bench/ssh $(CURDIR)/build-bench
-	regress/bench/sftp $(CURDIR)/build-bench
 
 deps:
 	regress/setup-host

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "jailbeed.h"
+#include "memtrim.h"
 #include "log.h"
 #include "netpin.h"
 #include "proc.h"
@@ -466,4 +467,5 @@ from_child(int fd, short event, void *arg)
 		imsg_free(&imsg);
 	}
 	imsgev_add(&c->iev);
+	memtrim_soon();
 }

@@ -650,6 +650,7 @@ new_create(struct job *job)
 	strlcpy(q->prefix, conf->container_prefix, sizeof(q->prefix));
 	strlcpy(q->branch, n->branch, sizeof(q->branch));
 	strlcpy(q->base, n->base, sizeof(q->base));
+	strlcpy(q->pool, conf->storage_pool, sizeof(q->pool));
 	/* start runs it again, apply keeps its egress_allow */
 	if (job_opt(job, "agent") != NULL)
 		strlcpy(q->agent, job_opt(job, "agent"), sizeof(q->agent));
@@ -745,6 +746,10 @@ new_listed(struct req *r, int ok, const char *err)
 	struct job	*job = r->arg;
 	struct newjob	*n = job->state;
 
+	/* jb-incus's answer for a name Incus does not have (LIST of one) */
+	if (!ok && strncmp(err, "no such container ", 18) == 0 &&
+	    strcmp(err + 18, n->name) == 0)
+		ok = 1;
 	if (!ok) {
 		new_fail(job, "listing containers: %s", err);
 		return;
@@ -833,7 +838,9 @@ new_netinfo_done(struct req *r, int ok, const char *err)
 		new_fail(job, "%s", why);
 		return;
 	}
+	/* the one name, not every container: one GET however many there are */
 	memset(&t, 0, sizeof(t));
+	(void)strlcpy(t.name, n->name, sizeof(t.name));
 	if (req_send(PROC_INCUS, IMSG_INCUS_LIST, &t, sizeof(t), -1,
 	    new_named, new_listed, job) == NULL)
 		new_fail(job, "cannot reach jb-incus");

@@ -156,6 +156,11 @@ cr_check(struct create *cr, char *why, size_t len)
 	    "0123456789_-") != strlen(in->agent)))
 		(void)snprintf(why, len, "agent name \"%s\": [a-z0-9_-] only",
 		    in->agent);
+	else if (in->pool[0] != '\0' && (strchr("-_.", in->pool[0]) !=
+	    NULL || strspn(in->pool, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") != strlen(in->pool)))
+		(void)snprintf(why, len, "storage pool \"%s\": a letter or "
+		    "digit, then [A-Za-z0-9_.-] only", in->pool);
 	else
 		return valid_env_list(cr->env, why, len);
 	return 0;
@@ -406,13 +411,17 @@ cr_body(struct create *cr)
 	jput(d, "path", MNT_HOST_SOURCE);
 	jput(d, "readonly", "true");
 	json_object_object_add(devs, MNT_DEV_CHECKOUT, d);
-	/* the default profile's root disk, sized */
-	if (in->disk[0] != '\0') {
+	/*
+	 * The root disk: on defaults.storage_pool, else on the default
+	 * profile's pool; sized by defaults.disk
+	 */
+	if (in->pool[0] != '\0' || in->disk[0] != '\0') {
 		d = jnew(json_object_new_object());
 		jput(d, "type", "disk");
 		jput(d, "path", "/");
-		jput(d, "pool", cr->pool);
-		jput(d, "size", in->disk);
+		jput(d, "pool", in->pool[0] != '\0' ? in->pool : cr->pool);
+		if (in->disk[0] != '\0')
+			jput(d, "size", in->disk);
 		json_object_object_add(devs, "root", d);
 	}
 	if (in->mount_rw) {
@@ -465,7 +474,8 @@ cr_list(void *arg, struct json_object *list, const char *err)
 		    dev);
 		return;
 	}
-	if (cr->in.disk[0] == '\0') {
+	/* no size, or a pool of its own: the profile's pool is not needed */
+	if (cr->in.disk[0] == '\0' || cr->in.pool[0] != '\0') {
 		cr_profile(r, NULL, NULL);
 		return;
 	}
@@ -489,7 +499,7 @@ cr_profile(void *arg, struct json_object *prof, const char *err)
 		req_fail(r, err);
 		return;
 	}
-	if (cr->in.disk[0] != '\0') {
+	if (cr->in.disk[0] != '\0' && cr->in.pool[0] == '\0') {
 		if ((root = jget_obj(jget_obj(prof, "devices"), "root")) ==
 		    NULL || (pool = jget_str(root, "pool")) == NULL ||
 		    strlen(pool) >= sizeof(cr->pool)) {
@@ -518,8 +528,18 @@ static void
 cr_created(void *arg, struct json_object *md, const char *err)
 {
 	struct op_req	*r = arg;
+	struct create	*cr = r->priv;
+	char		 why[JB_ERR_TEXT_MAX];
 
 	r->call = NULL;
+	if (err != NULL && cr->in.pool[0] != '\0') {
+		/* Incus does not name the pool it could not find */
+		incus_reason(why, sizeof(why), err);
+		req_done(r, 0, "%s: %s (the root disk's pool is %s, from "
+		    "defaults.storage_pool; `incus storage list` names the "
+		    "pools)", r->what, why, cr->in.pool);
+		return;
+	}
 	if (err != NULL) {
 		req_fail(r, err);
 		return;

@@ -16,6 +16,7 @@
 #include "netd_nft.h"
 #include "netd_notice.h"
 #include "netd_refused.h"
+#include "memtrim.h"
 #include "nftgen.h"
 #include "refused.h"
 
@@ -106,5 +107,7 @@ netd_refused_drain(const struct netd_state *st, int64_t now)
 	}
 	free(v);
 	last_drain = now;
+	/* a listing of a full set is megabytes: give them back */
+	memtrim_soon();
 	return bad ? -1 : 0;
 }

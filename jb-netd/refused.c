@@ -172,38 +172,254 @@ parse(struct json_object *root, size_t max, struct refused_elem **out,
 	return 0;
 }
 
+/* one JSON value from text alone, all of it, or NULL */
+static struct json_object *
+tokenize(const char *text, size_t len)
+{
+	struct json_tokener	*tok;
+	struct json_object	*o;
+
+	if (len > INT32_MAX || (tok = json_tokener_new_ex(JSON_DEPTH)) == NULL)
+		return NULL;
+	o = json_tokener_parse_ex(tok, text, (int)len);
+	if (o == NULL || json_tokener_get_error(tok) != json_tokener_success ||
+	    (size_t)json_tokener_get_parse_end(tok) < len) {
+		json_object_put(o);
+		o = NULL;
+	}
+	json_tokener_free(tok);
+	return o;
+}
+
+/* past the string whose opening quote is at t[i], or len */
+static size_t
+skip_string(const char *t, size_t len, size_t i)
+{
+	for (i++; i < len; i++) {
+		if (t[i] == '\\')
+			i++;
+		else if (t[i] == '"')
+			return i + 1;
+	}
+	return len;
+}
+
+static size_t
+skip_space(const char *t, size_t len, size_t i)
+{
+	while (i < len && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' ||
+	    t[i] == '\r'))
+		i++;
+	return i;
+}
+
+/*
+ * Past the value starting at t[i]: a string, an object or list with its
+ * brackets matched (strings skipped), or a bare word up to the next
+ * comma, bracket or space.  Whether it is JSON is json-c's to say.
+ */
+static size_t
+skip_value(const char *t, size_t len, size_t i)
+{
+	size_t	depth = 0;
+
+	if (i < len && t[i] == '"')
+		return skip_string(t, len, i);
+	if (i < len && t[i] != '{' && t[i] != '[') {
+		while (i < len && strchr(",]} \t\r\n", t[i]) == NULL)
+			i++;
+		return i;
+	}
+	while (i < len) {
+		if (t[i] == '"') {
+			i = skip_string(t, len, i);
+			continue;
+		}
+		if (t[i] == '{' || t[i] == '[')
+			depth++;
+		else if ((t[i] == '}' || t[i] == ']') && --depth == 0)
+			return i + 1;
+		i++;
+	}
+	return len;
+}
+
+/*
+ * The set's list of elements: where its '[' is (*a) and one past its
+ * ']' (*b), found as the value of the key "elem" in the object under the
+ * key "set" of an item of the listing (the fourth level of brackets).
+ * 0 when there is no such list (an empty set has no "elem"; a set whose
+ * "elem" is no list is the whole parse's to refuse).
+ */
+static int
+elem_span(const char *t, size_t len, size_t *a, size_t *b)
+{
+	size_t	i = 0, s, e, depth = 0;
+	int	inset = 0, setkey = 0;
+
+	while (i < len) {
+		if (t[i] == '"') {
+			s = i;
+			e = skip_string(t, len, i);
+			i = skip_space(t, len, e);
+			if (i >= len || t[i] != ':')
+				continue;
+			i = skip_space(t, len, i + 1);
+			if (depth == 3)
+				setkey = e - s == 5 && memcmp(t + s, "\"set\"", 5)
+				    == 0;
+			if (depth == 4 && inset && e - s == 6 &&
+			    memcmp(t + s, "\"elem\"", 6) == 0 && i < len &&
+			    t[i] == '[') {
+				*a = i;
+				*b = skip_value(t, len, i);
+				return 1;
+			}
+			continue;
+		}
+		if (t[i] == '{' || t[i] == '[') {
+			if (depth == 3)
+				inset = t[i] == '{' && setkey;
+			depth++;
+		} else if (t[i] == '}' || t[i] == ']') {
+			if (depth > 0)
+				depth--;
+			if (depth <= 3)
+				inset = 0;
+		}
+		i++;
+	}
+	return 0;
+}
+
+/*
+ * The elements between t[a] = '[' and t[b - 1] = ']', each made into
+ * JSON objects of its own and dropped once read, so that reading a full
+ * set takes the memory of one element, not of thousands at once.
+ */
+static int
+parse_elems(const char *t, size_t a, size_t b, size_t max,
+    struct refused_elem **out, size_t *np, char *err, size_t errlen)
+{
+	struct refused_elem	*v;
+	struct json_object	*o;
+	size_t			 i, e, n = 0, k;
+	int			 pass, bad;
+
+	if (b - a < 2 || t[b - 1] != ']')
+		return perr(err, errlen, "refused flows: the listing is not "
+		    "JSON");
+	/* pass 0 counts, pass 1 reads */
+	v = NULL;
+	for (pass = 0; pass < 2; pass++) {
+		k = 0;
+		i = skip_space(t, b - 1, a + 1);
+		while (i < b - 1) {
+			e = skip_value(t, b - 1, i);
+			if (pass == 1) {
+				if ((o = tokenize(t + i, e - i)) == NULL) {
+					free(v);
+					return perr(err, errlen, "refused "
+					    "flows: the listing is not JSON");
+				}
+				bad = elem(o, &v[k]) == -1;
+				json_object_put(o);
+				if (bad) {
+					free(v);
+					return perr(err, errlen, "refused "
+					    "flows: element %zu is not source "
+					    ". destination . tcp|udp . port "
+					    "with a counter", k);
+				}
+			}
+			k++;
+			i = skip_space(t, b - 1, e);
+			if (i < b - 1) {
+				if (t[i] != ',') {
+					free(v);
+					return perr(err, errlen, "refused "
+					    "flows: the listing is not JSON");
+				}
+				i = skip_space(t, b - 1, i + 1);
+				/* a comma needs a value after it */
+				if (i >= b - 1) {
+					free(v);
+					return perr(err, errlen, "refused "
+					    "flows: the listing is not JSON");
+				}
+			}
+		}
+		if (pass == 0) {
+			n = k;
+			if (n > max)
+				return perr(err, errlen, "refused flows: %zu "
+				    "elements, more than the %zu a set holds",
+				    n, max);
+			if (n == 0)
+				break;
+			if ((v = calloc(n, sizeof(*v))) == NULL)
+				return perr(err, errlen, "out of memory");
+		}
+	}
+	*out = v;
+	*np = n;
+	return 0;
+}
+
 int
 refused_parse(const char *text, size_t len, size_t max,
     struct refused_elem **out, size_t *np, char *err, size_t errlen)
 {
-	struct json_tokener	*tok;
 	struct json_object	*root;
+	struct refused_elem	*v = NULL;
+	char			*rest = NULL;
+	size_t			 a, b, n = 0;
 	int			 rc;
 
 	*out = NULL;
 	*np = 0;
 	if (len > INT32_MAX)
 		return perr(err, errlen, "refused flows: listing too long");
-	if ((tok = json_tokener_new_ex(JSON_DEPTH)) == NULL)
-		return perr(err, errlen, "out of memory");
-	root = json_tokener_parse_ex(tok, text, (int)len);
-	if (root == NULL || json_tokener_get_error(tok) != json_tokener_success
-	    || (size_t)json_tokener_get_parse_end(tok) < len) {
-		json_object_put(root);
-		json_tokener_free(tok);
+	/*
+	 * The elements one by one; the rest, with an empty list in their
+	 * place, as one JSON text checked as before.
+	 */
+	if (elem_span(text, len, &a, &b)) {
+		if (parse_elems(text, a, b, max, &v, &n, err, errlen) == -1)
+			return -1;
+		if ((rest = malloc(len - (b - a) + 3)) == NULL) {
+			free(v);
+			return perr(err, errlen, "out of memory");
+		}
+		memcpy(rest, text, a);
+		memcpy(rest + a, "[]", 2);
+		memcpy(rest + a + 2, text + b, len - b);
+		len = len - (b - a) + 2;
+		rest[len] = '\0';
+		text = rest;
+	}
+	root = tokenize(text, len);
+	free(rest);
+	if (root == NULL) {
+		free(v);
 		return perr(err, errlen, "refused flows: the listing is not "
 		    "JSON");
 	}
-	json_tokener_free(tok);
 	rc = parse(root, max, out, np, err, errlen);
 	json_object_put(root);
-	/* a set after one that parsed: nothing of the first is kept */
 	if (rc == -1) {
 		free(*out);
+		free(v);
 		*out = NULL;
 		*np = 0;
+		return -1;
 	}
-	return rc;
+	if (v != NULL) {
+		free(*out);
+		*out = v;
+		*np = n;
+	}
+	return 0;
 }
 
 char *

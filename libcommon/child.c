@@ -23,6 +23,7 @@
 #include "proc.h"
 #include "sandbox_procs.h"
 #include "testhook.h"
+#include "memtrim.h"
 
 static void	child_dispatch(int, short, void *);
 static void	child_sig(int, short, void *);
@@ -56,6 +57,8 @@ child_run(struct child *c)
 		imsgbuf_allow_fdpass(&c->iev.ibuf);
 	if (imsgev_compose(&c->iev, IMSG_CHILD_READY, 0, 0, -1, NULL, 0) == -1)
 		fatal("compose");
+	/* what start-up freed (configuration, the first table) goes back */
+	memtrim_soon();
 	event_dispatch();
 	fatalx("event loop ended");
 }
@@ -134,6 +137,7 @@ child_dispatch(int fd, short event, void *arg)
 		imsg_free(&imsg);
 	}
 	imsgev_add(&c->iev);
+	memtrim_soon();
 }
 
 void

@@ -111,6 +111,7 @@ static const struct jb_msg_str f_jb_incus_create[] = {
 	STR(jb_incus_create, cpu),
 	STR(jb_incus_create, processes),
 	STR(jb_incus_create, disk),
+	STR(jb_incus_create, pool),
 	END
 };
 

@@ -245,6 +245,8 @@ struct jb_incus_create {
 	char		cpu[16];
 	char		processes[16];
 	char		disk[32];
+	/* the root disk's storage pool; "" the default profile's */
+	char		pool[64];
 };
 
 enum jb_incus_verb {

@@ -39,6 +39,7 @@ static int	valid_network(const char *, char *, size_t);
 static int	valid_memory(const char *, char *, size_t);
 static int	valid_disk(const char *, char *, size_t);
 static int	rc_cpu(struct yt_ctx *, const struct yt_node *, void *);
+static int	valid_pool(const char *, char *, size_t);
 static int	valid_alias(const char *, char *, size_t);
 static int	rc_tribool(struct yt_ctx *, const struct yt_node *, void *);
 static int	rc_packages(struct yt_ctx *, const struct yt_node *, void *);
@@ -144,8 +145,9 @@ static const struct yt_field defaults_fields[] = {
 	  .max = LIM_PROCESSES_MAX, .flags = YT_NULL_OK },
 	{ .key = "disk", .type = YT_STRING, .off = RC_OFF(disk),
 	  .size = RC_SIZE(disk), .flags = YT_NULL_OK, .valid = valid_disk },
-	/* the original's, not done yet (repoconf_compat.c) */
-	{ .key = "storage_pool", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "storage_pool", .type = YT_STRING, .off = RC_OFF(storage_pool),
+	  .size = RC_SIZE(storage_pool), .flags = YT_NULL_OK,
+	  .valid = valid_pool },
 	{ .key = NULL }
 };
 
@@ -373,6 +375,7 @@ const char repoconf_template[] =
     "#  cpu: 50%\n"
     "#  processes: 4096\n"
     "#  disk: 20GiB\n"
+    "#  storage_pool: default  # the Incus pool of the root disk\n"
     "# new branches from the host checkout's own branch: the original's\n"
     "# new.clone_from: origin and new.autofetch (fetch the upstream\n"
     "# first) are not supported yet.\n"
@@ -535,6 +538,30 @@ rc_cpu(struct yt_ctx *ctx, const struct yt_node *n, void *dst)
 	c->cpu = count;
 	c->cpu_pct = pct;
 	return 0;
+}
+
+/*
+ * An Incus storage pool's name as Incus takes it, less what it would
+ * read as a path or an option: a letter or digit first, then letters,
+ * digits, "-", "_" and ".".
+ */
+static int
+valid_pool(const char *s, char *w, size_t wlen)
+{
+	size_t	i;
+
+	if (s[0] == '\0' || !isalnum((unsigned char)s[0]))
+		goto bad;
+	for (i = 0; s[i] != '\0'; i++)
+		if (!isalnum((unsigned char)s[i]) && strchr("-_.", s[i]) == NULL)
+			goto bad;
+	if (i > RC_POOL_MAX)
+		goto bad;
+	return 0;
+ bad:
+	return why(w, wlen, "not a storage pool name (a letter or digit, "
+	    "then letters, digits, -, _ or ., at most 63; `incus storage "
+	    "list` names the pools)");
 }
 
 /* it ends up in a shell profile: nothing a shell would interpret */
@@ -1710,7 +1737,8 @@ repoconf_dump(const struct repoconf *c, FILE *fp)
 		(void)fputc('\n', fp);
 	}
 	if (c->network[0] != '\0' || c->memory[0] != '\0' || c->cpu != 0 ||
-	    c->cpu_pct != 0 || c->processes != 0 || c->disk[0] != '\0') {
+	    c->cpu_pct != 0 || c->processes != 0 || c->disk[0] != '\0' ||
+	    c->storage_pool[0] != '\0') {
 		(void)fputs("defaults:\n", fp);
 		if (c->network[0] != '\0')
 			put_kstr(fp, "  ", "network", c->network);
@@ -1724,6 +1752,8 @@ repoconf_dump(const struct repoconf *c, FILE *fp)
 			(void)fprintf(fp, "  processes: %d\n", c->processes);
 		if (c->disk[0] != '\0')
 			put_kstr(fp, "  ", "disk", c->disk);
+		if (c->storage_pool[0] != '\0')
+			put_kstr(fp, "  ", "storage_pool", c->storage_pool);
 	}
 	put_revert(fp, "loose_auto_revert", &c->loose_auto_revert, all);
 	put_revert(fp, "mount_auto_revert", &c->mount_auto_revert, all);

@@ -43,6 +43,7 @@
 #include "yamltree.h"
 
 #define RC_ALIAS_MAX		63	/* base.alias */
+#define RC_POOL_MAX		63	/* defaults.storage_pool */
 #define RC_PACKAGES_MAX		1023	/* base.packages, space-separated */
 #define RC_PACKAGE_MAX		100	/* one Debian package name */
 /* the image every repo uses unless it sets base.alias or base.packages */
@@ -298,6 +299,8 @@ struct repoconf {
 	int			cpu_pct;	/* 0 unset */
 	int			processes;	/* defaults.processes */
 	char			disk[32];	/* defaults.disk: root size */
+	/* defaults.storage_pool; "" the pool of Incus's default profile */
+	char			storage_pool[RC_POOL_MAX + 1];
 	struct rc_revert	loose_auto_revert;
 	struct rc_revert	mount_auto_revert;
 	char			github_token[RC_TOKEN_MAX + 1];	/* in force */

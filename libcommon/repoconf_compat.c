@@ -71,7 +71,6 @@ static const struct compat_value {
 	const char	*value;
 	int		 only;
 } compat_values[] = {
-	{ "defaults.storage_pool", "default", 0 },
 	{ "new.clone_from", "local", 1 },
 	{ "after_new", "none", 0 },
 	{ "ssh.seed_from_host", "true", 1 },

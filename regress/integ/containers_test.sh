@@ -198,6 +198,45 @@ new_failures_leave_nothing_body() {
 }
 new_failures_leave_nothing_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+atf_test_case new_storage_pool cleanup
+new_storage_pool_head() {
+	atf_set descr "defaults.storage_pool puts a new container's root disk" \
+	    "on that Incus pool; a pool Incus lacks is refused naming it and" \
+	    "leaves no container (issue 31 item 1)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+new_storage_pool_body() {
+	setup
+	p=$(jb_prefix)
+	# a pool of the test's own, next to the machine's (never that one)
+	pool=${p}sp
+	echo "$pool" > pool
+	atf_check -o ignore incus storage create "$pool" dir
+	printf 'defaults:\n  storage_pool: %s\n' "$pool" >> repo/.jailbee/config.yaml
+	atf_check -e match:"ready: $p-sp" jbo repo new sp
+	atf_check -o inline:"$pool\n" sh -c "incus query /1.0/instances/$p-sp |
+	    jq -r .expanded_devices.root.pool"
+	atf_check -o match:"^container,$p-sp\$" \
+	    incus storage volume list "$pool" -c tn --format csv
+	# the clone is there and the container runs on it
+	atf_check -o inline:"sp\n" in_ctr $p-sp git -C /home/dev/$p \
+	    branch --show-current
+	# a pool Incus does not have
+	printf 'container_prefix: %s\nbase:\n  alias: %s\ndefaults:\n  storage_pool: %snope\n' \
+	    "$p" "$JB_IMAGE" "$p" > repo/.jailbee/config.yaml
+	atf_check -s exit:1 -e match:"Storage pool not found" \
+	    -e match:"pool is ${p}nope, from defaults.storage_pool" \
+	    jbo repo new other
+	atf_check -o empty incus list -c n --format csv "^$p-other\$"
+}
+new_storage_pool_cleanup() {
+	jb_containers_cleanup
+	jb_cleanup
+	[ -f pool ] && incus storage delete "$(cat pool)" > /dev/null 2>&1
+	return 0
+}
+
 atf_test_case lifecycle_and_destroy cleanup
 lifecycle_and_destroy_head() {
 	atf_set descr "stop, start, restart; destroy refuses a container" \
@@ -539,6 +578,7 @@ atf_init_test_cases() {
 	atf_add_test_case new_existing_branch
 	atf_add_test_case new_mount
 	atf_add_test_case new_failures_leave_nothing
+	atf_add_test_case new_storage_pool
 	atf_add_test_case lifecycle_and_destroy
 	atf_add_test_case snapshots
 	atf_add_test_case network_fails_closed

@@ -27,7 +27,8 @@
 #
 #	198.18.0.1	the host's end of the veth (masqueraded sources)
 #	198.18.0.2	the namespace's end
-#	198.18.1.10	www.test
+#	198.18.1.10	www.test, cached.test (a TTL of 300 s, which the
+#			resolver caches; the others' 2 s it does not)
 #	198.18.1.11	not named: an address nothing admits
 #	198.18.1.12	a.wild.test, b.c.wild.test (under *.wild.test)
 #	198.18.1.13	wild.test (not under *.wild.test), other.test
@@ -132,6 +133,7 @@ host-record=a.wild.test,$NH_WILD
 host-record=b.c.wild.test,$NH_WILD
 host-record=wild.test,$NH_BARE
 host-record=echo.test,$NH_ECHO
+host-record=cached.test,$NH_WWW,300
 EOD
 	echo "$NH_ROT1 rot.test" > rot.hosts
 	# names under *.wild.test that answer addresses which are not public

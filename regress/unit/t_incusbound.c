@@ -226,6 +226,19 @@ ATF_TC_BODY(closed_lists, tc)
 	ATF_CHECK(instance_refused("{\"devices\":{\"d\":{\"type\":\"disk\","
 	    "\"pool\":\"default\",\"source\":\"v\",\"path\":\"/x\"}}}",
 	    "a disk with a host source only"));
+	/* the root disk on another pool (defaults.storage_pool), unsized */
+	ATF_REQUIRE((o = json_tokener_parse("{\"devices\":{\"root\":{"
+	    "\"type\":\"disk\",\"path\":\"/\",\"pool\":\"fast\"}}}")) != NULL);
+	ATF_CHECK_MSG(bound_instance(&b, o, "jbbr0", why, sizeof(why)), "%s",
+	    why);
+	json_object_put(o);
+	/* a disk on a pool under another name than root */
+	ATF_CHECK(instance_refused("{\"devices\":{\"data\":{\"type\":\"disk\","
+	    "\"path\":\"/\",\"pool\":\"fast\"}}}",
+	    "device data: a disk with a host source only"));
+	ATF_CHECK(instance_refused("{\"devices\":{\"root\":{\"type\":\"disk\","
+	    "\"path\":\"/\",\"pool\":\"fast\",\"readonly\":\"false\"}}}",
+	    "device root: readonly is not what the suite sets"));
 	ATF_CHECK(instance_refused("{\"config\":[]}", "config is not an "
 	    "object"));
 }

@@ -137,6 +137,73 @@ ATF_TC_BODY(refuse, tc)
 	ATF_CHECK(strstr(err, "more than the 1") != NULL);
 }
 
+/*
+ * A full set, read element by element: every element as listed, the
+ * order kept; the separators between them checked; brackets and the key
+ * inside strings elsewhere in the set do not move where its list is.
+ */
+ATF_TC_WITHOUT_HEAD(full_set);
+ATF_TC_BODY(full_set, tc)
+{
+	static const char head[] =
+	    "{\"nftables\": [{\"metainfo\": {\"version\": \"1.0.6\"}}, "
+	    "{\"set\": {\"family\": \"inet\", \"name\": \"r]\\\"elem\\\": [\", "
+	    "\"table\": \"jailbee\", \"size\": 8192, \"elem\": [";
+	static const char tail[] = "], \"stmt\": [{\"counter\": null}]}}]}";
+	struct refused_elem	*v;
+	size_t			 i, n, len, off;
+	char			*t, err[256];
+
+	len = sizeof(head) + sizeof(tail) + 8192 * 160;
+	ATF_REQUIRE((t = malloc(len)) != NULL);
+	off = (size_t)snprintf(t, len, "%s", head);
+	for (i = 0; i < 8192; i++)
+		off += (size_t)snprintf(t + off, len - off, "%s{\"elem\": "
+		    "{\"val\": {\"concat\": [\"10.20.0.5\", \"198.18.%zu.%zu\", 6, "
+		    "%zu]}, \"expires\": 3590, \"counter\": {\"packets\": %zu, "
+		    "\"bytes\": 60}}}", i ? ", " : "", i / 256, i % 256,
+		    i + 1, i + 1);
+	off += (size_t)snprintf(t + off, len - off, "%s", tail);
+	ATF_REQUIRE_MSG(refused_parse(t, off, 8192, &v, &n, err,
+	    sizeof(err)) == 0, "%s", err);
+	ATF_REQUIRE(n == 8192);
+	for (i = 0; i < n; i++)
+		if (v[i].port != i + 1 || v[i].packets != i + 1 ||
+		    v[i].dst != (0xc6120000u | (uint32_t)i))
+			break;
+	ATF_CHECK_MSG(i == n, "element %zu differs", i);
+	free(v);
+	/* one more than the set holds */
+	ATF_CHECK(refused_parse(t, off, 8191, &v, &n, err, sizeof(err)) == -1);
+	ATF_CHECK_STREQ(err, "refused flows: 8192 elements, more than the "
+	    "8191 a set holds");
+	ATF_CHECK(v == NULL && n == 0);
+	free(t);
+
+	/* no comma between two elements, a comma after the last */
+	t = "{\"nftables\": [{\"set\": {\"elem\": [{\"elem\": {\"val\": "
+	    "{\"concat\": [\"1.2.3.4\", \"1.2.3.5\", 6, 1]}, \"counter\": "
+	    "{\"packets\": 1}}} {\"elem\": {}}]}}]}";
+	ATF_CHECK(refused_parse(t, strlen(t), 100, &v, &n, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK_STREQ(err, "refused flows: the listing is not JSON");
+	t = "{\"nftables\": [{\"set\": {\"elem\": [{\"elem\": {\"val\": "
+	    "{\"concat\": [\"1.2.3.4\", \"1.2.3.5\", 6, 1]}, \"counter\": "
+	    "{\"packets\": 1}}}, ]}}]}";
+	ATF_CHECK(refused_parse(t, strlen(t), 100, &v, &n, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK_STREQ(err, "refused flows: the listing is not JSON");
+	/* the second element is no element */
+	t = "{\"nftables\": [{\"set\": {\"elem\": [{\"elem\": {\"val\": "
+	    "{\"concat\": [\"1.2.3.4\", \"1.2.3.5\", 6, 1]}, \"counter\": "
+	    "{\"packets\": 1}}}, {\"elem\": {}}]}}]}";
+	ATF_CHECK(refused_parse(t, strlen(t), 100, &v, &n, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK_STREQ(err, "refused flows: element 1 is not source . "
+	    "destination . tcp|udp . port with a counter");
+	ATF_CHECK(v == NULL && n == 0);
+}
+
 ATF_TC_WITHOUT_HEAD(allow);
 ATF_TC_BODY(allow, tc)
 {
@@ -238,6 +305,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, swap);
 	ATF_TP_ADD_TC(tp, parse);
 	ATF_TP_ADD_TC(tp, refuse);
+	ATF_TP_ADD_TC(tp, full_set);
 	ATF_TP_ADD_TC(tp, allow);
 	ATF_TP_ADD_TC(tp, table);
 	ATF_TP_ADD_TC(tp, bounded);

@@ -354,6 +354,37 @@ ATF_TC_BODY(container_limits, tc)
 	ATF_CHECK_EQ(lim_cpu_share(100, 4096), LIM_CPU_MAX);
 }
 
+/*
+ * defaults.storage_pool names the pool new containers' root disks go to;
+ * unset, the default profile's pool is used (the field stays empty)
+ */
+ATF_TC_WITHOUT_HEAD(storage_pool);
+ATF_TC_BODY(storage_pool, tc)
+{
+	struct repoconf		 c;
+
+	fresh(&c);
+	OK(G, "defaults: {memory: 1GiB}\n", &c);
+	ATF_CHECK_STREQ("", c.storage_pool);
+	OK(G, "defaults: {storage_pool: fast}\n", &c);
+	ATF_CHECK_STREQ("fast", c.storage_pool);
+	OK(R, "defaults: {storage_pool: zfs-pool_1.a}\n", &c);
+	ATF_CHECK_STREQ("zfs-pool_1.a", c.storage_pool);
+	repoconf_free(&c);
+	BAD(R, "defaults: {storage_pool: ../default}\n",
+	    "config.yaml:1: defaults.storage_pool: not a storage pool name (a "
+	    "letter or digit, then letters, digits, -, _ or ., at most 63; "
+	    "`incus storage list` names the pools)");
+	BAD(R, "defaults: {storage_pool: -x}\n",
+	    "config.yaml:1: defaults.storage_pool: not a storage pool name (a "
+	    "letter or digit, then letters, digits, -, _ or ., at most 63; "
+	    "`incus storage list` names the pools)");
+	BAD(R, "defaults: {storage_pool: 'a b'}\n",
+	    "config.yaml:1: defaults.storage_pool: not a storage pool name (a "
+	    "letter or digit, then letters, digits, -, _ or ., at most 63; "
+	    "`incus storage list` names the pools)");
+}
+
 ATF_TC_WITHOUT_HEAD(empty_layers);
 ATF_TC_BODY(empty_layers, tc)
 {
@@ -2062,8 +2093,6 @@ ATF_TC_BODY(original_not_yet, tc)
 	    "config.yaml:1: host_devices" NOTYET);
 	BAD(R, "shared_caches: [{name: m2}]\n",
 	    "config.yaml:1: shared_caches" NOTYET);
-	BAD(R, "defaults: {storage_pool: fast}\n",
-	    "config.yaml:1: defaults.storage_pool" NOTYET);
 	BAD(R, "golden:\n  ubuntu_version: '26.04'\n",
 	    "config.yaml:2: golden.ubuntu_version" NOTYET);
 	BAD(R, "golden:\n  stacks: {node: true}\n",
@@ -2708,6 +2737,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, defaults);
 	ATF_TP_ADD_TC(tp, every_key);
 	ATF_TP_ADD_TC(tp, container_limits);
+	ATF_TP_ADD_TC(tp, storage_pool);
 	ATF_TP_ADD_TC(tp, empty_layers);
 	ATF_TP_ADD_TC(tp, layer_scalars);
 	ATF_TP_ADD_TC(tp, layer_lists);

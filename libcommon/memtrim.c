@@ -1,0 +1,51 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+
+/*
+ * Free heap back to the kernel after a burst of work.  glibc keeps what
+ * a process freed for its next allocations; after a listing of many
+ * containers, a policy of thousands of entries or a drained refused-flow
+ * set, that is megabytes no later request needs.  memtrim_soon arms a
+ * one-shot timer (at most one pending); when it fires, malloc_trim gives
+ * back the free pages, with brk and madvise, which every process's
+ * filter allows.
+ */
+
+#include <sys/types.h>
+
+#include <event.h>
+#include <malloc.h>
+
+#include "memtrim.h"
+
+#define MEMTRIM_SECS	1
+
+static struct event	memtrim_ev;
+static int		memtrim_set;
+
+static void
+memtrim_fire(int fd, short ev, void *arg)
+{
+	(void)malloc_trim(0);
+}
+
+void
+memtrim_soon(void)
+{
+	struct timeval	tv = { MEMTRIM_SECS, 0 };
+
+	if (!memtrim_set) {
+		evtimer_set(&memtrim_ev, memtrim_fire, NULL);
+		memtrim_set = 1;
+	}
+	if (!evtimer_pending(&memtrim_ev, NULL))
+		evtimer_add(&memtrim_ev, &tv);
+}

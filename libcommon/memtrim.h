@@ -1,0 +1,18 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+
+#ifndef JB_MEMTRIM_H
+#define JB_MEMTRIM_H
+
+/* give freed heap back to the kernel a second from now (memtrim.c) */
+void	memtrim_soon(void);
+
+#endif /* JB_MEMTRIM_H */
