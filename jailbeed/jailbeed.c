@@ -199,6 +199,8 @@ main(int argc, char *argv[])
 	signal_add(&evpipe, NULL);
 
 	children_spawn();
+	/* while root: the gateway's socket on the bridge's address */
+	egress_start();
 	control_init();
 	/* after control_init: a second jailbeed must not take the file */
 	pid_write();

@@ -55,6 +55,7 @@
 #include "sandbox_procs.h"
 #include "testhook.h"
 #include "netd.h"
+#include "netd_gw.h"
 
 struct nftgen_net	 net;
 struct netd_state	 cur;
@@ -750,6 +751,17 @@ netd_dispatch(struct child *c, struct imsg *imsg)
 	}
 }
 
+static struct event	gw_ev;
+static struct timeval	gw_now;
+
+/* from now on the gateway hears of every change and admission */
+static void
+gw_start(int fd, short ev, void *arg)
+{
+	netd_gw_init(arg);
+	netd_gw_push(&cur);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -770,6 +782,10 @@ main(int argc, char *argv[])
 	memset(&net, 0, sizeof(net));
 	net.bridge = a.bridge;
 	net.dns_port = RESOLVER_PORT;
+	/* the egress gateway's ports: its listener's is the suite's own */
+	net.gw_ports = a.gw_ports;
+	net.ngw = a.ngw;
+	net.gw_port = JB_EGRESS_PORT;
 	if (bridge_addr(a.bridge, &net) == -1)
 		fatalx("%s: bridge %s has no IPv4 address: without it no "
 		    "container can be fenced in, so the suite does not start "
@@ -857,6 +873,9 @@ main(int argc, char *argv[])
 	summary_fire(-1, 0, &c);
 	evtimer_set(&refused_ev, refused_fire, &c);
 	refused_fire(-1, 0, &c);
+	/* the gateway's first snapshot, once the channel is up */
+	evtimer_set(&gw_ev, gw_start, &c);
+	evtimer_add(&gw_ev, &gw_now);
 	sandbox_jb_netd(a.state_dir);
 	child_run(&c);
 }

@@ -84,6 +84,12 @@ struct jb_conf {
 	int	resolver_nprivate;
 	/* network.subnet: the bridge's, A.B.C.D/N with host bits clear */
 	char	subnet[20];
+	/*
+	 * network.gateway_ports: a strict container's TCP to these ports
+	 * goes through jb-egress unless an address entry admits it
+	 */
+	char	gw_ports[JB_SSH_LIST_MAX][48];
+	int	gw_nports;
 };
 
 void	conf_defaults(struct jb_conf *);

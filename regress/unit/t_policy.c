@@ -468,7 +468,7 @@ static const char *const sample_in[] = {
 };
 
 static const struct nftgen_net sample_net = {
-	"jbbr0", IP(10, 99, 0, 0), 24, IP(10, 99, 0, 1), 53
+	"jbbr0", IP(10, 99, 0, 0), 24, IP(10, 99, 0, 1), 53, NULL, 0, 0
 };
 
 #define REFUSED_SET(n) \
