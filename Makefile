@@ -182,6 +182,7 @@ UNIT_TESTS	+= t_ctlrun
 UNIT_TESTS	+= t_privnet
 UNIT_TESTS	+= t_egress
 FUZZERS		+= fuzz_refused
+FUZZERS		+= fuzz_tlshello fuzz_httphead
 FUZZTIME	?= 20
 
 # objects are rebuilt when the flags change (SAN, PREFIX...)
@@ -375,7 +376,7 @@ install: all
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
 	    $(DESTDIR)$(MANDIR)/man8
 	install -m 0644 man/git-remote-jailbee.1 $(DESTDIR)$(MANDIR)/man1/
-	install -m 0644 man/jailbeed.8 man/jbctl.8 man/jb-sshd.8 \
+	install -m 0644 man/jailbeed.8 man/jbctl.8 man/jb-sshd.8 man/jb-egress.8 \
 	    $(DESTDIR)$(MANDIR)/man8/
 	install -m 0644 man/jailbee.yaml.5 $(DESTDIR)$(MANDIR)/man5/
 	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/init.d

@@ -91,7 +91,10 @@ egress_relay(struct imsg *imsg)
 	return 0;
 }
 
-/* a connection the gateway refused */
+/*
+ * A connection the gateway refused: logged, and on to jb-netd, which
+ * counts it with the names and connections it refused itself.
+ */
 int
 egress_refused(struct imsg *imsg)
 {
@@ -100,6 +103,9 @@ egress_refused(struct imsg *imsg)
 	if (imsg_get_id(imsg) != 0 ||
 	    imsg_get_data(imsg, &r, sizeof(r)) == -1)
 		return -1;
+	if (imsgev_compose(&children[PROC_NETD].iev, IMSG_EGRESS_REFUSED, 0,
+	    0, -1, &r, sizeof(r)) == -1)
+		fatal("compose");
 	log_info("egress: refused %s to %s:%u%s%s: %s", r.name[0] != '\0' ?
 	    r.name : "an unknown source", r.ipv4, (unsigned)r.port,
 	    r.host[0] != '\0' ? " for " : "", r.host, r.why);

@@ -131,7 +131,7 @@ a4(uint32_t a, char *buf, size_t len)
 
 void
 conn_refused(const char *ctr, const char *host, uint32_t dst, uint16_t port,
-    const char *why)
+    const char *why, int fixable)
 {
 	struct jb_egress_refused	r;
 	char				a[INET_ADDRSTRLEN];
@@ -143,6 +143,7 @@ conn_refused(const char *ctr, const char *host, uint32_t dst, uint16_t port,
 	(void)strlcpy(r.ipv4, a4(dst, a, sizeof(a)), sizeof(r.ipv4));
 	r.port = port;
 	(void)strlcpy(r.why, why, sizeof(r.why));
+	r.fixable = fixable;
 	log_info("refused %s to %s:%u%s%s: %s", ctr[0] != '\0' ? ctr :
 	    "an unknown source", r.ipv4, (unsigned)port,
 	    host[0] != '\0' ? " for " : "", host, why);
@@ -169,7 +170,7 @@ tmo_fire(int fd, short ev, void *arg)
 
 	if (c->state == C_HEAD)
 		conn_refused(c->ctr, c->host, c->dst, c->dport,
-		    "no complete request head in time");
+		    "no complete request head in time", 0);
 	else if (c->state == C_CONNECTING)
 		log_info("%s: %s: the destination did not answer in time",
 		    c->ctr, c->host);
@@ -264,12 +265,12 @@ conn_linger(struct conn *c, const char *msg, size_t len)
 
 /* TLS: a fatal access_denied alert, then close */
 static void
-refuse_tls(struct conn *c, const char *why)
+refuse_tls(struct conn *c, const char *why, int fixable)
 {
 	static const char alert[] = { 0x15, 0x03, 0x03, 0x00, 0x02, 0x02,
 	    0x31 };
 
-	conn_refused(c->ctr, c->host, c->dst, c->dport, why);
+	conn_refused(c->ctr, c->host, c->dst, c->dport, why, fixable);
 	conn_linger(c, alert, sizeof(alert));
 }
 
@@ -280,7 +281,7 @@ refuse_http(struct conn *c, const char *why, int fixable)
 	char	body[1024], msg[1536];
 	int	blen, mlen;
 
-	conn_refused(c->ctr, c->host, c->dst, c->dport, why);
+	conn_refused(c->ctr, c->host, c->dst, c->dport, why, fixable);
 	if (fixable)
 		blen = snprintf(body, sizeof(body), "jailbee: %s:%u is not "
 		    "on the egress allowlist of container %s (%s).\n"
@@ -427,7 +428,7 @@ http_judge(struct conn *c)
 			if ((r = httpchunk_feed(&c->ch, c->buf + c->checked,
 			    avail)) == -1) {
 				conn_refused(c->ctr, c->host, c->dst,
-				    c->dport, "a broken chunked body");
+				    c->dport, "a broken chunked body", 0);
 				conn_free(c);
 				return -1;
 			}
@@ -620,7 +621,7 @@ head_read(int fd, short ev, void *arg)
 		if (c->kind == K_HTTP)
 			refuse_http(c, "a request head over 16 KiB", 0);
 		else
-			refuse_tls(c, "a ClientHello too long");
+			refuse_tls(c, "a ClientHello too long", 0);
 		return;
 	}
 	n = recv(c->cfd, c->buf + c->blen, c->cap - c->blen, 0);
@@ -632,7 +633,7 @@ head_read(int fd, short ev, void *arg)
 		if (c->blen > 0)
 			conn_refused(c->ctr, c->host, c->dst, c->dport,
 			    "the client closed before its first request "
-			    "head was complete");
+			    "head was complete", 0);
 		conn_free(c);
 		return;
 	}
@@ -646,7 +647,7 @@ head_read(int fd, short ev, void *arg)
 			c->kind = K_HTTP;
 		else {
 			conn_refused(c->ctr, "", c->dst, c->dport, "neither "
-			    "TLS nor HTTP/1.x");
+			    "TLS nor HTTP/1.x", 0);
 			conn_linger(c, NULL, 0);
 			return;
 		}
@@ -671,14 +672,14 @@ head_read(int fd, short ev, void *arg)
 	case TLSHELLO_NAME:
 		break;
 	default:
-		refuse_tls(c, tlshello_str(rc));
+		refuse_tls(c, tlshello_str(rc), 0);
 		return;
 	}
 	(void)strlcpy(c->host, name, sizeof(c->host));
 	v = gwpol_check(c->src, name, c->dst, c->dport, (int64_t)time_mono(),
 	    &ctr);
 	if (v != GW_ADMIT) {
-		refuse_tls(c, gwpol_str(v));
+		refuse_tls(c, gwpol_str(v), v == GW_NOT_ALLOWED);
 		return;
 	}
 	/* the ClientHello goes on as it came, with whatever followed */
@@ -725,14 +726,14 @@ conn_accept(int fd, short ev, void *arg)
 	    orig.sin_port == self.sin_port) {
 		conn_refused(ctr != NULL ? ctr->name : "",
 		    "", ntohl(orig.sin_addr.s_addr), ntohs(orig.sin_port),
-		    "a connection to the gateway itself");
+		    "a connection to the gateway itself", 0);
 		close(s);
 		return;
 	}
 	if (ctr == NULL) {
 		conn_refused("", "", ntohl(orig.sin_addr.s_addr),
 		    ntohs(orig.sin_port), "no container has the source "
-		    "address");
+		    "address", 0);
 		log_info("(source %s)", a4(ntohl(peer.sin_addr.s_addr), a,
 		    sizeof(a)));
 		close(s);
@@ -741,7 +742,7 @@ conn_accept(int fd, short ev, void *arg)
 	ctr_count(ctr->name, &n);
 	if (stats.open >= CONNS_MAX || n >= CONNS_PER_CTR) {
 		conn_refused(ctr->name, "", ntohl(orig.sin_addr.s_addr),
-		    ntohs(orig.sin_port), "too many connections open");
+		    ntohs(orig.sin_port), "too many connections open", 0);
 		close(s);
 		return;
 	}

@@ -33,6 +33,6 @@ extern struct child		*chld;
 /* conn.c */
 void	conn_listen(int fd);
 void	conn_refused(const char *ctr, const char *host, uint32_t dst,
-	    uint16_t port, const char *why);
+	    uint16_t port, const char *why, int fixable);
 
 #endif /* JB_EGRESS_H */

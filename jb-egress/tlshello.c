@@ -216,6 +216,9 @@ tlshello_parse(const uint8_t *buf, size_t len, char *name, size_t namelen,
 		}
 	}
 	free(hs);
+	/* a name read from a ClientHello refused later is no name */
+	if (rc != TLSHELLO_NAME)
+		name[0] = '\0';
 	return rc;
 }
 

@@ -149,9 +149,9 @@ summary_fire(int fd, short event, void *arg)
 
 	size_t			 k;
 	static const char *const kinds[] = { "dns-refused", "conn-refused",
-	    "dns-private" };
+	    "dns-private", "name-refused" };
 	struct blocked *const	 tables[] = { &resolver_blocked, &netd_refused,
-	    &resolver_private };
+	    &resolver_private, &netd_gw_refused };
 
 	(void)netd_refused_drain(&cur, time(NULL));
 	for (i = 0; i < cur.n; i++)
@@ -648,6 +648,8 @@ block_send(struct child *c, uint32_t rid, const struct blocked_entry *e,
 	b.last = e->last;
 	if (strcmp(kind, "priv") == 0)
 		;	/* an address no entry is made for by a suggestion */
+	else if (strcmp(kind, "name") == 0)
+		netd_gw_allow(e, b.allow, sizeof(b.allow));
 	else if (strcmp(kind, "dns") != 0) {
 		memset(&r, 0, sizeof(r));
 		if (refused_unwhat(e->what, &r) == 0)
@@ -691,6 +693,12 @@ netd_blocked(struct child *c, struct imsg *imsg)
 			block_send(c, imsg_get_id(imsg), &bl->v[i], "conn",
 			    names, nnames);
 	free(names);
+	/* what the egress gateway refused, by name */
+	bl = &netd_gw_refused;
+	for (i = 0; i < bl->n; i++)
+		if (strcmp(bl->v[i].ctr, q.name) == 0)
+			block_send(c, imsg_get_id(imsg), &bl->v[i], "name",
+			    NULL, 0);
 	child_done(c, imsg_get_id(imsg), 1, NULL);
 }
 
@@ -730,6 +738,9 @@ netd_dispatch(struct child *c, struct imsg *imsg)
 		return 0;
 	case IMSG_NETD_CHECK:
 		netd_check(c, imsg);
+		return 0;
+	case IMSG_EGRESS_REFUSED:
+		netd_gw_refusal(c, imsg);
 		return 0;
 	case IMSG_NETD_BLOCKED:
 		netd_blocked(c, imsg);

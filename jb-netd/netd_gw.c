@@ -18,7 +18,9 @@
 
 #include <arpa/inet.h>
 
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "log.h"
 #include "netd.h"
@@ -142,4 +144,52 @@ netd_gw_init(struct child *c)
 {
 	gwc = c;
 	netd_nft_admit_hook = admitted;
+}
+
+struct blocked	netd_gw_refused;
+
+/*
+ * A refusal of the gateway, counted as "HOST:PORT" when an entry of that
+ * text would admit it (what net suggest then offers), else as
+ * "HOST:PORT (why)" or "ADDR:PORT (why)" when no name was read.
+ */
+void
+netd_gw_refusal(struct child *c, struct imsg *imsg)
+{
+	struct jb_egress_refused	r;
+	/* cut to what the table keeps of it */
+	char				what[EGRESS_NAME_MAX + 1];
+	char				buf[sizeof(r.host) + sizeof(r.why) + 16];
+	int64_t				now = time(NULL);
+
+	if (imsg_get_data(imsg, &r, sizeof(r)) == -1)
+		fatalx("%s: malformed EGRESS_REFUSED", c->name);
+	r.name[sizeof(r.name) - 1] = '\0';
+	r.host[sizeof(r.host) - 1] = '\0';
+	r.ipv4[sizeof(r.ipv4) - 1] = '\0';
+	r.why[sizeof(r.why) - 1] = '\0';
+	if (r.name[0] == '\0' || netd_state_find(&cur, r.name) == NULL)
+		return;
+	/* the gateway reads only host names: nothing here needs quoting */
+	if (!policy_valid_hostname(r.host))
+		r.host[0] = '\0';
+	if (r.fixable && r.host[0] != '\0' &&
+	    strlen(r.host) + 7 < sizeof(what))
+		(void)snprintf(buf, sizeof(buf), "%s:%u", r.host,
+		    (unsigned)r.port);
+	else
+		(void)snprintf(buf, sizeof(buf), "%s:%u (%s)",
+		    r.host[0] != '\0' ? r.host : r.ipv4, (unsigned)r.port,
+		    r.why);
+	(void)strlcpy(what, buf, sizeof(what));
+	/* out of memory: the refusal stands, uncounted */
+	(void)blocked_add(&netd_gw_refused, r.name, what, 1, now, now);
+}
+
+void
+netd_gw_allow(const struct blocked_entry *e, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (strchr(e->what, ' ') == NULL)
+		(void)strlcpy(buf, e->what, len);
 }

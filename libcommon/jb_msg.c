@@ -677,6 +677,7 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_EGRESS_ADMIT,		N, P, jb_egress_admit),
 	R(IMSG_EGRESS_ADMIT,		P, E, jb_egress_admit),
 	R(IMSG_EGRESS_REFUSED,		E, P, jb_egress_refused),
+	R(IMSG_EGRESS_REFUSED,		P, N, jb_egress_refused),
 
 	/* jbctl <-> parent; a session takes the replies a command makes */
 	R0(IMSG_CTL_STATUS,		C, P),

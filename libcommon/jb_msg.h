@@ -976,13 +976,14 @@ enum {
 	 * name entries (BEGIN on the first part, END on the last; a
 	 * container with more entries than one part holds takes several),
 	 * ADMIT an address the resolver admitted to a container for a
-	 * name.  REFUSED goes up for the journal and net log.
+	 * name.  REFUSED goes up, and on to jb-netd, which counts it
+	 * for net log, net suggest and the journal's summary.
 	 */
 	IMSG_EGRESS_LISTEN = 700, /* P->E, struct jb_egress_listen + the
 				   listening socket */
 	IMSG_EGRESS_POLICY,	/* N->P, P->E, struct jb_egress_policy */
 	IMSG_EGRESS_ADMIT,	/* N->P, P->E, struct jb_egress_admit */
-	IMSG_EGRESS_REFUSED,	/* E->P, struct jb_egress_refused */
+	IMSG_EGRESS_REFUSED,	/* E->P, P->N, struct jb_egress_refused */
 };
 
 #define JB_EGRESS_BEGIN		0x1	/* the first part of a snapshot */
@@ -1024,6 +1025,7 @@ struct jb_egress_refused {
 	char		ipv4[16];		/* the original destination */
 	uint32_t	port;
 	char		why[JB_MSG_TEXT_MAX];
+	int32_t		fixable;		/* an entry host:port admits it */
 };
 
 enum {

@@ -198,6 +198,19 @@ http_hosts_body() {
 	[ $t -le 6 ] || atf_fail "a slow ClientHello held its slot for ${t}s"
 	grep -q "refused $c to $NH_WWW:443: no complete request head in time" \
 	    jailbeed.log || atf_fail "no reason for the slow client"
+	# counted by name: net log, net suggest, the journal's summary
+	atf_check -o match:"^name +other\.test:80 +[0-9]+ " \
+	    -o match:"^name +$NH_WWW:443 \(no complete request head in time\)" \
+	    -o not-match:"www\.test:80" jbo repo net log gw
+	atf_check -o match:"^  - \"other\.test:80\"\$" \
+	    -o not-match:"$NH_WWW" jbo repo net suggest gw
+	i=0
+	until jb_audit_has '.action == "net.name-refused" and
+	    .decision == "refuse" and .top == "other.test:80"'; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || atf_fail "no net.name-refused summary"
+		sleep 0.1
+	done
 }
 http_hosts_cleanup() { cleanup; }
 

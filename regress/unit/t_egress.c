@@ -149,6 +149,8 @@ ATF_TC_BODY(tls_refused, tc)
 	len = hello(buf, sizeof(buf), "www.te_st", 0, 0, 16384);
 	ATF_CHECK_EQ(tlshello_parse(buf, len, name, sizeof(name), NULL),
 	    TLSHELLO_BAD);
+	/* and what was read of it before the bad byte is no name */
+	ATF_CHECK_STREQ(name, "");
 	len = hello(buf, sizeof(buf), "www.test", 0, 0, 16384);
 	/* not a handshake record; not a ClientHello; a wrong length */
 	buf[0] = 0x17;
