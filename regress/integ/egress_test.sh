@@ -214,7 +214,49 @@ http_hosts_body() {
 }
 http_hosts_cleanup() { cleanup; }
 
+atf_test_case many_connections cleanup
+many_connections_head() {
+	atf_set descr "500 connections held open through the gateway by one" \
+	    "container do not slow another container's: its request is" \
+	    "answered in under 100 ms"
+	atf_set require.user root
+	atf_set timeout 300
+}
+many_connections_body() {
+	setup "www.test"
+	atf_check -e match:"ready: $(jb_prefix)-gw2" jbo repo new gw2
+	jb_routed "$(jb_prefix)-gw2"
+	# 500 requests, each answered and its connection kept (keep-alive)
+	in_ctr "$c" bash -c "getent hosts www.test > /dev/null
+	    for i in \$(seq 500); do
+		exec {fd}<>/dev/tcp/$NH_WWW/80 || exit 1
+		printf 'GET / HTTP/1.1\\r\\nHost: www.test\\r\\n\\r\\n' >&\$fd
+	    done
+	    sleep 15" > /dev/null 2>&1 &
+	echo $! > holder.pid
+	i=0
+	while :; do
+		n=$(jbctl status -o json | jq -r '.processes[] |
+		    select(.name == "jb-egress") | .detail' |
+		    sed -n 's/.* \([0-9]*\) connection(s) open.*/\1/p')
+		[ "${n:-0}" -ge 500 ] && break
+		i=$((i + 1))
+		[ $i -lt 100 ] || atf_fail "the gateway holds ${n:-no} connections"
+		sleep 0.1
+	done
+	in_ctr "$(jb_prefix)-gw2" getent hosts www.test > /dev/null
+	in_ctr "$(jb_prefix)-gw2" curl -sS -o /dev/null --max-time 5 \
+	    -w "%{time_starttransfer}\n" --resolve "www.test:80:$NH_WWW" \
+	    http://www.test/ > took || atf_fail "the second container's request failed"
+	echo "took $(cat took) s with $n connections open" >&2
+	awk '{ exit !($1 < 0.1) }' took ||
+	    atf_fail "the second container waited $(cat took) s"
+	kill "$(cat holder.pid)" 2>/dev/null
+}
+many_connections_cleanup() { cleanup; }
+
 atf_init_test_cases() {
 	atf_add_test_case tls_names
 	atf_add_test_case http_hosts
+	atf_add_test_case many_connections
 }
