@@ -512,6 +512,7 @@ status_ctr(struct child *c, uint32_t rid, const struct netd_ctr *t)
 		    sizeof(e)), sizeof(al.entry));
 		(void)strlcpy(al.origin, entry_origin(t, i),
 		    sizeof(al.origin));
+		(void)nftgen_path(&net, &t->e[i], al.path, sizeof(al.path));
 		if (imsgev_compose(&c->iev, IMSG_NETD_ALLOW, rid, 0, -1, &al,
 		    sizeof(al)) == -1)
 			fatal("%s: compose", __func__);

@@ -21,6 +21,7 @@
 #define IFNAME_MAX	15	/* IFNAMSIZ without the NUL */
 #define KNAME_MAX	255	/* a set or chain name in the kernel */
 #define QUOTE_MAX	64
+#define JB_GW_LIST_TEXT	64	/* "443,80,...": eight ports and commas */
 
 /* one static element: a network, and a protocol and port unless ANY */
 struct sel {
@@ -1162,4 +1163,32 @@ nftgen_refuse_swap(int which, char **out)
 	fprintf(f, "flush chain " T " " NFTGEN_REFUSE_CHAIN "\n");
 	emit_refuse_rule(f, which != 0, 0);
 	return stream_close(f, &buf, 0, out, NULL, 0);
+}
+
+char *
+nftgen_path(const struct nftgen_net *net, const struct egress_entry *e,
+    char *buf, size_t len)
+{
+	char	ports[JB_GW_LIST_TEXT];
+	size_t	i, o = 0;
+	int	gw = 0;
+
+	ports[0] = '\0';
+	for (i = 0; i < net->ngw && o < sizeof(ports); i++) {
+		o += (size_t)snprintf(ports + o, sizeof(ports) - o, "%s%u",
+		    i > 0 ? "," : "", (unsigned)net->gw_ports[i]);
+		if (e->proto == EGRESS_PROTO_TCP && e->port == net->gw_ports[i])
+			gw = 1;
+	}
+	if (e->kind == EGRESS_ADDR || e->kind == EGRESS_CIDR)
+		(void)snprintf(buf, len, "kernel, by address");
+	else if (gw)
+		(void)snprintf(buf, len, "gateway, by name and address");
+	else if (net->ngw > 0 && e->port == 0)
+		(void)snprintf(buf, len, "gateway on %s by name and address; "
+		    "kernel elsewhere by the addresses the resolver gave", ports);
+	else
+		(void)snprintf(buf, len, "kernel, by the addresses the "
+		    "resolver gave");
+	return buf;
 }

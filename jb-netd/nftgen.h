@@ -187,6 +187,16 @@ int	nftgen_admit(const char *name, const struct nftgen_elem *el, size_t n,
 	    unsigned int timeout, char **out, char *err, size_t errlen);
 
 /*
+ * Which path enforces entry e for a strict container, in words, for net
+ * status: the kernel by address (address and CIDR entries; names on
+ * ports outside the gateway's, by the addresses the resolver gave), or
+ * the egress gateway by name and address (names on the gateway's ports).
+ * Returns buf.
+ */
+char	*nftgen_path(const struct nftgen_net *net, const struct egress_entry *e,
+	    char *buf, size_t len);
+
+/*
  * Point the rule of chain refuse at set refused<which> (0 or 1), as one
  * transaction.  -1 out of memory.  *out as for nftgen_ruleset.
  */

@@ -395,6 +395,7 @@ static const struct jb_msg_str f_jb_net_allow[] = {
 	STR(jb_net_allow, name),
 	STR(jb_net_allow, entry),
 	STR(jb_net_allow, origin),
+	STR(jb_net_allow, path),
 	END
 };
 

@@ -671,6 +671,8 @@ struct jb_net_allow {
 	char		entry[320];		/* as egress_allow writes it */
 	char		origin[48];		/* config | agent:<name> |
 						   repo-override | container */
+	/* net status: what enforces it ("" in net egress ls) */
+	char		path[128];
 };
 
 /* an address admitted for an allowed name, and until when */

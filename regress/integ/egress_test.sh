@@ -106,6 +106,10 @@ tls_names_head() {
 tls_names_body() {
 	setup "www.test
 *.wild.test:443"
+	# net status says which path enforces each entry
+	atf_check -o match:"^  allow www\.test \(config\): gateway on 443,80 by name and address; kernel elsewhere by the addresses the resolver gave\$" \
+	    -o match:"^  allow \*\.wild\.test:443 \(config\): gateway, by name and address\$" \
+	    jbo repo net status gw
 	mkhello="$(atf_config_get srcdir)/regress/integ/mkhello.py"
 	# an allowed name: the server sees it and answers
 	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \

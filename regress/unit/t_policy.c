@@ -1128,6 +1128,31 @@ ATF_TC_BODY(nftgen_gateway, tc)
 	    "gw_a\n"));
 	ATF_CHECK(strstr(out, "delete element inet jailbee gwctrs") != NULL);
 	free(out);
+	/* what net status says enforces each entry */
+	{
+		static const char *const in[] = { "www.test", "*.w.test:443",
+		    "www.test:8080", "192.0.2.1:443", "10.0.0.0/8",
+		    "dns.test:443/udp" };
+		struct egress_entry	*e = entries(in, NELEM(in));
+		char			 p[128];
+
+		ATF_CHECK_STREQ(nftgen_path(&net, &e[0], p, sizeof(p)),
+		    "gateway on 443,80 by name and address; kernel elsewhere "
+		    "by the addresses the resolver gave");
+		ATF_CHECK_STREQ(nftgen_path(&net, &e[1], p, sizeof(p)),
+		    "gateway, by name and address");
+		ATF_CHECK_STREQ(nftgen_path(&net, &e[2], p, sizeof(p)),
+		    "kernel, by the addresses the resolver gave");
+		ATF_CHECK_STREQ(nftgen_path(&net, &e[3], p, sizeof(p)),
+		    "kernel, by address");
+		ATF_CHECK_STREQ(nftgen_path(&net, &e[4], p, sizeof(p)),
+		    "kernel, by address");
+		ATF_CHECK_STREQ(nftgen_path(&net, &e[5], p, sizeof(p)),
+		    "kernel, by the addresses the resolver gave");
+		ATF_CHECK_STREQ(nftgen_path(&sample_net, &e[0], p, sizeof(p)),
+		    "kernel, by the addresses the resolver gave");
+		free(e);
+	}
 	/* a port the gateway may not take */
 	net.gw_ports = (const uint16_t[]){ 53 };
 	net.ngw = 1;
