@@ -17,6 +17,8 @@ LIBEXECDIR	?= $(PREFIX)/libexec/jailbee
 MANDIR		?= $(PREFIX)/share/man
 SYSCONFDIR	?= /etc
 UNITDIR		?= /lib/systemd/system
+# where jailbeed's socket and, from the rc script, its pid file live
+RUNDIR		?= /run/jailbee
 O		?= build
 VERSION		:= 0.1.0
 
@@ -92,6 +94,8 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/atomicfile.c libcommon/srcclass.c
 # SFTP (R45-R51): the virtual tree's paths, jb-sftp's records
 COMMON_SRCS	+= libcommon/sftppath.c libcommon/sftprec.c
+# the GitHub integration's keys
+COMMON_SRCS	+= libcommon/repoconf_github.c
 JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/control.c jailbeed/request.c jailbeed/job.c \
 		   jailbeed/checkout.c jailbeed/capture.c jailbeed/cmd_ls.c \
@@ -103,6 +107,7 @@ JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/netsync.c jailbeed/netpin.c jailbeed/base_spec.c \
 		   jailbeed/ssh_gate.c jailbeed/sshsnap.c jailbeed/reload.c jailbeed/registry.c jailbeed/srcguard.c jailbeed/reaper.c \
 		   jailbeed/agent_run.c jailbeed/netgrant.c jailbeed/autostart_run.c \
+		   jailbeed/hostcas.c \
 		   jailbeed/escalation.c \
 		   jailbeed/ports.c jailbeed/cmd_port.c jailbeed/netstatus.c jailbeed/netlog.c \
 		   jailbeed/cmd_doctor.c jailbeed/audit.c
@@ -198,7 +203,7 @@ endif
 objs		= $(patsubst %.c,$(O)/obj/%.o,$(1))
 
 .PHONY: all install check unit-build unit-tests integ-build fuzz fuzz-build \
-	fuzz-check bench clean deps up
+	fuzz-check bench clean deps up install-rc
 all: $(addprefix $(O)/,$(PROGS))
 
 $(O)/obj/%.o: %.c $(FLAGS_STAMP)
@@ -364,7 +369,7 @@ check:
 	    $(if $(TESTS),,JB_FUZZ_RESULTS=$(CURDIR)/$(FUZZ_O)/fuzz-results) \
 	    regress/run-tests $(TESTS)
 
-install: all
+install: all install-rc
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR)
 	install -m 0755 $(O)/jailbeed $(DESTDIR)$(SBINDIR)/jailbeed
 	install -m 0755 $(O)/jbctl $(DESTDIR)$(BINDIR)/jbctl
@@ -379,10 +384,15 @@ install: all
 	install -m 0644 man/jailbeed.8 man/jbctl.8 man/jb-sshd.8 man/jb-egress.8 \
 	    $(DESTDIR)$(MANDIR)/man8/
 	install -m 0644 man/jailbee.yaml.5 $(DESTDIR)$(MANDIR)/man5/
-	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/init.d
+	install -d $(DESTDIR)$(UNITDIR)
 	sed 's|@SBINDIR@|$(SBINDIR)|g' etc/jailbee.service.in \
 	    > $(DESTDIR)$(UNITDIR)/jailbee.service
-	sed 's|@SBINDIR@|$(SBINDIR)|g' etc/jailbee.rc.in \
+
+# the rc script alone (make up starts jailbeed with it; suite_test runs it)
+install-rc:
+	install -d $(DESTDIR)$(SYSCONFDIR)/init.d
+	sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+	    -e 's|@RUNDIR@|$(RUNDIR)|g' etc/jailbee.rc.in \
 	    > $(DESTDIR)$(SYSCONFDIR)/init.d/jailbee
 	chmod 0755 $(DESTDIR)$(SYSCONFDIR)/init.d/jailbee
 

@@ -46,8 +46,8 @@
 /* $1: all | check | install | update | launch */
 static const char agent_script[] =
     "mode=$1 name=$2 check=$3 install=$4 update=$5 autoupdate=$6 cmd=$7 "
-    "launch=$8\n"
-    "shift 8\n"
+    "launch=$8 links=$9\n"
+    "shift 9\n"
     "run() { timeout " AGENT_STEP_TIMEOUT_S " sh -c \"$1\"; }\n"
     "for kv in \"$@\"; do export \"$kv\"; done\n"
     "installed() { [ -n \"$check\" ] && run \"$check\" >/dev/null 2>&1; }\n"
@@ -68,6 +68,23 @@ static const char agent_script[] =
     "  fi\n"
     "  echo \"agent $name: installed\"\n"
     "}\n"
+    /*
+     * the shared files reached by a link: at, then its target, a line
+     * each; a file the tool put in the link's place is left alone
+     */
+    "[ -z \"$links\" ] || printf '%s\\n' \"$links\" | "
+    "while IFS= read -r at && IFS= read -r to; do\n"
+    "  if [ -L \"$at\" ]; then\n"
+    "    [ \"$(readlink \"$at\")\" = \"$to\" ] && continue\n"
+    "    rm -f \"$at\"\n"
+    "  elif [ -e \"$at\" ]; then\n"
+    "    echo \"agent $name: $at is not the link to $to: left as it is "
+    "(move it to $to to share it)\"\n"
+    "    continue\n"
+    "  fi\n"
+    "  mkdir -p \"${at%/*}\" && ln -s \"$to\" \"$at\" || "
+    "echo \"agent $name: cannot link $at to $to\"\n"
+    "done\n"
     "case $mode in\n"
     "check)\n"
     "  installed || exit 12\n"
@@ -143,6 +160,16 @@ run_end(struct agentrun *ar, struct capture_result *res)
 	free(ar);
 }
 
+/* ~/x is the dev user's */
+static void
+home_path(const char *p, char *out, size_t len)
+{
+	if (p[0] == '~' && p[1] == '/')
+		(void)snprintf(out, len, "/home/dev/%s", p + 2);
+	else
+		(void)strlcpy(out, p, len);
+}
+
 static int
 run_phase(struct agentrun *ar, const char *mode, capture_next cb)
 {
@@ -150,8 +177,12 @@ run_phase(struct agentrun *ar, const char *mode, capture_next cb)
 	char			 dir[PATH_MAX], repo_env[PATH_MAX + 16];
 	char			 envv[RC_AGENT_ENV_MAX][RC_AGENT_ENVNAME_MAX +
 				    RC_AGENT_ENVVAL_MAX + 2];
-	const char		*argv[12 + RC_AGENT_ENV_MAX + 1];
-	const char		*envp[5];
+	const char		*argv[13 + RC_AGENT_ENV_MAX + 1];
+	/* a path and a target are 255 bytes at most, with /home/dev/ */
+	char			 at[300], to[300];
+	char			 links[RC_AGENT_SHARED_MAX * 2 * sizeof(at)];
+	size_t			 lo = 0;
+	const char		*envp[6];
 	int			 i, n = 0;
 
 	ar->mode = mode;
@@ -170,7 +201,18 @@ run_phase(struct agentrun *ar, const char *mode, capture_next cb)
 	argv[n++] = a->auto_update == 1 ? "1" : "0";
 	argv[n++] = a->command;
 	argv[n++] = ar->launch;
-	/* after the 8 above, the agent's env as NAME=value */
+	/* the links to shared files: at, target, one line each */
+	links[0] = '\0';
+	for (i = 0; i < a->nshared; i++) {
+		if (strcmp(a->shared[i].type, "link") != 0)
+			continue;
+		home_path(a->shared[i].path, at, sizeof(at));
+		home_path(a->shared[i].target, to, sizeof(to));
+		lo += (size_t)snprintf(links + lo, sizeof(links) - lo,
+		    "%s\n%s\n", at, to);
+	}
+	argv[n++] = links;
+	/* after the 9 above, the agent's env as NAME=value */
 	for (i = 0; i < a->nenv; i++) {
 		(void)snprintf(envv[i], sizeof(envv[i]), "%s=%s",
 		    a->env_name[i], a->env_value[i]);
@@ -181,7 +223,8 @@ run_phase(struct agentrun *ar, const char *mode, capture_next cb)
 	envp[1] = "USER=dev";
 	envp[2] = "LOGNAME=dev";
 	envp[3] = repo_env;
-	envp[4] = NULL;
+	envp[4] = JB_DEV_PATH;
+	envp[5] = NULL;
 	return capture_run(ar->job, ar->instance, env->owner_uid,
 	    env->owner_gid, dir, argv, envp, cb);
 }

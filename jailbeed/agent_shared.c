@@ -19,7 +19,10 @@
  * no overlap with another mount where either is read-write, the mount
  * verified in the container), as device agent-<name>-<index>.  Each
  * attach is journalled (action mount, by agents.<name>.shared).  A
- * container that has the device keeps it: it is not attached twice.
+ * container that has the device keeps it: it is not attached twice.  A
+ * type: link entry is a file in one of the agent's shared directories:
+ * it is made (with its seed) but not mounted; the agent's run puts the
+ * symlink at its path (agent_run.c).
  */
 
 #include <stdio.h>
@@ -147,6 +150,15 @@ shared_made(struct req *r, int ok, const char *err)
 		shared_end(s, 0, msg);
 		return;
 	}
+	/* a link's file is made; the symlink to it is the agent run's */
+	if (strcmp(e->type, "link") == 0) {
+		job_progress(s->job, "agent %s: shared %s%s, reached by the "
+		    "link %s to %s", a->name, e->subpath, s->path.made ?
+		    ", made now" : "", e->path, e->target);
+		s->si++;
+		shared_next(s);
+		return;
+	}
 	memset(&m, 0, sizeof(m));
 	(void)strlcpy(m.name, s->name, sizeof(m.name));
 	cur_device(s, m.device, sizeof(m.device));
@@ -204,7 +216,8 @@ shared_next(struct ashared *s)
 		fatalx("container_prefix %s: too long",
 		    s->conf->container_prefix);
 	(void)strlcpy(q.subpath, e->subpath, sizeof(q.subpath));
-	(void)strlcpy(q.type, e->type, sizeof(q.type));
+	(void)strlcpy(q.type, strcmp(e->type, "link") == 0 ? "file" :
+	    e->type, sizeof(q.type));
 	(void)strlcpy(q.seed, e->seed, sizeof(q.seed));
 	(void)snprintf(q.what, sizeof(q.what), "agents.%s.shared[%d]",
 	    a->name, s->si);

@@ -23,7 +23,8 @@
  * ends, failed or timed out alike; a step's mounts are attached for it
  * alone the same way, by jb-mountd's deadline (stepmount.c), and
  * detached when it ends.  Before the agents are installed, their shared
- * entries are attached (agent_shared.c).
+ * entries are attached (agent_shared.c); before anything, with
+ * network.trust_host_cas, the host's local CAs are trusted (hostcas.c).
  */
 
 #include <sys/queue.h>
@@ -37,6 +38,7 @@
 #include "agent_shared.h"
 #include "autostart_run.h"
 #include "capture.h"
+#include "hostcas.h"
 #include "log.h"
 #include "netgrant.h"
 #include "stepmount.h"
@@ -104,6 +106,7 @@ static const char step_script[] =
     "exit 1\n";
 
 enum as_phase {
+	AS_HOSTCAS,
 	AS_SHARED,
 	AS_INSTALL,
 	AS_CREATE,
@@ -300,7 +303,7 @@ step_exec(struct asrun *as)
 	char			 envv[STEP_ENV_MAX][RC_AGENT_ENVNAME_MAX +
 				    RC_AGENT_ENVVAL_MAX + 2];
 	const char		*argv[9 + STEP_ENV_MAX + 1];
-	const char		*envp[5];
+	const char		*envp[6];
 	int			 i, n = 0, ne;
 
 	ne = rc_step_env(&as->conf->env, &as->conf->autostart, st, envv,
@@ -328,7 +331,8 @@ step_exec(struct asrun *as)
 	envp[1] = "USER=dev";
 	envp[2] = "LOGNAME=dev";
 	envp[3] = repo_env;
-	envp[4] = NULL;
+	envp[4] = JB_DEV_PATH;
+	envp[5] = NULL;
 	return capture_run(as->job, as->instance, env->owner_uid,
 	    env->owner_gid, dir, argv, envp, step_ran);
 }
@@ -425,6 +429,20 @@ step_start(struct asrun *as, const struct rc_step *st)
 }
 
 static void
+as_hostcas(struct job *job, int ok, const char *err, void *arg)
+{
+	struct asrun	*as = arg;
+
+	if (!ok) {
+		as_end(as, 0, err);
+		return;
+	}
+	as->phase = AS_SHARED;
+	as->next = 0;
+	as_go(as);
+}
+
+static void
 as_shared(struct job *job, int ok, const char *err, void *arg)
 {
 	struct asrun	*as = arg;
@@ -446,6 +464,9 @@ as_go(struct asrun *as)
 
 	for (;;) {
 		switch (as->phase) {
+		case AS_HOSTCAS:
+			host_cas_apply(as->job, as->instance, as_hostcas, as);
+			return;
 		case AS_SHARED:
 			agent_shared_apply(as->job, as->instance, as->conf,
 			    as->agents, as->nagents, as_shared, as);

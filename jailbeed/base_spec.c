@@ -56,7 +56,7 @@ spec_done(struct req *r, int ok, const char *err)
 
 void
 base_spec_ask(struct job *job, const struct repoconf *conf,
-    const char *alias, base_spec_next next)
+    const char *alias, const char *packages, base_spec_next next)
 {
 	struct spec_ask		*a;
 	struct jb_incus_target	 t;
@@ -75,7 +75,10 @@ base_spec_ask(struct job *job, const struct repoconf *conf,
 		job_end(job, 0, "image alias %s is too long", alias);
 		return;
 	}
-	if (conf != NULL)
+	if (packages != NULL)
+		(void)strlcpy(a->spec.packages, packages,
+		    sizeof(a->spec.packages));
+	else if (conf != NULL)
 		(void)strlcpy(a->spec.packages, conf->base_packages,
 		    sizeof(a->spec.packages));
 	memset(&t, 0, sizeof(t));

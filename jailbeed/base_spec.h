@@ -17,11 +17,12 @@ typedef void	(*base_spec_next)(struct job *, const struct jb_base_spec *);
 
 /*
  * The image conf names (alias overrides base.alias; conf NULL: outside a
- * checkout, the suite-wide default), its packages, and whether Incus has
- * it; next gets the answer, or the job ends when jb-incus cannot say.
+ * checkout, the suite-wide default), its packages (packages overrides
+ * base.packages), and whether Incus has it; next gets the answer, or the
+ * job ends when jb-incus cannot say.
  */
 void	base_spec_ask(struct job *, const struct repoconf *, const char *alias,
-	    base_spec_next);
+	    const char *packages, base_spec_next);
 /* tell jbctl what to build */
 int	base_spec_send(struct job *, const struct jb_base_spec *);
 

@@ -208,13 +208,44 @@ spec_told(struct job *job, const struct jb_base_spec *spec)
 	job_end(job, 1, "%s", "");
 }
 
-/* base build: which alias and packages this checkout's image has */
+/*
+ * base build: which alias and packages this checkout's image has; with
+ * --agent, the image that agent's containers start from
+ */
 static void
 spec_repo(struct job *job, struct repo_ctx *ctx)
 {
 	const char	*alias = job_opt(job, "alias");
+	const char	*agent = job_opt(job, "agent");
+	char		 img[JB_INSTANCE_MAX], pkgs[JB_PACKAGES_MAX];
+	size_t		 i;
 
-	base_spec_ask(job, ctx != NULL ? &ctx->conf : NULL, alias, spec_told);
+	if (agent != NULL) {
+		for (i = 0; ctx != NULL && i < ctx->conf.agents.n; i++)
+			if (strcmp(ctx->conf.agents.v[i].name, agent) == 0)
+				break;
+		if (ctx == NULL || i == ctx->conf.agents.n) {
+			job_end(job, 0, "--agent %s: %s", agent, ctx == NULL ?
+			    "an agent's image is built in a checkout JailBee "
+			    "is set up in (jbctl init): run it there" : "no such agent: "
+			    "neither a built-in preset nor in the config");
+			repo_ctx_free(ctx);
+			return;
+		}
+		if (repoconf_agent_image(&ctx->conf, &i, 1, img, sizeof(img),
+		    pkgs, sizeof(pkgs)) == -1) {
+			job_end(job, 0, "--agent %s: its packages with "
+			    "base.packages are too long", agent);
+			repo_ctx_free(ctx);
+			return;
+		}
+		base_spec_ask(job, &ctx->conf, alias != NULL ? alias : img,
+		    pkgs, spec_told);
+		repo_ctx_free(ctx);
+		return;
+	}
+	base_spec_ask(job, ctx != NULL ? &ctx->conf : NULL, alias, NULL,
+	    spec_told);
 	repo_ctx_free(ctx);
 }
 

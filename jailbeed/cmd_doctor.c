@@ -55,6 +55,7 @@ struct doc {
 
 static void	doc_next(struct job *);
 static void	check_roots(struct job *);
+static void	check_github(struct job *, const struct repoconf *);
 
 static void
 doc_free(void *arg)
@@ -199,6 +200,51 @@ check_mode(struct job *job, const char *name, const char *path)
 	check(job, name, "FAIL", fix, "%s", warn);
 }
 
+/*
+ * github (when enabled, or a token would be unused): the token in force
+ * and its kind, and a reminder of the scope it should have, which
+ * JailBee cannot verify and never asks GitHub about.  The token files'
+ * modes are check_mode's.
+ */
+static void
+check_github(struct job *job, const struct repoconf *c)
+{
+	const char	*from = c->github_token_legacy ? c->paths.global :
+			    c->paths.local;
+
+	if (c->github_enabled != 1) {
+		if (c->github_token[0] != '\0')
+			check(job, "github", "WARN", "set github.enabled: true "
+			    "in global.yaml or the host-local file, or remove "
+			    "the token", "a token is set in %s but "
+			    "github.enabled is not true: no container gets it",
+			    from);
+		return;
+	}
+	if (c->github_token[0] == '\0') {
+		check(job, "github", "PASS", NULL, "enabled, api.github.com:443 "
+		    "allowed; no token for %s (github.token in %s): gh in its "
+		    "containers is not logged in", c->container_prefix,
+		    c->paths.local);
+		return;
+	}
+	if (strncmp(c->github_token, "github_pat_", 11) == 0)
+		check(job, "github", "PASS", NULL, "enabled, api.github.com:443 "
+		    "allowed; a fine-grained token from %s", from);
+	else
+		check(job, "github", "FAIL", "create a fine-grained token "
+		    "(github_pat_...) limited to this repository and put it in "
+		    "github.token", "the token in %s is not a fine-grained "
+		    "personal access token (github_pat_...): a classic or "
+		    "unknown token cannot be limited to read-only access to "
+		    "one repository", from);
+	check(job, "github token scope", "WARN", "on github.com, give the "
+	    "token Contents, Issues, Pull requests and Metadata set to Read, "
+	    "nothing more", "JailBee cannot see a token's permissions and never "
+	    "asks GitHub: containers hold it as GH_TOKEN, and a token that "
+	    "may write lets them write to GitHub without the host's review");
+}
+
 static void
 check_journal(struct job *job)
 {
@@ -258,6 +304,7 @@ check_repo(struct job *job)
 		    (unsigned int)env->owner_gid);
 	check_mode(job, "global config", c->paths.global);
 	check_mode(job, "host-local config", c->paths.local);
+	check_github(job, c);
 }
 
 /* every request of a step ends here: the check was said, go on */

@@ -216,6 +216,7 @@ exec_start_cmd(struct req *r, int ok, const char *err)
 	bad |= ENV("HOME=/home/dev");
 	bad |= ENV("USER=dev");
 	bad |= ENV("LOGNAME=dev");
+	bad |= ENV(JB_DEV_PATH);
 	snprintf(kv, sizeof(kv), "TERM=%s", job->cmd.term[0] ?
 	    job->cmd.term : "xterm");
 	bad |= ENV(kv);

@@ -28,6 +28,7 @@
 #include "log.h"
 #include "netpin.h"
 #include "netstatus.h"
+#include "repoconf_github.h"
 
 #define LOOSE_MAX	(7 * 24 * 60 * 60)
 
@@ -552,6 +553,17 @@ net_entries_pack(const struct repoconf *conf, const char *agent,
 			aoff += al;
 			m->nentries++;
 		}
+	}
+	/* github.enabled: the GitHub API, shown with origin github */
+	if (conf->github_enabled == 1) {
+		l = sizeof(RC_GITHUB_EGRESS);
+		al = sizeof(JB_EGRESS_FROM_GITHUB);
+		if (l > sizeof(m->entries) - off ||
+		    al > sizeof(m->agents) - aoff)
+			goto full;
+		memcpy(m->entries + off, RC_GITHUB_EGRESS, l);
+		memcpy(m->agents + aoff, JB_EGRESS_FROM_GITHUB, al);
+		m->nentries++;
 	}
 	return 0;
 full:

@@ -68,6 +68,9 @@ struct newjob {
 	/* agents to install and launch: indexes into ctx->conf.agents */
 	size_t			 agent[RC_AGENTS_MAX];
 	size_t			 nagents;
+	/* the image: base.alias, or the agents' packages' (repoconf.h) */
+	char			 image[JB_INSTANCE_MAX];
+	char			 image_pkgs[JB_PACKAGES_MAX];
 	int			 launch;	/* not --no-autostart */
 	struct codev		 codev;		/* the checkout's devices */
 	int			 codev_on;
@@ -597,7 +600,7 @@ new_create(struct job *job)
 		return;
 	}
 	strlcpy(q->name, n->name, sizeof(q->name));
-	strlcpy(q->image, conf->base_alias, sizeof(q->image));
+	strlcpy(q->image, n->image, sizeof(q->image));
 	strlcpy(q->ipv4, n->ipv4, sizeof(q->ipv4));
 	q->uid = env->owner_uid;
 	q->gid = env->owner_gid;
@@ -855,8 +858,15 @@ new_image_checked(struct job *job, const struct jb_base_spec *spec)
 		return;
 	}
 	(void)base_spec_send(job, spec);
-	new_fail(job, "base image %s is missing: `jbctl base build` in %s "
-	    "makes it", spec->alias, n->ctx->info.toplevel);
+	if (strcmp(spec->alias, n->ctx->conf.base_alias) != 0 &&
+	    n->nagents > 0)
+		new_fail(job, "base image %s is missing: `jbctl base build "
+		    "--agent %s` in %s makes it", spec->alias,
+		    n->ctx->conf.agents.v[n->agent[0]].name,
+		    n->ctx->info.toplevel);
+	else
+		new_fail(job, "base image %s is missing: `jbctl base build` "
+		    "in %s makes it", spec->alias, n->ctx->info.toplevel);
 }
 
 static void
@@ -864,7 +874,8 @@ new_image_ask(struct job *job)
 {
 	struct newjob	*n = job->state;
 
-	base_spec_ask(job, &n->ctx->conf, NULL, new_image_checked);
+	base_spec_ask(job, &n->ctx->conf, n->image, n->image_pkgs,
+	    new_image_checked);
 }
 
 /* BASE, when given, must be a branch of the host checkout */
@@ -913,6 +924,17 @@ new_pick_agents(struct job *job, struct newjob *n)
 			return -1;
 		}
 		n->agent[n->nagents++] = i;
+	}
+	switch (repoconf_agent_image(conf, n->agent, n->nagents, n->image,
+	    sizeof(n->image), n->image_pkgs, sizeof(n->image_pkgs))) {
+	case -1:
+		job_end(job, 0, "the agents' packages with base.packages are "
+		    "longer than %zu bytes", sizeof(n->image_pkgs) - 1);
+		return -1;
+	case 1:
+		job_progress(job, "image %s: base.packages and the agents' "
+		    "packages: %s", n->image, n->image_pkgs);
+		break;
 	}
 	return 0;
 }

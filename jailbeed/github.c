@@ -9,17 +9,19 @@
  */
 
 /*
- * github.token (host-local file only) as GH_TOKEN in the container's
- * login shells, through /etc/profile.d/jailbee-github.sh.  The
+ * With github.enabled, the token in force (github.token of the
+ * host-local file, else global.yaml's legacy api_tokens entry for the
+ * repo's prefix) as GH_TOKEN in the container's login shells, through
+ * /etc/profile.d/jailbee-github.sh.  The
  * token travels in the exec's environment, never in its argv (argv is
  * readable in every process list of the container); the file is root's
  * and the dev group's alone (0640).  A container is told only on new
  * and apply: turning the integration off removes nothing already
  * written, as the seed says.
  *
- * An image without /etc/profile (the test image) gets a minimal one
- * that reads the .sh files of /etc/profile.d, so that a login shell sees the token
- * as it would on Debian.
+ * An image without /etc/profile gets a minimal one that reads the .sh
+ * files of /etc/profile.d, so that a login shell sees the token as it
+ * would on Debian.
  */
 
 #include <stdio.h>
@@ -71,6 +73,13 @@ github_inject(struct job *job, struct repo_ctx *ctx, const char *name,
 
 	if (ctx->conf.github_token[0] == '\0')
 		return 1;
+	/* a token alone does not turn the integration on */
+	if (ctx->conf.github_enabled != 1) {
+		job_progress(job, "github.token is set but github.enabled is "
+		    "not true: GH_TOKEN is not written (set github.enabled: "
+		    "true in global.yaml or %s)", ctx->conf.paths.local);
+		return 1;
+	}
 	(void)snprintf(g, sizeof(g), "%u", (unsigned)env->owner_gid);
 	(void)snprintf(tok, sizeof(tok), "JB_GH_TOKEN=%s",
 	    ctx->conf.github_token);

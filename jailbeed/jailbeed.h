@@ -21,6 +21,14 @@
 #include "imsgev.h"
 #include "jb_msg.h"
 
+/*
+ * The dev user's PATH for what jailbeed runs in a container (exec, the
+ * autostart steps, the agents): the system's, after ~/.local/bin, where
+ * the agents install (npm's --prefix ~/.local, pip's --user).
+ */
+#define JB_DEV_PATH	"PATH=/home/dev/.local/bin:/usr/local/sbin:" \
+			"/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
 enum jb_proc {
 	PROC_INCUS,
 	PROC_NETD,

@@ -39,7 +39,8 @@ void	net_config_apply(struct job *, const struct repoconf *,
 /*
  * m's entries and agents: conf's egress_allow, then the egress_allow of
  * every agent conf enables and of agent (NULL: none), each with its
- * agent's name.  -1 and err when they do not fit.
+ * agent's name, then with github.enabled api.github.com:443 tagged
+ * JB_EGRESS_FROM_GITHUB.  -1 and err when they do not fit.
  */
 int	net_entries_pack(const struct repoconf *, const char *agent,
 	    struct jb_netd_ctr *m, char *err, size_t errlen);

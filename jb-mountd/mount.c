@@ -222,7 +222,7 @@ mount_check(const struct repo_owner *owner, const struct jb_mount_check *q,
 {
 	struct held	*h = NULL;
 	struct stat	 st;
-	char		 real[PATH_MAX], proc[64], shown[200];
+	char		 real[PATH_MAX], proc[64], shown[JB_MSG_TEXT_MAX * 3];
 	char		*info;
 	size_t		 i;
 	int		 fd, missing;
@@ -295,7 +295,7 @@ mount_check(const struct repo_owner *owner, const struct jb_mount_check *q,
 	out->dev = st.st_dev;
 	out->ino = st.st_ino;
 	if (!out->is_dir)
-		(void)snprintf(out->warning, sizeof(out->warning), "%.50s is "
+		(void)snprintf(out->warning, sizeof(out->warning), "%s is "
 		    "a single file: mount the directory, not the file (a "
 		    "bind mount pins its inode: a tool that replaces the "
 		    "file leaves the container reading the old one)", shown);

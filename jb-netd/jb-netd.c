@@ -471,6 +471,9 @@ entry_origin(const struct netd_ctr *t, size_t i)
 {
 	static char	buf[sizeof("agent:") + EGRESS_AGENT_MAX];
 
+	/* a feature's entry: its name */
+	if (i < netd_ctr_ncfg(t) && t->e[i].agent[0] == ':')
+		return t->e[i].agent + 1;
 	if (i < netd_ctr_ncfg(t) && t->e[i].agent[0] != '\0') {
 		(void)snprintf(buf, sizeof(buf), "agent:%s", t->e[i].agent);
 		return buf;

@@ -113,6 +113,9 @@ netd_agent_ok(const char *s)
 {
 	size_t	len = strlen(s);
 
+	/* github.enabled's entry */
+	if (strcmp(s, JB_EGRESS_FROM_GITHUB) == 0)
+		return 1;
 	return len > 0 && len <= EGRESS_AGENT_MAX &&
 	    strchr("-_", s[0]) == NULL &&
 	    strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_-") == len;
@@ -252,6 +255,8 @@ netd_ctr_override_add(struct netd_ctr *c, const char *s, char *err,
 	if ((i = netd_ctr_find(c, &e)) != -1)
 		return st_err(err, errlen, "egress entry \"%.300s\": %s %s "
 		    "already allows it", s, c->name, (size_t)i <
+		    netd_ctr_ncfg(c) && c->e[i].agent[0] == ':' ?
+		    "github.enabled in its config" : (size_t)i <
 		    netd_ctr_ncfg(c) && c->e[i].agent[0] != '\0' ? "an "
 		    "agent's egress_allow (agents.NAME in its config)" :
 		    (size_t)i < netd_ctr_ncfg(c) ? "egress_allow in its config" :

@@ -87,7 +87,10 @@ ssize_t	netd_ctr_find(const struct netd_ctr *, const struct egress_entry *);
  */
 int	netd_ctr_repo_apply(struct netd_ctr *, const struct egress_entry *e,
 	    size_t n, char *err, size_t errlen);
-/* 1 if s can name an agent: 1-32 of [a-z0-9_-], not starting with - _ */
+/*
+ * 1 if s can name an agent (1-32 of [a-z0-9_-], not starting with - _)
+ * or is a feature's tag (JB_EGRESS_FROM_GITHUB)
+ */
 int	netd_agent_ok(const char *);
 /* 1 if s can name a repo: [a-z0-9-], not starting with '-' */
 int	netd_repo_key_ok(const char *);

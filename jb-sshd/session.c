@@ -15,7 +15,7 @@
  * and runs; what comes back (text, the exec streams as fds, the exit
  * status) goes out on the SSH channel.  Whatever no callback here
  * accepts, libssh refuses: forwardings of every kind, agent, X11 and
- * every subsystem (sftp is not served yet).
+ * every subsystem but sftp.
  */
 
 #include <sys/socket.h>

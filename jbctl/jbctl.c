@@ -72,6 +72,49 @@ usage_all(FILE *fp)
 	    "a command's options.\n");
 }
 
+/* argv's words, space-separated, as the user typed them */
+static const char *
+words_join(int argc, char *const argv[])
+{
+	static char	buf[256];
+	int		i;
+
+	buf[0] = '\0';
+	for (i = 0; i < argc; i++) {
+		if (i > 0)
+			(void)strlcat(buf, " ", sizeof(buf));
+		(void)strlcat(buf, argv[i], sizeof(buf));
+	}
+	return buf;
+}
+
+/* the commands of the group argv names (fp NULL: none printed); how many */
+static int
+usage_group(FILE *fp, int argc, char *const argv[])
+{
+	char	name[64];
+	int	i, n = 0;
+
+	for (i = 0; i < cmdtab_len; i++) {
+		if (cmdtab[i].cls == CMD_INTERNAL ||
+		    !cmd_in_group(&cmdtab[i], argc, argv))
+			continue;
+		if (fp == NULL) {
+			n++;
+			continue;
+		}
+		if (n++ == 0)
+			fprintf(fp, "usage: jbctl %s COMMAND [ARGS...]\n\n"
+			    "commands:\n", words_join(argc, argv));
+		fprintf(fp, "  %-22s %s\n", cmd_name(&cmdtab[i], name,
+		    sizeof(name)), cmdtab[i].help);
+	}
+	if (n > 0 && fp != NULL)
+		fprintf(fp, "\n'jbctl help COMMAND' or 'jbctl COMMAND --help' "
+		    "shows a command's options.\n");
+	return n;
+}
+
 static void
 usage_cmd(FILE *fp, const struct cmd *c)
 {
@@ -470,6 +513,27 @@ main(int argc, char *argv[])
 	}
 	memset(&p, 0, sizeof(p));
 	if ((p.cmd = cmd_lookup(argc, argv, &nwords)) == NULL) {
+		/* a group alone ("jbctl net"): its commands */
+		for (nwords = argc < CMD_MAXWORDS ? argc : CMD_MAXWORDS - 1;
+		    nwords > 0; nwords--)
+			if (usage_group(NULL, nwords, argv) > 0)
+				break;
+		if (nwords > 0 && nwords < argc &&
+		    (strcmp(argv[nwords], "--help") == 0 ||
+		    strcmp(argv[nwords], "-h") == 0)) {
+			(void)usage_group(stdout, nwords, argv);
+			exit(0);
+		}
+		if (nwords > 0 && nwords == argc)
+			fprintf(stderr, "jbctl: \"%s\" is a group of commands; "
+			    "give one\n\n", words_join(nwords, argv));
+		else if (nwords > 0)
+			fprintf(stderr, "jbctl: unknown command \"%s\"\n\n",
+			    words_join(nwords + 1, argv));
+		if (nwords > 0) {
+			(void)usage_group(stderr, nwords, argv);
+			exit(2);
+		}
 		fprintf(stderr, "jbctl: unknown command \"%s\"\n\n", argv[0]);
 		usage_all(stderr);
 		exit(2);
@@ -486,11 +550,17 @@ main(int argc, char *argv[])
 	case CMD_HELP:
 		if (p.nargs == 0)
 			usage_all(stdout);
-		else if ((c = cmd_lookup(p.nargs, p.args, &nwords)) == NULL ||
-		    nwords != p.nargs)
-			die("help: unknown command \"%s\"", p.args[0]);
-		else
+		else if ((c = cmd_lookup(p.nargs, p.args, &nwords)) != NULL &&
+		    nwords == p.nargs) {
 			usage_cmd(stdout, c);
+			/* a command that also starts others ("mount ls") */
+			if (usage_group(NULL, p.nargs, p.args) > 0) {
+				fputc('\n', stdout);
+				(void)usage_group(stdout, p.nargs, p.args);
+			}
+		} else if (usage_group(stdout, p.nargs, p.args) == 0)
+			die("help: unknown command \"%s\"; 'jbctl help' lists "
+			    "them", words_join(p.nargs, p.args));
 		break;
 	case CMD_STATUS:
 		ctl_connect(&ibuf);

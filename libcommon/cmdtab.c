@@ -220,7 +220,10 @@ const struct cmd cmdtab[] = {
 	  .opts = { { .lname = "alias", .argname = "ALIAS",
 	      .help = "import under ALIAS instead of this repo's base.alias" },
 	    { .lname = "keep", .argname = "FILE", .is_path = 1,
-	      .help = "also keep the image tarball as FILE" } },
+	      .help = "also keep the image tarball as FILE" },
+	    { .lname = "agent", .argname = "AGENT",
+	      .help = "build the image agents.AGENT's containers start "
+	      "from: base.packages and the agent's packages" } },
 	  .help = "build the base image from Debian packages with mmdebstrap "
 	  "(bash, curl, git, iproute2, less, openssh-client, procps, sudo, "
 	  "tmux, ca-certificates, the dev user, and base.packages) and "
@@ -472,6 +475,19 @@ cmd_lookup(int argc, char *const argv[], int *nwords)
 	if (nwords != NULL)
 		*nwords = bestw;
 	return best;
+}
+
+int
+cmd_in_group(const struct cmd *c, int argc, char *const argv[])
+{
+	int	w;
+
+	if (argc < 1 || argc >= CMD_MAXWORDS)
+		return 0;
+	for (w = 0; w < argc; w++)
+		if (c->words[w] == NULL || strcmp(argv[w], c->words[w]) != 0)
+			return 0;
+	return c->words[argc] != NULL;
 }
 
 /* is v one of the '|'-separated choices, exactly? */

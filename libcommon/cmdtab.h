@@ -13,8 +13,9 @@
 
 /*
  * The one table of public commands.  jbctl parses and prints help from
- * it, the parent dispatches from it, and the SSH policy will be decided
- * from its classification.  A leaf without a classification is a bug
+ * it and the parent dispatches from it.  What SSH admits is not read
+ * from the classification: sshpolicy.c sorts every command in a switch
+ * of its own.  A leaf without a classification is a bug
  * (regress/unit/t_cmdtab.c) and is refused at run time.
  */
 
@@ -143,6 +144,11 @@ extern const int	cmdtab_len;
 
 /* longest match of argv's leading words; *nwords gets how many matched */
 const struct cmd	*cmd_lookup(int argc, char *const argv[], int *nwords);
+/*
+ * 1 when argv[0..argc-1] are the first words of c and c has more: c is
+ * a command of the group they name ("net", "net egress", "git").
+ */
+int	cmd_in_group(const struct cmd *c, int argc, char *const argv[]);
 const struct cmd	*cmd_find(enum cmd_id);
 int	cmd_choice_ok(const char *, const char *);
 const char		*cmd_class_name(enum cmd_class);

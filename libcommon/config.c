@@ -136,6 +136,8 @@ static const struct yt_field network_fields[] = {
 	  .off = offsetof(struct jb_conf, subnet),
 	  .size = sizeof(((struct jb_conf *)NULL)->subnet),
 	  .valid = valid_subnet },
+	{ .key = "trust_host_cas", .type = YT_BOOL,
+	  .off = offsetof(struct jb_conf, trust_host_cas) },
 	{ .key = "gateway_ports", .type = YT_CUSTOM, .fn = gw_port_list },
 	{ .key = NULL }
 };

@@ -84,6 +84,8 @@ struct jb_conf {
 	int	resolver_nprivate;
 	/* network.subnet: the bridge's, A.B.C.D/N with host bits clear */
 	char	subnet[20];
+	/* network.trust_host_cas: the host's local CAs go into containers */
+	int	trust_host_cas;
 	/*
 	 * network.gateway_ports: a strict container's TCP to these ports
 	 * goes through jb-egress unless an address entry admits it

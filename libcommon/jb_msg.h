@@ -449,7 +449,7 @@ struct jb_mount_checked {
 	char		realpath[PATH_MAX];
 	int32_t		is_dir;
 	uint64_t	dev, ino;
-	char		warning[JB_MSG_TEXT_MAX]; /* "" or the file warning */
+	char		warning[JB_ERR_TEXT_MAX]; /* "" or the file warning */
 };
 
 /* after the attach: is what the container got what was checked? */
@@ -619,11 +619,14 @@ struct jb_netd_ctr {
 	char		repo[48];
 	/*
 	 * per entry, NUL-separated, where it comes from: "" the
-	 * config's egress_allow, else the enabled agent whose egress_allow
-	 * it is (origin agent:<name>); all zero: every entry the config's
+	 * config's egress_allow, JB_EGRESS_FROM_GITHUB github.enabled's,
+	 * else the enabled agent whose egress_allow it is (origin
+	 * agent:<name>); all zero: every entry the config's
 	 */
 	char		agents[JB_ARGV_MAX];
 };
+/* an entry a feature of the config adds: never an agent's name */
+#define JB_EGRESS_FROM_GITHUB	":github"
 
 /* strict, or loose until deadline (0: no revert), for a known container */
 struct jb_netd_mode {

@@ -23,6 +23,7 @@
 #include "repoconf_agents.h"
 #include "repoconf_autostart.h"
 #include "repoconf_compat.h"
+#include "repoconf_github.h"
 #include "yamltree.h"
 
 #define RC_OFF(f)	offsetof(struct repoconf, f)
@@ -36,7 +37,6 @@ static int	valid_target(const char *, char *, size_t);
 static int	valid_network(const char *, char *, size_t);
 static int	valid_memory(const char *, char *, size_t);
 static int	valid_clone_from(const char *, char *, size_t);
-static int	valid_token(const char *, char *, size_t);
 static int	valid_alias(const char *, char *, size_t);
 static int	rc_tribool(struct yt_ctx *, const struct yt_node *, void *);
 static int	rc_packages(struct yt_ctx *, const struct yt_node *, void *);
@@ -47,8 +47,6 @@ static int	rc_ports(struct yt_ctx *, const struct yt_node *, void *);
 static int	valid_port_name(const char *, char *, size_t);
 static int	valid_proto(const char *, char *, size_t);
 static int	valid_ipv4(const char *, char *, size_t);
-static int	rc_refuse_github(struct yt_ctx *, const struct yt_node *,
-		    void *);
 static int	rc_refuse_prefix(struct yt_ctx *, const struct yt_node *,
 		    void *);
 
@@ -176,13 +174,6 @@ static const struct yt_field mount_revert_fields[] = {
 	{ .key = NULL }
 };
 
-static const struct yt_field github_fields[] = {
-	{ .key = "token", .type = YT_STRING, .off = RC_OFF(github_token),
-	  .size = RC_SIZE(github_token), .flags = YT_NULL_OK,
-	  .valid = valid_token },
-	{ .key = NULL }
-};
-
 static const struct yt_field gpg_fields[] = {
 	{ .key = "enabled", .type = YT_CUSTOM, .off = RC_OFF(gpg_enabled),
 	  .fn = rc_tribool },
@@ -228,8 +219,8 @@ static const struct yt_field base_fields[] = {
 };
 
 /*
- * The global and repo files.  github is known, to say where it belongs;
- * its offset hands the host-local path to the refusal.
+ * The global and repo files.  github is taken in global.yaml only, and
+ * known in the repo file to say where it belongs (repoconf_github.c).
  */
 static const struct yt_field shared_fields[] = {
 	{ .key = "container_prefix", .type = YT_STRING,
@@ -251,8 +242,7 @@ static const struct yt_field shared_fields[] = {
 	{ .key = "loose_auto_revert", .type = YT_MAP, .sub = loose_fields },
 	{ .key = "mount_auto_revert", .type = YT_MAP,
 	  .sub = mount_revert_fields },
-	{ .key = "github", .type = YT_CUSTOM, .off = RC_OFF(paths.local),
-	  .fn = rc_refuse_github },
+	{ .key = "github", .type = YT_CUSTOM, .off = 0, .fn = rc_github },
 	{ .key = "base", .type = YT_MAP, .sub = base_fields },
 	{ .key = "gpg", .type = YT_MAP, .sub = gpg_fields },
 	{ .key = "ssh", .type = YT_MAP, .sub = ssh_fields },
@@ -309,7 +299,7 @@ static const struct yt_field local_fields[] = {
 	{ .key = "loose_auto_revert", .type = YT_MAP, .sub = loose_fields },
 	{ .key = "mount_auto_revert", .type = YT_MAP,
 	  .sub = mount_revert_fields },
-	{ .key = "github", .type = YT_MAP, .sub = github_fields },
+	{ .key = "github", .type = YT_CUSTOM, .off = 0, .fn = rc_github_local },
 	{ .key = "base", .type = YT_MAP, .sub = base_fields },
 	{ .key = "gpg", .type = YT_MAP, .sub = gpg_fields },
 	{ .key = "ssh", .type = YT_MAP, .sub = ssh_fields },
@@ -409,7 +399,8 @@ const char repoconf_template[] =
     "#      network: loose\n"
     "#      mounts: [aws]\n"
     "#\n"
-    "# Coding agents (presets: claude, codex, gemini, aider, opencode);\n"
+    "# Coding agents (presets: claude, codex, gemini, aider, opencode,\n"
+    "# grok);\n"
     "# jbctl new NAME --agent A runs one.  shared: state kept under the\n"
     "# suite's shared directory, read-write in the repo's containers.\n"
     "#agents:\n"
@@ -422,8 +413,9 @@ const char repoconf_template[] =
     "#      - {subpath: myagent-json/a.json, path: ~/.myagent.json, "
     "type: file, seed: \"{}\"}\n"
     "#\n"
-    "# github.token is refused here: it belongs in the host-local file\n"
-    "# named above, mode 0600.\n";
+    "# github is refused here: github.token belongs in the host-local\n"
+    "# file named above (mode 0600), github.enabled there or in\n"
+    "# global.yaml.\n";
 
 static int
 why(char *buf, size_t len, const char *msg)
@@ -524,20 +516,6 @@ valid_memory(const char *s, char *w, size_t wlen)
 }
 
 /* it ends up in a shell profile: nothing a shell would interpret */
-static int
-valid_token(const char *s, char *w, size_t wlen)
-{
-	size_t	i;
-
-	for (i = 0; s[i] != '\0'; i++)
-		if (!is_alnum(s[i]) && s[i] != '_')
-			break;
-	if (i == 0 || s[i] != '\0')
-		return why(w, wlen, "not a GitHub token (letters, digits and _ "
-		    "only)");
-	return 0;
-}
-
 static int
 valid_alias(const char *s, char *w, size_t wlen)
 {
@@ -991,16 +969,6 @@ rc_ports(struct yt_ctx *ctx, const struct yt_node *n, void *dst)
 }
 
 static int
-rc_refuse_github(struct yt_ctx *ctx, const struct yt_node *n, void *dst)
-{
-	const char	*local = dst;
-
-	return yt_error(ctx, n, "not allowed in this file: github.token "
-	    "belongs in the host-local file %s (mode 0600)",
-	    *local != '\0' ? local : RC_LOCAL_PATTERN);
-}
-
-static int
 rc_refuse_prefix(struct yt_ctx *ctx, const struct yt_node *n, void *dst)
 {
 	return yt_error(ctx, n, "not allowed in the host-local file, which "
@@ -1017,6 +985,7 @@ repoconf_init(struct repoconf *c)
 	c->mount_auto_revert.enabled = RC_UNSET;
 	c->gpg_enabled = RC_UNSET;
 	c->ssh_enabled = RC_UNSET;
+	c->github_enabled = RC_UNSET;
 }
 
 void
@@ -1150,9 +1119,12 @@ rc_apply_tree(enum repoconf_layer layer, const char *name,
 		rc = yt_error(&ctx, k, "both claude and agents.claude are set: "
 		    "keep agents.claude (claude is the original's older "
 		    "spelling)");
-	} else
+	} else {
+		tmp->applying = layer;
 		rc = yt_apply(&ctx, root, layer == RC_LAYER_LOCAL ? local_fields :
-	    shared_fields, tmp);
+		    shared_fields, tmp);
+		tmp->applying = RC_LAYER_GLOBAL;
+	}
 	if (rc == 0) {
 		repoconf_free(conf);
 		*conf = *tmp;
@@ -1211,7 +1183,7 @@ repoconf_check_mode(const char *path, char *warn, size_t warnlen)
 	if (stat(path, &st) == -1 || (st.st_mode & 077) == 0)
 		return NULL;
 	(void)snprintf(warn, warnlen, "%s is open to group/other (mode %04o) "
-	    "and may hold github.token: run chmod 600 %s", path,
+	    "and may hold a GitHub token: run chmod 600 %s", path,
 	    (unsigned int)(st.st_mode & 07777), path);
 	return warn;
 }
@@ -1229,7 +1201,8 @@ repoconf_load_layer(enum repoconf_layer layer, const char *path,
 		return -1;
 	/* looked at before applying, so that success is all we touch */
 	warn[0] = '\0';
-	if (layer == RC_LAYER_LOCAL && root != NULL)
+	if ((layer == RC_LAYER_LOCAL && root != NULL) ||
+	    (layer == RC_LAYER_GLOBAL && rc_github_holds_tokens(root)))
 		(void)repoconf_check_mode(path, warn, sizeof(warn));
 	rc = rc_apply_tree(layer, path, root, conf, err, errlen);
 	yt_free(root);
@@ -1389,7 +1362,9 @@ repoconf_finish(struct repoconf *c, const char *repo_root, uid_t uid,
 		c->gpg_enabled = 0;
 	if (c->ssh_enabled == RC_UNSET)
 		c->ssh_enabled = 0;
+	rc_github_finish(c);
 	/* one image for every repo, unless this one wants packages of its own */
+	c->base_alias_auto = c->base_alias[0] == '\0';
 	if (c->base_alias[0] == '\0' && c->base_packages[0] != '\0')
 		(void)snprintf(c->base_alias, sizeof(c->base_alias), "%s-base",
 		    c->container_prefix);
@@ -1513,6 +1488,7 @@ repoconf_load(const char *repo_root, const char *home, const char *xdg,
 	struct repoconf		*tmp = NULL;
 	struct yt_node		*groot = NULL, *rroot = NULL;
 	char			 prefix[NAME_PREFIX_MAX + 1], scratch[RC_ERR_MAX];
+	char			 gwarn[2 * PATH_MAX + 128];
 	int			 rc = -1;
 
 	if (repoconf_paths(repo_root, home, xdg, NULL, &paths, err,
@@ -1536,6 +1512,10 @@ repoconf_load(const char *repo_root, const char *home, const char *xdg,
 	    rc_apply_tree(RC_LAYER_REPO, paths.repo, rroot, tmp, err,
 	    errlen) == -1)
 		goto out;
+	/* the legacy map keeps tokens in global.yaml: warned as a token file */
+	if (rc_github_holds_tokens(groot) && repoconf_check_mode(paths.global,
+	    gwarn, sizeof(gwarn)) != NULL)
+		(void)strlcpy(tmp->warning, gwarn, sizeof(tmp->warning));
 	if (rc_prefix(tmp, repo_root, prefix, sizeof(prefix), err,
 	    errlen) == -1 ||
 	    repoconf_paths(repo_root, home, xdg, prefix, &tmp->paths, err,
@@ -1728,8 +1708,7 @@ repoconf_dump(const struct repoconf *c, FILE *fp)
 	}
 	put_revert(fp, "loose_auto_revert", &c->loose_auto_revert, all);
 	put_revert(fp, "mount_auto_revert", &c->mount_auto_revert, all);
-	if (c->github_token[0] != '\0')
-		(void)fputs("github:\n  token: \"<set>\"\n", fp);
+	rc_github_dump(c, all, fp);
 	if (c->base_alias[0] != '\0' || c->base_packages[0] != '\0')
 		(void)fputs("base:\n", fp);
 	if (c->base_alias[0] != '\0')

@@ -19,7 +19,8 @@
  * applied in that order: later files win.  A scalar set to null falls
  * back to the built-in default; a list is appended to and [] empties it;
  * a mapping merges key by key (container.env: NAME: null drops NAME).
- * github.token is accepted only in the host-local file, container_prefix
+ * github.token is accepted only in the host-local file, github.enabled
+ * there and in global.yaml (repoconf_github.h), container_prefix
  * everywhere but there (the file is named after it).
  *
  * A struct holding one or more layers but not yet finished marks what no
@@ -131,6 +132,13 @@ struct rc_portlist {
 	size_t		 n;
 };
 
+/* one github.api_tokens entry (repoconf_github.c) */
+#define RC_GH_TOKENS_MAX	32
+struct rc_ghtoken {
+	char	prefix[NAME_PREFIX_MAX + 1];
+	char	token[RC_TOKEN_MAX + 1];
+};
+
 struct rc_revert {
 	int	enabled;		/* RC_UNSET, 0, 1 */
 	int64_t	after;			/* seconds, 0 < after <= 24h */
@@ -138,7 +146,7 @@ struct rc_revert {
 
 /*
  * --- agents.<name>: coding agent presets (repoconf_agents.c) ---
- * Built-in presets (claude, codex, gemini, aider, opencode) lie under
+ * Built-in presets (claude, codex, gemini, aider, opencode, grok) lie under
  * the layers: repoconf_finish() fills every key no layer set, and puts a
  * preset's egress_allow and shared entries first unless a layer reset
  * that list with null or [].  Fixed arrays, so that a copy is a memcpy.
@@ -151,12 +159,15 @@ struct rc_revert {
 #define RC_AGENT_ENV_MAX	16
 #define RC_AGENT_ENVNAME_MAX	63
 #define RC_AGENT_ENVVAL_MAX	511
+#define RC_AGENT_PACKAGES_MAX	255	/* packages, space-separated */
 
 struct rc_agent_shared {
 	char	subpath[128];	/* under the suite's shared dir */
 	char	path[256];	/* in the container: absolute or ~/... */
-	char	type[8];	/* dir | file */
+	char	type[8];	/* dir | file | link */
 	char	seed[256];	/* a new file's content; "" none */
+	/* type link: where path's symlink points (a dir entry's file) */
+	char	target[256];
 };
 
 struct rc_agent {
@@ -169,6 +180,9 @@ struct rc_agent {
 	char	install_check[RC_AGENT_CMD_MAX + 1];
 	char	update[RC_AGENT_CMD_MAX + 1];
 	char	install_network[8];	/* strict | loose */
+	/* Debian packages its image needs, space-separated */
+	char	packages[RC_AGENT_PACKAGES_MAX + 1];
+	int	packages_reset;		/* a layer set null or [] */
 	struct rc_agent_shared shared[RC_AGENT_SHARED_MAX];
 	int	nshared;
 	int	shared_reset;		/* a layer set null or [] */
@@ -189,6 +203,17 @@ struct repoconf;
 const struct rc_agent *repoconf_agent(const struct repoconf *,
 	    const char *name);
 /* 0 when jbctl new can run the enabled agent a; -1 and why (no command) */
+/*
+ * The image for the agents idx[0..n) of c: c's own when they need no
+ * package beyond base.packages or base.alias names the image; else the
+ * image of base.packages and their packages, shared by every repo that
+ * needs the same set: alias jailbee-base-<12 hex digits of the sorted
+ * set's SHA-256>.  alias gets the alias, pkgs the packages to build it
+ * with; returns 1 when the agents' image is not c's own, -1 when its
+ * packages do not fit in plen.
+ */
+int	repoconf_agent_image(const struct repoconf *c, const size_t *idx,
+	    size_t n, char *alias, size_t alen, char *pkgs, size_t plen);
 int	repoconf_agent_runnable(const struct rc_agent *, char *err,
 	    size_t errlen);
 /* --- end of agents --- */
@@ -248,6 +273,7 @@ struct repoconf {
 	char			repo_root[PATH_MAX];
 	int			effective;	/* repoconf_finish() ran */
 	char			warning[RC_ERR_MAX];	/* "" or one line */
+	enum repoconf_layer	applying;	/* while a layer is parsed */
 
 	char			container_prefix[NAME_PREFIX_MAX + 1];
 	int			container_uid;	/* 1 .. RC_UID_MAX */
@@ -264,10 +290,16 @@ struct repoconf {
 	int			autofetch;	/* new.autofetch */
 	struct rc_revert	loose_auto_revert;
 	struct rc_revert	mount_auto_revert;
-	char			github_token[RC_TOKEN_MAX + 1];
+	char			github_token[RC_TOKEN_MAX + 1];	/* in force */
+	int			github_enabled;	/* github.enabled */
+	int			github_token_legacy; /* from api_tokens */
+	/* global.yaml's github.api_tokens: the original's legacy map */
+	struct rc_ghtoken	github_api_tokens[RC_GH_TOKENS_MAX];
+	int			ngithub_api_tokens;
 	int			gpg_enabled;	/* gpg.enabled */
 	int			ssh_enabled;	/* ssh.enabled */
 	char			base_alias[RC_ALIAS_MAX + 1];
+	int			base_alias_auto; /* not set by a layer */
 	/* Debian packages the image adds, space-separated */
 	char			base_packages[RC_PACKAGES_MAX + 1];
 	struct rc_agentlist	agents;		/* agents.<name>, claude */

@@ -13,7 +13,8 @@
  * original's agent presets, layered as every other key (a scalar of a
  * later layer wins, null gives the default back; egress_allow and
  * shared are appended to, [] empties them; env merges name by name), and
- * the built-in presets under all layers, key by key.
+ * the built-in presets under all layers, key by key.  packages (Debian
+ * packages the agent's image needs) is appended to as egress_allow is.
  *
  * An enabled agent (enabled: true, or jbctl new --agent) is installed
  * and launched by jbctl new and start (jailbeed/agent_run.c), its
@@ -25,6 +26,7 @@
  * for a type: file entry.
  */
 
+#include <sha2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,15 +39,25 @@
 
 /*
  * The built-in presets.  The npm-based installs need the npm registry,
- * hence install_network: loose.  shared entries live under the suite's
- * shared dir, one subpath per agent.
+ * hence install_network: loose, and Debian's nodejs and npm in the image
+ * (packages); npm installs into ~/.local, the dev user's own prefix,
+ * whose bin is on the agent's PATH (agent_run.c).  shared entries live
+ * under the suite's shared dir, one subpath per agent; claude keeps
+ * ~/.claude.json in a mounted directory and reaches it by a symlink, as
+ * a bind-mounted single file pins an inode the tool replaces.
  */
+#define NPM_I(pkg)	"npm install -g --prefix \"$HOME/.local\" " pkg
+#define NPM_U(pkg)	"npm install -g --prefix \"$HOME/.local\" " pkg \
+			"@latest"
+#define NPM_PKGS	"nodejs npm"
+
 struct preset {
 	const char	*name;
 	const char	*command;
 	const char	*install;
 	const char	*install_check;
 	const char	*update;
+	const char	*packages;
 	const char	*egress[8];
 	struct {
 		const char	*subpath, *path, *type, *seed;
@@ -54,23 +66,23 @@ struct preset {
 
 static const struct preset presets[] = {
 	{ "claude", "claude",
-	  "npm install -g @anthropic-ai/claude-code", "command -v claude",
-	  "npm update -g @anthropic-ai/claude-code",
+	  NPM_I("@anthropic-ai/claude-code"), "command -v claude",
+	  NPM_U("@anthropic-ai/claude-code"), NPM_PKGS,
 	  { "api.anthropic.com:443", "statsig.anthropic.com:443",
 	    "claude.ai:443", "console.anthropic.com:443", NULL },
 	  { { "claude", "~/.claude", "dir", NULL },
-	    { "claude-json/.claude.json", "~/.claude.json", "file", "{}" },
-	    { NULL, NULL, NULL, NULL } } },
+	    { "claude-json", "~/.claude-json", "dir", NULL },
+	    { "claude-json/.claude.json", "~/.claude.json", "link", "{}" } } },
 	{ "codex", "codex",
-	  "npm install -g @openai/codex", "command -v codex",
-	  "npm update -g @openai/codex",
+	  NPM_I("@openai/codex"), "command -v codex",
+	  NPM_U("@openai/codex"), NPM_PKGS,
 	  { "api.openai.com:443", "auth.openai.com:443", "chatgpt.com:443",
 	    NULL },
 	  { { "codex", "~/.codex", "dir", NULL },
 	    { NULL, NULL, NULL, NULL } } },
 	{ "gemini", "gemini",
-	  "npm install -g @google/gemini-cli", "command -v gemini",
-	  "npm update -g @google/gemini-cli",
+	  NPM_I("@google/gemini-cli"), "command -v gemini",
+	  NPM_U("@google/gemini-cli"), NPM_PKGS,
 	  { "generativelanguage.googleapis.com:443",
 	    "cloudcode-pa.googleapis.com:443", "oauth2.googleapis.com:443",
 	    "accounts.google.com:443", NULL },
@@ -80,17 +92,23 @@ static const struct preset presets[] = {
 	  "python3 -m pip install --user --break-system-packages aider-chat",
 	  "command -v aider",
 	  "python3 -m pip install --user --break-system-packages --upgrade "
-	  "aider-chat",
+	  "aider-chat", "python3-pip",
 	  { "api.openai.com:443", "api.anthropic.com:443", "openrouter.ai:443",
 	    NULL },
 	  { { "aider", "~/.aider", "dir", NULL },
 	    { NULL, NULL, NULL, NULL } } },
 	{ "opencode", "opencode",
-	  "npm install -g opencode-ai", "command -v opencode",
-	  "npm update -g opencode-ai",
+	  NPM_I("opencode-ai"), "command -v opencode",
+	  NPM_U("opencode-ai"), NPM_PKGS,
 	  { "opencode.ai:443", "models.dev:443", "api.anthropic.com:443",
 	    "api.openai.com:443", NULL },
 	  { { "opencode", "~/.local/share/opencode", "dir", NULL },
+	    { NULL, NULL, NULL, NULL } } },
+	{ "grok", "grok",
+	  NPM_I("@vibe-kit/grok-cli"), "command -v grok",
+	  NPM_U("@vibe-kit/grok-cli"), NPM_PKGS,
+	  { "api.x.ai:443", NULL },
+	  { { "grok", "~/.grok", "dir", NULL },
 	    { NULL, NULL, NULL, NULL } } },
 };
 
@@ -99,6 +117,7 @@ static int	ag_network(const char *, char *, size_t);
 static int	ag_shared(struct yt_ctx *, const struct yt_node *, void *);
 static int	ag_egress(struct yt_ctx *, const struct yt_node *, void *);
 static int	ag_env(struct yt_ctx *, const struct yt_node *, void *);
+static int	ag_packages(struct yt_ctx *, const struct yt_node *, void *);
 static int	ag_subpath(const char *, char *, size_t);
 static int	ag_cpath(const char *, char *, size_t);
 static int	ag_type(const char *, char *, size_t);
@@ -124,6 +143,7 @@ static int	ag_type(const char *, char *, size_t);
 	  .flags = YT_NULL_OK, .valid = ag_network }, \
 	{ .key = "shared", .type = YT_CUSTOM, .fn = ag_shared }, \
 	{ .key = "egress_allow", .type = YT_CUSTOM, .fn = ag_egress }, \
+	{ .key = "packages", .type = YT_CUSTOM, .fn = ag_packages }, \
 	{ .key = "env", .type = YT_CUSTOM, .fn = ag_env }
 
 static const struct yt_field agent_fields[] = {
@@ -215,9 +235,10 @@ ag_cpath(const char *s, char *w, size_t wlen)
 static int
 ag_type(const char *s, char *w, size_t wlen)
 {
-	if (strcmp(s, "dir") == 0 || strcmp(s, "file") == 0)
+	if (strcmp(s, "dir") == 0 || strcmp(s, "file") == 0 ||
+	    strcmp(s, "link") == 0)
 		return 0;
-	return why(w, wlen, "must be dir or file");
+	return why(w, wlen, "must be dir, file or link");
 }
 
 static int
@@ -303,6 +324,73 @@ ag_egress(struct yt_ctx *ctx, const struct yt_node *n, void *dst)
 		else
 			(void)strlcpy(a->egress[a->negress++], it->str,
 			    sizeof(a->egress[0]));
+		yt_path_pop(ctx, saved);
+	}
+	return rc;
+}
+
+/* 1 when w is one of list's space-separated names */
+static int
+listed(const char *list, const char *w)
+{
+	size_t	l, n = strlen(w);
+
+	while (*list != '\0') {
+		l = strcspn(list, " ");
+		if (l == n && strncmp(list, w, n) == 0)
+			return 1;
+		list += l + (list[l] == ' ');
+	}
+	return 0;
+}
+
+/* w joins list (at most RC_AGENT_PACKAGES_MAX bytes) unless there: -1 full */
+static int
+add_package(char *list, const char *w)
+{
+	if (listed(list, w))
+		return 0;
+	if (strlen(list) + (list[0] != '\0') + strlen(w) >
+	    RC_AGENT_PACKAGES_MAX)
+		return -1;
+	if (list[0] != '\0')
+		(void)strlcat(list, " ", RC_AGENT_PACKAGES_MAX + 1);
+	(void)strlcat(list, w, RC_AGENT_PACKAGES_MAX + 1);
+	return 0;
+}
+
+/* packages: Debian names, appended to earlier layers'; null or [] empty */
+static int
+ag_packages(struct yt_ctx *ctx, const struct yt_node *n, void *dst)
+{
+	struct rc_agent	*a = dst;
+	size_t		 i, saved;
+	int		 rc = 0;
+
+	if (yt_is_null(n) || (n->kind == YT_SEQUENCE && n->nitems == 0)) {
+		a->packages[0] = '\0';
+		a->packages_reset = 1;
+		return 0;
+	}
+	if (n->kind != YT_SEQUENCE)
+		return yt_error(ctx, n, "expected a sequence of Debian package "
+		    "names, got %s", yt_describe(n));
+	for (i = 0; i < n->nitems && rc == 0; i++) {
+		const struct yt_node *it = n->items[i];
+
+		saved = yt_path_push_index(ctx, i);
+		if (it->kind != YT_SCALAR || it->sval == YT_SV_NULL ||
+		    it->sval == YT_SV_BOOL)
+			rc = yt_error(ctx, it, "expected a Debian package "
+			    "name, got %s", yt_describe(it));
+		else if (!repoconf_valid_package(it->str))
+			rc = yt_error(ctx, it, "\"%s\" is not a Debian package "
+			    "name (a-z, 0-9, +, -, ., from 2 to %d characters, "
+			    "starting with a letter or digit)", it->str,
+			    RC_PACKAGE_MAX);
+		else if (add_package(a->packages, it->str) == -1)
+			rc = yt_error(ctx, it, "more than %d bytes of packages",
+			    RC_AGENT_PACKAGES_MAX);
 		yt_path_pop(ctx, saved);
 	}
 	return rc;
@@ -446,7 +534,8 @@ agent_apply(struct yt_ctx *ctx, const struct yt_node *k,
 	if (v->kind != YT_MAPPING)
 		return yt_error(ctx, v, "expected a mapping {enabled, "
 		    "autostart, command, install, install_check, update, "
-		    "auto_update, install_network, shared, egress_allow, env}, "
+		    "auto_update, install_network, packages, shared, "
+		    "egress_allow, env}, "
 		    "got %s", yt_describe(v));
 	if ((a = agent_get(l, k->str)) == NULL)
 		return yt_error(ctx, k, "more than %d agents (or out of "
@@ -549,6 +638,70 @@ fill_egress(struct rc_agent *a, const struct preset *p, char *err,
 	return 0;
 }
 
+/* the preset's packages first, then the layers' own, each once */
+static int
+fill_packages(struct rc_agent *a, const struct preset *p, char *err,
+    size_t errlen)
+{
+	char		 out[RC_AGENT_PACKAGES_MAX + 1], w[RC_PACKAGE_MAX + 1];
+	const char	*lists[2], *s;
+	size_t		 l;
+	int		 i;
+
+	out[0] = '\0';
+	lists[0] = p->packages != NULL ? p->packages : "";
+	lists[1] = a->packages;
+	for (i = 0; i < 2; i++)
+		for (s = lists[i]; *s != '\0'; s += l + (s[l] == ' ')) {
+			l = strcspn(s, " ");
+			if (l == 0 || l >= sizeof(w))
+				continue;
+			memcpy(w, s, l);
+			w[l] = '\0';
+			if (add_package(out, w) == -1) {
+				(void)snprintf(err, errlen, "agents.%s."
+				    "packages: more than %d bytes with the "
+				    "preset's", a->name, RC_AGENT_PACKAGES_MAX);
+				return -1;
+			}
+		}
+	memcpy(a->packages, out, sizeof(out));
+	return 0;
+}
+
+/*
+ * A type: link entry is a file of one of the agent's shared directories,
+ * reached by a symlink at its path: its target is where that directory
+ * is mounted, and the rest of the subpath.
+ */
+static int
+link_target(struct rc_agent *a, size_t k, char *err, size_t errlen)
+{
+	struct rc_agent_shared	*e = &a->shared[k], *d;
+	size_t			 j, l;
+
+	for (j = 0; j < (size_t)a->nshared; j++) {
+		d = &a->shared[j];
+		l = strlen(d->subpath);
+		if (strcmp(d->type, "dir") != 0 ||
+		    strncmp(e->subpath, d->subpath, l) != 0 ||
+		    e->subpath[l] != '/')
+			continue;
+		if ((size_t)snprintf(e->target, sizeof(e->target), "%s/%s",
+		    d->path, e->subpath + l + 1) >= sizeof(e->target)) {
+			(void)snprintf(err, errlen, "agents.%s.shared[%zu]: "
+			    "%s/%s is too long", a->name, k, d->path,
+			    e->subpath + l + 1);
+			return -1;
+		}
+		return 0;
+	}
+	(void)snprintf(err, errlen, "agents.%s.shared[%zu]: type: link: %s "
+	    "lies in none of the agent's shared directories (type: dir); "
+	    "share the directory that holds it too", a->name, k, e->subpath);
+	return -1;
+}
+
 static int
 fill_shared(struct rc_agent *a, const struct preset *p, char *err,
     size_t errlen)
@@ -604,12 +757,15 @@ rc_agents_finish(struct rc_agentlist *l, char *err, size_t errlen)
 		    p->install_check);
 		fill(a->update, sizeof(a->update), p->update);
 		fill(a->install_network, sizeof(a->install_network), "loose");
+		if (!a->packages_reset && fill_packages(a, p, err, errlen) ==
+		    -1)
+			return -1;
 		if (!a->egress_reset && fill_egress(a, p, err, errlen) == -1)
 			return -1;
 		if (!a->shared_reset && fill_shared(a, p, err, errlen) == -1)
 			return -1;
 		/* a finished list is whole: read back, it must not grow */
-		a->egress_reset = a->shared_reset = 1;
+		a->egress_reset = a->shared_reset = a->packages_reset = 1;
 	}
 	for (i = 0; i < l->n; i++) {
 		a = &l->v[i];
@@ -627,12 +783,15 @@ rc_agents_finish(struct rc_agentlist *l, char *err, size_t errlen)
 			    a->shared[k].seed[0] != '\0') {
 				(void)snprintf(err, errlen, "agents.%s.shared"
 				    "[%zu].seed: only a file's first content "
-				    "(type: file); a directory starts empty",
-				    a->name, k);
+				    "(type: file or link); a directory starts "
+				    "empty", a->name, k);
 				return -1;
 			}
+			if (strcmp(a->shared[k].type, "link") == 0 &&
+			    link_target(a, k, err, errlen) == -1)
+				return -1;
 		}
-		a->egress_reset = a->shared_reset = 1;
+		a->egress_reset = a->shared_reset = a->packages_reset = 1;
 		if (a->enabled == 1 && repoconf_agent_runnable(a, err,
 		    errlen) == -1)
 			return -1;
@@ -649,6 +808,76 @@ repoconf_agent(const struct repoconf *c, const char *name)
 		if (strcmp(c->agents.v[i].name, name) == 0)
 			return &c->agents.v[i];
 	return NULL;
+}
+
+static int
+word_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int
+repoconf_agent_image(const struct repoconf *c, const size_t *idx, size_t n,
+    char *alias, size_t alen, char *pkgs, size_t plen)
+{
+	char		 all[RC_PACKAGES_MAX + RC_AGENTS_MAX *
+			    (RC_AGENT_PACKAGES_MAX + 1) + 2];
+	char		 w[RC_PACKAGE_MAX + 1], *words[512], *p;
+	const char	*s;
+	uint8_t		 d[SHA256_DIGEST_LENGTH];
+	SHA2_CTX	 ctx;
+	size_t		 i, l, nw = 0, o = 0;
+	int		 more = 0;
+
+	(void)strlcpy(alias, c->base_alias, alen);
+	(void)strlcpy(pkgs, c->base_packages, plen);
+	if (!c->base_alias_auto)
+		return 0;
+	(void)strlcpy(all, c->base_packages, sizeof(all));
+	for (i = 0; i < n; i++)
+		for (s = c->agents.v[idx[i]].packages; *s != '\0';
+		    s += l + (s[l] == ' ')) {
+			l = strcspn(s, " ");
+			if (l == 0 || l >= sizeof(w))
+				continue;
+			memcpy(w, s, l);
+			w[l] = '\0';
+			if (listed(all, w))
+				continue;
+			if (all[0] != '\0')
+				(void)strlcat(all, " ", sizeof(all));
+			(void)strlcat(all, w, sizeof(all));
+			more = 1;
+		}
+	if (!more)
+		return 0;
+	if (strlen(all) >= plen)
+		return -1;
+	/* the set, not its order, names the image */
+	for (p = all; *p != '\0' && nw < sizeof(words) / sizeof(words[0]);
+	    ) {
+		words[nw++] = p;
+		p += strcspn(p, " ");
+		if (*p == ' ')
+			*p++ = '\0';
+	}
+	qsort(words, nw, sizeof(words[0]), word_cmp);
+	pkgs[0] = '\0';
+	SHA256Init(&ctx);
+	for (i = 0; i < nw; i++) {
+		if (i > 0) {
+			(void)strlcat(pkgs, " ", plen);
+			SHA256Update(&ctx, (const uint8_t *)" ", 1);
+		}
+		(void)strlcat(pkgs, words[i], plen);
+		SHA256Update(&ctx, (const uint8_t *)words[i],
+		    strlen(words[i]));
+	}
+	SHA256Final(d, &ctx);
+	o = (size_t)snprintf(alias, alen, "jailbee-base-");
+	for (i = 0; i < 6 && o + 2 < alen; i++, o += 2)
+		(void)snprintf(alias + o, alen - o, "%02x", d[i]);
+	return 1;
 }
 
 int
@@ -678,6 +907,22 @@ put_bool(FILE *fp, const char *key, int v)
 		(void)fprintf(fp, "    %s: %s\n", key, v ? "true" : "false");
 }
 
+/* packages as a flow sequence: the names need no quoting */
+static void
+put_packages(FILE *fp, const char *list)
+{
+	size_t	l;
+	int	first = 1;
+
+	(void)fputs("    packages: [", fp);
+	for (; *list != '\0'; list += l + (list[l] == ' ')) {
+		l = strcspn(list, " ");
+		(void)fprintf(fp, "%s%.*s", first ? "" : ", ", (int)l, list);
+		first = 0;
+	}
+	(void)fputs("]\n", fp);
+}
+
 static void
 dump_one(const struct rc_agent *a, int all, FILE *fp)
 {
@@ -688,7 +933,7 @@ dump_one(const struct rc_agent *a, int all, FILE *fp)
 	    a->auto_update == RC_UNSET && a->command[0] == '\0' &&
 	    a->install[0] == '\0' && a->install_check[0] == '\0' &&
 	    a->update[0] == '\0' && a->install_network[0] == '\0' &&
-	    !a->shared_reset && a->nshared == 0 && !a->egress_reset &&
+	    !a->packages_reset && a->packages[0] == '\0' && !a->shared_reset && a->nshared == 0 && !a->egress_reset &&
 	    a->negress == 0 && a->nenv == 0) {
 		(void)fprintf(fp, "  %s: {}\n", a->name);
 		return;
@@ -707,6 +952,8 @@ dump_one(const struct rc_agent *a, int all, FILE *fp)
 		put_kv(fp, "update", a->update);
 	if (a->install_network[0] != '\0')
 		put_kv(fp, "install_network", a->install_network);
+	if (all || a->packages_reset || a->packages[0] != '\0')
+		put_packages(fp, a->packages);
 	if (all || a->shared_reset || a->nshared > 0)
 		(void)fprintf(fp, "    shared:%s\n", a->nshared == 0 ? " []" :
 		    "");

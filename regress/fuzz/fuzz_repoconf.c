@@ -79,8 +79,18 @@ check_agents(const struct repoconf *c)
 		    !tribool(a->auto_update) ||
 		    a->negress < 0 || a->negress > RC_AGENT_EGRESS_MAX ||
 		    a->nshared < 0 || a->nshared > RC_AGENT_SHARED_MAX ||
-		    a->nenv < 0 || a->nenv > RC_AGENT_ENV_MAX)
+		    a->nenv < 0 || a->nenv > RC_AGENT_ENV_MAX ||
+		    !terminated(a->packages, sizeof(a->packages)))
 			abort();
+		/* packages: Debian names, one space apart */
+		if (a->packages[0] != '\0') {
+			char	w[RC_AGENT_PACKAGES_MAX + 1], *p, *q;
+
+			memcpy(w, a->packages, sizeof(w));
+			for (p = w; (q = strsep(&p, " ")) != NULL; )
+				if (!repoconf_valid_package(q))
+					abort();
+		}
 		/* an enabled agent runs: it has a command */
 		if (eff && a->enabled == 1 && a->command[0] == '\0')
 			abort();
@@ -93,7 +103,13 @@ check_agents(const struct repoconf *c)
 			    !terminated(a->shared[j].seed,
 			    sizeof(a->shared[j].seed)) ||
 			    (eff && strcmp(a->shared[j].type, "dir") != 0 &&
-			    strcmp(a->shared[j].type, "file") != 0) ||
+			    strcmp(a->shared[j].type, "file") != 0 &&
+			    strcmp(a->shared[j].type, "link") != 0) ||
+			    /* a link points into a directory of the agent's */
+			    (eff && strcmp(a->shared[j].type, "link") == 0 &&
+			    (!terminated(a->shared[j].target,
+			    sizeof(a->shared[j].target)) ||
+			    a->shared[j].target[0] == '\0')) ||
 			    (eff && strcmp(a->shared[j].type, "dir") == 0 &&
 			    a->shared[j].seed[0] != '\0') ||
 			    (strstr(a->shared[j].subpath, "..") != NULL &&
@@ -170,7 +186,15 @@ check(const struct repoconf *c, enum repoconf_layer layer)
 		abort();
 	if (layer == RC_LAYER_LOCAL && !eff && c->container_prefix[0] != '\0')
 		abort();
-	if (layer != RC_LAYER_LOCAL && c->github_token[0] != '\0')
+	/* a token outside the host-local file only from the legacy map */
+	if (layer != RC_LAYER_LOCAL && c->github_token[0] != '\0' &&
+	    !(eff && c->github_token_legacy))
+		abort();
+	if (layer == RC_LAYER_REPO && (c->ngithub_api_tokens != 0 ||
+	    c->github_enabled != (eff ? 0 : RC_UNSET)))
+		abort();
+	if (c->ngithub_api_tokens < 0 ||
+	    c->ngithub_api_tokens > RC_GH_TOKENS_MAX)
 		abort();
 	if (c->container_uid < 0 || c->container_uid > RC_UID_MAX ||
 	    c->container_gid < 0 || c->container_gid > RC_UID_MAX ||
@@ -308,10 +332,11 @@ fuzz_layer(enum repoconf_layer layer, const uint8_t *data, size_t len)
 		check(c, layer);
 	}
 
+	/* tokens print as "<set>", which reads back as no token */
 	s = dump(c);
-	if (c->github_token[0] == '\0')
+	if (c->github_token[0] == '\0' && c->ngithub_api_tokens == 0)
 		roundtrip(layer, s, 0);
-	else if (strstr(s, "  token: \"<set>\"\n") == NULL)
+	else if (strstr(s, "\"<set>\"") == NULL)
 		abort();
 	free(s);
 
@@ -320,8 +345,10 @@ fuzz_layer(enum repoconf_layer layer, const uint8_t *data, size_t len)
 	    sizeof(err)) == -1)
 		abort();
 	check(c, layer);
+	/* github is the host's: a print holding it is no repo file */
 	s = dump(c);
-	if (c->github_token[0] == '\0')
+	if (c->github_token[0] == '\0' && c->ngithub_api_tokens == 0 &&
+	    c->github_enabled != 1)
 		roundtrip(RC_LAYER_REPO, s, 1);
 	free(s);
 	repoconf_free(c);

@@ -19,6 +19,10 @@
 # container as the dev user: install_check, install when it fails, the
 # command in a window of the tmux session autostart, which jbctl tmux
 # attaches.  What cannot run yet is refused before anything is made.
+# The npm-based agents for real (issue 28): their packages choose the
+# image, a real registry (Verdaccio) serves the install into ~/.local,
+# claude's ~/.claude.json is a link into a mounted directory, and
+# network.trust_host_cas brings the host's CAs in.
 
 . "$(atf_get_srcdir)/lib.sh"
 . "$(atf_get_srcdir)/nethosts.sh"
@@ -87,6 +91,10 @@ agents:
     install_check: "false"
     install: echo the install broke >&2; exit 3
     command: ./agent.sh
+  claude:
+    install_check: "true"
+    auto_update: false
+    command: "true"
   sharer:
     install_check: "true"
     command: "true"
@@ -512,8 +520,10 @@ agent_shared_body() {
 	p=$(jb_prefix)
 	sd=$(shared_dir)
 	ou=$(id -u $JB_OWNER)
+	# a single file is warned about with its whole path
 	atf_check -e match:"agent sharer: shared sharer at ~/.sharer \(read-write\), made now" \
 	    -e match:"agent sharer: shared sharer-json/s.json at ~/.sharer.json \(read-write\), made now" \
+	    -e match:"warning: $sd/sharer-json/s.json is a single file: mount the directory" \
 	    -e match:"ready: $p-sa" jbo repo new sa --agent sharer
 	atf_check -o inline:"$ou 700\n" stat -c "%u %a" "$sd"
 	atf_check -o inline:"$ou 700\n" stat -c "%u %a" "$sd/sharer"
@@ -569,6 +579,321 @@ EOC
 	atf_check -o inline:"" incus list -c n --format csv "^$p-sx\$"
 }
 agent_shared_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+# the test registry: Verdaccio in the test hosts' namespace on
+# $NH_WWW:4873, no uplink (nothing beyond it is asked), serving jb-hello,
+# a package with a bin published to it with the host's npm
+registry_up() {
+	[ -x "$JB_VERDACCIO" ] || atf_fail "no Verdaccio at $JB_VERDACCIO:" \
+	    "make deps (regress/setup-host) installs it"
+	mkdir -p verdaccio npm-cache pkg/bin
+	cat > verdaccio/config.yaml <<'EOC'
+storage: ./storage
+auth:
+  htpasswd:
+    file: ./htpasswd
+    max_users: 1
+uplinks: {}
+packages:
+  '**':
+    access: $all
+    publish: $authenticated
+web:
+  enable: false
+logs: {type: stdout, format: pretty, level: http}
+EOC
+	nh_ns "$JB_VERDACCIO" --config "$(pwd)/verdaccio/config.yaml" \
+	    --listen "http://$NH_WWW:4873" > verdaccio.log 2>&1 &
+	echo $! >> nethosts.pids
+	i=0
+	until curl -sf "http://$NH_WWW:4873/-/ping" > /dev/null; do
+		i=$((i + 1))
+		if [ $i -gt 300 ]; then
+			cat verdaccio.log >&2
+			atf_fail "Verdaccio did not come up on $NH_WWW:4873"
+		fi
+		sleep 0.1
+	done
+	tok=$(curl -sf -X PUT -H 'Content-Type: application/json' \
+	    -d '{"name": "jbtest", "password": "jbtest-pw"}' \
+	    "http://$NH_WWW:4873/-/user/org.couchdb.user:jbtest" |
+	    jq -er .token) || atf_fail "no user on the test registry"
+	printf 'registry=http://%s:4873/\n//%s:4873/:_authToken=%s\n' \
+	    "$NH_WWW" "$NH_WWW" "$tok" > npmrc
+	cat > pkg/bin/hello.js <<'EOP'
+#!/usr/bin/env node
+// the test agent: says where and with what it runs, then keeps running
+require("fs").writeFileSync(process.env.HOME + "/.jb-hello.out",
+    "jb-hello ran in " + process.cwd() + " with node " + process.version +
+    "\n");
+console.log("jb-hello is up");
+setInterval(function () {}, 1000);
+EOP
+	registry_publish 1.0.0
+}
+
+# jb-hello version $1 to the test registry
+registry_publish() {
+	cat > pkg/package.json <<EOP
+{"name": "jb-hello", "version": "$1", "license": "ISC",
+ "bin": {"jb-hello": "bin/hello.js"}}
+EOP
+	(cd pkg && npm_config_userconfig=../npmrc npm_config_cache=../npm-cache \
+	    npm publish --loglevel=error > ../publish.log 2>&1) || {
+		cat publish.log verdaccio.log >&2
+		atf_fail "npm publish of jb-hello $1 to the test registry failed"
+	}
+}
+
+atf_test_case npm_registry cleanup
+npm_registry_head() {
+	atf_set descr "an npm-based agent for real: its packages (nodejs," \
+	    "npm) give the suite's agent image, npm installs jb-hello from a" \
+	    "real registry (Verdaccio in the test namespace, npm_config_registry)" \
+	    "as the dev user into ~/.local, whose bin is on PATH for exec and" \
+	    "a login shell; its command runs in the autostart window and keeps" \
+	    "running; a second start installs nothing; the container is strict" \
+	    "after the install, and after one that failed"
+	atf_set require.user root
+	atf_set timeout 600
+}
+npm_registry_body() {
+	jb_start
+	jb_tools
+	jb_repo
+	jb_agent_image
+	net_tools
+	nh_up 10.213.0.0/24
+	registry_up
+	p=$(jb_prefix)
+	ou=$(id -u $JB_OWNER)
+	# no base.alias: the agents' packages choose the image
+	cat > repo/.jailbee/config.yaml <<EOC
+container_prefix: $p
+agents:
+  hello:
+    packages: [nodejs, npm]
+    install: npm install -g --prefix "\$HOME/.local" jb-hello
+    install_check: command -v jb-hello
+    update: npm install -g --prefix "\$HOME/.local" jb-hello@latest
+    command: jb-hello
+    install_network: loose
+    egress_allow: ["$NH_WWW:4873"]
+    env: {npm_config_registry: "http://$NH_WWW:4873/"}
+  nosuch:
+    packages: [npm, nodejs]
+    install: npm install -g --prefix "\$HOME/.local" jb-nosuch
+    install_check: command -v jb-nosuch
+    command: jb-nosuch
+    install_network: loose
+    env: {npm_config_registry: "http://$NH_WWW:4873/"}
+EOC
+	commit_config
+	atf_check -e match:"image jailbee-base-ff842cbd0e69: base.packages and the agents' packages: nodejs npm" \
+	    -e match:"agent hello: installing" \
+	    -e match:"agent hello: $p-np loose for its install" \
+	    -e match:"agent hello: installed$" \
+	    -e match:"agent hello: $p-np is strict again" \
+	    -e match:"agent hello: launched in tmux session autostart" \
+	    -e match:"ready: $p-np" jbo repo new np --agent hello
+	# the registry served the tarball (its log is written a moment later)
+	i=0
+	until grep -q "200, .*'GET /jb-hello/-/jb-hello-1.0.0.tgz'" \
+	    verdaccio.log; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || atf_fail "the test registry served no tarball"
+		sleep 0.1
+	done
+	# the dev user's, in ~/.local, on the PATH of exec and a login shell
+	atf_check -o inline:"$ou\n" in_ctr $p-np \
+	    stat -c %u /home/dev/.local/lib/node_modules/jb-hello/package.json
+	atf_check -o inline:"/home/dev/.local/bin/jb-hello\n" \
+	    jbo repo exec np -- sh -c 'command -v jb-hello'
+	atf_check -o inline:"/home/dev/.local/bin/jb-hello\n" \
+	    in_ctr $p-np bash -lc 'command -v jb-hello'
+	# the command runs in its window, in the clone, and keeps running
+	wait_file $p-np /home/dev/.jb-hello.out
+	atf_check -o match:"^jb-hello ran in /home/dev/$p with node v" \
+	    in_ctr $p-np cat /home/dev/.jb-hello.out
+	sleep 2
+	atf_check -o inline:"agent-hello 0\n" in_ctr $p-np \
+	    tmux list-windows -t autostart -F '#{window_name} #{pane_dead}'
+	# strict after the install
+	atf_check -o match:"$p-np .*: strict" jbo repo net status np
+	atf_check -s not-exit:0 -o empty -e ignore ctr_http $p-np $NH_WWW2
+	# a second start: install_check passes, no second install; the
+	# update (auto_update) brings 1.0.1 into ~/.local the same way
+	registry_publish 1.0.1
+	atf_check -e ignore jbo repo stop np
+	atf_check -e match:"agent hello: installed \(install_check passed\)" \
+	    -e not-match:"installing" \
+	    -e match:"agent hello: $p-np loose for its update" \
+	    -e match:"agent hello: $p-np is strict again" \
+	    -e match:"agent hello: launched" jbo repo start np
+	atf_check -o match:'"version": "1.0.1"' in_ctr $p-np \
+	    cat /home/dev/.local/lib/node_modules/jb-hello/package.json
+	atf_check -o inline:"$ou\n" in_ctr $p-np \
+	    stat -c %u /home/dev/.local/lib/node_modules/jb-hello/package.json
+	atf_check -o match:"$p-np .*: strict" jbo repo net status np
+	# the same image for the second agent's set; its install fails on
+	# the registry's answer, and the container is strict after it
+	atf_check -s exit:1 \
+	    -e match:"image jailbee-base-ff842cbd0e69" \
+	    -e match:"agent nosuch: $p-nx loose for its install" \
+	    -e match:"agent nosuch: $p-nx is strict again" \
+	    -e match:"E404" \
+	    -e match:"agent nosuch: install failed" \
+	    jbo repo new nx --agent nosuch
+	atf_check -o match:"$p-nx .*: strict" jbo repo net status nx
+	atf_check -s not-exit:0 -o empty -e ignore ctr_http $p-nx $NH_WWW2
+}
+npm_registry_cleanup() { jb_containers_cleanup; jb_cleanup; nh_down; }
+
+atf_test_case trust_host_cas cleanup
+trust_host_cas_head() {
+	atf_set descr "network.trust_host_cas: true puts the CAs the host" \
+	    "added in /usr/local/share/ca-certificates into the container's" \
+	    "trust store at new and at start: curl in the container trusts a" \
+	    "real TLS server (openssl s_server in the test namespace) whose" \
+	    "certificate that CA signed, and no longer once the host dropped it"
+	atf_set require.user root
+	atf_set timeout 300
+}
+trust_host_cas_body() {
+	JB_CONF_EXTRA="network:
+  trust_host_cas: true"
+	jb_start
+	jb_tools
+	jb_repo
+	nh_up 10.213.0.0/24
+	p=$(jb_prefix)
+	# a test CA, and the server's certificate it signed for $NH_WWW
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
+	    -nodes -days 1 -subj "/CN=JailBee test CA $$" \
+	    -addext basicConstraints=critical,CA:TRUE \
+	    -keyout ca.key -out ca.crt > /dev/null 2>&1 || atf_fail "test CA"
+	openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+	    -subj "/CN=$NH_WWW" -keyout srv.key -out srv.csr \
+	    > /dev/null 2>&1 || atf_fail "server key"
+	printf 'subjectAltName=IP:%s\n' "$NH_WWW" > srv.ext
+	openssl x509 -req -in srv.csr -CA ca.crt -CAkey ca.key \
+	    -CAcreateserial -days 1 -extfile srv.ext -out srv.crt \
+	    > /dev/null 2>&1 || atf_fail "server certificate"
+	nh_ns openssl s_server -quiet -accept "$NH_WWW:8443" -cert srv.crt \
+	    -key srv.key -www > s_server.log 2>&1 &
+	echo $! >> nethosts.pids
+	printf 'egress_allow: ["%s:8443"]\n' "$NH_WWW" >> repo/.jailbee/config.yaml
+	commit_config
+	# the host trusts the CA: a file of its own, gone at the cleanup
+	mkdir -p /usr/local/share/ca-certificates
+	cp ca.crt "/usr/local/share/ca-certificates/jailbee-test-$$.crt"
+	echo "/usr/local/share/ca-certificates/jailbee-test-$$.crt" > hostca.path
+	atf_check -e match:"network.trust_host_cas: [1-9][0-9]* of the host's CAs \(/usr/local/share/ca-certificates\) trusted in $p-tc" \
+	    -e match:"ready: $p-tc" jbo repo new tc
+	# the incus client's first-run notice goes here, not into a check
+	in_ctr $p-tc true > /dev/null 2>&1
+	atf_check -o match:"jailbee-test-$$.crt" in_ctr $p-tc \
+	    ls /usr/local/share/ca-certificates/jailbee-host
+	atf_check -o match:"s_server" in_ctr $p-tc \
+	    curl -sS --max-time 10 "https://$NH_WWW:8443/"
+	# the host drops it: the next start takes it out
+	rm -f "/usr/local/share/ca-certificates/jailbee-test-$$.crt"
+	atf_check -e match:"network.trust_host_cas: .* trusted in $p-tc" \
+	    jbo repo restart tc
+	atf_check -s exit:60 -e match:"SSL certificate problem" in_ctr $p-tc \
+	    curl -sS --max-time 10 "https://$NH_WWW:8443/"
+	# and takes it back in when the host has it again
+	cp ca.crt "/usr/local/share/ca-certificates/jailbee-test-$$.crt"
+	atf_check -e ignore jbo repo stop tc
+	atf_check -e match:"network.trust_host_cas: .* trusted in $p-tc" \
+	    jbo repo start tc
+	atf_check -o match:"s_server" in_ctr $p-tc \
+	    curl -sS --max-time 10 "https://$NH_WWW:8443/"
+}
+trust_host_cas_cleanup() {
+	[ -f hostca.path ] && rm -f "$(cat hostca.path)"
+	jb_containers_cleanup; jb_cleanup; nh_down
+}
+
+atf_test_case agent_image_missing cleanup
+agent_image_missing_head() {
+	atf_set descr "new --agent with packages the image lacks: jbctl" \
+	    "names the image of that set (jailbee-base-<hash>) and builds it" \
+	    "as a base.packages image, with the same progress lines; a" \
+	    "package Debian lacks fails the build, and nothing is made"
+	atf_set require.user root
+	atf_set timeout 300
+}
+agent_image_missing_body() {
+	jb_start
+	jb_tools
+	jb_repo
+	p=$(jb_prefix)
+	cat > repo/.jailbee/config.yaml <<EOC
+container_prefix: $p
+agents:
+  odd:
+    packages: [jailbee-no-such-package]
+    install_check: "true"
+    command: "true"
+EOC
+	commit_config
+	alias=jailbee-base-$(printf '%s' jailbee-no-such-package | sha256sum |
+	    cut -c1-12)
+	atf_check -s not-exit:0 -o ignore -e ignore incus image info $alias
+	atf_check -s exit:1 \
+	    -e match:"image $alias: base.packages and the agents' packages: jailbee-no-such-package" \
+	    -e match:"base image $alias is missing: building it first with base.packages: jailbee-no-such-package" \
+	    -e match:"\[1/3\] mmdebstrap: Debian .*base.packages: jailbee-no-such-package" \
+	    -e match:"base build failed" \
+	    -x "cd repo && ../bin/jbctl -s $(jb_sock) new od --agent odd"
+	atf_check -o inline:"" incus list -c n --format csv "^$p-od\$"
+	atf_check -s not-exit:0 -o ignore -e ignore incus image info $alias
+}
+agent_image_missing_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case claude_json cleanup
+claude_json_head() {
+	atf_set descr "the claude preset keeps ~/.claude.json in the shared" \
+	    "directory claude-json mounted at ~/.claude-json, reached by a" \
+	    "symlink: no single file is mounted (nor warned about), a write" \
+	    "through the link and a file replaced by rename both land in the" \
+	    "shared directory, and the next container sees them"
+	atf_set require.user root
+	atf_set timeout 300
+}
+claude_json_body() {
+	setup
+	p=$(jb_prefix)
+	sd=$(shared_dir)
+	atf_check -e match:"agent claude: shared claude at ~/.claude \(read-write\), made now" \
+	    -e match:"agent claude: shared claude-json at ~/.claude-json \(read-write\), made now" \
+	    -e match:"agent claude: shared claude-json/.claude.json, made now, reached by the link ~/.claude.json to ~/.claude-json/.claude.json" \
+	    -e not-match:"single file" \
+	    -e match:"ready: $p-ca" jbo repo new ca --agent claude
+	atf_check -o inline:"{}" cat "$sd/claude-json/.claude.json"
+	atf_check -o inline:"/home/dev/.claude-json/.claude.json\n" \
+	    in_ctr $p-ca readlink /home/dev/.claude.json
+	atf_check -o inline:"{}" in_ctr $p-ca cat /home/dev/.claude.json
+	# written through the link, then replaced as a tool saves it
+	atf_check in_ctr $p-ca sh -c 'echo "{\"a\": 1}" > /home/dev/.claude.json'
+	atf_check -o inline:"{\"a\": 1}\n" cat "$sd/claude-json/.claude.json"
+	atf_check in_ctr $p-ca sh -c 'echo "{\"b\": 2}" > /home/dev/.claude-json/t &&
+	    mv /home/dev/.claude-json/t /home/dev/.claude-json/.claude.json'
+	atf_check -o inline:"{\"b\": 2}\n" cat "$sd/claude-json/.claude.json"
+	atf_check -o not-match:"agent-claude-2" incus config device list $p-ca
+	# the next container: the same file, through its own link
+	atf_check -e match:"ready: $p-cb" jbo repo new cb --agent claude
+	atf_check -o inline:"{\"b\": 2}\n" in_ctr $p-cb cat /home/dev/.claude.json
+	# a start makes nothing twice, and leaves a file put in the link's
+	# place alone, saying so
+	atf_check in_ctr $p-cb sh -c 'rm /home/dev/.claude.json &&
+	    echo mine > /home/dev/.claude.json'
+	atf_check -e match:"agent claude: /home/dev/.claude.json is not the link to /home/dev/.claude-json/.claude.json: left as it is" \
+	    -e not-match:"made now" jbo repo restart cb
+	atf_check -o inline:"mine\n" in_ctr $p-cb cat /home/dev/.claude.json
+}
+claude_json_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
 # has_device C DEV: container C has the disk device DEV
 has_device() {
@@ -711,6 +1036,10 @@ step_mounts_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
 atf_init_test_cases() {
 	atf_add_test_case agent_shared
+	atf_add_test_case claude_json
+	atf_add_test_case npm_registry
+	atf_add_test_case agent_image_missing
+	atf_add_test_case trust_host_cas
 	atf_add_test_case step_mounts
 	atf_add_test_case step_strict_refused
 	atf_add_test_case escalation_gate

@@ -271,9 +271,9 @@ snapshots_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
 atf_test_case network_fails_closed cleanup
 network_fails_closed_head() {
-	atf_set descr "until allowlists are enforced, nothing leaves a" \
-	    "container: a test host the host itself reaches is refused to" \
-	    "it, even with a route added by root inside (C4, N1)"
+	atf_set descr "with an empty allowlist nothing leaves a container:" \
+	    "a test host the host itself reaches is refused to it, even" \
+	    "with a route added by root inside (C4, N1)"
 	atf_set require.user root
 	atf_set timeout 300
 }

@@ -155,7 +155,59 @@ EOC
 }
 mount_roots_cleanup() { cleanup; }
 
+atf_test_case github cleanup
+github_head() {
+	atf_set descr "the original's github settings: global.yaml's" \
+	    "github.enabled and legacy api_tokens map load; doctor fails a" \
+	    "global.yaml holding tokens open to group/other, names the" \
+	    "token's file, reminds of the read-only scope it cannot verify," \
+	    "and fails a token that is not fine-grained"
+	atf_set require.user root
+	atf_set timeout 300
+}
+github_body() {
+	setup
+	p=$(jb_prefix)
+	config < /dev/null
+	g=ownerhome/.config/jailbee
+	mkdir -p $g/repos
+	printf 'github:\n  enabled: true\n  api_tokens:\n    %s: github_pat_legacy\n' \
+	    $p > $g/global.yaml
+	chown -R $JB_OWNER ownerhome/.config
+	chmod 0644 $g/global.yaml
+	gabs=$(pwd)/$g/global.yaml
+	atf_check -s exit:1 \
+	    -o match:"^FAIL  global config +$gabs is open to group/other \\(mode 0644\\) and may hold a GitHub token" \
+	    -o match:"fix: chmod 600 $gabs" \
+	    -o match:"^PASS  github +enabled, api.github.com:443 allowed; a fine-grained token from $gabs" \
+	    -o match:"^WARN  github token scope +JailBee cannot see a token's permissions and never asks GitHub" \
+	    -o match:"fix: on github.com, give the token Contents, Issues, Pull requests and Metadata set to Read" \
+	    -e match:"doctor: 1 check\\(s\\) FAIL" jbo repo doctor
+	# the load itself warns, and goes on
+	atf_check -o match:"enabled: true" -o not-match:"github_pat" \
+	    -e match:"warning: $gabs is open to group/other" \
+	    jbo repo config show
+	chmod 0600 $g/global.yaml
+	atf_check -o not-match:"^FAIL" -o match:"^PASS  global config" \
+	    jbo repo doctor
+	# a classic token in the host-local file, which wins
+	printf 'github:\n  token: ghp_classic\n' > $g/repos/$p.yaml
+	chown $JB_OWNER $g/repos/$p.yaml
+	chmod 0600 $g/repos/$p.yaml
+	labs=$(pwd)/$g/repos/$p.yaml
+	atf_check -s exit:1 \
+	    -o match:"^FAIL  github +the token in $labs is not a fine-grained personal access token" \
+	    -o match:"fix: create a fine-grained token" \
+	    -e match:"doctor: 1 check\\(s\\) FAIL" jbo repo doctor
+	# a token with the integration off: no container gets it
+	printf 'github:\n  enabled: false\n' > $g/global.yaml
+	atf_check -o match:"^WARN  github +a token is set in $labs but github.enabled is not true" \
+	    -o not-match:"^FAIL" -o not-match:"github token scope" jbo repo doctor
+}
+github_cleanup() { cleanup; }
+
 atf_init_test_cases() {
 	atf_add_test_case healthy_then_faults
 	atf_add_test_case mount_roots
+	atf_add_test_case github
 }

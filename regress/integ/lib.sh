@@ -148,6 +148,20 @@ jb_image() {
 	    atf_fail "the base image $JB_IMAGE is missing (regress/base-image)"
 }
 
+# the image of the npm-based agent presets (nodejs, npm), under the alias
+# new --agent derives for that set: built once per set of build inputs by
+# regress/base-image --agent (make check builds it with the base image)
+jb_agent_image() {
+	JB_BUILD=$(jb_build) "$(atf_config_get srcdir)/regress/base-image" \
+	    --agent > agent-image.out 2> agent-image.log || {
+		cat agent-image.log >&2
+		atf_fail "cannot build the agents' image (regress/base-image --agent)"
+	}
+}
+
+# Verdaccio, the npm registry server make deps installs (regress/setup-host)
+JB_VERDACCIO=/usr/local/lib/jailbee-test/verdaccio/node_modules/.bin/verdaccio
+
 # helpers atf_check can run: jbo DIR ARGS (jbctl as the owner in DIR),
 # in_ctr CONTAINER CMD... (as the dev user inside)
 jb_tools() {

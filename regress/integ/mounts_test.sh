@@ -754,8 +754,9 @@ start_recheck_cleanup() {
 
 atf_test_case github_env_token_mode cleanup
 github_env_token_mode_head() {
-	atf_set descr "github.token from the host-local file is GH_TOKEN in a" \
-	    "login shell, through a 0640 /etc/profile.d/jailbee-github.sh;" \
+	atf_set descr "with github.enabled, github.token from the" \
+	    "host-local file is GH_TOKEN in a login shell, through a 0640" \
+	    "/etc/profile.d/jailbee-github.sh;" \
 	    "container.env is the container's environment; a token file" \
 	    "open to group/other loads with a warning naming the chmod (M4," \
 	    "K3, K5)"
@@ -767,7 +768,7 @@ github_env_token_mode_body() {
 	p=$(jb_prefix)
 	mkdir -p xdg/jailbee/repos
 	f=$(pwd)/xdg/jailbee/repos/$p.yaml
-	printf 'github:\n  token: ghp_Test_123\n' > "$f"
+	printf 'github:\n  enabled: true\n  token: ghp_Test_123\n' > "$f"
 	chown -R $JB_OWNER xdg
 	chmod 0700 xdg/jailbee xdg/jailbee/repos
 	chmod 0644 "$f"

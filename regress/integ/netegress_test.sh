@@ -236,7 +236,50 @@ repo_needs_checkout_body() {
 }
 repo_needs_checkout_cleanup() { jb_cleanup; }
 
+atf_test_case github_origin cleanup
+github_origin_head() {
+	atf_set descr "github.enabled (global.yaml, the original's key) adds" \
+	    "api.github.com:443 to a container's allowlist with origin" \
+	    "github in net egress ls and net status -o json; an override" \
+	    "cannot add it again; turned off, apply takes it away, and a" \
+	    "host-local token is then not written, which apply says"
+	atf_set require.user root
+	atf_set timeout 300
+}
+github_origin_body() {
+	jb_start
+	jb_tools
+	jb_image
+	jb_repo
+	p=$(jb_prefix)
+	mkdir -p xdg/jailbee/repos
+	printf 'github:\n  enabled: true\n' > xdg/jailbee/global.yaml
+	printf 'github:\n  token: github_pat_Test_1\n' > xdg/jailbee/repos/$p.yaml
+	chown -R $JB_OWNER xdg
+	chmod 0700 xdg/jailbee xdg/jailbee/repos
+	chmod 0600 xdg/jailbee/repos/$p.yaml
+	XDG_CONFIG_HOME=$(pwd)/xdg
+	export XDG_CONFIG_HOME
+	atf_check -e match:"GH_TOKEN set for login shells" \
+	    -e match:"ready: $p-gh" jbo repo new gh
+	atf_check -o inline:"github api.github.com:443\n" \
+	    jbo repo net egress ls gh
+	jbo repo net status -o json gh > st.json || atf_fail "-o json failed"
+	atf_check -o inline:"github\n" jq -r ".containers[] |
+	    select(.name == \"$p-gh\") | .allow[] |
+	    select(.entry == \"api.github.com:443\") | .origin" st.json
+	atf_check -s exit:1 -e match:"github.enabled in its config" \
+	    jbo repo net egress add api.github.com:443 gh
+	# off: the entry goes, the token is not written again
+	printf 'github:\n  enabled: false\n' > xdg/jailbee/global.yaml
+	atf_check -e match:"github.token is set but github.enabled is not true: GH_TOKEN is not written" \
+	    jbo repo apply gh
+	atf_check -o inline:"" jbo repo net egress ls gh
+}
+github_origin_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
 atf_init_test_cases() {
 	atf_add_test_case repo_layer
 	atf_add_test_case repo_needs_checkout
+	atf_add_test_case github_origin
 }

@@ -16,7 +16,7 @@ proc_field() {
 
 atf_test_case status_privileges cleanup
 status_privileges_head() {
-	atf_set descr "jbctl status lists six processes whose users and" \
+	atf_set descr "jbctl status lists seven processes whose users and" \
 	    "capabilities match DESIGN.md, and /proc agrees; jb-reaper, the" \
 	    "one root process beside jb-netd, has no capability at all"
 	atf_set require.user root
@@ -417,6 +417,29 @@ jbctl_usage_body() {
 	    "$(jb_build)/jbctl" status extra
 	atf_check -o match:"usage: jbctl status \[--output FORMAT\]" \
 	    "$(jb_build)/jbctl" help status
+	# help GROUP lists the group's commands, for every group
+	atf_check -o match:"^usage: jbctl git COMMAND" \
+	    -o match:"^  git fetch " -o match:"^  git pull " \
+	    -o not-match:"^  net " "$(jb_build)/jbctl" help git
+	atf_check -o match:"^  net strict " -o match:"^  net egress ls " \
+	    "$(jb_build)/jbctl" help net
+	atf_check -o match:"^  net egress add " -o not-match:"^  net strict " \
+	    "$(jb_build)/jbctl" help net egress
+	groups=$("$(jb_build)/jbctl" --help | sed -n 's/^  \([a-z-]*\) [a-z].*/\1/p' |
+	    sort -u)
+	[ $(echo $groups | wc -w) -ge 8 ] || atf_fail "groups: $groups"
+	for g in $groups; do
+		atf_check -o match:"^usage: jbctl $g " \
+		    -o match:"^  $g [a-z]" "$(jb_build)/jbctl" help $g
+	done
+	# a command that starts others too: its usage, then theirs
+	atf_check -o match:"^usage: jbctl mount \[" -o match:"^  mount ls " \
+	    "$(jb_build)/jbctl" help mount
+	atf_check -s exit:1 -e match:'help: unknown command "net bogus"' \
+	    "$(jb_build)/jbctl" help net bogus
+	atf_check -s exit:2 -e match:'"git" is a group of commands' \
+	    -e match:"^  git fetch " "$(jb_build)/jbctl" git
+	atf_check -o match:"^  git fetch " "$(jb_build)/jbctl" git --help
 	atf_check -s exit:1 -e match:"cannot connect to /nonexistent/sock" \
 	    "$(jb_build)/jbctl" -s /nonexistent/sock status
 }
@@ -494,6 +517,59 @@ EOS
 }
 install_prefix_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+# etc/init.d/jailbee as make install writes it (make install-rc), with
+# DAEMON this build's jailbeed, CONF ./etc/jailbee/jailbeed.yaml (the
+# test's config) and the pid file in the test's run dir
+rc_install() {
+	mkdir -p etc/jailbee
+	cp jailbeed.yaml etc/jailbee/jailbeed.yaml
+	atf_check -o ignore make -s -C "$(atf_config_get srcdir)" install-rc \
+	    SBINDIR="$(jb_build)" SYSCONFDIR="$(pwd)/etc" RUNDIR="$(cat rundir)"
+	atf_check -o match:"^DAEMON=$(jb_build)/jailbeed\$" \
+	    -o match:"^CONF=$(pwd)/etc/jailbee/jailbeed.yaml\$" \
+	    -o match:"^PIDFILE=$(cat rundir)/jailbeed.pid\$" \
+	    cat etc/init.d/jailbee
+}
+
+atf_test_case up_start_rc_stop cleanup
+up_start_rc_stop_head() {
+	atf_set descr "make up starts jailbeed as etc/start-jailbeed does:" \
+	    "through the rc script, so the pid file it writes is the one" \
+	    "the rc script reads: its status names that jailbeed and its" \
+	    "stop stops it; a suite that answers is not started twice"
+	atf_set require.user root
+}
+up_start_rc_stop_body() {
+	export ASAN_OPTIONS=detect_leaks=0
+	jb_users
+	jb_bin
+	jb_conf
+	run=$(cat rundir)
+	rc_install
+	src=$(atf_config_get srcdir)
+	# make up's own call, with the test's socket
+	atf_check grep -q '^etc/start-jailbeed "$SYSCONFDIR/init.d/jailbee" "$PREFIX/bin/jbctl"$' \
+	    "$src/etc/up"
+	atf_check -o ignore -e ignore "$src/etc/start-jailbeed" \
+	    "$(pwd)/etc/init.d/jailbee" ./bin/jbctl -s "$(jb_sock)"
+	[ -f "$run/jailbeed.pid" ] || atf_fail "no pid file $run/jailbeed.pid"
+	pid=$(cat "$run/jailbeed.pid")
+	echo "$pid" > jailbeed.pid
+	atf_check_equal "$(jb_pid jailbeed)" "$pid"
+	atf_check -o inline:"jailbee is running (pid $pid)\n" \
+	    etc/init.d/jailbee status
+	# answering already: nothing more is started
+	atf_check "$src/etc/start-jailbeed" "$(pwd)/etc/init.d/jailbee" \
+	    ./bin/jbctl -s "$(jb_sock)"
+	atf_check_equal "$(jb_pid jailbeed)" "$pid"
+	atf_check -o empty etc/init.d/jailbee stop
+	jb_alive "$pid" && atf_fail "rc stop left make up's jailbeed running"
+	atf_check -s not-exit:0 -e ignore ./bin/jbctl -s "$(jb_sock)" status
+	atf_check -s exit:3 -o inline:"jailbee is not running\n" \
+	    etc/init.d/jailbee status
+}
+up_start_rc_stop_cleanup() { jb_cleanup; }
+
 atf_test_case rc_script cleanup
 rc_script_head() {
 	atf_set descr "the rc script starts jailbeed with a pid file, and" \
@@ -512,13 +588,10 @@ rc_script_body() {
 	./jailbeed 600 &
 	echo $! > decoy.pid
 	decoy=$(cat decoy.pid)
-	# the script as installed, aimed at this build, config and run dir
-	sed -e "s|@SBINDIR@/jailbeed|$(jb_build)/jailbeed|" \
-	    -e "s|^PIDFILE=.*|PIDFILE=$run/jailbeed.pid|" \
-	    -e "s|\\\$DAEMON -|\\\$DAEMON -f $(pwd)/jailbeed.yaml -|" \
-	    "$(atf_config_get srcdir)/etc/jailbee.rc.in" > rc
-	chmod 0755 rc
-	atf_check -o match:"jailbeed.yaml -p" cat rc
+	# the script installed as make install does, aimed at this build,
+	# config and run dir
+	rc_install
+	cp etc/init.d/jailbee rc
 	atf_check -s exit:3 -o inline:"jailbee is not running\n" ./rc status
 	atf_check -e ignore ./rc start
 	i=0
@@ -588,6 +661,7 @@ atf_init_test_cases() {
 	atf_add_test_case parent_death_stops_children
 	atf_add_test_case sigterm_clean
 	atf_add_test_case rc_script
+	atf_add_test_case up_start_rc_stop
 	atf_add_test_case second_instance
 	atf_add_test_case child_needs_channel
 	atf_add_test_case config_errors

@@ -166,6 +166,49 @@ ATF_TC_BODY(choices, tc)
 	ATF_CHECK(!cmd_choice_ok("strict|loose", "strict|loose"));
 }
 
+/* help GROUP: the words that start leaves, and only those */
+ATF_TC_WITHOUT_HEAD(groups);
+ATF_TC_BODY(groups, tc)
+{
+	char		*net[] = { "net", NULL };
+	char		*egress[] = { "net", "egress", NULL };
+	char		*git[] = { "git", NULL };
+	char		*status[] = { "status", NULL };
+	char		*bogus[] = { "net", "bogus", NULL };
+	char		 name[64];
+	int		 i, nnet = 0, negress = 0, ngit = 0;
+
+	for (i = 0; i < cmdtab_len; i++) {
+		const struct cmd *c = &cmdtab[i];
+
+		cmd_name(c, name, sizeof(name));
+		if (cmd_in_group(c, 1, net)) {
+			nnet++;
+			ATF_CHECK_MSG(strncmp(name, "net ", 4) == 0, "%s", name);
+		}
+		if (cmd_in_group(c, 2, egress)) {
+			negress++;
+			ATF_CHECK_MSG(strncmp(name, "net egress ", 11) == 0,
+			    "%s", name);
+		}
+		if (cmd_in_group(c, 1, git))
+			ngit++;
+		/* a leaf is no group, nor is a word that starts none */
+		ATF_CHECK_MSG(!cmd_in_group(c, 1, status), "%s", name);
+		ATF_CHECK_MSG(!cmd_in_group(c, 2, bogus), "%s", name);
+		ATF_CHECK_MSG(!cmd_in_group(c, 0, net), "%s", name);
+		/* every leaf of two words or more is in its first word's */
+		if (c->words[1] != NULL) {
+			char	*first[] = { (char *)(uintptr_t)c->words[0],
+				    NULL };
+
+			ATF_CHECK_MSG(cmd_in_group(c, 1, first), "%s", name);
+		}
+	}
+	ATF_CHECK(nnet > negress && negress >= 4);
+	ATF_CHECK(ngit >= 5);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, every_leaf_classified);
@@ -174,5 +217,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, container_named);
 	ATF_TP_ADD_TC(tp, lookup);
 	ATF_TP_ADD_TC(tp, choices);
+	ATF_TP_ADD_TC(tp, groups);
 	return atf_no_error();
 }

@@ -667,7 +667,7 @@ ATF_TC_BODY(network_subnet, tc)
 	    "x.yaml:1: network.subnet: expected");
 	BAD("network: {subnets: 1}\n",
 	    "x.yaml:1: network.subnets: unknown key (known: subnet, "
-	    "gateway_ports)");
+	    "trust_host_cas, gateway_ports)");
 }
 
 ATF_TC_WITHOUT_HEAD(gateway_ports);
@@ -694,6 +694,22 @@ ATF_TC_BODY(gateway_ports, tc)
 	BAD("network: {gateway_ports: [99999]}\n",
 	    "x.yaml:1: network.gateway_ports[0]: \"99999\": a gateway port is "
 	    "a TCP port 1-65535 other than 53 (e.g. 443)");
+}
+
+/* network.trust_host_cas: off unless set, a boolean */
+ATF_TC_WITHOUT_HEAD(network_trust_host_cas);
+ATF_TC_BODY(network_trust_host_cas, tc)
+{
+	struct jb_conf	c;
+
+	conf_defaults(&c);
+	ATF_CHECK_EQ(c.trust_host_cas, 0);
+	GOOD("network:\n  trust_host_cas: true\n", &c);
+	ATF_CHECK_EQ(c.trust_host_cas, 1);
+	GOOD("network: {trust_host_cas: false}\n", &c);
+	ATF_CHECK_EQ(c.trust_host_cas, 0);
+	BADP("network: {trust_host_cas: maybe}\n",
+	    "x.yaml:1: network.trust_host_cas: ");
 }
 
 ATF_TC_WITHOUT_HEAD(incus_urls);
@@ -1242,6 +1258,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, resolver_upstream);
 	ATF_TP_ADD_TC(tp, resolver_private_networks);
 	ATF_TP_ADD_TC(tp, network_subnet);
+	ATF_TP_ADD_TC(tp, network_trust_host_cas);
 	ATF_TP_ADD_TC(tp, gateway_ports);
 	ATF_TP_ADD_TC(tp, duplicates);
 	ATF_TP_ADD_TC(tp, anchors_aliases);

@@ -266,6 +266,35 @@ ATF_TC_BODY(agent_origins, tc)
 	parse_bad("a 10.0.0.2 strict 0 +w.test ~fake=y.test\n",
 	    "before the overrides");
 	parse_bad("a 10.0.0.2 strict 0 ~fake=y.test:0\n", "y.test:0");
+	/* github.enabled's tag: kept in the file, the override names it */
+	memset(&m.entries, 0, sizeof(m.entries));
+	memset(&m.agents, 0, sizeof(m.agents));
+	memcpy(m.entries, "api.github.com:443", 19);
+	memcpy(m.agents, JB_EGRESS_FROM_GITHUB, sizeof(JB_EGRESS_FROM_GITHUB));
+	m.nentries = 1;
+	ATF_REQUIRE_MSG(netd_ctr_from_msg(&m, &c, err, sizeof(err)) == 0,
+	    "%s", err);
+	ATF_CHECK_STREQ(c.e[0].agent, ":github");
+	memset(&st, 0, sizeof(st));
+	ATF_REQUIRE(netd_state_put(&st, &c) == 0);
+	ATF_CHECK(netd_ctr_override_add(&st.v[0], "api.github.com:443", err,
+	    sizeof(err)) == -1);
+	ATF_CHECK_MSG(strstr(err, "github.enabled in its config") != NULL,
+	    "%s", err);
+	ATF_REQUIRE((out = netd_state_fmt(&st)) != NULL);
+	ATF_CHECK_MSG(strstr(out, " ~:github=api.github.com:443\n") != NULL,
+	    "%s", out);
+	parse_ok(out, &again);
+	ATF_CHECK_STREQ(again.v[0].e[0].agent, ":github");
+	free(out);
+	netd_state_free(&again);
+	netd_state_free(&st);
+	/* no other tag of that form */
+	parse_bad("a 10.0.0.2 strict 0 ~:gitlab=y.test\n",
+	    "agent name \":gitlab\"");
+	memcpy(m.entries, "x.test:80\0y.test\0x.test:80\0z.test", 34);
+	m.nentries = 4;
+
 	/* agents run off the end of the message */
 	memset(m.agents, 'a', sizeof(m.agents));
 	ATF_CHECK(netd_ctr_from_msg(&m, &c, err, sizeof(err)) == -1);

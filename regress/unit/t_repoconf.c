@@ -557,14 +557,22 @@ ATF_TC_BODY(github_token, tc)
 	char		err[RC_ERR_MAX];
 
 	BAD(R, "defaults: {cpu: 1}\ngithub:\n  token: x\n",
-	    "config.yaml:2: github: not allowed in this file: github.token "
-	    "belongs in the host-local file " LOCAL " (mode 0600)");
+	    "config.yaml:2: github: not allowed in this file: github settings "
+	    "are the host's: github.token belongs in the host-local file "
+	    LOCAL " (mode 0600), github.enabled there or in global.yaml");
 	BAD(G, "github: {token: x}\n",
-	    "global.yaml:1: github: not allowed in this file: github.token "
-	    "belongs in the host-local file " LOCAL " (mode 0600)");
+	    "global.yaml:1: github.token: not allowed in global.yaml: "
+	    "github.token belongs in the host-local file " LOCAL " (mode "
+	    "0600); global.yaml takes github.enabled and the legacy map "
+	    "api_tokens: {PREFIX: TOKEN}");
 	BAD(R, "github: null\n",
-	    "config.yaml:1: github: not allowed in this file: github.token "
-	    "belongs in the host-local file " LOCAL " (mode 0600)");
+	    "config.yaml:1: github: not allowed in this file: github settings "
+	    "are the host's: github.token belongs in the host-local file "
+	    LOCAL " (mode 0600), github.enabled there or in global.yaml");
+	BAD(R, "github: {enabled: true}\n",
+	    "config.yaml:1: github: not allowed in this file: github settings "
+	    "are the host's: github.token belongs in the host-local file "
+	    LOCAL " (mode 0600), github.enabled there or in global.yaml");
 	BAD(L, "github: {token: 'ghp_a b'}\n",
 	    "local.yaml:1: github.token: not a GitHub token (letters, digits "
 	    "and _ only)");
@@ -575,7 +583,22 @@ ATF_TC_BODY(github_token, tc)
 	    "github: {token: 13}\n",
 	    "local.yaml:2: github: duplicate key (first on line 1)");
 	BAD(L, "github: {user: x}\n",
-	    "local.yaml:1: github.user: unknown key (known: token)");
+	    "local.yaml:1: github.user: unknown key (known: enabled, token)");
+	BAD(L, "github: {api_tokens: {proj: t}}\n",
+	    "local.yaml:1: github.api_tokens: unknown key (known: enabled, "
+	    "token)");
+	BAD(G, "github: {enabled: maybe}\n",
+	    "global.yaml:1: github.enabled: expected true or false, got a "
+	    "string");
+	BAD(G, "github: {api_tokens: {Proj: t}}\n",
+	    "global.yaml:1: github.api_tokens.Proj: not a container prefix "
+	    "([a-z0-9][a-z0-9-]*, at most 40 characters)");
+	BAD(G, "github: {api_tokens: {proj: 'a;b'}}\n",
+	    "global.yaml:1: github.api_tokens.proj: not a GitHub token "
+	    "(letters, digits and _ only)");
+	BAD(G, "github: {api_tokens: [proj]}\n",
+	    "global.yaml:1: github.api_tokens: expected a mapping of container "
+	    "prefix: token, got a sequence");
 	BAD(L, "container_prefix: other\n",
 	    "local.yaml:1: container_prefix: not allowed in the host-local "
 	    "file, which is named after it: set it in .jailbee/config.yaml "
@@ -586,9 +609,10 @@ ATF_TC_BODY(github_token, tc)
 	ATF_CHECK(repoconf_parse_layer(R, "c.yaml", "github: {}\n", 11, &c,
 	    err, sizeof(err)) == -1);
 	ATF_CHECK_STREQ("c.yaml:1: github: not allowed in this file: "
-	    "github.token belongs in the host-local file "
-	    "${XDG_CONFIG_HOME:-~/.config}/jailbee/repos/"
-	    "<container_prefix>.yaml (mode 0600)", err);
+	    "github settings are the host's: github.token belongs in the "
+	    "host-local file ${XDG_CONFIG_HOME:-~/.config}/jailbee/repos/"
+	    "<container_prefix>.yaml (mode 0600), github.enabled there or in "
+	    "global.yaml", err);
 
 	fresh(&c);
 	OK(L, "github:\n  token: '0123456789abcdefABCDEF_'\n", &c);
@@ -1378,16 +1402,18 @@ ATF_TC_BODY(load_errors, tc)
 	ATF_CHECK(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c, err,
 	    sizeof(err)) == -1);
 	JOIN(want, "%s:2: github: not allowed in "
-	    "this file: github.token belongs in the host-local file %s "
-	    "(mode 0600)", f.file_repo, f.file_local);
+	    "this file: github settings are the host's: github.token belongs "
+	    "in the host-local file %s (mode 0600), github.enabled there or "
+	    "in global.yaml", f.file_repo, f.file_local);
 	ATF_CHECK_STREQ(want, err);
 	/* also when the prefix comes later in the repo file */
 	write_file(f.file_repo, "github: {}\ncontainer_prefix: pp\n", 0644);
 	ATF_CHECK(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c, err,
 	    sizeof(err)) == -1);
 	JOIN(want, "%s:1: github: not allowed in "
-	    "this file: github.token belongs in the host-local file "
-	    "%s/.config/jailbee/repos/pp.yaml (mode 0600)", f.file_repo,
+	    "this file: github settings are the host's: github.token belongs "
+	    "in the host-local file %s/.config/jailbee/repos/pp.yaml (mode "
+	    "0600), github.enabled there or in global.yaml", f.file_repo,
 	    f.home);
 	ATF_CHECK_STREQ(want, err);
 	/* and in the global file, from the repo's prefix */
@@ -1395,20 +1421,23 @@ ATF_TC_BODY(load_errors, tc)
 	write_file(f.file_global, "github:\n  token: x\n", 0600);
 	ATF_CHECK(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c, err,
 	    sizeof(err)) == -1);
-	JOIN(want, "%s:1: github: not allowed in "
-	    "this file: github.token belongs in the host-local file "
-	    "%s/.config/jailbee/repos/qq.yaml (mode 0600)", f.file_global,
-	    f.home);
+	JOIN(want, "%s:2: github.token: not allowed in "
+	    "global.yaml: github.token belongs in the host-local file "
+	    "%s/.config/jailbee/repos/qq.yaml (mode 0600); global.yaml takes "
+	    "github.enabled and the legacy map api_tokens: {PREFIX: TOKEN}",
+	    f.file_global, f.home);
 	ATF_CHECK_STREQ(want, err);
 	/* a bad prefix leaves the pattern, and is reported in its turn */
 	write_file(f.file_global, "github:\n  token: x\n", 0600);
 	write_file(f.file_repo, "container_prefix: Bad\n", 0644);
 	ATF_CHECK(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c, err,
 	    sizeof(err)) == -1);
-	JOIN(want, "%s:1: github: not allowed in "
-	    "this file: github.token belongs in the host-local file "
+	JOIN(want, "%s:2: github.token: not allowed in "
+	    "global.yaml: github.token belongs in the host-local file "
 	    "${XDG_CONFIG_HOME:-~/.config}/jailbee/repos/"
-	    "<container_prefix>.yaml (mode 0600)", f.file_global);
+	    "<container_prefix>.yaml (mode 0600); global.yaml takes "
+	    "github.enabled and the legacy map api_tokens: {PREFIX: TOKEN}",
+	    f.file_global);
 	ATF_CHECK_STREQ(want, err);
 	write_file(f.file_global, "", 0600);
 	ATF_CHECK(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c, err,
@@ -1453,6 +1482,89 @@ ATF_TC_BODY(load_errors, tc)
 	ATF_CHECK(memcmp(&c, &before, sizeof(c)) == 0);
 }
 
+/*
+ * The original's GitHub keys: github.enabled in global.yaml or the
+ * host-local file, the legacy api_tokens map in global.yaml giving the
+ * token of the repo's prefix unless the host-local file has one, and a
+ * global.yaml holding tokens warned about as a token file.
+ */
+ATF_TC_WITHOUT_HEAD(github_settings);
+ATF_TC_BODY(github_settings, tc)
+{
+	struct fixture	f;
+	struct repoconf	c;
+	char		err[RC_ERR_MAX], want[RC_ERR_MAX * 2], *s;
+
+	fixture(&f, "my-proj");
+	write_file(f.file_repo, "", 0644);
+	/* off unless set */
+	ATF_REQUIRE_MSG(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c,
+	    err, sizeof(err)) == 0, "%s", err);
+	ATF_CHECK_EQ(c.github_enabled, 0);
+	ATF_CHECK_STREQ("", c.github_token);
+	repoconf_free(&c);
+
+	write_file(f.file_global, "github:\n  enabled: true\n"
+	    "  api_tokens:\n    other: github_pat_other\n"
+	    "    my-proj: github_pat_mine\n", 0600);
+	ATF_REQUIRE_MSG(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c,
+	    err, sizeof(err)) == 0, "%s", err);
+	ATF_CHECK_EQ(c.github_enabled, 1);
+	ATF_CHECK_STREQ("github_pat_mine", c.github_token);
+	ATF_CHECK_EQ(c.github_token_legacy, 1);
+	ATF_CHECK_EQ(c.ngithub_api_tokens, 2);
+	ATF_CHECK_STREQ("", c.warning);
+	s = dump(&c);
+	ATF_CHECK(strstr(s, "github_pat") == NULL);
+	ATF_CHECK_MSG(strstr(s, "github:\n  enabled: true\n  token: \"<set>\""
+	    "  # global.yaml's api_tokens\n  api_tokens:\n"
+	    "    other: \"<set>\"\n    my-proj: \"<set>\"\n") != NULL, "%s",
+	    s);
+	free(s);
+	repoconf_free(&c);
+
+	/* the host-local token wins; enabled there turns it off again */
+	write_file(f.file_local, "github: {token: github_pat_local, "
+	    "enabled: false}\n", 0600);
+	ATF_REQUIRE_MSG(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c,
+	    err, sizeof(err)) == 0, "%s", err);
+	ATF_CHECK_EQ(c.github_enabled, 0);
+	ATF_CHECK_STREQ("github_pat_local", c.github_token);
+	ATF_CHECK_EQ(c.github_token_legacy, 0);
+	repoconf_free(&c);
+	ATF_REQUIRE(unlink(f.file_local) == 0);
+
+	/* tokens in a global.yaml others may read: loaded, with a warning */
+	write_file(f.file_global, "github:\n  api_tokens: {my-proj: t1}\n",
+	    0644);
+	ATF_REQUIRE_MSG(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c,
+	    err, sizeof(err)) == 0, "%s", err);
+	ATF_CHECK_STREQ("t1", c.github_token);
+	JOIN(want, "%s is open to group/other (mode 0644) and may hold a "
+	    "GitHub token: run chmod 600 %s", f.file_global, f.file_global);
+	ATF_CHECK_STREQ(want, c.warning);
+	repoconf_free(&c);
+	/* without tokens its mode is no matter */
+	write_file(f.file_global, "github:\n  enabled: true\n", 0644);
+	ATF_REQUIRE_MSG(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c,
+	    err, sizeof(err)) == 0, "%s", err);
+	ATF_CHECK_STREQ("", c.warning);
+	ATF_CHECK_STREQ("", c.github_token);
+	repoconf_free(&c);
+
+	/* null drops an earlier entry; the prefix's entry alone counts */
+	repoconf_init(&c);
+	OK(G, "github: {api_tokens: {a: x1, b: x2}}\n", &c);
+	OK(G, "github: {api_tokens: {a: null}}\n", &c);
+	ATF_REQUIRE_EQ(c.ngithub_api_tokens, 1);
+	ATF_CHECK_STREQ("b", c.github_api_tokens[0].prefix);
+	OK(R, "container_prefix: a\n", &c);
+	FINISH(&c);
+	ATF_CHECK_STREQ("", c.github_token);
+	repoconf_free(&c);
+	unlink(f.file_global);
+}
+
 ATF_TC_WITHOUT_HEAD(permissions);
 ATF_TC_BODY(permissions, tc)
 {
@@ -1470,7 +1582,7 @@ ATF_TC_BODY(permissions, tc)
 		    1001, &c, err, sizeof(err)) == 0, "%s", err);
 		ATF_CHECK_STREQ("t", c.github_token);
 		JOIN(want, "%s is open to group/other "
-		    "(mode %04o) and may hold github.token: run chmod 600 %s",
+		    "(mode %04o) and may hold a GitHub token: run chmod 600 %s",
 		    f.file_local, (unsigned int)modes[i], f.file_local);
 		ATF_CHECK_STREQ(want, c.warning);
 		repoconf_free(&c);
@@ -1824,7 +1936,8 @@ ATF_TC_BODY(original_full_config, tc)
 	ATF_CHECK_EQ(a->enabled, 0);
 	ATF_CHECK_EQ(a->auto_update, 0);
 	ATF_CHECK_STREQ(a->command, "claude --dangerously-skip-permissions");
-	ATF_CHECK_STREQ(a->install, "npm install -g @anthropic-ai/claude-code");
+	ATF_CHECK_STREQ(a->install, "npm install -g --prefix \"$HOME/.local\" "
+	    "@anthropic-ai/claude-code");
 	ATF_CHECK_EQ(a->nenv, 1);
 	ATF_CHECK_STREQ(a->egress[0], "api.anthropic.com:443");
 	ATF_CHECK_STREQ(a->egress[a->negress - 1], "g.example:443");
@@ -1908,7 +2021,7 @@ ATF_TC_BODY(original_not_yet, tc)
 	    "config.yaml:3: agents.codex.plugins_enabled: unknown key "
 	    "(known: enabled, autostart, command, install, install_check, "
 	    "update, auto_update, install_network, shared, egress_allow, "
-	    "env)");
+	    "packages, env)");
 	/* refused with where it belongs, or its successor */
 	BAD(G, "remote:\n  ssh: {restrict_host: true}\n",
 	    "global.yaml:1: remote: the SSH server's settings (remote.ssh.*) "
@@ -1920,10 +2033,160 @@ ATF_TC_BODY(original_not_yet, tc)
 	BAD(R, "install_gie_skills: true\n", "config.yaml:1: "
 	    "install_gie_skills: retired by the original: its successor is "
 	    "agents.claude.install_jailbee_skills");
-	BAD(G, "github: {enabled: true}\n", "global.yaml:1: github: not "
-	    "allowed in this file: github.token belongs in the host-local "
-	    "file " LOCAL " (mode 0600)");
+	/* the original's github.enabled is taken (github_settings) */
+	{
+		struct repoconf	c;
+
+		fresh(&c);
+		OK(G, "github: {enabled: true}\n", &c);
+		ATF_CHECK_EQ(c.github_enabled, 1);
+		repoconf_free(&c);
+	}
 #undef NOTYET
+}
+
+/*
+ * Each npm-based preset installs its package into ~/.local and runs the
+ * command the package installs: the bin names below are the packages'
+ * own, from the npm registry's metadata (npm view PKG bin, December
+ * 2026): @anthropic-ai/claude-code {claude}, @openai/codex {codex},
+ * @google/gemini-cli {gemini}, opencode-ai {opencode},
+ * @vibe-kit/grok-cli {grok}.
+ */
+ATF_TC_WITHOUT_HEAD(agents_preset_bins);
+ATF_TC_BODY(agents_preset_bins, tc)
+{
+	static const struct {
+		const char	*agent, *package, *bin;
+	} known[] = {
+		{ "claude", "@anthropic-ai/claude-code", "claude" },
+		{ "codex", "@openai/codex", "codex" },
+		{ "gemini", "@google/gemini-cli", "gemini" },
+		{ "opencode", "opencode-ai", "opencode" },
+		{ "grok", "@vibe-kit/grok-cli", "grok" },
+	};
+	struct repoconf		 c;
+	const struct rc_agent	*a;
+	char			 want[256];
+	size_t			 i;
+
+	fresh(&c);
+	FINISH(&c);
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		ATF_REQUIRE((a = agent(&c, known[i].agent)) != NULL);
+		(void)snprintf(want, sizeof(want), "npm install -g --prefix "
+		    "\"$HOME/.local\" %s", known[i].package);
+		ATF_CHECK_STREQ(a->install, want);
+		(void)snprintf(want, sizeof(want), "npm install -g --prefix "
+		    "\"$HOME/.local\" %s@latest", known[i].package);
+		ATF_CHECK_STREQ(a->update, want);
+		ATF_CHECK_STREQ(a->command, known[i].bin);
+		(void)snprintf(want, sizeof(want), "command -v %s",
+		    known[i].bin);
+		ATF_CHECK_STREQ(a->install_check, want);
+		ATF_CHECK_STREQ(a->packages, "nodejs npm");
+	}
+	/* aider: pip's --user, into ~/.local too */
+	ATF_REQUIRE((a = agent(&c, "aider")) != NULL);
+	ATF_CHECK(strstr(a->install, "pip install --user ") != NULL);
+	ATF_CHECK_STREQ(a->command, "aider");
+	ATF_CHECK_STREQ(a->packages, "python3-pip");
+	repoconf_free(&c);
+}
+
+/* packages: the preset's, then the layers', each once; [] empties */
+ATF_TC_WITHOUT_HEAD(agents_packages);
+ATF_TC_BODY(agents_packages, tc)
+{
+	struct repoconf		 c;
+	const struct rc_agent	*a;
+
+	fresh(&c);
+	OK(G, "agents:\n  claude: {packages: [python3, npm]}\n", &c);
+	OK(R, "agents:\n  claude: {packages: [jq]}\n"
+	    "  mine: {command: m, packages: [ripgrep]}\n", &c);
+	FINISH(&c);
+	ATF_REQUIRE((a = agent(&c, "claude")) != NULL);
+	ATF_CHECK_STREQ(a->packages, "nodejs npm python3 jq");
+	ATF_REQUIRE((a = agent(&c, "mine")) != NULL);
+	ATF_CHECK_STREQ(a->packages, "ripgrep");
+	repoconf_free(&c);
+
+	fresh(&c);
+	OK(R, "agents:\n  codex: {packages: []}\n", &c);
+	FINISH(&c);
+	ATF_REQUIRE((a = agent(&c, "codex")) != NULL);
+	ATF_CHECK_STREQ(a->packages, "");
+	repoconf_free(&c);
+
+	BAD(R, "agents:\n  x:\n    packages: [Node]\n",
+	    "config.yaml:3: agents.x.packages[0]: \"Node\" is not a Debian "
+	    "package name (a-z, 0-9, +, -, ., from 2 to 100 characters, "
+	    "starting with a letter or digit)");
+	BAD(R, "agents:\n  x:\n    packages: nodejs\n",
+	    "config.yaml:3: agents.x.packages: expected a sequence of Debian "
+	    "package names, got a string");
+}
+
+/* which image an agent's container starts from */
+ATF_TC_WITHOUT_HEAD(agents_image);
+ATF_TC_BODY(agents_image, tc)
+{
+	struct repoconf	c;
+	char		alias[64], pkgs[1024];
+	size_t		idx[2];
+
+	/* no agent, or one without packages: the repo's own image */
+	fresh(&c);
+	OK(R, "agents:\n  mine: {command: m}\n", &c);
+	FINISH(&c);
+	ATF_CHECK_EQ(repoconf_agent_image(&c, idx, 0, alias, sizeof(alias),
+	    pkgs, sizeof(pkgs)), 0);
+	ATF_CHECK_STREQ(alias, "jailbee-base");
+	ATF_CHECK_STREQ(pkgs, "");
+	idx[0] = (size_t)(repoconf_agent(&c, "mine") - c.agents.v);
+	ATF_CHECK_EQ(repoconf_agent_image(&c, idx, 1, alias, sizeof(alias),
+	    pkgs, sizeof(pkgs)), 0);
+	ATF_CHECK_STREQ(alias, "jailbee-base");
+	/*
+	 * claude: nodejs and npm, under the alias of that set, the same
+	 * for every repo: sha256("nodejs npm") begins ff842cbd0e69
+	 */
+	idx[0] = (size_t)(repoconf_agent(&c, "claude") - c.agents.v);
+	ATF_CHECK_EQ(repoconf_agent_image(&c, idx, 1, alias, sizeof(alias),
+	    pkgs, sizeof(pkgs)), 1);
+	ATF_CHECK_STREQ(alias, "jailbee-base-ff842cbd0e69");
+	ATF_CHECK_STREQ(pkgs, "nodejs npm");
+	/* codex too: the same set, the same image */
+	idx[1] = (size_t)(repoconf_agent(&c, "codex") - c.agents.v);
+	ATF_CHECK_EQ(repoconf_agent_image(&c, idx, 2, alias, sizeof(alias),
+	    pkgs, sizeof(pkgs)), 1);
+	ATF_CHECK_STREQ(alias, "jailbee-base-ff842cbd0e69");
+	repoconf_free(&c);
+
+	/* with base.packages: their union, sorted, names the image */
+	fresh(&c);
+	OK(R, "base: {packages: [npm, git-lfs]}\n", &c);
+	FINISH(&c);
+	ATF_CHECK_STREQ(c.base_alias, "proj-base");
+	idx[0] = (size_t)(repoconf_agent(&c, "claude") - c.agents.v);
+	ATF_CHECK_EQ(repoconf_agent_image(&c, idx, 1, alias, sizeof(alias),
+	    pkgs, sizeof(pkgs)), 1);
+	ATF_CHECK_STREQ(pkgs, "git-lfs nodejs npm");
+	ATF_CHECK_EQ(strncmp(alias, "jailbee-base-", 13), 0);
+	ATF_CHECK_EQ(strlen(alias), 25);
+	ATF_CHECK(strcmp(alias, "jailbee-base-ff842cbd0e69") != 0);
+	repoconf_free(&c);
+
+	/* base.alias names the image: it is used as it is */
+	fresh(&c);
+	OK(R, "base: {alias: mine}\n", &c);
+	FINISH(&c);
+	ATF_CHECK_EQ(repoconf_agent_image(&c, idx, 1, alias, sizeof(alias),
+	    pkgs, sizeof(pkgs)), 0);
+	ATF_CHECK_STREQ(alias, "mine");
+	ATF_CHECK_STREQ(pkgs, "");
+	repoconf_free(&c);
 }
 
 ATF_TC_WITHOUT_HEAD(agents_presets);
@@ -1932,14 +2195,14 @@ ATF_TC_BODY(agents_presets, tc)
 	struct repoconf		 c;
 	const struct rc_agent	*a;
 	static const char *const names[] = { "claude", "codex", "gemini",
-		"aider", "opencode" };
+		"aider", "opencode", "grok" };
 	size_t			 i;
 
 	/* the built-ins, complete, none enabled */
 	fresh(&c);
 	FINISH(&c);
-	ATF_CHECK_EQ(c.agents.n, 5);
-	for (i = 0; i < 5; i++) {
+	ATF_CHECK_EQ(c.agents.n, 6);
+	for (i = 0; i < 6; i++) {
 		ATF_REQUIRE_MSG((a = agent(&c, names[i])) != NULL, "%s",
 		    names[i]);
 		ATF_CHECK_EQ(a->enabled, 0);
@@ -1953,6 +2216,14 @@ ATF_TC_BODY(agents_presets, tc)
 		ATF_CHECK(a->negress > 0);
 		ATF_CHECK(a->nshared > 0);
 	}
+	/* grok: the Grok CLI's npm package and its bin */
+	ATF_REQUIRE((a = agent(&c, "grok")) != NULL);
+	ATF_CHECK_STREQ(a->command, "grok");
+	ATF_CHECK_STREQ(a->install, "npm install -g --prefix \"$HOME/.local\" "
+	    "@vibe-kit/grok-cli");
+	ATF_CHECK_STREQ(a->install_check, "command -v grok");
+	ATF_CHECK_STREQ(a->egress[0], "api.x.ai:443");
+	ATF_CHECK_STREQ(a->shared[0].path, "~/.grok");
 	repoconf_free(&c);
 
 	/* key by key: global then repo over the preset; lists appended */
@@ -1969,7 +2240,8 @@ ATF_TC_BODY(agents_presets, tc)
 	ATF_REQUIRE((a = agent(&c, "gemini")) != NULL);
 	ATF_CHECK_STREQ(a->command, "g1");
 	ATF_CHECK_STREQ(a->install_check, "true");
-	ATF_CHECK_STREQ(a->install, "npm install -g @google/gemini-cli");
+	ATF_CHECK_STREQ(a->install, "npm install -g --prefix \"$HOME/.local\" "
+	    "@google/gemini-cli");
 	ATF_REQUIRE_EQ(a->negress, 6);
 	ATF_CHECK_STREQ(a->egress[0], "generativelanguage.googleapis.com:443");
 	ATF_CHECK_STREQ(a->egress[4], "a.example");
@@ -1986,7 +2258,7 @@ ATF_TC_BODY(agents_presets, tc)
 	ATF_CHECK_STREQ(a->install_network, "strict");
 	ATF_CHECK_EQ(a->negress, 0);
 	ATF_CHECK_EQ(a->nshared, 0);
-	ATF_CHECK_EQ(c.agents.n, 6);
+	ATF_CHECK_EQ(c.agents.n, 7);
 	repoconf_free(&c);
 
 	/* null gives the preset back; the alias is agents.claude */
@@ -2007,12 +2279,35 @@ ATF_TC_BODY(agents_presets, tc)
 		ATF_CHECK_MSG(repoconf_finish(&c, "/src/proj", 1000, 1001, err,
 		    sizeof(err)) == 0, "%s", err);
 		ATF_REQUIRE((a = agent(&c, "claude")) != NULL);
-		ATF_REQUIRE_EQ(a->nshared, 2);
+		ATF_REQUIRE_EQ(a->nshared, 3);
 		ATF_CHECK_STREQ(a->shared[0].subpath, "claude");
 		ATF_CHECK_STREQ(a->shared[0].path, "~/.claude");
 		ATF_CHECK_STREQ(a->shared[0].type, "dir");
-		ATF_CHECK_STREQ(a->shared[1].type, "file");
-		ATF_CHECK_STREQ(a->shared[1].seed, "{}");
+		/*
+		 * ~/.claude.json: a file of a mounted directory, reached by
+		 * a link, never a bind-mounted single file
+		 */
+		ATF_CHECK_STREQ(a->shared[1].subpath, "claude-json");
+		ATF_CHECK_STREQ(a->shared[1].path, "~/.claude-json");
+		ATF_CHECK_STREQ(a->shared[1].type, "dir");
+		ATF_CHECK_STREQ(a->shared[2].subpath,
+		    "claude-json/.claude.json");
+		ATF_CHECK_STREQ(a->shared[2].path, "~/.claude.json");
+		ATF_CHECK_STREQ(a->shared[2].type, "link");
+		ATF_CHECK_STREQ(a->shared[2].seed, "{}");
+		ATF_CHECK_STREQ(a->shared[2].target,
+		    "~/.claude-json/.claude.json");
+		repoconf_free(&c);
+		/* a link's file lies in one of the agent's directories */
+		fresh(&c);
+		OK(R, "agents:\n  x:\n    command: c\n    shared: [{subpath: "
+		    "a/f, path: ~/f, type: link}, {subpath: b, path: ~/b}]\n",
+		    &c);
+		ATF_CHECK(repoconf_finish(&c, "/src/proj", 1000, 1001, err,
+		    sizeof(err)) == -1);
+		ATF_CHECK_STREQ(err, "agents.x.shared[0]: type: link: a/f lies "
+		    "in none of the agent's shared directories (type: dir); "
+		    "share the directory that holds it too");
 		repoconf_free(&c);
 		/* a directory has no first content */
 		fresh(&c);
@@ -2021,7 +2316,8 @@ ATF_TC_BODY(agents_presets, tc)
 		ATF_CHECK(repoconf_finish(&c, "/src/proj", 1000, 1001, err,
 		    sizeof(err)) == -1);
 		ATF_CHECK_STREQ(err, "agents.x.shared[0].seed: only a file's "
-		    "first content (type: file); a directory starts empty");
+		    "first content (type: file or link); a directory starts "
+		    "empty");
 		repoconf_free(&c);
 		/*
 		 * its egress_allow joins the allowlist, install_network:
@@ -2075,8 +2371,8 @@ ATF_TC_BODY(agents_presets, tc)
 	    "config.yaml:3: agents.x.shared[0].path: must be ~/ and a path "
 	    "without \".\" or \"..\"");
 	BAD(R, "agents:\n  x:\n    shared: [{subpath: a, path: /a, type: "
-	    "fifo}]\n", "config.yaml:3: agents.x.shared[0].type: must be dir "
-	    "or file");
+	    "fifo}]\n", "config.yaml:3: agents.x.shared[0].type: must be dir, "
+	    "file or link");
 }
 
 /* the effective agents print and read back to the same print */
@@ -2320,6 +2616,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, layer_lists);
 	ATF_TP_ADD_TC(tp, layer_maps);
 	ATF_TP_ADD_TC(tp, github_token);
+	ATF_TP_ADD_TC(tp, github_settings);
 	ATF_TP_ADD_TC(tp, unknown_keys);
 	ATF_TP_ADD_TC(tp, optional_mounts);
 	ATF_TP_ADD_TC(tp, wrong_types);
@@ -2341,6 +2638,9 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, original_full_config);
 	ATF_TP_ADD_TC(tp, original_not_yet);
 	ATF_TP_ADD_TC(tp, agents_presets);
+	ATF_TP_ADD_TC(tp, agents_preset_bins);
+	ATF_TP_ADD_TC(tp, agents_packages);
+	ATF_TP_ADD_TC(tp, agents_image);
 	ATF_TP_ADD_TC(tp, agents_roundtrip);
 	ATF_TP_ADD_TC(tp, autostart_steps);
 	ATF_TP_ADD_TC(tp, autostart_widening);
