@@ -769,12 +769,18 @@ netd_dispatch(struct child *c, struct imsg *imsg)
 static struct event	gw_ev;
 static struct timeval	gw_now;
 
-/* from now on the gateway hears of every change and admission */
+/*
+ * From now on the gateway hears of every change and admission; the
+ * pool's addresses are admitted again only now, so that the gateway
+ * hears of those too (a client that cached an answer across the
+ * restart reaches it by name as before).
+ */
 static void
 gw_start(int fd, short ev, void *arg)
 {
 	netd_gw_init(arg);
 	netd_gw_push(&cur);
+	netd_pool_start();
 }
 
 int
@@ -873,7 +879,6 @@ main(int argc, char *argv[])
 	    err, sizeof(err)) == -1 || resolver_tcp_init(c.base, net.host,
 	    RESOLVER_PORT, err, sizeof(err)) == -1)
 		fatalx("%s: %s", c.name, err);
-	netd_pool_start();
 	in.s_addr = htonl(net.host);
 	inet_ntop(AF_INET, &in, host, sizeof(host));
 	(void)snprintf(c.detail, sizeof(c.detail), "table inet %s on %s "

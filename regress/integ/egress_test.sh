@@ -259,7 +259,29 @@ many_connections_body() {
 }
 many_connections_cleanup() { cleanup; }
 
+atf_test_case restart_keeps_admissions cleanup
+restart_keeps_admissions_head() {
+	atf_set descr "after a restart of the suite the gateway admits what" \
+	    "the pool admits again: a client that cached an allowed name's" \
+	    "answer reaches it by name at once, without asking again"
+	atf_set require.user root
+	atf_set timeout 300
+}
+restart_keeps_admissions_body() {
+	setup "www.test"
+	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
+	    ctr_curl https://www.test/
+	jb_cleanup
+	rm -f jailbeed.pid
+	jb_start
+	# no DNS query now: the address as cached before the restart
+	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
+	    ctr_curl --resolve "www.test:443:$NH_WWW" https://www.test/
+}
+restart_keeps_admissions_cleanup() { cleanup; }
+
 atf_init_test_cases() {
+	atf_add_test_case restart_keeps_admissions
 	atf_add_test_case tls_names
 	atf_add_test_case http_hosts
 	atf_add_test_case many_connections
