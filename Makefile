@@ -27,7 +27,7 @@ PKGS		:= libbsd-overlay libevent yaml-0.1 json-c libcap-ng libseccomp
 # jb-sshd alone speaks SSH; libmd gives the key fingerprints their SHA-256
 PKGS		+= libmd
 ALL_PKGS	:= $(PKGS) libssh libevent_openssl openssl libnftables \
-		   libnetfilter_conntrack
+		   libnetfilter_conntrack ncursesw
 
 # make deps, make up (which runs make deps first) and make clean build
 # nothing: they must work, and stay quiet, before the libraries are there
@@ -43,6 +43,8 @@ else ifneq ($(PKGS_MISSING),)
 $(error pkg-config finds no $(PKGS_MISSING): make deps (as root) installs what the build and the tests need)
 endif
 SSH_LIBS	:= $(shell pkg-config --libs libssh)
+# jbctl dashboard draws with ncurses (its wide-character build)
+CURSES_LIBS	:= $(shell pkg-config --libs ncursesw)
 PKG_CFLAGS	:= $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS	:= $(shell pkg-config --libs $(PKGS))
 TLS_CFLAGS	:= $(shell pkg-config --cflags libevent_openssl openssl)
@@ -91,7 +93,8 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/sockdir.c libcommon/portspec.c libcommon/reporeg.c \
 		   libcommon/config_print.c libcommon/auditrec.c \
 		   libcommon/output.c libcommon/names.c \
-		   libcommon/atomicfile.c libcommon/srcclass.c
+		   libcommon/atomicfile.c libcommon/srcclass.c \
+		   libcommon/rlimits.c libcommon/ctrlimits.c
 # SFTP (R45-R51): the virtual tree's paths, jb-sftp's records
 COMMON_SRCS	+= libcommon/sftppath.c libcommon/sftprec.c
 # the GitHub integration's keys
@@ -114,6 +117,7 @@ JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 JAILBEED_SRCS	+= jailbeed/sftp.c
 JAILBEED_SRCS	+= jailbeed/stepmount.c jailbeed/agent_shared.c
 JAILBEED_SRCS	+= jailbeed/statedir.c jailbeed/checkout_dev.c
+JAILBEED_SRCS	+= jailbeed/limits_run.c
 JAILBEED_SRCS	+= jailbeed/egress.c
 JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http_parse.c jb-incus/http_client.c jb-incus/incus.c \
 		   jb-incus/ws.c jb-incus/exec.c jb-incus/ops.c \
@@ -121,7 +125,7 @@ JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http_parse.c jb-incus/http_client.c
 		   jb-incus/ops_exec.c jb-incus/ops_image.c \
 		   jb-incus/ops_disk.c jb-incus/ops_hosts.c \
 		   jb-incus/ops_addrs.c jb-incus/ops_gitconfig.c \
-		   jb-incus/ops_port.c
+		   jb-incus/ops_port.c jb-incus/ops_limits.c
 JBINCUS_SRCS	+= jb-incus/ops_sftp.c jb-incus/bound.c jb-incus/ops_restore.c
 JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/netd_state.c jb-netd/netd_nft.c \
@@ -131,7 +135,7 @@ JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/blocked.c jb-netd/siphash.c
 JBNETD_SRCS	+= jb-netd/refused.c jb-netd/netd_refused.c
 JBNETD_SRCS	+= jb-netd/netd_store.c jb-netd/netd_deadline.c jb-netd/netd_egress.c
-JBNETD_SRCS	+= jb-netd/privnet.c jb-netd/upstream.c
+JBNETD_SRCS	+= jb-netd/privnet.c jb-netd/upstream.c jb-netd/netd_notice.c
 # what jb-netd tells the egress gateway
 JBNETD_SRCS	+= jb-netd/netd_gw.c
 # the egress gateway: its parsers, its policy, its connections; it reads
@@ -145,7 +149,8 @@ JBMOUNTD_SRCS	+= jb-mountd/shared.c
 JBSSHD_SRCS	:= jb-sshd/jb-sshd.c jb-sshd/session.c jb-sshd/spawner.c
 JBSSHD_SRCS	+= jb-sshd/sftp.c
 JBCTL_SRCS	:= jbctl/jbctl.c jbctl/ctlrun.c jbctl/local.c \
-		   jbctl/term.c jbctl/base.c jbctl/sshkeys.c jbctl/git.c
+		   jbctl/term.c jbctl/base.c jbctl/sshkeys.c jbctl/git.c \
+		   jbctl/dashui.c jbctl/dashdraw.c jbctl/dashdata.c jbctl/dashact.c
 # host git for the git bridge: jbctl's, and jb-gitd's over SSH
 COMMON_SRCS	+= libcommon/gitrun.c
 # git's remote helper for jailbee::NAME, installed beside jbctl
@@ -172,7 +177,7 @@ UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy \
 		   t_httpbody t_sshargv t_sshpolicy t_authkeys t_mountspec \
 		   t_netd_state t_netd_repos t_hostspin t_pool t_dnswire \
 		   t_admitted t_addralloc t_gitconf t_sockdir t_gitref t_gitrun t_termsafe \
-		   t_portspec t_blocked t_reporeg t_confgold t_auditrec
+		   t_portspec t_blocked t_reporeg t_confgold t_auditrec t_confkeys
 FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf \
 		   fuzz_ws fuzz_image fuzz_sshargv fuzz_mountspec \
 		   fuzz_netd_state fuzz_netd_repos fuzz_hostspin fuzz_pool \
@@ -225,7 +230,7 @@ $(O)/jb-mountd: $(call objs,$(JBMOUNTD_SRCS)) $(LIBCOMMON)
 $(O)/jb-sshd: $(call objs,$(JBSSHD_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(SSH_LIBS)
 $(O)/jbctl: $(call objs,$(JBCTL_SRCS)) $(LIBCOMMON)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(CURSES_LIBS)
 $(O)/jb-gitd: $(call objs,$(JBGITD_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 # jb-egress reads policy.h beside its own headers
@@ -332,6 +337,12 @@ $(O)/regress/bench/netd_switch: regress/bench/netd_switch.c $(O)/libnetd.a $(LIB
 	$(CC) $(CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libnetd.a \
 	    $(LIBCOMMON) $(PKG_LIBS) $(NFT_LIBS)
 
+# jbctl dashboard's redraw: its screen code, with ncurses, writing to /dev/null
+$(O)/regress/bench/dash_draw: regress/bench/dash_draw.c $(O)/obj/jbctl/dashdraw.o $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< \
+	    $(O)/obj/jbctl/dashdraw.o $(LIBCOMMON) $(PKG_LIBS) $(CURSES_LIBS)
+
 $(O)/regress/bench/blocked_cost: regress/bench/blocked_cost.c $(O)/libnetd.a $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libnetd.a \
@@ -400,8 +411,10 @@ install-rc:
 bench:
 	$(MAKE) O=build-bench LIBEXECDIR=$(CURDIR)/build-bench all \
 	    build-bench/regress/bench/netd_switch \
-	    build-bench/regress/bench/blocked_cost
+	    build-bench/regress/bench/blocked_cost \
+	    build-bench/regress/bench/dash_draw
 	regress/bench/run $(CURDIR)/build-bench
+	build-bench/regress/bench/dash_draw
 	regress/bench/net $(CURDIR)/build-bench
 	regress/bench/dns $(CURDIR)/build-bench
 	$(MAKE) O=build-bench-nocount LIBEXECDIR=$(CURDIR)/build-bench \

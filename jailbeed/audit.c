@@ -12,7 +12,8 @@
  * The audit journal: one JSON line per decision of the suite (network
  * changes and their reverts, refused-DNS summaries, mounts, port
  * forwards, container lifecycle, SSH), one schema (auditrec.h), in
- * state_dir/audit.jsonl, rotated by size; jbctl audit reads it back.
+ * state_dir/audit/audit.jsonl, rotated by size; jbctl audit reads it
+ * back.
  */
 
 #include <sys/stat.h>
@@ -39,83 +40,217 @@
 #define AUDIT_CHUNK	65536	/* audit reads the journal so much at a time */
 
 /*
- * The current file and the rotated ones (.1 newest), all opened as root
- * at start, so that rotating needs no directory access after the
- * privilege drop: past remote.ssh.journal_max_kib each file's bytes move
- * one place down and the current one starts empty.
+ * The journal lives in a directory of its own, state_dir/audit: the
+ * owner's, mode 0700, inside root's state_dir, which nobody but root can
+ * enter.  Root opens the directory and the files at start; after the
+ * privilege drop jailbeed reaches them through the directory it holds
+ * open, the one place its sandbox lets it write.  Past
+ * remote.ssh.journal_max_kib each file is renamed one place down (the
+ * oldest is replaced), the current one becomes .1 and a new empty one
+ * is made: a few renames, whatever the journal's size.  The files held
+ * open follow their names.  Journals of before, in state_dir itself,
+ * are moved in at start.
  */
-static int	journal_fds[JB_JOURNAL_KEEP_MAX];
+#define JOURNAL_DIR	"audit"
+#define JOURNAL_NAME	"audit.jsonl"
+
+static int	journal_dir = -1;
+static int	journal_fds[JB_JOURNAL_KEEP_MAX];	/* -1: none yet */
 static int	njournal;
+
+/* audit.jsonl, audit.jsonl.1 ... */
+static void
+journal_name(int i, char *buf, size_t len)
+{
+	if (i == 0)
+		(void)strlcpy(buf, JOURNAL_NAME, len);
+	else
+		(void)snprintf(buf, len, "%s.%d", JOURNAL_NAME, i);
+}
+
+/* a file opened in dir: a regular file with one link, root's or uid's */
+static void
+journal_check(int fd, const char *dir, const char *name, uid_t uid)
+{
+	struct stat	st;
+
+	if (fstat(fd, &st) == -1)
+		fatal("audit journal %s/%s", dir, name);
+	if (!S_ISREG(st.st_mode) || (st.st_uid != 0 && st.st_uid != uid) ||
+	    st.st_nlink != 1)
+		fatalx("audit journal %s/%s is not a regular file of root's or "
+		    "the owner's with one link: refused; remove it", dir, name);
+}
+
+/*
+ * The journal of an earlier version, in state_dir: checked as it was
+ * then (root's, one link, no symlink) and renamed into the directory,
+ * unless the directory has that file already.
+ */
+static void
+journal_migrate(int statefd, const char *state, const char *adir, int i)
+{
+	struct stat	st;
+	char		name[32];
+
+	journal_name(i, name, sizeof(name));
+	if (fstatat(statefd, name, &st, AT_SYMLINK_NOFOLLOW) == -1) {
+		if (errno != ENOENT)
+			fatal("audit journal %s/%s", state, name);
+		return;
+	}
+	if (S_ISLNK(st.st_mode))
+		fatalx("audit journal %s/%s is a symlink: refused, root does "
+		    "not write through a link; remove it", state, name);
+	if (!S_ISREG(st.st_mode) || st.st_uid != 0 || st.st_nlink != 1)
+		fatalx("audit journal %s/%s is not a regular file of root's "
+		    "with one link: refused; remove it", state, name);
+	if (fstatat(journal_dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		log_warnx("audit journal %s/%s: %s/%s is there already; the "
+		    "old one is left where it is", state, name, adir, name);
+		return;
+	}
+	if (renameat(statefd, name, journal_dir, name) == -1)
+		fatal("audit journal: moving %s/%s to %s", state, name, adir);
+	log_info("audit journal %s/%s moved to %s/%s", state, name, adir,
+	    name);
+}
 
 /* as root, before the privilege drop */
 void
 audit_init(void)
 {
 	struct stat	st;
-	char		path[PATH_MAX];
-	int		i;
+	const char	*state = env->conf.state_dir;
+	char		adir[PATH_MAX], name[32];
+	int		statefd, i, fd;
+
+	if ((size_t)snprintf(adir, sizeof(adir), "%s/%s", state,
+	    JOURNAL_DIR) >= sizeof(adir))
+		fatalx("audit journal: state_dir too long");
+	for (i = 0; i < JB_JOURNAL_KEEP_MAX; i++)
+		journal_fds[i] = -1;
+	if ((statefd = open(state, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1)
+		fatal("state_dir %s", state);
+	if (mkdirat(statefd, JOURNAL_DIR, 0700) == -1 && errno != EEXIST)
+		fatal("audit journal: mkdir %s", adir);
+	if ((journal_dir = openat(statefd, JOURNAL_DIR, O_RDONLY |
+	    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) == -1) {
+		if (errno == ELOOP || errno == ENOTDIR)
+			fatalx("audit journal: %s is not a directory: refused; "
+			    "remove it", adir);
+		fatal("audit journal: %s", adir);
+	}
+	/* the owner's, so that jailbeed can rename there after the drop */
+	if (fstat(journal_dir, &st) == -1)
+		fatal("audit journal: %s", adir);
+	if (st.st_uid != env->owner_uid && (st.st_uid != 0 ||
+	    fchown(journal_dir, env->owner_uid, env->owner_gid) == -1))
+		fatalx("audit journal: %s belongs to uid %u, neither root nor "
+		    "the owner: refused; remove it", adir,
+		    (unsigned)st.st_uid);
+	if ((st.st_mode & 077) != 0)
+		fatalx("audit journal: %s has mode %04o: chmod 700 %s", adir,
+		    (unsigned)(st.st_mode & 07777), adir);
 
 	/* journal_keep is read here only: a reload does not change it */
-	for (i = 0; i < env->conf.ssh_journal_keep; i++) {
-		if ((i == 0 ? snprintf(path, sizeof(path), "%s/audit.jsonl",
-		    env->conf.state_dir) : snprintf(path, sizeof(path),
-		    "%s/audit.jsonl.%d", env->conf.state_dir, i)) >=
-		    (int)sizeof(path))
-			fatalx("audit journal: state_dir too long");
-		/* never through a symlink: rotating truncates these */
-		if ((journal_fds[i] = open(path, O_RDWR | O_CREAT | O_CLOEXEC |
-		    O_NOFOLLOW | O_NOCTTY | O_NONBLOCK |
-		    (i == 0 ? O_APPEND : 0), 0600)) == -1) {
-			if (errno == ELOOP)
-				fatalx("audit journal %s is a symlink: refused, "
-				    "root does not write through a link; "
-				    "remove it", path);
-			fatal("audit journal %s", path);
-		}
-		if (fstat(journal_fds[i], &st) == -1)
-			fatal("audit journal %s", path);
-		if (!S_ISREG(st.st_mode) || st.st_uid != 0 ||
-		    st.st_nlink != 1)
-			fatalx("audit journal %s is not a regular file of "
-			    "root's with one link: refused; remove it", path);
-		njournal++;
+	njournal = env->conf.ssh_journal_keep;
+	for (i = 0; i < JB_JOURNAL_KEEP_MAX; i++)
+		journal_migrate(statefd, state, adir, i);
+	close(statefd);
+	for (i = 0; i < njournal; i++) {
+		journal_name(i, name, sizeof(name));
+		/* never through a symlink */
+		fd = openat(journal_dir, name, i == 0 ? O_RDWR | O_APPEND |
+		    O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK :
+		    O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK,
+		    0600);
+		if (fd == -1 && i > 0 && errno == ENOENT)
+			continue;
+		if (fd == -1 && errno == ELOOP)
+			fatalx("audit journal %s/%s is a symlink: refused, "
+			    "root does not write through a link; remove it",
+			    adir, name);
+		if (fd == -1)
+			fatal("audit journal %s/%s", adir, name);
+		journal_check(fd, adir, name, env->owner_uid);
+		if (fchown(fd, env->owner_uid, env->owner_gid) == -1)
+			fatal("audit journal %s/%s", adir, name);
+		journal_fds[i] = fd;
 	}
 }
 
-/* copy from's bytes over to's */
-static int
-journal_copy(int from, int to)
+/* the current file's size, -1 when there is none */
+off_t
+audit_journal_size(void)
 {
-	char	 buf[65536];
-	off_t	 off = 0;
-	ssize_t	 n;
+	struct stat	st;
 
-	if (ftruncate(to, 0) == -1)
+	if (njournal == 0 || journal_fds[0] == -1 ||
+	    fstat(journal_fds[0], &st) == -1)
 		return -1;
-	while ((n = pread(from, buf, sizeof(buf), off)) > 0) {
-		if (pwrite(to, buf, n, off) != n)
-			return -1;
-		off += n;
-	}
-	return n == -1 ? -1 : 0;
+	return st.st_size;
 }
 
+/*
+ * Past the size: .N-2 becomes .N-1 (the oldest goes), ..., the current
+ * one .1, and a new current one is made; with one file kept, the
+ * current one starts empty.  A rename that fails stops there, the files
+ * held open still matching their names.
+ */
 static void
 journal_rotate(void)
 {
 	struct stat	st;
-	int		i;
+	char		from[32], to[32];
+	int		i, fd;
 
-	if (fstat(journal_fds[0], &st) == -1 ||
+	if (journal_fds[0] == -1 || fstat(journal_fds[0], &st) == -1 ||
 	    st.st_size < (off_t)env->conf.ssh_journal_max_kib * 1024)
 		return;
-	for (i = njournal - 1; i > 0; i--)
-		if (journal_copy(journal_fds[i - 1], journal_fds[i]) == -1) {
+	if (njournal == 1) {
+		if (ftruncate(journal_fds[0], 0) == -1)
 			log_warn("audit journal: rotating");
+		return;
+	}
+	for (i = njournal - 1; i > 0; i--) {
+		if (journal_fds[i - 1] == -1)
+			continue;
+		journal_name(i - 1, from, sizeof(from));
+		journal_name(i, to, sizeof(to));
+		if (renameat(journal_dir, from, journal_dir, to) == -1) {
+			log_warn("audit journal: rotating %s", from);
 			return;
 		}
-	if (ftruncate(journal_fds[0], 0) == -1)
-		log_warn("audit journal: rotating");
+		if (journal_fds[i] != -1)
+			close(journal_fds[i]);
+		journal_fds[i] = journal_fds[i - 1];
+		journal_fds[i - 1] = -1;
+	}
+	if ((fd = openat(journal_dir, JOURNAL_NAME, O_RDWR | O_APPEND |
+	    O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK,
+	    0600)) == -1) {
+		/* the current one stays as it was, under its name */
+		log_warn("audit journal: a new %s", JOURNAL_NAME);
+		journal_name(1, from, sizeof(from));
+		if (renameat(journal_dir, from, journal_dir, JOURNAL_NAME) ==
+		    -1) {
+			log_warn("audit journal: renaming %s back", from);
+			return;
+		}
+		journal_fds[0] = journal_fds[1];
+		journal_fds[1] = -1;
+		return;
+	}
+	journal_fds[0] = fd;
+}
+
+/* for the sandbox: the journal's directory, the one place written */
+int
+audit_dirfd(void)
+{
+	return journal_dir;
 }
 
 /* one line in the journal and in syslog */
@@ -132,7 +267,7 @@ audit_write(struct audit_rec *r)
 		log_warnx("audit: a record of %s did not fit", r->action);
 		return;
 	}
-	if (njournal > 0) {
+	if (njournal > 0 && journal_fds[0] != -1) {
 		iov[0].iov_base = line;
 		iov[0].iov_len = len;
 		iov[1].iov_base = "\n";
@@ -142,6 +277,7 @@ audit_write(struct audit_rec *r)
 		journal_rotate();
 	}
 	log_info("audit: %s", line);
+	control_event(r->container, r->action, (int64_t)r->when);
 }
 
 /* a record by the job's actor, or by jailbeed itself (job NULL) */
@@ -193,7 +329,7 @@ cmd_audit(struct job *job)
 	f.container = job_opt(job, "container");
 	f.action = job_opt(job, "action");
 	f.actor = job_opt(job, "key");
-	if (njournal == 0) {
+	if (njournal == 0 || journal_fds[0] == -1) {
 		job_end(job, 0, "the audit journal cannot be read");
 		return;
 	}
@@ -205,6 +341,8 @@ cmd_audit(struct job *job)
 	}
 	o->which = 1;
 	for (fd = njournal - 1; fd >= 0; fd--) {
+		if (journal_fds[fd] == -1)
+			continue;
 		off = 0;
 		have = 0;
 		skip = 0;

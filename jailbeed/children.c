@@ -430,6 +430,7 @@ from_child(int fd, short event, void *arg)
 		case IMSG_NETD_ALLOW:
 		case IMSG_NETD_ADDR:
 		case IMSG_INCUS_SERVER_INFO:
+		case IMSG_INCUS_LIMITS:
 		case IMSG_NETD_CHECKED:
 		case IMSG_NETD_BLOCK:
 		case IMSG_NETD_RESOLVED:	/* net refresh */
@@ -450,6 +451,13 @@ from_child(int fd, short event, void *arg)
 			if (c - children != PROC_NETD ||
 			    net_stuck(&imsg) == -1) {
 				log_warnx("%s: bad NETD_STOP", c->name);
+				jailbeed_shutdown(1);
+			}
+			break;
+		case IMSG_NETD_REFUSED_NOTE:	/* for the watchers */
+			if (c - children != PROC_NETD ||
+			    net_refused_note(&imsg) == -1) {
+				log_warnx("%s: bad NETD_REFUSED_NOTE", c->name);
 				jailbeed_shutdown(1);
 			}
 			break;

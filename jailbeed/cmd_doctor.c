@@ -248,23 +248,25 @@ check_github(struct job *job, const struct repoconf *c)
 static void
 check_journal(struct job *job)
 {
-	struct stat	st;
 	char		path[PATH_MAX + 32];
 	long long	max = (long long)env->conf.ssh_journal_max_kib * 1024;
+	off_t		size;
 
-	(void)snprintf(path, sizeof(path), "%s/audit.jsonl",
+	(void)snprintf(path, sizeof(path), "%s/audit/audit.jsonl",
 	    env->conf.state_dir);
-	if (stat(path, &st) == -1) {
-		check(job, "journal", "PASS", NULL, "%s: none yet", path);
+	/* the file held open: the owner cannot reach root's state_dir */
+	if ((size = audit_journal_size()) == -1) {
+		check(job, "journal", "FAIL", "see jailbeed's log", "%s: not "
+		    "open", path);
 		return;
 	}
-	if (max > 0 && st.st_size > 2 * max)
+	if (max > 0 && size > 2 * max)
 		check(job, "journal", "WARN", "see jailbeed's log for why "
 		    "rotation failed", "%s: %lld bytes, over twice the "
-		    "rotation size of %lld", path, (long long)st.st_size, max);
+		    "rotation size of %lld", path, (long long)size, max);
 	else
 		check(job, "journal", "PASS", NULL, "%s: %lld bytes (rotated "
-		    "at %lld, %d kept)", path, (long long)st.st_size, max,
+		    "at %lld, %d kept)", path, (long long)size, max,
 		    env->conf.ssh_journal_keep);
 }
 

@@ -24,6 +24,7 @@
 #include "capture.h"
 #include "cmdtab.h"
 #include "duration.h"
+#include "limits_run.h"
 #include "log.h"
 #include "mount_ssh.h"
 #include "mounts.h"
@@ -435,6 +436,20 @@ apply_done(struct job *job, int ok, const char *err, void *arg)
 	    NULL);
 }
 
+/* the limits first: they hold whatever the rest finds */
+static void
+apply_limits(struct job *job, int ok, const char *err)
+{
+	struct mjob	*m = job->state;
+
+	if (!ok) {
+		job_end(job, 0, "apply: limits (defaults in %s): %s",
+		    m->ctx->conf.paths.repo, err);
+		return;
+	}
+	mounts_host_apply(job, m->ctx, m->name, apply_done, NULL);
+}
+
 static void
 mount_repo(struct job *job, struct repo_ctx *ctx)
 {
@@ -473,7 +488,7 @@ mount_repo(struct job *job, struct repo_ctx *ctx)
 		do_mount_ls(job);
 		break;
 	case CMD_APPLY:
-		mounts_host_apply(job, ctx, m->name, apply_done, NULL);
+		limits_apply(job, m->name, &ctx->conf, apply_limits);
 		break;
 	default:
 		job_end(job, 0, "not a mount command");

@@ -516,6 +516,19 @@ net_stuck(struct imsg *imsg)
 	return 0;
 }
 
+/* jb-netd counted a refusal: the watching dashboards look again */
+int
+net_refused_note(struct imsg *imsg)
+{
+	struct jb_incus_target	t;
+
+	if (imsg_get_id(imsg) != 0 || imsg_get_data(imsg, &t, sizeof(t)) == -1)
+		return -1;
+	t.name[sizeof(t.name) - 1] = '\0';
+	control_event(t.name, "net.refused", (int64_t)time(NULL));
+	return 0;
+}
+
 int
 net_entries_pack(const struct repoconf *conf, const char *agent,
     struct jb_netd_ctr *m, char *err, size_t errlen)

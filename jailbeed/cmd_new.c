@@ -41,11 +41,13 @@
 #include "capture.h"
 #include "checkout_dev.h"
 #include "jobs.h"
+#include "limits_run.h"
 #include "log.h"
 #include "mounts.h"
 #include "ports.h"
 #include "netpin.h"
 #include "netstatus.h"
+#include "sshpolicy.h"
 
 struct newjob {
 	LIST_ENTRY(newjob)	 entry;		/* in newjobs once picked */
@@ -64,6 +66,8 @@ struct newjob {
 	int			 created;	/* delete it on failure */
 	struct jb_incus_create	*create;	/* until sent */
 	struct jb_git_ident	 ident;		/* the owner's; "" unset */
+	struct jb_limits	 lim;		/* the config's, or --memory,
+						   --cpu */
 	char			 failure[JB_ERR_TEXT_MAX];
 	/* agents to install and launch: indexes into ctx->conf.agents */
 	size_t			 agent[RC_AGENTS_MAX];
@@ -501,6 +505,7 @@ new_policy_done(struct req *r, int ok, const char *err)
 	}
 	job_progress(job, "creating %s from %s at %s", n->name, q->image,
 	    n->ipv4);
+	limits_say(job, n->name, &n->lim);
 	if (req_send(PROC_INCUS, IMSG_INCUS_CREATE, q, sizeof(*q), -1,
 	    new_progress, new_created, job) == NULL)
 		new_fail(job, "cannot reach jb-incus");
@@ -565,6 +570,41 @@ new_codev_checked(struct job *job, int ok, const char *err)
 	new_policy(job);
 }
 
+/* --net, else defaults.network */
+static const char *
+new_net_mode(struct job *job, const struct repoconf *conf)
+{
+	const char	*o = job_opt(job, "net");
+
+	if (o != NULL)
+		return strcasecmp(o, "loose") == 0 ? "loose" : "strict";
+	return strcmp(conf->network, "loose") == 0 ? "loose" : "strict";
+}
+
+/*
+ * A loose start the config asks for is what new --net loose asks for:
+ * over SSH under restrict_host it needs remote.ssh.network.  0 when it
+ * may go on; -1 with the job ended.
+ */
+static int
+new_net_allowed(struct job *job, const struct repoconf *conf)
+{
+	struct sshp_conf	pc;
+
+	if (!job->remote || job_opt(job, "net") != NULL ||
+	    strcmp(new_net_mode(job, conf), "loose") != 0)
+		return 0;
+	memset(&pc, 0, sizeof(pc));
+	sshsnap_policy(job->remote_snap, &pc);
+	if (!pc.restrict_host || pc.network_unlocked)
+		return 0;
+	job_end(job, 0, "defaults.network: loose (the configuration of %s): "
+	    "a loose start acts on the host's network, refused over SSH "
+	    "(remote.ssh.restrict_host) unless remote.ssh.network grants it; "
+	    "new --net strict starts it strict", conf->repo_root);
+	return -1;
+}
+
 static void
 new_create(struct job *job)
 {
@@ -613,9 +653,11 @@ new_create(struct job *job)
 	/* start runs it again, apply keeps its egress_allow */
 	if (job_opt(job, "agent") != NULL)
 		strlcpy(q->agent, job_opt(job, "agent"), sizeof(q->agent));
-	strlcpy(q->net, job_opt(job, "net") != NULL &&
-	    strcasecmp(job_opt(job, "net"), "loose") == 0 ? "loose" : "strict",
-	    sizeof(q->net));
+	strlcpy(q->memory, n->lim.memory, sizeof(q->memory));
+	strlcpy(q->cpu, n->lim.cpu, sizeof(q->cpu));
+	strlcpy(q->processes, n->lim.processes, sizeof(q->processes));
+	strlcpy(q->disk, n->lim.disk, sizeof(q->disk));
+	strlcpy(q->net, new_net_mode(job, conf), sizeof(q->net));
 	for (i = 0; i < conf->env.n; i++) {
 		l = (size_t)snprintf(kv, sizeof(kv), "%s=%s",
 		    conf->env.v[i].name, conf->env.v[i].value) + 1;
@@ -945,6 +987,7 @@ static void
 new_repo(struct job *job, struct repo_ctx *ctx)
 {
 	struct newjob	*n;
+	char		 err[JB_ERR_TEXT_MAX];
 
 	if ((n = calloc(1, sizeof(*n))) == NULL) {
 		repo_ctx_free(ctx);
@@ -965,6 +1008,14 @@ new_repo(struct job *job, struct repo_ctx *ctx)
 	audit_target(job, n->name, ctx);
 	if (new_pick_agents(job, n) == -1)
 		return;
+	if (new_net_allowed(job, &ctx->conf) == -1)
+		return;
+	/* bad limits are refused before anything is made */
+	if (limits_pack(&ctx->conf, job_opt(job, "memory"), job_opt(job,
+	    "cpu"), &n->lim, err, sizeof(err)) == -1) {
+		job_end(job, 0, "%s", err);
+		return;
+	}
 	/* autostart and agents no wider than the default branch's */
 	escalation_gate(job, ctx, job_opt(job, "agent"), new_repo_go);
 }

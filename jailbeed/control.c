@@ -41,6 +41,11 @@
 #define CTL_MAX_PER_UID		32
 #define CTL_FD_RESERVE		16	/* accept pauses this close to the limit */
 #define CTL_REPLY_TIMEOUT	5	/* seconds a child has to answer */
+/*
+ * Events queued for a watcher that reads none: beyond this, more are
+ * dropped, since one is all it needs to know it must look again.
+ */
+#define CTL_WATCH_QUEUE		16
 
 struct ctl_conn {
 	TAILQ_ENTRY(ctl_conn)	 entry;
@@ -53,6 +58,7 @@ struct ctl_conn {
 	struct event		 timeout;
 	struct job		*job;		/* a command in progress */
 	struct sshsess		*ssh;		/* a jb-sshd session, or NULL */
+	int			 watch;		/* gets an event per change */
 };
 
 static TAILQ_HEAD(, ctl_conn)	 ctl_conns = TAILQ_HEAD_INITIALIZER(ctl_conns);
@@ -367,6 +373,31 @@ control_expect_fd(struct ctl_conn *c, int on)
 	c->iev.ibuf.allow_fdpass = on;
 }
 
+/*
+ * A record went to the audit journal: every watching connection hears
+ * which container and what, and looks again.
+ */
+void
+control_event(const char *container, const char *action, int64_t when)
+{
+	struct ctl_conn		*c;
+	struct jb_ctl_event	 ev;
+
+	memset(&ev, 0, sizeof(ev));
+	if (container != NULL)
+		(void)strlcpy(ev.container, container, sizeof(ev.container));
+	if (action != NULL)
+		(void)strlcpy(ev.action, action, sizeof(ev.action));
+	ev.when = when;
+	TAILQ_FOREACH(c, &ctl_conns, entry) {
+		if (!c->watch ||
+		    imsgbuf_queuelen(&c->iev.ibuf) >= CTL_WATCH_QUEUE)
+			continue;
+		(void)imsgev_compose(&c->iev, IMSG_CTL_EVENT, JB_CTL_VERSION,
+		    0, -1, &ev, sizeof(ev));
+	}
+}
+
 /* a command line, checked against the table before anything runs */
 static int
 control_cmd(struct ctl_conn *c, struct imsg *imsg)
@@ -667,7 +698,8 @@ control_dispatch(int fd, short event, void *arg)
 			imsg_free(&imsg);
 			continue;
 		}
-		if (imsg_get_len(&imsg) != 0 || c->rid != 0 || c->job != NULL) {
+		if (imsg_get_len(&imsg) != 0 || c->rid != 0 || c->job != NULL ||
+		    c->watch) {
 			log_warnx("control: connection %u: unexpected %s",
 			    c->id, jb_imsg_name(imsg_get_type(&imsg)));
 			imsg_free(&imsg);
@@ -677,6 +709,10 @@ control_dispatch(int fd, short event, void *arg)
 		switch (imsg_get_type(&imsg)) {
 		case IMSG_CTL_STATUS:
 			control_status(c);
+			break;
+		case IMSG_CTL_WATCH:
+			/* a watching connection only listens from now on */
+			c->watch = 1;
 			break;
 		case IMSG_CTL_VERSION:
 			memset(&t, 0, sizeof(t));

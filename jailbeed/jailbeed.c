@@ -198,6 +198,8 @@ main(int argc, char *argv[])
 	signal_add(&evchld, NULL);
 	signal_add(&evpipe, NULL);
 
+	if ((env->host_cpus = sysconf(_SC_NPROCESSORS_ONLN)) < 1)
+		env->host_cpus = 1;
 	children_spawn();
 	/* while root: the gateway's socket on the bridge's address */
 	egress_start();
@@ -211,13 +213,18 @@ main(int argc, char *argv[])
 	sshd_start(self);
 	if ((pw = getpwuid(env->owner_uid)) == NULL)
 		fatalx("owner uid %u vanished", (unsigned)env->owner_uid);
+	/*
+	 * Once every child is started: a bound is never raised without
+	 * CAP_SYS_RESOURCE, and a child's may be above ours (git's memory)
+	 */
+	proc_bound("jailbeed");
 	priv_drop("jailbeed", pw, NULL, NULL, 0);
 	control_listen();
 	/* requests wait in the channels until the children run */
 	netsync_start();
 	strlcpy(sockdir, env->conf.socket, sizeof(sockdir));
 	strlcpy(sockdir, dirname(sockdir), sizeof(sockdir));
-	sandbox_jailbeed(sockdir);
+	sandbox_jailbeed(sockdir, audit_dirfd());
 	log_info("started for owner %s (uid %u), control socket %s",
 	    env->conf.owner, (unsigned)env->owner_uid, env->conf.socket);
 

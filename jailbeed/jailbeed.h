@@ -57,6 +57,7 @@ struct jailbeed {
 	int		 verbose;
 	int		 sandbox_debug;	/* -D */
 	int64_t		 started;
+	long		 host_cpus;	/* online at start: a cpu share's base */
 };
 
 struct req;
@@ -153,6 +154,7 @@ struct ctl_conn	*control_adopt(int, struct sshsess *);
 int	control_send_raw(struct ctl_conn *, uint32_t, const void *, size_t,
 	    int);
 void	control_status(struct ctl_conn *);
+void	control_event(const char *, const char *, int64_t);
 struct job	*control_job(struct ctl_conn *);
 void	control_job_remote(struct ctl_conn *, struct job *);
 uid_t	control_uid(const struct ctl_conn *);
@@ -167,6 +169,7 @@ int	reaper_status(struct jb_proc_status *);
 void	netsync_start(void);
 /* cmd_net.c: jb-netd could not make a container strict: stop it */
 int	net_stuck(struct imsg *);
+int	net_refused_note(struct imsg *);
 
 /* egress.c: the gateway's socket, and what passes to and from it */
 void	egress_start(void);
@@ -215,6 +218,8 @@ void	cmd_sshstatus(struct job *);
 /* audit.c: the one audit journal */
 struct audit_rec;
 void	audit_init(void);
+int	audit_dirfd(void);
+off_t	audit_journal_size(void);
 void	audit_write(struct audit_rec *);
 void	audit_rec_job(struct audit_rec *, struct job *, const char *,
 	    const char *, const char *);

@@ -25,6 +25,7 @@
 #include "cmdtab.h"
 #include "jailbeed.h"
 #include "jobs.h"
+#include "limits_run.h"
 #include "mounts.h"
 #include "ports.h"
 #include "log.h"
@@ -87,6 +88,7 @@ static const struct {
 	{ CMD_UNMOUNT,		cmd_mount },
 	{ CMD_MOUNT_LS,		cmd_mount },
 	{ CMD_APPLY,		cmd_mount },
+	{ CMD_INFO,		cmd_info },
 	{ CMD_BASE_BUILD,	cmd_base },
 	{ CMD_BASE_IMPORT,	cmd_base },
 	{ CMD_BASE_USAGE,	cmd_base },

@@ -170,6 +170,7 @@ reaper_main(int chan, int dirfd, const char *dir, const char *name,
 	    dup3(c, REAP_NULL_FD, O_CLOEXEC) == -1)
 		fatal("fds");
 	closefrom(REAP_NULL_FD + 1);
+	proc_bound("jb-reaper");
 
 	/* root's uid, no capability, nothing to gain back */
 	capng_clear(CAPNG_SELECT_ALL);

@@ -97,6 +97,7 @@ struct sshsess {
 	int			 got_exit;
 	int			 status;
 	uint32_t		 id;		/* jb-sshd's, for AUTHED */
+	int			 known;		/* KNOWN sent */
 	int			 nrefused;	/* refusals reported */
 	char			 route[16];	/* exec | console */
 	char			 leaf[48];
@@ -299,6 +300,53 @@ refusal_counted(struct sshsess *s, const char *fp)
 		}
 	}
 	return 0;
+}
+
+/*
+ * Keys that logged in lately, kept in memory (a restart forgets them):
+ * RECENT_MAX keys, each for RECENT_SECS after its last login.  A
+ * connection not logged in that offers one, authorized still, gets a
+ * reserved slot at jb-sshd (IMSG_SSHD_KNOWN, with the key's place here
+ * as its number), out of the early drop of strangers' connections.
+ */
+#define RECENT_MAX	64
+#define RECENT_SECS	(24 * 3600)
+static struct recent {
+	char	 fp[AUTHKEY_FP_MAX];
+	time_t	 when;
+} recents[RECENT_MAX];
+
+/* fp's number (its place, from 1), 0 when it did not log in lately */
+static uint32_t
+recent_find(const char *fp)
+{
+	time_t	now = time(NULL);
+	int	i;
+
+	for (i = 0; i < RECENT_MAX; i++)
+		if (recents[i].fp[0] != '\0' &&
+		    now - recents[i].when < RECENT_SECS &&
+		    strcmp(recents[i].fp, fp) == 0)
+			return (uint32_t)i + 1;
+	return 0;
+}
+
+/* fp logged in now; the key that logged in longest ago makes room */
+static void
+recent_add(const char *fp)
+{
+	int	i, old = 0;
+
+	for (i = 0; i < RECENT_MAX; i++) {
+		if (strcmp(recents[i].fp, fp) == 0) {
+			old = i;
+			break;
+		}
+		if (recents[i].when < recents[old].when)
+			old = i;
+	}
+	(void)strlcpy(recents[old].fp, fp, sizeof(recents[old].fp));
+	recents[old].when = time(NULL);
 }
 
 /* as root, before the privilege drop: the socket */
@@ -906,6 +954,7 @@ auth(struct sshsess *s, struct jb_sshd_auth *a)
 {
 	struct jb_sshd_verdict	 v;
 	struct jb_sshd_authed	 au;
+	struct jb_sshd_known	 kn;
 	uint8_t			 blob[AUTHKEY_BLOB_MAX];
 	char			 path[PATH_MAX], err[256], type[64];
 	size_t			 len = 0, tl;
@@ -951,11 +1000,24 @@ auth(struct sshsess *s, struct jb_sshd_auth *a)
 	v.ok = reason == NULL;
 	(void)raw(s, IMSG_SSHD_VERDICT, &v, sizeof(v), -1);
 	strlcpy(s->fp, v.fingerprint, sizeof(s->fp));
-	/* a probe that passes decides nothing yet; its signature does */
-	if (v.ok && !a->verified)
+	/*
+	 * A probe that passes decides nothing yet; its signature does.  Of
+	 * a key that logged in lately, it keeps the connection's place
+	 * while the client signs (a touch, a passphrase may take a while).
+	 */
+	if (v.ok && !a->verified) {
+		memset(&kn, 0, sizeof(kn));
+		if (!s->known && (kn.key = recent_find(s->fp)) != 0) {
+			s->known = 1;
+			kn.id = s->id;
+			(void)imsgev_compose(&children[PROC_SSHD].iev,
+			    IMSG_SSHD_KNOWN, 0, 0, -1, &kn, sizeof(kn));
+		}
 		return 0;
+	}
 	if (v.ok) {
 		s->authed = 1;
+		recent_add(s->fp);
 		memset(&au, 0, sizeof(au));
 		au.id = s->id;
 		/* no longer one of its source's unauthenticated connections */

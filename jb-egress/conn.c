@@ -30,6 +30,7 @@
  * closed, and its slot is free.
  */
 
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/queue.h>
 
@@ -102,8 +103,9 @@ struct conn {
 
 TAILQ_HEAD(conns, conn);
 static struct conns	 conns = TAILQ_HEAD_INITIALIZER(conns);
-static struct event	 acc_ev;
+static struct event	 acc_ev, acc_pause;
 static int		 listen_fd = -1;
+static size_t		 conns_max;
 static uint32_t		 local_addr;
 
 static void	conn_free(struct conn *);
@@ -700,15 +702,25 @@ conn_accept(int fd, short ev, void *arg)
 	size_t			 n;
 	int			 s;
 
-	event_add(&acc_ev, NULL);
 	len = sizeof(peer);
 	if ((s = accept4(listen_fd, (struct sockaddr *)&peer, &len,
 	    SOCK_NONBLOCK | SOCK_CLOEXEC)) == -1) {
+		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+		    errno == ENOMEM) {
+			/* out of descriptors: wait a little, do not spin */
+			struct timeval	pause = { 0, 100 * 1000 };
+
+			log_warn("accept");
+			evtimer_add(&acc_pause, &pause);
+			return;
+		}
 		if (errno != EAGAIN && errno != EINTR &&
 		    errno != ECONNABORTED)
 			log_warn("accept");
+		event_add(&acc_ev, NULL);
 		return;
 	}
+	event_add(&acc_ev, NULL);
 	len = sizeof(orig);
 	if (peer.sin_family != AF_INET || getsockopt(s, SOL_IP,
 	    SO_ORIGINAL_DST, &orig, &len) == -1) {
@@ -740,7 +752,7 @@ conn_accept(int fd, short ev, void *arg)
 		return;
 	}
 	ctr_count(ctr->name, &n);
-	if (stats.open >= CONNS_MAX || n >= CONNS_PER_CTR) {
+	if (stats.open >= conns_max || n >= CONNS_PER_CTR) {
 		conn_refused(ctr->name, "", ntohl(orig.sin_addr.s_addr),
 		    ntohs(orig.sin_port), "too many connections open", 0);
 		close(s);
@@ -770,6 +782,28 @@ conn_accept(int fd, short ev, void *arg)
 	event_set(&c->up.wev, -1, EV_WRITE, pump_ev, &c->up);
 	evtimer_add(&c->tmo, &tv);
 	event_add(&c->crev, NULL);
+}
+
+static void
+accept_resume(int fd, short ev, void *arg)
+{
+	event_add(&acc_ev, NULL);
+}
+
+void
+conn_limits(void)
+{
+	struct rlimit	rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == -1)
+		fatal("getrlimit");
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > 1024 * 1024)
+		rl.rlim_cur = 1024 * 1024;
+	if (rl.rlim_cur < FDS_SPARE + FDS_PER_CONN)
+		fatalx("%llu open files are too few for the gateway",
+		    (unsigned long long)rl.rlim_cur);
+	conns_max = (size_t)(rl.rlim_cur - FDS_SPARE) / FDS_PER_CONN;
+	evtimer_set(&acc_pause, accept_resume, NULL);
 }
 
 void

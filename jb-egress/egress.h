@@ -18,8 +18,9 @@
 
 #include "proc.h"
 
-#define CONNS_MAX		8192	/* open connections in all */
-#define CONNS_PER_CTR		1024	/* of one container */
+#define CONNS_PER_CTR		1024	/* open connections of one container */
+#define FDS_PER_CONN		6	/* two sockets, two pipes */
+#define FDS_SPARE		64	/* the channel, the listener, logging */
 
 struct egress_stats {
 	uint64_t	admitted;
@@ -31,6 +32,8 @@ extern struct egress_stats	stats;
 extern struct child		*chld;
 
 /* conn.c */
+/* as many connections as the descriptors allow (RLIMIT_NOFILE) */
+void	conn_limits(void);
 void	conn_listen(int fd);
 void	conn_refused(const char *ctr, const char *host, uint32_t dst,
 	    uint16_t port, const char *why, int fixable);

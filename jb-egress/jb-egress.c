@@ -116,21 +116,6 @@ dispatch(struct child *c, struct imsg *imsg)
 	return -1;
 }
 
-/* room for the connections: each relayed one holds six descriptors */
-static void
-nofile_raise(void)
-{
-	struct rlimit	rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl) == -1)
-		fatal("getrlimit");
-	rl.rlim_cur = rl.rlim_max;
-	if (rl.rlim_cur > 65536)
-		rl.rlim_cur = 65536;
-	if (setrlimit(RLIMIT_NOFILE, &rl) == -1)
-		fatal("setrlimit");
-}
-
 int
 main(int argc, char *argv[])
 {
@@ -146,7 +131,7 @@ main(int argc, char *argv[])
 	if ((pw = getpwnam(JB_USER_EGRESS)) == NULL)
 		fatalx("%s: user %s does not exist; run regress/setup-host "
 		    "(make deps) to create it", c.name, JB_USER_EGRESS);
-	nofile_raise();
+	conn_limits();
 	priv_drop(c.name, pw, JB_SSHD_CHROOT, NULL, 0);
 	evtimer_set(&expire_ev, expire_fire, NULL);
 	evtimer_add(&expire_ev, &tv);

@@ -30,6 +30,7 @@
 #include <json.h>
 
 #include "bound.h"
+#include "ctrlimits.h"
 #include "log.h"
 
 struct bound	jb_bound;
@@ -279,6 +280,18 @@ config_ok(const struct bound *b, const char *k, struct json_object *v,
 	if (strncmp(k, "user.jailbee.", 13) == 0 ||
 	    strncmp(k, "environment.", 12) == 0)
 		return 1;
+	/* the resource limits, each in the one form the suite writes */
+	if ((strcmp(k, "limits.memory") == 0 && lim_size_ok(s, 1)) ||
+	    (strcmp(k, "limits.cpu") == 0 && lim_count_ok(s, 1,
+	    LIM_CPU_MAX)) ||
+	    (strcmp(k, "limits.processes") == 0 && lim_count_ok(s,
+	    LIM_PROCESSES_MIN, LIM_PROCESSES_MAX)))
+		return 1;
+	if (strncmp(k, "limits.", 7) == 0) {
+		(void)snprintf(why, len, "config key %.100s: \"%.40s\" is not "
+		    "a limit the suite sets", k, s);
+		return 0;
+	}
 	(void)snprintf(why, len, "config key %.100s is not one the suite "
 	    "sets", k);
 	return 0;
@@ -296,6 +309,27 @@ device_ok(const struct bound *b, const char *name, struct json_object *d,
 		(void)snprintf(why, len, "device %.60s: a nic on %s only",
 		    name, bridge);
 		return 0;
+	}
+	/* the root disk: on its pool, as the default profile has it, sized */
+	if (t != NULL && strcmp(t, "disk") == 0 && strcmp(name, "root") == 0) {
+		json_object_object_foreach(d, dk, dv) {
+			s = json_object_is_type(dv, json_type_string) ?
+			    json_object_get_string(dv) : NULL;
+			if (s != NULL && (strcmp(dk, "type") == 0 ||
+			    (strcmp(dk, "path") == 0 && strcmp(s, "/") == 0) ||
+			    (strcmp(dk, "pool") == 0 && s[0] != '\0') ||
+			    (strcmp(dk, "size") == 0 && lim_size_ok(s, 0))))
+				continue;
+			(void)snprintf(why, len, "device root: %.40s is not "
+			    "what the suite sets on a root disk", dk);
+			return 0;
+		}
+		if (jstr(d, "path") == NULL || jstr(d, "pool") == NULL) {
+			(void)snprintf(why, len, "device root: a path / on a "
+			    "pool only");
+			return 0;
+		}
+		return 1;
 	}
 	if (t != NULL && strcmp(t, "disk") == 0) {
 		if (jstr(d, "pool") != NULL ||

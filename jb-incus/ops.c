@@ -197,6 +197,17 @@ ops_dispatch(struct child *c, struct imsg *imsg)
 		op_gitconfig(rid, &q);
 		break;
 	}
+	case IMSG_INCUS_LIMITS_SET: {
+		struct jb_limits	q;
+
+		get_exact(imsg, &q, sizeof(q));
+		op_limits_set(rid, &q);
+		break;
+	}
+	case IMSG_INCUS_LIMITS_GET:
+		get_exact(imsg, &t, sizeof(t));
+		op_limits_get(rid, &t);
+		break;
 	case IMSG_INCUS_SFTP_HELPER:
 		get_exact(imsg, &t, sizeof(t));
 		op_sftp_helper(rid, &t, imsg_get_fd(imsg));

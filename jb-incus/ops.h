@@ -168,6 +168,8 @@ void		 op_sftp_helper(uint32_t, const struct jb_incus_target *, int);
 void		 op_port_add(uint32_t, const struct jb_port *);
 void		 op_port_remove(uint32_t, const struct jb_port *);
 void		 op_port_list(uint32_t, const struct jb_incus_target *);
+void		 op_limits_set(uint32_t, const struct jb_limits *);
+void		 op_limits_get(uint32_t, const struct jb_incus_target *);
 /* an image alias: letters, digits, '.', '_', '-', not first */
 
 #endif /* JB_OPS_H */

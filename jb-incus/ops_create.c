@@ -33,6 +33,7 @@
 #include <json.h>
 
 #include "bound.h"
+#include "ctrlimits.h"
 #include "incus.h"
 #include "log.h"
 #include "mountspec.h"
@@ -44,6 +45,7 @@
 
 struct create {
 	struct jb_incus_create	 in;
+	char			 pool[64];	/* the root disk's, to size it */
 	const char		**env;
 	struct in_addr		 addr;
 	char			 failed[JB_ERR_TEXT_MAX]; /* why start failed */
@@ -56,6 +58,7 @@ static void	cr_net(struct op_req *, const struct jb_netinfo *,
 static void	cr_leases(void *, struct json_object *, const char *);
 static void	cr_alias(void *, struct json_object *, const char *);
 static void	cr_list(void *, struct json_object *, const char *);
+static void	cr_profile(void *, struct json_object *, const char *);
 static void	cr_created(void *, struct json_object *, const char *);
 static void	cr_started(void *, struct json_object *, const char *);
 static void	cr_state(void *, struct json_object *, const char *);
@@ -139,6 +142,15 @@ cr_check(struct create *cr, char *why, size_t len)
 	    strcmp(in->net, "loose") != 0)
 		(void)snprintf(why, len, "network mode \"%s\" is neither "
 		    "strict nor loose", in->net);
+	else if ((in->memory[0] != '\0' && !lim_size_ok(in->memory,
+	    1)) || (in->cpu[0] != '\0' && !lim_count_ok(in->cpu, 1,
+	    LIM_CPU_MAX)) || (in->processes[0] != '\0' &&
+	    !lim_count_ok(in->processes, LIM_PROCESSES_MIN,
+	    LIM_PROCESSES_MAX)) || (in->disk[0] != '\0' &&
+	    !lim_size_ok(in->disk, 0)))
+		(void)snprintf(why, len, "limits \"%s\" \"%s\" \"%s\" \"%s\" "
+		    "are not what Incus takes", in->memory, in->cpu,
+		    in->processes, in->disk);
 	else if (in->agent[0] != '\0' && (strchr("-_", in->agent[0]) !=
 	    NULL || strspn(in->agent, "abcdefghijklmnopqrstuvwxyz"
 	    "0123456789_-") != strlen(in->agent)))
@@ -166,6 +178,11 @@ op_create(uint32_t rid, const struct jb_incus_create *in)
 	must_string("CREATE base", in->base, sizeof(in->base));
 	must_string("CREATE net", in->net, sizeof(in->net));
 	must_string("CREATE agent", in->agent, sizeof(in->agent));
+	must_string("CREATE memory", in->memory, sizeof(in->memory));
+	must_string("CREATE cpu", in->cpu, sizeof(in->cpu));
+	must_string("CREATE processes", in->processes,
+	    sizeof(in->processes));
+	must_string("CREATE disk", in->disk, sizeof(in->disk));
 
 	if ((cr = calloc(1, sizeof(*cr))) == NULL)
 		fatal("%s", __func__);
@@ -358,6 +375,12 @@ cr_body(struct create *cr)
 	jput(cfg, "user.jailbee.net", in->net);
 	if (in->agent[0] != '\0')
 		jput(cfg, "user.jailbee.agent", in->agent);
+	if (in->memory[0] != '\0')
+		jput(cfg, "limits.memory", in->memory);
+	if (in->cpu[0] != '\0')
+		jput(cfg, "limits.cpu", in->cpu);
+	if (in->processes[0] != '\0')
+		jput(cfg, "limits.processes", in->processes);
 	for (i = 0; cr->env[i] != NULL; i++) {
 		eq = strchr(cr->env[i], '=');
 		if (asprintf(&key, "environment.%.*s",
@@ -383,6 +406,15 @@ cr_body(struct create *cr)
 	jput(d, "path", MNT_HOST_SOURCE);
 	jput(d, "readonly", "true");
 	json_object_object_add(devs, MNT_DEV_CHECKOUT, d);
+	/* the default profile's root disk, sized */
+	if (in->disk[0] != '\0') {
+		d = jnew(json_object_new_object());
+		jput(d, "type", "disk");
+		jput(d, "path", "/");
+		jput(d, "pool", cr->pool);
+		jput(d, "size", in->disk);
+		json_object_object_add(devs, "root", d);
+	}
 	if (in->mount_rw) {
 		(void)snprintf(path, sizeof(path), "/home/dev/%s",
 		    in->prefix);
@@ -404,9 +436,8 @@ cr_list(void *arg, struct json_object *list, const char *err)
 {
 	struct op_req		*r = arg;
 	struct create		*cr = r->priv;
-	struct json_object	*inst, *b;
+	struct json_object	*inst;
 	const char		*dev, *name;
-	char			 why[JB_ERR_TEXT_MAX];
 	size_t			 i, n;
 
 	r->call = NULL;
@@ -433,6 +464,41 @@ cr_list(void *arg, struct json_object *list, const char *err)
 		    "(device %s)", r->what, cr->in.ipv4, name ? name : "?",
 		    dev);
 		return;
+	}
+	if (cr->in.disk[0] == '\0') {
+		cr_profile(r, NULL, NULL);
+		return;
+	}
+	/* the container takes the default profile: its root disk's pool */
+	if ((r->call = incus_request(ops_ic, "GET", "/1.0/profiles/default",
+	    NULL, cr_profile, r)) == NULL)
+		fatal("%s", __func__);
+}
+
+static void
+cr_profile(void *arg, struct json_object *prof, const char *err)
+{
+	struct op_req		*r = arg;
+	struct create		*cr = r->priv;
+	struct json_object	*b, *root;
+	const char		*pool;
+	char			 why[JB_ERR_TEXT_MAX];
+
+	r->call = NULL;
+	if (err != NULL) {
+		req_fail(r, err);
+		return;
+	}
+	if (cr->in.disk[0] != '\0') {
+		if ((root = jget_obj(jget_obj(prof, "devices"), "root")) ==
+		    NULL || (pool = jget_str(root, "pool")) == NULL ||
+		    strlen(pool) >= sizeof(cr->pool)) {
+			req_done(r, 0, "%s: Incus's default profile has no root "
+			    "disk on a storage pool, so the disk limit cannot "
+			    "be set", r->what);
+			return;
+		}
+		(void)strlcpy(cr->pool, pool, sizeof(cr->pool));
 	}
 	b = cr_body(cr);
 	/* what goes to Incus, whatever built it: the closed lists */

@@ -36,6 +36,7 @@
 
 #include "log.h"
 #include "gitdescribe.h"
+#include "proc.h"
 
 #define SHOWN_MAX	200	/* of a user's path inside a message */
 
@@ -70,6 +71,9 @@ run_child(const char *path, char *const argv[], char *const envp[], int in,
 
 	/* only async-signal-safe calls from here to execve() */
 	if (setpgid(0, 0) == -1)
+		_exit(126);
+	/* git's memory bound, not jb-mountd's own (rlimits.c) */
+	if (proc_bound_git() == -1)
 		_exit(126);
 	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (dup2(in, 0) == -1 || dup2(out, 1) == -1 || dup2(err, 2) == -1)

@@ -56,6 +56,7 @@
 #include "testhook.h"
 #include "netd.h"
 #include "netd_gw.h"
+#include "netd_notice.h"
 
 struct nftgen_net	 net;
 struct netd_state	 cur;
@@ -889,6 +890,7 @@ main(int argc, char *argv[])
 	c.dispatch = netd_dispatch;
 	evtimer_set(&revert_ev, revert_fire, &c);
 	revert_arm();
+	netd_notice_init(&c);
 	evtimer_set(&summary_ev, summary_fire, &c);
 	summary_fire(-1, 0, &c);
 	evtimer_set(&refused_ev, refused_fire, &c);

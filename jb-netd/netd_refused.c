@@ -14,6 +14,7 @@
 
 #include "log.h"
 #include "netd_nft.h"
+#include "netd_notice.h"
 #include "netd_refused.h"
 #include "nftgen.h"
 #include "refused.h"
@@ -100,6 +101,8 @@ netd_refused_drain(const struct netd_state *st, int64_t now)
 		    refused_what(&v[i], what, sizeof(what)), v[i].packets,
 		    first, last) == -1)
 			log_warnx("refused flows: out of memory");
+		else
+			netd_notice(c->name);
 	}
 	free(v);
 	last_drain = now;

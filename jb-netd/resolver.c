@@ -26,6 +26,7 @@
 #include "dnswire.h"
 #include "log.h"
 #include "netd_nft.h"
+#include "netd_notice.h"
 #include "netd_pool.h"
 #include "nftgen.h"
 #include "policy.h"
@@ -339,6 +340,7 @@ resolver_ask(uint32_t src, const char *name, int qtype, resolver_cb cb,
 		/* out of memory: the refusal stands, uncounted */
 		(void)blocked_note(&resolver_blocked, c->name, name,
 		    (int64_t)time(NULL));
+		netd_notice(c->name);
 #endif
 		return DNS_ERR_NOTEXIST;
 	}

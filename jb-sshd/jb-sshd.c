@@ -62,22 +62,35 @@ static int		 draining;
 
 /*
  * Early drop (sshd's MaxStartups), decided here at accept before a
- * session process is made.  A source (srcclass: all of loopback is one,
- * an IPv6 client its /64) may have max_unauth connections not yet logged
- * in, and all sources together SSHD_MAX_SESSIONS less SSHD_RESERVED: the
- * rest is kept for sessions that log in.  Past either limit the oldest
- * connection not logged in is dropped to let the new one in, so idle
- * connections cannot shut the door, and a client that logs in at once
- * gets through.  The parent may also shut a source other than loopback
- * out for a while when its refusals run past remote.ssh.
- * refusals_per_minute.  The parent says when a session logged in.
+ * session process is made.  A connection not logged in is a stranger's
+ * until it offers a key that logged in lately.  A source (srcclass: all
+ * of loopback is one, an IPv6 client its /64) may have max_unauth
+ * strangers' connections, and all sources together SSHD_MAX_SESSIONS
+ * less SSHD_RESERVED: the rest is kept for sessions that log in and for
+ * connections that offered a key known lately.  Past either limit, or
+ * with every slot taken, the oldest stranger's connection is dropped to
+ * let the new one in, so idle connections cannot shut the door, and a
+ * client that logs in at once gets through.  A connection the parent
+ * says offered a key that is authorized and logged in lately
+ * (IMSG_SSHD_KNOWN: this process holds no key, only the parent's number
+ * for it) is no longer a stranger's: no new connection drops it, so a
+ * user whose key waits for a touch or a passphrase is not shut out by a
+ * flood of others.  One key holds KNOWN_PER_KEY such connections at most
+ * (a public key is no secret: anyone may offer it), all keys
+ * SSHD_RESERVED; past either, the oldest of them is a stranger's again.
+ * The parent may also shut a source other than loopback out for a while
+ * when its refusals run past remote.ssh.refusals_per_minute.  The parent
+ * says when a session logged in.
  */
 #define SSHD_RESERVED	32
+#define KNOWN_PER_KEY	4
 struct live {
 	int		 used;
 	pid_t		 pid;		/* 0 until the spawner says */
 	uint32_t	 id;
 	int		 authed;
+	uint32_t	 known;		/* the parent's number for the key
+					   offered, 0: a stranger's */
 	char		 addr[48];
 	char		 cls[48];
 	uint32_t	 port;
@@ -88,24 +101,66 @@ static uint32_t		 max_unauth = 128;
 
 #define PENALTY_MAX	64
 static struct jb_sshd_penalty	penalties[PENALTY_MAX];
-static time_t		 last_drop_log[3];	/* penalty, unauthenticated,
-						   early drops */
+static time_t		 last_drop_log[4];	/* penalty, unauthenticated,
+						   every slot taken, early
+						   drops */
 
-/* connections not logged in, from cls (NULL: from anywhere) */
+/* a stranger's connection: not logged in, no key known lately offered */
+static int
+stranger(const struct live *l)
+{
+	return l->used && !l->authed && l->known == 0;
+}
+
+/* strangers' connections, from cls (NULL: from anywhere) */
 static int
 unauth_from(const char *cls)
 {
 	int	i, n = 0;
 
 	for (i = 0; i < SSHD_MAX_SESSIONS; i++)
-		if (lives[i].used && !lives[i].authed &&
+		if (stranger(&lives[i]) &&
 		    (cls == NULL || strcmp(lives[i].cls, cls) == 0))
 			n++;
 	return n;
 }
 
 /*
- * Drop the oldest connection not logged in (from cls, or from anywhere):
+ * The connection id offered a key known lately (key, the parent's
+ * number for it): out of the strangers, into a reserved slot.
+ */
+static void
+known_add(const struct jb_sshd_known *kn)
+{
+	int	i, me = -1, nkey = 0, nall = 0, oldkey = -1, oldall = -1;
+
+	for (i = 0; i < SSHD_MAX_SESSIONS; i++) {
+		if (!lives[i].used || lives[i].authed)
+			continue;
+		if (lives[i].id == kn->id)
+			me = i;
+		if (lives[i].known == 0)
+			continue;
+		nall++;
+		if (oldall == -1 || lives[i].id < lives[oldall].id)
+			oldall = i;
+		if (lives[i].known == kn->key) {
+			nkey++;
+			if (oldkey == -1 || lives[i].id < lives[oldkey].id)
+				oldkey = i;
+		}
+	}
+	if (me == -1 || lives[me].known != 0)
+		return;
+	if (nkey >= KNOWN_PER_KEY)
+		lives[oldkey].known = 0;
+	else if (nall >= SSHD_RESERVED)
+		lives[oldall].known = 0;
+	lives[me].known = kn->key;
+}
+
+/*
+ * Drop the oldest stranger's connection (from cls, or from anywhere):
  * the spawner kills its session, and its slot is free at once (the
  * spawner has room for twice as many processes, so one being reaped
  * still has its place there).  0 when there was none to drop.
@@ -117,7 +172,7 @@ drop_oldest(const char *cls)
 	int			 i, old = -1;
 
 	for (i = 0; i < SSHD_MAX_SESSIONS; i++)
-		if (lives[i].used && !lives[i].authed &&
+		if (stranger(&lives[i]) &&
 		    (cls == NULL || strcmp(lives[i].cls, cls) == 0) &&
 		    (old == -1 || lives[i].id < lives[old].id))
 			old = i;
@@ -337,9 +392,8 @@ sshd_accept(int fd, short event, void *arg)
 			log_warn("accept");
 		return;
 	}
-	if (draining || nsessions >= SSHD_MAX_SESSIONS) {
-		log_warnx("%s; connection closed", draining ?
-		    "draining" : "too many sessions");
+	if (draining) {
+		log_warnx("draining; connection closed");
 		close(s);
 		return;
 	}
@@ -365,26 +419,27 @@ sshd_accept(int fd, short event, void *arg)
 	else if (unauth_from(cls) >= (int)max_unauth) {
 		if ((dropped = drop_oldest(cls)) == 0)
 			why = 1;
-	} else if (unauth_from(NULL) >= SSHD_MAX_SESSIONS - SSHD_RESERVED) {
+	} else if (unauth_from(NULL) >= SSHD_MAX_SESSIONS - SSHD_RESERVED ||
+	    nsessions >= SSHD_MAX_SESSIONS) {
 		if ((dropped = drop_oldest(NULL)) == 0)
-			why = 1;
+			why = nsessions >= SSHD_MAX_SESSIONS ? 2 : 1;
 	}
 	if (why != -1) {
 		/* said once a minute at most: the log is no flood either */
 		if (time(NULL) - last_drop_log[why] >= 60) {
 			log_warnx("%s: %s; its connections are closed "
 			    "at once", sess.addr, why == 0 ?
-			    "too many refusals" : "too many connections not "
-			    "logged in");
+			    "too many refusals" : why == 1 ? "too many "
+			    "connections not logged in" : "too many sessions");
 			last_drop_log[why] = time(NULL);
 		}
 		close(s);
 		return;
 	}
-	if (dropped && time(NULL) - last_drop_log[2] >= 60) {
+	if (dropped && time(NULL) - last_drop_log[3] >= 60) {
 		log_warnx("%s: too many connections not logged in; the "
 		    "oldest are dropped for new ones", cls);
-		last_drop_log[2] = time(NULL);
+		last_drop_log[3] = time(NULL);
 	}
 	for (slot = 0; slot < SSHD_MAX_SESSIONS && lives[slot].used;
 	    slot++)
@@ -416,6 +471,7 @@ sshd_dispatch(struct child *c, struct imsg *imsg)
 {
 	struct jb_sshd_limits	 lim;
 	struct jb_sshd_authed	 au;
+	struct jb_sshd_known	 kn;
 	struct jb_sshd_penalty	 pen;
 	int			 fd, i;
 
@@ -473,6 +529,11 @@ sshd_dispatch(struct child *c, struct imsg *imsg)
 		for (i = 0; i < SSHD_MAX_SESSIONS; i++)
 			if (lives[i].used && lives[i].id == au.id)
 				lives[i].authed = 1;
+		return 0;
+	case IMSG_SSHD_KNOWN:
+		if (imsg_get_data(imsg, &kn, sizeof(kn)) == -1 || kn.key == 0)
+			fatalx("bad SSHD_KNOWN");
+		known_add(&kn);
 		return 0;
 	case IMSG_SSHD_PENALTY:
 		if (imsg_get_data(imsg, &pen, sizeof(pen)) == -1 ||

@@ -267,17 +267,37 @@ spawn(struct imsgbuf *ib, const struct sflags *f, uint32_t id, int conn)
 	send_msg(ib, IMSG_SSHD_SPAWNED, id, pid, sp[0]);
 }
 
-/* the listener drops a session not logged in: only one of ours, by id */
+/*
+ * The listener drops a session not logged in: only one of ours, by id.
+ * Once the session has dropped root it runs as uid (JB_USER_SSHD), and
+ * root without CAP_KILL may signal it only with that uid as its own
+ * effective one: the spawner takes it for the kill and root's back
+ * after, which brings its permitted capabilities back into effect.
+ */
 static void
-drop(uint32_t id)
+drop(uint32_t id, uid_t uid)
 {
-	int	i;
+	int	i, r, saved;
 
-	for (i = 0; i < SPAWN_MAX; i++)
-		if (spawned[i].pid > 0 && spawned[i].id == id) {
-			(void)kill(spawned[i].pid, SIGKILL);
+	for (i = 0; i < SPAWN_MAX; i++) {
+		if (spawned[i].pid <= 0 || spawned[i].id != id)
+			continue;
+		if (kill(spawned[i].pid, SIGKILL) == 0 || errno != EPERM)
 			return;
-		}
+		if (seteuid(uid) == -1)
+			fatal("seteuid %u", (unsigned)uid);
+		r = kill(spawned[i].pid, SIGKILL);
+		saved = errno;
+		if (seteuid(0) == -1)
+			fatal("seteuid 0");
+		capng_get_caps_process();
+		if (!capng_have_capability(CAPNG_EFFECTIVE, CAP_SETUID))
+			fatalx("capabilities not back after a drop");
+		if (r == -1)
+			log_warnx("session %u (pid %d): kill: %s", id,
+			    (int)spawned[i].pid, strerror(saved));
+		return;
+	}
 }
 
 static void
@@ -345,6 +365,7 @@ spawner_main(int argc, char *argv[])
 	log_procinit("jb-sshd spawner");
 	log_setverbose(f.verbose);
 	proc_child_check("jb-sshd spawner");
+	proc_bound("jb-sshd spawner");
 	if (fstat(JB_CHAN_FD + 1, &st) == -1 || !S_ISREG(st.st_mode))
 		fatalx("fd 4 is not the host key file");
 	if ((pw = getpwnam(JB_USER_SSHD)) == NULL)
@@ -394,7 +415,7 @@ spawner_main(int argc, char *argv[])
 			 */
 			if (imsg_get_type(&imsg) == IMSG_SSHD_DROP &&
 			    imsg_get_data(&imsg, &sp, sizeof(sp)) == 0) {
-				drop(sp.id);
+				drop(sp.id, f.uid);
 				imsg_free(&imsg);
 				continue;
 			}
@@ -463,6 +484,7 @@ session_main(int argc, char *argv[])
 	log_procinit("jb-sshd session");
 	log_setverbose(f.verbose);
 	proc_child_check("jb-sshd session");
+	proc_bound("jb-sshd session");
 	if (f.uid == (uid_t)-1 || f.gid == (gid_t)-1)
 		fatalx("started by jb-sshd, not by hand");
 	if (fstat(JB_CHAN_FD + 1, &st) == -1 || !S_ISSOCK(st.st_mode))

@@ -17,6 +17,9 @@
  */
 
 #include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/un.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -45,6 +48,52 @@ const struct jb_base_spec *
 ctl_base_spec(void)
 {
 	return spec_got ? &spec : NULL;
+}
+
+/*
+ * A connection to jailbeed's control socket, answers awaited at most
+ * timeout seconds (0: forever); -1 with err saying why and what to do.
+ */
+int
+ctl_dial(const char *sockpath, struct imsgbuf *ibuf, int timeout, char *err,
+    size_t errlen)
+{
+	struct sockaddr_un	 sun;
+	struct timeval		 tv = { timeout, 0 };
+	int			 fd, e;
+
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	if (strlcpy(sun.sun_path, sockpath, sizeof(sun.sun_path)) >=
+	    sizeof(sun.sun_path)) {
+		snprintf(err, errlen, "socket %s: path too long", sockpath);
+		return -1;
+	}
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1) {
+		snprintf(err, errlen, "socket: %s", strerror(errno));
+		return -1;
+	}
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
+		e = errno;
+		close(fd);
+		if (e == EACCES)
+			snprintf(err, errlen, "cannot connect to %s: %s (only "
+			    "the owner of the suite or root may use it)",
+			    sockpath, strerror(e));
+		else
+			snprintf(err, errlen, "cannot connect to %s: %s (is "
+			    "jailbeed running? start it as root with: "
+			    "jailbeed)", sockpath, strerror(e));
+		return -1;
+	}
+	if (timeout > 0)
+		(void)setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (imsgbuf_init(ibuf, fd) == -1) {
+		snprintf(err, errlen, "imsgbuf_init: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 static int

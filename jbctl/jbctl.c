@@ -32,6 +32,7 @@
 #include "imsg.h"
 #include "jb_msg.h"
 #include "jbctl.h"
+#include "dash.h"
 #include "termsafe.h"
 
 #define JBCTL_TIMEOUT	30	/* seconds to wait for an answer */
@@ -235,31 +236,12 @@ job_opt_given(const struct parsed *p, const char *lname)
 static int
 ctl_connect(struct imsgbuf *ibuf)
 {
-	struct sockaddr_un	 sun;
-	struct timeval		 tv = { JBCTL_TIMEOUT, 0 };
-	int			 fd;
+	char	err[PATH_MAX + 160];
+	int	fd;
 
-	memset(&sun, 0, sizeof(sun));
-	sun.sun_family = AF_UNIX;
-	if (strlcpy(sun.sun_path, sockpath, sizeof(sun.sun_path)) >=
-	    sizeof(sun.sun_path))
-		die("socket %s: path too long", sockpath);
-	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
-		die("socket: %s", strerror(errno));
-	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
-		int	e = errno;
-
-		close(fd);
-		if (e == EACCES)
-			die("cannot connect to %s: %s (only the owner of the "
-			    "suite or root may use it)", sockpath,
-			    strerror(e));
-		die("cannot connect to %s: %s (is jailbeed running? start it "
-		    "as root with: jailbeed)", sockpath, strerror(e));
-	}
-	(void)setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	if (imsgbuf_init(ibuf, fd) == -1)
-		die("imsgbuf_init: %s", strerror(errno));
+	if ((fd = ctl_dial(sockpath, ibuf, JBCTL_TIMEOUT, err,
+	    sizeof(err))) == -1)
+		die("%s", err);
 	return fd;
 }
 
@@ -473,6 +455,13 @@ new_or_build(const struct parsed *p)
 	return new_gated(p);
 }
 
+/* new for the dashboard, which steps aside for it as for a shell */
+int
+jbctl_new(const struct parsed *p)
+{
+	return new_or_build(p);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -609,6 +598,8 @@ main(int argc, char *argv[])
 		exit(base_build_import(&p));
 	case CMD_NEW:
 		exit(new_or_build(&p));
+	case CMD_DASHBOARD:
+		exit(dashboard(sockpath, job_opt_given(&p, "all")));
 	case CMD_NONE:
 		die("internal error: command without an id");
 	default:

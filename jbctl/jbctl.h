@@ -25,7 +25,9 @@ struct parsed {
 };
 
 
-/* remote.c: a command carried out by jailbeed */
+/* ctlrun.c: the control socket, and a command carried out by jailbeed */
+int	ctl_dial(const char *sockpath, struct imsgbuf *, int timeout,
+	    char *err, size_t errlen);
 int	ctl_run(struct imsgbuf *, const struct parsed *,
 	    const struct output *);
 /* rebind.c: bind the address a reload asks for, send it back */

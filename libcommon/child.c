@@ -170,10 +170,10 @@ gw_ports(const char *s, struct child_args *a)
 }
 
 /*
- * The start of every child: the flags jailbeed passes, logging, and the
- * refusal to run unless fd 3 is our channel, and the event base, which a
- * child may need before it drops its privileges (jb-incus loads its
- * certificates then).
+ * The start of every child: the flags jailbeed passes, logging, the
+ * refusal to run unless fd 3 is our channel, its resource bounds
+ * (rlimits.c), and the event base, which a child may need before it
+ * drops its privileges (jb-incus loads its certificates then).
  */
 void
 child_init(struct child *c, const char *name, int argc, char **argv,
@@ -255,6 +255,7 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 	log_procinit(name);
 	log_setverbose(a->verbose);
 	proc_child_check(name);
+	proc_bound(name);
 	c->base = event_init();
 }
 

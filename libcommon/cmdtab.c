@@ -42,6 +42,12 @@ const struct cmd cmdtab[] = {
 	    { .lname = "net", .argname = "MODE", .choices = "strict|loose",
 	      .help = "network mode from the start (default strict; loose "
 	      "reverts after loose_auto_revert)" },
+	    { .lname = "memory", .argname = "SIZE",
+	      .help = "its memory limit instead of defaults.memory (512MiB, "
+	      "4GiB, or 25% of the host's)" },
+	    { .lname = "cpu", .argname = "N",
+	      .help = "its CPU limit instead of defaults.cpu (a count, or "
+	      "50% of the host's CPUs)" },
 	    { .lname = "agent", .argname = "AGENT",
 	      .help = "enable agents.AGENT for this container: install it "
 	      "(install_check, then install when that fails) and launch it "
@@ -209,10 +215,17 @@ const struct cmd cmdtab[] = {
 	      .help = "print as text (default) or JSON" } },
 	  .help = "list the mounts attached to a container and their "
 	  "deadlines" },
+	{ .words = { "info" }, .id = CMD_INFO, .cls = CMD_CONTAINER,
+	  .name_arg = 1,
+	  .args = "NAME", .min_args = 1, .max_args = 1,
+	  .help = "show a container's state and the resource limits in force "
+	  "(memory, cpu, processes, root disk size), as Incus holds them" },
 	{ .words = { "apply" }, .id = CMD_APPLY, .cls = CMD_HOST,
 	  .name_arg = 1,
 	  .args = "NAME", .min_args = 1, .max_args = 1,
-	  .help = "attach the host_mounts entries a running container lacks, "
+	  .help = "put the config's limits (defaults.memory, cpu, processes, "
+	  "disk) on a container, attach the host_mounts entries a running "
+	  "container lacks, "
 	  "each checked as for new, make its host_ports forwards what the "
 	  "config declares, and give jb-netd its egress_allow as it is now" },
 	{ .words = { "base", "build" }, .id = CMD_BASE_BUILD,
@@ -433,6 +446,15 @@ const struct cmd cmdtab[] = {
 	{ .words = { "repo", "rm" }, .id = CMD_REPO_RM, .cls = CMD_HOST,
 	  .args = "PREFIX", .min_args = 1, .max_args = 1,
 	  .help = "forget a registered repository (its containers stay)" },
+	{ .words = { "dashboard" }, .id = CMD_DASHBOARD, .cls = CMD_HOST,
+	  .args = "", .min_args = 0, .max_args = 0, .flags = CMD_LOCAL,
+	  .opts = { { .lname = "all", .sname = 'a',
+	      .help = "the containers of every registered repo, not only "
+	      "this repo's" } },
+	  .help = "a live screen of the containers: state, network mode and "
+	  "time left, address, branch, mounts, agent windows, last refused "
+	  "destination, and a panel for the selected one; its keys act "
+	  "through the same requests as the commands (? lists them)" },
 	{ .words = { "reload" }, .id = CMD_RELOAD, .cls = CMD_HOST,
 	  .args = "", .min_args = 0, .max_args = 0,
 	  .help = "read jailbeed.yaml again and put it in force whole, as "

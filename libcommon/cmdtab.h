@@ -96,6 +96,10 @@ enum cmd_id {
 	/* the registry of repositories SSH sessions select with --repo */
 	CMD_REPO_LS,
 	CMD_REPO_RM,
+	/* the live screen of containers (jbctl/dashui.c) */
+	CMD_DASHBOARD,
+	/* the limits in force on one container */
+	CMD_INFO,
 };
 
 /* where a command runs: in the parent, or in jbctl alone */

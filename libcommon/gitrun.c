@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "gitrun.h"
+#include "proc.h"
 #include "termrelay.h"
 
 #define GIT_PATH	"/usr/bin/git"
@@ -240,6 +241,9 @@ apply_limits(void)
 {
 	struct rlimit	rl;
 
+	/* a daemon's own memory bound is not git's (rlimits.c) */
+	if (proc_bound_git() == -1)
+		return -1;
 	if (lim_cpu != 0) {
 		/* SIGXCPU at the limit, SIGKILL a second after */
 		rl.rlim_cur = lim_cpu;

@@ -107,6 +107,21 @@ static const struct jb_msg_str f_jb_incus_create[] = {
 	STR(jb_incus_create, net),
 	STR(jb_incus_create, env),
 	STR(jb_incus_create, agent),
+	STR(jb_incus_create, memory),
+	STR(jb_incus_create, cpu),
+	STR(jb_incus_create, processes),
+	STR(jb_incus_create, disk),
+	END
+};
+
+static const struct jb_msg_str f_jb_limits[] = {
+	STR(jb_limits, name),
+	STR(jb_limits, memory),
+	STR(jb_limits, cpu),
+	STR(jb_limits, processes),
+	STR(jb_limits, disk),
+	STR(jb_limits, pool),
+	STR(jb_limits, state),
 	END
 };
 
@@ -181,6 +196,10 @@ static const struct jb_msg_str f_jb_sshd_authed[] = {
 };
 
 static const struct jb_msg_str f_jb_sshd_spawn[] = {
+	END
+};
+
+static const struct jb_msg_str f_jb_sshd_known[] = {
 	END
 };
 
@@ -414,6 +433,12 @@ static const struct jb_msg_str f_jb_net_block[] = {
 	END
 };
 
+static const struct jb_msg_str f_jb_ctl_event[] = {
+	STR(jb_ctl_event, container),
+	STR(jb_ctl_event, action),
+	END
+};
+
 static const struct jb_msg_str f_jb_net_resolved[] = {
 	STR(jb_net_resolved, name),
 	STR(jb_net_resolved, host),
@@ -593,6 +618,9 @@ static const struct jb_msg_row rows[] = {
 	R0(IMSG_INCUS_SERVER,		P, I),
 	R(IMSG_INCUS_SERVER_INFO,	I, P, jb_incus_server),
 	RF(IMSG_INCUS_SFTP_HELPER,	P, I, jb_incus_target),
+	R(IMSG_INCUS_LIMITS_SET,	P, I, jb_limits),
+	R(IMSG_INCUS_LIMITS_GET,	P, I, jb_incus_target),
+	R(IMSG_INCUS_LIMITS,		I, P, jb_limits),
 
 	/* parent <-> jb-mountd */
 	R(IMSG_MOUNTD_REPO,		P, M, jb_repo_req),
@@ -641,6 +669,7 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_NETD_BLOCKED,		P, N, jb_incus_target),
 	R(IMSG_NETD_BLOCK,		N, P, jb_net_block),
 	R(IMSG_NETD_CONFIG,		P, N, jb_netd_ctr),
+	R(IMSG_NETD_REFUSED_NOTE,	N, P, jb_incus_target),
 	R(IMSG_NETD_AUDIT,		N, P, jb_netd_audit),
 	R(IMSG_NETD_RESOLVED,		N, P, jb_net_resolved),
 
@@ -666,6 +695,7 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_SSHD_SFTP_DONE,		P, S, jb_sftp_done),
 	R(IMSG_SSHD_SFTP_RESULT,	S, P, jb_sftp_result),
 	RF(IMSG_SSHD_REBIND,		P, S, jb_sshd_limits),
+	R(IMSG_SSHD_KNOWN,		P, S, jb_sshd_known),
 
 	/* parent <-> jb-gitd */
 	RF(IMSG_GITD_FETCH,		P, G, jb_gitd_fetch),
@@ -709,6 +739,8 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_CTL_NET_RESOLVED,	P, C, jb_net_resolved),
 	R(IMSG_CTL_LISTEN_ASK,		P, C, jb_ctl_listen),
 	RF(IMSG_CTL_LISTEN_FD,		C, P, jb_ctl_listen),
+	R0(IMSG_CTL_WATCH,		C, P),
+	R(IMSG_CTL_EVENT,		P, C, jb_ctl_event),
 };
 
 #undef P

@@ -173,6 +173,28 @@ enum {
 	/* SFTP: jb-sftp pushed to /run/jb-sftp (root's, 0755): 296.. */
 	IMSG_INCUS_SFTP_HELPER = 296, /* P->I, struct jb_incus_target + the
 				   * binary's fd; I->P DONE */
+
+	/* resource limits of one container: 297.. */
+	IMSG_INCUS_LIMITS_SET = 297, /* P->I, struct jb_limits: put them on
+				   * the running or stopped container */
+	IMSG_INCUS_LIMITS_GET,	/* P->I, struct jb_incus_target; I->P one
+				   * LIMITS, read back from Incus */
+	IMSG_INCUS_LIMITS,	/* I->P, struct jb_limits */
+};
+
+/*
+ * limits.memory, limits.cpu, limits.processes and the root disk's size
+ * as Incus takes them (ctrlimits.h); "" is none.  pool and state are
+ * jb-incus's answer only.
+ */
+struct jb_limits {
+	char		name[JB_INSTANCE_MAX];
+	char		memory[32];
+	char		cpu[16];
+	char		processes[16];
+	char		disk[32];
+	char		pool[64];		/* the root disk's storage pool */
+	char		state[16];		/* Running, Stopped, ... */
 };
 
 struct jb_incus_target {
@@ -218,6 +240,11 @@ struct jb_incus_create {
 	uint32_t	nenv;
 	/* new --agent, user.jailbee.agent; "" none */
 	char		agent[JB_AGENT_MAX];
+	/* its limits, as in struct jb_limits; "" none */
+	char		memory[32];
+	char		cpu[16];
+	char		processes[16];
+	char		disk[32];
 };
 
 enum jb_incus_verb {
@@ -596,6 +623,11 @@ enum {
 	 * message's; its address, mode, deadline and overrides stay
 	 */
 	IMSG_NETD_CONFIG = 495,	/* P->N, struct jb_netd_ctr */
+	/*
+	 * unasked: a refusal was just counted for this container (name),
+	 * gathered and sent at most once a second, for the watchers
+	 */
+	IMSG_NETD_REFUSED_NOTE = 497, /* N->P, struct jb_incus_target */
 	/* for the audit journal, unasked (peerid 0): a revert, a summary */
 	IMSG_NETD_AUDIT = 498,	/* N->P, struct jb_netd_audit */
 	/* net refresh: one per exact name asked, before PINs and DONE */
@@ -786,6 +818,12 @@ enum {
 	 * socket it had.
 	 */
 	IMSG_SSHD_REBIND = 540,	/* P->S, struct jb_sshd_limits [+ socket] */
+	/*
+	 * A connection not logged in offered a key that is authorized and
+	 * logged in recently: jb-sshd keeps it among the reserved slots,
+	 * out of the early drop of the others.
+	 */
+	IMSG_SSHD_KNOWN,	/* P->S, struct jb_sshd_known */
 
 	/*
 	 * parent <-> jb-gitd: 600..  The git bridge over SSH: host git
@@ -867,6 +905,12 @@ struct jb_sshd_refused {
 
 struct jb_sshd_authed {
 	uint32_t	id;
+};
+
+struct jb_sshd_known {
+	uint32_t	id;			/* jb-sshd's, as in AUTHED */
+	uint32_t	key;			/* which key, a number of the
+						   parent's (1...) */
 };
 
 /* new connections from addr are closed at accept until then */
@@ -1078,6 +1122,21 @@ enum {
 	IMSG_CTL_LISTEN_ASK = 1540, /* parent -> client, struct jb_ctl_listen */
 	IMSG_CTL_LISTEN_FD,	/* client -> parent, struct jb_ctl_listen
 				   + the socket, or err set and none */
+	/*
+	 * the dashboard's subscription: after WATCH the connection gets an
+	 * EVENT for every record of the audit journal (a container made,
+	 * started, stopped or gone, a network or mount change, a loose
+	 * deadline reached, a refusals summary) until it closes
+	 */
+	IMSG_CTL_WATCH = 1550,	/* client -> parent, none */
+	IMSG_CTL_EVENT,		/* parent -> client, struct jb_ctl_event */
+};
+
+/* something changed: which container (or ""), what the journal says */
+struct jb_ctl_event {
+	char		container[JB_INSTANCE_MAX];
+	char		action[32];		/* the journal's action */
+	int64_t		when;
 };
 
 /* a jbctl command line, checked by the parent against the command table */

@@ -11,6 +11,7 @@
 #ifndef JB_PROC_H
 #define JB_PROC_H
 
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include <stdint.h>
@@ -49,6 +50,27 @@ void	proc_child_check(const char *procname);
 struct passwd;
 void	priv_drop(const char *procname, const struct passwd *pw,
 	    const char *root, const int *keep, size_t nkeep);
+
+/*
+ * What a process of the suite may take of the host (rlimits.c): memory,
+ * open files, processes where its user is the suite's own, no core file.
+ * data_git, when set, is the hard memory limit the git it runs may use.
+ */
+struct proc_bounds {
+	const char	*name;
+	rlim_t		 data;
+	rlim_t		 data_git;
+	rlim_t		 nofile;
+	rlim_t		 nproc;		/* 0: left as inherited */
+};
+const struct proc_bounds *proc_bounds_find(const char *);
+/* set name's bounds on this process, fatal if it cannot */
+void	proc_bound(const char *name);
+/*
+ * In a fork about to exec git: the memory bound becomes git's (the hard
+ * limit).  Async-signal-safe; -1 with errno on failure.
+ */
+int	proc_bound_git(void);
 
 /* this process's own status, from /proc/self/status opened by the init */
 void	selfstat_init(void);

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctrlimits.h"
 #include "duration.h"
 #include "portspec.h"
 #include "repoconf.h"
@@ -36,7 +37,8 @@ static int	valid_host(const char *, char *, size_t);
 static int	valid_target(const char *, char *, size_t);
 static int	valid_network(const char *, char *, size_t);
 static int	valid_memory(const char *, char *, size_t);
-static int	valid_clone_from(const char *, char *, size_t);
+static int	valid_disk(const char *, char *, size_t);
+static int	rc_cpu(struct yt_ctx *, const struct yt_node *, void *);
 static int	valid_alias(const char *, char *, size_t);
 static int	rc_tribool(struct yt_ctx *, const struct yt_node *, void *);
 static int	rc_packages(struct yt_ctx *, const struct yt_node *, void *);
@@ -136,21 +138,25 @@ static const struct yt_field defaults_fields[] = {
 	{ .key = "memory", .type = YT_STRING, .off = RC_OFF(memory),
 	  .size = RC_SIZE(memory), .flags = YT_NULL_OK,
 	  .valid = valid_memory },
-	{ .key = "cpu", .type = YT_INT, .off = RC_OFF(cpu),
-	  .size = sizeof(int), .min = 1, .max = RC_CPU_MAX,
-	  .flags = YT_NULL_OK },
+	{ .key = "cpu", .type = YT_CUSTOM, .off = RC_OFF(cpu), .fn = rc_cpu },
+	{ .key = "processes", .type = YT_INT, .off = RC_OFF(processes),
+	  .size = sizeof(int), .min = LIM_PROCESSES_MIN,
+	  .max = LIM_PROCESSES_MAX, .flags = YT_NULL_OK },
+	{ .key = "disk", .type = YT_STRING, .off = RC_OFF(disk),
+	  .size = RC_SIZE(disk), .flags = YT_NULL_OK, .valid = valid_disk },
 	/* the original's, not done yet (repoconf_compat.c) */
 	{ .key = "storage_pool", .type = YT_CUSTOM, .fn = rc_compat },
 	{ .key = NULL }
 };
 
 static const struct yt_field new_fields[] = {
-	{ .key = "clone_from", .type = YT_STRING, .off = RC_OFF(clone_from),
-	  .size = RC_SIZE(clone_from), .flags = YT_NULL_OK,
-	  .valid = valid_clone_from },
-	{ .key = "autofetch", .type = YT_CUSTOM, .off = RC_OFF(autofetch),
-	  .fn = rc_tribool },
-	/* the original's, not done yet (repoconf_compat.c) */
+	/*
+	 * the original's, not done yet (repoconf_compat.c): new branches
+	 * from the host checkout's own branch (clone_from: local), fetching
+	 * nothing first (autofetch: false)
+	 */
+	{ .key = "clone_from", .type = YT_CUSTOM, .fn = rc_compat },
+	{ .key = "autofetch", .type = YT_CUSTOM, .fn = rc_compat },
 	{ .key = "background", .type = YT_CUSTOM, .fn = rc_compat },
 	{ .key = "submodules", .type = YT_CUSTOM, .fn = rc_compat },
 	{ .key = NULL }
@@ -356,14 +362,20 @@ const char repoconf_template[] =
     "#  - github.com:443\n"
     "#  - \"*.npmjs.org\"\n"
     "#\n"
-    "# New containers.\n"
+    "# New containers: their network mode, and their limits (jbctl apply\n"
+    "# puts changed limits on a running one).  memory: a size or a share\n"
+    "# of the host's; cpu: a count or a share of the host's CPUs;\n"
+    "# processes: tasks, threads included; disk: the root disk's size.\n"
     "#defaults:\n"
-    "#  network: strict        # or loose\n"
-    "#  memory: 16GiB\n"
-    "#  cpu: 8\n"
-    "#new:\n"
-    "#  clone_from: origin     # or local (the host checkout)\n"
-    "#  autofetch: true\n"
+    "#  network: strict        # or loose: new starts loose, reverting\n"
+    "#                         # after loose_auto_revert\n"
+    "#  memory: 25%\n"
+    "#  cpu: 50%\n"
+    "#  processes: 4096\n"
+    "#  disk: 20GiB\n"
+    "# new branches from the host checkout's own branch: the original's\n"
+    "# new.clone_from: origin and new.autofetch (fetch the upstream\n"
+    "# first) are not supported yet.\n"
     "#\n"
     "# `net loose` and `mount` revert by themselves after this long: 30s,\n"
     "# 45m, 4h, 1h30m or plain minutes, at most 24h.\n"
@@ -476,14 +488,6 @@ valid_network(const char *s, char *w, size_t wlen)
 	return 0;
 }
 
-static int
-valid_clone_from(const char *s, char *w, size_t wlen)
-{
-	if (strcmp(s, "origin") != 0 && strcmp(s, "local") != 0)
-		return why(w, wlen, "must be origin or local");
-	return 0;
-}
-
 /*
  * What Incus takes for limits.memory, less the bare byte count (a
  * forgotten unit would give a container 16 bytes).
@@ -491,28 +495,46 @@ valid_clone_from(const char *s, char *w, size_t wlen)
 static int
 valid_memory(const char *s, char *w, size_t wlen)
 {
-	static const char *const units[] = { "B", "kB", "MB", "GB", "TB",
-	    "PB", "EB", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB", NULL };
-	const char *const	*u;
-	size_t			 digits = strspn(s, "0123456789");
-	long			 pct;
+	if (!lim_size_ok(s, 1))
+		return why(w, wlen, "not a memory size (a positive number with "
+		    "a unit such as 512MiB or 16GiB, or 1% to 100% of the "
+		    "host's)");
+	return 0;
+}
 
-	if (digits == 0 || digits > 15 || (s[0] == '0' && digits > 1))
-		goto bad;
-	if (strcmp(s + digits, "%") == 0) {
-		pct = strtol(s, NULL, 10);
-		if (pct < 1 || pct > 100)
-			goto bad;
+/* the root disk's size: as memory, without a share of the host */
+static int
+valid_disk(const char *s, char *w, size_t wlen)
+{
+	if (!lim_size_ok(s, 0))
+		return why(w, wlen, "not a disk size (a positive number with a "
+		    "unit such as 512MiB or 20GiB)");
+	return 0;
+}
+
+/*
+ * defaults.cpu: how many CPUs (1 to 1024), or "N%", a share of the
+ * host's, which the parent counts when it makes the container.  Setting
+ * one form drops the other an earlier layer set; null drops both.
+ */
+static int
+rc_cpu(struct yt_ctx *ctx, const struct yt_node *n, void *dst)
+{
+	struct repoconf	*c = (struct repoconf *)((char *)dst -
+			    offsetof(struct repoconf, cpu));
+	int		 count, pct;
+
+	if (yt_is_null(n)) {
+		c->cpu = c->cpu_pct = 0;
 		return 0;
 	}
-	if (strtoll(s, NULL, 10) == 0)
-		goto bad;
-	for (u = units; *u != NULL; u++)
-		if (strcmp(s + digits, *u) == 0)
-			return 0;
- bad:
-	return why(w, wlen, "not a memory size (a positive number with a unit "
-	    "such as 512MiB or 16GiB, or 1% to 100%)");
+	if (n->kind != YT_SCALAR || n->sval == YT_SV_BOOL ||
+	    lim_cpu_parse(n->str, &count, &pct) == -1)
+		return yt_error(ctx, n, "not a CPU count (1 to %d, or 1%% to "
+		    "100%% of the host's CPUs)", LIM_CPU_MAX);
+	c->cpu = count;
+	c->cpu_pct = pct;
+	return 0;
 }
 
 /* it ends up in a shell profile: nothing a shell would interpret */
@@ -980,7 +1002,6 @@ void
 repoconf_init(struct repoconf *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->autofetch = RC_UNSET;
 	c->loose_auto_revert.enabled = RC_UNSET;
 	c->mount_auto_revert.enabled = RC_UNSET;
 	c->gpg_enabled = RC_UNSET;
@@ -1343,13 +1364,12 @@ repoconf_finish(struct repoconf *c, const char *repo_root, uid_t uid,
 		(void)strlcpy(c->network, RC_DEF_NETWORK, sizeof(c->network));
 	if (c->memory[0] == '\0')
 		(void)strlcpy(c->memory, RC_DEF_MEMORY, sizeof(c->memory));
-	if (c->cpu == 0)
-		c->cpu = RC_DEF_CPU;
-	if (c->clone_from[0] == '\0')
-		(void)strlcpy(c->clone_from, RC_DEF_CLONE_FROM,
-		    sizeof(c->clone_from));
-	if (c->autofetch == RC_UNSET)
-		c->autofetch = 1;
+	if (c->cpu == 0 && c->cpu_pct == 0)
+		c->cpu_pct = RC_DEF_CPU_PCT;
+	if (c->processes == 0)
+		c->processes = RC_DEF_PROCESSES;
+	if (c->disk[0] == '\0')
+		(void)strlcpy(c->disk, RC_DEF_DISK, sizeof(c->disk));
 	if (c->loose_auto_revert.enabled == RC_UNSET)
 		c->loose_auto_revert.enabled = 1;
 	if (c->loose_auto_revert.after == 0)
@@ -1689,7 +1709,8 @@ repoconf_dump(const struct repoconf *c, FILE *fp)
 		rc_put_str(fp, c->egress_allow.v[i]);
 		(void)fputc('\n', fp);
 	}
-	if (c->network[0] != '\0' || c->memory[0] != '\0' || c->cpu != 0) {
+	if (c->network[0] != '\0' || c->memory[0] != '\0' || c->cpu != 0 ||
+	    c->cpu_pct != 0 || c->processes != 0 || c->disk[0] != '\0') {
 		(void)fputs("defaults:\n", fp);
 		if (c->network[0] != '\0')
 			put_kstr(fp, "  ", "network", c->network);
@@ -1697,14 +1718,12 @@ repoconf_dump(const struct repoconf *c, FILE *fp)
 			put_kstr(fp, "  ", "memory", c->memory);
 		if (c->cpu != 0)
 			(void)fprintf(fp, "  cpu: %d\n", c->cpu);
-	}
-	if (c->clone_from[0] != '\0' || c->autofetch != RC_UNSET) {
-		(void)fputs("new:\n", fp);
-		if (c->clone_from[0] != '\0')
-			put_kstr(fp, "  ", "clone_from", c->clone_from);
-		if (c->autofetch != RC_UNSET)
-			(void)fprintf(fp, "  autofetch: %s\n", c->autofetch ?
-			    "true" : "false");
+		else if (c->cpu_pct != 0)
+			(void)fprintf(fp, "  cpu: \"%d%%\"\n", c->cpu_pct);
+		if (c->processes != 0)
+			(void)fprintf(fp, "  processes: %d\n", c->processes);
+		if (c->disk[0] != '\0')
+			put_kstr(fp, "  ", "disk", c->disk);
 	}
 	put_revert(fp, "loose_auto_revert", &c->loose_auto_revert, all);
 	put_revert(fp, "mount_auto_revert", &c->mount_auto_revert, all);

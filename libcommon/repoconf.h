@@ -60,9 +60,17 @@
 #define RC_UNSET		(-1)
 
 #define RC_DEF_NETWORK		"strict"
-#define RC_DEF_MEMORY		"16GiB"
-#define RC_DEF_CPU		8
-#define RC_DEF_CLONE_FROM	"origin"
+/*
+ * The limits of a new container (defaults.*): a quarter of the host's
+ * memory and half its CPUs, so that three containers at their limit
+ * still leave the host a quarter of its memory, and one busy container
+ * never takes every CPU; a fork bomb stops at 4096 tasks; a disk filler
+ * at 20GiB.  The original's 16GiB and 8 CPUs are a whole laptop.
+ */
+#define RC_DEF_MEMORY		"25%"
+#define RC_DEF_CPU_PCT		50
+#define RC_DEF_PROCESSES	4096
+#define RC_DEF_DISK		"20GiB"
 #define RC_DEF_LOOSE_AFTER	(5 * 60)
 #define RC_DEF_MOUNT_AFTER	(60 * 60)
 
@@ -285,9 +293,11 @@ struct repoconf {
 	struct rc_portlist	host_ports;	/* an entry replaces its name */
 	char			network[16];	/* defaults.network */
 	char			memory[32];	/* defaults.memory */
-	int			cpu;		/* defaults.cpu */
-	char			clone_from[16];	/* new.clone_from */
-	int			autofetch;	/* new.autofetch */
+	/* defaults.cpu: a count, or a share of the host's; one of them */
+	int			cpu;		/* 0 unset */
+	int			cpu_pct;	/* 0 unset */
+	int			processes;	/* defaults.processes */
+	char			disk[32];	/* defaults.disk: root size */
 	struct rc_revert	loose_auto_revert;
 	struct rc_revert	mount_auto_revert;
 	char			github_token[RC_TOKEN_MAX + 1];	/* in force */

@@ -72,6 +72,7 @@ static const struct compat_value {
 	int		 only;
 } compat_values[] = {
 	{ "defaults.storage_pool", "default", 0 },
+	{ "new.clone_from", "local", 1 },
 	{ "after_new", "none", 0 },
 	{ "ssh.seed_from_host", "true", 1 },
 	{ "agents.claude.ai_pr_model", "sonnet", 0 },

@@ -139,6 +139,7 @@ static char	sb_callname[SB_NAMES][28];
 static void	sb_sigsys(int, siginfo_t *, void *);
 static void	sb_landlock(const struct sandbox *, char *, size_t);
 static int	sb_add_path(int, const char *, uint64_t, uint64_t);
+static int	sb_add_fd(int, int, uint64_t, uint64_t);
 static int	sb_add_ports(int, const uint16_t *, size_t, uint64_t,
 		    const char *, const char *, char *, size_t);
 static size_t	sb_seccomp(const struct sandbox *, char *, size_t);
@@ -374,6 +375,13 @@ sb_landlock(const struct sandbox *sb, char *desc, size_t len)
 		else
 			log_warn("%s: landlock: skipping read-write path %s",
 			    sb->name, sb->rw_paths[i]);
+	for (i = 0; i < sb->nrw_fds; i++)
+		if (sb_add_fd(fd, sb->rw_fds[i], rw,
+		    attr.handled_access_fs) == 0)
+			nrw++;
+		else
+			log_warn("%s: landlock: skipping a read-write "
+			    "directory held open", sb->name);
 
 	if (abi < 4)
 		tcp[0] = '\0';
@@ -404,29 +412,34 @@ sb_landlock(const struct sandbox *sb, char *desc, size_t len)
 static int
 sb_add_path(int rfd, const char *path, uint64_t want, uint64_t handled)
 {
+	int	fd, saved, r;
+
+	if ((fd = open(path, O_PATH | O_CLOEXEC)) == -1)
+		return -1;
+	r = sb_add_fd(rfd, fd, want, handled);
+	saved = errno;
+	(void)close(fd);
+	errno = saved;
+	return r;
+}
+
+/* a rule for what fd, a file or directory opened already, names */
+static int
+sb_add_fd(int rfd, int fd, uint64_t want, uint64_t handled)
+{
 	struct landlock_path_beneath_attr	pb;
 	struct stat				st;
-	int					saved, r;
 
 	memset(&pb, 0, sizeof(pb));
-	if ((pb.parent_fd = open(path, O_PATH | O_CLOEXEC)) == -1)
+	pb.parent_fd = fd;
+	if (fstat(fd, &st) == -1)
 		return -1;
-	if (fstat(pb.parent_fd, &st) == -1) {
-		saved = errno;
-		(void)close(pb.parent_fd);
-		errno = saved;
-		return -1;
-	}
 	/* the kernel refuses directory rights on a file */
 	pb.allowed_access = want & handled;
 	if (!S_ISDIR(st.st_mode))
 		pb.allowed_access &= SB_FS_FILE;
-	r = syscall(SYS_landlock_add_rule, rfd, LANDLOCK_RULE_PATH_BENEATH,
-	    &pb, 0);
-	saved = errno;
-	(void)close(pb.parent_fd);
-	errno = saved;
-	return r == -1 ? -1 : 0;
+	return syscall(SYS_landlock_add_rule, rfd, LANDLOCK_RULE_PATH_BENEATH,
+	    &pb, 0) == -1 ? -1 : 0;
 }
 
 /* returns how many ports were allowed; their list goes to desc */

@@ -35,6 +35,12 @@ struct sandbox {
 	const char *const	*ro_paths;
 	const char *const	*rw_paths;
 	/*
+	 * rw as well, for directories held open: ones the process can no
+	 * longer reach by name after its privilege drop
+	 */
+	const int		*rw_fds;
+	size_t			 nrw_fds;
+	/*
 	 * No Landlock here: each fork applies its own, narrower one with
 	 * sandbox_landlock() before it runs anything (jb-gitd, whose
 	 * workers each write one checkout only).

@@ -54,29 +54,39 @@ apply(struct sandbox *sb)
  * control connections, reaps its children.  No socket of its own: it can
  * reach neither Incus nor netfilter; a listening socket jbctl reload
  * binds for remote.ssh.listen it only checks (getsockname) and passes on.  The socket's directory is root's:
- * jb-reaper, not the parent, removes the socket at exit.
+ * jb-reaper, not the parent, removes the socket at exit.  The audit
+ * journal's directory (journaldir, held open: it is inside root's
+ * state_dir, which the owner cannot enter by name) is the one other
+ * place it writes: it makes and renames files there to rotate it.
  */
 void
-sandbox_jailbeed(const char *sockdir)
+sandbox_jailbeed(const char *sockdir, int journaldir)
 {
 	static const int	 calls[] = {
 		SCMP_SYS(accept4), SCMP_SYS(getsockopt), SCMP_SYS(openat),
 		SCMP_SYS(unlink), SCMP_SYS(unlinkat), SCMP_SYS(wait4),
 		SCMP_SYS(readlink), SCMP_SYS(getdents64), SCMP_SYS(access),
 		SCMP_SYS(faccessat), SCMP_SYS(faccessat2),
-		/* the ssh journal's rotation, on files opened at start */
+		/* the registry's rewrite, on its file opened at start */
 		SCMP_SYS(ftruncate), SCMP_SYS(pwrite64),
+		/* the audit journal's rotation, in its directory */
+		SCMP_SYS(renameat), SCMP_SYS(renameat2),
 		/* reads where the socket jbctl reload bound listens */
 		SCMP_SYS(getsockname),
 	};
 	const char		*ro[] = { "/", NULL };
 	const char		*rw[] = { sockdir, NULL };
+	const int		 rwfd[] = { journaldir };
 	struct sandbox		 sb;
 
 	memset(&sb, 0, sizeof(sb));
 	sb.name = "jailbeed";
 	sb.ro_paths = ro;
 	sb.rw_paths = rw;
+	if (journaldir != -1) {
+		sb.rw_fds = rwfd;
+		sb.nrw_fds = 1;
+	}
 	sb.syscalls = calls;
 	sb.nsyscalls = NELEM(calls);
 	apply(&sb);

@@ -16,7 +16,7 @@
 
 /* log forbidden calls instead of killing (jailbeed -D): writing policies */
 void	sandbox_set_debug(int);
-void	sandbox_jailbeed(const char *sockdir);
+void	sandbox_jailbeed(const char *sockdir, int journaldir);
 void	sandbox_jb_reaper(const char *sockdir, char *summary, size_t len);
 void	sandbox_jb_incus(uint16_t https_port);
 void	sandbox_jb_netd(const char *);

@@ -45,6 +45,7 @@ sshpolicy_host(enum cmd_id id)
 	/* detaching and listing only narrow or read a container */
 	case CMD_UNMOUNT:
 	case CMD_MOUNT_LS:
+	case CMD_INFO:
 	case CMD_BASE_USAGE:
 	/* strict only narrows a container; status reads it */
 	case CMD_NET_STRICT:
@@ -125,6 +126,8 @@ sshpolicy_host(enum cmd_id id)
 	/* the host's checkouts and their paths: never over SSH (below) */
 	case CMD_REPO_LS:
 	case CMD_REPO_RM:
+	/* jbctl draws it on the owner's terminal, from the host's checkout */
+	case CMD_DASHBOARD:
 		return SSHP_HOST_REFUSED;
 	case CMD_TEST_ATTEMPT:
 	case CMD_NONE:
@@ -440,6 +443,17 @@ sshpolicy_decide(const struct sshp_conf *pc, int argc, char *argv[],
 		return refuse(r, "excluded_repos", "config show --layer "
 		    "global: refused over SSH while repos are excluded "
 		    "(remote.ssh.excluded_repos)");
+	/*
+	 * new --memory, --cpu: the host's memory and CPUs are its owner's
+	 * to share out (defaults.memory, defaults.cpu); a remote client gets
+	 * the config's limits
+	 */
+	if (pc->restrict_host && c->id == CMD_NEW && (opt_set(c, out,
+	    "memory") || opt_set(c, out, "cpu")))
+		return refuse(r, "restrict_host", "new --memory, --cpu: the "
+		    "host's memory and CPUs are its owner's to share out, "
+		    "refused over SSH (remote.ssh.restrict_host); the config's "
+		    "defaults.memory and defaults.cpu apply");
 	/* new --net loose, in any spelling, as net loose itself */
 	if (pc->restrict_host && !pc->network_unlocked && c->id == CMD_NEW &&
 	    net_loose(c, out))

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctrlimits.h"
 #include "repoconf.h"
 
 #define NAME	"f.yaml"
@@ -177,7 +178,6 @@ check(const struct repoconf *c, enum repoconf_layer layer)
 	if (!terminated(c->container_prefix, sizeof(c->container_prefix)) ||
 	    !terminated(c->network, sizeof(c->network)) ||
 	    !terminated(c->memory, sizeof(c->memory)) ||
-	    !terminated(c->clone_from, sizeof(c->clone_from)) ||
 	    !terminated(c->github_token, sizeof(c->github_token)) ||
 	    !terminated(c->base_alias, sizeof(c->base_alias)))
 		abort();
@@ -238,15 +238,16 @@ check(const struct repoconf *c, enum repoconf_layer layer)
 	    strcmp(c->network, "strict") != 0 &&
 	    strcmp(c->network, "loose") != 0)
 		abort();
-	if ((eff || c->clone_from[0] != '\0') &&
-	    strcmp(c->clone_from, "origin") != 0 &&
-	    strcmp(c->clone_from, "local") != 0)
-		abort();
 	if ((eff && c->memory[0] == '\0') || c->cpu < 0 ||
-	    c->cpu > RC_CPU_MAX || (eff && c->cpu == 0))
+	    c->cpu > RC_CPU_MAX || c->cpu_pct < 0 || c->cpu_pct > 100 ||
+	    (c->cpu != 0 && c->cpu_pct != 0) ||
+	    (eff && c->cpu == 0 && c->cpu_pct == 0))
 		abort();
-	if (eff ? (c->autofetch != 0 && c->autofetch != 1) :
-	    !tribool(c->autofetch))
+	if ((c->memory[0] != '\0' && !lim_size_ok(c->memory, 1)) ||
+	    (c->disk[0] != '\0' && !lim_size_ok(c->disk, 0)) ||
+	    (eff && (c->disk[0] == '\0' || c->processes == 0)) ||
+	    (c->processes != 0 && (c->processes < LIM_PROCESSES_MIN ||
+	    c->processes > LIM_PROCESSES_MAX)))
 		abort();
 	if (!revert_ok(&c->loose_auto_revert, eff) ||
 	    !revert_ok(&c->mount_auto_revert, eff))

@@ -17,7 +17,7 @@
 # One audit stream (issue 17 item 5): network changes and their reverts,
 # refused-name summaries, mounts and their deadlines, port forwards and
 # the container lifecycle each leave one line of one schema in
-# state/audit.jsonl with the actor; jbctl audit filters and renders it;
+# state/audit/audit.jsonl with the actor; jbctl audit filters and renders it;
 # a container's names never reach it raw.  (SSH decisions: ssh_test.)
 
 . "$(atf_get_srcdir)/lib.sh"
@@ -55,7 +55,7 @@ has() {
 	    .decision == $d and .actor == $u and (.time | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z$")) and
 	    has("repo") and ('"${5:-true}"')' --arg a "$1" --arg c "$2" \
 	    --arg d "$3" --arg u "$4" --arg p "$(jb_prefix)" ||
-	    atf_fail "no $1 $3 of $2 by $4 in the journal: $(cat state/audit.jsonl)"
+	    atf_fail "no $1 $3 of $2 by $4 in the journal: $(cat state/audit/audit.jsonl)"
 }
 
 # wait up to $2 seconds for a line satisfying $1
@@ -64,7 +64,7 @@ wait_line() {
 	until jb_audit_has "$1"; do
 		i=$((i + 1))
 		[ $i -lt $(($2 * 10)) ] ||
-		    atf_fail "no line with $1 after $2 s: $(cat state/audit.jsonl)"
+		    atf_fail "no line with $1 after $2 s: $(cat state/audit/audit.jsonl)"
 		sleep 0.1
 	done
 }
@@ -239,15 +239,15 @@ EOC
 	    .top_count == 20 and (.top | endswith("...")) and
 	    (.top | length) == 128 and (.top | startswith("hhhh"))' \
 	    --arg c "$p-n" --arg p "$p" ||
-	    atf_fail "no summary with the huge name cut: $(cat state/audit.jsonl)"
+	    atf_fail "no summary with the huge name cut: $(cat state/audit/audit.jsonl)"
 	# no terminal byte, no raw huge name, in the journal or its syslog copy
 	# (jb-netd's own debug log, -v, is not the journal)
 	grep "audit: {" jailbeed.log > syslog.copy
 	atf_check -o match:"net.dns-refused" cat syslog.copy
-	atf_check -s exit:1 grep -F "$huge" state/audit.jsonl syslog.copy
-	atf_check -s exit:1 grep -F "pwned" state/audit.jsonl syslog.copy
-	atf_check -s exit:1 grep -P '[\x00-\x1f\x7f]' state/audit.jsonl
-	atf_check -s exit:1 grep -F '\u001b' state/audit.jsonl
+	atf_check -s exit:1 grep -F "$huge" state/audit/audit.jsonl syslog.copy
+	atf_check -s exit:1 grep -F "pwned" state/audit/audit.jsonl syslog.copy
+	atf_check -s exit:1 grep -P '[\x00-\x1f\x7f]' state/audit/audit.jsonl
+	atf_check -s exit:1 grep -F '\u001b' state/audit/audit.jsonl
 	# the text of jbctl audit too
 	atf_check -o match:"net.dns-refused $p-n refuse" -o not-match:"$huge" \
 	    jbo repo audit --action net.dns-refused
@@ -256,7 +256,74 @@ EOC
 }
 refused_names_cleanup() { cleanup; }
 
+atf_test_case journal_rotation cleanup
+journal_rotation_head() {
+	atf_set descr "the journal rotates by renaming in its own directory:" \
+	    "the current file becomes .1 whatever its size, while commands" \
+	    "are answered; a journal of an earlier version in state_dir is" \
+	    "moved there at start"
+	atf_set require.user root
+	atf_set timeout 120
+}
+journal_rotation_body() {
+	JB_CONF_EXTRA='remote:
+  ssh:
+    listen: "off"
+    journal_max_kib: 1048576
+    journal_keep: 3'
+	export JB_CONF_EXTRA
+	# an earlier version's journal in state_dir, each file at the
+	# rotation size (1 GiB, sparse): one more line rotates it
+	mkdir -m 0700 state
+	old='{"time":"2026-01-01T00:00:00Z","actor":"old","action":"new","container":"old-%s","repo":"","decision":"accept"}\n'
+	for n in "" .1 .2; do
+		printf "$old" "$n" > state/audit.jsonl$n
+		truncate -s 1G state/audit.jsonl$n
+		chmod 0600 state/audit.jsonl$n
+	done
+	ino=$(stat -c %i state/audit.jsonl)
+	ino1=$(stat -c %i state/audit.jsonl.1)
+	jb_start
+	# a flood of journalled commands (20: fewer than a uid's 32
+	# connections); the first rotates the journal, and commands are
+	# answered meanwhile, each in well under a second
+	i=0
+	while [ $i -lt 20 ]; do
+		jbctl net strict nosuch$i > /dev/null 2>&1 &
+		i=$((i + 1))
+	done
+	i=0
+	while [ $i -lt 5 ]; do
+		t0=$(date +%s%N)
+		atf_check -o ignore ./bin/jbctl -s "$(jb_sock)" status
+		ms=$((($(date +%s%N) - t0) / 1000000))
+		[ $ms -lt 1000 ] || atf_fail "status took $ms ms while the journal rotated"
+		i=$((i + 1))
+	done
+	# moved at start and renamed since, never copied: the former
+	# current file is .1 and the former .1 is .2 in the journal's
+	# directory; the line that rotated it ends .1, the new current file
+	# holds the rest of the flood, every line
+	atf_check -o inline:"700 $JB_OWNER\n" stat -c "%a %U" state/audit
+	atf_check -s exit:1 test -e state/audit.jsonl
+	j=0
+	until [ "$(jq -c 'select(.action == "net.strict")' state/audit/audit.jsonl 2>/dev/null | wc -l)" -eq 19 ]; do
+		j=$((j + 1))
+		[ $j -lt 100 ] || atf_fail "not 19 net.strict lines in the new journal"
+		sleep 0.1
+	done
+	atf_check -o inline:"$ino\n" stat -c %i state/audit/audit.jsonl.1
+	atf_check -o inline:"1\n" -x "tail -c 1000 state/audit/audit.jsonl.1 | grep -c net.strict"
+	atf_check -o inline:"$ino1\n" stat -c %i state/audit/audit.jsonl.2
+	atf_check -s exit:1 test -e state/audit/audit.jsonl.3
+	atf_check -o match:"old-\.1" head -c 200 state/audit/audit.jsonl.2
+	atf_check -o inline:"600 $JB_OWNER\n" stat -c "%a %U" state/audit/audit.jsonl
+	atf_check -s exit:1 grep "audit journal:" jailbeed.log
+}
+journal_rotation_cleanup() { jb_cleanup; }
+
 atf_init_test_cases() {
 	atf_add_test_case actions
 	atf_add_test_case refused_names
+	atf_add_test_case journal_rotation
 }

@@ -246,19 +246,19 @@ jb_routed() {
 }
 
 # jb_audit_has COND [jq options]: a line of the audit journal
-# (state/audit.jsonl) satisfies the jq condition COND, e.g.
+# (state/audit/audit.jsonl) satisfies the jq condition COND, e.g.
 # jb_audit_has '.action == $a and .decision == "accept"' --arg a mount
 jb_audit_has() {
 	_c=$1
 	shift
-	jq -c "$@" "select($_c)" state/audit.jsonl 2>/dev/null | grep -q .
+	jq -c "$@" "select($_c)" state/audit/audit.jsonl 2>/dev/null | grep -q .
 }
 
 # jb_audit_count COND [jq options]: how many lines satisfy COND
 jb_audit_count() {
 	_c=$1
 	shift
-	jq -c "$@" "select($_c)" state/audit.jsonl 2>/dev/null | wc -l |
+	jq -c "$@" "select($_c)" state/audit/audit.jsonl 2>/dev/null | wc -l |
 	    tr -d ' '
 }
 

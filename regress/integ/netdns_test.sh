@@ -252,7 +252,7 @@ printf 'GET / HTTP/1.0\r\n\r\n' >&3 && cat <&3"
 	    --arg c "$c"; do
 		i=$((i + 1))
 		[ $i -lt 150 ] || atf_fail "no net.dns-private record:" \
-		    "$(cat state/audit.jsonl)"
+		    "$(cat state/audit/audit.jsonl)"
 		sleep 0.1
 	done
 	# listed in resolver.private_networks: admitted, after a restart

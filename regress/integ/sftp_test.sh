@@ -70,7 +70,7 @@ batch() {
 # the journal's sftp lines: "OP PATH DECISION REASON" each
 sftp_journal() {
 	jq -r 'select(.route == "sftp") | "\(.command) \(.path) \(.decision) \(.reason // "-")"' \
-	    state/audit.jsonl
+	    state/audit/audit.jsonl
 }
 
 atf_test_case tree_and_transfers cleanup
@@ -122,7 +122,7 @@ EOB
 	atf_check -o inline:"1\n" -x "grep -c '^mkdir ' j"
 	atf_check -o not-match:"realpath|close|fsync" cat j
 	atf_check -o match:"\"new_path\":\"/$p-box/d1/moved.bin\"" \
-	    -o match:"\"actor\":\"SHA256:" cat state/audit.jsonl
+	    -o match:"\"actor\":\"SHA256:" cat state/audit/audit.jsonl
 }
 tree_and_transfers_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
@@ -311,8 +311,8 @@ eight_at_once_body() {
 		i=$((i + 1))
 	done
 	# the journal says how many ran when each began: 8 at most, and 8
-	atf_check -o inline:"8\n" -x "jq -s '[.[] | select(.route == \"sftp\") | .running // 0] | max' state/audit.jsonl"
-	atf_check -o inline:"9\n" -x "jq -r 'select(.route == \"sftp\" and .command == \"read\") | .decision' state/audit.jsonl | grep -c accept"
+	atf_check -o inline:"8\n" -x "jq -s '[.[] | select(.route == \"sftp\") | .running // 0] | max' state/audit/audit.jsonl"
+	atf_check -o inline:"9\n" -x "jq -r 'select(.route == \"sftp\" and .command == \"read\") | .decision' state/audit/audit.jsonl | grep -c accept"
 }
 eight_at_once_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
@@ -388,7 +388,7 @@ hostile_helper_body() {
 	atf_check -o match:"^mkdir /$c/newdir accept failed: Input/output error$" cat j
 	jb_audit_has '.route == "sftp" and .command == "mkdir" and
 	    .exit == 18 and .told == 5' ||
-	    atf_fail "the journal does not say exit 18, told EIO: $(grep mkdir state/audit.jsonl)"
+	    atf_fail "the journal does not say exit 18, told EIO: $(grep mkdir state/audit/audit.jsonl)"
 }
 hostile_helper_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
@@ -416,11 +416,11 @@ refusal_flood_body() {
 	sftp_journal > j
 	atf_check -o match:" /$c/\.\./$p-other/file refuse path leaves the repository \(\.\.\)$" cat j
 	n=$(jq -r 'select(.route == "sftp" and .decision == "refuse" and
-	    .action != "sftp.rate") | .path' state/audit.jsonl | wc -l)
+	    .action != "sftp.rate") | .path' state/audit/audit.jsonl | wc -l)
 	echo "refusals journalled: $n"
 	[ "$n" -le 60 ] || atf_fail "$n refusals journalled, the limit is 60"
 	[ "$n" -ge 1 ] || atf_fail "no refusal journalled"
-	atf_check -o inline:"1\n" -x "jq -r 'select(.action == \"sftp.rate\") | .reason' state/audit.jsonl | grep -c 'refusals_per_minute'"
+	atf_check -o inline:"1\n" -x "jq -r 'select(.action == \"sftp.rate\") | .reason' state/audit/audit.jsonl | grep -c 'refusals_per_minute'"
 }
 refusal_flood_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
@@ -457,7 +457,7 @@ client_leaves_body() {
 	[ "$n" -eq 0 ] || atf_fail "$n hung helpers left in the container"
 	atf_check -o inline:"8\n" -x "jq -r 'select(.route == \"sftp\" and
 	    .reason == \"the session left\" and .exit == -1) | .path' \
-	    state/audit.jsonl | wc -l"
+	    state/audit/audit.jsonl | wc -l"
 }
 client_leaves_cleanup() {
 	[ -f pids ] && kill $(cat pids) 2>/dev/null

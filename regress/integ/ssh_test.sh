@@ -283,7 +283,7 @@ R13_path_options_refused_body() {
 	jb_audit_has '.command == "base import" and .decision == "refuse" and
 	    .reason == "path argument"' ||
 	    atf_fail "no path refusal of base import in the journal"
-	atf_check -s exit:1 grep -F secretfile42 state/audit.jsonl
+	atf_check -s exit:1 grep -F secretfile42 state/audit/audit.jsonl
 }
 R13_path_options_refused_cleanup() { jb_cleanup; }
 
@@ -412,7 +412,7 @@ R32_restrict_host_false_body() {
 		atf_check -s exit:1 -e match:"--repo: changes every container" \
 		    jssh -i key1 jailbee@127.0.0.1 "$c"
 	done
-	atf_check -o ignore -x "grep -F '\"reason\":\"repo scope\"' state/audit.jsonl"
+	atf_check -o ignore -x "grep -F '\"reason\":\"repo scope\"' state/audit/audit.jsonl"
 }
 R32_restrict_host_false_cleanup() { jb_cleanup; }
 
@@ -433,7 +433,7 @@ R44_journal_body() {
 	jssh -i key1 -s jailbee@127.0.0.1 secretsub42 > /dev/null 2>&1
 	jssh -i key1 jailbee@127.0.0.1 "exec secretctr42 -- true" \
 	    > /dev/null 2>&1
-	j=state/audit.jsonl
+	j=state/audit/audit.jsonl
 	fp1=$(ssh-keygen -lf key1.pub | cut -d' ' -f2)
 	fp2=$(ssh-keygen -lf key2.pub | cut -d' ' -f2)
 	# one line each, every field checked (the actor is the key)
@@ -542,7 +542,7 @@ EOC
 	atf_check -s not-exit:0 -o ignore -e ignore \
 	    jssh -i key1 jailbee@127.0.0.1 "new 'sEcret15 x' --repo $p"
 	grep "audit: {" jailbeed.log > syslog.copy
-	atf_check -s exit:1 grep -i -- sEcret state/audit.jsonl syslog.copy
+	atf_check -s exit:1 grep -i -- sEcret state/audit/audit.jsonl syslog.copy
 }
 R44_refusals_keep_no_client_text_cleanup() {
 	jb_containers_cleanup
@@ -665,7 +665,9 @@ atf_test_case front_door_no_lockout cleanup
 front_door_no_lockout_head() {
 	atf_set descr "70 refused attempts and 256 idle connections not logged" \
 	    "in from 127.0.0.2 and 127.0.0.3 lock nobody out: an authorized" \
-	    "key still logs in from 127.0.0.1"
+	    "key still logs in from 127.0.0.1 within 2 s; a key that logged" \
+	    "in lately keeps its slot while it waits to sign, through 256" \
+	    "new connections"
 	atf_set require.user root
 	atf_set timeout 300
 }
@@ -715,15 +717,115 @@ idle=$!
 	start=$(date +%s%N)
 	jssh -o ConnectTimeout=10 -i key1 jailbee@127.0.0.1 version > out 2>&1 ||
 	    { tail -20 jailbeed.log >&2; atf_fail "key1 was refused: $(cat out)"; }
-	echo "logged in after $((($(date +%s%N) - start) / 1000000)) ms"
+	ms=$((($(date +%s%N) - start) / 1000000))
+	echo "logged in after $ms ms"
 	atf_check -o inline:"jailbeed 0.1.0\n" cat out
+	[ $ms -lt 2000 ] || atf_fail "key1 logged in after $ms ms, not within 2 s"
 	atf_check -o match:"loopback: too many connections not logged in; the oldest are dropped for new ones" \
 	    cat jailbeed.log
 	atf_check -s exit:1 grep "too many refusals" jailbeed.log
 	kill $idle
 	wait $idle || :
+
+	# key1 logged in lately: a connection that offers it keeps its slot
+	# while the key waits to sign (an agent that asks to confirm each
+	# use), though 256 new connections not logged in come meanwhile
+	# from 127.0.0.2 and .3, each of which drops the oldest stranger's
+	cat > bin/confirm <<EOS
+#!/bin/sh
+touch "$(pwd)/asked"
+i=0
+while [ ! -e "$(pwd)/flood.done" ] && [ \$i -lt 200 ]; do
+	sleep 0.05
+	i=\$((i + 1))
+done
+echo yes
+EOS
+	chmod 0755 bin/confirm
+	env SSH_ASKPASS="$(pwd)/bin/confirm" SSH_ASKPASS_REQUIRE=force \
+	    DISPLAY=:0 ssh-agent -D -a "$(pwd)/agent.sock" > /dev/null 2>&1 &
+	echo $! > agent.pid
+	n=0
+	until [ -S agent.sock ]; do
+		n=$((n + 1))
+		[ $n -lt 100 ] || atf_fail "ssh-agent did not start"
+		sleep 0.1
+	done
+	atf_check -e ignore env SSH_AUTH_SOCK="$(pwd)/agent.sock" \
+	    ssh-add -c key1
+	ssh -F /dev/null -p 8022 -o StrictHostKeyChecking=no \
+	    -o UserKnownHostsFile=/dev/null -o BatchMode=yes \
+	    -o IdentitiesOnly=yes -o IdentityAgent="$(pwd)/agent.sock" \
+	    -o LogLevel=ERROR -o ConnectTimeout=10 -i key1.pub \
+	    jailbee@127.0.0.1 version > agent.out 2>&1 &
+	login=$!
+	n=0
+	until [ -e asked ]; do
+		n=$((n + 1))
+		[ $n -lt 100 ] || atf_fail "the agent was not asked to sign"
+		sleep 0.1
+	done
+	python3 -c '
+import socket, time
+ss = []
+for a in (2, 3):
+    for i in range(128):
+        s = socket.socket()
+        s.bind(("127.0.0.%d" % a, 0))
+        s.connect(("127.0.0.1", 8022))
+        s.sendall(b"SSH-2.0-idle\r\n")
+        ss.append(s)
+for s in ss:
+    try:
+        s.recv(64)
+    except OSError:
+        pass
+open("flood.done", "w").close()
+# the ones dropped early are closed, not only forgotten
+time.sleep(0.5)
+closed = 0
+for s in ss:
+    s.setblocking(False)
+    try:
+        while s.recv(4096):
+            pass
+        closed += 1
+    except BlockingIOError:
+        pass
+    except OSError:
+        closed += 1
+open("flood.closed", "w").write("%d\n" % closed)
+time.sleep(15)
+' &
+	idle=$!
+	n=0
+	until [ -e flood.done ]; do
+		n=$((n + 1))
+		[ $n -lt 100 ] || atf_fail "the 256 connections were not made"
+		sleep 0.1
+	done
+	start=$(date +%s%N)
+	wait $login || { tail -20 jailbeed.log >&2;
+	    atf_fail "key1 through the agent was dropped: $(cat agent.out)"; }
+	ms=$((($(date +%s%N) - start) / 1000000))
+	atf_check -o inline:"jailbeed 0.1.0\n" cat agent.out
+	[ $ms -lt 2000 ] || atf_fail "key1 logged in $ms ms after its signature, not within 2 s"
+	# 128 strangers' connections from loopback at most are left open
+	n=0
+	until [ -s flood.closed ]; do
+		n=$((n + 1))
+		[ $n -lt 100 ] || atf_fail "the closed connections were not counted"
+		sleep 0.1
+	done
+	[ "$(cat flood.closed)" -ge 128 ] ||
+	    atf_fail "only $(cat flood.closed) of 256 connections were closed"
+	kill $idle
+	wait $idle || :
 }
-front_door_no_lockout_cleanup() { jb_cleanup; }
+front_door_no_lockout_cleanup() {
+	[ -f agent.pid ] && kill "$(cat agent.pid)" 2>/dev/null
+	jb_cleanup
+}
 
 atf_test_case fido_keys_refused cleanup
 fido_keys_refused_head() {
@@ -1052,7 +1154,7 @@ journal_flood_body() {
     journal_keep: 3
     refusals_per_minute: 5
     max_unauthenticated_per_source: 3"
-	j=state/audit.jsonl
+	j=state/audit/audit.jsonl
 	# wait for a fresh window: refusals count per minute, 10 s under
 	# the test switch
 	while [ $(( $(date +%s) % 10 )) -gt 1 ]; do sleep 0.2; done
@@ -1107,12 +1209,19 @@ idle=$!
 		echo "snapshot ls nosuch$i"
 		i=$((i + 1))
 	done > lines
+	# the current file becomes .1 by a rename: the same inode
+	ino=$(stat -c %i $j)
 	while read -r l; do
 		jssh -n -i key1 jailbee@127.0.0.1 "$l" > /dev/null 2>&1
+		[ -n "$ino" ] && [ -e $j.1 ] || continue
+		atf_check -o inline:"$ino\n" stat -c %i $j.1
+		ino=
 	done < lines
-	test -s $j.1 || atf_fail "the journal did not rotate"
+	[ -z "$ino" ] && test -s $j.1 || atf_fail "the journal did not rotate"
 	atf_check -o ignore test ! -e $j.3
-	cat $j.2 $j.1 $j > all
+	for f in $j.2 $j.1 $j; do
+		[ ! -e $f ] || cat $f
+	done > all
 	atf_check -o file:all ./bin/jbctl -s "$(jb_sock)" audit -o json
 	fp1=$(ssh-keygen -lf key1.pub | cut -d' ' -f2)
 	./bin/jbctl -s "$(jb_sock)" audit --key "$fp2" > bykey
@@ -1207,7 +1316,7 @@ login_attempt_limit_body() {
 	done
 	atf_check -s exit:255 -e ignore jssh $ids jailbee@127.0.0.1 version
 	atf_check -o inline:"6\n" -x \
-	    "grep -c '\"reason\":\"key not authorized\"' state/audit.jsonl"
+	    "grep -c '\"reason\":\"key not authorized\"' state/audit/audit.jsonl"
 }
 login_attempt_limit_cleanup() { jb_cleanup; }
 
@@ -1745,7 +1854,8 @@ reexec_per_session_cleanup() {
 atf_test_case reload_network cleanup
 reload_network_head() {
 	atf_set descr "remote.ssh.network off (the default): net loose, new" \
-	    "--net loose and net egress add over SSH are refused naming the" \
+	    "--net loose (or defaults.network: loose) and net egress add" \
+	    "over SSH are refused naming the" \
 	    "key; jbctl reload of a file with it on lets them through; a bad" \
 	    "file or a changed restart-only key changes nothing and says" \
 	    "why; SIGHUP" \
@@ -1767,6 +1877,13 @@ reload_network_body() {
 		    -e match:"refused over SSH \\(remote.ssh.restrict_host\\) unless remote.ssh.network grants it" \
 		    jssh -i key1 jailbee@127.0.0.1 "$c"
 	done
+	# a loose start the repo's defaults.network asks for, as --net loose
+	printf 'defaults: {network: loose}\n' >> repo/.jailbee/config.yaml
+	atf_check -s not-exit:0 \
+	    -e match:"defaults.network: loose .*refused over SSH \\(remote.ssh.restrict_host\\) unless remote.ssh.network grants it" \
+	    jssh -i key1 jailbee@127.0.0.1 "new other --repo $p"
+	atf_check -o empty incus list -c n --format csv "^$p-other\$"
+	sed -i '$d' repo/.jailbee/config.yaml
 	cp jailbeed.yaml good.yaml
 	# a file that does not parse: refused, the old policy stays
 	printf 'remote: [\n' >> jailbeed.yaml
@@ -1812,7 +1929,7 @@ reload_network_body() {
 	    jssh -i key1 jailbee@127.0.0.1 "net loose $p-box"
 	# every reload was journalled, with who asked and why it was refused
 	[ "$(jb_audit_count '.action == "reload"')" = 4 ] ||
-	    atf_fail "not 4 reloads in the journal: $(cat state/audit.jsonl)"
+	    atf_fail "not 4 reloads in the journal: $(cat state/audit/audit.jsonl)"
 	jb_audit_has '.action == "reload" and .actor == "uid:0" and
 	    .decision == "refuse" and
 	    .reason == "remote.ssh.max_unauthenticated_per_source changed: needs a restart"' ||
@@ -1910,7 +2027,7 @@ EOS
 	jb_audit_has '.action == "reload" and .actor == "uid:'"$(id -u "$JB_OWNER")"'" and
 	    .decision == "accept" and .listen_from == "127.0.0.1:8022" and
 	    .listen_to == "127.0.0.1:8025"' ||
-	    atf_fail "the move is not journalled: $(cat state/audit.jsonl)"
+	    atf_fail "the move is not journalled: $(cat state/audit/audit.jsonl)"
 
 	# an address another program listens on: nothing changes, named
 	/usr/bin/python3 -c 'import socket, time
@@ -2042,7 +2159,7 @@ R12_repo_over_ssh_body() {
 	    .reason == "unknown repo"' ||
 	    atf_fail "no refusal of an unknown repo in the journal"
 	# the prefix the client typed is not the journal's
-	atf_check -s exit:1 grep -F nosuch state/audit.jsonl
+	atf_check -s exit:1 grep -F nosuch state/audit/audit.jsonl
 	jb_audit_has '.repo == $p and .decision == "refuse" and
 	    .reason == "excluded_repos"' --arg p "$p" ||
 	    atf_fail "no refusal of an excluded repo in the journal"

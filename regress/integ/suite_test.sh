@@ -323,7 +323,7 @@ state_dir_root_body() {
 	chown "$og" "$st"
 	atf_check -s exit:1 -e match:"state_dir $st: the directory $st belongs to uid $(id -u $JB_OWNER), not root" \
 	    -e match:"chown root:root $st" $try
-	[ ! -e "$st/audit.jsonl" ] || atf_fail "the refused state_dir was written"
+	[ ! -e "$st/audit" ] || atf_fail "the refused state_dir was written"
 	# root's, but writable by its group
 	chown root:root "$st"
 	chmod 0770 "$st"
@@ -356,6 +356,19 @@ state_dir_root_body() {
 	atf_check -s exit:1 -e match:"audit journal $st/audit.jsonl.1 is not a regular file of root's with one link" \
 	    $try
 	atf_check -o inline:"precious\n" cat victim
+	# and in the journal's own directory, where the earlier journal
+	# went: a symlink, then a hard link
+	rm "$st/audit.jsonl.1"
+	atf_check -o inline:"12000000\n" stat -c %s "$st/audit/audit.jsonl"
+	ln -s "$(pwd)/victim" "$st/audit/audit.jsonl.1"
+	atf_check -s exit:1 -e match:"audit journal $st/audit/audit.jsonl.1 is a symlink: refused" \
+	    $try
+	rm "$st/audit/audit.jsonl.1"
+	ln victim "$st/audit/audit.jsonl.1"
+	atf_check -s exit:1 -e match:"audit journal $st/audit/audit.jsonl.1 is not a regular file of root's or the owner's with one link" \
+	    $try
+	atf_check -o inline:"precious\n" cat victim
+	atf_check -o inline:"644 root\n" stat -c '%a %U' victim
 }
 state_dir_root_cleanup() { jb_cleanup; }
 

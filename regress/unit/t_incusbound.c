@@ -177,8 +177,35 @@ ATF_TC_BODY(closed_lists, tc)
 	    "=\"}}", "config key raw.lxc is not one the suite sets"));
 	ATF_CHECK(instance_refused("{\"config\":{\"security.nesting\":"
 	    "\"false\"}}", "config key security.nesting is not one"));
-	ATF_CHECK(instance_refused("{\"config\":{\"limits.cpu\":\"1\"}}",
-	    "config key limits.cpu is not one the suite sets"));
+	/* the limits, in the one form the suite writes each */
+	ATF_REQUIRE((o = json_tokener_parse("{\"config\":{\"limits.cpu\":"
+	    "\"1\",\"limits.memory\":\"25%\",\"limits.processes\":\"4096\"},"
+	    "\"devices\":{\"root\":{\"type\":\"disk\",\"path\":\"/\","
+	    "\"pool\":\"default\",\"size\":\"20GiB\"}}}")) != NULL);
+	ATF_CHECK_MSG(bound_instance(&b, o, "jbbr0", why, sizeof(why)), "%s",
+	    why);
+	json_object_put(o);
+	ATF_CHECK(instance_refused("{\"config\":{\"limits.cpu\":\"0-3\"}}",
+	    "config key limits.cpu: \"0-3\" is not a limit the suite sets"));
+	ATF_CHECK(instance_refused("{\"config\":{\"limits.memory\":\"16\"}}",
+	    "config key limits.memory: \"16\" is not a limit"));
+	ATF_CHECK(instance_refused("{\"config\":{\"limits.processes\":"
+	    "\"1\"}}", "config key limits.processes: \"1\" is not a limit"));
+	ATF_CHECK(instance_refused("{\"config\":{\"limits.memory.enforce\":"
+	    "\"soft\"}}", "config key limits.memory.enforce: \"soft\" is not "
+	    "a limit"));
+	ATF_CHECK(instance_refused("{\"devices\":{\"root\":{\"type\":"
+	    "\"disk\",\"path\":\"/\",\"pool\":\"default\",\"source\":"
+	    "\"/etc\"}}}", "device root: source is not what the suite sets"));
+	ATF_CHECK(instance_refused("{\"devices\":{\"root\":{\"type\":"
+	    "\"disk\",\"path\":\"/x\",\"pool\":\"default\"}}}",
+	    "device root: path is not what the suite sets"));
+	ATF_CHECK(instance_refused("{\"devices\":{\"root\":{\"type\":"
+	    "\"disk\",\"path\":\"/\",\"pool\":\"default\",\"size\":"
+	    "\"lots\"}}}", "device root: size is not what the suite sets"));
+	ATF_CHECK(instance_refused("{\"devices\":{\"root\":{\"type\":"
+	    "\"disk\",\"path\":\"/\"}}}", "device root: a path / on a pool "
+	    "only"));
 	ATF_CHECK(instance_refused("{\"config\":{\"raw.idmap\":\"both 0 0\"}}",
 	    "raw.idmap \"both 0 0\" maps other ids than the owner's"));
 	ATF_CHECK(instance_refused("{\"config\":{\"raw.idmap\":\"both 1000 "

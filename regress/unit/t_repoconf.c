@@ -27,6 +27,7 @@
 
 #include <atf-c.h>
 
+#include "ctrlimits.h"
 #include "repoconf.h"
 #include "repoconf_autostart.h"
 
@@ -170,7 +171,6 @@ ATF_TC_BODY(defaults, tc)
 	char		err[RC_ERR_MAX];
 
 	repoconf_init(&c);
-	ATF_CHECK_EQ(c.autofetch, RC_UNSET);
 	ATF_CHECK_EQ(c.loose_auto_revert.enabled, RC_UNSET);
 	ATF_CHECK_EQ(c.mount_auto_revert.enabled, RC_UNSET);
 	ATF_CHECK_EQ(c.effective, 0);
@@ -185,10 +185,11 @@ ATF_TC_BODY(defaults, tc)
 	ATF_CHECK_EQ(c.host_mounts.n, 0);
 	ATF_CHECK_EQ(c.egress_allow.n, 0);
 	ATF_CHECK_STREQ("strict", c.network);
-	ATF_CHECK_STREQ("16GiB", c.memory);
-	ATF_CHECK_EQ(c.cpu, 8);
-	ATF_CHECK_STREQ("origin", c.clone_from);
-	ATF_CHECK_EQ(c.autofetch, 1);
+	ATF_CHECK_STREQ(RC_DEF_MEMORY, c.memory);
+	ATF_CHECK_EQ(c.cpu, 0);
+	ATF_CHECK_EQ(c.cpu_pct, RC_DEF_CPU_PCT);
+	ATF_CHECK_EQ(c.processes, RC_DEF_PROCESSES);
+	ATF_CHECK_STREQ(RC_DEF_DISK, c.disk);
 	ATF_CHECK_EQ(c.loose_auto_revert.enabled, 1);
 	ATF_CHECK_EQ(c.loose_auto_revert.after, 300);
 	ATF_CHECK_EQ(c.mount_auto_revert.enabled, 1);
@@ -254,8 +255,6 @@ ATF_TC_BODY(every_key, tc)
 	ATF_CHECK_STREQ("loose", c.network);
 	ATF_CHECK_STREQ("512MiB", c.memory);
 	ATF_CHECK_EQ(c.cpu, 2);
-	ATF_CHECK_STREQ("local", c.clone_from);
-	ATF_CHECK_EQ(c.autofetch, 0);
 	ATF_CHECK_EQ(c.loose_auto_revert.enabled, 0);
 	ATF_CHECK_EQ(c.loose_auto_revert.after, 30);
 	ATF_CHECK_EQ(c.mount_auto_revert.enabled, 1);
@@ -267,7 +266,6 @@ ATF_TC_BODY(every_key, tc)
 	FINISH(&c);
 	ATF_CHECK_STREQ("web-2", c.container_prefix);
 	ATF_CHECK_EQ(c.container_uid, 2000);
-	ATF_CHECK_EQ(c.autofetch, 0);
 	ATF_CHECK_EQ(c.loose_auto_revert.enabled, 0);
 	ATF_CHECK_STREQ("web.base_1", c.base_alias);
 	repoconf_free(&c);
@@ -289,6 +287,71 @@ ATF_TC_BODY(every_key, tc)
 	ATF_CHECK_STREQ("a234567890123456789012345678901234567890",
 	    c.container_prefix);
 	repoconf_free(&c);
+}
+
+/*
+ * defaults.memory, cpu, processes and disk: each form, the layering of
+ * cpu's two forms, and the pure checks jb-incus shares (ctrlimits.h).
+ */
+ATF_TC_WITHOUT_HEAD(container_limits);
+ATF_TC_BODY(container_limits, tc)
+{
+	struct repoconf	c;
+	int		count, pct;
+
+	fresh(&c);
+	OK(G, "defaults: {memory: 2GiB, cpu: 25%, processes: 500, "
+	    "disk: 8GiB}\n", &c);
+	ATF_CHECK_STREQ("2GiB", c.memory);
+	ATF_CHECK_EQ(c.cpu, 0);
+	ATF_CHECK_EQ(c.cpu_pct, 25);
+	ATF_CHECK_EQ(c.processes, 500);
+	ATF_CHECK_STREQ("8GiB", c.disk);
+	/* a count in a later layer replaces a share, and back */
+	OK(R, "defaults: {cpu: 3}\n", &c);
+	ATF_CHECK_EQ(c.cpu, 3);
+	ATF_CHECK_EQ(c.cpu_pct, 0);
+	OK(L, "defaults: {cpu: '100%'}\n", &c);
+	ATF_CHECK_EQ(c.cpu, 0);
+	ATF_CHECK_EQ(c.cpu_pct, 100);
+	/* null: the built-in default again */
+	OK(L, "defaults: {cpu: null, memory: null, processes: null, "
+	    "disk: null}\n", &c);
+	FINISH(&c);
+	ATF_CHECK_EQ(c.cpu_pct, RC_DEF_CPU_PCT);
+	ATF_CHECK_STREQ(RC_DEF_MEMORY, c.memory);
+	ATF_CHECK_EQ(c.processes, RC_DEF_PROCESSES);
+	ATF_CHECK_STREQ(RC_DEF_DISK, c.disk);
+	repoconf_free(&c);
+
+	ATF_CHECK(lim_size_ok("512MiB", 0));
+	ATF_CHECK(lim_size_ok("25%", 1));
+	ATF_CHECK(!lim_size_ok("25%", 0));
+	ATF_CHECK(!lim_size_ok("0GiB", 0));
+	ATF_CHECK(!lim_size_ok("lots", 1));
+	ATF_CHECK(!lim_size_ok("", 1));
+	ATF_CHECK(!lim_size_ok("1GiB ", 1));
+	ATF_CHECK_EQ(lim_size_bytes("2GiB"), 2ULL << 30);
+	ATF_CHECK_EQ(lim_size_bytes("3kB"), 3000ULL);
+	ATF_CHECK_EQ(lim_size_bytes("999999999999999EiB"), 0ULL);
+	ATF_CHECK(lim_count_ok("16", 16, 20));
+	ATF_CHECK(!lim_count_ok("15", 16, 20));
+	ATF_CHECK(!lim_count_ok("016", 16, 20));
+	ATF_CHECK(!lim_count_ok("-1", 0, 20));
+	ATF_CHECK(!lim_count_ok("1 ", 0, 20));
+	ATF_CHECK(lim_cpu_parse("7", &count, &pct) == 0 && count == 7 &&
+	    pct == 0);
+	ATF_CHECK(lim_cpu_parse("50%", &count, &pct) == 0 && count == 0 &&
+	    pct == 50);
+	ATF_CHECK(lim_cpu_parse("0", &count, &pct) == -1);
+	ATF_CHECK(lim_cpu_parse("0%", &count, &pct) == -1);
+	ATF_CHECK(lim_cpu_parse("1025", &count, &pct) == -1);
+	ATF_CHECK(lim_cpu_parse("2x", &count, &pct) == -1);
+	/* half of 2 is 1, of 1 still 1, of 8 is 4 */
+	ATF_CHECK_EQ(lim_cpu_share(50, 2), 1);
+	ATF_CHECK_EQ(lim_cpu_share(50, 1), 1);
+	ATF_CHECK_EQ(lim_cpu_share(50, 8), 4);
+	ATF_CHECK_EQ(lim_cpu_share(100, 4096), LIM_CPU_MAX);
 }
 
 ATF_TC_WITHOUT_HEAD(empty_layers);
@@ -321,15 +384,12 @@ ATF_TC_BODY(layer_scalars, tc)
 
 	/* later wins, host-local last of all */
 	fresh(&c);
-	OK(G, "defaults: {cpu: 4, memory: 8GiB}\nnew: {autofetch: false}\n",
-	    &c);
+	OK(G, "defaults: {cpu: 4, memory: 8GiB}\n", &c);
 	OK(R, "defaults: {cpu: 2}\n", &c);
 	ATF_CHECK_EQ(c.cpu, 2);
 	ATF_CHECK_STREQ("8GiB", c.memory);
-	ATF_CHECK_EQ(c.autofetch, 0);
-	OK(L, "defaults: {cpu: 6}\nnew: {autofetch: true}\n", &c);
+	OK(L, "defaults: {cpu: 6}\n", &c);
 	ATF_CHECK_EQ(c.cpu, 6);
-	ATF_CHECK_EQ(c.autofetch, 1);
 	FINISH(&c);
 	ATF_CHECK_EQ(c.cpu, 6);
 	ATF_CHECK_STREQ("8GiB", c.memory);
@@ -358,10 +418,11 @@ ATF_TC_BODY(layer_scalars, tc)
 	ATF_CHECK_EQ(c.container_uid, 1000);
 	ATF_CHECK_EQ(c.container_gid, 1001);
 	ATF_CHECK_STREQ("strict", c.network);
-	ATF_CHECK_STREQ("16GiB", c.memory);
-	ATF_CHECK_EQ(c.cpu, 8);
-	ATF_CHECK_STREQ("origin", c.clone_from);
-	ATF_CHECK_EQ(c.autofetch, 1);
+	ATF_CHECK_STREQ(RC_DEF_MEMORY, c.memory);
+	ATF_CHECK_EQ(c.cpu, 0);
+	ATF_CHECK_EQ(c.cpu_pct, RC_DEF_CPU_PCT);
+	ATF_CHECK_EQ(c.processes, RC_DEF_PROCESSES);
+	ATF_CHECK_STREQ(RC_DEF_DISK, c.disk);
 	ATF_CHECK_EQ(c.loose_auto_revert.enabled, 1);
 	ATF_CHECK_EQ(c.loose_auto_revert.after, 300);
 	ATF_CHECK_EQ(c.mount_auto_revert.enabled, 1);
@@ -771,7 +832,7 @@ ATF_TC_BODY(unknown_keys, tc)
 	    "host, container, readonly)");
 	BAD(R, "defaults: {storage_pools: default}\n",
 	    "config.yaml:1: defaults.storage_pools: unknown key (known: "
-	    "network, memory, cpu, storage_pool)");
+	    "network, memory, cpu, processes, disk, storage_pool)");
 	BAD(R, "new: {backgrounds: true}\n",
 	    "config.yaml:1: new.backgrounds: unknown key (known: clone_from, "
 	    "autofetch, background, submodules)");
@@ -885,34 +946,66 @@ ATF_TC_BODY(wrong_types, tc)
 	    "config.yaml:1: defaults.network: must be strict or loose");
 	BAD(R, "defaults: {memory: 16}\n",
 	    "config.yaml:1: defaults.memory: not a memory size (a positive "
-	    "number with a unit such as 512MiB or 16GiB, or 1% to 100%)");
+	    "number with a unit such as 512MiB or 16GiB, or 1% to 100% of the host's)");
 	BAD(R, "defaults: {memory: 16gib}\n",
 	    "config.yaml:1: defaults.memory: not a memory size (a positive "
-	    "number with a unit such as 512MiB or 16GiB, or 1% to 100%)");
+	    "number with a unit such as 512MiB or 16GiB, or 1% to 100% of the host's)");
 	BAD(R, "defaults: {memory: 0GiB}\n",
 	    "config.yaml:1: defaults.memory: not a memory size (a positive "
-	    "number with a unit such as 512MiB or 16GiB, or 1% to 100%)");
+	    "number with a unit such as 512MiB or 16GiB, or 1% to 100% of the host's)");
 	BAD(R, "defaults: {memory: 016GiB}\n",
 	    "config.yaml:1: defaults.memory: not a memory size (a positive "
-	    "number with a unit such as 512MiB or 16GiB, or 1% to 100%)");
+	    "number with a unit such as 512MiB or 16GiB, or 1% to 100% of the host's)");
 	BAD(R, "defaults: {memory: 101%}\n",
 	    "config.yaml:1: defaults.memory: not a memory size (a positive "
-	    "number with a unit such as 512MiB or 16GiB, or 1% to 100%)");
+	    "number with a unit such as 512MiB or 16GiB, or 1% to 100% of the host's)");
 	BAD(R, "defaults: {memory: 16 GiB}\n",
 	    "config.yaml:1: defaults.memory: not a memory size (a positive "
-	    "number with a unit such as 512MiB or 16GiB, or 1% to 100%)");
+	    "number with a unit such as 512MiB or 16GiB, or 1% to 100% of the host's)");
 	BAD(R, "defaults: {cpu: 0}\n",
-	    "config.yaml:1: defaults.cpu: must be between 1 and 1024");
+	    "config.yaml:1: defaults.cpu: not a CPU count (1 to 1024, or 1% "
+	    "to 100% of the host's CPUs)");
 	BAD(R, "defaults: {cpu: 1.5}\n",
-	    "config.yaml:1: defaults.cpu: expected an integer, got a number");
-	BAD(R, "new: {clone_from: upstream}\n",
-	    "config.yaml:1: new.clone_from: must be origin or local");
-	BAD(R, "new: {autofetch: 1}\n",
-	    "config.yaml:1: new.autofetch: expected true or false, got an "
-	    "integer");
-	BAD(R, "new: {autofetch: 'true'}\n",
-	    "config.yaml:1: new.autofetch: expected true or false, got a "
+	    "config.yaml:1: defaults.cpu: not a CPU count (1 to 1024, or 1% "
+	    "to 100% of the host's CPUs)");
+	BAD(R, "defaults: {cpu: 1025}\n",
+	    "config.yaml:1: defaults.cpu: not a CPU count (1 to 1024, or 1% "
+	    "to 100% of the host's CPUs)");
+	BAD(R, "defaults: {cpu: 101%}\n",
+	    "config.yaml:1: defaults.cpu: not a CPU count (1 to 1024, or 1% "
+	    "to 100% of the host's CPUs)");
+	BAD(R, "defaults: {cpu: true}\n",
+	    "config.yaml:1: defaults.cpu: not a CPU count (1 to 1024, or 1% "
+	    "to 100% of the host's CPUs)");
+	BAD(R, "defaults: {memory: lots}\n",
+	    "config.yaml:1: defaults.memory: not a memory size (a positive "
+	    "number with a unit such as 512MiB or 16GiB, or 1% to 100% of the "
+	    "host's)");
+	BAD(R, "defaults: {disk: 50%}\n",
+	    "config.yaml:1: defaults.disk: not a disk size (a positive number "
+	    "with a unit such as 512MiB or 20GiB)");
+	BAD(R, "defaults: {disk: 20}\n",
+	    "config.yaml:1: defaults.disk: not a disk size (a positive number "
+	    "with a unit such as 512MiB or 20GiB)");
+	BAD(R, "defaults: {processes: 15}\n",
+	    "config.yaml:1: defaults.processes: must be between 16 and "
+	    "4194304");
+	BAD(R, "defaults: {processes: many}\n",
+	    "config.yaml:1: defaults.processes: expected an integer, got a "
 	    "string");
+	/* what new does is clone_from: local without a fetch; else refused */
+	BAD(R, "new: {clone_from: origin}\n",
+	    "config.yaml:1: new.clone_from: not supported yet by JailBee (a "
+	    "key of the original: remove it, or leave it off with false, null "
+	    "or empty)");
+	BAD(R, "new: {clone_from: upstream}\n",
+	    "config.yaml:1: new.clone_from: not supported yet by JailBee (a "
+	    "key of the original: remove it, or leave it off with false, null "
+	    "or empty)");
+	BAD(R, "new: {autofetch: true}\n",
+	    "config.yaml:1: new.autofetch: not supported yet by JailBee (a "
+	    "key of the original: remove it, or leave it off with false, null "
+	    "or empty)");
 	BAD(R, "loose_auto_revert: {enabled: maybe}\n",
 	    "config.yaml:1: loose_auto_revert.enabled: expected true or "
 	    "false, got a string");
@@ -1370,11 +1463,11 @@ ATF_TC_BODY(load_xdg, tc)
 	write_file(path, "defaults: {cpu: 2}\n", 0644);
 	JOIN(path, "%s/jailbee/repos/my-proj.yaml",
 	    xdg);
-	write_file(path, "new: {clone_from: local}\n", 0600);
+	write_file(path, "defaults: {disk: 3GiB}\n", 0600);
 	ATF_REQUIRE_MSG(repoconf_load(f.repo, f.home, xdg, 1000, 1001, &c,
 	    err, sizeof(err)) == 0, "%s", err);
 	ATF_CHECK_EQ(c.cpu, 2);
-	ATF_CHECK_STREQ("local", c.clone_from);
+	ATF_CHECK_STREQ("3GiB", c.disk);
 	ATF_CHECK_STREQ(path, c.paths.local);
 	repoconf_free(&c);
 }
@@ -1452,8 +1545,8 @@ ATF_TC_BODY(load_errors, tc)
 	write_file(f.file_local, "defaults:\n  cpu: many\n", 0600);
 	ATF_CHECK(repoconf_load(f.repo, f.home, NULL, 1000, 1001, &c, err,
 	    sizeof(err)) == -1);
-	JOIN(want, "%s:2: defaults.cpu: expected an "
-	    "integer, got a string", f.file_local);
+	JOIN(want, "%s:2: defaults.cpu: not a CPU count (1 to 1024, or 1%% "
+	    "to 100%% of the host's CPUs)", f.file_local);
 	ATF_CHECK_STREQ(want, err);
 	write_file(f.file_local, "", 0600);
 	ATF_CHECK(repoconf_load(f.repo, f.home, NULL, 0, 1001, &c, err,
@@ -1697,8 +1790,8 @@ ATF_TC_BODY(dump_roundtrip, tc)
 	    "host_ports: []\n"
 	    "egress_allow:\n  - \"*.x\"\n  - \"#y\"\n  - \"a: b\"\n"
 	    "  - \"- c\"\n"
-	    "defaults:\n  network: \"strict\"\n  memory: \"50%\"\n  cpu: 8\n"
-	    "new:\n  clone_from: \"origin\"\n  autofetch: true\n"
+	    "defaults:\n  network: \"strict\"\n  memory: \"50%\"\n"
+	    "  cpu: \"50%\"\n  processes: 4096\n  disk: \"20GiB\"\n"
 	    "loose_auto_revert:\n  enabled: false\n  after: \"5m\"\n"
 	    "mount_auto_revert:\n  enabled: true\n  after: \"1h\"\n"
 	    "base:\n  alias: \"proj-base\"\n  packages: [git-lfs, g++]\n"
@@ -1731,7 +1824,6 @@ ATF_TC_BODY(dump_roundtrip, tc)
 	    "container_user: {gid: 3}\n", &c);
 	s = dump(&c);
 	ATF_CHECK_STREQ("container_user:\n  gid: 3\n"
-	    "new:\n  autofetch: false\n"
 	    "mount_auto_revert:\n  after: \"2m\"\n", s);
 	free(s);
 	repoconf_free(&c);
@@ -1782,10 +1874,11 @@ ATF_TC_BODY(template, tc)
 	ATF_REQUIRE_EQ(c.egress_allow.n, 2);
 	ATF_CHECK_STREQ("*.npmjs.org", c.egress_allow.v[1]);
 	ATF_CHECK_STREQ("strict", c.network);
-	ATF_CHECK_STREQ("16GiB", c.memory);
-	ATF_CHECK_EQ(c.cpu, 8);
-	ATF_CHECK_STREQ("origin", c.clone_from);
-	ATF_CHECK_EQ(c.autofetch, 1);
+	ATF_CHECK_STREQ(RC_DEF_MEMORY, c.memory);
+	ATF_CHECK_EQ(c.cpu, 0);
+	ATF_CHECK_EQ(c.cpu_pct, RC_DEF_CPU_PCT);
+	ATF_CHECK_EQ(c.processes, RC_DEF_PROCESSES);
+	ATF_CHECK_STREQ(RC_DEF_DISK, c.disk);
 	ATF_CHECK_EQ(c.loose_auto_revert.after, RC_DEF_LOOSE_AFTER);
 	ATF_CHECK_EQ(c.mount_auto_revert.after, RC_DEF_MOUNT_AFTER);
 	ATF_CHECK_STREQ("myrepo-base", c.base_alias);
@@ -1801,8 +1894,11 @@ ATF_TC_BODY(template, tc)
 	fresh(&c);
 	FINISH(&c);
 	ATF_CHECK_STREQ("strict", c.network);
-	ATF_CHECK_STREQ("16GiB", c.memory);
-	ATF_CHECK_EQ(c.cpu, 8);
+	ATF_CHECK_STREQ(RC_DEF_MEMORY, c.memory);
+	ATF_CHECK_EQ(c.cpu, 0);
+	ATF_CHECK_EQ(c.cpu_pct, RC_DEF_CPU_PCT);
+	ATF_CHECK_EQ(c.processes, RC_DEF_PROCESSES);
+	ATF_CHECK_STREQ(RC_DEF_DISK, c.disk);
 	free(yaml);
 	repoconf_free(&c);
 }
@@ -1886,7 +1982,7 @@ static const char orig_repo[] =
     "false, timeout: 300,\n       continue_on_error: false}\n"
     "  on_start: []\n  step_timeout: 600\n  env: {}\n"
     "docker_registry_mirror: {extra_registries: []}\n"
-    "new: {clone_from: origin, autofetch: true, background: false,\n"
+    "new: {clone_from: local, autofetch: false, background: false,\n"
     "      submodules: false}\n"
     "destroy: {background: false}\n"
     "after_new: none\n"
@@ -2611,6 +2707,7 @@ ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, defaults);
 	ATF_TP_ADD_TC(tp, every_key);
+	ATF_TP_ADD_TC(tp, container_limits);
 	ATF_TP_ADD_TC(tp, empty_layers);
 	ATF_TP_ADD_TC(tp, layer_scalars);
 	ATF_TP_ADD_TC(tp, layer_lists);

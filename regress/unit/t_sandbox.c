@@ -268,6 +268,68 @@ ATF_TC_BODY(landlock_paths, tc)
 	ATF_CHECK_STREQ(buf, "new");
 }
 
+/*
+ * A directory held open (rw_fds): files made and renamed in it through
+ * the descriptor, nothing made outside it, nothing renamed out of it
+ */
+
+static const int dirfd_calls[] = {
+	SCMP_SYS(openat), SCMP_SYS(renameat), SCMP_SYS(renameat2),
+};
+
+static int
+child_dirfd(struct t_arg *a)
+{
+	int	fd;
+
+	sandbox_apply(&a->sb, NULL, 0);
+	CHECK(1, renameat(a->fd, "cur", a->fd, "cur.1") == 0);
+	CHECK(2, (fd = openat(a->fd, "cur", O_RDWR | O_CREAT | O_EXCL,
+	    0600)) != -1);
+	CHECK(3, write(fd, "new", 3) == 3);
+	close(fd);
+	CHECK(4, open("other/x", O_WRONLY | O_CREAT, 0600) == -1 &&
+	    errno == EACCES);
+	CHECK(5, renameat(a->fd, "cur.1", AT_FDCWD, "other/cur.1") == -1 &&
+	    (errno == EACCES || errno == EXDEV));
+	CHECK(6, open("out", O_RDONLY) == -1 && errno == EACCES);
+	return 0;
+}
+
+ATF_TC_WITHOUT_HEAD(landlock_dir_fd);
+ATF_TC_BODY(landlock_dir_fd, tc)
+{
+	static const char *const none[] = { NULL };
+	struct t_arg	 a;
+	struct stat	 before, after;
+	int		 held, st;
+
+	if (sandbox_landlock_abi() == -1)
+		atf_tc_skip("Landlock is not available");
+	ATF_REQUIRE(mkdir("held", 0700) == 0 && mkdir("other", 0700) == 0);
+	write_file("held/cur", "old");
+	write_file("out", "secret");
+	ATF_REQUIRE(stat("held/cur", &before) == 0);
+	ATF_REQUIRE((held = open("held", O_RDONLY | O_DIRECTORY)) != -1);
+
+	t_init(&a);
+	a.fd = held;
+	a.sb.ro_paths = none;
+	a.sb.rw_fds = &held;
+	a.sb.nrw_fds = 1;
+	a.sb.syscalls = dirfd_calls;
+	a.sb.nsyscalls = sizeof(dirfd_calls) / sizeof(dirfd_calls[0]);
+	st = run_child(child_dirfd, &a, -1);
+	EXPECT_EXIT(st, 0, "landlock directory held open");
+	close(held);
+
+	/* renamed, the same file: not copied */
+	ATF_REQUIRE(stat("held/cur.1", &after) == 0);
+	ATF_CHECK_EQ(before.st_ino, after.st_ino);
+	ATF_CHECK(file_exists("held/cur") && !file_exists("other/x") &&
+	    !file_exists("other/cur.1"));
+}
+
 /* Landlock ABI 4: TCP connect and bind only to the listed ports */
 
 static const int net_calls[] = { SCMP_SYS(connect), SCMP_SYS(bind) };
@@ -894,6 +956,7 @@ ATF_TC_BODY(sanitizer_reports, tc)
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, landlock_paths);
+	ATF_TP_ADD_TC(tp, landlock_dir_fd);
 	ATF_TP_ADD_TC(tp, tcp_ports);
 	ATF_TP_ADD_TC(tp, seccomp_kill);
 	ATF_TP_ADD_TC(tp, socket_families);

@@ -268,6 +268,7 @@ ATF_TC_BODY(restrict_host, tc)
 		"base import /tmp/x",
 		"base prune", "net loose box", "net loose box --for 5m",
 		"new box --net loose", "new box --net=loose",
+		"new box --memory 100%", "new box --cpu=64",
 		"net egress add example.com:443 box",
 		"port to-container box 5432",
 		"port to-container box 5432 --host-port 15432",
@@ -288,6 +289,10 @@ ATF_TC_BODY(restrict_host, tc)
 	ATF_CHECK(decide(&full, "net strict box") == 0);
 	ATF_CHECK(decide(&full, "net status box") == 0);
 	ATF_CHECK(decide(&full, "new box --net strict") == 0);
+	ATF_CHECK(decide(&full, "new box --memory 1GiB") == -1);
+	ATF_CHECK(strstr(res.err, "defaults.memory and defaults.cpu apply") !=
+	    NULL);
+	ATF_CHECK(decide(&open_host, "new box --memory 1GiB --cpu 2") == 0);
 	ATF_CHECK(decide(&full, "unmount aws box") == 0);
 	ATF_CHECK(decide(&full, "mount ls box") == 0);
 	/* container-scope egress rm narrows; ls and export read */

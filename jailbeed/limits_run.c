@@ -1,0 +1,217 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ctrlimits.h"
+#include "jobs.h"
+#include "limits_run.h"
+#include "log.h"
+
+int
+limits_pack(const struct repoconf *conf, const char *memory_opt,
+    const char *cpu_opt, struct jb_limits *l, char *err, size_t len)
+{
+	int	count = conf->cpu, pct = conf->cpu_pct;
+
+	memset(l, 0, sizeof(*l));
+	if (memory_opt != NULL && (!lim_size_ok(memory_opt, 1) ||
+	    strlen(memory_opt) >= sizeof(l->memory))) {
+		(void)snprintf(err, len, "--memory %s: not a memory size (a "
+		    "positive number with a unit such as 512MiB or 16GiB, or "
+		    "1%% to 100%% of the host's)", memory_opt);
+		return -1;
+	}
+	if (cpu_opt != NULL && lim_cpu_parse(cpu_opt, &count, &pct) == -1) {
+		(void)snprintf(err, len, "--cpu %s: not a CPU count (1 to %d, "
+		    "or 1%% to 100%% of the host's CPUs)", cpu_opt,
+		    LIM_CPU_MAX);
+		return -1;
+	}
+	(void)strlcpy(l->memory, memory_opt != NULL ? memory_opt :
+	    conf->memory, sizeof(l->memory));
+	if (count == 0)
+		count = lim_cpu_share(pct, env->host_cpus);
+	(void)snprintf(l->cpu, sizeof(l->cpu), "%d", count);
+	if (conf->processes > 0)
+		(void)snprintf(l->processes, sizeof(l->processes), "%d",
+		    conf->processes);
+	(void)strlcpy(l->disk, conf->disk, sizeof(l->disk));
+	return 0;
+}
+
+void
+limits_say(struct job *job, const char *name, const struct jb_limits *l)
+{
+	job_progress(job, "%s: limits: memory %s, cpu %s, processes %s, "
+	    "disk %s", name, l->memory[0] ? l->memory : "none",
+	    l->cpu[0] ? l->cpu : "none", l->processes[0] ? l->processes :
+	    "none", l->disk[0] ? l->disk : "none");
+}
+
+struct limjob {
+	struct job	 *job;
+	void		(*done)(struct job *, int, const char *);
+};
+
+static void
+limits_set_done(struct req *r, int ok, const char *err)
+{
+	struct limjob	*lj = r->arg;
+	struct job	*job = lj->job;
+	void		(*done)(struct job *, int, const char *) = lj->done;
+
+	free(lj);
+	done(job, ok, err);
+}
+
+void
+limits_apply(struct job *job, const char *name, const struct repoconf *conf,
+    void (*done)(struct job *, int, const char *))
+{
+	struct jb_limits	 l;
+	struct limjob		*lj;
+	char			 err[JB_ERR_TEXT_MAX];
+
+	if (limits_pack(conf, NULL, NULL, &l, err, sizeof(err)) == -1) {
+		done(job, 0, err);
+		return;
+	}
+	(void)strlcpy(l.name, name, sizeof(l.name));
+	if ((lj = calloc(1, sizeof(*lj))) == NULL) {
+		done(job, 0, "out of memory");
+		return;
+	}
+	lj->job = job;
+	lj->done = done;
+	limits_say(job, name, &l);
+	if (req_send(PROC_INCUS, IMSG_INCUS_LIMITS_SET, &l, sizeof(l), -1,
+	    NULL, limits_set_done, lj) == NULL) {
+		free(lj);
+		done(job, 0, "cannot reach jb-incus");
+	}
+}
+
+/* --- jbctl info NAME: the limits in force, as Incus holds them --- */
+
+struct infojob {
+	struct repo_ctx		*ctx;
+	char			 name[JB_INSTANCE_MAX];
+	struct jb_limits	 l;
+	int			 have;
+};
+
+static void
+infojob_free(void *arg)
+{
+	struct infojob	*ij = arg;
+
+	if (ij->ctx != NULL)
+		repo_ctx_free(ij->ctx);
+	free(ij);
+}
+
+static void
+info_send(struct job *job, const char *text)
+{
+	struct jb_output	*o;
+
+	if ((o = calloc(1, sizeof(*o))) == NULL)
+		return;
+	o->which = 1;
+	o->len = strlen(text);
+	if (o->len > sizeof(o->data))
+		o->len = sizeof(o->data);
+	memcpy(o->data, text, o->len);
+	(void)job_reply(job, IMSG_CTL_OUTPUT, o, sizeof(*o), -1);
+	free(o);
+}
+
+static void
+info_msg(struct req *r, struct imsg *imsg)
+{
+	struct job	*job = r->arg;
+	struct infojob	*ij = job->state;
+
+	if (imsg_get_type(imsg) != IMSG_INCUS_LIMITS ||
+	    imsg_get_data(imsg, &ij->l, sizeof(ij->l)) == -1)
+		fatalx("jb-incus: malformed LIMITS");
+	ij->l.memory[sizeof(ij->l.memory) - 1] = '\0';
+	ij->l.cpu[sizeof(ij->l.cpu) - 1] = '\0';
+	ij->l.processes[sizeof(ij->l.processes) - 1] = '\0';
+	ij->l.disk[sizeof(ij->l.disk) - 1] = '\0';
+	ij->l.pool[sizeof(ij->l.pool) - 1] = '\0';
+	ij->l.state[sizeof(ij->l.state) - 1] = '\0';
+	ij->have = 1;
+}
+
+#define NONE(s)	((s)[0] != '\0' ? (s) : "none")
+
+static void
+info_done(struct req *r, int ok, const char *err)
+{
+	struct job	*job = r->arg;
+	struct infojob	*ij = job->state;
+	char		 text[1024];
+
+	if (!ok || !ij->have) {
+		job_end(job, 0, "%s", ok ? "jb-incus gave no limits" : err);
+		return;
+	}
+	/* Incus's own words: no limit is "none", not a default of ours */
+	(void)snprintf(text, sizeof(text),
+	    "name: %s\nstate: %s\nlimits.memory: %s\nlimits.cpu: %s\n"
+	    "limits.processes: %s\nroot disk size: %s%s%s%s\n", ij->name,
+	    ij->l.state, NONE(ij->l.memory), NONE(ij->l.cpu),
+	    NONE(ij->l.processes), NONE(ij->l.disk),
+	    ij->l.pool[0] ? " (pool " : "", ij->l.pool,
+	    ij->l.pool[0] ? ")" : "");
+	info_send(job, text);
+	job_end(job, 1, NULL);
+}
+
+static void
+info_repo(struct job *job, struct repo_ctx *ctx)
+{
+	struct infojob		*ij;
+	struct jb_incus_target	 t;
+
+	if ((ij = calloc(1, sizeof(*ij))) == NULL) {
+		if (ctx != NULL)
+			repo_ctx_free(ctx);
+		job_end(job, 0, "out of memory");
+		return;
+	}
+	ij->ctx = ctx;
+	job->state = ij;
+	job->free_state = infojob_free;
+	/* over SSH, the container the remote gate found, by its own name */
+	if (job->remote_found)
+		(void)strlcpy(ij->name, job->remote_in.name, sizeof(ij->name));
+	else if (repo_container_name(ctx, job->args[0], ij->name,
+	    sizeof(ij->name)) == -1) {
+		job_end(job, 0, "%s: not a container name", job->args[0]);
+		return;
+	}
+	memset(&t, 0, sizeof(t));
+	(void)strlcpy(t.name, ij->name, sizeof(t.name));
+	if (req_send(PROC_INCUS, IMSG_INCUS_LIMITS_GET, &t, sizeof(t), -1,
+	    info_msg, info_done, job) == NULL)
+		job_end(job, 0, "cannot reach jb-incus");
+}
+
+void
+cmd_info(struct job *job)
+{
+	repo_resolve_brief(job, 0, info_repo);
+}
