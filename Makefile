@@ -73,7 +73,8 @@ endif
 # #include "..."); only tests reach into a program, through TEST_CPPFLAGS
 CPPFLAGS	+= -D_GNU_SOURCE -Ilibcommon $(PKG_CFLAGS) $(TLS_CFLAGS) \
 		   -DLIBEXECDIR='"$(LIBEXECDIR)"' -DJB_VERSION='"$(VERSION)"'
-TEST_CPPFLAGS	 = -Ijailbeed -Ijb-incus -Ijb-netd -Ijb-mountd -Ijb-sshd -Ijbctl
+TEST_CPPFLAGS	 = -Ijailbeed -Ijb-incus -Ijb-netd -Ijb-mountd -Ijb-sshd -Ijbctl \
+		   -Ijb-egress
 ALL_CFLAGS	 = $(CFLAGS) $(WARNINGS) -std=gnu11 -MMD -MP
 
 COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
@@ -117,6 +118,7 @@ JAILBEED_SRCS	+= jailbeed/sftp.c
 JAILBEED_SRCS	+= jailbeed/stepmount.c jailbeed/agent_shared.c
 JAILBEED_SRCS	+= jailbeed/statedir.c jailbeed/checkout_dev.c
 JAILBEED_SRCS	+= jailbeed/limits_run.c
+JAILBEED_SRCS	+= jailbeed/egress.c
 JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http_parse.c jb-incus/http_client.c jb-incus/incus.c \
 		   jb-incus/ws.c jb-incus/exec.c jb-incus/ops.c \
 		   jb-incus/ops_action.c jb-incus/ops_create.c \
@@ -134,6 +136,12 @@ JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
 JBNETD_SRCS	+= jb-netd/refused.c jb-netd/netd_refused.c
 JBNETD_SRCS	+= jb-netd/netd_store.c jb-netd/netd_deadline.c jb-netd/netd_egress.c
 JBNETD_SRCS	+= jb-netd/privnet.c jb-netd/upstream.c jb-netd/netd_notice.c
+# what jb-netd tells the egress gateway
+JBNETD_SRCS	+= jb-netd/netd_gw.c
+# the egress gateway: its parsers, its policy, its connections; it reads
+# egress_allow entries with jb-netd's own parser
+JBEGRESS_SRCS	:= jb-egress/jb-egress.c jb-egress/conn.c jb-egress/gwpolicy.c \
+		   jb-egress/tlshello.c jb-egress/httphead.c jb-netd/policy.c
 JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/gitdescribe.c jb-mountd/image.c \
 		   jb-mountd/mount.c jb-mountd/deadline.c jb-mountd/sshseed.c \
 		   jb-mountd/gitconf.c jb-mountd/gituser.c
@@ -159,9 +167,10 @@ PROGS		+= jb-sftp
 JBGITD_SRCS	:= jb-gitd/jb-gitd.c jb-gitd/worker.c jb-gitd/into.c
 JAILBEED_SRCS	+= jailbeed/cmd_git.c
 PROGS		+= jb-gitd
+PROGS		+= jb-egress
 LIBCOMMON	:= $(O)/libcommon.a
 
-TESTLIBS	 = $(O)/libincus.a $(O)/libnetd.a $(O)/libjbctl.a \
+TESTLIBS	 = $(O)/libincus.a $(O)/libegress.a $(O)/libnetd.a $(O)/libjbctl.a \
 		   $(O)/libmountd.a
 UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy \
 		   t_repoconf t_term t_ws t_repo t_sandbox t_image \
@@ -181,7 +190,9 @@ UNIT_TESTS	+= t_refused
 UNIT_TESTS	+= t_incusbound
 UNIT_TESTS	+= t_ctlrun
 UNIT_TESTS	+= t_privnet
+UNIT_TESTS	+= t_egress
 FUZZERS		+= fuzz_refused
+FUZZERS		+= fuzz_tlshello fuzz_httphead
 FUZZTIME	?= 20
 
 # objects are rebuilt when the flags change (SAN, PREFIX...)
@@ -222,6 +233,10 @@ $(O)/jbctl: $(call objs,$(JBCTL_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(CURSES_LIBS)
 $(O)/jb-gitd: $(call objs,$(JBGITD_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+# jb-egress reads policy.h beside its own headers
+$(O)/obj/jb-egress/%.o: CPPFLAGS += -Ijb-netd
+$(O)/jb-egress: $(call objs,$(JBEGRESS_SRCS)) $(LIBCOMMON)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 $(O)/git-remote-jailbee: $(call objs,$(GITREMOTE_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 # no sanitizer, no shared library: it runs in the container's own world
@@ -249,7 +264,7 @@ FUZZ_O		:= $(O)-fuzz
 fuzz-build:
 	$(MAKE) O=$(FUZZ_O) CC=clang SAN=1 CFLAGS='-O1 -g -fsanitize=fuzzer-no-link' \
 	    $(FUZZ_O)/libcommon.a $(FUZZ_O)/libincus.a $(FUZZ_O)/libnetd.a \
-	    $(FUZZ_O)/libmountd.a \
+	    $(FUZZ_O)/libmountd.a $(FUZZ_O)/libegress.a \
 	    $(addprefix $(FUZZ_O)/regress/fuzz/,$(FUZZERS))
 # make fuzz: every target FUZZTIME seconds, one after another
 fuzz: fuzz-build
@@ -285,6 +300,10 @@ $(O)/libnetd.a: $(call objs,jb-netd/policy.c jb-netd/nftgen.c \
 $(O)/libnetd.a: $(call objs,jb-netd/refused.c)
 # the ranges an answer does not open alone, for t_privnet
 $(O)/libnetd.a: $(call objs,jb-netd/privnet.c)
+$(O)/libegress.a: $(call objs,jb-egress/tlshello.c jb-egress/httphead.c \
+    jb-egress/gwpolicy.c)
+	rm -f $@
+	ar rcs $@ $^
 $(O)/libmountd.a: $(call objs,jb-mountd/gitdescribe.c jb-mountd/image.c \
     jb-mountd/gitconf.c)
 	rm -f $@
@@ -368,12 +387,12 @@ install: all install-rc
 	install -m 0755 $(O)/git-remote-jailbee \
 	    $(DESTDIR)$(BINDIR)/git-remote-jailbee
 	for p in jb-incus jb-netd jb-mountd jb-sshd jb-sftp jb-gitd \
-	    git-remote-jailbee; do \
+	    jb-egress git-remote-jailbee; do \
 	    install -m 0755 $(O)/$$p $(DESTDIR)$(LIBEXECDIR)/$$p; done
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
 	    $(DESTDIR)$(MANDIR)/man8
 	install -m 0644 man/git-remote-jailbee.1 $(DESTDIR)$(MANDIR)/man1/
-	install -m 0644 man/jailbeed.8 man/jbctl.8 man/jb-sshd.8 \
+	install -m 0644 man/jailbeed.8 man/jbctl.8 man/jb-sshd.8 man/jb-egress.8 \
 	    $(DESTDIR)$(MANDIR)/man8/
 	install -m 0644 man/jailbee.yaml.5 $(DESTDIR)$(MANDIR)/man5/
 	install -d $(DESTDIR)$(UNITDIR)

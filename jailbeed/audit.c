@@ -442,6 +442,15 @@ audit_netd(struct imsg *imsg)
 		/* jb-netd's own "ADDR NAME", the name a plain DNS name */
 		audit_str(&r, "top", ev.top);
 		audit_num(&r, "top_count", (long long)ev.topcount);
+	} else if (strcmp(ev.kind, "name-refused") == 0) {
+		r.action = "net.name-refused";
+		r.decision = "refuse";
+		r.reason = "refused by the egress gateway";
+		audit_num(&r, "count", (long long)ev.count);
+		audit_num(&r, "distinct", (long long)ev.distinct);
+		/* jb-netd's own "HOST:PORT (why)" */
+		audit_str(&r, "top", ev.top);
+		audit_num(&r, "top_count", (long long)ev.topcount);
 	} else if (strcmp(ev.kind, "conn-refused") == 0) {
 		r.action = "net.conn-refused";
 		r.decision = "refuse";

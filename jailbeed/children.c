@@ -41,6 +41,7 @@ struct jb_child children[PROC_MAX] = {
 	[PROC_MOUNTD] =	{ .name = "jb-mountd" },
 	[PROC_SSHD] =	{ .name = "jb-sshd" },
 	[PROC_GITD] =	{ .name = "jb-gitd" },
+	[PROC_EGRESS] =	{ .name = "jb-egress" },
 };
 
 static void	from_child(int, short, void *);
@@ -93,6 +94,7 @@ children_spawn(void)
 	char		 path[PATH_MAX], name[JB_NAME_MAX];
 	char		 mountdir[PATH_MAX];
 	char		 privnets[JB_SSH_LIST_MAX * 20];
+	char		 gwports[JB_SSH_LIST_MAX * 8];
 	char		*argv[26];
 	int		 sp[2], i, argc;
 
@@ -104,6 +106,14 @@ children_spawn(void)
 			(void)strlcat(privnets, ",", sizeof(privnets));
 		(void)strlcat(privnets, env->conf.resolver_private[i],
 		    sizeof(privnets));
+	}
+
+	/* network.gateway_ports for jb-netd and jb-egress, comma-separated */
+	gwports[0] = '\0';
+	for (i = 0; i < env->conf.gw_nports; i++) {
+		if (i > 0)
+			(void)strlcat(gwports, ",", sizeof(gwports));
+		(void)strlcat(gwports, env->conf.gw_ports[i], sizeof(gwports));
 	}
 
 	for (i = 0; i < PROC_MAX; i++) {
@@ -138,6 +148,11 @@ children_spawn(void)
 				argv[argc++] = "-P";
 				argv[argc++] = privnets;
 			}
+		}
+		if ((i == PROC_NETD || i == PROC_EGRESS) &&
+		    env->conf.gw_nports > 0) {
+			argv[argc++] = "-G";
+			argv[argc++] = gwports;
 		}
 		if (i == PROC_SSHD) {
 			argv[argc++] = "-s";
@@ -201,6 +216,9 @@ children_spawn(void)
 			imsgbuf_allow_fdpass(&c->iev.ibuf);
 		/* the stream to git upload-pack goes down to jb-gitd */
 		if (i == PROC_GITD)
+			imsgbuf_allow_fdsend(&c->iev.ibuf);
+		/* and its listening socket to the egress gateway */
+		if (i == PROC_EGRESS)
 			imsgbuf_allow_fdsend(&c->iev.ibuf);
 		log_debug("started %s, pid %d", c->name, (int)c->pid);
 	}
@@ -448,6 +466,22 @@ from_child(int fd, short event, void *arg)
 			if (c - children != PROC_NETD ||
 			    audit_netd(&imsg) == -1) {
 				log_warnx("%s: bad NETD_AUDIT", c->name);
+				jailbeed_shutdown(1);
+			}
+			break;
+		case IMSG_EGRESS_POLICY:	/* jb-netd's, unasked */
+		case IMSG_EGRESS_ADMIT:
+			if (c - children != PROC_NETD ||
+			    egress_relay(&imsg) == -1) {
+				log_warnx("%s: bad %s", c->name,
+				    jb_imsg_name(imsg_get_type(&imsg)));
+				jailbeed_shutdown(1);
+			}
+			break;
+		case IMSG_EGRESS_REFUSED:
+			if (c - children != PROC_EGRESS ||
+			    egress_refused(&imsg) == -1) {
+				log_warnx("%s: bad EGRESS_REFUSED", c->name);
 				jailbeed_shutdown(1);
 			}
 			break;

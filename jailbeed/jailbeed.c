@@ -201,6 +201,8 @@ main(int argc, char *argv[])
 	if ((env->host_cpus = sysconf(_SC_NPROCESSORS_ONLN)) < 1)
 		env->host_cpus = 1;
 	children_spawn();
+	/* while root: the gateway's socket on the bridge's address */
+	egress_start();
 	control_init();
 	/* after control_init: a second jailbeed must not take the file */
 	pid_write();

@@ -35,6 +35,7 @@ enum jb_proc {
 	PROC_MOUNTD,
 	PROC_SSHD,
 	PROC_GITD,
+	PROC_EGRESS,
 	PROC_MAX
 };
 
@@ -169,6 +170,11 @@ void	netsync_start(void);
 /* cmd_net.c: jb-netd could not make a container strict: stop it */
 int	net_stuck(struct imsg *);
 int	net_refused_note(struct imsg *);
+
+/* egress.c: the gateway's socket, and what passes to and from it */
+void	egress_start(void);
+int	egress_relay(struct imsg *);
+int	egress_refused(struct imsg *);
 
 /* sshd.c: remote SSH, the parent's side */
 void	sshd_init(void);

@@ -55,6 +55,7 @@
 #include "sandbox_procs.h"
 #include "testhook.h"
 #include "netd.h"
+#include "netd_gw.h"
 #include "netd_notice.h"
 
 struct nftgen_net	 net;
@@ -149,9 +150,9 @@ summary_fire(int fd, short event, void *arg)
 
 	size_t			 k;
 	static const char *const kinds[] = { "dns-refused", "conn-refused",
-	    "dns-private" };
+	    "dns-private", "name-refused" };
 	struct blocked *const	 tables[] = { &resolver_blocked, &netd_refused,
-	    &resolver_private };
+	    &resolver_private, &netd_gw_refused };
 
 	(void)netd_refused_drain(&cur, time(NULL));
 	for (i = 0; i < cur.n; i++)
@@ -515,6 +516,7 @@ status_ctr(struct child *c, uint32_t rid, const struct netd_ctr *t)
 		    sizeof(e)), sizeof(al.entry));
 		(void)strlcpy(al.origin, entry_origin(t, i),
 		    sizeof(al.origin));
+		(void)nftgen_path(&net, &t->e[i], al.path, sizeof(al.path));
 		if (imsgev_compose(&c->iev, IMSG_NETD_ALLOW, rid, 0, -1, &al,
 		    sizeof(al)) == -1)
 			fatal("%s: compose", __func__);
@@ -651,6 +653,8 @@ block_send(struct child *c, uint32_t rid, const struct blocked_entry *e,
 	b.last = e->last;
 	if (strcmp(kind, "priv") == 0)
 		;	/* an address no entry is made for by a suggestion */
+	else if (strcmp(kind, "name") == 0)
+		netd_gw_allow(e, b.allow, sizeof(b.allow));
 	else if (strcmp(kind, "dns") != 0) {
 		memset(&r, 0, sizeof(r));
 		if (refused_unwhat(e->what, &r) == 0)
@@ -694,6 +698,12 @@ netd_blocked(struct child *c, struct imsg *imsg)
 			block_send(c, imsg_get_id(imsg), &bl->v[i], "conn",
 			    names, nnames);
 	free(names);
+	/* what the egress gateway refused, by name */
+	bl = &netd_gw_refused;
+	for (i = 0; i < bl->n; i++)
+		if (strcmp(bl->v[i].ctr, q.name) == 0)
+			block_send(c, imsg_get_id(imsg), &bl->v[i], "name",
+			    NULL, 0);
 	child_done(c, imsg_get_id(imsg), 1, NULL);
 }
 
@@ -734,6 +744,9 @@ netd_dispatch(struct child *c, struct imsg *imsg)
 	case IMSG_NETD_CHECK:
 		netd_check(c, imsg);
 		return 0;
+	case IMSG_EGRESS_REFUSED:
+		netd_gw_refusal(c, imsg);
+		return 0;
 	case IMSG_NETD_BLOCKED:
 		netd_blocked(c, imsg);
 		return 0;
@@ -752,6 +765,23 @@ netd_dispatch(struct child *c, struct imsg *imsg)
 	default:
 		return -1;
 	}
+}
+
+static struct event	gw_ev;
+static struct timeval	gw_now;
+
+/*
+ * From now on the gateway hears of every change and admission; the
+ * pool's addresses are admitted again only now, so that the gateway
+ * hears of those too (a client that cached an answer across the
+ * restart reaches it by name as before).
+ */
+static void
+gw_start(int fd, short ev, void *arg)
+{
+	netd_gw_init(arg);
+	netd_gw_push(&cur);
+	netd_pool_start();
 }
 
 int
@@ -774,6 +804,10 @@ main(int argc, char *argv[])
 	memset(&net, 0, sizeof(net));
 	net.bridge = a.bridge;
 	net.dns_port = RESOLVER_PORT;
+	/* the egress gateway's ports: its listener's is the suite's own */
+	net.gw_ports = a.gw_ports;
+	net.ngw = a.ngw;
+	net.gw_port = JB_EGRESS_PORT;
 	if (bridge_addr(a.bridge, &net) == -1)
 		fatalx("%s: bridge %s has no IPv4 address: without it no "
 		    "container can be fenced in, so the suite does not start "
@@ -846,7 +880,6 @@ main(int argc, char *argv[])
 	    err, sizeof(err)) == -1 || resolver_tcp_init(c.base, net.host,
 	    RESOLVER_PORT, err, sizeof(err)) == -1)
 		fatalx("%s: %s", c.name, err);
-	netd_pool_start();
 	in.s_addr = htonl(net.host);
 	inet_ntop(AF_INET, &in, host, sizeof(host));
 	(void)snprintf(c.detail, sizeof(c.detail), "table inet %s on %s "
@@ -862,6 +895,9 @@ main(int argc, char *argv[])
 	summary_fire(-1, 0, &c);
 	evtimer_set(&refused_ev, refused_fire, &c);
 	refused_fire(-1, 0, &c);
+	/* the gateway's first snapshot, once the channel is up */
+	evtimer_set(&gw_ev, gw_start, &c);
+	evtimer_add(&gw_ev, &gw_now);
 	sandbox_jb_netd(a.state_dir);
 	child_run(&c);
 }

@@ -409,6 +409,9 @@ netd_nft_mode(const struct nftgen_net *net, const char *name,
 	return rc;
 }
 
+void	(*netd_nft_admit_hook)(const char *, const struct nftgen_elem *,
+	    const char *const *, size_t, unsigned int);
+
 int
 netd_nft_admit(const char *name, const struct nftgen_elem *el,
     const char *const *names, size_t n, unsigned int timeout, char *err,
@@ -440,6 +443,8 @@ netd_nft_admit(const char *name, const struct nftgen_elem *el,
 		    -1)
 			log_warnx("out of memory noting admissions");
 		rc = 0;
+		if (netd_nft_admit_hook != NULL)
+			netd_nft_admit_hook(name, el, names, n, timeout);
 	}
 	free(text);
 	free(v);

@@ -60,6 +60,14 @@ void	netd_nft_testhook_refuse_next(void);
 int	netd_nft_admit(const char *name, const struct nftgen_elem *el,
 	    const char *const *names, size_t n, unsigned int timeout,
 	    char *err, size_t errlen);
+/*
+ * Called after every admission netd_nft_admit made (and those it found
+ * already made), with the same arguments: the egress gateway follows
+ * what the resolver admitted.  NULL: nobody follows.
+ */
+extern void	(*netd_nft_admit_hook)(const char *name,
+		    const struct nftgen_elem *el, const char *const *names,
+		    size_t n, unsigned int timeout);
 /* run text as one transaction */
 int	netd_nft_run(const char *text, char *err, size_t errlen);
 /* drop what a listing printed into libnftables's output buffer */

@@ -47,6 +47,7 @@
 #include "testhook.h"
 
 #include "netd.h"
+#include "netd_gw.h"
 
 /* a file of <state_dir>/netd, whole; NULL and *len 0 when absent */
 static char *
@@ -213,5 +214,6 @@ state_commit(struct netd_state *next, char *err, size_t errlen)
 	memset(next, 0, sizeof(*next));
 	/* what the kernel no longer admits leaves the pool too */
 	netd_pool_narrow(&cur);
+	netd_gw_push(&cur);
 	return 0;
 }

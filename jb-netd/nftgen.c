@@ -21,6 +21,7 @@
 #define IFNAME_MAX	15	/* IFNAMSIZ without the NUL */
 #define KNAME_MAX	255	/* a set or chain name in the kernel */
 #define QUOTE_MAX	64
+#define JB_GW_LIST_TEXT	64	/* "443,80,...": eight ports and commas */
 
 /* one static element: a network, and a protocol and port unless ANY */
 struct sel {
@@ -342,7 +343,7 @@ emit_elems(FILE *f, const char *verb, const char *set, const char *id,
  * staticany_c, so a switch or an override is a few element changes.
  */
 static void
-emit_container(FILE *f, const struct ctr *t)
+emit_container(FILE *f, const struct nftgen_net *net, const struct ctr *t)
 {
 	fprintf(f, "\tset allow_%s {\n"
 	    "\t\ttype ipv4_addr . inet_proto . inet_service\n"
@@ -362,13 +363,27 @@ emit_container(FILE *f, const struct ctr *t)
 	    "\t}\n", t->id);
 	fprintf(f, "\tchain strict_%s {\n"
 	    "\t\tip daddr . meta l4proto . th dport @static_%s accept\n"
-	    "\t\tip daddr @staticany_%s accept\n"
-	    "\t\tip daddr . meta l4proto . th dport @allow_%s accept\n"
+	    "\t\tip daddr @staticany_%s accept\n", t->id, t->id, t->id);
+	if (net->ngw > 0)
+		fprintf(f, "\t\tudp dport 443 jump " NFTGEN_REFUSE_CHAIN "\n"
+		    "\t\tudp dport 443 reject with icmpx admin-prohibited\n");
+	fprintf(f, "\t\tip daddr . meta l4proto . th dport @allow_%s accept\n"
 	    "\t\tip daddr @allowany_%s accept\n"
 	    "\t\tjump " NFTGEN_REFUSE_CHAIN "\n"
 	    "\t\tmeta l4proto tcp reject with tcp reset\n"
 	    "\t\treject with icmpx admin-prohibited\n"
-	    "\t}\n", t->id, t->id, t->id, t->id, t->id);
+	    "\t}\n", t->id, t->id);
+	if (net->ngw > 0) {
+		char	h[16];
+
+		fprintf(f, "\tchain gw_%s {\n"
+		    "\t\tip daddr . meta l4proto . th dport @static_%s "
+		    "return\n"
+		    "\t\tip daddr @staticany_%s return\n"
+		    "\t\tmeta l4proto tcp dnat ip to %s:%u\n"
+		    "\t}\n", t->id, t->id, t->id,
+		    addr_fmt(net->host, h, sizeof(h)), (unsigned)net->gw_port);
+	}
 }
 
 /* the static entries of t as elements, replacing what the sets held */
@@ -400,6 +415,16 @@ emit_verdict(FILE *f, const struct ctr *t)
 		fprintf(f, "%s : jump strict_%s", a, t->id);
 	else
 		fprintf(f, "%s : accept", a);
+}
+
+/* the element of map gwctrs for a strict container */
+static void
+emit_gw_verdict(FILE *f, const struct ctr *t)
+{
+	char	a[16];
+
+	fprintf(f, "%s : jump gw_%s", addr_fmt(t->c->addr, a, sizeof(a)),
+	    t->id);
 }
 
 /*
@@ -438,7 +463,7 @@ emit_refuse_rule(FILE *f, int which, int inblock)
 
 /* the base sets, declared (if absent) before anything refers to them */
 static void
-emit_base_sets(FILE *f)
+emit_base_sets(FILE *f, const struct nftgen_net *net)
 {
 	fprintf(f, "table " T " {\n"
 	    "\tmap ctrs {\n"
@@ -447,6 +472,13 @@ emit_base_sets(FILE *f)
 	    "\tset strictdns {\n"
 	    "\t\ttype ipv4_addr\n"
 	    "\t}\n");
+	if (net->ngw > 0)
+		fprintf(f, "\tmap gwctrs {\n"
+		    "\t\ttype ipv4_addr : verdict\n"
+		    "\t}\n"
+		    "\tset gwports {\n"
+		    "\t\ttype inet_service\n"
+		    "\t}\n");
 	emit_refused_set(f, 0);
 	emit_refused_set(f, 1);
 	fprintf(f, "\tchain " NFTGEN_REFUSE_CHAIN " {\n"
@@ -485,6 +517,9 @@ emit_base(FILE *f, const struct nftgen_net *net)
 		    "{ tcp, udp } th dport { %u, %u } accept\n", br, h,
 		    net->dns_port < 53 ? (unsigned)net->dns_port : 53,
 		    net->dns_port < 53 ? 53 : (unsigned)net->dns_port);
+	if (net->ngw > 0)
+		fprintf(f, "\t\tiifname \"%s\" ip daddr %s tcp dport %u "
+		    "ct status dnat accept\n", br, h, (unsigned)net->gw_port);
 	fprintf(f, "\t\tiifname \"%s\" drop\n"
 	    "\t}\n", br);
 
@@ -493,9 +528,12 @@ emit_base(FILE *f, const struct nftgen_net *net)
 	    "\t\tiifname \"%s\" ip saddr @strictdns udp dport 53 dnat ip "
 	    "to %s:%u\n"
 	    "\t\tiifname \"%s\" ip saddr @strictdns tcp dport 53 dnat ip "
-	    "to %s:%u\n"
-	    "\t}\n", br, h, (unsigned)net->dns_port, br, h,
+	    "to %s:%u\n", br, h, (unsigned)net->dns_port, br, h,
 	    (unsigned)net->dns_port);
+	if (net->ngw > 0)
+		fprintf(f, "\t\tiifname \"%s\" tcp dport @gwports ip saddr "
+		    "vmap @gwctrs\n", br);
+	fprintf(f, "\t}\n");
 
 	fprintf(f, "\tchain postrouting {\n"
 	    "\t\ttype nat hook postrouting priority srcnat; policy accept;\n"
@@ -538,6 +576,13 @@ net_check(const struct nftgen_net *net, char *err, size_t errlen)
 		    "of the bridge subnet", addr_fmt(net->host, a, sizeof(a)));
 	if (net->dns_port == 0)
 		return gen_err(err, errlen, "resolver port must be 1-65535");
+	if (net->ngw > 0 && (net->gw_ports == NULL || net->gw_port == 0))
+		return gen_err(err, errlen, "the gateway needs its port and "
+		    "the ports it serves");
+	for (i = 0; i < net->ngw; i++)
+		if (net->gw_ports[i] == 0 || net->gw_ports[i] == 53)
+			return gen_err(err, errlen, "gateway port %u: must be "
+			    "1-65535 and not DNS's", (unsigned)net->gw_ports[i]);
 	return 0;
 }
 
@@ -630,11 +675,14 @@ static const char *const ctr_sets[] = {
 
 /* is this set or chain name one the new ruleset declares? */
 static int
-declared(const struct ctr *v, size_t n, const char *name, int is_set)
+declared(const struct ctr *v, size_t n, const char *name, int is_set, int gw)
 {
 	size_t	i, len;
 
 	if (is_set) {
+		if (gw && (strcmp(name, "gwctrs") == 0 ||
+		    strcmp(name, "gwports") == 0))
+			return 1;
 		if (strcmp(name, "ctrs") == 0 || strcmp(name, "strictdns") == 0
 		    || strcmp(name, NFTGEN_REFUSED_SET "0") == 0 ||
 		    strcmp(name, NFTGEN_REFUSED_SET "1") == 0)
@@ -651,13 +699,15 @@ declared(const struct ctr *v, size_t n, const char *name, int is_set)
 			return 1;
 	if (strncmp(name, "strict_", 7) == 0)
 		return ctr_find(v, n, name + 7) != NULL;
+	if (gw && strncmp(name, "gw_", 3) == 0)
+		return ctr_find(v, n, name + 3) != NULL;
 	return 0;
 }
 
 /* delete what the table holds and the new ruleset does not declare */
 static int
 emit_deletes(FILE *f, const struct ctr *v, size_t n, const char *const *names,
-    size_t nnames, int is_set, char *err, size_t errlen)
+    size_t nnames, int is_set, int gw, char *err, size_t errlen)
 {
 	const char	**s;
 	char		  q[QUOTE_MAX + 1];
@@ -692,7 +742,7 @@ emit_deletes(FILE *f, const struct ctr *v, size_t n, const char *const *names,
 	qsort(s, nnames, sizeof(*s), str_cmp);
 	for (i = 0; i < nnames; i++) {
 		if ((i > 0 && strcmp(s[i - 1], s[i]) == 0) ||
-		    declared(v, n, s[i], is_set))
+		    declared(v, n, s[i], is_set, gw))
 			continue;
 		fprintf(f, "delete %s " T " %s\n", is_set ? "set" : "chain",
 		    s[i]);
@@ -739,19 +789,22 @@ nftgen_ruleset(const struct nftgen_net *net, const struct nftgen_container *c,
 	fprintf(f, "# " T ": generated by jb-netd, applied as one "
 	    "transaction\n");
 	/* emptied before the deletes: their elements jump to chains */
-	emit_base_sets(f);
+	emit_base_sets(f, net);
 	fprintf(f, "flush table " T "\n"
 	    "flush map " T " ctrs\n"
 	    "flush set " T " strictdns\n");
+	if (net->ngw > 0)
+		fprintf(f, "flush map " T " gwctrs\n"
+		    "flush set " T " gwports\n");
 	if (present != NULL &&
-	    (emit_deletes(f, v, nc, present->sets, present->nsets, 1, err,
-	    errlen) == -1 ||
-	    emit_deletes(f, v, nc, present->chains, present->nchains, 0, err,
-	    errlen) == -1))
+	    (emit_deletes(f, v, nc, present->sets, present->nsets, 1,
+	    net->ngw > 0, err, errlen) == -1 ||
+	    emit_deletes(f, v, nc, present->chains, present->nchains, 0,
+	    net->ngw > 0, err, errlen) == -1))
 		failed = 1;
 	fprintf(f, "table " T " {\n");
 	for (i = 0; i < nc && !failed; i++)
-		emit_container(f, &v[i]);
+		emit_container(f, net, &v[i]);
 	if (!failed)
 		emit_base(f, net);
 	fprintf(f, "}\n");
@@ -777,6 +830,22 @@ nftgen_ruleset(const struct nftgen_net *net, const struct nftgen_container *c,
 	}
 	if (nstrict > 0)
 		fprintf(f, " }\n");
+	if (net->ngw > 0 && !failed) {
+		fprintf(f, "add element " T " gwports { ");
+		for (i = 0; i < net->ngw; i++)
+			fprintf(f, "%s%u", i > 0 ? ", " : "",
+			    (unsigned)net->gw_ports[i]);
+		fprintf(f, " }\n");
+		for (i = nstrict = 0; i < nc; i++) {
+			if (v[i].c->mode != NFTGEN_STRICT)
+				continue;
+			fprintf(f, "%s", nstrict++ == 0 ? "add element " T
+			    " gwctrs { " : ", ");
+			emit_gw_verdict(f, &v[i]);
+		}
+		if (nstrict > 0)
+			fprintf(f, " }\n");
+	}
 	for (i = 0; i < nc && !failed; i++)
 		if (v[i].c->flush_dynamic)
 			fprintf(f, "flush set " T " allow_%s\n"
@@ -954,7 +1023,8 @@ out:
 }
 
 static int
-emit_delta(FILE *f, struct pair *p, size_t np, char *err, size_t errlen)
+emit_delta(FILE *f, const struct nftgen_net *net, struct pair *p, size_t np,
+    char *err, size_t errlen)
 {
 	char	a[16];
 	size_t	i;
@@ -966,9 +1036,13 @@ emit_delta(FILE *f, struct pair *p, size_t np, char *err, size_t errlen)
 		addr_fmt(p[i].o->c->addr, a, sizeof(a));
 		if (!same_verdict(&p[i]))
 			fprintf(f, "delete element " T " ctrs { %s }\n", a);
-		if (p[i].o->c->mode == NFTGEN_STRICT && !same_dns(&p[i]))
+		if (p[i].o->c->mode == NFTGEN_STRICT && !same_dns(&p[i])) {
 			fprintf(f, "delete element " T " strictdns { %s }\n",
 			    a);
+			if (net->ngw > 0)
+				fprintf(f, "delete element " T " gwctrs { %s "
+				    "}\n", a);
+		}
 	}
 	for (i = 0; i < np; i++)
 		if (p[i].restatic &&
@@ -977,6 +1051,10 @@ emit_delta(FILE *f, struct pair *p, size_t np, char *err, size_t errlen)
 	for (i = 0; i < np; i++) {
 		if (p[i].n != NULL)
 			continue;
+		if (net->ngw > 0)
+			fprintf(f, "flush chain " T " gw_%s\n"
+			    "delete chain " T " gw_%s\n", p[i].o->id,
+			    p[i].o->id);
 		fprintf(f, "flush chain " T " strict_%s\n"
 		    "delete chain " T " strict_%s\n"
 		    "delete set " T " allow_%s\n"
@@ -989,7 +1067,7 @@ emit_delta(FILE *f, struct pair *p, size_t np, char *err, size_t errlen)
 		if (p[i].o != NULL)
 			continue;
 		fprintf(f, "table " T " {\n");
-		emit_container(f, p[i].n);
+		emit_container(f, net, p[i].n);
 		fprintf(f, "}\n");
 		if (emit_static_fill(f, p[i].n, err, errlen) == -1)
 			return -1;
@@ -1006,9 +1084,15 @@ emit_delta(FILE *f, struct pair *p, size_t np, char *err, size_t errlen)
 			emit_verdict(f, p[i].n);
 			fprintf(f, " }\n");
 		}
-		if (p[i].n->c->mode == NFTGEN_STRICT && !same_dns(&p[i]))
+		if (p[i].n->c->mode == NFTGEN_STRICT && !same_dns(&p[i])) {
 			fprintf(f, "add element " T " strictdns { %s }\n",
 			    addr_fmt(p[i].n->c->addr, a, sizeof(a)));
+			if (net->ngw > 0) {
+				fprintf(f, "add element " T " gwctrs { ");
+				emit_gw_verdict(f, p[i].n);
+				fprintf(f, " }\n");
+			}
+		}
 		if (p[i].n->c->flush_dynamic)
 			fprintf(f, "flush set " T " allow_%s\n"
 			    "flush set " T " allowany_%s\n", p[i].n->id,
@@ -1056,7 +1140,7 @@ nftgen_delta(const struct nftgen_net *net, const struct nftgen_container *oc,
 		failed = gen_err(err, errlen, "out of memory");
 		goto out;
 	}
-	if (emit_delta(f, p, np, err, errlen) == -1)
+	if (emit_delta(f, net, p, np, err, errlen) == -1)
 		failed = 1;
 	failed = stream_close(f, &buf, failed, out, err, errlen);
 out:
@@ -1079,4 +1163,32 @@ nftgen_refuse_swap(int which, char **out)
 	fprintf(f, "flush chain " T " " NFTGEN_REFUSE_CHAIN "\n");
 	emit_refuse_rule(f, which != 0, 0);
 	return stream_close(f, &buf, 0, out, NULL, 0);
+}
+
+char *
+nftgen_path(const struct nftgen_net *net, const struct egress_entry *e,
+    char *buf, size_t len)
+{
+	char	ports[JB_GW_LIST_TEXT];
+	size_t	i, o = 0;
+	int	gw = 0;
+
+	ports[0] = '\0';
+	for (i = 0; i < net->ngw && o < sizeof(ports); i++) {
+		o += (size_t)snprintf(ports + o, sizeof(ports) - o, "%s%u",
+		    i > 0 ? "," : "", (unsigned)net->gw_ports[i]);
+		if (e->proto == EGRESS_PROTO_TCP && e->port == net->gw_ports[i])
+			gw = 1;
+	}
+	if (e->kind == EGRESS_ADDR || e->kind == EGRESS_CIDR)
+		(void)snprintf(buf, len, "kernel, by address");
+	else if (gw)
+		(void)snprintf(buf, len, "gateway, by name and address");
+	else if (net->ngw > 0 && e->port == 0)
+		(void)snprintf(buf, len, "gateway on %s by name and address; "
+		    "kernel elsewhere by the addresses the resolver gave", ports);
+	else
+		(void)snprintf(buf, len, "kernel, by the addresses the "
+		    "resolver gave");
+	return buf;
 }

@@ -48,6 +48,19 @@
  *  postrouting	traffic from the bridge subnet leaving through another
  *		interface masqueraded (what got there passed forward)
  *
+ * With the egress gateway (ngw > 0), also:
+ *  set gwports	the gateway's ports
+ *  map gwctrs	strict container address : jump gw_c
+ *  chain gw_c	per container: TCP its static sets admit returns, the
+ *		rest is DNATed to the gateway (host:gw_port)
+ *  prerouting	TCP from the bridge to a port in gwports: the verdict of
+ *		the source address in gwctrs
+ *  input	the gateway's port on the host's bridge address accepted
+ *		for connections DNATed there
+ *  strict_c	UDP to port 443 (QUIC) only through its static sets:
+ *		names on that port are the gateway's, and QUIC falls
+ *		back to TCP
+ *
  * Nested networks with the same port are merged before they become
  * static elements, because nft refuses overlapping interval elements.
  */
@@ -88,6 +101,14 @@ struct nftgen_net {
 	uint8_t		 prefixlen;	/* 1-30 */
 	uint32_t	 host;		/* the host's address on the bridge */
 	uint16_t	 dns_port;	/* the resolver, on host */
+	/*
+	 * The egress gateway (jb-egress), listening on host:gw_port: a
+	 * strict container's TCP connections to these ports that no
+	 * address or CIDR entry admits are sent there (none: no gateway).
+	 */
+	const uint16_t	*gw_ports;
+	size_t		 ngw;
+	uint16_t	 gw_port;
 };
 
 struct nftgen_container {
@@ -164,6 +185,16 @@ int	nftgen_delta(const struct nftgen_net *net,
  */
 int	nftgen_admit(const char *name, const struct nftgen_elem *el, size_t n,
 	    unsigned int timeout, char **out, char *err, size_t errlen);
+
+/*
+ * Which path enforces entry e for a strict container, in words, for net
+ * status: the kernel by address (address and CIDR entries; names on
+ * ports outside the gateway's, by the addresses the resolver gave), or
+ * the egress gateway by name and address (names on the gateway's ports).
+ * Returns buf.
+ */
+char	*nftgen_path(const struct nftgen_net *net, const struct egress_entry *e,
+	    char *buf, size_t len);
 
 /*
  * Point the rule of chain refuse at set refused<which> (0 or 1), as one

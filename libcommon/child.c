@@ -152,6 +152,27 @@ child_status_reply(struct child *c, uint32_t rid)
 		fatal("compose");
 }
 
+/* "443,80": the gateway's ports */
+static int
+gw_ports(const char *s, struct child_args *a)
+{
+	const char	*p = s;
+	char		*end;
+	long		 v;
+
+	a->ngw = 0;
+	while (*p != '\0') {
+		if (*p < '0' || *p > '9' || a->ngw == JB_GW_PORTS_MAX)
+			return -1;
+		v = strtol(p, &end, 10);
+		if (v < 1 || v > 65535 || (*end != ',' && *end != '\0'))
+			return -1;
+		a->gw_ports[a->ngw++] = (uint16_t)v;
+		p = *end == ',' ? end + 1 : end;
+	}
+	return 0;
+}
+
 /*
  * The start of every child: the flags jailbeed passes, logging, the
  * refusal to run unless fd 3 is our channel, its resource bounds
@@ -168,7 +189,7 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 	memset(a, 0, sizeof(*a));
 	c->name = name;
 	c->started = time(NULL);
-	while ((ch = getopt(argc, argv, "a:b:c:dDe:k:m:o:P:s:S:TU:v")) != -1) {
+	while ((ch = getopt(argc, argv, "a:b:c:dDe:G:k:m:o:P:s:S:TU:v")) != -1) {
 		switch (ch) {
 		case 'D':
 			a->sandbox_debug = 1;
@@ -185,6 +206,14 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 			break;
 		case 'k':
 			a->key = optarg;
+			break;
+		case 'G':
+			if (gw_ports(optarg, a) == -1) {
+				fprintf(stderr, "%s: -G %s: ports 1-65535, "
+				    "comma-separated, at most %d\n", name,
+				    optarg, JB_GW_PORTS_MAX);
+				exit(2);
+			}
 			break;
 		case 'd':
 			a->debug = 1;
@@ -219,7 +248,7 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 			break;
 		default:
 			fprintf(stderr, "usage: %s [-dDTv] [-a ca] [-b bridge] "
-			    "[-c cert] [-e endpoint] [-k key] [-m dir] "
+			    "[-c cert] [-e endpoint] [-G ports] [-k key] [-m dir] "
 			    "[-o owner] [-P ranges] [-s state_dir] [-S socket] "
 			    "[-U upstream] "
 			    "(started by jailbeed)\n", name);

@@ -22,6 +22,7 @@
 
 #include "addralloc.h"
 #include "config.h"
+#include "proc.h"
 #include "repoconf.h"
 #include "yamltree.h"
 
@@ -127,6 +128,7 @@ static const struct yt_field resolver_fields[] = {
 };
 
 static int	valid_subnet(const char *, char *, size_t);
+static int	gw_port_list(struct yt_ctx *, const struct yt_node *, void *);
 
 /* the bridge's subnet, which container addresses come from */
 static const struct yt_field network_fields[] = {
@@ -136,6 +138,7 @@ static const struct yt_field network_fields[] = {
 	  .valid = valid_subnet },
 	{ .key = "trust_host_cas", .type = YT_BOOL,
 	  .off = offsetof(struct jb_conf, trust_host_cas) },
+	{ .key = "gateway_ports", .type = YT_CUSTOM, .fn = gw_port_list },
 	{ .key = NULL }
 };
 
@@ -273,6 +276,46 @@ str_list(struct yt_ctx *ctx, const struct yt_node *n, char (*v)[48],
 		yt_path_pop(ctx, saved);
 		strlcpy(v[(*count)++], buf, sizeof(v[0]));
 	}
+	return 0;
+}
+
+/* a TCP port of the egress gateway: 1-65535, not DNS's */
+static int
+valid_gw_port(const char *s, char *why, size_t whylen)
+{
+	const char	*e;
+	long		 v;
+
+	v = strtonum(s, 1, 65535, &e);
+	if (e != NULL || v == 53 || s[0] == '0') {
+		(void)snprintf(why, whylen, "\"%s\": a gateway port is a TCP "
+		    "port 1-65535 other than 53 (e.g. 443)", s);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+gw_port_list(struct yt_ctx *ctx, const struct yt_node *n, void *base)
+{
+	struct jb_conf	*c = base;
+	int		 i, j;
+
+	if (yt_is_null(n)) {
+		c->gw_nports = 0;
+		return 0;
+	}
+	if (n->kind == YT_SEQUENCE && n->nitems > JB_GW_PORTS_MAX)
+		return yt_error(ctx, n, "at most %d gateway ports",
+		    JB_GW_PORTS_MAX);
+	if (str_list(ctx, n, c->gw_ports, &c->gw_nports, valid_gw_port) == -1)
+		return -1;
+	for (i = 0; i < c->gw_nports; i++)
+		for (j = 0; j < i; j++)
+			if (strtonum(c->gw_ports[i], 1, 65535, NULL) ==
+			    strtonum(c->gw_ports[j], 1, 65535, NULL))
+				return yt_error(ctx, n, "port %s is listed "
+				    "twice", c->gw_ports[i]);
 	return 0;
 }
 
@@ -622,6 +665,9 @@ conf_defaults(struct jb_conf *conf)
 	conf->ssh_max_unauth = 128;
 	conf->ssh_refusals_per_min = 60;
 	(void)strlcpy(conf->subnet, ADDR_SUBNET_DEFAULT, sizeof(conf->subnet));
+	(void)strlcpy(conf->gw_ports[0], "443", sizeof(conf->gw_ports[0]));
+	(void)strlcpy(conf->gw_ports[1], "80", sizeof(conf->gw_ports[1]));
+	conf->gw_nports = 2;
 }
 
 int

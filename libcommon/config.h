@@ -86,6 +86,12 @@ struct jb_conf {
 	char	subnet[20];
 	/* network.trust_host_cas: the host's local CAs go into containers */
 	int	trust_host_cas;
+	/*
+	 * network.gateway_ports: a strict container's TCP to these ports
+	 * goes through jb-egress unless an address entry admits it
+	 */
+	char	gw_ports[JB_SSH_LIST_MAX][48];
+	int	gw_nports;
 };
 
 void	conf_defaults(struct jb_conf *);

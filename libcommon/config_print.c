@@ -94,6 +94,10 @@ conf_print(FILE *f, const struct jb_conf *c)
 	}
 	fputs("network:\n", f);
 	kv(f, "  ", "subnet", c->subnet);
+	if (c->gw_nports > 0)
+		list(f, "  ", "gateway_ports", c->gw_ports, c->gw_nports);
+	else
+		fputs("  gateway_ports: []\n", f);
 	fputs("remote:\n  ssh:\n", f);
 	kv(f, "    ", "listen", c->ssh_listen);
 	if (c->ssh_keys[0] != '\0')

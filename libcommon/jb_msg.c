@@ -415,6 +415,7 @@ static const struct jb_msg_str f_jb_net_allow[] = {
 	STR(jb_net_allow, name),
 	STR(jb_net_allow, entry),
 	STR(jb_net_allow, origin),
+	STR(jb_net_allow, path),
 	END
 };
 
@@ -523,6 +524,32 @@ static const struct jb_msg_str f_jb_gitd_fetch[] = {
 	END
 };
 
+static const struct jb_msg_str f_jb_egress_listen[] = {
+	STR(jb_egress_listen, kind),
+	END
+};
+
+static const struct jb_msg_str f_jb_egress_policy[] = {
+	STR(jb_egress_policy, name),
+	STR(jb_egress_policy, ipv4),
+	STR(jb_egress_policy, entries),
+	END
+};
+
+static const struct jb_msg_str f_jb_egress_admit[] = {
+	STR(jb_egress_admit, name),
+	STR(jb_egress_admit, host),
+	END
+};
+
+static const struct jb_msg_str f_jb_egress_refused[] = {
+	STR(jb_egress_refused, name),
+	STR(jb_egress_refused, host),
+	STR(jb_egress_refused, ipv4),
+	STR(jb_egress_refused, why),
+	END
+};
+
 static const struct jb_msg_str f_jb_gitd_result[] = {
 	STR(jb_gitd_result, old),
 	STR(jb_gitd_result, new),
@@ -539,7 +566,8 @@ static const struct jb_msg_str f_jb_gitd_result[] = {
 #define SP	JB_PEER_SPAWNER
 #define C	JB_PEER_CTL
 #define G	JB_PEER_GITD
-#define KIDS	(I | N | M | S | G)
+#define E	JB_PEER_EGRESS
+#define KIDS	(I | N | M | S | G | E)
 
 /* a type, its sender(s), its receiver(s), its payload struct or none */
 #define R(t, f, to, s)	{ t, #t, f, to, 0, sizeof(struct s), #s, f_##s }
@@ -674,6 +702,15 @@ static const struct jb_msg_row rows[] = {
 	RF(IMSG_GITD_FETCH,		P, G, jb_gitd_fetch),
 	R(IMSG_GITD_RESULT,		G, P, jb_gitd_result),
 
+	/* parent <-> jb-egress (and jb-netd's policy on its way there) */
+	RF(IMSG_EGRESS_LISTEN,		P, E, jb_egress_listen),
+	R(IMSG_EGRESS_POLICY,		N, P, jb_egress_policy),
+	R(IMSG_EGRESS_POLICY,		P, E, jb_egress_policy),
+	R(IMSG_EGRESS_ADMIT,		N, P, jb_egress_admit),
+	R(IMSG_EGRESS_ADMIT,		P, E, jb_egress_admit),
+	R(IMSG_EGRESS_REFUSED,		E, P, jb_egress_refused),
+	R(IMSG_EGRESS_REFUSED,		P, N, jb_egress_refused),
+
 	/* jbctl <-> parent; a session takes the replies a command makes */
 	R0(IMSG_CTL_STATUS,		C, P),
 	R(IMSG_CTL_STATUS_ENTRY,	P, C, jb_proc_status),
@@ -715,6 +752,7 @@ static const struct jb_msg_row rows[] = {
 #undef SP
 #undef C
 #undef G
+#undef E
 #undef KIDS
 
 static const struct {
@@ -729,6 +767,7 @@ static const struct {
 	{ JB_PEER_SPAWNER,	"jb-sshd's spawner" },
 	{ JB_PEER_CTL,		"jbctl" },
 	{ JB_PEER_GITD,		"jb-gitd" },
+	{ JB_PEER_EGRESS,	"jb-egress" },
 };
 
 const struct jb_msg_row *

@@ -708,6 +708,8 @@ struct jb_net_allow {
 	char		entry[320];		/* as egress_allow writes it */
 	char		origin[48];		/* config | agent:<name> |
 						   repo-override | container */
+	/* net status: what enforces it ("" in net egress ls) */
+	char		path[128];
 };
 
 /* an address admitted for an allowed name, and until when */
@@ -1018,6 +1020,66 @@ struct jb_gitd_result {
 };
 
 enum {
+	/*
+	 * parent <-> jb-egress: 700..  POLICY and ADMIT come up from
+	 * jb-netd unasked (peerid 0) and the parent passes them down as
+	 * they are: POLICY is one part of a snapshot of every container's
+	 * name entries (BEGIN on the first part, END on the last; a
+	 * container with more entries than one part holds takes several),
+	 * ADMIT an address the resolver admitted to a container for a
+	 * name.  REFUSED goes up, and on to jb-netd, which counts it
+	 * for net log, net suggest and the journal's summary.
+	 */
+	IMSG_EGRESS_LISTEN = 700, /* P->E, struct jb_egress_listen + the
+				   listening socket */
+	IMSG_EGRESS_POLICY,	/* N->P, P->E, struct jb_egress_policy */
+	IMSG_EGRESS_ADMIT,	/* N->P, P->E, struct jb_egress_admit */
+	IMSG_EGRESS_REFUSED,	/* E->P, P->N, struct jb_egress_refused */
+};
+
+#define JB_EGRESS_BEGIN		0x1	/* the first part of a snapshot */
+#define JB_EGRESS_END		0x2	/* its last part: it now holds */
+#define JB_EGRESS_ADMIT_MAX	32	/* addresses in one ADMIT */
+
+/* a socket the parent bound on the bridge address for jb-egress */
+struct jb_egress_listen {
+	char		kind[16];		/* "transparent" */
+};
+
+/*
+ * One part of the gateway's policy: a container and (some of) its name
+ * entries, egress_allow's canonical text, NUL-separated.  name "" (with
+ * BEGIN and END): no container at all.
+ */
+struct jb_egress_policy {
+	uint32_t	gen;			/* the snapshot's number */
+	uint32_t	flags;			/* JB_EGRESS_BEGIN | _END */
+	char		name[JB_INSTANCE_MAX];
+	char		ipv4[16];		/* the container's address */
+	uint32_t	nentries;
+	char		entries[JB_ARGV_MAX];
+};
+
+/* addresses the resolver admitted to container name for host, ttl s */
+struct jb_egress_admit {
+	char		name[JB_INSTANCE_MAX];
+	char		host[256];		/* the name asked, lowercased */
+	uint32_t	ttl;
+	uint32_t	naddr;
+	uint32_t	addr[JB_EGRESS_ADMIT_MAX];	/* host byte order */
+};
+
+/* a connection the gateway refused, and why */
+struct jb_egress_refused {
+	char		name[JB_INSTANCE_MAX];	/* the container */
+	char		host[256];		/* the name it asked for, or "" */
+	char		ipv4[16];		/* the original destination */
+	uint32_t	port;
+	char		why[JB_MSG_TEXT_MAX];
+	int32_t		fixable;		/* an entry host:port admits it */
+};
+
+enum {
 	/* jbctl <-> parent (control socket): 1000.. */
 	IMSG_CTL_STATUS = 1000,	/* client -> parent, none */
 	IMSG_CTL_STATUS_ENTRY,	/* parent -> client, struct jb_proc_status */
@@ -1143,6 +1205,7 @@ struct jb_ctl_listen {
 #define JB_PEER_SPAWNER		0x20	/* jb-sshd -P */
 #define JB_PEER_CTL		0x40	/* jbctl on the control socket */
 #define JB_PEER_GITD		0x80	/* the git bridge's writer */
+#define JB_PEER_EGRESS		0x100	/* the egress gateway */
 
 #define JB_MSG_FD		0x01	/* may carry a descriptor */
 

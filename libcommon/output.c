@@ -399,7 +399,10 @@ text_net_allow(const struct jb_net_allow *a)
 	if (text_list_kind == 9) {
 		text_list_header_due = 0;
 		fprintf(ofp(), "%s %s\n", a->origin, a->entry);
-	} else
+	} else if (a->path[0] != '\0')
+		fprintf(ofp(), "  allow %s (%s): %s\n", a->entry, a->origin,
+		    a->path);
+	else
 		fprintf(ofp(), "  allow %s (%s)\n", a->entry, a->origin);
 }
 
@@ -638,6 +641,9 @@ json_net_allow(const struct jb_net_allow *a)
 
 	json_object_object_add(o, "entry", json_object_new_string(a->entry));
 	json_object_object_add(o, "origin", json_object_new_string(a->origin));
+	if (a->path[0] != '\0')
+		json_object_object_add(o, "path",
+		    json_object_new_string(a->path));
 	if (json_cur != NULL)
 		json_object_array_add(json_object_object_get(json_cur, "allow"),
 		    o);

@@ -25,6 +25,11 @@
 #define JB_USER_INCUS		"_jbincus"
 #define JB_USER_SSHD		"_jbsshd"
 #define JB_SSHD_CHROOT		"/var/empty/jailbee"
+#define JB_USER_EGRESS		"_jbegress"
+
+/* jb-egress listens on the bridge's host address, at this port */
+#define JB_EGRESS_PORT		3129
+#define JB_GW_PORTS_MAX		8	/* network.gateway_ports */
 
 /*
  * Start path with argv, its channel (one end of a socketpair) on fd 3 and
@@ -111,6 +116,9 @@ struct child_args {
 	const char	*state_dir;	/* -s: the suite's state directory */
 	const char	*mountdir;	/* -m: jb-mountd's state directory */
 	const char	*socket;	/* -S: the control socket's path */
+	/* -G: network.gateway_ports, parsed */
+	uint16_t	 gw_ports[JB_GW_PORTS_MAX];
+	size_t		 ngw;
 };
 void	child_init(struct child *, const char *, int, char **,
 	    struct child_args *);

@@ -28,8 +28,9 @@
  * - nofile: above what the process's own bounds allow it to hold open
  *   (jb-netd: 256 lookups upstream and 256 TCP clients; jb-sshd: 512
  *   sessions; jailbeed: 32 control connections per user, 256 SSH
- *   sessions' channels).
- * - nproc: only for the dedicated users (_jbincus, _jbsshd), whose every
+ *   sessions' channels; jb-egress: six per relayed connection, two
+ *   sockets and two pipes).
+ * - nproc: only for the dedicated users (_jbincus, _jbsshd, _jbegress), whose every
  *   process is the suite's: 512 sessions of one suite and room for a
  *   second.  The owner's processes (jailbeed, jb-mountd, jb-gitd) are
  *   counted with the owner's own, so no number fits them; root's
@@ -72,6 +73,7 @@ static const struct proc_bounds bounds[] = {
 	{ "jb-sshd",		256 * MiB,	0,		2048,	1024 },
 	{ "jb-sshd spawner",	256 * MiB,	0,		2048,	1024 },
 	{ "jb-sshd session",	128 * MiB,	0,		64,	1024 },
+	{ "jb-egress",		256 * MiB,	0,		8192,	16 },
 };
 
 const struct proc_bounds *

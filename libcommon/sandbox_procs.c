@@ -447,3 +447,32 @@ sandbox_jb_sshd_spawner(void)
 	sb.nsocket_families = NELEM(unix_only);
 	apply(&sb);
 }
+
+/*
+ * jb-egress: no file at all, no capability; it accepts on the socket the
+ * parent bound (accept4, getsockname, and getsockopt for the original
+ * destination), connects over TCP to the gateway's ports only (Landlock)
+ * and splices between the two sockets through pipes (splice, shutdown).
+ */
+void
+sandbox_jb_egress(const uint16_t *ports, size_t nports)
+{
+	static const int	 calls[] = {
+		SCMP_SYS(accept4), SCMP_SYS(getsockopt), SCMP_SYS(getsockname),
+		SCMP_SYS(connect), SCMP_SYS(splice), SCMP_SYS(shutdown),
+	};
+	static const int	 inet_only[] = { AF_INET };
+	static const char	*none[] = { NULL };
+	struct sandbox		 sb;
+
+	memset(&sb, 0, sizeof(sb));
+	sb.name = "jb-egress";
+	sb.ro_paths = none;
+	sb.syscalls = calls;
+	sb.nsyscalls = NELEM(calls);
+	sb.socket_families = inet_only;
+	sb.nsocket_families = NELEM(inet_only);
+	sb.tcp_connect = ports;
+	sb.ntcp_connect = nports;
+	apply(&sb);
+}

@@ -26,5 +26,6 @@ void	sandbox_jb_gitd(void);
 void	sandbox_jb_gitd_worker(const char *top, const char *gitdir,
 	    const char *home);
 void	sandbox_jb_sshd_spawner(void);
+void	sandbox_jb_egress(const uint16_t *ports, size_t nports);
 
 #endif /* JB_SANDBOX_PROCS_H */

@@ -87,7 +87,8 @@ daemons_bounded_body() {
 	sleep 30 | jssh -i key1 -tt jailbee@127.0.0.1 > console.out 2>&1 &
 	echo $! > console.pid
 	jbctl status -o json > s.json
-	for p in jailbeed jb-reaper jb-incus jb-netd jb-mountd jb-sshd jb-gitd; do
+	for p in jailbeed jb-reaper jb-incus jb-netd jb-mountd jb-sshd jb-gitd \
+	    jb-egress; do
 		pid=$(jq -er ".processes[] | select(.name == \"$p\") | .pid" \
 		    s.json) || atf_fail "jbctl status names no $p"
 		echo "$p $pid" >> procs
@@ -110,9 +111,16 @@ daemons_bounded_body() {
 		# memory: its own bound, and for git (jb-mountd, jb-gitd)
 		# git's as the hard limit
 		bounded "$p" "$pid" "Max data size" 536870912 4294967296
-		bounded "$p" "$pid" "Max open files" 4096 4096
+		# jb-egress: six per connection it relays
+		if [ "$p" = jb-egress ]; then
+			bounded "$p" "$pid" "Max open files" 8192 8192
+		else
+			bounded "$p" "$pid" "Max open files" 4096 4096
+		fi
 		bounded "$p" "$pid" "Max core file size" 0 0
 		case $p in
+		jb-egress)
+			bounded "$p" "$pid" "Max processes" 16 16 ;;
 		jb-incus|jb-sshd|session)
 			bounded "$p" "$pid" "Max processes" 1024 1024 ;;
 		esac

@@ -174,7 +174,7 @@ wrong_server_cert_body() {
 	    jq -r "$JBI | .detail" s.json
 	atf_check -s exit:1 -e match:"certificate verify failed" \
 	    ./bin/jbctl -s "$(jb_sock)" ls --all
-	atf_check -o inline:"7\n" -x \
+	atf_check -o inline:"8\n" -x \
 	    "./bin/jbctl -s $(jb_sock) status -o json | jq '.processes | length'"
 	[ "$(jb_pid jb-incus)" = "$pid" ] || atf_fail "jb-incus was restarted"
 }

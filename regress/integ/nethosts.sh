@@ -183,3 +183,33 @@ nh_rotate() {
 
 # was name $1 ever asked of the test DNS server?
 nh_asked() { grep -qi "query\[[A-Z]*\] $1 from" dns.log; }
+
+# the egress gateway's web servers (tlshost.py): TLS on 443 and HTTP on
+# 80 on every address, one certificate for www.test, other.test and
+# *.wild.test signed by a test CA made now (ca.pem), which only the
+# test's own clients are given; the server logs to tlshost.log
+nh_tls_up() {
+	openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem \
+	    -days 2 -subj "/CN=jailbee test CA" > /dev/null 2>&1 ||
+	    atf_fail "cannot make the test CA"
+	openssl req -newkey rsa:2048 -nodes -keyout srv.key -out srv.csr \
+	    -subj "/CN=www.test" > /dev/null 2>&1 ||
+	    atf_fail "cannot make the test server's key"
+	printf 'subjectAltName=DNS:www.test,DNS:other.test,DNS:*.wild.test\n' \
+	    > srv.ext
+	openssl x509 -req -in srv.csr -CA ca.pem -CAkey ca.key \
+	    -CAcreateserial -out srv.pem -days 2 -extfile srv.ext \
+	    > /dev/null 2>&1 || atf_fail "cannot sign the test server's key"
+	ip netns exec "$NH_NS" python3 \
+	    "$(atf_config_get srcdir)/regress/integ/tlshost.py" srv.pem srv.key \
+	    > tlshost.log 2>&1 &
+	echo $! >> nethosts.pids
+	i=0
+	until grep -q ready tlshost.log 2>/dev/null &&
+	    nh_ns bash -c "exec 3<>/dev/tcp/$NH_WWW/443" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || atf_fail "the TLS test host did not come up:" \
+		    "$(tr '\n' ' ' < tlshost.log)"
+		sleep 0.1
+	done
+}

@@ -314,8 +314,8 @@ EOC
 	jbo repo net status > all.txt || atf_fail "net status failed"
 	atf_check -o match:"^$p-s1 10\.[0-9.]+: strict\$" \
 	    -o match:"^$p-s2 10\.[0-9.]+: strict\$" \
-	    -o match:"^  allow www\.test:8080 \(config\)\$" \
-	    -o match:"^  allow 198\.19\.2\.10:7 \(container\)\$" \
+	    -o match:"^  allow www\.test:8080 \(config\): kernel, by the addresses the resolver gave\$" \
+	    -o match:"^  allow 198\.19\.2\.10:7 \(container\): kernel, by address\$" \
 	    -o match:"^  admitted www\.test $NH_WWW until [0-9-]+ [0-9:]+Z\$" \
 	    -o match:"^  forward port-th-tcp-9000 to-host 127\.0\.0\.1:29000 -> 127\.0\.0\.1:9000/tcp: bypasses the network filter\$" \
 	    cat all.txt

@@ -28,9 +28,9 @@ killed_by_filter() {
 	    { cat jailbeed.log >&2; atf_fail "no SIGSYS death of $1 logged"; }
 }
 
-# the suite is whole: seven processes answer (jb-reaper among them)
+# the suite is whole: eight processes answer (jb-reaper among them)
 still_serving() {
-	atf_check -o inline:"7\n" -x \
+	atf_check -o inline:"8\n" -x \
 	    "./bin/jbctl -s $(jb_sock) status -o json | jq '.processes | length'"
 }
 
@@ -43,7 +43,8 @@ status_shows_sandbox_body() {
 	jb_start
 	attempt_tool
 	jbctl status -o json > s.json
-	for p in jailbeed jb-reaper jb-incus jb-netd jb-mountd jb-sshd jb-gitd; do
+	for p in jailbeed jb-reaper jb-incus jb-netd jb-mountd jb-sshd jb-gitd \
+	    jb-egress; do
 		sb=$(jq -r ".processes[] | select(.name == \"$p\") | .sandbox" s.json)
 		echo "$p: $sb"
 		# enforced: a ruleset with its rules, never "not enforced"
@@ -296,7 +297,7 @@ test_switch_body() {
 	attempt_tool
 	jbctl status -o json | jq -r '.processes[] | "\(.name) \(.sandbox)"' |
 	    sort > filters.prod
-	for p in jb-incus jb-netd jb-mountd jb-sshd jb-gitd; do
+	for p in jb-incus jb-netd jb-mountd jb-sshd jb-gitd jb-egress; do
 		pid=$(jb_pid $p)
 		tr '\0' ' ' < /proc/$pid/cmdline | grep -q -- ' -T' &&
 		    atf_fail "$p was given -T"
@@ -308,7 +309,7 @@ test_switch_body() {
 	rm -f jailbeed.pid
 	# with it: every child is told, and each filter is the same
 	jb_start
-	for p in jb-incus jb-netd jb-mountd jb-sshd jb-gitd; do
+	for p in jb-incus jb-netd jb-mountd jb-sshd jb-gitd jb-egress; do
 		pid=$(jb_pid $p)
 		tr '\0' ' ' < /proc/$pid/cmdline | grep -q -- ' -T' ||
 		    atf_fail "$p was not given -T"

@@ -888,7 +888,7 @@ load_64_concurrent_body() {
 		atf_check -o inline:"jailbeed 0.1.0\n" cat out.$i
 		i=$((i + 1))
 	done
-	atf_check -o inline:"7\n" -x \
+	atf_check -o inline:"8\n" -x \
 	    "./bin/jbctl -s $(jb_sock) status -o json | jq '.processes | length'"
 }
 load_64_concurrent_cleanup() { jb_cleanup; }

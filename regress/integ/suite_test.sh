@@ -24,10 +24,11 @@ status_privileges_head() {
 status_privileges_body() {
 	jb_start
 	atf_check -o save:status.json ./bin/jbctl -s "$(jb_sock)" status -o json
-	atf_check -o inline:"7\n" jq '.processes | length' status.json
+	atf_check -o inline:"8\n" jq '.processes | length' status.json
 	owner_uid=$(id -u $JB_OWNER)
 
-	for name in jailbeed jb-reaper jb-incus jb-netd jb-mountd jb-sshd jb-gitd; do
+	for name in jailbeed jb-reaper jb-incus jb-netd jb-mountd jb-sshd jb-gitd \
+	    jb-egress; do
 		pid=$(jq -er ".processes[] | select(.name == \"$name\") | .pid" \
 		    status.json) || atf_fail "$name missing from status"
 		uid=$(jq -r ".processes[] | select(.name == \"$name\") | .uid" \
@@ -42,6 +43,7 @@ status_privileges_body() {
 		jailbeed|jb-mountd|jb-gitd) want_uid=$owner_uid ;;
 		jb-incus) want_uid=$(id -u _jbincus) ;;
 		jb-sshd) want_uid=$(id -u _jbsshd) ;;
+		jb-egress) want_uid=$(id -u _jbegress) ;;
 		jb-netd|jb-reaper) want_uid=0 ;;
 		esac
 		atf_check_equal "$uid" "$want_uid"
@@ -82,15 +84,15 @@ status_privileges_body() {
 	# jb-sshd sits in its empty chroot
 	pid=$(jq -r '.processes[] | select(.name == "jb-sshd") | .pid' status.json)
 	atf_check -o inline:"/var/empty/jailbee\n" readlink /proc/$pid/root
-	# the text form lists the same seven, net_admin only on jb-netd
+	# the text form lists the same eight, net_admin only on jb-netd
 	atf_check -o save:status.txt ./bin/jbctl -s "$(jb_sock)" status
-	atf_check -o inline:"7\n" awk 'NR > 1 && NF == 0 { exit }
+	atf_check -o inline:"8\n" awk 'NR > 1 && NF == 0 { exit }
 	    NR > 1 { n++ } END { print n }' status.txt
 	atf_check -o inline:"jb-netd cap_net_admin\n" awk 'NR > 1 && NF == 0 { exit }
 	    $NF != "-" && NR > 1 { print $1, $NF }' status.txt
 	# and below it, what each lock-down enforces (jb-gitd's Landlock is
 	# its workers', one checkout each)
-	atf_check -o inline:"6\n" awk '/^LOCK-DOWN/ { on = 1; next }
+	atf_check -o inline:"7\n" awk '/^LOCK-DOWN/ { on = 1; next }
 	    on && /seccomp: .* kill; landlock abi [1-9][^:]*: [0-9]+ ro, [0-9]+ rw, / { n++ }
 	    END { print n }' status.txt
 	atf_check -o match:"seccomp: .* kill; landlock: per worker" \
@@ -217,7 +219,8 @@ child_death_stops_suite_head() {
 	atf_set timeout 120
 }
 child_death_stops_suite_body() {
-	for victim in jb-incus jb-netd jb-mountd jb-sshd jb-gitd jb-reaper; do
+	for victim in jb-incus jb-netd jb-mountd jb-sshd jb-gitd jb-egress \
+	    jb-reaper; do
 		jb_start
 		jbctl status -o json | jq -r '.processes[].pid' > pids
 		vpid=$(jb_pid $victim)
@@ -374,7 +377,7 @@ child_needs_channel_head() {
 	atf_set descr "a child started by hand refuses to run"
 }
 child_needs_channel_body() {
-	for c in jb-incus jb-netd jb-mountd jb-sshd jb-gitd; do
+	for c in jb-incus jb-netd jb-mountd jb-sshd jb-gitd jb-egress; do
 		atf_check -s exit:1 -e match:"not a channel from its parent" \
 		    "$(jb_build)/$c" -d
 	done
@@ -497,8 +500,8 @@ install_prefix_body() {
 		sleep 0.1
 	done
 	"$p/bin/jbctl" -s "$(jb_sock)" status -o json > status.json
-	atf_check -o inline:"7\n" jq '.processes | length' status.json
-	for c in jb-incus jb-netd jb-mountd jb-sshd jb-gitd; do
+	atf_check -o inline:"8\n" jq '.processes | length' status.json
+	for c in jb-incus jb-netd jb-mountd jb-sshd jb-gitd jb-egress; do
 		pid=$(jq -r ".processes[] | select(.name == \"$c\") | .pid" \
 		    status.json)
 		atf_check -o inline:"$p/libexec/jailbee/$c\n" readlink /proc/$pid/exe

@@ -667,7 +667,33 @@ ATF_TC_BODY(network_subnet, tc)
 	    "x.yaml:1: network.subnet: expected");
 	BAD("network: {subnets: 1}\n",
 	    "x.yaml:1: network.subnets: unknown key (known: subnet, "
-	    "trust_host_cas)");
+	    "trust_host_cas, gateway_ports)");
+}
+
+ATF_TC_WITHOUT_HEAD(gateway_ports);
+ATF_TC_BODY(gateway_ports, tc)
+{
+	struct jb_conf	c;
+
+	GOOD("owner: alice\n", &c);
+	ATF_CHECK_EQ(c.gw_nports, 2);
+	ATF_CHECK_STREQ(c.gw_ports[0], "443");
+	ATF_CHECK_STREQ(c.gw_ports[1], "80");
+	GOOD("network: {gateway_ports: [443, 8443]}\n", &c);
+	ATF_CHECK_EQ(c.gw_nports, 2);
+	ATF_CHECK_STREQ(c.gw_ports[1], "8443");
+	GOOD("network: {gateway_ports: []}\n", &c);
+	ATF_CHECK_EQ(c.gw_nports, 0);
+	BAD("network: {gateway_ports: [443, 53]}\n",
+	    "x.yaml:1: network.gateway_ports[1]: \"53\": a gateway port is a "
+	    "TCP port 1-65535 other than 53 (e.g. 443)");
+	BAD("network: {gateway_ports: [443, 443]}\n",
+	    "x.yaml:1: network.gateway_ports: port 443 is listed twice");
+	BAD("network: {gateway_ports: [1,2,3,4,5,6,7,8,9]}\n",
+	    "x.yaml:1: network.gateway_ports: at most 8 gateway ports");
+	BAD("network: {gateway_ports: [99999]}\n",
+	    "x.yaml:1: network.gateway_ports[0]: \"99999\": a gateway port is "
+	    "a TCP port 1-65535 other than 53 (e.g. 443)");
 }
 
 /* network.trust_host_cas: off unless set, a boolean */
@@ -1233,6 +1259,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, resolver_private_networks);
 	ATF_TP_ADD_TC(tp, network_subnet);
 	ATF_TP_ADD_TC(tp, network_trust_host_cas);
+	ATF_TP_ADD_TC(tp, gateway_ports);
 	ATF_TP_ADD_TC(tp, duplicates);
 	ATF_TP_ADD_TC(tp, anchors_aliases);
 	ATF_TP_ADD_TC(tp, tags);

@@ -468,7 +468,7 @@ static const char *const sample_in[] = {
 };
 
 static const struct nftgen_net sample_net = {
-	"jbbr0", IP(10, 99, 0, 0), 24, IP(10, 99, 0, 1), 53
+	"jbbr0", IP(10, 99, 0, 0), 24, IP(10, 99, 0, 1), 53, NULL, 0, 0
 };
 
 #define REFUSED_SET(n) \
@@ -1039,6 +1039,128 @@ static const struct nftgen_elem admit_el[] = {
 	{ IP(140, 82, 121, 6), EGRESS_PROTO_TCP, 443 },
 };
 
+/*
+ * The egress gateway (network.gateway_ports): a strict container's TCP
+ * to those ports that its static sets do not admit is DNATed to the
+ * gateway; the gateway's port is open on the host's bridge address for
+ * what was DNATed there; UDP 443 passes only through the static sets.
+ */
+ATF_TC_WITHOUT_HEAD(nftgen_gateway);
+ATF_TC_BODY(nftgen_gateway, tc)
+{
+	static const uint16_t	 ports[] = { 443, 80 };
+	struct nftgen_net	 net = sample_net;
+	struct nftgen_container	 c[] = {
+		{ "b", IP(10, 99, 0, 20), NFTGEN_LOOSE, NULL, 0, 0 },
+		{ "a", IP(10, 99, 0, 10), NFTGEN_STRICT, NULL, 0, 0 },
+	};
+	struct nftgen_container	 now[2];
+	const char		*names[] = { "gwctrs", "gwports", "ctrs",
+				    "strictdns", "refused0", "refused1",
+				    "allow_a", "allowany_a", "static_a",
+				    "staticany_a", "allow_b", "allowany_b",
+				    "static_b", "staticany_b" };
+	const char		*chains[] = { "gw_a", "gw_b", "gw_old",
+				    "strict_a", "strict_b", "forward" };
+	struct nftgen_present	 present = { names, NELEM(names), chains,
+				    NELEM(chains) };
+	char			*out, err[256];
+
+	net.gw_ports = ports;
+	net.ngw = NELEM(ports);
+	net.gw_port = 3129;
+	ATF_REQUIRE_MSG(nftgen_ruleset(&net, c, NELEM(c), &present, &out, err,
+	    sizeof(err)) == 0, "%s", err);
+	ATF_CHECK(strstr(out, "\tchain gw_a {\n"
+	    "\t\tip daddr . meta l4proto . th dport @static_a return\n"
+	    "\t\tip daddr @staticany_a return\n"
+	    "\t\tmeta l4proto tcp dnat ip to 10.99.0.1:3129\n"
+	    "\t}\n") != NULL);
+	ATF_CHECK(strstr(out, "\t\tip daddr @staticany_a accept\n"
+	    "\t\tudp dport 443 jump refuse\n"
+	    "\t\tudp dport 443 reject with icmpx admin-prohibited\n"
+	    "\t\tip daddr . meta l4proto . th dport @allow_a accept\n")
+	    != NULL);
+	ATF_CHECK(strstr(out, "\t\tiifname \"jbbr0\" tcp dport @gwports "
+	    "ip saddr vmap @gwctrs\n") != NULL);
+	ATF_CHECK(strstr(out, "\t\tiifname \"jbbr0\" ip daddr 10.99.0.1 "
+	    "tcp dport 3129 ct status dnat accept\n\t\tiifname \"jbbr0\" "
+	    "drop\n") != NULL);
+	ATF_CHECK(strstr(out, "add element inet jailbee gwports { 443, 80 }\n")
+	    != NULL);
+	/* only the strict one goes to the gateway */
+	ATF_CHECK(strstr(out, "add element inet jailbee gwctrs { 10.99.0.10 : "
+	    "jump gw_a }\n") != NULL);
+	ATF_CHECK(strstr(out, "flush map inet jailbee gwctrs\n") != NULL);
+	/* a gateway chain of a container gone goes, the others stay */
+	ATF_CHECK(strstr(out, "delete chain inet jailbee gw_old\n") != NULL);
+	ATF_CHECK(strstr(out, "delete chain inet jailbee gw_a\n") == NULL);
+	ATF_CHECK(strstr(out, "delete set inet jailbee gwctrs\n") == NULL);
+	free(out);
+
+	/* a switch moves the container in and out of the gateway's map */
+	memcpy(now, c, sizeof(now));
+	now[0].mode = NFTGEN_STRICT;
+	ATF_REQUIRE(nftgen_delta(&net, c, 2, now, 2, &out, err,
+	    sizeof(err)) == 0);
+	ATF_CHECK_STREQ(out,
+	    "delete element inet jailbee ctrs { 10.99.0.20 }\n"
+	    "add element inet jailbee ctrs { 10.99.0.20 : jump strict_b }\n"
+	    "add element inet jailbee strictdns { 10.99.0.20 }\n"
+	    "add element inet jailbee gwctrs { 10.99.0.20 : jump gw_b }\n");
+	free(out);
+	ATF_REQUIRE(nftgen_delta(&net, now, 2, c, 2, &out, err,
+	    sizeof(err)) == 0);
+	ATF_CHECK(strstr(out, "delete element inet jailbee gwctrs { "
+	    "10.99.0.20 }\n") != NULL);
+	free(out);
+	/* forgotten: a loose one's chain goes; it was in no map */
+	ATF_REQUIRE(nftgen_delta(&net, c, 2, &c[1], 1, &out, err,
+	    sizeof(err)) == 0);
+	ATF_CHECK(strstr(out, "delete chain inet jailbee gw_b\n") != NULL);
+	ATF_CHECK(strstr(out, "gwctrs") == NULL);
+	free(out);
+	/* a strict one leaves the map before its chain goes */
+	ATF_REQUIRE(nftgen_delta(&net, c, 2, &c[0], 1, &out, err,
+	    sizeof(err)) == 0);
+	ATF_CHECK(strstr(out, "delete element inet jailbee gwctrs { "
+	    "10.99.0.10 }\n") < strstr(out, "delete chain inet jailbee "
+	    "gw_a\n"));
+	ATF_CHECK(strstr(out, "delete element inet jailbee gwctrs") != NULL);
+	free(out);
+	/* what net status says enforces each entry */
+	{
+		static const char *const in[] = { "www.test", "*.w.test:443",
+		    "www.test:8080", "192.0.2.1:443", "10.0.0.0/8",
+		    "dns.test:443/udp" };
+		struct egress_entry	*e = entries(in, NELEM(in));
+		char			 p[128];
+
+		ATF_CHECK_STREQ(nftgen_path(&net, &e[0], p, sizeof(p)),
+		    "gateway on 443,80 by name and address; kernel elsewhere "
+		    "by the addresses the resolver gave");
+		ATF_CHECK_STREQ(nftgen_path(&net, &e[1], p, sizeof(p)),
+		    "gateway, by name and address");
+		ATF_CHECK_STREQ(nftgen_path(&net, &e[2], p, sizeof(p)),
+		    "kernel, by the addresses the resolver gave");
+		ATF_CHECK_STREQ(nftgen_path(&net, &e[3], p, sizeof(p)),
+		    "kernel, by address");
+		ATF_CHECK_STREQ(nftgen_path(&net, &e[4], p, sizeof(p)),
+		    "kernel, by address");
+		ATF_CHECK_STREQ(nftgen_path(&net, &e[5], p, sizeof(p)),
+		    "kernel, by the addresses the resolver gave");
+		ATF_CHECK_STREQ(nftgen_path(&sample_net, &e[0], p, sizeof(p)),
+		    "kernel, by the addresses the resolver gave");
+		free(e);
+	}
+	/* a port the gateway may not take */
+	net.gw_ports = (const uint16_t[]){ 53 };
+	net.ngw = 1;
+	ATF_CHECK(nftgen_ruleset(&net, c, NELEM(c), NULL, &out, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK_STREQ(err, "gateway port 53: must be 1-65535 and not DNS's");
+}
+
 ATF_TC_WITHOUT_HEAD(nftgen_admit);
 ATF_TC_BODY(nftgen_admit, tc)
 {
@@ -1309,6 +1431,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, nftgen_refuses);
 	ATF_TP_ADD_TC(tp, nftgen_admit);
 	ATF_TP_ADD_TC(tp, nftgen_delta);
+	ATF_TP_ADD_TC(tp, nftgen_gateway);
 	ATF_TP_ADD_TC(tp, nft_accepts_delta);
 	ATF_TP_ADD_TC(tp, nft_accepts);
 	return atf_no_error();

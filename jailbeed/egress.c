@@ -1,0 +1,113 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * The parent's side of the egress gateway (jb-egress): the listening
+ * socket it binds on the bridge's address while still root, and the
+ * messages it passes on: jb-netd's policy snapshots and admissions
+ * down to the gateway, the gateway's refusals to the log.
+ */
+
+#include <sys/socket.h>
+
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "jailbeed.h"
+#include "log.h"
+#include "proc.h"
+
+/*
+ * Bind the gateway's socket on the bridge's IPv4 address and hand it
+ * down.  A bridge without an address stops the start: jb-netd refuses
+ * it too, and without the gateway no strict container could reach a
+ * name on the gateway's ports.
+ */
+void
+egress_start(void)
+{
+	struct jb_egress_listen	 l;
+	struct ifaddrs		*ifa, *i;
+	struct sockaddr_in	 sin;
+	int			 fd, on = 1, found = 0;
+
+	if (getifaddrs(&ifa) == -1)
+		fatal("getifaddrs");
+	memset(&sin, 0, sizeof(sin));
+	for (i = ifa; i != NULL && !found; i = i->ifa_next)
+		if (i->ifa_addr != NULL && i->ifa_addr->sa_family == AF_INET &&
+		    strcmp(i->ifa_name, env->conf.bridge) == 0) {
+			memcpy(&sin, i->ifa_addr, sizeof(sin));
+			found = 1;
+		}
+	freeifaddrs(ifa);
+	if (!found)
+		fatalx("bridge %s has no IPv4 address: the egress gateway "
+		    "cannot listen on it", env->conf.bridge);
+	sin.sin_port = htons(JB_EGRESS_PORT);
+	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+		fatal("egress: socket");
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on)) == -1)
+		fatal("egress: setsockopt");
+	if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)) == -1)
+		fatal("egress: bind %s:%d", inet_ntoa(sin.sin_addr),
+		    JB_EGRESS_PORT);
+	if (listen(fd, 1024) == -1)
+		fatal("egress: listen");
+	memset(&l, 0, sizeof(l));
+	(void)strlcpy(l.kind, "transparent", sizeof(l.kind));
+	if (imsgev_compose(&children[PROC_EGRESS].iev, IMSG_EGRESS_LISTEN, 0,
+	    0, fd, &l, sizeof(l)) == -1)
+		fatal("compose");
+	log_info("egress gateway: listening on %s:%d", inet_ntoa(sin.sin_addr),
+	    JB_EGRESS_PORT);
+}
+
+/* jb-netd's POLICY and ADMIT, on to the gateway as they are */
+int
+egress_relay(struct imsg *imsg)
+{
+	size_t	len = imsg_get_len(imsg);
+	char	buf[sizeof(struct jb_egress_policy)];
+
+	if (imsg_get_id(imsg) != 0 || len > sizeof(buf) ||
+	    imsg_get_data(imsg, buf, len) == -1)
+		return -1;
+	if (imsgev_compose(&children[PROC_EGRESS].iev, imsg_get_type(imsg), 0,
+	    0, -1, buf, len) == -1)
+		fatal("compose");
+	return 0;
+}
+
+/*
+ * A connection the gateway refused: logged, and on to jb-netd, which
+ * counts it with the names and connections it refused itself.
+ */
+int
+egress_refused(struct imsg *imsg)
+{
+	struct jb_egress_refused	r;
+
+	if (imsg_get_id(imsg) != 0 ||
+	    imsg_get_data(imsg, &r, sizeof(r)) == -1)
+		return -1;
+	if (imsgev_compose(&children[PROC_NETD].iev, IMSG_EGRESS_REFUSED, 0,
+	    0, -1, &r, sizeof(r)) == -1)
+		fatal("compose");
+	log_info("egress: refused %s to %s:%u%s%s: %s", r.name[0] != '\0' ?
+	    r.name : "an unknown source", r.ipv4, (unsigned)r.port,
+	    r.host[0] != '\0' ? " for " : "", r.host, r.why);
+	return 0;
+}

@@ -1,0 +1,41 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/* What jb-egress's files share (jb-egress.c: start, policy; conn.c) */
+
+#ifndef JB_EGRESS_H
+#define JB_EGRESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "proc.h"
+
+#define CONNS_PER_CTR		1024	/* open connections of one container */
+#define FDS_PER_CONN		6	/* two sockets, two pipes */
+#define FDS_SPARE		64	/* the channel, the listener, logging */
+
+struct egress_stats {
+	uint64_t	admitted;
+	uint64_t	refused;
+	size_t		open;
+};
+
+extern struct egress_stats	stats;
+extern struct child		*chld;
+
+/* conn.c */
+/* as many connections as the descriptors allow (RLIMIT_NOFILE) */
+void	conn_limits(void);
+void	conn_listen(int fd);
+void	conn_refused(const char *ctr, const char *host, uint32_t dst,
+	    uint16_t port, const char *why, int fixable);
+
+#endif /* JB_EGRESS_H */

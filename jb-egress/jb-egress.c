@@ -1,0 +1,145 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * jb-egress: the egress gateway.  A strict container's TCP connections
+ * to the gateway's ports that no address entry admits are sent here by
+ * jb-netd's table (DNAT to the bridge address); for each one it reads
+ * the TLS ClientHello or the HTTP request heads and admits it only when
+ * the name is on the container's allowlist for that port and the
+ * destination is an address the resolver gave the container for that
+ * name (gwpolicy.c), then splices it to the destination (conn.c).
+ *
+ * Runs as its own user, no capability, no file; its listening socket
+ * comes from the parent, its policy from jb-netd through the parent.
+ */
+
+#include <sys/resource.h>
+
+#include <arpa/inet.h>
+
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "egress.h"
+#include "gwpolicy.h"
+#include "log.h"
+#include "proc.h"
+#include "sandbox_procs.h"
+#include "testhook.h"
+
+struct egress_stats	 stats;
+struct child		*chld;
+static struct event	 expire_ev;
+
+static int64_t
+mono(void)
+{
+	struct timespec	ts;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+static void
+expire_fire(int fd, short ev, void *arg)
+{
+	struct timeval	tv = { 30, 0 };
+
+	gwpol_expire(mono());
+	evtimer_add(&expire_ev, &tv);
+}
+
+static void
+status(struct child *c, uint32_t rid)
+{
+	(void)snprintf(c->detail, sizeof(c->detail), "gateway: %zu "
+	    "container(s), %zu admission(s), %zu connection(s) open, %llu "
+	    "admitted, %llu refused", gwpol_count(), gwpol_notes(),
+	    stats.open, (unsigned long long)stats.admitted,
+	    (unsigned long long)stats.refused);
+	child_status_reply(c, rid);
+}
+
+static int
+dispatch(struct child *c, struct imsg *imsg)
+{
+	struct jb_egress_listen	 l;
+	struct jb_egress_policy	 p;
+	struct jb_egress_admit	 a;
+	char			 err[512];
+	uint32_t		 i;
+	int			 fd;
+
+	switch (imsg_get_type(imsg)) {
+	case IMSG_EGRESS_LISTEN:
+		if (imsg_get_data(imsg, &l, sizeof(l)) == -1 ||
+		    (fd = imsg_get_fd(imsg)) == -1 ||
+		    strcmp(l.kind, "transparent") != 0)
+			fatalx("bad EGRESS_LISTEN");
+		conn_listen(fd);
+		return 0;
+	case IMSG_EGRESS_POLICY:
+		if (imsg_get_data(imsg, &p, sizeof(p)) == -1)
+			fatalx("bad EGRESS_POLICY");
+		/* a part the gateway cannot read: it keeps the last policy */
+		if (gwpol_part(&p, err, sizeof(err)) == -1)
+			log_warnx("policy %u not taken: %s", p.gen, err);
+		else if (p.flags & JB_EGRESS_END)
+			log_debug("policy %u: %zu container(s)", p.gen,
+			    gwpol_count());
+		return 0;
+	case IMSG_EGRESS_ADMIT:
+		if (imsg_get_data(imsg, &a, sizeof(a)) == -1 ||
+		    a.naddr > JB_EGRESS_ADMIT_MAX)
+			fatalx("bad EGRESS_ADMIT");
+		for (i = 0; i < a.naddr; i++)
+			if (gwpol_admit(a.name, a.host, a.addr[i],
+			    mono() + a.ttl) == -1)
+				log_warnx("%s: %s: too many admissions held: "
+				    "not noted, its connections are refused",
+				    a.name, a.host);
+		return 0;
+	}
+	return -1;
+}
+
+int
+main(int argc, char *argv[])
+{
+	static struct child	 c;
+	struct child_args	 a;
+	struct passwd		*pw;
+	struct timeval		 tv = { 30, 0 };
+
+	child_init(&c, "jb-egress", argc, argv, &a);
+	chld = &c;
+	if (a.ngw == 0)
+		fatalx("%s: no gateway ports given (-G)", c.name);
+	if ((pw = getpwnam(JB_USER_EGRESS)) == NULL)
+		fatalx("%s: user %s does not exist; run regress/setup-host "
+		    "(make deps) to create it", c.name, JB_USER_EGRESS);
+	conn_limits();
+	priv_drop(c.name, pw, JB_SSHD_CHROOT, NULL, 0);
+	evtimer_set(&expire_ev, expire_fire, NULL);
+	evtimer_add(&expire_ev, &tv);
+	sandbox_jb_egress(a.gw_ports, a.ngw);
+	(void)strlcpy(c.detail, "gateway: waiting for its socket and policy",
+	    sizeof(c.detail));
+	c.dispatch = dispatch;
+	c.status = status;
+	c.fdrecv = 1;
+	child_run(&c);
+}

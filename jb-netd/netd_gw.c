@@ -1,0 +1,195 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * What jb-netd tells the egress gateway (jb-egress, through the parent):
+ * after every change of what it enforces, a snapshot of each
+ * container's entries (the gateway keeps the names), and after every
+ * admission the resolver made, which addresses it admitted to which
+ * container for which name, and for how long.
+ */
+
+#include <arpa/inet.h>
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "log.h"
+#include "netd.h"
+#include "netd_gw.h"
+#include "netd_nft.h"
+
+static struct child	*gwc;
+static uint32_t		 gen;
+
+static void
+send_part(struct jb_egress_policy *p)
+{
+	if (imsgev_compose(&gwc->iev, IMSG_EGRESS_POLICY, 0, 0, -1, p,
+	    sizeof(*p)) == -1)
+		fatal("compose");
+}
+
+void
+netd_gw_push(const struct netd_state *st)
+{
+	struct jb_egress_policy	 p;
+	struct in_addr		 in;
+	char			 txt[EGRESS_FMT_MAX];
+	size_t			 i, k, len, off;
+	int			 first = 1;
+
+	if (gwc == NULL)
+		return;
+	gen++;
+	for (i = 0; i < st->n; i++) {
+		const struct netd_ctr	*c = &st->v[i];
+
+		memset(&p, 0, sizeof(p));
+		p.gen = gen;
+		(void)strlcpy(p.name, c->name, sizeof(p.name));
+		in.s_addr = htonl(c->addr);
+		(void)inet_ntop(AF_INET, &in, p.ipv4, sizeof(p.ipv4));
+		off = 0;
+		for (k = 0; k < c->n; k++) {
+			if (c->e[k].kind != EGRESS_NAME &&
+			    c->e[k].kind != EGRESS_WILDCARD)
+				continue;
+			policy_entry_fmt(&c->e[k], txt, sizeof(txt));
+			len = strlen(txt) + 1;
+			if (off + len >= sizeof(p.entries)) {
+				p.flags = first ? JB_EGRESS_BEGIN : 0;
+				first = 0;
+				send_part(&p);
+				memset(p.entries, 0, sizeof(p.entries));
+				p.nentries = 0;
+				off = 0;
+			}
+			memcpy(p.entries + off, txt, len);
+			off += len;
+			p.nentries++;
+		}
+		p.flags = (first ? JB_EGRESS_BEGIN : 0) |
+		    (i + 1 == st->n ? JB_EGRESS_END : 0);
+		first = 0;
+		send_part(&p);
+	}
+	if (st->n == 0) {
+		memset(&p, 0, sizeof(p));
+		p.gen = gen;
+		p.flags = JB_EGRESS_BEGIN | JB_EGRESS_END;
+		send_part(&p);
+	}
+}
+
+/* the resolver admitted: group by name, each name's addresses once */
+static void
+admitted(const char *name, const struct nftgen_elem *el,
+    const char *const *names, size_t n, unsigned int timeout)
+{
+	struct jb_egress_admit	 a;
+	size_t			 i, j, k;
+	int			 dup;
+
+	for (i = 0; i < n; i++) {
+		/* the first element of its name sends them all */
+		for (j = 0; j < i; j++)
+			if (strcmp(names[j], names[i]) == 0)
+				break;
+		if (j < i)
+			continue;
+		memset(&a, 0, sizeof(a));
+		(void)strlcpy(a.name, name, sizeof(a.name));
+		for (k = 0; names[i][k] != '\0' && k + 1 < sizeof(a.host);
+		    k++)
+			a.host[k] = (char)(names[i][k] >= 'A' &&
+			    names[i][k] <= 'Z' ? names[i][k] - 'A' + 'a' :
+			    names[i][k]);
+		if (k > 0 && a.host[k - 1] == '.')
+			a.host[k - 1] = '\0';
+		a.ttl = timeout;
+		for (j = i; j < n; j++) {
+			if (strcmp(names[j], names[i]) != 0)
+				continue;
+			dup = 0;
+			for (k = 0; k < a.naddr && !dup; k++)
+				dup = a.addr[k] == el[j].addr;
+			if (dup)
+				continue;
+			if (a.naddr == JB_EGRESS_ADMIT_MAX) {
+				if (imsgev_compose(&gwc->iev,
+				    IMSG_EGRESS_ADMIT, 0, 0, -1, &a,
+				    sizeof(a)) == -1)
+					fatal("compose");
+				a.naddr = 0;
+			}
+			a.addr[a.naddr++] = el[j].addr;
+		}
+		if (a.naddr > 0 && imsgev_compose(&gwc->iev, IMSG_EGRESS_ADMIT,
+		    0, 0, -1, &a, sizeof(a)) == -1)
+			fatal("compose");
+	}
+}
+
+void
+netd_gw_init(struct child *c)
+{
+	gwc = c;
+	netd_nft_admit_hook = admitted;
+}
+
+struct blocked	netd_gw_refused;
+
+/*
+ * A refusal of the gateway, counted as "HOST:PORT" when an entry of that
+ * text would admit it (what net suggest then offers), else as
+ * "HOST:PORT (why)" or "ADDR:PORT (why)" when no name was read.
+ */
+void
+netd_gw_refusal(struct child *c, struct imsg *imsg)
+{
+	struct jb_egress_refused	r;
+	/* cut to what the table keeps of it */
+	char				what[EGRESS_NAME_MAX + 1];
+	char				buf[sizeof(r.host) + sizeof(r.why) + 16];
+	int64_t				now = time(NULL);
+
+	if (imsg_get_data(imsg, &r, sizeof(r)) == -1)
+		fatalx("%s: malformed EGRESS_REFUSED", c->name);
+	r.name[sizeof(r.name) - 1] = '\0';
+	r.host[sizeof(r.host) - 1] = '\0';
+	r.ipv4[sizeof(r.ipv4) - 1] = '\0';
+	r.why[sizeof(r.why) - 1] = '\0';
+	if (r.name[0] == '\0' || netd_state_find(&cur, r.name) == NULL)
+		return;
+	/* the gateway reads only host names: nothing here needs quoting */
+	if (!policy_valid_hostname(r.host))
+		r.host[0] = '\0';
+	if (r.fixable && r.host[0] != '\0' &&
+	    strlen(r.host) + 7 < sizeof(what))
+		(void)snprintf(buf, sizeof(buf), "%s:%u", r.host,
+		    (unsigned)r.port);
+	else
+		(void)snprintf(buf, sizeof(buf), "%s:%u (%s)",
+		    r.host[0] != '\0' ? r.host : r.ipv4, (unsigned)r.port,
+		    r.why);
+	(void)strlcpy(what, buf, sizeof(what));
+	/* out of memory: the refusal stands, uncounted */
+	(void)blocked_add(&netd_gw_refused, r.name, what, 1, now, now);
+}
+
+void
+netd_gw_allow(const struct blocked_entry *e, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (strchr(e->what, ' ') == NULL)
+		(void)strlcpy(buf, e->what, len);
+}
