@@ -201,9 +201,13 @@ main(int argc, char *argv[])
 	if ((env->host_cpus = sysconf(_SC_NPROCESSORS_ONLN)) < 1)
 		env->host_cpus = 1;
 	children_spawn();
-	/* while root: the gateway's socket on the bridge's address */
-	egress_start();
 	control_init();
+	/*
+	 * While root: the gateway's socket on the bridge's address.  After
+	 * control_init: a second jailbeed is told another one runs, not
+	 * that the gateway's port is taken.
+	 */
+	egress_start();
 	/* after control_init: a second jailbeed must not take the file */
 	pid_write();
 	/* after control_init: a second jailbeed is told so, not EADDRINUSE */

@@ -77,7 +77,7 @@ server_name(struct rd *ext, char *name, size_t namelen)
 {
 	struct rd	list, host;
 	unsigned int	type;
-	size_t		i, n;
+	size_t		i, n, lab;
 
 	if (vec(ext, 2, &list) == -1 || ext->left != 0 || list.left == 0)
 		return TLSHELLO_BAD;
@@ -100,6 +100,17 @@ server_name(struct rd *ext, char *name, size_t namelen)
 		name[i] = (char)c;
 	}
 	name[n] = '\0';
+	/* labels of 1 to 63 bytes: no empty one, at either end or within */
+	for (i = 0, lab = 0; i <= n; i++) {
+		if (i == n || name[i] == '.') {
+			if (lab == 0 || lab > 63) {
+				name[0] = '\0';
+				return TLSHELLO_BAD;
+			}
+			lab = 0;
+		} else
+			lab++;
+	}
 	return TLSHELLO_NAME;
 }
 

@@ -101,8 +101,9 @@ print(l.syscall(444, None, 0, 1))')
 		1|2) miss="truncate, tcp, device ioctl, signals, abstract unix" ;;
 		3) miss="tcp, device ioctl, signals, abstract unix" ;;
 		esac
-		# six processes lock down in place, each at the capped ABI
-		atf_check -o inline:"6\n" awk -v w="landlock abi $cap (kernel $kabi, capped for a test): " \
+		# seven processes lock down in place (jb-egress among them), each at
+		# the capped ABI
+		atf_check -o inline:"7\n" awk -v w="landlock abi $cap (kernel $kabi, capped for a test): " \
 		    -v m="; cannot restrict at this abi: $miss" '
 		    /^LOCK-DOWN/ { on = 1; next }
 		    on && index($0, w) && index($0, m) { n++ }

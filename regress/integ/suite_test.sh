@@ -536,7 +536,9 @@ install_prefix_cleanup() { jb_containers_cleanup; jb_cleanup; }
 rc_install() {
 	mkdir -p etc/jailbee
 	cp jailbeed.yaml etc/jailbee/jailbeed.yaml
-	atf_check -o ignore make -s -C "$(atf_config_get srcdir)" install-rc \
+	# a make of its own: not a job of the make that runs the tests
+	atf_check -o ignore env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+	    make -s -C "$(atf_config_get srcdir)" install-rc \
 	    SBINDIR="$(jb_build)" SYSCONFDIR="$(pwd)/etc" RUNDIR="$(cat rundir)"
 	atf_check -o match:"^DAEMON=$(jb_build)/jailbeed\$" \
 	    -o match:"^CONF=$(pwd)/etc/jailbee/jailbeed.yaml\$" \

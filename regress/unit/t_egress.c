@@ -151,6 +151,23 @@ ATF_TC_BODY(tls_refused, tc)
 	    TLSHELLO_BAD);
 	/* and what was read of it before the bad byte is no name */
 	ATF_CHECK_STREQ(name, "");
+	/* an empty label: two dots at the end, within, or one at the start */
+	len = hello(buf, sizeof(buf), "wsepww..", 0, 0, 16384);
+	ATF_CHECK_EQ(tlshello_parse(buf, len, name, sizeof(name), NULL),
+	    TLSHELLO_BAD);
+	ATF_CHECK_STREQ(name, "");
+	len = hello(buf, sizeof(buf), "evil..www.test", 0, 0, 16384);
+	ATF_CHECK_EQ(tlshello_parse(buf, len, name, sizeof(name), NULL),
+	    TLSHELLO_BAD);
+	len = hello(buf, sizeof(buf), ".www.test", 0, 0, 16384);
+	ATF_CHECK_EQ(tlshello_parse(buf, len, name, sizeof(name), NULL),
+	    TLSHELLO_BAD);
+	/* a label over 63 bytes */
+	len = hello(buf, sizeof(buf),
+	    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	    ".test", 0, 0, 16384);
+	ATF_CHECK_EQ(tlshello_parse(buf, len, name, sizeof(name), NULL),
+	    TLSHELLO_BAD);
 	len = hello(buf, sizeof(buf), "www.test", 0, 0, 16384);
 	/* not a handshake record; not a ClientHello; a wrong length */
 	buf[0] = 0x17;
