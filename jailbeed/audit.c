@@ -397,6 +397,24 @@ cmd_audit(struct job *job)
 	job_end(job, 1, " ");
 }
 
+/*
+ * jb-netd's refusal summaries: the journal's action and reason, and what
+ * its distinct count counts.  Each "top" is jb-netd's own text: a plain
+ * DNS name or "(not a DNS name)"; "ADDR NAME"; "HOST:PORT (why)";
+ * "ADDR:PORT/PROTO".
+ */
+static const struct {
+	const char	*kind, *action, *reason, *distinct;
+} summaries[] = {
+	{ "dns-refused", "net.dns-refused", "no egress_allow entry", "names" },
+	{ "dns-private", "net.dns-private",
+	    "answer in a range that is not public", "answers" },
+	{ "name-refused", "net.name-refused", "refused by the egress gateway",
+	    "distinct" },
+	{ "conn-refused", "net.conn-refused", "no egress_allow entry",
+	    "flows" },
+};
+
 /* jb-netd's own: a revert at the deadline, a refused-names summary */
 int
 audit_netd(struct imsg *imsg)
@@ -406,6 +424,7 @@ audit_netd(struct imsg *imsg)
 	char			until[32];
 	struct tm		tm;
 	time_t			t;
+	size_t			i;
 
 	if (imsg_get_id(imsg) != 0 ||
 	    imsg_get_data(imsg, &ev, sizeof(ev)) == -1)
@@ -424,44 +443,21 @@ audit_netd(struct imsg *imsg)
 			    &tm);
 			audit_str(&r, "deadline", until);
 		}
-	} else if (strcmp(ev.kind, "dns-refused") == 0) {
-		r.action = "net.dns-refused";
+	} else {
+		for (i = 0; i < sizeof(summaries) / sizeof(summaries[0]); i++)
+			if (strcmp(ev.kind, summaries[i].kind) == 0)
+				break;
+		if (i == sizeof(summaries) / sizeof(summaries[0]))
+			return -1;
+		r.action = summaries[i].action;
 		r.decision = "refuse";
-		r.reason = "no egress_allow entry";
+		r.reason = summaries[i].reason;
 		audit_num(&r, "count", (long long)ev.count);
-		audit_num(&r, "names", (long long)ev.distinct);
-		/* a name jb-netd kept: plain DNS, or "(not a DNS name)" */
+		audit_num(&r, summaries[i].distinct, (long long)ev.distinct);
+		/* jb-netd's own text, in the form the table names */
 		audit_str(&r, "top", ev.top);
 		audit_num(&r, "top_count", (long long)ev.topcount);
-	} else if (strcmp(ev.kind, "dns-private") == 0) {
-		r.action = "net.dns-private";
-		r.decision = "refuse";
-		r.reason = "answer in a range that is not public";
-		audit_num(&r, "count", (long long)ev.count);
-		audit_num(&r, "answers", (long long)ev.distinct);
-		/* jb-netd's own "ADDR NAME", the name a plain DNS name */
-		audit_str(&r, "top", ev.top);
-		audit_num(&r, "top_count", (long long)ev.topcount);
-	} else if (strcmp(ev.kind, "name-refused") == 0) {
-		r.action = "net.name-refused";
-		r.decision = "refuse";
-		r.reason = "refused by the egress gateway";
-		audit_num(&r, "count", (long long)ev.count);
-		audit_num(&r, "distinct", (long long)ev.distinct);
-		/* jb-netd's own "HOST:PORT (why)" */
-		audit_str(&r, "top", ev.top);
-		audit_num(&r, "top_count", (long long)ev.topcount);
-	} else if (strcmp(ev.kind, "conn-refused") == 0) {
-		r.action = "net.conn-refused";
-		r.decision = "refuse";
-		r.reason = "no egress_allow entry";
-		audit_num(&r, "count", (long long)ev.count);
-		audit_num(&r, "flows", (long long)ev.distinct);
-		/* jb-netd's own "ADDR:PORT/PROTO" */
-		audit_str(&r, "top", ev.top);
-		audit_num(&r, "top_count", (long long)ev.topcount);
-	} else
-		return -1;
+	}
 	audit_write(&r);
 	return 0;
 }
