@@ -1003,6 +1003,49 @@ exec_stdin_large_body() {
 }
 exec_stdin_large_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+atf_test_case exec_stdin_streamed cleanup
+exec_stdin_streamed_head() {
+	atf_set descr "256 MiB on the stdin of exec NAME -- stream into the" \
+	    "container whole (counted and summed there as they come: the" \
+	    "byte count and the sha256 are the source's) while the SSH" \
+	    "session's memory stays bounded: its peak RSS stays under 32 MiB," \
+	    "whatever the size of the upload"
+	atf_set require.user root
+	atf_set timeout 300
+}
+exec_stdin_streamed_body() {
+	ssh_box
+	size=$((256 * 1024 * 1024))
+	head -c $size /dev/urandom > big
+	printf '%s  -\n%s\n' "$(sha256sum < big | cut -d' ' -f1)" $size > want
+	spawner=$(pgrep -P "$(jb_pid jb-sshd)") ||
+	    atf_fail "jb-sshd has no spawner"
+	# nothing is stored in the container: a fifo carries a copy to wc
+	jssh -i key1 jailbee@127.0.0.1 "exec $c -- sh -c 'rm -f /tmp/n; mkfifo /tmp/n; wc -c < /tmp/n > /tmp/count & tee /tmp/n | sha256sum; wait; cat /tmp/count'" \
+	    < big > got 2> got.err &
+	client=$!
+	i=0
+	until session=$(pgrep -P "$spawner"); do
+		i=$((i + 1))
+		[ $i -lt 200 ] || atf_fail "no SSH session under the spawner"
+		sleep 0.05
+	done
+	# the session's peak resident memory, read until it is gone
+	hwm=0
+	while v=$(awk '$1 == "VmHWM:" { print $2 }' \
+	    "/proc/$session/status" 2>/dev/null) && [ -n "$v" ]; do
+		hwm=$v
+		sleep 0.1
+	done
+	echo "the SSH session's peak RSS: $hwm kB" >&2
+	wait $client || atf_fail "the upload failed: $(cat got.err)"
+	cmp -s want got || { cat got.err >&2; tail -40 jailbeed.log >&2; }
+	atf_check -o file:want cat got
+	[ "$hwm" -lt $((32 * 1024)) ] ||
+	    atf_fail "the SSH session's peak RSS was $hwm kB, not under 32 MiB"
+}
+exec_stdin_streamed_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
 atf_test_case R38_excluded_repos cleanup
 R38_excluded_repos_head() {
 	atf_set descr "an excluded repo's containers are unlisted and give the" \
@@ -2433,6 +2476,7 @@ atf_init_test_cases() {
 	atf_add_test_case R11_console
 	atf_add_test_case R12_exec_in_container
 	atf_add_test_case exec_stdin_large
+	atf_add_test_case exec_stdin_streamed
 	atf_add_test_case R38_excluded_repos
 	atf_add_test_case R38_one_gate
 	atf_add_test_case R43_version_watcher
