@@ -99,6 +99,8 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 COMMON_SRCS	+= libcommon/sftppath.c libcommon/sftprec.c
 # the GitHub integration's keys
 COMMON_SRCS	+= libcommon/repoconf_github.c
+# secrets: values held on the host, placeholders inside
+COMMON_SRCS	+= libcommon/repoconf_secrets.c
 JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/control.c jailbeed/request.c jailbeed/job.c \
 		   jailbeed/checkout.c jailbeed/capture.c jailbeed/cmd_ls.c \
