@@ -144,6 +144,7 @@ JBNETD_SRCS	+= jb-netd/netd_gw.c
 # egress_allow entries with jb-netd's own parser
 JBEGRESS_SRCS	:= jb-egress/jb-egress.c jb-egress/conn.c jb-egress/gwpolicy.c \
 		   jb-egress/tlshello.c jb-egress/httphead.c jb-netd/policy.c
+JBEGRESS_SRCS	+= jb-egress/subst.c
 JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/gitdescribe.c jb-mountd/image.c \
 		   jb-mountd/mount.c jb-mountd/deadline.c jb-mountd/sshseed.c \
 		   jb-mountd/gitconf.c jb-mountd/gituser.c
@@ -195,6 +196,9 @@ UNIT_TESTS	+= t_privnet
 UNIT_TESTS	+= t_egress
 FUZZERS		+= fuzz_refused
 FUZZERS		+= fuzz_tlshello fuzz_httphead
+# secrets: placeholders replaced in request heads
+UNIT_TESTS	+= t_subst
+FUZZERS		+= fuzz_subst
 FUZZTIME	?= 20
 
 # objects are rebuilt when the flags change (SAN, PREFIX...)
@@ -303,7 +307,7 @@ $(O)/libnetd.a: $(call objs,jb-netd/refused.c)
 # the ranges an answer does not open alone, for t_privnet
 $(O)/libnetd.a: $(call objs,jb-netd/privnet.c)
 $(O)/libegress.a: $(call objs,jb-egress/tlshello.c jb-egress/httphead.c \
-    jb-egress/gwpolicy.c)
+    jb-egress/gwpolicy.c jb-egress/subst.c)
 	rm -f $@
 	ar rcs $@ $^
 $(O)/libmountd.a: $(call objs,jb-mountd/gitdescribe.c jb-mountd/image.c \
