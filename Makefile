@@ -197,7 +197,7 @@ UNIT_TESTS	+= t_egress
 FUZZERS		+= fuzz_refused
 FUZZERS		+= fuzz_tlshello fuzz_httphead
 # secrets: placeholders replaced in request heads
-UNIT_TESTS	+= t_subst
+UNIT_TESTS	+= t_subst t_mitm
 FUZZERS		+= fuzz_subst
 FUZZTIME	?= 20
 
@@ -307,7 +307,7 @@ $(O)/libnetd.a: $(call objs,jb-netd/refused.c)
 # the ranges an answer does not open alone, for t_privnet
 $(O)/libnetd.a: $(call objs,jb-netd/privnet.c)
 $(O)/libegress.a: $(call objs,jb-egress/tlshello.c jb-egress/httphead.c \
-    jb-egress/gwpolicy.c jb-egress/subst.c)
+    jb-egress/gwpolicy.c jb-egress/subst.c jb-egress/ca.c jb-egress/mitm.c)
 	rm -f $@
 	ar rcs $@ $^
 $(O)/libmountd.a: $(call objs,jb-mountd/gitdescribe.c jb-mountd/image.c \
