@@ -149,6 +149,8 @@ JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/gitdescribe.c jb-mountd/image.c
 		   jb-mountd/mount.c jb-mountd/deadline.c jb-mountd/sshseed.c \
 		   jb-mountd/gitconf.c jb-mountd/gituser.c
 JBMOUNTD_SRCS	+= jb-mountd/shared.c
+# secrets: a secret's file, read as the owner
+JBMOUNTD_SRCS	+= jb-mountd/secretfile.c
 JBSSHD_SRCS	:= jb-sshd/jb-sshd.c jb-sshd/session.c jb-sshd/spawner.c
 JBSSHD_SRCS	+= jb-sshd/sftp.c
 JBCTL_SRCS	:= jbctl/jbctl.c jbctl/ctlrun.c jbctl/local.c \
@@ -197,7 +199,7 @@ UNIT_TESTS	+= t_egress
 FUZZERS		+= fuzz_refused
 FUZZERS		+= fuzz_tlshello fuzz_httphead
 # secrets: placeholders replaced in request heads
-UNIT_TESTS	+= t_subst t_mitm
+UNIT_TESTS	+= t_subst t_mitm t_secretfile
 FUZZERS		+= fuzz_subst
 FUZZTIME	?= 20
 
@@ -311,7 +313,7 @@ $(O)/libegress.a: $(call objs,jb-egress/tlshello.c jb-egress/httphead.c \
 	rm -f $@
 	ar rcs $@ $^
 $(O)/libmountd.a: $(call objs,jb-mountd/gitdescribe.c jb-mountd/image.c \
-    jb-mountd/gitconf.c)
+    jb-mountd/gitconf.c jb-mountd/secretfile.c)
 	rm -f $@
 	ar rcs $@ $^
 $(O)/libjbctl.a: $(call objs,jbctl/term.c jbctl/ctlrun.c jbctl/rebind.c)
