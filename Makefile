@@ -121,6 +121,8 @@ JAILBEED_SRCS	+= jailbeed/stepmount.c jailbeed/agent_shared.c
 JAILBEED_SRCS	+= jailbeed/statedir.c jailbeed/checkout_dev.c
 JAILBEED_SRCS	+= jailbeed/limits_run.c
 JAILBEED_SRCS	+= jailbeed/egress.c
+# secrets: files read, the CA put in, the values to jb-egress
+JAILBEED_SRCS	+= jailbeed/secrets.c
 JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http_parse.c jb-incus/http_client.c jb-incus/incus.c \
 		   jb-incus/ws.c jb-incus/exec.c jb-incus/ops.c \
 		   jb-incus/ops_action.c jb-incus/ops_create.c \
@@ -145,6 +147,9 @@ JBNETD_SRCS	+= jb-netd/netd_gw.c
 JBEGRESS_SRCS	:= jb-egress/jb-egress.c jb-egress/conn.c jb-egress/gwpolicy.c \
 		   jb-egress/tlshello.c jb-egress/httphead.c jb-netd/policy.c
 JBEGRESS_SRCS	+= jb-egress/subst.c
+# secrets: the container's CA, the terminated connections
+JBEGRESS_SRCS	+= jb-egress/ca.c jb-egress/mitm.c jb-egress/egsecrets.c \
+		   jb-egress/mitmconn.c
 JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/gitdescribe.c jb-mountd/image.c \
 		   jb-mountd/mount.c jb-mountd/deadline.c jb-mountd/sshseed.c \
 		   jb-mountd/gitconf.c jb-mountd/gituser.c
@@ -244,7 +249,7 @@ $(O)/jb-gitd: $(call objs,$(JBGITD_SRCS)) $(LIBCOMMON)
 # jb-egress reads policy.h beside its own headers
 $(O)/obj/jb-egress/%.o: CPPFLAGS += -Ijb-netd
 $(O)/jb-egress: $(call objs,$(JBEGRESS_SRCS)) $(LIBCOMMON)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(TLS_LIBS)
 $(O)/git-remote-jailbee: $(call objs,$(GITREMOTE_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 # no sanitizer, no shared library: it runs in the container's own world

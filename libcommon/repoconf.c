@@ -1412,6 +1412,8 @@ repoconf_finish(struct repoconf *c, const char *repo_root, uid_t uid,
 	if (c->ssh_enabled == RC_UNSET)
 		c->ssh_enabled = 0;
 	rc_github_finish(c);
+	if (rc_secrets_finish(c, err, errlen) == -1)
+		return -1;
 	/* one image for every repo, unless this one wants packages of its own */
 	c->base_alias_auto = c->base_alias[0] == '\0';
 	if (c->base_alias[0] == '\0' && c->base_packages[0] != '\0')

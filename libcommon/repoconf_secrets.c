@@ -14,7 +14,9 @@
  */
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "repoconf.h"
@@ -290,4 +292,41 @@ rc_secrets_dump(const struct repoconf *c, FILE *fp)
 			(void)fputc('\n', fp);
 		}
 	}
+}
+
+int
+rc_secrets_finish(const struct repoconf *c, char *err, size_t errlen)
+{
+	size_t	i;
+	int	j;
+
+	for (j = 0; j < c->nsecrets; j++)
+		for (i = 0; i < c->env.n; i++)
+			if (strcmp(c->env.v[i].name, c->secrets[j].name) == 0) {
+				(void)snprintf(err, errlen, "secrets.%s: "
+				    "container.env also sets %s: remove one of "
+				    "them (a secret's name is the variable that "
+				    "holds its placeholder in the container)",
+				    c->secrets[j].name, c->secrets[j].name);
+				return -1;
+			}
+	return 0;
+}
+
+void
+rc_secret_placeholder(char *out, size_t outlen)
+{
+	static const char	hex[] = "0123456789abcdef";
+	unsigned char		r[16];
+	char			buf[RC_PLACEHOLDER_LEN + 1];
+	size_t			i, o;
+
+	arc4random_buf(r, sizeof(r));
+	o = strlcpy(buf, RC_SECRET_PREFIX, sizeof(buf));
+	for (i = 0; i < sizeof(r); i++) {
+		buf[o++] = hex[r[i] >> 4];
+		buf[o++] = hex[r[i] & 15];
+	}
+	buf[o] = '\0';
+	(void)strlcpy(out, buf, outlen);
 }

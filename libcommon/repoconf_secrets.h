@@ -54,6 +54,11 @@ struct rc_secret {
 /* secrets in any layer; dst is the struct repoconf */
 int	rc_secrets(struct yt_ctx *, const struct yt_node *, void *);
 void	rc_secrets_dump(const struct repoconf *, FILE *);
+/* a secret's name is the container's variable: container.env may not set it */
+int	rc_secrets_finish(const struct repoconf *, char *err, size_t errlen);
+/* a new placeholder: RC_SECRET_PREFIX and 32 random hex digits */
+#define RC_PLACEHOLDER_LEN	(sizeof(RC_SECRET_PREFIX) - 1 + 32)
+void	rc_secret_placeholder(char *out, size_t outlen);
 
 /* 1 when s is a secret's name (an environment variable's) */
 int	rc_secret_name_ok(const char *s);

@@ -21,7 +21,8 @@
 # with "tls hello SNI from ADDR"; on port 80, plain HTTP/1.1 with
 # keep-alive (pipelined requests answered in turn) answering "http hello
 # HOST from ADDR".  Every server name and Host it is given is logged
-# ("sni NAME", "host NAME"), so a test sees what reached the server.
+# ("sni NAME", "host NAME"), so a test sees what reached the server, and
+# so is every Authorization header ("auth HOST VALUE"), for the secrets.
 
 import socket
 import socketserver
@@ -52,10 +53,15 @@ def heads(sock):
             buf += data
         head, buf = buf.split(b"\r\n\r\n", 1)
         host = ""
+        auth = []
         for line in head.split(b"\r\n")[1:]:
             k, _, v = line.partition(b":")
             if k.strip().lower() == b"host":
                 host = v.strip().decode(errors="replace")
+            if k.strip().lower() == b"authorization":
+                auth.append(v.strip().decode(errors="replace"))
+        for a in auth:
+            log("auth %s %s" % (host, a))
         yield host
 
 

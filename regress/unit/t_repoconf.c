@@ -756,6 +756,32 @@ ATF_TC_BODY(secrets_where, tc)
 	repoconf_free(&c);
 }
 
+/* a secret's name is the container's variable; placeholders differ */
+ATF_TC_WITHOUT_HEAD(secrets_placeholder);
+ATF_TC_BODY(secrets_placeholder, tc)
+{
+	struct repoconf	c;
+	char		err[RC_ERR_MAX] = "", a[RC_PLACEHOLDER_LEN + 1];
+	char		b[RC_PLACEHOLDER_LEN + 1];
+
+	fresh(&c);
+	OK(R, "container:\n  env: {TOK: plain}\n", &c);
+	OK(L, "secrets:\n  TOK: {file: /h/t, hosts: [a.example]}\n", &c);
+	ATF_CHECK(repoconf_finish(&c, "/src/proj", 1000, 1001, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK_STREQ("secrets.TOK: container.env also sets TOK: remove one "
+	    "of them (a secret's name is the variable that holds its "
+	    "placeholder in the container)", err);
+	repoconf_free(&c);
+
+	rc_secret_placeholder(a, sizeof(a));
+	rc_secret_placeholder(b, sizeof(b));
+	ATF_CHECK_EQ(strlen(a), 41);
+	ATF_CHECK(strncmp(a, "jbsecret-", 9) == 0);
+	ATF_CHECK(strspn(a + 9, "0123456789abcdef") == 32);
+	ATF_CHECK(strcmp(a, b) != 0);
+}
+
 ATF_TC_WITHOUT_HEAD(secrets_bad);
 ATF_TC_BODY(secrets_bad, tc)
 {
@@ -2878,5 +2904,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, autostart_widening);
 	ATF_TP_ADD_TC(tp, secrets_where);
 	ATF_TP_ADD_TC(tp, secrets_bad);
+	ATF_TP_ADD_TC(tp, secrets_placeholder);
 	return atf_no_error();
 }
