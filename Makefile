@@ -361,6 +361,12 @@ $(O)/regress/bench/blocked_cost: regress/bench/blocked_cost.c $(O)/libnetd.a $(L
 	$(CC) $(CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libnetd.a \
 	    $(LIBCOMMON) $(PKG_LIBS)
 
+$(O)/regress/bench/secrets_tls: regress/bench/secrets_tls.c $(O)/libegress.a \
+    $(O)/libnetd.a $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< \
+	    $(O)/libegress.a $(O)/libnetd.a $(LIBCOMMON) $(PKG_LIBS) $(TLS_LIBS)
+
 # make check: the integration tests run the release build (REL_O: the
 # flags users get, so the seccomp and Landlock rules users get, its
 # jailbeed execing its children from that directory; the tests start it
@@ -425,7 +431,8 @@ bench:
 	$(MAKE) O=build-bench LIBEXECDIR=$(CURDIR)/build-bench all \
 	    build-bench/regress/bench/netd_switch \
 	    build-bench/regress/bench/blocked_cost \
-	    build-bench/regress/bench/dash_draw
+	    build-bench/regress/bench/dash_draw \
+	    build-bench/regress/bench/secrets_tls
 	$(MAKE) O=build-bench-nocount LIBEXECDIR=$(CURDIR)/build-bench \
 	    CFLAGS='-O2 -g -DJB_BENCH_NOCOUNT' build-bench-nocount/jb-netd
 	regress/bench/all $(CURDIR)/build-bench \
