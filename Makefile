@@ -122,7 +122,7 @@ JAILBEED_SRCS	+= jailbeed/statedir.c jailbeed/checkout_dev.c
 JAILBEED_SRCS	+= jailbeed/limits_run.c
 JAILBEED_SRCS	+= jailbeed/egress.c
 # secrets: files read, the CA put in, the values to jb-egress
-JAILBEED_SRCS	+= jailbeed/secrets.c
+JAILBEED_SRCS	+= jailbeed/secrets.c jailbeed/cmd_secret.c
 JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http_parse.c jb-incus/http_client.c jb-incus/incus.c \
 		   jb-incus/ws.c jb-incus/exec.c jb-incus/ops.c \
 		   jb-incus/ops_action.c jb-incus/ops_create.c \

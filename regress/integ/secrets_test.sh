@@ -1,3 +1,4 @@
+#! /usr/bin/env atf-sh
 #
 # Copyright (c) 2026 The JailBee authors
 #
@@ -91,6 +92,11 @@ placeholder_env_body() {
 	atf_check -o ignore -e ignore jbo repo stop a
 	atf_check -o ignore -e ignore jbo repo start a
 	atf_check -o inline:"$pa\n" in_ctr $p-a sh -c 'echo $API_TOKEN'
+	# secret ls: names, hosts, header and file, never the value
+	atf_check -o match:"^API_TOKEN	hosts: api\.example\.com, \*\.example\.org	header: Authorization	file: $(pwd)/tok.value\$" \
+	    -o not-match:"$VALUE" -e ignore jbo repo secret ls
+	atf_check -s not-exit:0 -e match:"no secret NOPE in this repository's configuration: secrets are declared in global.yaml or $local" \
+	    jbo repo secret ls NOPE
 	value_in $p-a && atf_fail "the value is in container $p-a"
 	grep -F "$VALUE" jailbeed.log && atf_fail "the value is in the log"
 	return 0
