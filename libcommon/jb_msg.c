@@ -542,6 +542,14 @@ static const struct jb_msg_str f_jb_egress_admit[] = {
 	END
 };
 
+static const struct jb_msg_str f_jb_net_secret[] = {
+	STR(jb_net_secret, name),
+	STR(jb_net_secret, secret),
+	STR(jb_net_secret, hosts),
+	STR(jb_net_secret, header),
+	END
+};
+
 static const struct jb_msg_str f_jb_secret_ask[] = {
 	STR(jb_secret_ask, path),
 	END
@@ -778,6 +786,7 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_CTL_DOCTOR,		P, C, jb_doctor_check),
 	R(IMSG_CTL_NET_BLOCK,		P, C, jb_net_block),
 	R(IMSG_CTL_NET_RESOLVED,	P, C, jb_net_resolved),
+	R(IMSG_CTL_NET_SECRET,		P, C, jb_net_secret),
 	R(IMSG_CTL_LISTEN_ASK,		P, C, jb_ctl_listen),
 	RF(IMSG_CTL_LISTEN_FD,		C, P, jb_ctl_listen),
 	R0(IMSG_CTL_WATCH,		C, P),

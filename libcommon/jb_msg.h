@@ -744,6 +744,14 @@ struct jb_netd_check {
 	char		err[JB_MSG_TEXT_MAX];	/* nft's words, "" when none */
 };
 
+/* net status: a secret of the container's repo, never its value */
+struct jb_net_secret {
+	char		name[JB_INSTANCE_MAX];	/* the container */
+	char		secret[64];
+	char		hosts[2048];		/* ", "-separated */
+	char		header[64];		/* "" every header */
+};
+
 /* one refused name of a container, counted by jb-netd */
 struct jb_net_block {
 	char		name[JB_INSTANCE_MAX];	/* the container */
@@ -1161,6 +1169,7 @@ enum {
 	IMSG_CTL_NET_CTR = 1510, /* parent -> client, struct jb_net_ctr */
 	IMSG_CTL_NET_ALLOW,	/* parent -> client, struct jb_net_allow */
 	IMSG_CTL_NET_ADDR,	/* parent -> client, struct jb_net_addr */
+	IMSG_CTL_NET_SECRET,	/* parent -> client, struct jb_net_secret */
 	/* doctor: 1520.. */
 	IMSG_CTL_DOCTOR = 1520,	/* parent -> client, struct jb_doctor_check */
 	/* net log: 1530.. */

@@ -42,11 +42,18 @@ setup() {
 # the value anywhere in container $1: its files, its processes'
 # environments, its instance config
 value_in() {
-	incus config show "$1" | grep -F "$VALUE" && return 0
-	incus exec "$1" -- sh -c 'cat /proc/[0-9]*/environ' 2>/dev/null |
-	    tr '\0' '\n' | grep -F "$VALUE" && return 0
+	incus config show "$1" > ctr-config.txt ||
+	    atf_fail "cannot read the config of $1"
+	grep -F "$VALUE" ctr-config.txt && return 0
+	incus exec "$1" -- sh -c 'cat /proc/[0-9]*/environ' > ctr-environ 2>/dev/null
+	[ -s ctr-environ ] || atf_fail "read no environment of $1"
+	tr '\0' '\n' < ctr-environ | grep -F "$VALUE" && return 0
+	# grep: 0 found, 1 not found, anything else an error
+	_rc=0
 	incus exec "$1" -- grep -rlsF --exclude-dir=proc --exclude-dir=sys \
-	    --exclude-dir=dev "$VALUE" / && return 0
+	    --exclude-dir=dev "$VALUE" / || _rc=$?
+	[ $_rc -eq 0 ] && return 0
+	[ $_rc -eq 1 ] || atf_fail "grep over $1's files failed ($_rc)"
 	return 1
 }
 
@@ -141,6 +148,9 @@ substitute_head() {
 }
 substitute_body() {
 	setup_net
+	# net status: the secret's name and hosts, never the value
+	atf_check -o match:"^  secret API_TOKEN for www\.test, cached\.test in Authorization: terminated by the gateway" \
+	    -o not-match:"$VALUE" jbo repo net status gw
 	ph=$(in_ctr $c sh -c 'echo $API_TOKEN')
 	case $ph in jbsecret-*) ;; *) atf_fail "no placeholder: $ph" ;; esac
 	# Bearer: the system trust store holds the container's CA
