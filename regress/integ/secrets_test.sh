@@ -164,6 +164,13 @@ substitute_body() {
 	    in_ctr $c sh -c 'curl -sS --max-time 5 -u "git:$API_TOKEN" https://www.test/'
 	grep -qx "auth www.test Basic $b64" tlshost.log ||
 	    atf_fail "the server did not get the Basic pair: $(grep auth tlshost.log)"
+	# git over HTTPS, the placeholder as password: the 401 challenge,
+	# then Basic git:VALUE (the answer is no repository: not asked here)
+	in_ctr $c sh -c 'git ls-remote "https://git:$API_TOKEN@www.test/git/r.git"' \
+	    > git.out 2>&1 || true
+	grep -qx "auth www.test Basic $b64" tlshost.log &&
+	    [ "$(grep -cx "auth www.test Basic $b64" tlshost.log)" -ge 2 ] ||
+	    atf_fail "git did not reach the server with the value: $(cat git.out) $(grep auth tlshost.log)"
 	# another allowed host: spliced, the placeholder as it was
 	atf_check -o inline:"tls hello other.test from $NH_BARE\n" \
 	    in_ctr $c sh -c 'curl -sS --max-time 5 --cacert /tmp/ca.pem -H "Authorization: Bearer $API_TOKEN" https://other.test/'
