@@ -220,9 +220,47 @@ refusals_body() {
 }
 refusals_cleanup() { jb_cleanup; jb_containers_cleanup; nh_down; }
 
+atf_test_case rotate cleanup
+rotate_head() {
+	atf_set descr "a changed secret file is put in on the connections" \
+	    "after it, a removed entry is not put in any more (the request" \
+	    "carries the placeholder, spliced); neither value is left in the" \
+	    "journal or the log"
+	atf_set require.user root
+	atf_set timeout 300
+}
+rotate_body() {
+	setup_net
+	ph=$(in_ctr $c sh -c 'echo $API_TOKEN')
+	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
+	    in_ctr $c sh -c 'curl -sS --max-time 5 -H "Authorization: Bearer $API_TOKEN" https://www.test/'
+	grep -qx "auth www.test Bearer $VALUE" tlshost.log ||
+	    atf_fail "the first value did not reach the server"
+	# the file changes: the next connections get the new value
+	NEW=rotated-Value-90c2e1
+	printf '%s\n' "$NEW" > tok.value
+	sleep 3
+	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
+	    in_ctr $c sh -c 'curl -sS --max-time 5 -H "Authorization: Bearer $API_TOKEN" https://www.test/'
+	grep -qx "auth www.test Bearer $NEW" tlshost.log ||
+	    atf_fail "the rotated value did not reach the server: $(grep auth tlshost.log)"
+	# the entry goes: spliced, the placeholder as the container sent it
+	printf 'secrets: {}\n' > "$local"
+	sleep 3
+	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
+	    in_ctr $c sh -c 'curl -sS --max-time 5 --cacert /tmp/ca.pem -H "Authorization: Bearer $API_TOKEN" https://www.test/'
+	[ "$(tail -n 1 tlshost.log)" = "auth www.test Bearer $ph" ] ||
+	    atf_fail "a removed secret was still put in: $(grep auth tlshost.log)"
+	grep -rF -e "$VALUE" -e "$NEW" state/audit jailbeed.log &&
+	    atf_fail "a value is in the journal or the log"
+	return 0
+}
+rotate_cleanup() { jb_cleanup; jb_containers_cleanup; nh_down; }
+
 atf_init_test_cases() {
 	atf_add_test_case tracked_refused
 	atf_add_test_case placeholder_env
 	atf_add_test_case substitute
 	atf_add_test_case refusals
+	atf_add_test_case rotate
 }
