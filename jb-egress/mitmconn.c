@@ -39,6 +39,8 @@
 #define MITMC_MAX	256		/* terminated connections at once */
 #define IDLE_SECS	300
 #define OBUF		16384
+/* a side is not read while this much waits to go to the other */
+#define HIGH_WATER	(1024 * 1024)
 
 struct obuf {
 	char	b[OBUF];
@@ -182,6 +184,16 @@ mc_step(struct mc *c)
 		mc_free(c);
 		return;
 	}
+	/* each side is read while the other keeps up */
+	if (!c->ceof && mitm_server_pending(c->m) < HIGH_WATER)
+		event_add(&c->crev, NULL);
+	else
+		event_del(&c->crev);
+	if (c->connected && !c->seof &&
+	    mitm_client_pending(c->m) < HIGH_WATER)
+		event_add(&c->srev, NULL);
+	else if (c->connected)
+		event_del(&c->srev);
 	evtimer_add(&c->tmo, &tv);
 }
 
@@ -194,7 +206,7 @@ mc_read(struct mc *c, int client)
 
 	n = recv(fd, buf, sizeof(buf), 0);
 	if (n == -1 && (errno == EAGAIN || errno == EINTR)) {
-		event_add(client ? &c->crev : &c->srev, NULL);
+		mc_step(c);
 		return;
 	}
 	if (n <= 0) {
@@ -210,7 +222,6 @@ mc_read(struct mc *c, int client)
 			(void)mitm_client_in(c->m, buf, (size_t)n);
 		else
 			(void)mitm_server_in(c->m, buf, (size_t)n);
-		event_add(client ? &c->crev : &c->srev, NULL);
 	}
 	explicit_bzero(buf, sizeof(buf));
 	mc_step(c);
@@ -261,7 +272,6 @@ connected(int fd, short ev, void *arg)
 	c->connected = 1;
 	event_set(&c->swev, c->sfd, EV_WRITE, wev_fire, c);
 	event_set(&c->srev, c->sfd, EV_READ, srev_fire, c);
-	event_add(&c->srev, NULL);
 	mc_step(c);
 }
 
@@ -325,7 +335,6 @@ mitmc_start(int cfd, uint32_t src, uint32_t dst, uint16_t port,
 		return 0;
 	}
 	event_add(&c->swev, NULL);
-	event_add(&c->crev, NULL);
 	(void)mitm_client_in(c->m, hello, hellolen);
 	mc_step(c);
 	return 0;
