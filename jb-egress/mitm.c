@@ -122,7 +122,7 @@ mitm_new(SSL_CTX *cctx, SSL_CTX *sctx, const char *host,
 		goto fail;
 	SSL_set_accept_state(m->cs);
 	SSL_set_connect_state(m->ss);
-	if (SSL_set_tlsext_host_name(m->ss, host) != 1 ||
+	if (SSL_set_tlsext_host_name(m->ss, m->host) != 1 ||
 	    SSL_set1_host(m->ss, host) != 1 ||
 	    SSL_set_alpn_protos(m->ss, alpn, sizeof(alpn) - 1) != 0)
 		goto fail;
