@@ -157,25 +157,25 @@ substitute_body() {
 	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
 	    in_ctr $c sh -c 'curl -sS --max-time 5 -H "Authorization: Bearer $API_TOKEN" https://www.test/'
 	grep -qx "auth www.test Bearer $VALUE" tlshost.log ||
-	    atf_fail "the server did not get the value: $(grep auth tlshost.log)"
+	    atf_fail "the server did not get the value: $(grep auth tlshost.log | tr "\n" " ")"
 	# Basic, as git sends it: user:placeholder, re-encoded
 	b64=$(printf 'git:%s' "$VALUE" | base64 -w0)
 	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
 	    in_ctr $c sh -c 'curl -sS --max-time 5 -u "git:$API_TOKEN" https://www.test/'
 	grep -qx "auth www.test Basic $b64" tlshost.log ||
-	    atf_fail "the server did not get the Basic pair: $(grep auth tlshost.log)"
+	    atf_fail "the server did not get the Basic pair: $(grep auth tlshost.log | tr "\n" " ")"
 	# git over HTTPS, the placeholder as password: the 401 challenge,
 	# then Basic git:VALUE (the answer is no repository: not asked here)
 	in_ctr $c sh -c 'git ls-remote "https://git:$API_TOKEN@www.test/git/r.git"' \
 	    > git.out 2>&1 || true
 	grep -qx "auth www.test Basic $b64" tlshost.log &&
 	    [ "$(grep -cx "auth www.test Basic $b64" tlshost.log)" -ge 2 ] ||
-	    atf_fail "git did not reach the server with the value: $(cat git.out) $(grep auth tlshost.log)"
+	    atf_fail "git did not reach the server with the value: $(tr "\n" " " < git.out) $(grep auth tlshost.log | tr "\n" " ")"
 	# another allowed host: spliced, the placeholder as it was
 	atf_check -o inline:"tls hello other.test from $NH_BARE\n" \
 	    in_ctr $c sh -c 'curl -sS --max-time 5 --cacert /tmp/ca.pem -H "Authorization: Bearer $API_TOKEN" https://other.test/'
 	grep -qx "auth other.test Bearer $ph" tlshost.log ||
-	    atf_fail "other.test did not get the placeholder: $(grep auth tlshost.log)"
+	    atf_fail "other.test did not get the placeholder: $(grep auth tlshost.log | tr "\n" " ")"
 	grep "auth other.test" tlshost.log | grep -qF "$VALUE" &&
 	    atf_fail "other.test got the value"
 	# without the placeholder, nothing is added
@@ -243,14 +243,14 @@ rotate_body() {
 	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
 	    in_ctr $c sh -c 'curl -sS --max-time 5 -H "Authorization: Bearer $API_TOKEN" https://www.test/'
 	grep -qx "auth www.test Bearer $NEW" tlshost.log ||
-	    atf_fail "the rotated value did not reach the server: $(grep auth tlshost.log)"
+	    atf_fail "the rotated value did not reach the server: $(grep auth tlshost.log | tr "\n" " ")"
 	# the entry goes: spliced, the placeholder as the container sent it
 	printf 'secrets: {}\n' > "$local"
 	sleep 3
 	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
 	    in_ctr $c sh -c 'curl -sS --max-time 5 --cacert /tmp/ca.pem -H "Authorization: Bearer $API_TOKEN" https://www.test/'
 	[ "$(tail -n 1 tlshost.log)" = "auth www.test Bearer $ph" ] ||
-	    atf_fail "a removed secret was still put in: $(grep auth tlshost.log)"
+	    atf_fail "a removed secret was still put in: $(grep auth tlshost.log | tr "\n" " ")"
 	grep -rF -e "$VALUE" -e "$NEW" state/audit jailbeed.log &&
 	    atf_fail "a value is in the journal or the log"
 	return 0
