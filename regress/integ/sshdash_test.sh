@@ -192,7 +192,9 @@ console_body() {
 	tmux send-keys -t $sess 'exit' Enter
 	wait_screen screen.exit 'ssh-exit=0' 10
 	atf_check -s exit:1 -e match:"the console needs a terminal: ssh -t" \
-	    jssh -T -i key1 jailbee@127.0.0.1 console
+	    jssh -T -i key1 jailbee@127.0.0.1 console < /dev/null
+	atf_check -s exit:1 -e match:"the dashboard needs a terminal: ssh -t" \
+	    jssh -T -i key1 jailbee@127.0.0.1 < /dev/null
 }
 console_cleanup() { sshdash_cleanup; }
 
