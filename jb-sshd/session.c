@@ -803,6 +803,15 @@ parent_msg(struct sess *st, struct imsg *imsg)
 		st->dash_event = 1;
 		st->dash_only[0] = '\0';
 		return;
+	case IMSG_CTL_INSTANCE:
+	case IMSG_CTL_SNAPSHOT:
+	case IMSG_CTL_MOUNT:
+	case IMSG_CTL_PORT:
+	case IMSG_CTL_NET_CTR:
+	case IMSG_CTL_NET_ALLOW:
+	case IMSG_CTL_NET_BLOCK:
+		/* what such a command says besides its text: not drawn */
+		return;
 	}
 	log_warnx("unexpected %s from the parent",
 	    jb_imsg_name(imsg_get_type(imsg)));
