@@ -199,6 +199,7 @@ UNIT_TESTS	+= t_egress
 UNIT_TESTS	+= t_vtcurses
 FUZZERS		+= fuzz_refused
 FUZZERS		+= fuzz_tlshello fuzz_httphead
+FUZZERS		+= fuzz_vtcurses
 FUZZTIME	?= 20
 
 # objects are rebuilt when the flags change (SAN, PREFIX...)
