@@ -182,7 +182,7 @@ console_body() {
 	ssh_keys
 	ssh_open console
 	wait_screen screen.console 'JailBee console' 20
-	wait_screen screen.prompt '^jailbee> ' 10
+	wait_screen screen.prompt '^jailbee>' 10
 	grep -q 'JailBee dashboard' screen.prompt &&
 	    { cat screen.prompt; atf_fail "console opened the dashboard"; }
 	tmux send-keys -t $sess 'version' Enter
