@@ -88,7 +88,6 @@ dashboard_head() {
 	atf_set timeout 600
 }
 dashboard_body() {
-	jb_tools
 	jb_image
 	jb_repo
 	p=$(jb_prefix)
@@ -100,6 +99,7 @@ dashboard_body() {
 	ssh_conf "    excluded_repos: [$p-two]"
 	jb_start
 	ssh_keys
+	jb_tools
 	atf_check -e ignore jbo repo new box
 	atf_check -e ignore jbo repo2 new hidden
 	# both exist, and jbctl on the host sees both
