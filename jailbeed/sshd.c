@@ -630,14 +630,16 @@ sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
 	const char			*gate;
 
 	/*
-	 * The dashboard's replies go as they are (the session draws them),
-	 * an excluded repo's containers left out as for the text
+	 * The dashboard's replies go as they are (the session draws them):
+	 * the containers of the registered repos alone, an excluded repo's
+	 * left out as for the text
 	 */
 	if (s->dash && s->busy) {
 		switch (type) {
 		case IMSG_CTL_INSTANCE:
 			in = data;
-			if (sshsnap_excluded(s->pol, in->prefix))
+			if (sshsnap_excluded(s->pol, in->prefix) ||
+			    registry_path(in->prefix) == NULL)
 				return 0;
 			/* FALLTHROUGH */
 		case IMSG_CTL_SNAPSHOT:

@@ -113,6 +113,9 @@ dashboard_body() {
 		cat screen.rows
 		atf_fail "the excluded repo's container is on the SSH dashboard"
 	fi
+	# the registered repos' alone: not a container another suite made
+	grep -q 'over SSH (registered repos): 1 container ' screen.rows ||
+	    { cat screen.rows; atf_fail "the dashboard shows other containers"; }
 	grep -q 'JailBee console' screen.rows &&
 	    { cat screen.rows; atf_fail "a shell request still gets the console"; }
 
