@@ -202,7 +202,35 @@ console_body() {
 }
 console_cleanup() { sshdash_cleanup; }
 
+atf_test_case iterm_mouse cleanup
+iterm_mouse_head() {
+	atf_set descr "the dashboard asks the terminal for mouse reports," \
+	    "but not from iTerm2 (LC_TERMINAL or TERM_PROGRAM sent)"
+	atf_set require.user root
+	atf_set timeout 120
+}
+iterm_mouse_body() {
+	ssh_conf ""
+	jb_start
+	ssh_keys
+	ssh_open ""
+	wait_screen screen.plain 'no containers' 20
+	atf_check -o inline:"1\n" tmux display -p -t $sess '#{mouse_any_flag}'
+	tmux send-keys -t $sess q
+	wait_screen screen.quit 'ssh-exit=0' 10
+	tmux kill-session -t $sess
+	# iTerm2's name, sent as its users' ssh_config does (SendEnv LC_*)
+	tmux new-session -d -s $sess -x 200 -y 50 \
+	    "LC_TERMINAL=iTerm2 $(pwd)/bin/jssh -o SendEnv=LC_TERMINAL -t -i $(pwd)/key1 jailbee@127.0.0.1; echo ssh-exit=\$?; sleep 60"
+	wait_screen screen.iterm 'no containers' 20
+	atf_check -o inline:"0\n" tmux display -p -t $sess '#{mouse_any_flag}'
+	tmux send-keys -t $sess q
+	wait_screen screen.quit2 'ssh-exit=0' 10
+}
+iterm_mouse_cleanup() { sshdash_cleanup; }
+
 atf_init_test_cases() {
 	atf_add_test_case dashboard
 	atf_add_test_case console
+	atf_add_test_case iterm_mouse
 }
