@@ -43,6 +43,7 @@
 #define SSHDASH_WAIT_MS	(120 * 1000)	/* a look or action's answer */
 
 static struct sess	*S;
+static int		 dash_mouse;	/* mouse reports asked for */
 /* the lists the dashboard reads, and whether the policy admits them */
 static const int	 look_ids[] = { CMD_LS, CMD_NET_LOG, CMD_NET_STATUS,
 			    CMD_MOUNT_LS, CMD_SNAP_LS };
@@ -413,7 +414,7 @@ dash_aside(struct dash *d, int id, char *const *args, int nargs)
 	{
 		struct vt_io	io = { vt_out, vt_in, 0 };
 
-		io.mouse = d->ctx.remote > 1;
+		io.mouse = dash_mouse;
 		vt_begin(&io, S->x.cols, S->x.rows);
 	}
 	return rv;
@@ -484,9 +485,8 @@ sshdash_run(struct sess *st, char *why, size_t whylen)
 	/* the subscription: events between the requests, on the channel */
 	parent_send(st, IMSG_CTL_WATCH, NULL, 0);
 	ssh_event_add_fd(st->ev, st->chan, POLLIN, parent_events, NULL);
-	io.mouse = mouse_ok(st);
 	/* dash_aside() takes the terminal again as this does */
-	d->ctx.remote = io.mouse ? 2 : 1;
+	io.mouse = dash_mouse = mouse_ok(st);
 	cols = st->x.cols;
 	rows = st->x.rows;
 	vt_begin(&io, cols, rows);
