@@ -151,6 +151,17 @@ dashboard_body() {
 	[ "$(jb_audit_count '.route == "dashboard" and .command == "ls"')" = 0 ] ||
 	    atf_fail "the dashboard's looks fill the journal"
 
+	# Enter: the container's shell has the terminal, then the dashboard
+	tmux send-keys -t $sess Enter
+	sleep 3
+	tmux send-keys -t $sess 'echo SHELL_OK_$((6*7))' Enter
+	wait_screen screen.shell '^SHELL_OK_42' 20
+	tmux send-keys -t $sess 'exit' Enter
+	wait_screen screen.back2 "^$p-box +Running" 20
+	jb_audit_has '.route == "dashboard" and .command == "shell" and
+	    .container == $c and .decision == "accept"' --arg c "$p-box" ||
+	    atf_fail "the dashboard's shell is not journalled"
+
 	# a branch that would steer the terminal: drawn as text
 	incus config set $p-box user.jailbee.branch "$(printf 'ev\033[31mRED\033]0;pwn\007\302\233x')"
 	tmux send-keys -t $sess g
