@@ -42,18 +42,23 @@ pool_flag() {
 	atf_fail "no /sys/fs/btrfs entry for $dev"
 }
 
-# make the accounting of pool default inconsistent the way the kernel
-# marks it when a shared subvolume's qgroup joins a parent without a
-# rescan; the parent goes again at once, the mark stays
+# make the accounting of pool default inconsistent as the kernel does
+# when a snapshot's source belongs to a higher-level qgroup the snapshot
+# does not join ("qgroup inherit needs a rescan"): from then on it counts
+# no write on the whole filesystem, so no size holds, until a rescan.
+# The scratch subvolumes and the parent go again at once; the mark stays.
 pool_inconsistent() {
-	m=$(btrfs qgroup show -re --raw "$POOL_DIR" 2>/dev/null |
-	    awk '$1 ~ /^0\// && $2 != $3 { print $1; exit }')
-	[ -n "$m" ] || atf_fail "no shared qgroup on $POOL_DIR"
+	s=$POOL_DIR/.jbt-qgroup-$$
+	btrfs subvolume create "$s" > /dev/null ||
+	    atf_fail "cannot make a subvolume in $POOL_DIR"
+	id=$(btrfs subvolume show "$s" | awk '/Subvolume ID:/ { print $3 }')
 	q=1/$(( $$ % 30000 + 20000 ))
-	btrfs qgroup create "$q" "$POOL_DIR" &&
-	    btrfs qgroup assign --no-rescan "$m" "$q" "$POOL_DIR" 2>/dev/null
-	btrfs qgroup remove --no-rescan "$m" "$q" "$POOL_DIR" 2>/dev/null
+	btrfs qgroup create "$q" "$POOL_DIR"
+	btrfs qgroup assign --no-rescan "0/$id" "$q" "$POOL_DIR" 2>/dev/null
+	btrfs subvolume snapshot "$s" "$s.snap" > /dev/null
+	btrfs qgroup remove --no-rescan "0/$id" "$q" "$POOL_DIR" 2>/dev/null
 	btrfs qgroup destroy "$q" "$POOL_DIR"
+	btrfs subvolume delete "$s" "$s.snap" > /dev/null
 	[ "$(pool_flag)" = 1 ] ||
 	    atf_fail "the accounting of $POOL_DIR is still consistent"
 }
