@@ -12,13 +12,16 @@
  * Whether the kernel holds a container to the size of its root disk.
  *
  * On a btrfs storage pool Incus makes the size a qgroup limit.  The
- * kernel refuses a write past it only while the filesystem's quota
- * accounting is consistent: once the accounting is marked inconsistent
- * (quotas just turned on and their first scan not ended, a qgroup
- * assigned to a parent, a deep subtree dropped, an item that could not
- * be written) the kernel stops counting, every qgroup keeps the figure
- * it had, and nothing is refused until a rescan has counted everything
- * again.  The state is world-readable in sysfs
+ * kernel marks the filesystem's quota accounting inconsistent when it
+ * cannot keep it exact: quotas just turned on, until their first scan
+ * ends; a snapshot whose source belongs to a higher-level qgroup the
+ * snapshot does not join; a subvolume dropped whose tree is as deep as
+ * qgroups/drop_subtree_threshold; a qgroup item it could not write.  In
+ * most of these it stops counting writes on the whole filesystem, every
+ * qgroup keeps the figure it had, and a write past a size is not refused
+ * until a rescan has counted everything again.  The mark is all a user
+ * can see of it, so a marked pool is taken as holding no size.  The
+ * state is world-readable in sysfs
  * (/sys/fs/btrfs/<uuid>/qgroups/{enabled,inconsistent}); the rescan
  * needs CAP_SYS_ADMIN.
  */
