@@ -94,7 +94,8 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/config_print.c libcommon/auditrec.c \
 		   libcommon/output.c libcommon/names.c \
 		   libcommon/atomicfile.c libcommon/srcclass.c \
-		   libcommon/rlimits.c libcommon/ctrlimits.c
+		   libcommon/rlimits.c libcommon/ctrlimits.c \
+		   libcommon/diskq.c
 # SFTP (R45-R51): the virtual tree's paths, jb-sftp's records
 COMMON_SRCS	+= libcommon/sftppath.c libcommon/sftprec.c
 # the GitHub integration's keys
@@ -207,6 +208,7 @@ UNIT_TESTS	+= t_ctlrun
 UNIT_TESTS	+= t_privnet
 UNIT_TESTS	+= t_egress
 UNIT_TESTS	+= t_vtcurses
+UNIT_TESTS	+= t_diskq
 FUZZERS		+= fuzz_refused
 FUZZERS		+= fuzz_tlshello fuzz_httphead
 # secrets: placeholders replaced in request heads
