@@ -94,11 +94,14 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/config_print.c libcommon/auditrec.c \
 		   libcommon/output.c libcommon/names.c \
 		   libcommon/atomicfile.c libcommon/srcclass.c \
-		   libcommon/rlimits.c libcommon/ctrlimits.c
+		   libcommon/rlimits.c libcommon/ctrlimits.c \
+		   libcommon/diskq.c
 # SFTP (R45-R51): the virtual tree's paths, jb-sftp's records
 COMMON_SRCS	+= libcommon/sftppath.c libcommon/sftprec.c
 # the GitHub integration's keys
 COMMON_SRCS	+= libcommon/repoconf_github.c
+# secrets: values held on the host, placeholders inside
+COMMON_SRCS	+= libcommon/repoconf_secrets.c
 JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/control.c jailbeed/request.c jailbeed/job.c \
 		   jailbeed/checkout.c jailbeed/capture.c jailbeed/cmd_ls.c \
@@ -119,6 +122,8 @@ JAILBEED_SRCS	+= jailbeed/stepmount.c jailbeed/agent_shared.c
 JAILBEED_SRCS	+= jailbeed/statedir.c jailbeed/checkout_dev.c
 JAILBEED_SRCS	+= jailbeed/limits_run.c
 JAILBEED_SRCS	+= jailbeed/egress.c
+# secrets: files read, the CA put in, the values to jb-egress
+JAILBEED_SRCS	+= jailbeed/secrets.c jailbeed/cmd_secret.c
 JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http_parse.c jb-incus/http_client.c jb-incus/incus.c \
 		   jb-incus/ws.c jb-incus/exec.c jb-incus/ops.c \
 		   jb-incus/ops_action.c jb-incus/ops_create.c \
@@ -142,15 +147,26 @@ JBNETD_SRCS	+= jb-netd/netd_gw.c
 # egress_allow entries with jb-netd's own parser
 JBEGRESS_SRCS	:= jb-egress/jb-egress.c jb-egress/conn.c jb-egress/gwpolicy.c \
 		   jb-egress/tlshello.c jb-egress/httphead.c jb-netd/policy.c
+JBEGRESS_SRCS	+= jb-egress/subst.c
+# secrets: the container's CA, the terminated connections
+JBEGRESS_SRCS	+= jb-egress/ca.c jb-egress/mitm.c jb-egress/egsecrets.c \
+		   jb-egress/mitmconn.c
 JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/gitdescribe.c jb-mountd/image.c \
 		   jb-mountd/mount.c jb-mountd/deadline.c jb-mountd/sshseed.c \
 		   jb-mountd/gitconf.c jb-mountd/gituser.c
 JBMOUNTD_SRCS	+= jb-mountd/shared.c
+# secrets: a secret's file, read as the owner
+JBMOUNTD_SRCS	+= jb-mountd/secretfile.c
 JBSSHD_SRCS	:= jb-sshd/jb-sshd.c jb-sshd/session.c jb-sshd/spawner.c
 JBSSHD_SRCS	+= jb-sshd/sftp.c
+# the dashboard of an SSH session: jbctl's keys and screen, drawn with
+# vtcurses (ANSI, no terminfo: the session has no file to read)
+JBSSHD_SRCS	+= jb-sshd/sshdash.c jbctl/vtcurses.c
+JBSSHD_DASH	:= jbctl/dashui.c jbctl/dashdraw.c jbctl/dashdata.c
 JBCTL_SRCS	:= jbctl/jbctl.c jbctl/ctlrun.c jbctl/local.c \
 		   jbctl/term.c jbctl/base.c jbctl/sshkeys.c jbctl/git.c \
-		   jbctl/dashui.c jbctl/dashdraw.c jbctl/dashdata.c jbctl/dashact.c
+		   jbctl/dashui.c jbctl/dashdraw.c jbctl/dashdata.c jbctl/dashact.c \
+		   jbctl/dashloop.c
 # host git for the git bridge: jbctl's, and jb-gitd's over SSH
 COMMON_SRCS	+= libcommon/gitrun.c
 # git's remote helper for jailbee::NAME, installed beside jbctl
@@ -191,8 +207,14 @@ UNIT_TESTS	+= t_incusbound
 UNIT_TESTS	+= t_ctlrun
 UNIT_TESTS	+= t_privnet
 UNIT_TESTS	+= t_egress
+UNIT_TESTS	+= t_vtcurses
+UNIT_TESTS	+= t_diskq
 FUZZERS		+= fuzz_refused
 FUZZERS		+= fuzz_tlshello fuzz_httphead
+# secrets: placeholders replaced in request heads
+UNIT_TESTS	+= t_subst t_mitm t_secretfile
+FUZZERS		+= fuzz_subst
+FUZZERS		+= fuzz_vtcurses
 FUZZTIME	?= 20
 
 # objects are rebuilt when the flags change (SAN, PREFIX...)
@@ -227,7 +249,12 @@ $(O)/jb-netd: $(call objs,$(JBNETD_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(NFT_LIBS)
 $(O)/jb-mountd: $(call objs,$(JBMOUNTD_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
-$(O)/jb-sshd: $(call objs,$(JBSSHD_SRCS)) $(LIBCOMMON)
+$(O)/obj/jb-sshd/%.o: CPPFLAGS += -Ijbctl
+$(O)/obj/vt/%.o: %.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -DJB_DASH_VT -Ijbctl $(ALL_CFLAGS) -c -o $@ $<
+$(O)/jb-sshd: $(call objs,$(JBSSHD_SRCS)) \
+    $(patsubst %.c,$(O)/obj/vt/%.o,$(JBSSHD_DASH)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(SSH_LIBS)
 $(O)/jbctl: $(call objs,$(JBCTL_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(CURSES_LIBS)
@@ -236,7 +263,7 @@ $(O)/jb-gitd: $(call objs,$(JBGITD_SRCS)) $(LIBCOMMON)
 # jb-egress reads policy.h beside its own headers
 $(O)/obj/jb-egress/%.o: CPPFLAGS += -Ijb-netd
 $(O)/jb-egress: $(call objs,$(JBEGRESS_SRCS)) $(LIBCOMMON)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(TLS_LIBS)
 $(O)/git-remote-jailbee: $(call objs,$(GITREMOTE_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 # no sanitizer, no shared library: it runs in the container's own world
@@ -301,14 +328,14 @@ $(O)/libnetd.a: $(call objs,jb-netd/refused.c)
 # the ranges an answer does not open alone, for t_privnet
 $(O)/libnetd.a: $(call objs,jb-netd/privnet.c)
 $(O)/libegress.a: $(call objs,jb-egress/tlshello.c jb-egress/httphead.c \
-    jb-egress/gwpolicy.c)
+    jb-egress/gwpolicy.c jb-egress/subst.c jb-egress/ca.c jb-egress/mitm.c)
 	rm -f $@
 	ar rcs $@ $^
 $(O)/libmountd.a: $(call objs,jb-mountd/gitdescribe.c jb-mountd/image.c \
-    jb-mountd/gitconf.c)
+    jb-mountd/gitconf.c jb-mountd/secretfile.c)
 	rm -f $@
 	ar rcs $@ $^
-$(O)/libjbctl.a: $(call objs,jbctl/term.c jbctl/ctlrun.c jbctl/rebind.c)
+$(O)/libjbctl.a: $(call objs,jbctl/term.c jbctl/ctlrun.c jbctl/rebind.c jbctl/vtcurses.c)
 	rm -f $@
 	ar rcs $@ $^
 $(O)/regress/integ/mountd_driver: regress/integ/mountd_driver.c regress/integ/driver.c $(LIBCOMMON)
@@ -347,6 +374,12 @@ $(O)/regress/bench/blocked_cost: regress/bench/blocked_cost.c $(O)/libnetd.a $(L
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libnetd.a \
 	    $(LIBCOMMON) $(PKG_LIBS)
+
+$(O)/regress/bench/secrets_tls: regress/bench/secrets_tls.c $(O)/libegress.a \
+    $(O)/libnetd.a $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< \
+	    $(O)/libegress.a $(O)/libnetd.a $(LIBCOMMON) $(PKG_LIBS) $(TLS_LIBS)
 
 # make check: the integration tests run the release build (REL_O: the
 # flags users get, so the seccomp and Landlock rules users get, its
@@ -412,7 +445,8 @@ bench:
 	$(MAKE) O=build-bench LIBEXECDIR=$(CURDIR)/build-bench all \
 	    build-bench/regress/bench/netd_switch \
 	    build-bench/regress/bench/blocked_cost \
-	    build-bench/regress/bench/dash_draw
+	    build-bench/regress/bench/dash_draw \
+	    build-bench/regress/bench/secrets_tls
 	$(MAKE) O=build-bench-nocount LIBEXECDIR=$(CURDIR)/build-bench \
 	    CFLAGS='-O2 -g -DJB_BENCH_NOCOUNT' build-bench-nocount/jb-netd
 	regress/bench/all $(CURDIR)/build-bench \

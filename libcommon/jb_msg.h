@@ -446,6 +446,9 @@ enum {
 	/* an agent's shared entry under the suite's shared dir */
 	IMSG_MOUNTD_SHARED = 334, /* P->M, struct jb_shared_req */
 	IMSG_MOUNTD_SHARED_PATH, /* M->P, struct jb_shared_path, before DONE */
+	/* a secret's file, read as the owner (0600 or tighter) */
+	IMSG_MOUNTD_SECRET = 336, /* P->M, struct jb_secret_ask */
+	IMSG_MOUNTD_SECRET_VALUE, /* M->P, struct jb_secret_value, before DONE */
 };
 
 struct jb_repo_req {
@@ -579,6 +582,17 @@ struct jb_shared_req {
 struct jb_shared_path {
 	char		path[PATH_MAX];		/* absolute */
 	int32_t		made;			/* 1: made now */
+};
+
+/* IMSG_MOUNTD_SECRET: secrets.NAME.file, absolute or ~/... */
+struct jb_secret_ask {
+	char		path[1024];
+};
+
+/* IMSG_MOUNTD_SECRET_VALUE: the file's one line */
+#define JB_SECRET_VALUE_MAX	4096
+struct jb_secret_value {
+	char		value[JB_SECRET_VALUE_MAX + 1];
 };
 
 enum {
@@ -730,6 +744,14 @@ struct jb_netd_check {
 	char		err[JB_MSG_TEXT_MAX];	/* nft's words, "" when none */
 };
 
+/* net status: a secret of the container's repo, never its value */
+struct jb_net_secret {
+	char		name[JB_INSTANCE_MAX];	/* the container */
+	char		secret[64];
+	char		hosts[2048];		/* ", "-separated */
+	char		header[64];		/* "" every header */
+};
+
 /* one refused name of a container, counted by jb-netd */
 struct jb_net_block {
 	char		name[JB_INSTANCE_MAX];	/* the container */
@@ -826,6 +848,13 @@ enum {
 	 * out of the early drop of the others.
 	 */
 	IMSG_SSHD_KNOWN,	/* P->S, struct jb_sshd_known */
+	/*
+	 * The dashboard a session draws: which of its actions the session's
+	 * policy admits, asked once as it opens, so that the others are not
+	 * offered.
+	 */
+	IMSG_SSHD_DASH,		/* S->P, struct jb_sshd_dash: the actions */
+	IMSG_SSHD_DASH_OK,	/* P->S, struct jb_sshd_dash: ok[] filled */
 
 	/*
 	 * parent <-> jb-gitd: 600..  The git bridge over SSH: host git
@@ -874,6 +903,19 @@ struct jb_sshd_exec {
 	int32_t		pty;			/* a pty was asked for */
 	uint32_t	cols, rows;
 	char		term[64];
+	/*
+	 * a request of the session's dashboard: judged and journalled as a
+	 * console line is, its replies sent as they are, not as text
+	 */
+	int32_t		dash;
+};
+
+#define JB_SSHD_DASH_MAX	32
+struct jb_sshd_dash {
+	uint32_t	n;
+	uint32_t	id[JB_SSHD_DASH_MAX];	/* enum cmd_id */
+	uint8_t		ok[JB_SSHD_DASH_MAX];	/* 1: the policy admits it */
+	uint8_t		pad[4];
 };
 
 /*
@@ -1035,6 +1077,10 @@ enum {
 	IMSG_EGRESS_POLICY,	/* N->P, P->E, struct jb_egress_policy */
 	IMSG_EGRESS_ADMIT,	/* N->P, P->E, struct jb_egress_admit */
 	IMSG_EGRESS_REFUSED,	/* E->P, P->N, struct jb_egress_refused */
+	IMSG_EGRESS_SECRET,	/* P->E, struct jb_egress_secret */
+	IMSG_EGRESS_CA_GET,	/* P->E, struct jb_egress_ca (ctr alone) */
+	IMSG_EGRESS_CA,		/* E->P, struct jb_egress_ca, before DONE */
+	IMSG_EGRESS_SUBST,	/* E->P, struct jb_egress_subst, unasked */
 };
 
 #define JB_EGRESS_BEGIN		0x1	/* the first part of a snapshot */
@@ -1067,6 +1113,38 @@ struct jb_egress_admit {
 	uint32_t	ttl;
 	uint32_t	naddr;
 	uint32_t	addr[JB_EGRESS_ADMIT_MAX];	/* host byte order */
+};
+
+/*
+ * One secret of a container, value included: the gateway terminates
+ * TLS to its hosts and puts the value where the placeholder is.  BEGIN:
+ * the container's secrets are replaced by this part and the ones after
+ * it up to END; name "" (with BEGIN and END): it has none any more.
+ */
+#define JB_EGRESS_SECRET_HOSTS	8
+struct jb_egress_secret {
+	uint32_t	flags;			/* JB_EGRESS_BEGIN | _END */
+	char		ctr[JB_INSTANCE_MAX];
+	char		ipv4[16];		/* the container's address */
+	char		name[64];
+	char		placeholder[64];
+	char		value[JB_SECRET_VALUE_MAX + 1];
+	char		header[64];		/* "" every header */
+	uint32_t	nhosts;
+	char		hosts[JB_EGRESS_SECRET_HOSTS * 256]; /* NUL-separated */
+};
+
+/* a container's CA certificate (PEM), which the gateway made */
+struct jb_egress_ca {
+	char		ctr[JB_INSTANCE_MAX];
+	char		pem[4096];
+};
+
+/* a secret put in a request, for the journal: never the value */
+struct jb_egress_subst {
+	char		ctr[JB_INSTANCE_MAX];
+	char		name[64];
+	char		host[256];
 };
 
 /* a connection the gateway refused, and why */
@@ -1111,6 +1189,7 @@ enum {
 	IMSG_CTL_NET_CTR = 1510, /* parent -> client, struct jb_net_ctr */
 	IMSG_CTL_NET_ALLOW,	/* parent -> client, struct jb_net_allow */
 	IMSG_CTL_NET_ADDR,	/* parent -> client, struct jb_net_addr */
+	IMSG_CTL_NET_SECRET,	/* parent -> client, struct jb_net_secret */
 	/* doctor: 1520.. */
 	IMSG_CTL_DOCTOR = 1520,	/* parent -> client, struct jb_doctor_check */
 	/* net log: 1530.. */
