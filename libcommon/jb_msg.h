@@ -45,6 +45,7 @@
 #define JB_ARGV_MAX		4096	/* packed argv: NUL-separated strings */
 #define JB_AGENT_MAX		33	/* an agent's name, NUL included */
 #define JB_ENV_MAX		2048	/* packed "K=V" strings */
+#define JB_SECRETS_STATE_MAX	2048	/* user.jailbee.secrets */
 #define JB_OPTVAL_MAX		256
 #define JB_OPTS_MAX		8	/* = CMD_MAXOPTS */
 #define JB_OUTPUT_MAX		8192	/* bytes of output in one message */
@@ -221,6 +222,8 @@ struct jb_instance {
 	int64_t		net_until;		/* 0: strict or no revert */
 	/* the agent new --agent enabled (user.jailbee.agent) */
 	char		agent[JB_AGENT_MAX];
+	/* user.jailbee.secrets: where its secrets are declared, placeholders */
+	char		secrets[JB_SECRETS_STATE_MAX];
 };
 
 /* everything jb-incus needs to build a container; it builds the JSON */
@@ -238,6 +241,11 @@ struct jb_incus_create {
 	char		net[8];			/* strict | loose */
 	char		env[JB_ENV_MAX];	/* container.env, "K=V" NUL-separated */
 	uint32_t	nenv;
+	/*
+	 * user.jailbee.secrets: the global and host-local config paths and
+	 * "NAME=PLACEHOLDER", one a line ("" none); never a value
+	 */
+	char		secrets[JB_SECRETS_STATE_MAX];
 	/* new --agent, user.jailbee.agent; "" none */
 	char		agent[JB_AGENT_MAX];
 	/* its limits, as in struct jb_limits; "" none */

@@ -257,10 +257,68 @@ rotate_body() {
 }
 rotate_cleanup() { jb_cleanup; jb_containers_cleanup; nh_down; }
 
+# jailbeed stopped and started again
+suite_restart() {
+	pid=$(cat jailbeed.pid)
+	kill -TERM "$pid"
+	jb_wait_gone "$pid" 50 || atf_fail "jailbeed did not stop"
+	rm -rf "$(cat rundir)"
+	jb_start
+	# jbo names the new socket
+	jb_tools
+}
+
+atf_test_case restart cleanup
+restart_head() {
+	atf_set descr "after the suite restarts, a container made before it" \
+	    "still has its secret put in: its placeholder from the instance's" \
+	    "record, the value read again, the new gateway CA in its trust store"
+	atf_set require.user root
+	atf_set timeout 300
+}
+restart_body() {
+	setup_net
+	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
+	    in_ctr $c sh -c 'curl -sS --max-time 5 -H "Authorization: Bearer $API_TOKEN" https://www.test/'
+	suite_restart
+	# running: put in again as the suite comes up, which it logs
+	i=0
+	while [ $i -lt 100 ] && ! grep -q "secrets: $c: its CA is in its trust store again" jailbeed.log; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	n=$(grep -c '^auth ' tlshost.log)
+	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
+	    in_ctr $c sh -c 'curl -sS --max-time 5 -H "Authorization: Bearer $API_TOKEN" https://www.test/'
+	[ "$(grep -c '^auth ' tlshost.log)" -gt "$n" ] &&
+	    [ "$(grep '^auth ' tlshost.log | tail -n 1)" = "auth www.test Bearer $VALUE" ] ||
+	    atf_fail "after the restart the value did not reach the server: $(grep auth tlshost.log | tr "\n" " ")"
+	# the record holds the placeholder, never the value
+	incus config get $c user.jailbee.secrets > record.txt
+	grep -q "^API_TOKEN=jbsecret-" record.txt ||
+	    atf_fail "no placeholder recorded: $(tr "\n" " " < record.txt)"
+	grep -F "$VALUE" record.txt && atf_fail "the value is in the record"
+	# stopped while the suite restarts: its secrets are back once start
+	# returns
+	atf_check -o ignore -e ignore jbo repo stop gw
+	suite_restart
+	atf_check -o ignore -e ignore jbo repo start gw
+	jb_routed "$c"
+	n=$(grep -c '^auth ' tlshost.log)
+	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
+	    in_ctr $c sh -c 'curl -sS --max-time 5 -H "Authorization: Bearer $API_TOKEN" https://www.test/'
+	[ "$(grep -c '^auth ' tlshost.log)" -gt "$n" ] &&
+	    [ "$(grep '^auth ' tlshost.log | tail -n 1)" = "auth www.test Bearer $VALUE" ] ||
+	    atf_fail "after a restart and start the value did not reach the server: $(grep auth tlshost.log | tr "\n" " ")"
+	return 0
+}
+restart_cleanup() { jb_cleanup; jb_containers_cleanup; nh_down; }
+
 atf_init_test_cases() {
 	atf_add_test_case tracked_refused
 	atf_add_test_case placeholder_env
 	atf_add_test_case substitute
 	atf_add_test_case refusals
 	atf_add_test_case rotate
+	atf_add_test_case restart
 }
