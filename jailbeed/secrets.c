@@ -307,7 +307,11 @@ secrets_inject(struct job *job, const struct repoconf *conf,
 }
 
 /*
- * Rotation and revocation: every SECRETS_POLL_SECS the files of each
+ * Rotation and revocation: before each connection of a container to one
+ * of its secrets' hosts is terminated (secrets_fresh below), and besides
+ * every SECRETS_POLL_SECS (which also brings back a secret whose file
+ * could not be read, whose host the gateway then no longer knows), the
+ * files of each
  * container's repo that new wrote (global.yaml and the host-local file,
  * the paths new read) and each secret's file are read again, and the
  * container's secrets handed to jb-egress anew: a changed file is in
@@ -319,6 +323,7 @@ secrets_inject(struct job *job, const struct repoconf *conf,
  */
 #define SECRETS_POLL_SECS	jb_test_secs(2, 1)
 #define TRACKED_MAX		256
+#define ASKS_MAX		64
 
 struct tracked {
 	LIST_ENTRY(tracked)	 entry;
@@ -334,6 +339,9 @@ struct tracked {
 	int			 urgent;	/* refresh before the others */
 	struct job		*waiter;	/* start, until they are in */
 	secrets_resumed		 wnext;
+	/* jb-egress's connections waiting for the next refresh */
+	uint32_t		 asks[ASKS_MAX];
+	int			 nasks;
 };
 
 static LIST_HEAD(, tracked)	tracked = LIST_HEAD_INITIALIZER(tracked);
@@ -353,10 +361,26 @@ struct refresh {
 	int			 keep;		/* of them, read well */
 	int			 got;
 	char			 warn[JB_ERR_TEXT_MAX];
+	int			 urgent;	/* the resume's round */
+	uint32_t		 asks[ASKS_MAX];/* answered once pushed */
+	int			 nasks;
 };
 static struct refresh	*cur;
 
 static void	refresh_next(struct tracked *);
+
+static void
+fresh_answer(const char *ctr, uint32_t id)
+{
+	struct jb_egress_fresh	f;
+
+	memset(&f, 0, sizeof(f));
+	(void)strlcpy(f.ctr, ctr, sizeof(f.ctr));
+	f.id = id;
+	if (imsgev_compose(&children[PROC_EGRESS].iev, IMSG_EGRESS_FRESH, 0,
+	    0, -1, &f, sizeof(f)) == -1)
+		fatal("compose");
+}
 
 /* the start waiting on t's secrets goes on; why when they are not in */
 static void
@@ -446,12 +470,14 @@ refresh_done(void)
 			log_warnx("secrets: %s: %s", t->ctr, r->warn);
 		(void)strlcpy(t->said, r->warn, sizeof(t->said));
 	}
-	if (t->urgent && t->waiter != NULL)
+	/* after the parts, on the same channel: they hold when it comes */
+	for (i = 0; i < r->nasks; i++)
+		fresh_answer(t->ctr, r->asks[i]);
+	if (r->urgent && t->waiter != NULL)
 		waiter_end(t, NULL);
-	t->urgent = 0;
 	next = LIST_NEXT(t, entry);
 	LIST_FOREACH(u, &tracked, entry)
-		if (u->urgent) {
+		if (u->urgent || u->nasks > 0) {
 			next = u;
 			break;
 		}
@@ -531,6 +557,12 @@ refresh_next(struct tracked *t)
 	}
 	cur = r;
 	r->t = t;
+	/* what was asked before this round began is answered by it */
+	r->urgent = t->urgent;
+	t->urgent = 0;
+	memcpy(r->asks, t->asks, sizeof(r->asks));
+	r->nasks = t->nasks;
+	t->nasks = 0;
 	repoconf_init(r->conf);
 	(void)strlcpy(r->conf->paths.global, t->global,
 	    sizeof(r->conf->paths.global));
@@ -840,4 +872,39 @@ secrets_resume(const char *name, struct job *job, secrets_resumed next)
 		if (job != NULL)
 			next(job, "cannot reach jb-incus");
 	}
+}
+
+/*
+ * A connection of ctr to one of its secrets' hosts waits in jb-egress
+ * until the container's configuration and secret files are read again
+ * and handed over: a changed file is in force from that connection on,
+ * a removed entry is not put in.  A container the parent does not know
+ * has nothing to read again: answered at once.
+ */
+int
+secrets_fresh(struct imsg *imsg)
+{
+	struct jb_egress_fresh	 f;
+	struct tracked		*t;
+
+	if (imsg_get_data(imsg, &f, sizeof(f)) == -1 ||
+	    memchr(f.ctr, '\0', sizeof(f.ctr)) == NULL)
+		return -1;
+	LIST_FOREACH(t, &tracked, entry)
+		if (strcmp(t->ctr, f.ctr) == 0)
+			break;
+	if (t == NULL) {
+		fresh_answer(f.ctr, f.id);
+		return 0;
+	}
+	/* too many waiting: this one times out in the gateway, refused */
+	if (t->nasks >= ASKS_MAX) {
+		log_warnx("secrets: %s: too many connections waiting for its "
+		    "secrets to be read again", t->ctr);
+		return 0;
+	}
+	t->asks[t->nasks++] = f.id;
+	if (cur == NULL)
+		refresh_next(t);
+	return 0;
 }

@@ -13,6 +13,7 @@
 
 #include "repoconf.h"
 
+struct imsg;
 struct job;
 
 typedef void	(*secrets_next)(struct job *, int ok, const char *err);
@@ -42,6 +43,8 @@ int	secrets_state(const struct repoconf *, char ph[][RC_PLACEHOLDER_LEN + 1],
  */
 typedef void	(*secrets_resumed)(struct job *, const char *why);
 void	secrets_resume(const char *name, struct job *, secrets_resumed);
+/* IMSG_EGRESS_FRESH_ASK from jb-egress; -1 when malformed */
+int	secrets_fresh(struct imsg *);
 /* the variables that point TLS clients at the trust store, "K=V" */
 extern const char *const secrets_tls_env[];
 

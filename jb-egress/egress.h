@@ -35,6 +35,8 @@ extern struct child		*chld;
 /* as many connections as the descriptors allow (RLIMIT_NOFILE) */
 void	conn_limits(void);
 void	conn_listen(int fd);
+/* the parent handed over the secrets connection id waited for */
+void	conn_fresh(uint32_t id);
 void	conn_refused(const char *ctr, const char *host, uint32_t dst,
 	    uint16_t port, const char *why, int fixable);
 

@@ -584,6 +584,11 @@ static const struct jb_msg_str f_jb_egress_subst[] = {
 	END
 };
 
+static const struct jb_msg_str f_jb_egress_fresh[] = {
+	STR(jb_egress_fresh, ctr),
+	END
+};
+
 static const struct jb_msg_str f_jb_egress_refused[] = {
 	STR(jb_egress_refused, name),
 	STR(jb_egress_refused, host),
@@ -757,6 +762,8 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_EGRESS_CA_GET,		P, E, jb_egress_ca),
 	R(IMSG_EGRESS_CA,		E, P, jb_egress_ca),
 	R(IMSG_EGRESS_SUBST,		E, P, jb_egress_subst),
+	R(IMSG_EGRESS_FRESH_ASK,	E, P, jb_egress_fresh),
+	R(IMSG_EGRESS_FRESH,		P, E, jb_egress_fresh),
 	R(IMSG_EGRESS_REFUSED,		P, N, jb_egress_refused),
 
 	/* jbctl <-> parent; a session takes the replies a command makes */

@@ -1069,6 +1069,10 @@ enum {
 	IMSG_EGRESS_CA_GET,	/* P->E, struct jb_egress_ca (ctr alone) */
 	IMSG_EGRESS_CA,		/* E->P, struct jb_egress_ca, before DONE */
 	IMSG_EGRESS_SUBST,	/* E->P, struct jb_egress_subst, unasked */
+	IMSG_EGRESS_FRESH_ASK,	/* E->P, struct jb_egress_fresh: read the
+				   container's secrets again now */
+	IMSG_EGRESS_FRESH,	/* P->E, struct jb_egress_fresh: they were
+				   handed over (the SECRET parts came first) */
 };
 
 #define JB_EGRESS_BEGIN		0x1	/* the first part of a snapshot */
@@ -1129,6 +1133,12 @@ struct jb_egress_ca {
 };
 
 /* a secret put in a request, for the journal: never the value */
+/* a terminated connection waiting for its container's secrets anew */
+struct jb_egress_fresh {
+	char		ctr[JB_INSTANCE_MAX];
+	uint32_t	id;			/* the gateway's, echoed */
+};
+
 struct jb_egress_subst {
 	char		ctr[JB_INSTANCE_MAX];
 	char		name[64];

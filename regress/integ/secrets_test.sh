@@ -222,8 +222,9 @@ refusals_cleanup() { jb_cleanup; jb_containers_cleanup; nh_down; }
 
 atf_test_case rotate cleanup
 rotate_head() {
-	atf_set descr "a changed secret file is put in on the connections" \
-	    "after it, a removed entry is not put in any more (the request" \
+	atf_set descr "a changed secret file is put in on the very next" \
+	    "connection, a removed entry is not put in from the very next" \
+	    "connection on (the request" \
 	    "carries the placeholder, spliced); neither value is left in the" \
 	    "journal or the log"
 	atf_set require.user root
@@ -236,17 +237,16 @@ rotate_body() {
 	    in_ctr $c sh -c 'curl -sS --max-time 5 -H "Authorization: Bearer $API_TOKEN" https://www.test/'
 	grep -qx "auth www.test Bearer $VALUE" tlshost.log ||
 	    atf_fail "the first value did not reach the server"
-	# the file changes: the next connections get the new value
+	# the file changes: the very next connection gets the new value
 	NEW=rotated-Value-90c2e1
 	printf '%s\n' "$NEW" > tok.value
-	sleep 3
 	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
 	    in_ctr $c sh -c 'curl -sS --max-time 5 -H "Authorization: Bearer $API_TOKEN" https://www.test/'
 	grep -qx "auth www.test Bearer $NEW" tlshost.log ||
 	    atf_fail "the rotated value did not reach the server: $(grep auth tlshost.log | tr "\n" " ")"
-	# the entry goes: spliced, the placeholder as the container sent it
+	# the entry goes: the very next connection is spliced, the
+	# placeholder as the container sent it
 	printf 'secrets: {}\n' > "$local"
-	sleep 3
 	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
 	    in_ctr $c sh -c 'curl -sS --max-time 5 --cacert /tmp/ca.pem -H "Authorization: Bearer $API_TOKEN" https://www.test/'
 	[ "$(tail -n 1 tlshost.log)" = "auth www.test Bearer $ph" ] ||
