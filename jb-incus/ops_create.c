@@ -14,8 +14,9 @@
  * key or a device of its own (never security.privileged, never raw.lxc).
  *
  * The checks that need Incus run one after the other, before anything
- * is made: the bridge's subnet, its leases, the image alias, and the
- * addresses of every other instance's NICs.  The instance is then created
+ * is made: the bridge's subnet, its leases (dynamic, and the static
+ * address of every instance NIC on the bridge), the image alias, and
+ * the name.  The instance is then created
  * stopped and started by a second request, so that a failure to start is
  * told apart from a failure to create (which may mean the name belongs to
  * someone else) and only a container made here is deleted again.
@@ -57,7 +58,7 @@ static void	cr_net(struct op_req *, const struct jb_netinfo *,
 		    const char *);
 static void	cr_leases(void *, struct json_object *, const char *);
 static void	cr_alias(void *, struct json_object *, const char *);
-static void	cr_list(void *, struct json_object *, const char *);
+static void	cr_named(void *, struct json_object *, const char *);
 static void	cr_profile(void *, struct json_object *, const char *);
 static void	cr_created(void *, struct json_object *, const char *);
 static void	cr_started(void *, struct json_object *, const char *);
@@ -322,26 +323,9 @@ cr_alias(void *arg, struct json_object *alias, const char *err)
 		    r->what, cr->in.image);
 		return;
 	}
-	if ((r->call = incus_instances_list(ops_ic, NULL, NULL, cr_list, r)) ==
+	if ((r->call = incus_instance_get(ops_ic, cr->in.name, cr_named, r)) ==
 	    NULL)
 		fatal("%s", __func__);
-}
-
-/* The NIC of another instance, in its own or its profiles' devices. */
-static const char *
-nic_with(struct json_object *inst, const char *which, const char *ipv4)
-{
-	struct json_object	*devs;
-	const char		*a;
-
-	if ((devs = jget_obj(inst, which)) == NULL)
-		return NULL;
-	json_object_object_foreach(devs, dev, d) {
-		if ((a = jget_str(d, "ipv4.address")) != NULL &&
-		    strcmp(a, ipv4) == 0)
-			return dev;
-	}
-	return NULL;
 }
 
 static struct json_object *
@@ -440,38 +424,27 @@ cr_body(struct create *cr)
 	return b;
 }
 
+/*
+ * The name must be free.  The address needs no listing of every
+ * instance here: the leases checked above hold every instance NIC's
+ * static address on the bridge, and Incus itself refuses an address
+ * another NIC on the same network holds.
+ */
 static void
-cr_list(void *arg, struct json_object *list, const char *err)
+cr_named(void *arg, struct json_object *inst, const char *err)
 {
 	struct op_req		*r = arg;
 	struct create		*cr = r->priv;
-	struct json_object	*inst;
-	const char		*dev, *name;
-	size_t			 i, n;
 
 	r->call = NULL;
 	if (err != NULL) {
 		req_fail(r, err);
 		return;
 	}
-	n = json_object_array_length(list);
-	for (i = 0; i < n; i++) {
-		inst = json_object_array_get_idx(list, i);
-		/* Incus would say so only in terms of its database */
-		if ((name = jget_str(inst, "name")) != NULL &&
-		    strcmp(name, cr->in.name) == 0) {
-			req_done(r, 0, "%s: an instance named %s already "
-			    "exists", r->what, name);
-			return;
-		}
-		if ((dev = nic_with(inst, "expanded_devices",
-		    cr->in.ipv4)) == NULL &&
-		    (dev = nic_with(inst, "devices", cr->in.ipv4)) == NULL)
-			continue;
-		name = jget_str(inst, "name");
-		req_done(r, 0, "%s: address %s is already given to %s "
-		    "(device %s)", r->what, cr->in.ipv4, name ? name : "?",
-		    dev);
+	/* Incus would say so only in terms of its database */
+	if (inst != NULL) {
+		req_done(r, 0, "%s: an instance named %s already exists",
+		    r->what, cr->in.name);
 		return;
 	}
 	/* no size, or a pool of its own: the profile's pool is not needed */
