@@ -91,6 +91,10 @@ struct newjob {
 	int			 net_next;	/* the other steps wait */
 	int			 fail_held;	/* new_fail waits for it */
 	struct capture_result	*netres;	/* its result, once in */
+	/* the dev user's ids and its git identity, written side by side */
+	int			 dev_pending;
+	char			 devuser_err[JB_ERR_TEXT_MAX];
+	char			 gitconf_err[JB_ERR_TEXT_MAX];
 };
 
 /* the address new picked last: the next pick starts below it */
@@ -463,24 +467,39 @@ new_workdir(struct job *job)
 		new_clone(job);
 }
 
+/* both the dev user's step and the git identity's are back */
+static void
+new_dev_done(struct job *job)
+{
+	struct newjob	*n = job->state;
+
+	if (--n->dev_pending > 0)
+		return;
+	if (n->devuser_err[0] != '\0')
+		new_fail(job, "%s", n->devuser_err);
+	else if (n->gitconf_err[0] != '\0')
+		new_fail(job, "%s", n->gitconf_err);
+	else
+		new_workdir(job);
+}
+
 static void
 new_gitconfig_done(struct req *r, int ok, const char *err)
 {
 	struct job	*job = r->arg;
 	struct newjob	*n = job->state;
 
-	if (!ok) {
-		new_fail(job, "writing the git identity: %s", err);
-		return;
-	}
-	if (n->ident.name[0] != '\0' && n->ident.email[0] != '\0')
+	if (!ok)
+		(void)snprintf(n->gitconf_err, sizeof(n->gitconf_err),
+		    "writing the git identity: %s", err);
+	else if (n->ident.name[0] != '\0' && n->ident.email[0] != '\0')
 		job_progress(job, "git identity in /home/dev/.gitconfig: "
 		    "%s <%s>", n->ident.name, n->ident.email);
 	else
 		job_progress(job, "git identity in /home/dev/.gitconfig: "
 		    "user.%s %s", n->ident.name[0] ? "name" : "email",
 		    n->ident.name[0] ? n->ident.name : n->ident.email);
-	new_workdir(job);
+	new_dev_done(job);
 }
 
 /*
@@ -488,6 +507,8 @@ new_gitconfig_done(struct req *r, int ok, const char *err)
  * written by jb-incus through Incus's file API, not by a command run in
  * the container: a closed operation on one fixed path whose content
  * jb-incus renders itself from two checked values (ops_gitconfig.c).
+ * The file takes the owner's ids by number, so it needs nothing of the
+ * dev user's step, which runs beside it.
  */
 static void
 new_gitconfig(struct job *job)
@@ -495,10 +516,8 @@ new_gitconfig(struct job *job)
 	struct newjob		*n = job->state;
 	struct jb_git_write	 q;
 
-	if (n->ident.name[0] == '\0' && n->ident.email[0] == '\0') {
-		new_workdir(job);
+	if (n->ident.name[0] == '\0' && n->ident.email[0] == '\0')
 		return;
-	}
 	memset(&q, 0, sizeof(q));
 	(void)strlcpy(q.instance, n->name, sizeof(q.instance));
 	q.uid = env->owner_uid;
@@ -507,18 +526,22 @@ new_gitconfig(struct job *job)
 	(void)strlcpy(q.email, n->ident.email, sizeof(q.email));
 	if (req_send(PROC_INCUS, IMSG_INCUS_GITCONFIG, &q, sizeof(q), -1,
 	    NULL, new_gitconfig_done, job) == NULL)
-		new_fail(job, "cannot reach jb-incus");
+		(void)strlcpy(n->gitconf_err, "cannot reach jb-incus",
+		    sizeof(n->gitconf_err));
+	else
+		n->dev_pending++;
 }
 
 static void
 new_devuser_done(struct job *job, struct capture_result *res)
 {
-	if (!res->ok || res->status != 0) {
-		new_fail(job, "setting up the dev user failed: %s",
-		    res->ok ? res->err : res->error);
-		return;
-	}
-	new_gitconfig(job);
+	struct newjob	*n = job->state;
+
+	if (!res->ok || res->status != 0)
+		(void)snprintf(n->devuser_err, sizeof(n->devuser_err),
+		    "setting up the dev user failed: %.900s", res->ok ? res->err :
+		    res->error);
+	new_dev_done(job);
 }
 
 /* the checkout's mount is what was checked: on to the dev user */
@@ -538,9 +561,15 @@ new_codev_verified(struct job *job, int ok, const char *err)
 		return;
 	snprintf(u, sizeof(u), "%u", (unsigned)env->owner_uid);
 	snprintf(g, sizeof(g), "%u", (unsigned)env->owner_gid);
+	n->dev_pending = 1;		/* until both are out */
 	if (capture_run(job, n->name, 0, 0, "/", argv, NULL,
 	    new_devuser_done) == -1)
-		new_fail(job, "cannot reach jb-incus");
+		(void)strlcpy(n->devuser_err, "cannot reach jb-incus",
+		    sizeof(n->devuser_err));
+	else
+		n->dev_pending++;
+	new_gitconfig(job);
+	new_dev_done(job);
 }
 
 static void
