@@ -138,7 +138,7 @@ JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/pool.c jb-netd/netd_pool.c \
 		   jb-netd/resolver_tcp.c jb-netd/dnswire.c jb-netd/admitted.c \
 		   jb-netd/blocked.c jb-netd/siphash.c
-JBNETD_SRCS	+= jb-netd/refused.c jb-netd/netd_refused.c
+JBNETD_SRCS	+= jb-netd/refused.c jb-netd/netd_refused.c jb-netd/nlset.c
 JBNETD_SRCS	+= jb-netd/netd_store.c jb-netd/netd_deadline.c jb-netd/netd_egress.c
 JBNETD_SRCS	+= jb-netd/privnet.c jb-netd/upstream.c jb-netd/netd_notice.c
 # what jb-netd tells the egress gateway
@@ -202,14 +202,14 @@ FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf \
 UNIT_TESTS	+= t_sftppath
 UNIT_TESTS	+= t_jbmsg t_names t_atomicfile
 FUZZERS		+= fuzz_sftppath fuzz_sftprec
-UNIT_TESTS	+= t_refused
+UNIT_TESTS	+= t_refused t_nlset
 UNIT_TESTS	+= t_incusbound
 UNIT_TESTS	+= t_ctlrun
 UNIT_TESTS	+= t_privnet
 UNIT_TESTS	+= t_egress
 UNIT_TESTS	+= t_vtcurses
 UNIT_TESTS	+= t_diskq
-FUZZERS		+= fuzz_refused
+FUZZERS		+= fuzz_refused fuzz_nlset
 FUZZERS		+= fuzz_tlshello fuzz_httphead
 # secrets: placeholders replaced in request heads
 UNIT_TESTS	+= t_subst t_mitm t_secretfile
@@ -324,7 +324,7 @@ $(O)/libnetd.a: $(call objs,jb-netd/policy.c jb-netd/nftgen.c \
 	rm -f $@
 	ar rcs $@ $^
 # the refused-flows parser, for t_refused and fuzz_refused
-$(O)/libnetd.a: $(call objs,jb-netd/refused.c)
+$(O)/libnetd.a: $(call objs,jb-netd/refused.c jb-netd/nlset.c)
 # the ranges an answer does not open alone, for t_privnet
 $(O)/libnetd.a: $(call objs,jb-netd/privnet.c)
 $(O)/libegress.a: $(call objs,jb-egress/tlshello.c jb-egress/httphead.c \

@@ -359,6 +359,7 @@ static const struct jb_msg_str f_jb_image_file[] = {
 static const struct jb_msg_str f_jb_image_import[] = {
 	STR(jb_image_import, alias),
 	STR(jb_image_import, repo),
+	STR(jb_image_import, pool),
 	END
 };
 

@@ -327,6 +327,8 @@ struct jb_image_import {
 	char		alias[JB_INSTANCE_MAX];	/* repo's base.alias */
 	char		repo[PATH_MAX];		/* who asked, for the record */
 	uint64_t	size;			/* the fd must have this size */
+	char		pool[64];		/* defaults.storage_pool; "" the
+						   default profile's */
 };
 
 /* one image: a suite image, or one a JailBee container uses */
