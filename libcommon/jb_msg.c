@@ -80,6 +80,7 @@ static const struct jb_msg_str f_jb_instance[] = {
 	STR(jb_instance, net),
 	STR(jb_instance, ipv4),
 	STR(jb_instance, agent),
+	STR(jb_instance, secrets),
 	END
 };
 
@@ -107,6 +108,7 @@ static const struct jb_msg_str f_jb_incus_create[] = {
 	STR(jb_incus_create, net),
 	STR(jb_incus_create, env),
 	STR(jb_incus_create, agent),
+	STR(jb_incus_create, secrets),
 	STR(jb_incus_create, memory),
 	STR(jb_incus_create, cpu),
 	STR(jb_incus_create, processes),
