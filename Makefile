@@ -138,10 +138,14 @@ JBNETD_SRCS	+= jb-netd/netd_store.c jb-netd/netd_deadline.c jb-netd/netd_egress.
 JBNETD_SRCS	+= jb-netd/privnet.c jb-netd/upstream.c jb-netd/netd_notice.c
 # what jb-netd tells the egress gateway
 JBNETD_SRCS	+= jb-netd/netd_gw.c
+# the explicit proxy's names, asked upstream for jb-egress
+JBNETD_SRCS	+= jb-netd/netd_proxy.c
 # the egress gateway: its parsers, its policy, its connections; it reads
 # egress_allow entries with jb-netd's own parser
 JBEGRESS_SRCS	:= jb-egress/jb-egress.c jb-egress/conn.c jb-egress/gwpolicy.c \
 		   jb-egress/tlshello.c jb-egress/httphead.c jb-netd/policy.c
+# the explicit proxy
+JBEGRESS_SRCS	+= jb-egress/proxy.c jb-egress/proxyhead.c
 JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/gitdescribe.c jb-mountd/image.c \
 		   jb-mountd/mount.c jb-mountd/deadline.c jb-mountd/sshseed.c \
 		   jb-mountd/gitconf.c jb-mountd/gituser.c
@@ -191,8 +195,10 @@ UNIT_TESTS	+= t_incusbound
 UNIT_TESTS	+= t_ctlrun
 UNIT_TESTS	+= t_privnet
 UNIT_TESTS	+= t_egress
+UNIT_TESTS	+= t_proxyhead
 FUZZERS		+= fuzz_refused
 FUZZERS		+= fuzz_tlshello fuzz_httphead
+FUZZERS		+= fuzz_proxyhead
 FUZZTIME	?= 20
 
 # objects are rebuilt when the flags change (SAN, PREFIX...)
@@ -301,7 +307,7 @@ $(O)/libnetd.a: $(call objs,jb-netd/refused.c)
 # the ranges an answer does not open alone, for t_privnet
 $(O)/libnetd.a: $(call objs,jb-netd/privnet.c)
 $(O)/libegress.a: $(call objs,jb-egress/tlshello.c jb-egress/httphead.c \
-    jb-egress/gwpolicy.c)
+    jb-egress/gwpolicy.c jb-egress/proxyhead.c)
 	rm -f $@
 	ar rcs $@ $^
 $(O)/libmountd.a: $(call objs,jb-mountd/gitdescribe.c jb-mountd/image.c \

@@ -175,6 +175,9 @@ int	net_refused_note(struct imsg *);
 void	egress_start(void);
 int	egress_relay(struct imsg *);
 int	egress_refused(struct imsg *);
+int	egress_resolve(struct imsg *, int);
+/* "http://BRIDGE:PORT", or "" when there is no explicit proxy */
+const char *egress_proxy_url(void);
 
 /* sshd.c: remote SSH, the parent's side */
 void	sshd_init(void);

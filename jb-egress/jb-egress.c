@@ -67,9 +67,9 @@ status(struct child *c, uint32_t rid)
 {
 	(void)snprintf(c->detail, sizeof(c->detail), "gateway: %zu "
 	    "container(s), %zu admission(s), %zu connection(s) open, %llu "
-	    "admitted, %llu refused", gwpol_count(), gwpol_notes(),
-	    stats.open, (unsigned long long)stats.admitted,
-	    (unsigned long long)stats.refused);
+	    "admitted, %llu refused; proxy: %zu open", gwpol_count(),
+	    gwpol_notes(), stats.open, (unsigned long long)stats.admitted,
+	    (unsigned long long)stats.refused, proxy_open());
 	child_status_reply(c, rid);
 }
 
@@ -79,6 +79,7 @@ dispatch(struct child *c, struct imsg *imsg)
 	struct jb_egress_listen	 l;
 	struct jb_egress_policy	 p;
 	struct jb_egress_admit	 a;
+	struct jb_egress_resolved r;
 	char			 err[512];
 	uint32_t		 i;
 	int			 fd;
@@ -86,10 +87,20 @@ dispatch(struct child *c, struct imsg *imsg)
 	switch (imsg_get_type(imsg)) {
 	case IMSG_EGRESS_LISTEN:
 		if (imsg_get_data(imsg, &l, sizeof(l)) == -1 ||
-		    (fd = imsg_get_fd(imsg)) == -1 ||
-		    strcmp(l.kind, "transparent") != 0)
+		    (fd = imsg_get_fd(imsg)) == -1)
 			fatalx("bad EGRESS_LISTEN");
-		conn_listen(fd);
+		if (strcmp(l.kind, "transparent") == 0)
+			conn_listen(fd);
+		else if (strcmp(l.kind, "proxy") == 0)
+			proxy_listen(fd);
+		else
+			fatalx("bad EGRESS_LISTEN");
+		return 0;
+	case IMSG_EGRESS_RESOLVED:
+		if (imsg_get_data(imsg, &r, sizeof(r)) == -1)
+			fatalx("bad EGRESS_RESOLVED");
+		r.why[sizeof(r.why) - 1] = '\0';
+		proxy_resolved(&r);
 		return 0;
 	case IMSG_EGRESS_POLICY:
 		if (imsg_get_data(imsg, &p, sizeof(p)) == -1)
@@ -132,6 +143,7 @@ main(int argc, char *argv[])
 		fatalx("%s: user %s does not exist; run regress/setup-host "
 		    "(make deps) to create it", c.name, JB_USER_EGRESS);
 	conn_limits();
+	proxy_init(a.gw_ports, a.ngw);
 	priv_drop(c.name, pw, JB_SSHD_CHROOT, NULL, 0);
 	evtimer_set(&expire_ev, expire_fire, NULL);
 	evtimer_add(&expire_ev, &tv);

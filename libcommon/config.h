@@ -92,6 +92,10 @@ struct jb_conf {
 	 */
 	char	gw_ports[JB_SSH_LIST_MAX][48];
 	int	gw_nports;
+	/* network.proxy_port: jb-egress's explicit proxy, 0 none */
+	int	proxy_port;
+	/* network.proxy_env: HTTP_PROXY and the rest in new containers */
+	int	proxy_env;
 };
 
 void	conf_defaults(struct jb_conf *);

@@ -98,6 +98,8 @@ conf_print(FILE *f, const struct jb_conf *c)
 		list(f, "  ", "gateway_ports", c->gw_ports, c->gw_nports);
 	else
 		fputs("  gateway_ports: []\n", f);
+	fprintf(f, "  proxy_port: %d\n", c->proxy_port);
+	fprintf(f, "  proxy_env: %s\n", tf(c->proxy_env));
 	fputs("remote:\n  ssh:\n", f);
 	kv(f, "    ", "listen", c->ssh_listen);
 	if (c->ssh_keys[0] != '\0')
