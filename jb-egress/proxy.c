@@ -401,19 +401,26 @@ up_run(struct pconn *pc)
 			(void)pump_run(&pc->up);
 			return;
 		}
-		if (pc->body == B_NONE) {
-			/* a later request on it is not sent on */
-			pc->updone = 1;
+		if (pc->updone)
 			return;
-		}
 		n = recv(pc->cfd, b, sizeof(b), 0);
 		if (n == -1 && (errno == EAGAIN || errno == EINTR)) {
 			event_add(&pc->crev, NULL);
 			return;
 		}
 		if (n <= 0) {
+			/* the client is done: so is the server's side */
 			pc->updone = 1;
 			(void)shutdown(pc->sfd, SHUT_WR);
+			return;
+		}
+		if (pc->body == B_NONE) {
+			/*
+			 * a later request on the connection is not sent on:
+			 * the answer to the first ends it, and the client
+			 * asks again on a new one
+			 */
+			pc->updone = 1;
 			return;
 		}
 		take = body_take(pc, b, (size_t)n, &broken);
