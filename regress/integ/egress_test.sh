@@ -287,10 +287,18 @@ bridge_addr() {
 	ip -4 -o addr show jbbr0 | awk '{ sub("/.*", "", $4); print $4; exit }'
 }
 
-# proxy_raw HEAD: the request head sent to the proxy from $c as it is,
-# what came back
-proxy_raw() {
-	in_ctr "$c" sh -c "{ printf '$1'; sleep 2; } | nc -w 3 $BR 3128"
+# bin/proxy_raw HEAD (a command atf_check can run): the request head
+# (printf's format) sent from $c to the proxy on $BR as it is; what
+# came back
+proxy_tools() {
+	PROXY_BR=$BR
+	export PROXY_BR
+	cat > bin/proxy_raw <<'EOS'
+#!/bin/sh
+exec in_ctr "$GW_CTR" sh -c '{ printf "$1"; sleep 1; } | nc -w 3 "$2" 3128' \
+    raw "$1" "$PROXY_BR"
+EOS
+	chmod 0755 bin/proxy_raw
 }
 
 atf_test_case proxy cleanup
@@ -311,6 +319,7 @@ proxy_body() {
 	nh_private_up
 	BR=$(bridge_addr)
 	[ -n "$BR" ] || atf_fail "jbbr0 has no IPv4 address"
+	proxy_tools
 	# TLS through CONNECT, and plain HTTP by its absolute URI
 	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
 	    ctr_curl -x "http://$BR:3128" https://www.test/
