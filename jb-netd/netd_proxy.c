@@ -16,8 +16,10 @@
  * screened by the resolver's rule (resolver_screen: an address in a
  * range that is not public is left out unless the container's
  * allowlist or resolver.private_networks covers it, and counted where
- * the resolver counts its own).  Nothing enters the kernel's sets: the
- * proxy, not the container, connects to the address.
+ * the resolver counts its own).  The resolver's cache of answers is
+ * shared: a name asked again within its TTL is answered from it, still
+ * screened for the asker.  Nothing enters the kernel's sets: the proxy,
+ * not the container, connects to the address.
  */
 
 #include <arpa/inet.h>
@@ -92,18 +94,38 @@ ctr_of(const char *name, uint32_t addr)
 	return c;
 }
 
+/* the answer's addresses, screened for the container, as the reply */
+static void
+screened(struct child *ch, uint32_t qid, const struct netd_ctr *c,
+    const char *host, const uint32_t *addrs, size_t n)
+{
+	uint32_t	 kept[DNSWIRE_ANSWERS_MAX];
+	struct in_addr	 in;
+	char		 a[INET_ADDRSTRLEN];
+
+	if (n > DNSWIRE_ANSWERS_MAX)
+		n = DNSWIRE_ANSWERS_MAX;
+	memcpy(kept, addrs, n * sizeof(kept[0]));
+	in.s_addr = kept[0];
+	(void)inet_ntop(AF_INET, &in, a, sizeof(a));
+	if ((n = resolver_screen(c, host, kept, n)) == 0)
+		reply(ch, qid, NULL, 0, 0, "it answered %s, a %s address no "
+		    "entry and no resolver.private_networks range covers", a,
+		    privnet_range(ntohl(in.s_addr)));
+	else
+		reply(ch, qid, kept, n, 0, NULL);
+}
+
 static void
 answered(int rcode, const uint32_t *addrs, int count, uint32_t ttl,
     void *arg)
 {
 	struct ask		*q = arg;
 	const struct netd_ctr	*c;
-	uint32_t		 kept[DNSWIRE_ANSWERS_MAX];
-	struct in_addr		 in;
-	char			 a[INET_ADDRSTRLEN];
-	size_t			 n;
 
 	pending--;
+	if (rcode == DNSWIRE_NOERROR && count > 0)
+		resolver_cache_add(q->host, addrs, count, ttl);
 	if ((c = ctr_of(q->name, q->addr)) == NULL)
 		reply(q->c, q->qid, NULL, 0, 0, "the container is no longer "
 		    "strict at that address");
@@ -113,20 +135,8 @@ answered(int rcode, const uint32_t *addrs, int count, uint32_t ttl,
 	else if (rcode != DNSWIRE_NOERROR || count <= 0)
 		reply(q->c, q->qid, NULL, 0, 0, "the upstream resolver gave "
 		    "no IPv4 address");
-	else {
-		n = (size_t)(count > DNSWIRE_ANSWERS_MAX ?
-		    DNSWIRE_ANSWERS_MAX : count);
-		memcpy(kept, addrs, n * sizeof(kept[0]));
-		in.s_addr = kept[0];
-		(void)inet_ntop(AF_INET, &in, a, sizeof(a));
-		if ((n = resolver_screen(c, q->host, kept, n)) == 0)
-			reply(q->c, q->qid, NULL, 0, 0, "it answered %s, a %s "
-			    "address no entry and no "
-			    "resolver.private_networks range covers", a,
-			    privnet_range(ntohl(in.s_addr)));
-		else
-			reply(q->c, q->qid, kept, n, 0, NULL);
-	}
+	else
+		screened(q->c, q->qid, c, q->host, addrs, (size_t)count);
 	free(q);
 }
 
@@ -137,6 +147,8 @@ netd_proxy_resolve(struct child *ch, struct imsg *imsg)
 	const struct netd_ctr		*c;
 	struct in_addr			 in;
 	struct ask			*q;
+	uint32_t			 cached[DNSWIRE_ANSWERS_MAX];
+	int				 n;
 
 	if (imsg_get_data(imsg, &r, sizeof(r)) == -1)
 		fatalx("%s: malformed EGRESS_RESOLVE", ch->name);
@@ -153,6 +165,11 @@ netd_proxy_resolve(struct child *ch, struct imsg *imsg)
 	    policy_name_allowed(c->e, c->n, r.host, NULL, 0) == 0) {
 		reply(ch, r.qid, NULL, 0, 1, "no egress_allow entry admits "
 		    "the name");
+		return;
+	}
+	/* an answer the resolver keeps, for this container's screen */
+	if ((n = resolver_cache_get(r.host, cached, DNSWIRE_ANSWERS_MAX)) > 0) {
+		screened(ch, r.qid, c, r.host, cached, (size_t)n);
 		return;
 	}
 	if (pending >= PROXY_PENDING_MAX || upstream_count() == 0 ||
