@@ -178,6 +178,7 @@ int	egress_refused(struct imsg *);
 int	egress_resolve(struct imsg *, int);
 /* "http://BRIDGE:PORT", or "" when there is no explicit proxy */
 const char *egress_proxy_url(void);
+int	egress_subst(struct imsg *);
 
 /* sshd.c: remote SSH, the parent's side */
 void	sshd_init(void);

@@ -16,6 +16,7 @@
  */
 
 #include <stdio.h>
+#include <string.h>
 
 #include "config.h"
 
@@ -98,6 +99,8 @@ conf_print(FILE *f, const struct jb_conf *c)
 		list(f, "  ", "gateway_ports", c->gw_ports, c->gw_nports);
 	else
 		fputs("  gateway_ports: []\n", f);
+	if (strcmp(c->gw_trust, JB_GW_TRUST_DEFAULT) != 0)
+		kv(f, "  ", "gateway_trust", c->gw_trust);
 	fprintf(f, "  proxy_port: %d\n", c->proxy_port);
 	fprintf(f, "  proxy_env: %s\n", tf(c->proxy_env));
 	fputs("remote:\n  ssh:\n", f);

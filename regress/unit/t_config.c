@@ -667,7 +667,8 @@ ATF_TC_BODY(network_subnet, tc)
 	    "x.yaml:1: network.subnet: expected");
 	BAD("network: {subnets: 1}\n",
 	    "x.yaml:1: network.subnets: unknown key (known: subnet, "
-	    "trust_host_cas, gateway_ports, proxy_port, proxy_env)");
+	    "trust_host_cas, gateway_ports, gateway_trust, proxy_port, "
+	    "proxy_env)");
 }
 
 ATF_TC_WITHOUT_HEAD(gateway_ports);
