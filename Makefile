@@ -94,7 +94,8 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/config_print.c libcommon/auditrec.c \
 		   libcommon/output.c libcommon/names.c \
 		   libcommon/atomicfile.c libcommon/srcclass.c \
-		   libcommon/rlimits.c libcommon/ctrlimits.c
+		   libcommon/rlimits.c libcommon/ctrlimits.c \
+		   libcommon/diskq.c
 # SFTP (R45-R51): the virtual tree's paths, jb-sftp's records
 COMMON_SRCS	+= libcommon/sftppath.c libcommon/sftprec.c
 # the GitHub integration's keys
@@ -162,9 +163,14 @@ JBMOUNTD_SRCS	+= jb-mountd/shared.c
 JBMOUNTD_SRCS	+= jb-mountd/secretfile.c
 JBSSHD_SRCS	:= jb-sshd/jb-sshd.c jb-sshd/session.c jb-sshd/spawner.c
 JBSSHD_SRCS	+= jb-sshd/sftp.c
+# the dashboard of an SSH session: jbctl's keys and screen, drawn with
+# vtcurses (ANSI, no terminfo: the session has no file to read)
+JBSSHD_SRCS	+= jb-sshd/sshdash.c jbctl/vtcurses.c
+JBSSHD_DASH	:= jbctl/dashui.c jbctl/dashdraw.c jbctl/dashdata.c
 JBCTL_SRCS	:= jbctl/jbctl.c jbctl/ctlrun.c jbctl/local.c \
 		   jbctl/term.c jbctl/base.c jbctl/sshkeys.c jbctl/git.c \
-		   jbctl/dashui.c jbctl/dashdraw.c jbctl/dashdata.c jbctl/dashact.c
+		   jbctl/dashui.c jbctl/dashdraw.c jbctl/dashdata.c jbctl/dashact.c \
+		   jbctl/dashloop.c
 # host git for the git bridge: jbctl's, and jb-gitd's over SSH
 COMMON_SRCS	+= libcommon/gitrun.c
 # git's remote helper for jailbee::NAME, installed beside jbctl
@@ -206,12 +212,15 @@ UNIT_TESTS	+= t_ctlrun
 UNIT_TESTS	+= t_privnet
 UNIT_TESTS	+= t_egress
 UNIT_TESTS	+= t_proxyhead
+UNIT_TESTS	+= t_vtcurses
+UNIT_TESTS	+= t_diskq
 FUZZERS		+= fuzz_refused
 FUZZERS		+= fuzz_tlshello fuzz_httphead
 FUZZERS		+= fuzz_proxyhead
 # secrets: placeholders replaced in request heads
 UNIT_TESTS	+= t_subst t_mitm t_secretfile
 FUZZERS		+= fuzz_subst
+FUZZERS		+= fuzz_vtcurses
 FUZZTIME	?= 20
 
 # objects are rebuilt when the flags change (SAN, PREFIX...)
@@ -246,7 +255,12 @@ $(O)/jb-netd: $(call objs,$(JBNETD_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(NFT_LIBS)
 $(O)/jb-mountd: $(call objs,$(JBMOUNTD_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
-$(O)/jb-sshd: $(call objs,$(JBSSHD_SRCS)) $(LIBCOMMON)
+$(O)/obj/jb-sshd/%.o: CPPFLAGS += -Ijbctl
+$(O)/obj/vt/%.o: %.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -DJB_DASH_VT -Ijbctl $(ALL_CFLAGS) -c -o $@ $<
+$(O)/jb-sshd: $(call objs,$(JBSSHD_SRCS)) \
+    $(patsubst %.c,$(O)/obj/vt/%.o,$(JBSSHD_DASH)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(SSH_LIBS)
 $(O)/jbctl: $(call objs,$(JBCTL_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(CURSES_LIBS)
@@ -328,7 +342,7 @@ $(O)/libmountd.a: $(call objs,jb-mountd/gitdescribe.c jb-mountd/image.c \
     jb-mountd/gitconf.c jb-mountd/secretfile.c)
 	rm -f $@
 	ar rcs $@ $^
-$(O)/libjbctl.a: $(call objs,jbctl/term.c jbctl/ctlrun.c jbctl/rebind.c)
+$(O)/libjbctl.a: $(call objs,jbctl/term.c jbctl/ctlrun.c jbctl/rebind.c jbctl/vtcurses.c)
 	rm -f $@
 	ar rcs $@ $^
 $(O)/regress/integ/mountd_driver: regress/integ/mountd_driver.c regress/integ/driver.c $(LIBCOMMON)

@@ -497,6 +497,22 @@ new_codev_verified(struct job *job, int ok, const char *err)
 		new_fail(job, "cannot reach jb-incus");
 }
 
+/*
+ * A size the kernel does not hold is no limit: the container goes
+ * before anything of the user's runs in it
+ */
+static void
+new_disk_checked(struct job *job, int ok, const char *err)
+{
+	struct newjob	*n = job->state;
+
+	if (!ok) {
+		new_fail(job, "%s, so %s is not made", err, n->name);
+		return;
+	}
+	codev_verify(job, &n->codev, new_codev_verified);
+}
+
 static void
 new_created(struct req *r, int ok, const char *err)
 {
@@ -511,7 +527,7 @@ new_created(struct req *r, int ok, const char *err)
 		return;
 	}
 	n->created = 1;
-	codev_verify(job, &n->codev, new_codev_verified);
+	limits_disk_check(job, n->name, new_disk_checked);
 }
 
 static void
