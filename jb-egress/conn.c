@@ -90,6 +90,7 @@ struct conn {
 	uint64_t	 left;
 	struct httpchunk ch;
 	struct pump	 down, up;	/* server to client; TLS's client up */
+	uint32_t	 fresh;		/* waiting for its secrets anew: id */
 };
 
 TAILQ_HEAD(conns, conn);
@@ -100,6 +101,8 @@ size_t			 conns_max;
 static uint32_t		 local_addr;
 
 static void	conn_free(struct conn *);
+static void	conn_tls_go(struct conn *);
+static uint32_t	fresh_id;
 static void	up_run(struct conn *);
 static int64_t
 time_mono(void)
@@ -159,7 +162,10 @@ tmo_fire(int fd, short ev, void *arg)
 {
 	struct conn	*c = arg;
 
-	if (c->state == C_HEAD)
+	if (c->state == C_HEAD && c->fresh != 0)
+		conn_refused(c->ctr, c->host, c->dst, c->dport,
+		    "the secrets' current values did not come in time", 0);
+	else if (c->state == C_HEAD)
 		conn_refused(c->ctr, c->host, c->dst, c->dport,
 		    "no complete request head in time", 0);
 	else if (c->state == C_CONNECTING)
@@ -611,9 +617,36 @@ head_read(int fd, short ev, void *arg)
 		refuse_tls(c, gwpol_str(v), v == GW_NOT_ALLOWED);
 		return;
 	}
-	/* a secret's host: terminated (egsecrets.h), never spliced */
-	switch (mitmc_start(c->cfd, c->src, c->dst, c->dport, name, c->buf,
-	    c->blen)) {
+	/*
+	 * a secret's host: the parent reads the container's configuration
+	 * and files again first, so that a changed value or a removed
+	 * entry holds from this connection on
+	 */
+	event_del(&c->crev);
+	if (egsec_wanted(c->src, name)) {
+		struct jb_egress_fresh	f;
+
+		if (++fresh_id == 0)
+			fresh_id = 1;
+		c->fresh = fresh_id;
+		memset(&f, 0, sizeof(f));
+		(void)strlcpy(f.ctr, c->ctr, sizeof(f.ctr));
+		f.id = c->fresh;
+		if (imsgev_compose(&chld->iev, IMSG_EGRESS_FRESH_ASK, 0, 0,
+		    -1, &f, sizeof(f)) == -1)
+			fatal("compose");
+		return;
+	}
+	conn_tls_go(c);
+}
+
+/* terminated (egsecrets.h) when a secret applies, else spliced */
+static void
+conn_tls_go(struct conn *c)
+{
+	c->fresh = 0;
+	switch (mitmc_start(c->cfd, c->src, c->dst, c->dport, c->host,
+	    c->buf, c->blen)) {
 	case 0:
 		stats.admitted++;
 		/* FALLTHROUGH */
@@ -624,8 +657,19 @@ head_read(int fd, short ev, void *arg)
 	}
 	/* the ClientHello goes on as it came, with whatever followed */
 	c->checked = c->blen;
-	event_del(&c->crev);
 	conn_connect(c);
+}
+
+void
+conn_fresh(uint32_t id)
+{
+	struct conn	*c;
+
+	TAILQ_FOREACH(c, &conns, entry)
+		if (c->fresh == id) {
+			conn_tls_go(c);
+			return;
+		}
 }
 
 static void

@@ -210,3 +210,12 @@ egsec_count(void)
 		n += c->n;
 	return n;
 }
+
+int
+egsec_wanted(uint32_t src, const char *host)
+{
+	struct subst_secret	 s[SUBST_MAX];
+	const char		*names[SUBST_MAX], *ctr;
+
+	return egsec_match(src, host, s, names, SUBST_MAX, &ctr) > 0;
+}
