@@ -138,15 +138,19 @@ JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/pool.c jb-netd/netd_pool.c \
 		   jb-netd/resolver_tcp.c jb-netd/dnswire.c jb-netd/admitted.c \
 		   jb-netd/blocked.c jb-netd/siphash.c
-JBNETD_SRCS	+= jb-netd/refused.c jb-netd/netd_refused.c
+JBNETD_SRCS	+= jb-netd/refused.c jb-netd/netd_refused.c jb-netd/nlset.c
 JBNETD_SRCS	+= jb-netd/netd_store.c jb-netd/netd_deadline.c jb-netd/netd_egress.c
 JBNETD_SRCS	+= jb-netd/privnet.c jb-netd/upstream.c jb-netd/netd_notice.c
 # what jb-netd tells the egress gateway
 JBNETD_SRCS	+= jb-netd/netd_gw.c
+# the explicit proxy's names, asked upstream for jb-egress
+JBNETD_SRCS	+= jb-netd/netd_proxy.c
 # the egress gateway: its parsers, its policy, its connections; it reads
 # egress_allow entries with jb-netd's own parser
 JBEGRESS_SRCS	:= jb-egress/jb-egress.c jb-egress/conn.c jb-egress/gwpolicy.c \
 		   jb-egress/tlshello.c jb-egress/httphead.c jb-netd/policy.c
+# the explicit proxy
+JBEGRESS_SRCS	+= jb-egress/proxy.c jb-egress/proxyhead.c jb-egress/pump.c
 JBEGRESS_SRCS	+= jb-egress/subst.c
 # secrets: the container's CA, the terminated connections
 JBEGRESS_SRCS	+= jb-egress/ca.c jb-egress/mitm.c jb-egress/egsecrets.c \
@@ -202,15 +206,17 @@ FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf \
 UNIT_TESTS	+= t_sftppath
 UNIT_TESTS	+= t_jbmsg t_names t_atomicfile
 FUZZERS		+= fuzz_sftppath fuzz_sftprec
-UNIT_TESTS	+= t_refused
+UNIT_TESTS	+= t_refused t_nlset
 UNIT_TESTS	+= t_incusbound
 UNIT_TESTS	+= t_ctlrun
 UNIT_TESTS	+= t_privnet
 UNIT_TESTS	+= t_egress
+UNIT_TESTS	+= t_proxyhead
 UNIT_TESTS	+= t_vtcurses
 UNIT_TESTS	+= t_diskq
-FUZZERS		+= fuzz_refused
+FUZZERS		+= fuzz_refused fuzz_nlset
 FUZZERS		+= fuzz_tlshello fuzz_httphead
+FUZZERS		+= fuzz_proxyhead
 # secrets: placeholders replaced in request heads
 UNIT_TESTS	+= t_subst t_mitm t_secretfile
 FUZZERS		+= fuzz_subst
@@ -324,11 +330,12 @@ $(O)/libnetd.a: $(call objs,jb-netd/policy.c jb-netd/nftgen.c \
 	rm -f $@
 	ar rcs $@ $^
 # the refused-flows parser, for t_refused and fuzz_refused
-$(O)/libnetd.a: $(call objs,jb-netd/refused.c)
+$(O)/libnetd.a: $(call objs,jb-netd/refused.c jb-netd/nlset.c)
 # the ranges an answer does not open alone, for t_privnet
 $(O)/libnetd.a: $(call objs,jb-netd/privnet.c)
 $(O)/libegress.a: $(call objs,jb-egress/tlshello.c jb-egress/httphead.c \
-    jb-egress/gwpolicy.c jb-egress/subst.c jb-egress/ca.c jb-egress/mitm.c)
+    jb-egress/gwpolicy.c jb-egress/proxyhead.c jb-egress/subst.c jb-egress/ca.c \
+    jb-egress/mitm.c)
 	rm -f $@
 	ar rcs $@ $^
 $(O)/libmountd.a: $(call objs,jb-mountd/gitdescribe.c jb-mountd/image.c \

@@ -45,6 +45,7 @@
 #define JB_ARGV_MAX		4096	/* packed argv: NUL-separated strings */
 #define JB_AGENT_MAX		33	/* an agent's name, NUL included */
 #define JB_ENV_MAX		2048	/* packed "K=V" strings */
+#define JB_SECRETS_STATE_MAX	2048	/* user.jailbee.secrets */
 #define JB_OPTVAL_MAX		256
 #define JB_OPTS_MAX		8	/* = CMD_MAXOPTS */
 #define JB_OUTPUT_MAX		8192	/* bytes of output in one message */
@@ -221,6 +222,8 @@ struct jb_instance {
 	int64_t		net_until;		/* 0: strict or no revert */
 	/* the agent new --agent enabled (user.jailbee.agent) */
 	char		agent[JB_AGENT_MAX];
+	/* user.jailbee.secrets: where its secrets are declared, placeholders */
+	char		secrets[JB_SECRETS_STATE_MAX];
 };
 
 /* everything jb-incus needs to build a container; it builds the JSON */
@@ -238,6 +241,11 @@ struct jb_incus_create {
 	char		net[8];			/* strict | loose */
 	char		env[JB_ENV_MAX];	/* container.env, "K=V" NUL-separated */
 	uint32_t	nenv;
+	/*
+	 * user.jailbee.secrets: the global and host-local config paths and
+	 * "NAME=PLACEHOLDER", one a line ("" none); never a value
+	 */
+	char		secrets[JB_SECRETS_STATE_MAX];
 	/* new --agent, user.jailbee.agent; "" none */
 	char		agent[JB_AGENT_MAX];
 	/* its limits, as in struct jb_limits; "" none */
@@ -327,6 +335,8 @@ struct jb_image_import {
 	char		alias[JB_INSTANCE_MAX];	/* repo's base.alias */
 	char		repo[PATH_MAX];		/* who asked, for the record */
 	uint64_t	size;			/* the fd must have this size */
+	char		pool[64];		/* defaults.storage_pool; "" the
+						   default profile's */
 };
 
 /* one image: a suite image, or one a JailBee container uses */
@@ -1077,10 +1087,23 @@ enum {
 	IMSG_EGRESS_POLICY,	/* N->P, P->E, struct jb_egress_policy */
 	IMSG_EGRESS_ADMIT,	/* N->P, P->E, struct jb_egress_admit */
 	IMSG_EGRESS_REFUSED,	/* E->P, P->N, struct jb_egress_refused */
+	/*
+	 * The explicit proxy's names: jb-egress asks jb-netd (through
+	 * the parent) for the addresses of a name a container's CONNECT
+	 * or absolute-URI request named; jb-netd asks its upstream and
+	 * answers with the addresses the resolver's rule for that
+	 * container lets out, or why none.
+	 */
+	IMSG_EGRESS_RESOLVE,	/* E->P, P->N, struct jb_egress_resolve */
+	IMSG_EGRESS_RESOLVED,	/* N->P, P->E, struct jb_egress_resolved */
 	IMSG_EGRESS_SECRET,	/* P->E, struct jb_egress_secret */
 	IMSG_EGRESS_CA_GET,	/* P->E, struct jb_egress_ca (ctr alone) */
 	IMSG_EGRESS_CA,		/* E->P, struct jb_egress_ca, before DONE */
 	IMSG_EGRESS_SUBST,	/* E->P, struct jb_egress_subst, unasked */
+	IMSG_EGRESS_FRESH_ASK,	/* E->P, struct jb_egress_fresh: read the
+				   container's secrets again now */
+	IMSG_EGRESS_FRESH,	/* P->E, struct jb_egress_fresh: they were
+				   handed over (the SECRET parts came first) */
 };
 
 #define JB_EGRESS_BEGIN		0x1	/* the first part of a snapshot */
@@ -1089,7 +1112,7 @@ enum {
 
 /* a socket the parent bound on the bridge address for jb-egress */
 struct jb_egress_listen {
-	char		kind[16];		/* "transparent" */
+	char		kind[16];		/* "transparent" or "proxy" */
 };
 
 /*
@@ -1113,6 +1136,24 @@ struct jb_egress_admit {
 	uint32_t	ttl;
 	uint32_t	naddr;
 	uint32_t	addr[JB_EGRESS_ADMIT_MAX];	/* host byte order */
+};
+
+/* the proxy's question: host's addresses for container name */
+struct jb_egress_resolve {
+	uint32_t	qid;			/* jb-egress's, echoed */
+	char		name[JB_INSTANCE_MAX];	/* the container */
+	char		ipv4[16];		/* its address, as jb-egress has it */
+	char		host[256];		/* lowercased, no trailing dot */
+};
+
+/* the answer: naddr addresses (host byte order), or none and why */
+struct jb_egress_resolved {
+	uint32_t	qid;
+	int32_t		ok;
+	int32_t		fixable;	/* refused as not on the allowlist */
+	uint32_t	naddr;
+	uint32_t	addr[JB_EGRESS_ADMIT_MAX];
+	char		why[JB_MSG_TEXT_MAX];
 };
 
 /*
@@ -1141,6 +1182,12 @@ struct jb_egress_ca {
 };
 
 /* a secret put in a request, for the journal: never the value */
+/* a terminated connection waiting for its container's secrets anew */
+struct jb_egress_fresh {
+	char		ctr[JB_INSTANCE_MAX];
+	uint32_t	id;			/* the gateway's, echoed */
+};
+
 struct jb_egress_subst {
 	char		ctr[JB_INSTANCE_MAX];
 	char		name[64];
