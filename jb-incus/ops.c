@@ -274,10 +274,11 @@ req_progress(struct op_req *r, const char *fmt, ...)
 	op_send(r, IMSG_PROGRESS, -1, &t, sizeof(t));
 }
 
+static void	req_end(struct op_req *, const struct jb_done *);
+
 void
 req_done(struct op_req *r, int ok, const char *fmt, ...)
 {
-	struct op_req	*o;
 	struct jb_done	 d;
 	va_list		 ap;
 
@@ -290,7 +291,30 @@ req_done(struct op_req *r, int ok, const char *fmt, ...)
 	}
 	if (!ok)
 		log_debug("request %u: %s", r->rid, d.err);
-	op_send(r, IMSG_DONE, -1, &d, sizeof(d));
+	req_end(r, &d);
+}
+
+/*
+ * A name Incus does not have, asked for by a lookup (LIST of one, which
+ * new sends to see that its name is free): the answer, the same words
+ * as a refusal, but no failure of ours, so nothing in the log.
+ */
+static void
+req_absent(struct op_req *r)
+{
+	struct jb_done	 d;
+
+	memset(&d, 0, sizeof(d));
+	(void)snprintf(d.err, sizeof(d.err), "no such container %s", r->name);
+	req_end(r, &d);
+}
+
+static void
+req_end(struct op_req *r, const struct jb_done *d)
+{
+	struct op_req	*o;
+
+	op_send(r, IMSG_DONE, -1, d, sizeof(*d));
 
 	TAILQ_REMOVE(&ops_reqs, r, entry);
 	if (r->call != NULL)
@@ -399,8 +423,10 @@ ours_got(void *arg, struct json_object *inst, const char *etag, int stale,
 		fatal("%s", __func__);
 	if (err != NULL)
 		req_fail(r, err);
-	else if (inst == NULL || (!inst_ours(inst) &&
-	    r->type == IMSG_INCUS_LIST))
+	else if (r->type == IMSG_INCUS_LIST && (inst == NULL ||
+	    !inst_ours(inst)))
+		req_absent(r);
+	else if (inst == NULL)
 		req_done(r, 0, "no such container %s", r->name);
 	else if (!inst_ours(inst))
 		req_done(r, 0, "%s is not a JailBee container", r->name);

@@ -42,7 +42,13 @@
 #include "termsafe.h"
 
 #define SESS_BUFSZ	16384
-#define SESS_INBUF	(256 * 1024)	/* input taken from libssh */
+/*
+ * Input taken from libssh: room for all it may hold for a client that
+ * keeps to its window (libssh 0.10 opens it to 1280000 bytes, and again
+ * while it holds up to half that), so that what it holds is always
+ * taken whole (input_pull()).
+ */
+#define SESS_INBUF	(2 * 1024 * 1024)
 #define SESS_DRAIN_MS	5000	/* output may trail the end this long */
 #define SESS_CLOSE_MS	3000	/* the peer has this long to close */
 
@@ -54,6 +60,7 @@ static const char	console_banner[] = "JailBee console: the suite's "
 static unsigned char	sess_inbuf[SESS_INBUF];
 
 static void	console_drain(struct sess *);
+static void	streams_close(struct sess *);
 static void	console_prompt(struct sess *);
 
 static int64_t
@@ -424,17 +431,17 @@ window_change(ssh_session s, ssh_channel ch, int cols, int rows, int pxw,
 static int	stream_cb(socket_t, int, void *);
 
 /*
- * Room after the held input, which moves to the front when little is
- * left; never while the console reads it in place.
+ * Room after the held input, which moves to the front when less than
+ * want is left (or little); never while the console reads it in place.
  */
 static size_t
-in_room(struct sess *st)
+in_room(struct sess *st, size_t want)
 {
 	size_t	tail;
 
 	tail = sess_inbuf + sizeof(sess_inbuf) - (st->in + st->nin);
-	if (tail < sizeof(sess_inbuf) / 4 && st->in != sess_inbuf &&
-	    !st->con.draining) {
+	if ((tail < want || tail < sizeof(sess_inbuf) / 4) &&
+	    st->in != sess_inbuf && !st->con.draining) {
 		memmove(sess_inbuf, st->in, st->nin);
 		st->in = sess_inbuf;
 		tail = sizeof(sess_inbuf) - st->nin;
@@ -456,17 +463,36 @@ in_consume(struct sess *st, size_t n)
  * it is what reopens the client's window.  libssh may read packets here
  * and call chan_data(), which then leaves their bytes to libssh too, so
  * that they stay behind the ones taken.
+ *
+ * Every read from libssh opens the client's window to its full size
+ * again, however much libssh still holds: a part taken while the rest
+ * stays would let the client send a window more each time, and libssh
+ * would hold without bound whatever the stream is slower to take.  So
+ * what libssh holds is taken only whole, once in[] has room for all of
+ * it; until then the window stays as it is.  Only if it holds more than
+ * in[] can ever take (a client that sent past its window) is a part
+ * taken, into an empty in[], so that the stream still goes on.
  */
 void
 input_pull(struct sess *st)
 {
 	size_t	room;
-	int	n;
+	int	held, n;
 
 	if (st->in_pulling)
 		return;
 	st->in_pulling = 1;
-	while (st->in_lib && (room = in_room(st)) > 0) {
+	while (st->in_lib) {
+		/* reads packets only when it holds nothing */
+		if ((held = ssh_channel_poll(st->ch, 0)) <= 0) {
+			st->in_lib = 0;
+			break;
+		}
+		room = in_room(st, held);
+		if (room < (size_t)held && st->nin > 0)
+			break;
+		if (room == 0)
+			break;
 		n = ssh_channel_read_nonblocking(st->ch, st->in + st->nin,
 		    room, 0);
 		if (n <= 0) {
@@ -491,16 +517,14 @@ input_drop(struct sess *st)
 	} while (st->nin > 0);
 }
 
-/* the stream is watched for room only while input waits for it */
+/*
+ * The stream is watched for room only while input waits for it: asked
+ * for here, done by streams_sync() once the round of callbacks is over.
+ */
 static void
 stream_watch(struct sess *st, int out)
 {
-	if (st->fd_io == -1 || st->watch_out == out)
-		return;
-	ssh_event_remove_fd(st->ev, st->fd_io);
-	ssh_event_add_fd(st->ev, st->fd_io, out ? POLLIN | POLLOUT : POLLIN,
-	    stream_cb, st);
-	st->watch_out = out;
+	st->want_out = out;
 }
 
 /*
@@ -580,7 +604,7 @@ chan_data(ssh_session s, ssh_channel ch, void *data, uint32_t len,
 		 * before the one typed ahead of it.
 		 */
 		while (off < len) {
-			if ((room = in_room(st)) == 0)
+			if ((room = in_room(st, len - off)) == 0)
 				break;
 			if (room > len - off)
 				room = len - off;
@@ -713,6 +737,10 @@ stream_cb(socket_t fd, int revents, void *ud)
 	char		 buf[SESS_BUFSZ];
 	ssize_t		 n;
 
+	/* read to its end already: it goes after this round */
+	if ((fd == st->fd_io && st->io_ended) ||
+	    (fd == st->fd_err && st->err_ended))
+		return 0;
 	if (fd == st->fd_io && (revents & POLLOUT)) {
 		/* room for input */
 		input_push(st);
@@ -726,15 +754,43 @@ stream_cb(socket_t fd, int revents, void *ud)
 	}
 	if (n == -1 && (errno == EINTR || errno == EAGAIN))
 		return 0;
-	ssh_event_remove_fd(st->ev, fd);
-	close(fd);
-	if (fd == st->fd_io) {
-		st->fd_io = -1;
-		st->watch_out = 0;
-		input_drop(st);
-	} else
-		st->fd_err = -1;
+	if (fd == st->fd_io)
+		st->io_ended = 1;
+	else
+		st->err_ended = 1;
 	return 0;
+}
+
+/* a stream read to its end goes; between the event loop's rounds only */
+static void
+stream_close(struct sess *st, int *fd)
+{
+	ssh_event_remove_fd(st->ev, *fd);
+	close(*fd);
+	if (fd == &st->fd_io) {
+		st->io_ended = st->watch_out = st->want_out = 0;
+		*fd = -1;
+		input_drop(st);
+	} else {
+		st->err_ended = 0;
+		*fd = -1;
+	}
+}
+
+/* what callbacks asked of the event loop's fds, between its rounds */
+static void
+streams_sync(struct sess *st)
+{
+	if (st->fd_err != -1 && st->err_ended)
+		stream_close(st, &st->fd_err);
+	if (st->fd_io != -1 && st->io_ended)
+		stream_close(st, &st->fd_io);
+	if (st->fd_io != -1 && st->watch_out != st->want_out) {
+		ssh_event_remove_fd(st->ev, st->fd_io);
+		ssh_event_add_fd(st->ev, st->fd_io, st->want_out ?
+		    POLLIN | POLLOUT : POLLIN, stream_cb, st);
+		st->watch_out = st->want_out;
+	}
 }
 
 static void
@@ -781,10 +837,12 @@ parent_msg(struct sess *st, struct imsg *imsg)
 		ssh_event_add_fd(st->ev, fd, POLLIN, stream_cb, st);
 		if (f.which == 2) {
 			st->fd_err = fd;
+			st->err_ended = 0;
 			return;
 		}
 		st->fd_io = fd;
-		st->watch_out = st->in_dead = st->in_shut = 0;
+		st->watch_out = st->want_out = st->io_ended = 0;
+		st->in_dead = st->in_shut = 0;
 		/* what was held goes to the stream that just came */
 		input_push(st);
 		return;
@@ -890,18 +948,7 @@ finished(struct sess *st)
 	    now_ms() > st->drain_until;
 	if (drained && st->con.on) {
 		/* a console line done: its streams go, the prompt comes back */
-		if (st->fd_io != -1) {
-			ssh_event_remove_fd(st->ev, st->fd_io);
-			close(st->fd_io);
-			st->fd_io = -1;
-			st->watch_out = 0;
-			input_drop(st);
-		}
-		if (st->fd_err != -1) {
-			ssh_event_remove_fd(st->ev, st->fd_err);
-			close(st->fd_err);
-			st->fd_err = -1;
-		}
+		streams_close(st);
 		st->con.busy = 0;
 		st->got_end = st->got_exit = st->failed = 0;
 		console_prompt(st);
@@ -1024,6 +1071,7 @@ session_pump(struct sess *st, int ms)
 		st->peer_closed = 1;
 		return -1;
 	}
+	streams_sync(st);
 	return st->parent_gone || st->peer_closed ? -1 : 0;
 }
 
@@ -1031,18 +1079,10 @@ session_pump(struct sess *st, int ms)
 static void
 streams_close(struct sess *st)
 {
-	if (st->fd_io != -1) {
-		ssh_event_remove_fd(st->ev, st->fd_io);
-		close(st->fd_io);
-		st->fd_io = -1;
-		st->watch_out = 0;
-		input_drop(st);
-	}
-	if (st->fd_err != -1) {
-		ssh_event_remove_fd(st->ev, st->fd_err);
-		close(st->fd_err);
-		st->fd_err = -1;
-	}
+	if (st->fd_io != -1)
+		stream_close(st, &st->fd_io);
+	if (st->fd_err != -1)
+		stream_close(st, &st->fd_err);
 }
 
 int
@@ -1178,6 +1218,7 @@ session_run(ssh_bind b, int fd, int chan, const struct jb_sshd_session *peer)
 	while (!finished(&st)) {
 		if (ssh_event_dopoll(st.ev, 200) == SSH_ERROR)
 			break;
+		streams_sync(&st);
 		if (ssh_get_status(st.s) & (SSH_CLOSED | SSH_CLOSED_ERROR))
 			break;
 	}

@@ -74,7 +74,17 @@ struct sess {
 	int				 in_pushing;	/* input_push() runs */
 	int				 in_dead;	/* nobody reads it */
 	int				 in_shut;	/* its end was sent */
+	/*
+	 * The event loop's set of fds changes only between its rounds
+	 * (streams_sync()): libssh's poll loop goes on with the slot it is
+	 * in after a callback returns, so an fd removed or added again
+	 * from inside any callback would leave another fd's slot with the
+	 * wrong events, or none.  Callbacks say what they want here.
+	 */
 	int				 watch_out;	/* room is waited for */
+	int				 want_out;	/* ... is to be */
+	int				 io_ended;	/* read to its end: */
+	int				 err_ended;	/* goes after the round */
 	unsigned char			*in;	/* in sess_inbuf */
 	/* a shell request: the dashboard, or the console (console asked) */
 	int				 want_console;

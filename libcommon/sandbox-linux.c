@@ -145,6 +145,8 @@ static int	sb_add_ports(int, const uint16_t *, size_t, uint64_t,
 static size_t	sb_seccomp(const struct sandbox *, char *, size_t);
 static void	sb_allow(scmp_filter_ctx, const struct sandbox *, int,
 		    uint64_t *, size_t *);
+static void	sb_allow_list(scmp_filter_ctx, const struct sandbox *,
+		    const int *, size_t, uint64_t *, size_t *);
 static int	sb_seen(const uint64_t *, int);
 static void	sb_debug_init(const struct sandbox *);
 static const char *sb_family(int, char *, size_t);
@@ -496,13 +498,9 @@ sb_seccomp(const struct sandbox *sb, char *desc, size_t len)
 
 	for (i = 0; i < sandbox_nbase_syscalls; i++)
 		sb_allow(ctx, sb, sandbox_base_syscalls[i], seen, &ncalls);
-	for (i = 0; i < sb->nsyscalls; i++) {
-		/* an unconditional socket(2) would void the family filter */
-		if (sb->syscalls[i] == SCMP_SYS(socket))
-			fatalx("%s: seccomp: list socket families, not socket",
-			    sb->name);
-		sb_allow(ctx, sb, sb->syscalls[i], seen, &ncalls);
-	}
+	sb_allow_list(ctx, sb, sb->syscalls, sb->nsyscalls, seen, &ncalls);
+	sb_allow_list(ctx, sb, sb->shared_syscalls, sb->nshared_syscalls, seen,
+	    &ncalls);
 	nsan = sb_san_seccomp(ctx, sb, seen);
 	/*
 	 * With no syslog daemon listening, syslog(3) connects to /dev/log
@@ -597,6 +595,22 @@ sb_allow(scmp_filter_ctx ctx, const struct sandbox *sb, int nr,
 	if (nr < SB_SEEN)
 		seen[nr / 64] |= 1ULL << (nr % 64);
 	(*ncalls)++;
+}
+
+/* a list of the process's calls; never socket itself */
+static void
+sb_allow_list(scmp_filter_ctx ctx, const struct sandbox *sb, const int *nrs,
+    size_t n, uint64_t *seen, size_t *ncalls)
+{
+	size_t	i;
+
+	for (i = 0; nrs != NULL && i < n; i++) {
+		/* an unconditional socket(2) would void the family filter */
+		if (nrs[i] == SCMP_SYS(socket))
+			fatalx("%s: seccomp: list socket families, not socket",
+			    sb->name);
+		sb_allow(ctx, sb, nrs[i], seen, ncalls);
+	}
 }
 
 static int

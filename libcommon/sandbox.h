@@ -66,6 +66,9 @@ struct sandbox {
 	 */
 	const int		*syscalls;
 	size_t			 nsyscalls;
+	/* and a list shared with another process's filter */
+	const int		*shared_syscalls;
+	size_t			 nshared_syscalls;
 	/*
 	 * socket(2) for these domains only (AF_UNIX, AF_INET...); NULL: no
 	 * socket(2).  The other common domains (unix, inet, inet6, netlink,

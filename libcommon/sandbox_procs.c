@@ -201,6 +201,23 @@ sandbox_jb_netd(const char *state_dir)
 }
 
 /*
+ * Running git, for jb-mountd and jb-gitd alike: what git and its runner
+ * call to start it, read the checkout and end it (fork, exec, wait, kill
+ * on timeout).
+ */
+static const int git_run_calls[] = {
+	SCMP_SYS(openat), SCMP_SYS(readlink), SCMP_SYS(getdents64),
+	SCMP_SYS(getcwd), SCMP_SYS(chdir), SCMP_SYS(access),
+	SCMP_SYS(faccessat), SCMP_SYS(faccessat2),
+	SCMP_SYS(clone), SCMP_SYS(clone3), SCMP_SYS(vfork),
+	SCMP_SYS(execve), SCMP_SYS(wait4), SCMP_SYS(kill),
+	SCMP_SYS(setpgid), SCMP_SYS(prctl), SCMP_SYS(getppid),
+	SCMP_SYS(close_range), SCMP_SYS(set_robust_list),
+	SCMP_SYS(set_tid_address), SCMP_SYS(rseq),
+	SCMP_SYS(arch_prctl), SCMP_SYS(umask), SCMP_SYS(sysinfo),
+};
+
+/*
  * jb-mountd: reads what the owner can read and runs git to describe a
  * checkout.  It writes one directory only, its own under the state
  * directory (mount deadlines): renameat for an atomic replace,
@@ -213,16 +230,6 @@ void
 sandbox_jb_mountd(const char *statedir)
 {
 	static const int	 calls[] = {
-		SCMP_SYS(openat), SCMP_SYS(readlink), SCMP_SYS(getdents64),
-		SCMP_SYS(getcwd), SCMP_SYS(chdir), SCMP_SYS(access),
-		SCMP_SYS(faccessat), SCMP_SYS(faccessat2),
-		/* running git: fork, exec, wait, kill on timeout */
-		SCMP_SYS(clone), SCMP_SYS(clone3), SCMP_SYS(vfork),
-		SCMP_SYS(execve), SCMP_SYS(wait4), SCMP_SYS(kill),
-		SCMP_SYS(setpgid), SCMP_SYS(prctl), SCMP_SYS(getppid),
-		SCMP_SYS(close_range), SCMP_SYS(set_robust_list),
-		SCMP_SYS(set_tid_address), SCMP_SYS(rseq),
-		SCMP_SYS(arch_prctl), SCMP_SYS(umask), SCMP_SYS(sysinfo),
 		/* mounts: sources and deadlines */
 		SCMP_SYS(openat2), SCMP_SYS(renameat), SCMP_SYS(renameat2),
 		SCMP_SYS(fsync),
@@ -245,6 +252,8 @@ sandbox_jb_mountd(const char *statedir)
 	sb.exec_paths = prog;
 	sb.syscalls = calls;
 	sb.nsyscalls = NELEM(calls);
+	sb.shared_syscalls = git_run_calls;
+	sb.nshared_syscalls = NELEM(git_run_calls);
 	sb.ioctls = ioctls;
 	sb.nioctls = NELEM(ioctls);
 	sb.signal_others = 0;
@@ -254,22 +263,15 @@ sandbox_jb_mountd(const char *statedir)
 /*
  * jb-gitd runs host git, which runs git-remote-jailbee, index-pack and
  * rev-list: the calls a git fetch makes (files, processes, threads, a
- * pipe and a memory file), and no socket at all: its one stream to the
- * container comes down already connected.  Its own Landlock is its
- * workers': each locks itself to one checkout's .git before git runs.
+ * pipe and a memory file) beyond what running git takes, and no socket
+ * at all: its one stream to the container comes down already connected.
+ * Its own Landlock is its workers': each locks itself to one checkout's
+ * .git before git runs.
  */
 static const int gitd_calls[] = {
-	SCMP_SYS(openat), SCMP_SYS(openat2), SCMP_SYS(readlink),
-	SCMP_SYS(readlinkat), SCMP_SYS(getdents64), SCMP_SYS(getcwd),
-	SCMP_SYS(chdir), SCMP_SYS(fchdir), SCMP_SYS(access),
-	SCMP_SYS(faccessat), SCMP_SYS(faccessat2),
-	SCMP_SYS(clone), SCMP_SYS(clone3), SCMP_SYS(vfork),
-	SCMP_SYS(execve), SCMP_SYS(wait4), SCMP_SYS(waitid), SCMP_SYS(kill),
-	SCMP_SYS(tgkill), SCMP_SYS(setpgid), SCMP_SYS(getpgid),
-	SCMP_SYS(getpgrp), SCMP_SYS(prctl), SCMP_SYS(getppid),
-	SCMP_SYS(close_range), SCMP_SYS(set_robust_list),
-	SCMP_SYS(set_tid_address), SCMP_SYS(rseq), SCMP_SYS(arch_prctl),
-	SCMP_SYS(umask), SCMP_SYS(sysinfo), SCMP_SYS(sched_getaffinity),
+	SCMP_SYS(openat2), SCMP_SYS(readlinkat), SCMP_SYS(fchdir),
+	SCMP_SYS(waitid), SCMP_SYS(tgkill), SCMP_SYS(getpgid),
+	SCMP_SYS(getpgrp), SCMP_SYS(sched_getaffinity),
 	SCMP_SYS(sched_yield), SCMP_SYS(getrusage), SCMP_SYS(times),
 	SCMP_SYS(getresuid), SCMP_SYS(getresgid), SCMP_SYS(getgroups),
 	SCMP_SYS(renameat), SCMP_SYS(renameat2), SCMP_SYS(rename),
@@ -303,6 +305,8 @@ sandbox_jb_gitd(void)
 	sb.landlock_per_fork = 1;
 	sb.syscalls = gitd_calls;
 	sb.nsyscalls = NELEM(gitd_calls);
+	sb.shared_syscalls = git_run_calls;
+	sb.nshared_syscalls = NELEM(git_run_calls);
 	sb.ioctls = ioctls;
 	sb.nioctls = NELEM(ioctls);
 	apply(&sb);
@@ -355,19 +359,22 @@ sandbox_jb_gitd_worker(const char *top, const char *gitdir,
  * channel to the parent (AF_UNIX only); clone/clone3, set_robust_list and
  * wait4 for the fork per connection and its reaping; get/setsockopt,
  * getpeername, getsockname and shutdown for libssh's socket handling;
- * alarm and setitimer for the login grace timer.
+ * alarm and setitimer for the login grace timer.  A session's filter
+ * too, under the spawner's (sandbox_jb_sshd_spawner), which names them
+ * all as well.
  */
+static const int sshd_calls[] = {
+	SCMP_SYS(accept4), SCMP_SYS(socketpair), SCMP_SYS(clone),
+	SCMP_SYS(clone3), SCMP_SYS(set_robust_list), SCMP_SYS(wait4),
+	SCMP_SYS(getsockopt), SCMP_SYS(setsockopt),
+	SCMP_SYS(getpeername), SCMP_SYS(getsockname),
+	SCMP_SYS(shutdown), SCMP_SYS(alarm), SCMP_SYS(setitimer),
+	SCMP_SYS(openat),
+};
+
 void
 sandbox_jb_sshd(void)
 {
-	static const int	 calls[] = {
-		SCMP_SYS(accept4), SCMP_SYS(socketpair), SCMP_SYS(clone),
-		SCMP_SYS(clone3), SCMP_SYS(set_robust_list), SCMP_SYS(wait4),
-		SCMP_SYS(getsockopt), SCMP_SYS(setsockopt),
-		SCMP_SYS(getpeername), SCMP_SYS(getsockname),
-		SCMP_SYS(shutdown), SCMP_SYS(alarm), SCMP_SYS(setitimer),
-		SCMP_SYS(openat),
-	};
 	static const int	 unix_only[] = { AF_UNIX };
 	static const unsigned long ioctls[] = { FIONREAD };
 	static const char	*none[] = { NULL };
@@ -376,8 +383,8 @@ sandbox_jb_sshd(void)
 	memset(&sb, 0, sizeof(sb));
 	sb.name = "jb-sshd";
 	sb.ro_paths = none;
-	sb.syscalls = calls;
-	sb.nsyscalls = NELEM(calls);
+	sb.syscalls = sshd_calls;
+	sb.nsyscalls = NELEM(sshd_calls);
 	sb.ioctls = ioctls;
 	sb.nioctls = NELEM(ioctls);
 	sb.socket_families = unix_only;
@@ -389,13 +396,14 @@ sandbox_jb_sshd(void)
  * jb-sshd's spawner (jb-sshd -P): root outside the chroot with only the
  * capabilities a session drops (spawner.c).  It may run one program,
  * jb-sshd, and read the libraries that program maps; no other file.
- * Its filter stays on every session it execs, under the session's own
- * (sandbox_jb_sshd), so it also names what a session calls before that
- * one is in place: the dynamic loader's start (arch_prctl,
- * set_tid_address, rseq, access), libcap-ng's fstatfs, priv_drop's
- * chroot, chdir, setgroups, set*id, capget/capset and prctl, and the
- * landlock and seccomp calls of the session's own lock-down.  Beyond those, clone,
- * wait4 and socketpair for the spawning, execve for the session's
+ * Its filter stays on every session it execs, under the session's own,
+ * so it names all a session calls under that one (sshd_calls, among
+ * them clone, wait4 and socketpair, which the spawning needs too) and
+ * what a session calls before that one is in place: the dynamic
+ * loader's start (arch_prctl, set_tid_address, rseq, access),
+ * libcap-ng's fstatfs, priv_drop's chroot, chdir, setgroups, set*id,
+ * capget/capset and prctl, and the landlock and seccomp calls of the
+ * session's own lock-down.  Beyond those, execve for the session's
  * program; socket for unix only (a session's syslog, non-debug).
  */
 void
@@ -403,14 +411,13 @@ sandbox_jb_sshd_spawner(void)
 {
 	static const int	 calls[] = {
 		/* the spawner's own (kill: a session dropped early) */
-		SCMP_SYS(clone), SCMP_SYS(clone3), SCMP_SYS(wait4), SCMP_SYS(kill),
-		SCMP_SYS(socketpair), SCMP_SYS(execve), SCMP_SYS(prctl),
+		SCMP_SYS(kill), SCMP_SYS(execve), SCMP_SYS(prctl),
 		SCMP_SYS(getppid), SCMP_SYS(close_range),
 		/* the session's, before its own filter (see above) */
-		SCMP_SYS(openat), SCMP_SYS(access), SCMP_SYS(faccessat),
+		SCMP_SYS(access), SCMP_SYS(faccessat),
 		SCMP_SYS(faccessat2), SCMP_SYS(readlink),
 		SCMP_SYS(arch_prctl), SCMP_SYS(set_tid_address),
-		SCMP_SYS(set_robust_list), SCMP_SYS(rseq),
+		SCMP_SYS(rseq),
 		SCMP_SYS(chroot), SCMP_SYS(chdir), SCMP_SYS(setgroups),
 		SCMP_SYS(setuid), SCMP_SYS(setgid), SCMP_SYS(setresuid),
 		SCMP_SYS(setresgid), SCMP_SYS(setreuid), SCMP_SYS(setregid),
@@ -421,10 +428,6 @@ sandbox_jb_sshd_spawner(void)
 		/* and the session's own lock-down (sandbox_apply) */
 		SCMP_SYS(landlock_create_ruleset), SCMP_SYS(landlock_add_rule),
 		SCMP_SYS(landlock_restrict_self), SCMP_SYS(seccomp),
-		/* the session's, under its own filter too (sandbox_jb_sshd) */
-		SCMP_SYS(accept4), SCMP_SYS(getsockopt), SCMP_SYS(setsockopt),
-		SCMP_SYS(getpeername), SCMP_SYS(getsockname),
-		SCMP_SYS(shutdown), SCMP_SYS(alarm), SCMP_SYS(setitimer),
 	};
 	static const int	 unix_only[] = { AF_UNIX };
 	static const unsigned long ioctls[] = { FIONREAD, TCGETS };
@@ -441,6 +444,9 @@ sandbox_jb_sshd_spawner(void)
 	sb.exec_paths = prog;
 	sb.syscalls = calls;
 	sb.nsyscalls = NELEM(calls);
+	/* a session, under its own filter */
+	sb.shared_syscalls = sshd_calls;
+	sb.nshared_syscalls = NELEM(sshd_calls);
 	sb.ioctls = ioctls;
 	sb.nioctls = NELEM(ioctls);
 	sb.socket_families = unix_only;

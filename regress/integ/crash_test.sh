@@ -30,39 +30,20 @@
 
 BR_NET=10.213.0.0/24
 
-crash_conf() {
-	JB_CONF_EXTRA="$NH_RESOLVER
-remote:
-  ssh:
-    authorized_keys: $(pwd)/home/.config/jailbee/authorized_keys"
-	export JB_CONF_EXTRA
-}
-
 # the tools again: jbo and the like name the socket, new at each start
 crash_tools() {
 	jb_tools
-	cat > bin/ojbctl <<EOS
-#!/bin/sh
-exec setpriv --reuid=$JB_OWNER --regid=$JB_OWNER --init-groups \\
-    env HOME="$(pwd)/home" "$(pwd)/bin/jbctl" -s "$(jb_sock)" "\$@"
-EOS
-	cat > bin/jssh <<'EOS'
-#!/bin/sh
-exec ssh -F /dev/null -p 8022 -o StrictHostKeyChecking=no \
-    -o UserKnownHostsFile=/dev/null -o BatchMode=yes \
-    -o IdentitiesOnly=yes -o IdentityAgent=none -o LogLevel=ERROR \
-    -o ConnectTimeout=10 "$@"
-EOS
+	jb_ssh_tools
 	# ctr_http C HOST PORT: GET / from container C (busybox nc)
 	cat > bin/ctr_http <<'EOS'
 #!/bin/sh
 exec in_ctr "$1" sh -c "e=\$(mktemp); printf 'GET / HTTP/1.0\r\n\r\n' | nc -v -w 5 $2 $3 2>\$e; rc=\$?; grep -v ' succeeded!\$' \$e >&2; rm -f \$e; exit \$rc"
 EOS
-	chmod 0755 bin/ojbctl bin/jssh bin/ctr_http
+	chmod 0755 bin/ctr_http
 }
 
 crash_start() {
-	crash_conf
+	jb_ssh_conf "$NH_RESOLVER"
 	jb_start
 	crash_tools
 }
@@ -76,12 +57,7 @@ crash_fixture() {
 	jb_image
 	jb_repo
 	nh_up "$BR_NET"
-	mkdir -p home
-	chown "$JB_OWNER" home
-	chmod 0700 home
-	ssh-keygen -q -t ed25519 -N '' -C crash -f key1
-	chmod 0644 key1.pub
-	atf_check -o match:"^added SHA256:" ojbctl remote ssh key add key1.pub
+	jb_ssh_key
 	w=$(pwd)
 	mkdir -p "$w/creds"
 	echo secret > "$w/creds/file"

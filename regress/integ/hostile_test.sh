@@ -22,38 +22,6 @@
 . "$(atf_get_srcdir)/lib.sh"
 . "$(atf_get_srcdir)/nethosts.sh"
 
-# the front door on 127.0.0.1:8022 with key1 authorized (as ssh_test.sh)
-ssh_up() {
-	JB_CONF_EXTRA="remote:
-  ssh:
-    authorized_keys: $(pwd)/home/.config/jailbee/authorized_keys
-${1:-}"
-	export JB_CONF_EXTRA
-	jb_start
-	jb_bin
-	cat > bin/ojbctl <<EOS
-#!/bin/sh
-exec setpriv --reuid=$JB_OWNER --regid=$JB_OWNER --init-groups \\
-    env HOME="$(pwd)/home" "$(pwd)/bin/jbctl" -s "$(jb_sock)" "\$@"
-EOS
-	cat > bin/jssh <<'EOS'
-#!/bin/sh
-exec ssh -F /dev/null -p 8022 -o StrictHostKeyChecking=no \
-    -o UserKnownHostsFile=/dev/null -o BatchMode=yes \
-    -o IdentitiesOnly=yes -o IdentityAgent=none -o LogLevel=ERROR \
-    -o ConnectTimeout=10 "$@"
-EOS
-	chmod 0755 bin/ojbctl bin/jssh
-	PATH=$(pwd)/bin:$PATH
-	export PATH
-	mkdir -p home
-	chown "$JB_OWNER" home
-	chmod 0700 home
-	ssh-keygen -q -t ed25519 -N '' -C "key one" -f key1
-	chmod 0644 key1.pub
-	atf_check -o match:"^added SHA256:" ojbctl remote ssh key add key1.pub
-}
-
 # soft and hard value of /proc/$1/limits's line $2 ("Max data size")
 limit_of() {
 	awk -v n="$2" 'index($0, n " ") == 1 {
@@ -82,7 +50,7 @@ daemons_bounded_head() {
 	atf_set timeout 120
 }
 daemons_bounded_body() {
-	ssh_up
+	jb_ssh_up
 	# a console session that stays while its input is open
 	sleep 30 | jssh -i key1 -tt jailbee@127.0.0.1 > console.out 2>&1 &
 	echo $! > console.pid
@@ -255,7 +223,7 @@ workload_contained_head() {
 	atf_set timeout 300
 }
 workload_contained_body() {
-	ssh_up "$NH_RESOLVER"
+	jb_ssh_up "$NH_RESOLVER"
 	jb_tools
 	jb_image
 	jb_repo

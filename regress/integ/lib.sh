@@ -245,6 +245,69 @@ jb_routed() {
 	atf_fail "$1 has no default route from DHCP"
 }
 
+# The front door (jb-sshd on 127.0.0.1:8022) with the real OpenSSH clients.
+#
+# jb_ssh_conf [MORE]: remote.ssh for jailbeed.yaml (in JB_CONF_EXTRA),
+# with the test home's authorized_keys; MORE follows it: keys under ssh:
+# 4 spaces in, or more of the configuration at the top level
+jb_ssh_conf() {
+	JB_CONF_EXTRA="remote:
+  ssh:
+    authorized_keys: $(pwd)/home/.config/jailbee/authorized_keys
+${1:-}"
+	export JB_CONF_EXTRA
+}
+
+# helpers atf_check can run: ojbctl (jbctl as the owner with the test
+# home, on the socket of the suite running now: made again after each
+# start), jssh, jsftp and jscp (OpenSSH's ssh, sftp and scp with nothing
+# from any user's configuration; jsftp and jscp log in with key1)
+jb_ssh_tools() {
+	jb_bin
+	cat > bin/ojbctl <<EOS
+#!/bin/sh
+exec setpriv --reuid=$JB_OWNER --regid=$JB_OWNER --init-groups \\
+    env HOME="$(pwd)/home" "$(pwd)/bin/jbctl" -s "$(jb_sock)" "\$@"
+EOS
+	for _t in ssh sftp scp; do
+		case $_t in
+		ssh) _port="-p 8022" _key= ;;
+		*) _port="-P 8022" _key="-i key1" ;;
+		esac
+		cat > bin/j$_t <<EOS
+#!/bin/sh
+exec $_t -F /dev/null $_port -o StrictHostKeyChecking=no \\
+    -o UserKnownHostsFile=/dev/null -o BatchMode=yes \\
+    -o IdentitiesOnly=yes -o IdentityAgent=none -o LogLevel=ERROR \\
+    -o ConnectTimeout=10 $_key "\$@"
+EOS
+	done
+	chmod 0755 bin/ojbctl bin/jssh bin/jsftp bin/jscp
+	PATH=$(pwd)/bin:$PATH
+	export PATH
+}
+
+# the owner's test home (where jbctl remote ssh key writes) and key1
+# ("key one"), authorized there by ojbctl; once a test: the key and its
+# authorization outlive a restart of the suite
+jb_ssh_key() {
+	[ -f key1 ] && return 0
+	mkdir -p home
+	chown "$JB_OWNER" home
+	chmod 0700 home
+	ssh-keygen -q -t ed25519 -N '' -C "key one" -f key1
+	chmod 0644 key1.pub
+	atf_check -o match:"^added SHA256:" ojbctl remote ssh key add key1.pub
+}
+
+# the suite with remote.ssh (MORE as jb_ssh_conf), the SSH tools, key1
+jb_ssh_up() {
+	jb_ssh_conf "${1:-}"
+	jb_start
+	jb_ssh_tools
+	jb_ssh_key
+}
+
 # jb_audit_has COND [jq options]: a line of the audit journal
 # (state/audit/audit.jsonl) satisfies the jq condition COND, e.g.
 # jb_audit_has '.action == $a and .decision == "accept"' --arg a mount

@@ -8,51 +8,10 @@
 
 . "$(atf_get_srcdir)/lib.sh"
 
-# jailbeed with remote.ssh on 8022 and key1 authorized; $1: more keys
-sftp_start() {
-	JB_CONF_EXTRA="remote:
-  ssh:
-    authorized_keys: $(pwd)/home/.config/jailbee/authorized_keys
-${1:-}"
-	export JB_CONF_EXTRA
-	jb_start
-	jb_bin
-	cat > bin/ojbctl <<EOS
-#!/bin/sh
-exec setpriv --reuid=$JB_OWNER --regid=$JB_OWNER --init-groups \\
-    env HOME="$(pwd)/home" "$(pwd)/bin/jbctl" -s "$(jb_sock)" "\$@"
-EOS
-	# jsftp [-b BATCH] ...: OpenSSH's sftp, nothing from any user's config
-	cat > bin/jsftp <<'EOS'
-#!/bin/sh
-exec sftp -F /dev/null -P 8022 -o StrictHostKeyChecking=no \
-    -o UserKnownHostsFile=/dev/null -o BatchMode=yes \
-    -o IdentitiesOnly=yes -o IdentityAgent=none -o LogLevel=ERROR \
-    -o ConnectTimeout=10 -i key1 "$@"
-EOS
-	cat > bin/jscp <<'EOS'
-#!/bin/sh
-exec scp -F /dev/null -P 8022 -o StrictHostKeyChecking=no \
-    -o UserKnownHostsFile=/dev/null -o BatchMode=yes \
-    -o IdentitiesOnly=yes -o IdentityAgent=none -o LogLevel=ERROR \
-    -o ConnectTimeout=10 -i key1 "$@"
-EOS
-	chmod 0755 bin/ojbctl bin/jsftp bin/jscp
-	PATH=$(pwd)/bin:$PATH
-	export PATH
-	[ -f key1 ] && return 0
-	mkdir -p home
-	chown "$JB_OWNER" home
-	chmod 0700 home
-	ssh-keygen -q -t ed25519 -N '' -C "key one" -f key1
-	chmod 0644 key1.pub
-	atf_check -o match:"^added SHA256:" ojbctl remote ssh key add key1.pub
-}
-
 # the suite with SFTP on, the test repo, and its running container
 # $p-box; sets p (the prefix) and c (that container)
 box_up() {
-	sftp_start
+	jb_ssh_up
 	jb_tools
 	jb_image
 	jb_repo
@@ -223,7 +182,7 @@ files_off_head() {
 	atf_set require.user root
 }
 files_off_body() {
-	sftp_start "    files: false"
+	jb_ssh_up "    files: false"
 	printf 'ls /\n' | batch && atf_fail "sftp was not refused"
 	atf_check -o match:"subsystem request failed" cat batch.err
 	jb_audit_has '.route == "subsystem sftp" and .decision == "refuse" and
@@ -231,13 +190,13 @@ files_off_body() {
 	    atf_fail "no journal line refusing sftp for remote.ssh.files"
 	jb_cleanup
 	rm -rf state
-	sftp_start "    commands:
+	jb_ssh_up "    commands:
       mode: allowlist
       allow: [version]"
 	printf 'ls /\n' | batch && atf_fail "sftp was not refused (allowlist)"
 	jb_cleanup
 	rm -rf state
-	sftp_start "    files: true
+	jb_ssh_up "    files: true
     commands:
       mode: allowlist
       allow: [version]"

@@ -7,52 +7,29 @@
 
 . "$(atf_get_srcdir)/lib.sh"
 
-# remote.ssh for jailbeed.yaml; $1: more keys under ssh:, 4 spaces in
-ssh_conf() {
-	JB_CONF_EXTRA="remote:
-  ssh:
-    authorized_keys: $(pwd)/home/.config/jailbee/authorized_keys
-${1:-}"
-	export JB_CONF_EXTRA
-}
-
-# helpers atf_check can run: ojbctl (jbctl as the owner, with the test
-# home), jssh (the OpenSSH client, nothing from any user's configuration)
-ssh_tools() {
-	jb_bin
-	cat > bin/ojbctl <<EOS
-#!/bin/sh
-exec setpriv --reuid=$JB_OWNER --regid=$JB_OWNER --init-groups \\
-    env HOME="$(pwd)/home" "$(pwd)/bin/jbctl" -s "$(jb_sock)" "\$@"
-EOS
-	cat > bin/jssh <<'EOS'
-#!/bin/sh
-exec ssh -F /dev/null -p 8022 -o StrictHostKeyChecking=no \
-    -o UserKnownHostsFile=/dev/null -o BatchMode=yes \
-    -o IdentitiesOnly=yes -o IdentityAgent=none -o LogLevel=ERROR \
-    -o ConnectTimeout=10 "$@"
-EOS
-	chmod 0755 bin/ojbctl bin/jssh
-	PATH=$(pwd)/bin:$PATH
-	export PATH
-}
-
-# two keys; key1 is authorized
+# key1, authorized (jb_ssh_key), and key2, not
 ssh_keys() {
-	ssh_tools
-	mkdir -p home
-	chown "$JB_OWNER" home
-	chmod 0700 home
-	ssh-keygen -q -t ed25519 -N '' -C "key one" -f key1
-	ssh-keygen -q -t ed25519 -N '' -C "key two" -f key2
-	chmod 0644 key1.pub key2.pub
-	atf_check -o match:"^added SHA256:" ojbctl remote ssh key add key1.pub
+	jb_ssh_tools
+	jb_ssh_key
+	[ -f key2 ] || ssh-keygen -q -t ed25519 -N '' -C "key two" -f key2
+	chmod 0644 key2.pub
 }
 
+# the suite with remote.ssh ($1: more keys under ssh:, 4 spaces in)
 ssh_start() {
-	ssh_conf "${1:-}"
+	jb_ssh_conf "${1:-}"
 	jb_start
 	ssh_keys
+}
+
+# the suite, the test repo and its running container, named in c
+ssh_box() {
+	ssh_start
+	jb_tools
+	jb_image
+	jb_repo
+	c=$(jb_prefix)-box
+	atf_check -e ignore jbo repo new box
 }
 
 atf_test_case R4_default_listen cleanup
@@ -316,7 +293,7 @@ R14_subsystems_refused_body() {
 	    .reason == "remote.ssh.files is off"' ||
 	    atf_fail "no sftp subsystem refused for remote.ssh.files"
 	jb_cleanup
-	ssh_conf
+	jb_ssh_conf
 	jb_start
 	atf_check -s not-exit:0 -o empty \
 	    -e match:"subsystem request failed on channel 0" \
@@ -960,13 +937,8 @@ R12_exec_in_container_head() {
 	atf_set timeout 600
 }
 R12_exec_in_container_body() {
-	ssh_start
-	jb_tools
-	jb_image
-	jb_repo
+	ssh_box
 	pty_tool
-	c=$(jb_prefix)-box
-	atf_check -e ignore jbo repo new box
 	cat > line <<'EOL'
 exec CTR -- printf '<%s>\n' 'a b' '$HOME' "x\"y" '' ';|&' \* a\ b
 EOL
@@ -1018,12 +990,7 @@ exec_stdin_large_head() {
 	atf_set timeout 600
 }
 exec_stdin_large_body() {
-	ssh_start
-	jb_tools
-	jb_image
-	jb_repo
-	c=$(jb_prefix)-box
-	atf_check -e ignore jbo repo new box
+	ssh_box
 	head -c $((64 * 1024 * 1024)) /dev/urandom > big
 	sum=$(sha256sum < big | cut -d' ' -f1)
 	# the client sends faster than the container takes it: the window
@@ -1035,6 +1002,49 @@ exec_stdin_large_body() {
 	atf_check cmp big back
 }
 exec_stdin_large_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case exec_stdin_streamed cleanup
+exec_stdin_streamed_head() {
+	atf_set descr "256 MiB on the stdin of exec NAME -- stream into the" \
+	    "container whole (counted and summed there as they come: the" \
+	    "byte count and the sha256 are the source's) while the SSH" \
+	    "session's memory stays bounded: its peak RSS stays under 32 MiB," \
+	    "whatever the size of the upload"
+	atf_set require.user root
+	atf_set timeout 300
+}
+exec_stdin_streamed_body() {
+	ssh_box
+	size=$((256 * 1024 * 1024))
+	head -c $size /dev/urandom > big
+	printf '%s  -\n%s\n' "$(sha256sum < big | cut -d' ' -f1)" $size > want
+	spawner=$(pgrep -P "$(jb_pid jb-sshd)") ||
+	    atf_fail "jb-sshd has no spawner"
+	# nothing is stored in the container: a fifo carries a copy to wc
+	jssh -i key1 jailbee@127.0.0.1 "exec $c -- sh -c 'rm -f /tmp/n; mkfifo /tmp/n; wc -c < /tmp/n > /tmp/count & tee /tmp/n | sha256sum; wait; cat /tmp/count'" \
+	    < big > got 2> got.err &
+	client=$!
+	i=0
+	until session=$(pgrep -P "$spawner"); do
+		i=$((i + 1))
+		[ $i -lt 200 ] || atf_fail "no SSH session under the spawner"
+		sleep 0.05
+	done
+	# the session's peak resident memory, read until it is gone
+	hwm=0
+	while v=$(awk '$1 == "VmHWM:" { print $2 }' \
+	    "/proc/$session/status" 2>/dev/null) && [ -n "$v" ]; do
+		hwm=$v
+		sleep 0.1
+	done
+	echo "the SSH session's peak RSS: $hwm kB" >&2
+	wait $client || atf_fail "the upload failed: $(cat got.err)"
+	cmp -s want got || { cat got.err >&2; tail -40 jailbeed.log >&2; }
+	atf_check -o file:want cat got
+	[ "$hwm" -lt $((32 * 1024)) ] ||
+	    atf_fail "the SSH session's peak RSS was $hwm kB, not under 32 MiB"
+}
+exec_stdin_streamed_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
 atf_test_case R38_excluded_repos cleanup
 R38_excluded_repos_head() {
@@ -1062,7 +1072,7 @@ R38_excluded_repos_body() {
 	atf_check -s exit:1 -e match:"refused over SSH" \
 	    jssh -i key1 -t jailbee@127.0.0.1 "shell $p-live"
 	jb_cleanup
-	ssh_conf "    excluded_repos: [$p]"
+	jb_ssh_conf "    excluded_repos: [$p]"
 	jb_start
 	atf_check -o not-match:"$p-" jssh -i key1 jailbee@127.0.0.1 ls --all
 	atf_check -o not-match:"$p-" jssh -i key1 jailbee@127.0.0.1 ls
@@ -1127,7 +1137,7 @@ R38_one_gate_body() {
 	    .decision == "refuse" and .reason == "unknown container"' ||
 	    atf_fail "no refused net status in the journal"
 	jb_cleanup
-	ssh_conf "    excluded_repos: [$p]"
+	jb_ssh_conf "    excluded_repos: [$p]"
 	jb_start
 	gate_same "$p-box"
 	# the host's journal says which repo was refused, and why
@@ -1265,7 +1275,7 @@ R43_version_watcher_head() {
 	atf_set timeout 120
 }
 R43_version_watcher_body() {
-	ssh_conf
+	jb_ssh_conf
 	jb_users
 	jb_bin
 	jb_conf
@@ -1633,7 +1643,7 @@ K3_config_modes_head() {
 }
 K3_config_modes_body() {
 	jb_users
-	ssh_tools
+	jb_ssh_tools
 	ssh-keygen -q -t ed25519 -N '' -C "key one" -f key1
 	chmod 0644 key1.pub
 	for m in 0277 0000 0022; do
@@ -2466,6 +2476,7 @@ atf_init_test_cases() {
 	atf_add_test_case R11_console
 	atf_add_test_case R12_exec_in_container
 	atf_add_test_case exec_stdin_large
+	atf_add_test_case exec_stdin_streamed
 	atf_add_test_case R38_excluded_repos
 	atf_add_test_case R38_one_gate
 	atf_add_test_case R43_version_watcher

@@ -20,37 +20,6 @@
 
 . "$(atf_get_srcdir)/lib.sh"
 
-ssh_conf() {
-	JB_CONF_EXTRA="remote:
-  ssh:
-    authorized_keys: $(pwd)/home/.config/jailbee/authorized_keys
-${1:-}"
-	export JB_CONF_EXTRA
-}
-
-ssh_keys() {
-	jb_bin
-	cat > bin/ojbctl <<EOS
-exec setpriv --reuid=$JB_OWNER --regid=$JB_OWNER --init-groups \\
-    env HOME="$(pwd)/home" "$(pwd)/bin/jbctl" -s "$(jb_sock)" "\$@"
-EOS
-	cat > bin/jssh <<'EOS'
-exec ssh -F /dev/null -p 8022 -o StrictHostKeyChecking=no \
-    -o UserKnownHostsFile=/dev/null -o BatchMode=yes \
-    -o IdentitiesOnly=yes -o IdentityAgent=none -o LogLevel=ERROR \
-    -o ConnectTimeout=10 "$@"
-EOS
-	chmod 0755 bin/ojbctl bin/jssh
-	PATH=$(pwd)/bin:$PATH
-	export PATH
-	mkdir -p home
-	chown "$JB_OWNER" home
-	chmod 0700 home
-	ssh-keygen -q -t ed25519 -N '' -C "key one" -f key1
-	chmod 0644 key1.pub
-	atf_check -o match:"^added SHA256:" ojbctl remote ssh key add key1.pub
-}
-
 # ssh -t in tmux session $sess, running "$1" (nothing: a shell request)
 ssh_open() {
 	sess=jbsshdash$$
@@ -96,9 +65,7 @@ dashboard_body() {
 	printf 'container_prefix: %s-two\nbase:\n  alias: %s\n' "$p" "$JB_IMAGE" \
 	    > repo2/.jailbee/config.yaml
 	chown -R $JB_OWNER repo2
-	ssh_conf "    excluded_repos: [$p-two]"
-	jb_start
-	ssh_keys
+	jb_ssh_up "    excluded_repos: [$p-two]"
 	jb_tools
 	atf_check -e ignore jbo repo new box
 	atf_check -e ignore jbo repo2 new hidden
@@ -196,9 +163,7 @@ console_head() {
 	atf_set timeout 120
 }
 console_body() {
-	ssh_conf ""
-	jb_start
-	ssh_keys
+	jb_ssh_up
 	ssh_open console
 	wait_screen screen.console 'JailBee console' 20
 	wait_screen screen.prompt '^jailbee>' 10
@@ -225,9 +190,7 @@ iterm_mouse_head() {
 	atf_set timeout 120
 }
 iterm_mouse_body() {
-	ssh_conf ""
-	jb_start
-	ssh_keys
+	jb_ssh_up
 	ssh_open ""
 	wait_screen screen.plain 'no containers' 20
 	atf_check -o inline:"1\n" tmux display -p -t $sess '#{mouse_any_flag}'

@@ -103,223 +103,152 @@ static const char *const named_maps[] = {
 enum how { SEEN, REFUSED };
 
 #define NOT_YET		"not supported yet"
+#define NITEMS(a)	(sizeof(a) / sizeof((a)[0]))
 
-struct verdict {
-	const char	*key;
-	enum how	 how;
-	const char	*a;	/* SEEN: program:case; REFUSED: the YAML */
-	const char	*b;	/* REFUSED: what the message says */
+/* the keys each integration case (program:case) observes */
+static const struct seen {
+	const char	*tcase;
+	const char	*keys[11];	/* to the first NULL */
+} seen[] = {
+	{ "containers_test:init_and_config", { "container_prefix" } },
+	{ "doctor_test:healthy_then_faults", { "container_user.uid",
+	    "container_user.gid" } },
+	{ "agent_test:autostart_steps", { "container.env.*",
+	    "autostart.on_create", "autostart.on_start",
+	    "autostart.env.*", "autostart.on_create.name",
+	    "autostart.on_create.run", "autostart.on_create.network",
+	    "autostart.on_create.env.*",
+	    "autostart.on_create.working_dir",
+	    "autostart.on_create.background" } },
+	{ "mounts_test:host_mounts_ro_rw", { "host_mounts.host",
+	    "host_mounts.container", "host_mounts.readonly" } },
+	{ "mounts_test:optional_deadline", { "optional_mounts.*.host",
+	    "optional_mounts.*.container",
+	    "optional_mounts.*.description",
+	    "optional_mounts.*.auto_unmount_after" } },
+	{ "mounts_test:remount_norevert_unmount", {
+	    "optional_mounts.*.readonly", "mount_auto_revert.enabled",
+	    "mount_auto_revert.after" } },
+	{ "port_test:host_ports", { "host_ports.name", "host_ports.port",
+	    "host_ports.host_port" } },
+	{ "configkeys_test:steps_agents_ports", { "host_ports.proto",
+	    "host_ports.container_address", "agents.*.autostart",
+	    "agents.*.update", "agents.*.auto_update",
+	    "autostart.step_timeout",
+	    "autostart.on_create.continue_on_error" } },
+	{ "port_test:refusals", { "host_ports.host_address" } },
+	{ "net_test:strict_allowlist", { "egress_allow" } },
+	{ "configkeys_test:network_default", { "loose_auto_revert.enabled",
+	    "loose_auto_revert.after", "defaults.network" } },
+	{ "limits_test:new_and_apply", { "defaults.memory",
+	    "defaults.cpu", "defaults.processes", "defaults.disk" } },
+	{ "containers_test:new_storage_pool", { "defaults.storage_pool" } },
+	{ "base_test:import_new_usage_prune", { "base.alias" } },
+	{ "base_test:new_builds_packages", { "base.packages" } },
+	{ "configkeys_test:original_spellings", { "golden.alias",
+	    "golden.extra_apt_packages", "claude" } },
+	{ "mounts_test:gpg_mounts", { "gpg.enabled" } },
+	{ "mounts_test:ssh_shared", { "ssh.enabled" } },
+	{ "mounts_test:github_env_token_mode", { "github.token" } },
+	/* global.yaml's (the repo file takes no github mapping) */
+	{ "netegress_test:github_origin", { "github.enabled" } },
+	{ "doctor_test:github", { "github.api_tokens" } },
+	{ "agent_test:start_enabled", { "agents.*.enabled" } },
+	{ "agent_test:new_agent", { "agents.*.command",
+	    "agents.*.install", "agents.*.install_check", "agents.*.env.*" } },
+	{ "agent_test:install_network", { "agents.*.install_network" } },
+	{ "agent_test:agent_shared", { "agents.*.shared",
+	    "agents.*.shared.subpath", "agents.*.shared.path",
+	    "agents.*.shared.type", "agents.*.shared.seed" } },
+	{ "agent_test:agent_egress", { "agents.*.egress_allow" } },
+	{ "agent_test:step_mounts", { "autostart.on_create.mounts",
+	    "autostart.on_create.timeout" } },
 };
 
-static const struct verdict verdicts[] = {
-	{ "container_prefix", SEEN, "containers_test:init_and_config", NULL },
-	{ "container_user.uid", SEEN, "doctor_test:healthy_then_faults", NULL },
-	{ "container_user.gid", SEEN, "doctor_test:healthy_then_faults", NULL },
-	{ "container.env.*", SEEN, "agent_test:autostart_steps", NULL },
-	{ "host_mounts.host", SEEN, "mounts_test:host_mounts_ro_rw", NULL },
-	{ "host_mounts.container", SEEN, "mounts_test:host_mounts_ro_rw",
-	  NULL },
-	{ "host_mounts.readonly", SEEN, "mounts_test:host_mounts_ro_rw", NULL },
-	{ "optional_mounts.*.host", SEEN, "mounts_test:optional_deadline",
-	  NULL },
-	{ "optional_mounts.*.container", SEEN, "mounts_test:optional_deadline",
-	  NULL },
-	{ "optional_mounts.*.readonly", SEEN,
-	  "mounts_test:remount_norevert_unmount", NULL },
-	{ "optional_mounts.*.description", SEEN,
-	  "mounts_test:optional_deadline", NULL },
-	{ "optional_mounts.*.auto_unmount_after", SEEN,
-	  "mounts_test:optional_deadline", NULL },
-	{ "host_ports.name", SEEN, "port_test:host_ports", NULL },
-	{ "host_ports.port", SEEN, "port_test:host_ports", NULL },
-	{ "host_ports.host_port", SEEN, "port_test:host_ports", NULL },
-	{ "host_ports.proto", SEEN, "configkeys_test:steps_agents_ports",
-	  NULL },
-	{ "host_ports.host_address", SEEN, "port_test:refusals", NULL },
-	{ "host_ports.container_address", SEEN,
-	  "configkeys_test:steps_agents_ports", NULL },
-	{ "egress_allow", SEEN, "net_test:strict_allowlist", NULL },
-	{ "loose_auto_revert.enabled", SEEN, "configkeys_test:network_default",
-	  NULL },
-	{ "loose_auto_revert.after", SEEN, "configkeys_test:network_default",
-	  NULL },
-	{ "mount_auto_revert.enabled", SEEN,
-	  "mounts_test:remount_norevert_unmount", NULL },
-	{ "mount_auto_revert.after", SEEN,
-	  "mounts_test:remount_norevert_unmount", NULL },
-	{ "defaults.network", SEEN, "configkeys_test:network_default", NULL },
-	{ "defaults.memory", SEEN, "limits_test:new_and_apply", NULL },
-	{ "defaults.cpu", SEEN, "limits_test:new_and_apply", NULL },
-	{ "defaults.processes", SEEN, "limits_test:new_and_apply", NULL },
-	{ "defaults.disk", SEEN, "limits_test:new_and_apply", NULL },
-	{ "defaults.storage_pool", SEEN, "containers_test:new_storage_pool",
-	  NULL },
-	{ "base.alias", SEEN, "base_test:import_new_usage_prune", NULL },
-	{ "base.packages", SEEN, "base_test:new_builds_packages", NULL },
-	{ "golden.alias", SEEN, "configkeys_test:original_spellings", NULL },
-	{ "golden.extra_apt_packages", SEEN,
-	  "configkeys_test:original_spellings", NULL },
-	{ "claude", SEEN, "configkeys_test:original_spellings", NULL },
-	{ "gpg.enabled", SEEN, "mounts_test:gpg_mounts", NULL },
-	{ "ssh.enabled", SEEN, "mounts_test:ssh_shared", NULL },
-	{ "github.token", SEEN, "mounts_test:github_env_token_mode", NULL },
-	/* global.yaml's (the repo file takes no github mapping) */
-	{ "github.enabled", SEEN, "netegress_test:github_origin", NULL },
-	{ "github.api_tokens", SEEN, "doctor_test:github", NULL },
-	{ "agents.*.enabled", SEEN, "agent_test:start_enabled", NULL },
-	{ "agents.*.autostart", SEEN, "configkeys_test:steps_agents_ports",
-	  NULL },
-	{ "agents.*.command", SEEN, "agent_test:new_agent", NULL },
-	{ "agents.*.install", SEEN, "agent_test:new_agent", NULL },
-	{ "agents.*.install_check", SEEN, "agent_test:new_agent", NULL },
-	{ "agents.*.update", SEEN, "configkeys_test:steps_agents_ports", NULL },
-	{ "agents.*.auto_update", SEEN, "configkeys_test:steps_agents_ports",
-	  NULL },
-	{ "agents.*.install_network", SEEN, "agent_test:install_network",
-	  NULL },
-	{ "agents.*.shared", SEEN, "agent_test:agent_shared", NULL },
-	{ "agents.*.shared.subpath", SEEN, "agent_test:agent_shared", NULL },
-	{ "agents.*.shared.path", SEEN, "agent_test:agent_shared", NULL },
-	{ "agents.*.shared.type", SEEN, "agent_test:agent_shared", NULL },
-	{ "agents.*.shared.seed", SEEN, "agent_test:agent_shared", NULL },
-	{ "agents.*.egress_allow", SEEN, "agent_test:agent_egress", NULL },
-	{ "agents.*.env.*", SEEN, "agent_test:new_agent", NULL },
-	{ "autostart.on_create", SEEN, "agent_test:autostart_steps", NULL },
-	{ "autostart.on_start", SEEN, "agent_test:autostart_steps", NULL },
-	{ "autostart.env.*", SEEN, "agent_test:autostart_steps", NULL },
-	{ "autostart.step_timeout", SEEN, "configkeys_test:steps_agents_ports",
-	  NULL },
-	{ "autostart.on_create.name", SEEN, "agent_test:autostart_steps",
-	  NULL },
-	{ "autostart.on_create.run", SEEN, "agent_test:autostart_steps", NULL },
-	{ "autostart.on_create.network", SEEN, "agent_test:autostart_steps",
-	  NULL },
-	{ "autostart.on_create.mounts", SEEN, "agent_test:step_mounts", NULL },
-	{ "autostart.on_create.env.*", SEEN, "agent_test:autostart_steps",
-	  NULL },
-	{ "autostart.on_create.working_dir", SEEN, "agent_test:autostart_steps",
-	  NULL },
-	{ "autostart.on_create.background", SEEN, "agent_test:autostart_steps",
-	  NULL },
-	{ "autostart.on_create.timeout", SEEN, "agent_test:step_mounts", NULL },
-	{ "autostart.on_create.continue_on_error", SEEN,
-	  "configkeys_test:steps_agents_ports", NULL },
+/*
+ * The original's keys that are not done, each refused when it asks for
+ * something: the value that asks, and what the refusal says (NULL: "not
+ * supported yet").  The YAML is the key's mappings around the value.
+ */
+static const struct refusal {
+	const char	*key;
+	const char	*value;
+	const char	*says;
+} refusals[] = {
+	{ "shared_dir", "/srv/shared", NULL },
+	{ "share_local", "true", NULL },
+	{ "host_devices", "[{path: /dev/kvm}]", NULL },
+	{ "shared_caches", "[{name: m2}]", NULL },
+	{ "golden.ubuntu_version", "'24.04'", NULL },
+	{ "golden.java", "'21'", NULL },
+	{ "golden.node", "'24'", NULL },
+	{ "golden.provision_script", "./p.sh", NULL },
+	{ "golden.provision_env", "{A: b}", NULL },
+	{ "golden.enable_snippets", "[x]", NULL },
+	{ "golden.disable_snippets", "[x]", NULL },
+	{ "golden.stacks.java", "true", NULL },
+	{ "golden.stacks.node", "true", NULL },
+	{ "golden.stacks.python", "true", NULL },
+	{ "golden.stacks.docker", "true", NULL },
+	{ "golden.stacks.ecr", "true", NULL },
+	{ "ssh.seed_from_host", "false", NULL },
+	{ "jetbrains.enabled", "true", NULL },
+	{ "jetbrains.ide", "goland", NULL },
+	{ "jetbrains.userprefs_from_host", "true", NULL },
+	{ "jetbrains.share_idea", "true", NULL },
+	{ "jetbrains.ai_enabled", "true", NULL },
+	{ "jetbrains.autostart", "true", NULL },
+	{ "jetbrains.toolbox_host_path", "/opt/tb", NULL },
+	{ "chrome.enabled", "true", NULL },
+	{ "chrome.url", "'http://x'", NULL },
+	{ "chrome.dark_mode", "true", NULL },
+	{ "chrome.autostart", "true", NULL },
+	{ "chrome.host_path", "/opt/c", NULL },
+	{ "agents.claude.plugins_enabled", "true", NULL },
+	{ "agents.claude.install_jailbee_skills", "true", NULL },
+	{ "agents.claude.ai_pr_description", "true", NULL },
+	{ "agents.claude.ai_pr_branch", "true", NULL },
+	{ "agents.claude.ai_pr_model", "opus", NULL },
+	{ "agents.claude.pr_prompt", "write it", NULL },
+	{ "agents.claude.ai_pr_timeout", "60", NULL },
+	{ "terminal.kitty.enabled", "true", NULL },
+	{ "terminal.kitty.host_terminfo_path", "/usr/share/terminfo", NULL },
+	{ "docker_registry_mirror.extra_registries", "[r.example]", NULL },
+	{ "docker_registry_mirror.enabled", "true", NULL },
+	{ "docker_registry_mirror.port", "3128", NULL },
+	{ "docker_registry_mirror.image", "'x:1'", NULL },
+	{ "docker_registry_mirror.data_dir", "/srv/m", NULL },
+	{ "new.clone_from", "origin", NULL },
+	{ "new.autofetch", "true", NULL },
+	{ "new.background", "true", NULL },
+	{ "new.submodules", "true", NULL },
+	{ "destroy.background", "true", NULL },
+	{ "after_new", "shell", NULL },
+	{ "confirm.auto_target", "true", NULL },
+	{ "pull.destroy_container", "always", NULL },
+	{ "pull.delete_branch", "always", NULL },
+	{ "push.default_action", "push", NULL },
+	{ "push.default_source", "head", NULL },
+	{ "push.push_from", "local", NULL },
+	{ "push.autofetch", "true", NULL },
+	{ "ls.fields", "[name]", NULL },
+	{ "ls.hide", "[ip]", NULL },
+	{ "dashboard.fields", "[name]", NULL },
+	{ "dashboard.hide", "[ip]", NULL },
+	{ "egress_proxy_always", "true", NULL },
+	{ "gui.wayland", "always", NULL },
+	{ "litellm", "{url: 'http://x'}", NULL },
+	{ "remote.ssh", "{restrict_host: false}", "live in jailbeed.yaml" },
+	{ "merge", "{delete_branch: true}", "retired by the original" },
+	{ "install_gie_skills", "true", "retired by the original" },
+};
 
-	/* the original's, not done: refused when they ask for something */
-	{ "shared_dir", REFUSED, "shared_dir: /srv/shared\n", NOT_YET },
-	{ "share_local", REFUSED, "share_local: true\n", NOT_YET },
-	{ "host_devices", REFUSED, "host_devices: [{path: /dev/kvm}]\n",
-	  NOT_YET },
-	{ "shared_caches", REFUSED, "shared_caches: [{name: m2}]\n", NOT_YET },
-	{ "golden.ubuntu_version", REFUSED, "golden: {ubuntu_version: '24.04'}\n",
-	  NOT_YET },
-	{ "golden.java", REFUSED, "golden: {java: '21'}\n", NOT_YET },
-	{ "golden.node", REFUSED, "golden: {node: '24'}\n", NOT_YET },
-	{ "golden.provision_script", REFUSED,
-	  "golden: {provision_script: ./p.sh}\n", NOT_YET },
-	{ "golden.provision_env", REFUSED, "golden: {provision_env: {A: b}}\n",
-	  NOT_YET },
-	{ "golden.enable_snippets", REFUSED, "golden: {enable_snippets: [x]}\n",
-	  NOT_YET },
-	{ "golden.disable_snippets", REFUSED,
-	  "golden: {disable_snippets: [x]}\n", NOT_YET },
-	{ "golden.stacks.java", REFUSED, "golden: {stacks: {java: true}}\n",
-	  NOT_YET },
-	{ "golden.stacks.node", REFUSED, "golden: {stacks: {node: true}}\n",
-	  NOT_YET },
-	{ "golden.stacks.python", REFUSED, "golden: {stacks: {python: true}}\n",
-	  NOT_YET },
-	{ "golden.stacks.docker", REFUSED, "golden: {stacks: {docker: true}}\n",
-	  NOT_YET },
-	{ "golden.stacks.ecr", REFUSED, "golden: {stacks: {ecr: true}}\n",
-	  NOT_YET },
-	{ "ssh.seed_from_host", REFUSED, "ssh: {seed_from_host: false}\n",
-	  NOT_YET },
-	{ "jetbrains.enabled", REFUSED, "jetbrains: {enabled: true}\n",
-	  NOT_YET },
-	{ "jetbrains.ide", REFUSED, "jetbrains: {ide: goland}\n", NOT_YET },
-	{ "jetbrains.userprefs_from_host", REFUSED,
-	  "jetbrains: {userprefs_from_host: true}\n", NOT_YET },
-	{ "jetbrains.share_idea", REFUSED, "jetbrains: {share_idea: true}\n",
-	  NOT_YET },
-	{ "jetbrains.ai_enabled", REFUSED, "jetbrains: {ai_enabled: true}\n",
-	  NOT_YET },
-	{ "jetbrains.autostart", REFUSED, "jetbrains: {autostart: true}\n",
-	  NOT_YET },
-	{ "jetbrains.toolbox_host_path", REFUSED,
-	  "jetbrains: {toolbox_host_path: /opt/tb}\n", NOT_YET },
-	{ "chrome.enabled", REFUSED, "chrome: {enabled: true}\n", NOT_YET },
-	{ "chrome.url", REFUSED, "chrome: {url: 'http://x'}\n", NOT_YET },
-	{ "chrome.dark_mode", REFUSED, "chrome: {dark_mode: true}\n", NOT_YET },
-	{ "chrome.autostart", REFUSED, "chrome: {autostart: true}\n", NOT_YET },
-	{ "chrome.host_path", REFUSED, "chrome: {host_path: /opt/c}\n",
-	  NOT_YET },
-	{ "agents.claude.plugins_enabled", REFUSED,
-	  "agents: {claude: {plugins_enabled: true}}\n", NOT_YET },
-	{ "agents.claude.install_jailbee_skills", REFUSED,
-	  "agents: {claude: {install_jailbee_skills: true}}\n", NOT_YET },
-	{ "agents.claude.ai_pr_description", REFUSED,
-	  "agents: {claude: {ai_pr_description: true}}\n", NOT_YET },
-	{ "agents.claude.ai_pr_branch", REFUSED,
-	  "agents: {claude: {ai_pr_branch: true}}\n", NOT_YET },
-	{ "agents.claude.ai_pr_model", REFUSED,
-	  "agents: {claude: {ai_pr_model: opus}}\n", NOT_YET },
-	{ "agents.claude.pr_prompt", REFUSED,
-	  "agents: {claude: {pr_prompt: write it}}\n", NOT_YET },
-	{ "agents.claude.ai_pr_timeout", REFUSED,
-	  "agents: {claude: {ai_pr_timeout: 60}}\n", NOT_YET },
-
-	{ "terminal.kitty.enabled", REFUSED,
-	  "terminal: {kitty: {enabled: true}}\n", NOT_YET },
-	{ "terminal.kitty.host_terminfo_path", REFUSED,
-	  "terminal: {kitty: {host_terminfo_path: /usr/share/terminfo}}\n",
-	  NOT_YET },
-	{ "docker_registry_mirror.extra_registries", REFUSED,
-	  "docker_registry_mirror: {extra_registries: [r.example]}\n",
-	  NOT_YET },
-	{ "docker_registry_mirror.enabled", REFUSED,
-	  "docker_registry_mirror: {enabled: true}\n", NOT_YET },
-	{ "docker_registry_mirror.port", REFUSED,
-	  "docker_registry_mirror: {port: 3128}\n", NOT_YET },
-	{ "docker_registry_mirror.image", REFUSED,
-	  "docker_registry_mirror: {image: 'x:1'}\n", NOT_YET },
-	{ "docker_registry_mirror.data_dir", REFUSED,
-	  "docker_registry_mirror: {data_dir: /srv/m}\n", NOT_YET },
-	{ "new.clone_from", REFUSED, "new: {clone_from: origin}\n", NOT_YET },
-	{ "new.autofetch", REFUSED, "new: {autofetch: true}\n", NOT_YET },
-	{ "new.background", REFUSED, "new: {background: true}\n", NOT_YET },
-	{ "new.submodules", REFUSED, "new: {submodules: true}\n", NOT_YET },
-	{ "destroy.background", REFUSED, "destroy: {background: true}\n",
-	  NOT_YET },
-	{ "after_new", REFUSED, "after_new: shell\n", NOT_YET },
-	{ "confirm.auto_target", REFUSED, "confirm: {auto_target: true}\n",
-	  NOT_YET },
-	{ "pull.destroy_container", REFUSED,
-	  "pull: {destroy_container: always}\n", NOT_YET },
-	{ "pull.delete_branch", REFUSED, "pull: {delete_branch: always}\n",
-	  NOT_YET },
-	{ "push.default_action", REFUSED, "push: {default_action: push}\n",
-	  NOT_YET },
-	{ "push.default_source", REFUSED, "push: {default_source: head}\n",
-	  NOT_YET },
-	{ "push.push_from", REFUSED, "push: {push_from: local}\n", NOT_YET },
-	{ "push.autofetch", REFUSED, "push: {autofetch: true}\n", NOT_YET },
-	{ "ls.fields", REFUSED, "ls: {fields: [name]}\n", NOT_YET },
-	{ "ls.hide", REFUSED, "ls: {hide: [ip]}\n", NOT_YET },
-	{ "dashboard.fields", REFUSED, "dashboard: {fields: [name]}\n",
-	  NOT_YET },
-	{ "dashboard.hide", REFUSED, "dashboard: {hide: [ip]}\n", NOT_YET },
-	{ "egress_proxy_always", REFUSED, "egress_proxy_always: true\n",
-	  NOT_YET },
-	{ "gui.wayland", REFUSED, "gui: {wayland: always}\n", NOT_YET },
-	{ "litellm", REFUSED, "litellm: {url: 'http://x'}\n", NOT_YET },
-	{ "remote.ssh", REFUSED, "remote: {ssh: {restrict_host: false}}\n",
-	  "live in jailbeed.yaml" },
-	{ "merge", REFUSED, "merge: {delete_branch: true}\n",
-	  "retired by the original" },
-	{ "install_gie_skills", REFUSED, "install_gie_skills: true\n",
-	  "retired by the original" },
-	{ NULL, SEEN, NULL, NULL }
+/* a key's verdict, from one of the two tables */
+struct verdict {
+	const char		*key;
+	enum how		 how;
+	const char		*tcase;		/* SEEN */
+	const struct refusal	*r;		/* REFUSED */
 };
 
 #define KEYS_MAX	512
@@ -330,14 +259,22 @@ struct keyset {
 	size_t	 n;
 };
 
-static void
-keyset_add(struct keyset *ks, const char *key, const char *from)
+static int
+known(const struct keyset *ks, const char *key)
 {
 	size_t	i;
 
 	for (i = 0; i < ks->n; i++)
 		if (strcmp(ks->v[i], key) == 0)
-			return;
+			return 1;
+	return 0;
+}
+
+static void
+keyset_add(struct keyset *ks, const char *key, const char *from)
+{
+	if (known(ks, key))
+		return;
 	ATF_REQUIRE(ks->n < KEYS_MAX);
 	ATF_REQUIRE((ks->v[ks->n] = strdup(key)) != NULL);
 	(void)strlcpy(ks->from[ks->n], from, sizeof(ks->from[ks->n]));
@@ -411,15 +348,49 @@ template_keys(struct keyset *ks)
 	free(yaml);
 }
 
-static const struct verdict *
-verdict(const char *key)
+static int
+verdict(const char *key, struct verdict *v)
 {
-	const struct verdict	*v;
+	size_t	i, j;
 
-	for (v = verdicts; v->key != NULL; v++)
-		if (strcmp(v->key, key) == 0)
-			return v;
-	return NULL;
+	memset(v, 0, sizeof(*v));
+	v->key = key;
+	for (i = 0; i < NITEMS(seen); i++)
+		for (j = 0; j < NITEMS(seen[i].keys) &&
+		    seen[i].keys[j] != NULL; j++)
+			if (strcmp(seen[i].keys[j], key) == 0) {
+				v->how = SEEN;
+				v->tcase = seen[i].tcase;
+				return 1;
+			}
+	for (i = 0; i < NITEMS(refusals); i++)
+		if (strcmp(refusals[i].key, key) == 0) {
+			v->how = REFUSED;
+			v->r = &refusals[i];
+			return 1;
+		}
+	return 0;
+}
+
+/* key "a.b.c" and value v: "a: {b: {c: v}}\n" */
+static void
+refusal_yaml(const struct refusal *r, char *buf, size_t len)
+{
+	char	 key[256], *w, *s = key;
+	size_t	 depth = 0;
+
+	(void)strlcpy(key, r->key, sizeof(key));
+	buf[0] = '\0';
+	while ((w = strsep(&s, ".")) != NULL) {
+		if (depth++ > 0)
+			(void)strlcat(buf, "{", len);
+		(void)strlcat(buf, w, len);
+		(void)strlcat(buf, ": ", len);
+	}
+	(void)strlcat(buf, r->value, len);
+	while (--depth > 0)
+		(void)strlcat(buf, "}", len);
+	(void)strlcat(buf, "\n", len);
 }
 
 static char *
@@ -479,7 +450,7 @@ check_seen(const atf_tc_t *tc, const struct verdict *v, char *why,
     size_t len)
 {
 	const char	*top = atf_tc_get_config_var_wd(tc, "topdir", "../..");
-	const char	*colon = strchr(v->a, ':');
+	const char	*colon = strchr(v->tcase, ':');
 	char		 path[1024], tcase[256], first[64], last[64];
 	char		*text;
 	int		 ok;
@@ -489,7 +460,7 @@ check_seen(const atf_tc_t *tc, const struct verdict *v, char *why,
 		return 0;
 	}
 	(void)snprintf(path, sizeof(path), "%s/regress/integ/%.*s.sh", top,
-	    (int)(colon - v->a), v->a);
+	    (int)(colon - v->tcase), v->tcase);
 	if ((text = slurp(path)) == NULL) {
 		(void)snprintf(why, len, "%s: no integration program %s",
 		    v->key, path);
@@ -509,24 +480,26 @@ check_seen(const atf_tc_t *tc, const struct verdict *v, char *why,
 static int
 check_refused(const struct verdict *v, char *why, size_t len)
 {
-	struct repoconf	c;
-	char		err[RC_ERR_MAX] = "", first[64], last[64];
-	int		rc;
+	struct repoconf	 c;
+	const char	*says = v->r->says != NULL ? v->r->says : NOT_YET;
+	char		 yaml[512], err[RC_ERR_MAX] = "", first[64], last[64];
+	int		 rc;
 
+	refusal_yaml(v->r, yaml, sizeof(yaml));
 	repoconf_init(&c);
-	rc = repoconf_parse_layer(RC_LAYER_REPO, "config.yaml", v->a,
-	    strlen(v->a), &c, err, sizeof(err));
+	rc = repoconf_parse_layer(RC_LAYER_REPO, "config.yaml", yaml,
+	    strlen(yaml), &c, err, sizeof(err));
 	repoconf_free(&c);
 	key_words(v->key, first, last, sizeof(first));
 	if (rc == 0) {
 		(void)snprintf(why, len, "%s: \"%s\" was accepted", v->key,
-		    v->a);
+		    yaml);
 		return 0;
 	}
-	if (strstr(err, v->b) == NULL || strstr(err, first) == NULL ||
+	if (strstr(err, says) == NULL || strstr(err, first) == NULL ||
 	    strstr(err, last) == NULL) {
 		(void)snprintf(why, len, "%s: refused, but not naming it and "
-		    "\"%s\": %s", v->key, v->b, err);
+		    "\"%s\": %s", v->key, says, err);
 		return 0;
 	}
 	return 1;
@@ -536,9 +509,9 @@ ATF_TC_WITHOUT_HEAD(every_key_observed_or_refused);
 ATF_TC_BODY(every_key_observed_or_refused, tc)
 {
 	struct keyset		 ks;
-	const struct verdict	*v;
+	struct verdict		 v;
 	char			 why[2048];
-	size_t			 i, seen = 0, refused = 0;
+	size_t			 i, j, nseen = 0, nrefused = 0;
 
 	memset(&ks, 0, sizeof(ks));
 	template_keys(&ks);
@@ -547,31 +520,34 @@ ATF_TC_BODY(every_key_observed_or_refused, tc)
 		keyset_add(&ks, reference_keys[i], "REFERENCE");
 
 	for (i = 0; i < ks.n; i++) {
-		if ((v = verdict(ks.v[i])) == NULL) {
+		if (!verdict(ks.v[i], &v)) {
 			ATF_CHECK_MSG(0, "%s (from the %s) is neither observed "
 			    "by a test nor refused: add its verdict",
 			    ks.v[i], ks.from[i]);
 			continue;
 		}
-		if (v->how == SEEN) {
-			ATF_CHECK_MSG(check_seen(tc, v, why, sizeof(why)),
+		if (v.how == SEEN) {
+			ATF_CHECK_MSG(check_seen(tc, &v, why, sizeof(why)),
 			    "%s", why);
-			seen++;
+			nseen++;
 		} else {
-			ATF_CHECK_MSG(check_refused(v, why, sizeof(why)),
+			ATF_CHECK_MSG(check_refused(&v, why, sizeof(why)),
 			    "%s", why);
-			refused++;
+			nrefused++;
 		}
 	}
 	/* no verdict for a key nobody can write */
-	for (v = verdicts; v->key != NULL; v++) {
-		for (i = 0; i < ks.n; i++)
-			if (strcmp(ks.v[i], v->key) == 0)
-				break;
-		ATF_CHECK_MSG(i < ks.n, "verdict for %s, a key of neither the "
-		    "template nor the original's schema", v->key);
-	}
-	ATF_CHECK(seen > 0 && refused > 0);
+	for (i = 0; i < NITEMS(seen); i++)
+		for (j = 0; j < NITEMS(seen[i].keys) &&
+		    seen[i].keys[j] != NULL; j++)
+			ATF_CHECK_MSG(known(&ks, seen[i].keys[j]), "verdict "
+			    "for %s, a key of neither the template nor the "
+			    "original's schema", seen[i].keys[j]);
+	for (i = 0; i < NITEMS(refusals); i++)
+		ATF_CHECK_MSG(known(&ks, refusals[i].key), "verdict for %s, "
+		    "a key of neither the template nor the original's schema",
+		    refusals[i].key);
+	ATF_CHECK(nseen > 0 && nrefused > 0);
 	for (i = 0; i < ks.n; i++)
 		free(ks.v[i]);
 }
