@@ -435,6 +435,8 @@ from_child(int fd, short event, void *arg)
 		case IMSG_NETD_CHECKED:
 		case IMSG_NETD_BLOCK:
 		case IMSG_NETD_RESOLVED:	/* net refresh */
+		case IMSG_NETD_RECORD:		/* policy for Incus */
+		case IMSG_INCUS_POLICY:		/* start-up sync */
 		case IMSG_GITD_RESULT:		/* the git bridge over SSH */
 			if (req_dispatch(c - children, &imsg) == -1)
 				jailbeed_shutdown(1);
@@ -468,6 +470,7 @@ from_child(int fd, short event, void *arg)
 				log_warnx("%s: bad NETD_AUDIT", c->name);
 				jailbeed_shutdown(1);
 			}
+			net_audit_note(&imsg);
 			break;
 		case IMSG_EGRESS_POLICY:	/* jb-netd's, unasked */
 		case IMSG_EGRESS_ADMIT:

@@ -43,6 +43,7 @@
 #include "jobs.h"
 #include "limits_run.h"
 #include "log.h"
+#include "policyrec.h"
 #include "mounts.h"
 #include "ports.h"
 #include "netpin.h"
@@ -474,6 +475,20 @@ new_codev_verified(struct job *job, int ok, const char *err)
 }
 
 static void
+new_recorded(void *arg, int ok, const char *err)
+{
+	struct job	*job = arg;
+	struct newjob	*n = job->state;
+
+	if (!ok) {
+		new_fail(job, "the network policy of %s cannot be recorded in "
+		    "Incus, so it is not kept: %s", n->name, err);
+		return;
+	}
+	codev_verify(job, &n->codev, new_codev_verified);
+}
+
+static void
 new_created(struct req *r, int ok, const char *err)
 {
 	struct job	*job = r->arg;
@@ -487,7 +502,8 @@ new_created(struct req *r, int ok, const char *err)
 		return;
 	}
 	n->created = 1;
-	codev_verify(job, &n->codev, new_codev_verified);
+	/* Incus holds its policy from the start, or it is not kept */
+	policy_record(n->name, new_recorded, job);
 }
 
 static void
