@@ -31,6 +31,7 @@
 #include "jailbeed.h"
 #include "memtrim.h"
 #include "log.h"
+#include "policyrec.h"
 #include "netpin.h"
 #include "proc.h"
 #include "testhook.h"
@@ -461,6 +462,13 @@ from_child(int fd, short event, void *arg)
 			if (c - children != PROC_NETD ||
 			    net_refused_note(&imsg) == -1) {
 				log_warnx("%s: bad NETD_REFUSED_NOTE", c->name);
+				jailbeed_shutdown(1);
+			}
+			break;
+		case IMSG_INCUS_EVENT:	/* Incus's event stream: unasked */
+			if (c - children != PROC_INCUS ||
+			    netfollow_event(&imsg) == -1) {
+				log_warnx("%s: bad INCUS_EVENT", c->name);
 				jailbeed_shutdown(1);
 			}
 			break;

@@ -25,6 +25,15 @@
 #include "log.h"
 #include "policyrec.h"
 
+/* local writes begun and ended: a read of Incus that overlaps one is redone */
+static uint64_t	policy_writes;
+
+uint64_t
+policy_write_count(void)
+{
+	return policy_writes;
+}
+
 struct prec {
 	policy_cb		 cb;
 	void			*arg;
@@ -34,6 +43,7 @@ struct prec {
 static void
 prec_end(struct prec *pr, int ok, const char *err)
 {
+	policy_writes++;
 	pr->cb(pr->arg, ok, err);
 	free(pr->p);
 	free(pr);
@@ -80,6 +90,7 @@ policy_record(const char *name, policy_cb cb, void *arg)
 
 	if ((pr = calloc(1, sizeof(*pr))) == NULL)
 		fatal("%s", __func__);
+	policy_writes++;
 	pr->cb = cb;
 	pr->arg = arg;
 	memset(&t, 0, sizeof(t));
@@ -98,6 +109,7 @@ policy_record_mode(const char *name, const char *mode, int64_t until,
 	if ((pr = calloc(1, sizeof(*pr))) == NULL ||
 	    (pr->p = calloc(1, sizeof(*pr->p))) == NULL)
 		fatal("%s", __func__);
+	policy_writes++;
 	pr->cb = cb;
 	pr->arg = arg;
 	(void)strlcpy(pr->p->name, name, sizeof(pr->p->name));

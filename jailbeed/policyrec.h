@@ -15,6 +15,8 @@
 
 #include <stdint.h>
 
+struct imsg;
+
 typedef void	(*policy_cb)(void *arg, int ok, const char *err);
 
 /* jb-netd's policy of name, whole, into its user.jailbee.* keys */
@@ -25,5 +27,11 @@ void	policy_record_mode(const char *name, const char *mode,
 /* the same, for the suite's own changes: a failure is logged */
 void	policy_record_logged(const char *name);
 void	policy_mode_logged(const char *name, const char *mode, int64_t until);
+
+/* changes when a write to Incus begins or ends */
+uint64_t policy_write_count(void);
+
+/* netfollow.c: Incus's event for an instance, or "resync" */
+int	netfollow_event(struct imsg *);
 
 #endif /* JB_POLICYREC_H */

@@ -392,6 +392,12 @@ static const struct jb_msg_str f_jb_git_write[] = {
 	END
 };
 
+static const struct jb_msg_str f_jb_incus_event[] = {
+	STR(jb_incus_event, name),
+	STR(jb_incus_event, action),
+	END
+};
+
 static const struct jb_msg_str f_jb_policy[] = {
 	STR(jb_policy, name),
 	STR(jb_policy, ipv4),
@@ -635,6 +641,7 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_INCUS_POLICIES,		P, I, jb_incus_target),
 	R(IMSG_INCUS_POLICY,		I, P, jb_policy),
 	R(IMSG_INCUS_POLICY_SET,	P, I, jb_policy),
+	R(IMSG_INCUS_EVENT,		I, P, jb_incus_event),
 
 	/* parent <-> jb-mountd */
 	R(IMSG_MOUNTD_REPO,		P, M, jb_repo_req),

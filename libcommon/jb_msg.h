@@ -143,6 +143,12 @@ enum {
 				   "": every one; else that one, if ours) */
 	IMSG_INCUS_POLICY,	/* I->P, struct jb_policy */
 	IMSG_INCUS_POLICY_SET,	/* P->I, struct jb_policy */
+	/*
+	 * unasked (peerid 0): Incus's event stream says an instance
+	 * changed (action instance-*), or the stream was lost and is back
+	 * (action "resync": events may be missing)
+	 */
+	IMSG_INCUS_EVENT,	/* I->P, struct jb_incus_event */
 
 	/* parent <-> jb-incus, base images: 230.. */
 	IMSG_INCUS_IMAGE_IMPORT = 230,	/* P->I, struct jb_image_import + fd */
@@ -191,6 +197,12 @@ enum {
 				   * LIMITS, read back from Incus */
 	IMSG_INCUS_LIMITS,	/* I->P, struct jb_limits */
 
+};
+
+/* an instance event of Incus's: its name and lifecycle action */
+struct jb_incus_event {
+	char		name[JB_INSTANCE_MAX];	/* "" with "resync" */
+	char		action[32];		/* instance-created, ... */
 };
 
 /*

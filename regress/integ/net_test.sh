@@ -318,6 +318,83 @@ EOS
 }
 guest_cannot_write_policy_cleanup() { cleanup; }
 
+# wait_netd C STATE: jb-netd's cache line of C matches STATE ("strict",
+# "loose", or "gone") within 5 s
+wait_netd() {
+	i=0
+	while :; do
+		case $2 in
+		gone)	grep -q "^$1 " state/netd/containers || return 0 ;;
+		*)	grep -q "^$1 [0-9.]* $2 " state/netd/containers &&
+			    return 0 ;;
+		esac
+		i=$((i + 1))
+		[ $i -lt 50 ] || { grep "^$1 " state/netd/containers;
+		    atf_fail "$1 is not $2 in jb-netd within 5 s"; }
+		sleep 0.1
+	done
+}
+
+atf_test_case follows_incus_events cleanup
+follows_incus_events_head() {
+	atf_set descr "a container made, changed or deleted with the plain" \
+	    "incus command behind the suite's back gets its policy at once" \
+	    "from Incus's event stream: strict when it has the suite's tag" \
+	    "and no policy, loose or with an override as its keys say, gone" \
+	    "when deleted (issue 33 item 3)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+follows_incus_events_body() {
+	setup "$NH_WWW:8080"
+	c=$(jb_prefix)-hand
+	# an address of the bridge no container has
+	used=$(incus list -c 4 --format csv)
+	for n in $(seq 100 199); do
+		echo "$used" | grep -q "10.213.0.$n " || { a=10.213.0.$n; break; }
+	done
+	atf_check -o ignore -e ignore incus init "$JB_IMAGE" "$c" \
+	    -c user.jailbee.repo=/nonexistent/hand \
+	    -c user.jailbee.prefix="$(jb_prefix)" -c security.guestapi=false
+	atf_check -o ignore incus config device add "$c" eth0 nic \
+	    network=jbbr0 name=eth0 ipv4.address="$a" \
+	    security.ipv4_filtering=true
+	# tagged, no policy keys: strict with nothing allowed
+	wait_netd "$c" strict
+	atf_check -o ignore incus start "$c"
+	route "$c"
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8081
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8080
+
+	# its keys changed by hand: enforced as Incus holds them
+	atf_check incus config set "$c" user.jailbee.egress_extra "$NH_WWW2:8080"
+	i=0
+	until ctr_http "$c" $NH_WWW2 8080 > /dev/null 2>&1; do
+		i=$((i + 1))
+		[ $i -lt 25 ] || atf_fail "the override set in Incus is not enforced"
+		sleep 0.2
+	done
+	atf_check -o match:"^hello 8080 from $NH_WWW2" ctr_http "$c" $NH_WWW2 8080
+	atf_check incus config set "$c" user.jailbee.net=loose \
+	    user.jailbee.loose_until=0
+	wait_netd "$c" loose
+	atf_check -o match:"^hello 8081 from $NH_WWW" ctr_http "$c" $NH_WWW 8081
+	atf_check incus config set "$c" user.jailbee.net strict
+	wait_netd "$c" strict
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8081
+
+	# deleted by hand: its policy, chains and sets go
+	id=$(echo "$c" | tr - _)
+	atf_check -o ignore nft list set inet jailbee "allow_$id"
+	atf_check incus delete --force "$c"
+	wait_netd "$c" gone
+	atf_check -s not-exit:0 -e ignore nft list set inet jailbee "allow_$id"
+}
+follows_incus_events_cleanup() { cleanup; }
+
 # ctr_lookup C NAME [SERVER]: a DNS query from container C's network
 # namespace (dnsq: the image has no DNS client of its own) to any
 # server: ours answers it
@@ -947,6 +1024,7 @@ atf_init_test_cases() {
 	atf_add_test_case fail_closed_restart
 	atf_add_test_case incus_holds_policy
 	atf_add_test_case guest_cannot_write_policy
+	atf_add_test_case follows_incus_events
 	atf_add_test_case start_with_table
 	atf_add_test_case nft_refused
 	atf_add_test_case strict_refused
