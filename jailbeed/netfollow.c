@@ -92,6 +92,7 @@ follow_read_done(struct req *r, int ok, const char *err)
 	memset(&t, 0, sizeof(t));
 	(void)strlcpy(t.name, f->name, sizeof(t.name));
 	if (f->found) {
+		policy_mounts_restore(f->p);
 		type = IMSG_NETD_RESTORE;
 		data = f->p;
 		len = sizeof(*f->p);

@@ -105,6 +105,7 @@ ns_policy(struct req *r, struct imsg *imsg)
 		log_warnx("start-up sync: cannot reach jb-netd");
 		free(name);
 	}
+	policy_mounts_restore(p);
 	free(p);
 }
 

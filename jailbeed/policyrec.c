@@ -18,6 +18,7 @@
  * is never more open than Incus says.
  */
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,4 +152,108 @@ policy_mode_logged(const char *name, const char *mode, int64_t until)
 	if ((n = strdup(name)) == NULL)
 		fatal("%s", __func__);
 	policy_record_mode(name, mode, until, logged, n);
+}
+
+/* a mount deadline: Incus holds it first, then jb-mountd enforces it */
+struct mrec {
+	struct jb_mount_deadline	 d;
+	req_done_cb			 next;
+	void				*arg;
+};
+
+static void
+mrec_fail(struct mrec *mr, const char *err)
+{
+	struct req	r;
+
+	memset(&r, 0, sizeof(r));
+	r.arg = mr->arg;
+	mr->next(&r, 0, err);
+	free(mr);
+}
+
+static void
+mrec_written(struct req *r, int ok, const char *err)
+{
+	struct mrec	*mr = r->arg;
+	char		 msg[JB_ERR_TEXT_MAX];
+
+	if (!ok) {
+		(void)snprintf(msg, sizeof(msg), "Incus cannot record the "
+		    "deadline of %s on %s: %s", mr->d.kind, mr->d.name, err);
+		mrec_fail(mr, msg);
+		return;
+	}
+	if (req_send(PROC_MOUNTD, mr->d.until > 0 ? IMSG_MOUNTD_DEADLINE_SET :
+	    IMSG_MOUNTD_DEADLINE_CLEAR, &mr->d, sizeof(mr->d), -1, NULL,
+	    mr->next, mr->arg) == NULL) {
+		mrec_fail(mr, "cannot reach jb-mountd");
+		return;
+	}
+	free(mr);
+}
+
+void
+policy_mount_deadline(const struct jb_mount_deadline *d, req_done_cb next,
+    void *arg)
+{
+	struct mrec		*mr;
+	struct jb_policy	*p;
+
+	if ((mr = calloc(1, sizeof(*mr))) == NULL ||
+	    (p = calloc(1, sizeof(*p))) == NULL)
+		fatal("%s", __func__);
+	mr->d = *d;
+	mr->next = next;
+	mr->arg = arg;
+	(void)strlcpy(p->name, d->name, sizeof(p->name));
+	(void)strlcpy(p->mount_kind, d->kind, sizeof(p->mount_kind));
+	p->mount_until = d->until;
+	if (req_send(PROC_INCUS, IMSG_INCUS_POLICY_SET, p, sizeof(*p), -1,
+	    NULL, mrec_written, mr) == NULL)
+		mrec_fail(mr, "cannot reach jb-incus");
+	free(p);
+}
+
+static void
+mount_restored(struct req *r, int ok, const char *err)
+{
+	char	*what = r->arg;
+
+	if (!ok)
+		log_warnx("%s: its deadline as Incus holds it is not "
+		    "enforced: %s", what, err);
+	free(what);
+}
+
+/* the mount deadlines Incus holds for p's container, to jb-mountd */
+void
+policy_mounts_restore(const struct jb_policy *p)
+{
+	struct jb_mount_deadline	 d;
+	char				 buf[sizeof(p->mounts)], *w, *save;
+	char				*eq, *end, *what;
+	long long			 until;
+
+	(void)strlcpy(buf, p->mounts, sizeof(buf));
+	for (save = buf; (w = strsep(&save, " ")) != NULL; ) {
+		if ((eq = strchr(w, '=')) == NULL)
+			continue;
+		*eq = '\0';
+		until = strtoll(eq + 1, &end, 10);
+		if (*end != '\0' || until <= 0)
+			continue;
+		memset(&d, 0, sizeof(d));
+		(void)strlcpy(d.name, p->name, sizeof(d.name));
+		if (strlcpy(d.kind, w, sizeof(d.kind)) >= sizeof(d.kind))
+			continue;
+		d.until = until;
+		if (asprintf(&what, "%s on %s", d.kind, d.name) == -1)
+			fatal("%s", __func__);
+		if (req_send(PROC_MOUNTD, IMSG_MOUNTD_DEADLINE_SET, &d,
+		    sizeof(d), -1, NULL, mount_restored, what) == NULL) {
+			log_warnx("%s: cannot reach jb-mountd", what);
+			free(what);
+		}
+	}
 }

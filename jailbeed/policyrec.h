@@ -15,7 +15,12 @@
 
 #include <stdint.h>
 
+#include "jailbeed.h"
+
 struct imsg;
+struct jb_mount_deadline;
+struct jb_policy;
+struct req;
 
 typedef void	(*policy_cb)(void *arg, int ok, const char *err);
 
@@ -27,6 +32,16 @@ void	policy_record_mode(const char *name, const char *mode,
 /* the same, for the suite's own changes: a failure is logged */
 void	policy_record_logged(const char *name);
 void	policy_mode_logged(const char *name, const char *mode, int64_t until);
+
+/*
+ * a mount's deadline (until 0: none) into Incus's
+ * user.jailbee.mount_until.KIND, then jb-mountd's SET or CLEAR; next
+ * gets jb-mountd's answer, or the failure to write Incus (nothing set)
+ */
+void	policy_mount_deadline(const struct jb_mount_deadline *,
+	    req_done_cb, void *);
+/* the mount deadlines Incus holds for a container, to jb-mountd */
+void	policy_mounts_restore(const struct jb_policy *);
 
 /* changes when a write to Incus begins or ends */
 uint64_t policy_write_count(void);

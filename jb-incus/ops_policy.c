@@ -28,18 +28,62 @@
 #include "bound.h"
 #include "incus.h"
 #include "log.h"
+#include "mountspec.h"
 #include "ops.h"
 
 #define K_NET		"user.jailbee.net"
 #define K_UNTIL		"user.jailbee.loose_until"
 #define K_EGRESS	"user.jailbee.egress"
 #define K_EXTRA		"user.jailbee.egress_extra"
+#define K_MOUNT		"user.jailbee.mount_until."
 
 /* s into dst whole, or -1 */
 static int
 take(char *dst, size_t len, const char *s)
 {
 	return strlcpy(dst, s != NULL ? s : "", len) >= len ? -1 : 0;
+}
+
+/*
+ * the deadlines of the optional mounts it has (a key whose device is
+ * gone, detached meanwhile, is not one)
+ */
+static void
+mounts_of(struct json_object *inst, struct json_object *cfg,
+    struct jb_policy *p)
+{
+	struct json_object	*devs = jget_obj(inst, "devices");
+	const char		*kind, *v;
+	char			 dev[JB_KIND_MAX + 16], *end, w[80];
+	long long		 until;
+	size_t			 have;
+
+	if (cfg == NULL)
+		return;
+	json_object_object_foreach(cfg, k, val) {
+		if (strncmp(k, K_MOUNT, strlen(K_MOUNT)) != 0 ||
+		    !json_object_is_type(val, json_type_string))
+			continue;
+		kind = k + strlen(K_MOUNT);
+		v = json_object_get_string(val);
+		if (!mnt_kind_ok(kind) || strlen(kind) >= JB_KIND_MAX)
+			continue;
+		(void)snprintf(dev, sizeof(dev), "optional-%s", kind);
+		if (jget_obj(devs, dev) == NULL)
+			continue;
+		until = strtoll(v, &end, 10);
+		if (*v == '\0' || *end != '\0' || until <= 0)
+			continue;
+		(void)snprintf(w, sizeof(w), "%s%s=%lld", p->mounts[0] ?
+		    " " : "", kind, until);
+		have = strlen(p->mounts);
+		if (strlcpy(p->mounts + have, w, sizeof(p->mounts) - have) >=
+		    sizeof(p->mounts) - have) {
+			p->mounts[have] = '\0';
+			log_warnx("%s: more mount deadlines than one message "
+			    "holds: %s is not read", p->name, kind);
+		}
+	}
 }
 
 static void
@@ -79,6 +123,7 @@ send_policy(struct op_req *r, struct json_object *inst)
 		p->egress[0] = p->egress_extra[0] = '\0';
 		p->has_egress = 1;
 	}
+	mounts_of(inst, cfg, p);
 	op_send(r, IMSG_INCUS_POLICY, -1, p, sizeof(*p));
 	free(p);
 }
@@ -151,9 +196,22 @@ policy_have(struct op_req *r, struct json_object *inst)
 	const struct jb_policy	*p = r->priv;
 	struct json_object	*body, *cfg;
 	char			 until[32], why[JB_ERR_TEXT_MAX];
+	char			 key[sizeof(K_MOUNT) + JB_KIND_MAX];
 
 	body = jnew(json_object_new_object());
 	cfg = jnew(json_object_new_object());
+	if (p->mount_kind[0] != '\0') {
+		/* one mount's deadline; "" takes the key away */
+		(void)snprintf(key, sizeof(key), "%s%s", K_MOUNT,
+		    p->mount_kind);
+		if (p->mount_until > 0)
+			(void)snprintf(until, sizeof(until), "%" PRId64,
+			    p->mount_until);
+		else
+			until[0] = '\0';
+		jput(cfg, key, until);
+		goto write;
+	}
 	(void)snprintf(until, sizeof(until), "%" PRId64, p->loose_until);
 	jput(cfg, K_NET, p->net);
 	jput(cfg, K_UNTIL, until);
@@ -161,6 +219,7 @@ policy_have(struct op_req *r, struct json_object *inst)
 		jput(cfg, K_EGRESS, p->egress);
 		jput(cfg, K_EXTRA, p->egress_extra);
 	}
+write:
 	json_object_object_add(body, "config", cfg);
 	if (!bound_instance(&jb_bound, body, ops_bridge, why, sizeof(why)))
 		req_done(r, 0, "%s: %s", r->what, why);
@@ -192,6 +251,9 @@ op_policy_set(uint32_t rid, const struct jb_policy *in)
 	must_string("POLICY egress", in->egress, sizeof(in->egress));
 	must_string("POLICY egress_extra", in->egress_extra,
 	    sizeof(in->egress_extra));
+	must_string("POLICY mounts", in->mounts, sizeof(in->mounts));
+	must_string("POLICY mount_kind", in->mount_kind,
+	    sizeof(in->mount_kind));
 	if ((p = malloc(sizeof(*p))) == NULL)
 		fatal("%s", __func__);
 	memcpy(p, in, sizeof(*p));
@@ -202,7 +264,13 @@ op_policy_set(uint32_t rid, const struct jb_policy *in)
 	    in->name);
 	if (!name_instance_ok(in->name))
 		req_done(r, 0, "no such container %s", in->name);
-	else if ((strcmp(in->net, "strict") != 0 &&
+	else if (in->mount_kind[0] != '\0') {
+		if (!mnt_kind_ok(in->mount_kind) || in->mount_until < 0)
+			req_done(r, 0, "%s: not a mount deadline the suite "
+			    "writes", r->what);
+		else
+			req_device_turn(r, policy_have);
+	} else if ((strcmp(in->net, "strict") != 0 &&
 	    strcmp(in->net, "loose") != 0) || in->loose_until < 0 ||
 	    !words_ok(in->egress) || !words_ok(in->egress_extra))
 		req_done(r, 0, "%s: not a policy the suite writes", r->what);

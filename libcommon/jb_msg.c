@@ -405,6 +405,8 @@ static const struct jb_msg_str f_jb_policy[] = {
 	STR(jb_policy, net),
 	STR(jb_policy, egress),
 	STR(jb_policy, egress_extra),
+	STR(jb_policy, mounts),
+	STR(jb_policy, mount_kind),
 	END
 };
 

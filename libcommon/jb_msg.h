@@ -210,7 +210,8 @@ struct jb_incus_event {
  * user.jailbee.net (mode), user.jailbee.loose_until (seconds since the
  * epoch, 0: no revert), user.jailbee.egress (the config's entries,
  * an agent's written ~AGENT=ENTRY) and user.jailbee.egress_extra (its
- * own overrides); the lists are entries separated by one space.
+ * own overrides); the lists are entries separated by one space.  Its
+ * optional mounts' deadlines ride along (user.jailbee.mount_until.KIND).
  */
 struct jb_policy {
 	char		name[JB_INSTANCE_MAX];
@@ -224,6 +225,15 @@ struct jb_policy {
 	int32_t		has_egress;
 	char		egress[JB_ARGV_MAX];
 	char		egress_extra[JB_ARGV_MAX];
+	/*
+	 * POLICY: the deadlines of its attached optional mounts,
+	 * user.jailbee.mount_until.KIND, as "KIND=UNTIL" separated by one
+	 * space; POLICY_SET with mount_kind set writes that one key alone
+	 * (mount_until 0 removes it)
+	 */
+	char		mounts[1024];
+	char		mount_kind[JB_KIND_MAX];
+	int64_t		mount_until;
 };
 
 /*
