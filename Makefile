@@ -99,6 +99,8 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 COMMON_SRCS	+= libcommon/sftppath.c libcommon/sftprec.c
 # the GitHub integration's keys
 COMMON_SRCS	+= libcommon/repoconf_github.c
+# secrets: values held on the host, placeholders inside
+COMMON_SRCS	+= libcommon/repoconf_secrets.c
 JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/control.c jailbeed/request.c jailbeed/job.c \
 		   jailbeed/checkout.c jailbeed/capture.c jailbeed/cmd_ls.c \
@@ -119,6 +121,8 @@ JAILBEED_SRCS	+= jailbeed/stepmount.c jailbeed/agent_shared.c
 JAILBEED_SRCS	+= jailbeed/statedir.c jailbeed/checkout_dev.c
 JAILBEED_SRCS	+= jailbeed/limits_run.c
 JAILBEED_SRCS	+= jailbeed/egress.c
+# secrets: files read, the CA put in, the values to jb-egress
+JAILBEED_SRCS	+= jailbeed/secrets.c jailbeed/cmd_secret.c
 JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http_parse.c jb-incus/http_client.c jb-incus/incus.c \
 		   jb-incus/ws.c jb-incus/exec.c jb-incus/ops.c \
 		   jb-incus/ops_action.c jb-incus/ops_create.c \
@@ -143,10 +147,16 @@ JBNETD_SRCS	+= jb-netd/netd_gw.c jb-netd/netd_incus.c jb-netd/netd_record.c
 # egress_allow entries with jb-netd's own parser
 JBEGRESS_SRCS	:= jb-egress/jb-egress.c jb-egress/conn.c jb-egress/gwpolicy.c \
 		   jb-egress/tlshello.c jb-egress/httphead.c jb-netd/policy.c
+JBEGRESS_SRCS	+= jb-egress/subst.c
+# secrets: the container's CA, the terminated connections
+JBEGRESS_SRCS	+= jb-egress/ca.c jb-egress/mitm.c jb-egress/egsecrets.c \
+		   jb-egress/mitmconn.c
 JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/gitdescribe.c jb-mountd/image.c \
 		   jb-mountd/mount.c jb-mountd/deadline.c jb-mountd/sshseed.c \
 		   jb-mountd/gitconf.c jb-mountd/gituser.c
 JBMOUNTD_SRCS	+= jb-mountd/shared.c
+# secrets: a secret's file, read as the owner
+JBMOUNTD_SRCS	+= jb-mountd/secretfile.c
 JBSSHD_SRCS	:= jb-sshd/jb-sshd.c jb-sshd/session.c jb-sshd/spawner.c
 JBSSHD_SRCS	+= jb-sshd/sftp.c
 JBCTL_SRCS	:= jbctl/jbctl.c jbctl/ctlrun.c jbctl/local.c \
@@ -196,6 +206,9 @@ UNIT_TESTS	+= t_netd_record t_evparse
 FUZZERS		+= fuzz_refused
 FUZZERS		+= fuzz_tlshello fuzz_httphead
 FUZZERS		+= fuzz_netd_record fuzz_evparse
+# secrets: placeholders replaced in request heads
+UNIT_TESTS	+= t_subst t_mitm t_secretfile
+FUZZERS		+= fuzz_subst
 FUZZTIME	?= 20
 
 # objects are rebuilt when the flags change (SAN, PREFIX...)
@@ -239,7 +252,7 @@ $(O)/jb-gitd: $(call objs,$(JBGITD_SRCS)) $(LIBCOMMON)
 # jb-egress reads policy.h beside its own headers
 $(O)/obj/jb-egress/%.o: CPPFLAGS += -Ijb-netd
 $(O)/jb-egress: $(call objs,$(JBEGRESS_SRCS)) $(LIBCOMMON)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(TLS_LIBS)
 $(O)/git-remote-jailbee: $(call objs,$(GITREMOTE_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 # no sanitizer, no shared library: it runs in the container's own world
@@ -304,11 +317,11 @@ $(O)/libnetd.a: $(call objs,jb-netd/refused.c)
 # the ranges an answer does not open alone, for t_privnet
 $(O)/libnetd.a: $(call objs,jb-netd/privnet.c)
 $(O)/libegress.a: $(call objs,jb-egress/tlshello.c jb-egress/httphead.c \
-    jb-egress/gwpolicy.c)
+    jb-egress/gwpolicy.c jb-egress/subst.c jb-egress/ca.c jb-egress/mitm.c)
 	rm -f $@
 	ar rcs $@ $^
 $(O)/libmountd.a: $(call objs,jb-mountd/gitdescribe.c jb-mountd/image.c \
-    jb-mountd/gitconf.c)
+    jb-mountd/gitconf.c jb-mountd/secretfile.c)
 	rm -f $@
 	ar rcs $@ $^
 $(O)/libjbctl.a: $(call objs,jbctl/term.c jbctl/ctlrun.c jbctl/rebind.c)
@@ -350,6 +363,12 @@ $(O)/regress/bench/blocked_cost: regress/bench/blocked_cost.c $(O)/libnetd.a $(L
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libnetd.a \
 	    $(LIBCOMMON) $(PKG_LIBS)
+
+$(O)/regress/bench/secrets_tls: regress/bench/secrets_tls.c $(O)/libegress.a \
+    $(O)/libnetd.a $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< \
+	    $(O)/libegress.a $(O)/libnetd.a $(LIBCOMMON) $(PKG_LIBS) $(TLS_LIBS)
 
 # make check: the integration tests run the release build (REL_O: the
 # flags users get, so the seccomp and Landlock rules users get, its
@@ -415,7 +434,8 @@ bench:
 	$(MAKE) O=build-bench LIBEXECDIR=$(CURDIR)/build-bench all \
 	    build-bench/regress/bench/netd_switch \
 	    build-bench/regress/bench/blocked_cost \
-	    build-bench/regress/bench/dash_draw
+	    build-bench/regress/bench/dash_draw \
+	    build-bench/regress/bench/secrets_tls
 	$(MAKE) O=build-bench-nocount LIBEXECDIR=$(CURDIR)/build-bench \
 	    CFLAGS='-O2 -g -DJB_BENCH_NOCOUNT' build-bench-nocount/jb-netd
 	regress/bench/all $(CURDIR)/build-bench \

@@ -155,6 +155,11 @@ children_spawn(void)
 			argv[argc++] = "-G";
 			argv[argc++] = gwports;
 		}
+		/* the trust store for the secrets' hosts, read at its start */
+		if (i == PROC_EGRESS) {
+			argv[argc++] = "-a";
+			argv[argc++] = env->conf.gw_trust;
+		}
 		if (i == PROC_SSHD) {
 			argv[argc++] = "-s";
 			argv[argc++] = env->conf.state_dir;
@@ -425,6 +430,8 @@ from_child(int fd, short event, void *arg)
 		case IMSG_MOUNTD_GITIDENT_INFO:
 		case IMSG_MOUNTD_DEFCONF_TEXT:	/* escalation gate */
 		case IMSG_MOUNTD_SHARED_PATH:	/* agents' shared */
+		case IMSG_MOUNTD_SECRET_VALUE:	/* secrets */
+		case IMSG_EGRESS_CA:
 		case IMSG_INCUS_IMAGE:
 		case IMSG_NETD_MODE_ENTRY:	/* ls */
 		case IMSG_INCUS_PORT:
@@ -493,6 +500,13 @@ from_child(int fd, short event, void *arg)
 			if (c - children != PROC_EGRESS ||
 			    egress_refused(&imsg) == -1) {
 				log_warnx("%s: bad EGRESS_REFUSED", c->name);
+				jailbeed_shutdown(1);
+			}
+			break;
+		case IMSG_EGRESS_SUBST:	/* the journal: unasked */
+			if (c - children != PROC_EGRESS ||
+			    egress_subst(&imsg) == -1) {
+				log_warnx("%s: bad EGRESS_SUBST", c->name);
 				jailbeed_shutdown(1);
 			}
 			break;

@@ -46,6 +46,7 @@
 #include "policyrec.h"
 #include "mounts.h"
 #include "ports.h"
+#include "secrets.h"
 #include "netpin.h"
 #include "netstatus.h"
 #include "sshpolicy.h"
@@ -79,6 +80,8 @@ struct newjob {
 	int			 launch;	/* not --no-autostart */
 	struct codev		 codev;		/* the checkout's devices */
 	int			 codev_on;
+	/* secrets: the container's placeholders, conf.secrets' order */
+	char			 ph[RC_SECRETS_MAX][RC_PLACEHOLDER_LEN + 1];
 };
 
 /* the address new picked last: the next pick starts below it */
@@ -282,6 +285,27 @@ static const char clone_script[] =
  * be in git's way.
  */
 static void
+new_secrets_done(struct job *job, int ok, const char *err)
+{
+	if (!ok) {
+		new_fail(job, "%s", err);
+		return;
+	}
+	new_network(job);
+}
+
+/* secrets, after github: the values to jb-egress, its CA inside */
+static void
+new_secrets(struct job *job)
+{
+	struct newjob	*n = job->state;
+
+	if (secrets_inject(job, &n->ctx->conf, n->name, n->ipv4, n->ph,
+	    new_secrets_done) == 1)
+		new_network(job);
+}
+
+static void
 new_github(struct job *job, struct capture_result *res)
 {
 	char	err[JB_ERR_TEXT_MAX];
@@ -290,7 +314,7 @@ new_github(struct job *job, struct capture_result *res)
 		new_fail(job, "%s", err);
 		return;
 	}
-	new_network(job);
+	new_secrets(job);
 }
 
 /* host_ports, once the mounts are in */
@@ -305,7 +329,7 @@ new_ported(struct job *job, int ok, const char *err, void *arg)
 	}
 	switch (github_inject(job, n->ctx, n->name, new_github)) {
 	case 1:
-		new_network(job);
+		new_secrets(job);
 		break;
 	case -1:
 		new_fail(job, "cannot reach jb-incus");
@@ -684,6 +708,35 @@ new_create(struct job *job)
 			return;
 		}
 		memcpy(q->env + off, kv, l);
+		off += l;
+		q->nenv++;
+	}
+	/*
+	 * secrets: the container holds a placeholder of its own under
+	 * each secret's name, never the value
+	 */
+	for (i = 0; i < (uint32_t)conf->nsecrets; i++) {
+		rc_secret_placeholder(n->ph[i], sizeof(n->ph[i]));
+		l = (size_t)snprintf(kv, sizeof(kv), "%s=%s",
+		    conf->secrets[i].name, n->ph[i]) + 1;
+		if (l > sizeof(q->env) - off) {
+			free(q);
+			new_fail(job, "container.env is too large");
+			return;
+		}
+		memcpy(q->env + off, kv, l);
+		off += l;
+		q->nenv++;
+	}
+	/* and its TLS clients are pointed at the store holding its CA */
+	for (i = 0; conf->nsecrets > 0 && secrets_tls_env[i] != NULL; i++) {
+		l = strlen(secrets_tls_env[i]) + 1;
+		if (l > sizeof(q->env) - off) {
+			free(q);
+			new_fail(job, "container.env is too large");
+			return;
+		}
+		memcpy(q->env + off, secrets_tls_env[i], l);
 		off += l;
 		q->nenv++;
 	}

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "auditrec.h"
 #include "jailbeed.h"
 #include "log.h"
 #include "proc.h"
@@ -109,5 +110,28 @@ egress_refused(struct imsg *imsg)
 	log_info("egress: refused %s to %s:%u%s%s: %s", r.name[0] != '\0' ?
 	    r.name : "an unknown source", r.ipv4, (unsigned)r.port,
 	    r.host[0] != '\0' ? " for " : "", r.host, r.why);
+	return 0;
+}
+
+/*
+ * A secret the gateway put in a request: logged and journalled with the
+ * container, the secret's name and the host, never the value.
+ */
+int
+egress_subst(struct imsg *imsg)
+{
+	struct jb_egress_subst	s;
+	struct audit_rec	r;
+
+	if (imsg_get_id(imsg) != 0 ||
+	    imsg_get_data(imsg, &s, sizeof(s)) == -1)
+		return -1;
+	log_info("egress: secret %s put in for %s by %s", s.name, s.host,
+	    s.ctr);
+	audit_rec_job(&r, NULL, "secret", s.ctr, "");
+	r.decision = "accept";
+	audit_str(&r, "secret", s.name);
+	audit_str(&r, "host", s.host);
+	audit_write(&r);
 	return 0;
 }

@@ -176,6 +176,7 @@ void	net_audit_note(struct imsg *);
 void	egress_start(void);
 int	egress_relay(struct imsg *);
 int	egress_refused(struct imsg *);
+int	egress_subst(struct imsg *);
 
 /* sshd.c: remote SSH, the parent's side */
 void	sshd_init(void);

@@ -89,6 +89,7 @@ static const struct {
 	{ CMD_MOUNT_LS,		cmd_mount },
 	{ CMD_APPLY,		cmd_mount },
 	{ CMD_INFO,		cmd_info },
+	{ CMD_SECRET_LS,	cmd_secret },
 	{ CMD_BASE_BUILD,	cmd_base },
 	{ CMD_BASE_IMPORT,	cmd_base },
 	{ CMD_BASE_USAGE,	cmd_base },

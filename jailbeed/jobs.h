@@ -51,6 +51,7 @@ void	cmd_ls(struct job *);
 void	cmd_action(struct job *);
 void	cmd_exec(struct job *);
 void	cmd_config(struct job *);
+void	cmd_secret(struct job *);
 void	cmd_base(struct job *);
 void	cmd_net(struct job *);
 void	cmd_doctor(struct job *);

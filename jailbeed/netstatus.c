@@ -36,6 +36,10 @@ struct nstat {
 	size_t			 naddr;
 	struct jb_port		*port;
 	size_t			 nport;
+	/* the checkout's secrets, for its own containers */
+	struct jb_net_secret	*sec;
+	size_t			 nsec;
+	char			 prefix[NAME_PREFIX_MAX + 2];	/* "P-" */
 };
 
 static void
@@ -47,6 +51,7 @@ nstat_free(void *arg)
 	free(ns->allow);
 	free(ns->addr);
 	free(ns->port);
+	free(ns->sec);
 	free(ns);
 }
 
@@ -139,6 +144,13 @@ ns_send(struct job *job, const struct jb_net_ctr *c)
 		if (strcmp(ns->port[i].name, c->name) == 0)
 			(void)job_reply(job, IMSG_CTL_PORT, &ns->port[i],
 			    sizeof(ns->port[i]), -1);
+	for (i = 0; i < ns->nsec && ns->prefix[0] != '\0' &&
+	    strncmp(c->name, ns->prefix, strlen(ns->prefix)) == 0; i++) {
+		(void)strlcpy(ns->sec[i].name, c->name,
+		    sizeof(ns->sec[i].name));
+		(void)job_reply(job, IMSG_CTL_NET_SECRET, &ns->sec[i],
+		    sizeof(ns->sec[i]), -1);
+	}
 }
 
 static void
@@ -192,6 +204,32 @@ ns_netd_done(struct req *r, int ok, const char *err)
 		job_end(job, 0, "cannot reach jb-incus");
 }
 
+/* the names, hosts and headers of conf's secrets; never a value */
+static void
+ns_secrets(struct nstat *ns, const struct repoconf *conf)
+{
+	struct jb_net_secret	*s;
+	int			 i, j;
+
+	(void)snprintf(ns->prefix, sizeof(ns->prefix), "%s-",
+	    conf->container_prefix);
+	for (i = 0; i < conf->nsecrets; i++) {
+		ns->sec = grow(ns->sec, &ns->nsec, sizeof(*ns->sec));
+		s = &ns->sec[ns->nsec - 1];
+		memset(s, 0, sizeof(*s));
+		(void)strlcpy(s->secret, conf->secrets[i].name,
+		    sizeof(s->secret));
+		for (j = 0; j < conf->secrets[i].nhosts; j++) {
+			if (j > 0)
+				(void)strlcat(s->hosts, ", ", sizeof(s->hosts));
+			(void)strlcat(s->hosts, conf->secrets[i].hosts[j],
+			    sizeof(s->hosts));
+		}
+		(void)strlcpy(s->header, conf->secrets[i].header,
+		    sizeof(s->header));
+	}
+}
+
 void
 net_status(struct job *job, const char *name, const struct repo_ctx *ctx)
 {
@@ -209,6 +247,8 @@ net_status(struct job *job, const char *name, const struct repo_ctx *ctx)
 	}
 	job->state = ns;
 	job->free_state = nstat_free;
+	if (ctx != NULL && ctx->have_conf)
+		ns_secrets(ns, &ctx->conf);
 	if (name != NULL)
 		(void)strlcpy(ns->t.name, name, sizeof(ns->t.name));
 	else if (!all) {

@@ -598,6 +598,7 @@ static void r_mount(const void *a) { text_output.mount(a); }
 static void r_port(const void *a) { text_output.port(a); }
 static void r_net_ctr(const void *a) { text_output.net_ctr(a); }
 static void r_net_allow(const void *a) { text_output.net_allow(a); }
+static void r_net_secret(const void *a) { text_output.net_secret(a); }
 static void r_net_addr(const void *a) { text_output.net_addr(a); }
 static void r_doctor(const void *a) { text_output.doctor(a); }
 static void r_net_block(const void *a) { text_output.net_block(a); }
@@ -640,6 +641,9 @@ sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
 		return 0;
 	case IMSG_CTL_NET_ALLOW:
 		render(s, r_net_allow, data);
+		return 0;
+	case IMSG_CTL_NET_SECRET:
+		render(s, r_net_secret, data);
 		return 0;
 	case IMSG_CTL_NET_ADDR:
 		render(s, r_net_addr, data);

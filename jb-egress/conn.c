@@ -50,6 +50,7 @@
 #include <event.h>
 
 #include "egress.h"
+#include "egsecrets.h"
 #include "gwpolicy.h"
 #include "httphead.h"
 #include "log.h"
@@ -682,6 +683,17 @@ head_read(int fd, short ev, void *arg)
 	    &ctr);
 	if (v != GW_ADMIT) {
 		refuse_tls(c, gwpol_str(v), v == GW_NOT_ALLOWED);
+		return;
+	}
+	/* a secret's host: terminated (egsecrets.h), never spliced */
+	switch (mitmc_start(c->cfd, c->src, c->dst, c->dport, name, c->buf,
+	    c->blen)) {
+	case 0:
+		stats.admitted++;
+		/* FALLTHROUGH */
+	case -1:
+		c->cfd = -1;
+		conn_free(c);
 		return;
 	}
 	/* the ClientHello goes on as it came, with whatever followed */

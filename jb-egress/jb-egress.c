@@ -33,7 +33,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ca.h"
 #include "egress.h"
+#include "egsecrets.h"
 #include "gwpolicy.h"
 #include "log.h"
 #include "proc.h"
@@ -66,9 +68,10 @@ static void
 status(struct child *c, uint32_t rid)
 {
 	(void)snprintf(c->detail, sizeof(c->detail), "gateway: %zu "
-	    "container(s), %zu admission(s), %zu connection(s) open, %llu "
-	    "admitted, %llu refused", gwpol_count(), gwpol_notes(),
-	    stats.open, (unsigned long long)stats.admitted,
+	    "container(s), %zu admission(s), %zu connection(s) open "
+	    "(%zu terminated), %zu secret(s), %llu admitted, %llu refused",
+	    gwpol_count(), gwpol_notes(), stats.open, mitmc_open(),
+	    egsec_count(), (unsigned long long)stats.admitted,
 	    (unsigned long long)stats.refused);
 	child_status_reply(c, rid);
 }
@@ -79,6 +82,9 @@ dispatch(struct child *c, struct imsg *imsg)
 	struct jb_egress_listen	 l;
 	struct jb_egress_policy	 p;
 	struct jb_egress_admit	 a;
+	struct jb_egress_secret	 sec;
+	struct jb_egress_ca	 ca;
+	struct ca		*cap;
 	char			 err[512];
 	uint32_t		 i;
 	int			 fd;
@@ -100,6 +106,28 @@ dispatch(struct child *c, struct imsg *imsg)
 		else if (p.flags & JB_EGRESS_END)
 			log_debug("policy %u: %zu container(s)", p.gen,
 			    gwpol_count());
+		return 0;
+	case IMSG_EGRESS_SECRET:
+		if (imsg_get_data(imsg, &sec, sizeof(sec)) == -1)
+			fatalx("bad EGRESS_SECRET");
+		if (egsec_part(&sec, err, sizeof(err)) == -1)
+			log_warnx("secrets not taken: %s", err);
+		explicit_bzero(&sec, sizeof(sec));
+		return 0;
+	case IMSG_EGRESS_CA_GET:
+		if (imsg_get_data(imsg, &ca, sizeof(ca)) == -1)
+			fatalx("bad EGRESS_CA_GET");
+		if ((cap = egsec_ca(ca.ctr)) == NULL ||
+		    strlcpy(ca.pem, ca_cert_pem(cap), sizeof(ca.pem)) >=
+		    sizeof(ca.pem)) {
+			child_done(c, imsg_get_id(imsg), 0, "the gateway could "
+			    "not make the container's CA");
+			return 0;
+		}
+		if (imsgev_compose(&c->iev, IMSG_EGRESS_CA, imsg_get_id(imsg),
+		    0, -1, &ca, sizeof(ca)) == -1)
+			fatal("compose");
+		child_done(c, imsg_get_id(imsg), 1, NULL);
 		return 0;
 	case IMSG_EGRESS_ADMIT:
 		if (imsg_get_data(imsg, &a, sizeof(a)) == -1 ||
@@ -132,6 +160,9 @@ main(int argc, char *argv[])
 		fatalx("%s: user %s does not exist; run regress/setup-host "
 		    "(make deps) to create it", c.name, JB_USER_EGRESS);
 	conn_limits();
+	/* the trust store for the secrets' hosts: no file access later */
+	if (a.ca != NULL)
+		(void)mitmc_init(a.ca);
 	priv_drop(c.name, pw, JB_SSHD_CHROOT, NULL, 0);
 	evtimer_set(&expire_ev, expire_fire, NULL);
 	evtimer_add(&expire_ev, &tv);

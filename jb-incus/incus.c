@@ -27,6 +27,8 @@
 
 #define REQ_TIMEOUT_MS	60000	/* one request, not an operation */
 #define MAX_CONNS	8	/* long polls each hold a connection */
+#define BUSY_RETRY_MS	200	/* a change refused while another runs */
+#define BUSY_WAIT_SECS	30	/* ... is sent again for this long */
 
 enum call_kind {
 	CALL_JSON,
@@ -49,6 +51,13 @@ struct incus_call {
 	char			*failmsg;	/* first failure */
 	char			*op;		/* operation being waited on */
 	time_t			 deadline;
+
+	/* a change, kept to send again while the instance is busy */
+	char			*method;
+	char			*path;
+	char			*body;
+	time_t			 busy_until;
+	struct event		*resend;
 
 	/* instances list */
 	char			*key;
@@ -95,6 +104,7 @@ static void	call_fail(struct incus_call *, const char *, ...)
 static void	call_note(struct incus_call *, const char *, ...)
 		    __attribute__((__format__(__printf__, 2, 3)));
 static void	op_wait(struct incus_call *);
+static time_t	now_sec(void);
 static void	exec_reap(struct incus_call *, struct json_object *);
 
 struct incus *
@@ -136,6 +146,11 @@ call_free(struct incus_call *c)
 	}
 	if (c->defer != NULL)
 		event_free(c->defer);
+	if (c->resend != NULL)
+		event_free(c->resend);
+	free(c->method);
+	free(c->path);
+	free(c->body);
 	free(c->what);
 	free(c->failmsg);
 	free(c->op);
@@ -193,11 +208,62 @@ incus_base(struct incus *inc)
  * from inside it.
  */
 static void
+call_resend(evutil_socket_t fd, short ev, void *arg)
+{
+	struct incus_call	*c = arg;
+
+	call_send(c, c->method, c->path, c->body ? "application/json" : NULL,
+	    c->body, c->body ? strlen(c->body) : 0, NULL);
+}
+
+int
+incus_busy_refusal(const char *err)
+{
+	return err != NULL && strstr(err, "is busy running a") != NULL;
+}
+
+/*
+ * Incus refuses a change to an instance while another change to it is
+ * still under way ("Instance is busy running a "update" operation"):
+ * the device removal of a mount whose deadline passed can still be
+ * finishing when the owner asks to stop or restore.  Such a refusal
+ * changed nothing, so the same request goes again shortly, for a
+ * bounded time; then the refusal is the answer.
+ */
+static int
+call_busy_retry(struct incus_call *c)
+{
+	struct timeval	 tv = { 0, BUSY_RETRY_MS * 1000 };
+
+	if (c->kind != CALL_JSON || c->method == NULL ||
+	    !incus_busy_refusal(c->failmsg))
+		return 0;
+	if (c->busy_until == 0)
+		c->busy_until = now_sec() + BUSY_WAIT_SECS;
+	else if (now_sec() >= c->busy_until)
+		return 0;
+	if (c->resend == NULL && (c->resend = evtimer_new(c->inc->base,
+	    call_resend, c)) == NULL)
+		return 0;
+	free(c->failmsg);
+	c->failmsg = NULL;
+	free(c->op);
+	c->op = NULL;
+	c->stale = 0;
+	c->deadline = -1;
+	evtimer_add(c->resend, &tv);
+	return 1;
+}
+
+static void
 call_finish(struct incus_call *c, struct json_object *md,
     const struct incus_exec_result *xr, const struct incus_file *f)
 {
-	const char	*err = c->failmsg;
+	const char	*err;
 
+	if (call_busy_retry(c))
+		return;
+	err = c->failmsg;
 	TAILQ_REMOVE(&c->inc->calls, c, entry);
 	switch (c->kind) {
 	case CALL_JSON:
@@ -632,6 +698,7 @@ simple(struct incus *inc, const char *method, char *path,
     struct json_object *body, incus_json_cb cb, void *arg)
 {
 	struct incus_call	*c;
+	const char		*s = NULL;
 	int			 why = errno;	/* from building path */
 
 	if ((c = call_new(inc, CALL_JSON, (void *)cb, arg)) == NULL) {
@@ -644,6 +711,17 @@ simple(struct incus *inc, const char *method, char *path,
 		return c;
 	}
 	if (path == NULL || asprintf(&c->what, "%s %s", method, path) == -1) {
+		free(path);
+		incus_cancel(c);
+		return NULL;
+	}
+	/* a change is kept whole, to be sent again while the instance is busy */
+	if (body != NULL && (s = json_object_to_json_string_ext(body,
+	    JSON_C_TO_STRING_PLAIN)) == NULL)
+		s = "";
+	if (strcmp(method, "GET") != 0 && ((c->method = strdup(method)) ==
+	    NULL || (c->path = strdup(path)) == NULL ||
+	    (s != NULL && (c->body = strdup(s)) == NULL))) {
 		free(path);
 		incus_cancel(c);
 		return NULL;

@@ -64,6 +64,8 @@ void		 incus_set_timeouts(struct incus *, int, int);
 struct http_client *incus_http(struct incus *);
 struct event_base *incus_base(struct incus *);
 void		 incus_cancel(struct incus_call *);
+/* Incus refused a change because another is under way on the instance */
+int		 incus_busy_refusal(const char *);
 
 /* Any request: body is JSON (or NULL).  Operations are waited for. */
 struct incus_call *incus_request(struct incus *, const char *, const char *,

@@ -128,6 +128,7 @@ clean_done(void *arg, struct json_object *md, const char *err)
 	struct op_req		*r = arg;
 	struct jb_incus_action	*a = r->priv;
 	const char		*verb;
+	char			 why[JB_ERR_TEXT_MAX];
 
 	r->call = NULL;
 	if (err == NULL) {
@@ -136,8 +137,9 @@ clean_done(void *arg, struct json_object *md, const char *err)
 	}
 	verb = a->verb == INCUS_STOP ? "stop" : "restart";
 	log_info("%s: %s; forcing it", r->what, err);
-	req_progress(r, "%s did not %s cleanly within %d s: forcing it",
-	    r->name, verb, STOP_TIMEOUT);
+	incus_reason(why, sizeof(why), err);
+	req_progress(r, "%s did not %s cleanly (%s): forcing it", r->name,
+	    verb, why);
 	call(r, incus_instance_state(ops_ic, r->name, verb, 1, -1, req_call_done,
 	    r));
 }

@@ -168,6 +168,7 @@ static void
 restore_clean(void *arg, struct json_object *md, const char *err)
 {
 	struct op_req	*r = arg;
+	char		 why[JB_ERR_TEXT_MAX];
 
 	r->call = NULL;
 	if (err == NULL) {
@@ -175,8 +176,9 @@ restore_clean(void *arg, struct json_object *md, const char *err)
 		return;
 	}
 	log_info("%s: %s; forcing the stop", r->what, err);
-	req_progress(r, "%s did not stop cleanly within %d s: forcing it",
-	    r->name, STOP_TIMEOUT);
+	incus_reason(why, sizeof(why), err);
+	req_progress(r, "%s did not stop cleanly (%s): forcing it", r->name,
+	    why);
 	call(r, incus_instance_state(ops_ic, r->name, "stop", 1, -1,
 	    restore_stopped, r));
 }

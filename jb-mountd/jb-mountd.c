@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "deadline.h"
 #include "gituser.h"
@@ -28,6 +29,7 @@
 #include "gitdescribe.h"
 #include "image.h"
 #include "shared.h"
+#include "secretfile.h"
 #include "sshseed.h"
 
 static struct repo_owner	owner;
@@ -280,6 +282,29 @@ mountd_defconf(struct child *c, struct imsg *imsg)
 	child_done(c, rid, ok, err);
 }
 
+/* a secret's file, as the owner; the value goes up and is wiped here */
+static void
+mountd_secret(struct child *c, struct imsg *imsg)
+{
+	struct jb_secret_ask	 q;
+	struct jb_secret_value	 out;
+	char			 err[JB_ERR_TEXT_MAX];
+	uint32_t		 rid = imsg_get_id(imsg);
+	int			 ok;
+
+	get(c, imsg, &q, sizeof(q));
+	must_str(c, "SECRET", q.path, sizeof(q.path));
+	memset(&out, 0, sizeof(out));
+	err[0] = '\0';
+	ok = secretfile_read(q.path, owner.home, getuid(), out.value,
+	    sizeof(out.value), err, sizeof(err)) == 0;
+	if (ok && imsgev_compose(&c->iev, IMSG_MOUNTD_SECRET_VALUE, rid, 0,
+	    -1, &out, sizeof(out)) == -1)
+		fatal("%s: compose", c->name);
+	explicit_bzero(&out, sizeof(out));
+	child_done(c, rid, ok, err);
+}
+
 static int
 mountd_dispatch(struct child *c, struct imsg *imsg)
 {
@@ -311,6 +336,9 @@ mountd_dispatch(struct child *c, struct imsg *imsg)
 		return 0;
 	case IMSG_MOUNTD_SHARED:
 		mountd_shared(c, imsg);
+		return 0;
+	case IMSG_MOUNTD_SECRET:
+		mountd_secret(c, imsg);
 		return 0;
 	default:
 		return -1;

@@ -161,6 +161,7 @@ ctl_run(struct imsgbuf *ibuf, const struct parsed *p,
 	struct jb_port		 pt;
 	struct jb_net_ctr	 nc;
 	struct jb_net_allow	 na;
+	struct jb_net_secret	 sc;
 	struct jb_net_addr	 nd;
 	struct jb_doctor_check	 dc;
 	struct jb_net_block	 nb;
@@ -340,6 +341,16 @@ ctl_run(struct imsgbuf *ibuf, const struct parsed *p,
 				na.entry[sizeof(na.entry) - 1] = '\0';
 				na.origin[sizeof(na.origin) - 1] = '\0';
 				out->net_allow(&na);
+				break;
+			case IMSG_CTL_NET_SECRET:
+				if (imsg_get_data(&imsg, &sc, sizeof(sc)) == -1)
+					goto bad;
+				sc.name[sizeof(sc.name) - 1] = '\0';
+				sc.secret[sizeof(sc.secret) - 1] = '\0';
+				sc.hosts[sizeof(sc.hosts) - 1] = '\0';
+				sc.header[sizeof(sc.header) - 1] = '\0';
+				if (out->net_secret != NULL)
+					out->net_secret(&sc);
 				break;
 			case IMSG_CTL_NET_RESOLVED:
 				if (imsg_get_data(&imsg, &rs, sizeof(rs)) == -1)

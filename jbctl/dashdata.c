@@ -242,7 +242,8 @@ static const struct output collect = {
 	o_net_addr,
 	o_doctor,
 	o_net_block,
-	o_net_resolved
+	o_net_resolved,
+	NULL
 };
 
 /* the agent windows: tmux's own list, in the container, as exec runs it */

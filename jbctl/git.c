@@ -99,7 +99,7 @@ caught(const struct jb_instance *in)
 static const struct output catch_output = {
 	nop, nop_status, nop, nop_version, nop_begin, caught, nop_snap, nop,
 	nop_mount, nop_image, nop_port, nop_ctr, nop_allow, nop_addr,
-	nop_doctor, nop_block, nop_resolved
+	nop_doctor, nop_block, nop_resolved, NULL
 };
 
 /* which container, its branch (or branch), and the ref it lands in */

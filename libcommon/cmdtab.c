@@ -455,6 +455,10 @@ const struct cmd cmdtab[] = {
 	  "time left, address, branch, mounts, agent windows, last refused "
 	  "destination, and a panel for the selected one; its keys act "
 	  "through the same requests as the commands (? lists them)" },
+	{ .words = { "secret", "ls" }, .id = CMD_SECRET_LS, .cls = CMD_HOST,
+	  .args = "[NAME]", .min_args = 0, .max_args = 1,
+	  .help = "this repo's secrets: each name, its hosts, its header and "
+	  "its file, never a value; NAME: that one alone" },
 	{ .words = { "reload" }, .id = CMD_RELOAD, .cls = CMD_HOST,
 	  .args = "", .min_args = 0, .max_args = 0,
 	  .help = "read jailbeed.yaml again and put it in force whole, as "

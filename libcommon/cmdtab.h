@@ -100,6 +100,8 @@ enum cmd_id {
 	CMD_DASHBOARD,
 	/* the limits in force on one container */
 	CMD_INFO,
+	/* secrets: names and hosts, never a value */
+	CMD_SECRET_LS,
 };
 
 /* where a command runs: in the parent, or in jbctl alone */

@@ -139,6 +139,9 @@ static const struct yt_field network_fields[] = {
 	{ .key = "trust_host_cas", .type = YT_BOOL,
 	  .off = offsetof(struct jb_conf, trust_host_cas) },
 	{ .key = "gateway_ports", .type = YT_CUSTOM, .fn = gw_port_list },
+	{ .key = "gateway_trust", .type = YT_PATH,
+	  .off = offsetof(struct jb_conf, gw_trust),
+	  .size = sizeof(((struct jb_conf *)NULL)->gw_trust) },
 	{ .key = NULL }
 };
 
@@ -668,6 +671,8 @@ conf_defaults(struct jb_conf *conf)
 	(void)strlcpy(conf->gw_ports[0], "443", sizeof(conf->gw_ports[0]));
 	(void)strlcpy(conf->gw_ports[1], "80", sizeof(conf->gw_ports[1]));
 	conf->gw_nports = 2;
+	(void)strlcpy(conf->gw_trust, JB_GW_TRUST_DEFAULT,
+	    sizeof(conf->gw_trust));
 }
 
 int

@@ -92,7 +92,14 @@ struct jb_conf {
 	 */
 	char	gw_ports[JB_SSH_LIST_MAX][48];
 	int	gw_nports;
+	/*
+	 * network.gateway_trust: the CA certificates jb-egress verifies a
+	 * secret's hosts against when it terminates their TLS, read once
+	 * at its start
+	 */
+	char	gw_trust[PATH_MAX];
 };
+#define JB_GW_TRUST_DEFAULT	"/etc/ssl/certs/ca-certificates.crt"
 
 void	conf_defaults(struct jb_conf *);
 /* "ADDR:PORT" (IPv4, or [IPv6]) into *ss; 0 or -1 */

@@ -16,6 +16,7 @@
  */
 
 #include <stdio.h>
+#include <string.h>
 
 #include "config.h"
 
@@ -98,6 +99,8 @@ conf_print(FILE *f, const struct jb_conf *c)
 		list(f, "  ", "gateway_ports", c->gw_ports, c->gw_nports);
 	else
 		fputs("  gateway_ports: []\n", f);
+	if (strcmp(c->gw_trust, JB_GW_TRUST_DEFAULT) != 0)
+		kv(f, "  ", "gateway_trust", c->gw_trust);
 	fputs("remote:\n  ssh:\n", f);
 	kv(f, "    ", "listen", c->ssh_listen);
 	if (c->ssh_keys[0] != '\0')

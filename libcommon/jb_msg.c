@@ -560,6 +560,48 @@ static const struct jb_msg_str f_jb_egress_admit[] = {
 	END
 };
 
+static const struct jb_msg_str f_jb_net_secret[] = {
+	STR(jb_net_secret, name),
+	STR(jb_net_secret, secret),
+	STR(jb_net_secret, hosts),
+	STR(jb_net_secret, header),
+	END
+};
+
+static const struct jb_msg_str f_jb_secret_ask[] = {
+	STR(jb_secret_ask, path),
+	END
+};
+
+static const struct jb_msg_str f_jb_secret_value[] = {
+	STR(jb_secret_value, value),
+	END
+};
+
+static const struct jb_msg_str f_jb_egress_secret[] = {
+	STR(jb_egress_secret, ctr),
+	STR(jb_egress_secret, ipv4),
+	STR(jb_egress_secret, name),
+	STR(jb_egress_secret, placeholder),
+	STR(jb_egress_secret, value),
+	STR(jb_egress_secret, header),
+	STR(jb_egress_secret, hosts),
+	END
+};
+
+static const struct jb_msg_str f_jb_egress_ca[] = {
+	STR(jb_egress_ca, ctr),
+	STR(jb_egress_ca, pem),
+	END
+};
+
+static const struct jb_msg_str f_jb_egress_subst[] = {
+	STR(jb_egress_subst, ctr),
+	STR(jb_egress_subst, name),
+	STR(jb_egress_subst, host),
+	END
+};
+
 static const struct jb_msg_str f_jb_egress_refused[] = {
 	STR(jb_egress_refused, name),
 	STR(jb_egress_refused, host),
@@ -670,6 +712,8 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_MOUNTD_DEFCONF_TEXT,	M, P, jb_repo_conf),
 	R(IMSG_MOUNTD_SHARED,		P, M, jb_shared_req),
 	R(IMSG_MOUNTD_SHARED_PATH,	M, P, jb_shared_path),
+	R(IMSG_MOUNTD_SECRET,		P, M, jb_secret_ask),
+	R(IMSG_MOUNTD_SECRET_VALUE,	M, P, jb_secret_value),
 
 	/* parent <-> jb-netd */
 	R(IMSG_NETD_SET,		P, N, jb_netd_ctr),
@@ -734,6 +778,10 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_EGRESS_ADMIT,		N, P, jb_egress_admit),
 	R(IMSG_EGRESS_ADMIT,		P, E, jb_egress_admit),
 	R(IMSG_EGRESS_REFUSED,		E, P, jb_egress_refused),
+	R(IMSG_EGRESS_SECRET,		P, E, jb_egress_secret),
+	R(IMSG_EGRESS_CA_GET,		P, E, jb_egress_ca),
+	R(IMSG_EGRESS_CA,		E, P, jb_egress_ca),
+	R(IMSG_EGRESS_SUBST,		E, P, jb_egress_subst),
 	R(IMSG_EGRESS_REFUSED,		P, N, jb_egress_refused),
 
 	/* jbctl <-> parent; a session takes the replies a command makes */
@@ -763,6 +811,7 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_CTL_DOCTOR,		P, C, jb_doctor_check),
 	R(IMSG_CTL_NET_BLOCK,		P, C, jb_net_block),
 	R(IMSG_CTL_NET_RESOLVED,	P, C, jb_net_resolved),
+	R(IMSG_CTL_NET_SECRET,		P, C, jb_net_secret),
 	R(IMSG_CTL_LISTEN_ASK,		P, C, jb_ctl_listen),
 	RF(IMSG_CTL_LISTEN_FD,		C, P, jb_ctl_listen),
 	R0(IMSG_CTL_WATCH,		C, P),

@@ -500,6 +500,9 @@ enum {
 	/* an agent's shared entry under the suite's shared dir */
 	IMSG_MOUNTD_SHARED = 334, /* P->M, struct jb_shared_req */
 	IMSG_MOUNTD_SHARED_PATH, /* M->P, struct jb_shared_path, before DONE */
+	/* a secret's file, read as the owner (0600 or tighter) */
+	IMSG_MOUNTD_SECRET = 336, /* P->M, struct jb_secret_ask */
+	IMSG_MOUNTD_SECRET_VALUE, /* M->P, struct jb_secret_value, before DONE */
 };
 
 struct jb_repo_req {
@@ -633,6 +636,17 @@ struct jb_shared_req {
 struct jb_shared_path {
 	char		path[PATH_MAX];		/* absolute */
 	int32_t		made;			/* 1: made now */
+};
+
+/* IMSG_MOUNTD_SECRET: secrets.NAME.file, absolute or ~/... */
+struct jb_secret_ask {
+	char		path[1024];
+};
+
+/* IMSG_MOUNTD_SECRET_VALUE: the file's one line */
+#define JB_SECRET_VALUE_MAX	4096
+struct jb_secret_value {
+	char		value[JB_SECRET_VALUE_MAX + 1];
 };
 
 enum {
@@ -792,6 +806,14 @@ struct jb_netd_check {
 	uint32_t	nmissing;		/* of them, not in map ctrs */
 	char		missing[JB_MSG_TEXT_MAX]; /* their names, cut */
 	char		err[JB_MSG_TEXT_MAX];	/* nft's words, "" when none */
+};
+
+/* net status: a secret of the container's repo, never its value */
+struct jb_net_secret {
+	char		name[JB_INSTANCE_MAX];	/* the container */
+	char		secret[64];
+	char		hosts[2048];		/* ", "-separated */
+	char		header[64];		/* "" every header */
 };
 
 /* one refused name of a container, counted by jb-netd */
@@ -1099,6 +1121,10 @@ enum {
 	IMSG_EGRESS_POLICY,	/* N->P, P->E, struct jb_egress_policy */
 	IMSG_EGRESS_ADMIT,	/* N->P, P->E, struct jb_egress_admit */
 	IMSG_EGRESS_REFUSED,	/* E->P, P->N, struct jb_egress_refused */
+	IMSG_EGRESS_SECRET,	/* P->E, struct jb_egress_secret */
+	IMSG_EGRESS_CA_GET,	/* P->E, struct jb_egress_ca (ctr alone) */
+	IMSG_EGRESS_CA,		/* E->P, struct jb_egress_ca, before DONE */
+	IMSG_EGRESS_SUBST,	/* E->P, struct jb_egress_subst, unasked */
 };
 
 #define JB_EGRESS_BEGIN		0x1	/* the first part of a snapshot */
@@ -1131,6 +1157,38 @@ struct jb_egress_admit {
 	uint32_t	ttl;
 	uint32_t	naddr;
 	uint32_t	addr[JB_EGRESS_ADMIT_MAX];	/* host byte order */
+};
+
+/*
+ * One secret of a container, value included: the gateway terminates
+ * TLS to its hosts and puts the value where the placeholder is.  BEGIN:
+ * the container's secrets are replaced by this part and the ones after
+ * it up to END; name "" (with BEGIN and END): it has none any more.
+ */
+#define JB_EGRESS_SECRET_HOSTS	8
+struct jb_egress_secret {
+	uint32_t	flags;			/* JB_EGRESS_BEGIN | _END */
+	char		ctr[JB_INSTANCE_MAX];
+	char		ipv4[16];		/* the container's address */
+	char		name[64];
+	char		placeholder[64];
+	char		value[JB_SECRET_VALUE_MAX + 1];
+	char		header[64];		/* "" every header */
+	uint32_t	nhosts;
+	char		hosts[JB_EGRESS_SECRET_HOSTS * 256]; /* NUL-separated */
+};
+
+/* a container's CA certificate (PEM), which the gateway made */
+struct jb_egress_ca {
+	char		ctr[JB_INSTANCE_MAX];
+	char		pem[4096];
+};
+
+/* a secret put in a request, for the journal: never the value */
+struct jb_egress_subst {
+	char		ctr[JB_INSTANCE_MAX];
+	char		name[64];
+	char		host[256];
 };
 
 /* a connection the gateway refused, and why */
@@ -1175,6 +1233,7 @@ enum {
 	IMSG_CTL_NET_CTR = 1510, /* parent -> client, struct jb_net_ctr */
 	IMSG_CTL_NET_ALLOW,	/* parent -> client, struct jb_net_allow */
 	IMSG_CTL_NET_ADDR,	/* parent -> client, struct jb_net_addr */
+	IMSG_CTL_NET_SECRET,	/* parent -> client, struct jb_net_secret */
 	/* doctor: 1520.. */
 	IMSG_CTL_DOCTOR = 1520,	/* parent -> client, struct jb_doctor_check */
 	/* net log: 1530.. */

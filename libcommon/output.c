@@ -407,6 +407,14 @@ text_net_allow(const struct jb_net_allow *a)
 }
 
 static void
+text_net_secret(const struct jb_net_secret *s)
+{
+	fprintf(ofp(), "  secret %s for %s%s%s: terminated by the gateway, "
+	    "the value put in for the placeholder\n", s->secret, s->hosts,
+	    s->header[0] != '\0' ? " in " : "", s->header);
+}
+
+static void
 text_net_resolved(const struct jb_net_resolved *r)
 {
 	text_list_header_due = 0;
@@ -459,7 +467,8 @@ const struct output text_output = {
 	text_net_addr,
 	text_doctor,
 	text_net_block,
-	text_net_resolved
+	text_net_resolved,
+	text_net_secret
 };
 
 static void
@@ -657,6 +666,25 @@ json_net_allow(const struct jb_net_allow *a)
 }
 
 static void
+json_net_secret(const struct jb_net_secret *s)
+{
+	struct json_object	*o, *a;
+
+	if (json_cur == NULL)
+		return;
+	if ((a = json_object_object_get(json_cur, "secrets")) == NULL) {
+		a = json_object_new_array();
+		json_object_object_add(json_cur, "secrets", a);
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "name", json_object_new_string(s->secret));
+	json_object_object_add(o, "hosts", json_object_new_string(s->hosts));
+	json_object_object_add(o, "header", s->header[0] ?
+	    json_object_new_string(s->header) : NULL);
+	json_object_array_add(a, o);
+}
+
+static void
 json_net_resolved(const struct jb_net_resolved *r)
 {
 	struct json_object	*o = json_object_new_object();
@@ -819,5 +847,6 @@ const struct output json_output = {
 	json_net_addr,
 	json_doctor,
 	json_net_block,
-	json_net_resolved
+	json_net_resolved,
+	json_net_secret
 };

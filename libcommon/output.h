@@ -47,6 +47,8 @@ struct output {
 	void	(*net_block)(const struct jb_net_block *);	/* net log */
 	/* net refresh: each exact name asked */
 	void	(*net_resolved)(const struct jb_net_resolved *);
+	/* net status: a secret of the container (NULL: not shown) */
+	void	(*net_secret)(const struct jb_net_secret *);
 };
 
 extern const struct output	text_output;

@@ -251,6 +251,7 @@ static const struct yt_field shared_fields[] = {
 	{ .key = "mount_auto_revert", .type = YT_MAP,
 	  .sub = mount_revert_fields },
 	{ .key = "github", .type = YT_CUSTOM, .off = 0, .fn = rc_github },
+	{ .key = "secrets", .type = YT_CUSTOM, .off = 0, .fn = rc_secrets },
 	{ .key = "base", .type = YT_MAP, .sub = base_fields },
 	{ .key = "gpg", .type = YT_MAP, .sub = gpg_fields },
 	{ .key = "ssh", .type = YT_MAP, .sub = ssh_fields },
@@ -308,6 +309,7 @@ static const struct yt_field local_fields[] = {
 	{ .key = "mount_auto_revert", .type = YT_MAP,
 	  .sub = mount_revert_fields },
 	{ .key = "github", .type = YT_CUSTOM, .off = 0, .fn = rc_github_local },
+	{ .key = "secrets", .type = YT_CUSTOM, .off = 0, .fn = rc_secrets },
 	{ .key = "base", .type = YT_MAP, .sub = base_fields },
 	{ .key = "gpg", .type = YT_MAP, .sub = gpg_fields },
 	{ .key = "ssh", .type = YT_MAP, .sub = ssh_fields },
@@ -1410,6 +1412,8 @@ repoconf_finish(struct repoconf *c, const char *repo_root, uid_t uid,
 	if (c->ssh_enabled == RC_UNSET)
 		c->ssh_enabled = 0;
 	rc_github_finish(c);
+	if (rc_secrets_finish(c, err, errlen) == -1)
+		return -1;
 	/* one image for every repo, unless this one wants packages of its own */
 	c->base_alias_auto = c->base_alias[0] == '\0';
 	if (c->base_alias[0] == '\0' && c->base_packages[0] != '\0')
@@ -1758,6 +1762,7 @@ repoconf_dump(const struct repoconf *c, FILE *fp)
 	put_revert(fp, "loose_auto_revert", &c->loose_auto_revert, all);
 	put_revert(fp, "mount_auto_revert", &c->mount_auto_revert, all);
 	rc_github_dump(c, all, fp);
+	rc_secrets_dump(c, fp);
 	if (c->base_alias[0] != '\0' || c->base_packages[0] != '\0')
 		(void)fputs("base:\n", fp);
 	if (c->base_alias[0] != '\0')

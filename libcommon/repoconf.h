@@ -40,6 +40,7 @@
 #include <stdio.h>
 
 #include "names.h"
+#include "repoconf_secrets.h"
 #include "yamltree.h"
 
 #define RC_ALIAS_MAX		63	/* base.alias */
@@ -309,6 +310,9 @@ struct repoconf {
 	/* global.yaml's github.api_tokens: the original's legacy map */
 	struct rc_ghtoken	github_api_tokens[RC_GH_TOKENS_MAX];
 	int			ngithub_api_tokens;
+	/* secrets: global.yaml and the host-local file only */
+	struct rc_secret	secrets[RC_SECRETS_MAX];
+	int			nsecrets;
 	int			gpg_enabled;	/* gpg.enabled */
 	int			ssh_enabled;	/* ssh.enabled */
 	char			base_alias[RC_ALIAS_MAX + 1];

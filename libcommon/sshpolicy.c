@@ -82,6 +82,8 @@ sshpolicy_host(enum cmd_id id)
 	case CMD_REMOTE_SSH_KEY_RM:
 	case CMD_REMOTE_SSH_KEY_LS:
 	case CMD_REMOTE_SSH_STATUS:
+	/* secrets are the host's: where their files are is too */
+	case CMD_SECRET_LS:
 	case CMD_AUDIT:
 	case CMD_APPLY:
 	case CMD_BASE_BUILD:

@@ -29,6 +29,7 @@
 #define NAME	"f.yaml"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+static void	check_secrets(const struct repoconf *);
 
 static int
 terminated(const char *s, size_t size)
@@ -190,6 +191,9 @@ check(const struct repoconf *c, enum repoconf_layer layer)
 	if (layer != RC_LAYER_LOCAL && c->github_token[0] != '\0' &&
 	    !(eff && c->github_token_legacy))
 		abort();
+	/* the repo's tracked file never declares a secret */
+	if (layer == RC_LAYER_REPO && c->nsecrets != 0)
+		abort();
 	if (layer == RC_LAYER_REPO && (c->ngithub_api_tokens != 0 ||
 	    c->github_enabled != (eff ? 0 : RC_UNSET)))
 		abort();
@@ -255,12 +259,34 @@ check(const struct repoconf *c, enum repoconf_layer layer)
 	if (eff && c->base_alias[0] == '\0')
 		abort();
 	check_agents(c);
+	check_secrets(c);
 	check_steps(&c->autostart.on_create);
 	check_steps(&c->autostart.on_start);
 	if (c->autostart.step_timeout < 0 ||
 	    c->autostart.step_timeout > RC_STEP_TIMEOUT_MAX ||
 	    c->autostart.nenv < 0 || c->autostart.nenv > RC_STEP_ENV_MAX)
 		abort();
+}
+
+/* secrets: valid names, files and hosts, only where a layer may set them */
+static void
+check_secrets(const struct repoconf *c)
+{
+	int	i, j;
+
+	if (c->nsecrets < 0 || c->nsecrets > RC_SECRETS_MAX)
+		abort();
+	for (i = 0; i < c->nsecrets; i++) {
+		if (!rc_secret_name_ok(c->secrets[i].name) ||
+		    (c->secrets[i].file[0] != '/' &&
+		    strncmp(c->secrets[i].file, "~/", 2) != 0) ||
+		    c->secrets[i].nhosts < 1 ||
+		    c->secrets[i].nhosts > RC_SECRET_HOSTS_MAX)
+			abort();
+		for (j = 0; j < c->secrets[i].nhosts; j++)
+			if (!rc_secret_host_ok(c->secrets[i].hosts[j]))
+				abort();
+	}
 }
 
 static char *
@@ -346,11 +372,15 @@ fuzz_layer(enum repoconf_layer layer, const uint8_t *data, size_t len)
 	    sizeof(err)) == -1)
 		abort();
 	check(c, layer);
-	/* github is the host's: a print holding it is no repo file */
+	/*
+	 * github and secrets are the host's: a print holding them is no
+	 * repo file; one holding secrets alone reads back as global.yaml
+	 */
 	s = dump(c);
 	if (c->github_token[0] == '\0' && c->ngithub_api_tokens == 0 &&
 	    c->github_enabled != 1)
-		roundtrip(RC_LAYER_REPO, s, 1);
+		roundtrip(c->nsecrets == 0 ? RC_LAYER_REPO : RC_LAYER_GLOBAL,
+		    s, 1);
 	free(s);
 	repoconf_free(c);
 	free(c);

@@ -308,6 +308,51 @@ snapshots_body() {
 }
 snapshots_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+atf_test_case busy_instance cleanup
+busy_instance_head() {
+	atf_set descr "stop, start, snapshot and restore while Incus is busy" \
+	    "with another change to the same instance (a device added and" \
+	    "removed over and over, as a mount deadline does): each waits" \
+	    "for its turn instead of failing"
+	atf_set require.user root
+	atf_set timeout 300
+}
+busy_instance_body() {
+	setup
+	p=$(jb_prefix)
+	c=$p-busy
+	atf_check -e ignore jbo repo new busy
+	mkdir busydir
+	touch busy.run
+	# Incus refuses a change while another runs on the instance
+	(
+		while [ -e busy.run ]; do
+			incus config device add $c jbtest-busy disk \
+			    source="$(pwd)/busydir" path=/mnt/jbtest-busy \
+			    > /dev/null 2>&1
+			incus config device remove $c jbtest-busy \
+			    > /dev/null 2>&1
+		done
+	) &
+	echo $! > busy.pid
+	for i in 1 2 3; do
+		atf_check -e ignore jbo repo stop busy
+		atf_check -e ignore jbo repo start busy
+	done
+	atf_check -e ignore jbo repo snapshot create busy one
+	atf_check -e ignore jbo repo snapshot restore busy one
+	atf_check -e ignore jbo repo snapshot restore busy one
+	rm busy.run
+	wait "$(cat busy.pid)"
+	atf_check -o match:"RUNNING" incus list -c s --format csv "^$c\$"
+}
+busy_instance_cleanup() {
+	rm -f busy.run
+	[ -s busy.pid ] && kill "$(cat busy.pid)" 2> /dev/null
+	jb_containers_cleanup
+	jb_cleanup
+}
+
 atf_test_case network_fails_closed cleanup
 network_fails_closed_head() {
 	atf_set descr "with an empty allowlist nothing leaves a container:" \
@@ -581,6 +626,7 @@ atf_init_test_cases() {
 	atf_add_test_case new_storage_pool
 	atf_add_test_case lifecycle_and_destroy
 	atf_add_test_case snapshots
+	atf_add_test_case busy_instance
 	atf_add_test_case network_fails_closed
 	atf_add_test_case shell_pty
 	atf_add_test_case git_identity

@@ -184,14 +184,20 @@ nh_rotate() {
 # was name $1 ever asked of the test DNS server?
 nh_asked() { grep -qi "query\[[A-Z]*\] $1 from" dns.log; }
 
+# the test CA alone (a test that must name it before jailbeed starts
+# makes it first; nh_tls_up then keeps it)
+nh_tls_ca() {
+	openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem \
+	    -days 2 -subj "/CN=jailbee test CA" > /dev/null 2>&1 ||
+	    atf_fail "cannot make the test CA"
+}
+
 # the egress gateway's web servers (tlshost.py): TLS on 443 and HTTP on
 # 80 on every address, one certificate for www.test, other.test and
 # *.wild.test signed by a test CA made now (ca.pem), which only the
 # test's own clients are given; the server logs to tlshost.log
 nh_tls_up() {
-	openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem \
-	    -days 2 -subj "/CN=jailbee test CA" > /dev/null 2>&1 ||
-	    atf_fail "cannot make the test CA"
+	[ -f ca.key ] && [ -f ca.pem ] || nh_tls_ca
 	openssl req -newkey rsa:2048 -nodes -keyout srv.key -out srv.csr \
 	    -subj "/CN=www.test" > /dev/null 2>&1 ||
 	    atf_fail "cannot make the test server's key"

@@ -21,7 +21,10 @@
 # with "tls hello SNI from ADDR"; on port 80, plain HTTP/1.1 with
 # keep-alive (pipelined requests answered in turn) answering "http hello
 # HOST from ADDR".  Every server name and Host it is given is logged
-# ("sni NAME", "host NAME"), so a test sees what reached the server.
+# ("sni NAME", "host NAME"), so a test sees what reached the server, and
+# so is every Authorization header ("auth HOST VALUE"), for the secrets;
+# a TLS request under /git/ without one is answered 401 with a Basic
+# challenge, as a git server over HTTPS asks for credentials.
 
 import socket
 import socketserver
@@ -52,11 +55,18 @@ def heads(sock):
             buf += data
         head, buf = buf.split(b"\r\n\r\n", 1)
         host = ""
+        auth = []
+        line0 = head.split(b"\r\n")[0].split(b" ")
+        path = line0[1].decode(errors="replace") if len(line0) > 1 else ""
         for line in head.split(b"\r\n")[1:]:
             k, _, v = line.partition(b":")
             if k.strip().lower() == b"host":
                 host = v.strip().decode(errors="replace")
-        yield host
+            if k.strip().lower() == b"authorization":
+                auth.append(v.strip().decode(errors="replace"))
+        for a in auth:
+            log("auth %s %s" % (host, a))
+        yield host, path, auth
 
 
 def answer(sock, body):
@@ -82,7 +92,13 @@ class Tls(socketserver.BaseRequestHandler):
             log("handshake failed: %s" % e)
             return
         addr = s.getsockname()[0]
-        for host in heads(s):
+        for host, path, auth in heads(s):
+            # under /git/, as a git server asks: credentials first
+            if path.startswith("/git/") and not auth:
+                s.sendall(b"HTTP/1.1 401 Unauthorized\r\n"
+                          b"WWW-Authenticate: Basic realm=\"test\"\r\n"
+                          b"Content-Length: 0\r\n\r\n")
+                continue
             answer(s, "tls hello %s from %s\n" % (sni.get("name"), addr))
 
 
@@ -90,7 +106,7 @@ class Http(socketserver.BaseRequestHandler):
     def handle(self):
         self.request.settimeout(10)
         addr = self.request.getsockname()[0]
-        for host in heads(self.request):
+        for host, _, _ in heads(self.request):
             log("host %s" % host)
             answer(self.request, "http hello %s from %s\n" % (host, addr))
 

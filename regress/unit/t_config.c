@@ -667,7 +667,7 @@ ATF_TC_BODY(network_subnet, tc)
 	    "x.yaml:1: network.subnet: expected");
 	BAD("network: {subnets: 1}\n",
 	    "x.yaml:1: network.subnets: unknown key (known: subnet, "
-	    "trust_host_cas, gateway_ports)");
+	    "trust_host_cas, gateway_ports, gateway_trust)");
 }
 
 ATF_TC_WITHOUT_HEAD(gateway_ports);

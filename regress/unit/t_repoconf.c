@@ -712,6 +712,137 @@ ATF_TC_BODY(github_token, tc)
 	repoconf_free(&c);
 }
 
+/* secrets: the host's files only, merged by name, never a value */
+ATF_TC_WITHOUT_HEAD(secrets_where);
+ATF_TC_BODY(secrets_where, tc)
+{
+	struct repoconf	c;
+	char		*d;
+
+	BAD(R, "secrets:\n  TOK: {file: /h/tok, hosts: [api.example.com]}\n",
+	    "config.yaml:1: secrets: not allowed in the repo's config: secrets "
+	    "are the host's: declare them in the host-local file " LOCAL
+	    " (mode 0600) or in global.yaml");
+	BAD(R, "secrets: null\n",
+	    "config.yaml:1: secrets: not allowed in the repo's config: secrets "
+	    "are the host's: declare them in the host-local file " LOCAL
+	    " (mode 0600) or in global.yaml");
+
+	fresh(&c);
+	OK(G, "secrets:\n  TOK: {file: ~/.tok, hosts: [api.example.com, "
+	    "\"*.example.org\"], header: Authorization}\n"
+	    "  OTHER: {file: /etc/o, hosts: [o.example.net]}\n", &c);
+	ATF_REQUIRE_EQ(c.nsecrets, 2);
+	ATF_CHECK_STREQ("TOK", c.secrets[0].name);
+	ATF_CHECK_STREQ("~/.tok", c.secrets[0].file);
+	ATF_CHECK_EQ(c.secrets[0].nhosts, 2);
+	ATF_CHECK_STREQ("*.example.org", c.secrets[0].hosts[1]);
+	ATF_CHECK_STREQ("Authorization", c.secrets[0].header);
+	ATF_CHECK_STREQ("", c.secrets[1].header);
+	/* the host-local file replaces an entry whole and drops another */
+	OK(L, "secrets:\n  TOK: {file: /h/t2, hosts: [x.example.com]}\n"
+	    "  OTHER: null\n", &c);
+	FINISH(&c);
+	ATF_REQUIRE_EQ(c.nsecrets, 1);
+	ATF_CHECK_STREQ("/h/t2", c.secrets[0].file);
+	ATF_CHECK_EQ(c.secrets[0].nhosts, 1);
+	ATF_CHECK_STREQ("", c.secrets[0].header);
+	ATF_CHECK(rc_secret_matches(&c.secrets[0], "x.example.com"));
+	ATF_CHECK(!rc_secret_matches(&c.secrets[0], "y.example.com"));
+	d = dump(&c);
+	ATF_CHECK_MSG(strstr(d, "secrets:\n  TOK:\n    file: \"/h/t2\"\n"
+	    "    hosts:\n      - \"x.example.com\"\n") != NULL, "%s", d);
+	free(d);
+	repoconf_free(&c);
+}
+
+/* a secret's name is the container's variable; placeholders differ */
+ATF_TC_WITHOUT_HEAD(secrets_placeholder);
+ATF_TC_BODY(secrets_placeholder, tc)
+{
+	struct repoconf	c;
+	char		err[RC_ERR_MAX] = "", a[RC_PLACEHOLDER_LEN + 1];
+	char		b[RC_PLACEHOLDER_LEN + 1];
+
+	fresh(&c);
+	OK(R, "container:\n  env: {TOK: plain}\n", &c);
+	OK(L, "secrets:\n  TOK: {file: /h/t, hosts: [a.example]}\n", &c);
+	ATF_CHECK(repoconf_finish(&c, "/src/proj", 1000, 1001, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK_STREQ("secrets.TOK: container.env also sets TOK: remove one "
+	    "of them (a secret's name is the variable that holds its "
+	    "placeholder in the container)", err);
+	repoconf_free(&c);
+
+	rc_secret_placeholder(a, sizeof(a));
+	rc_secret_placeholder(b, sizeof(b));
+	ATF_CHECK_EQ(strlen(a), 41);
+	ATF_CHECK(strncmp(a, "jbsecret-", 9) == 0);
+	ATF_CHECK(strspn(a + 9, "0123456789abcdef") == 32);
+	ATF_CHECK(strcmp(a, b) != 0);
+}
+
+ATF_TC_WITHOUT_HEAD(secrets_bad);
+ATF_TC_BODY(secrets_bad, tc)
+{
+	struct rc_secret	s;
+
+	BAD(L, "secrets: [TOK]\n",
+	    "local.yaml:1: secrets: expected a mapping of NAME: {file: PATH, "
+	    "hosts: [HOST, ...], header: NAME}, got a sequence");
+	BAD(L, "secrets:\n  1TOK: {file: /a, hosts: [a.example]}\n",
+	    "local.yaml:2: secrets.1TOK: not a secret name: the name of an "
+	    "environment variable ([A-Za-z_][A-Za-z0-9_]*, at most 63 bytes)");
+	BAD(G, "secrets:\n  TOK: /a\n",
+	    "global.yaml:2: secrets.TOK: expected a mapping {file: PATH, "
+	    "hosts: [HOST, ...], header: NAME}, got a string");
+	BAD(L, "secrets:\n  TOK: {hosts: [a.example]}\n",
+	    "local.yaml:2: secrets.TOK: file is missing: the path of the file "
+	    "holding the value (mode 0600)");
+	BAD(L, "secrets:\n  TOK: {file: /a}\n",
+	    "local.yaml:2: secrets.TOK: hosts is missing: the hosts the value "
+	    "is sent to");
+	BAD(L, "secrets:\n  TOK: {file: rel/a, hosts: [a.example]}\n",
+	    "local.yaml:2: secrets.TOK.file: expected the path of the file "
+	    "holding the value: absolute or ~/..., no \"..\", at most 1023 "
+	    "bytes");
+	BAD(L, "secrets:\n  TOK: {file: /a/../b, hosts: [a.example]}\n",
+	    "local.yaml:2: secrets.TOK.file: expected the path of the file "
+	    "holding the value: absolute or ~/..., no \"..\", at most 1023 "
+	    "bytes");
+	BAD(L, "secrets:\n  TOK: {file: /a, hosts: []}\n",
+	    "local.yaml:2: secrets.TOK.hosts: expected a list of one host or "
+	    "more ([api.example.com, \"*.example.com\"]), got a sequence");
+	BAD(L, "secrets:\n  TOK: {file: /a, hosts: [\"*\"]}\n",
+	    "local.yaml:2: secrets.TOK.hosts[0]: not a host name: a lowercase "
+	    "DNS name of two labels or more (api.example.com), or *. and one "
+	    "(\"*.example.com\")");
+	BAD(L, "secrets:\n  TOK: {file: /a, hosts: [ok.example, 10.0.0.1]}\n",
+	    "local.yaml:2: secrets.TOK.hosts[1]: not a host name: a lowercase "
+	    "DNS name of two labels or more (api.example.com), or *. and one "
+	    "(\"*.example.com\")");
+	BAD(L, "secrets:\n  TOK: {file: /a, hosts: [API.example]}\n",
+	    "local.yaml:2: secrets.TOK.hosts[0]: not a host name: a lowercase "
+	    "DNS name of two labels or more (api.example.com), or *. and one "
+	    "(\"*.example.com\")");
+	BAD(L, "secrets:\n  TOK: {file: /a, hosts: [a.example], header: "
+	    "\"X: y\"}\n",
+	    "local.yaml:2: secrets.TOK.header: not an HTTP header name (as in "
+	    "Authorization), at most 63 bytes");
+	BAD(L, "secrets:\n  TOK: {file: /a, hosts: [a.example], value: x}\n",
+	    "local.yaml:2: secrets.TOK.value: unknown key (a secret takes "
+	    "file, hosts and header)");
+
+	memset(&s, 0, sizeof(s));
+	(void)strlcpy(s.hosts[0], "*.example.com", sizeof(s.hosts[0]));
+	s.nhosts = 1;
+	ATF_CHECK(rc_secret_matches(&s, "api.example.com"));
+	ATF_CHECK(rc_secret_matches(&s, "a.b.example.com"));
+	ATF_CHECK(!rc_secret_matches(&s, "example.com"));
+	ATF_CHECK(!rc_secret_matches(&s, "badexample.com"));
+	ATF_CHECK(!rc_secret_matches(&s, "api.example.com.evil"));
+}
+
 /* host_ports: defaults filled, replaced by name, IPv4 literals only */
 ATF_TC_WITHOUT_HEAD(host_ports);
 ATF_TC_BODY(host_ports, tc)
@@ -840,8 +971,8 @@ ATF_TC_BODY(unknown_keys, tc)
 	    "config.yaml:2: container_prefx: unknown key (known: "
 	    "container_prefix, container_user, container, host_mounts, "
 	    "optional_mounts, host_ports, egress_allow, defaults, new, "
-	    "loose_auto_revert, mount_auto_revert, github, base, gpg, ssh, "
-	    "agents, claude, golden, share_local, shared_dir, host_devices, "
+	    "loose_auto_revert, mount_auto_revert, github, secrets, base, gpg, "
+	    "ssh, agents, claude, golden, share_local, shared_dir, host_devices, "
 	    "shared_caches, jetbrains, chrome, terminal, autostart, "
 	    "docker_registry_mirror, destroy, after_new, confirm, pull, push, "
 	    "ls, dashboard, egress_proxy_always, gui, litellm, remote, merge, "
@@ -851,7 +982,7 @@ ATF_TC_BODY(unknown_keys, tc)
 	    "container_prefix, container_user, container, host_mounts, "
 	    "optional_mounts, host_ports, egress_allow, defaults, new, "
 	    "loose_auto_revert, "
-	    "mount_auto_revert, github, base, gpg, ssh)");
+	    "mount_auto_revert, github, secrets, base, gpg, ssh)");
 	BAD(G, "container_user:\n  uid: 1\n  user: dev\n",
 	    "global.yaml:3: container_user.user: unknown key (known: uid, "
 	    "gid)");
@@ -2771,5 +2902,8 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, agents_roundtrip);
 	ATF_TP_ADD_TC(tp, autostart_steps);
 	ATF_TP_ADD_TC(tp, autostart_widening);
+	ATF_TP_ADD_TC(tp, secrets_where);
+	ATF_TP_ADD_TC(tp, secrets_bad);
+	ATF_TP_ADD_TC(tp, secrets_placeholder);
 	return atf_no_error();
 }

@@ -1,0 +1,266 @@
+#! /usr/bin/env atf-sh
+#
+# Copyright (c) 2026 The JailBee authors
+#
+# Permission to use, copy, modify, and distribute this software for any
+# purpose with or without fee is hereby granted, provided that the above
+# copyright notice and this permission notice appear in all copies.
+#
+# THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+#
+# secrets: declared on the host only; a container holds a placeholder of
+# its own under the secret's name, and the value is nowhere in it.
+
+. "$(atf_get_srcdir)/lib.sh"
+. "$(atf_get_srcdir)/nethosts.sh"
+
+BR_NET=10.213.0.0/24
+
+VALUE=real-Secret-Value-4f1d09
+
+setup() {
+	jb_start
+	jb_tools
+	jb_image
+	jb_repo
+	p=$(jb_prefix)
+	printf '%s\n' "$VALUE" > tok.value
+	chown $JB_OWNER tok.value
+	chmod 0600 tok.value
+	mkdir -p xdg/jailbee/repos
+	local=$(pwd)/xdg/jailbee/repos/$p.yaml
+	printf 'secrets:\n  API_TOKEN: {file: %s, hosts: [%s], header: Authorization}\n' \
+	    "$(pwd)/tok.value" "${SECRET_HOSTS:-api.example.com, \"*.example.org\"}" \
+	    > "$local"
+	chown -R $JB_OWNER xdg
+	chmod 0700 xdg/jailbee xdg/jailbee/repos
+	chmod 0600 "$local"
+	XDG_CONFIG_HOME=$(pwd)/xdg
+	export XDG_CONFIG_HOME
+}
+
+# the value anywhere in container $1: its files, its processes'
+# environments, its instance config
+value_in() {
+	incus config show "$1" > ctr-config.txt ||
+	    atf_fail "cannot read the config of $1"
+	grep -F "$VALUE" ctr-config.txt && return 0
+	incus exec "$1" -- sh -c 'cat /proc/[0-9]*/environ' > ctr-environ 2>/dev/null
+	[ -s ctr-environ ] || atf_fail "read no environment of $1"
+	tr '\0' '\n' < ctr-environ | grep -F "$VALUE" && return 0
+	# grep: 0 found, 1 not found, anything else an error
+	_rc=0
+	incus exec "$1" -- grep -rlsF --exclude-dir=proc --exclude-dir=sys \
+	    --exclude-dir=dev "$VALUE" / || _rc=$?
+	[ $_rc -eq 0 ] && return 0
+	[ $_rc -eq 1 ] || atf_fail "grep over $1's files failed ($_rc)"
+	return 1
+}
+
+atf_test_case tracked_refused cleanup
+tracked_refused_head() {
+	atf_set descr "secrets in the repo's tracked config are refused," \
+	    "naming the host-local file to declare them in; nothing is made"
+	atf_set require.user root
+	atf_set timeout 120
+}
+tracked_refused_body() {
+	setup
+	printf 'secrets:\n  T: {file: /etc/shadow, hosts: [evil.example.com]}\n' \
+	    >> repo/.jailbee/config.yaml
+	atf_check -s not-exit:0 \
+	    -e match:"config.yaml:[0-9]+: secrets: not allowed in the repo's config: secrets are the host's: declare them in the host-local file $local \\(mode 0600\\) or in global.yaml" \
+	    jbo repo new t
+	atf_check -o empty incus list -c n --format csv "^$p-t\$"
+}
+tracked_refused_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+atf_test_case placeholder_env cleanup
+placeholder_env_head() {
+	atf_set descr "a secret's name holds a placeholder in the container's" \
+	    "environment (jbsecret- and 32 hex digits), another per container;" \
+	    "the value is in no file, no process environment and not in the" \
+	    "instance config"
+	atf_set require.user root
+	atf_set timeout 300
+}
+placeholder_env_body() {
+	setup
+	atf_check -o ignore -e match:"ready: $p-a" jbo repo new a
+	atf_check -o ignore -e match:"ready: $p-b" jbo repo new b
+	atf_check -o match:'^jbsecret-[0-9a-f]{32}$' -e ignore \
+	    jbo repo exec a -- sh -c 'echo $API_TOKEN'
+	atf_check -o match:'^jbsecret-[0-9a-f]{32}$' \
+	    in_ctr $p-a sh -c 'echo $API_TOKEN'
+	pa=$(in_ctr $p-a sh -c 'echo $API_TOKEN')
+	pb=$(in_ctr $p-b sh -c 'echo $API_TOKEN')
+	[ "$pa" != "$pb" ] || atf_fail "two containers share placeholder $pa"
+	# a restart keeps it: it is the instance's
+	atf_check -o ignore -e ignore jbo repo stop a
+	atf_check -o ignore -e ignore jbo repo start a
+	atf_check -o inline:"$pa\n" in_ctr $p-a sh -c 'echo $API_TOKEN'
+	# secret ls: names, hosts, header and file, never the value
+	atf_check -o match:"^API_TOKEN	hosts: api\.example\.com, \*\.example\.org	header: Authorization	file: $(pwd)/tok.value\$" \
+	    -o not-match:"$VALUE" -e ignore jbo repo secret ls
+	atf_check -s not-exit:0 -e match:"no secret NOPE in this repository's configuration: secrets are declared in global.yaml or $local" \
+	    jbo repo secret ls NOPE
+	value_in $p-a && atf_fail "the value is in container $p-a"
+	grep -F "$VALUE" jailbeed.log && atf_fail "the value is in the log"
+	return 0
+}
+placeholder_env_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
+# the test internet with TLS hosts; jb-egress trusts the test CA for
+# the secrets' hosts (network.gateway_trust); the container $c is
+# strict, allowed www.test, other.test and cached.test (which the test
+# server's certificate does not name)
+setup_net() {
+	nh_tls_ca
+	JB_CONF_EXTRA="$NH_RESOLVER
+network:
+  gateway_trust: $(pwd)/ca.pem"
+	SECRET_HOSTS="www.test, cached.test"
+	setup
+	nh_up "$BR_NET"
+	nh_tls_up
+	printf 'egress_allow:\n  - www.test\n  - other.test\n  - cached.test\n' \
+	    >> repo/.jailbee/config.yaml
+	c=$p-gw
+	atf_check -o ignore -e match:"network: strict" \
+	    -e match:"secrets.API_TOKEN: put in by the egress gateway for www.test" \
+	    -e match:"ready: $c" jbo repo new gw
+	jb_routed "$c"
+	in_ctr "$c" sh -c 'cat > /tmp/ca.pem' < ca.pem ||
+	    atf_fail "cannot give the container the test CA"
+}
+
+atf_test_case substitute cleanup
+substitute_head() {
+	atf_set descr "a strict container's curl to a secret's host with the" \
+	    "placeholder (Bearer, and as a Basic password) reaches the real" \
+	    "server with the value, verified by the container's own CA; the" \
+	    "same request to another allowed host carries the placeholder" \
+	    "only; a request without it gets nothing; the journal names the" \
+	    "secret and host, never the value, and the value is nowhere in" \
+	    "the container"
+	atf_set require.user root
+	atf_set timeout 300
+}
+substitute_body() {
+	setup_net
+	# net status: the secret's name and hosts, never the value
+	atf_check -o match:"^  secret API_TOKEN for www\.test, cached\.test in Authorization: terminated by the gateway" \
+	    -o not-match:"$VALUE" jbo repo net status gw
+	ph=$(in_ctr $c sh -c 'echo $API_TOKEN')
+	case $ph in jbsecret-*) ;; *) atf_fail "no placeholder: $ph" ;; esac
+	# Bearer: the system trust store holds the container's CA
+	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
+	    in_ctr $c sh -c 'curl -sS --max-time 5 -H "Authorization: Bearer $API_TOKEN" https://www.test/'
+	grep -qx "auth www.test Bearer $VALUE" tlshost.log ||
+	    atf_fail "the server did not get the value: $(grep auth tlshost.log | tr "\n" " ")"
+	# Basic, as git sends it: user:placeholder, re-encoded
+	b64=$(printf 'git:%s' "$VALUE" | base64 -w0)
+	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
+	    in_ctr $c sh -c 'curl -sS --max-time 5 -u "git:$API_TOKEN" https://www.test/'
+	grep -qx "auth www.test Basic $b64" tlshost.log ||
+	    atf_fail "the server did not get the Basic pair: $(grep auth tlshost.log | tr "\n" " ")"
+	# git over HTTPS, the placeholder as password: the 401 challenge,
+	# then Basic git:VALUE (the answer is no repository: not asked here)
+	in_ctr $c sh -c 'git ls-remote "https://git:$API_TOKEN@www.test/git/r.git"' \
+	    > git.out 2>&1 || true
+	grep -qx "auth www.test Basic $b64" tlshost.log &&
+	    [ "$(grep -cx "auth www.test Basic $b64" tlshost.log)" -ge 2 ] ||
+	    atf_fail "git did not reach the server with the value: $(tr "\n" " " < git.out) $(grep auth tlshost.log | tr "\n" " ")"
+	# another allowed host: spliced, the placeholder as it was
+	atf_check -o inline:"tls hello other.test from $NH_BARE\n" \
+	    in_ctr $c sh -c 'curl -sS --max-time 5 --cacert /tmp/ca.pem -H "Authorization: Bearer $API_TOKEN" https://other.test/'
+	grep -qx "auth other.test Bearer $ph" tlshost.log ||
+	    atf_fail "other.test did not get the placeholder: $(grep auth tlshost.log | tr "\n" " ")"
+	grep "auth other.test" tlshost.log | grep -qF "$VALUE" &&
+	    atf_fail "other.test got the value"
+	# without the placeholder, nothing is added
+	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
+	    in_ctr $c curl -sS --max-time 5 -H "Authorization: Bearer mine" https://www.test/
+	grep -qx "auth www.test Bearer mine" tlshost.log ||
+	    atf_fail "the request without a placeholder changed"
+	# the journal: container, secret, host
+	jb_audit_has '.action == "secret" and .container == $c and .secret == "API_TOKEN" and .host == "www.test"' \
+	    --arg c "$c" || atf_fail "no journal record of the substitution"
+	grep -rF "$VALUE" state/audit && atf_fail "the value is in the journal"
+	grep -F "$VALUE" jailbeed.log && atf_fail "the value is in the log"
+	value_in $c && atf_fail "the value is in container $c"
+	return 0
+}
+substitute_cleanup() { jb_cleanup; jb_containers_cleanup; nh_down; }
+
+atf_test_case refusals cleanup
+refusals_head() {
+	atf_set descr "a secret's host whose certificate does not verify is" \
+	    "refused before any request reaches it; a client that pins" \
+	    "certificates (trusts only the real CA) fails cleanly and net log" \
+	    "says why"
+	atf_set require.user root
+	atf_set timeout 300
+}
+refusals_body() {
+	setup_net
+	# cached.test: the server's certificate does not name it
+	atf_check -s not-exit:0 -e match:"curl: \([0-9]+\)" \
+	    in_ctr $c sh -c 'curl -sS --max-time 5 -H "Authorization: Bearer $API_TOKEN" https://cached.test/'
+	grep -q "auth cached.test" tlshost.log &&
+	    atf_fail "a request reached a server that did not verify"
+	# a pinning client: it trusts the test CA alone
+	atf_check -s not-exit:0 -e match:"SSL certificate problem" \
+	    in_ctr $c sh -c 'curl -sS --max-time 5 --cacert /tmp/ca.pem --capath /tmp -H "Authorization: Bearer $API_TOKEN" https://www.test/'
+	grep -q "auth www.test" tlshost.log &&
+	    atf_fail "a request went through a refused handshake"
+	atf_check -o match:"cached\.test.*the certificate of cached\.test does not verify: hostname mismatch" \
+	    -o match:"www\.test.*the client refused the gateway's certificate for www\.test" \
+	    jbo repo net log gw
+}
+refusals_cleanup() { jb_cleanup; jb_containers_cleanup; nh_down; }
+
+atf_test_case rotate cleanup
+rotate_head() {
+	atf_set descr "a changed secret file is put in on the connections" \
+	    "after it, a removed entry is not put in any more (the request" \
+	    "carries the placeholder, spliced); neither value is left in the" \
+	    "journal or the log"
+	atf_set require.user root
+	atf_set timeout 300
+}
+rotate_body() {
+	setup_net
+	ph=$(in_ctr $c sh -c 'echo $API_TOKEN')
+	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
+	    in_ctr $c sh -c 'curl -sS --max-time 5 -H "Authorization: Bearer $API_TOKEN" https://www.test/'
+	grep -qx "auth www.test Bearer $VALUE" tlshost.log ||
+	    atf_fail "the first value did not reach the server"
+	# the file changes: the next connections get the new value
+	NEW=rotated-Value-90c2e1
+	printf '%s\n' "$NEW" > tok.value
+	sleep 3
+	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
+	    in_ctr $c sh -c 'curl -sS --max-time 5 -H "Authorization: Bearer $API_TOKEN" https://www.test/'
+	grep -qx "auth www.test Bearer $NEW" tlshost.log ||
+	    atf_fail "the rotated value did not reach the server: $(grep auth tlshost.log | tr "\n" " ")"
+	# the entry goes: spliced, the placeholder as the container sent it
+	printf 'secrets: {}\n' > "$local"
+	sleep 3
+	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
+	    in_ctr $c sh -c 'curl -sS --max-time 5 --cacert /tmp/ca.pem -H "Authorization: Bearer $API_TOKEN" https://www.test/'
+	[ "$(tail -n 1 tlshost.log)" = "auth www.test Bearer $ph" ] ||
+	    atf_fail "a removed secret was still put in: $(grep auth tlshost.log | tr "\n" " ")"
+	grep -rF -e "$VALUE" -e "$NEW" state/audit jailbeed.log &&
+	    atf_fail "a value is in the journal or the log"
+	return 0
+}
+rotate_cleanup() { jb_cleanup; jb_containers_cleanup; nh_down; }
+
+atf_init_test_cases() {
+	atf_add_test_case tracked_refused
+	atf_add_test_case placeholder_env
+	atf_add_test_case substitute
+	atf_add_test_case refusals
+	atf_add_test_case rotate
+}
