@@ -94,7 +94,8 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/config_print.c libcommon/auditrec.c \
 		   libcommon/output.c libcommon/names.c \
 		   libcommon/atomicfile.c libcommon/srcclass.c \
-		   libcommon/rlimits.c libcommon/ctrlimits.c
+		   libcommon/rlimits.c libcommon/ctrlimits.c \
+		   libcommon/diskq.c
 # SFTP (R45-R51): the virtual tree's paths, jb-sftp's records
 COMMON_SRCS	+= libcommon/sftppath.c libcommon/sftprec.c
 # the GitHub integration's keys
@@ -138,7 +139,7 @@ JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/pool.c jb-netd/netd_pool.c \
 		   jb-netd/resolver_tcp.c jb-netd/dnswire.c jb-netd/admitted.c \
 		   jb-netd/blocked.c jb-netd/siphash.c
-JBNETD_SRCS	+= jb-netd/refused.c jb-netd/netd_refused.c
+JBNETD_SRCS	+= jb-netd/refused.c jb-netd/netd_refused.c jb-netd/nlset.c
 JBNETD_SRCS	+= jb-netd/netd_store.c jb-netd/netd_deadline.c jb-netd/netd_egress.c
 JBNETD_SRCS	+= jb-netd/privnet.c jb-netd/upstream.c jb-netd/netd_notice.c
 # what jb-netd tells the egress gateway
@@ -159,9 +160,14 @@ JBMOUNTD_SRCS	+= jb-mountd/shared.c
 JBMOUNTD_SRCS	+= jb-mountd/secretfile.c
 JBSSHD_SRCS	:= jb-sshd/jb-sshd.c jb-sshd/session.c jb-sshd/spawner.c
 JBSSHD_SRCS	+= jb-sshd/sftp.c
+# the dashboard of an SSH session: jbctl's keys and screen, drawn with
+# vtcurses (ANSI, no terminfo: the session has no file to read)
+JBSSHD_SRCS	+= jb-sshd/sshdash.c jbctl/vtcurses.c
+JBSSHD_DASH	:= jbctl/dashui.c jbctl/dashdraw.c jbctl/dashdata.c
 JBCTL_SRCS	:= jbctl/jbctl.c jbctl/ctlrun.c jbctl/local.c \
 		   jbctl/term.c jbctl/base.c jbctl/sshkeys.c jbctl/git.c \
-		   jbctl/dashui.c jbctl/dashdraw.c jbctl/dashdata.c jbctl/dashact.c
+		   jbctl/dashui.c jbctl/dashdraw.c jbctl/dashdata.c jbctl/dashact.c \
+		   jbctl/dashloop.c
 # host git for the git bridge: jbctl's, and jb-gitd's over SSH
 COMMON_SRCS	+= libcommon/gitrun.c
 # git's remote helper for jailbee::NAME, installed beside jbctl
@@ -197,18 +203,21 @@ FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf \
 UNIT_TESTS	+= t_sftppath
 UNIT_TESTS	+= t_jbmsg t_names t_atomicfile
 FUZZERS		+= fuzz_sftppath fuzz_sftprec
-UNIT_TESTS	+= t_refused
+UNIT_TESTS	+= t_refused t_nlset
 UNIT_TESTS	+= t_incusbound
 UNIT_TESTS	+= t_ctlrun
 UNIT_TESTS	+= t_privnet
 UNIT_TESTS	+= t_egress
 UNIT_TESTS	+= t_netd_record t_evparse
-FUZZERS		+= fuzz_refused
+UNIT_TESTS	+= t_vtcurses
+UNIT_TESTS	+= t_diskq
+FUZZERS		+= fuzz_refused fuzz_nlset
 FUZZERS		+= fuzz_tlshello fuzz_httphead
 FUZZERS		+= fuzz_netd_record fuzz_evparse
 # secrets: placeholders replaced in request heads
 UNIT_TESTS	+= t_subst t_mitm t_secretfile
 FUZZERS		+= fuzz_subst
+FUZZERS		+= fuzz_vtcurses
 FUZZTIME	?= 20
 
 # objects are rebuilt when the flags change (SAN, PREFIX...)
@@ -243,7 +252,12 @@ $(O)/jb-netd: $(call objs,$(JBNETD_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(NFT_LIBS)
 $(O)/jb-mountd: $(call objs,$(JBMOUNTD_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
-$(O)/jb-sshd: $(call objs,$(JBSSHD_SRCS)) $(LIBCOMMON)
+$(O)/obj/jb-sshd/%.o: CPPFLAGS += -Ijbctl
+$(O)/obj/vt/%.o: %.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -DJB_DASH_VT -Ijbctl $(ALL_CFLAGS) -c -o $@ $<
+$(O)/jb-sshd: $(call objs,$(JBSSHD_SRCS)) \
+    $(patsubst %.c,$(O)/obj/vt/%.o,$(JBSSHD_DASH)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(SSH_LIBS)
 $(O)/jbctl: $(call objs,$(JBCTL_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(CURSES_LIBS)
@@ -313,7 +327,7 @@ $(O)/libnetd.a: $(call objs,jb-netd/policy.c jb-netd/nftgen.c \
 	rm -f $@
 	ar rcs $@ $^
 # the refused-flows parser, for t_refused and fuzz_refused
-$(O)/libnetd.a: $(call objs,jb-netd/refused.c)
+$(O)/libnetd.a: $(call objs,jb-netd/refused.c jb-netd/nlset.c)
 # the ranges an answer does not open alone, for t_privnet
 $(O)/libnetd.a: $(call objs,jb-netd/privnet.c)
 $(O)/libegress.a: $(call objs,jb-egress/tlshello.c jb-egress/httphead.c \
@@ -324,7 +338,7 @@ $(O)/libmountd.a: $(call objs,jb-mountd/gitdescribe.c jb-mountd/image.c \
     jb-mountd/gitconf.c jb-mountd/secretfile.c)
 	rm -f $@
 	ar rcs $@ $^
-$(O)/libjbctl.a: $(call objs,jbctl/term.c jbctl/ctlrun.c jbctl/rebind.c)
+$(O)/libjbctl.a: $(call objs,jbctl/term.c jbctl/ctlrun.c jbctl/rebind.c jbctl/vtcurses.c)
 	rm -f $@
 	ar rcs $@ $^
 $(O)/regress/integ/mountd_driver: regress/integ/mountd_driver.c regress/integ/driver.c $(LIBCOMMON)

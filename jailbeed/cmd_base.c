@@ -30,6 +30,7 @@ struct basejob {
 	char			 path[PATH_MAX];
 	char			 alias[JB_INSTANCE_MAX];
 	char			 repo[PATH_MAX];
+	char			 pool[64];	/* defaults.storage_pool */
 	struct jb_image_file	 file;
 	int			 fd;
 	int			 deleted;
@@ -96,6 +97,7 @@ import_open_done(struct req *r, int ok, const char *err)
 	memset(&q, 0, sizeof(q));
 	strlcpy(q.alias, b->alias, sizeof(q.alias));
 	strlcpy(q.repo, b->repo, sizeof(q.repo));
+	strlcpy(q.pool, b->pool, sizeof(q.pool));
 	q.size = b->file.size;
 	/* the fd is jb-incus's now: it closes it */
 	fd = b->fd;
@@ -114,6 +116,7 @@ import_start(struct job *job, struct repo_ctx *ctx)
 
 	if (ctx != NULL) {
 		strlcpy(b->repo, ctx->info.toplevel, sizeof(b->repo));
+		strlcpy(b->pool, ctx->conf.storage_pool, sizeof(b->pool));
 		if (alias == NULL)
 			strlcpy(b->alias, ctx->conf.base_alias,
 			    sizeof(b->alias));

@@ -22,12 +22,14 @@
 
 #include <sys/stat.h>
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmdtab.h"
+#include "diskq.h"
 #include "jobs.h"
 #include "log.h"
 #include "portspec.h"
@@ -268,6 +270,32 @@ check_journal(struct job *job)
 		check(job, "journal", "PASS", NULL, "%s: %lld bytes (rotated "
 		    "at %lld, %d kept)", path, (long long)size, max,
 		    env->conf.ssh_journal_keep);
+}
+
+/* every btrfs pool Incus mounted: does the kernel hold its disk sizes */
+static void
+disk_pool(const char *point, void *arg)
+{
+	struct job	*job = arg;
+	struct jb_diskq	 st;
+	char		 fix[PATH_MAX + 64];
+
+	diskq_read(point, &st);
+	(void)snprintf(fix, sizeof(fix), "restart jailbeed (it rescans at "
+	    "start), or as root: btrfs quota rescan -w %s", point);
+	if (st.state == DISKQ_NOT_ENFORCED)
+		check(job, "disk limits", "FAIL", fix, "%s", st.text);
+	else
+		check(job, "disk limits", "PASS", NULL, "%s", st.text);
+}
+
+static void
+check_disk(struct job *job)
+{
+	char	dir[PATH_MAX];
+
+	if (diskq_pools_dir(env->conf.incus_url, dir, sizeof(dir)) == 0)
+		diskq_each(dir, disk_pool, job);
 }
 
 static void
@@ -669,6 +697,7 @@ doc_repo(struct job *job, struct repo_ctx *ctx)
 	check_processes(job);
 	check_subids(job);
 	check_journal(job);
+	check_disk(job);
 	check_repo(job);
 	doc_next(job);
 }

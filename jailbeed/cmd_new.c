@@ -82,6 +82,23 @@ struct newjob {
 	int			 codev_on;
 	/* secrets: the container's placeholders, conf.secrets' order */
 	char			 ph[RC_SECRETS_MAX][RC_PLACEHOLDER_LEN + 1];
+	/* the questions asked at once before the address is picked */
+	int			 prep;		/* answers still to come */
+	int			 no_mountd;	/* GITIDENT not sent */
+	char			 net_err[JB_ERR_TEXT_MAX];	/* "" ok */
+	char			 list_err[JB_ERR_TEXT_MAX];
+	char			 addrs_err[JB_ERR_TEXT_MAX];
+	uint32_t		*held, *leased;	/* ADDRS, until the pool */
+	size_t			 nheld, nleased;
+	/* the wait for eth0's address, run beside the dev user's steps */
+	int			 netwait;	/* it runs in the container */
+	int			 net_next;	/* the other steps wait */
+	int			 fail_held;	/* new_fail waits for it */
+	struct capture_result	*netres;	/* its result, once in */
+	/* the dev user's ids and its git identity, written side by side */
+	int			 dev_pending;
+	char			 devuser_err[JB_ERR_TEXT_MAX];
+	char			 gitconf_err[JB_ERR_TEXT_MAX];
 };
 
 /* the address new picked last: the next pick starts below it */
@@ -89,6 +106,7 @@ static uint32_t	last_pick;
 
 static void	new_fail(struct job *, const char *, ...)
 		    __attribute__((__format__(printf, 2, 3)));
+static void	new_fail_now(struct job *);
 
 /* the jobs between picking an address and Incus holding it */
 static LIST_HEAD(, newjob)	newjobs = LIST_HEAD_INITIALIZER(newjobs);
@@ -105,6 +123,9 @@ newjob_free(void *arg)
 	repo_ctx_free(n->ctx);
 	addr_pool_free(&n->pool);
 	free(n->create);
+	free(n->held);
+	free(n->leased);
+	free(n->netres);
 	free(n);
 }
 
@@ -150,12 +171,25 @@ static void
 new_fail(struct job *job, const char *fmt, ...)
 {
 	struct newjob		*n = job->state;
-	struct jb_incus_action	 q;
 	va_list			 ap;
 
 	va_start(ap, fmt);
 	(void)vsnprintf(n->failure, sizeof(n->failure), fmt, ap);
 	va_end(ap);
+	/* the network wait still runs on this job: it ends the job after */
+	if (n->netwait) {
+		n->fail_held = 1;
+		return;
+	}
+	new_fail_now(job);
+}
+
+static void
+new_fail_now(struct job *job)
+{
+	struct newjob		*n = job->state;
+	struct jb_incus_action	 q;
+
 	if (!n->created) {
 		job_end(job, 0, "%s", n->failure);
 		return;
@@ -231,10 +265,12 @@ new_agents(struct job *job)
 	    n->launch, new_autostarted);
 }
 
+/* the network wait's result, once the dev user's steps are done too */
 static void
-new_netwaited(struct job *job, struct capture_result *res)
+new_netjoin(struct job *job)
 {
-	struct newjob	*n = job->state;
+	struct newjob		*n = job->state;
+	struct capture_result	*res = n->netres;
 
 	if (!res->ok || res->status != 0)
 		job_progress(job, "warning: %s has no address %s and default "
@@ -245,15 +281,51 @@ new_netwaited(struct job *job, struct capture_result *res)
 }
 
 static void
-new_network(struct job *job)
+new_netwaited(struct job *job, struct capture_result *res)
+{
+	struct newjob	*n = job->state;
+
+	n->netwait = 0;
+	if ((n->netres = malloc(sizeof(*n->netres))) == NULL)
+		fatal("%s", __func__);
+	memcpy(n->netres, res, sizeof(*n->netres));
+	if (n->fail_held)
+		new_fail_now(job);
+	else if (n->net_next)
+		new_netjoin(job);
+}
+
+/*
+ * As soon as the container runs: the wait for its address, beside the
+ * dev user, the git identity, the clone, mounts and ports, which need
+ * no network.
+ */
+static int
+new_netwait_start(struct job *job)
 {
 	struct newjob	*n = job->state;
 	const char	*argv[] = { "/bin/sh", "-c", netwait_script,
 			    "jailbee-netwait", n->ipv4, NULL };
 
 	if (capture_run(job, n->name, 0, 0, "/", argv, NULL,
-	    new_netwaited) == -1)
+	    new_netwaited) == -1) {
 		new_fail(job, "cannot reach jb-incus");
+		return -1;		/* the job has ended */
+	}
+	n->netwait = 1;
+	return 0;
+}
+
+/* the steps before are done: on when the network wait is too */
+static void
+new_network(struct job *job)
+{
+	struct newjob	*n = job->state;
+
+	if (n->netres != NULL)
+		new_netjoin(job);
+	else
+		n->net_next = 1;	/* new_netwaited joins */
 }
 
 /*
@@ -279,11 +351,6 @@ static const char clone_script[] =
     "git config \"branch.$branch.remote\" origin\n"
     "git config \"branch.$branch.merge\" \"refs/heads/$branch\"\n";
 
-/*
- * host_mounts, each checked by jb-mountd as it is attached,
- * after the clone: a mount inside the clone's directory would otherwise
- * be in git's way.
- */
 static void
 new_secrets_done(struct job *job, int ok, const char *err)
 {
@@ -337,6 +404,11 @@ new_ported(struct job *job, int ok, const char *err, void *arg)
 	}
 }
 
+/*
+ * host_mounts, each checked by jb-mountd as it is attached,
+ * after the clone: a mount inside the clone's directory would otherwise
+ * be in git's way.
+ */
 static void
 new_mounted(struct job *job, int ok, const char *err, void *arg)
 {
@@ -420,24 +492,39 @@ new_workdir(struct job *job)
 		new_clone(job);
 }
 
+/* both the dev user's step and the git identity's are back */
+static void
+new_dev_done(struct job *job)
+{
+	struct newjob	*n = job->state;
+
+	if (--n->dev_pending > 0)
+		return;
+	if (n->devuser_err[0] != '\0')
+		new_fail(job, "%s", n->devuser_err);
+	else if (n->gitconf_err[0] != '\0')
+		new_fail(job, "%s", n->gitconf_err);
+	else
+		new_workdir(job);
+}
+
 static void
 new_gitconfig_done(struct req *r, int ok, const char *err)
 {
 	struct job	*job = r->arg;
 	struct newjob	*n = job->state;
 
-	if (!ok) {
-		new_fail(job, "writing the git identity: %s", err);
-		return;
-	}
-	if (n->ident.name[0] != '\0' && n->ident.email[0] != '\0')
+	if (!ok)
+		(void)snprintf(n->gitconf_err, sizeof(n->gitconf_err),
+		    "writing the git identity: %s", err);
+	else if (n->ident.name[0] != '\0' && n->ident.email[0] != '\0')
 		job_progress(job, "git identity in /home/dev/.gitconfig: "
 		    "%s <%s>", n->ident.name, n->ident.email);
 	else
 		job_progress(job, "git identity in /home/dev/.gitconfig: "
 		    "user.%s %s", n->ident.name[0] ? "name" : "email",
 		    n->ident.name[0] ? n->ident.name : n->ident.email);
-	new_workdir(job);
+	new_dev_done(job);
 }
 
 /*
@@ -445,6 +532,8 @@ new_gitconfig_done(struct req *r, int ok, const char *err)
  * written by jb-incus through Incus's file API, not by a command run in
  * the container: a closed operation on one fixed path whose content
  * jb-incus renders itself from two checked values (ops_gitconfig.c).
+ * The file takes the owner's ids by number, so it needs nothing of the
+ * dev user's step, which runs beside it.
  */
 static void
 new_gitconfig(struct job *job)
@@ -452,10 +541,8 @@ new_gitconfig(struct job *job)
 	struct newjob		*n = job->state;
 	struct jb_git_write	 q;
 
-	if (n->ident.name[0] == '\0' && n->ident.email[0] == '\0') {
-		new_workdir(job);
+	if (n->ident.name[0] == '\0' && n->ident.email[0] == '\0')
 		return;
-	}
 	memset(&q, 0, sizeof(q));
 	(void)strlcpy(q.instance, n->name, sizeof(q.instance));
 	q.uid = env->owner_uid;
@@ -464,18 +551,22 @@ new_gitconfig(struct job *job)
 	(void)strlcpy(q.email, n->ident.email, sizeof(q.email));
 	if (req_send(PROC_INCUS, IMSG_INCUS_GITCONFIG, &q, sizeof(q), -1,
 	    NULL, new_gitconfig_done, job) == NULL)
-		new_fail(job, "cannot reach jb-incus");
+		(void)strlcpy(n->gitconf_err, "cannot reach jb-incus",
+		    sizeof(n->gitconf_err));
+	else
+		n->dev_pending++;
 }
 
 static void
 new_devuser_done(struct job *job, struct capture_result *res)
 {
-	if (!res->ok || res->status != 0) {
-		new_fail(job, "setting up the dev user failed: %s",
-		    res->ok ? res->err : res->error);
-		return;
-	}
-	new_gitconfig(job);
+	struct newjob	*n = job->state;
+
+	if (!res->ok || res->status != 0)
+		(void)snprintf(n->devuser_err, sizeof(n->devuser_err),
+		    "setting up the dev user failed: %.900s", res->ok ? res->err :
+		    res->error);
+	new_dev_done(job);
 }
 
 /* the checkout's mount is what was checked: on to the dev user */
@@ -491,11 +582,35 @@ new_codev_verified(struct job *job, int ok, const char *err)
 		new_fail(job, "%s", err);
 		return;
 	}
+	if (new_netwait_start(job) == -1)
+		return;
 	snprintf(u, sizeof(u), "%u", (unsigned)env->owner_uid);
 	snprintf(g, sizeof(g), "%u", (unsigned)env->owner_gid);
+	n->dev_pending = 1;		/* until both are out */
 	if (capture_run(job, n->name, 0, 0, "/", argv, NULL,
 	    new_devuser_done) == -1)
-		new_fail(job, "cannot reach jb-incus");
+		(void)strlcpy(n->devuser_err, "cannot reach jb-incus",
+		    sizeof(n->devuser_err));
+	else
+		n->dev_pending++;
+	new_gitconfig(job);
+	new_dev_done(job);
+}
+
+/*
+ * A size the kernel does not hold is no limit: the container goes
+ * before anything of the user's runs in it
+ */
+static void
+new_disk_checked(struct job *job, int ok, const char *err)
+{
+	struct newjob	*n = job->state;
+
+	if (!ok) {
+		new_fail(job, "%s, so %s is not made", err, n->name);
+		return;
+	}
+	codev_verify(job, &n->codev, new_codev_verified);
 }
 
 static void
@@ -509,7 +624,7 @@ new_recorded(void *arg, int ok, const char *err)
 		    "Incus, so it is not kept: %s", n->name, err);
 		return;
 	}
-	codev_verify(job, &n->codev, new_codev_verified);
+	limits_disk_check(job, n->name, new_disk_checked);
 }
 
 static void
@@ -774,7 +889,24 @@ new_named(struct req *r, struct imsg *imsg)
 		n->exists = -1;		/* the container, not the branch */
 }
 
-/* what every instance holds, and the leases dnsmasq keeps (ADDRS) */
+static int
+addr_keep(uint32_t **v, size_t *n, uint32_t a)
+{
+	uint32_t	*p;
+
+	if ((*n & 63) == 0) {
+		if ((p = reallocarray(*v, *n + 64, sizeof(**v))) == NULL)
+			return -1;
+		*v = p;
+	}
+	(*v)[(*n)++] = a;
+	return 0;
+}
+
+/*
+ * What every instance holds, and the leases dnsmasq keeps (ADDRS): kept
+ * until the bridge's answer makes the pool they go into.
+ */
 static void
 new_addrs(struct req *r, struct imsg *imsg)
 {
@@ -790,48 +922,11 @@ new_addrs(struct req *r, struct imsg *imsg)
 	    (b->kind != JB_ADDRS_HELD && b->kind != JB_ADDRS_LEASED))
 		fatalx("jb-incus: malformed ADDRS");
 	for (i = 0; i < b->n; i++)
-		if (b->kind == JB_ADDRS_HELD)
-			addr_pool_held(&n->pool, b->addr[i]);
-		else
-			addr_pool_leased(&n->pool, b->addr[i]);
+		if ((b->kind == JB_ADDRS_HELD ? addr_keep(&n->held, &n->nheld,
+		    b->addr[i]) : addr_keep(&n->leased, &n->nleased,
+		    b->addr[i])) == -1)
+			fatal("%s", __func__);
 	free(b);
-}
-
-static void
-new_addrs_done(struct req *r, int ok, const char *err)
-{
-	struct job	*job = r->arg;
-
-	if (!ok) {
-		new_fail(job, "the addresses taken on the bridge: %s", err);
-		return;
-	}
-	new_create(job);
-}
-
-static void
-new_listed(struct req *r, int ok, const char *err)
-{
-	struct job	*job = r->arg;
-	struct newjob	*n = job->state;
-
-	/* jb-incus's answer for a name Incus does not have (LIST of one) */
-	if (!ok && strncmp(err, "no such container ", 18) == 0 &&
-	    strcmp(err + 18, n->name) == 0)
-		ok = 1;
-	if (!ok) {
-		new_fail(job, "listing containers: %s", err);
-		return;
-	}
-	if (n->exists == -1) {
-		new_fail(job, "%s already exists: use it (jbctl shell %s), or "
-		    "destroy it first", n->name, job->args[0]);
-		return;
-	}
-	n->exists = n->ctx->info.branch_sha[0] != '\0';
-	if (req_send(PROC_INCUS, IMSG_INCUS_ADDRS, NULL, 0, -1, new_addrs,
-	    new_addrs_done, job) == NULL)
-		new_fail(job, "cannot reach jb-incus");
 }
 
 static void
@@ -890,37 +985,95 @@ new_pool(struct newjob *n, char *why, size_t len)
 	return 0;
 }
 
+/*
+ * All four answers are in (the owner's git identity, the bridge, the
+ * name, the addresses taken): they are judged in the order they were
+ * once asked, then the address is picked.
+ */
 static void
-new_netinfo_done(struct req *r, int ok, const char *err)
+new_prep_end(struct job *job)
 {
-	struct job		*job = r->arg;
-	struct newjob		*n = job->state;
-	struct jb_incus_target	 t;
-	char			 why[JB_ERR_TEXT_MAX];
+	struct newjob	*n = job->state;
+	size_t		 i;
+	char		 why[JB_ERR_TEXT_MAX];
 
-	if (!ok || !n->have_net) {
-		new_fail(job, "the suite's bridge: %s", ok ? "no address" :
-		    err);
+	if (n->no_mountd) {
+		new_fail(job, "cannot reach jb-mountd");
+		return;
+	}
+	if (n->net_err[0] != '\0' || !n->have_net) {
+		new_fail(job, "the suite's bridge: %s", n->net_err[0] != '\0' ?
+		    n->net_err : "no address");
 		return;
 	}
 	if (new_pool(n, why, sizeof(why)) == -1) {
 		new_fail(job, "%s", why);
 		return;
 	}
-	/* the one name, not every container: one GET however many there are */
-	memset(&t, 0, sizeof(t));
-	(void)strlcpy(t.name, n->name, sizeof(t.name));
-	if (req_send(PROC_INCUS, IMSG_INCUS_LIST, &t, sizeof(t), -1,
-	    new_named, new_listed, job) == NULL)
-		new_fail(job, "cannot reach jb-incus");
+	if (n->list_err[0] != '\0') {
+		new_fail(job, "listing containers: %s", n->list_err);
+		return;
+	}
+	if (n->exists == -1) {
+		new_fail(job, "%s already exists: use it (jbctl shell %s), or "
+		    "destroy it first", n->name, job->args[0]);
+		return;
+	}
+	n->exists = n->ctx->info.branch_sha[0] != '\0';
+	if (n->addrs_err[0] != '\0') {
+		new_fail(job, "the addresses taken on the bridge: %s",
+		    n->addrs_err);
+		return;
+	}
+	for (i = 0; i < n->nheld; i++)
+		addr_pool_held(&n->pool, n->held[i]);
+	for (i = 0; i < n->nleased; i++)
+		addr_pool_leased(&n->pool, n->leased[i]);
+	new_create(job);
 }
 
 static void
-new_netinfo_ask(struct job *job)
+new_prep_done(struct job *job, char *slot, size_t len, int ok,
+    const char *err)
 {
-	if (req_send(PROC_INCUS, IMSG_INCUS_NETINFO, NULL, 0, -1,
-	    new_netinfo, new_netinfo_done, job) == NULL)
-		new_fail(job, "cannot reach jb-incus");
+	struct newjob	*n = job->state;
+
+	if (!ok && slot != NULL)
+		(void)strlcpy(slot, err != NULL && *err != '\0' ? err :
+		    "failed", len);
+	if (--n->prep == 0)
+		new_prep_end(job);
+}
+
+static void
+new_netinfo_done(struct req *r, int ok, const char *err)
+{
+	struct job	*job = r->arg;
+	struct newjob	*n = job->state;
+
+	new_prep_done(job, n->net_err, sizeof(n->net_err), ok, err);
+}
+
+static void
+new_listed(struct req *r, int ok, const char *err)
+{
+	struct job	*job = r->arg;
+	struct newjob	*n = job->state;
+
+	/* jb-incus's answer for a name Incus does not have (LIST of one) */
+	if (!ok && strncmp(err, "no such container ", 18) == 0 &&
+	    strcmp(err + 18, n->name) == 0)
+		ok = 1;
+	new_prep_done(job, n->list_err, sizeof(n->list_err), ok, err);
+}
+
+static void
+new_addrs_done(struct req *r, int ok, const char *err)
+{
+	struct job	*job = r->arg;
+	struct newjob	*n = job->state;
+
+	new_prep_done(job, n->addrs_err, sizeof(n->addrs_err), ok, err);
 }
 
 static void
@@ -950,19 +1103,52 @@ new_ident_done(struct req *r, int ok, const char *err)
 		    "set user.name and user.email in the container", err);
 	} else if (n->ident.note[0] != '\0')
 		job_progress(job, "%s", n->ident.note);
-	new_netinfo_ask(job);
+	new_prep_done(job, NULL, 0, 1, NULL);
 }
 
+/*
+ * Before the address is picked, four questions at once, none waiting
+ * on another: the owner's git identity (jb-mountd); the bridge
+ * (NETINFO), whether the name is taken (a LIST of the one name, one GET
+ * however many containers there are) and what holds addresses (ADDRS)
+ * from jb-incus.
+ */
 static void
-new_ident_ask(struct job *job)
+new_prep(struct job *job)
 {
-	struct jb_git_ask	q;
+	struct newjob		*n = job->state;
+	struct jb_git_ask	 q;
+	struct jb_incus_target	 t;
 
+	n->prep = 1;		/* until every question is out */
 	memset(&q, 0, sizeof(q));
 	(void)strlcpy(q.xdg_config, job->cmd.xdg_config, sizeof(q.xdg_config));
 	if (req_send(PROC_MOUNTD, IMSG_MOUNTD_GITIDENT, &q, sizeof(q), -1,
-	    new_ident, new_ident_done, job) == NULL)
-		new_fail(job, "cannot reach jb-mountd");
+	    new_ident, new_ident_done, job) != NULL)
+		n->prep++;
+	else
+		n->no_mountd = 1;
+	if (req_send(PROC_INCUS, IMSG_INCUS_NETINFO, NULL, 0, -1,
+	    new_netinfo, new_netinfo_done, job) != NULL)
+		n->prep++;
+	else
+		(void)strlcpy(n->net_err, "cannot reach jb-incus",
+		    sizeof(n->net_err));
+	memset(&t, 0, sizeof(t));
+	(void)strlcpy(t.name, n->name, sizeof(t.name));
+	if (req_send(PROC_INCUS, IMSG_INCUS_LIST, &t, sizeof(t), -1,
+	    new_named, new_listed, job) != NULL)
+		n->prep++;
+	else
+		(void)strlcpy(n->list_err, "cannot reach jb-incus",
+		    sizeof(n->list_err));
+	if (req_send(PROC_INCUS, IMSG_INCUS_ADDRS, NULL, 0, -1, new_addrs,
+	    new_addrs_done, job) != NULL)
+		n->prep++;
+	else
+		(void)strlcpy(n->addrs_err, "cannot reach jb-incus",
+		    sizeof(n->addrs_err));
+	new_prep_done(job, NULL, 0, 1, NULL);
 }
 
 /* the image must be there before anything is made: else jbctl builds it */
@@ -972,7 +1158,7 @@ new_image_checked(struct job *job, const struct jb_base_spec *spec)
 	struct newjob	*n = job->state;
 
 	if (spec->exists) {
-		new_ident_ask(job);
+		new_prep(job);
 		return;
 	}
 	(void)base_spec_send(job, spec);

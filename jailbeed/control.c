@@ -393,9 +393,29 @@ control_event(const char *container, const char *action, int64_t when)
 		if (!c->watch ||
 		    imsgbuf_queuelen(&c->iev.ibuf) >= CTL_WATCH_QUEUE)
 			continue;
+		/*
+		 * an SSH session's dashboard hears of an excluded repo's
+		 * change without its name: it only looks at every row again
+		 */
+		if (c->ssh != NULL && sshd_event_hidden(c->ssh,
+		    ev.container)) {
+			struct jb_ctl_event	anon = ev;
+
+			anon.container[0] = '\0';
+			(void)imsgev_compose(&c->iev, IMSG_CTL_EVENT,
+			    JB_CTL_VERSION, 0, -1, &anon, sizeof(anon));
+			continue;
+		}
 		(void)imsgev_compose(&c->iev, IMSG_CTL_EVENT, JB_CTL_VERSION,
 		    0, -1, &ev, sizeof(ev));
 	}
+}
+
+/* a jb-sshd session's dashboard subscribes beside its requests */
+void
+control_watch(struct ctl_conn *c)
+{
+	c->watch = 1;
 }
 
 /* a command line, checked against the table before anything runs */

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "cmdtab.h"
+#include "diskq.h"
 #include "jailbeed.h"
 #include "jobs.h"
 #include "log.h"
@@ -83,6 +84,7 @@ main(int argc, char *argv[])
 	struct event	 evterm, evint, evhup, evchld, evpipe;
 	struct passwd	*pw;
 	char		 err[JB_ERR_MAX], sockdir[PATH_MAX], self[PATH_MAX];
+	char		 pools[PATH_MAX];
 	const struct cmd	*unhandled;
 	int		 ch, noaction = 0, explicit = 0;
 
@@ -200,6 +202,14 @@ main(int argc, char *argv[])
 
 	if ((env->host_cpus = sysconf(_SC_NPROCESSORS_ONLN)) < 1)
 		env->host_cpus = 1;
+	/*
+	 * While root: a btrfs pool whose quota accounting is inconsistent
+	 * holds no container to its disk size, and only root may rescan it
+	 */
+	if (diskq_pools_dir(env->conf.incus_url, pools, sizeof(pools)) == 0 &&
+	    diskq_repair(pools, log_warnx) == -1)
+		log_warnx("new and apply refuse a disk size on a pool whose "
+		    "accounting stays inconsistent");
 	children_spawn();
 	control_init();
 	/*

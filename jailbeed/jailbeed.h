@@ -151,6 +151,7 @@ void	control_child_text(uint32_t, uint32_t, const char *);
 
 struct sshsess;
 struct ctl_conn	*control_adopt(int, struct sshsess *);
+void		 control_watch(struct ctl_conn *);
 int	control_send_raw(struct ctl_conn *, uint32_t, const void *, size_t,
 	    int);
 void	control_status(struct ctl_conn *);
@@ -197,6 +198,7 @@ struct sshsnap	*sshsnap_ref(struct sshsnap *);
 void		 sshsnap_put(struct sshsnap *);
 int		 sshsnap_restricted(const struct sshsnap *);
 int		 sshsnap_excluded(const struct sshsnap *, const char *);
+int		 sshsnap_hides(const struct sshsnap *, const char *);
 void		 sshsnap_policy(const struct sshsnap *, struct sshp_conf *);
 
 /* registry.c: which checkout each container prefix comes from */
@@ -239,6 +241,7 @@ void	audit_deadline(const struct jb_mount_deadline *, const char *,
 int	sshd_raw(struct sshsess *, uint32_t, const void *, size_t, int);
 /* is the repo of prefix excluded for this session (NULL: gone)? */
 int	sshd_excluded(const struct sshsess *, const char *);
+int	sshd_event_hidden(const struct sshsess *, const char *);
 /* sftp.c: SFTP requests of a session */
 void	sftp_init(void);
 int	sftp_request(struct sshsess *, struct imsg *, const char *, uint32_t,

@@ -8,12 +8,14 @@
  * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
  */
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "ctrlimits.h"
+#include "diskq.h"
 #include "jobs.h"
 #include "limits_run.h"
 #include "log.h"
@@ -62,7 +64,115 @@ limits_say(struct job *job, const char *name, const struct jb_limits *l)
 struct limjob {
 	struct job	 *job;
 	void		(*done)(struct job *, int, const char *);
+	char		  name[JB_INSTANCE_MAX];
 };
+
+/* --- whether the kernel holds the root disk's size --- */
+
+void
+limits_disk_state(const char *pool, struct jb_diskq *st)
+{
+	char	dir[PATH_MAX], path[PATH_MAX + 64];
+
+	memset(st, 0, sizeof(*st));
+	st->state = DISKQ_UNCHECKED;
+	if (pool[0] == '\0' || strchr(pool, '/') != NULL ||
+	    strcmp(pool, "..") == 0 || strcmp(pool, ".") == 0) {
+		(void)strlcpy(st->text, "Incus names no storage pool for the "
+		    "root disk: not checked", sizeof(st->text));
+		return;
+	}
+	if (diskq_pools_dir(env->conf.incus_url, dir, sizeof(dir)) == -1) {
+		(void)snprintf(st->text, sizeof(st->text), "Incus is reached "
+		    "at %.200s, so its pool %s is not on this host: not checked",
+		    env->conf.incus_url, pool);
+		return;
+	}
+	if (snprintf(path, sizeof(path), "%s/%s", dir, pool) >=
+	    (int)sizeof(path)) {
+		(void)strlcpy(st->text, "the pool's path is too long: not "
+		    "checked", sizeof(st->text));
+		return;
+	}
+	diskq_read(path, st);
+}
+
+struct diskjob {
+	struct job		 *job;
+	void			(*done)(struct job *, int, const char *);
+	struct jb_limits	  l;
+	int			  have;
+};
+
+static void
+disk_msg(struct req *r, struct imsg *imsg)
+{
+	struct diskjob	*dj = r->arg;
+
+	if (imsg_get_type(imsg) != IMSG_INCUS_LIMITS ||
+	    imsg_get_data(imsg, &dj->l, sizeof(dj->l)) == -1)
+		fatalx("jb-incus: malformed LIMITS");
+	dj->l.name[sizeof(dj->l.name) - 1] = '\0';
+	dj->l.disk[sizeof(dj->l.disk) - 1] = '\0';
+	dj->l.pool[sizeof(dj->l.pool) - 1] = '\0';
+	dj->have = 1;
+}
+
+static void
+disk_done(struct req *r, int ok, const char *err)
+{
+	struct diskjob	*dj = r->arg;
+	struct job	*job = dj->job;
+	void		(*done)(struct job *, int, const char *) = dj->done;
+	struct jb_diskq	 st;
+	char		 why[JB_ERR_TEXT_MAX];
+
+	if (!ok || !dj->have) {
+		free(dj);
+		done(job, 0, ok ? "jb-incus gave no limits" : err);
+		return;
+	}
+	if (dj->l.disk[0] == '\0') {
+		free(dj);
+		done(job, 1, NULL);
+		return;
+	}
+	limits_disk_state(dj->l.pool, &st);
+	if (st.state == DISKQ_NOT_ENFORCED) {
+		(void)snprintf(why, sizeof(why), "%s: the root disk's size %s "
+		    "is not enforced on pool %s: %s", dj->l.name, dj->l.disk,
+		    dj->l.pool, st.text);
+		free(dj);
+		done(job, 0, why);
+		return;
+	}
+	job_progress(job, "%s: root disk %s %s: %s", dj->l.name, dj->l.disk,
+	    st.state == DISKQ_ENFORCED ? "enforced" : "set", st.text);
+	free(dj);
+	done(job, 1, NULL);
+}
+
+void
+limits_disk_check(struct job *job, const char *name,
+    void (*done)(struct job *, int, const char *))
+{
+	struct diskjob		*dj;
+	struct jb_incus_target	 t;
+
+	if ((dj = calloc(1, sizeof(*dj))) == NULL) {
+		done(job, 0, "out of memory");
+		return;
+	}
+	dj->job = job;
+	dj->done = done;
+	memset(&t, 0, sizeof(t));
+	(void)strlcpy(t.name, name, sizeof(t.name));
+	if (req_send(PROC_INCUS, IMSG_INCUS_LIMITS_GET, &t, sizeof(t), -1,
+	    disk_msg, disk_done, dj) == NULL) {
+		free(dj);
+		done(job, 0, "cannot reach jb-incus");
+	}
+}
 
 static void
 limits_set_done(struct req *r, int ok, const char *err)
@@ -70,9 +180,15 @@ limits_set_done(struct req *r, int ok, const char *err)
 	struct limjob	*lj = r->arg;
 	struct job	*job = lj->job;
 	void		(*done)(struct job *, int, const char *) = lj->done;
+	char		 name[JB_INSTANCE_MAX];
 
+	(void)strlcpy(name, lj->name, sizeof(name));
 	free(lj);
-	done(job, ok, err);
+	/* the size set, or one set before, must hold in the kernel */
+	if (!ok)
+		done(job, ok, err);
+	else
+		limits_disk_check(job, name, done);
 }
 
 void
@@ -94,6 +210,7 @@ limits_apply(struct job *job, const char *name, const struct repoconf *conf,
 	}
 	lj->job = job;
 	lj->done = done;
+	(void)strlcpy(lj->name, name, sizeof(lj->name));
 	limits_say(job, name, &l);
 	if (req_send(PROC_INCUS, IMSG_INCUS_LIMITS_SET, &l, sizeof(l), -1,
 	    NULL, limits_set_done, lj) == NULL) {
@@ -162,7 +279,9 @@ info_done(struct req *r, int ok, const char *err)
 {
 	struct job	*job = r->arg;
 	struct infojob	*ij = job->state;
-	char		 text[1024];
+	struct jb_diskq	 st;
+	char		 text[2048];
+	const char	*held;
 
 	if (!ok || !ij->have) {
 		job_end(job, 0, "%s", ok ? "jb-incus gave no limits" : err);
@@ -176,6 +295,15 @@ info_done(struct req *r, int ok, const char *err)
 	    NONE(ij->l.processes), NONE(ij->l.disk),
 	    ij->l.pool[0] ? " (pool " : "", ij->l.pool,
 	    ij->l.pool[0] ? ")" : "");
+	/* whether the kernel holds it, as this host shows */
+	if (ij->l.disk[0] != '\0') {
+		limits_disk_state(ij->l.pool, &st);
+		held = st.state == DISKQ_ENFORCED ? "enforced" :
+		    st.state == DISKQ_NOT_ENFORCED ? "NOT enforced" :
+		    "not checked";
+		(void)snprintf(text + strlen(text), sizeof(text) -
+		    strlen(text), "root disk limit: %s: %s\n", held, st.text);
+	}
 	info_send(job, text);
 	job_end(job, 1, NULL);
 }

@@ -33,5 +33,17 @@ void	limits_apply(struct job *, const char *name, const struct repoconf *,
 /* one line each of what the limits are, for progress */
 void	limits_say(struct job *, const char *, const struct jb_limits *);
 void	cmd_info(struct job *);
+/*
+ * Whether the kernel holds container name to its root disk's size
+ * (Incus's answer says the size and its pool; diskq.h looks): done(job,
+ * 1) when it does, when no size is set, or when the pool is not one
+ * this host can look at; done(job, 0, why) when the size is set and not
+ * enforced.  apply runs it after the limits; new before the container
+ * is handed over.
+ */
+void	limits_disk_check(struct job *, const char *name,
+	    void (*done)(struct job *, int, const char *));
+struct jb_diskq;
+void	limits_disk_state(const char *pool, struct jb_diskq *);
 
 #endif /* JAILBEED_LIMITS_RUN_H */

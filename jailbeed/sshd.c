@@ -106,6 +106,8 @@ struct sshsess {
 	struct timespec		 t0;
 	struct sshsnap		*pol;		/* the policy at its start */
 	int			 sftp;		/* the sftp subsystem granted */
+	int			 dash;		/* the request is the dashboard's */
+	int			 look;		/* a look of it: not journalled */
 };
 
 static int		 listen_fd = -1;
@@ -546,8 +548,23 @@ send_text(struct sshsess *s, int which, const char *text, size_t len)
 static void
 finish(struct sshsess *s, const char *decision, const char *reason)
 {
-	journal(s, s->route, decision, reason, 1);
+	/*
+	 * What the dashboard reads to draw (ls and the other lists) is not
+	 * journalled line by line when it was served: it looks again at
+	 * every journalled change, and would fill the journal with its own
+	 * looks.  Its opening, every action and every refusal are.
+	 */
+	if (!(s->look && strcmp(decision, "accept") == 0 && !s->failed))
+		journal(s, s->route, decision, reason, 1);
 	s->busy = 0;
+}
+
+/* the lists the dashboard reads: they change nothing */
+static int
+dash_look(enum cmd_id id)
+{
+	return id == CMD_LS || id == CMD_NET_LOG || id == CMD_NET_STATUS ||
+	    id == CMD_MOUNT_LS || id == CMD_SNAP_LS;
 }
 
 static void
@@ -613,6 +630,35 @@ sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
 	struct job			*job;
 	const char			*gate;
 
+	/*
+	 * The dashboard's replies go as they are (the session draws them):
+	 * the containers of the registered repos alone, an excluded repo's
+	 * left out as for the text
+	 */
+	if (s->dash && s->busy) {
+		switch (type) {
+		case IMSG_CTL_INSTANCE:
+			in = data;
+			if (sshsnap_excluded(s->pol, in->prefix) ||
+			    registry_path(in->prefix) == NULL)
+				return 0;
+			/* FALLTHROUGH */
+		case IMSG_CTL_SNAPSHOT:
+		case IMSG_CTL_MOUNT:
+		case IMSG_CTL_PORT:
+		case IMSG_CTL_NET_CTR:
+		case IMSG_CTL_NET_ALLOW:
+		case IMSG_CTL_NET_BLOCK:
+			return raw(s, type, data, len, fd);
+		case IMSG_CTL_STATUS_ENTRY:
+		case IMSG_CTL_NET_ADDR:
+		case IMSG_CTL_DOCTOR:
+		case IMSG_CTL_NET_RESOLVED:
+		case IMSG_CTL_BASE_SPEC:
+			/* nothing the dashboard asks for */
+			return 0;
+		}
+	}
 	switch (type) {
 	case IMSG_CTL_STATUS_ENTRY:
 		render_now = time(NULL);
@@ -678,9 +724,9 @@ sshd_reply(struct sshsess *s, uint32_t type, const void *data, size_t len,
 				    sizeof(s->target));
 			gate = job->remote_reason;
 		}
-		if (!s->failed && s->render == CMD_STATUS)
+		if (!s->dash && !s->failed && s->render == CMD_STATUS)
 			render(s, r_status_end, NULL);
-		if (!s->failed && (s->render == CMD_LS ||
+		if (!s->dash && !s->failed && (s->render == CMD_LS ||
 		    s->render == CMD_SNAP_LS || s->render == CMD_MOUNT_LS ||
 		    s->render == CMD_PORT_LS || s->render == CMD_NET_STATUS ||
 		    s->render == CMD_NET_LOG || s->render == CMD_NET_EGRESS_LS ||
@@ -841,8 +887,14 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 
 	s->busy = 1;
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
-	/* shell: a line typed at jb-sshd's restricted console */
-	strlcpy(s->route, x->shell ? "console" : "exec", sizeof(s->route));
+	/*
+	 * shell: a line typed at jb-sshd's restricted console; dash: an
+	 * action or a look of the dashboard the session draws
+	 */
+	s->dash = x->dash != 0;
+	s->look = 0;
+	strlcpy(s->route, s->dash ? "dashboard" : x->shell ? "console" :
+	    "exec", sizeof(s->route));
 	s->leaf[0] = s->target[0] = s->repo[0] = '\0';
 	s->render = 0;
 	if (sshargv_split(x->line, strnlen(x->line, sizeof(x->line)), words,
@@ -915,6 +967,7 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 		(void)sshd_reply(s, IMSG_CTL_END, NULL, 0, -1);
 		goto out;
 	}
+	s->look = s->dash && dash_look(cmd->id);
 	cmd->tty = x->pty;
 	cmd->cols = x->cols;
 	cmd->rows = x->rows;
@@ -935,10 +988,10 @@ run_exec(struct sshsess *s, const struct jb_sshd_exec *x)
 		break;
 	}
 	default:
-		if (cmd->id == CMD_LS || cmd->id == CMD_SNAP_LS ||
+		if (!s->dash && (cmd->id == CMD_LS || cmd->id == CMD_SNAP_LS ||
 		    cmd->id == CMD_MOUNT_LS || cmd->id == CMD_PORT_LS ||
 		    cmd->id == CMD_NET_STATUS || cmd->id == CMD_NET_LOG ||
-		    cmd->id == CMD_NET_EGRESS_LS || cmd->id == CMD_NET_REFRESH)
+		    cmd->id == CMD_NET_EGRESS_LS || cmd->id == CMD_NET_REFRESH))
 			text_output.list_begin(cmd->id == CMD_LS ?
 			    "containers" : cmd->id == CMD_MOUNT_LS ? "mounts" :
 			    cmd->id == CMD_PORT_LS ? "ports" :
@@ -1072,6 +1125,44 @@ subsys(struct sshsess *s, struct imsg *imsg)
 	return 0;
 }
 
+/*
+ * The dashboard a session opens asks which of its actions this session's
+ * policy admits (the policy it took when it connected): those it offers,
+ * the others it does not draw.  Each action is still judged in full, as
+ * a console line, when it runs.
+ */
+static int
+dash_keys(struct sshsess *s, struct imsg *imsg)
+{
+	struct jb_sshd_dash	k;
+	struct sshp_conf	pc;
+	uint32_t		i;
+
+	if (imsg_get_data(imsg, &k, sizeof(k)) == -1 ||
+	    k.n > JB_SSHD_DASH_MAX)
+		return -1;
+	memset(k.ok, 0, sizeof(k.ok));
+	if (s->pol != NULL) {
+		sshsnap_policy(s->pol, &pc);
+		for (i = 0; i < k.n; i++)
+			k.ok[i] = !draining &&
+			    sshpolicy_admits(&pc, k.id[i]);
+	}
+	/* the dashboard opened: one line, its looks are not journalled */
+	strlcpy(s->route, "dashboard", sizeof(s->route));
+	strlcpy(s->leaf, "dashboard", sizeof(s->leaf));
+	s->target[0] = s->repo[0] = '\0';
+	journal(s, s->route, "accept", "opened", 0);
+	return raw(s, IMSG_SSHD_DASH_OK, &k, sizeof(k), -1);
+}
+
+/* an event for a dashboard: an excluded repo's container is not named */
+int
+sshd_event_hidden(const struct sshsess *s, const char *container)
+{
+	return sshsnap_hides(s->pol, container);
+}
+
 int
 sshd_dispatch(struct sshsess *s, struct imsg *imsg)
 {
@@ -1129,6 +1220,16 @@ sshd_dispatch(struct sshsess *s, struct imsg *imsg)
 		}
 		free(x);
 		return rc;
+	case IMSG_SSHD_DASH:
+		if (!s->authed || s->busy || s->sftp)
+			return -1;
+		return dash_keys(s, imsg);
+	case IMSG_CTL_WATCH:
+		/* the dashboard's subscription: events between its requests */
+		if (!s->authed || s->sftp)
+			return -1;
+		control_watch(s->c);
+		return 0;
 	case IMSG_SSHD_SUBSYS:
 		if (!s->authed || s->busy || s->sftp)
 			return -1;

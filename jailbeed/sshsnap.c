@@ -98,6 +98,30 @@ sshsnap_excluded(const struct sshsnap *p, const char *prefix)
 }
 
 /* the command policy of the snapshot, for sshpolicy_decide */
+/*
+ * Might the container be one of an excluded repo's?  Told from its name
+ * alone (PREFIX-...), so a repo whose prefix extends an excluded one
+ * (app-x beside app) counts too: erring that way only hides a name.
+ */
+int
+sshsnap_hides(const struct sshsnap *p, const char *container)
+{
+	size_t	n;
+	int	i;
+
+	if (p == NULL)
+		return 1;
+	if (!p->restrict_host)
+		return 0;
+	for (i = 0; i < p->nexcluded; i++) {
+		n = strlen(p->excluded[i]);
+		if (strncmp(container, p->excluded[i], n) == 0 &&
+		    container[n] == '-')
+			return 1;
+	}
+	return 0;
+}
+
 void
 sshsnap_policy(const struct sshsnap *p, struct sshp_conf *pc)
 {

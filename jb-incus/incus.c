@@ -24,6 +24,7 @@
 
 #include "http.h"
 #include "incus.h"
+#include "log.h"
 
 #define REQ_TIMEOUT_MS	60000	/* one request, not an operation */
 #define MAX_CONNS	8	/* long polls each hold a connection */
@@ -65,6 +66,7 @@ struct incus_call {
 
 	/* exec */
 	int			 reaping;	/* a failed exec's logs */
+	int			 answered;	/* told, its logs still going */
 	int			 ran;
 	int			 status;
 	char			*outpath[2];
@@ -201,6 +203,17 @@ struct event_base *
 incus_base(struct incus *inc)
 {
 	return inc->base;
+}
+
+int
+incus_pending(struct incus *inc)
+{
+	struct incus_call	*c;
+	int			 n = 0;
+
+	TAILQ_FOREACH(c, &inc->calls, entry)
+		n++;
+	return n;
 }
 
 /*
@@ -731,6 +744,19 @@ simple(struct incus *inc, const char *method, char *path,
 	return c;
 }
 
+/* GET where 404 is an answer: the callback gets NULL and no error */
+struct incus_call *
+incus_get_maybe(struct incus *inc, const char *path, incus_json_cb cb,
+    void *arg)
+{
+	struct incus_call	*c;
+
+	c = simple(inc, "GET", strdup(path), NULL, cb, arg);
+	if (c != NULL)
+		c->absent_ok = 1;
+	return c;
+}
+
 struct incus_call *
 incus_request(struct incus *inc, const char *method, const char *path,
     struct json_object *body, incus_json_cb cb, void *arg)
@@ -979,14 +1005,40 @@ incus_instance_patch(struct incus *inc, const char *name,
 }
 
 /*
- * Exec: POST exec, wait, then fetch both recorded outputs at once, then
- * delete both (Incus keeps them forever otherwise).
+ * Exec: POST exec, wait, then fetch both recorded outputs at once; the
+ * caller has its answer then, and both are deleted after (Incus keeps
+ * them forever otherwise), with nobody waiting on the deletes.
  */
+static void
+exec_answer(struct incus_call *c)
+{
+	struct incus_exec_result	xr;
+
+	memset(&xr, 0, sizeof(xr));
+	xr.status = c->status;
+	xr.out = c->out[0] ? c->out[0] : "";
+	xr.outlen = c->outlen[0];
+	xr.err = c->out[1] ? c->out[1] : "";
+	xr.errlen = c->outlen[1];
+	c->answered = 1;
+	c->exec_cb(c->arg, c->ran ? &xr : NULL, c->failmsg);
+	free(c->failmsg);
+	c->failmsg = NULL;
+}
+
 static void
 exec_finish(struct incus_call *c)
 {
 	struct incus_exec_result	xr;
 
+	/* answered already: only a failed delete is left to tell */
+	if (c->answered) {
+		TAILQ_REMOVE(&c->inc->calls, c, entry);
+		if (c->failmsg != NULL)
+			log_warnx("%s", c->failmsg);
+		call_free(c);
+		return;
+	}
 	memset(&xr, 0, sizeof(xr));
 	xr.status = c->status;
 	xr.out = c->out[0] ? c->out[0] : "";
@@ -1079,6 +1131,7 @@ exec_got(struct incus_call *c, int i, struct http_response *resp,
 	}
 	if (--c->pending > 0)
 		return;
+	exec_answer(c);
 	for (j = 0; j < 2; j++)
 		exec_send(c, j, "DELETE", j == 0 ? exec_deleted0 :
 		    exec_deleted1);

@@ -63,10 +63,14 @@ void		 incus_free(struct incus *);
 void		 incus_set_timeouts(struct incus *, int, int);
 struct http_client *incus_http(struct incus *);
 struct event_base *incus_base(struct incus *);
+/* calls not yet ended: an exec's logs are deleted after its answer */
+int		 incus_pending(struct incus *);
 void		 incus_cancel(struct incus_call *);
 /* Incus refused a change because another is under way on the instance */
 int		 incus_busy_refusal(const char *);
 
+struct incus_call *incus_get_maybe(struct incus *, const char *,
+	    incus_json_cb, void *);
 /* Any request: body is JSON (or NULL).  Operations are waited for. */
 struct incus_call *incus_request(struct incus *, const char *, const char *,
 		    struct json_object *, incus_json_cb, void *);

@@ -14,8 +14,9 @@
  * key or a device of its own (never security.privileged, never raw.lxc).
  *
  * The checks that need Incus run one after the other, before anything
- * is made: the bridge's subnet, its leases, the image alias, and the
- * addresses of every other instance's NICs.  The instance is then created
+ * is made: the bridge's subnet, its leases (dynamic, and the static
+ * address of every instance NIC on the bridge), the image alias, and
+ * the name.  The instance is then created
  * stopped and started by a second request, so that a failure to start is
  * told apart from a failure to create (which may mean the name belongs to
  * someone else) and only a container made here is deleted again.
@@ -25,6 +26,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +45,12 @@
 #define CLEAN_TRIES	40		/* deletes while Incus is busy */
 #define CLEAN_WAIT_MS	250
 
+/* the checks, in the order their verdicts are taken */
+enum { CK_NET, CK_LEASES, CK_ALIAS, CK_NAME, CK_PROFILE, CK_N };
+#define CK_OK		0
+#define CK_REFUSED	1		/* msg is the whole refusal */
+#define CK_FAILED	2		/* msg is Incus's error */
+
 struct create {
 	struct jb_incus_create	 in;
 	char			 pool[64];	/* the root disk's, to size it */
@@ -51,13 +59,21 @@ struct create {
 	char			 failed[JB_ERR_TEXT_MAX]; /* why start failed */
 	struct event		*retry;
 	int			 tries;
+	/* the checks before anything is made, asked at once */
+	struct incus_call	*calls[CK_N];	/* in flight; CK_NET's is r->call */
+	int			 kind[CK_N];	/* CK_OK, CK_REFUSED, CK_FAILED */
+	char			*msg[CK_N];	/* the refusal, or Incus's words */
+	int			 pending;
+	struct json_object	*profile;	/* the default profile, or NULL */
 };
 
 static void	cr_net(struct op_req *, const struct jb_netinfo *,
 		    const char *);
+static void	cr_judge(struct op_req *);
 static void	cr_leases(void *, struct json_object *, const char *);
 static void	cr_alias(void *, struct json_object *, const char *);
-static void	cr_list(void *, struct json_object *, const char *);
+static void	cr_named(void *, struct json_object *, const char *);
+static void	cr_ask(struct op_req *);
 static void	cr_profile(void *, struct json_object *, const char *);
 static void	cr_created(void *, struct json_object *, const char *);
 static void	cr_started(void *, struct json_object *, const char *);
@@ -68,7 +84,14 @@ static void
 create_free(void *p)
 {
 	struct create	*cr = p;
+	int		 i;
 
+	for (i = 0; i < CK_N; i++) {
+		if (i != CK_NET && cr->calls[i] != NULL)
+			incus_cancel(cr->calls[i]);
+		free(cr->msg[i]);
+	}
+	json_object_put(cr->profile);
 	if (cr->retry != NULL)
 		event_free(cr->retry);
 	free(cr->env);
@@ -219,7 +242,35 @@ op_create(uint32_t rid, const struct jb_incus_create *in)
 			return;
 		}
 	}
-	netinfo_get(r, cr_net);
+	cr_ask(r);
+}
+
+static void
+ck_set(struct create *cr, int which, int kind, const char *fmt, ...)
+    __attribute__((__format__(__printf__, 4, 5)));
+
+/* one check's verdict; the last one in has them all judged */
+static void
+ck_set(struct create *cr, int which, int kind, const char *fmt, ...)
+{
+	va_list	ap;
+
+	cr->kind[which] = kind;
+	if (kind != CK_OK && fmt != NULL) {
+		va_start(ap, fmt);
+		if (vasprintf(&cr->msg[which], fmt, ap) == -1)
+			fatal("%s", __func__);
+		va_end(ap);
+	}
+}
+
+static void
+ck_done(struct op_req *r)
+{
+	struct create	*cr = r->priv;
+
+	if (--cr->pending == 0)
+		cr_judge(r);
 }
 
 static void
@@ -228,16 +279,18 @@ cr_net(struct op_req *r, const struct jb_netinfo *ni, const char *err)
 	struct create	*cr = r->priv;
 	struct in_addr	 host;
 	uint32_t	 mask, ip, h, net;
-	char		 path[64], netstr[INET_ADDRSTRLEN];
+	char		 netstr[INET_ADDRSTRLEN];
 	const char	*bad = NULL;
 
 	if (ni == NULL) {
-		req_done(r, 0, "%s: %s", r->what, err);
+		ck_set(cr, CK_NET, CK_REFUSED, "%s: %s", r->what, err);
+		ck_done(r);
 		return;
 	}
 	if (inet_pton(AF_INET, ni->ipv4, &host) != 1 || ni->prefixlen > 32) {
-		req_done(r, 0, "%s: network %s: bad address %s/%u", r->what,
-		    ni->bridge, ni->ipv4, ni->prefixlen);
+		ck_set(cr, CK_NET, CK_REFUSED, "%s: network %s: bad address "
+		    "%s/%u", r->what, ni->bridge, ni->ipv4, ni->prefixlen);
+		ck_done(r);
 		return;
 	}
 	mask = ni->prefixlen == 0 ? 0 : ~0U << (32 - ni->prefixlen);
@@ -247,9 +300,10 @@ cr_net(struct op_req *r, const struct jb_netinfo *ni, const char *err)
 	host.s_addr = htonl(net);
 	(void)inet_ntop(AF_INET, &host, netstr, sizeof(netstr));
 	if ((ip & mask) != net) {
-		req_done(r, 0, "%s: address %s is outside network %s "
-		    "(%s/%u)", r->what, cr->in.ipv4, ni->bridge, netstr,
-		    ni->prefixlen);
+		ck_set(cr, CK_NET, CK_REFUSED, "%s: address %s is outside "
+		    "network %s (%s/%u)", r->what, cr->in.ipv4, ni->bridge,
+		    netstr, ni->prefixlen);
+		ck_done(r);
 		return;
 	}
 	if (ip == net)
@@ -258,17 +312,11 @@ cr_net(struct op_req *r, const struct jb_netinfo *ni, const char *err)
 		bad = "the broadcast address";
 	else if (ip == h)
 		bad = "the host's own address";
-	if (bad != NULL) {
-		req_done(r, 0, "%s: address %s is %s of network %s (%s/%u)",
-		    r->what, cr->in.ipv4, bad, ni->bridge, netstr,
-		    ni->prefixlen);
-		return;
-	}
-	(void)snprintf(path, sizeof(path), "/1.0/networks/%s/leases",
-	    ops_bridge);
-	if ((r->call = incus_request(ops_ic, "GET", path, NULL, cr_leases,
-	    r)) == NULL)
-		fatal("%s", __func__);
+	if (bad != NULL)
+		ck_set(cr, CK_NET, CK_REFUSED, "%s: address %s is %s of "
+		    "network %s (%s/%u)", r->what, cr->in.ipv4, bad,
+		    ni->bridge, netstr, ni->prefixlen);
+	ck_done(r);
 }
 
 /* Dynamic leases too: a DHCP client somewhere may hold the address. */
@@ -281,9 +329,10 @@ cr_leases(void *arg, struct json_object *list, const char *err)
 	const char		*a, *who, *type;
 	size_t			 i, n;
 
-	r->call = NULL;
+	cr->calls[CK_LEASES] = NULL;
 	if (err != NULL) {
-		req_fail(r, err);
+		ck_set(cr, CK_LEASES, CK_FAILED, "%s", err);
+		ck_done(r);
 		return;
 	}
 	n = json_object_is_type(list, json_type_array) ?
@@ -295,14 +344,12 @@ cr_leases(void *arg, struct json_object *list, const char *err)
 			continue;
 		who = jget_str(l, "hostname");
 		type = jget_str(l, "type");
-		req_done(r, 0, "%s: address %s is in use on %s by %s (%s "
-		    "lease)", r->what, a, ops_bridge, who && *who ? who :
-		    "an unnamed host", type ? type : "a");
-		return;
+		ck_set(cr, CK_LEASES, CK_REFUSED, "%s: address %s is in use on "
+		    "%s by %s (%s lease)", r->what, a, ops_bridge, who && *who ?
+		    who : "an unnamed host", type ? type : "a");
+		break;
 	}
-	if ((r->call = incus_image_alias_get(ops_ic, cr->in.image, cr_alias,
-	    r)) == NULL)
-		fatal("%s", __func__);
+	ck_done(r);
 }
 
 static void
@@ -311,37 +358,104 @@ cr_alias(void *arg, struct json_object *alias, const char *err)
 	struct op_req	*r = arg;
 	struct create	*cr = r->priv;
 
-	r->call = NULL;
-	if (err != NULL) {
-		req_fail(r, err);
-		return;
-	}
-	if (alias == NULL) {
-		req_done(r, 0, "%s: base image %s not found: build it with "
-		    "jbctl base build, or import one under that alias",
-		    r->what, cr->in.image);
-		return;
-	}
-	if ((r->call = incus_instances_list(ops_ic, NULL, NULL, cr_list, r)) ==
-	    NULL)
-		fatal("%s", __func__);
+	cr->calls[CK_ALIAS] = NULL;
+	if (err != NULL)
+		ck_set(cr, CK_ALIAS, CK_FAILED, "%s", err);
+	else if (alias == NULL)
+		ck_set(cr, CK_ALIAS, CK_REFUSED, "%s: base image %s not found: "
+		    "build it with jbctl base build, or import one under that "
+		    "alias", r->what, cr->in.image);
+	ck_done(r);
 }
 
-/* The NIC of another instance, in its own or its profiles' devices. */
-static const char *
-nic_with(struct json_object *inst, const char *which, const char *ipv4)
+/*
+ * The name must be free.  The address needs no listing of every
+ * instance here: the leases checked above hold every instance NIC's
+ * static address on the bridge, and Incus itself refuses an address
+ * another NIC on the same network holds.
+ */
+static void
+cr_named(void *arg, struct json_object *inst, const char *err)
 {
-	struct json_object	*devs;
-	const char		*a;
+	struct op_req		*r = arg;
+	struct create		*cr = r->priv;
 
-	if ((devs = jget_obj(inst, which)) == NULL)
-		return NULL;
-	json_object_object_foreach(devs, dev, d) {
-		if ((a = jget_str(d, "ipv4.address")) != NULL &&
-		    strcmp(a, ipv4) == 0)
-			return dev;
+	cr->calls[CK_NAME] = NULL;
+	if (err != NULL)
+		ck_set(cr, CK_NAME, CK_FAILED, "%s", err);
+	/* Incus would say so only in terms of its database */
+	else if (inst != NULL)
+		ck_set(cr, CK_NAME, CK_REFUSED, "%s: an instance named %s "
+		    "already exists", r->what, cr->in.name);
+	ck_done(r);
+}
+
+/* the container takes the default profile: its root disk's pool */
+static void
+cr_profiled(void *arg, struct json_object *prof, const char *err)
+{
+	struct op_req		*r = arg;
+	struct create		*cr = r->priv;
+
+	cr->calls[CK_PROFILE] = NULL;
+	if (err != NULL)
+		ck_set(cr, CK_PROFILE, CK_FAILED, "%s", err);
+	else
+		cr->profile = json_object_get(prof);
+	ck_done(r);
+}
+
+/*
+ * The checks that need Incus, asked at once, none waiting on another:
+ * the bridge, its leases, the image alias, the name, and (for a size on
+ * the default profile's pool) that profile.
+ */
+static void
+cr_ask(struct op_req *r)
+{
+	struct create	*cr = r->priv;
+	char		 path[64];
+
+	cr->pending = 1;		/* until every question is out */
+	(void)snprintf(path, sizeof(path), "/1.0/networks/%s/leases",
+	    ops_bridge);
+	if ((cr->calls[CK_LEASES] = incus_request(ops_ic, "GET", path, NULL,
+	    cr_leases, r)) == NULL ||
+	    (cr->calls[CK_ALIAS] = incus_image_alias_get(ops_ic, cr->in.image,
+	    cr_alias, r)) == NULL ||
+	    (cr->calls[CK_NAME] = incus_instance_get(ops_ic, cr->in.name,
+	    cr_named, r)) == NULL)
+		fatal("%s", __func__);
+	cr->pending += 3;
+	if (cr->in.disk[0] != '\0' && cr->in.pool[0] == '\0') {
+		if ((cr->calls[CK_PROFILE] = incus_request(ops_ic, "GET",
+		    "/1.0/profiles/default", NULL, cr_profiled, r)) == NULL)
+			fatal("%s", __func__);
+		cr->pending++;
 	}
-	return NULL;
+	cr->pending++;
+	netinfo_get(r, cr_net);
+	ck_done(r);
+}
+
+/* the verdicts in the order the checks were once made one by one */
+static void
+cr_judge(struct op_req *r)
+{
+	struct create	*cr = r->priv;
+	int		 i;
+
+	for (i = 0; i < CK_N; i++) {
+		if (cr->kind[i] == CK_REFUSED) {
+			req_done(r, 0, "%s", cr->msg[i]);
+			return;
+		}
+		if (cr->kind[i] == CK_FAILED) {
+			req_fail(r, cr->msg[i]);
+			return;
+		}
+	}
+	cr_profile(r, cr->profile, NULL);
 }
 
 static struct json_object *
@@ -444,51 +558,6 @@ cr_body(struct create *cr)
 	/* started by a second request: see the comment at the top */
 	json_object_object_add(b, "start", jnew(json_object_new_boolean(0)));
 	return b;
-}
-
-static void
-cr_list(void *arg, struct json_object *list, const char *err)
-{
-	struct op_req		*r = arg;
-	struct create		*cr = r->priv;
-	struct json_object	*inst;
-	const char		*dev, *name;
-	size_t			 i, n;
-
-	r->call = NULL;
-	if (err != NULL) {
-		req_fail(r, err);
-		return;
-	}
-	n = json_object_array_length(list);
-	for (i = 0; i < n; i++) {
-		inst = json_object_array_get_idx(list, i);
-		/* Incus would say so only in terms of its database */
-		if ((name = jget_str(inst, "name")) != NULL &&
-		    strcmp(name, cr->in.name) == 0) {
-			req_done(r, 0, "%s: an instance named %s already "
-			    "exists", r->what, name);
-			return;
-		}
-		if ((dev = nic_with(inst, "expanded_devices",
-		    cr->in.ipv4)) == NULL &&
-		    (dev = nic_with(inst, "devices", cr->in.ipv4)) == NULL)
-			continue;
-		name = jget_str(inst, "name");
-		req_done(r, 0, "%s: address %s is already given to %s "
-		    "(device %s)", r->what, cr->in.ipv4, name ? name : "?",
-		    dev);
-		return;
-	}
-	/* no size, or a pool of its own: the profile's pool is not needed */
-	if (cr->in.disk[0] == '\0' || cr->in.pool[0] != '\0') {
-		cr_profile(r, NULL, NULL);
-		return;
-	}
-	/* the container takes the default profile: its root disk's pool */
-	if ((r->call = incus_request(ops_ic, "GET", "/1.0/profiles/default",
-	    NULL, cr_profile, r)) == NULL)
-		fatal("%s", __func__);
 }
 
 static void

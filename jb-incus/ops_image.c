@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,7 @@
 #include <json.h>
 #include <sha2.h>
 
+#include "bound.h"
 #include "incus.h"
 #include "log.h"
 #include "ops.h"
@@ -52,6 +54,8 @@ struct imp {
 	char			 fp[65];
 	char			 alias[JB_INSTANCE_MAX];
 	char			 repo[PATH_MAX];
+	char			 pool[64];	/* "" the default profile's */
+	char			 warm[JB_INSTANCE_MAX];	/* the throwaway */
 	unsigned char		*buf;
 };
 
@@ -70,13 +74,211 @@ imp_free(void *arg)
 	free(m);
 }
 
+static void	imp_warm(struct op_req *);
+
+/* a storage pool's name as defaults.storage_pool takes it */
+static int
+pool_name_ok(const char *p)
+{
+	return p[0] != '\0' && strchr("-_.", p[0]) == NULL &&
+	    strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789_-.") == strlen(p);
+}
+
 static void
 imp_finish(struct op_req *r)
 {
 	struct imp	*m = r->priv;
 
 	req_progress(r, "base image %s is %.12s", m->alias, m->fp);
+	imp_warm(r);
+}
+
+/*
+ * The image's volume on the pool new containers go on: on a
+ * copy-on-write pool Incus unpacks an image there once, as the first
+ * container from it is made, and snapshots it for every later one.
+ * Made here by a throwaway container, never started, deleted again, so
+ * that the first new is as quick as the next.  The import is done
+ * whatever happens here: a failure only leaves the unpacking to the
+ * first new.
+ */
+static void
+warm_end(struct op_req *r, const char *fmt, ...)
+    __attribute__((__format__(__printf__, 2, 3)));
+
+static void
+warm_end(struct op_req *r, const char *fmt, ...)
+{
+	char	msg[JB_ERR_TEXT_MAX];
+	va_list	ap;
+
+	if (fmt != NULL) {
+		va_start(ap, fmt);
+		(void)vsnprintf(msg, sizeof(msg), fmt, ap);
+		va_end(ap);
+		req_progress(r, "%s", msg);
+	}
 	req_done(r, 1, NULL);
+}
+
+static void
+warm_deleted(void *arg, struct json_object *md, const char *err)
+{
+	struct op_req	*r = arg;
+	struct imp	*m = r->priv;
+
+	r->call = NULL;
+	if (err != NULL) {
+		warm_end(r, "warning: the throwaway container %s could not be "
+		    "deleted: %s (incus delete %s)", m->warm, err, m->warm);
+		return;
+	}
+	warm_end(r, "image %.12s unpacked on storage pool %s", m->fp,
+	    m->pool);
+}
+
+static void
+warm_created(void *arg, struct json_object *md, const char *err)
+{
+	struct op_req	*r = arg;
+	struct imp	*m = r->priv;
+
+	r->call = NULL;
+	if (err != NULL) {
+		warm_end(r, "warning: image %.12s not unpacked on storage pool "
+		    "%s, the first new will: %s", m->fp, m->pool, err);
+		return;
+	}
+	if ((r->call = incus_instance_delete(ops_ic, m->warm, warm_deleted,
+	    r)) == NULL)
+		fatal("%s", __func__);
+}
+
+static void
+warm_create(struct op_req *r)
+{
+	struct imp		*m = r->priv;
+	struct json_object	*b, *src, *devs, *d;
+	char			 why[JB_ERR_TEXT_MAX];
+
+	(void)snprintf(m->warm, sizeof(m->warm), "jailbee-warm-%.16s", m->fp);
+	b = jnew(json_object_new_object());
+	jput(b, "name", m->warm);
+	jput(b, "type", "container");
+	src = jnew(json_object_new_object());
+	jput(src, "type", "image");
+	jput(src, "fingerprint", m->fp);
+	json_object_object_add(b, "source", src);
+	devs = jnew(json_object_new_object());
+	d = jnew(json_object_new_object());
+	jput(d, "type", "disk");
+	jput(d, "path", "/");
+	jput(d, "pool", m->pool);
+	json_object_object_add(devs, "root", d);
+	json_object_object_add(b, "devices", devs);
+	json_object_object_add(b, "start", jnew(json_object_new_boolean(0)));
+	if (!bound_instance(&jb_bound, b, ops_bridge, why, sizeof(why))) {
+		json_object_put(b);
+		warm_end(r, "warning: image %.12s not unpacked on storage pool "
+		    "%s: %s", m->fp, m->pool, why);
+		return;
+	}
+	req_progress(r, "unpacking image %.12s on storage pool %s", m->fp,
+	    m->pool);
+	r->call = incus_instance_create(ops_ic, b, warm_created, r);
+	json_object_put(b);
+	if (r->call == NULL)
+		fatal("%s", __func__);
+}
+
+/* a pool that copies (not dir, which unpacks for every container) */
+static void
+warm_pool(void *arg, struct json_object *pool, const char *err)
+{
+	struct op_req	*r = arg;
+	struct imp	*m = r->priv;
+	const char	*driver;
+
+	r->call = NULL;
+	if (err != NULL) {
+		warm_end(r, "warning: storage pool %s: %s", m->pool, err);
+		return;
+	}
+	driver = jget_str(pool, "driver");
+	if (driver == NULL || strcmp(driver, "dir") == 0) {
+		warm_end(r, NULL);
+		return;
+	}
+	warm_create(r);
+}
+
+static void
+warm_volume(void *arg, struct json_object *vol, const char *err)
+{
+	struct op_req	*r = arg;
+	struct imp	*m = r->priv;
+	char		 path[192];
+
+	r->call = NULL;
+	if (err != NULL) {
+		warm_end(r, "warning: storage pool %s: %s", m->pool, err);
+		return;
+	}
+	if (vol != NULL) {
+		warm_end(r, "image %.12s is on storage pool %s already",
+		    m->fp, m->pool);
+		return;
+	}
+	(void)snprintf(path, sizeof(path), "/1.0/storage-pools/%s", m->pool);
+	if ((r->call = incus_request(ops_ic, "GET", path, NULL, warm_pool,
+	    r)) == NULL)
+		fatal("%s", __func__);
+}
+
+static void
+warm_look(struct op_req *r)
+{
+	struct imp	*m = r->priv;
+	char		 path[192];
+
+	(void)snprintf(path, sizeof(path),
+	    "/1.0/storage-pools/%s/volumes/image/%s", m->pool, m->fp);
+	if ((r->call = incus_get_maybe(ops_ic, path, warm_volume, r)) == NULL)
+		fatal("%s", __func__);
+}
+
+/* new's root disk goes on the default profile's pool without the key */
+static void
+warm_profile(void *arg, struct json_object *prof, const char *err)
+{
+	struct op_req	*r = arg;
+	struct imp	*m = r->priv;
+	const char	*pool;
+
+	r->call = NULL;
+	if (err != NULL || (pool = jget_str(jget_obj(jget_obj(prof,
+	    "devices"), "root"), "pool")) == NULL ||
+	    strlen(pool) >= sizeof(m->pool) || !pool_name_ok(pool)) {
+		warm_end(r, NULL);
+		return;
+	}
+	(void)strlcpy(m->pool, pool, sizeof(m->pool));
+	warm_look(r);
+}
+
+static void
+imp_warm(struct op_req *r)
+{
+	struct imp	*m = r->priv;
+
+	if (m->pool[0] != '\0') {
+		warm_look(r);
+		return;
+	}
+	if ((r->call = incus_request(ops_ic, "GET", "/1.0/profiles/default",
+	    NULL, warm_profile, r)) == NULL)
+		fatal("%s", __func__);
 }
 
 static void
@@ -316,6 +518,13 @@ op_image_import(uint32_t rid, const struct jb_image_import *q, int fd)
 	m->size = q->size;
 	(void)strlcpy(m->alias, q->alias, sizeof(m->alias));
 	(void)strlcpy(m->repo, q->repo, sizeof(m->repo));
+	must_string("IMAGE_IMPORT pool", q->pool, sizeof(q->pool));
+	if (q->pool[0] != '\0' && !pool_name_ok(q->pool)) {
+		req_done(r, 0, "storage pool \"%s\": a letter or digit, then "
+		    "[A-Za-z0-9_.-] only", q->pool);
+		return;
+	}
+	(void)strlcpy(m->pool, q->pool, sizeof(m->pool));
 	SHA256Init(&m->md);
 	if ((m->buf = malloc(IMG_SLICE)) == NULL ||
 	    (m->ev = evtimer_new(incus_base(ops_ic), imp_hash, r)) == NULL)

@@ -16,6 +16,7 @@
 #include "netd_nft.h"
 #include "netd_notice.h"
 #include "netd_refused.h"
+#include "nlset.h"
 #include "memtrim.h"
 #include "nftgen.h"
 #include "refused.h"
@@ -42,7 +43,6 @@ netd_refused_drain(const struct netd_state *st, int64_t now)
 {
 	struct refused_elem	*v;
 	const struct netd_ctr	*c;
-	const char		*out;
 	char			*swap, err[512], cmd[128], what[REFUSED_WHAT_MAX];
 	size_t			 i, n;
 	int64_t			 last, first;
@@ -66,20 +66,15 @@ netd_refused_drain(const struct netd_state *st, int64_t now)
 		return -1;
 	}
 	free(swap);
-	(void)snprintf(cmd, sizeof(cmd), "list set " T " " NFTGEN_REFUSED_SET
-	    "%d", from);
-	if ((out = netd_nft_list_json(cmd, err, sizeof(err))) == NULL) {
-		log_warnx("refused flows: %s", err);
-		return -1;
-	}
-	if (refused_parse(out, strlen(out), NFTGEN_REFUSED_SIZE, &v, &n, err,
+	/* element by element from the kernel: a listing would be megabytes */
+	(void)snprintf(cmd, sizeof(cmd), NFTGEN_REFUSED_SET "%d", from);
+	if (nlset_read(NFTGEN_TABLE, cmd, NFTGEN_REFUSED_SIZE, &v, &n, err,
 	    sizeof(err)) == -1) {
 		log_warnx("%s", err);
 		v = NULL;
 		n = 0;
 		bad = 1;
 	}
-	netd_nft_drain();
 	/* emptied even when unreadable: a full set would count nothing */
 	(void)snprintf(cmd, sizeof(cmd), "flush set " T " " NFTGEN_REFUSED_SET
 	    "%d\n", from);

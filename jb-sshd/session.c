@@ -37,6 +37,7 @@
 
 #include "imsg.h"
 #include "log.h"
+#include "session.h"
 #include "sshd.h"
 #include "termsafe.h"
 
@@ -45,65 +46,9 @@
 #define SESS_DRAIN_MS	5000	/* output may trail the end this long */
 #define SESS_CLOSE_MS	3000	/* the peer has this long to close */
 
-enum request { REQ_NONE, REQ_EXEC, REQ_SHELL, REQ_SFTP };
-
 #define CONSOLE_PROMPT	"jailbee> "
 static const char	console_banner[] = "JailBee console: the suite's "
     "commands only (help lists them); exit to leave\r\n";
-#define CONSOLE_LINE_MAX	1024
-
-/*
- * The restricted console a shell request gets: a line editor, nothing
- * more.  Each line goes to the parent as a console line, where the same
- * splitter and policy as for exec judge it: no pipes, redirection,
- * expansion or program lookup, only the suite's commands.
- */
-struct console {
-	int		 on;
-	int		 busy;		/* a line is being carried out */
-	int		 quit;
-	int		 esc;		/* inside an escape sequence */
-	int		 draining;	/* console_drain() is running */
-	size_t		 len;
-	char		 line[CONSOLE_LINE_MAX];
-};
-
-struct sess {
-	ssh_session			 s;
-	ssh_event			 ev;
-	ssh_channel			 ch;
-	struct ssh_server_callbacks_struct scb;
-	struct ssh_callbacks_struct	 cb;
-	struct ssh_channel_callbacks_struct ccb;
-	struct imsgbuf			 ib;	/* to the parent */
-	int				 chan;
-	int				 tries;
-	int				 authed;
-	int				 over;	/* too many tries: hang up */
-	enum request			 request;
-	struct jb_sshd_exec		 x;
-	int				 got_end, got_exit, failed, status;
-	int				 parent_gone;
-	int				 fd_io, fd_err;
-	int				 peer_closed;
-	int64_t				 drain_until;
-	struct console			 con;
-	/*
-	 * Input on its way to the exec's stream, or held until there is
-	 * anywhere to put it: before the stream arrived, or typed ahead at
-	 * the console.  Beyond this, libssh keeps it (in_lib) and the
-	 * client's window closes, so it sends no more until this is taken.
-	 */
-	size_t				 nin;
-	int				 in_eof;
-	int				 in_lib;	/* libssh holds more */
-	int				 in_pulling;	/* input_pull() runs */
-	int				 in_pushing;	/* input_push() runs */
-	int				 in_dead;	/* nobody reads it */
-	int				 in_shut;	/* its end was sent */
-	int				 watch_out;	/* room is waited for */
-	unsigned char			*in;	/* in sess_inbuf */
-};
 
 /* one session a process: its pages count only once input comes */
 static unsigned char	sess_inbuf[SESS_INBUF];
@@ -130,7 +75,7 @@ sess_exit(struct sess *st, int code)
 	_exit(code);
 }
 
-static void
+void
 parent_send(struct sess *st, uint32_t type, const void *data, size_t len)
 {
 	if (st->parent_gone)
@@ -143,7 +88,7 @@ parent_send(struct sess *st, uint32_t type, const void *data, size_t len)
 }
 
 /* blocking: the one answer the parent owes, with the type asked for */
-static int
+int
 parent_wait(struct sess *st, uint32_t type, void *data, size_t len)
 {
 	struct imsg	imsg;
@@ -352,6 +297,19 @@ exec_request(ssh_session s, ssh_channel ch, const char *cmd, void *ud)
 	    strlcpy(st->x.line, cmd, sizeof(st->x.line)) >=
 	    sizeof(st->x.line))
 		return 1;
+	/*
+	 * console: the line console a shell request gave before the
+	 * dashboard; dashboard: the dashboard itself.  Both are the
+	 * session's own, as a shell request is: every line or action they
+	 * send is judged by the parent.
+	 */
+	if (strcmp(cmd, "console") == 0 || strcmp(cmd, "dashboard") == 0) {
+		st->want_console = strcmp(cmd, "console") == 0;
+		st->x.line[0] = '\0';
+		st->x.shell = 1;
+		st->request = REQ_SHELL;
+		return 0;
+	}
 	st->request = REQ_EXEC;
 	return 0;
 }
@@ -406,6 +364,17 @@ subsystem_request(ssh_session s, ssh_channel ch, const char *name, void *ud)
 	return 0;
 }
 
+/* a terminal's name as the parent keeps it: short, plain */
+static int
+termid_ok(const char *v)
+{
+	size_t	n = strlen(v);
+
+	return n > 0 && n <= SESS_TERMID_MAX && strspn(v,
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789._-+") == n;
+}
+
 /* acknowledged; the parent keeps only the terminal-identity variables */
 static int
 env_request(ssh_session s, ssh_channel ch, const char *name,
@@ -421,6 +390,14 @@ env_request(ssh_session s, ssh_channel ch, const char *name,
 	    strlcpy(e.value, value, sizeof(e.value)) >= sizeof(e.value))
 		return 0;
 	parent_send(st, IMSG_SSHD_ENV, &e, sizeof(e));
+	/* the dashboard works around what a terminal gets wrong */
+	if (termid_ok(value)) {
+		if (strcmp(name, "LC_TERMINAL") == 0)
+			strlcpy(st->lc_terminal, value, sizeof(st->lc_terminal));
+		else if (strcmp(name, "TERM_PROGRAM") == 0)
+			strlcpy(st->term_program, value,
+			    sizeof(st->term_program));
+	}
 	return 0;
 }
 
@@ -465,7 +442,7 @@ in_room(struct sess *st)
 	return tail;
 }
 
-static void
+void
 in_consume(struct sess *st, size_t n)
 {
 	st->in += n;
@@ -480,7 +457,7 @@ in_consume(struct sess *st, size_t n)
  * and call chan_data(), which then leaves their bytes to libssh too, so
  * that they stay behind the ones taken.
  */
-static void
+void
 input_pull(struct sess *st)
 {
 	size_t	room;
@@ -686,7 +663,7 @@ chan_open(ssh_session s, void *ud)
 	return st->ch;
 }
 
-static void
+void
 chan_write(struct sess *st, int err, const void *buf, size_t len)
 {
 	if (st->ch == NULL || len == 0)
@@ -820,6 +797,20 @@ parent_msg(struct sess *st, struct imsg *imsg)
 	case IMSG_CTL_END:
 		st->got_end = 1;
 		st->drain_until = now_ms() + SESS_DRAIN_MS;
+		return;
+	case IMSG_CTL_EVENT:
+		/* the dashboard's, while a command it ran has the terminal */
+		st->dash_event = 1;
+		st->dash_only[0] = '\0';
+		return;
+	case IMSG_CTL_INSTANCE:
+	case IMSG_CTL_SNAPSHOT:
+	case IMSG_CTL_MOUNT:
+	case IMSG_CTL_PORT:
+	case IMSG_CTL_NET_CTR:
+	case IMSG_CTL_NET_ALLOW:
+	case IMSG_CTL_NET_BLOCK:
+		/* what such a command says besides its text: not drawn */
 		return;
 	}
 	log_warnx("unexpected %s from the parent",
@@ -1023,6 +1014,58 @@ console_drain(struct sess *st)
 	c->draining = 0;
 }
 
+int
+session_pump(struct sess *st, int ms)
+{
+	if (st->parent_gone || st->peer_closed)
+		return -1;
+	if (ssh_event_dopoll(st->ev, ms) == SSH_ERROR ||
+	    (ssh_get_status(st->s) & (SSH_CLOSED | SSH_CLOSED_ERROR))) {
+		st->peer_closed = 1;
+		return -1;
+	}
+	return st->parent_gone || st->peer_closed ? -1 : 0;
+}
+
+/* a command's streams, once it ended: gone, and what was typed for it */
+static void
+streams_close(struct sess *st)
+{
+	if (st->fd_io != -1) {
+		ssh_event_remove_fd(st->ev, st->fd_io);
+		close(st->fd_io);
+		st->fd_io = -1;
+		st->watch_out = 0;
+		input_drop(st);
+	}
+	if (st->fd_err != -1) {
+		ssh_event_remove_fd(st->ev, st->fd_err);
+		close(st->fd_err);
+		st->fd_err = -1;
+	}
+}
+
+int
+session_relay(struct sess *st, const struct jb_sshd_exec *x)
+{
+	st->got_end = st->got_exit = st->failed = 0;
+	st->status = 0;
+	ssh_event_add_fd(st->ev, st->chan, POLLIN, parent_cb, st);
+	parent_send(st, IMSG_SSHD_EXEC, x, sizeof(*x));
+	while (!st->parent_gone && !st->peer_closed) {
+		if (st->got_end && ((st->fd_io == -1 && st->fd_err == -1) ||
+		    now_ms() > st->drain_until))
+			break;
+		if (session_pump(st, 200) == -1)
+			break;
+	}
+	streams_close(st);
+	ssh_event_remove_fd(st->ev, st->chan);
+	if (st->got_exit)
+		return st->status;
+	return st->failed || !st->got_end ? 1 : 0;
+}
+
 __dead void
 session_run(ssh_bind b, int fd, int chan, const struct jb_sshd_session *peer)
 {
@@ -1100,9 +1143,24 @@ session_run(ssh_bind b, int fd, int chan, const struct jb_sshd_session *peer)
 		goto done;
 	}
 	ssh_event_add_fd(st.ev, chan, POLLIN, parent_cb, &st);
+	if (st.request == REQ_SHELL && st.x.pty && !st.want_console) {
+		char	why[JB_CTL_TEXT_MAX];
+
+		/* the dashboard; the console when it cannot open */
+		ssh_event_remove_fd(st.ev, chan);
+		if (sshdash_run(&st, why, sizeof(why)) == 0 || st.parent_gone ||
+		    st.peer_closed) {
+			status = st.parent_gone ? 1 : 0;
+			goto done;
+		}
+		chan_text(&st, why);
+		ssh_event_add_fd(st.ev, chan, POLLIN, parent_cb, &st);
+	}
 	if (st.request == REQ_SHELL) {
 		if (!st.x.pty) {
-			chan_text(&st, "the console needs a terminal: ssh -t");
+			chan_text(&st, st.want_console ? "the console needs a "
+			    "terminal: ssh -t" : "the dashboard needs a "
+			    "terminal: ssh -t (ssh HOST COMMAND runs one command)");
 			st.con.quit = 1;
 		} else {
 			/*

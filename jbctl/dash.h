@@ -57,6 +57,9 @@ struct dash_ctx {
 	const char	*sockpath;
 	char		 cwd[PATH_MAX];
 	int		 all;		/* --all: every registered repo */
+	int		 remote;	/* drawn by an SSH session */
+	int		 withheld[32];	/* actions not offered (enum cmd_id) */
+	int		 nwithheld;
 };
 
 /* the dashboard's state */
@@ -109,7 +112,20 @@ int	dash_run(struct dash_ctx *, const struct dash_row *, int id,
 	    char *const *args, int nargs, const char *const *opts,
 	    const struct output *out, char *text, size_t textlen);
 
-/* dashui.c: jbctl dashboard */
+/* dashui.c: the keys, the same for jbctl and an SSH session */
+void	dash_key(struct dash *, int ch);
+/* the rows again; only: the container an event named ("" all) */
+void	dash_reload(struct dash *, const char *only);
+/* the actions a key may run (enum cmd_id), for the policy to judge */
+int	dash_actions(int *ids, int max);
+int	dash_offered(const struct dash_ctx *, int id);
+/*
+ * shell, tmux, new: the terminal is the command's until it ends (each
+ * side its own: dashloop.c, jb-sshd/sshdash.c)
+ */
+int	dash_aside(struct dash *, int id, char *const *args, int nargs);
+
+/* dashloop.c: jbctl dashboard */
 int	dashboard(const char *sockpath, int all);
 
 /* jbctl.c: new as the command line makes it, building a missing image */

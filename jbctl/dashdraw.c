@@ -15,9 +15,12 @@
  * sends the terminal what changed.
  */
 
+#ifdef JB_DASH_VT
+#include "vtcurses.h"
+#else
 #define NCURSES_WIDECHAR 1
-
 #include <curses.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +40,13 @@ dash_put(int y, int x, int w, const char *s)
 
 	if (w <= 0)
 		return;
-	if ((n = mbstowcs(ws, s, DASH_TEXT - 1)) == (size_t)-1) {
+#ifdef JB_DASH_VT
+	/* the SSH session has no locale: UTF-8 is decoded by hand */
+	n = vt_mbstowcs(ws, s, DASH_TEXT - 1);
+#else
+	n = mbstowcs(ws, s, DASH_TEXT - 1);
+#endif
+	if (n == (size_t)-1) {
 		/* made printable already; here only for a bad locale */
 		n = 0;
 	}
@@ -131,7 +140,8 @@ dash_draw(struct dash *d)
 		list_h = 2;
 	d->list_h = list_h;
 	snprintf(head, sizeof(head), "JailBee dashboard%s: %d container%s  "
-	    "(? keys, q quits)", d->ctx.all ? " (every repo)" : "", d->nrows,
+	    "(? keys, q quits)", d->ctx.remote ? " over SSH (registered "
+	    "repos)" : d->ctx.all ? " (every repo)" : "", d->nrows,
 	    d->nrows == 1 ? "" : "s");
 	attron(A_BOLD);
 	dash_put(0, 0, COLS, head);

@@ -9,16 +9,21 @@
  */
 
 /*
- * jbctl dashboard: the containers on one screen, with ncurses.  It waits
- * in poll() on the keyboard and on a subscription to jailbeed, which
- * sends an event for every change it journals; a clock ticks only while
- * a countdown is on the screen.  Every action is a command of the table,
- * run by dashact.c as jbctl runs it.
+ * The dashboard's keys and boxes: what each key does, the prompts it
+ * asks and the text an action printed.  The same code draws jbctl
+ * dashboard (ncurses; its loop in dashloop.c) and the dashboard of an
+ * SSH session (vtcurses; its loop in jb-sshd/sshdash.c).  Every action
+ * is a command of the table, run by dash_run() as that side runs its
+ * commands; over SSH an action the session's policy withholds is not
+ * offered.
  */
 
+#ifdef JB_DASH_VT
+#include "vtcurses.h"
+#else
 #define NCURSES_WIDECHAR 1
-
 #include <curses.h>
+#endif
 #include <errno.h>
 #include <limits.h>
 #include <locale.h>
@@ -48,8 +53,8 @@ load_detail(struct dash *d)
 }
 
 /* the rows again; only: the container an event named ("" none) */
-static void
-reload(struct dash *d, const char *only)
+void
+dash_reload(struct dash *d, const char *only)
 {
 	struct dash_row	*rows;
 	char		 err[DASH_TEXT], sel[JB_INSTANCE_MAX];
@@ -93,7 +98,8 @@ ask(const char *prompt, char *buf, size_t len)
 		addnstr(buf, COLS - 1 - (int)strlen(prompt));
 		refresh();
 		ch = getch();
-		if (ch == 27)
+		/* ERR: the terminal is gone */
+		if (ch == 27 || ch == ERR)
 			return -1;
 		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
 			return 0;
@@ -213,72 +219,76 @@ act(struct dash *d, const char *title, int id, char *const *args, int nargs,
 	return rv;
 }
 
-/* shell, tmux, new: the terminal is theirs until they end */
-static int
-step_aside(struct dash *d, int id, char *const *args, int nargs)
-{
-	struct parsed	 p;
-	char		 line[8];
-	int		 rv;
-
-	def_prog_mode();
-	endwin();
-	if (id == CMD_NEW) {
-		memset(&p, 0, sizeof(p));
-		p.cmd = cmd_find(CMD_NEW);
-		p.args = (char **)(uintptr_t)args;
-		p.nargs = nargs;
-		if (chdir(d->ctx.cwd) == -1)
-			rv = 1;
-		else
-			rv = jbctl_new(&p);
-	} else
-		rv = dash_run(&d->ctx, &d->rows[d->sel], id, args, nargs, NULL,
-		    NULL, NULL, 0);
-	if (rv != 0) {
-		fprintf(stderr, "jbctl: exit status %d; Enter returns to the "
-		    "dashboard\n", rv);
-		if (fgets(line, sizeof(line), stdin) == NULL)
-			clearerr(stdin);
-	}
-	reset_prog_mode();
-	refresh();
-	return rv;
-}
-
-static const char *keys_help[] = {
-	"Up/Down, j/k, PgUp/PgDn   select a container (or click its row)",
-	"Enter                     shell in the container (the dashboard steps aside)",
-	"t                         tmux: attach its autostart session",
-	"l                         net loose for a duration (asked; empty: the default)",
-	"s                         net strict now",
-	"m                         mount an optional mount (kind and duration asked)",
-	"u                         unmount an optional mount",
-	"f                         git fetch its branch into refs/jailbee/",
-	"p                         git pull --into a host branch (asked)",
-	"c                         snapshot create (tag asked; empty: the default)",
-	"r                         start",
-	"x                         stop",
-	"D                         destroy (confirmed; the guard's refusal is shown whole)",
-	"n                         new container (its name asked)",
-	"a                         allow a refused destination (shows the net egress add, confirmed)",
-	"g                         look again now",
-	"?                         this list",
-	"q                         quit",
-	NULL
+/* the keys, and the command each runs (CMD_NONE: the screen's own) */
+static const struct dash_keyhelp {
+	int		 id;
+	const char	*text;
+} keys_help[] = {
+	{ CMD_NONE, "Up/Down, j/k, PgUp/PgDn   select a container (or click its row)" },
+	{ CMD_SHELL, "Enter                     shell in the container (the dashboard steps aside)" },
+	{ CMD_TMUX, "t                         tmux: attach its autostart session" },
+	{ CMD_NET_LOOSE, "l                         net loose for a duration (asked; empty: the default)" },
+	{ CMD_NET_STRICT, "s                         net strict now" },
+	{ CMD_MOUNT, "m                         mount an optional mount (kind and duration asked)" },
+	{ CMD_UNMOUNT, "u                         unmount an optional mount" },
+	{ CMD_GIT_FETCH, "f                         git fetch its branch into refs/jailbee/" },
+	{ CMD_GIT_PULL, "p                         git pull --into a host branch (asked)" },
+	{ CMD_SNAP_CREATE, "c                         snapshot create (tag asked; empty: the default)" },
+	{ CMD_START, "r                         start" },
+	{ CMD_STOP, "x                         stop" },
+	{ CMD_DESTROY, "D                         destroy (confirmed; the guard's refusal is shown whole)" },
+	{ CMD_NEW, "n                         new container (its name asked)" },
+	{ CMD_NET_EGRESS_ADD, "a                         allow a refused destination (shows the net egress add, confirmed)" },
+	{ CMD_NONE, "g                         look again now" },
+	{ CMD_NONE, "?                         this list" },
+	{ CMD_NONE, "q                         quit" },
+	{ CMD_NONE, NULL }
 };
 
+/* the actions a dashboard can offer, for the SSH session to ask about */
+int
+dash_actions(int *ids, int max)
+{
+	int	i, n = 0;
+
+	for (i = 0; keys_help[i].text != NULL; i++)
+		if (keys_help[i].id != CMD_NONE && n < max)
+			ids[n++] = keys_help[i].id;
+	return n;
+}
+
+/* 1 when the action is offered here: over SSH, when the policy admits it */
+int
+dash_offered(const struct dash_ctx *ctx, int id)
+{
+	int	i;
+
+	for (i = 0; i < ctx->nwithheld; i++)
+		if (ctx->withheld[i] == id)
+			return 0;
+	return 1;
+}
+
 static void
-help(void)
+help(struct dash *d)
 {
 	char	text[4096];
 	size_t	n = 0;
 	int	i;
 
 	text[0] = '\0';
-	for (i = 0; keys_help[i] != NULL; i++)
-		n += snprintf(text + n, sizeof(text) - n, "%s\n", keys_help[i]);
-	show_text("jbctl dashboard: keys", text);
+	for (i = 0; keys_help[i].text != NULL; i++)
+		if (keys_help[i].id == CMD_NONE ||
+		    dash_offered(&d->ctx, keys_help[i].id))
+			n += snprintf(text + n, sizeof(text) - n, "%s\n",
+			    keys_help[i].text);
+	if (d->ctx.nwithheld > 0)
+		n += snprintf(text + n, sizeof(text) - n, "\n%s\n",
+		    d->ctx.remote ? "The other actions are not available "
+		    "over SSH: this server's remote policy withholds them." :
+		    "The other actions are withheld.");
+	show_text(d->ctx.remote ? "dashboard over SSH: keys" :
+	    "jbctl dashboard: keys", text);
 }
 
 static void
@@ -362,12 +372,65 @@ mount_key(struct dash *d, int attach)
 	(void)act(d, "mount", CMD_MOUNT, args, 2, opts);
 }
 
+/* the command a key runs on the selected container, CMD_NONE for none */
+static int
+key_action(int ch)
+{
+	switch (ch) {
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		return CMD_SHELL;
+	case 't':
+		return CMD_TMUX;
+	case 'l':
+		return CMD_NET_LOOSE;
+	case 's':
+		return CMD_NET_STRICT;
+	case 'm':
+		return CMD_MOUNT;
+	case 'u':
+		return CMD_UNMOUNT;
+	case 'f':
+		return CMD_GIT_FETCH;
+	case 'p':
+		return CMD_GIT_PULL;
+	case 'c':
+		return CMD_SNAP_CREATE;
+	case 'r':
+		return CMD_START;
+	case 'x':
+		return CMD_STOP;
+	case 'D':
+		return CMD_DESTROY;
+	case 'a':
+		return CMD_NET_EGRESS_ADD;
+	}
+	return CMD_NONE;
+}
+
+/* a key whose action is withheld: it does nothing but say so */
 static void
-key(struct dash *d, int ch)
+withheld(struct dash *d, int id)
+{
+	const struct cmd	*c;
+	char			 leaf[48];
+
+	if ((c = cmd_find(id)) == NULL)
+		return;
+	cmd_name(c, leaf, sizeof(leaf));
+	snprintf(d->status, sizeof(d->status), "%s: not available %s",
+	    leaf, d->ctx.remote ? "over SSH (this server's remote policy "
+	    "withholds it)" : "here");
+}
+
+void
+dash_key(struct dash *d, int ch)
 {
 	char		 buf[128], *args[2], name[JB_INSTANCE_MAX];
+	char		 repo[48], buf2[48], prompt[128];
 	const char	*opts[3] = { NULL, NULL, NULL };
-	int		 had = d->nrows > 0, old = d->sel;
+	int		 had = d->nrows > 0, old = d->sel, id;
 
 	d->status[0] = '\0';
 	switch (ch) {
@@ -395,18 +458,39 @@ key(struct dash *d, int ch)
 			d->sel = 0;
 		break;
 	case '?':
-		help();
+		help(d);
 		return;
 	case 'g':
-		reload(d, NULL);
+		dash_reload(d, NULL);
 		return;
 	case 'n':
+		if (!dash_offered(&d->ctx, CMD_NEW)) {
+			withheld(d, CMD_NEW);
+			return;
+		}
 		if (ask("new container, its name (a branch): ", buf,
 		    sizeof(buf)) == -1 || buf[0] == '\0')
 			return;
 		args[0] = buf;
-		(void)step_aside(d, CMD_NEW, args, 1);
-		reload(d, NULL);
+		if (!d->ctx.remote) {
+			(void)dash_aside(d, CMD_NEW, args, 1);
+			dash_reload(d, NULL);
+			return;
+		}
+		/* over SSH there is no checkout: the repo is named */
+		(void)strlcpy(repo, d->nrows > 0 ? d->rows[d->sel].in.prefix :
+		    "", sizeof(repo));
+		snprintf(prompt, sizeof(prompt), "in which repo (its container "
+		    "prefix%s%s)? ", repo[0] ? "; empty: " : "", repo);
+		if (ask(prompt, buf2, sizeof(buf2)) == -1)
+			return;
+		if (buf2[0] != '\0')
+			(void)strlcpy(repo, buf2, sizeof(repo));
+		if (repo[0] == '\0')
+			return;
+		args[1] = repo;
+		(void)dash_aside(d, CMD_NEW, args, 2);
+		dash_reload(d, NULL);
 		return;
 	case KEY_MOUSE: {
 		MEVENT	ev;
@@ -428,14 +512,18 @@ key(struct dash *d, int ch)
 		return;
 	(void)strlcpy(name, d->rows[d->sel].in.name, sizeof(name));
 	args[0] = name;
+	if ((id = key_action(ch)) != CMD_NONE && !dash_offered(&d->ctx, id)) {
+		withheld(d, id);
+		return;
+	}
 	switch (ch) {
 	case '\n':
 	case '\r':
 	case KEY_ENTER:
-		(void)step_aside(d, CMD_SHELL, args, 1);
+		(void)dash_aside(d, CMD_SHELL, args, 1);
 		break;
 	case 't':
-		(void)step_aside(d, CMD_TMUX, args, 1);
+		(void)dash_aside(d, CMD_TMUX, args, 1);
 		break;
 	case 'l':
 		if (ask("loose for (30s, 45m, 4h; empty: loose_auto_revert)? ",
@@ -493,148 +581,6 @@ key(struct dash *d, int ch)
 	default:
 		return;
 	}
-	reload(d, NULL);
+	dash_reload(d, NULL);
 }
 
-/* the subscription: events from jailbeed, each a reason to look again */
-static int
-watch_open(struct dash *d)
-{
-	char	err[PATH_MAX + 160];
-
-	if ((d->wfd = ctl_dial(d->ctx.sockpath, &d->wbuf, 0, err,
-	    sizeof(err))) == -1)
-		return -1;
-	if (imsg_compose(&d->wbuf, IMSG_CTL_WATCH, JB_CTL_VERSION, 0, -1,
-	    NULL, 0) == -1 || imsgbuf_flush(&d->wbuf) == -1) {
-		imsgbuf_clear(&d->wbuf);
-		close(d->wfd);
-		d->wfd = -1;
-		return -1;
-	}
-	return 0;
-}
-
-/* 1 when something changed: *only names the container, "" many */
-static int
-watch_read(struct dash *d, char *only, size_t len)
-{
-	struct imsg		imsg;
-	struct jb_ctl_event	ev;
-	int			n, got = 0;
-
-	if ((n = imsgbuf_read(&d->wbuf)) == -1 && errno == EAGAIN)
-		return 0;
-	if (n <= 0)
-		return -1;
-	while ((n = jb_imsg_get(&d->wbuf, &imsg, JB_PEER_PARENT,
-	    JB_PEER_CTL)) > 0) {
-		if (imsg_get_type(&imsg) == IMSG_CTL_EVENT &&
-		    imsg_get_data(&imsg, &ev, sizeof(ev)) == 0) {
-			ev.container[sizeof(ev.container) - 1] = '\0';
-			/* two containers changed: every row is looked at */
-			if (!got)
-				(void)strlcpy(only, ev.container, len);
-			else if (strcmp(only, ev.container) != 0)
-				(void)strlcpy(only, "", len);
-			got = 1;
-		}
-		imsg_free(&imsg);
-	}
-	return n == -1 ? -1 : got;
-}
-
-int
-dashboard(const char *sockpath, int all)
-{
-	struct dash	*d;
-	struct pollfd	 pfd[2];
-	char		 only[JB_INSTANCE_MAX];
-	int		 ch, n, nfd, w;
-
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "jbctl: dashboard: needs a terminal (ssh -t "
-		    "gives one over SSH)\n");
-		return 1;
-	}
-	if ((d = calloc(1, sizeof(*d))) == NULL)
-		return 1;
-	d->ctx.sockpath = sockpath;
-	d->ctx.all = all;
-	d->wfd = -1;
-	if (getcwd(d->ctx.cwd, sizeof(d->ctx.cwd)) == NULL) {
-		fprintf(stderr, "jbctl: getcwd: %s\n", strerror(errno));
-		free(d);
-		return 1;
-	}
-	if (watch_open(d) == -1) {
-		fprintf(stderr, "jbctl: dashboard: cannot subscribe to "
-		    "jailbeed's changes at %s (is jailbeed running?)\n",
-		    sockpath);
-		free(d);
-		return 1;
-	}
-	setlocale(LC_ALL, "");
-	initscr();
-	cbreak();
-	noecho();
-	keypad(stdscr, TRUE);
-	(void)mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
-	curs_set(0);
-	reload(d, NULL);
-	while (!d->quit) {
-		dash_draw(d);
-		pfd[0].fd = STDIN_FILENO;
-		pfd[0].events = POLLIN;
-		pfd[1].fd = d->wfd;
-		pfd[1].events = POLLIN;
-		nfd = d->wfd != -1 ? 2 : 1;
-		/* no clock unless a countdown is on the screen */
-		w = dash_countdown(d) ? 1000 : -1;
-		if ((n = poll(pfd, nfd, w)) == -1) {
-			if (errno == EINTR) {
-				/* a resize: ncurses hands it over as a key */
-				nodelay(stdscr, TRUE);
-				while ((ch = getch()) != ERR)
-					key(d, ch);
-				nodelay(stdscr, FALSE);
-				continue;
-			}
-			break;
-		}
-		if (nfd == 2 && (pfd[1].revents & (POLLIN | POLLHUP))) {
-			switch (watch_read(d, only, sizeof(only))) {
-			case -1:
-				imsgbuf_clear(&d->wbuf);
-				close(d->wfd);
-				d->wfd = -1;
-				snprintf(d->status, sizeof(d->status),
-				    "jailbeed closed the subscription: no "
-				    "more live changes (g looks again)");
-				break;
-			case 1:
-				reload(d, only);
-				break;
-			}
-		}
-		if (pfd[0].revents & POLLIN) {
-			nodelay(stdscr, TRUE);
-			while (!d->quit && (ch = getch()) != ERR) {
-				nodelay(stdscr, FALSE);
-				key(d, ch);
-				nodelay(stdscr, TRUE);
-			}
-			nodelay(stdscr, FALSE);
-		}
-		if (pfd[0].revents & (POLLHUP | POLLERR))
-			break;
-	}
-	endwin();
-	if (d->wfd != -1) {
-		imsgbuf_clear(&d->wbuf);
-		close(d->wfd);
-	}
-	free(d->rows);
-	free(d);
-	return 0;
-}

@@ -200,6 +200,10 @@ static const struct jb_msg_str f_jb_sshd_spawn[] = {
 	END
 };
 
+static const struct jb_msg_str f_jb_sshd_dash[] = {
+	END
+};
+
 static const struct jb_msg_str f_jb_sshd_known[] = {
 	END
 };
@@ -355,6 +359,7 @@ static const struct jb_msg_str f_jb_image_file[] = {
 static const struct jb_msg_str f_jb_image_import[] = {
 	STR(jb_image_import, alias),
 	STR(jb_image_import, repo),
+	STR(jb_image_import, pool),
 	END
 };
 
@@ -766,6 +771,8 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_SSHD_SFTP_RESULT,	S, P, jb_sftp_result),
 	RF(IMSG_SSHD_REBIND,		P, S, jb_sshd_limits),
 	R(IMSG_SSHD_KNOWN,		P, S, jb_sshd_known),
+	R(IMSG_SSHD_DASH,		S, P, jb_sshd_dash),
+	R(IMSG_SSHD_DASH_OK,		P, S, jb_sshd_dash),
 
 	/* parent <-> jb-gitd */
 	RF(IMSG_GITD_FETCH,		P, G, jb_gitd_fetch),
@@ -795,27 +802,27 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_CTL_TEST_RESULT,		P, C, jb_ctl_text),
 	R(IMSG_CTL_CMD,			C, P, jb_ctl_cmd),
 	R(IMSG_CTL_PROGRESS,		P, C | S, jb_ctl_text),
-	R(IMSG_CTL_INSTANCE,		P, C, jb_instance),
-	R(IMSG_CTL_SNAPSHOT,		P, C, jb_snapshot),
+	R(IMSG_CTL_INSTANCE,		P, C | S, jb_instance),
+	R(IMSG_CTL_SNAPSHOT,		P, C | S, jb_snapshot),
 	R(IMSG_CTL_OUTPUT,		P, C | S, jb_output),
 	RF(IMSG_CTL_EXEC_FD,		P, C | S, jb_exec_fd),
 	R(IMSG_CTL_WINSIZE,		C | S, P, jb_winsize),
 	R(IMSG_CTL_EXIT,		P, C | S, jb_exit),
-	R(IMSG_CTL_MOUNT,		P, C, jb_mount_entry),
+	R(IMSG_CTL_MOUNT,		P, C | S, jb_mount_entry),
 	R(IMSG_CTL_IMAGE,		P, C, jb_image),
 	R(IMSG_CTL_BASE_SPEC,		P, C, jb_base_spec),
-	R(IMSG_CTL_PORT,		P, C, jb_port),
-	R(IMSG_CTL_NET_CTR,		P, C, jb_net_ctr),
-	R(IMSG_CTL_NET_ALLOW,		P, C, jb_net_allow),
+	R(IMSG_CTL_PORT,		P, C | S, jb_port),
+	R(IMSG_CTL_NET_CTR,		P, C | S, jb_net_ctr),
+	R(IMSG_CTL_NET_ALLOW,		P, C | S, jb_net_allow),
 	R(IMSG_CTL_NET_ADDR,		P, C, jb_net_addr),
 	R(IMSG_CTL_DOCTOR,		P, C, jb_doctor_check),
-	R(IMSG_CTL_NET_BLOCK,		P, C, jb_net_block),
+	R(IMSG_CTL_NET_BLOCK,		P, C | S, jb_net_block),
 	R(IMSG_CTL_NET_RESOLVED,	P, C, jb_net_resolved),
 	R(IMSG_CTL_NET_SECRET,		P, C, jb_net_secret),
 	R(IMSG_CTL_LISTEN_ASK,		P, C, jb_ctl_listen),
 	RF(IMSG_CTL_LISTEN_FD,		C, P, jb_ctl_listen),
-	R0(IMSG_CTL_WATCH,		C, P),
-	R(IMSG_CTL_EVENT,		P, C, jb_ctl_event),
+	R0(IMSG_CTL_WATCH,		C | S, P),
+	R(IMSG_CTL_EVENT,		P, C | S, jb_ctl_event),
 };
 
 #undef P

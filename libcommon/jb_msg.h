@@ -381,6 +381,8 @@ struct jb_image_import {
 	char		alias[JB_INSTANCE_MAX];	/* repo's base.alias */
 	char		repo[PATH_MAX];		/* who asked, for the record */
 	uint64_t	size;			/* the fd must have this size */
+	char		pool[64];		/* defaults.storage_pool; "" the
+						   default profile's */
 };
 
 /* one image: a suite image, or one a JailBee container uses */
@@ -912,6 +914,13 @@ enum {
 	 * out of the early drop of the others.
 	 */
 	IMSG_SSHD_KNOWN,	/* P->S, struct jb_sshd_known */
+	/*
+	 * The dashboard a session draws: which of its actions the session's
+	 * policy admits, asked once as it opens, so that the others are not
+	 * offered.
+	 */
+	IMSG_SSHD_DASH,		/* S->P, struct jb_sshd_dash: the actions */
+	IMSG_SSHD_DASH_OK,	/* P->S, struct jb_sshd_dash: ok[] filled */
 
 	/*
 	 * parent <-> jb-gitd: 600..  The git bridge over SSH: host git
@@ -960,6 +969,19 @@ struct jb_sshd_exec {
 	int32_t		pty;			/* a pty was asked for */
 	uint32_t	cols, rows;
 	char		term[64];
+	/*
+	 * a request of the session's dashboard: judged and journalled as a
+	 * console line is, its replies sent as they are, not as text
+	 */
+	int32_t		dash;
+};
+
+#define JB_SSHD_DASH_MAX	32
+struct jb_sshd_dash {
+	uint32_t	n;
+	uint32_t	id[JB_SSHD_DASH_MAX];	/* enum cmd_id */
+	uint8_t		ok[JB_SSHD_DASH_MAX];	/* 1: the policy admits it */
+	uint8_t		pad[4];
 };
 
 /*

@@ -342,43 +342,15 @@ parse(const struct cmd *c, int argc, char *argv[], struct jb_ctl_cmd *out,
 	return 0;
 }
 
-int
-sshpolicy_decide(const struct sshp_conf *pc, int argc, char *argv[],
-    struct jb_ctl_cmd *out, struct sshp_result *r)
+/*
+ * What is judged of the leaf alone, before its words: the routes never
+ * served over SSH, the allowlist and restrict_host.  -1: refused, r says
+ * why.
+ */
+static int
+leaf_refused(const struct sshp_conf *pc, const struct cmd *c,
+    struct sshp_result *r)
 {
-	const struct cmd	*c;
-	int			 nw, i;
-
-	memset(out, 0, sizeof(*out));
-	memset(r, 0, sizeof(*r));
-	if (pc->mode == SSHP_DISABLED)
-		return refuse(r, "disabled", "commands are disabled on this "
-		    "server (remote.ssh.commands.mode: disabled)");
-	if (argc < 1)
-		return refuse(r, "usage", "no command given");
-	if ((c = cmd_lookup(argc, argv, &nw)) == NULL) {
-		/* "snapshot --help": the group's usage, nothing else */
-		if (is_group(argc, argv, &nw) && argc == nw + 1 &&
-		    (strcmp(argv[nw], "--help") == 0 ||
-		    strcmp(argv[nw], "-h") == 0)) {
-			for (i = 0; i < nw; i++) {
-				if (i > 0)
-					strlcat(r->leaf, " ", sizeof(r->leaf));
-				strlcat(r->leaf, argv[i], sizeof(r->leaf));
-			}
-			if (pc->mode == SSHP_ALLOWLIST &&
-			    !allowed(pc, r->leaf, 1))
-				return refuse(r, "allowlist", "%s: not in "
-				    "this server's allowlist "
-				    "(remote.ssh.commands.allow)", r->leaf);
-			r->help = 1;
-			return 0;
-		}
-		return refuse(r, "unknown command", "unknown command "
-		    "\"%.64s\"; run help", argv[0]);
-	}
-	cmd_name(c, r->leaf, sizeof(r->leaf));
-	r->cmd = c;
 	/*
 	 * base build runs mmdebstrap where jbctl runs, git connect is the
 	 * transport of host git where jbctl runs, reload changes the
@@ -430,6 +402,62 @@ sshpolicy_decide(const struct sshp_conf *pc, int argc, char *argv[],
 		return refuse(r, "unclassified", "%s: not classified for "
 		    "remote use; refused", r->leaf);
 	}
+	return 0;
+}
+
+int
+sshpolicy_admits(const struct sshp_conf *pc, enum cmd_id id)
+{
+	struct sshp_result	 r;
+	const struct cmd	*c;
+
+	memset(&r, 0, sizeof(r));
+	if (pc->mode == SSHP_DISABLED || (c = cmd_find(id)) == NULL)
+		return 0;
+	cmd_name(c, r.leaf, sizeof(r.leaf));
+	r.cmd = c;
+	return leaf_refused(pc, c, &r) == 0;
+}
+
+int
+sshpolicy_decide(const struct sshp_conf *pc, int argc, char *argv[],
+    struct jb_ctl_cmd *out, struct sshp_result *r)
+{
+	const struct cmd	*c;
+	int			 nw, i;
+
+	memset(out, 0, sizeof(*out));
+	memset(r, 0, sizeof(*r));
+	if (pc->mode == SSHP_DISABLED)
+		return refuse(r, "disabled", "commands are disabled on this "
+		    "server (remote.ssh.commands.mode: disabled)");
+	if (argc < 1)
+		return refuse(r, "usage", "no command given");
+	if ((c = cmd_lookup(argc, argv, &nw)) == NULL) {
+		/* "snapshot --help": the group's usage, nothing else */
+		if (is_group(argc, argv, &nw) && argc == nw + 1 &&
+		    (strcmp(argv[nw], "--help") == 0 ||
+		    strcmp(argv[nw], "-h") == 0)) {
+			for (i = 0; i < nw; i++) {
+				if (i > 0)
+					strlcat(r->leaf, " ", sizeof(r->leaf));
+				strlcat(r->leaf, argv[i], sizeof(r->leaf));
+			}
+			if (pc->mode == SSHP_ALLOWLIST &&
+			    !allowed(pc, r->leaf, 1))
+				return refuse(r, "allowlist", "%s: not in "
+				    "this server's allowlist "
+				    "(remote.ssh.commands.allow)", r->leaf);
+			r->help = 1;
+			return 0;
+		}
+		return refuse(r, "unknown command", "unknown command "
+		    "\"%.64s\"; run help", argv[0]);
+	}
+	cmd_name(c, r->leaf, sizeof(r->leaf));
+	r->cmd = c;
+	if (leaf_refused(pc, c, r) == -1)
+		return -1;
 	out->id = c->id;
 	if (parse(c, argc - nw, argv + nw, out, r) == -1)
 		return -1;

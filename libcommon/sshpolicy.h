@@ -64,6 +64,12 @@ enum sshp_host	sshpolicy_host(enum cmd_id);
  */
 int	sshpolicy_decide(const struct sshp_conf *, int argc, char *argv[],
 	    struct jb_ctl_cmd *out, struct sshp_result *r);
+/*
+ * 1 when the policy admits the leaf at all (the routes never served over
+ * SSH, the allowlist, restrict_host and what unlocks it), whatever its
+ * words: what the SSH dashboard offers
+ */
+int	sshpolicy_admits(const struct sshp_conf *, enum cmd_id);
 /* the usage of a leaf, or of every leaf under a group, into buf */
 void	sshpolicy_usage(const struct sshp_result *, char *buf, size_t len);
 

@@ -94,9 +94,15 @@ import_new_usage_prune_body() {
 	atf_check -e match:"importing .*img/a.tar.gz \\(gzip" \
 	    -e match:"uploading" -e match:"imported $(fp a | cut -c1-12)" \
 	    -e match:"alias $p-base -> $(fp a | cut -c1-12)" \
+	    -e match:"image $(fp a | cut -c1-12) unpacked on storage pool" \
 	    jbo repo base import "$(pwd)/img/a.tar.gz"
 	atf_check -o inline:"$(fp a)\n" -x \
 	    "incus image info $p-base | sed -n 's/^Fingerprint: //p'"
+	# unpacked on the pool new uses (the default profile's, a
+	# copy-on-write one in the tests), by a container already gone
+	pool=$(incus profile device get default root pool)
+	atf_check -o ignore incus storage volume show "$pool" image/$(fp a)
+	atf_check -o empty -x "incus list -c n -f csv jailbee-warm-"
 	atf_check -o match:'jailbee.suite: "1"' \
 	    -o match:"jailbee.alias: $p-base" \
 	    -o match:"description: JailBee base \\(Debian bookworm" \

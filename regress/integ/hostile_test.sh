@@ -218,11 +218,14 @@ round() {
 	    exec "$1" -- true
 }
 
-# the hostile workload, as the dev user, in three parts.  The memory
-# eater stays attached to its exec; the eight CPU spinners and, last,
-# the fork bomb run in sessions of their own.  The bomb is perl's: every
-# process forks for ever and none gives up when a fork fails, as a
-# shell does.
+# the hostile workload, as the dev user, in four parts.  The disk filler
+# in the clone ($1) and the memory eater stay attached to their exec, so
+# that what they say (dd's "Disk quota exceeded") reaches the host; the
+# eight CPU spinners and, last, the fork bomb run in sessions of their
+# own.  The bomb is perl's: every process forks for ever and none gives
+# up when a fork fails, as a shell does.
+FILLER='cd "$1" || exit 1
+while :; do dd if=/dev/zero of=fill bs=4M oflag=append conv=notrunc; done'
 EATER='while :; do tail /dev/zero; done'
 SPINNERS='for i in 1 2 3 4 5 6 7 8; do
 	setsid sh -c "while :; do :; done" < /dev/null > /dev/null 2>&1 &
@@ -241,7 +244,7 @@ DISK=536870912		# defaults.disk: 512MiB
 
 atf_test_case workload_contained cleanup
 workload_contained_head() {
-	atf_set descr "a fork bomb, a memory eater and eight" \
+	atf_set descr "a fork bomb, a memory eater, a disk filler and eight" \
 	    "CPU spinners in one container, under the limits of the" \
 	    "repository's defaults: jbctl ls, jbctl exec in a second" \
 	    "container, a DNS answer through jb-netd and an SSH one-shot" \
@@ -287,21 +290,25 @@ EOC
 	    sleep 0.2; done > memavail ) &
 	echo $! > sampler.pid
 
-	# the eater, until the OOM killer has acted (30 s at most).  No disk
-	# filler runs beside it: on the btrfs pool the quota stopped one only
-	# after 45 s and dd counted 28 GiB written, so that part waits until
-	# the disk limit is enforced at once (limits_test checks the quota
-	# refuses a write past it)
+	# the filler and the eater first, until each has met its limit
+	# (30 s at most)
+	clone=$(jbo repo exec hostile -- pwd) || atf_fail "no clone in $h"
+	in_ctr "$h" sh -c "$FILLER" sh "$clone" > /dev/null 2> filler.err &
+	echo $! >> workload.pids
 	in_ctr "$h" sh -c "$EATER" > /dev/null 2> eater.err &
 	echo $! >> workload.pids
 	i=0
-	until [ "$(oom_kills "$h")" -gt 0 ]; do
+	until grep -Eq "Disk quota exceeded|No space left" filler.err &&
+	    [ "$(oom_kills "$h")" -gt 0 ]; do
 		i=$((i + 1))
-		[ $i -lt 150 ] || atf_fail "after 30 s the eater has not met" \
-		    "its limit: $(oom_kills "$h") OOM kills"
+		[ $i -lt 150 ] || atf_fail "after 30 s the filler or the eater" \
+		    "has not met its limit: $(oom_kills "$h") OOM kills," \
+		    "filler: $(tail -1 filler.err)," \
+		    "$(awk '/ bytes .* copied/ { n += $1 } END { print n + 0 }' \
+		    filler.err) bytes written"
 		sleep 0.2
 	done
-	echo "eater at its limit after $((i / 5)) s"
+	echo "filler and eater at their limits after $((i / 5)) s"
 	# then the spinners and the bomb, until it holds every process
 	# the container may have (15 s at most)
 	in_ctr "$h" sh -c "$SPINNERS" || atf_fail "no spinners in $h"
@@ -326,7 +333,12 @@ EOC
 	n=$(cat "$pids")
 	[ "$n" -ge $((PROCS - 5)) ] ||
 	    atf_fail "the fork bomb holds only $n processes"
-	echo "$(oom_kills "$h") OOM kills"
+	# what each dd wrote before it stopped, as it says
+	fill=$(awk '/ bytes .* copied/ { n += $1 } END { print n + 0 }' \
+	    filler.err)
+	echo "the filler wrote $((fill / 1048576)) MiB; $(oom_kills "$h") OOM kills"
+	[ "$fill" -le $DISK ] ||
+	    atf_fail "the filler wrote $fill bytes, past the 512MiB disk limit"
 
 	# the hostile container goes, bomb and all, through the suite
 	ms=$(timed jbo repo destroy --force hostile) ||

@@ -684,6 +684,10 @@ exec_logs_gone(void)
 	char			 path[160];
 	size_t			 n;
 
+	/* the last exec's logs are deleted after its answer came */
+	while (incus_pending(inc) > 0)
+		if (event_base_loop(base, EVLOOP_ONCE) == -1)
+			break;
 	memset(&r, 0, sizeof(r));
 	snprintf(path, sizeof(path), "/1.0/instances/%s/logs/exec-output",
 	    name);

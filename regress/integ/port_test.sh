@@ -521,6 +521,40 @@ sys.stdout.write(s.recv(100).decode())' $NH_ECHO
 }
 refused_conns_cleanup() { cleanup; }
 
+atf_test_case refused_set_memory cleanup
+refused_set_memory_head() {
+	atf_set descr "jb-netd reads a full kernel set of refused flows" \
+	    "(one SYN to each of 9000 ports, more than the 8192 it holds)" \
+	    "and counts them without its memory peaking above 16 MB"
+	atf_set require.user root
+	atf_set timeout 300
+}
+refused_set_memory_body() {
+	JB_CONF_EXTRA=$NH_RESOLVER
+	setup
+	nh_up "$BR_NET"
+	cc -static -O2 -Wall -Wextra -Werror -o connflood \
+	    "$(atf_config_get srcdir)/regress/bench/connflood.c" ||
+	    atf_fail "cannot build connflood (cc -static needs libc6-dev)"
+	p=$(jb_prefix)
+	config < /dev/null
+	atf_check -o ignore -e match:"ready: $p-n" jbo repo new n
+	jb_routed $p-n
+	atf_check -o match:"^sent 9000 " \
+	    ctr_netns $p-n "$(pwd)/connflood" $NH_WWW2 20000 9000
+	# net log has jb-netd read and empty the kernel's set first
+	jbo repo net log n -o json > log.json || atf_fail "net log failed"
+	n=$(jq '[.refused[] | select(.kind == "conn")] | length' log.json)
+	[ "$n" -ge 4000 ] || atf_fail "net log counted $n refused ports of" \
+	    "9000: the set was not read"
+	hwm=$(awk '/^VmHWM/ { print $2 }' "/proc/$(jb_pid jb-netd)/status")
+	[ "$hwm" -le 16384 ] || atf_fail "jb-netd peaked at $hwm kB reading" \
+	    "a full set of refused flows (the bound is 16384 kB)"
+	# and it said nothing about the read
+	atf_check -s exit:1 grep "refused flows" jailbeed.log
+}
+refused_set_memory_cleanup() { cleanup; }
+
 atf_init_test_cases() {
 	atf_add_test_case to_host
 	atf_add_test_case to_container
@@ -529,4 +563,5 @@ atf_init_test_cases() {
 	atf_add_test_case net_status
 	atf_add_test_case refused_names
 	atf_add_test_case refused_conns
+	atf_add_test_case refused_set_memory
 }

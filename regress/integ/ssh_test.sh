@@ -998,7 +998,7 @@ EOL
 	    pty_ssh ssh -F /dev/null -p 8022 -o StrictHostKeyChecking=no \
 	    -o UserKnownHostsFile=/dev/null -o BatchMode=yes \
 	    -o IdentitiesOnly=yes -o LogLevel=ERROR -i key1 -t \
-	    jailbee@127.0.0.1
+	    jailbee@127.0.0.1 console
 	for r in console exec; do
 		jb_audit_has '.route == $r and .action == "ssh." + $r and
 		    .command == "shell" and .container == $c and
@@ -1234,7 +1234,7 @@ journal_flood_cleanup() { jb_cleanup; }
 
 atf_test_case R11_console cleanup
 R11_console_head() {
-	atf_set descr "a shell request gets the restricted console: the" \
+	atf_set descr "ssh -t HOST console gets the restricted console: the" \
 	    "suite's commands, split and judged as exec lines, nothing else"
 	atf_set require.user root
 }
@@ -1242,7 +1242,7 @@ R11_console_body() {
 	ssh_start
 	printf 'version\rls | sh\recho hi\rinit\rexit\r' > in
 	atf_check -o save:console.out -e ignore -x \
-	    "ssh -F /dev/null -p 8022 -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o IdentitiesOnly=yes -o LogLevel=ERROR -i key1 -tt jailbee@127.0.0.1 < in"
+	    "ssh -F /dev/null -p 8022 -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o IdentitiesOnly=yes -o LogLevel=ERROR -i key1 -tt jailbee@127.0.0.1 console < in"
 	atf_check -o match:"jailbee> " -o match:"jailbeed 0.1.0" \
 	    -o match:"shell syntax is not supported" \
 	    -o match:'unknown command "echo"' \
@@ -1253,7 +1253,7 @@ R11_console_body() {
 	    .decision == "refuse"' || atf_fail "no console init in the journal"
 	# without a terminal there is no console
 	atf_check -s exit:1 -e match:"the console needs a terminal" \
-	    jssh -i key1 -T jailbee@127.0.0.1 < /dev/null
+	    jssh -i key1 -T jailbee@127.0.0.1 console < /dev/null
 }
 R11_console_cleanup() { jb_cleanup; }
 
@@ -1899,7 +1899,7 @@ reload_network_body() {
 	# a session that starts before the reload keeps its policy: its
 	# console line after the reload is still judged by the old one
 	(sleep 4; printf 'net loose %s\rexit\r' "$p-box"; sleep 2) |
-	    jssh -tt -i key1 jailbee@127.0.0.1 > console.out 2>&1 &
+	    jssh -tt -i key1 jailbee@127.0.0.1 console > console.out 2>&1 &
 	cpid=$!
 	sleep 2
 	{ cat good.yaml; printf '    network: true\n'; } > jailbeed.yaml

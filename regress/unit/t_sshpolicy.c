@@ -463,6 +463,45 @@ ATF_TC_BODY(usage_text, tc)
 	ATF_CHECK(strstr(buf, "--output") != NULL);
 }
 
+/* what the SSH dashboard offers: the leaf as the policy judges it alone */
+ATF_TC_WITHOUT_HEAD(dashboard_admits);
+ATF_TC_BODY(dashboard_admits, tc)
+{
+	static const char	 allow[2][48] = { "ls", "net strict" };
+	struct sshp_conf	 net = full, al = full, off = full;
+
+	/* restrict_host: loose, egress add and mount withheld by default */
+	ATF_CHECK(sshpolicy_admits(&full, CMD_NET_STRICT));
+	ATF_CHECK(sshpolicy_admits(&full, CMD_START));
+	ATF_CHECK(sshpolicy_admits(&full, CMD_SHELL));
+	ATF_CHECK(sshpolicy_admits(&full, CMD_GIT_PULL));
+	ATF_CHECK(!sshpolicy_admits(&full, CMD_NET_LOOSE));
+	ATF_CHECK(!sshpolicy_admits(&full, CMD_NET_EGRESS_ADD));
+	ATF_CHECK(!sshpolicy_admits(&full, CMD_MOUNT));
+	/* never over SSH, whatever unlocks */
+	ATF_CHECK(!sshpolicy_admits(&open_host, CMD_GIT_PUSH));
+	ATF_CHECK(!sshpolicy_admits(&full, CMD_NONE));
+	/* remote.ssh.network unlocks loose and egress add */
+	net.network_unlocked = 1;
+	ATF_CHECK(sshpolicy_admits(&net, CMD_NET_LOOSE));
+	ATF_CHECK(sshpolicy_admits(&net, CMD_NET_EGRESS_ADD));
+	net.mount_unlocked = 1;
+	ATF_CHECK(sshpolicy_admits(&net, CMD_MOUNT));
+	/* an allowlist: only its leaves */
+	al.mode = SSHP_ALLOWLIST;
+	al.allow = allow;
+	al.nallow = 2;
+	ATF_CHECK(sshpolicy_admits(&al, CMD_LS));
+	ATF_CHECK(sshpolicy_admits(&al, CMD_NET_STRICT));
+	ATF_CHECK(!sshpolicy_admits(&al, CMD_START));
+	/* disabled: nothing */
+	off.mode = SSHP_DISABLED;
+	ATF_CHECK(!sshpolicy_admits(&off, CMD_LS));
+	/* the same answer as a full line would get */
+	ATF_CHECK_EQ(decide(&full, "net loose c --for 1m"), -1);
+	ATF_CHECK_EQ(decide(&full, "net strict c"), 0);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, every_leaf_classified_for_remote);
@@ -480,5 +519,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, usage_text);
 	ATF_TP_ADD_TC(tp, egress_repo_never);
 	ATF_TP_ADD_TC(tp, network_unlocked);
+	ATF_TP_ADD_TC(tp, dashboard_admits);
 	return atf_no_error();
 }
