@@ -144,10 +144,14 @@ JBNETD_SRCS	+= jb-netd/netd_store.c jb-netd/netd_deadline.c jb-netd/netd_egress.
 JBNETD_SRCS	+= jb-netd/privnet.c jb-netd/upstream.c jb-netd/netd_notice.c
 # what jb-netd tells the egress gateway
 JBNETD_SRCS	+= jb-netd/netd_gw.c jb-netd/netd_incus.c jb-netd/netd_record.c
+# the explicit proxy's names, asked upstream for jb-egress
+JBNETD_SRCS	+= jb-netd/netd_proxy.c
 # the egress gateway: its parsers, its policy, its connections; it reads
 # egress_allow entries with jb-netd's own parser
 JBEGRESS_SRCS	:= jb-egress/jb-egress.c jb-egress/conn.c jb-egress/gwpolicy.c \
 		   jb-egress/tlshello.c jb-egress/httphead.c jb-netd/policy.c
+# the explicit proxy
+JBEGRESS_SRCS	+= jb-egress/proxy.c jb-egress/proxyhead.c
 JBEGRESS_SRCS	+= jb-egress/subst.c
 # secrets: the container's CA, the terminated connections
 JBEGRESS_SRCS	+= jb-egress/ca.c jb-egress/mitm.c jb-egress/egsecrets.c \
@@ -209,11 +213,13 @@ UNIT_TESTS	+= t_ctlrun
 UNIT_TESTS	+= t_privnet
 UNIT_TESTS	+= t_egress
 UNIT_TESTS	+= t_netd_record t_evparse
+UNIT_TESTS	+= t_proxyhead
 UNIT_TESTS	+= t_vtcurses
 UNIT_TESTS	+= t_diskq
 FUZZERS		+= fuzz_refused fuzz_nlset
 FUZZERS		+= fuzz_tlshello fuzz_httphead
 FUZZERS		+= fuzz_netd_record fuzz_evparse
+FUZZERS		+= fuzz_proxyhead
 # secrets: placeholders replaced in request heads
 UNIT_TESTS	+= t_subst t_mitm t_secretfile
 FUZZERS		+= fuzz_subst
@@ -331,7 +337,8 @@ $(O)/libnetd.a: $(call objs,jb-netd/refused.c jb-netd/nlset.c)
 # the ranges an answer does not open alone, for t_privnet
 $(O)/libnetd.a: $(call objs,jb-netd/privnet.c)
 $(O)/libegress.a: $(call objs,jb-egress/tlshello.c jb-egress/httphead.c \
-    jb-egress/gwpolicy.c jb-egress/subst.c jb-egress/ca.c jb-egress/mitm.c)
+    jb-egress/gwpolicy.c jb-egress/proxyhead.c jb-egress/subst.c jb-egress/ca.c \
+    jb-egress/mitm.c)
 	rm -f $@
 	ar rcs $@ $^
 $(O)/libmountd.a: $(call objs,jb-mountd/gitdescribe.c jb-mountd/image.c \

@@ -95,7 +95,7 @@ children_spawn(void)
 	char		 path[PATH_MAX], name[JB_NAME_MAX];
 	char		 mountdir[PATH_MAX];
 	char		 privnets[JB_SSH_LIST_MAX * 20];
-	char		 gwports[JB_SSH_LIST_MAX * 8];
+	char		 gwports[JB_SSH_LIST_MAX * 8], proxyport[8];
 	char		*argv[26];
 	int		 sp[2], i, argc;
 
@@ -116,6 +116,9 @@ children_spawn(void)
 			(void)strlcat(gwports, ",", sizeof(gwports));
 		(void)strlcat(gwports, env->conf.gw_ports[i], sizeof(gwports));
 	}
+
+	(void)snprintf(proxyport, sizeof(proxyport), "%d",
+	    env->conf.proxy_port);
 
 	for (i = 0; i < PROC_MAX; i++) {
 		c = &children[i];
@@ -149,6 +152,10 @@ children_spawn(void)
 				argv[argc++] = "-P";
 				argv[argc++] = privnets;
 			}
+		}
+		if (i == PROC_NETD && env->conf.proxy_port != 0) {
+			argv[argc++] = "-X";
+			argv[argc++] = proxyport;
 		}
 		if ((i == PROC_NETD || i == PROC_EGRESS) &&
 		    env->conf.gw_nports > 0) {
@@ -493,6 +500,20 @@ from_child(int fd, short event, void *arg)
 			    egress_relay(&imsg) == -1) {
 				log_warnx("%s: bad %s", c->name,
 				    jb_imsg_name(imsg_get_type(&imsg)));
+				jailbeed_shutdown(1);
+			}
+			break;
+		case IMSG_EGRESS_RESOLVE:	/* the proxy's names */
+			if (c - children != PROC_EGRESS ||
+			    egress_resolve(&imsg, PROC_NETD) == -1) {
+				log_warnx("%s: bad EGRESS_RESOLVE", c->name);
+				jailbeed_shutdown(1);
+			}
+			break;
+		case IMSG_EGRESS_RESOLVED:
+			if (c - children != PROC_NETD ||
+			    egress_resolve(&imsg, PROC_EGRESS) == -1) {
+				log_warnx("%s: bad EGRESS_RESOLVED", c->name);
 				jailbeed_shutdown(1);
 			}
 			break;

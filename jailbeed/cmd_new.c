@@ -868,6 +868,30 @@ new_create(struct job *job)
 		off += l;
 		q->nenv++;
 	}
+	/* network.proxy_env: the explicit proxy for the tools that read it */
+	if (env->conf.proxy_env && egress_proxy_url()[0] != '\0') {
+		static const char *const	vars[] = { "HTTP_PROXY",
+		    "HTTPS_PROXY", "http_proxy", "https_proxy" };
+		size_t				k;
+
+		for (k = 0; k < 6; k++) {
+			if (k < 4)
+				l = (size_t)snprintf(kv, sizeof(kv), "%s=%s",
+				    vars[k], egress_proxy_url()) + 1;
+			else
+				l = (size_t)snprintf(kv, sizeof(kv), "%s="
+				    "localhost,127.0.0.1,::1", k == 4 ?
+				    "NO_PROXY" : "no_proxy") + 1;
+			if (l > sizeof(q->env) - off) {
+				free(q);
+				new_fail(job, "container.env is too large");
+				return;
+			}
+			memcpy(q->env + off, kv, l);
+			off += l;
+			q->nenv++;
+		}
+	}
 	n->create = q;
 	n->codev_on = 1;
 	codev_check(job, &n->codev, n->name, conf->container_prefix,

@@ -22,6 +22,7 @@
 #include <netinet/in.h>
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -30,19 +31,55 @@
 #include "log.h"
 #include "proc.h"
 
+/* the explicit proxy's URL, "" without one */
+static char	proxy_url[64];
+
+const char *
+egress_proxy_url(void)
+{
+	return proxy_url;
+}
+
+/* a TCP socket listening on sin, handed down to the gateway as kind */
+static void
+listen_hand(struct sockaddr_in *sin, uint16_t port, const char *kind,
+    const char *what)
+{
+	struct jb_egress_listen	 l;
+	int			 fd, on = 1;
+
+	sin->sin_port = htons(port);
+	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+		fatal("egress: socket");
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on)) == -1)
+		fatal("egress: setsockopt");
+	if (bind(fd, (struct sockaddr *)sin, sizeof(*sin)) == -1)
+		fatal("egress: bind %s:%u for the %s", inet_ntoa(sin->sin_addr),
+		    (unsigned)port, what);
+	if (listen(fd, 1024) == -1)
+		fatal("egress: listen");
+	memset(&l, 0, sizeof(l));
+	(void)strlcpy(l.kind, kind, sizeof(l.kind));
+	if (imsgev_compose(&children[PROC_EGRESS].iev, IMSG_EGRESS_LISTEN, 0,
+	    0, fd, &l, sizeof(l)) == -1)
+		fatal("compose");
+	log_info("egress %s: listening on %s:%u", what,
+	    inet_ntoa(sin->sin_addr), (unsigned)port);
+}
+
 /*
  * Bind the gateway's socket on the bridge's IPv4 address and hand it
- * down.  A bridge without an address stops the start: jb-netd refuses
+ * down, and the explicit proxy's (network.proxy_port) unless it is 0.
+ * A bridge without an address stops the start: jb-netd refuses
  * it too, and without the gateway no strict container could reach a
  * name on the gateway's ports.
  */
 void
 egress_start(void)
 {
-	struct jb_egress_listen	 l;
 	struct ifaddrs		*ifa, *i;
 	struct sockaddr_in	 sin;
-	int			 fd, on = 1, found = 0;
+	int			 found = 0;
 
 	if (getifaddrs(&ifa) == -1)
 		fatal("getifaddrs");
@@ -57,23 +94,13 @@ egress_start(void)
 	if (!found)
 		fatalx("bridge %s has no IPv4 address: the egress gateway "
 		    "cannot listen on it", env->conf.bridge);
-	sin.sin_port = htons(JB_EGRESS_PORT);
-	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
-		fatal("egress: socket");
-	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on)) == -1)
-		fatal("egress: setsockopt");
-	if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)) == -1)
-		fatal("egress: bind %s:%d", inet_ntoa(sin.sin_addr),
-		    JB_EGRESS_PORT);
-	if (listen(fd, 1024) == -1)
-		fatal("egress: listen");
-	memset(&l, 0, sizeof(l));
-	(void)strlcpy(l.kind, "transparent", sizeof(l.kind));
-	if (imsgev_compose(&children[PROC_EGRESS].iev, IMSG_EGRESS_LISTEN, 0,
-	    0, fd, &l, sizeof(l)) == -1)
-		fatal("compose");
-	log_info("egress gateway: listening on %s:%d", inet_ntoa(sin.sin_addr),
-	    JB_EGRESS_PORT);
+	listen_hand(&sin, JB_EGRESS_PORT, "transparent", "gateway");
+	if (env->conf.proxy_port != 0) {
+		listen_hand(&sin, (uint16_t)env->conf.proxy_port, "proxy",
+		    "proxy (network.proxy_port)");
+		(void)snprintf(proxy_url, sizeof(proxy_url), "http://%s:%d",
+		    inet_ntoa(sin.sin_addr), env->conf.proxy_port);
+	}
 }
 
 /* jb-netd's POLICY and ADMIT, on to the gateway as they are */
@@ -110,6 +137,28 @@ egress_refused(struct imsg *imsg)
 	log_info("egress: refused %s to %s:%u%s%s: %s", r.name[0] != '\0' ?
 	    r.name : "an unknown source", r.ipv4, (unsigned)r.port,
 	    r.host[0] != '\0' ? " for " : "", r.host, r.why);
+	return 0;
+}
+
+/*
+ * The explicit proxy's questions go to jb-netd, its answers back to the
+ * gateway, as they are.
+ */
+int
+egress_resolve(struct imsg *imsg, int to)
+{
+	size_t	len = imsg_get_len(imsg);
+	char	buf[sizeof(struct jb_egress_resolved) >
+		    sizeof(struct jb_egress_resolve) ?
+		    sizeof(struct jb_egress_resolved) :
+		    sizeof(struct jb_egress_resolve)];
+
+	if (imsg_get_id(imsg) != 0 || len > sizeof(buf) ||
+	    imsg_get_data(imsg, buf, len) == -1)
+		return -1;
+	if (imsgev_compose(&children[to].iev, imsg_get_type(imsg), 0, 0, -1,
+	    buf, len) == -1)
+		fatal("compose");
 	return 0;
 }
 

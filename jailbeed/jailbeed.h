@@ -177,6 +177,9 @@ void	net_audit_note(struct imsg *);
 void	egress_start(void);
 int	egress_relay(struct imsg *);
 int	egress_refused(struct imsg *);
+int	egress_resolve(struct imsg *, int);
+/* "http://BRIDGE:PORT", or "" when there is no explicit proxy */
+const char *egress_proxy_url(void);
 int	egress_subst(struct imsg *);
 
 /* sshd.c: remote SSH, the parent's side */

@@ -106,7 +106,7 @@ TAILQ_HEAD(conns, conn);
 static struct conns	 conns = TAILQ_HEAD_INITIALIZER(conns);
 static struct event	 acc_ev, acc_pause;
 static int		 listen_fd = -1;
-static size_t		 conns_max;
+size_t			 conns_max;
 static uint32_t		 local_addr;
 
 static void	conn_free(struct conn *);

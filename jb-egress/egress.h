@@ -30,6 +30,8 @@ struct egress_stats {
 
 extern struct egress_stats	stats;
 extern struct child		*chld;
+/* connections held at most, the proxy's too (conn_limits) */
+extern size_t			conns_max;
 
 /* conn.c */
 /* as many connections as the descriptors allow (RLIMIT_NOFILE) */
@@ -37,5 +39,13 @@ void	conn_limits(void);
 void	conn_listen(int fd);
 void	conn_refused(const char *ctr, const char *host, uint32_t dst,
 	    uint16_t port, const char *why, int fixable);
+
+/* proxy.c: the explicit proxy */
+struct jb_egress_resolved;
+/* the ports it may reach (the gateway's) */
+void	proxy_init(const uint16_t *ports, size_t nports);
+void	proxy_listen(int fd);
+void	proxy_resolved(const struct jb_egress_resolved *);
+size_t	proxy_open(void);
 
 #endif /* JB_EGRESS_H */

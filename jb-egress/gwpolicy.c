@@ -283,8 +283,8 @@ admitted(const char *ctr, const char *host, uint32_t addr, int64_t now)
 }
 
 enum gw_verdict
-gwpol_check(uint32_t src, const char *host, uint32_t dst, uint16_t port,
-    int64_t now, const struct gw_ctr **ctrp)
+gwpol_allowed(uint32_t src, const char *host, uint16_t port,
+    const struct gw_ctr **ctrp)
 {
 	const struct gw_ctr	*c;
 	size_t			 i;
@@ -299,8 +299,19 @@ gwpol_check(uint32_t src, const char *host, uint32_t dst, uint16_t port,
 			continue;
 		allowed = policy_name_allowed(&c->e[i], 1, host, NULL, 0) > 0;
 	}
-	if (!allowed)
-		return GW_NOT_ALLOWED;
+	return allowed ? GW_ADMIT : GW_NOT_ALLOWED;
+}
+
+enum gw_verdict
+gwpol_check(uint32_t src, const char *host, uint32_t dst, uint16_t port,
+    int64_t now, const struct gw_ctr **ctrp)
+{
+	const struct gw_ctr	*c;
+	enum gw_verdict		 v;
+
+	if ((v = gwpol_allowed(src, host, port, ctrp)) != GW_ADMIT)
+		return v;
+	c = *ctrp;
 	if (!admitted(c->name, host, dst, now))
 		return GW_NOT_ADMITTED;
 	return GW_ADMIT;

@@ -65,6 +65,9 @@ void	 gwpol_expire(int64_t now);
 size_t	 gwpol_notes(void);
 enum gw_verdict gwpol_check(uint32_t src, const char *host, uint32_t dst,
 	    uint16_t port, int64_t now, const struct gw_ctr **ctrp);
+/* the name alone (the explicit proxy resolves it itself) */
+enum gw_verdict gwpol_allowed(uint32_t src, const char *host, uint16_t port,
+	    const struct gw_ctr **ctrp);
 const char *gwpol_str(enum gw_verdict);
 void	 gwpol_clear(void);
 

@@ -69,10 +69,10 @@ status(struct child *c, uint32_t rid)
 {
 	(void)snprintf(c->detail, sizeof(c->detail), "gateway: %zu "
 	    "container(s), %zu admission(s), %zu connection(s) open "
-	    "(%zu terminated), %zu secret(s), %llu admitted, %llu refused",
-	    gwpol_count(), gwpol_notes(), stats.open, mitmc_open(),
-	    egsec_count(), (unsigned long long)stats.admitted,
-	    (unsigned long long)stats.refused);
+	    "(%zu terminated), %zu secret(s), %llu admitted, %llu refused; "
+	    "proxy: %zu open", gwpol_count(), gwpol_notes(), stats.open,
+	    mitmc_open(), egsec_count(), (unsigned long long)stats.admitted,
+	    (unsigned long long)stats.refused, proxy_open());
 	child_status_reply(c, rid);
 }
 
@@ -82,6 +82,7 @@ dispatch(struct child *c, struct imsg *imsg)
 	struct jb_egress_listen	 l;
 	struct jb_egress_policy	 p;
 	struct jb_egress_admit	 a;
+	struct jb_egress_resolved r;
 	struct jb_egress_secret	 sec;
 	struct jb_egress_ca	 ca;
 	struct ca		*cap;
@@ -92,10 +93,20 @@ dispatch(struct child *c, struct imsg *imsg)
 	switch (imsg_get_type(imsg)) {
 	case IMSG_EGRESS_LISTEN:
 		if (imsg_get_data(imsg, &l, sizeof(l)) == -1 ||
-		    (fd = imsg_get_fd(imsg)) == -1 ||
-		    strcmp(l.kind, "transparent") != 0)
+		    (fd = imsg_get_fd(imsg)) == -1)
 			fatalx("bad EGRESS_LISTEN");
-		conn_listen(fd);
+		if (strcmp(l.kind, "transparent") == 0)
+			conn_listen(fd);
+		else if (strcmp(l.kind, "proxy") == 0)
+			proxy_listen(fd);
+		else
+			fatalx("bad EGRESS_LISTEN");
+		return 0;
+	case IMSG_EGRESS_RESOLVED:
+		if (imsg_get_data(imsg, &r, sizeof(r)) == -1)
+			fatalx("bad EGRESS_RESOLVED");
+		r.why[sizeof(r.why) - 1] = '\0';
+		proxy_resolved(&r);
 		return 0;
 	case IMSG_EGRESS_POLICY:
 		if (imsg_get_data(imsg, &p, sizeof(p)) == -1)
@@ -160,6 +171,7 @@ main(int argc, char *argv[])
 		fatalx("%s: user %s does not exist; run regress/setup-host "
 		    "(make deps) to create it", c.name, JB_USER_EGRESS);
 	conn_limits();
+	proxy_init(a.gw_ports, a.ngw);
 	/* the trust store for the secrets' hosts: no file access later */
 	if (a.ca != NULL)
 		(void)mitmc_init(a.ca);

@@ -56,6 +56,7 @@
 #include "testhook.h"
 #include "netd.h"
 #include "netd_gw.h"
+#include "netd_proxy.h"
 #include "netd_notice.h"
 
 struct nftgen_net	 net;
@@ -747,6 +748,9 @@ netd_dispatch(struct child *c, struct imsg *imsg)
 	case IMSG_EGRESS_REFUSED:
 		netd_gw_refusal(c, imsg);
 		return 0;
+	case IMSG_EGRESS_RESOLVE:
+		netd_proxy_resolve(c, imsg);
+		return 0;
 	case IMSG_NETD_BLOCKED:
 		netd_blocked(c, imsg);
 		return 0;
@@ -814,6 +818,7 @@ main(int argc, char *argv[])
 	net.gw_ports = a.gw_ports;
 	net.ngw = a.ngw;
 	net.gw_port = JB_EGRESS_PORT;
+	net.proxy_port = a.proxy_port;
 	if (bridge_addr(a.bridge, &net) == -1)
 		fatalx("%s: bridge %s has no IPv4 address: without it no "
 		    "container can be fenced in, so the suite does not start "

@@ -520,6 +520,10 @@ emit_base(FILE *f, const struct nftgen_net *net)
 	if (net->ngw > 0)
 		fprintf(f, "\t\tiifname \"%s\" ip daddr %s tcp dport %u "
 		    "ct status dnat accept\n", br, h, (unsigned)net->gw_port);
+	if (net->proxy_port != 0)
+		fprintf(f, "\t\tiifname \"%s\" ip saddr @strictdns ip daddr "
+		    "%s tcp dport %u accept\n", br, h,
+		    (unsigned)net->proxy_port);
 	fprintf(f, "\t\tiifname \"%s\" drop\n"
 	    "\t}\n", br);
 
@@ -576,6 +580,11 @@ net_check(const struct nftgen_net *net, char *err, size_t errlen)
 		    "of the bridge subnet", addr_fmt(net->host, a, sizeof(a)));
 	if (net->dns_port == 0)
 		return gen_err(err, errlen, "resolver port must be 1-65535");
+	if (net->proxy_port != 0 && (net->proxy_port == 53 ||
+	    net->proxy_port == net->dns_port ||
+	    net->proxy_port == net->gw_port))
+		return gen_err(err, errlen, "proxy port %u: the bridge "
+		    "address's DNS or gateway port", (unsigned)net->proxy_port);
 	if (net->ngw > 0 && (net->gw_ports == NULL || net->gw_port == 0))
 		return gen_err(err, errlen, "the gateway needs its port and "
 		    "the ports it serves");

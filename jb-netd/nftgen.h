@@ -109,6 +109,11 @@ struct nftgen_net {
 	const uint16_t	*gw_ports;
 	size_t		 ngw;
 	uint16_t	 gw_port;
+	/*
+	 * jb-egress's explicit proxy on host:proxy_port, which a strict
+	 * container may connect to (0: none)
+	 */
+	uint16_t	 proxy_port;
 };
 
 struct nftgen_container {

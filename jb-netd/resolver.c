@@ -250,6 +250,26 @@ cache_put(const char *name, const uint32_t *addrs, int n, uint32_t ttl)
 	c->until = now + (int64_t)ttl;
 }
 
+int
+resolver_cache_get(const char *name, uint32_t *addrs, int max)
+{
+	struct cached	*c;
+	int		 n;
+
+	if ((c = cache_find(name)) == NULL)
+		return 0;
+	n = c->naddrs < max ? c->naddrs : max;
+	memcpy(addrs, c->addrs, (size_t)n * sizeof(addrs[0]));
+	return n;
+}
+
+void
+resolver_cache_add(const char *name, const uint32_t *addrs, int n,
+    uint32_t ttl)
+{
+	cache_put(name, addrs, n, ttl);
+}
+
 static void
 answered(int rcode, const uint32_t *addresses, int count, uint32_t uttl,
     void *arg)

@@ -74,6 +74,16 @@ size_t	resolver_screen(const struct netd_ctr *c, const char *name,
 	    uint32_t *addrs, size_t n);
 
 /*
+ * The cache of upstream answers, for the explicit proxy's names
+ * (netd_proxy.c): the addresses (network order) of name while its
+ * answer lives, 0 when none is kept; and an answer to keep.  What comes
+ * out is still screened for the container that asked.
+ */
+int	resolver_cache_get(const char *name, uint32_t *addrs, int max);
+void	resolver_cache_add(const char *name, const uint32_t *addrs, int n,
+	    uint32_t ttl);
+
+/*
  * The one decision both servers (UDP here, TCP in resolver_tcp.c) take
  * for a question: the container is the source address src (host order).
  * Returns the DNS response code to answer at once (REFUSED: no container

@@ -189,7 +189,7 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 	memset(a, 0, sizeof(*a));
 	c->name = name;
 	c->started = time(NULL);
-	while ((ch = getopt(argc, argv, "a:b:c:dDe:G:k:m:o:P:s:S:TU:v")) != -1) {
+	while ((ch = getopt(argc, argv, "a:b:c:dDe:G:k:m:o:P:s:S:TU:vX:")) != -1) {
 		switch (ch) {
 		case 'D':
 			a->sandbox_debug = 1;
@@ -246,11 +246,24 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 		case 'v':
 			a->verbose++;
 			break;
+		case 'X':
+			{
+				const char	*e = NULL;
+
+				a->proxy_port = (uint16_t)strtonum(optarg, 1,
+				    65535, &e);
+				if (e != NULL) {
+					fprintf(stderr, "%s: -X %s: a port "
+					    "1-65535\n", name, optarg);
+					exit(2);
+				}
+			}
+			break;
 		default:
 			fprintf(stderr, "usage: %s [-dDTv] [-a ca] [-b bridge] "
 			    "[-c cert] [-e endpoint] [-G ports] [-k key] [-m dir] "
 			    "[-o owner] [-P ranges] [-s state_dir] [-S socket] "
-			    "[-U upstream] "
+			    "[-U upstream] [-X proxy_port] "
 			    "(started by jailbeed)\n", name);
 			exit(2);
 		}

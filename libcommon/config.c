@@ -129,6 +129,7 @@ static const struct yt_field resolver_fields[] = {
 
 static int	valid_subnet(const char *, char *, size_t);
 static int	gw_port_list(struct yt_ctx *, const struct yt_node *, void *);
+static int	proxy_port(struct yt_ctx *, const struct yt_node *, void *);
 
 /* the bridge's subnet, which container addresses come from */
 static const struct yt_field network_fields[] = {
@@ -142,6 +143,9 @@ static const struct yt_field network_fields[] = {
 	{ .key = "gateway_trust", .type = YT_PATH,
 	  .off = offsetof(struct jb_conf, gw_trust),
 	  .size = sizeof(((struct jb_conf *)NULL)->gw_trust) },
+	{ .key = "proxy_port", .type = YT_CUSTOM, .fn = proxy_port },
+	{ .key = "proxy_env", .type = YT_BOOL,
+	  .off = offsetof(struct jb_conf, proxy_env) },
 	{ .key = NULL }
 };
 
@@ -319,6 +323,30 @@ gw_port_list(struct yt_ctx *ctx, const struct yt_node *n, void *base)
 			    strtonum(c->gw_ports[j], 1, 65535, NULL))
 				return yt_error(ctx, n, "port %s is listed "
 				    "twice", c->gw_ports[i]);
+	return 0;
+}
+
+/*
+ * network.proxy_port: the explicit proxy's TCP port on the bridge
+ * address, 0 for none; not one the suite listens on there already
+ */
+static int
+proxy_port(struct yt_ctx *ctx, const struct yt_node *n, void *base)
+{
+	struct jb_conf	*c = base;
+	const char	*e = NULL;
+	long long	 v;
+
+	if (n->kind != YT_SCALAR || n->sval != YT_SV_INT ||
+	    (v = strtonum(n->str, 0, 65535, &e), e != NULL) ||
+	    (n->str[0] == '0' && n->str[1] != '\0'))
+		return yt_error(ctx, n, "a TCP port 1-65535, or 0 for no "
+		    "explicit proxy (default 3128)");
+	if (v == 53 || v == JB_EGRESS_PORT || v == 10053)
+		return yt_error(ctx, n, "port %lld is the suite's own on the "
+		    "bridge address (DNS, the gateway, the resolver): choose "
+		    "another, e.g. 3128", v);
+	c->proxy_port = (int)v;
 	return 0;
 }
 
@@ -673,6 +701,7 @@ conf_defaults(struct jb_conf *conf)
 	conf->gw_nports = 2;
 	(void)strlcpy(conf->gw_trust, JB_GW_TRUST_DEFAULT,
 	    sizeof(conf->gw_trust));
+	conf->proxy_port = JB_PROXY_PORT;
 }
 
 int

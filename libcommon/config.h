@@ -98,6 +98,10 @@ struct jb_conf {
 	 * at its start
 	 */
 	char	gw_trust[PATH_MAX];
+	/* network.proxy_port: jb-egress's explicit proxy, 0 none */
+	int	proxy_port;
+	/* network.proxy_env: HTTP_PROXY and the rest in new containers */
+	int	proxy_env;
 };
 #define JB_GW_TRUST_DEFAULT	"/etc/ssl/certs/ca-certificates.crt"
 

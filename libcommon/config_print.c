@@ -101,6 +101,8 @@ conf_print(FILE *f, const struct jb_conf *c)
 		fputs("  gateway_ports: []\n", f);
 	if (strcmp(c->gw_trust, JB_GW_TRUST_DEFAULT) != 0)
 		kv(f, "  ", "gateway_trust", c->gw_trust);
+	fprintf(f, "  proxy_port: %d\n", c->proxy_port);
+	fprintf(f, "  proxy_env: %s\n", tf(c->proxy_env));
 	fputs("remote:\n  ssh:\n", f);
 	kv(f, "    ", "listen", c->ssh_listen);
 	if (c->ssh_keys[0] != '\0')

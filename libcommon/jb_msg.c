@@ -615,6 +615,18 @@ static const struct jb_msg_str f_jb_egress_refused[] = {
 	END
 };
 
+static const struct jb_msg_str f_jb_egress_resolve[] = {
+	STR(jb_egress_resolve, name),
+	STR(jb_egress_resolve, ipv4),
+	STR(jb_egress_resolve, host),
+	END
+};
+
+static const struct jb_msg_str f_jb_egress_resolved[] = {
+	STR(jb_egress_resolved, why),
+	END
+};
+
 static const struct jb_msg_str f_jb_gitd_result[] = {
 	STR(jb_gitd_result, old),
 	STR(jb_gitd_result, new),
@@ -790,6 +802,10 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_EGRESS_CA,		E, P, jb_egress_ca),
 	R(IMSG_EGRESS_SUBST,		E, P, jb_egress_subst),
 	R(IMSG_EGRESS_REFUSED,		P, N, jb_egress_refused),
+	R(IMSG_EGRESS_RESOLVE,		E, P, jb_egress_resolve),
+	R(IMSG_EGRESS_RESOLVE,		P, N, jb_egress_resolve),
+	R(IMSG_EGRESS_RESOLVED,		N, P, jb_egress_resolved),
+	R(IMSG_EGRESS_RESOLVED,		P, E, jb_egress_resolved),
 
 	/* jbctl <-> parent; a session takes the replies a command makes */
 	R0(IMSG_CTL_STATUS,		C, P),

@@ -1143,6 +1143,15 @@ enum {
 	IMSG_EGRESS_POLICY,	/* N->P, P->E, struct jb_egress_policy */
 	IMSG_EGRESS_ADMIT,	/* N->P, P->E, struct jb_egress_admit */
 	IMSG_EGRESS_REFUSED,	/* E->P, P->N, struct jb_egress_refused */
+	/*
+	 * The explicit proxy's names: jb-egress asks jb-netd (through
+	 * the parent) for the addresses of a name a container's CONNECT
+	 * or absolute-URI request named; jb-netd asks its upstream and
+	 * answers with the addresses the resolver's rule for that
+	 * container lets out, or why none.
+	 */
+	IMSG_EGRESS_RESOLVE,	/* E->P, P->N, struct jb_egress_resolve */
+	IMSG_EGRESS_RESOLVED,	/* N->P, P->E, struct jb_egress_resolved */
 	IMSG_EGRESS_SECRET,	/* P->E, struct jb_egress_secret */
 	IMSG_EGRESS_CA_GET,	/* P->E, struct jb_egress_ca (ctr alone) */
 	IMSG_EGRESS_CA,		/* E->P, struct jb_egress_ca, before DONE */
@@ -1155,7 +1164,7 @@ enum {
 
 /* a socket the parent bound on the bridge address for jb-egress */
 struct jb_egress_listen {
-	char		kind[16];		/* "transparent" */
+	char		kind[16];		/* "transparent" or "proxy" */
 };
 
 /*
@@ -1179,6 +1188,24 @@ struct jb_egress_admit {
 	uint32_t	ttl;
 	uint32_t	naddr;
 	uint32_t	addr[JB_EGRESS_ADMIT_MAX];	/* host byte order */
+};
+
+/* the proxy's question: host's addresses for container name */
+struct jb_egress_resolve {
+	uint32_t	qid;			/* jb-egress's, echoed */
+	char		name[JB_INSTANCE_MAX];	/* the container */
+	char		ipv4[16];		/* its address, as jb-egress has it */
+	char		host[256];		/* lowercased, no trailing dot */
+};
+
+/* the answer: naddr addresses (host byte order), or none and why */
+struct jb_egress_resolved {
+	uint32_t	qid;
+	int32_t		ok;
+	int32_t		fixable;	/* refused as not on the allowlist */
+	uint32_t	naddr;
+	uint32_t	addr[JB_EGRESS_ADMIT_MAX];
+	char		why[JB_MSG_TEXT_MAX];
 };
 
 /*

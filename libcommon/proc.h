@@ -29,6 +29,7 @@
 
 /* jb-egress listens on the bridge's host address, at this port */
 #define JB_EGRESS_PORT		3129
+#define JB_PROXY_PORT		3128	/* network.proxy_port's default */
 #define JB_GW_PORTS_MAX		8	/* network.gateway_ports */
 
 /*
@@ -119,6 +120,8 @@ struct child_args {
 	/* -G: network.gateway_ports, parsed */
 	uint16_t	 gw_ports[JB_GW_PORTS_MAX];
 	size_t		 ngw;
+	/* -X: network.proxy_port (0: no explicit proxy) */
+	uint16_t	 proxy_port;
 };
 void	child_init(struct child *, const char *, int, char **,
 	    struct child_args *);

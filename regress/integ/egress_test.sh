@@ -28,9 +28,11 @@
 
 BR_NET=10.213.0.0/24
 
-# $1: egress_allow entries, one per line; the container is $c, strict
+# $1: egress_allow entries, one per line; the container is $c, strict;
+# $2: more of jailbeed.yaml
 setup() {
-	JB_CONF_EXTRA=$NH_RESOLVER
+	JB_CONF_EXTRA="$NH_RESOLVER${2:+
+$2}"
 	jb_start
 	jb_tools
 	jb_image
@@ -280,9 +282,124 @@ restart_keeps_admissions_body() {
 }
 restart_keeps_admissions_cleanup() { cleanup; }
 
+# the bridge's address, where the explicit proxy listens
+bridge_addr() {
+	ip -4 -o addr show jbbr0 | awk '{ sub("/.*", "", $4); print $4; exit }'
+}
+
+# bin/proxy_raw HEAD (a command atf_check can run): the request head
+# (printf's format) sent from $c to the proxy on $BR as it is; what
+# came back
+proxy_tools() {
+	PROXY_BR=$BR
+	export PROXY_BR
+	cat > bin/proxy_raw <<'EOS'
+#!/bin/sh
+exec in_ctr "$GW_CTR" sh -c '{ printf "$1"; sleep 1; } | nc -w 3 "$2" 3128' \
+    raw "$1" "$PROXY_BR"
+EOS
+	chmod 0755 bin/proxy_raw
+}
+
+atf_test_case proxy cleanup
+proxy_head() {
+	atf_set descr "the explicit proxy on the bridge address (port 3128):" \
+	    "CONNECT and absolute-URI requests from a strict container to an" \
+	    "allowed name pass; another name, an allowed name on a port its" \
+	    "entry does not admit or the proxy does not reach, a name that" \
+	    "answers a private address and a source that is no strict" \
+	    "container get a 403 saying why; without network.proxy_env the" \
+	    "container's environment names no proxy"
+	atf_set require.user root
+	atf_set timeout 300
+}
+proxy_body() {
+	setup "www.test
+*.wild.test:443"
+	nh_private_up
+	BR=$(bridge_addr)
+	[ -n "$BR" ] || atf_fail "jbbr0 has no IPv4 address"
+	proxy_tools
+	# TLS through CONNECT, and plain HTTP by its absolute URI
+	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
+	    ctr_curl -x "http://$BR:3128" https://www.test/
+	atf_check -o inline:"http hello www.test from $NH_WWW\n" \
+	    ctr_curl -x "http://$BR:3128" http://www.test/
+	atf_check -o inline:"tls hello a.wild.test from $NH_WILD\n" \
+	    ctr_curl -x "http://$BR:3128" https://a.wild.test/
+	# a name the allowlist does not have: 403, what to do
+	atf_check -o match:"^jailbee: other\.test:80 is not on the egress allowlist of container $c" \
+	    -o match:"To allow it: jbctl net egress add other\.test:80 $c" \
+	    ctr_curl -x "http://$BR:3128" http://other.test/
+	atf_check -s not-exit:0 -e match:"CONNECT tunnel failed, response 403" \
+	    ctr_curl -x "http://$BR:3128" https://other.test/
+	# an allowed name on a port its entry does not admit
+	atf_check -o match:"403 Forbidden" \
+	    -o match:"jailbee: a\.wild\.test:80 is not on the egress allowlist of container $c" \
+	    -o match:"To allow it: jbctl net egress add a\.wild\.test:80 $c" \
+	    proxy_raw 'CONNECT a.wild.test:80 HTTP/1.1\r\nHost: a.wild.test:80\r\n\r\n'
+	# and on a port the proxy does not reach at all
+	atf_check -o match:"403 Forbidden" \
+	    -o match:"jailbee: the proxy refused www\.test:8080 for container $c: the proxy reaches only the ports of network\.gateway_ports \(443,80\)" \
+	    proxy_raw 'CONNECT www.test:8080 HTTP/1.1\r\nHost: www.test:8080\r\n\r\n'
+	# a name under an allowed wildcard that answers a private address
+	atf_check -o match:"403 Forbidden" \
+	    -o match:"jailbee: the proxy refused intra\.wild\.test:443 for container $c: it answered $NH_PRIV, a private address no entry and no resolver\.private_networks range covers" \
+	    proxy_raw 'CONNECT intra.wild.test:443 HTTP/1.1\r\nHost: intra.wild.test:443\r\n\r\n'
+	atf_check -s exit:1 grep -q "host other.test" tlshost.log
+	atf_check -s exit:1 grep -q "sni other.test" tlshost.log
+	# a source that is no strict container of the suite: the host
+	atf_check -o match:"^jailbee: the proxy refused a request: the source address is no strict container of the suite" \
+	    curl -sS --max-time 5 -x "http://$BR:3128" http://www.test/
+	# counted with the gateway's refusals: net log, net suggest
+	atf_check -o match:"^name +other\.test:80 +[0-9]+ " \
+	    -o match:"^name +a\.wild\.test:80 +[0-9]+ " \
+	    -o match:"^name +intra\.wild\.test:443 \(proxy: it answered $NH_PRIV" \
+	    jbo repo net log gw
+	atf_check -o match:"^  - \"other\.test:80\"\$" \
+	    -o match:"^  - \"other\.test:443\"\$" jbo repo net suggest gw
+	grep -q "refused $c to 0.0.0.0:443 for other.test: proxy: no egress_allow" \
+	    jailbeed.log || atf_fail "no reason for other.test in the log"
+	# network.proxy_env is false: no proxy in the environment
+	atf_check -o not-match:"(HTTPS?|NO)_PROXY|(https?|no)_proxy" \
+	    jbo repo exec gw -- env
+}
+proxy_cleanup() { cleanup; }
+
+atf_test_case proxy_env cleanup
+proxy_env_head() {
+	atf_set descr "network.proxy_env: true gives a new container" \
+	    "HTTP_PROXY, HTTPS_PROXY, their lowercase names and NO_PROXY," \
+	    "naming the explicit proxy on the bridge address, and a tool that" \
+	    "reads them goes through it"
+	atf_set require.user root
+	atf_set timeout 300
+}
+proxy_env_body() {
+	setup "www.test" "network:
+  proxy_env: true"
+	BR=$(bridge_addr)
+	atf_check -o match:"^HTTP_PROXY=http://$BR:3128\$" \
+	    -o match:"^HTTPS_PROXY=http://$BR:3128\$" \
+	    -o match:"^http_proxy=http://$BR:3128\$" \
+	    -o match:"^https_proxy=http://$BR:3128\$" \
+	    -o match:"^NO_PROXY=localhost,127\.0\.0\.1,::1\$" \
+	    jbo repo exec gw -- env
+	# curl reads them: the request reaches the proxy, not the gateway
+	atf_check -o inline:"http hello www.test from $NH_WWW\n" \
+	    jbo repo exec gw -- curl -sS --max-time 5 http://www.test/
+	atf_check -o match:"^jailbee: other\.test:80 is not on the egress allowlist" \
+	    jbo repo exec gw -- curl -sS --max-time 5 http://other.test/
+	grep -q "refused $c to 0.0.0.0:80 for other.test: proxy: no egress_allow" \
+	    jailbeed.log || atf_fail "other.test did not go through the proxy"
+}
+proxy_env_cleanup() { cleanup; }
+
 atf_init_test_cases() {
 	atf_add_test_case restart_keeps_admissions
 	atf_add_test_case tls_names
 	atf_add_test_case http_hosts
 	atf_add_test_case many_connections
+	atf_add_test_case proxy
+	atf_add_test_case proxy_env
 }

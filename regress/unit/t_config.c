@@ -667,7 +667,8 @@ ATF_TC_BODY(network_subnet, tc)
 	    "x.yaml:1: network.subnet: expected");
 	BAD("network: {subnets: 1}\n",
 	    "x.yaml:1: network.subnets: unknown key (known: subnet, "
-	    "trust_host_cas, gateway_ports, gateway_trust)");
+	    "trust_host_cas, gateway_ports, gateway_trust, proxy_port, "
+	    "proxy_env)");
 }
 
 ATF_TC_WITHOUT_HEAD(gateway_ports);
@@ -694,6 +695,38 @@ ATF_TC_BODY(gateway_ports, tc)
 	BAD("network: {gateway_ports: [99999]}\n",
 	    "x.yaml:1: network.gateway_ports[0]: \"99999\": a gateway port is "
 	    "a TCP port 1-65535 other than 53 (e.g. 443)");
+}
+
+/* network.proxy_port: 3128 unless set, 0 for none; network.proxy_env */
+ATF_TC_WITHOUT_HEAD(proxy_keys);
+ATF_TC_BODY(proxy_keys, tc)
+{
+	struct jb_conf	c;
+
+	GOOD("owner: alice\n", &c);
+	ATF_CHECK_EQ(c.proxy_port, 3128);
+	ATF_CHECK_EQ(c.proxy_env, 0);
+	GOOD("network: {proxy_port: 8888, proxy_env: true}\n", &c);
+	ATF_CHECK_EQ(c.proxy_port, 8888);
+	ATF_CHECK_EQ(c.proxy_env, 1);
+	GOOD("network: {proxy_port: 0}\n", &c);
+	ATF_CHECK_EQ(c.proxy_port, 0);
+	BAD("network: {proxy_port: 3129}\n",
+	    "x.yaml:1: network.proxy_port: port 3129 is the suite's own on the "
+	    "bridge address (DNS, the gateway, the resolver): choose another, "
+	    "e.g. 3128");
+	BAD("network: {proxy_port: 53}\n",
+	    "x.yaml:1: network.proxy_port: port 53 is the suite's own on the "
+	    "bridge address (DNS, the gateway, the resolver): choose another, "
+	    "e.g. 3128");
+	BAD("network: {proxy_port: 70000}\n",
+	    "x.yaml:1: network.proxy_port: a TCP port 1-65535, or 0 for no "
+	    "explicit proxy (default 3128)");
+	BAD("network: {proxy_port: \"3128\"}\n",
+	    "x.yaml:1: network.proxy_port: a TCP port 1-65535, or 0 for no "
+	    "explicit proxy (default 3128)");
+	BADP("network: {proxy_env: 1}\n",
+	    "x.yaml:1: network.proxy_env: ");
 }
 
 /* network.trust_host_cas: off unless set, a boolean */
@@ -1260,6 +1293,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, network_subnet);
 	ATF_TP_ADD_TC(tp, network_trust_host_cas);
 	ATF_TP_ADD_TC(tp, gateway_ports);
+	ATF_TP_ADD_TC(tp, proxy_keys);
 	ATF_TP_ADD_TC(tp, duplicates);
 	ATF_TP_ADD_TC(tp, anchors_aliases);
 	ATF_TP_ADD_TC(tp, tags);

@@ -468,7 +468,7 @@ static const char *const sample_in[] = {
 };
 
 static const struct nftgen_net sample_net = {
-	"jbbr0", IP(10, 99, 0, 0), 24, IP(10, 99, 0, 1), 53, NULL, 0, 0
+	"jbbr0", IP(10, 99, 0, 0), 24, IP(10, 99, 0, 1), 53, NULL, 0, 0, 0
 };
 
 #define REFUSED_SET(n) \
@@ -1040,6 +1040,39 @@ static const struct nftgen_elem admit_el[] = {
 };
 
 /*
+ * The explicit proxy (network.proxy_port): its port on the host's
+ * bridge address is open to strict containers' sources, and to nothing
+ * else; without it no rule names it; it cannot be a port the bridge
+ * address already serves.
+ */
+ATF_TC_WITHOUT_HEAD(nftgen_proxy);
+ATF_TC_BODY(nftgen_proxy, tc)
+{
+	struct nftgen_net	 net = sample_net;
+	struct nftgen_container	 c[] = {
+		{ "a", IP(10, 99, 0, 10), NFTGEN_STRICT, NULL, 0, 0 },
+	};
+	char			*out, err[256];
+
+	ATF_REQUIRE_MSG(nftgen_ruleset(&net, c, NELEM(c), NULL, &out, err,
+	    sizeof(err)) == 0, "%s", err);
+	ATF_CHECK(strstr(out, "3128") == NULL);
+	free(out);
+	net.proxy_port = 3128;
+	ATF_REQUIRE_MSG(nftgen_ruleset(&net, c, NELEM(c), NULL, &out, err,
+	    sizeof(err)) == 0, "%s", err);
+	ATF_CHECK(strstr(out, "\t\tiifname \"jbbr0\" ip saddr @strictdns "
+	    "ip daddr 10.99.0.1 tcp dport 3128 accept\n\t\tiifname \"jbbr0\" "
+	    "drop\n") != NULL);
+	free(out);
+	net.proxy_port = 53;
+	ATF_CHECK(nftgen_ruleset(&net, c, NELEM(c), NULL, &out, err,
+	    sizeof(err)) == -1);
+	ATF_CHECK_STREQ(err, "proxy port 53: the bridge address's DNS or "
+	    "gateway port");
+}
+
+/*
  * The egress gateway (network.gateway_ports): a strict container's TCP
  * to those ports that its static sets do not admit is DNATed to the
  * gateway; the gateway's port is open on the host's bridge address for
@@ -1432,6 +1465,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, nftgen_admit);
 	ATF_TP_ADD_TC(tp, nftgen_delta);
 	ATF_TP_ADD_TC(tp, nftgen_gateway);
+	ATF_TP_ADD_TC(tp, nftgen_proxy);
 	ATF_TP_ADD_TC(tp, nft_accepts_delta);
 	ATF_TP_ADD_TC(tp, nft_accepts);
 	return atf_no_error();
