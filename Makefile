@@ -151,7 +151,7 @@ JBNETD_SRCS	+= jb-netd/netd_proxy.c
 JBEGRESS_SRCS	:= jb-egress/jb-egress.c jb-egress/conn.c jb-egress/gwpolicy.c \
 		   jb-egress/tlshello.c jb-egress/httphead.c jb-netd/policy.c
 # the explicit proxy
-JBEGRESS_SRCS	+= jb-egress/proxy.c jb-egress/proxyhead.c
+JBEGRESS_SRCS	+= jb-egress/proxy.c jb-egress/proxyhead.c jb-egress/pump.c
 JBEGRESS_SRCS	+= jb-egress/subst.c
 # secrets: the container's CA, the terminated connections
 JBEGRESS_SRCS	+= jb-egress/ca.c jb-egress/mitm.c jb-egress/egsecrets.c \

@@ -34,6 +34,7 @@
 #include "policyrec.h"
 #include "netpin.h"
 #include "proc.h"
+#include "secrets.h"
 #include "testhook.h"
 
 struct jb_child children[PROC_MAX] = {
@@ -528,6 +529,13 @@ from_child(int fd, short event, void *arg)
 			if (c - children != PROC_EGRESS ||
 			    egress_subst(&imsg) == -1) {
 				log_warnx("%s: bad EGRESS_SUBST", c->name);
+				jailbeed_shutdown(1);
+			}
+			break;
+		case IMSG_EGRESS_FRESH_ASK:
+			if (c - children != PROC_EGRESS ||
+			    secrets_fresh(&imsg) == -1) {
+				log_warnx("%s: bad EGRESS_FRESH_ASK", c->name);
 				jailbeed_shutdown(1);
 			}
 			break;

@@ -21,6 +21,7 @@
 
 #include "agent_run.h"
 #include "autostart_run.h"
+#include "secrets.h"
 #include "capture.h"
 #include "cmdtab.h"
 #include "jobs.h"
@@ -145,6 +146,15 @@ start_agents(struct job *job)
 	    job_opt(job, "no-autostart") == NULL, start_autostarted);
 }
 
+/* its secrets in the gateway again, before on_start and the agents */
+static void
+start_secrets(struct job *job, const char *why)
+{
+	if (why != NULL)
+		job_progress(job, "warning: secrets: %s", why);
+	start_agents(job);
+}
+
 static void
 action_done(struct req *r, int ok, const char *err)
 {
@@ -153,7 +163,7 @@ action_done(struct req *r, int ok, const char *err)
 	struct jb_incus_target	 t;
 
 	if (ok && (a->verb == INCUS_START || a->verb == INCUS_RESTART)) {
-		start_agents(job);
+		secrets_resume(a->name, job, start_secrets);
 		return;
 	}
 	/* restored and stopped, with the devices it had: started as usual */

@@ -892,6 +892,13 @@ new_create(struct job *job)
 			q->nenv++;
 		}
 	}
+	/* the instance keeps where its secrets are declared, and its placeholders */
+	if (secrets_state(conf, n->ph, q->secrets, sizeof(q->secrets), kv,
+	    sizeof(kv)) == -1) {
+		free(q);
+		new_fail(job, "%s", kv);
+		return;
+	}
 	n->create = q;
 	n->codev_on = 1;
 	codev_check(job, &n->codev, n->name, conf->container_prefix,

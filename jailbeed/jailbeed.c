@@ -35,6 +35,7 @@
 #include "jailbeed.h"
 #include "jobs.h"
 #include "log.h"
+#include "secrets.h"
 #include "proc.h"
 #include "sandbox.h"
 #include "sandbox_procs.h"
@@ -236,6 +237,8 @@ main(int argc, char *argv[])
 	control_listen();
 	/* requests wait in the channels until the children run */
 	netsync_start();
+	/* the running containers' secrets, handed to the new jb-egress */
+	secrets_resume(NULL, NULL, NULL);
 	strlcpy(sockdir, env->conf.socket, sizeof(sockdir));
 	strlcpy(sockdir, dirname(sockdir), sizeof(sockdir));
 	sandbox_jailbeed(sockdir, audit_dirfd());

@@ -307,7 +307,11 @@ secrets_inject(struct job *job, const struct repoconf *conf,
 }
 
 /*
- * Rotation and revocation: every SECRETS_POLL_SECS the files of each
+ * Rotation and revocation: before each connection of a container to one
+ * of its secrets' hosts is terminated (secrets_fresh below), and besides
+ * every SECRETS_POLL_SECS (which also brings back a secret whose file
+ * could not be read, whose host the gateway then no longer knows), the
+ * files of each
  * container's repo that new wrote (global.yaml and the host-local file,
  * the paths new read) and each secret's file are read again, and the
  * container's secrets handed to jb-egress anew: a changed file is in
@@ -319,6 +323,7 @@ secrets_inject(struct job *job, const struct repoconf *conf,
  */
 #define SECRETS_POLL_SECS	jb_test_secs(2, 1)
 #define TRACKED_MAX		256
+#define ASKS_MAX		64
 
 struct tracked {
 	LIST_ENTRY(tracked)	 entry;
@@ -330,6 +335,13 @@ struct tracked {
 	char			 ph[RC_SECRETS_MAX][RC_PLACEHOLDER_LEN + 1];
 	int			 n;
 	char			 said[JB_ERR_TEXT_MAX];	/* last warning */
+	int			 resume;	/* CA to put in again */
+	int			 urgent;	/* refresh before the others */
+	struct job		*waiter;	/* start, until they are in */
+	secrets_resumed		 wnext;
+	/* jb-egress's connections waiting for the next refresh */
+	uint32_t		 asks[ASKS_MAX];
+	int			 nasks;
 };
 
 static LIST_HEAD(, tracked)	tracked = LIST_HEAD_INITIALIZER(tracked);
@@ -349,10 +361,39 @@ struct refresh {
 	int			 keep;		/* of them, read well */
 	int			 got;
 	char			 warn[JB_ERR_TEXT_MAX];
+	int			 urgent;	/* the resume's round */
+	uint32_t		 asks[ASKS_MAX];/* answered once pushed */
+	int			 nasks;
 };
 static struct refresh	*cur;
 
 static void	refresh_next(struct tracked *);
+
+static void
+fresh_answer(const char *ctr, uint32_t id)
+{
+	struct jb_egress_fresh	f;
+
+	memset(&f, 0, sizeof(f));
+	(void)strlcpy(f.ctr, ctr, sizeof(f.ctr));
+	f.id = id;
+	if (imsgev_compose(&children[PROC_EGRESS].iev, IMSG_EGRESS_FRESH, 0,
+	    0, -1, &f, sizeof(f)) == -1)
+		fatal("compose");
+}
+
+/* the start waiting on t's secrets goes on; why when they are not in */
+static void
+waiter_end(struct tracked *t, const char *why)
+{
+	struct job	*job = t->waiter;
+	secrets_resumed	 next = t->wnext;
+
+	t->waiter = NULL;
+	t->wnext = NULL;
+	if (job != NULL)
+		next(job, why);
+}
 
 static void
 poll_fire(int fd, short ev, void *arg)
@@ -410,7 +451,7 @@ static void
 refresh_done(void)
 {
 	struct refresh	*r = cur;
-	struct tracked	*t = r->t, *next;
+	struct tracked	*t = r->t, *next, *u;
 	int		 i, idx[RC_SECRETS_MAX], n = 0;
 
 	/* the ones read well, in the order read */
@@ -429,7 +470,17 @@ refresh_done(void)
 			log_warnx("secrets: %s: %s", t->ctr, r->warn);
 		(void)strlcpy(t->said, r->warn, sizeof(t->said));
 	}
+	/* after the parts, on the same channel: they hold when it comes */
+	for (i = 0; i < r->nasks; i++)
+		fresh_answer(t->ctr, r->asks[i]);
+	if (r->urgent && t->waiter != NULL)
+		waiter_end(t, NULL);
 	next = LIST_NEXT(t, entry);
+	LIST_FOREACH(u, &tracked, entry)
+		if (u->urgent || u->nasks > 0) {
+			next = u;
+			break;
+		}
 	repoconf_free(r->conf);
 	free(r->conf);
 	explicit_bzero(r, sizeof(*r));
@@ -506,6 +557,12 @@ refresh_next(struct tracked *t)
 	}
 	cur = r;
 	r->t = t;
+	/* what was asked before this round began is answered by it */
+	r->urgent = t->urgent;
+	t->urgent = 0;
+	memcpy(r->asks, t->asks, sizeof(r->asks));
+	r->nasks = t->nasks;
+	t->nasks = 0;
 	repoconf_init(r->conf);
 	(void)strlcpy(r->conf->paths.global, t->global,
 	    sizeof(r->conf->paths.global));
@@ -532,4 +589,322 @@ refresh_next(struct tracked *t)
 				break;
 			}
 	refresh_read();
+}
+
+/*
+ * The instance's record of its secrets (user.jailbee.secrets): the
+ * global and host-local config paths new read, then NAME=PLACEHOLDER,
+ * one a line.  Nothing in it is secret.  -1 and why when it does not fit.
+ */
+int
+secrets_state(const struct repoconf *conf, char ph[][RC_PLACEHOLDER_LEN + 1],
+    char *buf, size_t len, char *err, size_t errlen)
+{
+	size_t	off;
+	int	i, l;
+
+	buf[0] = '\0';
+	if (conf->nsecrets == 0)
+		return 0;
+	if (strchr(conf->paths.global, '\n') != NULL ||
+	    strchr(conf->paths.local, '\n') != NULL) {
+		(void)snprintf(err, errlen, "secrets: a config path holds a "
+		    "newline (%s, %s): rename it", conf->paths.global,
+		    conf->paths.local);
+		return -1;
+	}
+	l = snprintf(buf, len, "%s\n%s\n", conf->paths.global,
+	    conf->paths.local);
+	if (l < 0 || (size_t)l >= len)
+		goto toolong;
+	off = (size_t)l;
+	for (i = 0; i < conf->nsecrets; i++) {
+		l = snprintf(buf + off, len - off, "%s=%s\n",
+		    conf->secrets[i].name, ph[i]);
+		if (l < 0 || (size_t)l >= len - off)
+			goto toolong;
+		off += (size_t)l;
+	}
+	return 0;
+ toolong:
+	buf[0] = '\0';
+	(void)snprintf(err, errlen, "secrets: the config paths and secret "
+	    "names do not fit in %zu bytes of the instance's config: use "
+	    "fewer secrets or shorter paths", len);
+	return -1;
+}
+
+/* one line of s at *pos into dst; -1 at the end or when too long */
+static int
+state_line(const char *s, size_t *pos, char *dst, size_t dstlen)
+{
+	const char	*nl;
+	size_t		 l;
+
+	if (s[*pos] == '\0' || (nl = strchr(s + *pos, '\n')) == NULL)
+		return -1;
+	l = (size_t)(nl - (s + *pos));
+	if (l >= dstlen)
+		return -1;
+	memcpy(dst, s + *pos, l);
+	dst[l] = '\0';
+	*pos += l + 1;
+	return 0;
+}
+
+/*
+ * After the suite starts and after start: a container's secrets come
+ * back from its record, one container at a time.  jb-egress made a new
+ * CA when it started (its key was only ever in that process's memory),
+ * so the container's trust store gets the new certificate first; then
+ * the files are read again as the owner and the values, with the
+ * recorded placeholders, handed to jb-egress.
+ */
+static struct tracked	*resuming;
+static char		 resume_pem[4096];
+
+static void	resume_next(void);
+
+static void
+resume_end(const char *why)
+{
+	struct tracked	*t = resuming;
+
+	resuming = NULL;
+	explicit_bzero(resume_pem, sizeof(resume_pem));
+	if (t != NULL) {
+		t->resume = 0;
+		if (why != NULL) {
+			log_warnx("secrets: %s: %s", t->ctr, why);
+			waiter_end(t, why);
+		} else {
+			log_info("secrets: %s: its CA is in its trust store "
+			    "again and its secrets handed to the gateway",
+			    t->ctr);
+			t->urgent = 1;
+			if (cur == NULL)
+				refresh_next(t);
+		}
+	}
+	resume_next();
+}
+
+static void
+resume_installed(struct job *job, struct capture_result *res)
+{
+	char	why[JB_ERR_TEXT_MAX];
+
+	if (!res->ok || res->status != 0) {
+		(void)snprintf(why, sizeof(why), "the gateway's CA could not "
+		    "be put in the container's trust store: %.300s; its "
+		    "secrets are not put in", res->ok ? res->err : res->error);
+		resume_end(why);
+		return;
+	}
+	resume_end(NULL);
+}
+
+static void
+resume_ca_msg(struct req *r, struct imsg *imsg)
+{
+	struct jb_egress_ca	ca;
+
+	if (imsg_get_type(imsg) != IMSG_EGRESS_CA ||
+	    imsg_get_data(imsg, &ca, sizeof(ca)) == -1)
+		fatalx("jb-egress: malformed EGRESS_CA");
+	(void)strlcpy(resume_pem, ca.pem, sizeof(resume_pem));
+}
+
+static void
+resume_ca_done(struct req *r, int ok, const char *err)
+{
+	char		 pem[sizeof(resume_pem) + 16];
+	const char	*argv[] = { "/bin/sh", "-c", ca_script, "jailbee-ca",
+			    NULL };
+	const char	*envp[] = { pem, NULL };
+
+	if (!ok || strncmp(resume_pem, "-----BEGIN CERTIFICATE-----",
+	    27) != 0) {
+		resume_end("the egress gateway gave no CA; its secrets are "
+		    "not put in");
+		return;
+	}
+	(void)snprintf(pem, sizeof(pem), "JB_CA_PEM=%s", resume_pem);
+	if (capture_run(NULL, resuming->ctr, 0, 0, "/", argv, envp,
+	    resume_installed) == -1)
+		resume_end("cannot reach jb-incus");
+	explicit_bzero(pem, sizeof(pem));
+}
+
+static void
+resume_next(void)
+{
+	struct jb_egress_ca	q;
+	struct tracked		*t;
+
+	if (resuming != NULL)
+		return;
+	LIST_FOREACH(t, &tracked, entry)
+		if (t->resume)
+			break;
+	if (t == NULL)
+		return;
+	resuming = t;
+	memset(&q, 0, sizeof(q));
+	(void)strlcpy(q.ctr, t->ctr, sizeof(q.ctr));
+	if (req_send(PROC_EGRESS, IMSG_EGRESS_CA_GET, &q, sizeof(q), -1,
+	    resume_ca_msg, resume_ca_done, NULL) == NULL)
+		resume_end("cannot reach jb-egress");
+}
+
+struct resumeq {
+	struct job	*job;
+	secrets_resumed	 next;
+	int		 waiting;	/* a container took the job */
+};
+
+static int
+resume_one(const struct jb_instance *ji, struct resumeq *rq)
+{
+	struct tracked	*t;
+	char		 line[PATH_MAX], *eq;
+	size_t		 pos = 0;
+	int		 n = 0;
+
+	if (ji->secrets[0] == '\0' || strcmp(ji->state, "Running") != 0)
+		return 0;
+	LIST_FOREACH(t, &tracked, entry)
+		if (strcmp(t->ctr, ji->name) == 0)
+			break;
+	if (t == NULL) {
+		if (ntracked >= TRACKED_MAX ||
+		    (t = calloc(1, sizeof(*t))) == NULL) {
+			log_warnx("secrets: %s: its secrets are not put in "
+			    "(too many containers)", ji->name);
+			return 0;
+		}
+		LIST_INSERT_HEAD(&tracked, t, entry);
+		ntracked++;
+	}
+	/* an earlier start still waiting goes on without them */
+	waiter_end(t, "its secrets are being put in again by a later start");
+	(void)strlcpy(t->ctr, ji->name, sizeof(t->ctr));
+	(void)strlcpy(t->ipv4, ji->ipv4, sizeof(t->ipv4));
+	if (state_line(ji->secrets, &pos, t->global, sizeof(t->global)) ==
+	    -1 || state_line(ji->secrets, &pos, t->local, sizeof(t->local)) ==
+	    -1)
+		goto bad;
+	while (n < RC_SECRETS_MAX &&
+	    state_line(ji->secrets, &pos, line, sizeof(line)) == 0) {
+		if ((eq = strchr(line, '=')) == NULL)
+			goto bad;
+		*eq = '\0';
+		if (strlcpy(t->names[n], line, sizeof(t->names[n])) >=
+		    sizeof(t->names[n]) || strlcpy(t->ph[n], eq + 1,
+		    sizeof(t->ph[n])) >= sizeof(t->ph[n]))
+			goto bad;
+		n++;
+	}
+	t->n = n;
+	t->said[0] = '\0';
+	t->resume = 1;
+	if (rq != NULL && rq->job != NULL) {
+		t->waiter = rq->job;
+		t->wnext = rq->next;
+		rq->waiting = 1;
+	}
+	poll_arm();
+	resume_next();
+	return 0;
+ bad:
+	/* fail closed: a record that does not read puts nothing in */
+	t->n = 0;
+	log_warnx("secrets: %s: user.jailbee.secrets does not read; its "
+	    "secrets are not put in (make the container again)", ji->name);
+	return 0;
+}
+
+static void
+resume_msg(struct req *r, struct imsg *imsg)
+{
+	struct jb_instance	ji;
+
+	if (imsg_get_type(imsg) != IMSG_INCUS_INSTANCE ||
+	    imsg_get_data(imsg, &ji, sizeof(ji)) == -1)
+		fatalx("jb-incus: malformed INSTANCE");
+	(void)resume_one(&ji, r->arg);
+}
+
+static void
+resume_done(struct req *r, int ok, const char *err)
+{
+	struct resumeq	*rq = r->arg;
+	char		 why[JB_ERR_TEXT_MAX];
+
+	if (!ok) {
+		(void)snprintf(why, sizeof(why), "the containers cannot be "
+		    "listed, so no secret is put in again: %.800s", err);
+		log_warnx("secrets: %s", why);
+	}
+	if (rq->job != NULL && !rq->waiting)
+		rq->next(rq->job, ok ? NULL : why);
+	free(rq);
+}
+
+void
+secrets_resume(const char *name, struct job *job, secrets_resumed next)
+{
+	struct jb_incus_target	 t;
+	struct resumeq		*rq;
+
+	if ((rq = calloc(1, sizeof(*rq))) == NULL)
+		fatal("%s", __func__);
+	rq->job = job;
+	rq->next = next;
+	memset(&t, 0, sizeof(t));
+	if (name != NULL)
+		(void)strlcpy(t.name, name, sizeof(t.name));
+	if (req_send(PROC_INCUS, IMSG_INCUS_LIST, &t, sizeof(t), -1,
+	    resume_msg, resume_done, rq) == NULL) {
+		free(rq);
+		log_warnx("secrets: cannot reach jb-incus; no secret is put "
+		    "in again");
+		if (job != NULL)
+			next(job, "cannot reach jb-incus");
+	}
+}
+
+/*
+ * A connection of ctr to one of its secrets' hosts waits in jb-egress
+ * until the container's configuration and secret files are read again
+ * and handed over: a changed file is in force from that connection on,
+ * a removed entry is not put in.  A container the parent does not know
+ * has nothing to read again: answered at once.
+ */
+int
+secrets_fresh(struct imsg *imsg)
+{
+	struct jb_egress_fresh	 f;
+	struct tracked		*t;
+
+	if (imsg_get_data(imsg, &f, sizeof(f)) == -1 ||
+	    memchr(f.ctr, '\0', sizeof(f.ctr)) == NULL)
+		return -1;
+	LIST_FOREACH(t, &tracked, entry)
+		if (strcmp(t->ctr, f.ctr) == 0)
+			break;
+	if (t == NULL) {
+		fresh_answer(f.ctr, f.id);
+		return 0;
+	}
+	/* too many waiting: this one times out in the gateway, refused */
+	if (t->nasks >= ASKS_MAX) {
+		log_warnx("secrets: %s: too many connections waiting for its "
+		    "secrets to be read again", t->ctr);
+		return 0;
+	}
+	t->asks[t->nasks++] = f.id;
+	if (cur == NULL)
+		refresh_next(t);
+	return 0;
 }

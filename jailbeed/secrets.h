@@ -13,6 +13,7 @@
 
 #include "repoconf.h"
 
+struct imsg;
 struct job;
 
 typedef void	(*secrets_next)(struct job *, int ok, const char *err);
@@ -27,6 +28,23 @@ typedef void	(*secrets_next)(struct job *, int ok, const char *err);
 int	secrets_inject(struct job *, const struct repoconf *conf,
 	    const char *name, const char *ipv4,
 	    char ph[][RC_PLACEHOLDER_LEN + 1], secrets_next next);
+/*
+ * the record new keeps on the instance (user.jailbee.secrets) into buf:
+ * the config paths and each secret's placeholder, never a value; -1 and
+ * err when it does not fit
+ */
+int	secrets_state(const struct repoconf *, char ph[][RC_PLACEHOLDER_LEN + 1],
+	    char *buf, size_t len, char *err, size_t errlen);
+/*
+ * the secrets of the running container name (NULL: every one) back in
+ * jb-egress from its record, with the gateway's CA in its trust store
+ * again: after the suite starts and after start.  With a job, next
+ * runs once they are handed over (why NULL) or cannot be (why says so).
+ */
+typedef void	(*secrets_resumed)(struct job *, const char *why);
+void	secrets_resume(const char *name, struct job *, secrets_resumed);
+/* IMSG_EGRESS_FRESH_ASK from jb-egress; -1 when malformed */
+int	secrets_fresh(struct imsg *);
 /* the variables that point TLS clients at the trust store, "K=V" */
 extern const char *const secrets_tls_env[];
 

@@ -54,6 +54,7 @@
 #include "gwpolicy.h"
 #include "httphead.h"
 #include "log.h"
+#include "pump.h"
 #include "testhook.h"
 #include "tlshello.h"
 
@@ -62,23 +63,12 @@
 #define BUF_INIT	4096
 #define TLS_BUF_MAX	(TLSHELLO_MAX + 8 * 1024)
 #define HTTP_BUF_MAX	(2 * HTTPHEAD_MAX)
-#define PIPE_CHUNK	(64 * 1024)
 
 enum cstate { C_HEAD, C_CONNECTING, C_RELAY, C_LINGER };
 enum ckind { K_UNKNOWN, K_TLS, K_HTTP };
 enum hstate { H_HEAD, H_LENGTH, H_CHUNKED };
 
 struct conn;
-
-/* one direction spliced by the kernel through a pipe */
-struct pump {
-	struct conn	*c;
-	int		 from, to;
-	int		 p[2];
-	size_t		 inpipe;
-	int		 eof, done;
-	struct event	 rev, wev;
-};
 
 struct conn {
 	TAILQ_ENTRY(conn) entry;
@@ -100,6 +90,7 @@ struct conn {
 	uint64_t	 left;
 	struct httpchunk ch;
 	struct pump	 down, up;	/* server to client; TLS's client up */
+	uint32_t	 fresh;		/* waiting for its secrets anew: id */
 };
 
 TAILQ_HEAD(conns, conn);
@@ -110,9 +101,9 @@ size_t			 conns_max;
 static uint32_t		 local_addr;
 
 static void	conn_free(struct conn *);
+static void	conn_tls_go(struct conn *);
+static uint32_t	fresh_id;
 static void	up_run(struct conn *);
-static int	pump_run(struct pump *);
-
 static int64_t
 time_mono(void)
 {
@@ -171,7 +162,10 @@ tmo_fire(int fd, short ev, void *arg)
 {
 	struct conn	*c = arg;
 
-	if (c->state == C_HEAD)
+	if (c->state == C_HEAD && c->fresh != 0)
+		conn_refused(c->ctr, c->host, c->dst, c->dport,
+		    "the secrets' current values did not come in time", 0);
+	else if (c->state == C_HEAD)
 		conn_refused(c->ctr, c->host, c->dst, c->dport,
 		    "no complete request head in time", 0);
 	else if (c->state == C_CONNECTING)
@@ -188,18 +182,8 @@ conn_free(struct conn *c)
 	event_del(&c->srev);
 	event_del(&c->swev);
 	event_del(&c->tmo);
-	event_del(&c->down.rev);
-	event_del(&c->down.wev);
-	event_del(&c->up.rev);
-	event_del(&c->up.wev);
-	if (c->down.p[0] != -1) {
-		close(c->down.p[0]);
-		close(c->down.p[1]);
-	}
-	if (c->up.p[0] != -1) {
-		close(c->up.p[0]);
-		close(c->up.p[1]);
-	}
+	pump_stop(&c->down);
+	pump_stop(&c->up);
 	if (c->cfd != -1)
 		close(c->cfd);
 	if (c->sfd != -1)
@@ -221,6 +205,19 @@ conn_maybe_end(struct conn *c)
 		return 1;
 	}
 	return 0;
+}
+
+/* what a pump of the connection calls */
+static void
+conn_free_cb(void *c)
+{
+	conn_free(c);
+}
+
+static int
+conn_end_cb(void *c)
+{
+	return conn_maybe_end(c);
 }
 
 /* after a refusal: say nothing more, read what still comes, then close */
@@ -302,72 +299,6 @@ refuse_http(struct conn *c, const char *why, int fixable)
 	if (mlen < 0 || (size_t)mlen >= sizeof(msg))
 		mlen = (int)strlen(msg);
 	conn_linger(c, msg, (size_t)mlen);
-}
-
-static void
-pump_ev(int fd, short ev, void *arg)
-{
-	(void)pump_run(arg);
-}
-
-static int
-pump_init(struct pump *p, struct conn *c, int from, int to)
-{
-	p->c = c;
-	p->from = from;
-	p->to = to;
-	if (pipe2(p->p, O_NONBLOCK | O_CLOEXEC) == -1) {
-		p->p[0] = p->p[1] = -1;
-		return -1;
-	}
-	event_set(&p->rev, from, EV_READ, pump_ev, p);
-	event_set(&p->wev, to, EV_WRITE, pump_ev, p);
-	return 0;
-}
-
-/* 1 when the connection ended (and is freed) */
-static int
-pump_run(struct pump *p)
-{
-	struct conn	*c = p->c;
-	ssize_t		 n;
-
-	for (;;) {
-		if (p->inpipe > 0) {
-			n = splice(p->p[0], NULL, p->to, NULL, p->inpipe,
-			    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
-			if (n == -1 && errno == EAGAIN) {
-				event_add(&p->wev, NULL);
-				return 0;
-			}
-			if (n <= 0) {
-				conn_free(c);
-				return 1;
-			}
-			p->inpipe -= (size_t)n;
-			continue;
-		}
-		if (p->eof) {
-			(void)shutdown(p->to, SHUT_WR);
-			p->done = 1;
-			return conn_maybe_end(c);
-		}
-		n = splice(p->from, NULL, p->p[1], NULL, PIPE_CHUNK,
-		    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
-		if (n == 0) {
-			p->eof = 1;
-			continue;
-		}
-		if (n == -1 && errno == EAGAIN) {
-			event_add(&p->rev, NULL);
-			return 0;
-		}
-		if (n == -1) {
-			conn_free(c);
-			return 1;
-		}
-		p->inpipe = (size_t)n;
-	}
 }
 
 /*
@@ -568,8 +499,9 @@ connected(int fd, short ev, void *arg)
 	stats.admitted++;
 	event_set(&c->crev, c->cfd, EV_READ, up_ev, c);
 	event_set(&c->swev, c->sfd, EV_WRITE, up_ev, c);
-	if (pump_init(&c->down, c, c->sfd, c->cfd) == -1 ||
-	    (c->kind == K_TLS && pump_init(&c->up, c, c->cfd, c->sfd) == -1)) {
+	if (pump_init(&c->down, c, conn_free_cb, conn_end_cb, c->sfd,
+	    c->cfd) == -1 || (c->kind == K_TLS && pump_init(&c->up, c,
+	    conn_free_cb, conn_end_cb, c->cfd, c->sfd) == -1)) {
 		log_warn("pipe");
 		conn_free(c);
 		return;
@@ -685,9 +617,36 @@ head_read(int fd, short ev, void *arg)
 		refuse_tls(c, gwpol_str(v), v == GW_NOT_ALLOWED);
 		return;
 	}
-	/* a secret's host: terminated (egsecrets.h), never spliced */
-	switch (mitmc_start(c->cfd, c->src, c->dst, c->dport, name, c->buf,
-	    c->blen)) {
+	/*
+	 * a secret's host: the parent reads the container's configuration
+	 * and files again first, so that a changed value or a removed
+	 * entry holds from this connection on
+	 */
+	event_del(&c->crev);
+	if (egsec_wanted(c->src, name)) {
+		struct jb_egress_fresh	f;
+
+		if (++fresh_id == 0)
+			fresh_id = 1;
+		c->fresh = fresh_id;
+		memset(&f, 0, sizeof(f));
+		(void)strlcpy(f.ctr, c->ctr, sizeof(f.ctr));
+		f.id = c->fresh;
+		if (imsgev_compose(&chld->iev, IMSG_EGRESS_FRESH_ASK, 0, 0,
+		    -1, &f, sizeof(f)) == -1)
+			fatal("compose");
+		return;
+	}
+	conn_tls_go(c);
+}
+
+/* terminated (egsecrets.h) when a secret applies, else spliced */
+static void
+conn_tls_go(struct conn *c)
+{
+	c->fresh = 0;
+	switch (mitmc_start(c->cfd, c->src, c->dst, c->dport, c->host,
+	    c->buf, c->blen)) {
 	case 0:
 		stats.admitted++;
 		/* FALLTHROUGH */
@@ -698,8 +657,19 @@ head_read(int fd, short ev, void *arg)
 	}
 	/* the ClientHello goes on as it came, with whatever followed */
 	c->checked = c->blen;
-	event_del(&c->crev);
 	conn_connect(c);
+}
+
+void
+conn_fresh(uint32_t id)
+{
+	struct conn	*c;
+
+	TAILQ_FOREACH(c, &conns, entry)
+		if (c->fresh == id) {
+			conn_tls_go(c);
+			return;
+		}
 }
 
 static void
@@ -776,7 +746,8 @@ conn_accept(int fd, short ev, void *arg)
 	}
 	c->cfd = s;
 	c->sfd = -1;
-	c->down.p[0] = c->down.p[1] = c->up.p[0] = c->up.p[1] = -1;
+	pump_prepare(&c->down);
+	pump_prepare(&c->up);
 	c->src = ntohl(peer.sin_addr.s_addr);
 	c->dst = ntohl(orig.sin_addr.s_addr);
 	c->dport = ntohs(orig.sin_port);
@@ -788,10 +759,6 @@ conn_accept(int fd, short ev, void *arg)
 	evtimer_set(&c->srev, tmo_fire, c);
 	evtimer_set(&c->tmo, tmo_fire, c);
 	event_set(&c->swev, -1, EV_WRITE, up_ev, c);
-	event_set(&c->down.rev, -1, EV_READ, pump_ev, &c->down);
-	event_set(&c->down.wev, -1, EV_WRITE, pump_ev, &c->down);
-	event_set(&c->up.rev, -1, EV_READ, pump_ev, &c->up);
-	event_set(&c->up.wev, -1, EV_WRITE, pump_ev, &c->up);
 	evtimer_add(&c->tmo, &tv);
 	event_add(&c->crev, NULL);
 }

@@ -37,6 +37,8 @@ extern size_t			conns_max;
 /* as many connections as the descriptors allow (RLIMIT_NOFILE) */
 void	conn_limits(void);
 void	conn_listen(int fd);
+/* the parent handed over the secrets connection id waited for */
+void	conn_fresh(uint32_t id);
 void	conn_refused(const char *ctr, const char *host, uint32_t dst,
 	    uint16_t port, const char *why, int fixable);
 

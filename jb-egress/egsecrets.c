@@ -22,6 +22,7 @@
 
 #include "ca.h"
 #include "egsecrets.h"
+#include "repoconf_secrets.h"
 
 #define CTRS_MAX	1024
 
@@ -89,19 +90,11 @@ egsec_ca(const char *ctr)
 static int
 host_match(const struct egsec *s, const char *host)
 {
-	size_t	hl = strlen(host), dl;
 	int	i;
 
-	for (i = 0; i < s->nhosts; i++) {
-		if (strncmp(s->hosts[i], "*.", 2) != 0) {
-			if (strcmp(s->hosts[i], host) == 0)
-				return 1;
-			continue;
-		}
-		dl = strlen(s->hosts[i]) - 1;
-		if (hl > dl && strcmp(host + hl - dl, s->hosts[i] + 1) == 0)
+	for (i = 0; i < s->nhosts; i++)
+		if (rc_secret_host_matches(s->hosts[i], host))
 			return 1;
-	}
 	return 0;
 }
 
@@ -216,4 +209,13 @@ egsec_count(void)
 	TAILQ_FOREACH(c, &ctrs, entry)
 		n += c->n;
 	return n;
+}
+
+int
+egsec_wanted(uint32_t src, const char *host)
+{
+	struct subst_secret	 s[SUBST_MAX];
+	const char		*names[SUBST_MAX], *ctr;
+
+	return egsec_match(src, host, s, names, SUBST_MAX, &ctr) > 0;
 }

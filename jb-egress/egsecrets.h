@@ -40,6 +40,8 @@ size_t		 egsec_match(uint32_t src, const char *host,
 		    struct subst_secret *s, const char **names, size_t max,
 		    const char **ctr);
 size_t		 egsec_count(void);
+/* 1 when a secret of the container at src applies to host */
+int		 egsec_wanted(uint32_t src, const char *host);
 
 /* mitmconn.c: the trust store, read before the sandbox; -1 on failure */
 int		 mitmc_init(const char *trustfile);

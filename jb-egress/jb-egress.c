@@ -85,6 +85,7 @@ dispatch(struct child *c, struct imsg *imsg)
 	struct jb_egress_resolved r;
 	struct jb_egress_secret	 sec;
 	struct jb_egress_ca	 ca;
+	struct jb_egress_fresh	 fr;
 	struct ca		*cap;
 	char			 err[512];
 	uint32_t		 i;
@@ -124,6 +125,11 @@ dispatch(struct child *c, struct imsg *imsg)
 		if (egsec_part(&sec, err, sizeof(err)) == -1)
 			log_warnx("secrets not taken: %s", err);
 		explicit_bzero(&sec, sizeof(sec));
+		return 0;
+	case IMSG_EGRESS_FRESH:
+		if (imsg_get_data(imsg, &fr, sizeof(fr)) == -1)
+			fatalx("bad EGRESS_FRESH");
+		conn_fresh(fr.id);
 		return 0;
 	case IMSG_EGRESS_CA_GET:
 		if (imsg_get_data(imsg, &ca, sizeof(ca)) == -1)

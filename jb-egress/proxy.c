@@ -54,27 +54,18 @@
 #include "httphead.h"
 #include "log.h"
 #include "proxyhead.h"
+#include "pump.h"
 #include "testhook.h"
 
 #define P_HEAD_SECS	jb_test_secs(10, 2)
 #define P_REACH_SECS	15	/* resolved and connected in */
 #define P_LINGER_SECS	2
-#define P_PIPE_CHUNK	(64 * 1024)
 #define P_OUT_MAX	(HTTPHEAD_MAX + 64)
 
 enum pstate { P_HEAD, P_RESOLVING, P_CONNECTING, P_RELAY, P_LINGER };
 enum pbody { B_NONE, B_LENGTH, B_CHUNKED };
 
 struct pconn;
-
-struct ppump {
-	struct pconn	*pc;
-	int		 from, to;
-	int		 p[2];
-	size_t		 inpipe;
-	int		 eof, done;
-	struct event	 rev, wev;
-};
 
 struct pconn {
 	TAILQ_ENTRY(pconn) entry;
@@ -96,7 +87,7 @@ struct pconn {
 	uint64_t	 left;
 	struct httpchunk ch;
 	int		 updone;
-	struct ppump	 down, up;
+	struct pump	 down, up;
 	struct event	 crev, swev, tmo;
 };
 
@@ -127,18 +118,8 @@ pc_free(struct pconn *pc)
 	event_del(&pc->crev);
 	event_del(&pc->swev);
 	event_del(&pc->tmo);
-	event_del(&pc->down.rev);
-	event_del(&pc->down.wev);
-	event_del(&pc->up.rev);
-	event_del(&pc->up.wev);
-	if (pc->down.p[0] != -1) {
-		close(pc->down.p[0]);
-		close(pc->down.p[1]);
-	}
-	if (pc->up.p[0] != -1) {
-		close(pc->up.p[0]);
-		close(pc->up.p[1]);
-	}
+	pump_stop(&pc->down);
+	pump_stop(&pc->up);
 	if (pc->cfd != -1)
 		close(pc->cfd);
 	if (pc->sfd != -1)
@@ -252,29 +233,6 @@ tmo_fire(int fd, short ev, void *arg)
 	}
 }
 
-static int	pump_run(struct ppump *);
-
-static void
-pump_ev(int fd, short ev, void *arg)
-{
-	(void)pump_run(arg);
-}
-
-static int
-pump_init(struct ppump *p, struct pconn *pc, int from, int to)
-{
-	p->pc = pc;
-	p->from = from;
-	p->to = to;
-	if (pipe2(p->p, O_NONBLOCK | O_CLOEXEC) == -1) {
-		p->p[0] = p->p[1] = -1;
-		return -1;
-	}
-	event_set(&p->rev, from, EV_READ, pump_ev, p);
-	event_set(&p->wev, to, EV_WRITE, pump_ev, p);
-	return 0;
-}
-
 /* both ways through: over (1: freed) */
 static int
 maybe_end(struct pconn *pc)
@@ -289,49 +247,17 @@ maybe_end(struct pconn *pc)
 	return 0;
 }
 
-/* one direction by the kernel's splice; 1 when the connection ended */
-static int
-pump_run(struct ppump *p)
+/* what a pump of the connection calls */
+static void
+pc_free_cb(void *pc)
 {
-	struct pconn	*pc = p->pc;
-	ssize_t		 n;
+	pc_free(pc);
+}
 
-	for (;;) {
-		if (p->inpipe > 0) {
-			n = splice(p->p[0], NULL, p->to, NULL, p->inpipe,
-			    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
-			if (n == -1 && errno == EAGAIN) {
-				event_add(&p->wev, NULL);
-				return 0;
-			}
-			if (n <= 0) {
-				pc_free(pc);
-				return 1;
-			}
-			p->inpipe -= (size_t)n;
-			continue;
-		}
-		if (p->eof) {
-			(void)shutdown(p->to, SHUT_WR);
-			p->done = 1;
-			return maybe_end(pc);
-		}
-		n = splice(p->from, NULL, p->p[1], NULL, P_PIPE_CHUNK,
-		    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
-		if (n == 0) {
-			p->eof = 1;
-			continue;
-		}
-		if (n == -1 && errno == EAGAIN) {
-			event_add(&p->rev, NULL);
-			return 0;
-		}
-		if (n == -1) {
-			pc_free(pc);
-			return 1;
-		}
-		p->inpipe = (size_t)n;
-	}
+static int
+pc_end_cb(void *pc)
+{
+	return maybe_end(pc);
 }
 
 /* of n body bytes at b, how many belong to the request's body */
@@ -493,8 +419,9 @@ connected(int fd, short ev, void *arg)
 	}
 	event_set(&pc->crev, pc->cfd, EV_READ, up_ev, pc);
 	event_set(&pc->swev, pc->sfd, EV_WRITE, up_ev, pc);
-	if (pump_init(&pc->down, pc, pc->sfd, pc->cfd) == -1 ||
-	    (pc->connect && pump_init(&pc->up, pc, pc->cfd, pc->sfd) == -1)) {
+	if (pump_init(&pc->down, pc, pc_free_cb, pc_end_cb, pc->sfd,
+	    pc->cfd) == -1 || (pc->connect && pump_init(&pc->up, pc,
+	    pc_free_cb, pc_end_cb, pc->cfd, pc->sfd) == -1)) {
 		log_warn("pipe");
 		pc_free(pc);
 		return;
@@ -701,17 +628,14 @@ paccept(int fd, short ev, void *arg)
 	}
 	pc->cfd = s;
 	pc->sfd = -1;
-	pc->down.p[0] = pc->down.p[1] = pc->up.p[0] = pc->up.p[1] = -1;
+	pump_prepare(&pc->down);
+	pump_prepare(&pc->up);
 	pc->src = ntohl(peer.sin_addr.s_addr);
 	TAILQ_INSERT_TAIL(&pconns, pc, entry);
 	stats.open++;
 	event_set(&pc->crev, s, EV_READ, head_read, pc);
 	event_set(&pc->swev, -1, EV_WRITE, up_ev, pc);
 	evtimer_set(&pc->tmo, tmo_fire, pc);
-	event_set(&pc->down.rev, -1, EV_READ, pump_ev, &pc->down);
-	event_set(&pc->down.wev, -1, EV_WRITE, pump_ev, &pc->down);
-	event_set(&pc->up.rev, -1, EV_READ, pump_ev, &pc->up);
-	event_set(&pc->up.wev, -1, EV_WRITE, pump_ev, &pc->up);
 	if (ctr == NULL) {
 		log_info("proxy: a connection from %s, no container the suite "
 		    "enforces strictly", a4(pc->src, a, sizeof(a)));

@@ -843,6 +843,8 @@ send_instance(struct op_req *r, struct json_object *inst)
 	copy_str(ji.net, sizeof(ji.net), jget_str(cfg, "user.jailbee.net"));
 	copy_str(ji.agent, sizeof(ji.agent), jget_str(cfg,
 	    "user.jailbee.agent"));
+	copy_str(ji.secrets, sizeof(ji.secrets), jget_str(cfg,
+	    "user.jailbee.secrets"));
 	copy_str(ji.ipv4, sizeof(ji.ipv4), inst_nic_ipv4(inst, "eth0"));
 	ji.created = parse_time(jget_str(inst, "created_at"));
 	ji.nmounts = disk_count_optional(inst);

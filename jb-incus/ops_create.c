@@ -206,6 +206,7 @@ op_create(uint32_t rid, const struct jb_incus_create *in)
 	must_string("CREATE base", in->base, sizeof(in->base));
 	must_string("CREATE net", in->net, sizeof(in->net));
 	must_string("CREATE agent", in->agent, sizeof(in->agent));
+	must_string("CREATE secrets", in->secrets, sizeof(in->secrets));
 	must_string("CREATE memory", in->memory, sizeof(in->memory));
 	must_string("CREATE cpu", in->cpu, sizeof(in->cpu));
 	must_string("CREATE processes", in->processes,
@@ -500,6 +501,8 @@ cr_body(struct create *cr)
 	jput(cfg, "user.jailbee.net", in->net);
 	if (in->agent[0] != '\0')
 		jput(cfg, "user.jailbee.agent", in->agent);
+	if (in->secrets[0] != '\0')
+		jput(cfg, "user.jailbee.secrets", in->secrets);
 	if (in->memory[0] != '\0')
 		jput(cfg, "limits.memory", in->memory);
 	if (in->cpu[0] != '\0')

@@ -80,6 +80,7 @@ static const struct jb_msg_str f_jb_instance[] = {
 	STR(jb_instance, net),
 	STR(jb_instance, ipv4),
 	STR(jb_instance, agent),
+	STR(jb_instance, secrets),
 	END
 };
 
@@ -107,6 +108,7 @@ static const struct jb_msg_str f_jb_incus_create[] = {
 	STR(jb_incus_create, net),
 	STR(jb_incus_create, env),
 	STR(jb_incus_create, agent),
+	STR(jb_incus_create, secrets),
 	STR(jb_incus_create, memory),
 	STR(jb_incus_create, cpu),
 	STR(jb_incus_create, processes),
@@ -607,6 +609,11 @@ static const struct jb_msg_str f_jb_egress_subst[] = {
 	END
 };
 
+static const struct jb_msg_str f_jb_egress_fresh[] = {
+	STR(jb_egress_fresh, ctr),
+	END
+};
+
 static const struct jb_msg_str f_jb_egress_refused[] = {
 	STR(jb_egress_refused, name),
 	STR(jb_egress_refused, host),
@@ -801,6 +808,8 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_EGRESS_CA_GET,		P, E, jb_egress_ca),
 	R(IMSG_EGRESS_CA,		E, P, jb_egress_ca),
 	R(IMSG_EGRESS_SUBST,		E, P, jb_egress_subst),
+	R(IMSG_EGRESS_FRESH_ASK,	E, P, jb_egress_fresh),
+	R(IMSG_EGRESS_FRESH,		P, E, jb_egress_fresh),
 	R(IMSG_EGRESS_REFUSED,		P, N, jb_egress_refused),
 	R(IMSG_EGRESS_RESOLVE,		E, P, jb_egress_resolve),
 	R(IMSG_EGRESS_RESOLVE,		P, N, jb_egress_resolve),

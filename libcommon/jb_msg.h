@@ -45,6 +45,7 @@
 #define JB_ARGV_MAX		4096	/* packed argv: NUL-separated strings */
 #define JB_AGENT_MAX		33	/* an agent's name, NUL included */
 #define JB_ENV_MAX		2048	/* packed "K=V" strings */
+#define JB_SECRETS_STATE_MAX	2048	/* user.jailbee.secrets */
 #define JB_OPTVAL_MAX		256
 #define JB_OPTS_MAX		8	/* = CMD_MAXOPTS */
 #define JB_OUTPUT_MAX		8192	/* bytes of output in one message */
@@ -275,6 +276,8 @@ struct jb_instance {
 	int64_t		net_until;		/* 0: strict or no revert */
 	/* the agent new --agent enabled (user.jailbee.agent) */
 	char		agent[JB_AGENT_MAX];
+	/* user.jailbee.secrets: where its secrets are declared, placeholders */
+	char		secrets[JB_SECRETS_STATE_MAX];
 };
 
 /* everything jb-incus needs to build a container; it builds the JSON */
@@ -292,6 +295,11 @@ struct jb_incus_create {
 	char		net[8];			/* strict | loose */
 	char		env[JB_ENV_MAX];	/* container.env, "K=V" NUL-separated */
 	uint32_t	nenv;
+	/*
+	 * user.jailbee.secrets: the global and host-local config paths and
+	 * "NAME=PLACEHOLDER", one a line ("" none); never a value
+	 */
+	char		secrets[JB_SECRETS_STATE_MAX];
 	/* new --agent, user.jailbee.agent; "" none */
 	char		agent[JB_AGENT_MAX];
 	/* its limits, as in struct jb_limits; "" none */
@@ -1156,6 +1164,10 @@ enum {
 	IMSG_EGRESS_CA_GET,	/* P->E, struct jb_egress_ca (ctr alone) */
 	IMSG_EGRESS_CA,		/* E->P, struct jb_egress_ca, before DONE */
 	IMSG_EGRESS_SUBST,	/* E->P, struct jb_egress_subst, unasked */
+	IMSG_EGRESS_FRESH_ASK,	/* E->P, struct jb_egress_fresh: read the
+				   container's secrets again now */
+	IMSG_EGRESS_FRESH,	/* P->E, struct jb_egress_fresh: they were
+				   handed over (the SECRET parts came first) */
 };
 
 #define JB_EGRESS_BEGIN		0x1	/* the first part of a snapshot */
@@ -1234,6 +1246,12 @@ struct jb_egress_ca {
 };
 
 /* a secret put in a request, for the journal: never the value */
+/* a terminated connection waiting for its container's secrets anew */
+struct jb_egress_fresh {
+	char		ctr[JB_INSTANCE_MAX];
+	uint32_t	id;			/* the gateway's, echoed */
+};
+
 struct jb_egress_subst {
 	char		ctr[JB_INSTANCE_MAX];
 	char		name[64];

@@ -87,22 +87,25 @@ rc_secret_host_ok(const char *s)
 }
 
 int
-rc_secret_matches(const struct rc_secret *s, const char *host)
+rc_secret_host_matches(const char *pattern, const char *host)
 {
 	size_t	hl = strlen(host), dl;
+
+	if (strncmp(pattern, "*.", 2) != 0)
+		return strcmp(pattern, host) == 0;
+	/* *.domain: any name below domain, not domain itself */
+	dl = strlen(pattern) - 1;	/* ".domain" */
+	return hl > dl && strcmp(host + hl - dl, pattern + 1) == 0;
+}
+
+int
+rc_secret_matches(const struct rc_secret *s, const char *host)
+{
 	int	i;
 
-	for (i = 0; i < s->nhosts; i++) {
-		if (strncmp(s->hosts[i], "*.", 2) != 0) {
-			if (strcmp(s->hosts[i], host) == 0)
-				return 1;
-			continue;
-		}
-		/* *.domain: any name below domain, not domain itself */
-		dl = strlen(s->hosts[i]) - 1;	/* ".domain" */
-		if (hl > dl && strcmp(host + hl - dl, s->hosts[i] + 1) == 0)
+	for (i = 0; i < s->nhosts; i++)
+		if (rc_secret_host_matches(s->hosts[i], host))
 			return 1;
-	}
 	return 0;
 }
 

@@ -65,6 +65,8 @@ int	rc_secret_name_ok(const char *s);
 /* 1 when s is a host a secret takes: a DNS name or *.name, lowercase */
 int	rc_secret_host_ok(const char *s);
 /* 1 when host (lowercase) is one of s's hosts, *.name by suffix */
+/* one of a secret's hosts: a name, or *.domain for the names below */
+int	rc_secret_host_matches(const char *pattern, const char *host);
 int	rc_secret_matches(const struct rc_secret *s, const char *host);
 
 #endif /* JB_REPOCONF_SECRETS_H */

@@ -222,8 +222,9 @@ refusals_cleanup() { jb_cleanup; jb_containers_cleanup; nh_down; }
 
 atf_test_case rotate cleanup
 rotate_head() {
-	atf_set descr "a changed secret file is put in on the connections" \
-	    "after it, a removed entry is not put in any more (the request" \
+	atf_set descr "a changed secret file is put in on the very next" \
+	    "connection, a removed entry is not put in from the very next" \
+	    "connection on (the request" \
 	    "carries the placeholder, spliced); neither value is left in the" \
 	    "journal or the log"
 	atf_set require.user root
@@ -236,17 +237,16 @@ rotate_body() {
 	    in_ctr $c sh -c 'curl -sS --max-time 5 -H "Authorization: Bearer $API_TOKEN" https://www.test/'
 	grep -qx "auth www.test Bearer $VALUE" tlshost.log ||
 	    atf_fail "the first value did not reach the server"
-	# the file changes: the next connections get the new value
+	# the file changes: the very next connection gets the new value
 	NEW=rotated-Value-90c2e1
 	printf '%s\n' "$NEW" > tok.value
-	sleep 3
 	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
 	    in_ctr $c sh -c 'curl -sS --max-time 5 -H "Authorization: Bearer $API_TOKEN" https://www.test/'
 	grep -qx "auth www.test Bearer $NEW" tlshost.log ||
 	    atf_fail "the rotated value did not reach the server: $(grep auth tlshost.log | tr "\n" " ")"
-	# the entry goes: spliced, the placeholder as the container sent it
+	# the entry goes: the very next connection is spliced, the
+	# placeholder as the container sent it
 	printf 'secrets: {}\n' > "$local"
-	sleep 3
 	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
 	    in_ctr $c sh -c 'curl -sS --max-time 5 --cacert /tmp/ca.pem -H "Authorization: Bearer $API_TOKEN" https://www.test/'
 	[ "$(tail -n 1 tlshost.log)" = "auth www.test Bearer $ph" ] ||
@@ -257,10 +257,68 @@ rotate_body() {
 }
 rotate_cleanup() { jb_cleanup; jb_containers_cleanup; nh_down; }
 
+# jailbeed stopped and started again
+suite_restart() {
+	pid=$(cat jailbeed.pid)
+	kill -TERM "$pid"
+	jb_wait_gone "$pid" 50 || atf_fail "jailbeed did not stop"
+	rm -rf "$(cat rundir)"
+	jb_start
+	# jbo names the new socket
+	jb_tools
+}
+
+atf_test_case restart cleanup
+restart_head() {
+	atf_set descr "after the suite restarts, a container made before it" \
+	    "still has its secret put in: its placeholder from the instance's" \
+	    "record, the value read again, the new gateway CA in its trust store"
+	atf_set require.user root
+	atf_set timeout 300
+}
+restart_body() {
+	setup_net
+	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
+	    in_ctr $c sh -c 'curl -sS --max-time 5 -H "Authorization: Bearer $API_TOKEN" https://www.test/'
+	suite_restart
+	# running: put in again as the suite comes up, which it logs
+	i=0
+	while [ $i -lt 100 ] && ! grep -q "secrets: $c: its CA is in its trust store again" jailbeed.log; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	n=$(grep -c '^auth ' tlshost.log)
+	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
+	    in_ctr $c sh -c 'curl -sS --max-time 5 -H "Authorization: Bearer $API_TOKEN" https://www.test/'
+	[ "$(grep -c '^auth ' tlshost.log)" -gt "$n" ] &&
+	    [ "$(grep '^auth ' tlshost.log | tail -n 1)" = "auth www.test Bearer $VALUE" ] ||
+	    atf_fail "after the restart the value did not reach the server: $(grep auth tlshost.log | tr "\n" " ")"
+	# the record holds the placeholder, never the value
+	incus config get $c user.jailbee.secrets > record.txt
+	grep -q "^API_TOKEN=jbsecret-" record.txt ||
+	    atf_fail "no placeholder recorded: $(tr "\n" " " < record.txt)"
+	grep -F "$VALUE" record.txt && atf_fail "the value is in the record"
+	# stopped while the suite restarts: its secrets are back once start
+	# returns
+	atf_check -o ignore -e ignore jbo repo stop gw
+	suite_restart
+	atf_check -o ignore -e ignore jbo repo start gw
+	jb_routed "$c"
+	n=$(grep -c '^auth ' tlshost.log)
+	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
+	    in_ctr $c sh -c 'curl -sS --max-time 5 -H "Authorization: Bearer $API_TOKEN" https://www.test/'
+	[ "$(grep -c '^auth ' tlshost.log)" -gt "$n" ] &&
+	    [ "$(grep '^auth ' tlshost.log | tail -n 1)" = "auth www.test Bearer $VALUE" ] ||
+	    atf_fail "after a restart and start the value did not reach the server: $(grep auth tlshost.log | tr "\n" " ")"
+	return 0
+}
+restart_cleanup() { jb_cleanup; jb_containers_cleanup; nh_down; }
+
 atf_init_test_cases() {
 	atf_add_test_case tracked_refused
 	atf_add_test_case placeholder_env
 	atf_add_test_case substitute
 	atf_add_test_case refusals
 	atf_add_test_case rotate
+	atf_add_test_case restart
 }
