@@ -178,7 +178,8 @@ dash_draw(struct dash *d)
 		dash_put(y, wn + ws + wnet + wa + wb + 5, wm, mount_col(r, mnt,
 		    sizeof(mnt)));
 		dash_put(y, wn + ws + wnet + wa + wb + wm + 6, ww,
-		    r->windows[0] ? r->windows : "-");
+		    d->ctx.remote ? "n/a" : r->windows[0] ? r->windows :
+		    "-");
 		dash_put(y, wn + ws + wnet + wa + wb + wm + ww + 7, COLS - (wn +
 		    ws + wnet + wa + wb + wm + ww + 7), r->refused[0] ?
 		    r->refused : "-");

@@ -109,6 +109,10 @@ dashboard_body() {
 	ssh_open ""
 	wait_screen screen.start 'JailBee dashboard over SSH' 20
 	wait_screen screen.rows "^$p-box +Running +strict +10\.[0-9.]+ +box " 20
+	# the agent windows are not read over SSH, and the row says so
+	grep -Eq "^$p-box +Running +strict +10\.[0-9.]+ +box +- +n/a " \
+	    screen.rows || { cat screen.rows; atf_fail "the WINDOWS column" \
+	    "over SSH does not say n/a"; }
 	if grep -q "$p-two" screen.rows; then
 		cat screen.rows
 		atf_fail "the excluded repo's container is on the SSH dashboard"
