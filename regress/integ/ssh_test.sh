@@ -2012,7 +2012,7 @@ EOS
 	    version
 	# a console session, kept open across the reloads
 	mkfifo cin
-	jssh -tt -i key1 jailbee@127.0.0.1 < cin > console.out 2>&1 &
+	jssh -tt -i key1 jailbee@127.0.0.1 console < cin > console.out 2>&1 &
 	echo $! > console.pid
 	exec 3> cin
 	printf 'version\r' >&3
