@@ -117,7 +117,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const struct nftgen_net net = {
-		"jbbr0", 0x0a630000, 24, 0x0a630001, 53, NULL, 0, 0
+		"jbbr0", 0x0a630000, 24, 0x0a630001, 53, NULL, 0, 0, 0
 	};
 	struct egress_entry	 e[MAXLINES], keep;
 	struct nftgen_container	 c, d;
