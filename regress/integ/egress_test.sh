@@ -255,7 +255,10 @@ many_connections_body() {
 	    -w "%{time_starttransfer}\n" --resolve "www.test:80:$NH_WWW" \
 	    http://www.test/ > took || atf_fail "the second container's request failed"
 	echo "took $(cat took) s with $n connections open" >&2
-	awk '{ exit !($1 < 0.1) }' took ||
+	# starved, it would wait for a slot or the 2 s head timeout; the
+	# figure itself is the bench's, not a test's (tests never fail on
+	# timing: 0.138 s was seen on a loaded machine)
+	awk '{ exit !($1 < 1) }' took ||
 	    atf_fail "the second container waited $(cat took) s"
 	kill "$(cat holder.pid)" 2>/dev/null
 }
