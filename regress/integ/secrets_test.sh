@@ -193,6 +193,40 @@ substitute_body() {
 }
 substitute_cleanup() { jb_cleanup; jb_containers_cleanup; nh_down; }
 
+atf_test_case proxy cleanup
+proxy_head() {
+	atf_set descr "a CONNECT through the explicit proxy (network.proxy_port)" \
+	    "to a secret's host is terminated as the gateway terminates it:" \
+	    "curl with --proxy and the placeholder reaches the server with the" \
+	    "value, verified by the container's own CA; a CONNECT to another" \
+	    "host stays a tunnel carrying the placeholder unchanged"
+	atf_set require.user root
+	atf_set timeout 300
+}
+proxy_body() {
+	setup_net
+	br=$(ip -4 -o addr show jbbr0 | awk '{ sub("/.*", "", $4); print $4; exit }')
+	[ -n "$br" ] || atf_fail "jbbr0 has no IPv4 address"
+	ph=$(in_ctr $c sh -c 'echo $API_TOKEN')
+	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
+	    in_ctr $c sh -c 'curl -sS --max-time 5 --proxy "http://$1:3128" -H "Authorization: Bearer $API_TOKEN" https://www.test/' \
+	    sh "$br"
+	grep -qx "auth www.test Bearer $VALUE" tlshost.log ||
+	    atf_fail "the server did not get the value through the proxy: $(grep auth tlshost.log | tr "\n" " ")"
+	jb_audit_has '.action == "secret" and .container == $c and .secret == "API_TOKEN" and .host == "www.test"' \
+	    --arg c "$c" || atf_fail "no journal record of the substitution"
+	# another host: a tunnel, the placeholder as the container sent it
+	atf_check -o inline:"tls hello other.test from $NH_BARE\n" \
+	    in_ctr $c sh -c 'curl -sS --max-time 5 --proxy "http://$1:3128" --cacert /tmp/ca.pem -H "Authorization: Bearer $API_TOKEN" https://other.test/' \
+	    sh "$br"
+	grep -qx "auth other.test Bearer $ph" tlshost.log ||
+	    atf_fail "other.test did not get the placeholder: $(grep auth tlshost.log | tr "\n" " ")"
+	grep -F "$VALUE" jailbeed.log && atf_fail "the value is in the log"
+	value_in $c && atf_fail "the value is in container $c"
+	return 0
+}
+proxy_cleanup() { jb_cleanup; jb_containers_cleanup; nh_down; }
+
 atf_test_case refusals cleanup
 refusals_head() {
 	atf_set descr "a secret's host whose certificate does not verify is" \
@@ -289,14 +323,15 @@ network:
 	nh_tls_up
 	printf 'egress_allow:\n  - github.com\n  - www.test\n' >> repo/.jailbee/config.yaml
 	c=$p-gh
-	atf_check -o ignore -e match:"network: strict" \
-	    -e match:"secrets.GH_TOKEN: put in by the egress gateway for api.github.com" \
-	    -e not-match:"GH_TOKEN set for login shells" \
-	    -e match:"ready: $c" jbo repo new gh
+	atf_check -o ignore -e save:new.err jbo repo new gh
+	grep -q "ready: $c" new.err || atf_fail "new: $(tr "\n" " " < new.err)"
 	jb_routed "$c"
-	atf_check -o match:'^jbsecret-[0-9a-f]{32}$' in_ctr $c sh -c 'echo $GH_TOKEN'
-	ph=$(in_ctr $c sh -c 'echo $GH_TOKEN')
-	atf_check -o inline:"$ph\n" in_ctr $c bash -lc 'echo $GH_TOKEN'
+	# a login shell's GH_TOKEN, and every process's, is a placeholder
+	atf_check -o match:'^jbsecret-[0-9a-f]{32}$' in_ctr $c bash -lc 'echo $GH_TOKEN'
+	ph=$(in_ctr $c bash -lc 'echo $GH_TOKEN')
+	atf_check -o inline:"$ph\n" in_ctr $c sh -c 'echo $GH_TOKEN'
+	grep -q "secrets.GH_TOKEN: put in by the egress gateway for api.github.com" new.err ||
+	    atf_fail "new did not say the token is a secret: $(tr "\n" " " < new.err)"
 	atf_check -o match:"^  secret GH_TOKEN for api\.github\.com, github\.com in Authorization: terminated by the gateway" \
 	    -o not-match:"$GHTOK" jbo repo net status gh
 	atf_check -o match:"^GH_TOKEN	hosts: api\.github\.com, github\.com	header: Authorization	file: \(github\.token\)\$" \
@@ -319,6 +354,24 @@ network:
 	    in_ctr $c sh -c 'curl -sS --max-time 5 --cacert /tmp/ca.pem -H "Authorization: token $GH_TOKEN" https://www.test/'
 	grep -qx "auth www.test token $ph" tlshost.log ||
 	    atf_fail "www.test did not get the placeholder: $(grep auth tlshost.log | tr "\n" " ")"
+	# after the suite restarts the token is read from the configuration
+	# again and put in under the recorded placeholder
+	incus config get $c user.jailbee.secrets > record.txt
+	grep -qx "GH_TOKEN=$ph" record.txt && grep -qx "github.prefix=$p" record.txt ||
+	    atf_fail "the record: $(tr "\n" " " < record.txt)"
+	grep -F "$GHTOK" record.txt && atf_fail "the token is in the record"
+	suite_restart
+	i=0
+	while [ $i -lt 100 ] && ! grep -q "secrets: $c: its CA is in its trust store again" jailbeed.log; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	n=$(grep -c '^auth ' tlshost.log)
+	atf_check -o inline:"tls hello api.github.com from $NH_WWW\n" \
+	    in_ctr $c sh -c 'curl -sS --max-time 5 -H "Authorization: token $GH_TOKEN" https://api.github.com/user'
+	[ "$(grep -c '^auth ' tlshost.log)" -gt "$n" ] &&
+	    [ "$(grep '^auth ' tlshost.log | tail -n 1)" = "auth api.github.com token $GHTOK" ] ||
+	    atf_fail "after the restart the token did not reach api.github.com: $(grep auth tlshost.log | tr "\n" " ")"
 	value_in $c && atf_fail "the token is in container $c"
 	grep -F "$GHTOK" jailbeed.log && atf_fail "the token is in the log"
 	return 0
@@ -411,6 +464,7 @@ atf_init_test_cases() {
 	atf_add_test_case tracked_refused
 	atf_add_test_case placeholder_env
 	atf_add_test_case substitute
+	atf_add_test_case proxy
 	atf_add_test_case refusals
 	atf_add_test_case rotate
 	atf_add_test_case restart
