@@ -142,7 +142,7 @@ JBNETD_SRCS	+= jb-netd/refused.c jb-netd/netd_refused.c jb-netd/nlset.c
 JBNETD_SRCS	+= jb-netd/netd_store.c jb-netd/netd_deadline.c jb-netd/netd_egress.c
 JBNETD_SRCS	+= jb-netd/privnet.c jb-netd/upstream.c jb-netd/netd_notice.c
 # what jb-netd tells the egress gateway
-JBNETD_SRCS	+= jb-netd/netd_gw.c
+JBNETD_SRCS	+= jb-netd/netd_gw.c jb-netd/gwknown.c
 # the explicit proxy's names, asked upstream for jb-egress
 JBNETD_SRCS	+= jb-netd/netd_proxy.c
 # the egress gateway: its parsers, its policy, its connections; it reads
@@ -196,7 +196,7 @@ UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy \
 		   t_repoconf t_term t_ws t_repo t_sandbox t_image \
 		   t_httpbody t_sshargv t_sshpolicy t_authkeys t_mountspec \
 		   t_netd_state t_netd_repos t_hostspin t_pool t_dnswire \
-		   t_admitted t_addralloc t_gitconf t_sockdir t_gitref t_gitrun t_termsafe \
+		   t_admitted t_gwknown t_addralloc t_gitconf t_sockdir t_gitref t_gitrun t_termsafe \
 		   t_portspec t_blocked t_reporeg t_confgold t_auditrec t_confkeys
 FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf \
 		   fuzz_ws fuzz_image fuzz_sshargv fuzz_mountspec \
@@ -333,6 +333,8 @@ $(O)/libnetd.a: $(call objs,jb-netd/policy.c jb-netd/nftgen.c \
 $(O)/libnetd.a: $(call objs,jb-netd/refused.c jb-netd/nlset.c)
 # the ranges an answer does not open alone, for t_privnet
 $(O)/libnetd.a: $(call objs,jb-netd/privnet.c)
+# what the egress gateway holds, for t_gwknown
+$(O)/libnetd.a: $(call objs,jb-netd/gwknown.c)
 $(O)/libegress.a: $(call objs,jb-egress/tlshello.c jb-egress/httphead.c \
     jb-egress/gwpolicy.c jb-egress/proxyhead.c jb-egress/subst.c jb-egress/ca.c \
     jb-egress/mitm.c)
