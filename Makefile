@@ -222,6 +222,7 @@ FUZZERS		+= fuzz_proxyhead
 UNIT_TESTS	+= t_subst t_mitm t_secretfile
 UNIT_TESTS	+= t_secrec
 FUZZERS		+= fuzz_subst
+FUZZERS		+= fuzz_secrec
 FUZZERS		+= fuzz_vtcurses
 FUZZTIME	?= 20
 
