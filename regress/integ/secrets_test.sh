@@ -361,17 +361,8 @@ network:
 	    atf_fail "the record: $(tr "\n" " " < record.txt)"
 	grep -F "$GHTOK" record.txt && atf_fail "the token is in the record"
 	suite_restart
-	i=0
-	while [ $i -lt 100 ] && ! grep -q "secrets: $c: its CA is in its trust store again" jailbeed.log; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	n=$(grep -c '^auth ' tlshost.log)
-	atf_check -o inline:"tls hello api.github.com from $NH_WWW\n" \
-	    in_ctr $c sh -c 'curl -sS --max-time 5 -H "Authorization: token $GH_TOKEN" https://api.github.com/user'
-	[ "$(grep -c '^auth ' tlshost.log)" -gt "$n" ] &&
-	    [ "$(grep '^auth ' tlshost.log | tail -n 1)" = "auth api.github.com token $GHTOK" ] ||
-	    atf_fail "after the restart the token did not reach api.github.com: $(grep auth tlshost.log | tr "\n" " ")"
+	restarted_reaches api.github.com /user 'Authorization: token $GH_TOKEN' \
+	    "auth api.github.com token $GHTOK"
 	value_in $c && atf_fail "the token is in container $c"
 	grep -F "$GHTOK" jailbeed.log && atf_fail "the token is in the log"
 	return 0
@@ -414,6 +405,24 @@ suite_restart() {
 	jb_tools
 }
 
+# after suite_restart: once the suite has put container $c's secrets in
+# again (it logs so), curl https://$1$2 in $c with the header $3 (the
+# container's shell expands it) must reach the server, which must have
+# seen the line $4 last
+restarted_reaches() {
+	i=0
+	while [ $i -lt 100 ] && ! grep -q "secrets: $c: its CA is in its trust store again" jailbeed.log; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	n=$(grep -c '^auth ' tlshost.log)
+	atf_check -o inline:"tls hello $1 from $NH_WWW\n" \
+	    in_ctr $c sh -c "curl -sS --max-time 5 -H \"$3\" https://$1$2"
+	[ "$(grep -c '^auth ' tlshost.log)" -gt "$n" ] &&
+	    [ "$(grep '^auth ' tlshost.log | tail -n 1)" = "$4" ] ||
+	    atf_fail "after the restart $1 did not get $4: $(grep auth tlshost.log | tr "\n" " ")"
+}
+
 atf_test_case restart cleanup
 restart_head() {
 	atf_set descr "after the suite restarts, a container made before it" \
@@ -427,18 +436,9 @@ restart_body() {
 	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
 	    in_ctr $c sh -c 'curl -sS --max-time 5 -H "Authorization: Bearer $API_TOKEN" https://www.test/'
 	suite_restart
-	# running: put in again as the suite comes up, which it logs
-	i=0
-	while [ $i -lt 100 ] && ! grep -q "secrets: $c: its CA is in its trust store again" jailbeed.log; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	n=$(grep -c '^auth ' tlshost.log)
-	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
-	    in_ctr $c sh -c 'curl -sS --max-time 5 -H "Authorization: Bearer $API_TOKEN" https://www.test/'
-	[ "$(grep -c '^auth ' tlshost.log)" -gt "$n" ] &&
-	    [ "$(grep '^auth ' tlshost.log | tail -n 1)" = "auth www.test Bearer $VALUE" ] ||
-	    atf_fail "after the restart the value did not reach the server: $(grep auth tlshost.log | tr "\n" " ")"
+	# running: put in again as the suite comes up
+	restarted_reaches www.test / 'Authorization: Bearer $API_TOKEN' \
+	    "auth www.test Bearer $VALUE"
 	# the record holds the placeholder, never the value
 	incus config get $c user.jailbee.secrets > record.txt
 	grep -q "^API_TOKEN=jbsecret-" record.txt ||
