@@ -98,6 +98,7 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/diskq.c
 # SFTP (R45-R51): the virtual tree's paths, jb-sftp's records
 COMMON_SRCS	+= libcommon/sftppath.c libcommon/sftprec.c
+COMMON_SRCS	+= libcommon/secrec.c
 # the GitHub integration's keys
 COMMON_SRCS	+= libcommon/repoconf_github.c
 # secrets: values held on the host, placeholders inside
@@ -219,7 +220,9 @@ FUZZERS		+= fuzz_tlshello fuzz_httphead
 FUZZERS		+= fuzz_proxyhead
 # secrets: placeholders replaced in request heads
 UNIT_TESTS	+= t_subst t_mitm t_secretfile
+UNIT_TESTS	+= t_secrec
 FUZZERS		+= fuzz_subst
+FUZZERS		+= fuzz_secrec
 FUZZERS		+= fuzz_vtcurses
 FUZZTIME	?= 20
 

@@ -32,6 +32,7 @@
 #include "jailbeed.h"
 #include "log.h"
 #include "repoconf_github.h"
+#include "secrec.h"
 #include "secrets.h"
 
 #define CA_FILE	"/usr/local/share/ca-certificates/jailbee-egress.crt"
@@ -623,73 +624,34 @@ refresh_next(struct tracked *t)
 }
 
 /*
- * The instance's record of its secrets (user.jailbee.secrets): the
- * global and host-local config paths new read, then NAME=PLACEHOLDER,
- * one a line, and after github.token's the line github.prefix=PREFIX.
- * Nothing in it is secret.  -1 and why when it does not fit.
+ * The instance's record of its secrets (user.jailbee.secrets), as
+ * secrec.h: the config paths new read, each secret's placeholder, and
+ * the repo's prefix for github.token's.  -1 and why when it does not fit.
  */
-#define GH_PREFIX_KEY	"github.prefix"
 int
 secrets_state(const struct repoconf *conf, char ph[][RC_PLACEHOLDER_LEN + 1],
     char *buf, size_t len, char *err, size_t errlen)
 {
-	size_t	off;
-	int	i, l;
+	static struct secrec	rec;
+	char			why[JB_ERR_TEXT_MAX];
+	int			i;
 
-	buf[0] = '\0';
-	if (conf->nsecrets == 0)
-		return 0;
-	if (strchr(conf->paths.global, '\n') != NULL ||
-	    strchr(conf->paths.local, '\n') != NULL) {
-		(void)snprintf(err, errlen, "secrets: a config path holds a "
-		    "newline (%s, %s): rename it", conf->paths.global,
-		    conf->paths.local);
+	memset(&rec, 0, sizeof(rec));
+	(void)strlcpy(rec.global, conf->paths.global, sizeof(rec.global));
+	(void)strlcpy(rec.local, conf->paths.local, sizeof(rec.local));
+	(void)strlcpy(rec.ghprefix, conf->container_prefix,
+	    sizeof(rec.ghprefix));
+	for (i = 0; i < conf->nsecrets && i < RC_SECRETS_MAX; i++) {
+		(void)strlcpy(rec.e[i].name, conf->secrets[i].name,
+		    sizeof(rec.e[i].name));
+		(void)strlcpy(rec.e[i].ph, ph[i], sizeof(rec.e[i].ph));
+		rec.e[i].github = conf->secrets[i].file[0] == '\0';
+	}
+	rec.n = i;
+	if (secrec_write(&rec, buf, len, why, sizeof(why)) == -1) {
+		(void)snprintf(err, errlen, "secrets: %s", why);
 		return -1;
 	}
-	l = snprintf(buf, len, "%s\n%s\n", conf->paths.global,
-	    conf->paths.local);
-	if (l < 0 || (size_t)l >= len)
-		goto toolong;
-	off = (size_t)l;
-	for (i = 0; i < conf->nsecrets; i++) {
-		l = snprintf(buf + off, len - off, "%s=%s\n",
-		    conf->secrets[i].name, ph[i]);
-		if (l < 0 || (size_t)l >= len - off)
-			goto toolong;
-		off += (size_t)l;
-		/* github.token's: the prefix its legacy token is found by */
-		if (conf->secrets[i].file[0] != '\0')
-			continue;
-		l = snprintf(buf + off, len - off, GH_PREFIX_KEY "=%s\n",
-		    conf->container_prefix);
-		if (l < 0 || (size_t)l >= len - off)
-			goto toolong;
-		off += (size_t)l;
-	}
-	return 0;
- toolong:
-	buf[0] = '\0';
-	(void)snprintf(err, errlen, "secrets: the config paths and secret "
-	    "names do not fit in %zu bytes of the instance's config: use "
-	    "fewer secrets or shorter paths", len);
-	return -1;
-}
-
-/* one line of s at *pos into dst; -1 at the end or when too long */
-static int
-state_line(const char *s, size_t *pos, char *dst, size_t dstlen)
-{
-	const char	*nl;
-	size_t		 l;
-
-	if (s[*pos] == '\0' || (nl = strchr(s + *pos, '\n')) == NULL)
-		return -1;
-	l = (size_t)(nl - (s + *pos));
-	if (l >= dstlen)
-		return -1;
-	memcpy(dst, s + *pos, l);
-	dst[l] = '\0';
-	*pos += l + 1;
 	return 0;
 }
 
@@ -807,10 +769,10 @@ struct resumeq {
 static int
 resume_one(const struct jb_instance *ji, struct resumeq *rq)
 {
-	struct tracked	*t;
-	char		 line[PATH_MAX], *eq;
-	size_t		 pos = 0;
-	int		 n = 0;
+	static struct secrec	 rec;
+	struct tracked		*t;
+	char			 why[JB_ERR_TEXT_MAX];
+	int			 n = 0;
 
 	if (ji->secrets[0] == '\0' || strcmp(ji->state, "Running") != 0)
 		return 0;
@@ -832,26 +794,17 @@ resume_one(const struct jb_instance *ji, struct resumeq *rq)
 	(void)strlcpy(t->ctr, ji->name, sizeof(t->ctr));
 	(void)strlcpy(t->ipv4, ji->ipv4, sizeof(t->ipv4));
 	t->ghprefix[0] = '\0';
-	if (state_line(ji->secrets, &pos, t->global, sizeof(t->global)) ==
-	    -1 || state_line(ji->secrets, &pos, t->local, sizeof(t->local)) ==
-	    -1)
+	if (secrec_read(ji->secrets, strnlen(ji->secrets, sizeof(ji->secrets)),
+	    &rec, why, sizeof(why)) == -1)
 		goto bad;
-	while (n < RC_SECRETS_MAX &&
-	    state_line(ji->secrets, &pos, line, sizeof(line)) == 0) {
-		if ((eq = strchr(line, '=')) == NULL)
-			goto bad;
-		*eq = '\0';
-		if (strcmp(line, GH_PREFIX_KEY) == 0) {
-			if (strlcpy(t->ghprefix, eq + 1, sizeof(t->ghprefix)) >=
-			    sizeof(t->ghprefix))
-				goto bad;
-			continue;
-		}
-		if (strlcpy(t->names[n], line, sizeof(t->names[n])) >=
-		    sizeof(t->names[n]) || strlcpy(t->ph[n], eq + 1,
-		    sizeof(t->ph[n])) >= sizeof(t->ph[n]))
-			goto bad;
-		n++;
+	(void)strlcpy(t->global, rec.global, sizeof(t->global));
+	(void)strlcpy(t->local, rec.local, sizeof(t->local));
+	for (n = 0; n < rec.n; n++) {
+		(void)strlcpy(t->names[n], rec.e[n].name, sizeof(t->names[n]));
+		(void)strlcpy(t->ph[n], rec.e[n].ph, sizeof(t->ph[n]));
+		if (rec.e[n].github)
+			(void)strlcpy(t->ghprefix, rec.ghprefix,
+			    sizeof(t->ghprefix));
 	}
 	t->n = n;
 	t->said[0] = '\0';
@@ -867,8 +820,9 @@ resume_one(const struct jb_instance *ji, struct resumeq *rq)
  bad:
 	/* fail closed: a record that does not read puts nothing in */
 	t->n = 0;
-	log_warnx("secrets: %s: user.jailbee.secrets does not read; its "
-	    "secrets are not put in (make the container again)", ji->name);
+	log_warnx("secrets: %s: user.jailbee.secrets does not read (%s); its "
+	    "secrets are not put in (make the container again)", ji->name,
+	    why);
 	return 0;
 }
 

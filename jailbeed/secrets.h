@@ -12,6 +12,7 @@
 #define JB_SECRETS_H
 
 #include "repoconf.h"
+#include "secrec.h"
 
 struct imsg;
 struct job;
@@ -54,7 +55,7 @@ int	secrets_fresh(struct imsg *);
  * secrets (1), not given (0, why as above), or -1 and why when c
  * declares a secret of that name already or has no room.
  */
-#define GITHUB_SECRET	"GH_TOKEN"
+#define GITHUB_SECRET	SECREC_GITHUB
 int	github_secret(const struct repoconf *, struct rc_secret *s,
 	    char *why, size_t whylen);
 int	github_secret_add(struct repoconf *, char *why, size_t whylen);
