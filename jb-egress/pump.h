@@ -29,7 +29,9 @@ struct pump {
 	int		(*ended)(void *);
 	int		 from, to;
 	int		 p[2];
-	size_t		 inpipe;
+	size_t		 inpipe;	/* bytes in the pipe */
+	size_t		 cap;		/* what the pipe holds at most */
+	int		 grown;		/* asked for the bigger pipe once */
 	int		 eof, done;
 	struct event	 rev, wev;
 };
