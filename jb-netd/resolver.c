@@ -455,9 +455,10 @@ resolver_ask(uint32_t src, const char *name, int qtype, resolver_cb cb,
 		l->ttl = (uint32_t)(hit->until - mono());
 		if (lp == NULL) {
 			/*
-			 * No asker holds the lookup: answer now, without
+			 * No asker holds the lookup: go on now, without
 			 * a turn of the event loop (the same steps as
-			 * from_cache; cb runs before this returns).
+			 * from_cache).  cb runs before this returns
+			 * unless the answer waits for the gateway.
 			 */
 			TAILQ_INSERT_TAIL(&lookups, l, entry);
 			nlookups++;
