@@ -22,10 +22,15 @@
  * more: then it is asked for PIPE_BIG, so that a bulk transfer moves in
  * a few large splices instead of many small ones.  The kernel caps it
  * (fs/pipe-max-size, and the user's pipe-user-pages-soft across all of
- * its pipes); a refusal leaves the pipe as it was.
+ * its pipes); a refusal leaves the pipe as it was.  At most PIPES_BIG
+ * pipes are big at once, a quarter of the default soft budget (16384
+ * pages), so that the gateway's many other connections keep theirs.
  */
 #define PIPE_SMALL	(64 * 1024)
 #define PIPE_BIG	(1024 * 1024)
+#define PIPES_BIG	16
+
+static int	nbig;
 
 static void
 pump_ev(int fd, short ev, void *arg)
@@ -37,6 +42,7 @@ void
 pump_prepare(struct pump *p)
 {
 	p->p[0] = p->p[1] = -1;
+	p->grown = 0;
 	event_set(&p->rev, -1, EV_READ, pump_ev, p);
 	event_set(&p->wev, -1, EV_WRITE, pump_ev, p);
 }
@@ -70,6 +76,10 @@ pump_stop(struct pump *p)
 {
 	event_del(&p->rev);
 	event_del(&p->wev);
+	if (p->grown == 2) {
+		nbig--;
+		p->grown = 1;
+	}
 	if (p->p[0] != -1) {
 		close(p->p[0]);
 		close(p->p[1]);
@@ -83,9 +93,14 @@ pump_grow(struct pump *p)
 	int	n;
 
 	p->grown = 1;
+	if (nbig >= PIPES_BIG)
+		return;
 	if ((n = fcntl(p->p[1], F_SETPIPE_SZ, PIPE_BIG)) > 0 &&
-	    (size_t)n > p->cap)
+	    (size_t)n > p->cap) {
 		p->cap = (size_t)n;
+		p->grown = 2;
+		nbig++;
+	}
 }
 
 /*

@@ -31,7 +31,7 @@ struct pump {
 	int		 p[2];
 	size_t		 inpipe;	/* bytes in the pipe */
 	size_t		 cap;		/* what the pipe holds at most */
-	int		 grown;		/* asked for the bigger pipe once */
+	int		 grown;		/* 1: asked for the bigger pipe, 2: has it */
 	int		 eof, done;
 	struct event	 rev, wev;
 };
