@@ -558,6 +558,7 @@ static const struct jb_msg_str f_jb_net_secret[] = {
 	STR(jb_net_secret, secret),
 	STR(jb_net_secret, hosts),
 	STR(jb_net_secret, header),
+	STR(jb_net_secret, why),
 	END
 };
 

@@ -760,6 +760,7 @@ struct jb_net_secret {
 	char		secret[64];
 	char		hosts[2048];		/* ", "-separated */
 	char		header[64];		/* "" every header */
+	char		why[512];		/* "" put in; else why not */
 };
 
 /* one refused name of a container, counted by jb-netd */
