@@ -213,6 +213,7 @@ UNIT_TESTS	+= t_ctlrun
 UNIT_TESTS	+= t_privnet
 UNIT_TESTS	+= t_egress
 UNIT_TESTS	+= t_proxyhead
+UNIT_TESTS	+= t_pump
 UNIT_TESTS	+= t_vtcurses
 UNIT_TESTS	+= t_diskq
 FUZZERS		+= fuzz_refused fuzz_nlset
@@ -340,7 +341,7 @@ $(O)/libnetd.a: $(call objs,jb-netd/privnet.c)
 $(O)/libnetd.a: $(call objs,jb-netd/gwknown.c)
 $(O)/libegress.a: $(call objs,jb-egress/tlshello.c jb-egress/httphead.c \
     jb-egress/gwpolicy.c jb-egress/proxyhead.c jb-egress/subst.c jb-egress/ca.c \
-    jb-egress/mitm.c)
+    jb-egress/mitm.c jb-egress/pump.c)
 	rm -f $@
 	ar rcs $@ $^
 $(O)/libmountd.a: $(call objs,jb-mountd/gitdescribe.c jb-mountd/image.c \

@@ -453,6 +453,19 @@ resolver_ask(uint32_t src, const char *name, int qtype, resolver_cb cb,
 		memcpy(l->addrs, hit->addrs, sizeof(l->addrs));
 		l->naddrs = hit->naddrs;
 		l->ttl = (uint32_t)(hit->until - mono());
+		if (lp == NULL) {
+			/*
+			 * No asker holds the lookup: go on now, without
+			 * a turn of the event loop (the same steps as
+			 * from_cache).  cb runs before this returns
+			 * unless the answer waits for the gateway.
+			 */
+			TAILQ_INSERT_TAIL(&lookups, l, entry);
+			nlookups++;
+			answered(DNSWIRE_NOERROR, l->addrs, l->naddrs, l->ttl,
+			    l);
+			return RESOLVER_PENDING;
+		}
 		rc = event_base_once(rbase, -1, EV_TIMEOUT, from_cache, l,
 		    &now);
 	} else

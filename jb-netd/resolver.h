@@ -99,6 +99,8 @@ void	resolver_cache_add(const char *name, const uint32_t *addrs, int n,
  * from the event loop with the code and, for NOERROR, the addresses
  * (network order) once they are in the container's kernel sets.  *lp (if
  * lp is not NULL) is then the lookup, until cb runs or it is forgotten.
+ * With lp NULL, an answer from the cache that need not wait for the
+ * gateway calls cb before resolver_ask returns RESOLVER_PENDING.
  */
 #define RESOLVER_PENDING	(-1)
 struct resolver_lookup;
