@@ -88,7 +88,8 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/sandbox-linux.c libcommon/sandbox_procs.c \
 		   libcommon/sshargv.c libcommon/authkeys.c \
 		   libcommon/sshpolicy.c libcommon/mountspec.c \
-		   libcommon/hostspin.c libcommon/addralloc.c libcommon/gitident.c \
+		   libcommon/hostspin.c libcommon/addralloc.c libcommon/nicname.c \
+		   libcommon/gitident.c \
 		   libcommon/gitref.c libcommon/termsafe.c libcommon/termrelay.c \
 		   libcommon/sockdir.c libcommon/portspec.c libcommon/reporeg.c \
 		   libcommon/config_print.c libcommon/auditrec.c \
