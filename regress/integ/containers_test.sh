@@ -328,8 +328,7 @@ nic_named_at_start_body() {
 	# DHCP gave it its fixed address through the port, and it is heard
 	jb_routed $c
 	atf_check -o match:"inet $ip/" incus exec $c -- ip -4 addr show dev eth0
-	atf_check -o match:"NXDOMAIN" incus exec $c -- \
-	    sh -c "nslookup nothing.invalid 10.213.0.1 2>&1; true"
+	atf_check -o ignore -e ignore incus exec $c -- nc -z -w 3 10.213.0.1 53
 }
 nic_named_at_start_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
