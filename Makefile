@@ -99,6 +99,7 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/diskq.c
 # SFTP (R45-R51): the virtual tree's paths, jb-sftp's records
 COMMON_SRCS	+= libcommon/sftppath.c libcommon/sftprec.c
+COMMON_SRCS	+= libcommon/secrec.c
 # the GitHub integration's keys
 COMMON_SRCS	+= libcommon/repoconf_github.c
 # secrets: values held on the host, placeholders inside
@@ -143,7 +144,7 @@ JBNETD_SRCS	+= jb-netd/refused.c jb-netd/netd_refused.c jb-netd/nlset.c
 JBNETD_SRCS	+= jb-netd/netd_store.c jb-netd/netd_deadline.c jb-netd/netd_egress.c
 JBNETD_SRCS	+= jb-netd/privnet.c jb-netd/upstream.c jb-netd/netd_notice.c
 # what jb-netd tells the egress gateway
-JBNETD_SRCS	+= jb-netd/netd_gw.c
+JBNETD_SRCS	+= jb-netd/netd_gw.c jb-netd/gwknown.c
 # the explicit proxy's names, asked upstream for jb-egress
 JBNETD_SRCS	+= jb-netd/netd_proxy.c
 # the egress gateway: its parsers, its policy, its connections; it reads
@@ -197,7 +198,7 @@ UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy \
 		   t_repoconf t_term t_ws t_repo t_sandbox t_image \
 		   t_httpbody t_sshargv t_sshpolicy t_authkeys t_mountspec \
 		   t_netd_state t_netd_repos t_hostspin t_pool t_dnswire \
-		   t_admitted t_addralloc t_gitconf t_sockdir t_gitref t_gitrun t_termsafe \
+		   t_admitted t_gwknown t_addralloc t_gitconf t_sockdir t_gitref t_gitrun t_termsafe \
 		   t_portspec t_blocked t_reporeg t_confgold t_auditrec t_confkeys
 FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf \
 		   fuzz_ws fuzz_image fuzz_sshargv fuzz_mountspec \
@@ -213,6 +214,7 @@ UNIT_TESTS	+= t_ctlrun
 UNIT_TESTS	+= t_privnet
 UNIT_TESTS	+= t_egress
 UNIT_TESTS	+= t_proxyhead
+UNIT_TESTS	+= t_pump
 UNIT_TESTS	+= t_vtcurses
 UNIT_TESTS	+= t_diskq
 FUZZERS		+= fuzz_refused fuzz_nlset
@@ -220,7 +222,9 @@ FUZZERS		+= fuzz_tlshello fuzz_httphead
 FUZZERS		+= fuzz_proxyhead
 # secrets: placeholders replaced in request heads
 UNIT_TESTS	+= t_subst t_mitm t_secretfile
+UNIT_TESTS	+= t_secrec
 FUZZERS		+= fuzz_subst
+FUZZERS		+= fuzz_secrec
 FUZZERS		+= fuzz_vtcurses
 FUZZTIME	?= 20
 
@@ -334,9 +338,11 @@ $(O)/libnetd.a: $(call objs,jb-netd/policy.c jb-netd/nftgen.c \
 $(O)/libnetd.a: $(call objs,jb-netd/refused.c jb-netd/nlset.c)
 # the ranges an answer does not open alone, for t_privnet
 $(O)/libnetd.a: $(call objs,jb-netd/privnet.c)
+# what the egress gateway holds, for t_gwknown
+$(O)/libnetd.a: $(call objs,jb-netd/gwknown.c)
 $(O)/libegress.a: $(call objs,jb-egress/tlshello.c jb-egress/httphead.c \
     jb-egress/gwpolicy.c jb-egress/proxyhead.c jb-egress/subst.c jb-egress/ca.c \
-    jb-egress/mitm.c)
+    jb-egress/mitm.c jb-egress/pump.c)
 	rm -f $@
 	ar rcs $@ $^
 $(O)/libmountd.a: $(call objs,jb-mountd/gitdescribe.c jb-mountd/image.c \

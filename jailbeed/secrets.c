@@ -31,6 +31,8 @@
 #include "testhook.h"
 #include "jailbeed.h"
 #include "log.h"
+#include "repoconf_github.h"
+#include "secrec.h"
 #include "secrets.h"
 
 #define CA_FILE	"/usr/local/share/ca-certificates/jailbee-egress.crt"
@@ -72,6 +74,7 @@ struct secjob {
 static LIST_HEAD(, secjob)	secjobs = LIST_HEAD_INITIALIZER(secjobs);
 
 static void	read_one(struct secjob *);
+static void	ca_get(struct secjob *);
 
 static void
 end(struct secjob *sj, int ok, const char *fmt, ...)
@@ -272,6 +275,15 @@ read_one(struct secjob *sj)
 {
 	struct jb_secret_ask	q;
 
+	/* github.token: no file, the configuration holds the value */
+	while (sj->conf->secrets[sj->i].file[0] == '\0') {
+		(void)strlcpy(sj->val[sj->i], sj->conf->github_token,
+		    sizeof(sj->val[sj->i]));
+		if (++sj->i >= sj->conf->nsecrets) {
+			ca_get(sj);
+			return;
+		}
+	}
 	memset(&q, 0, sizeof(q));
 	(void)strlcpy(q.path, sj->conf->secrets[sj->i].file, sizeof(q.path));
 	sj->got = 0;
@@ -331,6 +343,8 @@ struct tracked {
 	char			 ipv4[16];
 	char			 global[PATH_MAX];
 	char			 local[PATH_MAX];
+	/* the repo's prefix when github.token is one of them, else "" */
+	char			 ghprefix[NAME_PREFIX_MAX + 1];
 	char			 names[RC_SECRETS_MAX][RC_SECRET_NAME_MAX + 1];
 	char			 ph[RC_SECRETS_MAX][RC_PLACEHOLDER_LEN + 1];
 	int			 n;
@@ -436,7 +450,11 @@ track(const struct secjob *sj)
 	(void)strlcpy(t->ipv4, sj->ipv4, sizeof(t->ipv4));
 	(void)strlcpy(t->global, sj->conf->paths.global, sizeof(t->global));
 	(void)strlcpy(t->local, sj->conf->paths.local, sizeof(t->local));
+	t->ghprefix[0] = '\0';
 	for (i = 0; i < sj->conf->nsecrets; i++) {
+		if (sj->conf->secrets[i].file[0] == '\0')
+			(void)strlcpy(t->ghprefix, sj->conf->container_prefix,
+			    sizeof(t->ghprefix));
 		(void)strlcpy(t->names[i], sj->conf->secrets[i].name,
 		    sizeof(t->names[i]));
 		(void)strlcpy(t->ph[i], sj->ph[i], sizeof(t->ph[i]));
@@ -524,6 +542,13 @@ refresh_read(void)
 {
 	struct jb_secret_ask	q;
 
+	/* github.token: no file, the configuration read again holds it */
+	while (cur->i < cur->n &&
+	    cur->conf->secrets[cur->idx[cur->i]].file[0] == '\0') {
+		(void)strlcpy(cur->val[cur->i], cur->conf->github_token,
+		    sizeof(cur->val[cur->i]));
+		cur->i++;
+	}
 	if (cur->i >= cur->n) {
 		refresh_done();
 		return;
@@ -578,6 +603,13 @@ refresh_next(struct tracked *t)
 		refresh_done();
 		return;
 	}
+	/* github.token in force for the container's prefix, if given */
+	(void)strlcpy(r->conf->container_prefix, t->ghprefix,
+	    sizeof(r->conf->container_prefix));
+	rc_github_finish(r->conf);
+	if (t->ghprefix[0] != '\0' &&
+	    github_secret_add(r->conf, err, sizeof(err)) == -1)
+		(void)snprintf(r->warn, sizeof(r->warn), "%.900s", err);
 	/* the secrets still declared that the container has a placeholder of */
 	for (i = 0; i < r->conf->nsecrets; i++)
 		for (j = 0; j < t->n; j++)
@@ -592,63 +624,34 @@ refresh_next(struct tracked *t)
 }
 
 /*
- * The instance's record of its secrets (user.jailbee.secrets): the
- * global and host-local config paths new read, then NAME=PLACEHOLDER,
- * one a line.  Nothing in it is secret.  -1 and why when it does not fit.
+ * The instance's record of its secrets (user.jailbee.secrets), as
+ * secrec.h: the config paths new read, each secret's placeholder, and
+ * the repo's prefix for github.token's.  -1 and why when it does not fit.
  */
 int
 secrets_state(const struct repoconf *conf, char ph[][RC_PLACEHOLDER_LEN + 1],
     char *buf, size_t len, char *err, size_t errlen)
 {
-	size_t	off;
-	int	i, l;
+	static struct secrec	rec;
+	char			why[JB_ERR_TEXT_MAX];
+	int			i;
 
-	buf[0] = '\0';
-	if (conf->nsecrets == 0)
-		return 0;
-	if (strchr(conf->paths.global, '\n') != NULL ||
-	    strchr(conf->paths.local, '\n') != NULL) {
-		(void)snprintf(err, errlen, "secrets: a config path holds a "
-		    "newline (%s, %s): rename it", conf->paths.global,
-		    conf->paths.local);
+	memset(&rec, 0, sizeof(rec));
+	(void)strlcpy(rec.global, conf->paths.global, sizeof(rec.global));
+	(void)strlcpy(rec.local, conf->paths.local, sizeof(rec.local));
+	(void)strlcpy(rec.ghprefix, conf->container_prefix,
+	    sizeof(rec.ghprefix));
+	for (i = 0; i < conf->nsecrets && i < RC_SECRETS_MAX; i++) {
+		(void)strlcpy(rec.e[i].name, conf->secrets[i].name,
+		    sizeof(rec.e[i].name));
+		(void)strlcpy(rec.e[i].ph, ph[i], sizeof(rec.e[i].ph));
+		rec.e[i].github = conf->secrets[i].file[0] == '\0';
+	}
+	rec.n = i;
+	if (secrec_write(&rec, buf, len, why, sizeof(why)) == -1) {
+		(void)snprintf(err, errlen, "secrets: %s", why);
 		return -1;
 	}
-	l = snprintf(buf, len, "%s\n%s\n", conf->paths.global,
-	    conf->paths.local);
-	if (l < 0 || (size_t)l >= len)
-		goto toolong;
-	off = (size_t)l;
-	for (i = 0; i < conf->nsecrets; i++) {
-		l = snprintf(buf + off, len - off, "%s=%s\n",
-		    conf->secrets[i].name, ph[i]);
-		if (l < 0 || (size_t)l >= len - off)
-			goto toolong;
-		off += (size_t)l;
-	}
-	return 0;
- toolong:
-	buf[0] = '\0';
-	(void)snprintf(err, errlen, "secrets: the config paths and secret "
-	    "names do not fit in %zu bytes of the instance's config: use "
-	    "fewer secrets or shorter paths", len);
-	return -1;
-}
-
-/* one line of s at *pos into dst; -1 at the end or when too long */
-static int
-state_line(const char *s, size_t *pos, char *dst, size_t dstlen)
-{
-	const char	*nl;
-	size_t		 l;
-
-	if (s[*pos] == '\0' || (nl = strchr(s + *pos, '\n')) == NULL)
-		return -1;
-	l = (size_t)(nl - (s + *pos));
-	if (l >= dstlen)
-		return -1;
-	memcpy(dst, s + *pos, l);
-	dst[l] = '\0';
-	*pos += l + 1;
 	return 0;
 }
 
@@ -766,10 +769,10 @@ struct resumeq {
 static int
 resume_one(const struct jb_instance *ji, struct resumeq *rq)
 {
-	struct tracked	*t;
-	char		 line[PATH_MAX], *eq;
-	size_t		 pos = 0;
-	int		 n = 0;
+	static struct secrec	 rec;
+	struct tracked		*t;
+	char			 why[JB_ERR_TEXT_MAX];
+	int			 n = 0;
 
 	if (ji->secrets[0] == '\0' || strcmp(ji->state, "Running") != 0)
 		return 0;
@@ -790,20 +793,18 @@ resume_one(const struct jb_instance *ji, struct resumeq *rq)
 	waiter_end(t, "its secrets are being put in again by a later start");
 	(void)strlcpy(t->ctr, ji->name, sizeof(t->ctr));
 	(void)strlcpy(t->ipv4, ji->ipv4, sizeof(t->ipv4));
-	if (state_line(ji->secrets, &pos, t->global, sizeof(t->global)) ==
-	    -1 || state_line(ji->secrets, &pos, t->local, sizeof(t->local)) ==
-	    -1)
+	t->ghprefix[0] = '\0';
+	if (secrec_read(ji->secrets, strnlen(ji->secrets, sizeof(ji->secrets)),
+	    &rec, why, sizeof(why)) == -1)
 		goto bad;
-	while (n < RC_SECRETS_MAX &&
-	    state_line(ji->secrets, &pos, line, sizeof(line)) == 0) {
-		if ((eq = strchr(line, '=')) == NULL)
-			goto bad;
-		*eq = '\0';
-		if (strlcpy(t->names[n], line, sizeof(t->names[n])) >=
-		    sizeof(t->names[n]) || strlcpy(t->ph[n], eq + 1,
-		    sizeof(t->ph[n])) >= sizeof(t->ph[n]))
-			goto bad;
-		n++;
+	(void)strlcpy(t->global, rec.global, sizeof(t->global));
+	(void)strlcpy(t->local, rec.local, sizeof(t->local));
+	for (n = 0; n < rec.n; n++) {
+		(void)strlcpy(t->names[n], rec.e[n].name, sizeof(t->names[n]));
+		(void)strlcpy(t->ph[n], rec.e[n].ph, sizeof(t->ph[n]));
+		if (rec.e[n].github)
+			(void)strlcpy(t->ghprefix, rec.ghprefix,
+			    sizeof(t->ghprefix));
 	}
 	t->n = n;
 	t->said[0] = '\0';
@@ -819,8 +820,9 @@ resume_one(const struct jb_instance *ji, struct resumeq *rq)
  bad:
 	/* fail closed: a record that does not read puts nothing in */
 	t->n = 0;
-	log_warnx("secrets: %s: user.jailbee.secrets does not read; its "
-	    "secrets are not put in (make the container again)", ji->name);
+	log_warnx("secrets: %s: user.jailbee.secrets does not read (%s); its "
+	    "secrets are not put in (make the container again)", ji->name,
+	    why);
 	return 0;
 }
 

@@ -29,7 +29,9 @@ struct pump {
 	int		(*ended)(void *);
 	int		 from, to;
 	int		 p[2];
-	size_t		 inpipe;
+	size_t		 inpipe;	/* bytes in the pipe */
+	size_t		 cap;		/* what the pipe holds at most */
+	int		 grown;		/* 1: asked for the bigger pipe, 2: has it */
 	int		 eof, done;
 	struct event	 rev, wev;
 };

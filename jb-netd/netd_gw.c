@@ -25,7 +25,9 @@
 #include "log.h"
 #include "netd.h"
 #include "netd_gw.h"
+#include "gwknown.h"
 #include "netd_nft.h"
+#include "resolver.h"
 
 static struct child	*gwc;
 static uint32_t		 gen;
@@ -90,14 +92,46 @@ netd_gw_push(const struct netd_state *st)
 	}
 }
 
-/* the resolver admitted: group by name, each name's addresses once */
+/* the number of the last ADMIT sent, and of the last one confirmed */
+static uint32_t		 admit_seq, admit_acked;
+/* what the gateway holds already, so that an answer need not wait */
+static struct gwknown	*known;
+
 static void
+admit_send(struct jb_egress_admit *a)
+{
+	if (++admit_seq == 0)
+		admit_seq = 1;
+	a->seq = admit_seq;
+	if (imsgev_compose(&gwc->iev, IMSG_EGRESS_ADMIT, 0, 0, -1, a,
+	    sizeof(*a)) == -1)
+		fatal("compose");
+}
+
+static int64_t
+mono(void)
+{
+	struct timespec	ts;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+/*
+ * The resolver admitted: group by name, each name's addresses once, all
+ * sent on to the gateway.  Returns the number of the last ADMIT sent
+ * that carried something the gateway does not hold yet, for the
+ * resolver to wait for its word before it answers, or 0.
+ */
+static uint32_t
 admitted(const char *name, const struct nftgen_elem *el,
     const char *const *names, size_t n, unsigned int timeout)
 {
 	struct jb_egress_admit	 a;
 	size_t			 i, j, k;
-	int			 dup;
+	uint32_t		 wait = 0;
+	int64_t			 now = mono();
+	int			 dup, fresh;
 
 	for (i = 0; i < n; i++) {
 		/* the first element of its name sends them all */
@@ -116,6 +150,7 @@ admitted(const char *name, const struct nftgen_elem *el,
 		if (k > 0 && a.host[k - 1] == '.')
 			a.host[k - 1] = '\0';
 		a.ttl = timeout;
+		fresh = 0;
 		for (j = i; j < n; j++) {
 			if (strcmp(names[j], names[i]) != 0)
 				continue;
@@ -124,25 +159,46 @@ admitted(const char *name, const struct nftgen_elem *el,
 				dup = a.addr[k] == el[j].addr;
 			if (dup)
 				continue;
+			if (known == NULL || !gwknown_held(known, name, a.host,
+			    el[j].addr, now, admit_acked))
+				fresh = 1;
 			if (a.naddr == JB_EGRESS_ADMIT_MAX) {
-				if (imsgev_compose(&gwc->iev,
-				    IMSG_EGRESS_ADMIT, 0, 0, -1, &a,
-				    sizeof(a)) == -1)
-					fatal("compose");
+				admit_send(&a);
 				a.naddr = 0;
 			}
 			a.addr[a.naddr++] = el[j].addr;
 		}
-		if (a.naddr > 0 && imsgev_compose(&gwc->iev, IMSG_EGRESS_ADMIT,
-		    0, 0, -1, &a, sizeof(a)) == -1)
-			fatal("compose");
+		if (a.naddr > 0)
+			admit_send(&a);
+		/* the name's last ADMIT confirms every address of it */
+		for (j = i; known != NULL && j < n; j++)
+			if (strcmp(names[j], names[i]) == 0)
+				gwknown_note(known, name, a.host, el[j].addr,
+				    now + (int64_t)timeout, admit_seq);
+		if (fresh)
+			wait = admit_seq;
 	}
+	return wait;
+}
+
+/* the gateway holds every ADMIT up to a number: answers may go */
+void
+netd_gw_admitted(struct child *c, struct imsg *imsg)
+{
+	struct jb_egress_admitted	a;
+
+	if (imsg_get_data(imsg, &a, sizeof(a)) == -1 || a.seq == 0)
+		fatalx("%s: bad EGRESS_ADMITTED", c->name);
+	admit_acked = a.seq;
+	resolver_admitted(a.seq);
 }
 
 void
 netd_gw_init(struct child *c)
 {
 	gwc = c;
+	/* out of memory: every answer waits for the gateway's word */
+	known = gwknown_new();
 	netd_nft_admit_hook = admitted;
 }
 
