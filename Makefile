@@ -88,7 +88,8 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/sandbox-linux.c libcommon/sandbox_procs.c \
 		   libcommon/sshargv.c libcommon/authkeys.c \
 		   libcommon/sshpolicy.c libcommon/mountspec.c \
-		   libcommon/hostspin.c libcommon/addralloc.c libcommon/gitident.c \
+		   libcommon/hostspin.c libcommon/addralloc.c libcommon/nicname.c \
+		   libcommon/gitident.c \
 		   libcommon/gitref.c libcommon/termsafe.c libcommon/termrelay.c \
 		   libcommon/sockdir.c libcommon/portspec.c libcommon/reporeg.c \
 		   libcommon/config_print.c libcommon/auditrec.c \
@@ -377,6 +378,11 @@ $(O)/regress/bench/netd_switch: regress/bench/netd_switch.c $(O)/libnetd.a $(LIB
 	$(CC) $(CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libnetd.a \
 	    $(LIBCOMMON) $(PKG_LIBS) $(NFT_LIBS)
 
+$(O)/regress/bench/bridge_rules: regress/bench/bridge_rules.c $(O)/libnetd.a $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libnetd.a \
+	    $(LIBCOMMON) $(PKG_LIBS)
+
 # jbctl dashboard's redraw: its screen code, with ncurses, writing to /dev/null
 $(O)/regress/bench/dash_draw: regress/bench/dash_draw.c $(O)/obj/jbctl/dashdraw.o $(LIBCOMMON)
 	@mkdir -p $(dir $@)
@@ -457,6 +463,7 @@ install-rc:
 bench:
 	$(MAKE) O=build-bench LIBEXECDIR=$(CURDIR)/build-bench all \
 	    build-bench/regress/bench/netd_switch \
+	    build-bench/regress/bench/bridge_rules \
 	    build-bench/regress/bench/blocked_cost \
 	    build-bench/regress/bench/dash_draw \
 	    build-bench/regress/bench/secrets_tls

@@ -32,6 +32,7 @@
 #include "log.h"
 #include "proc.h"
 #include "names.h"
+#include "nicname.h"
 #include "ops.h"
 
 /* writes refused because the instance changed meanwhile, before giving up */
@@ -646,6 +647,31 @@ inst_nic_ipv4(struct json_object *inst, const char *dev)
 	if ((d = jget_obj(jget_obj(inst, "expanded_devices"), dev)) == NULL)
 		d = jget_obj(jget_obj(inst, "devices"), dev);
 	return jget_str(d, "ipv4.address");
+}
+
+int
+nic_own(struct json_object *d, const char *ipv4)
+{
+	struct json_object	*v;
+	struct in_addr		 in;
+	char			 ifn[JB_NIC_IFNAME_LEN], mac[JB_NIC_MAC_LEN];
+	const char		*was_ifn, *was_mac;
+
+	if (ipv4 == NULL || inet_pton(AF_INET, ipv4, &in) != 1)
+		return -1;
+	jb_nic_ifname(ntohl(in.s_addr), ifn, sizeof(ifn));
+	jb_nic_mac(ntohl(in.s_addr), mac, sizeof(mac));
+	was_ifn = jget_str(d, "host_name");
+	was_mac = jget_str(d, "hwaddr");
+	if (was_ifn != NULL && strcmp(was_ifn, ifn) == 0 && was_mac != NULL &&
+	    strcmp(was_mac, mac) == 0 &&
+	    !json_object_object_get_ex(d, "security.ipv4_filtering", &v))
+		return 0;
+	json_object_object_add(d, "host_name", jnew(json_object_new_string(
+	    ifn)));
+	json_object_object_add(d, "hwaddr", jnew(json_object_new_string(mac)));
+	json_object_object_del(d, "security.ipv4_filtering");
+	return 1;
 }
 
 /* RFC 3339 as Incus writes it: 2026-11-30T12:13:29.628934194Z */

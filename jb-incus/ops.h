@@ -142,6 +142,13 @@ void		 jput(struct json_object *, const char *, const char *);
 struct json_object *jget_obj(struct json_object *, const char *);
 int		 inst_ours(struct json_object *);
 const char	*inst_nic_ipv4(struct json_object *, const char *);
+/*
+ * Make NIC device d the one jb-netd's bridge table lets send for address
+ * ipv4: its host-side name and MAC named from the address (nicname.h),
+ * and no security.ipv4_filtering (the suite filters, not Incus).  1 when
+ * d changed, 0 when it already was, -1 when ipv4 is not an address.
+ */
+int		 nic_own(struct json_object *d, const char *ipv4);
 int64_t		 parse_time(const char *);
 
 /* the handlers */

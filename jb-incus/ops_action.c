@@ -196,6 +196,53 @@ snap_list(void *arg, struct json_object *list, const char *err)
 }
 
 static void
+start_now(struct op_req *r)
+{
+	req_progress(r, "starting %s", r->name);
+	call(r, incus_instance_state(ops_ic, r->name, "start", 0, -1,
+	    req_call_done, r));
+}
+
+static void
+nic_owned(void *arg, struct json_object *md, const char *err)
+{
+	struct op_req	*r = arg;
+
+	(void)md;
+	r->call = NULL;
+	if (err != NULL) {
+		req_done(r, 0, "%s: eth0 cannot be given the port name and "
+		    "MAC address jb-netd's filter lets send, so it is not "
+		    "started: %s", r->what, err);
+		return;
+	}
+	start_now(r);
+}
+
+/*
+ * A container made before jb-netd filtered the bridge has a NIC with
+ * a port name and MAC the filter does not know (and Incus's filtering):
+ * it gets the suite's before it starts, else it could send nothing.
+ */
+static void
+start_go(struct op_req *r, struct json_object *inst)
+{
+	struct json_object	*d;
+	char			 path[JB_INSTANCE_MAX + 32];
+
+	d = jget_obj(jget_obj(inst, "devices"), "eth0");
+	if (d == NULL || jget_str(d, "ipv4.address") == NULL ||
+	    nic_own(d, jget_str(d, "ipv4.address")) != 1) {
+		start_now(r);
+		return;
+	}
+	req_progress(r, "%s: eth0 gets the port name and MAC address "
+	    "jb-netd's filter lets send", r->name);
+	(void)snprintf(path, sizeof(path), "/1.0/instances/%s", r->name);
+	call(r, incus_request(ops_ic, "PUT", path, inst, nic_owned, r));
+}
+
+static void
 act_go(struct op_req *r, struct json_object *inst)
 {
 	struct jb_incus_action	*a = r->priv;
@@ -212,9 +259,7 @@ act_go(struct op_req *r, struct json_object *inst)
 			req_done(r, 0, "%s is already running", r->name);
 			return;
 		}
-		req_progress(r, "starting %s", r->name);
-		call(r, incus_instance_state(ops_ic, r->name, "start", 0, -1,
-		    req_call_done, r));
+		start_go(r, inst);
 		break;
 	case INCUS_STOP:
 	case INCUS_RESTART:

@@ -126,6 +126,18 @@ op_addrs(uint32_t rid)
 }
 
 static void
+mac_add(struct addrs *ad, const char *mac)
+{
+	if (mac == NULL || strlen(mac) != 17)
+		return;
+	if ((ad->nmacs & 63) == 0 && (ad->macs = reallocarray(ad->macs,
+	    ad->nmacs + 64, sizeof(*ad->macs))) == NULL)
+		fatal("%s", __func__);
+	(void)strlcpy(ad->macs[ad->nmacs++], mac, sizeof(ad->macs[0]));
+}
+
+/* NIC addresses, and the MACs set on a NIC (the suite's are) */
+static void
 addrs_devices(struct op_req *r, struct json_object *devs)
 {
 	struct addrs	*ad = r->priv;
@@ -137,6 +149,7 @@ addrs_devices(struct op_req *r, struct json_object *devs)
 		(void)dev;
 		if (ipv4_of(jget_str(d, "ipv4.address"), &a))
 			addrs_add(r, &ad->held, a);
+		mac_add(ad, jget_str(d, "hwaddr"));
 	}
 }
 
@@ -146,7 +159,6 @@ addrs_insts(void *arg, struct json_object *list, const char *err)
 	struct op_req		*r = arg;
 	struct addrs		*ad = r->priv;
 	struct json_object	*inst, *cfg;
-	const char		*mac;
 	char			 path[64];
 	size_t			 i, n, l;
 
@@ -160,7 +172,7 @@ addrs_insts(void *arg, struct json_object *list, const char *err)
 		inst = json_object_array_get_idx(list, i);
 		addrs_devices(r, jget_obj(inst, "expanded_devices"));
 		addrs_devices(r, jget_obj(inst, "devices"));
-		/* every NIC's MAC: volatile.<device>.hwaddr */
+		/* and every MAC Incus chose: volatile.<device>.hwaddr */
 		if ((cfg = jget_obj(inst, "config")) == NULL)
 			continue;
 		json_object_object_foreach(cfg, k, v) {
@@ -169,15 +181,7 @@ addrs_insts(void *arg, struct json_object *list, const char *err)
 			    strcmp(k + l - 7, ".hwaddr") != 0 ||
 			    !json_object_is_type(v, json_type_string))
 				continue;
-			mac = json_object_get_string(v);
-			if (strlen(mac) != 17)
-				continue;
-			if ((ad->nmacs & 63) == 0 && (ad->macs =
-			    reallocarray(ad->macs, ad->nmacs + 64,
-			    sizeof(*ad->macs))) == NULL)
-				fatal("%s", __func__);
-			(void)strlcpy(ad->macs[ad->nmacs++], mac,
-			    sizeof(ad->macs[0]));
+			mac_add(ad, json_object_get_string(v));
 		}
 	}
 	(void)snprintf(path, sizeof(path), "/1.0/networks/%s/leases",

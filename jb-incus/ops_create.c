@@ -519,7 +519,9 @@ cr_body(struct create *cr)
 	jput(d, "network", ops_bridge);
 	jput(d, "name", "eth0");
 	jput(d, "ipv4.address", in->ipv4);
-	jput(d, "security.ipv4_filtering", "true");
+	/* jb-netd's bridge table, not Incus, checks what the port sends */
+	if (nic_own(d, in->ipv4) == -1)
+		fatalx("%s: %s was checked as an address", __func__, in->ipv4);
 	jput(d, "security.port_isolation", "true");
 	json_object_object_add(devs, "eth0", d);
 	d = jnew(json_object_new_object());

@@ -300,7 +300,9 @@ netd_nft_apply(const struct nftgen_net *net, const struct netd_state *st,
 			goto out;
 		/* one transaction: no moment without the table */
 		if (asprintf(&all, "add table inet %s\ndelete table inet %s\n"
-		    "%s", NFTGEN_TABLE, NFTGEN_TABLE, text) == -1) {
+		    "add table bridge %s\ndelete table bridge %s\n%s",
+		    NFTGEN_TABLE, NFTGEN_TABLE, NFTGEN_TABLE, NFTGEN_TABLE,
+		    text) == -1) {
 			all = NULL;
 			snprintf(err, errlen, "out of memory");
 			goto out;

@@ -14,10 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nicname.h"
 #include "policy.h"
 #include "nftgen.h"
 
 #define T		"inet " NFTGEN_TABLE
+#define B		"bridge " NFTGEN_TABLE
 #define IFNAME_MAX	15	/* IFNAMSIZ without the NUL */
 #define KNAME_MAX	255	/* a set or chain name in the kernel */
 #define QUOTE_MAX	64
@@ -546,6 +548,99 @@ emit_base(FILE *f, const struct nftgen_net *net)
 	    (unsigned)net->prefixlen);
 }
 
+/*
+ * A container's elements of the bridge table: its port, MAC and address
+ * in set ports, its port and MAC in set macs.
+ */
+static void
+emit_port(FILE *f, const struct ctr *t, int with_addr)
+{
+	char	ifn[JB_NIC_IFNAME_LEN], mac[JB_NIC_MAC_LEN], a[16];
+
+	jb_nic_ifname(t->c->addr, ifn, sizeof(ifn));
+	jb_nic_mac(t->c->addr, mac, sizeof(mac));
+	fprintf(f, "\"%s\" . %s", ifn, mac);
+	if (with_addr)
+		fprintf(f, " . %s", addr_fmt(t->c->addr, a, sizeof(a)));
+}
+
+/* "verb element" of one container in both sets of the bridge table */
+static void
+emit_port_elems(FILE *f, const char *verb, const struct ctr *t)
+{
+	fprintf(f, "%s element " B " ports { ", verb);
+	emit_port(f, t, 1);
+	fprintf(f, " }\n%s element " B " macs { ", verb);
+	emit_port(f, t, 0);
+	fprintf(f, " }\n");
+}
+
+/*
+ * One base chain of the bridge table: a frame from a container's port
+ * passes only with the MAC and address that port was given; the rest
+ * is dropped.  DHCP, which a container sends before it has its address,
+ * only towards the host (dnsmasq), and only with the port's MAC.
+ */
+static void
+emit_guard(FILE *f, const char *hook)
+{
+	fprintf(f, "\tchain %s {\n"
+	    "\t\ttype filter hook %s priority filter; policy accept;\n"
+	    "\t\tiifname != \"" JB_NIC_IFNAME_PREFIX "*\" accept\n"
+	    "\t\tether type ip iifname . ether saddr . ip saddr @ports "
+	    "accept\n"
+	    "\t\tether type arp iifname . ether saddr . arp saddr ip @ports "
+	    "iifname . arp saddr ether . arp saddr ip @ports accept\n"
+	    "\t\tether type ip6 iifname . ether saddr @macs accept\n",
+	    hook, hook);
+	if (strcmp(hook, "input") == 0)
+		fprintf(f, "\t\tip saddr 0.0.0.0 ip daddr 255.255.255.255 "
+		    "udp sport 68 udp dport 67 iifname . ether saddr @macs "
+		    "accept\n");
+	fprintf(f, "\t\tdrop\n"
+	    "\t}\n");
+}
+
+/*
+ * The bridge table, whole: its sets emptied and filled with every
+ * container's elements, its chains made again.  Its own transaction
+ * text, placed after the inet table's in the same transaction.
+ */
+static void
+emit_bridge(FILE *f, const struct ctr *v, size_t nc)
+{
+	size_t	i;
+
+	fprintf(f, "table " B " {\n"
+	    "\tset ports {\n"
+	    "\t\ttype ifname . ether_addr . ipv4_addr\n"
+	    "\t}\n"
+	    "\tset macs {\n"
+	    "\t\ttype ifname . ether_addr\n"
+	    "\t}\n"
+	    "}\n"
+	    "flush table " B "\n"
+	    "flush set " B " ports\n"
+	    "flush set " B " macs\n"
+	    "table " B " {\n");
+	emit_guard(f, "input");
+	emit_guard(f, "forward");
+	fprintf(f, "}\n");
+	if (nc == 0)
+		return;
+	fprintf(f, "add element " B " ports { ");
+	for (i = 0; i < nc; i++) {
+		fprintf(f, "%s", i > 0 ? ", " : "");
+		emit_port(f, &v[i], 1);
+	}
+	fprintf(f, " }\nadd element " B " macs { ");
+	for (i = 0; i < nc; i++) {
+		fprintf(f, "%s", i > 0 ? ", " : "");
+		emit_port(f, &v[i], 0);
+	}
+	fprintf(f, " }\n");
+}
+
 static int
 net_check(const struct nftgen_net *net, char *err, size_t errlen)
 {
@@ -859,6 +954,8 @@ nftgen_ruleset(const struct nftgen_net *net, const struct nftgen_container *c,
 		if (v[i].c->flush_dynamic)
 			fprintf(f, "flush set " T " allow_%s\n"
 			    "flush set " T " allowany_%s\n", v[i].id, v[i].id);
+	if (!failed)
+		emit_bridge(f, v, nc);
 	free(v);
 	return stream_close(f, &buf, failed, out, err, errlen);
 }
@@ -992,6 +1089,12 @@ same_verdict(const struct pair *p)
 }
 
 static int
+same_port(const struct pair *p)
+{
+	return p->o != NULL && p->n != NULL && p->o->c->addr == p->n->c->addr;
+}
+
+static int
 same_dns(const struct pair *p)
 {
 	return p->o != NULL && p->n != NULL && p->o->c->addr == p->n->c->addr
@@ -1042,6 +1145,8 @@ emit_delta(FILE *f, const struct nftgen_net *net, struct pair *p, size_t np,
 	for (i = 0; i < np; i++) {
 		if (p[i].o == NULL)
 			continue;
+		if (!same_port(&p[i]))
+			emit_port_elems(f, "delete", p[i].o);
 		addr_fmt(p[i].o->c->addr, a, sizeof(a));
 		if (!same_verdict(&p[i]))
 			fprintf(f, "delete element " T " ctrs { %s }\n", a);
@@ -1106,6 +1211,9 @@ emit_delta(FILE *f, const struct nftgen_net *net, struct pair *p, size_t np,
 			fprintf(f, "flush set " T " allow_%s\n"
 			    "flush set " T " allowany_%s\n", p[i].n->id,
 			    p[i].n->id);
+		/* the port sends only once its policy is in place */
+		if (!same_port(&p[i]))
+			emit_port_elems(f, "add", p[i].n);
 	}
 	return 0;
 }

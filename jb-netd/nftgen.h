@@ -61,6 +61,22 @@
  *		names on that port are the gateway's, and QUIC falls
  *		back to TCP
  *
+ * In the same transaction, table "bridge jailbee" holds the containers'
+ * anti-spoofing, which Incus's security.ipv4_filtering did before (two
+ * base chains per NIC, which every bridged frame walked; here one set
+ * lookup whatever the number of containers):
+ *  set ports	port name . MAC . address of every container, the port
+ *		and MAC named from the address (nicname.h)
+ *  set macs	port name . MAC
+ *  input, forward
+ *		a frame from a container's port (named JB_NIC_IFNAME_PREFIX
+ *		and the address) passes when it is IPv4 with the port's MAC
+ *		and address, ARP with them as sender and source, or IPv6
+ *		with the port's MAC (table inet jailbee drops IPv6); input
+ *		also passes DHCP from 0.0.0.0 with the port's MAC, which a
+ *		container sends before it has its address; anything else
+ *		from such a port, or from one with no element, is dropped
+ *
  * Nested networks with the same port are merged before they become
  * static elements, because nft refuses overlapping interval elements.
  */

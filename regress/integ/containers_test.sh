@@ -293,6 +293,45 @@ lifecycle_and_destroy_body() {
 }
 lifecycle_and_destroy_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+atf_test_case nic_named_at_start cleanup
+nic_named_at_start_head() {
+	atf_set descr "a container whose NIC an older version made (Incus's" \
+	    "ipv4_filtering, Incus's port name and MAC) gets the suite's port" \
+	    "name and MAC when the suite starts it, Incus's filtering goes," \
+	    "and its port sends from its fixed address (C4, N9)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+nic_named_at_start_body() {
+	setup
+	c=$(jb_prefix)-old
+	atf_check -e ignore jbo repo new old
+	ip=$(incus config device get $c eth0 ipv4.address)
+	# the port and MAC the bridge table names for that address
+	set -- $(echo "$ip" | tr . ' ')
+	port=$(printf 'jbc%02x%02x%02x%02x' "$@")
+	mac=$(printf '0a:6a:%02x:%02x:%02x:%02x' "$@")
+	atf_check -o inline:"$port\n" incus config device get $c eth0 host_name
+	atf_check -e ignore jbo repo stop --force old
+	# as an older version left it
+	incus config device unset $c eth0 host_name &&
+	    incus config device unset $c eth0 hwaddr &&
+	    incus config device set $c eth0 security.ipv4_filtering=true ||
+	    atf_fail "cannot set $c's eth0 as an older version made it"
+	atf_check -e match:"$c: eth0 gets the port name and MAC address" \
+	    jbo repo start old
+	atf_check -o inline:"$port\n" incus config device get $c eth0 host_name
+	atf_check -o inline:"$mac\n" incus config device get $c eth0 hwaddr
+	atf_check -o inline:"\n" incus config device get $c eth0 \
+	    security.ipv4_filtering
+	atf_check -o match:"master jbbr0" ip link show dev "$port"
+	# DHCP gave it its fixed address through the port, and it is heard
+	jb_routed $c
+	atf_check -o match:"inet $ip/" incus exec $c -- ip -4 addr show dev eth0
+	atf_check -o ignore -e ignore incus exec $c -- nc -z -w 3 10.213.0.1 53
+}
+nic_named_at_start_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
 atf_test_case snapshots cleanup
 snapshots_head() {
 	atf_set descr "snapshot create, ls, restore and delete (C9)"
@@ -634,6 +673,7 @@ atf_init_test_cases() {
 	atf_add_test_case new_failures_leave_nothing
 	atf_add_test_case new_storage_pool
 	atf_add_test_case lifecycle_and_destroy
+	atf_add_test_case nic_named_at_start
 	atf_add_test_case snapshots
 	atf_add_test_case busy_instance
 	atf_add_test_case network_fails_closed

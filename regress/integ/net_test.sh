@@ -392,6 +392,74 @@ isolation_body() {
 }
 isolation_cleanup() { cleanup; }
 
+atf_test_case spoof_refused cleanup
+spoof_refused_head() {
+	atf_set descr "a strict container that takes a loose one's address," \
+	    "or another container's MAC, gets nothing through: jb-netd's" \
+	    "table bridge jailbee passes a port's frames only with the MAC" \
+	    "and address it was given (C4, N9)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+spoof_refused_body() {
+	setup "$NH_WWW:8080"
+	a=$(jb_prefix)-spf-a
+	b=$(jb_prefix)-spf-b
+	atf_check -e match:"network: strict" -e match:"ready: $a" \
+	    jbo repo new spf-a
+	atf_check -e match:"network: loose" -e match:"ready: $b" \
+	    jbo repo new spf-b --net loose
+	route "$a"
+	route "$b"
+	bip=$(ctr_ip "$b")
+	amac=$(incus exec "$a" -- cat /sys/class/net/eth0/address)
+	bmac=$(incus exec "$b" -- cat /sys/class/net/eth0/address)
+	[ -n "$bip" ] && [ -n "$amac" ] && [ -n "$bmac" ] ||
+	    atf_fail "no address or MAC for $a or $b"
+	# each port is in jb-netd's set with the MAC and address it was given
+	atf_check -o match:"\"jbc[0-9a-f]{8}\" \. $bmac \. $bip" \
+	    nft list set bridge jailbee ports
+
+	# dnsmasq leased each its fixed address (not one of its range)
+	for c in "$a" "$b"; do
+		incus exec "$c" -- ip -4 addr show dev eth0 |
+		    grep -q "inet $(ctr_ip "$c")/" || atf_fail "$c does not" \
+		    "have its fixed address $(ctr_ip "$c"): $(incus exec "$c" \
+		    -- ip -4 addr show dev eth0 | grep inet)"
+	done
+	# control: the loose container's own datagram arrives
+	atf_check -o inline:"udp 9999: fromb\n" -e ignore \
+	    in_ctr "$b" sh -c "echo fromb | nc -u -w 2 $NH_ECHO 9999"
+	grep -q "^udp 9999 got fromb\$" nethosts.log ||
+	    atf_fail "the datagram from $b never arrived"
+
+	# root in the strict one sends from the loose one's address: were it
+	# let through, the loose container's verdict would pass it
+	incus exec "$a" -- ip addr add "$bip/32" dev eth0 ||
+	    atf_fail "cannot add an address in $a"
+	atf_check -s ignore -o empty -e ignore incus exec "$a" -- sh -c \
+	    "echo spoofed-address | nc -u -s $bip -w 2 $NH_ECHO 9999"
+	# and with the loose one's MAC as well
+	incus exec "$a" -- ip link set dev eth0 address "$bmac" ||
+	    atf_fail "cannot change the MAC of $a"
+	atf_check -s ignore -o empty -e ignore incus exec "$a" -- sh -c \
+	    "echo spoofed-both | nc -u -s $bip -w 2 $NH_ECHO 9999"
+	if grep "^udp 9999 got spoofed" nethosts.log; then
+		atf_fail "a datagram from $a with $b's address $bip reached" \
+		    "$NH_ECHO"
+	fi
+	# its own address and MAC again: what its allowlist admits works
+	incus exec "$a" -- ip addr del "$bip/32" dev eth0 ||
+	    atf_fail "cannot remove the address from $a"
+	incus exec "$a" -- ip link set dev eth0 address "$amac" ||
+	    atf_fail "cannot set the MAC of $a back"
+	atf_check -o match:"^hello 8080 from $NH_WWW" ctr_http "$a" $NH_WWW 8080
+	# and the loose one was never cut off
+	atf_check -o match:"^hello 8080 from $NH_WWW2" \
+	    ctr_http "$b" $NH_WWW2 8080
+}
+spoof_refused_cleanup() { cleanup; }
+
 atf_test_case egress_overrides cleanup
 egress_overrides_head() {
 	atf_set descr "net egress add lets a new host through at once, rm" \
@@ -799,6 +867,7 @@ ipv6_dropped_cleanup() {
 atf_init_test_cases() {
 	atf_add_test_case egress_overrides
 	atf_add_test_case isolation
+	atf_add_test_case spoof_refused
 	atf_add_test_case ls_net
 	atf_add_test_case loose_and_strict
 	atf_add_test_case resolver

@@ -827,7 +827,9 @@ t_create(void)
 				    NULL };
 	const char		*base = "main\",\"security.privileged\":"
 				    "\"true\",\"raw.lxc\":\"lxc.cap.drop=";
-	char			 want[192], state[64], ip[16];
+	char			 want[192], state[64], ip[16], port[16], mac[18];
+	struct in_addr		 a;
+	const unsigned char	*ab;
 	double			 ms, tc, ts;
 
 	create_init(&c, name_main, "");
@@ -871,13 +873,22 @@ t_create(void)
 	check(streq(jpath(o, "config", "environment.JB_TEST", NULL),
 	    "hello world") && streq(jpath(o, "config", "environment.INJ",
 	    NULL), env[1] + 4), "environment.* from env, literally");
+	/* the port and MAC jb-netd's bridge table lets send, from the address */
+	inet_pton(AF_INET, c.ipv4, &a);
+	ab = (const unsigned char *)&a;
+	snprintf(port, sizeof(port), "jbc%02x%02x%02x%02x", ab[0], ab[1],
+	    ab[2], ab[3]);
+	snprintf(mac, sizeof(mac), "0a:6a:%02x:%02x:%02x:%02x", ab[0], ab[1],
+	    ab[2], ab[3]);
 	check(streq(jpath(o, "devices", "eth0", "type"), "nic") &&
 	    streq(jpath(o, "devices", "eth0", "network"), bridge) &&
 	    streq(jpath(o, "devices", "eth0", "ipv4.address"), c.ipv4) &&
-	    streq(jpath(o, "devices", "eth0", "security.ipv4_filtering"),
-	    "true") && streq(jpath(o, "devices", "eth0",
-	    "security.port_isolation"), "true"),
-	    "eth0: %s on %s, ipv4 filtering, port isolation", c.ipv4, bridge);
+	    streq(jpath(o, "devices", "eth0", "host_name"), port) &&
+	    streq(jpath(o, "devices", "eth0", "hwaddr"), mac) &&
+	    jpath(o, "devices", "eth0", "security.ipv4_filtering") == NULL &&
+	    streq(jpath(o, "devices", "eth0", "security.port_isolation"),
+	    "true"), "eth0: %s on %s, port %s, MAC %s, no Incus filtering, "
+	    "port isolation", c.ipv4, bridge, port, mac);
 	check(streq(jpath(o, "devices", "host-source", "source"), repo) &&
 	    streq(jpath(o, "devices", "host-source", "path"),
 	    "/mnt/host-source") && streq(jpath(o, "devices", "host-source",

@@ -23,6 +23,7 @@
 #include <atf-c.h>
 
 #include "nftgen.h"
+#include "nicname.h"
 #include "policy.h"
 
 #define IP(a, b, c, d)	((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | \
@@ -596,7 +597,46 @@ REFUSED_SET("1") \
 "203.0.113.5 }\n" \
 "add element inet jailbee ctrs { 10.99.0.2 : accept, 10.99.0.3 " \
 ": jump strict_web_1 }\n" \
-"add element inet jailbee strictdns { 10.99.0.3 }\n"
+"add element inet jailbee strictdns { 10.99.0.3 }\n" \
+SAMPLE_BRIDGE
+
+/* the bridge table: each port sends with its own MAC and address only */
+#define BRIDGE_GUARD \
+"\t\tiifname != \"jbc*\" accept\n" \
+"\t\tether type ip iifname . ether saddr . ip saddr @ports accept\n" \
+"\t\tether type arp iifname . ether saddr . arp saddr ip @ports " \
+"iifname . arp saddr ether . arp saddr ip @ports accept\n" \
+"\t\tether type ip6 iifname . ether saddr @macs accept\n"
+#define SAMPLE_BRIDGE \
+"table bridge jailbee {\n" \
+"\tset ports {\n" \
+"\t\ttype ifname . ether_addr . ipv4_addr\n" \
+"\t}\n" \
+"\tset macs {\n" \
+"\t\ttype ifname . ether_addr\n" \
+"\t}\n" \
+"}\n" \
+"flush table bridge jailbee\n" \
+"flush set bridge jailbee ports\n" \
+"flush set bridge jailbee macs\n" \
+"table bridge jailbee {\n" \
+"\tchain input {\n" \
+"\t\ttype filter hook input priority filter; policy accept;\n" \
+BRIDGE_GUARD \
+"\t\tip saddr 0.0.0.0 ip daddr 255.255.255.255 udp sport 68 udp dport " \
+"67 iifname . ether saddr @macs accept\n" \
+"\t\tdrop\n" \
+"\t}\n" \
+"\tchain forward {\n" \
+"\t\ttype filter hook forward priority filter; policy accept;\n" \
+BRIDGE_GUARD \
+"\t\tdrop\n" \
+"\t}\n" \
+"}\n" \
+"add element bridge jailbee ports { \"jbc0a630002\" . 0a:6a:0a:63:00:02 " \
+". 10.99.0.2, \"jbc0a630003\" . 0a:6a:0a:63:00:03 . 10.99.0.3 }\n" \
+"add element bridge jailbee macs { \"jbc0a630002\" . 0a:6a:0a:63:00:02, " \
+"\"jbc0a630003\" . 0a:6a:0a:63:00:03 }\n"
 
 static char *
 sample(const struct nftgen_present *p)
@@ -960,6 +1000,9 @@ ATF_TC_BODY(nftgen_delta, tc)
 	/* forgotten: out of the maps, then its chain and sets */
 	out = delta(was, 2, &was[0], 1);
 	ATF_CHECK_STREQ(out,
+	    "delete element bridge jailbee ports { \"jbc0a630002\" . 0a:6a:0a:63:00:02 . "
+	    "10.99.0.2 }\n"
+	    "delete element bridge jailbee macs { \"jbc0a630002\" . 0a:6a:0a:63:00:02 }\n"
 	    "delete element inet jailbee ctrs { 10.99.0.2 }\n"
 	    "delete element inet jailbee strictdns { 10.99.0.2 }\n"
 	    "flush chain inet jailbee strict_dev\n"
@@ -986,6 +1029,12 @@ ATF_TC_BODY(nftgen_delta, tc)
 	    "add element inet jailbee ctrs { 10.99.0.3 : accept }\n") != NULL);
 	ATF_CHECK(strstr(out, "dev") == NULL);
 	ATF_CHECK(strstr(out, "strictdns") == NULL);
+	/* its port may send once its verdict is in place, in the same batch */
+	ATF_CHECK(strstr(out, "ctrs { 10.99.0.3 : accept }\n"
+	    "add element bridge jailbee ports { \"jbc0a630003\" . "
+	    "0a:6a:0a:63:00:03 . 10.99.0.3 }\n"
+	    "add element bridge jailbee macs { \"jbc0a630003\" . "
+	    "0a:6a:0a:63:00:03 }\n") != NULL);
 	free(out);
 
 	/* a new address: the old one leaves both maps, the new one joins */
@@ -994,12 +1043,19 @@ ATF_TC_BODY(nftgen_delta, tc)
 	now[1].flush_dynamic = 1;
 	out = delta(was, 2, now, 2);
 	ATF_CHECK_STREQ(out,
+	    "delete element bridge jailbee ports { \"jbc0a630002\" . 0a:6a:0a:63:00:02 . "
+	    "10.99.0.2 }\n"
+	    "delete element bridge jailbee macs { \"jbc0a630002\" . 0a:6a:0a:63:00:02 }\n"
 	    "delete element inet jailbee ctrs { 10.99.0.2 }\n"
 	    "delete element inet jailbee strictdns { 10.99.0.2 }\n"
 	    "add element inet jailbee ctrs { 10.99.0.9 : jump strict_dev }\n"
 	    "add element inet jailbee strictdns { 10.99.0.9 }\n"
 	    "flush set inet jailbee allow_dev\n"
-	    "flush set inet jailbee allowany_dev\n");
+	    "flush set inet jailbee allowany_dev\n"
+	    "add element bridge jailbee ports { \"jbc0a630009\" . "
+	    "0a:6a:0a:63:00:09 . 10.99.0.9 }\n"
+	    "add element bridge jailbee macs { \"jbc0a630009\" . "
+	    "0a:6a:0a:63:00:09 }\n");
 	free(out);
 
 	/* either list is checked as nftgen_ruleset checks one */
@@ -1444,8 +1500,36 @@ ATF_TC_BODY(nft_accepts_delta, tc)
 	    != NULL, "%s", buf);
 	ATF_CHECK_MSG(strstr(buf, "elements = { 10.99.0.7 }") != NULL, "%s",
 	    buf);
+	/* and the bridge table lets dev's port send from its new address */
+	ATF_REQUIRE((f = popen("nft list set bridge jailbee ports", "r"))
+	    != NULL);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	pclose(f);
+	ATF_CHECK_MSG(strstr(buf, "\"jbc0a630003\" . 0a:6a:0a:63:00:03 . "
+	    "10.99.0.3") != NULL && strstr(buf, "\"jbc0a630007\" . "
+	    "0a:6a:0a:63:00:07 . 10.99.0.7") != NULL &&
+	    strstr(buf, "10.99.0.2") == NULL, "%s", buf);
 	free(e);
 	free(m);
+}
+
+/* a NIC's port name and MAC, from its address alone */
+ATF_TC_WITHOUT_HEAD(nic_names);
+ATF_TC_BODY(nic_names, tc)
+{
+	char	ifn[JB_NIC_IFNAME_LEN], mac[JB_NIC_MAC_LEN];
+
+	jb_nic_ifname(IP(10, 213, 0, 2), ifn, sizeof(ifn));
+	jb_nic_mac(IP(10, 213, 0, 2), mac, sizeof(mac));
+	ATF_CHECK_STREQ(ifn, "jbc0ad50002");
+	ATF_CHECK_STREQ(mac, "0a:6a:0a:d5:00:02");
+	/* the longest fits IFNAMSIZ; the MAC is unicast, locally assigned */
+	jb_nic_ifname(IP(255, 255, 255, 254), ifn, sizeof(ifn));
+	jb_nic_mac(IP(255, 255, 255, 254), mac, sizeof(mac));
+	ATF_CHECK_STREQ(ifn, "jbcfffffffe");
+	ATF_CHECK(strlen(ifn) < 16);
+	ATF_CHECK_STREQ(mac, "0a:6a:ff:ff:ff:fe");
 }
 
 ATF_TP_ADD_TCS(tp)
@@ -1458,6 +1542,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, name_match_long);
 	ATF_TP_ADD_TC(tp, ident);
 	ATF_TP_ADD_TC(tp, nftgen_golden);
+	ATF_TP_ADD_TC(tp, nic_names);
 	ATF_TP_ADD_TC(tp, nftgen_present);
 	ATF_TP_ADD_TC(tp, nftgen_options);
 	ATF_TP_ADD_TC(tp, nftgen_merge);
