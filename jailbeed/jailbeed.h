@@ -171,6 +171,7 @@ void	netsync_start(void);
 /* cmd_net.c: jb-netd could not make a container strict: stop it */
 int	net_stuck(struct imsg *);
 int	net_refused_note(struct imsg *);
+void	net_audit_note(struct imsg *);
 
 /* egress.c: the gateway's socket, and what passes to and from it */
 void	egress_start(void);
