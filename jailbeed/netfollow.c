@@ -19,6 +19,8 @@
  * keys is strict.  A read that overlapped a write of the suite's own is
  * done again, so an older answer never undoes a newer change.  "resync"
  * (the stream was lost and is back) reads every container again.
+ * At start the stream is opened first and the start-up sync reads Incus
+ * once it is: a change made between the two is seen by one of them.
  */
 
 #include <stdio.h>
@@ -171,4 +173,24 @@ netfollow_event(struct imsg *imsg)
 	f->deleted = strcmp(e.action, "instance-deleted") == 0;
 	follow_read(f);
 	return 0;
+}
+
+static void
+follow_opened(struct req *r, int ok, const char *err)
+{
+	if (!ok)
+		log_warnx("Incus's event stream cannot be opened (%s): a "
+		    "container changed with the incus command is enforced "
+		    "once it is open", err);
+	netsync_start();
+}
+
+void
+netfollow_start(void)
+{
+	if (req_send(PROC_INCUS, IMSG_INCUS_FOLLOW, NULL, 0, -1, NULL,
+	    follow_opened, NULL) == NULL) {
+		log_warnx("Incus's event stream: cannot reach jb-incus");
+		netsync_start();
+	}
 }

@@ -18,6 +18,10 @@
  * enforced at once.  The event's bytes are Incus's; only an instance
  * name that passes name_instance_ok() and an action of [a-z-] go on
  * (evparse.c).
+ * The stream is opened when the parent asks (FOLLOW), and answered when
+ * it is open: the parent reads Incus after that, so no change falls
+ * between its read and the first event.  Until then jb-incus sends
+ * nothing unasked.
  * A lost stream is opened again after RETRY_SECS, and the parent is
  * told to read everything again ("resync"): events may have been missed.
  */
@@ -49,6 +53,8 @@ static struct event		*ev_retry;
 static struct evbuffer		*ev_msg;	/* the message being read */
 static char			 ev_key[WS_KEY_LEN + 1];
 static int			 ev_lost;	/* a stream was lost before */
+static int			 ev_on;		/* the parent asked to follow */
+static uint32_t			 ev_rid;	/* its FOLLOW, unanswered */
 
 static void	ev_open(void);
 
@@ -78,6 +84,10 @@ ev_again(const char *why)
 	}
 	ev_lost = 1;
 	evtimer_add(ev_retry, &tv);
+	if (ev_rid != 0) {
+		child_done(ev_child, ev_rid, 0, why);
+		ev_rid = 0;
+	}
 }
 
 /* one event, whole: an instance's name and what happened to it */
@@ -148,8 +158,12 @@ ev_upgraded(struct http_response *resp, const char *err, void *arg)
 	if ((ev_ws = ws_conn_new(bev, EVENT_MAX, 0, &ev_cbs, NULL)) == NULL)
 		fatal("%s", __func__);
 	log_debug("Incus's event stream is open");
-	/* what happened while it was lost is read again, whole */
-	if (ev_lost)
+	if (ev_rid != 0) {
+		/* the parent reads Incus now: nothing to read again */
+		child_done(ev_child, ev_rid, 1, NULL);
+		ev_rid = 0;
+	} else if (ev_lost)
+		/* what happened while it was lost is read again, whole */
 		ev_tell("", "resync");
 }
 
@@ -177,11 +191,26 @@ ev_retry_fire(evutil_socket_t fd, short what, void *arg)
 }
 
 void
-events_start(struct child *c)
+events_init(struct child *c)
 {
 	ev_child = c;
 	if ((ev_msg = evbuffer_new()) == NULL ||
 	    (ev_retry = evtimer_new(c->base, ev_retry_fire, NULL)) == NULL)
 		fatal("%s", __func__);
+}
+
+void
+events_follow(uint32_t rid)
+{
+	if (ev_rid != 0)
+		fatalx("FOLLOW from the parent while one is pending");
+	if (ev_on) {
+		/* open, or being opened again after a loss */
+		child_done(ev_child, rid, ev_ws != NULL, ev_ws != NULL ? NULL :
+		    "Incus's event stream is lost and being opened again");
+		return;
+	}
+	ev_on = 1;
+	ev_rid = rid;
 	ev_open();
 }

@@ -226,6 +226,12 @@ ops_dispatch(struct child *c, struct imsg *imsg)
 		free(q);
 		break;
 	}
+	case IMSG_INCUS_FOLLOW:
+		if (imsg_get_len(imsg) != 0)
+			fatalx("%s from the parent with a payload",
+			    jb_imsg_name(type));
+		events_follow(rid);
+		break;
 	case IMSG_INCUS_IMAGES:
 	case IMSG_INCUS_IMAGE_PRUNE:
 		if (imsg_get_len(imsg) != 0)

@@ -710,6 +710,7 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_INCUS_POLICY,		I, P, jb_policy),
 	R(IMSG_INCUS_POLICY_SET,	P, I, jb_policy),
 	R(IMSG_INCUS_EVENT,		I, P, jb_incus_event),
+	R0(IMSG_INCUS_FOLLOW,		P, I),
 
 	/* parent <-> jb-mountd */
 	R(IMSG_MOUNTD_REPO,		P, M, jb_repo_req),

@@ -145,11 +145,19 @@ enum {
 	IMSG_INCUS_POLICY,	/* I->P, struct jb_policy */
 	IMSG_INCUS_POLICY_SET,	/* P->I, struct jb_policy */
 	/*
-	 * unasked (peerid 0): Incus's event stream says an instance
-	 * changed (action instance-*), or the stream was lost and is back
-	 * (action "resync": events may be missing)
+	 * unasked (peerid 0), once the parent sent FOLLOW: Incus's event
+	 * stream says an instance changed (action instance-*), or the
+	 * stream was lost and is back (action "resync": events may be
+	 * missing)
 	 */
 	IMSG_INCUS_EVENT,	/* I->P, struct jb_incus_event */
+	/*
+	 * open Incus's event stream: DONE when it is open, so that what
+	 * the parent reads of Incus afterwards misses no change; DONE
+	 * failed when it cannot be opened now (it is tried again, and a
+	 * "resync" EVENT comes once it is open)
+	 */
+	IMSG_INCUS_FOLLOW,	/* P->I, none */
 
 	/* parent <-> jb-incus, base images: 230.. */
 	IMSG_INCUS_IMAGE_IMPORT = 230,	/* P->I, struct jb_image_import + fd */
