@@ -504,6 +504,13 @@ from_child(int fd, short event, void *arg)
 				jailbeed_shutdown(1);
 			}
 			break;
+		case IMSG_EGRESS_ADMITTED:
+			if (c - children != PROC_EGRESS ||
+			    egress_admitted(&imsg) == -1) {
+				log_warnx("%s: bad EGRESS_ADMITTED", c->name);
+				jailbeed_shutdown(1);
+			}
+			break;
 		case IMSG_EGRESS_RESOLVE:	/* the proxy's names */
 			if (c - children != PROC_EGRESS ||
 			    egress_resolve(&imsg, PROC_NETD) == -1) {

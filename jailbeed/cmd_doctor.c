@@ -243,8 +243,10 @@ check_github(struct job *job, const struct repoconf *c)
 	check(job, "github token scope", "WARN", "on github.com, give the "
 	    "token Contents, Issues, Pull requests and Metadata set to Read, "
 	    "nothing more", "JailBee cannot see a token's permissions and never "
-	    "asks GitHub: containers hold it as GH_TOKEN, and a token that "
-	    "may write lets them write to GitHub without the host's review");
+	    "asks GitHub: containers hold a placeholder as GH_TOKEN that the "
+	    "egress gateway replaces with it for api.github.com and "
+	    "github.com, so a token that may write lets them write to "
+	    "GitHub without the host's review");
 }
 
 static void

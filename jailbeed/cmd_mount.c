@@ -377,7 +377,7 @@ apply_github(struct job *job, struct capture_result *res)
 {
 	char	err[JB_ERR_TEXT_MAX];
 
-	if (github_injected(job, res, err, sizeof(err)) == -1) {
+	if (github_forgotten(job, res, err, sizeof(err)) == -1) {
 		job_end(job, 0, "apply: %s", err);
 		return;
 	}
@@ -396,7 +396,7 @@ apply_netd(struct job *job, int ok, const char *err)
 	job_progress(job, "%s: egress_allow applied (%zu entr%s)", m->name,
 	    m->ctx->conf.egress_allow.n, m->ctx->conf.egress_allow.n == 1 ?
 	    "y" : "ies");
-	switch (github_inject(job, m->ctx, m->name, apply_github)) {
+	switch (github_forget(job, m->ctx, m->name, apply_github)) {
 	case 1:
 		job_end(job, 1, NULL);
 		break;

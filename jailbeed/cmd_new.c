@@ -361,7 +361,7 @@ new_secrets_done(struct job *job, int ok, const char *err)
 	new_network(job);
 }
 
-/* secrets, after github: the values to jb-egress, its CA inside */
+/* secrets: the values to jb-egress, its CA inside */
 static void
 new_secrets(struct job *job)
 {
@@ -372,36 +372,15 @@ new_secrets(struct job *job)
 		new_network(job);
 }
 
-static void
-new_github(struct job *job, struct capture_result *res)
-{
-	char	err[JB_ERR_TEXT_MAX];
-
-	if (github_injected(job, res, err, sizeof(err)) == -1) {
-		new_fail(job, "%s", err);
-		return;
-	}
-	new_secrets(job);
-}
-
 /* host_ports, once the mounts are in */
 static void
 new_ported(struct job *job, int ok, const char *err, void *arg)
 {
-	struct newjob	*n = job->state;
-
 	if (!ok) {
 		new_fail(job, "host_ports: %s", err);
 		return;
 	}
-	switch (github_inject(job, n->ctx, n->name, new_github)) {
-	case 1:
-		new_secrets(job);
-		break;
-	case -1:
-		new_fail(job, "cannot reach jb-incus");
-		break;
-	}
+	new_secrets(job);
 }
 
 /*
@@ -790,6 +769,16 @@ new_create(struct job *job)
 	a.s_addr = htonl(n->addr);
 	inet_ntop(AF_INET, &a, n->ipv4, sizeof(n->ipv4));
 
+	/* github.token: a secret like the others, or not given at all */
+	switch (github_secret_add(conf, why, sizeof(why))) {
+	case -1:
+		new_fail(job, "%s", why);
+		return;
+	case 0:
+		if (why[0] != '\0')
+			job_progress(job, "%s", why);
+		break;
+	}
 	if ((q = calloc(1, sizeof(*q))) == NULL) {
 		new_fail(job, "out of memory");
 		return;

@@ -11,7 +11,8 @@
 /*
  * jbctl secret ls [NAME]: the repository's secrets as its configuration
  * declares them (global.yaml and the host-local file): name, hosts,
- * header and file.  The value is never read here.
+ * header and file, and github.token when it is given as GH_TOKEN.  The
+ * value is never read here.
  */
 
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include "cmdtab.h"
 #include "jobs.h"
 #include "log.h"
+#include "secrets.h"
 
 static void
 secret_line(struct job *job, const struct rc_secret *s)
@@ -40,7 +42,8 @@ secret_line(struct job *job, const struct rc_secret *s)
 		return;
 	n = snprintf(o->data, sizeof(o->data), "%s\thosts: %s\theader: %s\t"
 	    "file: %s\n", s->name, hosts, s->header[0] != '\0' ? s->header :
-	    "(every header)", s->file);
+	    "(every header)", s->file[0] != '\0' ? s->file :
+	    "(github.token)");
 	if (n > 0) {
 		o->which = 1;
 		o->len = (size_t)n < sizeof(o->data) ? (size_t)n :
@@ -55,6 +58,8 @@ secret_repo(struct job *job, struct repo_ctx *ctx)
 {
 	const struct repoconf	*conf = &ctx->conf;
 	const char		*want = job->nargs > 0 ? job->args[0] : NULL;
+	struct rc_secret	 gh;
+	char			 why[JB_ERR_TEXT_MAX];
 	int			 i, found = 0;
 
 	job->state = ctx;
@@ -63,6 +68,12 @@ secret_repo(struct job *job, struct repo_ctx *ctx)
 		if (want != NULL && strcmp(conf->secrets[i].name, want) != 0)
 			continue;
 		secret_line(job, &conf->secrets[i]);
+		found = 1;
+	}
+	/* github.token, when it is given */
+	if (github_secret(conf, &gh, why, sizeof(why)) == 1 &&
+	    (want == NULL || strcmp(gh.name, want) == 0)) {
+		secret_line(job, &gh);
 		found = 1;
 	}
 	if (want != NULL && !found) {

@@ -15,14 +15,18 @@
  * down to the gateway, the gateway's refusals to the log.
  */
 
+#include <sys/queue.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 
 #include <arpa/inet.h>
 #include <ifaddrs.h>
 #include <netinet/in.h>
 
 #include <errno.h>
+#include <event.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -30,6 +34,7 @@
 #include "jailbeed.h"
 #include "log.h"
 #include "proc.h"
+#include "testhook.h"
 
 /* the explicit proxy's URL, "" without one */
 static char	proxy_url[64];
@@ -103,18 +108,116 @@ egress_start(void)
 	}
 }
 
+/*
+ * With the test switch on (jailbeed -T): JB_TEST_ADMIT_DELAY_MS in
+ * jailbeed's environment holds every ADMIT that long, in order, on its
+ * way to the gateway, so that a test can show the resolver's answer
+ * waits for it.  Without the switch the variable means nothing.
+ */
+struct held {
+	TAILQ_ENTRY(held)	 entry;
+	struct timeval		 due;
+	struct jb_egress_admit	 a;
+};
+static TAILQ_HEAD(, held)	 helds = TAILQ_HEAD_INITIALIZER(helds);
+static struct event		 held_ev;
+
+static long
+admit_delay_ms(void)
+{
+	const char	*v;
+	long		 ms;
+
+	if (!jb_testing || (v = getenv("JB_TEST_ADMIT_DELAY_MS")) == NULL ||
+	    (ms = strtol(v, NULL, 10)) <= 0 || ms > 60000)
+		return 0;
+	return ms;
+}
+
+static void
+held_arm(void)
+{
+	struct held	*h;
+	struct timeval	 now, tv = { 0, 0 };
+
+	if ((h = TAILQ_FIRST(&helds)) == NULL)
+		return;
+	(void)gettimeofday(&now, NULL);
+	if (timercmp(&h->due, &now, >))
+		timersub(&h->due, &now, &tv);
+	evtimer_add(&held_ev, &tv);
+}
+
+static void
+held_fire(int fd, short events, void *arg)
+{
+	struct held	*h;
+
+	if ((h = TAILQ_FIRST(&helds)) == NULL)
+		return;
+	TAILQ_REMOVE(&helds, h, entry);
+	if (imsgev_compose(&children[PROC_EGRESS].iev, IMSG_EGRESS_ADMIT, 0,
+	    0, -1, &h->a, sizeof(h->a)) == -1)
+		fatal("compose");
+	free(h);
+	held_arm();
+}
+
+static int
+admit_hold(const void *buf, size_t len, long ms)
+{
+	struct held	*h;
+	struct timeval	 tv;
+
+	if (len != sizeof(h->a) || (h = calloc(1, sizeof(*h))) == NULL)
+		return -1;
+	memcpy(&h->a, buf, len);
+	(void)gettimeofday(&h->due, NULL);
+	tv.tv_sec = ms / 1000;
+	tv.tv_usec = ms % 1000 * 1000;
+	timeradd(&h->due, &tv, &h->due);
+	if (TAILQ_EMPTY(&helds)) {
+		log_info("test switch: admissions held %ld ms on their way "
+		    "to the gateway", ms);
+		evtimer_set(&held_ev, held_fire, NULL);
+	}
+	TAILQ_INSERT_TAIL(&helds, h, entry);
+	if (h == TAILQ_FIRST(&helds))
+		held_arm();
+	return 0;
+}
+
 /* jb-netd's POLICY and ADMIT, on to the gateway as they are */
 int
 egress_relay(struct imsg *imsg)
 {
 	size_t	len = imsg_get_len(imsg);
 	char	buf[sizeof(struct jb_egress_policy)];
+	long	ms;
 
 	if (imsg_get_id(imsg) != 0 || len > sizeof(buf) ||
 	    imsg_get_data(imsg, buf, len) == -1)
 		return -1;
+	if (imsg_get_type(imsg) == IMSG_EGRESS_ADMIT &&
+	    (ms = admit_delay_ms()) > 0)
+		return admit_hold(buf, len, ms);
 	if (imsgev_compose(&children[PROC_EGRESS].iev, imsg_get_type(imsg), 0,
 	    0, -1, buf, len) == -1)
+		fatal("compose");
+	return 0;
+}
+
+/* the gateway holds the admissions up to a number: on to jb-netd */
+int
+egress_admitted(struct imsg *imsg)
+{
+	struct jb_egress_admitted	a;
+
+	if (imsg_get_id(imsg) != 0 ||
+	    imsg_get_data(imsg, &a, sizeof(a)) == -1)
+		return -1;
+	if (imsgev_compose(&children[PROC_NETD].iev, IMSG_EGRESS_ADMITTED, 0,
+	    0, -1, &a, sizeof(a)) == -1)
 		fatal("compose");
 	return 0;
 }

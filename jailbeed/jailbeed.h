@@ -178,6 +178,7 @@ void	net_audit_note(struct imsg *);
 /* egress.c: the gateway's socket, and what passes to and from it */
 void	egress_start(void);
 int	egress_relay(struct imsg *);
+int	egress_admitted(struct imsg *);
 int	egress_refused(struct imsg *);
 int	egress_resolve(struct imsg *, int);
 /* "http://BRIDGE:PORT", or "" when there is no explicit proxy */

@@ -43,14 +43,15 @@ void	mounts_host_apply(struct job *, struct repo_ctx *, const char *name,
 void	cmd_mount(struct job *);
 
 /*
- * github.c: GH_TOKEN for login shells.  inject: 0 sent (next gets the
- * result), 1 no token configured, -1 jb-incus unreachable.  injected:
- * 0, or -1 with the reason.
+ * github.c: apply removes /etc/profile.d/jailbee-github.sh, where an
+ * earlier version wrote the token itself.  forget: 0 sent (next gets
+ * the result), 1 no token configured, -1 jb-incus unreachable.
+ * forgotten: 0, or -1 with the reason.
  */
 struct capture_result;
-int	github_inject(struct job *, struct repo_ctx *, const char *,
+int	github_forget(struct job *, struct repo_ctx *, const char *,
 	    void (*)(struct job *, struct capture_result *));
-int	github_injected(struct job *, struct capture_result *, char *,
+int	github_forgotten(struct job *, struct capture_result *, char *,
 	    size_t);
 
 #endif /* JAILBEED_MOUNTS_H */

@@ -25,6 +25,7 @@
 #include "log.h"
 #include "netstatus.h"
 #include "ports.h"
+#include "secrets.h"
 
 struct nstat {
 	struct jb_incus_target	 t;
@@ -206,28 +207,40 @@ ns_netd_done(struct req *r, int ok, const char *err)
 
 /* the names, hosts and headers of conf's secrets; never a value */
 static void
-ns_secrets(struct nstat *ns, const struct repoconf *conf)
+ns_secret(struct nstat *ns, const struct rc_secret *r, const char *why)
 {
 	struct jb_net_secret	*s;
-	int			 i, j;
+	int			 j;
+
+	ns->sec = grow(ns->sec, &ns->nsec, sizeof(*ns->sec));
+	s = &ns->sec[ns->nsec - 1];
+	memset(s, 0, sizeof(*s));
+	(void)strlcpy(s->secret, r->name, sizeof(s->secret));
+	for (j = 0; j < r->nhosts; j++) {
+		if (j > 0)
+			(void)strlcat(s->hosts, ", ", sizeof(s->hosts));
+		(void)strlcat(s->hosts, r->hosts[j], sizeof(s->hosts));
+	}
+	(void)strlcpy(s->header, r->header, sizeof(s->header));
+	(void)strlcpy(s->why, why, sizeof(s->why));
+}
+
+static void
+ns_secrets(struct nstat *ns, const struct repoconf *conf)
+{
+	struct rc_secret	 gh;
+	char			 why[sizeof(ns->sec->why)];
+	int			 i;
 
 	(void)snprintf(ns->prefix, sizeof(ns->prefix), "%s-",
 	    conf->container_prefix);
-	for (i = 0; i < conf->nsecrets; i++) {
-		ns->sec = grow(ns->sec, &ns->nsec, sizeof(*ns->sec));
-		s = &ns->sec[ns->nsec - 1];
-		memset(s, 0, sizeof(*s));
-		(void)strlcpy(s->secret, conf->secrets[i].name,
-		    sizeof(s->secret));
-		for (j = 0; j < conf->secrets[i].nhosts; j++) {
-			if (j > 0)
-				(void)strlcat(s->hosts, ", ", sizeof(s->hosts));
-			(void)strlcat(s->hosts, conf->secrets[i].hosts[j],
-			    sizeof(s->hosts));
-		}
-		(void)strlcpy(s->header, conf->secrets[i].header,
-		    sizeof(s->header));
-	}
+	for (i = 0; i < conf->nsecrets; i++)
+		ns_secret(ns, &conf->secrets[i], "");
+	/* github.token: put in like the others, or why it is not given */
+	if (github_secret(conf, &gh, why, sizeof(why)) == 1)
+		ns_secret(ns, &gh, "");
+	else if (why[0] != '\0')
+		ns_secret(ns, &gh, why);
 }
 
 void

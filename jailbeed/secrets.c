@@ -31,6 +31,7 @@
 #include "testhook.h"
 #include "jailbeed.h"
 #include "log.h"
+#include "repoconf_github.h"
 #include "secrets.h"
 
 #define CA_FILE	"/usr/local/share/ca-certificates/jailbee-egress.crt"
@@ -72,6 +73,7 @@ struct secjob {
 static LIST_HEAD(, secjob)	secjobs = LIST_HEAD_INITIALIZER(secjobs);
 
 static void	read_one(struct secjob *);
+static void	ca_get(struct secjob *);
 
 static void
 end(struct secjob *sj, int ok, const char *fmt, ...)
@@ -272,6 +274,15 @@ read_one(struct secjob *sj)
 {
 	struct jb_secret_ask	q;
 
+	/* github.token: no file, the configuration holds the value */
+	while (sj->conf->secrets[sj->i].file[0] == '\0') {
+		(void)strlcpy(sj->val[sj->i], sj->conf->github_token,
+		    sizeof(sj->val[sj->i]));
+		if (++sj->i >= sj->conf->nsecrets) {
+			ca_get(sj);
+			return;
+		}
+	}
 	memset(&q, 0, sizeof(q));
 	(void)strlcpy(q.path, sj->conf->secrets[sj->i].file, sizeof(q.path));
 	sj->got = 0;
@@ -331,6 +342,8 @@ struct tracked {
 	char			 ipv4[16];
 	char			 global[PATH_MAX];
 	char			 local[PATH_MAX];
+	/* the repo's prefix when github.token is one of them, else "" */
+	char			 ghprefix[NAME_PREFIX_MAX + 1];
 	char			 names[RC_SECRETS_MAX][RC_SECRET_NAME_MAX + 1];
 	char			 ph[RC_SECRETS_MAX][RC_PLACEHOLDER_LEN + 1];
 	int			 n;
@@ -436,7 +449,11 @@ track(const struct secjob *sj)
 	(void)strlcpy(t->ipv4, sj->ipv4, sizeof(t->ipv4));
 	(void)strlcpy(t->global, sj->conf->paths.global, sizeof(t->global));
 	(void)strlcpy(t->local, sj->conf->paths.local, sizeof(t->local));
+	t->ghprefix[0] = '\0';
 	for (i = 0; i < sj->conf->nsecrets; i++) {
+		if (sj->conf->secrets[i].file[0] == '\0')
+			(void)strlcpy(t->ghprefix, sj->conf->container_prefix,
+			    sizeof(t->ghprefix));
 		(void)strlcpy(t->names[i], sj->conf->secrets[i].name,
 		    sizeof(t->names[i]));
 		(void)strlcpy(t->ph[i], sj->ph[i], sizeof(t->ph[i]));
@@ -524,6 +541,13 @@ refresh_read(void)
 {
 	struct jb_secret_ask	q;
 
+	/* github.token: no file, the configuration read again holds it */
+	while (cur->i < cur->n &&
+	    cur->conf->secrets[cur->idx[cur->i]].file[0] == '\0') {
+		(void)strlcpy(cur->val[cur->i], cur->conf->github_token,
+		    sizeof(cur->val[cur->i]));
+		cur->i++;
+	}
 	if (cur->i >= cur->n) {
 		refresh_done();
 		return;
@@ -578,6 +602,13 @@ refresh_next(struct tracked *t)
 		refresh_done();
 		return;
 	}
+	/* github.token in force for the container's prefix, if given */
+	(void)strlcpy(r->conf->container_prefix, t->ghprefix,
+	    sizeof(r->conf->container_prefix));
+	rc_github_finish(r->conf);
+	if (t->ghprefix[0] != '\0' &&
+	    github_secret_add(r->conf, err, sizeof(err)) == -1)
+		(void)snprintf(r->warn, sizeof(r->warn), "%.900s", err);
 	/* the secrets still declared that the container has a placeholder of */
 	for (i = 0; i < r->conf->nsecrets; i++)
 		for (j = 0; j < t->n; j++)
@@ -594,8 +625,10 @@ refresh_next(struct tracked *t)
 /*
  * The instance's record of its secrets (user.jailbee.secrets): the
  * global and host-local config paths new read, then NAME=PLACEHOLDER,
- * one a line.  Nothing in it is secret.  -1 and why when it does not fit.
+ * one a line, and after github.token's the line github.prefix=PREFIX.
+ * Nothing in it is secret.  -1 and why when it does not fit.
  */
+#define GH_PREFIX_KEY	"github.prefix"
 int
 secrets_state(const struct repoconf *conf, char ph[][RC_PLACEHOLDER_LEN + 1],
     char *buf, size_t len, char *err, size_t errlen)
@@ -621,6 +654,14 @@ secrets_state(const struct repoconf *conf, char ph[][RC_PLACEHOLDER_LEN + 1],
 	for (i = 0; i < conf->nsecrets; i++) {
 		l = snprintf(buf + off, len - off, "%s=%s\n",
 		    conf->secrets[i].name, ph[i]);
+		if (l < 0 || (size_t)l >= len - off)
+			goto toolong;
+		off += (size_t)l;
+		/* github.token's: the prefix its legacy token is found by */
+		if (conf->secrets[i].file[0] != '\0')
+			continue;
+		l = snprintf(buf + off, len - off, GH_PREFIX_KEY "=%s\n",
+		    conf->container_prefix);
 		if (l < 0 || (size_t)l >= len - off)
 			goto toolong;
 		off += (size_t)l;
@@ -790,6 +831,7 @@ resume_one(const struct jb_instance *ji, struct resumeq *rq)
 	waiter_end(t, "its secrets are being put in again by a later start");
 	(void)strlcpy(t->ctr, ji->name, sizeof(t->ctr));
 	(void)strlcpy(t->ipv4, ji->ipv4, sizeof(t->ipv4));
+	t->ghprefix[0] = '\0';
 	if (state_line(ji->secrets, &pos, t->global, sizeof(t->global)) ==
 	    -1 || state_line(ji->secrets, &pos, t->local, sizeof(t->local)) ==
 	    -1)
@@ -799,6 +841,12 @@ resume_one(const struct jb_instance *ji, struct resumeq *rq)
 		if ((eq = strchr(line, '=')) == NULL)
 			goto bad;
 		*eq = '\0';
+		if (strcmp(line, GH_PREFIX_KEY) == 0) {
+			if (strlcpy(t->ghprefix, eq + 1, sizeof(t->ghprefix)) >=
+			    sizeof(t->ghprefix))
+				goto bad;
+			continue;
+		}
 		if (strlcpy(t->names[n], line, sizeof(t->names[n])) >=
 		    sizeof(t->names[n]) || strlcpy(t->ph[n], eq + 1,
 		    sizeof(t->ph[n])) >= sizeof(t->ph[n]))

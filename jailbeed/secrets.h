@@ -45,6 +45,19 @@ typedef void	(*secrets_resumed)(struct job *, const char *why);
 void	secrets_resume(const char *name, struct job *, secrets_resumed);
 /* IMSG_EGRESS_FRESH_ASK from jb-egress; -1 when malformed */
 int	secrets_fresh(struct imsg *);
+/*
+ * github.c: with github.enabled, the token in force is a secret named
+ * GITHUB_SECRET for api.github.com and github.com, with no file (its
+ * value is the configuration's github.token).  github_secret: 1 and s
+ * filled; 0 when it is not given, and when a token is set nonetheless
+ * s filled and why saying why (the gateway does not take TLS).  github_secret_add: appended to c's
+ * secrets (1), not given (0, why as above), or -1 and why when c
+ * declares a secret of that name already or has no room.
+ */
+#define GITHUB_SECRET	"GH_TOKEN"
+int	github_secret(const struct repoconf *, struct rc_secret *s,
+	    char *why, size_t whylen);
+int	github_secret_add(struct repoconf *, char *why, size_t whylen);
 /* the variables that point TLS clients at the trust store, "K=V" */
 extern const char *const secrets_tls_env[];
 

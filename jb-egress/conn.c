@@ -624,20 +624,26 @@ head_read(int fd, short ev, void *arg)
 	 */
 	event_del(&c->crev);
 	if (egsec_wanted(c->src, name)) {
-		struct jb_egress_fresh	f;
-
-		if (++fresh_id == 0)
-			fresh_id = 1;
-		c->fresh = fresh_id;
-		memset(&f, 0, sizeof(f));
-		(void)strlcpy(f.ctr, c->ctr, sizeof(f.ctr));
-		f.id = c->fresh;
-		if (imsgev_compose(&chld->iev, IMSG_EGRESS_FRESH_ASK, 0, 0,
-		    -1, &f, sizeof(f)) == -1)
-			fatal("compose");
+		c->fresh = conn_fresh_ask(c->ctr);
 		return;
 	}
 	conn_tls_go(c);
+}
+
+uint32_t
+conn_fresh_ask(const char *ctr)
+{
+	struct jb_egress_fresh	f;
+
+	if (++fresh_id == 0)
+		fresh_id = 1;
+	memset(&f, 0, sizeof(f));
+	(void)strlcpy(f.ctr, ctr, sizeof(f.ctr));
+	f.id = fresh_id;
+	if (imsgev_compose(&chld->iev, IMSG_EGRESS_FRESH_ASK, 0, 0, -1, &f,
+	    sizeof(f)) == -1)
+		fatal("compose");
+	return fresh_id;
 }
 
 /* terminated (egsecrets.h) when a secret applies, else spliced */
@@ -670,6 +676,8 @@ conn_fresh(uint32_t id)
 			conn_tls_go(c);
 			return;
 		}
+	/* else one of the explicit proxy's */
+	proxy_fresh(id);
 }
 
 static void

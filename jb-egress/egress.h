@@ -39,6 +39,8 @@ void	conn_limits(void);
 void	conn_listen(int fd);
 /* the parent handed over the secrets connection id waited for */
 void	conn_fresh(uint32_t id);
+/* the parent asked to read ctr's secrets again; the id its answer has */
+uint32_t conn_fresh_ask(const char *ctr);
 void	conn_refused(const char *ctr, const char *host, uint32_t dst,
 	    uint16_t port, const char *why, int fixable);
 
@@ -49,5 +51,7 @@ void	proxy_init(const uint16_t *ports, size_t nports);
 void	proxy_listen(int fd);
 void	proxy_resolved(const struct jb_egress_resolved *);
 size_t	proxy_open(void);
+/* the secrets of the connection that asked as id are current */
+void	proxy_fresh(uint32_t id);
 
 #endif /* JB_EGRESS_H */

@@ -82,6 +82,7 @@ dispatch(struct child *c, struct imsg *imsg)
 	struct jb_egress_listen	 l;
 	struct jb_egress_policy	 p;
 	struct jb_egress_admit	 a;
+	struct jb_egress_admitted ad;
 	struct jb_egress_resolved r;
 	struct jb_egress_secret	 sec;
 	struct jb_egress_ca	 ca;
@@ -156,6 +157,13 @@ dispatch(struct child *c, struct imsg *imsg)
 				log_warnx("%s: %s: too many admissions held: "
 				    "not noted, its connections are refused",
 				    a.name, a.host);
+		/* the resolver's answer waits for this */
+		if (a.seq != 0) {
+			ad.seq = a.seq;
+			if (imsgev_compose(&c->iev, IMSG_EGRESS_ADMITTED, 0, 0,
+			    -1, &ad, sizeof(ad)) == -1)
+				fatal("compose");
+		}
 		return 0;
 	}
 	return -1;

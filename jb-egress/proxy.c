@@ -20,7 +20,9 @@
  * proxy connects to the first address it gave:
  *
  *  - CONNECT: "200 Connection established", then both directions
- *    spliced by the kernel, as the gateway splices TLS;
+ *    spliced by the kernel, as the gateway splices TLS; to one of the
+ *    container's secrets' hosts, the tunnel's TLS is terminated as the
+ *    gateway's is (mitmconn.c), so that the value is put in there too;
  *  - absolute URI: the head, in origin form with "Connection: close"
  *    (proxyhead.c), and its body by its framing go to the server; any
  *    later request on the connection is not sent on; the answer is
@@ -50,6 +52,7 @@
 #include <event.h>
 
 #include "egress.h"
+#include "egsecrets.h"
 #include "gwpolicy.h"
 #include "httphead.h"
 #include "log.h"
@@ -62,7 +65,8 @@
 #define P_LINGER_SECS	2
 #define P_OUT_MAX	(HTTPHEAD_MAX + 64)
 
-enum pstate { P_HEAD, P_RESOLVING, P_CONNECTING, P_RELAY, P_LINGER };
+enum pstate { P_HEAD, P_RESOLVING, P_FRESH, P_CONNECTING, P_RELAY,
+    P_LINGER };
 enum pbody { B_NONE, B_LENGTH, B_CHUNKED };
 
 struct pconn;
@@ -71,6 +75,8 @@ struct pconn {
 	TAILQ_ENTRY(pconn) entry;
 	int		 cfd, sfd;
 	uint32_t	 src, dst, qid;
+	uint32_t	 fresh;		/* waiting for its secrets anew: id */
+	int		 told;		/* the 200 went out already */
 	uint16_t	 port;
 	char		 ctr[JB_INSTANCE_MAX];
 	char		 host[HTTPHEAD_NAME_MAX + 1];
@@ -101,6 +107,7 @@ static size_t		 nports;
 
 static void	pc_free(struct pconn *);
 static void	up_run(struct pconn *);
+static void	proxy_connect(struct pconn *);
 
 static char *
 a4(uint32_t a, char *buf, size_t len)
@@ -225,6 +232,9 @@ tmo_fire(int fd, short ev, void *arg)
 
 	if (pc->state == P_HEAD)
 		pc_refuse(pc, "no complete request head in time", 0);
+	else if (pc->state == P_FRESH)
+		pc_refuse(pc, "the secrets' current values did not come in "
+		    "time", 0);
 	else {
 		log_info("proxy: %s: %s:%u: not reached in time", pc->ctr,
 		    pc->host, (unsigned)pc->port);
@@ -393,8 +403,8 @@ connected(int fd, short ev, void *arg)
 		return;
 	}
 	if (pc->connect) {
-		if (send(pc->cfd, est, sizeof(est) - 1, MSG_NOSIGNAL) !=
-		    (ssize_t)sizeof(est) - 1) {
+		if (!pc->told && send(pc->cfd, est, sizeof(est) - 1,
+		    MSG_NOSIGNAL) != (ssize_t)sizeof(est) - 1) {
 			pc_free(pc);
 			return;
 		}
@@ -431,12 +441,58 @@ connected(int fd, short ev, void *arg)
 	up_run(pc);
 }
 
+/*
+ * A CONNECT to a secret's host, its secrets current: the client is told
+ * the tunnel is up, and its TLS is terminated as the gateway's is
+ * (mitmconn.c), with the per-container CA's certificate for the name
+ * it asked for; the connection is mitmc's from here on.
+ */
+static void
+pc_terminate(struct pconn *pc)
+{
+	static const char	 est[] = "HTTP/1.1 200 Connection established"
+	    "\r\n\r\n";
+	int			 cfd = pc->cfd;
+
+	pc->fresh = 0;
+	if (send(cfd, est, sizeof(est) - 1, MSG_NOSIGNAL) !=
+	    (ssize_t)sizeof(est) - 1) {
+		pc_free(pc);
+		return;
+	}
+	pc->told = 1;
+	switch (mitmc_start(cfd, pc->src, pc->dst, pc->port, pc->host,
+	    pc->buf + pc->headlen, pc->blen - pc->headlen)) {
+	case 1:
+		/* no longer a secret's host: spliced, as any other */
+		proxy_connect(pc);
+		return;
+	case 0:
+		stats.admitted++;
+		break;
+	}
+	/* mitmc holds the client's socket, or closed it */
+	pc->cfd = -1;
+	pc_free(pc);
+}
+
+void
+proxy_fresh(uint32_t id)
+{
+	struct pconn	*pc;
+
+	TAILQ_FOREACH(pc, &pconns, entry)
+		if (pc->state == P_FRESH && pc->fresh == id) {
+			pc_terminate(pc);
+			return;
+		}
+}
+
 /* jb-netd's answer to the question of connection qid */
 void
 proxy_resolved(const struct jb_egress_resolved *r)
 {
 	struct pconn		*pc;
-	struct sockaddr_in	 sin;
 	char			 why[JB_MSG_TEXT_MAX];
 
 	TAILQ_FOREACH(pc, &pconns, entry)
@@ -450,6 +506,24 @@ proxy_resolved(const struct jb_egress_resolved *r)
 		return;
 	}
 	pc->dst = r->addr[0];
+	/*
+	 * a tunnel to a secret's host: terminated, once the parent has
+	 * read the container's configuration and files again
+	 */
+	if (pc->connect && egsec_wanted(pc->src, pc->host)) {
+		pc->state = P_FRESH;
+		pc->fresh = conn_fresh_ask(pc->ctr);
+		return;
+	}
+	proxy_connect(pc);
+}
+
+/* a connection to pc->dst, spliced once it is made */
+static void
+proxy_connect(struct pconn *pc)
+{
+	struct sockaddr_in	 sin;
+
 	if ((pc->sfd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK |
 	    SOCK_CLOEXEC, 0)) == -1) {
 		log_warn("socket");

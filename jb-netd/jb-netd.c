@@ -751,6 +751,9 @@ netd_dispatch(struct child *c, struct imsg *imsg)
 	case IMSG_EGRESS_RESOLVE:
 		netd_proxy_resolve(c, imsg);
 		return 0;
+	case IMSG_EGRESS_ADMITTED:
+		netd_gw_admitted(c, imsg);
+		return 0;
 	case IMSG_NETD_BLOCKED:
 		netd_blocked(c, imsg);
 		return 0;

@@ -26,6 +26,7 @@
 #include "netd.h"
 #include "netd_gw.h"
 #include "netd_nft.h"
+#include "resolver.h"
 
 static struct child	*gwc;
 static uint32_t		 gen;
@@ -90,13 +91,32 @@ netd_gw_push(const struct netd_state *st)
 	}
 }
 
-/* the resolver admitted: group by name, each name's addresses once */
+/* the number of the last ADMIT sent; 0 is never one */
+static uint32_t	admit_seq;
+
 static void
+admit_send(struct jb_egress_admit *a)
+{
+	if (++admit_seq == 0)
+		admit_seq = 1;
+	a->seq = admit_seq;
+	if (imsgev_compose(&gwc->iev, IMSG_EGRESS_ADMIT, 0, 0, -1, a,
+	    sizeof(*a)) == -1)
+		fatal("compose");
+}
+
+/*
+ * The resolver admitted: group by name, each name's addresses once.
+ * Returns the number of the last ADMIT sent, for the resolver to wait
+ * for the gateway's word before it answers.
+ */
+static uint32_t
 admitted(const char *name, const struct nftgen_elem *el,
     const char *const *names, size_t n, unsigned int timeout)
 {
 	struct jb_egress_admit	 a;
 	size_t			 i, j, k;
+	uint32_t		 last = 0;
 	int			 dup;
 
 	for (i = 0; i < n; i++) {
@@ -125,18 +145,27 @@ admitted(const char *name, const struct nftgen_elem *el,
 			if (dup)
 				continue;
 			if (a.naddr == JB_EGRESS_ADMIT_MAX) {
-				if (imsgev_compose(&gwc->iev,
-				    IMSG_EGRESS_ADMIT, 0, 0, -1, &a,
-				    sizeof(a)) == -1)
-					fatal("compose");
+				admit_send(&a);
 				a.naddr = 0;
 			}
 			a.addr[a.naddr++] = el[j].addr;
 		}
-		if (a.naddr > 0 && imsgev_compose(&gwc->iev, IMSG_EGRESS_ADMIT,
-		    0, 0, -1, &a, sizeof(a)) == -1)
-			fatal("compose");
+		if (a.naddr > 0)
+			admit_send(&a);
+		last = admit_seq;
 	}
+	return last;
+}
+
+/* the gateway holds every ADMIT up to a number: answers may go */
+void
+netd_gw_admitted(struct child *c, struct imsg *imsg)
+{
+	struct jb_egress_admitted	a;
+
+	if (imsg_get_data(imsg, &a, sizeof(a)) == -1 || a.seq == 0)
+		fatalx("%s: bad EGRESS_ADMITTED", c->name);
+	resolver_admitted(a.seq);
 }
 
 void

@@ -27,6 +27,7 @@ void	netd_gw_push(const struct netd_state *);
  */
 extern struct blocked	netd_gw_refused;
 void	netd_gw_refusal(struct child *, struct imsg *);
+void	netd_gw_admitted(struct child *, struct imsg *);
 /* the entry that would admit a refusal the gateway counted, or "" */
 void	netd_gw_allow(const struct blocked_entry *, char *, size_t);
 

@@ -409,21 +409,24 @@ netd_nft_mode(const struct nftgen_net *net, const char *name,
 	return rc;
 }
 
-void	(*netd_nft_admit_hook)(const char *, const struct nftgen_elem *,
+uint32_t	(*netd_nft_admit_hook)(const char *, const struct nftgen_elem *,
 	    const char *const *, size_t, unsigned int);
 
 int
 netd_nft_admit(const char *name, const struct nftgen_elem *el,
-    const char *const *names, size_t n, unsigned int timeout, char *err,
-    size_t errlen)
+    const char *const *names, size_t n, unsigned int timeout,
+    uint32_t *ticket, char *err, size_t errlen)
 {
 	struct nftgen_elem	*v;
 	struct timespec		 ts;
 	char			*text = NULL;
 	size_t			 k;
 	unsigned int		 t = timeout;
+	uint32_t		 tk;
 	int			 rc = -1;
 
+	if (ticket != NULL)
+		*ticket = 0;
 	if (n == 0)
 		return 0;
 	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -443,8 +446,10 @@ netd_nft_admit(const char *name, const struct nftgen_elem *el,
 		    -1)
 			log_warnx("out of memory noting admissions");
 		rc = 0;
-		if (netd_nft_admit_hook != NULL)
-			netd_nft_admit_hook(name, el, names, n, timeout);
+		if (netd_nft_admit_hook != NULL &&
+		    (tk = netd_nft_admit_hook(name, el, names, n, timeout)) !=
+		    0 && ticket != NULL)
+			*ticket = tk;
 	}
 	free(text);
 	free(v);

@@ -59,13 +59,15 @@ void	netd_nft_testhook_refuse_next(void);
  */
 int	netd_nft_admit(const char *name, const struct nftgen_elem *el,
 	    const char *const *names, size_t n, unsigned int timeout,
-	    char *err, size_t errlen);
+	    uint32_t *ticket, char *err, size_t errlen);
 /*
  * Called after every admission netd_nft_admit made (and those it found
  * already made), with the same arguments: the egress gateway follows
- * what the resolver admitted.  NULL: nobody follows.
+ * what the resolver admitted.  It returns the number to wait for
+ * before the admission holds there too (netd_nft_admit's *ticket), or
+ * 0 when there is nothing to wait for.  NULL: nobody follows.
  */
-extern void	(*netd_nft_admit_hook)(const char *name,
+extern uint32_t	(*netd_nft_admit_hook)(const char *name,
 		    const struct nftgen_elem *el, const char *const *names,
 		    size_t n, unsigned int timeout);
 /* run text as one transaction */

@@ -278,7 +278,7 @@ admit(const struct netd_ctr *c, const char *name, int64_t now)
 		if (n == 0)
 			continue;
 		if (netd_nft_admit(c->name, el, names, n,
-		    entry_timeout(last, now), err, sizeof(err)) == -1)
+		    entry_timeout(last, now), NULL, err, sizeof(err)) == -1)
 			log_warnx("pool: %s: cannot admit: %s",
 			    c->name, err);
 	}

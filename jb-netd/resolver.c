@@ -51,10 +51,13 @@ struct resolver_lookup {
 	void				*arg;
 	uint32_t			 src;	/* the container, host order */
 	char				 name[EGRESS_NAME_MAX + 2];
-	/* answered from the cache, in a moment */
+	/* answered from the cache in a moment, or once the gateway has it */
 	uint32_t			 addrs[DNSWIRE_ANSWERS_MAX];
 	int				 naddrs;
 	uint32_t			 ttl;
+	/* nonzero: the admission the gateway must confirm first */
+	uint32_t			 ticket;
+	struct event			 wait_ev;
 };
 static TAILQ_HEAD(, resolver_lookup)	 lookups =
     TAILQ_HEAD_INITIALIZER(lookups);
@@ -145,7 +148,7 @@ respond(struct evdns_server_request *req, int err)
  */
 static int
 admit(const struct netd_ctr *c, const char *name, const uint32_t *addrs,
-    int count, int ttl)
+    int count, int ttl, uint32_t *ticket)
 {
 	struct nftgen_elem	*el;
 	const char		**names;
@@ -176,7 +179,8 @@ admit(const struct netd_ctr *c, const char *name, const uint32_t *addrs,
 	timeout = (unsigned int)(ttl > 0 ? ttl : 1) + RESOLVER_GRACE;
 	if (timeout > NFTGEN_TIMEOUT_MAX)
 		timeout = NFTGEN_TIMEOUT_MAX;
-	rc = netd_nft_admit(c->name, el, names, n, timeout, err, sizeof(err));
+	rc = netd_nft_admit(c->name, el, names, n, timeout, ticket, err,
+	    sizeof(err));
 	free(names);
 	free(el);
 	if (rc == -1)
@@ -271,13 +275,70 @@ resolver_cache_add(const char *name, const uint32_t *addrs, int n,
 }
 
 static void
+lookup_end(struct resolver_lookup *l)
+{
+	TAILQ_REMOVE(&lookups, l, entry);
+	nlookups--;
+	free(l);
+}
+
+/* the answer held in l, to its asker, and the lookup ends */
+static void
+give(struct resolver_lookup *l)
+{
+	const struct netd_ctr	*c;
+
+	if (l->ticket != 0)
+		evtimer_del(&l->wait_ev);
+	if (l->cb != NULL) {
+		if ((c = ctr_by_addr(l->src)) == NULL)
+			l->cb(DNS_ERR_REFUSED, l->name, NULL, 0, 0, l->arg);
+		else {
+			log_debug("resolver: %s for %s: %d address(es), ttl "
+			    "%u", l->name, c->name, l->naddrs, l->ttl);
+			l->cb(DNS_ERR_NONE, l->name, l->addrs, l->naddrs,
+			    (int)l->ttl, l->arg);
+			/* exact allowed names are pooled and pinned */
+			netd_pool_feed(c, l->name, l->addrs, l->naddrs);
+		}
+	}
+	lookup_end(l);
+}
+
+/* the gateway did not say it holds the admission in time */
+static void
+wait_over(evutil_socket_t fd, short what, void *arg)
+{
+	struct resolver_lookup	*l = arg;
+
+	log_warnx("resolver: %s: the egress gateway did not confirm the "
+	    "admission within %d s: answered anyway; connections through "
+	    "the gateway are refused until it does", l->name,
+	    RESOLVER_ADMIT_WAIT);
+	give(l);
+}
+
+void
+resolver_admitted(uint32_t seq)
+{
+	struct resolver_lookup	*l, *next;
+
+	for (l = TAILQ_FIRST(&lookups); l != NULL; l = next) {
+		next = TAILQ_NEXT(l, entry);
+		if (l->ticket != 0 && (int32_t)(seq - l->ticket) >= 0)
+			give(l);
+	}
+}
+
+static void
 answered(int rcode, const uint32_t *addresses, int count, uint32_t uttl,
     void *arg)
 {
 	struct resolver_lookup	*l = arg;
 	int			 ttl = uttl > 0x7fffffffU ? 0x7fffffff : (int)uttl;
 	const struct netd_ctr	*c;
-	uint32_t		 kept[DNSWIRE_ANSWERS_MAX];
+	uint32_t		 kept[DNSWIRE_ANSWERS_MAX], ticket;
+	struct timeval		 tv = { RESOLVER_ADMIT_WAIT, 0 };
 
 	if (rcode == DNSWIRE_NOERROR && l->naddrs == 0)
 		cache_put(l->name, addresses, count, uttl);
@@ -303,20 +364,25 @@ answered(int rcode, const uint32_t *addresses, int count, uint32_t uttl,
 		l->cb(DNS_ERR_NOTEXIST, l->name, NULL, 0, 0, l->arg);
 		goto out;
 	}
-	if (admit(c, l->name, kept, count, ttl) == -1) {
+	if (admit(c, l->name, kept, count, ttl, &ticket) == -1) {
 		/* an answer the kernel would refuse is no answer */
 		l->cb(DNS_ERR_SERVERFAILED, l->name, NULL, 0, 0, l->arg);
 		goto out;
 	}
-	log_debug("resolver: %s for %s: %d address(es), ttl %d",
-	    l->name, c->name, count, ttl);
-	l->cb(DNS_ERR_NONE, l->name, kept, count, ttl, l->arg);
-	/* exact allowed names are pooled and pinned, once answered */
-	netd_pool_feed(c, l->name, kept, count);
+	if (count > 0)
+		memcpy(l->addrs, kept, (size_t)count * sizeof(kept[0]));
+	l->naddrs = count;
+	l->ttl = (uint32_t)ttl;
+	if ((l->ticket = ticket) == 0) {
+		give(l);
+		return;
+	}
+	/* a connection made on the answer must find the gateway ready */
+	evtimer_assign(&l->wait_ev, rbase, wait_over, l);
+	evtimer_add(&l->wait_ev, &tv);
+	return;
 out:
-	TAILQ_REMOVE(&lookups, l, entry);
-	nlookups--;
-	free(l);
+	lookup_end(l);
 }
 
 /* a cached answer, given from the event loop as upstream's would be */

@@ -13,8 +13,10 @@
  * container sends is redirected here.  A name the container's allowlist
  * admits (exact, or under a *.domain entry) is asked upstream; each IPv4
  * address of the answer goes into the container's kernel sets for the
- * record's TTL plus RESOLVER_GRACE seconds, and only then is the answer
- * sent back; an address in a range that is not public (privnet.h) is left
+ * record's TTL plus RESOLVER_GRACE seconds, and the egress gateway is
+ * told; only once it says it holds them too is the answer sent back (or
+ * after RESOLVER_ADMIT_WAIT seconds without its word: its connections
+ * are then refused until it does); an address in a range that is not public (privnet.h) is left
  * out unless the container's allowlist or resolver.private_networks
  * covers it, and an answer left with none is NXDOMAIN.  Every other
  * name is answered NXDOMAIN and never leaves the
@@ -42,6 +44,8 @@
 #define RESOLVER_CACHE_TTL	300
 /* an answer living less than this is asked again anyway: not kept */
 #define RESOLVER_CACHE_MIN	5
+/* seconds an answer waits for the gateway's word at most */
+#define RESOLVER_ADMIT_WAIT	2
 
 /*
  * Before the lock-down: bind UDP host:port, and set up the upstream
@@ -104,6 +108,8 @@ int	resolver_ask(uint32_t src, const char *name, int qtype,
 	    resolver_cb cb, void *arg, struct resolver_lookup **lp);
 /* the asker of a pending lookup is gone: its cb is never called */
 void	resolver_forget(struct resolver_lookup *);
+/* the egress gateway holds every admission up to ticket seq */
+void	resolver_admitted(uint32_t seq);
 /* 1 if the address a (host order) is a container jb-netd enforces */
 int	resolver_is_container(uint32_t a);
 

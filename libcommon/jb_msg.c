@@ -567,11 +567,16 @@ static const struct jb_msg_str f_jb_egress_admit[] = {
 	END
 };
 
+static const struct jb_msg_str f_jb_egress_admitted[] = {
+	END
+};
+
 static const struct jb_msg_str f_jb_net_secret[] = {
 	STR(jb_net_secret, name),
 	STR(jb_net_secret, secret),
 	STR(jb_net_secret, hosts),
 	STR(jb_net_secret, header),
+	STR(jb_net_secret, why),
 	END
 };
 
@@ -804,6 +809,8 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_EGRESS_POLICY,		P, E, jb_egress_policy),
 	R(IMSG_EGRESS_ADMIT,		N, P, jb_egress_admit),
 	R(IMSG_EGRESS_ADMIT,		P, E, jb_egress_admit),
+	R(IMSG_EGRESS_ADMITTED,		E, P, jb_egress_admitted),
+	R(IMSG_EGRESS_ADMITTED,		P, N, jb_egress_admitted),
 	R(IMSG_EGRESS_REFUSED,		E, P, jb_egress_refused),
 	R(IMSG_EGRESS_SECRET,		P, E, jb_egress_secret),
 	R(IMSG_EGRESS_CA_GET,		P, E, jb_egress_ca),

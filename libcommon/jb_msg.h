@@ -832,6 +832,7 @@ struct jb_net_secret {
 	char		secret[64];
 	char		hosts[2048];		/* ", "-separated */
 	char		header[64];		/* "" every header */
+	char		why[512];		/* "" put in; else why not */
 };
 
 /* one refused name of a container, counted by jb-netd */
@@ -1176,6 +1177,8 @@ enum {
 				   container's secrets again now */
 	IMSG_EGRESS_FRESH,	/* P->E, struct jb_egress_fresh: they were
 				   handed over (the SECRET parts came first) */
+	IMSG_EGRESS_ADMITTED,	/* E->P, P->N, struct jb_egress_admitted:
+				   every ADMIT up to seq is in force */
 };
 
 #define JB_EGRESS_BEGIN		0x1	/* the first part of a snapshot */
@@ -1201,13 +1204,24 @@ struct jb_egress_policy {
 	char		entries[JB_ARGV_MAX];
 };
 
-/* addresses the resolver admitted to container name for host, ttl s */
+/*
+ * Addresses the resolver admitted to container name for host, ttl s.
+ * seq numbers jb-netd's ADMITs; the gateway answers ADMITTED with it
+ * once they hold, and only then does the resolver give its answer, so
+ * that a connection made on the answer finds the admission there.
+ */
 struct jb_egress_admit {
+	uint32_t	seq;
 	char		name[JB_INSTANCE_MAX];
 	char		host[256];		/* the name asked, lowercased */
 	uint32_t	ttl;
 	uint32_t	naddr;
 	uint32_t	addr[JB_EGRESS_ADMIT_MAX];	/* host byte order */
+};
+
+/* the gateway holds every ADMIT up to seq */
+struct jb_egress_admitted {
+	uint32_t	seq;
 };
 
 /* the proxy's question: host's addresses for container name */

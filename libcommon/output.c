@@ -409,9 +409,14 @@ text_net_allow(const struct jb_net_allow *a)
 static void
 text_net_secret(const struct jb_net_secret *s)
 {
-	fprintf(ofp(), "  secret %s for %s%s%s: terminated by the gateway, "
-	    "the value put in for the placeholder\n", s->secret, s->hosts,
-	    s->header[0] != '\0' ? " in " : "", s->header);
+	if (s->why[0] != '\0')
+		fprintf(ofp(), "  secret %s for %s: not given: %s\n", s->secret,
+		    s->hosts, s->why);
+	else
+		fprintf(ofp(), "  secret %s for %s%s%s: terminated by the "
+		    "gateway, the value put in for the placeholder\n",
+		    s->secret, s->hosts, s->header[0] != '\0' ? " in " : "",
+		    s->header);
 }
 
 static void
@@ -681,6 +686,11 @@ json_net_secret(const struct jb_net_secret *s)
 	json_object_object_add(o, "hosts", json_object_new_string(s->hosts));
 	json_object_object_add(o, "header", s->header[0] ?
 	    json_object_new_string(s->header) : NULL);
+	json_object_object_add(o, "given", json_object_new_boolean(
+	    s->why[0] == '\0'));
+	if (s->why[0] != '\0')
+		json_object_object_add(o, "why",
+		    json_object_new_string(s->why));
 	json_object_array_add(a, o);
 }
 

@@ -37,23 +37,6 @@ dash_open() {
 	    { cat screen.start; atf_fail "the dashboard did not draw"; }
 }
 
-# wait_screen NAME ERE [SECONDS]: the screen, into NAME, once a line
-# matches ERE, or fail showing it
-wait_screen() {
-	jb_tmux_wait $sess "$1" "$2" "${3:-30}" ||
-	    { cat "$1"; atf_fail "the dashboard never showed /$2/"; }
-}
-
-# the row of container $1 in capture $2
-row_of() {
-	grep -E "^$1 " "$2"
-}
-
-dash_cleanup() {
-	[ -f tmux-session ] && tmux kill-session -t "$(cat tmux-session)" 2>/dev/null
-	jb_containers_cleanup
-	jb_cleanup
-}
 
 atf_test_case new_and_countdown cleanup
 new_and_countdown_head() {
@@ -140,7 +123,7 @@ new_and_countdown_body() {
 	grep -q 'JailBee dashboard (every repo)' screen.all ||
 	    { cat screen.all; atf_fail "--all does not say so"; }
 }
-new_and_countdown_cleanup() { dash_cleanup; }
+new_and_countdown_cleanup() { jb_screen_cleanup; }
 
 atf_test_case refused_allow_destroy cleanup
 refused_allow_destroy_head() {
@@ -218,7 +201,7 @@ refused_allow_destroy_body() {
 	jb_tmux_wait $sess screen.quit 'jbctl-exit=0' 10 ||
 	    { cat screen.quit; atf_fail "q did not end the dashboard with 0"; }
 }
-refused_allow_destroy_cleanup() { dash_cleanup; }
+refused_allow_destroy_cleanup() { jb_screen_cleanup; }
 
 atf_init_test_cases() {
 	atf_add_test_case new_and_countdown

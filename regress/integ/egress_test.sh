@@ -155,6 +155,27 @@ tls_names_body() {
 }
 tls_names_cleanup() { cleanup; }
 
+atf_test_case admit_before_answer cleanup
+admit_before_answer_head() {
+	atf_set descr "the resolver answers a name only once the gateway" \
+	    "holds its admission: with every admission held 1 s on its way" \
+	    "to the gateway, a connection made at once on the answer passes"
+	atf_set require.user root
+	atf_set timeout 300
+}
+admit_before_answer_body() {
+	JB_TEST_ADMIT_DELAY_MS=1000
+	export JB_TEST_ADMIT_DELAY_MS
+	setup "*.wild.test:443"
+	atf_check -o inline:"tls hello a.wild.test from $NH_WILD\n" \
+	    ctr_curl https://a.wild.test/
+	grep -q "test switch: admissions held 1000 ms" jailbeed.log ||
+	    atf_fail "the admissions were not held on their way"
+	atf_check -s exit:1 grep -q "did not confirm the admission" \
+	    jailbeed.log
+}
+admit_before_answer_cleanup() { cleanup; }
+
 atf_test_case http_hosts cleanup
 http_hosts_head() {
 	atf_set descr "HTTP on 80: every request head's Host is checked," \
@@ -401,6 +422,7 @@ proxy_env_cleanup() { cleanup; }
 atf_init_test_cases() {
 	atf_add_test_case restart_keeps_admissions
 	atf_add_test_case tls_names
+	atf_add_test_case admit_before_answer
 	atf_add_test_case http_hosts
 	atf_add_test_case many_connections
 	atf_add_test_case proxy

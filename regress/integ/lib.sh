@@ -339,3 +339,23 @@ jb_tmux_wait() {
 		sleep 0.2
 	done
 }
+
+# A screen test's tmux session is $sess, its name also in ./tmux-session.
+# wait_screen NAME ERE [SECONDS]: the screen, into NAME, once a line
+# matches ERE, or fail showing it
+wait_screen() {
+	jb_tmux_wait $sess "$1" "$2" "${3:-30}" ||
+	    { cat "$1"; atf_fail "the screen never showed /$2/"; }
+}
+
+# the row of container $1 in capture $2
+row_of() {
+	grep -E "^$1 " "$2"
+}
+
+# the cleanup of a screen test: its tmux session, containers and suite
+jb_screen_cleanup() {
+	[ -f tmux-session ] && tmux kill-session -t "$(cat tmux-session)" 2>/dev/null
+	jb_containers_cleanup
+	jb_cleanup
+}

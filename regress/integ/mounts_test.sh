@@ -811,8 +811,8 @@ start_recheck_cleanup() {
 atf_test_case github_env_token_mode cleanup
 github_env_token_mode_head() {
 	atf_set descr "with github.enabled, github.token from the" \
-	    "host-local file is GH_TOKEN in a login shell, through a 0640" \
-	    "/etc/profile.d/jailbee-github.sh;" \
+	    "host-local file is a secret: GH_TOKEN in a login shell holds a" \
+	    "placeholder, and no /etc/profile.d/jailbee-github.sh is written;" \
 	    "container.env is the container's environment; a token file" \
 	    "open to group/other loads with a warning naming the chmod (M4," \
 	    "K3, K5)"
@@ -836,15 +836,16 @@ EOC
 	XDG_CONFIG_HOME=$(pwd)/xdg
 	export XDG_CONFIG_HOME
 	atf_check -e match:"warning: $f is open to group/other \\(mode 0644\\).*run chmod 600 $f" \
-	    -e match:"GH_TOKEN set for login shells" -e match:"ready: $p-g" \
-	    jbo repo new g
-	atf_check -o inline:"ghp_Test_123\n" in_ctr $p-g bash -lc 'echo $GH_TOKEN'
-	atf_check -o inline:"640 0 $(id -g $JB_OWNER)\n" \
-	    incus exec $p-g -- stat -c '%a %u %g' /etc/profile.d/jailbee-github.sh
+	    -e match:"secrets.GH_TOKEN: put in by the egress gateway for api.github.com" \
+	    -e match:"ready: $p-g" jbo repo new g
+	atf_check -o match:'^jbsecret-[0-9a-f]{32}$' in_ctr $p-g bash -lc 'echo $GH_TOKEN'
+	atf_check -s exit:1 incus exec $p-g -- test -e /etc/profile.d/jailbee-github.sh
 	atf_check -o inline:"bar-baz\n" -e match:"warning: $f" \
 	    jbo repo exec g -- sh -c 'echo $FOO'
-	# the token never shows in the container's config
+	# the token never shows in the container's config nor its files
 	incus config show $p-g | grep -q ghp_Test && atf_fail "token in the config"
+	incus exec $p-g -- grep -rqsF --exclude-dir=proc --exclude-dir=sys \
+	    --exclude-dir=dev ghp_Test_123 / && atf_fail "token in a file"
 	chmod 0600 "$f"
 	atf_check -o ignore -e not-match:"warning" jbo repo ls
 }

@@ -242,7 +242,7 @@ github_origin_head() {
 	    "api.github.com:443 to a container's allowlist with origin" \
 	    "github in net egress ls and net status -o json; an override" \
 	    "cannot add it again; turned off, apply takes it away, and a" \
-	    "host-local token is then not written, which apply says"
+	    "host-local token is then not given, which apply says"
 	atf_set require.user root
 	atf_set timeout 300
 }
@@ -260,7 +260,7 @@ github_origin_body() {
 	chmod 0600 xdg/jailbee/repos/$p.yaml
 	XDG_CONFIG_HOME=$(pwd)/xdg
 	export XDG_CONFIG_HOME
-	atf_check -e match:"GH_TOKEN set for login shells" \
+	atf_check -e match:"secrets.GH_TOKEN: put in by the egress gateway for api.github.com" \
 	    -e match:"ready: $p-gh" jbo repo new gh
 	atf_check -o inline:"github api.github.com:443\n" \
 	    jbo repo net egress ls gh
@@ -272,7 +272,7 @@ github_origin_body() {
 	    jbo repo net egress add api.github.com:443 gh
 	# off: the entry goes, the token is not written again
 	printf 'github:\n  enabled: false\n' > xdg/jailbee/global.yaml
-	atf_check -e match:"github.token is set but github.enabled is not true: GH_TOKEN is not written" \
+	atf_check -e match:"github.token is set but github.enabled is not true: GH_TOKEN is not given" \
 	    jbo repo apply gh
 	atf_check -o inline:"" jbo repo net egress ls gh
 }

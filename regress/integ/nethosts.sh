@@ -135,6 +135,10 @@ host-record=wild.test,$NH_BARE
 host-record=echo.test,$NH_ECHO
 host-record=cached.test,$NH_WWW,300
 EOD
+	# a test's own names for the web server's address ($NH_WWW_NAMES)
+	for _n in ${NH_WWW_NAMES-}; do
+		echo "host-record=$_n,$NH_WWW" >> dnsmasq.conf
+	done
 	echo "$NH_ROT1 rot.test" > rot.hosts
 	# names under *.wild.test that answer addresses which are not public
 	cat > priv.hosts <<EOH
@@ -194,14 +198,17 @@ nh_tls_ca() {
 
 # the egress gateway's web servers (tlshost.py): TLS on 443 and HTTP on
 # 80 on every address, one certificate for www.test, other.test and
-# *.wild.test signed by a test CA made now (ca.pem), which only the
-# test's own clients are given; the server logs to tlshost.log
+# *.wild.test (and the names of $NH_WWW_NAMES, which the test DNS
+# server answers with $NH_WWW) signed by a test CA made now (ca.pem),
+# which only the test's own clients are given; the server logs to
+# tlshost.log
 nh_tls_up() {
 	[ -f ca.key ] && [ -f ca.pem ] || nh_tls_ca
 	openssl req -newkey rsa:2048 -nodes -keyout srv.key -out srv.csr \
 	    -subj "/CN=www.test" > /dev/null 2>&1 ||
 	    atf_fail "cannot make the test server's key"
-	printf 'subjectAltName=DNS:www.test,DNS:other.test,DNS:*.wild.test\n' \
+	printf 'subjectAltName=DNS:www.test,DNS:other.test,DNS:*.wild.test%s\n' \
+	    "$(for _n in ${NH_WWW_NAMES-}; do printf ',DNS:%s' "$_n"; done)" \
 	    > srv.ext
 	openssl x509 -req -in srv.csr -CA ca.pem -CAkey ca.key \
 	    -CAcreateserial -out srv.pem -days 2 -extfile srv.ext \

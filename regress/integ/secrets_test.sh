@@ -193,6 +193,40 @@ substitute_body() {
 }
 substitute_cleanup() { jb_cleanup; jb_containers_cleanup; nh_down; }
 
+atf_test_case proxy cleanup
+proxy_head() {
+	atf_set descr "a CONNECT through the explicit proxy (network.proxy_port)" \
+	    "to a secret's host is terminated as the gateway terminates it:" \
+	    "curl with --proxy and the placeholder reaches the server with the" \
+	    "value, verified by the container's own CA; a CONNECT to another" \
+	    "host stays a tunnel carrying the placeholder unchanged"
+	atf_set require.user root
+	atf_set timeout 300
+}
+proxy_body() {
+	setup_net
+	br=$(ip -4 -o addr show jbbr0 | awk '{ sub("/.*", "", $4); print $4; exit }')
+	[ -n "$br" ] || atf_fail "jbbr0 has no IPv4 address"
+	ph=$(in_ctr $c sh -c 'echo $API_TOKEN')
+	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
+	    in_ctr $c sh -c 'curl -sS --max-time 5 --proxy "http://$1:3128" -H "Authorization: Bearer $API_TOKEN" https://www.test/' \
+	    sh "$br"
+	grep -qx "auth www.test Bearer $VALUE" tlshost.log ||
+	    atf_fail "the server did not get the value through the proxy: $(grep auth tlshost.log | tr "\n" " ")"
+	jb_audit_has '.action == "secret" and .container == $c and .secret == "API_TOKEN" and .host == "www.test"' \
+	    --arg c "$c" || atf_fail "no journal record of the substitution"
+	# another host: a tunnel, the placeholder as the container sent it
+	atf_check -o inline:"tls hello other.test from $NH_BARE\n" \
+	    in_ctr $c sh -c 'curl -sS --max-time 5 --proxy "http://$1:3128" --cacert /tmp/ca.pem -H "Authorization: Bearer $API_TOKEN" https://other.test/' \
+	    sh "$br"
+	grep -qx "auth other.test Bearer $ph" tlshost.log ||
+	    atf_fail "other.test did not get the placeholder: $(grep auth tlshost.log | tr "\n" " ")"
+	grep -F "$VALUE" jailbeed.log && atf_fail "the value is in the log"
+	value_in $c && atf_fail "the value is in container $c"
+	return 0
+}
+proxy_cleanup() { jb_cleanup; jb_containers_cleanup; nh_down; }
+
 atf_test_case refusals cleanup
 refusals_head() {
 	atf_set descr "a secret's host whose certificate does not verify is" \
@@ -257,6 +291,109 @@ rotate_body() {
 }
 rotate_cleanup() { jb_cleanup; jb_containers_cleanup; nh_down; }
 
+# github.enabled with github.token in the host-local file (in place of
+# the API_TOKEN secret setup declares); the gateway takes TLS unless
+# JB_CONF_EXTRA says otherwise
+GHTOK=github_pat_Real_Token_7c3a55
+setup_github() {
+	setup
+	printf 'github:\n  enabled: true\n  token: %s\n' "$GHTOK" > "$local"
+	VALUE=$GHTOK
+}
+
+atf_test_case github_token cleanup
+github_token_head() {
+	atf_set descr "with github.enabled, github.token is a secret for" \
+	    "api.github.com and github.com: the container's GH_TOKEN (plain" \
+	    "and login shells) is a placeholder, a request to api.github.com" \
+	    "(the test server plays it) carries the token, git over HTTPS to" \
+	    "github.com sends it as its Basic pair, and the token is in no" \
+	    "file, process environment or the instance config, nor the log"
+	atf_set require.user root
+	atf_set timeout 300
+}
+github_token_body() {
+	nh_tls_ca
+	JB_CONF_EXTRA="$NH_RESOLVER
+network:
+  gateway_trust: $(pwd)/ca.pem"
+	NH_WWW_NAMES="api.github.com github.com"
+	setup_github
+	nh_up "$BR_NET"
+	nh_tls_up
+	printf 'egress_allow:\n  - github.com\n  - www.test\n' >> repo/.jailbee/config.yaml
+	c=$p-gh
+	atf_check -o ignore -e save:new.err jbo repo new gh
+	grep -q "ready: $c" new.err || atf_fail "new: $(tr "\n" " " < new.err)"
+	jb_routed "$c"
+	# a login shell's GH_TOKEN, and every process's, is a placeholder
+	atf_check -o match:'^jbsecret-[0-9a-f]{32}$' in_ctr $c bash -lc 'echo $GH_TOKEN'
+	ph=$(in_ctr $c bash -lc 'echo $GH_TOKEN')
+	atf_check -o inline:"$ph\n" in_ctr $c sh -c 'echo $GH_TOKEN'
+	grep -q "secrets.GH_TOKEN: put in by the egress gateway for api.github.com" new.err ||
+	    atf_fail "new did not say the token is a secret: $(tr "\n" " " < new.err)"
+	atf_check -o match:"^  secret GH_TOKEN for api\.github\.com, github\.com in Authorization: terminated by the gateway" \
+	    -o not-match:"$GHTOK" jbo repo net status gh
+	atf_check -o match:"^GH_TOKEN	hosts: api\.github\.com, github\.com	header: Authorization	file: \(github\.token\)\$" \
+	    -o not-match:"$GHTOK" -e ignore jbo repo secret ls GH_TOKEN
+	# gh sends "Authorization: token X"
+	atf_check -o inline:"tls hello api.github.com from $NH_WWW\n" \
+	    in_ctr $c sh -c 'curl -sS --max-time 5 -H "Authorization: token $GH_TOKEN" https://api.github.com/user'
+	grep -qx "auth api.github.com token $GHTOK" tlshost.log ||
+	    atf_fail "api.github.com did not get the token: $(grep auth tlshost.log | tr "\n" " ")"
+	# git over HTTPS to github.com, the placeholder as password
+	b64=$(printf 'x-access-token:%s' "$GHTOK" | base64 -w0)
+	in_ctr $c sh -c 'git ls-remote "https://x-access-token:$GH_TOKEN@github.com/git/r.git"' \
+	    > git.out 2>&1 || true
+	grep -qx "auth github.com Basic $b64" tlshost.log ||
+	    atf_fail "git did not reach github.com with the token: $(tr "\n" " " < git.out) $(grep auth tlshost.log | tr "\n" " ")"
+	# another host gets the placeholder only
+	in_ctr "$c" sh -c 'cat > /tmp/ca.pem' < ca.pem ||
+	    atf_fail "cannot give the container the test CA"
+	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
+	    in_ctr $c sh -c 'curl -sS --max-time 5 --cacert /tmp/ca.pem -H "Authorization: token $GH_TOKEN" https://www.test/'
+	grep -qx "auth www.test token $ph" tlshost.log ||
+	    atf_fail "www.test did not get the placeholder: $(grep auth tlshost.log | tr "\n" " ")"
+	# after the suite restarts the token is read from the configuration
+	# again and put in under the recorded placeholder
+	incus config get $c user.jailbee.secrets > record.txt
+	grep -qx "GH_TOKEN=$ph" record.txt && grep -qx "github.prefix=$p" record.txt ||
+	    atf_fail "the record: $(tr "\n" " " < record.txt)"
+	grep -F "$GHTOK" record.txt && atf_fail "the token is in the record"
+	suite_restart
+	restarted_reaches api.github.com /user 'Authorization: token $GH_TOKEN' \
+	    "auth api.github.com token $GHTOK"
+	value_in $c && atf_fail "the token is in container $c"
+	grep -F "$GHTOK" jailbeed.log && atf_fail "the token is in the log"
+	return 0
+}
+github_token_cleanup() { jb_cleanup; jb_containers_cleanup; nh_down; }
+
+atf_test_case github_no_gateway cleanup
+github_no_gateway_head() {
+	atf_set descr "when the egress gateway does not take TLS (443 not in" \
+	    "network.gateway_ports) github.token is not given at all: new and" \
+	    "net status say why, GH_TOKEN is unset in the container and the" \
+	    "token is nowhere in it"
+	atf_set require.user root
+	atf_set timeout 300
+}
+github_no_gateway_body() {
+	JB_CONF_EXTRA="network:
+  gateway_ports: [80]"
+	setup_github
+	c=$p-ng
+	atf_check -o ignore \
+	    -e match:"github.token is not given to containers: the egress gateway, which alone puts it in, does not take port 443 \(network.gateway_ports in jailbeed.yaml\)" \
+	    -e match:"ready: $c" jbo repo new ng
+	atf_check -o inline:"unset\n" in_ctr $c bash -lc 'echo ${GH_TOKEN-unset}'
+	atf_check -o match:"^  secret GH_TOKEN for api\.github\.com, github\.com: not given: github.token is not given to containers" \
+	    jbo repo net status ng
+	value_in $c && atf_fail "the token is in container $c"
+	return 0
+}
+github_no_gateway_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
 # jailbeed stopped and started again
 suite_restart() {
 	pid=$(cat jailbeed.pid)
@@ -266,6 +403,24 @@ suite_restart() {
 	jb_start
 	# jbo names the new socket
 	jb_tools
+}
+
+# after suite_restart: once the suite has put container $c's secrets in
+# again (it logs so), curl https://$1$2 in $c with the header $3 (the
+# container's shell expands it) must reach the server, which must have
+# seen the line $4 last
+restarted_reaches() {
+	i=0
+	while [ $i -lt 100 ] && ! grep -q "secrets: $c: its CA is in its trust store again" jailbeed.log; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	n=$(grep -c '^auth ' tlshost.log)
+	atf_check -o inline:"tls hello $1 from $NH_WWW\n" \
+	    in_ctr $c sh -c "curl -sS --max-time 5 -H \"$3\" https://$1$2"
+	[ "$(grep -c '^auth ' tlshost.log)" -gt "$n" ] &&
+	    [ "$(grep '^auth ' tlshost.log | tail -n 1)" = "$4" ] ||
+	    atf_fail "after the restart $1 did not get $4: $(grep auth tlshost.log | tr "\n" " ")"
 }
 
 atf_test_case restart cleanup
@@ -281,18 +436,9 @@ restart_body() {
 	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
 	    in_ctr $c sh -c 'curl -sS --max-time 5 -H "Authorization: Bearer $API_TOKEN" https://www.test/'
 	suite_restart
-	# running: put in again as the suite comes up, which it logs
-	i=0
-	while [ $i -lt 100 ] && ! grep -q "secrets: $c: its CA is in its trust store again" jailbeed.log; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	n=$(grep -c '^auth ' tlshost.log)
-	atf_check -o inline:"tls hello www.test from $NH_WWW\n" \
-	    in_ctr $c sh -c 'curl -sS --max-time 5 -H "Authorization: Bearer $API_TOKEN" https://www.test/'
-	[ "$(grep -c '^auth ' tlshost.log)" -gt "$n" ] &&
-	    [ "$(grep '^auth ' tlshost.log | tail -n 1)" = "auth www.test Bearer $VALUE" ] ||
-	    atf_fail "after the restart the value did not reach the server: $(grep auth tlshost.log | tr "\n" " ")"
+	# running: put in again as the suite comes up
+	restarted_reaches www.test / 'Authorization: Bearer $API_TOKEN' \
+	    "auth www.test Bearer $VALUE"
 	# the record holds the placeholder, never the value
 	incus config get $c user.jailbee.secrets > record.txt
 	grep -q "^API_TOKEN=jbsecret-" record.txt ||
@@ -318,7 +464,10 @@ atf_init_test_cases() {
 	atf_add_test_case tracked_refused
 	atf_add_test_case placeholder_env
 	atf_add_test_case substitute
+	atf_add_test_case proxy
 	atf_add_test_case refusals
 	atf_add_test_case rotate
 	atf_add_test_case restart
+	atf_add_test_case github_token
+	atf_add_test_case github_no_gateway
 }

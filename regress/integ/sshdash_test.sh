@@ -28,22 +28,6 @@ ssh_open() {
 	    "$(pwd)/bin/jssh -t -i $(pwd)/key1 jailbee@127.0.0.1 $1; echo ssh-exit=\$?; sleep 60"
 }
 
-# wait_screen NAME ERE [SECONDS]: the screen, into NAME, once a line
-# matches ERE, or fail showing it
-wait_screen() {
-	jb_tmux_wait $sess "$1" "$2" "${3:-30}" ||
-	    { cat "$1"; atf_fail "the screen never showed /$2/"; }
-}
-
-row_of() {
-	grep -E "^$1 " "$2"
-}
-
-sshdash_cleanup() {
-	[ -f tmux-session ] && tmux kill-session -t "$(cat tmux-session)" 2>/dev/null
-	jb_containers_cleanup
-	jb_cleanup
-}
 
 atf_test_case dashboard cleanup
 dashboard_head() {
@@ -153,7 +137,7 @@ dashboard_body() {
 	tmux send-keys -t $sess q
 	wait_screen screen.quit 'ssh-exit=0' 10
 }
-dashboard_cleanup() { sshdash_cleanup; }
+dashboard_cleanup() { jb_screen_cleanup; }
 
 atf_test_case console cleanup
 console_head() {
@@ -180,7 +164,7 @@ console_body() {
 	atf_check -s exit:1 -e match:"the dashboard needs a terminal: ssh -t" \
 	    jssh -T -i key1 jailbee@127.0.0.1 < /dev/null
 }
-console_cleanup() { sshdash_cleanup; }
+console_cleanup() { jb_screen_cleanup; }
 
 atf_test_case iterm_mouse cleanup
 iterm_mouse_head() {
@@ -205,7 +189,7 @@ iterm_mouse_body() {
 	tmux send-keys -t $sess q
 	wait_screen screen.quit2 'ssh-exit=0' 10
 }
-iterm_mouse_cleanup() { sshdash_cleanup; }
+iterm_mouse_cleanup() { jb_screen_cleanup; }
 
 atf_init_test_cases() {
 	atf_add_test_case dashboard
