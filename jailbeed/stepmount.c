@@ -29,7 +29,6 @@
 #include <time.h>
 
 #include "log.h"
-#include "policyrec.h"
 #include "mount_ssh.h"
 #include "mounts.h"
 #include "mountspec.h"
@@ -195,8 +194,9 @@ grant_next(struct stepmounts *sm)
 	(void)strlcpy(d.name, sm->name, sizeof(d.name));
 	(void)strlcpy(d.kind, sm->step->mounts[sm->at], sizeof(d.kind));
 	d.until = sm->until;
-	/* Incus holds it too: a restart without jb-mountd's file keeps it */
-	policy_mount_deadline(&d, grant_recorded, sm);
+	if (req_send(PROC_MOUNTD, IMSG_MOUNTD_DEADLINE_SET, &d, sizeof(d), -1,
+	    NULL, grant_recorded, sm) == NULL)
+		grant_end(sm, 0, "cannot reach jb-mountd");
 }
 
 static void
