@@ -380,9 +380,21 @@ step_done(struct req *r, int ok, const char *err)
 			    "or restart the suite", "%u of %u containers are "
 			    "not in the kernel's map ctrs: %s", d->chk.nmissing,
 			    d->chk.nctr, d->chk.missing);
+		else if (!d->chk.bridge)
+			check(job, "nft table", "FAIL", "restart the suite: "
+			    "jb-netd makes the table again as it starts",
+			    "table bridge jailbee or its set ports is missing "
+			    "from the kernel (%s): the suite's containers' "
+			    "source addresses are not checked", d->chk.berr);
+		else if (d->chk.nbmissing > 0)
+			check(job, "nft table", "FAIL", "restart the suite: "
+			    "jb-netd writes both tables whole as it starts",
+			    "%u of %u containers have no element in table bridge "
+			    "jailbee, so their ports send nothing: %s",
+			    d->chk.nbmissing, d->chk.nctr, d->chk.bmissing);
 		else
-			check(job, "nft table", "PASS", NULL, "table inet "
-			    "jailbee holds all %u containers of jb-netd",
+			check(job, "nft table", "PASS", NULL, "tables inet and "
+			    "bridge jailbee hold all %u containers of jb-netd",
 			    d->chk.nctr);
 		break;
 	case 4:
@@ -440,6 +452,8 @@ got_msg(struct req *r, struct imsg *imsg)
 			fatalx("jb-netd: malformed CHECKED");
 		d->chk.missing[sizeof(d->chk.missing) - 1] = '\0';
 		d->chk.err[sizeof(d->chk.err) - 1] = '\0';
+		d->chk.bmissing[sizeof(d->chk.bmissing) - 1] = '\0';
+		d->chk.berr[sizeof(d->chk.berr) - 1] = '\0';
 		break;
 	case IMSG_INCUS_IMAGE:
 		d->image = 1;

@@ -42,6 +42,7 @@
 
 #include "atomicfile.h"
 #include "log.h"
+#include "nicname.h"
 #include "netd_ct.h"
 #include "netd_nft.h"
 #include "netd_repos.h"
@@ -628,6 +629,27 @@ netd_check(struct child *c, struct imsg *imsg)
 				(void)strlcat(k.missing, ", ", sizeof(k.missing));
 			(void)strlcat(k.missing, cur.v[i].name,
 			    sizeof(k.missing));
+		}
+	}
+	netd_nft_drain();
+	/* each container's port in the bridge table, or it sends nothing */
+	if ((out = netd_nft_list("list set bridge jailbee ports", err,
+	    sizeof(err))) == NULL) {
+		(void)strlcpy(k.berr, err, sizeof(k.berr));
+		k.nbmissing = k.nctr;
+	} else {
+		k.bridge = 1;
+		/* each element is printed "\"PORT\" . MAC . ADDR" */
+		for (i = 0; i < cur.n; i++) {
+			jb_nic_ifname(cur.v[i].addr, a, sizeof(a));
+			(void)snprintf(el, sizeof(el), "\"%s\"", a);
+			if (strstr(out, el) != NULL)
+				continue;
+			if (k.nbmissing++ > 0)
+				(void)strlcat(k.bmissing, ", ",
+				    sizeof(k.bmissing));
+			(void)strlcat(k.bmissing, cur.v[i].name,
+			    sizeof(k.bmissing));
 		}
 	}
 	netd_nft_drain();

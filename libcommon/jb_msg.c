@@ -470,6 +470,8 @@ static const struct jb_msg_str f_jb_incus_server[] = {
 static const struct jb_msg_str f_jb_netd_check[] = {
 	STR(jb_netd_check, missing),
 	STR(jb_netd_check, err),
+	STR(jb_netd_check, bmissing),
+	STR(jb_netd_check, berr),
 	END
 };
 

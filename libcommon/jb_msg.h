@@ -752,6 +752,12 @@ struct jb_netd_check {
 	uint32_t	nmissing;		/* of them, not in map ctrs */
 	char		missing[JB_MSG_TEXT_MAX]; /* their names, cut */
 	char		err[JB_MSG_TEXT_MAX];	/* nft's words, "" when none */
+	int32_t		bridge;			/* table bridge jailbee and its
+						   set ports are there */
+	uint32_t	nbmissing;		/* containers whose port has
+						   no element: it sends nothing */
+	char		bmissing[JB_MSG_TEXT_MAX]; /* their names, cut */
+	char		berr[JB_MSG_TEXT_MAX];	/* nft's words, "" when none */
 };
 
 /* net status: a secret of the container's repo, never its value */

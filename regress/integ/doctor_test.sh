@@ -109,6 +109,15 @@ EOC
 	    -o match:"fix: add the line root:2100000000:1 to /etc/subuid" \
 	    -o match:"^FAIL  subgid" -e ignore jbo repo doctor
 	config < /dev/null
+	# a container's element gone from the bridge table: its port sends
+	# nothing, and doctor names it
+	addr=$(incus list -c 4 -f csv "^$p-d\$" | cut -d' ' -f1)
+	el=$(nft list set bridge jailbee ports |
+	    grep -o "\"jbc[0-9a-f]*\" \. [0-9a-f:]* \. $addr\b")
+	[ -n "$el" ] || atf_fail "no element of $p-d ($addr) in the bridge table"
+	atf_check nft delete element bridge jailbee ports "{ $el }"
+	atf_check -s exit:1 -o match:"^FAIL  nft table +1 of [0-9]+ containers have no element in table bridge jailbee, so their ports send nothing: $p-d" \
+	    -o match:"fix: restart the suite" -e ignore jbo repo doctor
 	# the kernel's table gone from under jb-netd
 	atf_check nft delete table inet jailbee
 	jbo repo doctor -o json > doctor.json
