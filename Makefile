@@ -112,7 +112,7 @@ JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/cmd_init.c jailbeed/cmd_base.c jailbeed/sshd.c \
 		   jailbeed/mounts.c jailbeed/cmd_mount.c \
 		   jailbeed/mount_ssh.c jailbeed/github.c jailbeed/cmd_net.c \
-		   jailbeed/netsync.c jailbeed/netpin.c jailbeed/base_spec.c \
+		   jailbeed/netsync.c jailbeed/policyrec.c jailbeed/netfollow.c jailbeed/netpin.c jailbeed/base_spec.c \
 		   jailbeed/ssh_gate.c jailbeed/sshsnap.c jailbeed/reload.c jailbeed/registry.c jailbeed/srcguard.c jailbeed/reaper.c \
 		   jailbeed/agent_run.c jailbeed/netgrant.c jailbeed/autostart_run.c \
 		   jailbeed/hostcas.c \
@@ -134,6 +134,7 @@ JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http_parse.c jb-incus/http_client.c
 		   jb-incus/ops_addrs.c jb-incus/ops_gitconfig.c \
 		   jb-incus/ops_port.c jb-incus/ops_limits.c
 JBINCUS_SRCS	+= jb-incus/ops_sftp.c jb-incus/bound.c jb-incus/ops_restore.c
+JBINCUS_SRCS	+= jb-incus/ops_policy.c jb-incus/events.c jb-incus/evparse.c
 JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/netd_state.c jb-netd/netd_nft.c \
 		   jb-netd/resolver.c jb-netd/netd_ct.c jb-netd/netd_repos.c \
@@ -145,6 +146,8 @@ JBNETD_SRCS	+= jb-netd/netd_store.c jb-netd/netd_deadline.c jb-netd/netd_egress.
 JBNETD_SRCS	+= jb-netd/privnet.c jb-netd/upstream.c jb-netd/netd_notice.c
 # what jb-netd tells the egress gateway
 JBNETD_SRCS	+= jb-netd/netd_gw.c jb-netd/gwknown.c
+# the policy Incus holds, read back at start and on its events
+JBNETD_SRCS	+= jb-netd/netd_incus.c jb-netd/netd_record.c
 # the explicit proxy's names, asked upstream for jb-egress
 JBNETD_SRCS	+= jb-netd/netd_proxy.c
 # the egress gateway: its parsers, its policy, its connections; it reads
@@ -213,12 +216,14 @@ UNIT_TESTS	+= t_incusbound
 UNIT_TESTS	+= t_ctlrun
 UNIT_TESTS	+= t_privnet
 UNIT_TESTS	+= t_egress
+UNIT_TESTS	+= t_netd_record t_evparse
 UNIT_TESTS	+= t_proxyhead
 UNIT_TESTS	+= t_pump
 UNIT_TESTS	+= t_vtcurses
 UNIT_TESTS	+= t_diskq
 FUZZERS		+= fuzz_refused fuzz_nlset
 FUZZERS		+= fuzz_tlshello fuzz_httphead
+FUZZERS		+= fuzz_netd_record fuzz_evparse
 FUZZERS		+= fuzz_proxyhead
 # secrets: placeholders replaced in request heads
 UNIT_TESTS	+= t_subst t_mitm t_secretfile
@@ -325,12 +330,12 @@ $(O)/regress/fuzz/%: regress/fuzz/%.c $(LIBCOMMON) $(TESTLIBS)
 
 # the daemons' pure parts and clients, for the tests that drive them
 $(O)/libincus.a: $(call objs,jb-incus/http_parse.c jb-incus/http_client.c jb-incus/incus.c jb-incus/ws.c \
-    jb-incus/exec.c jb-incus/bound.c)
+    jb-incus/exec.c jb-incus/bound.c jb-incus/evparse.c)
 	rm -f $@
 	ar rcs $@ $^
 $(O)/libnetd.a: $(call objs,jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/netd_state.c jb-netd/netd_nft.c jb-netd/netd_repos.c \
-		   jb-netd/pool.c jb-netd/dnswire.c jb-netd/admitted.c \
+		   jb-netd/netd_record.c jb-netd/pool.c jb-netd/dnswire.c jb-netd/admitted.c \
 		   jb-netd/blocked.c jb-netd/siphash.c)
 	rm -f $@
 	ar rcs $@ $^

@@ -31,6 +31,7 @@
 #include "jailbeed.h"
 #include "memtrim.h"
 #include "log.h"
+#include "policyrec.h"
 #include "netpin.h"
 #include "proc.h"
 #include "secrets.h"
@@ -450,6 +451,8 @@ from_child(int fd, short event, void *arg)
 		case IMSG_NETD_CHECKED:
 		case IMSG_NETD_BLOCK:
 		case IMSG_NETD_RESOLVED:	/* net refresh */
+		case IMSG_NETD_RECORD:		/* policy for Incus */
+		case IMSG_INCUS_POLICY:		/* start-up sync */
 		case IMSG_GITD_RESULT:		/* the git bridge over SSH */
 			if (req_dispatch(c - children, &imsg) == -1)
 				jailbeed_shutdown(1);
@@ -477,12 +480,20 @@ from_child(int fd, short event, void *arg)
 				jailbeed_shutdown(1);
 			}
 			break;
+		case IMSG_INCUS_EVENT:	/* Incus's event stream: unasked */
+			if (c - children != PROC_INCUS ||
+			    netfollow_event(&imsg) == -1) {
+				log_warnx("%s: bad INCUS_EVENT", c->name);
+				jailbeed_shutdown(1);
+			}
+			break;
 		case IMSG_NETD_AUDIT:	/* the journal: unasked */
 			if (c - children != PROC_NETD ||
 			    audit_netd(&imsg) == -1) {
 				log_warnx("%s: bad NETD_AUDIT", c->name);
 				jailbeed_shutdown(1);
 			}
+			net_audit_note(&imsg);
 			break;
 		case IMSG_EGRESS_POLICY:	/* jb-netd's, unasked */
 		case IMSG_EGRESS_ADMIT:

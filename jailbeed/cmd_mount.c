@@ -26,6 +26,7 @@
 #include "duration.h"
 #include "limits_run.h"
 #include "log.h"
+#include "policyrec.h"
 #include "mount_ssh.h"
 #include "mounts.h"
 #include "mountspec.h"
@@ -89,10 +90,8 @@ deadline_record(struct job *job, void (*next)(struct req *, int,
 	(void)strlcpy(d.name, m->name, sizeof(d.name));
 	(void)strlcpy(d.kind, m->opt->kind, sizeof(d.kind));
 	d.until = m->until;
-	if (req_send(PROC_MOUNTD, m->until > 0 ? IMSG_MOUNTD_DEADLINE_SET :
-	    IMSG_MOUNTD_DEADLINE_CLEAR, &d, sizeof(d), -1, NULL, next,
-	    job) == NULL)
-		job_end(job, 0, "cannot reach jb-mountd");
+	/* Incus holds it too: a restart without jb-mountd's file keeps it */
+	policy_mount_deadline(&d, next, job);
 }
 
 static void

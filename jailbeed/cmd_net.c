@@ -28,6 +28,7 @@
 #include "log.h"
 #include "netpin.h"
 #include "netstatus.h"
+#include "policyrec.h"
 #include "repoconf_github.h"
 
 #define LOOSE_MAX	(7 * 24 * 60 * 60)
@@ -126,6 +127,9 @@ wait_done(struct req *r, int ok, const char *err)
 		    NULL, strict_stopped, job) != NULL)
 			return;
 	}
+	if (!ok && job->cmd.id == CMD_NET_LOOSE)
+		/* Incus was told loose first: it holds strict again */
+		policy_mode_logged(w->name, "strict", 0);
 	w->netd_done = 1;
 	w->ok = ok;
 	(void)strlcpy(w->err, err, sizeof(w->err));
@@ -225,11 +229,19 @@ export_has(const char *acc, const char *line)
 	return 0;
 }
 
+/* net egress: the job, and what to record in Incus once jb-netd did it */
+struct egctx {
+	struct job		*job;
+	struct jb_netd_egress	 q;
+	int			 ok;
+	char			 err[JB_ERR_TEXT_MAX];
+};
+
 /* egress ls: ORIGIN ENTRY as jb-netd says; export: kept for the end */
 static void
 egress_line(struct req *r, struct imsg *imsg)
 {
-	struct job		*job = r->arg;
+	struct job		*job = ((struct egctx *)r->arg)->job;
 	struct jb_net_allow	 al;
 	const char		*p;
 	char			*acc;
@@ -267,9 +279,8 @@ egress_line(struct req *r, struct imsg *imsg)
 }
 
 static void
-egress_done(struct req *r, int ok, const char *err)
+egress_end(struct job *job, int ok, const char *err)
 {
-	struct job		*job = r->arg;
 	struct jb_output	 o;
 
 	if (ok && job->cmd.id == CMD_NET_EGRESS_EXPORT) {
@@ -298,6 +309,68 @@ egress_done(struct req *r, int ok, const char *err)
 	job_end(job, ok, "%s", err);
 }
 
+
+static void
+egress_undone(struct req *r, int ok, const char *err)
+{
+	struct egctx	*eg = r->arg;
+
+	if (!ok)
+		log_warnx("%s: override %s is not recorded in Incus and could "
+		    "not be taken back: %s", eg->q.name, eg->q.entry, err);
+	egress_end(eg->job, 0, eg->err);
+	free(eg);
+}
+
+/* Incus holds the container's overrides now, or the change is undone */
+static void
+egress_recorded(void *arg, int ok, const char *err)
+{
+	struct egctx		*eg = arg;
+	struct jb_netd_egress	 back;
+
+	if (ok) {
+		egress_end(eg->job, 1, "");
+		free(eg);
+		return;
+	}
+	if (strcmp(eg->q.op, "add") == 0) {
+		/* what Incus does not hold is not let through */
+		(void)snprintf(eg->err, sizeof(eg->err), "%s: override %s not "
+		    "added: Incus cannot record it (%s)", eg->q.name,
+		    eg->q.entry, err);
+		back = eg->q;
+		(void)strlcpy(back.op, "rm", sizeof(back.op));
+		if (req_send(PROC_NETD, IMSG_NETD_EGRESS, &back, sizeof(back),
+		    -1, NULL, egress_undone, eg) != NULL)
+			return;
+		log_warnx("%s: override %s could not be taken back: cannot "
+		    "reach jb-netd", eg->q.name, eg->q.entry);
+	} else
+		(void)snprintf(eg->err, sizeof(eg->err), "%s: override %s "
+		    "removed here, but Incus still holds it (%s): a restart of "
+		    "the suite would bring it back; run the command again",
+		    eg->q.name, eg->q.entry, err);
+	egress_end(eg->job, 0, eg->err);
+	free(eg);
+}
+
+static void
+egress_done(struct req *r, int ok, const char *err)
+{
+	struct egctx	*eg = r->arg;
+	struct job	*job = eg->job;
+
+	/* a container's own override: Incus holds its list too */
+	if (ok && eg->q.repo[0] == '\0' && (job->cmd.id ==
+	    CMD_NET_EGRESS_ADD || job->cmd.id == CMD_NET_EGRESS_RM)) {
+		policy_record(eg->q.name, egress_recorded, eg);
+		return;
+	}
+	egress_end(job, ok, err);
+	free(eg);
+}
+
 static const char *
 egress_verb(const struct job *job)
 {
@@ -313,6 +386,7 @@ static void
 net_egress(struct job *job, const char *name, struct repo_ctx *ctx)
 {
 	struct jb_netd_egress	 q;
+	struct egctx		*eg;
 	const char		*op;
 	char			*msg;
 	int			 repo = job_opt(job, "repo") != NULL;
@@ -368,9 +442,71 @@ net_egress(struct job *job, const char *name, struct repo_ctx *ctx)
 		job->state = msg;
 		job->free_state = free;
 	}
+	if ((eg = calloc(1, sizeof(*eg))) == NULL) {
+		job_end(job, 0, "out of memory");
+		return;
+	}
+	eg->job = job;
+	eg->q = q;
 	if (req_send(PROC_NETD, IMSG_NETD_EGRESS, &q, sizeof(q), -1,
-	    egress_line, egress_done, job) == NULL)
+	    egress_line, egress_done, eg) == NULL) {
+		free(eg);
 		job_end(job, 0, "cannot reach jb-netd");
+	}
+}
+
+/* a mode change waiting for Incus to hold it, then for jb-netd */
+struct moderec {
+	struct job		*job;
+	struct jb_netd_mode	 m;
+	char			 okmsg[256];
+};
+
+static void
+mode_recorded(void *arg, int ok, const char *err)
+{
+	struct moderec	*mr = arg;
+	struct job	*job = mr->job;
+
+	if (!ok && strcmp(mr->m.mode, "loose") == 0) {
+		/* Incus does not hold it: it is not opened */
+		job_end(job, 0, "%s stays strict: Incus cannot record the "
+		    "loose mode (%s)", mr->m.name, err);
+		free(mr);
+		return;
+	}
+	if (!ok) {
+		/* narrowing is never refused: strict here, and said so */
+		job_progress(job, "%s: Incus cannot record the strict mode "
+		    "(%s): a restart of the suite would take the mode Incus "
+		    "holds; run jbctl net strict %s again", mr->m.name, err,
+		    mr->m.name);
+		audit_detail(job, "incus", "not recorded");
+	}
+	net_wait(job, mr->m.name, IMSG_NETD_MODE, &mr->m, sizeof(mr->m),
+	    mr->okmsg);
+	free(mr);
+}
+
+/*
+ * Incus holds the mode first: a loose mode Incus cannot hold is not
+ * given, and the cache jb-netd keeps is never more open than Incus.
+ */
+static void
+mode_record(struct job *job, const char *name, const struct jb_netd_mode *m,
+    const char *okmsg)
+{
+	struct moderec	*mr;
+
+	if ((mr = calloc(1, sizeof(*mr))) == NULL) {
+		job_end(job, 0, "out of memory");
+		return;
+	}
+	mr->job = job;
+	mr->m = *m;
+	(void)strlcpy(mr->okmsg, okmsg, sizeof(mr->okmsg));
+	policy_record_mode(name, m->mode, strcmp(m->mode, "loose") == 0 ?
+	    m->deadline : 0, mode_recorded, mr);
 }
 
 static void
@@ -469,7 +605,7 @@ net_named(struct job *job, struct repo_ctx *ctx)
 			    "jbctl net strict %s", name, job->args[0]);
 	}
 	repo_ctx_free(ctx);
-	net_wait(job, name, IMSG_NETD_MODE, &m, sizeof(m), okmsg);
+	mode_record(job, name, &m, okmsg);
 }
 
 static void
@@ -514,6 +650,20 @@ net_stuck(struct imsg *imsg)
 		free(name);
 	}
 	return 0;
+}
+
+/* jb-netd reverted a container at its deadline: Incus holds strict */
+void
+net_audit_note(struct imsg *imsg)
+{
+	struct jb_netd_audit	ev;
+
+	if (imsg_get_data(imsg, &ev, sizeof(ev)) == -1)
+		return;
+	ev.name[sizeof(ev.name) - 1] = '\0';
+	ev.kind[sizeof(ev.kind) - 1] = '\0';
+	if (strcmp(ev.kind, "revert") == 0)
+		policy_mode_logged(ev.name, "strict", 0);
 }
 
 /* jb-netd counted a refusal: the watching dashboards look again */
@@ -596,12 +746,33 @@ struct netapply {
 };
 
 static void
+config_recorded(void *arg, int ok, const char *err)
+{
+	struct netapply	*na = arg;
+	struct job	*job = na->job;
+	void		(*cb)(struct job *, int, const char *) = na->cb;
+	char		 msg[JB_ERR_TEXT_MAX];
+
+	if (!ok)
+		(void)snprintf(msg, sizeof(msg), "%s: egress_allow applied "
+		    "here, but Incus cannot record it (%s): a restart of the "
+		    "suite would take the list Incus holds", na->name, err);
+	free(na);
+	cb(job, ok, ok ? NULL : msg);
+}
+
+static void
 config_applied(struct req *r, int ok, const char *err)
 {
 	struct netapply	*na = r->arg;
 	struct job	*job = na->job;
 	void		(*cb)(struct job *, int, const char *) = na->cb;
 
+	if (ok) {
+		/* Incus holds the config's entries too */
+		policy_record(na->name, config_recorded, na);
+		return;
+	}
 	free(na);
 	cb(job, ok, err);
 }

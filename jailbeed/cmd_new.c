@@ -43,6 +43,7 @@
 #include "jobs.h"
 #include "limits_run.h"
 #include "log.h"
+#include "policyrec.h"
 #include "mounts.h"
 #include "ports.h"
 #include "secrets.h"
@@ -592,6 +593,20 @@ new_disk_checked(struct job *job, int ok, const char *err)
 }
 
 static void
+new_recorded(void *arg, int ok, const char *err)
+{
+	struct job	*job = arg;
+	struct newjob	*n = job->state;
+
+	if (!ok) {
+		new_fail(job, "the network policy of %s cannot be recorded in "
+		    "Incus, so it is not kept: %s", n->name, err);
+		return;
+	}
+	limits_disk_check(job, n->name, new_disk_checked);
+}
+
+static void
 new_created(struct req *r, int ok, const char *err)
 {
 	struct job	*job = r->arg;
@@ -605,7 +620,8 @@ new_created(struct req *r, int ok, const char *err)
 		return;
 	}
 	n->created = 1;
-	limits_disk_check(job, n->name, new_disk_checked);
+	/* Incus holds its policy from the start, or it is not kept */
+	policy_record(n->name, new_recorded, job);
 }
 
 static void

@@ -236,7 +236,7 @@ main(int argc, char *argv[])
 	priv_drop("jailbeed", pw, NULL, NULL, 0);
 	control_listen();
 	/* requests wait in the channels until the children run */
-	netsync_start();
+	netfollow_start();
 	/* the running containers' secrets, handed to the new jb-egress */
 	secrets_resume(NULL, NULL, NULL);
 	strlcpy(sockdir, env->conf.socket, sizeof(sockdir));

@@ -168,9 +168,12 @@ int	reaper_status(struct jb_proc_status *);
 
 /* netsync.c: forget in jb-netd what Incus no longer has, at start-up */
 void	netsync_start(void);
+/* at start: follow Incus's event stream, then the start-up sync */
+void	netfollow_start(void);
 /* cmd_net.c: jb-netd could not make a container strict: stop it */
 int	net_stuck(struct imsg *);
 int	net_refused_note(struct imsg *);
+void	net_audit_note(struct imsg *);
 
 /* egress.c: the gateway's socket, and what passes to and from it */
 void	egress_start(void);

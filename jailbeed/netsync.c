@@ -9,20 +9,27 @@
  */
 
 /*
- * Start-up sync of jb-netd with Incus: a container jb-netd keeps a
- * policy for that Incus no longer has (destroyed while the suite was
- * down, or by hand) is forgotten, its chains and sets removed.  Only
- * forgetting: a sync never opens anything.  When either list cannot be
- * had nothing is forgotten, and it is logged.  A container made in this
- * run (new sends jb-netd its policy before Incus has it) is never
- * forgotten: jb-netd knows which those are.
+ * Start-up sync of jb-netd with Incus, which holds every container's
+ * policy (its user.jailbee.* keys; jb-netd's files are a cache of
+ * them).  First each container Incus has gets the policy Incus holds
+ * (RESTORE), whatever the cache said: a deadline that passed while the
+ * suite was down leaves it strict, and a record jb-netd cannot read
+ * leaves it strict too.  Then a container jb-netd keeps a policy for
+ * that Incus no longer has (destroyed while the suite was down, or by
+ * hand) is forgotten, its chains and sets removed.  When Incus cannot be
+ * read jb-netd keeps its cache and nothing is forgotten, and it is
+ * logged.  A container made in this run (new sends jb-netd its policy
+ * before Incus has it) is neither restored over nor forgotten: jb-netd
+ * knows which those are.
  */
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "jobs.h"
 #include "log.h"
+#include "policyrec.h"
 
 struct netsync {
 	char	(*netd)[JB_INSTANCE_MAX];
@@ -64,16 +71,42 @@ ns_mode(struct req *r, struct imsg *imsg)
 }
 
 static void
-ns_instance(struct req *r, struct imsg *imsg)
+ns_restored(struct req *r, int ok, const char *err)
+{
+	char	*name = r->arg;
+
+	if (!ok)
+		log_warnx("start-up sync: %s: %s", name + 1, err);
+	else if (name[0] == '+')
+		/* Incus lacked its config entries: it gets them now */
+		policy_record_logged(name + 1);
+	free(name);
+}
+
+/* one container's policy as Incus holds it: jb-netd enforces it */
+static void
+ns_policy(struct req *r, struct imsg *imsg)
 {
 	struct netsync		*ns = r->arg;
-	struct jb_instance	 in;
+	struct jb_policy	*p;
+	char			*name;
 
-	if (imsg_get_type(imsg) != IMSG_INCUS_INSTANCE ||
-	    imsg_get_data(imsg, &in, sizeof(in)) == -1)
-		fatalx("jb-incus: malformed INSTANCE");
-	in.name[sizeof(in.name) - 1] = '\0';
-	ns_add(&ns->incus, &ns->nincus, in.name);
+	if ((p = malloc(sizeof(*p))) == NULL)
+		fatal("%s", __func__);
+	if (imsg_get_type(imsg) != IMSG_INCUS_POLICY ||
+	    imsg_get_data(imsg, p, sizeof(*p)) == -1)
+		fatalx("jb-incus: malformed POLICY");
+	p->name[sizeof(p->name) - 1] = '\0';
+	ns_add(&ns->incus, &ns->nincus, p->name);
+	if (asprintf(&name, "%c%s", p->has_egress ? '=' : '+', p->name) == -1)
+		fatal("%s", __func__);
+	if (req_send(PROC_NETD, IMSG_NETD_RESTORE, p, sizeof(*p), -1, NULL,
+	    ns_restored, name) == NULL) {
+		log_warnx("start-up sync: cannot reach jb-netd");
+		free(name);
+	}
+	policy_mounts_restore(p);
+	free(p);
 }
 
 static void
@@ -87,8 +120,9 @@ ns_forgot(struct req *r, int ok, const char *err)
 	free(name);
 }
 
+/* jb-netd's containers known: forget those Incus does not have */
 static void
-ns_listed(struct req *r, int ok, const char *err)
+ns_modes(struct req *r, int ok, const char *err)
 {
 	struct netsync		*ns = r->arg;
 	struct jb_incus_target	 t;
@@ -96,8 +130,7 @@ ns_listed(struct req *r, int ok, const char *err)
 	char			*name;
 
 	if (!ok) {
-		log_warnx("start-up sync skipped: Incus cannot list the "
-		    "containers (%s); jb-netd keeps every policy", err);
+		log_warnx("start-up sync: jb-netd: %s", err);
 		ns_free(ns);
 		return;
 	}
@@ -126,26 +159,22 @@ ns_listed(struct req *r, int ok, const char *err)
 	ns_free(ns);
 }
 
+/* Incus read, each policy on its way to jb-netd: then what to forget */
 static void
-ns_modes(struct req *r, int ok, const char *err)
+ns_listed(struct req *r, int ok, const char *err)
 {
 	struct netsync		*ns = r->arg;
-	struct jb_incus_target	 t;
 
 	if (!ok) {
-		log_warnx("start-up sync skipped: jb-netd: %s", err);
+		log_warnx("start-up sync skipped: Incus cannot list the "
+		    "containers (%s); jb-netd enforces its cache, a container "
+		    "it has none for is refused everything", err);
 		ns_free(ns);
 		return;
 	}
-	if (ns->nnetd == 0) {
-		ns_free(ns);
-		return;
-	}
-	/* every JailBee container, whatever its repo */
-	memset(&t, 0, sizeof(t));
-	if (req_send(PROC_INCUS, IMSG_INCUS_LIST, &t, sizeof(t), -1,
-	    ns_instance, ns_listed, ns) == NULL) {
-		log_warnx("start-up sync skipped: cannot reach jb-incus");
+	if (req_send(PROC_NETD, IMSG_NETD_MODES, NULL, 0, -1, ns_mode,
+	    ns_modes, ns) == NULL) {
+		log_warnx("start-up sync: cannot reach jb-netd");
 		ns_free(ns);
 	}
 }
@@ -153,13 +182,16 @@ ns_modes(struct req *r, int ok, const char *err)
 void
 netsync_start(void)
 {
-	struct netsync	*ns;
+	struct netsync		*ns;
+	struct jb_incus_target	 t;
 
 	if ((ns = calloc(1, sizeof(*ns))) == NULL)
 		fatal("netsync: out of memory");
-	if (req_send(PROC_NETD, IMSG_NETD_MODES, NULL, 0, -1, ns_mode,
-	    ns_modes, ns) == NULL) {
-		log_warnx("start-up sync skipped: cannot reach jb-netd");
+	/* every container of the suite's, whatever its repo */
+	memset(&t, 0, sizeof(t));
+	if (req_send(PROC_INCUS, IMSG_INCUS_POLICIES, &t, sizeof(t), -1,
+	    ns_policy, ns_listed, ns) == NULL) {
+		log_warnx("start-up sync skipped: cannot reach jb-incus");
 		ns_free(ns);
 	}
 }

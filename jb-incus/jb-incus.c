@@ -134,5 +134,7 @@ main(int argc, char *argv[])
 	    == -1 || strcmp(warm, "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=") != 0)
 		fatalx("%s: cannot compute a websocket accept value", c->name);
 	sandbox_jb_incus(https_port(endpoint));
+	/* the event stream, opened when the parent asks (FOLLOW) */
+	events_init(c);
 	child_run(c);
 }

@@ -213,6 +213,26 @@ ops_dispatch(struct child *c, struct imsg *imsg)
 		get_exact(imsg, &t, sizeof(t));
 		op_sftp_helper(rid, &t, imsg_get_fd(imsg));
 		break;
+	case IMSG_INCUS_POLICIES:
+		get_exact(imsg, &t, sizeof(t));
+		op_policies(rid, &t);
+		break;
+	case IMSG_INCUS_POLICY_SET: {
+		struct jb_policy	*q;
+
+		if ((q = malloc(sizeof(*q))) == NULL)
+			fatal("%s", __func__);
+		get_exact(imsg, q, sizeof(*q));
+		op_policy_set(rid, q);
+		free(q);
+		break;
+	}
+	case IMSG_INCUS_FOLLOW:
+		if (imsg_get_len(imsg) != 0)
+			fatalx("%s from the parent with a payload",
+			    jb_imsg_name(type));
+		events_follow(rid);
+		break;
 	case IMSG_INCUS_IMAGES:
 	case IMSG_INCUS_IMAGE_PRUNE:
 		if (imsg_get_len(imsg) != 0)

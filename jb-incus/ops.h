@@ -177,6 +177,11 @@ void		 op_port_remove(uint32_t, const struct jb_port *);
 void		 op_port_list(uint32_t, const struct jb_incus_target *);
 void		 op_limits_set(uint32_t, const struct jb_limits *);
 void		 op_limits_get(uint32_t, const struct jb_incus_target *);
+void		 op_policies(uint32_t, const struct jb_incus_target *);
+/* follow Incus's event stream, telling the parent of each instance event */
+void		 events_init(struct child *);
+void		 events_follow(uint32_t);
+void		 op_policy_set(uint32_t, const struct jb_policy *);
 /* an image alias: letters, digits, '.', '_', '-', not first */
 
 #endif /* JB_OPS_H */

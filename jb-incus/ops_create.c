@@ -478,6 +478,12 @@ cr_body(struct create *cr)
 
 	cfg = jnew(json_object_new_object());
 	jput(cfg, "security.nesting", "true");
+	/*
+	 * no guest API (/dev/incus): the container cannot read its
+	 * user.jailbee.* keys (its policy, the host paths), and no later
+	 * guest endpoint can touch them
+	 */
+	jput(cfg, "security.guestapi", "false");
 	/* exactly the owner's ids map to themselves, nothing else */
 	if (in->uid == in->gid)
 		(void)snprintf(idmap, sizeof(idmap), "both %u %u", in->uid,

@@ -791,6 +791,12 @@ netd_dispatch(struct child *c, struct imsg *imsg)
 	case IMSG_NETD_PINNED:
 		netd_pool_pinned(imsg);
 		return 0;
+	case IMSG_NETD_RECORD_GET:
+		netd_record_get(c, imsg);
+		return 0;
+	case IMSG_NETD_RESTORE:
+		netd_restore(c, imsg);
+		return 0;
 	default:
 		return -1;
 	}

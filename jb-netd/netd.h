@@ -59,6 +59,10 @@ int	state_commit(struct netd_state *, char *, size_t);
 void	revert_fire(int, short, void *);
 void	revert_arm(void);
 
+/* netd_incus.c */
+void	netd_record_get(struct child *, struct imsg *);
+void	netd_restore(struct child *, struct imsg *);
+
 /* netd_egress.c */
 void	netd_egress(struct child *, struct imsg *);
 

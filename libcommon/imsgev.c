@@ -9,6 +9,7 @@
  */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "imsgev.h"
@@ -17,6 +18,17 @@ int
 imsgev_init(struct imsgev *iev, int fd, void (*handler)(int, short, void *),
     void *data)
 {
+	int	fl;
+
+	/*
+	 * The loop never waits on a channel: what the socket cannot take
+	 * now stays queued until it can (EV_WRITE).  Two processes that
+	 * each write more than the other's socket holds, both waiting in
+	 * a blocking send, would never read again.
+	 */
+	if ((fl = fcntl(fd, F_GETFL)) == -1 ||
+	    fcntl(fd, F_SETFL, fl | O_NONBLOCK) == -1)
+		return -1;
 	if (imsgbuf_init(&iev->ibuf, fd) == -1)
 		return -1;
 	iev->handler = handler;

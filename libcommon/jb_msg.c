@@ -399,6 +399,24 @@ static const struct jb_msg_str f_jb_git_write[] = {
 	END
 };
 
+static const struct jb_msg_str f_jb_incus_event[] = {
+	STR(jb_incus_event, name),
+	STR(jb_incus_event, action),
+	END
+};
+
+static const struct jb_msg_str f_jb_policy[] = {
+	STR(jb_policy, name),
+	STR(jb_policy, ipv4),
+	STR(jb_policy, prefix),
+	STR(jb_policy, net),
+	STR(jb_policy, egress),
+	STR(jb_policy, egress_extra),
+	STR(jb_policy, mounts),
+	STR(jb_policy, mount_kind),
+	END
+};
+
 static const struct jb_msg_str f_jb_netd_ctr[] = {
 	STR(jb_netd_ctr, name),
 	STR(jb_netd_ctr, ipv4),
@@ -695,6 +713,11 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_INCUS_LIMITS_SET,	P, I, jb_limits),
 	R(IMSG_INCUS_LIMITS_GET,	P, I, jb_incus_target),
 	R(IMSG_INCUS_LIMITS,		I, P, jb_limits),
+	R(IMSG_INCUS_POLICIES,		P, I, jb_incus_target),
+	R(IMSG_INCUS_POLICY,		I, P, jb_policy),
+	R(IMSG_INCUS_POLICY_SET,	P, I, jb_policy),
+	R(IMSG_INCUS_EVENT,		I, P, jb_incus_event),
+	R0(IMSG_INCUS_FOLLOW,		P, I),
 
 	/* parent <-> jb-mountd */
 	R(IMSG_MOUNTD_REPO,		P, M, jb_repo_req),
@@ -748,6 +771,9 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_NETD_REFUSED_NOTE,	N, P, jb_incus_target),
 	R(IMSG_NETD_AUDIT,		N, P, jb_netd_audit),
 	R(IMSG_NETD_RESOLVED,		N, P, jb_net_resolved),
+	R(IMSG_NETD_RECORD_GET,		P, N, jb_incus_target),
+	R(IMSG_NETD_RECORD,		N, P, jb_policy),
+	R(IMSG_NETD_RESTORE,		P, N, jb_policy),
 
 	/* parent <-> jb-sshd, and a session's own channel */
 	RF(IMSG_SSHD_LISTEN,		P, S, jb_sshd_limits),

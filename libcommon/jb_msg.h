@@ -135,6 +135,30 @@ enum {
 				   addresses taken on the bridge */
 	IMSG_INCUS_EXEC_KILL,	/* P->I, none; peerid = exec's: end it now */
 
+	/*
+	 * the network policy Incus holds for each container (its
+	 * user.jailbee.* keys): 220..  POLICIES answers one POLICY per
+	 * container of the suite's; POLICY_SET writes one container's
+	 */
+	IMSG_INCUS_POLICIES = 220, /* P->I, struct jb_incus_target (name
+				   "": every one; else that one, if ours) */
+	IMSG_INCUS_POLICY,	/* I->P, struct jb_policy */
+	IMSG_INCUS_POLICY_SET,	/* P->I, struct jb_policy */
+	/*
+	 * unasked (peerid 0), once the parent sent FOLLOW: Incus's event
+	 * stream says an instance changed (action instance-*), or the
+	 * stream was lost and is back (action "resync": events may be
+	 * missing)
+	 */
+	IMSG_INCUS_EVENT,	/* I->P, struct jb_incus_event */
+	/*
+	 * open Incus's event stream: DONE when it is open, so that what
+	 * the parent reads of Incus afterwards misses no change; DONE
+	 * failed when it cannot be opened now (it is tried again, and a
+	 * "resync" EVENT comes once it is open)
+	 */
+	IMSG_INCUS_FOLLOW,	/* P->I, none */
+
 	/* parent <-> jb-incus, base images: 230.. */
 	IMSG_INCUS_IMAGE_IMPORT = 230,	/* P->I, struct jb_image_import + fd */
 	IMSG_INCUS_IMAGES,	/* P->I, none: the suite's images */
@@ -181,6 +205,44 @@ enum {
 	IMSG_INCUS_LIMITS_GET,	/* P->I, struct jb_incus_target; I->P one
 				   * LIMITS, read back from Incus */
 	IMSG_INCUS_LIMITS,	/* I->P, struct jb_limits */
+
+};
+
+/* an instance event of Incus's: its name and lifecycle action */
+struct jb_incus_event {
+	char		name[JB_INSTANCE_MAX];	/* "" with "resync" */
+	char		action[32];		/* instance-created, ... */
+};
+
+/*
+ * One container's network policy as Incus holds it, in its keys
+ * user.jailbee.net (mode), user.jailbee.loose_until (seconds since the
+ * epoch, 0: no revert), user.jailbee.egress (the config's entries,
+ * an agent's written ~AGENT=ENTRY) and user.jailbee.egress_extra (its
+ * own overrides); the lists are entries separated by one space.  Its
+ * optional mounts' deadlines ride along (user.jailbee.mount_until.KIND).
+ */
+struct jb_policy {
+	char		name[JB_INSTANCE_MAX];
+	char		ipv4[16];		/* its NIC's address */
+	char		prefix[48];		/* user.jailbee.prefix */
+	char		net[8];			/* strict | loose | "" none */
+	int64_t		loose_until;
+	/* POLICY_SET: 1 writes net and loose_until only */
+	int32_t		mode_only;
+	/* POLICY: 1 when Incus has user.jailbee.egress at all */
+	int32_t		has_egress;
+	char		egress[JB_ARGV_MAX];
+	char		egress_extra[JB_ARGV_MAX];
+	/*
+	 * POLICY: the deadlines of its attached optional mounts,
+	 * user.jailbee.mount_until.KIND, as "KIND=UNTIL" separated by one
+	 * space; POLICY_SET with mount_kind set writes that one key alone
+	 * (mount_until 0 removes it)
+	 */
+	char		mounts[1024];
+	char		mount_kind[JB_KIND_MAX];
+	int64_t		mount_until;
 };
 
 /*
@@ -615,6 +677,16 @@ enum {
 	IMSG_NETD_EGRESS = 410,	/* P->N, struct jb_netd_egress */
 	IMSG_NETD_MODES,	/* P->N, none: every container's mode */
 	IMSG_NETD_MODE_ENTRY,	/* N->P, struct jb_netd_mode, before DONE */
+	/*
+	 * Incus holds the policy, jb-netd's files are its cache:
+	 * RECORD_GET answers one container's policy as jb-netd enforces it
+	 * (one RECORD, then DONE), to be written to Incus; RESTORE makes
+	 * jb-netd enforce the policy Incus holds (name, ipv4, prefix and
+	 * the keys), replacing what its cache had
+	 */
+	IMSG_NETD_RECORD_GET = 420, /* P->N, struct jb_incus_target */
+	IMSG_NETD_RECORD,	/* N->P, struct jb_policy */
+	IMSG_NETD_RESTORE,	/* P->N, struct jb_policy */
 	/* start-up sync, Incus lacks it: forget unless new */
 	IMSG_NETD_SYNC_FORGET = 440, /* P->N, struct jb_incus_target */
 	/*

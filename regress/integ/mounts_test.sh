@@ -306,6 +306,62 @@ EOC
 }
 restart_across_deadline_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+atf_test_case deadline_in_incus cleanup
+deadline_in_incus_head() {
+	atf_set descr "Incus holds an optional mount's deadline" \
+	    "(user.jailbee.mount_until.KIND): a restart with jb-mountd's file" \
+	    "removed still detaches it at its deadline; --no-revert takes the" \
+	    "key away (issue 33 item 1)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+deadline_in_incus_body() {
+	setup
+	w=$(pwd)
+	p=$(jb_prefix)
+	owned_dir "$w/creds" secret
+	config <<EOC
+optional_mounts:
+  creds:
+    host: $w/creds
+    container: /home/dev/.creds
+EOC
+	atf_check -e ignore jbo repo new s
+	atf_check -e ignore jbo repo mount creds s --for 12s
+	until=$(awk -v c=$p-s '$1 == c { print $3 }' state/mounts/deadlines)
+	atf_check -o inline:"$until\n" \
+	    incus config get $p-s user.jailbee.mount_until.creds
+	# the suite down, jb-mountd's file gone: Incus has the deadline
+	jb_cleanup
+	rm -f jailbeed.pid state/mounts/deadlines
+	jb_start
+	jb_tools
+	i=0
+	until grep -q "^$p-s creds $until\$" state/mounts/deadlines 2>/dev/null
+	do
+		i=$((i + 1))
+		[ $i -lt 50 ] || atf_fail "the deadline is not back from Incus"
+		sleep 0.1
+	done
+	[ "$(date +%s)" -lt "$until" ] || atf_fail "the restart took past $until"
+	has_device $p-s optional-creds || atf_fail "detached before its deadline"
+	while [ "$(date +%s)" -le "$until" ]; do sleep 0.2; done
+	i=0
+	while has_device $p-s optional-creds; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || atf_fail "not detached 5 s after its deadline"
+		sleep 0.1
+	done
+	# attached again with no deadline: Incus holds none
+	atf_check -e ignore jbo repo mount creds s --for 1h
+	atf_check -o match:"^[0-9]+$" \
+	    incus config get $p-s user.jailbee.mount_until.creds
+	atf_check -e ignore jbo repo mount creds s --no-revert
+	atf_check -o inline:"\n" \
+	    incus config get $p-s user.jailbee.mount_until.creds
+}
+deadline_in_incus_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
 atf_test_case expiry_race cleanup
 expiry_race_head() {
 	atf_set descr "ten optional mounts whose deadlines passed while the" \
@@ -1012,6 +1068,7 @@ atf_init_test_cases() {
 	atf_add_test_case optional_deadline
 	atf_add_test_case remount_norevert_unmount
 	atf_add_test_case restart_across_deadline
+	atf_add_test_case deadline_in_incus
 	atf_add_test_case symlink_swap
 	atf_add_test_case overmount_verify
 	atf_add_test_case suite_files

@@ -178,6 +178,223 @@ fail_closed_restart_body() {
 }
 fail_closed_restart_cleanup() { cleanup; }
 
+atf_test_case incus_holds_policy cleanup
+incus_holds_policy_head() {
+	atf_set descr "Incus holds each container's policy (user.jailbee.*" \
+	    "keys): a restart with jb-netd's files removed keeps a loose" \
+	    "container loose until its deadline and strict after, and its" \
+	    "overrides (issue 33 item 1)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+incus_holds_policy_body() {
+	setup "$NH_WWW:8080"
+	c=$(jb_prefix)-ih
+	atf_check -e match:"ready: $c" jbo repo new ih
+	route "$c"
+	atf_check -o inline:"strict\n" incus config get "$c" user.jailbee.net
+	atf_check -o inline:"$NH_WWW:8080\n" \
+	    incus config get "$c" user.jailbee.egress
+	atf_check -e ignore jbo repo net egress add "$NH_WWW2:8080" ih
+	atf_check -o inline:"$NH_WWW2:8080\n" \
+	    incus config get "$c" user.jailbee.egress_extra
+	atf_check -e match:"loose for 25s" jbo repo net loose --for 25s ih
+	dl=$(incus config get "$c" user.jailbee.loose_until)
+	atf_check -o inline:"loose\n" incus config get "$c" user.jailbee.net
+	now=$(date +%s)
+	[ "$dl" -ge $((now + 23)) ] && [ "$dl" -le $((now + 25)) ] ||
+	    atf_fail "user.jailbee.loose_until is $dl, not now+25 ($now)"
+
+	# the suite down, jb-netd's cache gone: Incus has it all
+	jb_cleanup
+	rm -f jailbeed.pid
+	rm -rf state/netd/*
+	jb_start
+	jb_tools
+	net_tools
+	i=0
+	until jbo repo net status ih 2>/dev/null | grep -q ": loose"; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || { jbo repo net status ih; cat jailbeed.log;
+		    atf_fail "$c is not loose again after the restart"; }
+		sleep 0.2
+	done
+	[ "$(date +%s)" -lt "$dl" ] || atf_fail "the restart took past $dl"
+	atf_check -o match:"^hello 8081 from $NH_WWW" ctr_http "$c" $NH_WWW 8081
+	atf_check -o inline:"config $NH_WWW:8080\ncontainer $NH_WWW2:8080\n" \
+	    jbo repo net egress ls ih
+	atf_check -o match:" [+]$NH_WWW2:8080" grep "^$c " state/netd/containers
+
+	# its deadline, kept by Incus across the restart: strict, recorded
+	while [ "$(date +%s)" -le "$dl" ]; do sleep 0.5; done
+	sleep 1.5
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8081
+	atf_check -o match:"^hello 8080 from $NH_WWW2" \
+	    ctr_http "$c" $NH_WWW2 8080
+	atf_check -o match:": strict" jbo repo net status ih
+	atf_check -o inline:"strict\n" incus config get "$c" user.jailbee.net
+
+	# a loose deadline that passed while the suite was down: strict
+	atf_check -e ignore jbo repo net loose --for 2s ih
+	jb_cleanup
+	rm -f jailbeed.pid
+	rm -rf state/netd/*
+	sleep 3
+	jb_start
+	jb_tools
+	net_tools
+	i=0
+	until grep -q "^$c " state/netd/containers 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || atf_fail "$c has no policy after the restart"
+		sleep 0.2
+	done
+	atf_check -o match:": strict" jbo repo net status ih
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8081
+	atf_check -e ignore jbo repo net egress rm "$NH_WWW2:8080" ih
+	atf_check -o inline:"\n" incus config get "$c" user.jailbee.egress_extra
+}
+incus_holds_policy_cleanup() { cleanup; }
+
+atf_test_case guest_cannot_write_policy cleanup
+guest_cannot_write_policy_head() {
+	atf_set descr "root in the container cannot change its own" \
+	    "user.jailbee.* keys: it has no guest API (/dev/incus), and a" \
+	    "bad key in Incus leaves the container strict (issue 33 item 1)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+guest_cannot_write_policy_body() {
+	setup "$NH_WWW:8080"
+	c=$(jb_prefix)-gw
+	atf_check -e match:"ready: $c" jbo repo new gw
+	route "$c"
+	atf_check -o inline:"false\n" incus config get "$c" security.guestapi
+	# root in the container, every way the guest API had to write
+	cat > guest.sh <<'EOS'
+ls -la /dev/incus 2>&1
+for m in PATCH PUT POST; do
+	curl -sS --unix-socket /dev/incus/sock -X $m \
+	    -H 'Content-Type: application/json' \
+	    -d '{"user.jailbee.net":"loose","user.jailbee.loose_until":"0"}' \
+	    http://x/1.0/config/user.jailbee.net
+	curl -sS --unix-socket /dev/incus/sock -X $m \
+	    -H 'Content-Type: application/json' \
+	    -d '{"config":{"user.jailbee.net":"loose"}}' http://x/1.0
+done
+exit 0
+EOS
+	atf_check -o match:"No such file or directory" \
+	    -e match:"Couldn't connect to server|No such file" \
+	    incus exec "$c" -- sh -s < guest.sh
+	atf_check -o inline:"strict\n" incus config get "$c" user.jailbee.net
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8081
+
+	# a key that is not what the suite writes: strict, and said so
+	incus config set "$c" user.jailbee.net loose
+	incus config set "$c" user.jailbee.loose_until 0
+	incus config set "$c" user.jailbee.egress_extra "+$NH_WWW2:8080"
+	jb_cleanup
+	rm -f jailbeed.pid
+	jb_start
+	jb_tools
+	net_tools
+	i=0
+	until grep -q "$c: the policy Incus holds cannot be read" jailbeed.log; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || { cat jailbeed.log; atf_fail "no word of $c"; }
+		sleep 0.2
+	done
+	atf_check -o match:"starts with '\+'" grep "$c: the policy Incus" \
+	    jailbeed.log
+	atf_check -o match:": strict" jbo repo net status gw
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8081
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW2 8080
+}
+guest_cannot_write_policy_cleanup() { cleanup; }
+
+# wait_netd C STATE: jb-netd's cache line of C matches STATE ("strict",
+# "loose", or "gone") within 5 s
+wait_netd() {
+	i=0
+	while :; do
+		case $2 in
+		gone)	grep -q "^$1 " state/netd/containers || return 0 ;;
+		*)	grep -q "^$1 [0-9.]* $2 " state/netd/containers &&
+			    return 0 ;;
+		esac
+		i=$((i + 1))
+		[ $i -lt 50 ] || { grep "^$1 " state/netd/containers;
+		    atf_fail "$1 is not $2 in jb-netd within 5 s"; }
+		sleep 0.1
+	done
+}
+
+atf_test_case follows_incus_events cleanup
+follows_incus_events_head() {
+	atf_set descr "a container made, changed or deleted with the plain" \
+	    "incus command behind the suite's back gets its policy at once" \
+	    "from Incus's event stream: strict when it has the suite's tag" \
+	    "and no policy, loose or with an override as its keys say, gone" \
+	    "when deleted (issue 33 item 3)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+follows_incus_events_body() {
+	setup "$NH_WWW:8080"
+	c=$(jb_prefix)-hand
+	# an address of the bridge no container has
+	used=$(incus list -c 4 --format csv)
+	for n in $(seq 100 199); do
+		echo "$used" | grep -q "10.213.0.$n " || { a=10.213.0.$n; break; }
+	done
+	atf_check -o ignore -e ignore incus init "$JB_IMAGE" "$c" \
+	    -c user.jailbee.repo=/nonexistent/hand \
+	    -c user.jailbee.prefix="$(jb_prefix)" -c security.guestapi=false
+	atf_check -o ignore incus config device add "$c" eth0 nic \
+	    network=jbbr0 name=eth0 ipv4.address="$a" \
+	    security.ipv4_filtering=true
+	# tagged, no policy keys: strict with nothing allowed
+	wait_netd "$c" strict
+	atf_check -o ignore incus start "$c"
+	route "$c"
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8081
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8080
+
+	# its keys changed by hand: enforced as Incus holds them
+	atf_check incus config set "$c" user.jailbee.egress_extra "$NH_WWW2:8080"
+	i=0
+	until ctr_http "$c" $NH_WWW2 8080 > /dev/null 2>&1; do
+		i=$((i + 1))
+		[ $i -lt 25 ] || atf_fail "the override set in Incus is not enforced"
+		sleep 0.2
+	done
+	atf_check -o match:"^hello 8080 from $NH_WWW2" ctr_http "$c" $NH_WWW2 8080
+	atf_check incus config set "$c" user.jailbee.net=loose \
+	    user.jailbee.loose_until=0
+	wait_netd "$c" loose
+	atf_check -o match:"^hello 8081 from $NH_WWW" ctr_http "$c" $NH_WWW 8081
+	atf_check incus config set "$c" user.jailbee.net strict
+	wait_netd "$c" strict
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8081
+
+	# deleted by hand: its policy, chains and sets go
+	id=$(echo "$c" | tr - _)
+	atf_check -o ignore nft list set inet jailbee "allow_$id"
+	atf_check incus delete --force "$c"
+	wait_netd "$c" gone
+	atf_check -s not-exit:0 -e ignore nft list set inet jailbee "allow_$id"
+}
+follows_incus_events_cleanup() { cleanup; }
+
 # ctr_lookup C NAME [SERVER]: a DNS query from container C's network
 # namespace (dnsq: the image has no DNS client of its own) to any
 # server: ours answers it
@@ -561,8 +778,8 @@ start_with_table_head() {
 	atf_set descr "jb-netd starting where a table inet jailbee is" \
 	    "already, written by another or emptied, says so and replaces it" \
 	    "whole by the recorded policy; when the kernel refuses that" \
-	    "policy at start, every container stays refused and the log says" \
-	    "why (N1)"
+	    "policy at start, and the policy Incus holds after it, every" \
+	    "container stays refused and the log says why (N1)"
 	atf_set require.user root
 	atf_set timeout 300
 }
@@ -594,17 +811,26 @@ start_with_table_body() {
 	rm -f jailbeed.pid
 
 	# an emptied table, and the kernel refuses the recorded policy at
-	# start (test hook): the table jb-netd installs holds no container,
-	# so every container is refused, the allowed host too
+	# start and then the policy Incus holds, which the start-up sync
+	# brings (test hook, two changes): the table jb-netd installs holds
+	# no container, so every container is refused, the allowed host too
 	atf_check nft delete table inet jailbee
 	atf_check nft add table inet jailbee
-	touch state/netd/testhook-refuse-nft
+	echo 2 > state/netd/testhook-refuse-nft
 	jb_start
 	jb_tools
-	[ -f state/netd/testhook-refuse-nft.fired ] ||
-	    atf_fail "the test hook never fired"
+	# the second refusal is the sync's, logged once jb-netd tried it
+	i=0
+	until [ -f state/netd/testhook-refuse-nft.fired ] &&
+	    grep -q "the policy Incus holds is not enforced" jailbeed.log; do
+		i=$((i + 1))
+		[ $i -lt 300 ] || { cat jailbeed.log >&2;
+		    atf_fail "the start-up sync's policy was never refused"; }
+		sleep 0.1
+	done
 	atf_check -o match:"jb-netd: table inet jailbee found at start with 0 chain\(s\)" \
 	    -o match:"jb-netd: the recorded containers cannot be enforced \(.+\): every container stays refused" \
+	    -o match:"jb-netd: container $c: the policy Incus holds is not enforced" \
 	    cat jailbeed.log
 	atf_check -s not-exit:0 -e ignore nft list chain inet jailbee "strict_$id"
 	# no element of its own in the bridge table either: its port sends
@@ -876,6 +1102,9 @@ atf_init_test_cases() {
 	atf_add_test_case strict_allowlist
 	atf_add_test_case bad_entry
 	atf_add_test_case fail_closed_restart
+	atf_add_test_case incus_holds_policy
+	atf_add_test_case guest_cannot_write_policy
+	atf_add_test_case follows_incus_events
 	atf_add_test_case start_with_table
 	atf_add_test_case nft_refused
 	atf_add_test_case strict_refused

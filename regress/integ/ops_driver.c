@@ -91,6 +91,7 @@ static char		 junk[PATH_MAX];	/* nodes, links, mount sources */
 static char		 name_main[64], name_rw[64], name_bad[64];
 static char		 name_other[64], name_used[64];
 static char		 name_c1[64], name_c2[64];
+static char		 name_ev[64];	/* an empty instance, for events */
 static struct jb_netinfo net;
 static uint32_t		 next_host;	/* candidate host part */
 static double		 last_start;	/* of the last CREATE sent */
@@ -655,7 +656,7 @@ static void
 cleanup(void)
 {
 	const char	*names[] = { name_main, name_rw, name_bad, name_other,
-			    name_used, name_c1, name_c2, NULL };
+			    name_used, name_c1, name_c2, name_ev, NULL };
 	int		 i;
 
 	for (i = 0; names[i] != NULL; i++)
@@ -1901,7 +1902,8 @@ t_protocol(void)
 				    "ACTION with verb 99",
 				    "EXEC both interactive and captured",
 				    "a jb-mountd message",
-				    "CREATE with an unterminated env", NULL };
+				    "CREATE with an unterminated env",
+				    "FOLLOW with a payload", NULL };
 	struct jb_incus_target	 t;
 	struct jb_incus_action	 a;
 	struct jb_incus_exec	*x;
@@ -1965,6 +1967,9 @@ t_protocol(void)
 			c.nenv = 1;
 			send_msg(IMSG_INCUS_CREATE, 1, &c, sizeof(c));
 			break;
+		case 10:
+			send_msg(IMSG_INCUS_FOLLOW, 1, pad, sizeof(pad));
+			break;
 		}
 		/* no answer: the channel closes, the exit is a failure */
 		end = now_ms() + 10000;
@@ -1986,6 +1991,84 @@ t_protocol(void)
 		}
 	}
 	free(x);
+}
+
+/* what jb-incus sent unasked (peerid 0) besides READY; freed */
+static int
+unasked(const char *name, const char *action)
+{
+	struct jb_incus_event	 e;
+	struct msg		*m, *next;
+	int			 n = 0;
+
+	for (m = TAILQ_FIRST(&inbox); m != NULL; m = next) {
+		next = TAILQ_NEXT(m, entry);
+		if (m->rid != 0 || m->type == IMSG_CHILD_READY)
+			continue;
+		TAILQ_REMOVE(&inbox, m, entry);
+		if (m->type == IMSG_INCUS_EVENT && m->len == sizeof(e)) {
+			memcpy(&e, m->data, sizeof(e));
+			e.name[sizeof(e.name) - 1] = '\0';
+			e.action[sizeof(e.action) - 1] = '\0';
+			if (action == NULL || (strcmp(e.name, name) == 0 &&
+			    strcmp(e.action, action) == 0))
+				n++;
+		} else if (action == NULL)
+			n++;
+		msg_free(m);
+	}
+	return n;
+}
+
+/*
+ * Incus's event stream: nothing comes before the parent asks (FOLLOW),
+ * so a child that is only asked questions answers only those; after
+ * FOLLOW's DONE, an instance made with the incus command arrives as an
+ * EVENT.
+ */
+static void
+t_events(void)
+{
+	struct reply	 r;
+	double		 end;
+	int		 n = 0;
+
+	if (spawn() == -1) {
+		check(0, "spawn %s", jbincus);
+		return;
+	}
+	pump(1000);
+	check(sh(NULL, 0, "incus create --empty %s >/dev/null 2>&1 && "
+	    "incus delete %s >/dev/null 2>&1", name_ev, name_ev) == 0,
+	    "%s made and deleted with the incus command", name_ev);
+	end = now_ms() + 3000;
+	while (now_ms() < end && pump((int)(end - now_ms())) != -1)
+		;
+	n = unasked(NULL, NULL);
+	check(n == 0, "before FOLLOW, jb-incus sends nothing unasked while "
+	    "an instance comes and goes (%d message(s))", n);
+
+	request(IMSG_INCUS_FOLLOW, NULL, 0, &r);
+	check(r.got && r.done.ok, "FOLLOW: DONE once the stream is open "
+	    "(%s)", r.done.err);
+	reply_clear(&r);
+	check(sh(NULL, 0, "incus create --empty %s >/dev/null 2>&1 && "
+	    "incus delete %s >/dev/null 2>&1", name_ev, name_ev) == 0,
+	    "%s made and deleted again", name_ev);
+	n = 0;
+	end = now_ms() + 20000;
+	while (n == 0 && now_ms() < end) {
+		if (pump((int)(end - now_ms())) == -1)
+			break;
+		n = unasked(name_ev, "instance-created");
+	}
+	check(n == 1, "after FOLLOW, EVENT instance-created %s arrives "
+	    "unasked", name_ev);
+	request(IMSG_INCUS_FOLLOW, NULL, 0, &r);
+	check(r.got && r.done.ok, "a second FOLLOW: DONE, the stream is "
+	    "open (%s)", r.done.err);
+	reply_clear(&r);
+	reap();
 }
 
 static int
@@ -2048,6 +2131,7 @@ main(int argc, char *argv[])
 	snprintf(name_used, sizeof(name_used), "jbt-ops-no-%d", (int)getpid());
 	snprintf(name_c1, sizeof(name_c1), "jbt-ops-c1-%d", (int)getpid());
 	snprintf(name_c2, sizeof(name_c2), "jbt-ops-c2-%d", (int)getpid());
+	snprintf(name_ev, sizeof(name_ev), "jbt-ops-ev-%d", (int)getpid());
 	next_host = 200 + getpid() % 50;
 
 	/* the dev user of the image is 1000: the owner must be it */
@@ -2123,6 +2207,7 @@ main(int argc, char *argv[])
 	    "jb-incus exits 0 when the channel closes (%d)",
 	    WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 	t_protocol();
+	t_events();
  done:
 	if (jpid != -1)
 		reap();

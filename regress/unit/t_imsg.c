@@ -22,9 +22,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <event.h>
+#include <signal.h>
+
 #include <atf-c.h>
 
 #include "imsg.h"
+#include "imsgev.h"
 
 /* open fds of this process; the directory handle counts the same each time */
 static int
@@ -1058,6 +1062,90 @@ ATF_TC_BODY(free_closes_fd, tc)
 	ATF_REQUIRE_EQ(count_fds(), before);
 }
 
+/*
+ * Two ends of one channel, as jailbeed and a child hold it: each sends
+ * the other more than a socket holds before reading anything (the
+ * start-up sync's POLICY and RESTORE messages at 100 containers).  The
+ * event loop must deliver both ways; a send that waits for room would
+ * wait forever, since the reader is this same loop.
+ */
+#define XCHG_N		128
+#define XCHG_LEN	8192
+
+struct xend {
+	struct imsgev	 iev;
+	int		 got;
+	int		 bad;
+};
+
+static struct xend	xa, xb;
+
+static void
+xchg_io(int fd, short ev, void *arg)
+{
+	struct xend	*e = arg;
+	struct imsg	 imsg;
+	int		 n;
+
+	ATF_REQUIRE((n = imsgev_io(&e->iev, ev)) != -1);
+	ATF_REQUIRE(n != 0);
+	while ((n = imsgbuf_get(&e->iev.ibuf, &imsg)) == 1) {
+		if (imsg_get_type(&imsg) != 7 ||
+		    imsg_get_len(&imsg) != XCHG_LEN)
+			e->bad++;
+		e->got++;
+		imsg_free(&imsg);
+	}
+	ATF_REQUIRE(n == 0);
+	if (xa.got == XCHG_N && xb.got == XCHG_N)
+		event_loopexit(NULL);
+	else
+		imsgev_add(&e->iev);
+}
+
+/* the loop is stuck in the kernel's send: no lock of ours is held */
+static void
+xchg_stuck(int sig)
+{
+	atf_tc_fail("the channel blocked in a send: neither end reads "
+	    "again");
+}
+
+ATF_TC(imsgev_both_ways);
+ATF_TC_HEAD(imsgev_both_ways, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "two ends each sending more than "
+	    "the socket holds before either reads: every message arrives, "
+	    "the loop never waits in a send");
+}
+ATF_TC_BODY(imsgev_both_ways, tc)
+{
+	static char	buf[XCHG_LEN];
+	int		sv[2], i;
+
+	/* the channel as jailbeed makes it: children.c, blocking */
+	ATF_REQUIRE(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0,
+	    sv) == 0);
+	(void)event_init();
+	ATF_REQUIRE(imsgev_init(&xa.iev, sv[0], xchg_io, &xa) == 0);
+	ATF_REQUIRE(imsgev_init(&xb.iev, sv[1], xchg_io, &xb) == 0);
+	memset(buf, 'x', sizeof(buf));
+	for (i = 0; i < XCHG_N; i++) {
+		ATF_REQUIRE(imsgev_compose(&xa.iev, 7, i, 0, -1, buf,
+		    sizeof(buf)) == 0);
+		ATF_REQUIRE(imsgev_compose(&xb.iev, 7, i, 0, -1, buf,
+		    sizeof(buf)) == 0);
+	}
+	/* a deadlock is forever; the exchange takes milliseconds */
+	(void)signal(SIGALRM, xchg_stuck);
+	(void)alarm(30);
+	ATF_REQUIRE(event_dispatch() == 0);
+	(void)alarm(0);
+	ATF_CHECK_EQ(xa.got, XCHG_N);
+	ATF_CHECK_EQ(xb.got, XCHG_N);
+	ATF_CHECK_EQ(xa.bad + xb.bad, 0);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, roundtrip);
@@ -1077,5 +1165,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, get_data_exact);
 	ATF_TP_ADD_TC(tp, ibuf_strings);
 	ATF_TP_ADD_TC(tp, free_closes_fd);
+	ATF_TP_ADD_TC(tp, imsgev_both_ways);
 	return atf_no_error();
 }

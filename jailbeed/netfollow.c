@@ -1,0 +1,196 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * Incus's event stream, after the start-up sync: for each instance event
+ * jb-incus passes on, the instance is read again and jb-netd enforces
+ * what Incus holds (RESTORE), or forgets it when Incus no longer has it
+ * as one of the suite's (FORGET after instance-deleted; after any other
+ * event SYNC_FORGET, which spares a container being made in this run:
+ * jb-netd holds its policy before Incus has it).  So a container made, changed or deleted with the plain incus
+ * command is enforced at once; one with the suite's tag and no policy
+ * keys is strict.  A read that overlapped a write of the suite's own is
+ * done again, so an older answer never undoes a newer change.  "resync"
+ * (the stream was lost and is back) reads every container again.
+ * At start the stream is opened first and the start-up sync reads Incus
+ * once it is: a change made between the two is seen by one of them.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobs.h"
+#include "log.h"
+#include "names.h"
+#include "policyrec.h"
+
+#define FOLLOW_TRIES	5
+
+struct follow {
+	char			 name[JB_INSTANCE_MAX];
+	uint64_t		 writes;	/* policy_write_count at read */
+	int			 tries;
+	int			 found;
+	int			 deleted;	/* instance-deleted */
+	struct jb_policy	*p;
+};
+
+static void	follow_read(struct follow *);
+
+static void
+follow_done(struct req *r, int ok, const char *err)
+{
+	char	*name = r->arg;
+
+	if (!ok)
+		log_warnx("%s: %s", name, err);
+	free(name);
+}
+
+static void
+follow_got(struct req *r, struct imsg *imsg)
+{
+	struct follow	*f = r->arg;
+
+	if (f->p == NULL && (f->p = malloc(sizeof(*f->p))) == NULL)
+		fatal("%s", __func__);
+	if (imsg_get_type(imsg) != IMSG_INCUS_POLICY ||
+	    imsg_get_data(imsg, f->p, sizeof(*f->p)) == -1)
+		fatalx("jb-incus: malformed POLICY");
+	f->p->name[sizeof(f->p->name) - 1] = '\0';
+	f->found = strcmp(f->p->name, f->name) == 0;
+}
+
+static void
+follow_read_done(struct req *r, int ok, const char *err)
+{
+	struct follow		*f = r->arg;
+	struct jb_incus_target	 t;
+	char			*name;
+	uint32_t		 type;
+	const void		*data;
+	size_t			 len;
+
+	if (!ok) {
+		log_warnx("%s: Incus's event not followed: %s", f->name, err);
+		goto out;
+	}
+	if (policy_write_count() != f->writes && ++f->tries < FOLLOW_TRIES) {
+		/* the suite wrote meanwhile: read what it wrote */
+		f->found = 0;
+		follow_read(f);
+		return;
+	}
+	if (asprintf(&name, "%s", f->name) == -1)
+		fatal("%s", __func__);
+	memset(&t, 0, sizeof(t));
+	(void)strlcpy(t.name, f->name, sizeof(t.name));
+	if (f->found) {
+		policy_mounts_restore(f->p);
+		type = IMSG_NETD_RESTORE;
+		data = f->p;
+		len = sizeof(*f->p);
+	} else {
+		/*
+		 * deleted: forgotten even if made in this run; otherwise
+		 * (not ours, or not yet in Incus) one being made stays
+		 */
+		type = f->deleted ? IMSG_NETD_FORGET : IMSG_NETD_SYNC_FORGET;
+		data = &t;
+		len = sizeof(t);
+	}
+	if (req_send(PROC_NETD, type, data, len, -1, NULL, follow_done,
+	    name) == NULL) {
+		log_warnx("%s: cannot reach jb-netd", f->name);
+		free(name);
+	}
+out:
+	free(f->p);
+	free(f);
+}
+
+static void
+follow_read(struct follow *f)
+{
+	struct jb_incus_target	t;
+
+	memset(&t, 0, sizeof(t));
+	(void)strlcpy(t.name, f->name, sizeof(t.name));
+	f->writes = policy_write_count();
+	if (req_send(PROC_INCUS, IMSG_INCUS_POLICIES, &t, sizeof(t), -1,
+	    follow_got, follow_read_done, f) == NULL) {
+		log_warnx("%s: cannot reach jb-incus", f->name);
+		free(f->p);
+		free(f);
+	}
+}
+
+int
+netfollow_event(struct imsg *imsg)
+{
+	struct jb_incus_event	 e;
+	struct follow		*f;
+
+	if (imsg_get_id(imsg) != 0 || imsg_get_data(imsg, &e, sizeof(e)) == -1)
+		return -1;
+	e.name[sizeof(e.name) - 1] = '\0';
+	e.action[sizeof(e.action) - 1] = '\0';
+	if (strcmp(e.action, "resync") == 0 && e.name[0] == '\0') {
+		log_info("Incus's event stream is back: every container is "
+		    "read again");
+		netsync_start();
+		return 0;
+	}
+	if (!name_instance_ok(e.name) || strncmp(e.action, "instance-", 9) !=
+	    0)
+		return -1;
+	/* what only runs or stops it changes nothing Incus holds */
+	if (strcmp(e.action, "instance-started") == 0 ||
+	    strcmp(e.action, "instance-stopped") == 0 ||
+	    strcmp(e.action, "instance-shutdown") == 0 ||
+	    strcmp(e.action, "instance-restarted") == 0 ||
+	    strcmp(e.action, "instance-paused") == 0 ||
+	    strcmp(e.action, "instance-resumed") == 0 ||
+	    strcmp(e.action, "instance-exec") == 0 ||
+	    strcmp(e.action, "instance-console") == 0 ||
+	    strcmp(e.action, "instance-log-retrieved") == 0 ||
+	    strcmp(e.action, "instance-file-retrieved") == 0 ||
+	    strcmp(e.action, "instance-file-pushed") == 0 ||
+	    strcmp(e.action, "instance-file-deleted") == 0 ||
+	    strcmp(e.action, "instance-snapshot-created") == 0)
+		return 0;
+	if ((f = calloc(1, sizeof(*f))) == NULL)
+		fatal("%s", __func__);
+	(void)strlcpy(f->name, e.name, sizeof(f->name));
+	f->deleted = strcmp(e.action, "instance-deleted") == 0;
+	follow_read(f);
+	return 0;
+}
+
+static void
+follow_opened(struct req *r, int ok, const char *err)
+{
+	if (!ok)
+		log_warnx("Incus's event stream cannot be opened (%s): a "
+		    "container changed with the incus command is enforced "
+		    "once it is open", err);
+	netsync_start();
+}
+
+void
+netfollow_start(void)
+{
+	if (req_send(PROC_INCUS, IMSG_INCUS_FOLLOW, NULL, 0, -1, NULL,
+	    follow_opened, NULL) == NULL) {
+		log_warnx("Incus's event stream: cannot reach jb-incus");
+		netsync_start();
+	}
+}

@@ -1,0 +1,27 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * One message of Incus's event stream (JSON text): 0 and the instance's
+ * name and lifecycle action when it is an instance's own event
+ * (type lifecycle, action instance-*, source /1.0/instances/NAME with at
+ * most a ?query), the name one name_instance_ok() takes and the action
+ * [a-z-] that fits; -1 for anything else.  Pure.
+ */
+
+#ifndef JB_EVPARSE_H
+#define JB_EVPARSE_H
+
+#include <stddef.h>
+
+int	evparse(const char *text, char *name, size_t namelen, char *action,
+	    size_t actionlen);
+
+#endif /* JB_EVPARSE_H */

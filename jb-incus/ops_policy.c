@@ -1,0 +1,279 @@
+/*
+ * Copyright (c) 2026 The JailBee authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+ */
+
+/*
+ * POLICIES, POLICY_SET: the network policy Incus holds for each of the
+ * suite's containers, in its keys user.jailbee.net, .loose_until,
+ * .egress and .egress_extra (struct jb_policy).  Incus holds it, so it
+ * travels with the instance and outlives jb-netd's cache.  A key that
+ * does not fit its field is not cut (a cut entry could name another
+ * port): the container's record is sent as strict with no entry.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json.h>
+
+#include "bound.h"
+#include "incus.h"
+#include "log.h"
+#include "mountspec.h"
+#include "ops.h"
+
+#define K_NET		"user.jailbee.net"
+#define K_UNTIL		"user.jailbee.loose_until"
+#define K_EGRESS	"user.jailbee.egress"
+#define K_EXTRA		"user.jailbee.egress_extra"
+#define K_MOUNT		"user.jailbee.mount_until."
+
+/* s into dst whole, or -1 */
+static int
+take(char *dst, size_t len, const char *s)
+{
+	return strlcpy(dst, s != NULL ? s : "", len) >= len ? -1 : 0;
+}
+
+/*
+ * the deadlines of the optional mounts it has (a key whose device is
+ * gone, detached meanwhile, is not one)
+ */
+static void
+mounts_of(struct json_object *inst, struct json_object *cfg,
+    struct jb_policy *p)
+{
+	struct json_object	*devs = jget_obj(inst, "devices");
+	const char		*kind, *v;
+	char			 dev[JB_KIND_MAX + 16], *end, w[80];
+	long long		 until;
+	size_t			 have;
+
+	if (cfg == NULL)
+		return;
+	json_object_object_foreach(cfg, k, val) {
+		if (strncmp(k, K_MOUNT, strlen(K_MOUNT)) != 0 ||
+		    !json_object_is_type(val, json_type_string))
+			continue;
+		kind = k + strlen(K_MOUNT);
+		v = json_object_get_string(val);
+		if (!mnt_kind_ok(kind) || strlen(kind) >= JB_KIND_MAX)
+			continue;
+		(void)snprintf(dev, sizeof(dev), "optional-%s", kind);
+		if (jget_obj(devs, dev) == NULL)
+			continue;
+		until = strtoll(v, &end, 10);
+		if (*v == '\0' || *end != '\0' || until <= 0)
+			continue;
+		(void)snprintf(w, sizeof(w), "%s%s=%lld", p->mounts[0] ?
+		    " " : "", kind, until);
+		have = strlen(p->mounts);
+		if (strlcpy(p->mounts + have, w, sizeof(p->mounts) - have) >=
+		    sizeof(p->mounts) - have) {
+			p->mounts[have] = '\0';
+			log_warnx("%s: more mount deadlines than one message "
+			    "holds: %s is not read", p->name, kind);
+		}
+	}
+}
+
+static void
+send_policy(struct op_req *r, struct json_object *inst)
+{
+	struct jb_policy	*p;
+	struct json_object	*cfg = jget_obj(inst, "config");
+	const char		*u;
+	char			*end;
+	long long		 v;
+
+	if ((p = calloc(1, sizeof(*p))) == NULL)
+		fatal("%s", __func__);
+	if (take(p->name, sizeof(p->name), jget_str(inst, "name")) == -1) {
+		free(p);
+		return;
+	}
+	(void)take(p->ipv4, sizeof(p->ipv4), inst_nic_ipv4(inst, "eth0"));
+	(void)take(p->prefix, sizeof(p->prefix), jget_str(cfg,
+	    "user.jailbee.prefix"));
+	p->has_egress = jget_str(cfg, K_EGRESS) != NULL;
+	/* a deadline that is not a number: not loose (-1 never comes) */
+	p->loose_until = 0;
+	if ((u = jget_str(cfg, K_UNTIL)) != NULL && *u != '\0') {
+		errno = 0;
+		v = strtoll(u, &end, 10);
+		p->loose_until = errno != 0 || *end != '\0' || v < 0 ? -1 : v;
+	}
+	if (take(p->net, sizeof(p->net), jget_str(cfg, K_NET)) == -1 ||
+	    take(p->egress, sizeof(p->egress), jget_str(cfg, K_EGRESS)) ==
+	    -1 || take(p->egress_extra, sizeof(p->egress_extra),
+	    jget_str(cfg, K_EXTRA)) == -1) {
+		log_warnx("%s: a policy key is longer than the suite writes: "
+		    "it is strict with no entry", p->name);
+		(void)strlcpy(p->net, "strict", sizeof(p->net));
+		p->loose_until = 0;
+		p->egress[0] = p->egress_extra[0] = '\0';
+		p->has_egress = 1;
+	}
+	mounts_of(inst, cfg, p);
+	op_send(r, IMSG_INCUS_POLICY, -1, p, sizeof(*p));
+	free(p);
+}
+
+static void
+policies_listed(void *arg, struct json_object *list, const char *err)
+{
+	struct op_req	*r = arg;
+
+	r->call = NULL;
+	if (err != NULL) {
+		req_fail(r, err);
+		return;
+	}
+	inst_each_ours(r, list, "", send_policy);
+	req_done(r, 1, NULL);
+}
+
+/* one instance: its POLICY when it is the suite's, none when not */
+static void
+policy_one(void *arg, struct json_object *inst, const char *err)
+{
+	struct op_req	*r = arg;
+
+	r->call = NULL;
+	if (err != NULL) {
+		req_fail(r, err);
+		return;
+	}
+	if (inst != NULL && inst_ours(inst))
+		send_policy(r, inst);
+	req_done(r, 1, NULL);
+}
+
+void
+op_policies(uint32_t rid, const struct jb_incus_target *t)
+{
+	struct op_req	*r;
+
+	must_string("POLICIES name", t->name, sizeof(t->name));
+	r = req_new(rid, IMSG_INCUS_POLICIES, t->name);
+	if (t->name[0] != '\0') {
+		(void)snprintf(r->what, sizeof(r->what), "read the policy of "
+		    "%s", t->name);
+		if (!name_instance_ok(t->name))
+			req_done(r, 0, "no such container %s", t->name);
+		else if ((r->call = incus_instance_get(ops_ic, t->name,
+		    policy_one, r)) == NULL)
+			fatal("%s", __func__);
+		return;
+	}
+	(void)snprintf(r->what, sizeof(r->what), "read the policies");
+	if ((r->call = incus_instances_list(ops_ic, "user.jailbee.repo", NULL,
+	    policies_listed, r)) == NULL)
+		fatal("%s", __func__);
+}
+
+static void
+policy_written(struct op_req *r, struct json_object *md, const char *err)
+{
+	if (err != NULL)
+		req_fail(r, err);
+	else
+		req_done(r, 1, NULL);
+}
+
+static void
+policy_have(struct op_req *r, struct json_object *inst)
+{
+	const struct jb_policy	*p = r->priv;
+	struct json_object	*body, *cfg;
+	char			 until[32], why[JB_ERR_TEXT_MAX];
+	char			 key[sizeof(K_MOUNT) + JB_KIND_MAX];
+
+	body = jnew(json_object_new_object());
+	cfg = jnew(json_object_new_object());
+	if (p->mount_kind[0] != '\0') {
+		/* one mount's deadline; "" takes the key away */
+		(void)snprintf(key, sizeof(key), "%s%s", K_MOUNT,
+		    p->mount_kind);
+		if (p->mount_until > 0)
+			(void)snprintf(until, sizeof(until), "%" PRId64,
+			    p->mount_until);
+		else
+			until[0] = '\0';
+		jput(cfg, key, until);
+		goto write;
+	}
+	(void)snprintf(until, sizeof(until), "%" PRId64, p->loose_until);
+	jput(cfg, K_NET, p->net);
+	jput(cfg, K_UNTIL, until);
+	if (!p->mode_only) {
+		jput(cfg, K_EGRESS, p->egress);
+		jput(cfg, K_EXTRA, p->egress_extra);
+	}
+write:
+	json_object_object_add(body, "config", cfg);
+	if (!bound_instance(&jb_bound, body, ops_bridge, why, sizeof(why)))
+		req_done(r, 0, "%s: %s", r->what, why);
+	else
+		req_write(r, "PATCH", body, policy_written);
+	json_object_put(body);
+}
+
+/* printable words separated by spaces: what jb-netd writes */
+static int
+words_ok(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if (*s < ' ' || *s > '~')
+			return 0;
+	return 1;
+}
+
+void
+op_policy_set(uint32_t rid, const struct jb_policy *in)
+{
+	struct op_req		*r;
+	struct jb_policy	*p;
+
+	must_string("POLICY name", in->name, sizeof(in->name));
+	must_string("POLICY ipv4", in->ipv4, sizeof(in->ipv4));
+	must_string("POLICY prefix", in->prefix, sizeof(in->prefix));
+	must_string("POLICY net", in->net, sizeof(in->net));
+	must_string("POLICY egress", in->egress, sizeof(in->egress));
+	must_string("POLICY egress_extra", in->egress_extra,
+	    sizeof(in->egress_extra));
+	must_string("POLICY mounts", in->mounts, sizeof(in->mounts));
+	must_string("POLICY mount_kind", in->mount_kind,
+	    sizeof(in->mount_kind));
+	if ((p = malloc(sizeof(*p))) == NULL)
+		fatal("%s", __func__);
+	memcpy(p, in, sizeof(*p));
+	r = req_new(rid, IMSG_INCUS_POLICY_SET, in->name);
+	r->priv = p;
+	r->priv_free = free;
+	(void)snprintf(r->what, sizeof(r->what), "record the policy of %s",
+	    in->name);
+	if (!name_instance_ok(in->name))
+		req_done(r, 0, "no such container %s", in->name);
+	else if (in->mount_kind[0] != '\0') {
+		if (!mnt_kind_ok(in->mount_kind) || in->mount_until < 0)
+			req_done(r, 0, "%s: not a mount deadline the suite "
+			    "writes", r->what);
+		else
+			req_device_turn(r, policy_have);
+	} else if ((strcmp(in->net, "strict") != 0 &&
+	    strcmp(in->net, "loose") != 0) || in->loose_until < 0 ||
+	    !words_ok(in->egress) || !words_ok(in->egress_extra))
+		req_done(r, 0, "%s: not a policy the suite writes", r->what);
+	else
+		req_device_turn(r, policy_have);
+}
