@@ -790,8 +790,17 @@ start_with_table_body() {
 	atf_check -e match:"ready: $c" jbo repo new st
 	route "$c"
 	atf_check -o match:"hello 8080" ctr_http "$c" $NH_WWW 8080
+	# a second container: the start-up sync restores each of them
+	c2=$(jb_prefix)-st2
+	id2=$(echo "$c2" | tr - _)
+	atf_check -e match:"ready: $c2" jbo repo new st2
 	jb_cleanup
 	rm -f jailbeed.pid
+	# jb-netd's cache holds every container of the suite's Incus has,
+	# these two and any other left there: the count is read, not assumed
+	atf_check -o ignore grep "^$c " state/netd/containers
+	atf_check -o ignore grep "^$c2 " state/netd/containers
+	n=$(grep -vc '^#' state/netd/containers)
 	# another's table of the same name: one chain that accepts all
 	atf_check nft delete table inet jailbee
 	atf_check nft add table inet jailbee
@@ -800,7 +809,7 @@ start_with_table_body() {
 	atf_check nft add rule inet jailbee foreign accept
 	jb_start
 	jb_tools
-	atf_check -o match:"jb-netd: table inet jailbee found at start with 1 chain\(s\): replaced whole by the policy of the 1 recorded container\(s\)" \
+	atf_check -o match:"jb-netd: table inet jailbee found at start with 1 chain\(s\): replaced whole by the policy of the $n recorded container\(s\)" \
 	    cat jailbeed.log
 	atf_check -s not-exit:0 -e ignore nft list chain inet jailbee foreign
 	atf_check -o match:"reject" nft list chain inet jailbee "strict_$id"
@@ -812,17 +821,22 @@ start_with_table_body() {
 
 	# an emptied table, and the kernel refuses the recorded policy at
 	# start and then the policy Incus holds, which the start-up sync
-	# brings (test hook, two changes): the table jb-netd installs holds
-	# no container, so every container is refused, the allowed host too
+	# brings (test hook: the start's change, then one per container the
+	# sync restores): the table jb-netd installs holds no container, so
+	# every container is refused, the allowed host too
+	n=$(grep -vc '^#' state/netd/containers)
 	atf_check nft delete table inet jailbee
 	atf_check nft add table inet jailbee
-	echo 2 > state/netd/testhook-refuse-nft
+	echo $((n + 1)) > state/netd/testhook-refuse-nft
 	jb_start
 	jb_tools
-	# the second refusal is the sync's, logged once jb-netd tried it
+	# the last refusal is the sync's, logged once jb-netd tried it
 	i=0
 	until [ -f state/netd/testhook-refuse-nft.fired ] &&
-	    grep -q "the policy Incus holds is not enforced" jailbeed.log; do
+	    grep -q "container $c: the policy Incus holds is not enforced" \
+	    jailbeed.log &&
+	    grep -q "container $c2: the policy Incus holds is not enforced" \
+	    jailbeed.log; do
 		i=$((i + 1))
 		[ $i -lt 300 ] || { cat jailbeed.log >&2;
 		    atf_fail "the start-up sync's policy was never refused"; }
@@ -831,8 +845,10 @@ start_with_table_body() {
 	atf_check -o match:"jb-netd: table inet jailbee found at start with 0 chain\(s\)" \
 	    -o match:"jb-netd: the recorded containers cannot be enforced \(.+\): every container stays refused" \
 	    -o match:"jb-netd: container $c: the policy Incus holds is not enforced" \
+	    -o match:"jb-netd: container $c2: the policy Incus holds is not enforced" \
 	    cat jailbeed.log
 	atf_check -s not-exit:0 -e ignore nft list chain inet jailbee "strict_$id"
+	atf_check -s not-exit:0 -e ignore nft list chain inet jailbee "strict_$id2"
 	# no element of its own in the bridge table either: its port sends
 	# nothing, so the allowed host is not reached (the frames are
 	# dropped at the bridge, no refusal comes back)
