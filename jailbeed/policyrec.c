@@ -178,6 +178,7 @@ mrec_written(struct req *r, int ok, const char *err)
 	struct mrec	*mr = r->arg;
 	char		 msg[JB_ERR_TEXT_MAX];
 
+	policy_writes++;
 	if (!ok) {
 		(void)snprintf(msg, sizeof(msg), "Incus cannot record the "
 		    "deadline of %s on %s: %s", mr->d.kind, mr->d.name, err);
@@ -203,6 +204,8 @@ policy_mount_deadline(const struct jb_mount_deadline *d, req_done_cb next,
 	if ((mr = calloc(1, sizeof(*mr))) == NULL ||
 	    (p = calloc(1, sizeof(*p))) == NULL)
 		fatal("%s", __func__);
+	/* a read of Incus that overlaps this write is redone */
+	policy_writes++;
 	mr->d = *d;
 	mr->next = next;
 	mr->arg = arg;

@@ -75,6 +75,24 @@ disk_count_optional(struct json_object *inst)
 
 static void	disk_state(void *, struct json_object *, const char *);
 
+/*
+ * An optional mount's deadline key lives and dies with its device: the
+ * write that attaches or detaches optional-KIND also takes away
+ * user.jailbee.mount_until.KIND, so a deadline of an earlier mount never
+ * applies to a later one.  A new deadline is written after the attach.
+ * NULL for any other device.
+ */
+static const char *
+until_key(const char *device, char *buf, size_t len)
+{
+	if (strncmp(device, MNT_OPTIONAL_PREFIX,
+	    strlen(MNT_OPTIONAL_PREFIX)) != 0)
+		return NULL;
+	(void)snprintf(buf, len, "%s%s", MNT_UNTIL_KEY,
+	    device + strlen(MNT_OPTIONAL_PREFIX));
+	return buf;
+}
+
 static void
 disk_changed(struct op_req *r, struct json_object *md, const char *err)
 {
@@ -126,11 +144,13 @@ static void
 disk_have(struct op_req *r, struct json_object *inst)
 {
 	struct disk		*dk = r->priv;
-	struct json_object	*devs, *body, *d, *nd;
-	const char		*st;
+	struct json_object	*devs, *body, *d, *nd, *cfg;
+	const char		*st, *key;
 	char			 why[JB_ERR_TEXT_MAX];
+	char			 kbuf[sizeof(MNT_UNTIL_KEY) + JB_DEVICE_MAX];
 
 	devs = jget_obj(inst, "devices");
+	key = until_key(dk->in.device, kbuf, sizeof(kbuf));
 	if (dk->type == IMSG_INCUS_DISK_REMOVE) {
 		if (devs == NULL || !json_object_object_get_ex(devs,
 		    dk->in.device, NULL)) {
@@ -140,6 +160,8 @@ disk_have(struct op_req *r, struct json_object *inst)
 		}
 		/* PUT without it: PATCH can only add or change devices */
 		json_object_object_del(devs, dk->in.device);
+		if (key != NULL && (cfg = jget_obj(inst, "config")) != NULL)
+			json_object_object_del(cfg, key);
 		req_write(r, "PUT", inst, disk_changed);
 		return;
 	}
@@ -165,6 +187,12 @@ disk_have(struct op_req *r, struct json_object *inst)
 	jput(d, "readonly", dk->in.readonly ? "true" : "false");
 	json_object_object_add(nd, dk->in.device, d);
 	json_object_object_add(body, "devices", nd);
+	if (key != NULL) {
+		/* "" takes the key away */
+		cfg = jnew(json_object_new_object());
+		jput(cfg, key, "");
+		json_object_object_add(body, "config", cfg);
+	}
 	if (!bound_instance(&jb_bound, body, ops_bridge, why, sizeof(why)))
 		req_done(r, 0, "%s: %s", r->what, why);
 	else

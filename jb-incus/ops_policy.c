@@ -35,7 +35,7 @@
 #define K_UNTIL		"user.jailbee.loose_until"
 #define K_EGRESS	"user.jailbee.egress"
 #define K_EXTRA		"user.jailbee.egress_extra"
-#define K_MOUNT		"user.jailbee.mount_until."
+#define K_MOUNT		MNT_UNTIL_KEY
 
 /* s into dst whole, or -1 */
 static int

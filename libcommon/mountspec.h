@@ -26,6 +26,8 @@
 /* the suite's own mount point: never shadowed, never replaced */
 #define MNT_HOST_SOURCE		"/mnt/host-source"
 #define MNT_OPTIONAL_PREFIX	"optional-"
+/* the Incus config key holding an optional mount's deadline: + KIND */
+#define MNT_UNTIL_KEY		"user.jailbee.mount_until."
 #define MNT_HOST_PREFIX		"host-"
 #define MNT_GPG_HOME		"gpg-home"	/* ~/.gnupg, read-only */
 #define MNT_GPG_AGENT		"gpg-agent"	/* its socket directory */

@@ -362,6 +362,71 @@ EOC
 }
 deadline_in_incus_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+atf_test_case deadline_replaced cleanup
+deadline_replaced_head() {
+	atf_set descr "a mount with no deadline (--no-revert) over a timed one clears the" \
+	    "deadline Incus holds (user.jailbee.mount_until.KIND) and" \
+	    "jb-mountd's: past the old deadline it is still attached; a" \
+	    "deadline reached takes the key away with the device, so a" \
+	    "later mount with none is not detached by it (issue 33 item 1)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+# no user.jailbee.mount_until.creds in Incus at all, and none in jb-mountd
+no_deadline() {
+	atf_check -o inline:"false\n" incus query "/1.0/instances/$1" \
+	    --raw | jq '.metadata.config | has("user.jailbee.mount_until.creds")'
+	atf_check -s exit:1 grep "^$1 creds " state/mounts/deadlines
+}
+deadline_replaced_body() {
+	setup
+	w=$(pwd)
+	p=$(jb_prefix)
+	owned_dir "$w/creds" secret
+	config <<EOC
+optional_mounts:
+  creds:
+    host: $w/creds
+    container: /home/dev/.creds
+EOC
+	atf_check -e ignore jbo repo new s
+	# a timed mount, then one with no deadline over it
+	atf_check -e match:"attached creds" jbo repo mount creds s --for 3s
+	until=$(incus config get $p-s user.jailbee.mount_until.creds)
+	echo "$until" | grep -Eqx '[0-9]+' || atf_fail "no deadline in Incus"
+	atf_check -e match:"already attached: moved the deadline of creds" \
+	    -e match:"no deadline" jbo repo mount creds s --no-revert
+	no_deadline $p-s
+	while [ "$(date +%s)" -le $((until + 2)) ]; do sleep 0.2; done
+	has_device $p-s optional-creds ||
+	    atf_fail "detached at the deadline it no longer has"
+	no_deadline $p-s
+	atf_check -e match:"detached creds" jbo repo unmount creds s
+	# a deadline reached: the key goes with the device
+	atf_check -e match:"attached creds" jbo repo mount creds s --for 2s
+	i=0
+	while has_device $p-s optional-creds; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || atf_fail "not detached 10 s after its deadline"
+		sleep 0.1
+	done
+	no_deadline $p-s
+	# attached again with the default deadline (an hour): the passed
+	# one of the earlier mount does not detach it
+	atf_check -e match:"attached creds" jbo repo mount creds s
+	until=$(incus config get $p-s user.jailbee.mount_until.creds)
+	[ "$until" -gt $(($(date +%s) + 600)) ] ||
+	    atf_fail "the deadline in Incus is not the default: $until"
+	sleep 3
+	has_device $p-s optional-creds ||
+	    atf_fail "detached by the deadline of an earlier mount"
+	atf_check -o inline:"$until\n" \
+	    incus config get $p-s user.jailbee.mount_until.creds
+	atf_check -e match:"detached creds" jbo repo unmount creds s
+	no_deadline $p-s
+}
+deadline_replaced_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
 atf_test_case expiry_race cleanup
 expiry_race_head() {
 	atf_set descr "ten optional mounts whose deadlines passed while the" \
@@ -1069,6 +1134,7 @@ atf_init_test_cases() {
 	atf_add_test_case remount_norevert_unmount
 	atf_add_test_case restart_across_deadline
 	atf_add_test_case deadline_in_incus
+	atf_add_test_case deadline_replaced
 	atf_add_test_case symlink_swap
 	atf_add_test_case overmount_verify
 	atf_add_test_case suite_files
