@@ -665,9 +665,48 @@ status_at_start_body() {
 }
 status_at_start_cleanup() { jb_cleanup; }
 
+atf_test_case idle_memory cleanup
+idle_memory_head() {
+	atf_set descr "idle, jb-netd holds no libnftables context or cache" \
+	    "and jb-egress no certificate store it has not used: each one's" \
+	    "heap is at most 768 kB (they held 2.3 and 1.3 MB); every" \
+	    "process's proportional set size is printed"
+	atf_set require.user root
+	atf_set timeout 120
+}
+idle_memory_body() {
+	jb_start
+	# what start-up freed goes back a second after it (memtrim.c)
+	sleep 3
+	jbctl status -o json > status.json || atf_fail "jbctl status failed"
+	total=0
+	bad=
+	for name in $(jq -r '.processes[].name' status.json); do
+		pid=$(jq -er ".processes[] | select(.name == \"$name\") | .pid" \
+		    status.json) || atf_fail "$name has no pid in status"
+		pss=$(awk '/^Pss:/ { print $2; exit }' "/proc/$pid/smaps_rollup")
+		heap=$(awk '/ \[heap\]$/ { h = 1; next } /^[0-9a-f]+-/ { h = 0 }
+		    h && /^Pss:/ { s += $2 } END { print s + 0 }' \
+		    "/proc/$pid/smaps")
+		echo "$name: PSS $pss kB, heap $heap kB"
+		total=$((total + pss))
+		case $name in
+		jb-netd|jb-egress)
+			if [ "$heap" -gt 768 ]; then
+				bad="$bad${bad:+; }$name's heap holds $heap kB"
+				bad="$bad idle (the bound is 768 kB)"
+			fi ;;
+		esac
+	done
+	echo "the suite: PSS $total kB"
+	[ -z "$bad" ] || atf_fail "$bad"
+}
+idle_memory_cleanup() { jb_cleanup; }
+
 atf_init_test_cases() {
 	atf_add_test_case install_prefix
 	atf_add_test_case status_at_start
+	atf_add_test_case idle_memory
 	atf_add_test_case status_privileges
 	atf_add_test_case control_socket_refusals
 	atf_add_test_case control_socket_dir
