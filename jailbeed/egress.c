@@ -181,6 +181,9 @@ admit_hold(const void *buf, size_t len, long ms)
 		    "to the gateway", ms);
 		evtimer_set(&held_ev, held_fire, NULL);
 	}
+	log_debug("test switch: ADMIT %u of %.*s for %.*s held", h->a.seq,
+	    (int)sizeof(h->a.host), h->a.host, (int)sizeof(h->a.name),
+	    h->a.name);
 	TAILQ_INSERT_TAIL(&helds, h, entry);
 	if (h == TAILQ_FIRST(&helds))
 		held_arm();

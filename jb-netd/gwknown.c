@@ -67,9 +67,9 @@ confirmed(uint32_t seq, uint32_t acked)
 	return acked != 0 && seq != 0 && (int32_t)(acked - seq) >= 0;
 }
 
-int
-gwknown_held(const struct gwknown *k, const char *ctr, const char *host,
-    uint32_t addr, int64_t now, uint32_t acked)
+int64_t
+gwknown_until(const struct gwknown *k, const char *ctr, const char *host,
+    uint32_t addr, uint32_t acked)
 {
 	uint64_t		 h = hash(k, ctr, host, addr);
 	const struct slot	*s;
@@ -78,10 +78,16 @@ gwknown_held(const struct gwknown *k, const char *ctr, const char *host,
 	for (i = 0; i < GWKNOWN_PROBE; i++) {
 		s = &k->s[(h + i) & (GWKNOWN_SLOTS - 1)];
 		if (s->h == h)
-			return confirmed(s->seq, acked) &&
-			    s->until > now + GWKNOWN_MARGIN;
+			return confirmed(s->seq, acked) ? s->until : 0;
 	}
 	return 0;
+}
+
+int
+gwknown_held(const struct gwknown *k, const char *ctr, const char *host,
+    uint32_t addr, int64_t now, uint32_t acked)
+{
+	return gwknown_until(k, ctr, host, addr, acked) > now + GWKNOWN_MARGIN;
 }
 
 void

@@ -39,6 +39,12 @@ void		 gwknown_free(struct gwknown *);
 int		 gwknown_held(const struct gwknown *, const char *ctr,
 		    const char *host, uint32_t addr, int64_t now,
 		    uint32_t acked);
+/*
+ * Until when the gateway holds ctr's admission of addr for host, noted
+ * with a number it has confirmed; 0 when it is not known to hold it.
+ */
+int64_t		 gwknown_until(const struct gwknown *, const char *ctr,
+		    const char *host, uint32_t addr, uint32_t acked);
 /* the ADMIT numbered seq carries ctr's admission of addr for host */
 void		 gwknown_note(struct gwknown *, const char *ctr,
 		    const char *host, uint32_t addr, int64_t until,

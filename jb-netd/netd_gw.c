@@ -25,6 +25,7 @@
 #include "log.h"
 #include "netd.h"
 #include "netd_gw.h"
+#include "admitted.h"
 #include "gwknown.h"
 #include "netd_nft.h"
 #include "resolver.h"
@@ -117,11 +118,26 @@ mono(void)
 	return ts.tv_sec;
 }
 
+/* a's addresses to the gateway, noted as on their way until then */
+static void
+admit_flush(struct jb_egress_admit *a, int64_t until)
+{
+	size_t	k;
+
+	admit_send(a);
+	for (k = 0; known != NULL && k < a->naddr; k++)
+		gwknown_note(known, a->name, a->host, a->addr[k], until,
+		    admit_seq);
+	a->naddr = 0;
+}
+
 /*
- * The resolver admitted: group by name, each name's addresses once, all
- * sent on to the gateway.  Returns the number of the last ADMIT sent
- * that carried something the gateway does not hold yet, for the
- * resolver to wait for its word before it answers, or 0.
+ * The resolver admitted: group by name, each name's addresses once, sent
+ * on to the gateway unless it holds them already for nearly as long (the
+ * slack the kernel's admissions have too), so that a name asked again
+ * costs no message.  Returns the number of the last ADMIT sent that
+ * carried something the gateway does not hold yet, for the resolver to
+ * wait for its word before it answers, or 0.
  */
 static uint32_t
 admitted(const char *name, const struct nftgen_elem *el,
@@ -130,7 +146,7 @@ admitted(const char *name, const struct nftgen_elem *el,
 	struct jb_egress_admit	 a;
 	size_t			 i, j, k;
 	uint32_t		 wait = 0;
-	int64_t			 now = mono();
+	int64_t			 now = mono(), until = now + (int64_t)timeout;
 	int			 dup, fresh;
 
 	for (i = 0; i < n; i++) {
@@ -159,22 +175,18 @@ admitted(const char *name, const struct nftgen_elem *el,
 				dup = a.addr[k] == el[j].addr;
 			if (dup)
 				continue;
+			if (known != NULL && gwknown_until(known, name, a.host,
+			    el[j].addr, admit_acked) + ADMITTED_SLACK >= until)
+				continue;
 			if (known == NULL || !gwknown_held(known, name, a.host,
 			    el[j].addr, now, admit_acked))
 				fresh = 1;
-			if (a.naddr == JB_EGRESS_ADMIT_MAX) {
-				admit_send(&a);
-				a.naddr = 0;
-			}
+			if (a.naddr == JB_EGRESS_ADMIT_MAX)
+				admit_flush(&a, until);
 			a.addr[a.naddr++] = el[j].addr;
 		}
 		if (a.naddr > 0)
-			admit_send(&a);
-		/* the name's last ADMIT confirms every address of it */
-		for (j = i; known != NULL && j < n; j++)
-			if (strcmp(names[j], names[i]) == 0)
-				gwknown_note(known, name, a.host, el[j].addr,
-				    now + (int64_t)timeout, admit_seq);
+			admit_flush(&a, until);
 		if (fresh)
 			wait = admit_seq;
 	}

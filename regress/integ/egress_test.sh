@@ -180,7 +180,8 @@ atf_test_case admit_held_no_wait cleanup
 admit_held_no_wait_head() {
 	atf_set descr "a name the gateway already holds is answered without" \
 	    "waiting for it again: with admissions held 3 s on their way, the" \
-	    "first answer waits out its 2 s and says so, the second does not"
+	    "first answer waits out its 2 s and says so, the second does not," \
+	    "and its admission is not sent to the gateway again"
 	atf_set require.user root
 	atf_set timeout 300
 }
@@ -193,6 +194,9 @@ admit_held_no_wait_body() {
 	sleep 2
 	atf_check -o match:"^$NH_WILD " in_ctr "$c" getent hosts a.wild.test
 	atf_check -o inline:"1\n" grep -c "a.wild.test: the egress gateway did not confirm" \
+	    jailbeed.log
+	# nor was it sent again: the gateway holds it for long enough
+	atf_check -o inline:"1\n" grep -c "ADMIT [0-9]* of a.wild.test for $c held" \
 	    jailbeed.log
 }
 admit_held_no_wait_cleanup() { cleanup; }

@@ -83,13 +83,14 @@ jbctl() { ./bin/jbctl -s "$(jb_sock)" "$@"; }
 
 # start jailbeed in the foreground (in the background of this shell) and
 # wait until it answers; its pid goes to ./jailbeed.pid.  It runs with the
-# test switch (-T: test hooks, short timers; the filters are the users');
-# JB_TEST_SWITCH= (empty) starts it as users do.
+# test switch (-T: test hooks, short timers; the filters are the users')
+# and logs debug lines (-v); JB_TEST_SWITCH= and JB_VERBOSE= (empty) start
+# it as users do.
 jb_start() {
 	jb_users
 	jb_bin
 	jb_conf
-	ASAN_OPTIONS=detect_leaks=0 "$(jb_build)/jailbeed" -d -v \
+	ASAN_OPTIONS=detect_leaks=0 "$(jb_build)/jailbeed" -d ${JB_VERBOSE--v} \
 	    ${JB_TEST_SWITCH--T} -f jailbeed.yaml > jailbeed.log 2>&1 &
 	echo $! > jailbeed.pid
 	i=0

@@ -74,6 +74,25 @@ ATF_TC_BODY(ending, tc)
 }
 
 /* a full table forgets (and is then waited for again), never errs */
+/* until when: the confirmed note's end, else 0 (on its way or unknown) */
+ATF_TC_WITHOUT_HEAD(until);
+ATF_TC_BODY(until, tc)
+{
+	struct gwknown	*k = gwknown_new();
+
+	ATF_REQUIRE(k != NULL);
+	ATF_CHECK_EQ(gwknown_until(k, "c1", "www.test", A1, 7), 0);
+	gwknown_note(k, "c1", "www.test", A1, T0 + 300, 7);
+	ATF_CHECK_EQ(gwknown_until(k, "c1", "www.test", A1, 6), 0);
+	ATF_CHECK_EQ(gwknown_until(k, "c1", "www.test", A1, 7), T0 + 300);
+	ATF_CHECK_EQ(gwknown_until(k, "c1", "www.test", A2, 7), 0);
+	/* sent again: on its way until confirmed, with its new end */
+	gwknown_note(k, "c1", "www.test", A1, T0 + 600, 8);
+	ATF_CHECK_EQ(gwknown_until(k, "c1", "www.test", A1, 7), 0);
+	ATF_CHECK_EQ(gwknown_until(k, "c1", "www.test", A1, 8), T0 + 600);
+	gwknown_free(k);
+}
+
 ATF_TC_WITHOUT_HEAD(bounded);
 ATF_TC_BODY(bounded, tc)
 {
@@ -102,6 +121,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, confirmed_only);
 	ATF_TP_ADD_TC(tp, keyed);
 	ATF_TP_ADD_TC(tp, ending);
+	ATF_TP_ADD_TC(tp, until);
 	ATF_TP_ADD_TC(tp, bounded);
 	return atf_no_error();
 }
