@@ -62,6 +62,16 @@ status_privileges_body() {
 		atf_check_equal "$(proc_field $pid CapInh)" 0000000000000000
 		atf_check_equal "$(proc_field $pid CapAmb)" 0000000000000000
 	done
+	# a process that runs as a user has that user's groups, as id(1)
+	# gives them (they are looked up in a child at start, privdrop.c)
+	for pid in $(jq -r '.processes[].pid' status.json); do
+		uid=$(proc_field $pid Uid)
+		[ "$uid" != 0 ] || continue
+		user=$(getent passwd "$uid" | cut -d: -f1)
+		atf_check_equal "$(awk '$1 == "Groups:" { $1 = ""; print }' \
+		    /proc/$pid/status | xargs -n 1 | sort -n | xargs)" \
+		    "$(id -G "$user" | xargs -n 1 | sort -n | xargs)"
+	done
 	# jb-incus reaches Incus through its group, nothing else
 	pid=$(jq -r '.processes[] | select(.name == "jb-incus") | .pid' status.json)
 	incus_gid=$(getent group incus-admin | cut -d: -f3)
@@ -669,8 +679,9 @@ atf_test_case idle_memory cleanup
 idle_memory_head() {
 	atf_set descr "idle, jb-netd holds no libnftables context or cache" \
 	    "and jb-egress no certificate store it has not used: each one's" \
-	    "heap is at most 768 kB (they held 2.3 and 1.3 MB); every" \
-	    "process's proportional set size is printed"
+	    "heap is at most 768 kB (they held 2.3 and 1.3 MB); no process" \
+	    "keeps a name service module its group lookup at start loaded;" \
+	    "every process's proportional set size is printed"
 	atf_set require.user root
 	atf_set timeout 120
 }
@@ -689,6 +700,12 @@ idle_memory_body() {
 		    h && /^Pss:/ { s += $2 } END { print s + 0 }' \
 		    "/proc/$pid/smaps")
 		echo "$name: PSS $pss kB, heap $heap kB"
+		# the group lookup at start ran in a child of its own: no
+		# name service module stays mapped for it
+		if grep -q '/libnss_' "/proc/$pid/maps"; then
+			bad="$bad${bad:+; }$name maps $(grep -o '[^/]*libnss_[^ ]*' \
+			    "/proc/$pid/maps" | sort -u | xargs)"
+		fi
 		total=$((total + pss))
 		case $name in
 		jb-netd|jb-egress)
