@@ -163,7 +163,7 @@ children_spawn(void)
 			argv[argc++] = "-G";
 			argv[argc++] = gwports;
 		}
-		/* the trust store for the secrets' hosts, read at its start */
+		/* the trust store for the secrets' hosts, opened at its start */
 		if (i == PROC_EGRESS) {
 			argv[argc++] = "-a";
 			argv[argc++] = env->conf.gw_trust;

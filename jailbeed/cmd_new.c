@@ -95,6 +95,9 @@ struct newjob {
 	int			 net_next;	/* the other steps wait */
 	int			 fail_held;	/* new_fail waits for it */
 	struct capture_result	*netres;	/* its result, once in */
+	/* /etc/hosts pinned (netpin.h) once the network wait is done */
+	int			 pinning;	/* in flight: the steps wait */
+	char			 pin_err[JB_ERR_TEXT_MAX];
 	/* the dev user's ids and its git identity, written side by side */
 	int			 dev_pending;
 	char			 devuser_err[JB_ERR_TEXT_MAX];
@@ -176,8 +179,8 @@ new_fail(struct job *job, const char *fmt, ...)
 	va_start(ap, fmt);
 	(void)vsnprintf(n->failure, sizeof(n->failure), fmt, ap);
 	va_end(ap);
-	/* the network wait still runs on this job: it ends the job after */
-	if (n->netwait) {
+	/* the network wait or the pin still runs on this job: it ends it */
+	if (n->netwait || n->pinning) {
 		n->fail_held = 1;
 		return;
 	}
@@ -211,8 +214,6 @@ new_ready(struct job *job)
 
 	job_progress(job, "ready: %s at %s, branch %s%s", n->name, n->ipv4,
 	    n->branch, n->mount_rw ? " (your working tree, read-write)" : "");
-	/* the pin jb-netd made before the container existed, now */
-	netpin_refresh(n->name);
 	/* an SSH session may name this repo by its prefix from now on */
 	if (!job->remote)
 		registry_add(n->ctx->conf.container_prefix,
@@ -247,7 +248,6 @@ new_autostarted(struct job *job, int ok, const char *err)
 	struct newjob	*n = job->state;
 
 	if (!ok) {
-		netpin_refresh(n->name);
 		job_end(job, 0, "%s; %s is kept as it is (jbctl shell %s)",
 		    err, n->name, n->branch);
 		return;
@@ -277,7 +277,48 @@ new_netjoin(struct job *job)
 		    "route on eth0 yet%s", n->name, n->ipv4, res->ok &&
 		    res->status == 2 ? " (the image has no ip command to "
 		    "tell)" : "; its DHCP client may be missing or slow");
+	if (n->pin_err[0] != '\0')
+		job_progress(job, "warning: /etc/hosts in %s is not pinned yet "
+		    "(jb-netd tries again at its next refresh): %s", n->name,
+		    n->pin_err);
 	new_agents(job);
+}
+
+/* the pin is written, or why not: the steps go on either way */
+static void
+new_pinned(void *arg, int ok, const char *err, size_t lines)
+{
+	struct job	*job = arg;
+	struct newjob	*n = job->state;
+
+	n->pinning = 0;
+	if (!ok)
+		(void)strlcpy(n->pin_err, err != NULL ? err : "failed",
+		    sizeof(n->pin_err));
+	else if (lines > 0)
+		job_progress(job, "%s: /etc/hosts pins %zu address(es)",
+		    n->name, lines);
+	if (n->fail_held)
+		new_fail_now(job);
+	else
+		new_netjoin(job);
+}
+
+/*
+ * The pin jb-netd made before the container existed, written now that
+ * the steps and the wait for its address are done, before ready: a
+ * destroy right after new finds no write of new's still going in the
+ * container.  Not earlier: the image's init writes its own /etc/hosts
+ * lines at boot, and a read through Incus's file API while the clone
+ * runs made the clone slower by more than the pin costs.
+ */
+static void
+new_pin(struct job *job)
+{
+	struct newjob	*n = job->state;
+
+	n->pinning = 1;
+	netpin_refresh(n->name, new_pinned, job);
 }
 
 static void
@@ -292,7 +333,7 @@ new_netwaited(struct job *job, struct capture_result *res)
 	if (n->fail_held)
 		new_fail_now(job);
 	else if (n->net_next)
-		new_netjoin(job);
+		new_pin(job);
 }
 
 /*
@@ -323,7 +364,7 @@ new_network(struct job *job)
 	struct newjob	*n = job->state;
 
 	if (n->netres != NULL)
-		new_netjoin(job);
+		new_pin(job);
 	else
 		n->net_next = 1;	/* new_netwaited joins */
 }

@@ -75,11 +75,57 @@ netpin_unasked(struct imsg *imsg)
 	return 0;
 }
 
+/* one refresh: jb-netd's answer, and each pin it asked for, written */
+struct refresh {
+	int		 pending;
+	int		 ok;
+	char		 err[JB_ERR_TEXT_MAX];
+	size_t		 lines;		/* in the last block sent */
+	netpin_refresh_cb cb;
+	void		*arg;
+};
+
+static void
+refresh_step(struct refresh *rf, int ok, const char *err)
+{
+	if (!ok && rf->ok) {
+		rf->ok = 0;
+		(void)strlcpy(rf->err, err != NULL ? err : "failed",
+		    sizeof(rf->err));
+	}
+	if (--rf->pending > 0)
+		return;
+	if (rf->cb != NULL)
+		rf->cb(rf->arg, rf->ok, rf->ok ? NULL : rf->err, rf->lines);
+	free(rf);
+}
+
+static void
+refresh_pinned(void *arg, int ok, const char *err)
+{
+	refresh_step(arg, ok, err);
+}
+
 static void
 refresh_msg(struct req *r, struct imsg *imsg)
 {
-	if (imsg_get_type(imsg) == IMSG_NETD_PIN)
-		netpin_relay(imsg, NULL, NULL);
+	struct refresh		*rf = r->arg;
+	struct jb_hosts_pin	*pin;
+	size_t			 i;
+
+	if (imsg_get_type(imsg) != IMSG_NETD_PIN)
+		return;
+	if ((pin = malloc(sizeof(*pin))) == NULL)
+		fatal("%s", __func__);
+	if (imsg_get_data(imsg, pin, sizeof(*pin)) == -1 ||
+	    pin->len >= sizeof(pin->text))
+		fatalx("jb-netd: malformed NETD_PIN");
+	for (rf->lines = 0, i = 0; i < pin->len; i++)
+		if (pin->text[i] == '\n')
+			rf->lines++;
+	free(pin);
+	rf->pending++;
+	netpin_relay(imsg, refresh_pinned, rf);
 }
 
 static void
@@ -87,16 +133,26 @@ refresh_done(struct req *r, int ok, const char *err)
 {
 	if (!ok)
 		log_debug("pool refresh: %s", err);
+	refresh_step(r->arg, ok, err);
 }
 
 void
-netpin_refresh(const char *name)
+netpin_refresh(const char *name, netpin_refresh_cb cb, void *arg)
 {
-	struct jb_incus_target	t;
+	struct jb_incus_target	 t;
+	struct refresh		*rf;
 
+	if ((rf = calloc(1, sizeof(*rf))) == NULL)
+		fatal("%s", __func__);
+	rf->pending = 1;		/* jb-netd's answer */
+	rf->ok = 1;
+	rf->cb = cb;
+	rf->arg = arg;
 	memset(&t, 0, sizeof(t));
 	(void)strlcpy(t.name, name, sizeof(t.name));
 	if (req_send(PROC_NETD, IMSG_NETD_REFRESH, &t, sizeof(t), -1,
-	    refresh_msg, refresh_done, NULL) == NULL)
+	    refresh_msg, refresh_done, rf) == NULL) {
 		log_warnx("%s: cannot ask jb-netd to pin /etc/hosts", name);
+		refresh_step(rf, 0, "cannot reach jb-netd");
+	}
 }

@@ -25,7 +25,13 @@ typedef void	(*netpin_cb)(void *, int ok, const char *err);
 void	netpin_relay(struct imsg *, netpin_cb, void *);
 /* a PIN jb-netd sent unasked (peerid 0): -1 when malformed */
 int	netpin_unasked(struct imsg *);
-/* ask jb-netd to resolve name's pool now and pin what it gets */
-void	netpin_refresh(const char *name);
+/*
+ * ask jb-netd to resolve name's pool now and pin what it gets; cb (may
+ * be NULL) hears once jb-netd has answered and every pin it sent is
+ * written, or why not, and how many lines the last block pinned
+ */
+typedef void	(*netpin_refresh_cb)(void *, int ok, const char *err,
+		    size_t lines);
+void	netpin_refresh(const char *name, netpin_refresh_cb, void *);
 
 #endif /* JAILBEED_NETPIN_H */

@@ -43,7 +43,10 @@ size_t		 egsec_count(void);
 /* 1 when a secret of the container at src applies to host */
 int		 egsec_wanted(uint32_t src, const char *host);
 
-/* mitmconn.c: the trust store, read before the sandbox; -1 on failure */
+/*
+ * mitmconn.c: the trust store opened before the sandbox (read at the
+ * first terminated connection); -1 when it cannot be opened
+ */
 int		 mitmc_init(const char *trustfile);
 /*
  * A connection admitted with server name host whose container has a

@@ -33,6 +33,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <openssl/ssl.h>
+
 #include "ca.h"
 #include "egress.h"
 #include "egsecrets.h"
@@ -186,7 +188,13 @@ main(int argc, char *argv[])
 		    "(make deps) to create it", c.name, JB_USER_EGRESS);
 	conn_limits();
 	proxy_init(a.gw_ports, a.ngw);
-	/* the trust store for the secrets' hosts: no file access later */
+	/*
+	 * OpenSSL reads its configuration at its first use: that is now,
+	 * while files can be opened, and so is the trust store for the
+	 * secrets' hosts opened: no file access later
+	 */
+	if (OPENSSL_init_ssl(OPENSSL_INIT_LOAD_CONFIG, NULL) != 1)
+		fatalx("%s: OpenSSL cannot start", c.name);
 	if (a.ca != NULL)
 		(void)mitmc_init(a.ca);
 	priv_drop(c.name, pw, JB_SSHD_CHROOT, NULL, 0);

@@ -13,12 +13,18 @@
  * the requests between them.
  */
 
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <openssl/err.h>
+#include <openssl/pem.h>
 #include <openssl/x509v3.h>
 
 #include "httphead.h"
@@ -27,6 +33,7 @@
 #define REQ_MAX		(2 * HTTPHEAD_MAX)	/* plaintext held for a head */
 #define UP_MAX		(SUBST_HEAD_MAX + REQ_MAX)
 #define IO_CHUNK	16384
+#define TRUST_MAX	(16 * 1024 * 1024)	/* a trust store file */
 
 enum rstate { R_HEAD, R_LENGTH, R_CHUNKED };
 
@@ -54,18 +61,87 @@ struct mitm {
 	char		 err[256];
 };
 
-SSL_CTX *
-mitm_upstream_ctx(const char *cafile, char *why, size_t whylen)
+/* what the PEM text in buf holds goes into st: how many certificates */
+static int
+store_pem(X509_STORE *st, const char *buf, size_t len)
 {
-	SSL_CTX		*ctx;
-	unsigned long	 e;
+	STACK_OF(X509_INFO)	*inf;
+	X509_INFO		*xi;
+	BIO			*b;
+	int			 i, n = 0;
 
-	if ((ctx = SSL_CTX_new(TLS_client_method())) == NULL ||
-	    SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION) != 1 ||
-	    SSL_CTX_load_verify_file(ctx, cafile) != 1) {
+	if (len > INT_MAX || (b = BIO_new_mem_buf(buf, (int)len)) == NULL)
+		return -1;
+	inf = PEM_X509_INFO_read_bio(b, NULL, NULL, NULL);
+	BIO_free(b);
+	if (inf == NULL)
+		return -1;
+	for (i = 0; i < sk_X509_INFO_num(inf); i++) {
+		xi = sk_X509_INFO_value(inf, i);
+		if (xi->x509 != NULL) {
+			if (X509_STORE_add_cert(st, xi->x509) != 1) {
+				n = -1;
+				break;
+			}
+			n++;
+		}
+		if (xi->crl != NULL && X509_STORE_add_crl(st, xi->crl) != 1) {
+			n = -1;
+			break;
+		}
+	}
+	sk_X509_INFO_pop_free(inf, X509_INFO_free);
+	return n;
+}
+
+SSL_CTX *
+mitm_upstream_ctx(int fd, const char *name, char *why, size_t whylen)
+{
+	SSL_CTX		*ctx = NULL;
+	struct stat	 sb;
+	char		*buf = NULL;
+	size_t		 off = 0;
+	ssize_t		 r;
+	unsigned long	 e;
+	int		 n = -1;
+
+	if (fstat(fd, &sb) == -1 || !S_ISREG(sb.st_mode)) {
+		(void)snprintf(why, whylen, "%s: cannot load the trust store: "
+		    "not a regular file", name);
+		return NULL;
+	}
+	if (sb.st_size > TRUST_MAX) {
+		(void)snprintf(why, whylen, "%s: cannot load the trust store: "
+		    "larger than %d MiB", name, TRUST_MAX >> 20);
+		return NULL;
+	}
+	if ((buf = malloc((size_t)sb.st_size + 1)) == NULL) {
+		(void)snprintf(why, whylen, "%s: cannot load the trust store: "
+		    "out of memory", name);
+		return NULL;
+	}
+	while (off < (size_t)sb.st_size) {
+		if ((r = pread(fd, buf + off, (size_t)sb.st_size - off,
+		    (off_t)off)) == -1 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			(void)snprintf(why, whylen, "%s: cannot load the trust "
+			    "store: %s", name, r == 0 ? "shorter than it was" :
+			    strerror(errno));
+			free(buf);
+			return NULL;
+		}
+		off += (size_t)r;
+	}
+	if ((ctx = SSL_CTX_new(TLS_client_method())) != NULL &&
+	    SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION) == 1)
+		n = store_pem(SSL_CTX_get_cert_store(ctx), buf, off);
+	free(buf);
+	if (n <= 0) {
 		e = ERR_get_error();
 		(void)snprintf(why, whylen, "%s: cannot load the trust store: "
-		    "%s", cafile, e ? ERR_reason_error_string(e) : "unknown");
+		    "%s", name, e ? ERR_reason_error_string(e) : n == 0 ?
+		    "no certificate in it" : "unknown");
 		ERR_clear_error();
 		SSL_CTX_free(ctx);
 		return NULL;

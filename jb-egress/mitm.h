@@ -43,10 +43,13 @@ enum mitm_state {
 
 /*
  * The context for the real servers: TLS 1.2 or later, the peer's
- * certificate verified against cafile, read now (the gateway has no
- * file access later).  NULL and why on failure.
+ * certificate verified against the certificates (and CRLs) of the PEM
+ * file open on fd, named name in messages, read now from its start
+ * through fd (the gateway opens it before its lock-down and has no file
+ * access later).  NULL and why on failure.
  */
-SSL_CTX	*mitm_upstream_ctx(const char *cafile, char *why, size_t whylen);
+SSL_CTX	*mitm_upstream_ctx(int fd, const char *name, char *why,
+	    size_t whylen);
 
 /*
  * cctx: the container's side (ca_server_ctx for host); sctx: the real

@@ -23,6 +23,8 @@
 #include <netinet/in.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,19 +68,45 @@ struct mc {
 TAILQ_HEAD(mcs, mc);
 static struct mcs	 mcs = TAILQ_HEAD_INITIALIZER(mcs);
 static size_t		 nmc;
+/*
+ * The trust store for the real servers: its file is opened before the
+ * lock-down and read when the first terminated connection needs it, so
+ * a gateway that terminates nothing holds no certificate store.
+ */
 static SSL_CTX		*upctx;
+static int		 trustfd = -1;
+static char		 trustname[PATH_MAX];
 
 int
 mitmc_init(const char *trustfile)
 {
-	char	why[512];
-
-	if ((upctx = mitm_upstream_ctx(trustfile, why, sizeof(why))) == NULL) {
-		log_warnx("network.gateway_trust: %s: secrets are not put in "
-		    "(their hosts' connections are refused)", why);
+	(void)strlcpy(trustname, trustfile, sizeof(trustname));
+	if ((trustfd = open(trustfile, O_RDONLY | O_CLOEXEC)) == -1) {
+		log_warnx("network.gateway_trust: %s: cannot load the trust "
+		    "store: %s: secrets are not put in (their hosts' "
+		    "connections are refused)", trustfile, strerror(errno));
 		return -1;
 	}
 	return 0;
+}
+
+/* the context for the real servers, made at its first use */
+static SSL_CTX *
+upstream(void)
+{
+	char	why[512];
+
+	if (upctx != NULL || trustfd == -1)
+		return upctx;
+	if ((upctx = mitm_upstream_ctx(trustfd, trustname, why,
+	    sizeof(why))) == NULL)
+		log_warnx("network.gateway_trust: %s: secrets are not put in "
+		    "(their hosts' connections are refused)", why);
+	else
+		log_debug("network.gateway_trust: %s read", trustname);
+	(void)close(trustfd);
+	trustfd = -1;
+	return upctx;
 }
 
 size_t
@@ -289,7 +317,7 @@ mitmc_start(int cfd, uint32_t src, uint32_t dst, uint16_t port,
 
 	if ((n = egsec_match(src, host, s, names, SUBST_MAX, &ctr)) == 0)
 		return 1;
-	if (upctx == NULL || nmc >= MITMC_MAX ||
+	if (upstream() == NULL || nmc >= MITMC_MAX ||
 	    (ca = egsec_ca(ctr)) == NULL ||
 	    (cctx = ca_server_ctx(ca, host)) == NULL ||
 	    (c = calloc(1, sizeof(*c))) == NULL) {

@@ -16,9 +16,17 @@
 
 #include "admitted.h"
 #include "log.h"
+#include "memtrim.h"
 #include "netd_nft.h"
 #include "testhook.h"
 
+/*
+ * libnftables' context, made when a command needs one and freed a second
+ * after the last (memtrim): between commands it holds a cache of every
+ * table the last command looked at, the host's other tables too, which
+ * is megabytes with many containers and is read again anyway whenever
+ * the ruleset changed since.
+ */
 static struct nft_ctx	*nft;
 
 static int	run_change(char **, char *, size_t);
@@ -28,9 +36,11 @@ static struct netd_state	 applied;
 static int			 have_applied;
 static int			 refuse_next;	/* the test switch's refusal */
 
-int
-netd_nft_init(char *err, size_t errlen)
+static int
+ctx_get(char *err, size_t errlen)
 {
+	if (nft != NULL)
+		return 0;
 	if ((nft = nft_ctx_new(NFT_CTX_DEFAULT)) == NULL) {
 		snprintf(err, errlen, "cannot set up libnftables");
 		return -1;
@@ -40,12 +50,32 @@ netd_nft_init(char *err, size_t errlen)
 	return 0;
 }
 
+/* between bursts of commands: the context and its cache go */
+static void
+ctx_drop(void)
+{
+	if (nft == NULL)
+		return;
+	nft_ctx_free(nft);
+	nft = NULL;
+}
+
+int
+netd_nft_init(char *err, size_t errlen)
+{
+	memtrim_dropper(ctx_drop);
+	return ctx_get(err, errlen);
+}
+
 int
 netd_nft_run(const char *text, char *err, size_t errlen)
 {
 	const char	*e;
 	char		*nl;
 
+	if (ctx_get(err, errlen) == -1)
+		return -1;
+	memtrim_soon();
 	if (nft_run_cmd_from_buffer(nft, text) == 0)
 		return 0;
 	e = nft_ctx_get_error_buffer(nft);
@@ -60,7 +90,8 @@ netd_nft_run(const char *text, char *err, size_t errlen)
 void
 netd_nft_drain(void)
 {
-	(void)nft_ctx_get_output_buffer(nft);
+	if (nft != NULL)
+		(void)nft_ctx_get_output_buffer(nft);
 }
 
 const char *
@@ -68,6 +99,8 @@ netd_nft_list(const char *text, char *err, size_t errlen)
 {
 	const char	*out;
 
+	if (ctx_get(err, errlen) == -1)
+		return NULL;
 	(void)nft_ctx_get_output_buffer(nft);
 	if (netd_nft_run(text, err, errlen) == -1)
 		return NULL;
@@ -94,8 +127,11 @@ const char *
 netd_nft_list_json(const char *text, char *err, size_t errlen)
 {
 	const char	*out;
-	unsigned int	 flags = nft_ctx_output_get_flags(nft);
+	unsigned int	 flags;
 
+	if (ctx_get(err, errlen) == -1)
+		return NULL;
+	flags = nft_ctx_output_get_flags(nft);
 	/* numbers, not names that need /etc/protocols or /etc/services */
 	nft_ctx_output_set_flags(nft, (flags | NFT_CTX_OUTPUT_JSON |
 	    NFT_CTX_OUTPUT_NUMERIC_PROTO) & ~NFT_CTX_OUTPUT_SERVICE);

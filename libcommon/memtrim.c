@@ -16,7 +16,9 @@
  * set, that is megabytes no later request needs.  memtrim_soon arms a
  * one-shot timer (at most one pending); when it fires, malloc_trim gives
  * back the free pages, with brk and madvise, which every process's
- * filter allows.
+ * filter allows.  A process may name one function that drops, just
+ * before, what it keeps between bursts only to be quicker (a library's
+ * context and cache), made again when next needed.
  */
 
 #include <sys/types.h>
@@ -30,11 +32,20 @@
 
 static struct event	memtrim_ev;
 static int		memtrim_set;
+static void		(*memtrim_drop)(void);
 
 static void
 memtrim_fire(int fd, short ev, void *arg)
 {
+	if (memtrim_drop != NULL)
+		memtrim_drop();
 	(void)malloc_trim(0);
+}
+
+void
+memtrim_dropper(void (*fn)(void))
+{
+	memtrim_drop = fn;
 }
 
 void

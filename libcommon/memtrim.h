@@ -14,5 +14,8 @@
 
 /* give freed heap back to the kernel a second from now (memtrim.c) */
 void	memtrim_soon(void);
+/* fn runs before each trim: it frees what is kept between bursts only to
+ * be quicker, and is made again on next use */
+void	memtrim_dropper(void (*fn)(void));
 
 #endif /* JB_MEMTRIM_H */

@@ -28,6 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <event.h>
+
 #include "netd_nft.h"
 #include "netd_state.h"
 #include "nftgen.h"
@@ -100,6 +102,8 @@ main(int argc, char *argv[])
 		c->e[i].proto = EGRESS_PROTO_TCP;
 		c->e[i].port = 443;
 	}
+	/* jb-netd's event base: its idle timer frees libnftables' context */
+	(void)event_init();
 	if (netd_nft_init(err, sizeof(err)) == -1) {
 		fprintf(stderr, "%s\n", err);
 		return 1;

@@ -226,6 +226,38 @@ www.test:8080
 }
 pool_and_pin_cleanup() { cleanup; }
 
+atf_test_case pinned_at_ready cleanup
+pinned_at_ready_head() {
+	atf_set descr "new writes a strict container's /etc/hosts pin before" \
+	    "it says ready, so nothing of new's still writes in the" \
+	    "container when the user runs the next command (a destroy" \
+	    "right after new waited 15 s in Incus for new's late pin)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+pinned_at_ready_body() {
+	setup "www.test:8080"
+	c=$(jb_prefix)-early
+	jbo repo new early 2> new.err || { cat new.err >&2; atf_fail "new failed"; }
+	# said, and said before ready
+	atf_check -o inline:"$c: /etc/hosts pins 1 address(es)\nready: $c\n" \
+	    sed -n "s/^jbctl: \($c: \/etc\/hosts pins.*\)/\1/p;
+	    s/^jbctl: \(ready: $c\) .*/\1/p" new.err
+	# and there at once, untouched by any refresh
+	printf '%s\n%s www.test\n%s\n' "$BEGIN" "$NH_WWW" "$END" > want
+	block "$c" > got
+	atf_check -o file:want cat got
+	atf_check -o match:"^127.0.0.1 localhost" hosts "$c"
+	# what destroy finds is the container alone: it is gone in seconds
+	t0=$(date +%s)
+	atf_check -o ignore -e ignore jbo repo destroy --force early
+	[ $(( $(date +%s) - t0 )) -lt 10 ] ||
+	    atf_fail "destroy right after new took $(( $(date +%s) - t0 )) s"
+	atf_check -o empty incus list -c n --format csv "^$c\$"
+}
+pinned_at_ready_cleanup() { cleanup; }
+
 atf_init_test_cases() {
 	atf_add_test_case pool_and_pin
+	atf_add_test_case pinned_at_ready
 }

@@ -62,6 +62,16 @@ status_privileges_body() {
 		atf_check_equal "$(proc_field $pid CapInh)" 0000000000000000
 		atf_check_equal "$(proc_field $pid CapAmb)" 0000000000000000
 	done
+	# a process that runs as a user has that user's groups, as id(1)
+	# gives them (they are looked up in a child at start, privdrop.c)
+	for pid in $(jq -r '.processes[].pid' status.json); do
+		uid=$(proc_field $pid Uid)
+		[ "$uid" != 0 ] || continue
+		user=$(getent passwd "$uid" | cut -d: -f1)
+		atf_check_equal "$(awk '$1 == "Groups:" { $1 = ""; print }' \
+		    /proc/$pid/status | xargs -n 1 | sort -n | xargs)" \
+		    "$(id -G "$user" | xargs -n 1 | sort -n | xargs)"
+	done
 	# jb-incus reaches Incus through its group, nothing else
 	pid=$(jq -r '.processes[] | select(.name == "jb-incus") | .pid' status.json)
 	incus_gid=$(getent group incus-admin | cut -d: -f3)
@@ -665,9 +675,55 @@ status_at_start_body() {
 }
 status_at_start_cleanup() { jb_cleanup; }
 
+atf_test_case idle_memory cleanup
+idle_memory_head() {
+	atf_set descr "idle, jb-netd holds no libnftables context or cache" \
+	    "and jb-egress no certificate store it has not used: each one's" \
+	    "heap is at most 768 kB (they held 2.3 and 1.3 MB); no process" \
+	    "keeps a name service module its group lookup at start loaded;" \
+	    "every process's proportional set size is printed"
+	atf_set require.user root
+	atf_set timeout 120
+}
+idle_memory_body() {
+	jb_start
+	# what start-up freed goes back a second after it (memtrim.c)
+	sleep 3
+	jbctl status -o json > status.json || atf_fail "jbctl status failed"
+	total=0
+	bad=
+	for name in $(jq -r '.processes[].name' status.json); do
+		pid=$(jq -er ".processes[] | select(.name == \"$name\") | .pid" \
+		    status.json) || atf_fail "$name has no pid in status"
+		pss=$(awk '/^Pss:/ { print $2; exit }' "/proc/$pid/smaps_rollup")
+		heap=$(awk '/ \[heap\]$/ { h = 1; next } /^[0-9a-f]+-/ { h = 0 }
+		    h && /^Pss:/ { s += $2 } END { print s + 0 }' \
+		    "/proc/$pid/smaps")
+		echo "$name: PSS $pss kB, heap $heap kB"
+		# the group lookup at start ran in a child of its own: no
+		# name service module stays mapped for it
+		if grep -q '/libnss_' "/proc/$pid/maps"; then
+			bad="$bad${bad:+; }$name maps $(grep -o '[^/]*libnss_[^ ]*' \
+			    "/proc/$pid/maps" | sort -u | xargs)"
+		fi
+		total=$((total + pss))
+		case $name in
+		jb-netd|jb-egress)
+			if [ "$heap" -gt 768 ]; then
+				bad="$bad${bad:+; }$name's heap holds $heap kB"
+				bad="$bad idle (the bound is 768 kB)"
+			fi ;;
+		esac
+	done
+	echo "the suite: PSS $total kB"
+	[ -z "$bad" ] || atf_fail "$bad"
+}
+idle_memory_cleanup() { jb_cleanup; }
+
 atf_init_test_cases() {
 	atf_add_test_case install_prefix
 	atf_add_test_case status_at_start
+	atf_add_test_case idle_memory
 	atf_add_test_case status_privileges
 	atf_add_test_case control_socket_refusals
 	atf_add_test_case control_socket_dir

@@ -16,6 +16,7 @@
  * The server answers each request head with the Authorization it got.
  */
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,7 @@ world_init(struct world *w, struct ca *client_trusts, const char *cert_for,
 	X509_STORE	*st;
 	FILE		*fp;
 	char		 why[256];
+	int		 fd;
 
 	memset(w, 0, sizeof(*w));
 	ATF_REQUIRE((w->ctrca = ca_new("t-ctr")) != NULL);
@@ -82,8 +84,12 @@ world_init(struct world *w, struct ca *client_trusts, const char *cert_for,
 	fputs(upstream_store_pem != NULL ? upstream_store_pem :
 	    ca_cert_pem(w->realca), fp);
 	ATF_REQUIRE(fclose(fp) == 0);
-	w->up = mitm_upstream_ctx("store.pem", why, sizeof(why));
+	/* read through the descriptor alone, as after the lock-down */
+	ATF_REQUIRE((fd = open("store.pem", O_RDONLY)) != -1);
+	ATF_REQUIRE(unlink("store.pem") == 0);
+	w->up = mitm_upstream_ctx(fd, "store.pem", why, sizeof(why));
 	ATF_REQUIRE_MSG(w->up != NULL, "%s", why);
+	ATF_REQUIRE(close(fd) == 0);
 
 	ATF_REQUIRE((w->cctx = SSL_CTX_new(TLS_client_method())) != NULL);
 	st = SSL_CTX_get_cert_store(w->cctx);
@@ -339,6 +345,40 @@ ATF_TC_BODY(ca_leaves, tc)
 	ca_free(ca);
 }
 
+/* a trust store with no certificate, or not a file, is refused, named */
+ATF_TC_WITHOUT_HEAD(store_refused);
+ATF_TC_BODY(store_refused, tc)
+{
+	char	why[256];
+	FILE	*fp;
+	int	 fd;
+
+	ATF_REQUIRE((fp = fopen("empty.pem", "w")) != NULL);
+	fputs("# no certificate here\n", fp);
+	ATF_REQUIRE(fclose(fp) == 0);
+	ATF_REQUIRE((fd = open("empty.pem", O_RDONLY)) != -1);
+	ATF_CHECK(mitm_upstream_ctx(fd, "empty.pem", why, sizeof(why)) ==
+	    NULL);
+	ATF_CHECK_STREQ(why, "empty.pem: cannot load the trust store: no "
+	    "certificate in it");
+	(void)close(fd);
+
+	ATF_REQUIRE((fp = fopen("bad.pem", "w")) != NULL);
+	fputs("-----BEGIN CERTIFICATE-----\nnot base64!\n"
+	    "-----END CERTIFICATE-----\n", fp);
+	ATF_REQUIRE(fclose(fp) == 0);
+	ATF_REQUIRE((fd = open("bad.pem", O_RDONLY)) != -1);
+	ATF_CHECK(mitm_upstream_ctx(fd, "bad.pem", why, sizeof(why)) == NULL);
+	ATF_CHECK_MATCH("^bad.pem: cannot load the trust store: .", why);
+	(void)close(fd);
+
+	ATF_REQUIRE((fd = open(".", O_RDONLY | O_DIRECTORY)) != -1);
+	ATF_CHECK(mitm_upstream_ctx(fd, "dir", why, sizeof(why)) == NULL);
+	ATF_CHECK_STREQ(why, "dir: cannot load the trust store: not a "
+	    "regular file");
+	(void)close(fd);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, substitutes);
@@ -347,5 +387,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, upstream_unverified);
 	ATF_TP_ADD_TC(tp, pinning_client);
 	ATF_TP_ADD_TC(tp, ca_leaves);
+	ATF_TP_ADD_TC(tp, store_refused);
 	return atf_no_error();
 }
