@@ -89,6 +89,7 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/sshargv.c libcommon/authkeys.c \
 		   libcommon/sshpolicy.c libcommon/mountspec.c \
 		   libcommon/hostspin.c libcommon/addralloc.c libcommon/nicname.c \
+		   libcommon/errtext.c \
 		   libcommon/gitident.c \
 		   libcommon/gitref.c libcommon/termsafe.c libcommon/termrelay.c \
 		   libcommon/sockdir.c libcommon/portspec.c libcommon/reporeg.c \

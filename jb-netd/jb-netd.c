@@ -40,6 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "errtext.h"
 #include "atomicfile.h"
 #include "log.h"
 #include "nicname.h"
@@ -72,16 +73,6 @@ static struct event		 refused_ev;	/* read the refused flows */
 
 /* refused names are summed up for the audit journal so often */
 #define SUMMARY_SECS	jb_test_secs(60, 5)
-
-void
-errf(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	(void)vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* the bridge's IPv4 address and prefix, as the kernel has them */
 static int

@@ -44,8 +44,6 @@ extern char			 statepath[PATH_MAX];
 extern char			 statedir[PATH_MAX];
 extern struct event		 revert_ev;	/* the next loose deadline */
 
-void	errf(char *, size_t, const char *, ...)
-	    __attribute__((__format__(__printf__, 3, 4)));
 const char *entry_origin(const struct netd_ctr *, size_t);
 
 /* netd_store.c */

@@ -26,6 +26,7 @@
 
 #include <event2/event.h>
 
+#include "errtext.h"
 #include "atomicfile.h"
 #include "dnswire.h"
 #include "hostspin.h"
@@ -124,16 +125,6 @@ fail_note(const char *ctr, size_t n, size_t answered, int64_t now)
 	f->cycles++;
 }
 
-static void __attribute__((format(printf, 3, 4)))
-errf(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	(void)vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 static const struct netd_ctr *
 find_ctr(const char *name)
 {
@@ -194,12 +185,12 @@ pool_save(char *err, size_t errlen)
 	int	 rc;
 
 	if ((text = pool_fmt(&pool)) == NULL) {
-		errf(err, errlen, "out of memory");
+		errtext(err, errlen, "out of memory");
 		return -1;
 	}
 	if ((rc = atomic_save_at(pfd, POOL_FILE, text, strlen(text),
 	    0600)) == -1)
-		errf(err, errlen, "%s: %s", ppath, strerror(errno));
+		errtext(err, errlen, "%s: %s", ppath, strerror(errno));
 	free(text);
 	return rc;
 }

@@ -25,19 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errtext.h"
 #include "netd_record.h"
 #include "policy.h"
-
-static int __attribute__((format(printf, 3, 4)))
-rec_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	(void)vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* append " "-separated word to buf (of len); -1 when it does not fit */
 static int
@@ -76,7 +66,7 @@ netd_record_from_ctr(const struct netd_ctr *c, struct jb_policy *p,
 		if (i >= ncfg) {
 			if (put_word(p->egress_extra, sizeof(p->egress_extra),
 			    "", e) == -1)
-				return rec_err(err, errlen, "%s: its overrides "
+				return errtext(err, errlen, "%s: its overrides "
 				    "are longer than %zu bytes", c->name,
 				    sizeof(p->egress_extra) - 1);
 			continue;
@@ -85,7 +75,7 @@ netd_record_from_ctr(const struct netd_ctr *c, struct jb_policy *p,
 		if (c->e[i].agent[0] != '\0')
 			(void)snprintf(pre, sizeof(pre), "~%s=", c->e[i].agent);
 		if (put_word(p->egress, sizeof(p->egress), pre, e) == -1)
-			return rec_err(err, errlen, "%s: its egress_allow is "
+			return errtext(err, errlen, "%s: its egress_allow is "
 			    "longer than %zu bytes", c->name,
 			    sizeof(p->egress) - 1);
 	}
@@ -106,23 +96,23 @@ words_ok(const char *what, const char *s, const char *bad, char *err,
 
 	for (p = s; *p != '\0'; p++) {
 		if (*p < ' ' || *p > '~')
-			return rec_err(err, errlen, "%s: byte 0x%02x is not "
+			return errtext(err, errlen, "%s: byte 0x%02x is not "
 			    "in an egress entry", what, (unsigned char)*p);
 		if (*p == ' ') {
 			if (start)
-				return rec_err(err, errlen, "%s: entries are "
+				return errtext(err, errlen, "%s: entries are "
 				    "separated by one space", what);
 			start = 1;
 			continue;
 		}
 		if (start && strchr(bad, *p) != NULL)
-			return rec_err(err, errlen, "%s: an entry starts with "
+			return errtext(err, errlen, "%s: an entry starts with "
 			    "'%c'", what, *p);
 		start = 0;
 	}
 	if (!start || s[0] == '\0')
 		return 0;
-	return rec_err(err, errlen, "%s: entries are separated by one space",
+	return errtext(err, errlen, "%s: entries are separated by one space",
 	    what);
 }
 
@@ -142,13 +132,13 @@ netd_record_to_ctr(const struct jb_policy *p, long long now,
 	    memchr(p->net, '\0', sizeof(p->net)) == NULL ||
 	    memchr(p->egress, '\0', sizeof(p->egress)) == NULL ||
 	    memchr(p->egress_extra, '\0', sizeof(p->egress_extra)) == NULL)
-		return rec_err(err, errlen, "a field without its end");
+		return errtext(err, errlen, "a field without its end");
 	if (p->name[0] == '\0' || strchr(p->name, ' ') != NULL ||
 	    words_ok("name", p->name, "+@#~", err, errlen) == -1)
-		return rec_err(err, errlen, "\"%.64s\" is not a container "
+		return errtext(err, errlen, "\"%.64s\" is not a container "
 		    "name", p->name);
 	if (strchr(p->ipv4, ' ') != NULL || p->ipv4[0] == '\0')
-		return rec_err(err, errlen, "%s: no address on its NIC",
+		return errtext(err, errlen, "%s: no address on its NIC",
 		    p->name);
 	if (words_ok("user.jailbee.egress", p->egress, "+@#", err,
 	    errlen) == -1 || words_ok("user.jailbee.egress_extra",
@@ -158,10 +148,10 @@ netd_record_to_ctr(const struct jb_policy *p, long long now,
 	loose = strcmp(p->net, "loose") == 0 && (p->loose_until == 0 ||
 	    p->loose_until > now);
 	if ((extra = strdup(p->egress_extra)) == NULL)
-		return rec_err(err, errlen, "out of memory");
+		return errtext(err, errlen, "out of memory");
 	if ((f = open_memstream(&line, &len)) == NULL) {
 		free(extra);
-		return rec_err(err, errlen, "out of memory");
+		return errtext(err, errlen, "out of memory");
 	}
 	fprintf(f, "%s %s %s %lld", p->name, p->ipv4, loose ? "loose" :
 	    "strict", loose ? (long long)p->loose_until : 0LL);
@@ -176,16 +166,16 @@ netd_record_to_ctr(const struct jb_policy *p, long long now,
 	free(extra);
 	if (fclose(f) != 0 || bad) {
 		free(line);
-		return rec_err(err, errlen, "out of memory");
+		return errtext(err, errlen, "out of memory");
 	}
 	memset(&st, 0, sizeof(st));
 	if (netd_state_parse(p->name, line, len, &st, why,
 	    sizeof(why)) == -1) {
-		(void)rec_err(err, errlen, "%s", why);
+		(void)errtext(err, errlen, "%s", why);
 		goto out;
 	}
 	if (st.n != 1 || strcmp(st.v[0].name, p->name) != 0) {
-		(void)rec_err(err, errlen, "%s: not one container", p->name);
+		(void)errtext(err, errlen, "%s: not one container", p->name);
 		goto out;
 	}
 	*c = st.v[0];

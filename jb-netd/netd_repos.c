@@ -13,22 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errtext.h"
 #include "netd_repos.h"
 
 #define REPOS_MAX	4096	/* repos with a layer, on one host */
-
-static int __attribute__((format(printf, 3, 4)))
-rp_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (err != NULL && errlen > 0) {
-		va_start(ap, fmt);
-		(void)vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 static ssize_t
 repo_index(const struct netd_repos *rs, const char *key)
@@ -79,11 +67,11 @@ repo_put(struct netd_repos *rs, const char *key, const struct egress_entry *e,
 
 	if ((i = repo_index(rs, key)) == -1) {
 		if (rs->n >= REPOS_MAX)
-			return rp_err(err, errlen, "more than %d repos have "
+			return errtext(err, errlen, "more than %d repos have "
 			    "overrides", REPOS_MAX);
 		if ((nv = reallocarray(rs->v, rs->n + 1, sizeof(*nv))) ==
 		    NULL)
-			return rp_err(err, errlen, "out of memory");
+			return errtext(err, errlen, "out of memory");
 		rs->v = nv;
 		memset(&rs->v[rs->n], 0, sizeof(rs->v[rs->n]));
 		(void)strlcpy(rs->v[rs->n].key, key, sizeof(rs->v[rs->n].key));
@@ -91,10 +79,10 @@ repo_put(struct netd_repos *rs, const char *key, const struct egress_entry *e,
 	}
 	r = &rs->v[i];
 	if (r->n >= NETD_ENTRIES_MAX)
-		return rp_err(err, errlen, "repo %s: more than %d overrides",
+		return errtext(err, errlen, "repo %s: more than %d overrides",
 		    key, NETD_ENTRIES_MAX);
 	if ((ne = reallocarray(r->e, r->n + 1, sizeof(*ne))) == NULL)
-		return rp_err(err, errlen, "out of memory");
+		return errtext(err, errlen, "out of memory");
 	r->e = ne;
 	r->e[r->n++] = *e;
 	return 0;
@@ -109,13 +97,13 @@ netd_repos_add(struct netd_repos *rs, const char *key, const char *s,
 	char			 why[256];
 
 	if (!netd_repo_key_ok(key))
-		return rp_err(err, errlen, "repo \"%.60s\": not a container "
+		return errtext(err, errlen, "repo \"%.60s\": not a container "
 		    "prefix", key);
 	if (policy_parse_entry(s, &e, why, sizeof(why)) == -1)
-		return rp_err(err, errlen, "egress entry \"%.300s\": %s", s,
+		return errtext(err, errlen, "egress entry \"%.300s\": %s", s,
 		    why);
 	if ((r = netd_repos_find(rs, key)) != NULL && entry_index(r, &e) != -1)
-		return rp_err(err, errlen, "egress entry \"%.300s\": a repo "
+		return errtext(err, errlen, "egress entry \"%.300s\": a repo "
 		    "override of %s already allows it", s, key);
 	return repo_put(rs, key, &e, err, errlen);
 }
@@ -130,10 +118,10 @@ netd_repos_rm(struct netd_repos *rs, const char *key, const char *s,
 	ssize_t			 ri, i;
 
 	if (!netd_repo_key_ok(key))
-		return rp_err(err, errlen, "repo \"%.60s\": not a container "
+		return errtext(err, errlen, "repo \"%.60s\": not a container "
 		    "prefix", key);
 	if (policy_parse_entry(s, &e, why, sizeof(why)) == -1)
-		return rp_err(err, errlen, "egress entry \"%.300s\": %s", s,
+		return errtext(err, errlen, "egress entry \"%.300s\": %s", s,
 		    why);
 	if ((ri = repo_index(rs, key)) == -1)
 		return 0;
@@ -216,25 +204,25 @@ parse_line(struct netd_repos *rs, char *line, char *err, size_t errlen)
 
 	key = strsep(&line, " ");
 	if (!netd_repo_key_ok(key))
-		return rp_err(err, errlen, "repo \"%.60s\": not a container "
+		return errtext(err, errlen, "repo \"%.60s\": not a container "
 		    "prefix ([a-z0-9-])", key);
 	if (netd_repos_find(rs, key) != NULL)
-		return rp_err(err, errlen, "repo %s is listed twice", key);
+		return errtext(err, errlen, "repo %s is listed twice", key);
 	while ((s = strsep(&line, " ")) != NULL) {
 		if (*s == '\0')
 			continue;
 		if (policy_parse_entry(s, &e, why, sizeof(why)) == -1)
-			return rp_err(err, errlen, "%s", why);
+			return errtext(err, errlen, "%s", why);
 		if ((r = netd_repos_find(rs, key)) != NULL &&
 		    entry_index(r, &e) != -1)
-			return rp_err(err, errlen, "entry \"%.300s\" is "
+			return errtext(err, errlen, "entry \"%.300s\" is "
 			    "listed twice", s);
 		if (repo_put(rs, key, &e, err, errlen) == -1)
 			return -1;
 		any = 1;
 	}
 	if (!any)
-		return rp_err(err, errlen, "repo %s has no entry", key);
+		return errtext(err, errlen, "repo %s has no entry", key);
 	return 0;
 }
 

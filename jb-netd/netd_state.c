@@ -19,20 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errtext.h"
 #include "netd_state.h"
-
-static int __attribute__((format(printf, 3, 4)))
-st_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (err != NULL && errlen > 0) {
-		va_start(ap, fmt);
-		(void)vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 void
 netd_ctr_free(struct netd_ctr *c)
@@ -91,7 +79,8 @@ ctr_head(struct netd_ctr *c, const char *name, const char *ipv4,
 		return -1;
 	(void)strlcpy(c->name, name, sizeof(c->name));
 	if (inet_pton(AF_INET, ipv4, &in) != 1)
-		return st_err(err, errlen, "container %s: address \"%.15s\" is "
+		return errtext(err, errlen,
+		    "container %s: address \"%.15s\" is "
 		    "not an IPv4 address", name, ipv4);
 	c->addr = ntohl(in.s_addr);
 	if (strcmp(mode, "strict") == 0)
@@ -99,10 +88,10 @@ ctr_head(struct netd_ctr *c, const char *name, const char *ipv4,
 	else if (strcmp(mode, "loose") == 0)
 		c->mode = NFTGEN_LOOSE;
 	else
-		return st_err(err, errlen, "container %s: mode \"%.7s\" is "
+		return errtext(err, errlen, "container %s: mode \"%.7s\" is "
 		    "neither strict nor loose", name, mode);
 	if (deadline < 0)
-		return st_err(err, errlen, "container %s: negative deadline",
+		return errtext(err, errlen, "container %s: negative deadline",
 		    name);
 	c->deadline = deadline;
 	return 0;
@@ -127,12 +116,12 @@ ctr_add_entry(struct netd_ctr *c, const char *s, char *err, size_t errlen)
 	struct egress_entry	*ne;
 
 	if (c->n >= NETD_ENTRIES_MAX)
-		return st_err(err, errlen, "container %s: more than %d "
+		return errtext(err, errlen, "container %s: more than %d "
 		    "egress entries", c->name, NETD_ENTRIES_MAX);
 	if ((c->n & (c->n - 1)) == 0) {
 		if ((ne = reallocarray(c->e, c->n ? c->n * 2 : 1,
 		    sizeof(*ne))) == NULL)
-			return st_err(err, errlen, "out of memory");
+			return errtext(err, errlen, "out of memory");
 		c->e = ne;
 	}
 	if (policy_parse_entry(s, &c->e[c->n], err, errlen) == -1)
@@ -153,7 +142,8 @@ ctr_add_agent_entry(struct netd_ctr *c, const char *agent, const char *s,
 	struct egress_entry	e;
 
 	if (!netd_agent_ok(agent))
-		return st_err(err, errlen, "container %s: agent name \"%.40s\" "
+		return errtext(err, errlen,
+		    "container %s: agent name \"%.40s\" "
 		    "is not 1-%d of [a-z0-9_-]", c->name, agent,
 		    EGRESS_AGENT_MAX);
 	if (policy_parse_entry(s, &e, err, errlen) == -1)
@@ -212,11 +202,11 @@ netd_ctr_repo_apply(struct netd_ctr *c, const struct egress_entry *re,
 	size_t			 ncfg = netd_ctr_ncfg(c), k, i;
 
 	if (ncfg + rn + c->nover > NETD_ENTRIES_MAX)
-		return st_err(err, errlen, "container %s: more than %d "
+		return errtext(err, errlen, "container %s: more than %d "
 		    "egress entries with its repo's overrides", c->name,
 		    NETD_ENTRIES_MAX);
 	if ((ne = calloc(ecap(ncfg + rn + c->nover), sizeof(*ne))) == NULL)
-		return st_err(err, errlen, "out of memory");
+		return errtext(err, errlen, "out of memory");
 	if (ncfg > 0)
 		memcpy(ne, c->e, ncfg * sizeof(*ne));
 	k = ncfg;
@@ -250,10 +240,10 @@ netd_ctr_override_add(struct netd_ctr *c, const char *s, char *err,
 	ssize_t			i;
 
 	if (policy_parse_entry(s, &e, why, sizeof(why)) == -1)
-		return st_err(err, errlen, "egress entry \"%.300s\": %s", s,
+		return errtext(err, errlen, "egress entry \"%.300s\": %s", s,
 		    why);
 	if ((i = netd_ctr_find(c, &e)) != -1)
-		return st_err(err, errlen, "egress entry \"%.300s\": %s %s "
+		return errtext(err, errlen, "egress entry \"%.300s\": %s %s "
 		    "already allows it", s, c->name, (size_t)i <
 		    netd_ctr_ncfg(c) && c->e[i].agent[0] == ':' ?
 		    "github.enabled in its config" : (size_t)i <
@@ -277,19 +267,19 @@ netd_ctr_override_rm(struct netd_ctr *c, const char *s, char *err,
 	ssize_t			i;
 
 	if (policy_parse_entry(s, &e, why, sizeof(why)) == -1)
-		return st_err(err, errlen, "egress entry \"%.300s\": %s", s,
+		return errtext(err, errlen, "egress entry \"%.300s\": %s", s,
 		    why);
 	if ((i = netd_ctr_find(c, &e)) == -1)
-		return st_err(err, errlen, "egress entry \"%.300s\": not an "
+		return errtext(err, errlen, "egress entry \"%.300s\": not an "
 		    "override of %s (jbctl net egress ls %s lists them)", s,
 		    c->name, c->name);
 	if ((size_t)i < netd_ctr_ncfg(c))
-		return st_err(err, errlen, "egress entry \"%.300s\" comes "
+		return errtext(err, errlen, "egress entry \"%.300s\" comes "
 		    "from egress_allow in %s's config, not from net egress "
 		    "add: overrides cannot narrow the config; remove it there",
 		    s, c->name);
 	if ((size_t)i < c->n - c->nover)
-		return st_err(err, errlen, "egress entry \"%.300s\" comes "
+		return errtext(err, errlen, "egress entry \"%.300s\" comes "
 		    "from %s's repo override layer, not from net egress add "
 		    "on %s: remove it with net egress rm --repo", s, c->repo,
 		    c->name);
@@ -321,14 +311,14 @@ netd_ctr_from_msg(const struct jb_netd_ctr *m, struct netd_ctr *c,
 		return -1;
 	if (memchr(m->repo, '\0', sizeof(m->repo)) == NULL ||
 	    (m->repo[0] != '\0' && !netd_repo_key_ok(m->repo)))
-		return st_err(err, errlen, "container %s: bad repo key", name);
+		return errtext(err, errlen, "container %s: bad repo key", name);
 	(void)strlcpy(c->repo, m->repo, sizeof(c->repo));
 	/* agents: per entry, "" for the config's, else the agent's name */
 	for (i = 0, p = m->entries, a = m->agents; i < m->nentries; i++) {
 		if (p >= end || memchr(p, '\0', (size_t)(end - p)) == NULL ||
 		    a >= aend || memchr(a, '\0', (size_t)(aend - a)) == NULL) {
 			netd_ctr_free(c);
-			return st_err(err, errlen, "container %s: entries "
+			return errtext(err, errlen, "container %s: entries "
 			    "truncated", name);
 		}
 		if (*a == '\0')
@@ -448,12 +438,12 @@ parse_line(struct netd_ctr *c, char *line, char *err, size_t errlen)
 
 	for (i = 0; i < 4; i++)
 		if ((f[i] = strsep(&line, " ")) == NULL || *f[i] == '\0')
-			return st_err(err, errlen, "expected NAME IPV4 MODE "
+			return errtext(err, errlen, "expected NAME IPV4 MODE "
 			    "DEADLINE [ENTRY ...]");
 	errno = 0;
 	dl = strtoll(f[3], &end, 10);
 	if (errno != 0 || *end != '\0' || dl < 0)
-		return st_err(err, errlen, "deadline \"%.20s\" is not a time",
+		return errtext(err, errlen, "deadline \"%.20s\" is not a time",
 		    f[3]);
 	if (ctr_head(c, f[0], f[1], f[2], dl, err, errlen) == -1)
 		return -1;
@@ -465,7 +455,7 @@ parse_line(struct netd_ctr *c, char *line, char *err, size_t errlen)
 			if (c->repo[0] != '\0' || c->n > 0 ||
 			    !netd_repo_key_ok(s + 1)) {
 				netd_ctr_free(c);
-				return st_err(err, errlen, "repo \"%.60s\": "
+				return errtext(err, errlen, "repo \"%.60s\": "
 				    "one, before the entries, of [a-z0-9-]",
 				    s);
 			}
@@ -478,7 +468,7 @@ parse_line(struct netd_ctr *c, char *line, char *err, size_t errlen)
 
 			if (c->nover > 0 || eq == NULL) {
 				netd_ctr_free(c);
-				return st_err(err, errlen, "entry \"%.300s\": "
+				return errtext(err, errlen, "entry \"%.300s\": "
 				    "~AGENT=ENTRY, before the overrides", s);
 			}
 			*eq = '\0';
@@ -492,7 +482,7 @@ parse_line(struct netd_ctr *c, char *line, char *err, size_t errlen)
 		/* "+ENTRY": an override; they come after the config's */
 		if (*s != '+' && c->nover > 0) {
 			netd_ctr_free(c);
-			return st_err(err, errlen, "entry \"%.300s\" after an "
+			return errtext(err, errlen, "entry \"%.300s\" after an "
 			    "override", s);
 		}
 		if (ctr_add_entry(c, *s == '+' ? s + 1 : s, err, errlen)
@@ -525,18 +515,18 @@ netd_lines(const char *name, const char *buf, size_t len, netd_line_fn fn,
 		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			nl = end;
 		if (memchr(p, '\0', (size_t)(nl - p)) != NULL)
-			return st_err(err, errlen, "%s:%zu: a NUL byte", name,
+			return errtext(err, errlen, "%s:%zu: a NUL byte", name,
 			    lineno);
 		if (nl == p || *p == '#') {
 			p = nl + 1;
 			continue;
 		}
 		if ((line = strndup(p, (size_t)(nl - p))) == NULL)
-			return st_err(err, errlen, "out of memory");
+			return errtext(err, errlen, "out of memory");
 		rc = fn(arg, line, why, sizeof(why));
 		free(line);
 		if (rc == -1)
-			return st_err(err, errlen, "%s:%zu: %s", name, lineno,
+			return errtext(err, errlen, "%s:%zu: %s", name, lineno,
 			    why);
 		p = nl + 1;
 	}
@@ -554,12 +544,12 @@ state_line(void *arg, char *line, char *why, size_t whylen)
 		return -1;
 	if (netd_state_find(ns, c.name) != NULL) {
 		netd_ctr_free(&c);
-		return st_err(why, whylen, "container %s is listed twice",
+		return errtext(why, whylen, "container %s is listed twice",
 		    c.name);
 	}
 	if (netd_state_put(ns, &c) == -1) {
 		netd_ctr_free(&c);
-		return st_err(why, whylen, "out of memory");
+		return errtext(why, whylen, "out of memory");
 	}
 	return 0;
 }

@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "errtext.h"
 #include "atomicfile.h"
 #include "log.h"
 #include "netd_ct.h"
@@ -118,12 +119,12 @@ file_save(const char *file, char *text, char *err, size_t errlen)
 	int	rc;
 
 	if (text == NULL) {
-		errf(err, errlen, "out of memory");
+		errtext(err, errlen, "out of memory");
 		return -1;
 	}
 	if ((rc = atomic_save_at(statefd, file, text, strlen(text),
 	    0600)) == -1)
-		errf(err, errlen, "%s/%s: %s", statedir, file,
+		errtext(err, errlen, "%s/%s: %s", statedir, file,
 		    strerror(errno));
 	free(text);
 	return rc;

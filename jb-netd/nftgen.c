@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errtext.h"
 #include "nicname.h"
 #include "policy.h"
 #include "nftgen.h"
@@ -41,19 +42,6 @@ struct ctr {
 static const char *const base_chains[] = {
 	"forward", "input", "postrouting", "prerouting", NFTGEN_REFUSE_CHAIN
 };
-
-static int __attribute__((format(printf, 3, 4)))
-gen_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (err == NULL || errlen == 0)
-		return -1;
-	va_start(ap, fmt);
-	(void)vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* names reach messages before they are validated: keep them printable */
 static const char *
@@ -99,7 +87,7 @@ nftgen_ident(const char *name, char *buf, size_t len, char *err,
 
 	n = name == NULL ? 0 : strnlen(name, NFTGEN_NAME_MAX + 1);
 	if (n == 0 || n > NFTGEN_NAME_MAX)
-		return gen_err(err, errlen, "container name \"%s\": must be "
+		return errtext(err, errlen, "container name \"%s\": must be "
 		    "1-%d characters", quote(name, q, sizeof(q)),
 		    NFTGEN_NAME_MAX);
 	for (i = 0; i < n; i++) {
@@ -108,15 +96,15 @@ nftgen_ident(const char *name, char *buf, size_t len, char *err,
 		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 		    (i > 0 && ((c >= '0' && c <= '9') || c == '-')))
 			continue;
-		return gen_err(err, errlen, "container name \"%s\": must be "
+		return errtext(err, errlen, "container name \"%s\": must be "
 		    "a letter, then letters, digits and hyphens",
 		    quote(name, q, sizeof(q)));
 	}
 	if (name[n - 1] == '-')
-		return gen_err(err, errlen, "container name \"%s\": may not "
+		return errtext(err, errlen, "container name \"%s\": may not "
 		    "end with a hyphen", quote(name, q, sizeof(q)));
 	if (len < n + 1)
-		return gen_err(err, errlen, "container name \"%s\": no room",
+		return errtext(err, errlen, "container name \"%s\": no room",
 		    quote(name, q, sizeof(q)));
 	for (i = 0; i < n; i++)
 		buf[i] = name[i] == '-' ? '_' : name[i];
@@ -237,18 +225,18 @@ entry_check(const struct ctr *t, size_t i, char *err, size_t errlen)
 	case EGRESS_CIDR:
 		break;
 	default:
-		return gen_err(err, errlen, "container %s: entry %zu has an "
+		return errtext(err, errlen, "container %s: entry %zu has an "
 		    "unknown kind", t->c->name, i);
 	}
 	if (e->prefixlen > 32 || (e->kind == EGRESS_ADDR && e->prefixlen != 32)
 	    || (e->addr & ~mask(e->prefixlen)) != 0)
-		return gen_err(err, errlen, "container %s: entry %zu: %s/%u "
+		return errtext(err, errlen, "container %s: entry %zu: %s/%u "
 		    "is not a network", t->c->name, i,
 		    addr_fmt(e->addr, a, sizeof(a)), (unsigned)e->prefixlen);
 	if ((e->port == 0) != (e->proto == EGRESS_PROTO_ANY) ||
 	    (e->proto != EGRESS_PROTO_ANY && e->proto != EGRESS_PROTO_TCP &&
 	    e->proto != EGRESS_PROTO_UDP))
-		return gen_err(err, errlen, "container %s: entry %zu: a port "
+		return errtext(err, errlen, "container %s: entry %zu: a port "
 		    "goes with tcp or udp, no port with any protocol",
 		    t->c->name, i);
 	return 0;
@@ -275,7 +263,7 @@ static_sets(const struct ctr *t, struct sel **anyp, size_t *nanyp,
 	if (any == NULL || port == NULL) {
 		free(any);
 		free(port);
-		return gen_err(err, errlen, "out of memory");
+		return errtext(err, errlen, "out of memory");
 	}
 	for (i = 0; i < t->c->nentries; i++) {
 		e = &t->c->entries[i];
@@ -650,7 +638,7 @@ net_check(const struct nftgen_net *net, char *err, size_t errlen)
 
 	n = net->bridge == NULL ? 0 : strnlen(net->bridge, IFNAME_MAX + 1);
 	if (n == 0 || n > IFNAME_MAX)
-		return gen_err(err, errlen, "bridge \"%s\": an interface name "
+		return errtext(err, errlen, "bridge \"%s\": an interface name "
 		    "has 1-%d characters", quote(net->bridge, q, sizeof(q)),
 		    IFNAME_MAX);
 	for (i = 0; i < n; i++) {
@@ -658,34 +646,34 @@ net_check(const struct nftgen_net *net, char *err, size_t errlen)
 
 		if ((c < 'a' || c > 'z') && (c < 'A' || c > 'Z') &&
 		    (c < '0' || c > '9') && c != '-' && c != '_' && c != '.')
-			return gen_err(err, errlen, "bridge \"%s\": use "
+			return errtext(err, errlen, "bridge \"%s\": use "
 			    "letters, digits, '-', '_' and '.'",
 			    quote(net->bridge, q, sizeof(q)));
 	}
 	m = mask(net->prefixlen);
 	if (net->prefixlen < 1 || net->prefixlen > 30 ||
 	    (net->subnet & ~m) != 0)
-		return gen_err(err, errlen, "bridge subnet %s/%u: need a "
+		return errtext(err, errlen, "bridge subnet %s/%u: need a "
 		    "network address with a prefix of 1-30",
 		    addr_fmt(net->subnet, a, sizeof(a)),
 		    (unsigned)net->prefixlen);
 	if ((net->host & m) != net->subnet || net->host == net->subnet ||
 	    net->host == (net->subnet | ~m))
-		return gen_err(err, errlen, "host address %s is not a host "
+		return errtext(err, errlen, "host address %s is not a host "
 		    "of the bridge subnet", addr_fmt(net->host, a, sizeof(a)));
 	if (net->dns_port == 0)
-		return gen_err(err, errlen, "resolver port must be 1-65535");
+		return errtext(err, errlen, "resolver port must be 1-65535");
 	if (net->proxy_port != 0 && (net->proxy_port == 53 ||
 	    net->proxy_port == net->dns_port ||
 	    net->proxy_port == net->gw_port))
-		return gen_err(err, errlen, "proxy port %u: the bridge "
+		return errtext(err, errlen, "proxy port %u: the bridge "
 		    "address's DNS or gateway port", (unsigned)net->proxy_port);
 	if (net->ngw > 0 && (net->gw_ports == NULL || net->gw_port == 0))
-		return gen_err(err, errlen, "the gateway needs its port and "
+		return errtext(err, errlen, "the gateway needs its port and "
 		    "the ports it serves");
 	for (i = 0; i < net->ngw; i++)
 		if (net->gw_ports[i] == 0 || net->gw_ports[i] == 53)
-			return gen_err(err, errlen, "gateway port %u: must be "
+			return errtext(err, errlen, "gateway port %u: must be "
 			    "1-65535 and not DNS's", (unsigned)net->gw_ports[i]);
 	return 0;
 }
@@ -706,7 +694,7 @@ ctrs_load(const struct nftgen_net *net, const struct nftgen_container *c,
 	if ((v = calloc(nc, sizeof(*v))) == NULL ||
 	    (byaddr = calloc(nc, sizeof(*byaddr))) == NULL) {
 		free(v);
-		return gen_err(err, errlen, "out of memory");
+		return errtext(err, errlen, "out of memory");
 	}
 	for (i = 0; i < nc; i++) {
 		v[i].c = &c[i];
@@ -715,20 +703,20 @@ ctrs_load(const struct nftgen_net *net, const struct nftgen_container *c,
 		    errlen) == -1)
 			goto fail;
 		if (c[i].mode != NFTGEN_STRICT && c[i].mode != NFTGEN_LOOSE) {
-			gen_err(err, errlen, "container %s: unknown mode",
+			errtext(err, errlen, "container %s: unknown mode",
 			    c[i].name);
 			goto fail;
 		}
 		if ((c[i].addr & m) != net->subnet || c[i].addr == net->subnet
 		    || c[i].addr == (net->subnet | ~m) ||
 		    c[i].addr == net->host) {
-			gen_err(err, errlen, "container %s: address %s is not "
+			errtext(err, errlen, "container %s: address %s is not "
 			    "a container address in the bridge subnet",
 			    c[i].name, addr_fmt(c[i].addr, a, sizeof(a)));
 			goto fail;
 		}
 		if (c[i].nentries > 0 && c[i].entries == NULL) {
-			gen_err(err, errlen, "container %s: no entries",
+			errtext(err, errlen, "container %s: no entries",
 			    c[i].name);
 			goto fail;
 		}
@@ -736,7 +724,7 @@ ctrs_load(const struct nftgen_net *net, const struct nftgen_container *c,
 	qsort(v, nc, sizeof(*v), ctr_cmp);
 	for (i = 1; i < nc; i++)
 		if (strcmp(v[i - 1].id, v[i].id) == 0) {
-			gen_err(err, errlen, "container %s is listed twice",
+			errtext(err, errlen, "container %s is listed twice",
 			    v[i].c->name);
 			goto fail;
 		}
@@ -745,7 +733,7 @@ ctrs_load(const struct nftgen_net *net, const struct nftgen_container *c,
 	qsort(byaddr, nc, sizeof(*byaddr), ctr_addr_cmp);
 	for (i = 1; i < nc; i++)
 		if (byaddr[i - 1]->c->addr == byaddr[i]->c->addr) {
-			gen_err(err, errlen, "containers %s and %s share the "
+			errtext(err, errlen, "containers %s and %s share the "
 			    "address %s", byaddr[i - 1]->c->name,
 			    byaddr[i]->c->name,
 			    addr_fmt(byaddr[i]->c->addr, a, sizeof(a)));
@@ -820,10 +808,10 @@ emit_deletes(FILE *f, const struct ctr *v, size_t n, const char *const *names,
 	if (nnames == 0)
 		return 0;
 	if (names == NULL)
-		return gen_err(err, errlen, "present %s names missing",
+		return errtext(err, errlen, "present %s names missing",
 		    is_set ? "set" : "chain");
 	if ((s = calloc(nnames, sizeof(*s))) == NULL)
-		return gen_err(err, errlen, "out of memory");
+		return errtext(err, errlen, "out of memory");
 	for (i = 0; i < nnames; i++) {
 		len = names[i] == NULL ? 0 : strnlen(names[i], KNAME_MAX + 1);
 		for (j = 0; j < len; j++) {
@@ -836,7 +824,7 @@ emit_deletes(FILE *f, const struct ctr *v, size_t n, const char *const *names,
 		if (len == 0 || len > KNAME_MAX || j < len ||
 		    (names[i][0] >= '0' && names[i][0] <= '9')) {
 			free(s);
-			return gen_err(err, errlen, "%s \"%s\" in table " T
+			return errtext(err, errlen, "%s \"%s\" in table " T
 			    " was not made by jb-netd; delete the table by "
 			    "hand", is_set ? "set" : "chain",
 			    quote(names[i], q, sizeof(q)));
@@ -865,7 +853,7 @@ stream_close(FILE *f, char **bufp, int failed, char **out, char *err,
 	if (fclose(f) != 0 || bad || failed) {
 		free(*bufp);
 		*bufp = NULL;
-		return failed ? -1 : gen_err(err, errlen, "out of memory");
+		return failed ? -1 : errtext(err, errlen, "out of memory");
 	}
 	*out = *bufp;
 	return 0;
@@ -888,7 +876,7 @@ nftgen_ruleset(const struct nftgen_net *net, const struct nftgen_container *c,
 		return -1;
 	if ((f = open_memstream(&buf, &len)) == NULL) {
 		free(v);
-		return gen_err(err, errlen, "out of memory");
+		return errtext(err, errlen, "out of memory");
 	}
 	fprintf(f, "# " T ": generated by jb-netd, applied as one "
 	    "transaction\n");
@@ -986,25 +974,25 @@ nftgen_admit(const char *name, const struct nftgen_elem *el, size_t n,
 	if (nftgen_ident(name, id, sizeof(id), err, errlen) == -1)
 		return -1;
 	if (timeout < 1 || timeout > NFTGEN_TIMEOUT_MAX)
-		return gen_err(err, errlen, "container %s: timeout %u s is "
+		return errtext(err, errlen, "container %s: timeout %u s is "
 		    "not 1-%d", name, timeout, NFTGEN_TIMEOUT_MAX);
 	if (n == 0 || el == NULL)
-		return gen_err(err, errlen, "container %s: no addresses to "
+		return errtext(err, errlen, "container %s: no addresses to "
 		    "admit", name);
 	for (i = 0; i < n; i++)
 		if (el[i].proto == EGRESS_PROTO_ANY ? el[i].port != 0 :
 		    (el[i].proto != EGRESS_PROTO_TCP &&
 		    el[i].proto != EGRESS_PROTO_UDP) || el[i].port == 0)
-			return gen_err(err, errlen, "container %s: element "
+			return errtext(err, errlen, "container %s: element "
 			    "%zu: a port goes with tcp or udp, no port with "
 			    "any protocol", name, i);
 	if ((v = calloc(n, sizeof(*v))) == NULL)
-		return gen_err(err, errlen, "out of memory");
+		return errtext(err, errlen, "out of memory");
 	memcpy(v, el, n * sizeof(*v));
 	qsort(v, n, sizeof(*v), elem_cmp);
 	if ((f = open_memstream(&buf, &len)) == NULL) {
 		free(v);
-		return gen_err(err, errlen, "out of memory");
+		return errtext(err, errlen, "out of memory");
 	}
 	for (i = 0; i < n; i++) {
 		if (i > 0 && elem_cmp(&v[i - 1], &v[i]) == 0)
@@ -1062,7 +1050,7 @@ emit_sel_diff(FILE *f, const char *verb, const char *set, const char *id,
 	if (na == 0)
 		return 0;
 	if ((d = calloc(na, sizeof(*d))) == NULL)
-		return gen_err(err, errlen, "out of memory");
+		return errtext(err, errlen, "out of memory");
 	for (i = 0; i < na; i++) {
 		r = 1;
 		while (j < nb && (r = sel_out_cmp(&b[j], &a[i])) < 0)
@@ -1239,7 +1227,7 @@ nftgen_delta(const struct nftgen_net *net, const struct nftgen_container *oc,
 		return -1;
 	}
 	if (noc + nnc > 0 && (p = calloc(noc + nnc, sizeof(*p))) == NULL) {
-		failed = gen_err(err, errlen, "out of memory");
+		failed = errtext(err, errlen, "out of memory");
 		goto out;
 	}
 	/* both lists are sorted by identifier: pair them up */
@@ -1254,7 +1242,7 @@ nftgen_delta(const struct nftgen_net *net, const struct nftgen_container *oc,
 			np++;
 	}
 	if ((f = open_memstream(&buf, &len)) == NULL) {
-		failed = gen_err(err, errlen, "out of memory");
+		failed = errtext(err, errlen, "out of memory");
 		goto out;
 	}
 	if (emit_delta(f, net, p, np, err, errlen) == -1)

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errtext.h"
 #include "hostspin.h"
 #include "nftgen.h"
 #include "pool.h"
@@ -212,16 +213,6 @@ pool_free(struct pool *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static void __attribute__((format(printf, 3, 4)))
-errf(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	(void)vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 /* a decimal number of seconds, 0 to 2^62 */
 static int
 parse_time(const char *s, int64_t *t)
@@ -251,29 +242,29 @@ parse_line(char *s, struct pool_entry *e, char *why, size_t whylen)
 	    f[n] = strtok_r(NULL, " ", &save))
 		n++;
 	if (n != 5 || f[5] != NULL) {
-		errf(why, whylen, "want CONTAINER NAME IPV4 FIRST LAST");
+		errtext(why, whylen, "want CONTAINER NAME IPV4 FIRST LAST");
 		return -1;
 	}
 	memset(e, 0, sizeof(*e));
 	if (nftgen_ident(f[0], ident, sizeof(ident), err, sizeof(err)) == -1) {
-		errf(why, whylen, "%s", err);
+		errtext(why, whylen, "%s", err);
 		return -1;
 	}
 	(void)strlcpy(e->ctr, f[0], sizeof(e->ctr));
 	if (canon(f[1], cn, sizeof(cn)) == -1 || strcmp(cn, f[1]) != 0) {
-		errf(why, whylen, "\"%.64s\" is not a lower-case host name",
+		errtext(why, whylen, "\"%.64s\" is not a lower-case host name",
 		    f[1]);
 		return -1;
 	}
 	(void)strlcpy(e->name, cn, sizeof(e->name));
 	if (inet_pton(AF_INET, f[2], &in) != 1) {
-		errf(why, whylen, "\"%.20s\" is not an IPv4 address", f[2]);
+		errtext(why, whylen, "\"%.20s\" is not an IPv4 address", f[2]);
 		return -1;
 	}
 	e->addr = ntohl(in.s_addr);
 	if (parse_time(f[3], &e->first) == -1 ||
 	    parse_time(f[4], &e->last) == -1 || e->first > e->last) {
-		errf(why, whylen, "FIRST and LAST must be seconds since the "
+		errtext(why, whylen, "FIRST and LAST must be seconds since the "
 		    "epoch, FIRST not after LAST");
 		return -1;
 	}
@@ -297,7 +288,8 @@ pool_parse(const char *fname, const char *buf, size_t len, struct pool *p,
 		nl = memchr(buf + off, '\n', len - off);
 		ll = (nl ? (size_t)(nl - buf) : len) - off;
 		if (ll > LINE_MAX_LEN) {
-			errf(err, errlen, "%s:%zu: line longer than %d bytes",
+			errtext(err, errlen,
+			    "%s:%zu: line longer than %d bytes",
 			    fname, lineno, LINE_MAX_LEN);
 			goto bad;
 		}
@@ -305,23 +297,25 @@ pool_parse(const char *fname, const char *buf, size_t len, struct pool *p,
 		line[ll] = '\0';
 		off += ll + (nl ? 1 : 0);
 		if (memchr(line, '\0', ll) != NULL) {
-			errf(err, errlen, "%s:%zu: a NUL byte", fname, lineno);
+			errtext(err, errlen,
+			    "%s:%zu: a NUL byte", fname, lineno);
 			goto bad;
 		}
 		if (ll == 0 || line[0] == '#')
 			continue;
 		if (parse_line(line, &e, why, sizeof(why)) == -1) {
-			errf(err, errlen, "%s:%zu: %s", fname, lineno, why);
+			errtext(err, errlen, "%s:%zu: %s", fname, lineno, why);
 			goto bad;
 		}
 		if ((rc = pool_upsert(&np, e.ctr, e.name, e.addr, e.last))
 		    == 0) {
-			errf(err, errlen, "%s:%zu: the same entry twice",
+			errtext(err, errlen, "%s:%zu: the same entry twice",
 			    fname, lineno);
 			goto bad;
 		}
 		if (rc == -1) {
-			errf(err, errlen, "%s:%zu: out of memory or more than "
+			errtext(err, errlen,
+			    "%s:%zu: out of memory or more than "
 			    "%d entries", fname, lineno, POOL_MAX);
 			goto bad;
 		}

@@ -27,22 +27,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errtext.h"
 #include "refused.h"
 
 #define JSON_DEPTH	16
-
-static int __attribute__((format(printf, 3, 4)))
-perr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (errlen > 0) {
-		va_start(ap, fmt);
-		(void)vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 /* a dotted quad exactly as nft prints it */
 static int
@@ -132,7 +120,7 @@ parse(struct json_object *root, size_t max, struct refused_elem **out,
 	if (!json_object_is_type(root, json_type_object) ||
 	    !json_object_object_get_ex(root, "nftables", &arr) ||
 	    !json_object_is_type(arr, json_type_array))
-		return perr(err, errlen, "refused flows: not an nftables "
+		return errtext(err, errlen, "refused flows: not an nftables "
 		    "listing");
 	for (i = 0; i < json_object_array_length(arr); i++) {
 		item = json_object_array_get_idx(arr, i);
@@ -140,26 +128,27 @@ parse(struct json_object *root, size_t max, struct refused_elem **out,
 		    !json_object_object_get_ex(item, "set", &set))
 			continue;
 		if (nsets++ > 0 || !json_object_is_type(set, json_type_object))
-			return perr(err, errlen, "refused flows: the listing "
+			return errtext(err, errlen,
+			    "refused flows: the listing "
 			    "is not of one set");
 		if (!json_object_object_get_ex(set, "elem", &elems))
 			continue;
 		if (!json_object_is_type(elems, json_type_array))
-			return perr(err, errlen, "refused flows: elements "
+			return errtext(err, errlen, "refused flows: elements "
 			    "are not a list");
 		n = json_object_array_length(elems);
 		if (n > max)
-			return perr(err, errlen, "refused flows: %zu "
+			return errtext(err, errlen, "refused flows: %zu "
 			    "elements, more than the %zu a set holds", n, max);
 		if (n == 0)
 			continue;
 		if ((v = calloc(n, sizeof(*v))) == NULL)
-			return perr(err, errlen, "out of memory");
+			return errtext(err, errlen, "out of memory");
 		for (j = 0; j < n; j++)
 			if (elem(json_object_array_get_idx(elems, j), &v[j])
 			    == -1) {
 				free(v);
-				return perr(err, errlen, "refused flows: "
+				return errtext(err, errlen, "refused flows: "
 				    "element %zu is not source . destination "
 				    ". tcp|udp . port with a counter", j);
 			}
@@ -167,7 +156,7 @@ parse(struct json_object *root, size_t max, struct refused_elem **out,
 		*np = n;
 	}
 	if (nsets == 0)
-		return perr(err, errlen, "refused flows: no set in the "
+		return errtext(err, errlen, "refused flows: no set in the "
 		    "listing");
 	return 0;
 }
@@ -307,7 +296,7 @@ parse_elems(const char *t, size_t a, size_t b, size_t max,
 	int			 pass, bad;
 
 	if (b - a < 2 || t[b - 1] != ']')
-		return perr(err, errlen, "refused flows: the listing is not "
+		return errtext(err, errlen, "refused flows: the listing is not "
 		    "JSON");
 	/* pass 0 counts, pass 1 reads */
 	v = NULL;
@@ -319,14 +308,14 @@ parse_elems(const char *t, size_t a, size_t b, size_t max,
 			if (pass == 1) {
 				if ((o = tokenize(t + i, e - i)) == NULL) {
 					free(v);
-					return perr(err, errlen, "refused "
+					return errtext(err, errlen, "refused "
 					    "flows: the listing is not JSON");
 				}
 				bad = elem(o, &v[k]) == -1;
 				json_object_put(o);
 				if (bad) {
 					free(v);
-					return perr(err, errlen, "refused "
+					return errtext(err, errlen, "refused "
 					    "flows: element %zu is not source "
 					    ". destination . tcp|udp . port "
 					    "with a counter", k);
@@ -337,14 +326,14 @@ parse_elems(const char *t, size_t a, size_t b, size_t max,
 			if (i < b - 1) {
 				if (t[i] != ',') {
 					free(v);
-					return perr(err, errlen, "refused "
+					return errtext(err, errlen, "refused "
 					    "flows: the listing is not JSON");
 				}
 				i = skip_space(t, b - 1, i + 1);
 				/* a comma needs a value after it */
 				if (i >= b - 1) {
 					free(v);
-					return perr(err, errlen, "refused "
+					return errtext(err, errlen, "refused "
 					    "flows: the listing is not JSON");
 				}
 			}
@@ -352,13 +341,14 @@ parse_elems(const char *t, size_t a, size_t b, size_t max,
 		if (pass == 0) {
 			n = k;
 			if (n > max)
-				return perr(err, errlen, "refused flows: %zu "
+				return errtext(err, errlen,
+				    "refused flows: %zu "
 				    "elements, more than the %zu a set holds",
 				    n, max);
 			if (n == 0)
 				break;
 			if ((v = calloc(n, sizeof(*v))) == NULL)
-				return perr(err, errlen, "out of memory");
+				return errtext(err, errlen, "out of memory");
 		}
 	}
 	*out = v;
@@ -379,7 +369,7 @@ refused_parse(const char *text, size_t len, size_t max,
 	*out = NULL;
 	*np = 0;
 	if (len > INT32_MAX)
-		return perr(err, errlen, "refused flows: listing too long");
+		return errtext(err, errlen, "refused flows: listing too long");
 	/*
 	 * The elements one by one; the rest, with an empty list in their
 	 * place, as one JSON text checked as before.
@@ -389,7 +379,7 @@ refused_parse(const char *text, size_t len, size_t max,
 			return -1;
 		if ((rest = malloc(len - (b - a) + 3)) == NULL) {
 			free(v);
-			return perr(err, errlen, "out of memory");
+			return errtext(err, errlen, "out of memory");
 		}
 		memcpy(rest, text, a);
 		memcpy(rest + a, "[]", 2);
@@ -402,7 +392,7 @@ refused_parse(const char *text, size_t len, size_t max,
 	free(rest);
 	if (root == NULL) {
 		free(v);
-		return perr(err, errlen, "refused flows: the listing is not "
+		return errtext(err, errlen, "refused flows: the listing is not "
 		    "JSON");
 	}
 	rc = parse(root, max, out, np, err, errlen);

@@ -17,21 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errtext.h"
 #include "mountspec.h"
-
-static int	why(char *, size_t, const char *, ...)
-		    __attribute__((__format__(printf, 3, 4)));
-
-static int
-why(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	(void)vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* a is b, or a directory above b */
 static int
@@ -52,16 +39,18 @@ mnt_target_ok(const char *p, const char *reserved, char *err, size_t errlen)
 	size_t		 i, len;
 
 	if (p[0] != '/')
-		return why(err, errlen, "container path \"%.200s\" is "
+		return errtext(err, errlen, "container path \"%.200s\" is "
 		    "relative: it must be absolute, such as /home/dev/x", p);
 	if (strcmp(p, "/") == 0)
-		return why(err, errlen, "container path \"/\" would replace "
+		return errtext(err, errlen,
+		    "container path \"/\" would replace "
 		    "the container's root");
 	for (part = p + 1; ; part += len + 1) {
 		len = strcspn(part, "/");
 		if (len == 0 || (len == 1 && part[0] == '.') ||
 		    (len == 2 && part[0] == '.' && part[1] == '.'))
-			return why(err, errlen, "container path \"%.200s\" is "
+			return errtext(err, errlen,
+			    "container path \"%.200s\" is "
 			    "not canonical: no empty, \".\" or \"..\" part, "
 			    "no trailing \"/\"", p);
 		if (part[len] == '\0')
@@ -69,15 +58,17 @@ mnt_target_ok(const char *p, const char *reserved, char *err, size_t errlen)
 	}
 	for (i = 0; i < sizeof(sys) / sizeof(sys[0]); i++)
 		if (at_or_above(sys[i], p) || at_or_above(p, sys[i]))
-			return why(err, errlen, "container path %.200s: %s "
+			return errtext(err, errlen, "container path %.200s: %s "
 			    "belongs to the container's kernel interfaces",
 			    p, sys[i]);
 	if (at_or_above(p, MNT_HOST_SOURCE) || at_or_above(MNT_HOST_SOURCE, p))
-		return why(err, errlen, "container path %.200s would shadow "
+		return errtext(err, errlen,
+		    "container path %.200s would shadow "
 		    "or enter %s, the suite's read-only view of the "
 		    "checkout", p, MNT_HOST_SOURCE);
 	if (reserved != NULL && *reserved != '\0' && at_or_above(p, reserved))
-		return why(err, errlen, "container path %.200s would shadow "
+		return errtext(err, errlen,
+		    "container path %.200s would shadow "
 		    "%s, the container's own checkout", p, reserved);
 	return 0;
 }
@@ -92,14 +83,15 @@ mnt_expand(const char *host, const char *home, char *out, size_t outlen,
 		n = strlcpy(out, host, outlen);
 	else if (host[0] == '~' && (host[1] == '\0' || host[1] == '/')) {
 		if (home == NULL || home[0] != '/')
-			return why(err, errlen, "host path %.200s: the "
+			return errtext(err, errlen, "host path %.200s: the "
 			    "owner has no absolute home directory", host);
 		n = (size_t)snprintf(out, outlen, "%s%s", home, host + 1);
 	} else
-		return why(err, errlen, "host path \"%.200s\" must be "
+		return errtext(err, errlen, "host path \"%.200s\" must be "
 		    "absolute or start with ~/", host);
 	if (n >= outlen)
-		return why(err, errlen, "host path %.100s...: too long", host);
+		return errtext(err, errlen,
+		    "host path %.100s...: too long", host);
 	return 0;
 }
 
@@ -111,10 +103,11 @@ mnt_clean(const char *in, char *out, size_t outlen, char *err,
 	size_t		 o = 0, n;
 
 	if (in[0] != '/')
-		return why(err, errlen, "host path \"%.200s\" is not "
+		return errtext(err, errlen, "host path \"%.200s\" is not "
 		    "absolute", in);
 	if (outlen < 2)
-		return why(err, errlen, "host path %.100s...: too long", in);
+		return errtext(err, errlen,
+		    "host path %.100s...: too long", in);
 	while (*p != '\0') {
 		while (*p == '/')
 			p++;
@@ -127,10 +120,11 @@ mnt_clean(const char *in, char *out, size_t outlen, char *err,
 			continue;
 		}
 		if (n == 2 && p[0] == '.' && p[1] == '.')
-			return why(err, errlen, "host path %.200s has a \"..\" "
+			return errtext(err, errlen,
+			    "host path %.200s has a \"..\" "
 			    "part: write the path without it", in);
 		if (o + 1 + n >= outlen)
-			return why(err, errlen, "host path %.100s...: too "
+			return errtext(err, errlen, "host path %.100s...: too "
 			    "long", in);
 		out[o++] = '/';
 		memcpy(out + o, p, n);
@@ -188,7 +182,8 @@ mnt_overlap(const struct mnt_src *s, const struct mnt_src *others,
 			rw = "read-write";
 		else
 			rw = "read-only; this one is read-write";
-		return why(err, errlen, "it %s %.200s, the source of %.40s on "
+		return errtext(err, errlen,
+		    "it %s %.200s, the source of %.40s on "
 		    "%.64s (%s): mounts may not overlap where either is "
 		    "read-write", how, r->source, r->device, r->name, rw);
 	}
@@ -239,7 +234,8 @@ mnt_exposes(const char *source, const char *device,
 				hit = inside(source, g[i].path) &&
 				    !exposes_allowed(source, device, g, ng);
 			if (hit)
-				return why(err, errlen, "it %s %.200s, %.100s: "
+				return errtext(err, errlen,
+				    "it %s %.200s, %.100s: "
 				    "a container must not read or change the "
 				    "suite's own files; mount a directory that "
 				    "holds none of them", how[pass],
@@ -486,24 +482,24 @@ mnt_deadline_parse(const char *line, struct jb_mount_deadline *d, char *err,
 	memset(d, 0, sizeof(*d));
 	if ((sp1 = strchr(line, ' ')) == NULL ||
 	    (sp2 = strchr(sp1 + 1, ' ')) == NULL)
-		return why(err, errlen, "expected NAME KIND UNTIL");
+		return errtext(err, errlen, "expected NAME KIND UNTIL");
 	n = sp1 - line;
 	if (n == 0 || n >= sizeof(d->name))
-		return why(err, errlen, "bad container name");
+		return errtext(err, errlen, "bad container name");
 	memcpy(d->name, line, n);
 	n = sp2 - sp1 - 1;
 	if (n == 0 || n >= sizeof(d->kind))
-		return why(err, errlen, "bad mount kind");
+		return errtext(err, errlen, "bad mount kind");
 	memcpy(d->kind, sp1 + 1, n);
 	if (!mnt_kind_ok(d->kind) ||
 	    strspn(d->name, "abcdefghijklmnopqrstuvwxyz0123456789-") !=
 	    strlen(d->name))
-		return why(err, errlen, "bad container name or mount kind");
+		return errtext(err, errlen, "bad container name or mount kind");
 	if (sp2[1] < '1' || sp2[1] > '9')
-		return why(err, errlen, "bad deadline");
+		return errtext(err, errlen, "bad deadline");
 	v = strtoll(sp2 + 1, &end, 10);
 	if (*end != '\0' || v <= 0 || v > INT64_MAX / 2)
-		return why(err, errlen, "bad deadline");
+		return errtext(err, errlen, "bad deadline");
 	d->until = v;
 	return 0;
 }
@@ -528,17 +524,18 @@ mnt_roots_decide(const char *host, int readonly, const struct mnt_root *roots,
 		if (strcmp(roots[i].path, host) != 0)
 			continue;
 		if (r != NULL)
-			return why(err, errlen, "%.200s is listed twice in "
+			return errtext(err, errlen, "%.200s is listed twice in "
 			    "remote.ssh.mount_roots", host);
 		r = &roots[i];
 	}
 	if (r == NULL)
-		return why(err, errlen, "%.200s is not one of "
+		return errtext(err, errlen, "%.200s is not one of "
 		    "remote.ssh.mount_roots (only an exact match of the "
 		    "resolved path qualifies)", host);
 	for (i = 0; i < nothers; i++)
 		if (at_or_above(others[i], r->path))
-			return why(err, errlen, "mount root %.200s is refused: "
+			return errtext(err, errlen,
+			    "mount root %.200s is refused: "
 			    "another read-write mount of this repo, %.200s, "
 			    "covers it", r->path, others[i]);
 	*source = r->path;
