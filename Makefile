@@ -113,7 +113,7 @@ JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/cmd_init.c jailbeed/cmd_base.c jailbeed/sshd.c \
 		   jailbeed/mounts.c jailbeed/cmd_mount.c \
 		   jailbeed/mount_ssh.c jailbeed/github.c jailbeed/cmd_net.c \
-		   jailbeed/netsync.c jailbeed/policyrec.c jailbeed/netfollow.c jailbeed/netpin.c jailbeed/base_spec.c \
+		   jailbeed/netsync.c jailbeed/policyrec.c jailbeed/netfollow.c jailbeed/netwhere.c jailbeed/netpin.c jailbeed/base_spec.c \
 		   jailbeed/ssh_gate.c jailbeed/sshsnap.c jailbeed/reload.c jailbeed/registry.c jailbeed/srcguard.c jailbeed/reaper.c \
 		   jailbeed/agent_run.c jailbeed/netgrant.c jailbeed/autostart_run.c \
 		   jailbeed/hostcas.c \

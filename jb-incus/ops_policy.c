@@ -102,6 +102,13 @@ send_policy(struct op_req *r, struct json_object *inst)
 		return;
 	}
 	(void)take(p->ipv4, sizeof(p->ipv4), inst_nic_ipv4(inst, "eth0"));
+	/* where it runs: the member whose suite enforces it */
+	if (take(p->location, sizeof(p->location), jget_str(inst,
+	    "location")) == -1) {
+		log_warnx("%s: its location is longer than a member's name: "
+		    "no member enforces it", p->name);
+		(void)strlcpy(p->location, "?", sizeof(p->location));
+	}
 	(void)take(p->prefix, sizeof(p->prefix), jget_str(cfg,
 	    "user.jailbee.prefix"));
 	p->has_egress = jget_str(cfg, K_EGRESS) != NULL;

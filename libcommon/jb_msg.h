@@ -243,6 +243,11 @@ struct jb_policy {
 	char		mounts[1024];
 	char		mount_kind[JB_KIND_MAX];
 	int64_t		mount_until;
+	/*
+	 * POLICY: the cluster member Incus places it on (the instance's
+	 * location); "" or "none" when Incus is not clustered
+	 */
+	char		location[64];
 };
 
 /*
