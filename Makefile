@@ -246,7 +246,7 @@ endif
 
 objs		= $(patsubst %.c,$(O)/obj/%.o,$(1))
 
-.PHONY: all install check unit-build unit-tests integ-build fuzz fuzz-build \
+.PHONY: all install check cluster-check unit-build unit-tests integ-build fuzz fuzz-build \
 	fuzz-check bench clean deps up install-rc
 all: $(addprefix $(O)/,$(PROGS))
 
@@ -464,6 +464,12 @@ install-rc:
 	    -e 's|@RUNDIR@|$(RUNDIR)|g' etc/jailbee.rc.in \
 	    > $(DESTDIR)$(SYSCONFDIR)/init.d/jailbee
 	chmod 0755 $(DESTDIR)$(SYSCONFDIR)/init.d/jailbee
+
+# the three-member Incus cluster test (regress/cluster/), as root; not
+# part of make check
+cluster-check:
+	$(MAKE) $(CHECK_J) O=$(REL_O) LIBEXECDIR=$(CURDIR)/$(REL_O) integ-build
+	regress/cluster/check $(CURDIR)/$(REL_O)
 
 # benchmarks: a release build whose jailbeed runs its children from there
 bench:

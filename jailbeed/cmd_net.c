@@ -530,7 +530,7 @@ away_recorded(void *arg, int ok, const char *err)
 
 	if (ok) {
 		job_progress(am->job, "%s (Incus holds it; cluster member %s, "
-		    "which runs it, enforces it and journals the change)",
+		    "which runs it, enforces it from Incus's event)",
 		    am->okmsg, am->member);
 		job_end(am->job, 1, NULL);
 	} else
