@@ -24,9 +24,10 @@
  * On a cluster (cluster.member set) the stream carries every member's
  * events: the instance read back says where it is, and only one located
  * on this member is enforced here; one located on another member is
- * forgotten (FORGET: moved away, its new member enforces it).  The
- * event's own location is not used: a move is reported from the member
- * it left.
+ * forgotten (FORGET: moved away, its new member enforces it), except
+ * while a new of this member's is making it: new needs this member's
+ * jb-netd until it ends, and then it is read again.  The event's own
+ * location is not used: a move is reported from the member it left.
  */
 
 #include <stdio.h>
@@ -98,6 +99,13 @@ follow_read_done(struct req *r, int ok, const char *err)
 		f->found = f->away = 0;
 		follow_read(f);
 		return;
+	}
+	if (f->found && f->away && new_making(f->name)) {
+		/* new here needs it until it ends, then reads it again */
+		log_debug("%s: on cluster member %s, whose suite enforces it; "
+		    "held here until new has made it", f->name,
+		    f->p->location);
+		goto out;
 	}
 	if (asprintf(&name, "%s", f->name) == -1)
 		fatal("%s", __func__);
@@ -189,6 +197,17 @@ netfollow_event(struct imsg *imsg)
 	f->deleted = strcmp(e.action, "instance-deleted") == 0;
 	follow_read(f);
 	return 0;
+}
+
+void
+netfollow_again(const char *name)
+{
+	struct follow	*f;
+
+	if ((f = calloc(1, sizeof(*f))) == NULL)
+		fatal("%s", __func__);
+	(void)strlcpy(f->name, name, sizeof(f->name));
+	follow_read(f);
 }
 
 static void

@@ -160,6 +160,9 @@ ns_modes(struct req *r, int ok, const char *err)
 			if (strcmp(ns->netd[i], ns->away[j]) == 0)
 				break;
 		away = j < ns->naway;
+		/* new here needs it until it ends (netfollow_again) */
+		if (away && new_making(ns->netd[i]))
+			continue;
 		memset(&t, 0, sizeof(t));
 		(void)strlcpy(t.name, ns->netd[i], sizeof(t.name));
 		if ((name = strdup(t.name)) == NULL)
