@@ -286,6 +286,10 @@ struct jb_instance {
 	char		agent[JB_AGENT_MAX];
 	/* user.jailbee.secrets: where its secrets are declared, placeholders */
 	char		secrets[JB_SECRETS_STATE_MAX];
+	/* the cluster member it is on ("none" or "" when not clustered) */
+	char		location[64];
+	/* user.jailbee.target: the member new --target pinned it to, or "" */
+	char		target[64];
 };
 
 /* everything jb-incus needs to build a container; it builds the JSON */
@@ -317,6 +321,13 @@ struct jb_incus_create {
 	char		disk[32];
 	/* the root disk's storage pool; "" the default profile's */
 	char		pool[64];
+	/*
+	 * On a cluster (cluster.member): no checkout device, the clone comes
+	 * through the git bridge; target: the member new --target names
+	 * (Incus's target on create, kept as user.jailbee.target), "" none
+	 */
+	int32_t		no_checkout;
+	char		target[64];
 };
 
 enum jb_incus_verb {
@@ -953,6 +964,8 @@ enum {
 	IMSG_GITD_FETCH = 600,	/* P->G, struct jb_gitd_fetch + the stream to
 				   git upload-pack in the container */
 	IMSG_GITD_RESULT,	/* G->P, struct jb_gitd_result, before DONE */
+	IMSG_GITD_BUNDLE,	/* P->G, struct jb_gitd_bundle + the stream to
+				   the container's stdin; RESULT, then DONE */
 };
 
 /* with SSHD_LISTEN: jb-sshd's own limits at accept (MaxStartups-like) */
@@ -1137,6 +1150,17 @@ struct jb_gitd_fetch {
 	char		ref[JB_BRANCH_MAX + JB_INSTANCE_MAX + 16];
 	char		into[JB_BRANCH_MAX];
 	uint64_t	max_bytes;		/* what the transfer may move */
+	uint32_t	timeout;		/* seconds */
+};
+
+/*
+ * GITD_BUNDLE: `git bundle create` of one host branch of the checkout at
+ * toplevel, written into the stream (on a cluster, new's clone); the
+ * answer is a GITD_RESULT with ok, bytes and, on failure, text.
+ */
+struct jb_gitd_bundle {
+	char		toplevel[PATH_MAX];	/* the registered checkout */
+	char		branch[JB_BRANCH_MAX];	/* refs/heads/branch goes */
 	uint32_t	timeout;		/* seconds */
 };
 
