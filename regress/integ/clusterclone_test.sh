@@ -59,10 +59,12 @@ bridge_clone_body() {
 	uid=$(id -u $JB_OWNER)
 
 	# feat exists on the host: the clone is on it, at its commit
-	atf_check -e match:"through the git bridge" -e match:"ready: $p-feat" \
-	    jbo repo new feat
+	atf_check -e save:new.err jbo repo new feat
 	has_device $p-feat host-source &&
 	    atf_fail "$p-feat has a host-source disk on a cluster"
+	grep -q "cloning .* through the git bridge" new.err ||
+	    atf_fail "new did not say the clone came through the git bridge"
+	grep -q "ready: $p-feat" new.err || atf_fail "new did not say ready"
 	atf_check -s not-exit:0 -e ignore in_ctr $p-feat test -e /mnt/host-source
 	atf_check -o inline:"feat\n" \
 	    in_ctr $p-feat git -C $d rev-parse --abbrev-ref HEAD
