@@ -97,7 +97,7 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/output.c libcommon/names.c \
 		   libcommon/atomicfile.c libcommon/srcclass.c \
 		   libcommon/rlimits.c libcommon/ctrlimits.c \
-		   libcommon/diskq.c libcommon/clusterpin.c
+		   libcommon/diskq.c libcommon/clusterpin.c libcommon/guardtips.c
 # SFTP (R45-R51): the virtual tree's paths, jb-sftp's records
 COMMON_SRCS	+= libcommon/sftppath.c libcommon/sftprec.c
 COMMON_SRCS	+= libcommon/secrec.c
@@ -123,7 +123,7 @@ JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 JAILBEED_SRCS	+= jailbeed/sftp.c
 JAILBEED_SRCS	+= jailbeed/stepmount.c jailbeed/agent_shared.c
 JAILBEED_SRCS	+= jailbeed/statedir.c jailbeed/checkout_dev.c \
-		   jailbeed/clone_bridge.c
+		   jailbeed/clone_bridge.c jailbeed/guardhost.c
 JAILBEED_SRCS	+= jailbeed/limits_run.c
 JAILBEED_SRCS	+= jailbeed/egress.c
 # secrets: files read, the CA put in, the values to jb-egress
@@ -224,7 +224,8 @@ UNIT_TESTS	+= t_proxyhead
 UNIT_TESTS	+= t_pump
 UNIT_TESTS	+= t_vtcurses
 UNIT_TESTS	+= t_diskq
-UNIT_TESTS	+= t_clusterpin
+UNIT_TESTS	+= t_clusterpin t_guardtips
+FUZZERS		+= fuzz_guardtips
 FUZZERS		+= fuzz_refused fuzz_nlset
 FUZZERS		+= fuzz_tlshello fuzz_httphead
 FUZZERS		+= fuzz_netd_record fuzz_evparse

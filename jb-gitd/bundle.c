@@ -19,7 +19,9 @@
  * as jbctl runs it (gitrun.c: fixed environment, hooks, filters and
  * helpers off), bounded in CPU time and address space; jb-gitd bounds
  * the worker's wall time.  git's stderr (the host's own words) is kept
- * for the answer.
+ * for the answer.  The same lock-down answers destroy's guard of such a
+ * clone: which of the container's branch tips are commits of the
+ * checkout (git cat-file -e, each id checked as hex first).
  */
 
 #include <sys/mman.h>
@@ -100,37 +102,44 @@ refuse(int resfd, const char *fmt, ...)
 	answer(resfd);
 }
 
+/* in the checkout at top, read-only, git set up as jbctl runs it */
+static void
+lock_down(const char *top, int resfd, const char *home)
+{
+	struct stat	 st;
+	char		 gitdir[PATH_MAX + 8], err[256];
+
+	if (top[0] != '/' || lstat(top, &st) == -1 || !S_ISDIR(st.st_mode))
+		refuse(resfd, "%s: not a directory", top);
+	(void)snprintf(gitdir, sizeof(gitdir), "%s/.git", top);
+	if (lstat(gitdir, &st) == -1 || !S_ISDIR(st.st_mode))
+		refuse(resfd, "%s has no .git directory (a worktree or a "
+		    "link is not read through the git bridge)", top);
+	if (chdir(top) == -1)
+		refuse(resfd, "%s: %s", top, strerror(errno));
+	sandbox_jb_gitd_bundler(top, home);
+	gitrun_limits(GITD_CPU_SECS, GITD_AS_BYTES);
+	if (setenv("HOME", home, 1) == -1)
+		refuse(resfd, "setting up git: %s", strerror(errno));
+	/* what the refs hold, never a replacement object */
+	if (gitrun_init(LIBEXECDIR, "GIT_NO_REPLACE_OBJECTS=1", err,
+	    sizeof(err)) == -1)
+		refuse(resfd, "%s", err);
+}
+
 void
 gitd_bundler(const struct jb_gitd_bundle *b, int fd, int resfd,
     const char *home)
 {
-	struct stat	 st;
-	char		 gitdir[PATH_MAX + 8], ref[JB_BRANCH_MAX + 16];
-	char		 tip[JB_BRANCH_MAX + 32], oid[64], err[256];
+	char		 ref[JB_BRANCH_MAX + 16];
+	char		 tip[JB_BRANCH_MAX + 32], oid[64];
 
 	memset(&res, 0, sizeof(res));
 	if ((errfd = memfd_create("git-stderr", MFD_CLOEXEC)) != -1)
 		(void)dup2(errfd, STDERR_FILENO);
 	if (gitref_branch_bad(b->branch) != NULL)
 		refuse(resfd, "not a branch name the git bridge takes");
-	if (b->toplevel[0] != '/' || lstat(b->toplevel, &st) == -1 ||
-	    !S_ISDIR(st.st_mode))
-		refuse(resfd, "%s: not a directory", b->toplevel);
-	(void)snprintf(gitdir, sizeof(gitdir), "%s/.git", b->toplevel);
-	if (lstat(gitdir, &st) == -1 || !S_ISDIR(st.st_mode))
-		refuse(resfd, "%s has no .git directory (a worktree or a "
-		    "link cannot be cloned through the git bridge)",
-		    b->toplevel);
-	if (chdir(b->toplevel) == -1)
-		refuse(resfd, "%s: %s", b->toplevel, strerror(errno));
-	sandbox_jb_gitd_bundler(b->toplevel, home);
-	gitrun_limits(GITD_CPU_SECS, GITD_AS_BYTES);
-	if (setenv("HOME", home, 1) == -1)
-		refuse(resfd, "setting up git: %s", strerror(errno));
-	/* what the branch holds, never a replacement object */
-	if (gitrun_init(LIBEXECDIR, "GIT_NO_REPLACE_OBJECTS=1", err,
-	    sizeof(err)) == -1)
-		refuse(resfd, "%s", err);
+	lock_down(b->toplevel, resfd, home);
 	(void)snprintf(ref, sizeof(ref), "refs/heads/%s", b->branch);
 	(void)snprintf(tip, sizeof(tip), "%s^{commit}", ref);
 	if (gitrun_line(oid, sizeof(oid), "rev-parse", "-q", "--verify", tip,
@@ -157,6 +166,33 @@ gitd_bundler(const struct jb_gitd_bundle *b, int fd, int resfd,
 	/* the container's stdin ends here: the parent still reads its end */
 	(void)shutdown(STDOUT_FILENO, SHUT_WR);
 	(void)strlcpy(res.new, oid, sizeof(res.new));
+	res.ok = 1;
+	answer(resfd);
+}
+
+void
+gitd_haver(const struct jb_gitd_have *h, int resfd, const char *home)
+{
+	char		 spec[96];
+	size_t		 l;
+	uint32_t	 i;
+	int		 nfd;
+
+	memset(&res, 0, sizeof(res));
+	if ((nfd = open("/dev/null", O_WRONLY | O_CLOEXEC)) != -1)
+		(void)dup2(nfd, STDERR_FILENO);
+	for (i = 0; i < h->n; i++) {
+		l = strlen(h->oid[i]);
+		if ((l != 40 && l != 64) || strspn(h->oid[i],
+		    "0123456789abcdef") != l)
+			refuse(resfd, "not a commit id");
+	}
+	lock_down(h->toplevel, resfd, home);
+	for (i = 0; i < h->n; i++) {
+		(void)snprintf(spec, sizeof(spec), "%s^{commit}", h->oid[i]);
+		if (gitrun_quiet("cat-file", "-e", spec, NULL) == 0)
+			res.have |= 1ULL << i;
+	}
 	res.ok = 1;
 	answer(resfd);
 }

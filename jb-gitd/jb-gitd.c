@@ -127,7 +127,8 @@ wjob_expired(int fd, short event, void *arg)
  */
 static void
 worker_start(struct child *c, uint32_t rid, int fd, uint32_t timeout,
-    const struct jb_gitd_fetch *f, const struct jb_gitd_bundle *b)
+    const struct jb_gitd_fetch *f, const struct jb_gitd_bundle *b,
+    const struct jb_gitd_have *h)
 {
 	struct wjob		*w;
 	struct timeval		 tv;
@@ -150,12 +151,15 @@ worker_start(struct child *c, uint32_t rid, int fd, uint32_t timeout,
 		(void)setpgid(0, 0);
 		if (f != NULL)
 			gitd_worker(f, fd, p[1], owner_home);
+		if (h != NULL)
+			gitd_haver(h, p[1], owner_home);
 		gitd_bundler(b, fd, p[1], owner_home);
 		/* NOTREACHED */
 	}
 	(void)setpgid(w->pid, w->pid);
 	close(p[1]);
-	close(fd);
+	if (fd != -1)
+		close(fd);
 	w->fd = p[0];
 	event_set(&w->ev, w->fd, EV_READ | EV_PERSIST, wjob_read, w);
 	if (event_add(&w->ev, NULL) == -1)
@@ -187,7 +191,7 @@ gitd_fetch(struct child *c, struct imsg *imsg)
 		    "the request");
 		return;
 	}
-	worker_start(c, rid, fd, f.timeout, &f, NULL);
+	worker_start(c, rid, fd, f.timeout, &f, NULL, NULL);
 }
 
 static void
@@ -206,7 +210,22 @@ gitd_bundle(struct child *c, struct imsg *imsg)
 		    "the request");
 		return;
 	}
-	worker_start(c, rid, fd, b.timeout, NULL, &b);
+	worker_start(c, rid, fd, b.timeout, NULL, &b, NULL);
+}
+
+static void
+gitd_have(struct child *c, struct imsg *imsg)
+{
+	struct jb_gitd_have	 h;
+	uint32_t		 i;
+
+	if (imsg_get_data(imsg, &h, sizeof(h)) == -1 || h.n > JB_HAVE_MAX)
+		fatalx("%s: malformed GITD_HAVE", c->name);
+	must_str(c, "toplevel", h.toplevel, sizeof(h.toplevel));
+	for (i = 0; i < h.n; i++)
+		must_str(c, "oid", h.oid[i], sizeof(h.oid[i]));
+	/* a few git cat-file runs: the fetch's wall time is ample */
+	worker_start(c, imsg_get_id(imsg), -1, 60, NULL, NULL, &h);
 }
 
 /*
@@ -266,6 +285,9 @@ gitd_dispatch(struct child *c, struct imsg *imsg)
 		return 0;
 	case IMSG_GITD_BUNDLE:
 		gitd_bundle(c, imsg);
+		return 0;
+	case IMSG_GITD_HAVE:
+		gitd_have(c, imsg);
 		return 0;
 	default:
 		return -1;

@@ -560,6 +560,11 @@ static const struct jb_msg_str f_jb_gitd_bundle[] = {
 	END
 };
 
+static const struct jb_msg_str f_jb_gitd_have[] = {
+	STR(jb_gitd_have, toplevel),
+	END
+};
+
 static const struct jb_msg_str f_jb_egress_listen[] = {
 	STR(jb_egress_listen, kind),
 	END
@@ -814,6 +819,7 @@ static const struct jb_msg_row rows[] = {
 	RF(IMSG_GITD_FETCH,		P, G, jb_gitd_fetch),
 	R(IMSG_GITD_RESULT,		G, P, jb_gitd_result),
 	RF(IMSG_GITD_BUNDLE,		P, G, jb_gitd_bundle),
+	R(IMSG_GITD_HAVE,		P, G, jb_gitd_have),
 
 	/* parent <-> jb-egress (and jb-netd's policy on its way there) */
 	RF(IMSG_EGRESS_LISTEN,		P, E, jb_egress_listen),

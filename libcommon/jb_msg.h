@@ -966,6 +966,8 @@ enum {
 	IMSG_GITD_RESULT,	/* G->P, struct jb_gitd_result, before DONE */
 	IMSG_GITD_BUNDLE,	/* P->G, struct jb_gitd_bundle + the stream to
 				   the container's stdin; RESULT, then DONE */
+	IMSG_GITD_HAVE,		/* P->G, struct jb_gitd_have; RESULT (have),
+				   then DONE */
 };
 
 /* with SSHD_LISTEN: jb-sshd's own limits at accept (MaxStartups-like) */
@@ -1164,6 +1166,18 @@ struct jb_gitd_bundle {
 	uint32_t	timeout;		/* seconds */
 };
 
+/*
+ * GITD_HAVE: which of n commit ids the checkout at toplevel has as
+ * commits (destroy's guard of a clone made through the bridge); the
+ * answer is a GITD_RESULT whose have holds bit i for oid[i].
+ */
+#define JB_HAVE_MAX	64
+struct jb_gitd_have {
+	char		toplevel[PATH_MAX];
+	uint32_t	n;
+	char		oid[JB_HAVE_MAX][72];	/* 40 or 64 lowercase hex */
+};
+
 /* what moved; text: git's own words on failure (from the container too) */
 struct jb_gitd_result {
 	int32_t		ok;
@@ -1171,6 +1185,7 @@ struct jb_gitd_result {
 	char		new[48];		/* and after */
 	char		into_old[48];		/* --into's branch before */
 	uint64_t	commits, objects, bytes;
+	uint64_t	have;			/* GITD_HAVE's: bit i, oid[i] */
 	char		text[JB_ERR_TEXT_MAX];
 };
 

@@ -48,7 +48,9 @@ bridge_clone_head() {
 	atf_set descr "on a cluster new makes no host-source disk: the" \
 	    "branch and its history come through the git bridge, and the" \
 	    "clone is the one the mount gives (branch, commits, origin at" \
-	    "the upstream, the dev user's)"
+	    "the upstream, the dev user's); destroy's guard asks the host" \
+	    "through jb-gitd: it refuses a commit the host lacks until" \
+	    "jbctl git fetch brings it"
 	atf_set require.user root
 	atf_set timeout 300
 }
@@ -82,9 +84,22 @@ bridge_clone_body() {
 	atf_check -o empty in_ctr $p-feat git -C $d status --porcelain
 	# the bundle it came in is gone
 	atf_check -s not-exit:0 in_ctr $p-feat test -e /home/dev/.jailbee-clone.bundle
-	# a commit made inside is a normal one
+	# nothing of its own yet: destroy's guard asks the host through
+	# jb-gitd, which has every tip
+	atf_check -e save:guard.err jbo repo new tmp
+	atf_check -e ignore jbo repo destroy tmp
+	atf_check -s not-exit:0 -e ignore incus info $p-tmp
+	# a commit made inside: destroy refuses to lose it, naming it,
+	# until jbctl git fetch has brought it to the host
 	atf_check in_ctr $p-feat git -C $d -c user.name=t -c user.email=t@e \
 	    commit -q --allow-empty -m inside
+	sha=$(in_ctr $p-feat git -C $d rev-parse HEAD)
+	atf_check -s exit:1 \
+	    -e match:"destroy $p-feat: refused, it holds work the host does not have: branch feat: commit $sha is not on the host" \
+	    jbo repo destroy feat
+	atf_check -o ignore -e ignore jbo repo git fetch feat
+	atf_check -e ignore jbo repo destroy feat
+	atf_check -s not-exit:0 -e ignore incus info $p-feat
 
 	# work is new: from the default branch, all of main's history
 	atf_check -e match:"ready: $p-work" jbo repo new work
