@@ -562,6 +562,7 @@ static const struct jb_msg_str f_jb_gitd_bundle[] = {
 
 static const struct jb_msg_str f_jb_gitd_have[] = {
 	STR(jb_gitd_have, toplevel),
+	STR(jb_gitd_have, oid),
 	END
 };
 
