@@ -66,6 +66,17 @@ jbcl_http() {
 	jbcl_incus "$1" exec "$2" -- sh -c "e=\$(mktemp); printf 'GET / HTTP/1.0\r\n\r\n' | nc -v -w 5 $3 $4 2>\$e; rc=\$?; grep -v ' succeeded!\$' \$e >&2; rm -f \$e; exit \$rc"
 }
 
+# jbo1 DIR ARGS: jbctl as the suite's owner in checkout DIR, typed on m1
+JBCL_OWNER=${JB_OWNER:-jbtest}
+jbo1() {
+	_d=$1
+	shift
+	jbcl_in 1 sh -c 'cd "$1" || exit 99; shift; exec "$@"' sh "$_d" \
+	    setpriv --reuid="$JBCL_OWNER" --regid="$JBCL_OWNER" --init-groups \
+	    env HOME=/nonexistent "$JBCL_DIR/bin/jbctl" \
+	    -s /run/jailbee/jailbeed.sock "$@"
+}
+
 # a process is alive (not gone, not a zombie)
 jbcl_alive() {
 	[ -r "/proc/$1/stat" ] || return 1
