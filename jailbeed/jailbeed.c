@@ -33,6 +33,7 @@
 #include "cmdtab.h"
 #include "diskq.h"
 #include "jailbeed.h"
+#include "gate.h"
 #include "jobs.h"
 #include "log.h"
 #include "secrets.h"
@@ -211,6 +212,11 @@ main(int argc, char *argv[])
 	    diskq_repair(pools, log_warnx) == -1)
 		log_warnx("new and apply refuse a disk size on a pool whose "
 		    "accounting stays inconsistent");
+	control_refuse_second();
+	/* where jb-netd opens the start gates, made before it starts */
+	if (gate_prepare(env->conf.socket, env->owner_uid, err,
+	    sizeof(err)) == -1)
+		fatalx("%s", err);
 	children_spawn();
 	control_init();
 	/*

@@ -143,6 +143,7 @@ int	control_send(struct ctl_conn *, uint32_t, const void *, size_t, int);
 void	control_job_started(struct ctl_conn *, struct job *);
 void	control_job_ended(struct ctl_conn *);
 void	control_expect_fd(struct ctl_conn *, int);
+void	control_refuse_second(void);
 void	control_init(void);
 void	control_listen(void);
 void	control_cleanup(void);

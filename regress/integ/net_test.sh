@@ -857,6 +857,74 @@ start_with_table_body() {
 }
 start_with_table_cleanup() { cleanup; }
 
+atf_test_case start_gate cleanup
+start_gate_head() {
+	atf_set descr "a suite container starts only through its start" \
+	    "gate, which jb-netd opens once the kernel holds the policy" \
+	    "Incus has and closes when it forgets the container or ends:" \
+	    "with the suite stopped incus start is refused for the missing" \
+	    "gate; a gate left behind is closed at start; once the suite is" \
+	    "back the container starts, strict for real packets"
+	atf_set require.user root
+	atf_set timeout 300
+}
+start_gate_body() {
+	setup "$NH_WWW:8080"
+	c=$(jb_prefix)-gate
+	gate=$(cat rundir)/gate
+	atf_check -e match:"ready: $c" jbo repo new gate
+	atf_check -o inline:"$gate/$c\n" \
+	    incus config device get "$c" jailbee-gate source
+	atf_check -o inline:"/run/jailbee-gate\n" \
+	    incus config device get "$c" jailbee-gate path
+	atf_check -o inline:"true\n" \
+	    incus config device get "$c" jailbee-gate readonly
+	atf_check -o inline:"755 root\n" stat -c '%a %U' "$gate"
+	atf_check -o inline:"directory\n" stat -c '%F' "$gate/$c"
+	# the gate is no mount of the container's
+	atf_check -o not-match:"jailbee-gate" -o not-match:"$gate" \
+	    jbo repo mount ls "$c"
+	atf_check incus stop -f "$c"
+
+	# the suite ends: every gate it opened is closed
+	pid=$(cat jailbeed.pid)
+	kill -TERM "$pid"
+	jb_wait_gone "$pid" 50 || atf_fail "jailbeed did not end"
+	rm -f jailbeed.pid
+	[ ! -e "$gate/$c" ] || atf_fail "the gate of $c stayed open"
+	atf_check -s not-exit:0 -e match:"jailbee-gate" \
+	    -e match:"Missing source path" incus start "$c"
+	atf_check -o inline:"STOPPED\n" incus list -c s -f csv "^$c\$"
+
+	# one left open by a run that crashed: closed until enforced again
+	mkdir "$gate/$c-stray"
+	jb_start
+	jb_tools
+	i=0
+	until [ -d "$gate/$c" ]; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || { cat jailbeed.log >&2;
+		    atf_fail "the start-up sync never opened the gate"; }
+		sleep 0.1
+	done
+	[ ! -e "$gate/$c-stray" ] || atf_fail "a gate left behind stayed open"
+	atf_check incus start "$c"
+	route "$c"
+	atf_check -o match:"hello 8080" ctr_http "$c" $NH_WWW 8080
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8081
+
+	# deleted with the incus command: forgotten, its gate closed
+	atf_check incus delete -f "$c"
+	i=0
+	while [ -e "$gate/$c" ]; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || atf_fail "the gate of a deleted container stayed"
+		sleep 0.1
+	done
+}
+start_gate_cleanup() { cleanup; }
+
 atf_test_case nft_refused cleanup
 nft_refused_head() {
 	atf_set descr "a failing nft transaction leaves the container" \
@@ -1122,6 +1190,7 @@ atf_init_test_cases() {
 	atf_add_test_case guest_cannot_write_policy
 	atf_add_test_case follows_incus_events
 	atf_add_test_case start_with_table
+	atf_add_test_case start_gate
 	atf_add_test_case nft_refused
 	atf_add_test_case strict_refused
 	atf_add_test_case ipv6_dropped
