@@ -45,13 +45,17 @@ struct follow {
 
 static void	follow_read(struct follow *);
 
+/* name: '-' before it when it has no start gate yet, else 'g' */
 static void
 follow_done(struct req *r, int ok, const char *err)
 {
 	char	*name = r->arg;
 
 	if (!ok)
-		log_warnx("%s: %s", name, err);
+		log_warnx("%s: %s", name + 1, err);
+	else if (name[0] == '-')
+		/* made without one, by an older suite or by hand */
+		policy_gate_add(name + 1);
 	free(name);
 }
 
@@ -89,7 +93,8 @@ follow_read_done(struct req *r, int ok, const char *err)
 		follow_read(f);
 		return;
 	}
-	if (asprintf(&name, "%s", f->name) == -1)
+	if (asprintf(&name, "%c%s", f->found && !f->p->has_gate ? '-' : 'g',
+	    f->name) == -1)
 		fatal("%s", __func__);
 	memset(&t, 0, sizeof(t));
 	(void)strlcpy(t.name, f->name, sizeof(t.name));

@@ -76,10 +76,15 @@ ns_restored(struct req *r, int ok, const char *err)
 	char	*name = r->arg;
 
 	if (!ok)
-		log_warnx("start-up sync: %s: %s", name + 1, err);
-	else if (name[0] == '+')
-		/* Incus lacked its config entries: it gets them now */
-		policy_record_logged(name + 1);
+		log_warnx("start-up sync: %s: %s", name + 2, err);
+	else {
+		if (name[0] == '+')
+			/* Incus lacked its config entries: it gets them now */
+			policy_record_logged(name + 2);
+		if (name[1] == '-')
+			/* made before the suite had gates: its gate is open */
+			policy_gate_add(name + 2);
+	}
 	free(name);
 }
 
@@ -98,7 +103,8 @@ ns_policy(struct req *r, struct imsg *imsg)
 		fatalx("jb-incus: malformed POLICY");
 	p->name[sizeof(p->name) - 1] = '\0';
 	ns_add(&ns->incus, &ns->nincus, p->name);
-	if (asprintf(&name, "%c%s", p->has_egress ? '=' : '+', p->name) == -1)
+	if (asprintf(&name, "%c%c%s", p->has_egress ? '=' : '+',
+	    p->has_gate ? 'g' : '-', p->name) == -1)
 		fatal("%s", __func__);
 	if (req_send(PROC_NETD, IMSG_NETD_RESTORE, p, sizeof(*p), -1, NULL,
 	    ns_restored, name) == NULL) {

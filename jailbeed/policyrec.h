@@ -32,6 +32,8 @@ void	policy_record_mode(const char *name, const char *mode,
 /* the same, for the suite's own changes: a failure is logged */
 void	policy_record_logged(const char *name);
 void	policy_mode_logged(const char *name, const char *mode, int64_t until);
+/* the start gate device for a container that lacks it; logged */
+void	policy_gate_add(const char *name);
 
 /*
  * a mount's deadline (until 0: none) into Incus's

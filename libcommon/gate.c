@@ -49,12 +49,13 @@ gate_source(const char *socket, const char *name, char *buf, size_t len)
 }
 
 int
-gate_prepare(const char *socket, uid_t owner, char *err, size_t errlen)
+gate_prepare(const char *socket, uid_t owner, int *taken, char *err,
+    size_t errlen)
 {
 	char		 dir[PATH_MAX];
 	const char	*slash = strrchr(socket, '/');
 	struct stat	 st;
-	int		 dfd, fd, taken;
+	int		 dfd, fd;
 
 	if (slash == NULL || (size_t)(slash - socket) >= sizeof(dir))
 		return errtext(err, errlen, "socket %s: not an absolute path",
@@ -63,7 +64,7 @@ gate_prepare(const char *socket, uid_t owner, char *err, size_t errlen)
 	    socket);
 	if (dir[0] == '\0')
 		(void)strlcpy(dir, "/", sizeof(dir));
-	if ((dfd = sockdir_open(dir, owner, &taken, err, errlen)) == -1)
+	if ((dfd = sockdir_open(dir, owner, taken, err, errlen)) == -1)
 		return -1;
 	if (mkdirat(dfd, GATE_SUBDIR, 0755) == -1 && errno != EEXIST) {
 		(void)close(dfd);

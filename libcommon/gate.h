@@ -39,9 +39,10 @@ int	gate_source(const char *socket, const char *name, char *buf,
 /*
  * As root, before jb-netd starts: the control socket's directory (made
  * and checked as sockdir_open does, taken back from owner when it was
- * theirs) and the gate directory in it, root's 0755.  -1 and err.
+ * theirs: *taken says so) and the gate directory in it, root's 0755.
+ * -1 and err.
  */
-int	gate_prepare(const char *socket, uid_t owner, char *err,
+int	gate_prepare(const char *socket, uid_t owner, int *taken, char *err,
 	    size_t errlen);
 
 #endif /* JB_GATE_H */

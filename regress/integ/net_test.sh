@@ -340,8 +340,8 @@ follows_incus_events_head() {
 	atf_set descr "a container made, changed or deleted with the plain" \
 	    "incus command behind the suite's back gets its policy at once" \
 	    "from Incus's event stream: strict when it has the suite's tag" \
-	    "and no policy, loose or with an override as its keys say, gone" \
-	    "when deleted (issue 33 item 3)"
+	    "and no policy, given the start gate it was made without," \
+	    "loose or with an override as its keys say, gone when deleted"
 	atf_set require.user root
 	atf_set timeout 300
 }
@@ -361,6 +361,18 @@ follows_incus_events_body() {
 	    security.ipv4_filtering=true
 	# tagged, no policy keys: strict with nothing allowed
 	wait_netd "$c" strict
+	# made without a start gate: the suite adds it once it is open
+	i=0
+	until [ "$(incus config device get "$c" jailbee-gate source \
+	    2>/dev/null)" = "$(cat rundir)/gate/$c" ]; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || { cat jailbeed.log >&2;
+		    atf_fail "no start gate was added to $c"; }
+		sleep 0.1
+	done
+	atf_check -o match:"$c: start gate added \(it was made without one\)" \
+	    cat jailbeed.log
+	atf_check -o inline:"directory\n" stat -c %F "$(cat rundir)/gate/$c"
 	atf_check -o ignore incus start "$c"
 	route "$c"
 	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
