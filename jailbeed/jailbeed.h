@@ -169,6 +169,8 @@ int	reaper_status(struct jb_proc_status *);
 
 /* netsync.c: forget in jb-netd what Incus no longer has, at start-up */
 void	netsync_start(void);
+/* fn(arg) now, or once the start-up sync under way has ended */
+void	netsync_after(void (*)(void *), void *);
 /* at start: follow Incus's event stream, then the start-up sync */
 void	netfollow_start(void);
 /* cmd_net.c: jb-netd could not make a container strict: stop it */

@@ -23,6 +23,8 @@
  * knows which those are.
  */
 
+#include <sys/queue.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,12 +40,52 @@ struct netsync {
 	size_t	  nincus;
 };
 
+/*
+ * Syncs under way, and what waits for them to end: a start of a
+ * container waits, since its start gate opens once jb-netd enforced
+ * what the sync read (jb-netd answers in order, so when MODES is
+ * answered every RESTORE sent before it is too).
+ */
+struct sync_waiter {
+	TAILQ_ENTRY(sync_waiter)	 entry;
+	void				(*fn)(void *);
+	void				*arg;
+};
+static TAILQ_HEAD(, sync_waiter)	waiters = TAILQ_HEAD_INITIALIZER(waiters);
+static int				busy;
+
+void
+netsync_after(void (*fn)(void *), void *arg)
+{
+	struct sync_waiter	*w;
+
+	if (busy == 0) {
+		fn(arg);
+		return;
+	}
+	if ((w = calloc(1, sizeof(*w))) == NULL)
+		fatal("netsync: out of memory");
+	w->fn = fn;
+	w->arg = arg;
+	TAILQ_INSERT_TAIL(&waiters, w, entry);
+}
+
+/* a sync ends, whichever way: what waited for it goes on */
 static void
 ns_free(struct netsync *ns)
 {
+	struct sync_waiter	*w;
+
 	free(ns->netd);
 	free(ns->incus);
 	free(ns);
+	if (--busy > 0)
+		return;
+	while ((w = TAILQ_FIRST(&waiters)) != NULL) {
+		TAILQ_REMOVE(&waiters, w, entry);
+		w->fn(w->arg);
+		free(w);
+	}
 }
 
 static void
@@ -193,6 +235,7 @@ netsync_start(void)
 
 	if ((ns = calloc(1, sizeof(*ns))) == NULL)
 		fatal("netsync: out of memory");
+	busy++;
 	/* every container of the suite's, whatever its repo */
 	memset(&t, 0, sizeof(t));
 	if (req_send(PROC_INCUS, IMSG_INCUS_POLICIES, &t, sizeof(t), -1,

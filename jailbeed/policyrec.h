@@ -50,5 +50,11 @@ uint64_t policy_write_count(void);
 
 /* netfollow.c: Incus's event for an instance, or "resync" */
 int	netfollow_event(struct imsg *);
+/*
+ * name's policy read from Incus and enforced by jb-netd, as an event
+ * would have it (its start gate opens): done(arg, ok, why) after
+ */
+void	netfollow_refresh(const char *name, void (*)(void *, int,
+	    const char *), void *);
 
 #endif /* JB_POLICYREC_H */

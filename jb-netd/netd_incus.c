@@ -70,7 +70,9 @@ restore_strict(struct child *c, uint32_t rid, const char *name,
 	uint32_t		 addr;
 
 	log_warnx("%s: %s: the policy Incus holds cannot be read (%s): it is "
-	    "strict", c->name, name, why);
+	    "strict, and does not start until it can be", c->name, name,
+	    why);
+	netd_gate_close(name);
 	if (netd_state_copy(&cur, &next) == -1)
 		fatal("%s: out of memory", c->name);
 	if ((k = netd_state_find(&next, name)) == NULL) {

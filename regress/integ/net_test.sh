@@ -912,17 +912,36 @@ start_gate_body() {
 	mkdir "$gate/$c-stray"
 	jb_start
 	jb_tools
-	i=0
-	until [ -d "$gate/$c" ]; do
-		i=$((i + 1))
-		[ $i -lt 100 ] || { cat jailbeed.log >&2;
-		    atf_fail "the start-up sync never opened the gate"; }
-		sleep 0.1
-	done
+	# started at once, as a user would: the start waits for the start-up
+	# sync and goes through the gate jb-netd opened
+	atf_check -e ignore jbo repo start gate
+	atf_check -o inline:"directory\n" stat -c '%F' "$gate/$c"
 	[ ! -e "$gate/$c-stray" ] || atf_fail "a gate left behind stayed open"
-	atf_check incus start "$c"
 	route "$c"
 	atf_check -o match:"hello 8080" ctr_http "$c" $NH_WWW 8080
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8081
+
+	# a policy Incus holds that cannot be read: strict, the gate closed,
+	# and start says why and what to do
+	atf_check incus stop -f "$c"
+	atf_check incus config set "$c" user.jailbee.egress_extra "+$NH_WWW:8081"
+	i=0
+	while [ -e "$gate/$c" ]; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || atf_fail "the gate stayed open on bad keys"
+		sleep 0.1
+	done
+	atf_check -s not-exit:0 -e match:"Missing source path" \
+	    incus start "$c"
+	atf_check -s not-exit:0 \
+	    -e match:"$c does not start: the network policy Incus holds for it is not enforced" \
+	    -e match:"user.jailbee.egress_extra: an entry starts with '\+'" \
+	    -e match:"correct that key \(incus config edit $c\)" \
+	    jbo repo start gate
+	atf_check incus config unset "$c" user.jailbee.egress_extra
+	atf_check -e ignore jbo repo start gate
+	route "$c"
 	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
 	    ctr_prompt "$c" $NH_WWW 8081
 
