@@ -63,6 +63,7 @@ cl_repo() {
 	git -C "$r" add file
 	git -C "$r" commit -q -m one
 	git -C "$r" branch feat
+	git -C "$r" branch late
 	mkdir -p "$r/.jailbee"
 	printf 'container_prefix: jbcl%s\nbase:\n  alias: %s\negress_allow:\n  - "www.test:8080"\n' \
 	    "$$" "$(atf_config_get image)" > "$r/.jailbee/config.yaml"
@@ -142,8 +143,9 @@ enforced_where_it_runs_head() {
 	    "enforced strict by m2's jb-netd alone (real packets: an allowed name passes, another" \
 	    "port is refused); net loose --for 5s typed on m1 turns it loose" \
 	    "on m2 and it reverts there; moved to m3 it is strict on arrival" \
-	    "and m2 forgets it; destroyed from m1, no member keeps anything (issue 33" \
-	    "items 2, 5)"
+	    "and m2 forgets it; destroyed from m1, no member keeps anything;" \
+	    "placed on a member whose suite is not running, never started (issue 33" \
+	    "items 2, 4, 5)"
 	atf_set require.user root
 	atf_set timeout 600
 }
@@ -206,6 +208,23 @@ enforced_where_it_runs_body() {
 	for n in 1 2 3; do
 		not_held "$n" "$c"
 	done
+
+	# placed on a member whose suite is not running: it has no start
+	# gate there, so it is never started, and nothing is left
+	p=$(cat "$JBCL_DIR/m3/jailbeed.pid")
+	kill -TERM "$p"
+	i=0
+	while jbcl_alive "$p"; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || atf_fail "m3's suite did not stop"
+		sleep 0.1
+	done
+	atf_check -s not-exit:0 -o ignore \
+	    -e match:"gave it no start gate within 10 s: the suite must run there" \
+	    -e match:"the container was deleted" \
+	    jbo1 "$(pwd)/repo" new late --target m3
+	atf_check -o empty jbcl_incus 1 list "jbcl$$-late" -c n -f csv
+	not_held 1 "jbcl$$-late"
 }
 enforced_where_it_runs_cleanup() {
 	cl_down
