@@ -163,6 +163,9 @@ cr_check(struct create *cr, char *why, size_t len)
 		    in->gid, UID_MAX_OK);
 	else if (!bound_idmap(&jb_bound, in->uid, in->gid, why, len))
 		return 0;
+	else if (in->gate_later && (!in->no_checkout || in->target[0] == '\0'))
+		(void)snprintf(why, len, "a start gate added later is for a "
+		    "container placed on another cluster member only");
 	else if (in->no_checkout && in->source[0] != '\0')
 		(void)snprintf(why, len, "a clone through the git bridge has "
 		    "no checkout source");
@@ -574,11 +577,11 @@ cr_body(struct create *cr)
 		json_object_object_add(devs, MNT_DEV_CHECKOUT, d);
 	}
 	/*
-	 * no start unless this member's jb-netd has opened its gate; on a
-	 * cluster Incus checks the source on the member it places it on,
-	 * whose suite adds the gate once it has opened it (cr_gate_look)
+	 * no start unless this member's jb-netd has opened its gate; placed
+	 * on another cluster member, Incus checks the source there, whose
+	 * suite adds the gate once it has opened it (cr_gate_look)
 	 */
-	if (!in->no_checkout) {
+	if (!in->gate_later) {
 		if (bound_gate_source(&jb_bound, in->name, path,
 		    sizeof(path)) == -1)
 			fatalx("%s: %s was checked as a name", __func__,
@@ -687,7 +690,7 @@ cr_created(void *arg, struct json_object *md, const char *err)
 		req_fail(r, err);
 		return;
 	}
-	if (cr->in.no_checkout) {
+	if (cr->in.gate_later) {
 		cr_gate_look(r);
 		return;
 	}
