@@ -142,7 +142,8 @@ enforced_where_it_runs_head() {
 	atf_set descr "a container new --target m2 typed on m1 makes is" \
 	    "enforced strict by m2's jb-netd alone (real packets: an allowed name passes, another" \
 	    "port is refused); net loose --for 5s typed on m1 turns it loose" \
-	    "on m2 and it reverts there; moved to m3 it is strict on arrival" \
+	    "on m2 and it reverts there; a commit made in it on m2 comes home" \
+	    "by git fetch typed on m1; moved to m3 it is strict on arrival" \
 	    "and m2 forgets it; destroyed from m1, no member keeps anything;" \
 	    "placed on a member whose suite is not running, never started (issue 33" \
 	    "items 2, 4, 5)"
@@ -184,6 +185,23 @@ enforced_where_it_runs_body() {
 	ctr_refused 1 "$c" "$WWW" 8081
 	atf_check -o inline:"strict\n" jbcl_incus 3 config get "$c" \
 	    user.jailbee.net
+
+	# a commit made in the clone on m2 as the dev user, brought home by
+	# git fetch typed on m1 (upload-pack runs through an exec Incus
+	# forwards to m2)
+	atf_check jbcl_incus 2 exec "$c" --user "$(id -u "$JBCL_OWNER")" \
+	    --group "$(id -g "$JBCL_OWNER")" --env HOME=/home/dev --cwd / -- \
+	    git -C "/home/dev/jbcl$$" -c user.email=dev@example.org \
+	    -c user.name=dev commit -q --allow-empty -m "made on m2"
+	sha=$(jbcl_incus 2 exec "$c" --user "$(id -u "$JBCL_OWNER")" \
+	    --group "$(id -g "$JBCL_OWNER")" --cwd / -- \
+	    git -C "/home/dev/jbcl$$" rev-parse HEAD) ||
+	    atf_fail "no HEAD in $c's clone"
+	atf_check -o match:"^feat's feat -> refs/jailbee/feat/feat: 1 new commit, [1-9][0-9]* objects?, [1-9][0-9]* bytes received" \
+	    jbo1 "$(pwd)/repo" git fetch feat
+	atf_check -o inline:"$sha\n" setpriv --reuid="$JBCL_OWNER" \
+	    --regid="$JBCL_OWNER" --init-groups env HOME=/nonexistent \
+	    git -C "$(pwd)/repo" rev-parse refs/jailbee/feat/feat
 
 	# moved (stopped) to m3: strict there on arrival, m2 forgets it
 	atf_check -o ignore jbcl_incus 1 stop --force "$c"
