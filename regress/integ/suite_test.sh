@@ -492,7 +492,7 @@ install_prefix_body() {
 	atf_check -o ignore -e ignore make -j"$(nproc)" -C "$src" O="$(pwd)/b" PREFIX="$p" \
 	    SYSCONFDIR="$(pwd)/etc" UNITDIR="$(pwd)/unit" all install
 	for f in sbin/jailbeed bin/jbctl libexec/jailbee/jb-incus \
-	    libexec/jailbee/jb-netd libexec/jailbee/jb-mountd \
+	    libexec/jailbee/jb-incus-tls libexec/jailbee/jb-netd libexec/jailbee/jb-mountd \
 	    libexec/jailbee/jb-sshd share/man/man8/jailbeed.8 \
 	    share/man/man8/jbctl.8 share/man/man5/jailbee.yaml.5; do
 		[ -x "$p/$f" ] || [ -f "$p/$f" ] || atf_fail "$f not installed"
@@ -683,6 +683,7 @@ idle_memory_head() {
 	    "all along several drains of the refused-flow sets (each one" \
 	    "built libnftables' cache of every table: 2.9 MB); no process" \
 	    "keeps a name service module its group lookup at start loaded;" \
+	    "jb-incus, on the local socket, maps no libssl or libcrypto;" \
 	    "every process's proportional set size is printed"
 	atf_set require.user root
 	atf_set timeout 120
@@ -710,6 +711,14 @@ idle_memory_body() {
 		fi
 		total=$((total + pss))
 		case $name in
+		jb-incus)
+			# the local socket (the default url): no TLS loaded
+			if grep -qE '/lib(ssl|crypto)\.so' "/proc/$pid/maps"; then
+				bad="$bad${bad:+; }jb-incus maps $(grep -oE \
+				    '[^/]*lib(ssl|crypto)\.so[^ ]*' \
+				    "/proc/$pid/maps" | sort -u | xargs) with a"
+				bad="$bad unix socket url"
+			fi ;;
 		jb-netd|jb-egress)
 			if [ "$heap" -gt 768 ]; then
 				bad="$bad${bad:+; }$name's heap holds $heap kB"
