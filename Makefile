@@ -90,7 +90,7 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/sshargv.c libcommon/authkeys.c libcommon/b64.c \
 		   libcommon/sshpolicy.c libcommon/mountspec.c \
 		   libcommon/hostspin.c libcommon/addralloc.c libcommon/nicname.c \
-		   libcommon/errtext.c \
+		   libcommon/errtext.c libcommon/gate.c \
 		   libcommon/gitident.c \
 		   libcommon/gitref.c libcommon/termsafe.c libcommon/termrelay.c \
 		   libcommon/sockdir.c libcommon/portspec.c libcommon/reporeg.c \
@@ -151,7 +151,7 @@ JBNETD_SRCS	+= jb-netd/netd_gw.c jb-netd/gwknown.c
 # the policy Incus holds, read back at start and on its events
 JBNETD_SRCS	+= jb-netd/netd_incus.c jb-netd/netd_record.c
 # the explicit proxy's names, asked upstream for jb-egress
-JBNETD_SRCS	+= jb-netd/netd_proxy.c
+JBNETD_SRCS	+= jb-netd/netd_proxy.c jb-netd/netd_gate.c
 # the egress gateway: its parsers, its policy, its connections; it reads
 # egress_allow entries with jb-netd's own parser
 JBEGRESS_SRCS	:= jb-egress/jb-egress.c jb-egress/conn.c jb-egress/gwpolicy.c \

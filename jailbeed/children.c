@@ -151,6 +151,9 @@ children_spawn(void)
 			argv[argc++] = env->conf.bridge;
 			argv[argc++] = "-s";
 			argv[argc++] = env->conf.state_dir;
+			/* the start gates live beside the control socket */
+			argv[argc++] = "-S";
+			argv[argc++] = env->conf.socket;
 			if (env->conf.resolver_upstream[0] != '\0') {
 				argv[argc++] = "-U";
 				argv[argc++] = env->conf.resolver_upstream;

@@ -24,7 +24,9 @@
 #include "secrets.h"
 #include "capture.h"
 #include "cmdtab.h"
+#include "gate.h"
 #include "jobs.h"
+#include "policyrec.h"
 #include "log.h"
 #include "ports.h"
 #include "srcguard.h"
@@ -35,6 +37,7 @@ struct action {
 	struct jb_instance	 in;
 	int			 found;
 	uint32_t		 verb;		/* the last one sent */
+	int			 force;		/* and its force */
 	int			 looked;	/* start: in read for --agent */
 	int			 was_running;	/* restore: start it again */
 };
@@ -173,6 +176,13 @@ action_done(struct req *r, int ok, const char *err)
 		start_guard(job, a->name, start_guarded);
 		return;
 	}
+	if (!ok && (a->verb == INCUS_START || a->verb == INCUS_RESTART) &&
+	    err != NULL && strstr(err, GATE_DEVICE) != NULL) {
+		job_end(job, 0, "%s does not start: its start gate is closed, "
+		    "since jb-netd does not hold the network policy Incus has "
+		    "for it (jailbeed's log says why): %s", a->name, err);
+		return;
+	}
 	if (!ok || a->verb != INCUS_DELETE) {
 		job_end(job, ok, "%s", err);
 		return;
@@ -212,16 +222,15 @@ action_msg(struct req *r, struct imsg *imsg)
 }
 
 static void
-action_send(struct job *job, uint32_t verb, int force, const char *tag)
+action_send_tag(struct job *job, const char *tag)
 {
 	struct action		*a = job->state;
 	struct jb_incus_action	 q;
 
 	memset(&q, 0, sizeof(q));
 	strlcpy(q.name, a->name, sizeof(q.name));
-	q.verb = verb;
-	a->verb = verb;
-	q.force = force;
+	q.verb = a->verb;
+	q.force = a->force;
 	if (tag != NULL && strlcpy(q.tag, tag, sizeof(q.tag)) >= sizeof(q.tag)) {
 		job_end(job, 0, "snapshot tag too long: %s", tag);
 		return;
@@ -229,6 +238,46 @@ action_send(struct job *job, uint32_t verb, int force, const char *tag)
 	if (req_send(PROC_INCUS, IMSG_INCUS_ACTION, &q, sizeof(q), -1,
 	    action_msg, action_done, job) == NULL)
 		job_end(job, 0, "cannot reach jb-incus");
+}
+
+static void
+action_refreshed(void *arg, int ok, const char *err)
+{
+	struct job	*job = arg;
+	struct action	*a = job->state;
+
+	if (!ok) {
+		job_end(job, 0, "%s does not start: the network policy Incus "
+		    "holds for it is not enforced (%s), so its start gate stays "
+		    "closed; correct that key (incus config edit %s) and start "
+		    "it again", a->name, err, a->name);
+		return;
+	}
+	action_send_tag(job, NULL);
+}
+
+/* once the start-up sync is over: its policy from Incus, enforced */
+static void
+action_send_start(void *arg)
+{
+	struct job	*job = arg;
+	struct action	*a = job->state;
+
+	netfollow_refresh(a->name, action_refreshed, job);
+}
+
+static void
+action_send(struct job *job, uint32_t verb, int force, const char *tag)
+{
+	struct action	*a = job->state;
+
+	a->verb = verb;
+	a->force = force;
+	/* its start gate opens once the start-up sync enforced its policy */
+	if (verb == INCUS_START || verb == INCUS_RESTART)
+		netsync_after(action_send_start, job);
+	else
+		action_send_tag(job, tag);
 }
 
 /*

@@ -74,6 +74,30 @@ static int	control_reply(struct ctl_conn *, uint32_t, const void *,
 		    size_t);
 
 /*
+ * Before any child starts: a second jailbeed on the same socket ends
+ * here, before its jb-netd could touch the running suite's table or
+ * close its start gates.  Nothing is made or removed.
+ */
+void
+control_refuse_second(void)
+{
+	struct sockaddr_un	 sun;
+	const char		*path = env->conf.socket;
+	int			 fd;
+
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	if (strlcpy(sun.sun_path, path, sizeof(sun.sun_path)) >=
+	    sizeof(sun.sun_path))
+		fatalx("socket %s: path too long for a unix socket", path);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+		fatal("socket");
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0)
+		fatalx("socket %s: another jailbeed is running", path);
+	(void)close(fd);
+}
+
+/*
  * Runs as root, before the privilege drop.  The socket's directory is
  * root's: the owner can neither swap the socket's name for a
  * symlink between bind and chown nor replace the socket later; the

@@ -33,6 +33,7 @@
 #include "cmdtab.h"
 #include "diskq.h"
 #include "jailbeed.h"
+#include "gate.h"
 #include "jobs.h"
 #include "log.h"
 #include "secrets.h"
@@ -87,7 +88,7 @@ main(int argc, char *argv[])
 	char		 err[JB_ERR_MAX], sockdir[PATH_MAX], self[PATH_MAX];
 	char		 pools[PATH_MAX];
 	const struct cmd	*unhandled;
-	int		 ch, noaction = 0, explicit = 0;
+	int		 ch, noaction = 0, explicit = 0, taken = 0;
 
 	env = &jailbeed_env;
 	env->conf_path = JB_CONF_PATH;
@@ -211,6 +212,14 @@ main(int argc, char *argv[])
 	    diskq_repair(pools, log_warnx) == -1)
 		log_warnx("new and apply refuse a disk size on a pool whose "
 		    "accounting stays inconsistent");
+	control_refuse_second();
+	/* where jb-netd opens the start gates, made before it starts */
+	if (gate_prepare(env->conf.socket, env->owner_uid, &taken, err,
+	    sizeof(err)) == -1)
+		fatalx("%s", err);
+	if (taken)
+		log_info("socket directory of %s: now root's, mode 0755 (it "
+		    "was the owner's)", env->conf.socket);
 	children_spawn();
 	control_init();
 	/*

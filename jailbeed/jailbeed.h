@@ -143,6 +143,7 @@ int	control_send(struct ctl_conn *, uint32_t, const void *, size_t, int);
 void	control_job_started(struct ctl_conn *, struct job *);
 void	control_job_ended(struct ctl_conn *);
 void	control_expect_fd(struct ctl_conn *, int);
+void	control_refuse_second(void);
 void	control_init(void);
 void	control_listen(void);
 void	control_cleanup(void);
@@ -168,6 +169,8 @@ int	reaper_status(struct jb_proc_status *);
 
 /* netsync.c: forget in jb-netd what Incus no longer has, at start-up */
 void	netsync_start(void);
+/* fn(arg) now, or once the start-up sync under way has ended */
+void	netsync_after(void (*)(void *), void *);
 /* at start: follow Incus's event stream, then the start-up sync */
 void	netfollow_start(void);
 /* cmd_net.c: jb-netd could not make a container strict: stop it */

@@ -41,17 +41,31 @@ struct follow {
 	int			 found;
 	int			 deleted;	/* instance-deleted */
 	struct jb_policy	*p;
+	/* netfollow_refresh's: told how jb-netd took it */
+	void			(*done)(void *, int, const char *);
+	void			*arg;
+};
+
+/* what a refresh waits for: jb-netd's answer */
+struct refreshed {
+	char			 name[JB_INSTANCE_MAX + 1];	/* as follow_done */
+	void			(*done)(void *, int, const char *);
+	void			*arg;
 };
 
 static void	follow_read(struct follow *);
 
+/* name: '-' before it when it has no start gate yet, else 'g' */
 static void
 follow_done(struct req *r, int ok, const char *err)
 {
 	char	*name = r->arg;
 
 	if (!ok)
-		log_warnx("%s: %s", name, err);
+		log_warnx("%s: %s", name + 1, err);
+	else if (name[0] == '-')
+		/* made without one, by an older suite or by hand */
+		policy_gate_add(name + 1);
 	free(name);
 }
 
@@ -70,6 +84,17 @@ follow_got(struct req *r, struct imsg *imsg)
 }
 
 static void
+refresh_done(struct req *r, int ok, const char *err)
+{
+	struct refreshed	*rf = r->arg;
+
+	if (ok && rf->name[0] == '-')
+		policy_gate_add(rf->name + 1);
+	rf->done(rf->arg, ok, err);
+	free(rf);
+}
+
+static void
 follow_read_done(struct req *r, int ok, const char *err)
 {
 	struct follow		*f = r->arg;
@@ -80,7 +105,16 @@ follow_read_done(struct req *r, int ok, const char *err)
 	size_t			 len;
 
 	if (!ok) {
-		log_warnx("%s: Incus's event not followed: %s", f->name, err);
+		if (f->done != NULL)
+			f->done(f->arg, 0, err);
+		else
+			log_warnx("%s: Incus's event not followed: %s",
+			    f->name, err);
+		goto out;
+	}
+	if (f->done != NULL && !f->found) {
+		f->done(f->arg, 0, "Incus has no such container of the "
+		    "suite's");
 		goto out;
 	}
 	if (policy_write_count() != f->writes && ++f->tries < FOLLOW_TRIES) {
@@ -89,7 +123,8 @@ follow_read_done(struct req *r, int ok, const char *err)
 		follow_read(f);
 		return;
 	}
-	if (asprintf(&name, "%s", f->name) == -1)
+	if (asprintf(&name, "%c%s", f->found && !f->p->has_gate ? '-' : 'g',
+	    f->name) == -1)
 		fatal("%s", __func__);
 	memset(&t, 0, sizeof(t));
 	(void)strlcpy(t.name, f->name, sizeof(t.name));
@@ -107,7 +142,21 @@ follow_read_done(struct req *r, int ok, const char *err)
 		data = &t;
 		len = sizeof(t);
 	}
-	if (req_send(PROC_NETD, type, data, len, -1, NULL, follow_done,
+	if (f->done != NULL) {
+		struct refreshed	*rf;
+
+		if ((rf = calloc(1, sizeof(*rf))) == NULL)
+			fatal("%s", __func__);
+		(void)strlcpy(rf->name, name, sizeof(rf->name));
+		rf->done = f->done;
+		rf->arg = f->arg;
+		free(name);
+		if (req_send(PROC_NETD, type, data, len, -1, NULL,
+		    refresh_done, rf) == NULL) {
+			free(rf);
+			f->done(f->arg, 0, "cannot reach jb-netd");
+		}
+	} else if (req_send(PROC_NETD, type, data, len, -1, NULL, follow_done,
 	    name) == NULL) {
 		log_warnx("%s: cannot reach jb-netd", f->name);
 		free(name);
@@ -128,9 +177,25 @@ follow_read(struct follow *f)
 	if (req_send(PROC_INCUS, IMSG_INCUS_POLICIES, &t, sizeof(t), -1,
 	    follow_got, follow_read_done, f) == NULL) {
 		log_warnx("%s: cannot reach jb-incus", f->name);
+		if (f->done != NULL)
+			f->done(f->arg, 0, "cannot reach jb-incus");
 		free(f->p);
 		free(f);
 	}
+}
+
+void
+netfollow_refresh(const char *name, void (*done)(void *, int, const char *),
+    void *arg)
+{
+	struct follow	*f;
+
+	if ((f = calloc(1, sizeof(*f))) == NULL)
+		fatal("%s", __func__);
+	(void)strlcpy(f->name, name, sizeof(f->name));
+	f->done = done;
+	f->arg = arg;
+	follow_read(f);
 }
 
 int

@@ -23,6 +23,8 @@
  * knows which those are.
  */
 
+#include <sys/queue.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,12 +40,52 @@ struct netsync {
 	size_t	  nincus;
 };
 
+/*
+ * Syncs under way, and what waits for them to end: a start of a
+ * container waits, since its start gate opens once jb-netd enforced
+ * what the sync read (jb-netd answers in order, so when MODES is
+ * answered every RESTORE sent before it is too).
+ */
+struct sync_waiter {
+	TAILQ_ENTRY(sync_waiter)	 entry;
+	void				(*fn)(void *);
+	void				*arg;
+};
+static TAILQ_HEAD(, sync_waiter)	waiters = TAILQ_HEAD_INITIALIZER(waiters);
+static int				busy;
+
+void
+netsync_after(void (*fn)(void *), void *arg)
+{
+	struct sync_waiter	*w;
+
+	if (busy == 0) {
+		fn(arg);
+		return;
+	}
+	if ((w = calloc(1, sizeof(*w))) == NULL)
+		fatal("netsync: out of memory");
+	w->fn = fn;
+	w->arg = arg;
+	TAILQ_INSERT_TAIL(&waiters, w, entry);
+}
+
+/* a sync ends, whichever way: what waited for it goes on */
 static void
 ns_free(struct netsync *ns)
 {
+	struct sync_waiter	*w;
+
 	free(ns->netd);
 	free(ns->incus);
 	free(ns);
+	if (--busy > 0)
+		return;
+	while ((w = TAILQ_FIRST(&waiters)) != NULL) {
+		TAILQ_REMOVE(&waiters, w, entry);
+		w->fn(w->arg);
+		free(w);
+	}
 }
 
 static void
@@ -76,10 +118,15 @@ ns_restored(struct req *r, int ok, const char *err)
 	char	*name = r->arg;
 
 	if (!ok)
-		log_warnx("start-up sync: %s: %s", name + 1, err);
-	else if (name[0] == '+')
-		/* Incus lacked its config entries: it gets them now */
-		policy_record_logged(name + 1);
+		log_warnx("start-up sync: %s: %s", name + 2, err);
+	else {
+		if (name[0] == '+')
+			/* Incus lacked its config entries: it gets them now */
+			policy_record_logged(name + 2);
+		if (name[1] == '-')
+			/* made before the suite had gates: its gate is open */
+			policy_gate_add(name + 2);
+	}
 	free(name);
 }
 
@@ -98,7 +145,8 @@ ns_policy(struct req *r, struct imsg *imsg)
 		fatalx("jb-incus: malformed POLICY");
 	p->name[sizeof(p->name) - 1] = '\0';
 	ns_add(&ns->incus, &ns->nincus, p->name);
-	if (asprintf(&name, "%c%s", p->has_egress ? '=' : '+', p->name) == -1)
+	if (asprintf(&name, "%c%c%s", p->has_egress ? '=' : '+',
+	    p->has_gate ? 'g' : '-', p->name) == -1)
 		fatal("%s", __func__);
 	if (req_send(PROC_NETD, IMSG_NETD_RESTORE, p, sizeof(*p), -1, NULL,
 	    ns_restored, name) == NULL) {
@@ -187,6 +235,7 @@ netsync_start(void)
 
 	if ((ns = calloc(1, sizeof(*ns))) == NULL)
 		fatal("netsync: out of memory");
+	busy++;
 	/* every container of the suite's, whatever its repo */
 	memset(&t, 0, sizeof(t));
 	if (req_send(PROC_INCUS, IMSG_INCUS_POLICIES, &t, sizeof(t), -1,

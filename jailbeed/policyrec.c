@@ -144,6 +144,37 @@ policy_record_logged(const char *name)
 	policy_record(name, logged, n);
 }
 
+static void
+gate_added(struct req *r, int ok, const char *err)
+{
+	char	*name = r->arg;
+
+	if (!ok)
+		log_warnx("%s: its start gate cannot be added: %s", name, err);
+	else
+		log_info("%s: start gate added (it was made without one)",
+		    name);
+	free(name);
+}
+
+void
+policy_gate_add(const char *name)
+{
+	struct jb_incus_target	 t;
+	char			*n;
+
+	memset(&t, 0, sizeof(t));
+	(void)strlcpy(t.name, name, sizeof(t.name));
+	if ((n = strdup(name)) == NULL)
+		fatal("%s", __func__);
+	if (req_send(PROC_INCUS, IMSG_INCUS_GATE_ADD, &t, sizeof(t), -1,
+	    NULL, gate_added, n) == NULL) {
+		log_warnx("%s: its start gate cannot be added: cannot reach "
+		    "jb-incus", name);
+		free(n);
+	}
+}
+
 void
 policy_mode_logged(const char *name, const char *mode, int64_t until)
 {

@@ -32,6 +32,8 @@ void	policy_record_mode(const char *name, const char *mode,
 /* the same, for the suite's own changes: a failure is logged */
 void	policy_record_logged(const char *name);
 void	policy_mode_logged(const char *name, const char *mode, int64_t until);
+/* the start gate device for a container that lacks it; logged */
+void	policy_gate_add(const char *name);
 
 /*
  * a mount's deadline (until 0: none) into Incus's
@@ -48,5 +50,11 @@ uint64_t policy_write_count(void);
 
 /* netfollow.c: Incus's event for an instance, or "resync" */
 int	netfollow_event(struct imsg *);
+/*
+ * name's policy read from Incus and enforced by jb-netd, as an event
+ * would have it (its start gate opens): done(arg, ok, why) after
+ */
+void	netfollow_refresh(const char *name, void (*)(void *, int,
+	    const char *), void *);
 
 #endif /* JB_POLICYREC_H */

@@ -31,7 +31,9 @@
 
 #include "bound.h"
 #include "ctrlimits.h"
+#include "gate.h"
 #include "log.h"
+#include "names.h"
 
 struct bound	jb_bound;
 
@@ -300,9 +302,54 @@ config_ok(const struct bound *b, const char *k, struct json_object *v,
 	return 0;
 }
 
+int
+bound_gate_source(const struct bound *b, const char *name, char *buf,
+    size_t len)
+{
+	int	n;
+
+	if (!name_instance_ok(name))
+		return -1;
+	n = snprintf(buf, len, "%s/%s/%s", b->sock_dir, GATE_SUBDIR, name);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+/*
+ * The start gate: exactly the one the suite makes for this instance,
+ * the only disk whose source is in the control socket's directory
+ */
 static int
-device_ok(const struct bound *b, const char *name, struct json_object *d,
-    const char *bridge, char *why, size_t len)
+gate_ok(const struct bound *b, const char *inst, struct json_object *d,
+    char *why, size_t len)
+{
+	char		 src[PATH_MAX];
+	const char	*s;
+
+	if (inst == NULL || bound_gate_source(b, inst, src, sizeof(src)) ==
+	    -1)
+		goto bad;
+	json_object_object_foreach(d, dk, dv) {
+		s = json_object_is_type(dv, json_type_string) ?
+		    json_object_get_string(dv) : NULL;
+		if (s == NULL ||
+		    !((strcmp(dk, "type") == 0 && strcmp(s, "disk") == 0) ||
+		    (strcmp(dk, "source") == 0 && strcmp(s, src) == 0) ||
+		    (strcmp(dk, "path") == 0 && strcmp(s, GATE_PATH) == 0) ||
+		    (strcmp(dk, "readonly") == 0 && strcmp(s, "true") == 0)))
+			goto bad;
+	}
+	if (jstr(d, "source") != NULL && jstr(d, "path") != NULL &&
+	    jstr(d, "readonly") != NULL)
+		return 1;
+bad:
+	(void)snprintf(why, len, "device %s: only the instance's own start "
+	    "gate, read-only at %s", GATE_DEVICE, GATE_PATH);
+	return 0;
+}
+
+static int
+device_ok(const struct bound *b, const char *inst, const char *name,
+    struct json_object *d, const char *bridge, char *why, size_t len)
 {
 	const char	*t = jstr(d, "type"), *s;
 
@@ -334,6 +381,8 @@ device_ok(const struct bound *b, const char *name, struct json_object *d,
 		}
 		return 1;
 	}
+	if (strcmp(name, GATE_DEVICE) == 0)
+		return gate_ok(b, inst, d, why, len);
 	if (t != NULL && strcmp(t, "disk") == 0) {
 		if (jstr(d, "pool") != NULL ||
 		    (s = jstr(d, "source")) == NULL) {
@@ -372,7 +421,8 @@ bound_instance(const struct bound *b, struct json_object *body,
 		}
 		json_object_object_foreach(devs, k, v)
 			if (!json_object_is_type(v, json_type_object) ||
-			    !device_ok(b, k, v, bridge, why, len)) {
+			    !device_ok(b, jstr(body, "name"), k, v, bridge,
+			    why, len)) {
 				if (!json_object_is_type(v, json_type_object))
 					(void)snprintf(why, len, "device %.60s "
 					    "is not an object", k);

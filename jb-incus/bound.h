@@ -48,6 +48,9 @@ int	bound_set(struct bound *, uid_t, gid_t, const char *, const char *,
 /* at start, as root: the owner by name, real paths; fatal on error */
 void	bound_init(const char *, const char *, const char *);
 
+/* the source of name's start gate (gate.h); -1: too long */
+int	bound_gate_source(const struct bound *, const char *, char *, size_t);
+
 /* 1 allowed; 0 and why */
 int	bound_idmap(const struct bound *, uint32_t, uint32_t, char *, size_t);
 int	bound_exec_ids(const struct bound *, uint32_t, uint32_t, char *,

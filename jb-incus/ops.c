@@ -227,6 +227,10 @@ ops_dispatch(struct child *c, struct imsg *imsg)
 		free(q);
 		break;
 	}
+	case IMSG_INCUS_GATE_ADD:
+		get_exact(imsg, &t, sizeof(t));
+		op_gate_add(rid, &t);
+		break;
 	case IMSG_INCUS_FOLLOW:
 		if (imsg_get_len(imsg) != 0)
 			fatalx("%s from the parent with a payload",

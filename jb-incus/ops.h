@@ -182,6 +182,7 @@ void		 op_policies(uint32_t, const struct jb_incus_target *);
 void		 events_init(struct child *);
 void		 events_follow(uint32_t);
 void		 op_policy_set(uint32_t, const struct jb_policy *);
+void		 op_gate_add(uint32_t, const struct jb_incus_target *);
 /* an image alias: letters, digits, '.', '_', '-', not first */
 
 #endif /* JB_OPS_H */

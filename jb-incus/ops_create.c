@@ -35,6 +35,7 @@
 #include <json.h>
 
 #include "bound.h"
+#include "gate.h"
 #include "ctrlimits.h"
 #include "incus.h"
 #include "log.h"
@@ -536,6 +537,15 @@ cr_body(struct create *cr)
 	jput(d, "path", MNT_HOST_SOURCE);
 	jput(d, "readonly", "true");
 	json_object_object_add(devs, MNT_DEV_CHECKOUT, d);
+	/* no start unless this member's jb-netd has opened its gate */
+	if (bound_gate_source(&jb_bound, in->name, path, sizeof(path)) == -1)
+		fatalx("%s: %s was checked as a name", __func__, in->name);
+	d = jnew(json_object_new_object());
+	jput(d, "type", "disk");
+	jput(d, "source", path);
+	jput(d, "path", GATE_PATH);
+	jput(d, "readonly", "true");
+	json_object_object_add(devs, GATE_DEVICE, d);
 	/*
 	 * The root disk: on defaults.storage_pool, else on the default
 	 * profile's pool; sized by defaults.disk

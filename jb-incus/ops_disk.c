@@ -26,6 +26,7 @@
 #include <json.h>
 
 #include "bound.h"
+#include "gate.h"
 #include "incus.h"
 #include "log.h"
 #include "mountspec.h"
@@ -252,7 +253,8 @@ list_have(struct op_req *r, struct json_object *inst)
 	if (devs != NULL) {
 		json_object_object_foreach(devs, k, v) {
 			if ((t = jget_str(v, "type")) == NULL ||
-			    strcmp(t, "disk") != 0 || !valid_device(k))
+			    strcmp(t, "disk") != 0 || !valid_device(k) ||
+			    strcmp(k, GATE_DEVICE) == 0)
 				continue;
 			memset(&d, 0, sizeof(d));
 			(void)strlcpy(d.name, r->name, sizeof(d.name));
@@ -297,8 +299,10 @@ list_every(void *arg, struct json_object *list, const char *err)
 			continue;
 		p = jget_str(jget_obj(inst, "config"), "user.jailbee.prefix");
 		json_object_object_foreach(devs, k, v) {
+			/* the start gate is no mount */
 			if ((t = jget_str(v, "type")) == NULL ||
 			    strcmp(t, "disk") != 0 ||
+			    strcmp(k, GATE_DEVICE) == 0 ||
 			    (src = jget_str(v, "source")) == NULL ||
 			    src[0] != '/' || jget_str(v, "pool") != NULL)
 				continue;

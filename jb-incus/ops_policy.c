@@ -26,6 +26,7 @@
 #include <json.h>
 
 #include "bound.h"
+#include "gate.h"
 #include "incus.h"
 #include "log.h"
 #include "mountspec.h"
@@ -105,6 +106,8 @@ send_policy(struct op_req *r, struct json_object *inst)
 	(void)take(p->prefix, sizeof(p->prefix), jget_str(cfg,
 	    "user.jailbee.prefix"));
 	p->has_egress = jget_str(cfg, K_EGRESS) != NULL;
+	p->has_gate = jget_obj(jget_obj(inst, "devices"), GATE_DEVICE) !=
+	    NULL;
 	/* a deadline that is not a number: not loose (-1 never comes) */
 	p->loose_until = 0;
 	if ((u = jget_str(cfg, K_UNTIL)) != NULL && *u != '\0') {
@@ -276,4 +279,59 @@ op_policy_set(uint32_t rid, const struct jb_policy *in)
 		req_done(r, 0, "%s: not a policy the suite writes", r->what);
 	else
 		req_device_turn(r, policy_have);
+}
+
+/*
+ * The start gate of a container made before the suite had gates, added
+ * once jb-netd opened it (a running container's disk needs its source):
+ * what CREATE adds, checked the same way; nothing when it has one.
+ */
+static void
+gate_have(struct op_req *r, struct json_object *inst)
+{
+	struct json_object	*body, *devs, *d, *chk;
+	char			 src[PATH_MAX], why[JB_ERR_TEXT_MAX];
+
+	if (jget_obj(jget_obj(inst, "devices"), GATE_DEVICE) != NULL) {
+		req_done(r, 1, NULL);
+		return;
+	}
+	if (bound_gate_source(&jb_bound, r->name, src, sizeof(src)) == -1) {
+		req_done(r, 0, "%s: no gate path for this name", r->what);
+		return;
+	}
+	body = jnew(json_object_new_object());
+	devs = jnew(json_object_new_object());
+	d = jnew(json_object_new_object());
+	jput(d, "type", "disk");
+	jput(d, "source", src);
+	jput(d, "path", GATE_PATH);
+	jput(d, "readonly", "true");
+	json_object_object_add(devs, GATE_DEVICE, d);
+	json_object_object_add(body, "devices", devs);
+	/* the closed lists see the instance's name beside its gate */
+	chk = jnew(json_object_new_object());
+	jput(chk, "name", r->name);
+	json_object_object_add(chk, "devices", json_object_get(devs));
+	if (!bound_instance(&jb_bound, chk, ops_bridge, why, sizeof(why)))
+		req_done(r, 0, "%s: %s", r->what, why);
+	else
+		req_write(r, "PATCH", body, policy_written);
+	json_object_put(chk);
+	json_object_put(body);
+}
+
+void
+op_gate_add(uint32_t rid, const struct jb_incus_target *t)
+{
+	struct op_req	*r;
+
+	must_string("GATE_ADD name", t->name, sizeof(t->name));
+	r = req_new(rid, IMSG_INCUS_GATE_ADD, t->name);
+	(void)snprintf(r->what, sizeof(r->what), "add the start gate of %s",
+	    t->name);
+	if (!name_instance_ok(t->name))
+		req_done(r, 0, "no such container %s", t->name);
+	else
+		req_device_turn(r, gate_have);
 }

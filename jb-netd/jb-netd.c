@@ -60,6 +60,8 @@
 #include "netd_gw.h"
 #include "netd_proxy.h"
 #include "netd_notice.h"
+#include "netd_gate.h"
+#include "gate.h"
 
 struct nftgen_net	 net;
 struct netd_state	 cur;
@@ -210,6 +212,7 @@ netd_set(struct child *c, struct imsg *imsg)
 		return;
 	}
 	log_info("%s: container %s enforced", c->name, name);
+	netd_gate_open(name);
 	child_done(c, imsg_get_id(imsg), 1, NULL);
 	netd_pool_resolve(name);
 }
@@ -303,6 +306,7 @@ netd_forget(struct child *c, struct imsg *imsg)
 		fatal("%s: out of memory", c->name);
 	if (netd_state_forget(&next, t.name) == 0) {
 		netd_state_free(&next);
+		netd_gate_close(t.name);
 		child_done(c, imsg_get_id(imsg), 1, NULL);
 		return;
 	}
@@ -313,6 +317,7 @@ netd_forget(struct child *c, struct imsg *imsg)
 	netd_pool_forget(t.name);
 	(void)blocked_forget(&resolver_blocked, t.name);
 	(void)blocked_forget(&netd_refused, t.name);
+	netd_gate_close(t.name);
 	log_info("%s: container %s forgotten", c->name, t.name);
 	child_done(c, imsg_get_id(imsg), 1, NULL);
 }
@@ -334,6 +339,8 @@ netd_sync_forget(struct child *c, struct imsg *imsg)
 		fatalx("%s: malformed NETD_SYNC_FORGET", c->name);
 	t.name[sizeof(t.name) - 1] = '\0';
 	if ((k = netd_state_find(&cur, t.name)) == NULL || k->fresh) {
+		if (k == NULL)
+			netd_gate_close(t.name);
 		child_done(c, imsg_get_id(imsg), 1, NULL);
 		return;
 	}
@@ -347,6 +354,7 @@ netd_sync_forget(struct child *c, struct imsg *imsg)
 	netd_pool_forget(t.name);
 	(void)blocked_forget(&resolver_blocked, t.name);
 	(void)blocked_forget(&netd_refused, t.name);
+	netd_gate_close(t.name);
 	log_info("%s: container %s: Incus no longer has it; its policy, "
 	    "chains, sets and pool are gone", c->name, t.name);
 	child_done(c, imsg_get_id(imsg), 1, NULL);
@@ -817,6 +825,7 @@ main(int argc, char *argv[])
 	struct child_args	 a;
 	struct in_addr		 in;
 	char			 err[1024], host[INET_ADDRSTRLEN];
+	char			 gatedir[PATH_MAX];
 	static const int	 keep[] = { CAP_NET_ADMIN };
 	static uint32_t		 reverted[256];
 	size_t			 nreverted = 0, i;
@@ -882,7 +891,15 @@ main(int argc, char *argv[])
 	}
 	if (netd_nft_init(err, sizeof(err)) == -1)
 		fatalx("%s: %s", c.name, err);
+	if (a.socket == NULL || gate_dir(a.socket, gatedir,
+	    sizeof(gatedir)) == -1)
+		fatalx("%s: no control socket path given (-S), or too long: "
+		    "the start gates live beside it", c.name);
+	netd_gate_init(c.name, gatedir);
 	priv_drop(c.name, NULL, NULL, keep, 1);
+	/* from here on, however jb-netd ends (but a crash) no gate stays */
+	if (atexit(netd_gate_close_all) != 0)
+		fatalx("%s: atexit", c.name);
 	/* a table left by a run before, emptied or written by another */
 	if ((nfound = netd_nft_chains_found()) >= 0)
 		log_info("%s: table inet %s found at start with %d chain(s): "
@@ -925,6 +942,6 @@ main(int argc, char *argv[])
 	/* the gateway's first snapshot, once the channel is up */
 	evtimer_set(&gw_ev, gw_start, &c);
 	evtimer_add(&gw_ev, &gw_now);
-	sandbox_jb_netd(a.state_dir);
+	sandbox_jb_netd(a.state_dir, gatedir);
 	child_run(&c);
 }

@@ -22,6 +22,7 @@
 
 #include "log.h"
 #include "netd_ct.h"
+#include "netd_gate.h"
 #include "netd_pool.h"
 #include "netd_record.h"
 #include "proc.h"
@@ -69,7 +70,9 @@ restore_strict(struct child *c, uint32_t rid, const char *name,
 	uint32_t		 addr;
 
 	log_warnx("%s: %s: the policy Incus holds cannot be read (%s): it is "
-	    "strict", c->name, name, why);
+	    "strict, and does not start until it can be", c->name, name,
+	    why);
+	netd_gate_close(name);
 	if (netd_state_copy(&cur, &next) == -1)
 		fatal("%s: out of memory", c->name);
 	if ((k = netd_state_find(&next, name)) == NULL) {
@@ -136,6 +139,7 @@ netd_restore(struct child *c, struct imsg *imsg)
 		/* set in this run, after Incus was read: it is newer */
 		free(p);
 		free(was);
+		netd_gate_open(name);
 		child_done(c, imsg_get_id(imsg), 1, NULL);
 		return;
 	}
@@ -154,6 +158,7 @@ netd_restore(struct child *c, struct imsg *imsg)
 	if (k != NULL && same_policy(k, &nc, p)) {
 		netd_ctr_free(&nc);
 		free(p);
+		netd_gate_open(name);
 		child_done(c, imsg_get_id(imsg), 1, NULL);
 		return;
 	}
@@ -174,6 +179,7 @@ netd_restore(struct child *c, struct imsg *imsg)
 		(void)netd_ct_flush(k->addr);
 	log_debug("%s: container %s: the policy Incus holds is enforced",
 	    c->name, name);
+	netd_gate_open(name);
 	child_done(c, imsg_get_id(imsg), 1, NULL);
 	netd_pool_resolve(name);
 }

@@ -718,6 +718,7 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_INCUS_POLICY_SET,	P, I, jb_policy),
 	R(IMSG_INCUS_EVENT,		I, P, jb_incus_event),
 	R0(IMSG_INCUS_FOLLOW,		P, I),
+	R(IMSG_INCUS_GATE_ADD,		P, I, jb_incus_target),
 
 	/* parent <-> jb-mountd */
 	R(IMSG_MOUNTD_REPO,		P, M, jb_repo_req),

@@ -158,6 +158,12 @@ enum {
 	 * "resync" EVENT comes once it is open)
 	 */
 	IMSG_INCUS_FOLLOW,	/* P->I, none */
+	/*
+	 * add the start gate device to a container of the suite's that
+	 * lacks it (made before the suite had gates), once jb-netd opened
+	 * its gate; DONE
+	 */
+	IMSG_INCUS_GATE_ADD,	/* P->I, struct jb_incus_target */
 
 	/* parent <-> jb-incus, base images: 230.. */
 	IMSG_INCUS_IMAGE_IMPORT = 230,	/* P->I, struct jb_image_import + fd */
@@ -232,6 +238,8 @@ struct jb_policy {
 	int32_t		mode_only;
 	/* POLICY: 1 when Incus has user.jailbee.egress at all */
 	int32_t		has_egress;
+	/* POLICY: 1 when it has the start gate device (gate.h) */
+	int32_t		has_gate;
 	char		egress[JB_ARGV_MAX];
 	char		egress_extra[JB_ARGV_MAX];
 	/*

@@ -166,7 +166,7 @@ sandbox_jb_incus(uint16_t https_port)
  * Its TCP resolver listens before the lock-down and accepts after it.
  */
 void
-sandbox_jb_netd(const char *state_dir)
+sandbox_jb_netd(const char *state_dir, const char *gate_dir)
 {
 	static const int	 calls[] = {
 		SCMP_SYS(getsockopt), SCMP_SYS(setsockopt), SCMP_SYS(bind),
@@ -177,13 +177,15 @@ sandbox_jb_netd(const char *state_dir)
 		SCMP_SYS(connect),
 		/* DNS over TCP: the resolver's clients (resolver_tcp.c) */
 		SCMP_SYS(accept4),
+		/* the start gates (netd_gate.c) */
+		SCMP_SYS(mkdirat), SCMP_SYS(unlinkat),
 	};
 	static const int	 families[] = { AF_NETLINK, AF_INET };
 	/* libevent's bufferevents size each TCP read (resolver_tcp.c) */
 	static const unsigned long ioctls[] = { FIONREAD };
 	char			 dir[PATH_MAX];
 	const char		*none[] = { NULL };
-	const char		*rw[] = { dir, NULL };
+	const char		*rw[] = { dir, gate_dir, NULL };
 	struct sandbox		 sb;
 
 	(void)snprintf(dir, sizeof(dir), "%s/netd", state_dir);

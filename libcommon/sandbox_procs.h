@@ -19,7 +19,7 @@ void	sandbox_set_debug(int);
 void	sandbox_jailbeed(const char *sockdir, int journaldir);
 void	sandbox_jb_reaper(const char *sockdir, char *summary, size_t len);
 void	sandbox_jb_incus(uint16_t https_port);
-void	sandbox_jb_netd(const char *);
+void	sandbox_jb_netd(const char *, const char *);
 void	sandbox_jb_mountd(const char *);
 void	sandbox_jb_sshd(void);
 void	sandbox_jb_gitd(void);

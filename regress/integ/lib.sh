@@ -57,9 +57,15 @@ jb_bin() {
 }
 
 jb_conf() {
-	RUNDIR=$(mktemp -d /run/jailbee-test.XXXXXX)
-	rmdir "$RUNDIR"
-	echo "$RUNDIR" > rundir
+	# one socket path for the whole case, as an installed suite has:
+	# a container's start gate lives beside it (gate.h)
+	if [ -f rundir ]; then
+		RUNDIR=$(cat rundir)
+	else
+		RUNDIR=$(mktemp -d /run/jailbee-test.XXXXXX)
+		rmdir "$RUNDIR"
+		echo "$RUNDIR" > rundir
+	fi
 	cat > jailbeed.yaml <<EOC
 owner: $JB_OWNER
 socket: $RUNDIR/jailbeed.sock

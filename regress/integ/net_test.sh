@@ -340,8 +340,8 @@ follows_incus_events_head() {
 	atf_set descr "a container made, changed or deleted with the plain" \
 	    "incus command behind the suite's back gets its policy at once" \
 	    "from Incus's event stream: strict when it has the suite's tag" \
-	    "and no policy, loose or with an override as its keys say, gone" \
-	    "when deleted (issue 33 item 3)"
+	    "and no policy, given the start gate it was made without," \
+	    "loose or with an override as its keys say, gone when deleted"
 	atf_set require.user root
 	atf_set timeout 300
 }
@@ -361,6 +361,18 @@ follows_incus_events_body() {
 	    security.ipv4_filtering=true
 	# tagged, no policy keys: strict with nothing allowed
 	wait_netd "$c" strict
+	# made without a start gate: the suite adds it once it is open
+	i=0
+	until [ "$(incus config device get "$c" jailbee-gate source \
+	    2>/dev/null)" = "$(cat rundir)/gate/$c" ]; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || { cat jailbeed.log >&2;
+		    atf_fail "no start gate was added to $c"; }
+		sleep 0.1
+	done
+	atf_check -o match:"$c: start gate added \(it was made without one\)" \
+	    cat jailbeed.log
+	atf_check -o inline:"directory\n" stat -c %F "$(cat rundir)/gate/$c"
 	atf_check -o ignore incus start "$c"
 	route "$c"
 	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
@@ -857,6 +869,93 @@ start_with_table_body() {
 }
 start_with_table_cleanup() { cleanup; }
 
+atf_test_case start_gate cleanup
+start_gate_head() {
+	atf_set descr "a suite container starts only through its start" \
+	    "gate, which jb-netd opens once the kernel holds the policy" \
+	    "Incus has and closes when it forgets the container or ends:" \
+	    "with the suite stopped incus start is refused for the missing" \
+	    "gate; a gate left behind is closed at start; once the suite is" \
+	    "back the container starts, strict for real packets"
+	atf_set require.user root
+	atf_set timeout 300
+}
+start_gate_body() {
+	setup "$NH_WWW:8080"
+	c=$(jb_prefix)-gate
+	gate=$(cat rundir)/gate
+	atf_check -e match:"ready: $c" jbo repo new gate
+	atf_check -o inline:"$gate/$c\n" \
+	    incus config device get "$c" jailbee-gate source
+	atf_check -o inline:"/run/jailbee-gate\n" \
+	    incus config device get "$c" jailbee-gate path
+	atf_check -o inline:"true\n" \
+	    incus config device get "$c" jailbee-gate readonly
+	atf_check -o inline:"755 root\n" stat -c '%a %U' "$gate"
+	atf_check -o inline:"directory\n" stat -c '%F' "$gate/$c"
+	# the gate is no mount of the container's
+	atf_check -o not-match:"jailbee-gate" -o not-match:"$gate" \
+	    jbo repo mount ls "$c"
+	atf_check incus stop -f "$c"
+
+	# the suite ends: every gate it opened is closed
+	pid=$(cat jailbeed.pid)
+	kill -TERM "$pid"
+	jb_wait_gone "$pid" 50 || atf_fail "jailbeed did not end"
+	rm -f jailbeed.pid
+	[ ! -e "$gate/$c" ] || atf_fail "the gate of $c stayed open"
+	atf_check -s not-exit:0 -e match:"jailbee-gate" \
+	    -e match:"Missing source path" incus start "$c"
+	atf_check -o inline:"STOPPED\n" incus list -c s -f csv "^$c\$"
+
+	# one left open by a run that crashed: closed until enforced again
+	mkdir "$gate/$c-stray"
+	jb_start
+	jb_tools
+	# started at once, as a user would: the start waits for the start-up
+	# sync and goes through the gate jb-netd opened
+	atf_check -e ignore jbo repo start gate
+	atf_check -o inline:"directory\n" stat -c '%F' "$gate/$c"
+	[ ! -e "$gate/$c-stray" ] || atf_fail "a gate left behind stayed open"
+	route "$c"
+	atf_check -o match:"hello 8080" ctr_http "$c" $NH_WWW 8080
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8081
+
+	# a policy Incus holds that cannot be read: strict, the gate closed,
+	# and start says why and what to do
+	atf_check incus stop -f "$c"
+	atf_check incus config set "$c" user.jailbee.egress_extra "+$NH_WWW:8081"
+	i=0
+	while [ -e "$gate/$c" ]; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || atf_fail "the gate stayed open on bad keys"
+		sleep 0.1
+	done
+	atf_check -s not-exit:0 -e match:"Missing source path" \
+	    incus start "$c"
+	atf_check -s not-exit:0 \
+	    -e match:"$c does not start: the network policy Incus holds for it is not enforced" \
+	    -e match:"user.jailbee.egress_extra: an entry starts with '\+'" \
+	    -e match:"correct that key \(incus config edit $c\)" \
+	    jbo repo start gate
+	atf_check incus config unset "$c" user.jailbee.egress_extra
+	atf_check -e ignore jbo repo start gate
+	route "$c"
+	atf_check -s not-exit:0 -e match:"refused" -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8081
+
+	# deleted with the incus command: forgotten, its gate closed
+	atf_check incus delete -f "$c"
+	i=0
+	while [ -e "$gate/$c" ]; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || atf_fail "the gate of a deleted container stayed"
+		sleep 0.1
+	done
+}
+start_gate_cleanup() { cleanup; }
+
 atf_test_case nft_refused cleanup
 nft_refused_head() {
 	atf_set descr "a failing nft transaction leaves the container" \
@@ -1122,6 +1221,7 @@ atf_init_test_cases() {
 	atf_add_test_case guest_cannot_write_policy
 	atf_add_test_case follows_incus_events
 	atf_add_test_case start_with_table
+	atf_add_test_case start_gate
 	atf_add_test_case nft_refused
 	atf_add_test_case strict_refused
 	atf_add_test_case ipv6_dropped

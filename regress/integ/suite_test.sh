@@ -171,7 +171,10 @@ control_socket_dir_body() {
 	    $asowner rm -f "$s"
 	atf_check -s not-exit:0 -e match:"Permission denied" \
 	    $asowner mkdir "$d/sub"
-	atf_check -o inline:"jailbeed.sock\n" ls -A "$d"
+	atf_check -s not-exit:0 -e match:"Permission denied" \
+	    $asowner mkdir "$d/gate/planted"
+	atf_check -o inline:"gate\njailbeed.sock\n" ls -A "$d"
+	atf_check -o inline:"755 root\n" stat -c '%a %U' "$d/gate"
 	# nor signal jb-reaper, root's; a SIGTERM from root it ignores
 	rpid=$(jb_pid jb-reaper)
 	atf_check -s not-exit:0 -e ignore $asowner kill -TERM "$rpid"
@@ -213,7 +216,7 @@ control_socket_dir_body() {
 		[ $i -lt 100 ] || { cat jailbeed.log >&2; atf_fail "no answer"; }
 		sleep 0.1
 	done
-	atf_check -o match:"socket directory $d: now root's, mode 0755" \
+	atf_check -o match:"socket directory of $s: now root's, mode 0755" \
 	    cat jailbeed.log
 	atf_check -o inline:"755 root\n" stat -c '%a %U' "$d"
 	atf_check -o inline:"600 $JB_OWNER\n" stat -c '%a %U' "$s"

@@ -243,11 +243,63 @@ ATF_TC_BODY(closed_lists, tc)
 	    "object"));
 }
 
+/* the start gate: exactly the instance's own, read-only */
+ATF_TC_WITHOUT_HEAD(start_gate);
+ATF_TC_BODY(start_gate, tc)
+{
+	struct json_object	*o;
+	char			 why[512], src[PATH_MAX];
+
+	ATF_REQUIRE(bound_set(&b, 1000, 1000, "/var/lib/jailbee",
+	    "/var/lib/jailbee", "/run/jailbee", "/run/jailbee", why,
+	    sizeof(why)) == 0);
+	ATF_REQUIRE(bound_gate_source(&b, "jb-a", src, sizeof(src)) == 0);
+	ATF_CHECK_STREQ(src, "/run/jailbee/gate/jb-a");
+	ATF_CHECK(bound_gate_source(&b, "../x", src, sizeof(src)) == -1);
+	ATF_CHECK(bound_gate_source(&b, "jb-a", src, 10) == -1);
+	ATF_REQUIRE((o = json_tokener_parse("{\"name\":\"jb-a\","
+	    "\"devices\":{\"jailbee-gate\":{\"type\":\"disk\",\"source\":"
+	    "\"/run/jailbee/gate/jb-a\",\"path\":\"/run/jailbee-gate\","
+	    "\"readonly\":\"true\"}}}")) != NULL);
+	ATF_CHECK_MSG(bound_instance(&b, o, "jbbr0", why, sizeof(why)), "%s",
+	    why);
+	json_object_put(o);
+	/* another instance's gate, read-write, elsewhere, or no name */
+	ATF_CHECK(instance_refused("{\"name\":\"jb-a\",\"devices\":{"
+	    "\"jailbee-gate\":{\"type\":\"disk\",\"source\":"
+	    "\"/run/jailbee/gate/jb-b\",\"path\":\"/run/jailbee-gate\","
+	    "\"readonly\":\"true\"}}}", "device jailbee-gate: only the "
+	    "instance's own start gate, read-only at /run/jailbee-gate"));
+	ATF_CHECK(instance_refused("{\"name\":\"jb-a\",\"devices\":{"
+	    "\"jailbee-gate\":{\"type\":\"disk\",\"source\":"
+	    "\"/run/jailbee/gate/jb-a\",\"path\":\"/run/jailbee-gate\","
+	    "\"readonly\":\"false\"}}}", "only the instance's own"));
+	ATF_CHECK(instance_refused("{\"name\":\"jb-a\",\"devices\":{"
+	    "\"jailbee-gate\":{\"type\":\"disk\",\"source\":"
+	    "\"/run/jailbee/gate/jb-a\",\"path\":\"/root\","
+	    "\"readonly\":\"true\"}}}", "only the instance's own"));
+	ATF_CHECK(instance_refused("{\"name\":\"jb-a\",\"devices\":{"
+	    "\"jailbee-gate\":{\"type\":\"disk\",\"source\":"
+	    "\"/run/jailbee/gate/jb-a\",\"path\":\"/run/jailbee-gate\"}}}",
+	    "only the instance's own"));
+	ATF_CHECK(instance_refused("{\"devices\":{\"jailbee-gate\":{"
+	    "\"type\":\"disk\",\"source\":\"/run/jailbee/gate/jb-a\","
+	    "\"path\":\"/run/jailbee-gate\",\"readonly\":\"true\"}}}",
+	    "only the instance's own"));
+	/* any other disk from the socket's directory stays refused */
+	ATF_CHECK(instance_refused("{\"name\":\"jb-a\",\"devices\":{"
+	    "\"g\":{\"type\":\"disk\",\"source\":"
+	    "\"/run/jailbee/gate/jb-a\",\"path\":\"/run/jailbee-gate\","
+	    "\"readonly\":\"true\"}}}", "lies under /run, which no container "
+	    "gets"));
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, ids);
 	ATF_TP_ADD_TC(tp, paths);
 	ATF_TP_ADD_TC(tp, socket_dir);
 	ATF_TP_ADD_TC(tp, closed_lists);
+	ATF_TP_ADD_TC(tp, start_gate);
 	return atf_no_error();
 }
