@@ -98,7 +98,7 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/output.c libcommon/names.c \
 		   libcommon/atomicfile.c libcommon/srcclass.c \
 		   libcommon/rlimits.c libcommon/ctrlimits.c \
-		   libcommon/diskq.c
+		   libcommon/diskq.c libcommon/clusterpin.c libcommon/guardtips.c
 # SFTP (R45-R51): the virtual tree's paths, jb-sftp's records
 COMMON_SRCS	+= libcommon/sftppath.c libcommon/sftprec.c
 COMMON_SRCS	+= libcommon/secrec.c
@@ -123,7 +123,8 @@ JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/cmd_doctor.c jailbeed/audit.c
 JAILBEED_SRCS	+= jailbeed/sftp.c
 JAILBEED_SRCS	+= jailbeed/stepmount.c jailbeed/agent_shared.c
-JAILBEED_SRCS	+= jailbeed/statedir.c jailbeed/checkout_dev.c
+JAILBEED_SRCS	+= jailbeed/statedir.c jailbeed/checkout_dev.c \
+		   jailbeed/clone_bridge.c jailbeed/guardhost.c
 JAILBEED_SRCS	+= jailbeed/limits_run.c
 JAILBEED_SRCS	+= jailbeed/egress.c
 # secrets: files read, the CA put in, the values to jb-egress
@@ -193,7 +194,8 @@ PROGS		+= jb-incus-tls
 # the SFTP helper jailbeed pushes into containers: static, for any libc
 PROGS		+= jb-sftp
 # the git bridge's host writer over SSH (runs git-remote-jailbee beside it)
-JBGITD_SRCS	:= jb-gitd/jb-gitd.c jb-gitd/worker.c jb-gitd/into.c
+JBGITD_SRCS	:= jb-gitd/jb-gitd.c jb-gitd/worker.c jb-gitd/into.c \
+		   jb-gitd/bundle.c
 JAILBEED_SRCS	+= jailbeed/cmd_git.c
 PROGS		+= jb-gitd
 PROGS		+= jb-egress
@@ -225,6 +227,8 @@ UNIT_TESTS	+= t_proxyhead
 UNIT_TESTS	+= t_pump
 UNIT_TESTS	+= t_vtcurses
 UNIT_TESTS	+= t_diskq
+UNIT_TESTS	+= t_clusterpin t_guardtips
+FUZZERS		+= fuzz_guardtips
 FUZZERS		+= fuzz_refused fuzz_nlset
 FUZZERS		+= fuzz_tlshello fuzz_httphead
 FUZZERS		+= fuzz_netd_record fuzz_evparse

@@ -29,7 +29,9 @@
 #include "policyrec.h"
 #include "log.h"
 #include "ports.h"
+#include "guardhost.h"
 #include "srcguard.h"
+#include "termsafe.h"
 
 struct action {
 	struct repo_ctx		*ctx;
@@ -40,6 +42,10 @@ struct action {
 	int			 force;		/* and its force */
 	int			 looked;	/* start: in read for --agent */
 	int			 was_running;	/* restore: start it again */
+	/* destroy's guard of a clone made through the git bridge */
+	struct guard_tip	*tips;
+	size_t			 ntips;
+	char			 rest[CAPTURE_MAX + 1024];
 };
 
 static void	action_go(struct job *);
@@ -52,6 +58,7 @@ action_free(void *arg)
 	struct action	*a = arg;
 
 	repo_ctx_free(a->ctx);
+	free(a->tips);
 	free(a);
 }
 
@@ -285,21 +292,75 @@ action_send(struct job *job, uint32_t verb, int force, const char *tag)
  * changes, and branch tips whose commits the host's repository (mounted
  * read-only at /mnt/host-source) does not have.  A commit jbctl git
  * fetch brought over is the host's: its objects are in that repository.
+ * A clone made through the git bridge (a cluster) has no repository of
+ * the host's to ask: it prints its tips ("tip OID BRANCH") and jb-gitd
+ * says which the checkout has (guardhost.c).
  */
 static const char guard_script[] =
     "cd \"$1\" 2>/dev/null || exit 0\n"
     "git status --porcelain 2>/dev/null | head -5 | sed 's/^/changed: /'\n"
+    "if ! git -C /mnt/host-source rev-parse --git-dir >/dev/null 2>&1; then\n"
+    "  git for-each-ref --format='tip %(objectname) %(refname:short)' "
+    "refs/heads\n"
+    "  exit 0\n"
+    "fi\n"
     "git for-each-ref --format='%(refname:short) %(objectname)' "
     "refs/heads | while read b sha; do\n"
     "  git -C /mnt/host-source cat-file -e \"$sha^{commit}\" 2>/dev/null ||"
     " echo \"branch $b: commit $sha is not on the host\"\n"
     "done\n";
 
+/* what the host lacks, lines joined by ';': refused; nothing: deleted */
+static void
+guard_verdict(struct job *job, char *lacks)
+{
+	struct action	*a = job->state;
+	char		*p;
+	size_t		 n;
+
+	while ((n = strlen(lacks)) > 0 && lacks[n - 1] == '\n')
+		lacks[n - 1] = '\0';
+	if (lacks[0] == '\0') {
+		action_send(job, INCUS_DELETE, 1, NULL);
+		return;
+	}
+	for (p = lacks; (p = strchr(p, '\n')) != NULL; )
+		*p = ';';
+	job_end(job, 0, "destroy %s: refused, it holds work the host "
+	    "does not have: %s (commit it, then jbctl git fetch %s "
+	    "brings it to the host; or use --force)", a->name, lacks,
+	    job->args[0]);
+}
+
+static void
+guard_had(struct job *job, int ok, uint64_t have, const char *err)
+{
+	struct action	*a = job->state;
+	char		 line[GUARD_BRANCH_MAX + GUARD_OID_MAX + 64];
+	size_t		 i;
+
+	if (!ok) {
+		job_end(job, 0, "destroy %s: cannot check its work: the host's "
+		    "checkout %s could not be asked: %s (use --force to destroy "
+		    "anyway)", a->name, a->in.repo, err);
+		return;
+	}
+	for (i = 0; i < a->ntips; i++) {
+		if (have & (1ULL << i))
+			continue;
+		(void)termsafe(a->tips[i].branch);
+		(void)snprintf(line, sizeof(line), "branch %s: commit %s is "
+		    "not on the host\n", a->tips[i].branch, a->tips[i].oid);
+		(void)strlcat(a->rest, line, sizeof(a->rest));
+	}
+	guard_verdict(job, a->rest);
+}
+
 static void
 guard_done(struct job *job, struct capture_result *res)
 {
 	struct action	*a = job->state;
-	char		*p;
+	char		 why[128];
 
 	if (!res->ok || res->status != 0) {
 		job_end(job, 0, "destroy %s: cannot check its work: %s "
@@ -307,16 +368,27 @@ guard_done(struct job *job, struct capture_result *res)
 		    res->ok ? res->err : res->error);
 		return;
 	}
-	if (res->outlen > 0) {
-		for (p = res->out; (p = strchr(p, '\n')) != NULL; )
-			*p = p[1] ? ';' : '\0';
-		job_end(job, 0, "destroy %s: refused, it holds work the host "
-		    "does not have: %s (commit it, then jbctl git fetch %s "
-		    "brings it to the host; or use --force)", a->name,
-		    res->out, job->args[0]);
+	if ((a->tips = calloc(GUARD_TIPS_MAX, sizeof(*a->tips))) == NULL) {
+		job_end(job, 0, "out of memory");
 		return;
 	}
-	action_send(job, INCUS_DELETE, 1, NULL);
+	/* tips cut off are tips not asked about: not a yes */
+	if (res->outlen >= CAPTURE_MAX - 1 && strstr(res->out, "tip ") != NULL)
+		(void)strlcpy(why, "more than it can say at once", sizeof(why));
+	else if (guard_tips_parse(res->out, a->tips, &a->ntips, a->rest,
+	    sizeof(a->rest), why, sizeof(why)) == 0)
+		why[0] = '\0';
+	if (why[0] != '\0') {
+		job_end(job, 0, "destroy %s: cannot check its work: its branches "
+		    "as the container tells them: %s (use --force to destroy "
+		    "anyway)", a->name, why);
+		return;
+	}
+	if (a->ntips == 0) {
+		guard_verdict(job, res->out);
+		return;
+	}
+	guard_host_has(job, a->in.repo, a->tips, a->ntips, guard_had);
 }
 
 static void

@@ -40,11 +40,14 @@
 #include "addralloc.h"
 #include "capture.h"
 #include "checkout_dev.h"
+#include "clone_bridge.h"
+#include "clusterpin.h"
 #include "jobs.h"
 #include "limits_run.h"
 #include "log.h"
 #include "policyrec.h"
 #include "mounts.h"
+#include "mountspec.h"
 #include "ports.h"
 #include "secrets.h"
 #include "netpin.h"
@@ -59,6 +62,9 @@ struct newjob {
 	char			 base[JB_BRANCH_MAX];
 	int			 exists;	/* branch NAME is on the host */
 	int			 mount_rw;
+	/* on a cluster: the clone through the git bridge (clone_bridge.c) */
+	int			 bridged;
+	char			 target[64];	/* --target; "" none */
 	struct jb_netinfo	 net;
 	int			 have_net;
 	struct addr_pool	 pool;		/* the bridge's subnet */
@@ -370,15 +376,22 @@ new_network(struct job *job)
 }
 
 /*
- * As the dev user: clone the host checkout through the read-only mount,
- * put the branch on NAME (existing on the host, or new from BASE), and
- * point origin at the host's upstream (the mount stays the remote when
- * the host has none).
+ * As the dev user: clone the host checkout through the read-only mount
+ * (src /mnt/host-source, --shared), or on a cluster from the bundle the
+ * git bridge streamed in (src the bundle's file, removed after), put the
+ * branch on NAME (existing on the host, or new from BASE), and point
+ * origin at the host's upstream (the mount stays the remote when the
+ * host has none; a bundle does not: origin is removed then).
  */
 static const char clone_script[] =
     "set -e\n"
-    "dir=$1 branch=$2 base=$3 url=$4 exists=$5\n"
-    "git clone -q --shared /mnt/host-source \"$dir\"\n"
+    "dir=$1 branch=$2 base=$3 url=$4 exists=$5 src=$6\n"
+    "if [ \"$src\" = /mnt/host-source ]; then\n"
+    "  git clone -q --shared /mnt/host-source \"$dir\"\n"
+    "else\n"
+    "  git clone -q -n \"$src\" \"$dir\"\n"
+    "  rm -f \"$src\"\n"
+    "fi\n"
     "cd \"$dir\"\n"
     "if [ \"$exists\" = 1 ]; then\n"
     "  git checkout -q -B \"$branch\" \"refs/remotes/origin/$branch\"\n"
@@ -388,7 +401,10 @@ static const char clone_script[] =
     "checkout\" >&2; exit 3; }\n"
     "  git checkout -q -b \"$branch\" \"refs/remotes/origin/$base\"\n"
     "fi\n"
-    "[ -z \"$url\" ] || git remote set-url origin \"$url\"\n"
+    "if [ -n \"$url\" ]; then git remote set-url origin \"$url\"\n"
+    "elif [ \"$src\" != /mnt/host-source ]; then\n"
+    "  git remote remove origin; exit 0\n"
+    "fi\n"
     "git config \"branch.$branch.remote\" origin\n"
     "git config \"branch.$branch.merge\" \"refs/heads/$branch\"\n";
 
@@ -460,23 +476,51 @@ new_cloned(struct job *job, struct capture_result *res)
 	new_mounts(job);
 }
 
+/* the clone from src: the mount, or the bundle the bridge streamed in */
 static void
-new_clone(struct job *job)
+new_clone_from(struct job *job, const char *src)
 {
 	struct newjob	*n = job->state;
 	char		 dir[PATH_MAX];
 	const char	*argv[] = { "/bin/sh", "-c", clone_script, "jailbee-clone",
 			    dir, n->branch, n->base,
 			    n->ctx->info.upstream_url,
-			    n->exists ? "1" : "0", NULL };
+			    n->exists ? "1" : "0", src, NULL };
 	static const char *envp[] = { "HOME=/home/dev", "USER=dev", NULL };
 
 	snprintf(dir, sizeof(dir), "/home/dev/%s",
 	    n->ctx->conf.container_prefix);
-	job_progress(job, "cloning %s into %s", n->ctx->info.toplevel, dir);
 	if (capture_run(job, n->name, env->owner_uid, env->owner_gid,
 	    "/home/dev", argv, envp, new_cloned) == -1)
 		new_fail(job, "cannot reach jb-incus");
+}
+
+static void
+new_bridged(struct job *job, int ok, const char *err)
+{
+	if (!ok) {
+		new_fail(job, "cloning the checkout through the git bridge "
+		    "failed: %s", err);
+		return;
+	}
+	new_clone_from(job, CLONE_BUNDLE_PATH);
+}
+
+static void
+new_clone(struct job *job)
+{
+	struct newjob	*n = job->state;
+
+	job_progress(job, "cloning %s into /home/dev/%s%s",
+	    n->ctx->info.toplevel, n->ctx->conf.container_prefix, n->bridged ?
+	    " through the git bridge (cluster: no checkout mount)" : "");
+	if (!n->bridged) {
+		new_clone_from(job, MNT_HOST_SOURCE);
+		return;
+	}
+	/* the branch when the host has it, else BASE, the clone's start */
+	clone_bridge(job, n->name, n->ctx->info.toplevel, n->exists ?
+	    n->branch : n->base, new_bridged);
 }
 
 /*
@@ -630,6 +674,11 @@ new_disk_checked(struct job *job, int ok, const char *err)
 		new_fail(job, "%s, so %s is not made", err, n->name);
 		return;
 	}
+	/* no checkout device on a cluster: nothing to verify */
+	if (!n->codev_on) {
+		new_codev_verified(job, 1, NULL);
+		return;
+	}
 	codev_verify(job, &n->codev, new_codev_verified);
 }
 
@@ -654,7 +703,8 @@ new_created(struct req *r, int ok, const char *err)
 	struct newjob	*n = job->state;
 
 	/* Incus lists the checkout's devices from now on, or never */
-	codev_created(&n->codev);
+	if (n->codev_on)
+		codev_created(&n->codev);
 	if (!ok) {
 		/* jb-incus leaves nothing behind when create or start fails */
 		new_fail(job, "%s", err);
@@ -829,7 +879,10 @@ new_create(struct job *job)
 	strlcpy(q->ipv4, n->ipv4, sizeof(q->ipv4));
 	q->uid = env->owner_uid;
 	q->gid = env->owner_gid;
-	strlcpy(q->source, n->ctx->info.toplevel, sizeof(q->source));
+	if (!n->bridged)
+		strlcpy(q->source, n->ctx->info.toplevel, sizeof(q->source));
+	q->no_checkout = n->bridged;
+	strlcpy(q->target, n->target, sizeof(q->target));
 	q->mount_rw = n->mount_rw;
 	strlcpy(q->repo, n->ctx->info.toplevel, sizeof(q->repo));
 	strlcpy(q->prefix, conf->container_prefix, sizeof(q->prefix));
@@ -930,6 +983,10 @@ new_create(struct job *job)
 		return;
 	}
 	n->create = q;
+	if (n->bridged) {
+		new_policy(job);
+		return;
+	}
 	n->codev_on = 1;
 	codev_check(job, &n->codev, n->name, conf->container_prefix,
 	    n->ctx->info.toplevel, n->mount_rw, new_codev_checked);
@@ -1306,6 +1363,57 @@ new_pick_agents(struct job *job, struct newjob *n)
 
 static void	new_repo_go(struct job *);
 
+/*
+ * --target, and on a cluster the host paths new would attach: each is
+ * this member's, so the container must be pinned here (--target this
+ * member) to get one; refused before anything is made.  Without --mount
+ * the clone comes through the git bridge.  0 when it may go on; -1 with
+ * the job ended.
+ */
+static int
+new_cluster(struct job *job, struct newjob *n)
+{
+	const struct repoconf	*conf = &n->ctx->conf;
+	const char		*member = env->conf.cluster_member;
+	const char		*t = job_opt(job, "target");
+	char			 what[PATH_MAX + 32], why[JB_ERR_TEXT_MAX];
+
+	if (t != NULL && member[0] == '\0') {
+		job_end(job, 0, "--target %s: this suite is not on a cluster "
+		    "(no cluster.member in %s), so there is no member to place "
+		    "%s on; leave --target out", t, env->conf_path, n->name);
+		return -1;
+	}
+	if (t != NULL && strlcpy(n->target, t, sizeof(n->target)) >=
+	    sizeof(n->target)) {
+		job_end(job, 0, "--target %.80s: not an Incus cluster member "
+		    "name", t);
+		return -1;
+	}
+	if (member[0] == '\0')
+		return 0;
+	n->bridged = !n->mount_rw;
+	what[0] = '\0';
+	if (n->mount_rw)
+		(void)snprintf(what, sizeof(what), "--mount (your working tree "
+		    "%s)", n->ctx->info.toplevel);
+	else if (conf->host_mounts.n > 0)
+		(void)snprintf(what, sizeof(what), "host_mounts %.1000s (in %.1000s)",
+		    conf->host_mounts.v[0].host, conf->paths.repo);
+	else if (conf->gpg_enabled)
+		(void)snprintf(what, sizeof(what), "gpg.enabled (the host's "
+		    "gpg-agent socket)");
+	else if (conf->ssh_enabled)
+		(void)snprintf(what, sizeof(what), "ssh.enabled (the host's "
+		    "~/.ssh)");
+	if (what[0] != '\0' && cluster_pin_check(member, n->target, NULL,
+	    what, n->name, why, sizeof(why)) == -1) {
+		job_end(job, 0, "%s", why);
+		return -1;
+	}
+	return 0;
+}
+
 static void
 new_repo(struct job *job, struct repo_ctx *ctx)
 {
@@ -1329,6 +1437,8 @@ new_repo(struct job *job, struct repo_ctx *ctx)
 		return;
 	}
 	audit_target(job, n->name, ctx);
+	if (new_cluster(job, n) == -1)
+		return;
 	if (new_pick_agents(job, n) == -1)
 		return;
 	if (new_net_allowed(job, &ctx->conf) == -1)

@@ -26,6 +26,7 @@
 
 #include <event.h>
 
+#include "clusterpin.h"
 #include "log.h"
 #include "mounts.h"
 #include "mountspec.h"
@@ -46,6 +47,9 @@ struct attach {
 	void			*arg;
 	struct event		 test_ev;
 	void			(*test_fn)(struct attach *);
+	/* on a cluster: where the container is, and where it is pinned */
+	struct jb_instance	 in;
+	int			 have_in;
 };
 
 static void	attach_add(struct attach *);
@@ -306,12 +310,64 @@ attach_add(struct attach *a)
 	}
 }
 
+/* the jb-mountd check, first step of every attach */
+static void
+attach_check(struct attach *a)
+{
+	struct jb_mount_check	 q;
+
+	memset(&q, 0, sizeof(q));
+	(void)strlcpy(q.host, a->s.host, sizeof(q.host));
+	(void)strlcpy(q.container, a->s.container, sizeof(q.container));
+	(void)strlcpy(q.reserved, a->s.reserved, sizeof(q.reserved));
+	(void)strlcpy(q.what, a->s.what, sizeof(q.what));
+	if (req_send(PROC_MOUNTD, IMSG_MOUNTD_CHECK, &q, sizeof(q), -1,
+	    attach_checked_msg, attach_checked, a) == NULL)
+		attach_end(a, 0, "cannot reach jb-mountd");
+}
+
+static void
+attach_found(struct req *r, struct imsg *imsg)
+{
+	struct attach	*a = r->arg;
+
+	if (imsg_get_type(imsg) != IMSG_INCUS_INSTANCE ||
+	    imsg_get_data(imsg, &a->in, sizeof(a->in)) == -1)
+		fatalx("jb-incus: malformed INSTANCE");
+	a->in.name[sizeof(a->in.name) - 1] = '\0';
+	a->in.location[sizeof(a->in.location) - 1] = '\0';
+	a->in.target[sizeof(a->in.target) - 1] = '\0';
+	a->have_in = strcmp(a->in.name, a->s.name) == 0;
+}
+
+/* on a cluster the path is this member's: only for a container pinned here */
+static void
+attach_located(struct req *r, int ok, const char *err)
+{
+	struct attach	*a = r->arg;
+	char		 why[JB_ERR_TEXT_MAX];
+
+	if (!ok || !a->have_in) {
+		(void)snprintf(why, sizeof(why), "%s: cannot tell which "
+		    "cluster member %s is on, so no host path is attached: %s",
+		    a->s.what, a->s.name, !ok ? err : "Incus did not name it");
+		attach_end(a, 0, why);
+		return;
+	}
+	if (cluster_pin_check(env->conf.cluster_member, a->in.target,
+	    a->in.location, a->s.what, a->s.name, why, sizeof(why)) == -1) {
+		attach_end(a, 0, why);
+		return;
+	}
+	attach_check(a);
+}
+
 void
 mount_attach(struct job *job, const struct mount_spec *s, mount_cb cb,
     void *arg)
 {
 	struct attach		*a;
-	struct jb_mount_check	 q;
+	struct jb_incus_target	 t;
 	char			 e[JB_ERR_TEXT_MAX];
 
 	/*
@@ -330,14 +386,15 @@ mount_attach(struct job *job, const struct mount_spec *s, mount_cb cb,
 	a->s = *s;
 	a->cb = cb;
 	a->arg = arg;
-	memset(&q, 0, sizeof(q));
-	(void)strlcpy(q.host, s->host, sizeof(q.host));
-	(void)strlcpy(q.container, s->container, sizeof(q.container));
-	(void)strlcpy(q.reserved, s->reserved, sizeof(q.reserved));
-	(void)strlcpy(q.what, s->what, sizeof(q.what));
-	if (req_send(PROC_MOUNTD, IMSG_MOUNTD_CHECK, &q, sizeof(q), -1,
-	    attach_checked_msg, attach_checked, a) == NULL)
-		attach_end(a, 0, "cannot reach jb-mountd");
+	if (env->conf.cluster_member[0] == '\0') {
+		attach_check(a);
+		return;
+	}
+	memset(&t, 0, sizeof(t));
+	(void)strlcpy(t.name, s->name, sizeof(t.name));
+	if (req_send(PROC_INCUS, IMSG_INCUS_LIST, &t, sizeof(t), -1,
+	    attach_found, attach_located, a) == NULL)
+		attach_end(a, 0, "cannot reach jb-incus");
 }
 
 /* host_mounts: host-<index> each, the ones the container lacks */

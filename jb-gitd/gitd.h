@@ -44,6 +44,22 @@ __attribute__((__noreturn__)) void gitd_worker(const struct jb_gitd_fetch *f,
     int fd, int resfd, const char *home);
 
 /*
+ * In a fork of jb-gitd: lock down to reading b's checkout, write the
+ * bundle of its branch into fd, one struct jb_gitd_result to resfd and
+ * exit.
+ */
+__attribute__((__noreturn__)) void gitd_bundler(const struct jb_gitd_bundle *b,
+    int fd, int resfd, const char *home);
+
+/*
+ * In a fork of jb-gitd: lock down to reading h's checkout, answer which
+ * of its ids are commits there (one struct jb_gitd_result to resfd, have
+ * set) and exit.
+ */
+__attribute__((__noreturn__)) void gitd_haver(const struct jb_gitd_have *h,
+    int resfd, const char *home);
+
+/*
  * Why a pull over SSH may not move refs/heads/into, or NULL when it
  * may: checked out in a worktree, or a name that would shadow a
  * remote-tracking branch, a tag or a remote's names.

@@ -13,7 +13,9 @@
  * the owner and does one thing: for each GITD_FETCH it forks a worker
  * (worker.c) that locks itself to the one checkout's .git and runs host
  * git there, fetching through the stream to git upload-pack in the
- * container that came with the request.  The worker's answer comes back
+ * container that came with the request; for each GITD_BUNDLE, a worker
+ * (bundle.c) that writes one branch's bundle into the stream to the
+ * container, reading the checkout only.  The worker's answer comes back
  * on a pipe and goes up as GITD_RESULT.  No request is served by this
  * process itself: it opens no file.
  */
@@ -48,6 +50,7 @@ struct wjob {
 	struct event		 timer;		/* the worker's wall time */
 	unsigned int		 secs;
 	int			 timedout;
+	int			 bundle;	/* GITD_BUNDLE's */
 };
 
 static const char	*owner_home;
@@ -81,9 +84,11 @@ wjob_read(int fd, short event, void *arg)
 		;
 	if (w->timedout) {
 		memset(&w->r, 0, sizeof(w->r));
-		(void)snprintf(w->r.text, sizeof(w->r.text), "the git fetch "
-		    "ran longer than its limit of %u s and was stopped; a ref "
-		    "it had not yet moved stays as it was", w->secs);
+		(void)snprintf(w->r.text, sizeof(w->r.text), w->bundle ?
+		    "the git bundle ran longer than its limit of %u s and was "
+		    "stopped" : "the git fetch ran longer than its limit of "
+		    "%u s and was stopped; a ref it had not yet moved stays "
+		    "as it was", w->secs);
 	} else if (w->got != sizeof(w->r)) {
 		memset(&w->r, 0, sizeof(w->r));
 		if (WIFSIGNALED(status))
@@ -115,13 +120,63 @@ wjob_expired(int fd, short event, void *arg)
 	(void)kill(w->pid, SIGKILL);
 }
 
+/*
+ * A worker in a fork, in its own process group, with fd: its answer
+ * comes back on a pipe and goes up as GITD_RESULT for rid, or a kill
+ * at the end of its wall time.
+ */
+static void
+worker_start(struct child *c, uint32_t rid, int fd, uint32_t timeout,
+    const struct jb_gitd_fetch *f, const struct jb_gitd_bundle *b,
+    const struct jb_gitd_have *h)
+{
+	struct wjob		*w;
+	struct timeval		 tv;
+	int			 p[2];
+
+	if ((w = calloc(1, sizeof(*w))) == NULL)
+		fatal("%s: calloc", c->name);
+	w->c = c;
+	w->rid = rid;
+	w->bundle = f == NULL;
+	if (pipe2(p, O_CLOEXEC) == -1)
+		fatal("%s: pipe2", c->name);
+	switch (w->pid = fork()) {
+	case -1:
+		fatal("%s: fork", c->name);
+	case 0:
+		close(p[0]);
+		close(JB_CHAN_FD);
+		/* its own process group, so that its gits stop with it */
+		(void)setpgid(0, 0);
+		if (f != NULL)
+			gitd_worker(f, fd, p[1], owner_home);
+		if (h != NULL)
+			gitd_haver(h, p[1], owner_home);
+		gitd_bundler(b, fd, p[1], owner_home);
+		/* NOTREACHED */
+	}
+	(void)setpgid(w->pid, w->pid);
+	close(p[1]);
+	if (fd != -1)
+		close(fd);
+	w->fd = p[0];
+	event_set(&w->ev, w->fd, EV_READ | EV_PERSIST, wjob_read, w);
+	if (event_add(&w->ev, NULL) == -1)
+		fatal("%s: event_add", c->name);
+	w->secs = GITD_WALL_SECS(timeout);
+	tv.tv_sec = w->secs;
+	tv.tv_usec = 0;
+	evtimer_set(&w->timer, wjob_expired, w);
+	if (evtimer_add(&w->timer, &tv) == -1)
+		fatal("%s: evtimer_add", c->name);
+}
+
 static void
 gitd_fetch(struct child *c, struct imsg *imsg)
 {
 	struct jb_gitd_fetch	 f;
-	struct wjob		*w;
-	struct timeval		 tv;
-	int			 fd, p[2];
+	int			 fd;
 	uint32_t		 rid = imsg_get_id(imsg);
 
 	if (imsg_get_data(imsg, &f, sizeof(f)) == -1)
@@ -136,36 +191,41 @@ gitd_fetch(struct child *c, struct imsg *imsg)
 		    "the request");
 		return;
 	}
-	if ((w = calloc(1, sizeof(*w))) == NULL)
-		fatal("%s: calloc", c->name);
-	w->c = c;
-	w->rid = rid;
-	if (pipe2(p, O_CLOEXEC) == -1)
-		fatal("%s: pipe2", c->name);
-	switch (w->pid = fork()) {
-	case -1:
-		fatal("%s: fork", c->name);
-	case 0:
-		close(p[0]);
-		close(JB_CHAN_FD);
-		/* its own process group, so that its gits stop with it */
-		(void)setpgid(0, 0);
-		gitd_worker(&f, fd, p[1], owner_home);
-		/* NOTREACHED */
+	worker_start(c, rid, fd, f.timeout, &f, NULL, NULL);
+}
+
+static void
+gitd_bundle(struct child *c, struct imsg *imsg)
+{
+	struct jb_gitd_bundle	 b;
+	int			 fd;
+	uint32_t		 rid = imsg_get_id(imsg);
+
+	if (imsg_get_data(imsg, &b, sizeof(b)) == -1)
+		fatalx("%s: malformed GITD_BUNDLE", c->name);
+	must_str(c, "toplevel", b.toplevel, sizeof(b.toplevel));
+	must_str(c, "branch", b.branch, sizeof(b.branch));
+	if ((fd = imsg_get_fd(imsg)) == -1) {
+		child_done(c, rid, 0, "no stream to the container came with "
+		    "the request");
+		return;
 	}
-	(void)setpgid(w->pid, w->pid);
-	close(p[1]);
-	close(fd);
-	w->fd = p[0];
-	event_set(&w->ev, w->fd, EV_READ | EV_PERSIST, wjob_read, w);
-	if (event_add(&w->ev, NULL) == -1)
-		fatal("%s: event_add", c->name);
-	w->secs = GITD_WALL_SECS(f.timeout);
-	tv.tv_sec = w->secs;
-	tv.tv_usec = 0;
-	evtimer_set(&w->timer, wjob_expired, w);
-	if (evtimer_add(&w->timer, &tv) == -1)
-		fatal("%s: evtimer_add", c->name);
+	worker_start(c, rid, fd, b.timeout, NULL, &b, NULL);
+}
+
+static void
+gitd_have(struct child *c, struct imsg *imsg)
+{
+	struct jb_gitd_have	 h;
+	uint32_t		 i;
+
+	if (imsg_get_data(imsg, &h, sizeof(h)) == -1 || h.n > JB_HAVE_MAX)
+		fatalx("%s: malformed GITD_HAVE", c->name);
+	must_str(c, "toplevel", h.toplevel, sizeof(h.toplevel));
+	for (i = 0; i < h.n; i++)
+		must_str(c, "oid", h.oid[i], sizeof(h.oid[i]));
+	/* a few git cat-file runs: the fetch's wall time is ample */
+	worker_start(c, imsg_get_id(imsg), -1, 60, NULL, NULL, &h);
 }
 
 /*
@@ -222,6 +282,12 @@ gitd_dispatch(struct child *c, struct imsg *imsg)
 	switch (imsg_get_type(imsg)) {
 	case IMSG_GITD_FETCH:
 		gitd_fetch(c, imsg);
+		return 0;
+	case IMSG_GITD_BUNDLE:
+		gitd_bundle(c, imsg);
+		return 0;
+	case IMSG_GITD_HAVE:
+		gitd_have(c, imsg);
 		return 0;
 	default:
 		return -1;

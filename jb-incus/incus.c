@@ -968,6 +968,18 @@ incus_instance_create(struct incus *inc, struct json_object *req,
 	return simple(inc, "POST", strdup("/1.0/instances"), req, cb, arg);
 }
 
+/* the same, placed on the cluster member target (checked by the caller) */
+struct incus_call *
+incus_instance_create_at(struct incus *inc, struct json_object *req,
+    const char *target, incus_json_cb cb, void *arg)
+{
+	char	*path;
+
+	if (asprintf(&path, "/1.0/instances?target=%s", target) == -1)
+		path = NULL;
+	return simple(inc, "POST", path, req, cb, arg);
+}
+
 struct incus_call *
 incus_instance_state(struct incus *inc, const char *name, const char *action,
     int force, int timeout, incus_json_cb cb, void *arg)

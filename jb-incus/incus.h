@@ -102,6 +102,8 @@ struct incus_call *incus_instance_write(struct incus *, const char *,
 /* POST /1.0/instances with the caller's InstancesPost object. */
 struct incus_call *incus_instance_create(struct incus *, struct json_object *,
 		    incus_json_cb, void *);
+struct incus_call *incus_instance_create_at(struct incus *,
+	    struct json_object *, const char *target, incus_json_cb, void *);
 /* action: start, stop, restart, freeze, unfreeze; timeout -1: default */
 struct incus_call *incus_instance_state(struct incus *, const char *,
 		    const char *, int, int, incus_json_cb, void *);

@@ -907,6 +907,10 @@ send_instance(struct op_req *r, struct json_object *inst)
 	    "user.jailbee.agent"));
 	copy_str(ji.secrets, sizeof(ji.secrets), jget_str(cfg,
 	    "user.jailbee.secrets"));
+	copy_str(ji.location, sizeof(ji.location), jget_str(inst,
+	    "location"));
+	copy_str(ji.target, sizeof(ji.target), jget_str(cfg,
+	    "user.jailbee.target"));
 	copy_str(ji.ipv4, sizeof(ji.ipv4), inst_nic_ipv4(inst, "eth0"));
 	ji.created = parse_time(jget_str(inst, "created_at"));
 	ji.nmounts = disk_count_optional(inst);

@@ -121,6 +121,17 @@ parse_ipv4(const char *s, struct in_addr *in)
 	return strcmp(s, back) == 0;
 }
 
+/* an Incus cluster member's name: 1-63 of [A-Za-z0-9-], no '-' at ends */
+static int
+member_ok(const char *s)
+{
+	size_t	n = strlen(s);
+
+	return n > 0 && n <= 63 && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789-") == n && s[0] != '-' &&
+	    s[n - 1] != '-';
+}
+
 static int
 cr_check(struct create *cr, char *why, size_t len)
 {
@@ -143,11 +154,21 @@ cr_check(struct create *cr, char *why, size_t len)
 		    in->gid, UID_MAX_OK);
 	else if (!bound_idmap(&jb_bound, in->uid, in->gid, why, len))
 		return 0;
-	else if (!valid_abspath(in->source))
+	else if (in->no_checkout && in->source[0] != '\0')
+		(void)snprintf(why, len, "a clone through the git bridge has "
+		    "no checkout source");
+	else if (in->no_checkout && in->mount_rw)
+		(void)snprintf(why, len, "a clone through the git bridge is "
+		    "not a mount of the working tree");
+	else if (!in->no_checkout && !valid_abspath(in->source))
 		(void)snprintf(why, len, "source \"%.200s\" is not a canonical "
 		    "absolute path", in->source);
-	else if (!bound_source(&jb_bound, in->source, why, len))
+	else if (!in->no_checkout && !bound_source(&jb_bound, in->source, why,
+	    len))
 		return 0;
+	else if (in->target[0] != '\0' && !member_ok(in->target))
+		(void)snprintf(why, len, "target \"%.80s\" is not an Incus "
+		    "cluster member name", in->target);
 	else if (!valid_abspath(in->repo))
 		(void)snprintf(why, len, "repo \"%.200s\" is not a canonical "
 		    "absolute path", in->repo);
@@ -213,6 +234,7 @@ op_create(uint32_t rid, const struct jb_incus_create *in)
 	must_string("CREATE processes", in->processes,
 	    sizeof(in->processes));
 	must_string("CREATE disk", in->disk, sizeof(in->disk));
+	must_string("CREATE target", in->target, sizeof(in->target));
 
 	if ((cr = calloc(1, sizeof(*cr))) == NULL)
 		fatal("%s", __func__);
@@ -502,6 +524,8 @@ cr_body(struct create *cr)
 	jput(cfg, "user.jailbee.net", in->net);
 	if (in->agent[0] != '\0')
 		jput(cfg, "user.jailbee.agent", in->agent);
+	if (in->target[0] != '\0')
+		jput(cfg, "user.jailbee.target", in->target);
 	if (in->secrets[0] != '\0')
 		jput(cfg, "user.jailbee.secrets", in->secrets);
 	if (in->memory[0] != '\0')
@@ -531,12 +555,15 @@ cr_body(struct create *cr)
 		fatalx("%s: %s was checked as an address", __func__, in->ipv4);
 	jput(d, "security.port_isolation", "true");
 	json_object_object_add(devs, "eth0", d);
-	d = jnew(json_object_new_object());
-	jput(d, "type", "disk");
-	jput(d, "source", in->source);
-	jput(d, "path", MNT_HOST_SOURCE);
-	jput(d, "readonly", "true");
-	json_object_object_add(devs, MNT_DEV_CHECKOUT, d);
+	/* on a cluster the clone comes through the git bridge instead */
+	if (!in->no_checkout) {
+		d = jnew(json_object_new_object());
+		jput(d, "type", "disk");
+		jput(d, "source", in->source);
+		jput(d, "path", MNT_HOST_SOURCE);
+		jput(d, "readonly", "true");
+		json_object_object_add(devs, MNT_DEV_CHECKOUT, d);
+	}
 	/* no start unless this member's jb-netd has opened its gate */
 	if (bound_gate_source(&jb_bound, in->name, path, sizeof(path)) == -1)
 		fatalx("%s: %s was checked as a name", __func__, in->name);
@@ -608,7 +635,9 @@ cr_profile(void *arg, struct json_object *prof, const char *err)
 		return;
 	}
 	req_progress(r, "creating %s from %s", cr->in.name, cr->in.image);
-	r->call = incus_instance_create(ops_ic, b, cr_created, r);
+	r->call = cr->in.target[0] != '\0' ? incus_instance_create_at(ops_ic,
+	    b, cr->in.target, cr_created, r) : incus_instance_create(ops_ic, b,
+	    cr_created, r);
 	json_object_put(b);
 	if (r->call == NULL)
 		fatal("%s", __func__);
@@ -628,6 +657,13 @@ cr_created(void *arg, struct json_object *md, const char *err)
 		req_done(r, 0, "%s: %s (the root disk's pool is %s, from "
 		    "defaults.storage_pool; `incus storage list` names the "
 		    "pools)", r->what, why, cr->in.pool);
+		return;
+	}
+	if (err != NULL && cr->in.target[0] != '\0') {
+		incus_reason(why, sizeof(why), err);
+		req_done(r, 0, "%s: %s (new --target %s asks Incus to place it "
+		    "on that cluster member; `incus cluster list` names the "
+		    "members)", r->what, why, cr->in.target);
 		return;
 	}
 	if (err != NULL) {
@@ -669,7 +705,8 @@ cr_state(void *arg, struct json_object *st, const char *err)
 	struct jb_disk		 d;
 
 	r->call = NULL;
-	if (err == NULL && json_object_object_get_ex(st, "pid", &pid) &&
+	if (err == NULL && !cr->in.no_checkout &&
+	    json_object_object_get_ex(st, "pid", &pid) &&
 	    json_object_is_type(pid, json_type_int) &&
 	    json_object_get_int64(pid) > 1 &&
 	    json_object_get_int64(pid) <= 0x7fffffff) {

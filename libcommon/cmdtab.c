@@ -57,7 +57,10 @@ const struct cmd cmdtab[] = {
 	      "autostart step" },
 	    { .lname = "yes", .sname = 'y',
 	      .help = "accept autostart or agents wider than the default "
-	      "branch's config without asking (never over SSH)" } },
+	      "branch's config without asking (never over SSH)" },
+	    { .lname = "target", .argname = "MEMBER",
+	      .help = "on a cluster: place it on Incus cluster member MEMBER "
+	      "(this member for --mount or host mounts)" } },
 	  .help = "create container <prefix>-NAME holding a clone of this "
 	  "checkout on branch NAME (made from BASE, or the default branch, "
 	  "when it does not exist)" },

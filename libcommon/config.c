@@ -35,6 +35,7 @@ static int	valid_socket(const char *, char *, size_t);
 static int	valid_url(const char *, char *, size_t);
 static int	valid_ifname(const char *, char *, size_t);
 static int	valid_upstream(const char *, char *, size_t);
+static int	valid_member(const char *, char *, size_t);
 static int	private_list(struct yt_ctx *, const struct yt_node *, void *);
 
 static const struct yt_field incus_fields[] = {
@@ -149,6 +150,15 @@ static const struct yt_field network_fields[] = {
 	{ .key = NULL }
 };
 
+/* the Incus cluster member this suite runs on and enforces */
+static const struct yt_field cluster_fields[] = {
+	{ .key = "member", .type = YT_STRING,
+	  .off = offsetof(struct jb_conf, cluster_member),
+	  .size = sizeof(((struct jb_conf *)NULL)->cluster_member),
+	  .valid = valid_member },
+	{ .key = NULL }
+};
+
 static const struct yt_field conf_fields[] = {
 	{ .key = "owner", .type = YT_STRING,
 	  .off = offsetof(struct jb_conf, owner),
@@ -165,6 +175,7 @@ static const struct yt_field conf_fields[] = {
 	{ .key = "resolver", .type = YT_MAP, .sub = resolver_fields },
 	{ .key = "network", .type = YT_MAP, .sub = network_fields },
 	{ .key = "remote", .type = YT_MAP, .sub = remote_fields },
+	{ .key = "cluster", .type = YT_MAP, .sub = cluster_fields },
 	{ .key = NULL }
 };
 
@@ -672,6 +683,26 @@ valid_ifname(const char *s, char *why, size_t whylen)
 	    strcmp(s, ".") == 0 || strcmp(s, "..") == 0) {
 		(void)snprintf(why, whylen, "not an interface name (1-15 of "
 		    "letters, digits, '_', '.', '-')");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * An Incus cluster member's name, as `incus cluster list` shows it:
+ * 1-63 of letters, digits and '-', not starting or ending with '-'.
+ */
+static int
+valid_member(const char *s, char *why, size_t whylen)
+{
+	size_t	n = strlen(s);
+
+	if (n == 0 || n > 63 || strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789-") != n || s[0] == '-' ||
+	    s[n - 1] == '-') {
+		(void)snprintf(why, whylen, "not an Incus cluster member name "
+		    "(1-63 of letters, digits and '-', as `incus cluster "
+		    "list` shows it)");
 		return -1;
 	}
 	return 0;

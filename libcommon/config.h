@@ -50,6 +50,8 @@ struct jb_conf {
 	char	state_dir[PATH_MAX];	/* absolute */
 	char	incus_url[PATH_MAX];	/* unix:/abs/path or https://host[:port] */
 	char	bridge[16];		/* the Incus bridge containers join */
+	/* cluster.member: this machine's member name; "" not a cluster */
+	char	cluster_member[64];
 	/* https only, all three required there: PEM files read at start */
 	char	incus_cert[PATH_MAX];	/* our client certificate */
 	char	incus_key[PATH_MAX];	/* its private key */

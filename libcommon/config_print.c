@@ -85,6 +85,10 @@ conf_print(FILE *f, const struct jb_conf *c)
 		kv(f, "  ", "client_key", c->incus_key);
 	if (c->incus_ca[0] != '\0')
 		kv(f, "  ", "server_cert", c->incus_ca);
+	if (c->cluster_member[0] != '\0') {
+		fputs("cluster:\n", f);
+		kv(f, "  ", "member", c->cluster_member);
+	}
 	if (c->resolver_upstream[0] != '\0' || c->resolver_nprivate > 0) {
 		fputs("resolver:\n", f);
 		if (c->resolver_upstream[0] != '\0')

@@ -81,6 +81,8 @@ static const struct jb_msg_str f_jb_instance[] = {
 	STR(jb_instance, ipv4),
 	STR(jb_instance, agent),
 	STR(jb_instance, secrets),
+	STR(jb_instance, location),
+	STR(jb_instance, target),
 	END
 };
 
@@ -109,6 +111,7 @@ static const struct jb_msg_str f_jb_incus_create[] = {
 	STR(jb_incus_create, env),
 	STR(jb_incus_create, agent),
 	STR(jb_incus_create, secrets),
+	STR(jb_incus_create, target),
 	STR(jb_incus_create, memory),
 	STR(jb_incus_create, cpu),
 	STR(jb_incus_create, processes),
@@ -551,6 +554,18 @@ static const struct jb_msg_str f_jb_gitd_fetch[] = {
 	END
 };
 
+static const struct jb_msg_str f_jb_gitd_bundle[] = {
+	STR(jb_gitd_bundle, toplevel),
+	STR(jb_gitd_bundle, branch),
+	END
+};
+
+static const struct jb_msg_str f_jb_gitd_have[] = {
+	STR(jb_gitd_have, toplevel),
+	STR(jb_gitd_have, oid),
+	END
+};
+
 static const struct jb_msg_str f_jb_egress_listen[] = {
 	STR(jb_egress_listen, kind),
 	END
@@ -805,6 +820,8 @@ static const struct jb_msg_row rows[] = {
 	/* parent <-> jb-gitd */
 	RF(IMSG_GITD_FETCH,		P, G, jb_gitd_fetch),
 	R(IMSG_GITD_RESULT,		G, P, jb_gitd_result),
+	RF(IMSG_GITD_BUNDLE,		P, G, jb_gitd_bundle),
+	R(IMSG_GITD_HAVE,		P, G, jb_gitd_have),
 
 	/* parent <-> jb-egress (and jb-netd's policy on its way there) */
 	RF(IMSG_EGRESS_LISTEN,		P, E, jb_egress_listen),

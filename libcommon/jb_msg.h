@@ -294,6 +294,10 @@ struct jb_instance {
 	char		agent[JB_AGENT_MAX];
 	/* user.jailbee.secrets: where its secrets are declared, placeholders */
 	char		secrets[JB_SECRETS_STATE_MAX];
+	/* the cluster member it is on ("none" or "" when not clustered) */
+	char		location[64];
+	/* user.jailbee.target: the member new --target pinned it to, or "" */
+	char		target[64];
 };
 
 /* everything jb-incus needs to build a container; it builds the JSON */
@@ -325,6 +329,13 @@ struct jb_incus_create {
 	char		disk[32];
 	/* the root disk's storage pool; "" the default profile's */
 	char		pool[64];
+	/*
+	 * On a cluster (cluster.member): no checkout device, the clone comes
+	 * through the git bridge; target: the member new --target names
+	 * (Incus's target on create, kept as user.jailbee.target), "" none
+	 */
+	int32_t		no_checkout;
+	char		target[64];
 };
 
 enum jb_incus_verb {
@@ -961,6 +972,10 @@ enum {
 	IMSG_GITD_FETCH = 600,	/* P->G, struct jb_gitd_fetch + the stream to
 				   git upload-pack in the container */
 	IMSG_GITD_RESULT,	/* G->P, struct jb_gitd_result, before DONE */
+	IMSG_GITD_BUNDLE,	/* P->G, struct jb_gitd_bundle + the stream to
+				   the container's stdin; RESULT, then DONE */
+	IMSG_GITD_HAVE,		/* P->G, struct jb_gitd_have; RESULT (have),
+				   then DONE */
 };
 
 /* with SSHD_LISTEN: jb-sshd's own limits at accept (MaxStartups-like) */
@@ -1148,6 +1163,29 @@ struct jb_gitd_fetch {
 	uint32_t	timeout;		/* seconds */
 };
 
+/*
+ * GITD_BUNDLE: `git bundle create` of one host branch of the checkout at
+ * toplevel, written into the stream (on a cluster, new's clone); the
+ * answer is a GITD_RESULT with ok, bytes and, on failure, text.
+ */
+struct jb_gitd_bundle {
+	char		toplevel[PATH_MAX];	/* the registered checkout */
+	char		branch[JB_BRANCH_MAX];	/* refs/heads/branch goes */
+	uint32_t	timeout;		/* seconds */
+};
+
+/*
+ * GITD_HAVE: which of n commit ids the checkout at toplevel has as
+ * commits (destroy's guard of a clone made through the bridge); the
+ * answer is a GITD_RESULT whose have holds bit i for oid[i].
+ */
+#define JB_HAVE_MAX	64
+struct jb_gitd_have {
+	char		toplevel[PATH_MAX];
+	uint32_t	n;
+	char		oid[JB_HAVE_MAX][72];	/* 40 or 64 lowercase hex */
+};
+
 /* what moved; text: git's own words on failure (from the container too) */
 struct jb_gitd_result {
 	int32_t		ok;
@@ -1155,6 +1193,7 @@ struct jb_gitd_result {
 	char		new[48];		/* and after */
 	char		into_old[48];		/* --into's branch before */
 	uint64_t	commits, objects, bytes;
+	uint64_t	have;			/* GITD_HAVE's: bit i, oid[i] */
 	char		text[JB_ERR_TEXT_MAX];
 };
 

@@ -353,6 +353,33 @@ sandbox_jb_gitd_worker(const char *top, const char *gitdir,
 }
 
 /*
+ * One bundler (new's clone on a cluster): it reads the checkout, the
+ * owner's home (git's configuration) and the system's files, writes
+ * /dev/null only, and runs git; the stream it writes came with the
+ * request.
+ */
+void
+sandbox_jb_gitd_bundler(const char *top, const char *home)
+{
+	const char	*ro[] = { "/usr", "/lib", "/lib64", "/bin", "/etc",
+			    "/dev/urandom", home, top, NULL };
+	const char	*rw[] = { "/dev/null", NULL };
+	const char	*prog[] = { "/usr/bin/git", "/usr/lib/git-core",
+			    "/usr/lib/x86_64-linux-gnu", "/lib64",
+			    "/usr/lib64", NULL };
+	struct sandbox	 sb;
+	char		 summary[JB_MSG_TEXT_MAX];
+
+	memset(&sb, 0, sizeof(sb));
+	sb.name = "jb-gitd bundler";
+	sb.ro_paths = ro;
+	sb.rw_paths = rw;
+	sb.exec_paths = prog;
+	sandbox_landlock(&sb, summary, sizeof(summary));
+	log_debug("%s: %s", sb.name, summary);
+}
+
+/*
  * jb-sshd: an empty chroot, no file at all (Landlock refuses every path,
  * so the openat that libssh and OpenSSL try for /etc/ssh/moduli and
  * openssl.cnf fails cleanly instead of killing a session).  Beyond the

@@ -25,6 +25,8 @@ void	sandbox_jb_sshd(void);
 void	sandbox_jb_gitd(void);
 void	sandbox_jb_gitd_worker(const char *top, const char *gitdir,
 	    const char *home);
+/* a fork of jb-gitd writing one bundle: reads the checkout only */
+void	sandbox_jb_gitd_bundler(const char *top, const char *home);
 void	sandbox_jb_sshd_spawner(void);
 void	sandbox_jb_egress(const uint16_t *ports, size_t nports);
 

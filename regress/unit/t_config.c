@@ -453,7 +453,7 @@ ATF_TC_BODY(unknown_keys, tc)
 {
 	BAD("owner: bob\nsockets: /x\n",
 	    "x.yaml:2: sockets: unknown key (known: owner, socket, "
-	    "state_dir, incus, resolver, network, remote)");
+	    "state_dir, incus, resolver, network, remote, cluster)");
 	BAD("incus:\n  url: unix:/x\n  urll: x\n",
 	    "x.yaml:3: incus.urll: unknown key (known: url, "
 	    "bridge, client_cert, client_key, server_cert)");
@@ -463,10 +463,10 @@ ATF_TC_BODY(unknown_keys, tc)
 	/* keys are escaped before they reach a terminal */
 	BAD("\"\\e[2J\": 1\n",
 	    "x.yaml:1: \\x1b[2J: unknown key (known: owner, socket, "
-	    "state_dir, incus, resolver, network, remote)");
+	    "state_dir, incus, resolver, network, remote, cluster)");
 	BAD("\"\": 1\n",
 	    "x.yaml:1: \"\": unknown key (known: owner, socket, state_dir, "
-	    "incus, resolver, network, remote)");
+	    "incus, resolver, network, remote, cluster)");
 	BAD("? [a]\n: b\n",
 	    "x.yaml:1: a mapping key must be a scalar, not a sequence");
 }
@@ -596,6 +596,31 @@ ATF_TC_BODY(resolver_upstream, tc)
 	BAD("resolver: {upstreams: 1}\n",
 	    "x.yaml:1: resolver.upstreams: unknown key (known: upstream, "
 	    "private_networks)");
+}
+
+/* cluster.member: the Incus member name this suite enforces */
+ATF_TC_WITHOUT_HEAD(cluster_member);
+ATF_TC_BODY(cluster_member, tc)
+{
+	struct jb_conf	c;
+	char		err[JB_ERR_MAX] = "";
+	static const char ok[] = "cluster:\n  member: m2\n";
+
+	conf_defaults(&c);
+	ATF_CHECK_STREQ(c.cluster_member, "");
+	ATF_REQUIRE_MSG(conf_parse("x.yaml", ok, strlen(ok), &c, err,
+	    sizeof(err)) == 0, "%s", err);
+	ATF_CHECK_STREQ(c.cluster_member, "m2");
+	BAD("cluster:\n  member: m_2\n",
+	    "x.yaml:2: cluster.member: not an Incus cluster member name "
+	    "(1-63 of letters, digits and '-', as `incus cluster list` "
+	    "shows it)");
+	BAD("cluster: {member: -m}\n",
+	    "x.yaml:1: cluster.member: not an Incus cluster member name "
+	    "(1-63 of letters, digits and '-', as `incus cluster list` "
+	    "shows it)");
+	BAD("cluster: {members: m2}\n",
+	    "x.yaml:1: cluster.members: unknown key (known: member)");
 }
 
 /* ranges the resolver may admit from answers although not public */
@@ -1289,6 +1314,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, owner_names);
 	ATF_TP_ADD_TC(tp, incus_urls);
 	ATF_TP_ADD_TC(tp, resolver_upstream);
+	ATF_TP_ADD_TC(tp, cluster_member);
 	ATF_TP_ADD_TC(tp, resolver_private_networks);
 	ATF_TP_ADD_TC(tp, network_subnet);
 	ATF_TP_ADD_TC(tp, network_trust_host_cas);
