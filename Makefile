@@ -114,7 +114,7 @@ JAILBEED_SRCS	:= jailbeed/jailbeed.c jailbeed/children.c \
 		   jailbeed/cmd_init.c jailbeed/cmd_base.c jailbeed/sshd.c \
 		   jailbeed/mounts.c jailbeed/cmd_mount.c \
 		   jailbeed/mount_ssh.c jailbeed/github.c jailbeed/cmd_net.c \
-		   jailbeed/netsync.c jailbeed/policyrec.c jailbeed/netfollow.c jailbeed/netpin.c jailbeed/base_spec.c \
+		   jailbeed/netsync.c jailbeed/policyrec.c jailbeed/netfollow.c jailbeed/netwhere.c jailbeed/netpin.c jailbeed/base_spec.c \
 		   jailbeed/ssh_gate.c jailbeed/sshsnap.c jailbeed/reload.c jailbeed/registry.c jailbeed/srcguard.c jailbeed/reaper.c \
 		   jailbeed/agent_run.c jailbeed/netgrant.c jailbeed/autostart_run.c \
 		   jailbeed/hostcas.c \
@@ -253,7 +253,7 @@ endif
 
 objs		= $(patsubst %.c,$(O)/obj/%.o,$(1))
 
-.PHONY: all install check unit-build unit-tests integ-build fuzz fuzz-build \
+.PHONY: all install check cluster-check unit-build unit-tests integ-build fuzz fuzz-build \
 	fuzz-check bench clean deps up install-rc
 all: $(addprefix $(O)/,$(PROGS))
 
@@ -478,6 +478,12 @@ install-rc:
 	    -e 's|@RUNDIR@|$(RUNDIR)|g' etc/jailbee.rc.in \
 	    > $(DESTDIR)$(SYSCONFDIR)/init.d/jailbee
 	chmod 0755 $(DESTDIR)$(SYSCONFDIR)/init.d/jailbee
+
+# the three-member Incus cluster test (regress/cluster/), as root; not
+# part of make check
+cluster-check:
+	$(MAKE) $(CHECK_J) O=$(REL_O) LIBEXECDIR=$(CURDIR)/$(REL_O) integ-build
+	regress/cluster/check $(CURDIR)/$(REL_O)
 
 # benchmarks: a release build whose jailbeed runs its children from there
 bench:

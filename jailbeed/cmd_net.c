@@ -28,6 +28,7 @@
 #include "log.h"
 #include "netpin.h"
 #include "netstatus.h"
+#include "netwhere.h"
 #include "policyrec.h"
 #include "repoconf_github.h"
 
@@ -509,16 +510,39 @@ mode_record(struct job *job, const char *name, const struct jb_netd_mode *m,
 	    m->deadline : 0, mode_recorded, mr);
 }
 
+static void	net_act(struct job *, const char *, struct repo_ctx *);
+static void	net_away(struct job *, const char *, struct repo_ctx *,
+		    const struct jb_policy *);
+static int	net_mode_of(struct job *, const char *, struct repo_ctx *,
+		    struct jb_netd_mode *, char *, size_t);
+
+/* a mode written for a container another member enforces */
+struct awaymode {
+	struct job	*job;
+	char		 member[64];
+	char		 okmsg[256];
+};
+
+static void
+away_recorded(void *arg, int ok, const char *err)
+{
+	struct awaymode	*am = arg;
+
+	if (ok) {
+		job_progress(am->job, "%s (Incus holds it; cluster member %s, "
+		    "which runs it, enforces it from Incus's event)",
+		    am->okmsg, am->member);
+		job_end(am->job, 1, NULL);
+	} else
+		job_end(am->job, 0, "Incus cannot record it (%s): nothing "
+		    "changed on member %s", err, am->member);
+	free(am);
+}
+
 static void
 net_named(struct job *job, struct repo_ctx *ctx)
 {
-	struct jb_netd_mode	 m;
-	struct jb_incus_target	 t;
-	char			 name[JB_INSTANCE_MAX], err[256], d[32];
-	char			 okmsg[256];
-	const char		*dur;
-	int64_t			 secs = RC_DEF_LOOSE_AFTER;
-
+	char			 name[JB_INSTANCE_MAX];
 	const char		*arg;
 
 	/* net status without NAME: this repo's containers, or --all */
@@ -534,6 +558,26 @@ net_named(struct job *job, struct repo_ctx *ctx)
 		return;
 	}
 	audit_target(job, job->remote_found ? job->remote_in.name : name, ctx);
+	/* on a cluster: the container may run on another member */
+	if (env->conf.cluster_member[0] != '\0' && !(job->cmd.id ==
+	    CMD_NET_STATUS && job->remote_found) && (job_opt(job, "repo") ==
+	    NULL || (job->cmd.id != CMD_NET_EGRESS_ADD && job->cmd.id !=
+	    CMD_NET_EGRESS_RM && job->cmd.id != CMD_NET_EGRESS_LS &&
+	    job->cmd.id != CMD_NET_EGRESS_EXPORT))) {
+		net_where(job, name, ctx, net_act, net_away);
+		return;
+	}
+	net_act(job, name, ctx);
+}
+
+/* the container runs here (or it is not the suite's): jb-netd acts */
+static void
+net_act(struct job *job, const char *name, struct repo_ctx *ctx)
+{
+	struct jb_netd_mode	 m;
+	struct jb_incus_target	 t;
+	char			 okmsg[256];
+
 	switch (job->cmd.id) {
 	case CMD_NET_EGRESS_ADD:
 	case CMD_NET_EGRESS_RM:
@@ -565,11 +609,29 @@ net_named(struct job *job, struct repo_ctx *ctx)
 		repo_ctx_free(ctx);
 		return;
 	}
+	if (net_mode_of(job, name, ctx, &m, okmsg, sizeof(okmsg)) == -1)
+		return;
+	mode_record(job, name, &m, okmsg);
+}
+
+/*
+ * net strict|loose NAME: the mode, deadline and what to say once it is
+ * done; -1 when the job has ended (bad options).  Frees ctx.
+ */
+static int
+net_mode_of(struct job *job, const char *name, struct repo_ctx *ctx,
+    struct jb_netd_mode *mp, char *okmsg, size_t oklen)
+{
+	struct jb_netd_mode	 m;
+	char			 err[256], d[32];
+	const char		*dur;
+	int64_t			 secs = RC_DEF_LOOSE_AFTER;
+
 	memset(&m, 0, sizeof(m));
 	strlcpy(m.name, name, sizeof(m.name));
 	if (job->cmd.id == CMD_NET_STRICT) {
 		strlcpy(m.mode, "strict", sizeof(m.mode));
-		(void)snprintf(okmsg, sizeof(okmsg), "%s: strict; established "
+		(void)snprintf(okmsg, oklen, "%s: strict; established "
 		    "connections cut", name);
 	} else {
 		strlcpy(m.mode, "loose", sizeof(m.mode));
@@ -578,7 +640,7 @@ net_named(struct job *job, struct repo_ctx *ctx)
 			repo_ctx_free(ctx);
 			job_end(job, 0, "--for and --no-revert contradict each "
 			    "other: give one");
-			return;
+			return -1;
 		}
 		if (ctx != NULL && ctx->have_conf) {
 			if (ctx->conf.loose_auto_revert.enabled == 0)
@@ -592,20 +654,68 @@ net_named(struct job *job, struct repo_ctx *ctx)
 		    err, sizeof(err)) == -1) {
 			repo_ctx_free(ctx);
 			job_end(job, 0, "--for: %s", err);
-			return;
+			return -1;
 		}
 		m.deadline = secs ? (int64_t)time(NULL) + secs : 0;
 		job->audit_until = m.deadline;
 		if (secs)
-			(void)snprintf(okmsg, sizeof(okmsg), "%s: loose for "
+			(void)snprintf(okmsg, oklen, "%s: loose for "
 			    "%s, then strict again", name,
 			    duration_fmt(secs, d, sizeof(d)));
 		else
-			(void)snprintf(okmsg, sizeof(okmsg), "%s: loose until "
+			(void)snprintf(okmsg, oklen, "%s: loose until "
 			    "jbctl net strict %s", name, job->args[0]);
 	}
 	repo_ctx_free(ctx);
-	mode_record(job, name, &m, okmsg);
+	*mp = m;
+	return 0;
+}
+
+/*
+ * The container runs on cluster member member: Incus holds its policy
+ * and that member's suite enforces it from Incus's event.  strict and
+ * loose write the keys here; status shows what Incus holds; what needs
+ * the enforcing jb-netd is refused with the member to run it on.
+ */
+static void
+net_away(struct job *job, const char *name, struct repo_ctx *ctx,
+    const struct jb_policy *p)
+{
+	struct awaymode		*am;
+	struct jb_netd_mode	 m;
+
+	switch (job->cmd.id) {
+	case CMD_NET_STATUS:
+		job_progress(job, "%s runs on cluster member %s: the policy "
+		    "Incus holds for it, which %s's suite enforces (jbctl net "
+		    "status there shows its resolved addresses)", name,
+		    p->location, p->location);
+		net_status_away(job, p, ctx);
+		repo_ctx_free(ctx);
+		return;
+	case CMD_NET_STRICT:
+	case CMD_NET_LOOSE:
+		break;
+	default:
+		repo_ctx_free(ctx);
+		job_end(job, 0, "%s runs on cluster member %s, whose jb-netd "
+		    "holds its policy: run jbctl net %s there", name,
+		    p->location, job->cmd.id == CMD_NET_REFRESH ? "refresh" :
+		    job->cmd.id == CMD_NET_LOG ? "log" : job->cmd.id ==
+		    CMD_NET_SUGGEST ? "suggest" : "egress");
+		return;
+	}
+	if ((am = calloc(1, sizeof(*am))) == NULL)
+		fatal("%s", __func__);
+	if (net_mode_of(job, name, ctx, &m, am->okmsg, sizeof(am->okmsg)) ==
+	    -1) {
+		free(am);
+		return;
+	}
+	am->job = job;
+	(void)strlcpy(am->member, p->location, sizeof(am->member));
+	policy_record_mode(name, m.mode, strcmp(m.mode, "loose") == 0 ?
+	    m.deadline : 0, away_recorded, am);
 }
 
 static void

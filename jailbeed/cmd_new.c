@@ -120,13 +120,32 @@ static void	new_fail_now(struct job *);
 /* the jobs between picking an address and Incus holding it */
 static LIST_HEAD(, newjob)	newjobs = LIST_HEAD_INITIALIZER(newjobs);
 
+int
+new_making(const char *name)
+{
+	struct newjob	*o;
+
+	LIST_FOREACH(o, &newjobs, entry)
+		if (strcmp(o->name, name) == 0)
+			return 1;
+	return 0;
+}
+
 static void
 newjob_free(void *arg)
 {
 	struct newjob	*n = arg;
 
-	if (n->picked)
+	if (n->picked) {
 		LIST_REMOVE(n, entry);
+		/*
+		 * on a cluster it may run on another member: this one held
+		 * its policy while it was made, and now enforces or forgets
+		 * it as Incus says
+		 */
+		if (env->conf.cluster_member[0] != '\0')
+			netfollow_again(n->name);
+	}
 	if (n->codev_on)
 		codev_free(&n->codev);
 	repo_ctx_free(n->ctx);
@@ -883,6 +902,8 @@ new_create(struct job *job)
 		strlcpy(q->source, n->ctx->info.toplevel, sizeof(q->source));
 	q->no_checkout = n->bridged;
 	strlcpy(q->target, n->target, sizeof(q->target));
+	q->gate_later = n->target[0] != '\0' &&
+	    strcmp(n->target, env->conf.cluster_member) != 0;
 	q->mount_rw = n->mount_rw;
 	strlcpy(q->repo, n->ctx->info.toplevel, sizeof(q->repo));
 	strlcpy(q->prefix, conf->container_prefix, sizeof(q->prefix));

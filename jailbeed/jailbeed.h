@@ -173,6 +173,10 @@ void	netsync_start(void);
 void	netsync_after(void (*)(void *), void *);
 /* at start: follow Incus's event stream, then the start-up sync */
 void	netfollow_start(void);
+/* read container name again and enforce or forget it as Incus says */
+void	netfollow_again(const char *);
+/* is a new of this run making container name? */
+int	new_making(const char *);
 /* cmd_net.c: jb-netd could not make a container strict: stop it */
 int	net_stuck(struct imsg *);
 int	net_refused_note(struct imsg *);

@@ -21,6 +21,13 @@
  * (the stream was lost and is back) reads every container again.
  * At start the stream is opened first and the start-up sync reads Incus
  * once it is: a change made between the two is seen by one of them.
+ * On a cluster (cluster.member set) the stream carries every member's
+ * events: the instance read back says where it is, and only one located
+ * on this member is enforced here; one located on another member is
+ * forgotten (FORGET: moved away, its new member enforces it), except
+ * while a new of this member's is making it: new needs this member's
+ * jb-netd until it ends, and then it is read again.  The event's own
+ * location is not used: a move is reported from the member it left.
  */
 
 #include <stdio.h>
@@ -40,6 +47,7 @@ struct follow {
 	int			 tries;
 	int			 found;
 	int			 deleted;	/* instance-deleted */
+	int			 away;		/* on another member */
 	struct jb_policy	*p;
 	/* netfollow_refresh's: told how jb-netd took it */
 	void			(*done)(void *, int, const char *);
@@ -80,7 +88,10 @@ follow_got(struct req *r, struct imsg *imsg)
 	    imsg_get_data(imsg, f->p, sizeof(*f->p)) == -1)
 		fatalx("jb-incus: malformed POLICY");
 	f->p->name[sizeof(f->p->name) - 1] = '\0';
+	f->p->location[sizeof(f->p->location) - 1] = '\0';
 	f->found = strcmp(f->p->name, f->name) == 0;
+	f->away = f->found && !name_member_here(env->conf.cluster_member,
+	    f->p->location);
 }
 
 static void
@@ -119,16 +130,29 @@ follow_read_done(struct req *r, int ok, const char *err)
 	}
 	if (policy_write_count() != f->writes && ++f->tries < FOLLOW_TRIES) {
 		/* the suite wrote meanwhile: read what it wrote */
-		f->found = 0;
+		f->found = f->away = 0;
 		follow_read(f);
 		return;
+	}
+	if (f->done == NULL && f->found && f->away && new_making(f->name)) {
+		/* new here needs it until it ends, then reads it again */
+		log_debug("%s: on cluster member %s, whose suite enforces it; "
+		    "held here until new has made it", f->name,
+		    f->p->location);
+		goto out;
 	}
 	if (asprintf(&name, "%c%s", f->found && !f->p->has_gate ? '-' : 'g',
 	    f->name) == -1)
 		fatal("%s", __func__);
 	memset(&t, 0, sizeof(t));
 	(void)strlcpy(t.name, f->name, sizeof(t.name));
-	if (f->found) {
+	if (f->found && f->away) {
+		log_debug("%s: on cluster member %s, whose suite enforces it",
+		    f->name, f->p->location);
+		type = IMSG_NETD_FORGET;
+		data = &t;
+		len = sizeof(t);
+	} else if (f->found) {
 		policy_mounts_restore(f->p);
 		type = IMSG_NETD_RESTORE;
 		data = f->p;
@@ -238,6 +262,17 @@ netfollow_event(struct imsg *imsg)
 	f->deleted = strcmp(e.action, "instance-deleted") == 0;
 	follow_read(f);
 	return 0;
+}
+
+void
+netfollow_again(const char *name)
+{
+	struct follow	*f;
+
+	if ((f = calloc(1, sizeof(*f))) == NULL)
+		fatal("%s", __func__);
+	(void)strlcpy(f->name, name, sizeof(f->name));
+	follow_read(f);
 }
 
 static void

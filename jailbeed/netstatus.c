@@ -190,16 +190,26 @@ ns_ports_done(struct req *r, int ok, const char *err)
 	job_end(job, 1, NULL);
 }
 
+static void	ns_ports(struct job *);
+
 static void
 ns_netd_done(struct req *r, int ok, const char *err)
 {
 	struct job	*job = r->arg;
-	struct nstat	*ns = job->state;
 
 	if (!ok) {
 		job_end(job, 0, "%s", err);
 		return;
 	}
+	ns_ports(job);
+}
+
+/* then the port forwards jb-incus knows, and each container is sent */
+static void
+ns_ports(struct job *job)
+{
+	struct nstat	*ns = job->state;
+
 	if (req_send(PROC_INCUS, IMSG_INCUS_PORT_LIST, &ns->t, sizeof(ns->t),
 	    -1, ns_port, ns_ports_done, job) == NULL)
 		job_end(job, 0, "cannot reach jb-incus");
@@ -241,6 +251,40 @@ ns_secrets(struct nstat *ns, const struct repoconf *conf)
 		ns_secret(ns, &gh, "");
 	else if (why[0] != '\0')
 		ns_secret(ns, &gh, why);
+}
+
+/*
+ * A container another cluster member runs: its mode and deadline as
+ * Incus holds them (no allow list or addresses: that member's jb-netd
+ * has them), then its port forwards.
+ */
+void
+net_status_away(struct job *job, const struct jb_policy *p,
+    const struct repo_ctx *ctx)
+{
+	struct nstat		*ns;
+	struct jb_net_ctr	*c;
+
+	if ((ns = calloc(1, sizeof(*ns))) == NULL) {
+		job_end(job, 0, "out of memory");
+		return;
+	}
+	job->state = ns;
+	job->free_state = nstat_free;
+	if (ctx != NULL && ctx->have_conf)
+		ns_secrets(ns, &ctx->conf);
+	(void)strlcpy(ns->t.name, p->name, sizeof(ns->t.name));
+	ns->ctr = grow(ns->ctr, &ns->nctr, sizeof(*ns->ctr));
+	c = &ns->ctr[0];
+	memset(c, 0, sizeof(*c));
+	(void)strlcpy(c->name, p->name, sizeof(c->name));
+	(void)strlcpy(c->ipv4, p->ipv4, sizeof(c->ipv4));
+	(void)strlcpy(c->mode, strcmp(p->net, "loose") == 0 ? "loose" :
+	    "strict", sizeof(c->mode));
+	c->deadline = strcmp(p->net, "loose") == 0 && p->loose_until > 0 ?
+	    p->loose_until : 0;
+	(void)strlcpy(c->repo, p->prefix, sizeof(c->repo));
+	ns_ports(job);
 }
 
 void

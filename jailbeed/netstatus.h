@@ -18,6 +18,9 @@
  * container of ctx's repo, or with --all every container.  Ends the job.
  */
 void	net_status(struct job *, const char *name, const struct repo_ctx *);
+/* net status NAME for a container another cluster member runs */
+void	net_status_away(struct job *, const struct jb_policy *,
+	    const struct repo_ctx *);
 
 /*
  * net log NAME [--since DUR] and net suggest NAME: the names the

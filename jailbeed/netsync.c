@@ -20,7 +20,10 @@
  * read jb-netd keeps its cache and nothing is forgotten, and it is
  * logged.  A container made in this run (new sends jb-netd its policy
  * before Incus has it) is neither restored over nor forgotten: jb-netd
- * knows which those are.
+ * knows which those are.  On a cluster (cluster.member set) only the
+ * containers Incus places on this member are restored; one jb-netd
+ * keeps a policy for that runs on another member (moved while the
+ * suite was down) is forgotten: that member's suite enforces it.
  */
 
 #include <sys/queue.h>
@@ -31,6 +34,7 @@
 
 #include "jobs.h"
 #include "log.h"
+#include "names.h"
 #include "policyrec.h"
 
 struct netsync {
@@ -38,6 +42,9 @@ struct netsync {
 	size_t	  nnetd;
 	char	(*incus)[JB_INSTANCE_MAX];
 	size_t	  nincus;
+	/* the suite's containers Incus places on other members */
+	char	(*away)[JB_INSTANCE_MAX];
+	size_t	  naway;
 };
 
 /*
@@ -78,6 +85,7 @@ ns_free(struct netsync *ns)
 
 	free(ns->netd);
 	free(ns->incus);
+	free(ns->away);
 	free(ns);
 	if (--busy > 0)
 		return;
@@ -144,6 +152,13 @@ ns_policy(struct req *r, struct imsg *imsg)
 	    imsg_get_data(imsg, p, sizeof(*p)) == -1)
 		fatalx("jb-incus: malformed POLICY");
 	p->name[sizeof(p->name) - 1] = '\0';
+	p->location[sizeof(p->location) - 1] = '\0';
+	if (!name_member_here(env->conf.cluster_member, p->location)) {
+		/* another member's suite enforces it */
+		ns_add(&ns->away, &ns->naway, p->name);
+		free(p);
+		return;
+	}
 	ns_add(&ns->incus, &ns->nincus, p->name);
 	if (asprintf(&name, "%c%c%s", p->has_egress ? '=' : '+',
 	    p->has_gate ? 'g' : '-', p->name) == -1)
@@ -176,6 +191,7 @@ ns_modes(struct req *r, int ok, const char *err)
 	struct jb_incus_target	 t;
 	size_t			 i, j, n = 0;
 	char			*name;
+	int			 away;
 
 	if (!ok) {
 		log_warnx("start-up sync: jb-netd: %s", err);
@@ -188,14 +204,26 @@ ns_modes(struct req *r, int ok, const char *err)
 				break;
 		if (j < ns->nincus)
 			continue;
+		for (j = 0; j < ns->naway; j++)
+			if (strcmp(ns->netd[i], ns->away[j]) == 0)
+				break;
+		away = j < ns->naway;
+		/* new here needs it until it ends (netfollow_again) */
+		if (away && new_making(ns->netd[i]))
+			continue;
 		memset(&t, 0, sizeof(t));
 		(void)strlcpy(t.name, ns->netd[i], sizeof(t.name));
 		if ((name = strdup(t.name)) == NULL)
 			fatal("netsync: out of memory");
-		log_info("start-up sync: Incus has no container %s: jb-netd "
-		    "forgets its policy", name);
-		if (req_send(PROC_NETD, IMSG_NETD_SYNC_FORGET, &t, sizeof(t),
-		    -1, NULL, ns_forgot, name) == NULL) {
+		if (away)
+			log_info("start-up sync: %s runs on another cluster "
+			    "member: jb-netd forgets its policy", name);
+		else
+			log_info("start-up sync: Incus has no container %s: "
+			    "jb-netd forgets its policy", name);
+		if (req_send(PROC_NETD, away ? IMSG_NETD_FORGET :
+		    IMSG_NETD_SYNC_FORGET, &t, sizeof(t), -1, NULL, ns_forgot,
+		    name) == NULL) {
 			log_warnx("start-up sync: cannot reach jb-netd");
 			free(name);
 			break;
@@ -203,7 +231,7 @@ ns_modes(struct req *r, int ok, const char *err)
 		n++;
 	}
 	log_debug("start-up sync: %zu of jb-netd's %zu container(s) gone "
-	    "from Incus", n, ns->nnetd);
+	    "from Incus or on another member", n, ns->nnetd);
 	ns_free(ns);
 }
 

@@ -74,6 +74,7 @@ static const struct fixed_key {
 	F("resolver.private_networks", resolver_private),
 	F("resolver.private_networks", resolver_nprivate),
 	F("network.subnet", subnet),
+	F("cluster.member", cluster_member),
 #undef F
 };
 

@@ -766,6 +766,7 @@ post_done(struct http_response *resp, const char *err, void *arg)
 	struct json_object	*root = NULL, *v, *md, *fds;
 	const char		*op, *sec;
 	char			*msg;
+	size_t			 idl = 0;
 	int			 i;
 
 	s->post = NULL;
@@ -783,7 +784,10 @@ post_done(struct http_response *resp, const char *err, void *arg)
 	    !json_object_object_get_ex(root, "operation", &v) ||
 	    (op = json_object_get_string(v)) == NULL ||
 	    strncmp(op, "/1.0/operations/", 16) != 0 ||
-	    strspn(op + 16, "0123456789abcdefABCDEF-") != strlen(op + 16) ||
+	    (idl = strcspn(op + 16, "?")) == 0 ||
+	    strspn(op + 16, "0123456789abcdefABCDEF-") != idl ||
+	    (op[16 + idl] != '\0' && strncmp(op + 16 + idl, "?project=", 9) !=
+	    0) ||
 	    !json_object_object_get_ex(root, "metadata", &md) ||
 	    !json_object_object_get_ex(md, "metadata", &md) ||
 	    !json_object_object_get_ex(md, "fds", &fds)) {
@@ -792,7 +796,12 @@ post_done(struct http_response *resp, const char *err, void *arg)
 		json_object_put(root);
 		return;
 	}
-	if ((s->op = strdup(op)) == NULL) {
+	/*
+	 * the operation's own path: an operation on another cluster member
+	 * is named with its project (?project=), which the paths made from
+	 * it (websocket, wait) put elsewhere
+	 */
+	if ((s->op = strndup(op, 16 + idl)) == NULL) {
 		fail(s, "%s: out of memory", s->what);
 		json_object_put(root);
 		return;

@@ -45,6 +45,8 @@
 #define UID_MAX_OK	2147483646U	/* 2^31 - 2: Incus's and the kernel's */
 #define CLEAN_TRIES	40		/* deletes while Incus is busy */
 #define CLEAN_WAIT_MS	250
+#define GATE_TRIES	50		/* looks for the gate, on a cluster */
+#define GATE_WAIT_MS	200
 
 /* the checks, in the order their verdicts are taken */
 enum { CK_NET, CK_LEASES, CK_ALIAS, CK_NAME, CK_PROFILE, CK_N };
@@ -60,6 +62,8 @@ struct create {
 	char			 failed[JB_ERR_TEXT_MAX]; /* why start failed */
 	struct event		*retry;
 	int			 tries;
+	struct event		*gatewait;	/* on a cluster */
+	int			 gatetries;
 	/* the checks before anything is made, asked at once */
 	struct incus_call	*calls[CK_N];	/* in flight; CK_NET's is r->call */
 	int			 kind[CK_N];	/* CK_OK, CK_REFUSED, CK_FAILED */
@@ -78,6 +82,9 @@ static void	cr_ask(struct op_req *);
 static void	cr_profile(void *, struct json_object *, const char *);
 static void	cr_created(void *, struct json_object *, const char *);
 static void	cr_started(void *, struct json_object *, const char *);
+static void	cr_start(struct op_req *);
+static void	cr_gate_look(struct op_req *);
+static void	cr_delete(struct op_req *);
 static void	cr_state(void *, struct json_object *, const char *);
 static void	cr_cleaned(void *, struct json_object *, const char *);
 
@@ -95,6 +102,8 @@ create_free(void *p)
 	json_object_put(cr->profile);
 	if (cr->retry != NULL)
 		event_free(cr->retry);
+	if (cr->gatewait != NULL)
+		event_free(cr->gatewait);
 	free(cr->env);
 	free(cr);
 }
@@ -154,6 +163,9 @@ cr_check(struct create *cr, char *why, size_t len)
 		    in->gid, UID_MAX_OK);
 	else if (!bound_idmap(&jb_bound, in->uid, in->gid, why, len))
 		return 0;
+	else if (in->gate_later && (!in->no_checkout || in->target[0] == '\0'))
+		(void)snprintf(why, len, "a start gate added later is for a "
+		    "container placed on another cluster member only");
 	else if (in->no_checkout && in->source[0] != '\0')
 		(void)snprintf(why, len, "a clone through the git bridge has "
 		    "no checkout source");
@@ -564,15 +576,23 @@ cr_body(struct create *cr)
 		jput(d, "readonly", "true");
 		json_object_object_add(devs, MNT_DEV_CHECKOUT, d);
 	}
-	/* no start unless this member's jb-netd has opened its gate */
-	if (bound_gate_source(&jb_bound, in->name, path, sizeof(path)) == -1)
-		fatalx("%s: %s was checked as a name", __func__, in->name);
-	d = jnew(json_object_new_object());
-	jput(d, "type", "disk");
-	jput(d, "source", path);
-	jput(d, "path", GATE_PATH);
-	jput(d, "readonly", "true");
-	json_object_object_add(devs, GATE_DEVICE, d);
+	/*
+	 * no start unless this member's jb-netd has opened its gate; placed
+	 * on another cluster member, Incus checks the source there, whose
+	 * suite adds the gate once it has opened it (cr_gate_look)
+	 */
+	if (!in->gate_later) {
+		if (bound_gate_source(&jb_bound, in->name, path,
+		    sizeof(path)) == -1)
+			fatalx("%s: %s was checked as a name", __func__,
+			    in->name);
+		d = jnew(json_object_new_object());
+		jput(d, "type", "disk");
+		jput(d, "source", path);
+		jput(d, "path", GATE_PATH);
+		jput(d, "readonly", "true");
+		json_object_object_add(devs, GATE_DEVICE, d);
+	}
 	/*
 	 * The root disk: on defaults.storage_pool, else on the default
 	 * profile's pool; sized by defaults.disk
@@ -670,9 +690,68 @@ cr_created(void *arg, struct json_object *md, const char *err)
 		req_fail(r, err);
 		return;
 	}
+	if (cr->in.gate_later) {
+		cr_gate_look(r);
+		return;
+	}
+	cr_start(r);
+}
+
+static void
+cr_start(struct op_req *r)
+{
 	req_progress(r, "starting %s", r->name);
 	if ((r->call = incus_instance_state(ops_ic, r->name, "start", 0, -1,
 	    cr_started, r)) == NULL)
+		fatal("%s", __func__);
+}
+
+static void
+cr_gate_again(evutil_socket_t fd, short ev, void *arg)
+{
+	cr_gate_look(arg);
+}
+
+/*
+ * On a cluster: the member Incus placed it on has its start gate once
+ * that member's suite has enforced its policy read from Incus, and then
+ * adds the device; started only then.  No device within GATE_TRIES
+ * looks (its suite is not running there): deleted, fail closed.
+ */
+static void
+cr_gate_seen(void *arg, struct json_object *inst, const char *err)
+{
+	struct op_req	*r = arg;
+	struct create	*cr = r->priv;
+	struct timeval	 tv = { 0, GATE_WAIT_MS * 1000 };
+
+	r->call = NULL;
+	if (err == NULL && jget_obj(jget_obj(inst, "devices"), GATE_DEVICE) !=
+	    NULL) {
+		cr_start(r);
+		return;
+	}
+	if (++cr->gatetries < GATE_TRIES) {
+		if (cr->gatewait == NULL && (cr->gatewait = evtimer_new(
+		    incus_base(ops_ic), cr_gate_again, r)) == NULL)
+			fatal("%s", __func__);
+		evtimer_add(cr->gatewait, &tv);
+		return;
+	}
+	(void)snprintf(cr->failed, sizeof(cr->failed), "the cluster member "
+	    "Incus placed it on gave it no start gate within %d s: the suite "
+	    "must run there (cluster.member) and read its policy",
+	    GATE_TRIES * GATE_WAIT_MS / 1000);
+	log_info("%s: %s; deleting it", r->what, cr->failed);
+	req_progress(r, "%s has no start gate: deleting it", r->name);
+	cr_delete(r);
+}
+
+static void
+cr_gate_look(struct op_req *r)
+{
+	if ((r->call = incus_instance_get(ops_ic, r->name, cr_gate_seen, r)) ==
+	    NULL)
 		fatal("%s", __func__);
 }
 

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <event2/event.h>
 #include <json.h>
 
 #include "bound.h"
@@ -103,6 +104,13 @@ send_policy(struct op_req *r, struct json_object *inst)
 		return;
 	}
 	(void)take(p->ipv4, sizeof(p->ipv4), inst_nic_ipv4(inst, "eth0"));
+	/* where it runs: the member whose suite enforces it */
+	if (take(p->location, sizeof(p->location), jget_str(inst,
+	    "location")) == -1) {
+		log_warnx("%s: its location is longer than a member's name: "
+		    "no member enforces it", p->name);
+		(void)strlcpy(p->location, "?", sizeof(p->location));
+	}
 	(void)take(p->prefix, sizeof(p->prefix), jget_str(cfg,
 	    "user.jailbee.prefix"));
 	p->has_egress = jget_str(cfg, K_EGRESS) != NULL;
@@ -321,17 +329,119 @@ gate_have(struct op_req *r, struct json_object *inst)
 	json_object_put(body);
 }
 
+/*
+ * Incus announces an instance's creation before its root volume is
+ * made, and a device written meanwhile can break the volume: the gate
+ * waits until no running operation of Incus's names the instance.
+ */
+#define GATE_OP_TRIES	120	/* looks, GATE_OP_MS apart */
+#define GATE_OP_MS	250
+
+struct gate_add {
+	struct event	*wait;
+	int		 tries;
+};
+
+static void	gate_ops_look(struct op_req *);
+
+static void
+gate_add_free(void *arg)
+{
+	struct gate_add	*g = arg;
+
+	if (g->wait != NULL)
+		event_free(g->wait);
+	free(g);
+}
+
+static void
+gate_ops_again(evutil_socket_t fd, short ev, void *arg)
+{
+	gate_ops_look(arg);
+}
+
+/* 1 when an operation in ops (a JSON array) names instance name */
+static int
+ops_name(struct json_object *ops, const char *name)
+{
+	struct json_object	*list;
+	const char		*s;
+	size_t			 i, j, n, len = strlen(name);
+
+	if (ops == NULL || !json_object_is_type(ops, json_type_array))
+		return 0;
+	for (i = 0; i < json_object_array_length(ops); i++) {
+		list = jget_obj(jget_obj(json_object_array_get_idx(ops, i),
+		    "resources"), "instances");
+		if (list == NULL || !json_object_is_type(list,
+		    json_type_array))
+			continue;
+		n = json_object_array_length(list);
+		for (j = 0; j < n; j++) {
+			s = json_object_get_string(
+			    json_object_array_get_idx(list, j));
+			if (s != NULL && strncmp(s, "/1.0/instances/", 15) ==
+			    0 && strncmp(s + 15, name, len) == 0 &&
+			    (s[15 + len] == '\0' || s[15 + len] == '?' ||
+			    s[15 + len] == '/'))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+static void
+gate_ops_seen(void *arg, struct json_object *md, const char *err)
+{
+	struct op_req	*r = arg;
+	struct gate_add	*g = r->priv;
+	struct timeval	 tv = { 0, GATE_OP_MS * 1000 };
+
+	r->call = NULL;
+	if (err != NULL) {
+		req_fail(r, err);
+		return;
+	}
+	if (!ops_name(jget_obj(md, "running"), r->name)) {
+		req_device_turn(r, gate_have);
+		return;
+	}
+	if (++g->tries >= GATE_OP_TRIES) {
+		req_done(r, 0, "%s: Incus is still working on it after %d s",
+		    r->what, GATE_OP_TRIES * GATE_OP_MS / 1000);
+		return;
+	}
+	if (g->wait == NULL && (g->wait = evtimer_new(incus_base(ops_ic),
+	    gate_ops_again, r)) == NULL)
+		fatal("%s", __func__);
+	evtimer_add(g->wait, &tv);
+}
+
+static void
+gate_ops_look(struct op_req *r)
+{
+	if ((r->call = incus_request(ops_ic, "GET",
+	    "/1.0/operations?recursion=1", NULL, gate_ops_seen, r)) == NULL)
+		fatal("%s", __func__);
+}
+
 void
 op_gate_add(uint32_t rid, const struct jb_incus_target *t)
 {
 	struct op_req	*r;
+	struct gate_add	*g;
 
 	must_string("GATE_ADD name", t->name, sizeof(t->name));
 	r = req_new(rid, IMSG_INCUS_GATE_ADD, t->name);
 	(void)snprintf(r->what, sizeof(r->what), "add the start gate of %s",
 	    t->name);
-	if (!name_instance_ok(t->name))
+	if (!name_instance_ok(t->name)) {
 		req_done(r, 0, "no such container %s", t->name);
-	else
-		req_device_turn(r, gate_have);
+		return;
+	}
+	if ((g = calloc(1, sizeof(*g))) == NULL)
+		fatal("%s", __func__);
+	r->priv = g;
+	r->priv_free = gate_add_free;
+	gate_ops_look(r);
 }

@@ -417,6 +417,7 @@ static const struct jb_msg_str f_jb_policy[] = {
 	STR(jb_policy, egress_extra),
 	STR(jb_policy, mounts),
 	STR(jb_policy, mount_kind),
+	STR(jb_policy, location),
 	END
 };
 

@@ -251,6 +251,11 @@ struct jb_policy {
 	char		mounts[1024];
 	char		mount_kind[JB_KIND_MAX];
 	int64_t		mount_until;
+	/*
+	 * POLICY: the cluster member Incus places it on (the instance's
+	 * location); "" or "none" when Incus is not clustered
+	 */
+	char		location[64];
 };
 
 /*
@@ -336,6 +341,12 @@ struct jb_incus_create {
 	 */
 	int32_t		no_checkout;
 	char		target[64];
+	/*
+	 * 1: target is another cluster member: no start gate at creation
+	 * (Incus checks its source there, where that member's jb-netd makes
+	 * it); started once that member's suite has added it
+	 */
+	int32_t		gate_later;
 };
 
 enum jb_incus_verb {

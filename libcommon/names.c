@@ -51,3 +51,18 @@ name_alias_ok(const char *s)
 	return len > 0 && len <= NAME_ALIAS_MAX && in(s[0], ALNUM) &&
 	    strspn(s, ALNUM "._-") == len;
 }
+
+/*
+ * Is an instance whose Incus location is location enforced by the suite
+ * of cluster member member?  A suite with no member (not configured for
+ * a cluster) enforces every instance it sees; an instance located ""
+ * or "none" is on a lone Incus, which is this machine's.
+ */
+int
+name_member_here(const char *member, const char *location)
+{
+	if (member[0] == '\0' || location[0] == '\0' ||
+	    strcmp(location, "none") == 0)
+		return 1;
+	return strcmp(location, member) == 0;
+}

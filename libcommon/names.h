@@ -30,5 +30,6 @@
 int	name_prefix_ok(const char *);
 int	name_instance_ok(const char *);
 int	name_alias_ok(const char *);
+int	name_member_here(const char *, const char *);
 
 #endif /* JB_NAMES_H */

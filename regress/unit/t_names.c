@@ -74,10 +74,30 @@ ATF_TC_BODY(alias, tc)
 	ATF_CHECK(!name_alias_ok("a b"));
 }
 
+/* which member's suite enforces an instance, by its Incus location */
+ATF_TC_WITHOUT_HEAD(member_here);
+ATF_TC_BODY(member_here, tc)
+{
+	/* no cluster.member: every instance seen is enforced here */
+	ATF_CHECK(name_member_here("", "m2"));
+	ATF_CHECK(name_member_here("", ""));
+	/* Incus not clustered: the instance is on this machine */
+	ATF_CHECK(name_member_here("m1", "none"));
+	ATF_CHECK(name_member_here("m1", ""));
+	ATF_CHECK(name_member_here("m2", "m2"));
+	ATF_CHECK(!name_member_here("m1", "m2"));
+	ATF_CHECK(!name_member_here("m2", "m22"));
+	ATF_CHECK(!name_member_here("m22", "m2"));
+	ATF_CHECK(!name_member_here("m2", "M2"));
+	/* a location jb-incus could not take whole: nobody's */
+	ATF_CHECK(!name_member_here("m2", "?"));
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, prefix);
 	ATF_TP_ADD_TC(tp, instance);
 	ATF_TP_ADD_TC(tp, alias);
+	ATF_TP_ADD_TC(tp, member_here);
 	return atf_no_error();
 }

@@ -1,0 +1,235 @@
+#! /usr/bin/env atf-sh
+#
+# Copyright (c) 2026 The JailBee authors
+#
+# Permission to use, copy, modify, and distribute this software for any
+# purpose with or without fee is hereby granted, provided that the above
+# copyright notice and this permission notice appear in all copies.
+#
+# THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
+#
+# cluster_test: the suite on a three-member Incus cluster made on this
+# machine by regress/cluster/up (make cluster-check).  Each member's
+# jb-netd enforces exactly the suite's containers Incus places on it.
+
+. "$(atf_get_srcdir)/lib.sh"
+
+WWW=198.18.1.10
+
+cl_up() {
+	JB_BUILD=$(atf_config_get build) JB_IMAGE=$(atf_config_get image) \
+	    "$(atf_config_get srcdir)/regress/cluster/up" > up.out 2>&1 || {
+		cat up.out >&2
+		atf_fail "regress/cluster/up failed"
+	}
+	# the bring-up's times, for make cluster-check to show
+	cp up.out "$(atf_config_get build)/cluster-up.out"
+	cat up.out
+}
+
+cl_down() {
+	"$(atf_config_get srcdir)/regress/cluster/down" || {
+		echo "regress/cluster/down left something behind" >&2
+		return 1
+	}
+}
+
+# commands atf_check can run: the helpers of lib.sh as programs
+cl_tools() {
+	mkdir -p bin
+	for f in jbcl_incus jbcl_ctl jbcl_http jbo1; do
+		cat > "bin/$f" <<EOS
+#!/bin/sh
+JBCL_DIR=$JBCL_DIR
+. "$(atf_get_srcdir)/lib.sh"
+$f "\$@"
+EOS
+		chmod 0755 "bin/$f"
+	done
+	PATH=$(pwd)/bin:$PATH
+	export PATH
+}
+
+# a checkout owned by the suite's owner (as lib.sh's jb_repo makes
+# one): branch feat, its containers from the suite's image, allowed
+# www.test:8080
+cl_repo() {
+	r=$(pwd)/repo
+	mkdir -p "$r"
+	git -C "$r" init -q -b main
+	git -C "$r" config user.email t@example.org
+	git -C "$r" config user.name test
+	echo one > "$r/file"
+	git -C "$r" add file
+	git -C "$r" commit -q -m one
+	git -C "$r" branch feat
+	git -C "$r" branch late
+	mkdir -p "$r/.jailbee"
+	printf 'container_prefix: jbcl%s\nbase:\n  alias: %s\negress_allow:\n  - "www.test:8080"\n' \
+	    "$$" "$(atf_config_get image)" > "$r/.jailbee/config.yaml"
+	chown -R "$JBCL_OWNER:$(id -gn "$JBCL_OWNER")" "$r"
+	chmod 0755 "$(pwd)"
+}
+
+# a refusal is prompt (the kernel's reject), not a timeout
+ctr_refused() {
+	t0=$(date +%s%N)
+	if jbcl_http "$@" > out.http 2> err.http; then
+		cat out.http
+		atf_fail "$2 reached $3:$4, which its policy refuses"
+	fi
+	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	grep -q refused err.http || { cat err.http >&2;
+	    atf_fail "$2 to $3:$4: not refused (no 'refused' in nc's error)"; }
+	[ $ms -lt 2000 ] || atf_fail "$2 to $3:$4: refused after ${ms}ms"
+}
+
+# the container's default route came from DHCP (the image's client)
+ctr_routed() {
+	i=0
+	until jbcl_incus "$1" exec "$2" -- ip -4 route show default 2>/dev/null |
+	    grep -q default; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || atf_fail "$2 has no default route after 20 s"
+		sleep 0.2
+	done
+}
+
+# the test hosts answer the containers of member N (the same subnet on
+# every member: the route goes to the member under test)
+inet_to() {
+	ip -n "$JBCL_INET" route replace "$JBCL_SUBNET" via "10.250.0.$1" ||
+	    atf_fail "cannot route the test hosts to m$1"
+}
+
+# member N's jb-netd holds C in MODE (strict, loose) or not at all
+# (gone) within $4 tenths of a second (default 50)
+wait_netd() {
+	f=$JBCL_DIR/m$1/state/netd/containers
+	i=0
+	while :; do
+		case $3 in
+		gone)	grep -qs "^$2 " "$f" || return 0 ;;
+		*)	grep -qs "^$2 [0-9.]* $3 " "$f" && return 0 ;;
+		esac
+		i=$((i + 1))
+		[ $i -lt "${4:-50}" ] || { grep -s "^$2 " "$f";
+		    atf_fail "$2 is not $3 in m$1's jb-netd"; }
+		sleep 0.1
+	done
+}
+
+# member N's table inet jailbee has no chain or set of C, its jb-netd
+# no line for it
+not_held() {
+	id=$(echo "$2" | tr - _)
+	if jbcl_in "$1" nft list table inet jailbee 2>/dev/null | grep -q "$id"; then
+		jbcl_in "$1" nft list table inet jailbee | grep "$id" >&2
+		atf_fail "m$1's table inet jailbee holds $2"
+	fi
+	! grep -qs "^$2 " "$JBCL_DIR/m$1/state/netd/containers" ||
+	    atf_fail "m$1's jb-netd keeps a policy for $2"
+}
+
+held() {
+	id=$(echo "$2" | tr - _)
+	jbcl_in "$1" nft list set inet jailbee "allow_$id" > /dev/null ||
+	    atf_fail "m$1's table inet jailbee has no set for $2"
+}
+
+atf_test_case enforced_where_it_runs cleanup
+enforced_where_it_runs_head() {
+	atf_set descr "a container new --target m2 typed on m1 makes is" \
+	    "enforced strict by m2's jb-netd alone (real packets: an allowed name passes, another" \
+	    "port is refused); net loose --for 5s typed on m1 turns it loose" \
+	    "on m2 and it reverts there; moved to m3 it is strict on arrival" \
+	    "and m2 forgets it; destroyed from m1, no member keeps anything;" \
+	    "placed on a member whose suite is not running, never started (issue 33" \
+	    "items 2, 4, 5)"
+	atf_set require.user root
+	atf_set timeout 600
+}
+enforced_where_it_runs_body() {
+	cl_tools
+	cl_up
+	cl_repo
+	c=jbcl$$-feat
+
+	# typed on m1, placed on m2
+	inet_to 2
+	atf_check -o ignore -e match:"ready: $c at 10.213.0." \
+	    -e match:"network: strict, 1 egress_allow entry" \
+	    jbo1 "$(pwd)/repo" new feat --target m2
+	atf_check -o inline:"m2\n" jbcl_incus 1 list "$c" -c L -f csv
+	wait_netd 2 "$c" strict
+	held 2 "$c"
+	# m1 held it while new made it, and no longer; m3 never did
+	not_held 1 "$c"
+	not_held 3 "$c"
+	ctr_routed 1 "$c"
+	atf_check -o match:"^HTTP/1.0 200" jbcl_http 1 "$c" www.test 8080
+	ctr_refused 1 "$c" "$WWW" 8081
+
+	# typed on m1, enforced on m2, reverted on m2
+	atf_check -o ignore -e match:"$c: loose for 5s, then strict again" \
+	    -e match:"cluster member m2, which runs it, enforces it" \
+	    jbcl_ctl 1 net loose "$c" --for 5s
+	wait_netd 2 "$c" loose
+	atf_check -o match:"^HTTP/1.0 200" jbcl_http 1 "$c" "$WWW" 8081
+	not_held 1 "$c"
+	not_held 3 "$c"
+	atf_check -o match:"^$c 10.213.0.[0-9]*: loose" \
+	    -e match:"$c runs on cluster member m2" jbcl_ctl 1 net status "$c"
+	wait_netd 2 "$c" strict 100
+	ctr_refused 1 "$c" "$WWW" 8081
+	atf_check -o inline:"strict\n" jbcl_incus 3 config get "$c" \
+	    user.jailbee.net
+
+	# moved (stopped) to m3: strict there on arrival, m2 forgets it
+	atf_check -o ignore jbcl_incus 1 stop --force "$c"
+	atf_check -o ignore -e ignore jbcl_incus 1 move "$c" --target m3
+	atf_check -o inline:"m3\n" jbcl_incus 1 list "$c" -c L -f csv
+	wait_netd 3 "$c" strict
+	held 3 "$c"
+	wait_netd 2 "$c" gone
+	not_held 2 "$c"
+	not_held 1 "$c"
+	inet_to 3
+	atf_check -o ignore jbcl_incus 1 start "$c"
+	ctr_routed 1 "$c"
+	atf_check -o match:"^HTTP/1.0 200" jbcl_http 1 "$c" www.test 8080
+	ctr_refused 1 "$c" "$WWW" 8081
+
+	# destroyed from m1: no member keeps a chain, set or line of it
+	atf_check -o ignore -e match:"deleting $c" jbo1 "$(pwd)/repo" \
+	    destroy feat
+	atf_check -o empty jbcl_incus 1 list "$c" -c n -f csv
+	wait_netd 3 "$c" gone
+	for n in 1 2 3; do
+		not_held "$n" "$c"
+	done
+
+	# placed on a member whose suite is not running: it has no start
+	# gate there, so it is never started, and nothing is left
+	p=$(cat "$JBCL_DIR/m3/jailbeed.pid")
+	kill -TERM "$p"
+	i=0
+	while jbcl_alive "$p"; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || atf_fail "m3's suite did not stop"
+		sleep 0.1
+	done
+	atf_check -s not-exit:0 -o ignore \
+	    -e match:"gave it no start gate within 10 s: the suite must run there" \
+	    -e match:"the container was deleted" \
+	    jbo1 "$(pwd)/repo" new late --target m3
+	atf_check -o empty jbcl_incus 1 list "jbcl$$-late" -c n -f csv
+	not_held 1 "jbcl$$-late"
+}
+enforced_where_it_runs_cleanup() {
+	cl_down
+}
+
+atf_init_test_cases() {
+	atf_add_test_case enforced_where_it_runs
+}
