@@ -195,7 +195,7 @@ PROGS		+= jb-incus-tls
 PROGS		+= jb-sftp
 # the git bridge's host writer over SSH (runs git-remote-jailbee beside it)
 JBGITD_SRCS	:= jb-gitd/jb-gitd.c jb-gitd/worker.c jb-gitd/into.c \
-		   jb-gitd/bundle.c
+		   jb-gitd/bundle.c jb-gitd/answer.c
 JAILBEED_SRCS	+= jailbeed/cmd_git.c
 PROGS		+= jb-gitd
 PROGS		+= jb-egress
