@@ -48,8 +48,9 @@ CURSES_LIBS	:= $(shell pkg-config --libs ncursesw)
 PKG_CFLAGS	:= $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS	:= $(shell pkg-config --libs $(PKGS))
 TLS_CFLAGS	:= $(shell pkg-config --cflags libevent_openssl openssl)
-# libmd: jb-incus's digests (websocket accept, image fingerprints) without
-# initialising OpenSSL, which only an https endpoint needs
+# OpenSSL for an https Incus only (jb-incus-tls, the test drivers); jb-incus
+# itself talks to the local socket, its digests (websocket accept, image
+# fingerprints) from libmd
 TLS_LIBS	:= $(shell pkg-config --libs libevent_openssl openssl) -lmd
 NFT_LIBS	:= $(shell pkg-config --libs libnftables libnetfilter_conntrack)
 # the unit tests' only: a build without them needs no atf
@@ -86,7 +87,7 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/repoconf_compat.c libcommon/repoconf_agents.c \
 		   libcommon/repoconf_autostart.c \
 		   libcommon/sandbox-linux.c libcommon/sandbox_procs.c \
-		   libcommon/sshargv.c libcommon/authkeys.c \
+		   libcommon/sshargv.c libcommon/authkeys.c libcommon/b64.c \
 		   libcommon/sshpolicy.c libcommon/mountspec.c \
 		   libcommon/hostspin.c libcommon/addralloc.c libcommon/nicname.c \
 		   libcommon/errtext.c libcommon/gate.c \
@@ -188,11 +189,13 @@ GITREMOTE_SRCS	+= jbctl/rebind.c
 
 PROGS		:= jailbeed jb-incus jb-netd jb-mountd jb-sshd jbctl \
 		   git-remote-jailbee
+# jb-incus with https: jailbeed runs it instead when incus.url is https
+PROGS		+= jb-incus-tls
 # the SFTP helper jailbeed pushes into containers: static, for any libc
 PROGS		+= jb-sftp
 # the git bridge's host writer over SSH (runs git-remote-jailbee beside it)
 JBGITD_SRCS	:= jb-gitd/jb-gitd.c jb-gitd/worker.c jb-gitd/into.c \
-		   jb-gitd/bundle.c
+		   jb-gitd/bundle.c jb-gitd/answer.c
 JAILBEED_SRCS	+= jailbeed/cmd_git.c
 PROGS		+= jb-gitd
 PROGS		+= jb-egress
@@ -265,6 +268,12 @@ $(LIBCOMMON): $(call objs,$(COMMON_SRCS))
 $(O)/jailbeed: $(call objs,$(JAILBEED_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 $(O)/jb-incus: $(call objs,$(JBINCUS_SRCS)) $(LIBCOMMON)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lmd
+$(O)/obj/tls/%.o: %.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -DJB_INCUS_TLS $(ALL_CFLAGS) -c -o $@ $<
+$(O)/jb-incus-tls: $(call objs,$(filter-out jb-incus/http_client.c,$(JBINCUS_SRCS))) \
+    $(O)/obj/tls/jb-incus/http_client.o $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(TLS_LIBS)
 $(O)/jb-netd: $(call objs,$(JBNETD_SRCS)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(NFT_LIBS)
@@ -334,8 +343,9 @@ $(O)/regress/fuzz/%: regress/fuzz/%.c $(LIBCOMMON) $(TESTLIBS)
 	    $(TESTLIBS) $(LIBCOMMON) $(PKG_LIBS) $(TLS_LIBS)
 
 # the daemons' pure parts and clients, for the tests that drive them
-$(O)/libincus.a: $(call objs,jb-incus/http_parse.c jb-incus/http_client.c jb-incus/incus.c jb-incus/ws.c \
-    jb-incus/exec.c jb-incus/bound.c jb-incus/evparse.c)
+$(O)/libincus.a: $(call objs,jb-incus/http_parse.c jb-incus/incus.c jb-incus/ws.c \
+    jb-incus/exec.c jb-incus/bound.c jb-incus/evparse.c) \
+    $(O)/obj/tls/jb-incus/http_client.o
 	rm -f $@
 	ar rcs $@ $^
 $(O)/libnetd.a: $(call objs,jb-netd/policy.c jb-netd/nftgen.c \
@@ -448,7 +458,7 @@ install: all install-rc
 	install -m 0755 $(O)/jbctl $(DESTDIR)$(BINDIR)/jbctl
 	install -m 0755 $(O)/git-remote-jailbee \
 	    $(DESTDIR)$(BINDIR)/git-remote-jailbee
-	for p in jb-incus jb-netd jb-mountd jb-sshd jb-sftp jb-gitd \
+	for p in jb-incus jb-incus-tls jb-netd jb-mountd jb-sshd jb-sftp jb-gitd \
 	    jb-egress git-remote-jailbee; do \
 	    install -m 0755 $(O)/$$p $(DESTDIR)$(LIBEXECDIR)/$$p; done
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \

@@ -123,8 +123,14 @@ children_spawn(void)
 
 	for (i = 0; i < PROC_MAX; i++) {
 		c = &children[i];
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", LIBEXECDIR,
-		    c->name) >= sizeof(path))
+		/*
+		 * jb-incus for the local socket carries no TLS code and loads
+		 * no OpenSSL; an https Incus gets the same program built with
+		 * it.  Either runs as jb-incus, under jb-incus's sandbox.
+		 */
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s%s", LIBEXECDIR,
+		    c->name, i == PROC_INCUS && strncmp(env->conf.incus_url,
+		    "https://", 8) == 0 ? "-tls" : "") >= sizeof(path))
 			fatalx("%s: path too long", c->name);
 		if (access(path, X_OK) == -1)
 			fatal("cannot run %s (installed with the suite under "

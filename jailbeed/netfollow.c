@@ -33,7 +33,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "auditrec.h"
 #include "jobs.h"
 #include "log.h"
 #include "names.h"
@@ -63,18 +65,54 @@ struct refreshed {
 
 static void	follow_read(struct follow *);
 
+/* what an event's answer from jb-netd needs: name as follow_read_done */
+struct follow_ack {
+	char	 name[JB_INSTANCE_MAX + 1];
+	/* on a cluster, the enforcing member journals what it applied */
+	int	 journal;
+	char	 net[8];
+	int64_t	 until;
+	char	 prefix[48];
+};
+
+/* the journal of the member that enforces what Incus holds */
+static void
+follow_journal(const struct follow_ack *a)
+{
+	struct audit_rec	r;
+	struct tm		tm;
+	time_t			t = (time_t)a->until;
+	char			until[32];
+
+	audit_rec_job(&r, NULL, "net.enforce", a->name + 1, a->prefix);
+	r.reason = "as Incus holds it, changed there";
+	audit_str(&r, "member", env->conf.cluster_member);
+	audit_str(&r, "net", strcmp(a->net, "loose") == 0 ? "loose" :
+	    "strict");
+	if (strcmp(a->net, "loose") == 0 && a->until > 0 &&
+	    gmtime_r(&t, &tm) != NULL) {
+		strftime(until, sizeof(until), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		audit_str(&r, "until", until);
+	}
+	audit_write(&r);
+}
+
 /* name: '-' before it when it has no start gate yet, else 'g' */
 static void
 follow_done(struct req *r, int ok, const char *err)
 {
-	char	*name = r->arg;
+	struct follow_ack	*a = r->arg;
 
 	if (!ok)
-		log_warnx("%s: %s", name + 1, err);
-	else if (name[0] == '-')
-		/* made without one, by an older suite or by hand */
-		policy_gate_add(name + 1);
-	free(name);
+		log_warnx("%s: %s", a->name + 1, err);
+	else {
+		if (a->name[0] == '-')
+			/* made without one, by an older suite or by hand */
+			policy_gate_add(a->name + 1);
+		if (a->journal)
+			follow_journal(a);
+	}
+	free(a);
 }
 
 static void
@@ -180,10 +218,26 @@ follow_read_done(struct req *r, int ok, const char *err)
 			free(rf);
 			f->done(f->arg, 0, "cannot reach jb-netd");
 		}
-	} else if (req_send(PROC_NETD, type, data, len, -1, NULL, follow_done,
-	    name) == NULL) {
-		log_warnx("%s: cannot reach jb-netd", f->name);
+	} else {
+		struct follow_ack	*a;
+
+		if ((a = calloc(1, sizeof(*a))) == NULL)
+			fatal("%s", __func__);
+		(void)strlcpy(a->name, name, sizeof(a->name));
 		free(name);
+		if (type == IMSG_NETD_RESTORE &&
+		    env->conf.cluster_member[0] != '\0') {
+			a->journal = 1;
+			(void)strlcpy(a->net, f->p->net, sizeof(a->net));
+			a->until = f->p->loose_until;
+			(void)strlcpy(a->prefix, f->p->prefix,
+			    sizeof(a->prefix));
+		}
+		if (req_send(PROC_NETD, type, data, len, -1, NULL, follow_done,
+		    a) == NULL) {
+			log_warnx("%s: cannot reach jb-netd", f->name);
+			free(a);
+		}
 	}
 out:
 	free(f->p);

@@ -191,9 +191,12 @@ main(int argc, char *argv[])
 	/*
 	 * OpenSSL reads its configuration at its first use: that is now,
 	 * while files can be opened, and so is the trust store for the
-	 * secrets' hosts opened: no file access later
+	 * secrets' hosts opened: no file access later.  libssl's own
+	 * tables (ciphers, digests) are set up by the first SSL_CTX, at
+	 * the first terminated connection: a gateway that never
+	 * terminates one does not hold them.
 	 */
-	if (OPENSSL_init_ssl(OPENSSL_INIT_LOAD_CONFIG, NULL) != 1)
+	if (OPENSSL_init_crypto(OPENSSL_INIT_LOAD_CONFIG, NULL) != 1)
 		fatalx("%s: OpenSSL cannot start", c.name);
 	if (a.ca != NULL)
 		(void)mitmc_init(a.ca);

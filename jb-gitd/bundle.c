@@ -43,64 +43,7 @@
 #include "gitrun.h"
 #include "sandbox_procs.h"
 
-static struct jb_gitd_result	 res;
-static int			 errfd = -1;
 
-static __attribute__((__noreturn__)) void
-answer(int resfd)
-{
-	const char	*p = (const char *)&res;
-	size_t		 left = sizeof(res);
-	ssize_t		 n;
-
-	while (left > 0) {
-		if ((n = write(resfd, p, left)) == -1) {
-			if (errno == EINTR)
-				continue;
-			_exit(1);
-		}
-		p += n;
-		left -= (size_t)n;
-	}
-	_exit(0);
-}
-
-/* the end of what git said on stderr, one line, after our own words */
-static void
-git_said(char *buf, size_t len)
-{
-	char	tail[512], *p;
-	off_t	end;
-	ssize_t	n;
-
-	if (errfd == -1 || (end = lseek(errfd, 0, SEEK_END)) <= 0)
-		return;
-	(void)lseek(errfd, end > (off_t)sizeof(tail) - 1 ?
-	    end - (off_t)sizeof(tail) + 1 : 0, SEEK_SET);
-	if ((n = read(errfd, tail, sizeof(tail) - 1)) <= 0)
-		return;
-	tail[n] = '\0';
-	while (n > 0 && (tail[n - 1] == '\n' || tail[n - 1] == '\r'))
-		tail[--n] = '\0';
-	for (p = tail; *p != '\0'; p++)
-		if (*p == '\n' || *p == '\r')
-			*p = ' ';
-	(void)strlcat(buf, " (git: ", len);
-	(void)strlcat(buf, tail, len);
-	(void)strlcat(buf, ")", len);
-}
-
-static __attribute__((__noreturn__, __format__(printf, 2, 3))) void
-refuse(int resfd, const char *fmt, ...)
-{
-	va_list	ap;
-
-	res.ok = 0;
-	va_start(ap, fmt);
-	(void)vsnprintf(res.text, sizeof(res.text), fmt, ap);
-	va_end(ap);
-	answer(resfd);
-}
 
 /* in the checkout at top, read-only, git set up as jbctl runs it */
 static void
@@ -110,21 +53,21 @@ lock_down(const char *top, int resfd, const char *home)
 	char		 gitdir[PATH_MAX + 8], err[256];
 
 	if (top[0] != '/' || lstat(top, &st) == -1 || !S_ISDIR(st.st_mode))
-		refuse(resfd, "%s: not a directory", top);
+		gitd_refuse(resfd, "%s: not a directory", top);
 	(void)snprintf(gitdir, sizeof(gitdir), "%s/.git", top);
 	if (lstat(gitdir, &st) == -1 || !S_ISDIR(st.st_mode))
-		refuse(resfd, "%s has no .git directory (a worktree or a "
+		gitd_refuse(resfd, "%s has no .git directory (a worktree or a "
 		    "link is not read through the git bridge)", top);
 	if (chdir(top) == -1)
-		refuse(resfd, "%s: %s", top, strerror(errno));
+		gitd_refuse(resfd, "%s: %s", top, strerror(errno));
 	sandbox_jb_gitd_bundler(top, home);
 	gitrun_limits(GITD_CPU_SECS, GITD_AS_BYTES);
 	if (setenv("HOME", home, 1) == -1)
-		refuse(resfd, "setting up git: %s", strerror(errno));
+		gitd_refuse(resfd, "setting up git: %s", strerror(errno));
 	/* what the refs hold, never a replacement object */
 	if (gitrun_init(LIBEXECDIR, "GIT_NO_REPLACE_OBJECTS=1", err,
 	    sizeof(err)) == -1)
-		refuse(resfd, "%s", err);
+		gitd_refuse(resfd, "%s", err);
 }
 
 void
@@ -134,40 +77,40 @@ gitd_bundler(const struct jb_gitd_bundle *b, int fd, int resfd,
 	char		 ref[JB_BRANCH_MAX + 16];
 	char		 tip[JB_BRANCH_MAX + 32], oid[64];
 
-	memset(&res, 0, sizeof(res));
-	if ((errfd = memfd_create("git-stderr", MFD_CLOEXEC)) != -1)
-		(void)dup2(errfd, STDERR_FILENO);
+	memset(&gitd_res, 0, sizeof(gitd_res));
+	if ((gitd_errfd = memfd_create("git-stderr", MFD_CLOEXEC)) != -1)
+		(void)dup2(gitd_errfd, STDERR_FILENO);
 	if (gitref_branch_bad(b->branch) != NULL)
-		refuse(resfd, "not a branch name the git bridge takes");
+		gitd_refuse(resfd, "not a branch name the git bridge takes");
 	lock_down(b->toplevel, resfd, home);
 	(void)snprintf(ref, sizeof(ref), "refs/heads/%s", b->branch);
 	(void)snprintf(tip, sizeof(tip), "%s^{commit}", ref);
 	if (gitrun_line(oid, sizeof(oid), "rev-parse", "-q", "--verify", tip,
 	    NULL) == -1)
-		refuse(resfd, "branch %s is not in %s", b->branch, b->toplevel);
+		gitd_refuse(resfd, "branch %s is not in %s", b->branch, b->toplevel);
 	/* git's stdout is the stream; a reader gone is an error, not a kill */
 	(void)signal(SIGPIPE, SIG_IGN);
 	if (dup2(fd, STDOUT_FILENO) == -1)
-		refuse(resfd, "dup2: %s", strerror(errno));
+		gitd_refuse(resfd, "dup2: %s", strerror(errno));
 	close(fd);
 	if (gitrun("bundle", "create", "-q", "-", ref, NULL) == -1) {
 		if (gitrun_last_signal() == SIGXCPU ||
 		    gitrun_last_signal() == SIGKILL)
-			(void)snprintf(res.text, sizeof(res.text), "git bundle "
+			(void)snprintf(gitd_res.text, sizeof(gitd_res.text), "git bundle "
 			    "of %s was stopped at its limit of %d s of CPU "
 			    "time", b->branch, GITD_CPU_SECS);
 		else
-			(void)snprintf(res.text, sizeof(res.text), "git bundle "
+			(void)snprintf(gitd_res.text, sizeof(gitd_res.text), "git bundle "
 			    "of %s could not be written to the container",
 			    b->branch);
-		git_said(res.text, sizeof(res.text));
-		answer(resfd);
+		gitd_git_said(gitd_res.text, sizeof(gitd_res.text));
+		gitd_answer(resfd);
 	}
 	/* the container's stdin ends here: the parent still reads its end */
 	(void)shutdown(STDOUT_FILENO, SHUT_WR);
-	(void)strlcpy(res.new, oid, sizeof(res.new));
-	res.ok = 1;
-	answer(resfd);
+	(void)strlcpy(gitd_res.new, oid, sizeof(gitd_res.new));
+	gitd_res.ok = 1;
+	gitd_answer(resfd);
 }
 
 void
@@ -178,21 +121,21 @@ gitd_haver(const struct jb_gitd_have *h, int resfd, const char *home)
 	uint32_t	 i;
 	int		 nfd;
 
-	memset(&res, 0, sizeof(res));
+	memset(&gitd_res, 0, sizeof(gitd_res));
 	if ((nfd = open("/dev/null", O_WRONLY | O_CLOEXEC)) != -1)
 		(void)dup2(nfd, STDERR_FILENO);
 	for (i = 0; i < h->n; i++) {
 		l = strlen(h->oid[i]);
 		if ((l != 40 && l != 64) || strspn(h->oid[i],
 		    "0123456789abcdef") != l)
-			refuse(resfd, "not a commit id");
+			gitd_refuse(resfd, "not a commit id");
 	}
 	lock_down(h->toplevel, resfd, home);
 	for (i = 0; i < h->n; i++) {
 		(void)snprintf(spec, sizeof(spec), "%s^{commit}", h->oid[i]);
 		if (gitrun_quiet("cat-file", "-e", spec, NULL) == 0)
-			res.have |= 1ULL << i;
+			gitd_res.have |= 1ULL << i;
 	}
-	res.ok = 1;
-	answer(resfd);
+	gitd_res.ok = 1;
+	gitd_answer(resfd);
 }

@@ -66,4 +66,13 @@ __attribute__((__noreturn__)) void gitd_haver(const struct jb_gitd_have *h,
  */
 const char	*into_refused(const char *into);
 
+/* answer.c: a worker's one answer and its end (worker, bundler, haver) */
+extern struct jb_gitd_result	gitd_res;
+extern int			gitd_errfd;	/* git's stderr, or -1 */
+__attribute__((__noreturn__)) void gitd_answer(int);
+/* " (git: LAST LINES)" after buf's words */
+void	gitd_git_said(char *, size_t);
+__attribute__((__noreturn__, __format__(printf, 2, 3))) void
+	gitd_refuse(int, const char *, ...);
+
 #endif /* JB_GITD_H */

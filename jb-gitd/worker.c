@@ -48,64 +48,7 @@
 
 #define OID_MAX		48
 
-static struct jb_gitd_result	 res;
-static int			 errfd = -1;
 
-static __attribute__((__noreturn__)) void
-answer(int resfd)
-{
-	const char	*p = (const char *)&res;
-	size_t		 left = sizeof(res);
-	ssize_t		 n;
-
-	while (left > 0) {
-		if ((n = write(resfd, p, left)) == -1) {
-			if (errno == EINTR)
-				continue;
-			_exit(1);
-		}
-		p += n;
-		left -= (size_t)n;
-	}
-	_exit(0);
-}
-
-/* the end of what git said on stderr, one line, after our own words */
-static void
-git_said(char *buf, size_t len)
-{
-	char	tail[512], *p;
-	off_t	end;
-	ssize_t	n;
-
-	if (errfd == -1 || (end = lseek(errfd, 0, SEEK_END)) <= 0)
-		return;
-	(void)lseek(errfd, end > (off_t)sizeof(tail) - 1 ?
-	    end - (off_t)sizeof(tail) + 1 : 0, SEEK_SET);
-	if ((n = read(errfd, tail, sizeof(tail) - 1)) <= 0)
-		return;
-	tail[n] = '\0';
-	while (n > 0 && (tail[n - 1] == '\n' || tail[n - 1] == '\r'))
-		tail[--n] = '\0';
-	for (p = tail; *p != '\0'; p++)
-		if (*p == '\n' || *p == '\r')
-			*p = ' ';
-	(void)strlcat(buf, " (git: ", len);
-	(void)strlcat(buf, tail, len);
-	(void)strlcat(buf, ")", len);
-}
-
-static __attribute__((__noreturn__, __format__(printf, 2, 3))) void
-refuse(int resfd, const char *fmt, ...)
-{
-	va_list	ap;
-
-	res.ok = 0;
-	va_start(ap, fmt);
-	(void)vsnprintf(res.text, sizeof(res.text), fmt, ap);
-	va_end(ap);
-	answer(resfd);
-}
 
 /* refs/jailbee/SHORT/BRANCH with both parts names the bridge takes */
 static int
@@ -141,27 +84,27 @@ gitd_worker(const struct jb_gitd_fetch *f, int fd, int resfd,
 	ssize_t			 n;
 	size_t			 got = 0;
 
-	memset(&res, 0, sizeof(res));
+	memset(&gitd_res, 0, sizeof(gitd_res));
 	/* git's stderr, kept for the answer */
-	if ((errfd = memfd_create("git-stderr", MFD_CLOEXEC)) != -1)
-		(void)dup2(errfd, STDERR_FILENO);
+	if ((gitd_errfd = memfd_create("git-stderr", MFD_CLOEXEC)) != -1)
+		(void)dup2(gitd_errfd, STDERR_FILENO);
 	if (gitref_branch_bad(f->branch) != NULL || !ref_ok(f->ref,
 	    f->branch) || (f->into[0] != '\0' &&
 	    gitref_branch_bad(f->into) != NULL))
-		refuse(resfd, "not a branch or ref the git bridge takes");
+		gitd_refuse(resfd, "not a branch or ref the git bridge takes");
 	if (f->toplevel[0] != '/' || lstat(f->toplevel, &st) == -1 ||
 	    !S_ISDIR(st.st_mode))
-		refuse(resfd, "%s: not a directory", f->toplevel);
+		gitd_refuse(resfd, "%s: not a directory", f->toplevel);
 	(void)snprintf(gitdir, sizeof(gitdir), "%s/.git", f->toplevel);
 	if (lstat(gitdir, &st) == -1 || !S_ISDIR(st.st_mode))
-		refuse(resfd, "%s has no .git directory (a worktree or a "
+		gitd_refuse(resfd, "%s has no .git directory (a worktree or a "
 		    "link is not fetched into over SSH)", f->toplevel);
 	if (chdir(f->toplevel) == -1)
-		refuse(resfd, "%s: %s", f->toplevel, strerror(errno));
+		gitd_refuse(resfd, "%s: %s", f->toplevel, strerror(errno));
 	/* a branch's reflog goes under logs/, which git would make here */
 	(void)snprintf(logsdir, sizeof(logsdir), "%s/logs", gitdir);
 	if (mkdir(logsdir, 0777) == -1 && errno != EEXIST)
-		refuse(resfd, "%s: %s", logsdir, strerror(errno));
+		gitd_refuse(resfd, "%s: %s", logsdir, strerror(errno));
 	sandbox_jb_gitd_worker(f->toplevel, gitdir, home);
 	gitrun_limits(GITD_CPU_SECS, GITD_AS_BYTES);
 
@@ -171,10 +114,10 @@ gitd_worker(const struct jb_gitd_fetch *f, int fd, int resfd,
 	(void)snprintf(env, sizeof(env), "%u", f->timeout);
 	(void)setenv("JAILBEE_GIT_TIMEOUT", env, 1);
 	if (setenv("HOME", home, 1) == -1 || fcntl(fd, F_SETFD, 0) == -1)
-		refuse(resfd, "setting up git: %s", strerror(errno));
+		gitd_refuse(resfd, "setting up git: %s", strerror(errno));
 	(void)snprintf(env, sizeof(env), "JAILBEE_GIT_CONNECT_FD=%d", fd);
 	if (gitrun_init(LIBEXECDIR, env, err, sizeof(err)) == -1)
-		refuse(resfd, "%s", err);
+		gitd_refuse(resfd, "%s", err);
 
 	/* what is checked out stays as it is: refused before fetching */
 	if (gitrun_line(head, sizeof(head), "symbolic-ref", "-q", "HEAD",
@@ -183,29 +126,29 @@ gitd_worker(const struct jb_gitd_fetch *f, int fd, int resfd,
 	(void)snprintf(into, sizeof(into), "refs/heads/%s", f->into);
 	if (strcmp(head, f->ref) == 0 || (f->into[0] != '\0' &&
 	    strcmp(head, into) == 0))
-		refuse(resfd, "%s is checked out in %s: the git bridge over "
+		gitd_refuse(resfd, "%s is checked out in %s: the git bridge over "
 		    "SSH updates refs only; --into another branch", head +
 		    (strncmp(head, "refs/heads/", 11) == 0 ? 11 : 0),
 		    f->toplevel);
 	if (f->into[0] != '\0' && (why = into_refused(f->into)) != NULL)
-		refuse(resfd, "%s", why);
-	if (gitrun_line(res.old, sizeof(res.old), "rev-parse", "-q",
+		gitd_refuse(resfd, "%s", why);
+	if (gitrun_line(gitd_res.old, sizeof(gitd_res.old), "rev-parse", "-q",
 	    "--verify", f->ref, NULL) == -1)
-		res.old[0] = '\0';
-	if (f->into[0] != '\0' && gitrun_line(res.into_old,
-	    sizeof(res.into_old), "rev-parse", "-q", "--verify", into,
+		gitd_res.old[0] = '\0';
+	if (f->into[0] != '\0' && gitrun_line(gitd_res.into_old,
+	    sizeof(gitd_res.into_old), "rev-parse", "-q", "--verify", into,
 	    NULL) == -1)
-		res.into_old[0] = '\0';
+		gitd_res.into_old[0] = '\0';
 
 	if ((tmp = malloc(sizeof(*tmp))) == NULL)
-		refuse(resfd, "out of memory");
+		gitd_refuse(resfd, "out of memory");
 	before = gitrun_objects();
 	gitrun_tmp_scan(tmp);
 	(void)snprintf(spec, sizeof(spec), "+refs/heads/%s:%s", f->branch,
 	    f->ref);
 	(void)snprintf(url, sizeof(url), "jailbee::%s", f->name);
 	if (pipe(p) == -1)
-		refuse(resfd, "pipe: %s", strerror(errno));
+		gitd_refuse(resfd, "pipe: %s", strerror(errno));
 	gitrun_stats_fd(p[1]);
 	rv = gitrun("fetch", "--quiet", "--no-tags", "--no-recurse-submodules",
 	    "--no-write-fetch-head", "--no-auto-gc", url, spec, NULL);
@@ -221,49 +164,49 @@ gitd_worker(const struct jb_gitd_fetch *f, int fd, int resfd,
 		gitrun_tmp_clean(tmp);
 		if (gitrun_last_signal() == SIGXCPU ||
 		    gitrun_last_signal() == SIGKILL)
-			(void)snprintf(res.text, sizeof(res.text), "git fetch "
+			(void)snprintf(gitd_res.text, sizeof(gitd_res.text), "git fetch "
 			    "of the container's branch %s was stopped at its "
 			    "limit of %d s of CPU time; no ref moved on the "
 			    "host", f->branch, GITD_CPU_SECS);
 		else
-			(void)snprintf(res.text, sizeof(res.text), "git fetch "
+			(void)snprintf(gitd_res.text, sizeof(gitd_res.text), "git fetch "
 			    "of the container's branch %s failed; no ref "
 			    "moved on the host", f->branch);
-		git_said(res.text, sizeof(res.text));
-		answer(resfd);
+		gitd_git_said(gitd_res.text, sizeof(gitd_res.text));
+		gitd_answer(resfd);
 	}
-	(void)sscanf(stats, "%" SCNu64, &res.bytes);
+	(void)sscanf(stats, "%" SCNu64, &gitd_res.bytes);
 	after = gitrun_objects();
-	res.objects = after > before ? after - before : 0;
-	if (gitrun_line(res.new, sizeof(res.new), "rev-parse", "-q",
+	gitd_res.objects = after > before ? after - before : 0;
+	if (gitrun_line(gitd_res.new, sizeof(gitd_res.new), "rev-parse", "-q",
 	    "--verify", f->ref, NULL) == -1)
-		refuse(resfd, "%s is missing after the fetch", f->ref);
+		gitd_refuse(resfd, "%s is missing after the fetch", f->ref);
 	(void)snprintf(excl, sizeof(excl), "--exclude=%s", f->ref);
-	(void)snprintf(range, sizeof(range), "%s..%s", res.old, res.new);
-	if ((res.old[0] != '\0' ? gitrun_line(cnt, sizeof(cnt), "rev-list",
+	(void)snprintf(range, sizeof(range), "%s..%s", gitd_res.old, gitd_res.new);
+	if ((gitd_res.old[0] != '\0' ? gitrun_line(cnt, sizeof(cnt), "rev-list",
 	    "--count", range, NULL) : gitrun_line(cnt, sizeof(cnt),
-	    "rev-list", "--count", res.new, "--not", excl, "--all",
+	    "rev-list", "--count", gitd_res.new, "--not", excl, "--all",
 	    NULL)) == 0)
-		res.commits = strtoull(cnt, NULL, 10);
+		gitd_res.commits = strtoull(cnt, NULL, 10);
 
-	if (f->into[0] == '\0' || strcmp(res.into_old, res.new) == 0) {
-		res.ok = 1;
-		answer(resfd);
+	if (f->into[0] == '\0' || strcmp(gitd_res.into_old, gitd_res.new) == 0) {
+		gitd_res.ok = 1;
+		gitd_answer(resfd);
 	}
-	if (res.into_old[0] != '\0' && gitrun_quiet("merge-base",
-	    "--is-ancestor", res.into_old, res.new, NULL) == -1)
-		refuse(resfd, "%s and the container's %s have diverged: not a "
+	if (gitd_res.into_old[0] != '\0' && gitrun_quiet("merge-base",
+	    "--is-ancestor", gitd_res.into_old, gitd_res.new, NULL) == -1)
+		gitd_refuse(resfd, "%s and the container's %s have diverged: not a "
 		    "fast-forward, %s unchanged; the container's work is in "
 		    "%s", f->into, f->branch, f->into, f->ref);
 	(void)snprintf(msg, sizeof(msg), "jbctl git pull %s --into %s (over "
 	    "SSH)", f->name, f->into);
-	if (gitrun_quiet("update-ref", "-m", msg, into, res.new,
-	    res.into_old, NULL) == -1) {
-		(void)snprintf(res.text, sizeof(res.text), "%.300s could not "
+	if (gitrun_quiet("update-ref", "-m", msg, into, gitd_res.new,
+	    gitd_res.into_old, NULL) == -1) {
+		(void)snprintf(gitd_res.text, sizeof(gitd_res.text), "%.300s could not "
 		    "be updated", into);
-		git_said(res.text, sizeof(res.text));
-		answer(resfd);
+		gitd_git_said(gitd_res.text, sizeof(gitd_res.text));
+		gitd_answer(resfd);
 	}
-	res.ok = 1;
-	answer(resfd);
+	gitd_res.ok = 1;
+	gitd_answer(resfd);
 }

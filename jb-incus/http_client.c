@@ -12,6 +12,10 @@
  * The HTTP client of the Incus API: a pool of connections over the unix
  * socket or TLS, requests queued, timed out and retried once on a reused
  * connection; responses come from the parser (http_parse.c).
+ *
+ * Built twice: with JB_INCUS_TLS (jb-incus-tls, the test drivers) it
+ * speaks https through OpenSSL; without it (jb-incus) it speaks to the
+ * local unix socket only, and libssl and libcrypto are never loaded.
  */
 
 #include <sys/types.h>
@@ -35,11 +39,13 @@
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
-#include <event2/bufferevent_ssl.h>
 #include <event2/event.h>
 
+#ifdef JB_INCUS_TLS
+#include <event2/bufferevent_ssl.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
+#endif
 
 #include "http.h"
 
@@ -101,7 +107,9 @@ struct http_client {
 	char			*host;		/* Host: header */
 	struct sockaddr_storage	 ss;
 	socklen_t		 sslen;
+#ifdef JB_INCUS_TLS
 	SSL_CTX			*ssl_ctx;
+#endif
 	char			*sni;
 	int			 max_conns;
 	int			 nconns;
@@ -156,6 +164,9 @@ unix_open(struct http_client *c, char *err, size_t errlen)
 	return bev;
 }
 
+static const struct http_transport transport_unix = { "unix", unix_open };
+
+#ifdef JB_INCUS_TLS
 static struct bufferevent *
 tls_open(struct http_client *c, char *err, size_t errlen)
 {
@@ -187,8 +198,8 @@ tls_open(struct http_client *c, char *err, size_t errlen)
 	return bev;
 }
 
-static const struct http_transport transport_unix = { "unix", unix_open };
 static const struct http_transport transport_tls = { "https", tls_open };
+#endif
 
 static int
 setup_unix(struct http_client *c, const char *path, char *err, size_t errlen)
@@ -208,6 +219,7 @@ setup_unix(struct http_client *c, const char *path, char *err, size_t errlen)
 	return c->host == NULL ? -1 : 0;
 }
 
+#ifdef JB_INCUS_TLS
 static const char *
 ssl_errstr(void)
 {
@@ -319,6 +331,17 @@ setup_tls(struct http_client *c, const char *hostport,
 	c->tr = &transport_tls;
 	return 0;
 }
+#else
+static int
+setup_tls(struct http_client *c, const char *hostport,
+    const struct http_tls *tls, char *err, size_t errlen)
+{
+	errf(err, errlen, "https endpoint \"%s\": this program speaks to "
+	    "a local Incus only; jailbeed runs jb-incus-tls, installed "
+	    "beside it, for an https incus.url", hostport);
+	return -1;
+}
+#endif
 
 struct http_client *
 http_client_new(struct event_base *base, const char *endpoint,
@@ -393,8 +416,10 @@ http_client_free(struct http_client *c)
 		TAILQ_REMOVE(&c->all, r, aentry);
 		req_free(r);
 	}
+#ifdef JB_INCUS_TLS
 	if (c->ssl_ctx != NULL)
 		SSL_CTX_free(c->ssl_ctx);
+#endif
 	free(c->sni);
 	free(c->host);
 	free(c->endpoint);
@@ -537,8 +562,10 @@ conn_eventcb(struct bufferevent *bev, short what, void *arg)
 	struct http_conn	*conn = arg;
 	struct http_request	*r = conn->req;
 	struct http_response	*resp;
+#ifdef JB_INCUS_TLS
 	unsigned long		 e;
 	const char		*why;
+#endif
 	char			 msg[256];
 	int			 saved = EVUTIL_SOCKET_ERROR();
 
@@ -560,6 +587,7 @@ conn_eventcb(struct bufferevent *bev, short what, void *arg)
 		conn_fail(conn, http_parser_error(&conn->parser));
 		return;
 	}
+#ifdef JB_INCUS_TLS
 	if (conn->client->tr == &transport_tls &&
 	    (e = bufferevent_get_openssl_error(bev)) != 0) {
 		why = ERR_reason_error_string(e);
@@ -567,9 +595,12 @@ conn_eventcb(struct bufferevent *bev, short what, void *arg)
 		    "handshake failed");
 		while (bufferevent_get_openssl_error(bev) != 0)
 			;
-	} else
-		snprintf(msg, sizeof(msg), "%s",
-		    saved ? strerror(saved) : "connection error");
+		conn_fail(conn, msg);
+		return;
+	}
+#endif
+	snprintf(msg, sizeof(msg), "%s",
+	    saved ? strerror(saved) : "connection error");
 	conn_fail(conn, msg);
 }
 

@@ -20,9 +20,9 @@
 #include <event2/bufferevent.h>
 #include <event2/event.h>
 
-#include <openssl/evp.h>
 #include <sha1.h>
 
+#include "b64.h"
 #include "http.h"
 #include "ws.h"
 
@@ -422,14 +422,13 @@ ws_accept_value(const char *key, char *out, size_t outlen)
 	if (outlen < 29 || asprintf(&s, "%s%s", key, WS_GUID) == -1)
 		return -1;
 	/*
-	 * libmd, not OpenSSL's EVP: a digest there initialises OpenSSL
-	 * (configuration, providers), some 3 MB that a jb-incus talking to
-	 * the local socket never needs
+	 * libmd and our own base64, not OpenSSL: a jb-incus talking to the
+	 * local socket is built without it (jb-incus-tls has it, for https)
 	 */
 	SHA1Init(&ctx);
 	SHA1Update(&ctx, (const uint8_t *)s, strlen(s));
 	SHA1Final(md, &ctx);
-	if (EVP_EncodeBlock((unsigned char *)out, md, sizeof(md)) == 28)
+	if (b64_encode(md, sizeof(md), out, outlen, 1) == 28)
 		rv = 0;
 	free(s);
 	return rv;
@@ -442,7 +441,7 @@ ws_request_upgrade(struct http_request *r, char *key)
 	unsigned char	raw[16];
 
 	arc4random_buf(raw, sizeof(raw));
-	if (EVP_EncodeBlock((unsigned char *)key, raw, sizeof(raw)) !=
+	if (b64_encode(raw, sizeof(raw), key, WS_KEY_LEN + 1, 1) !=
 	    WS_KEY_LEN)
 		return -1;
 	if (http_request_header(r, "Connection", "Upgrade") == -1 ||

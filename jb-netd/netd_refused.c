@@ -38,6 +38,21 @@ by_addr(const struct netd_state *st, uint32_t a)
 	return NULL;
 }
 
+/* 1 if set refused<which> holds no element (and could be read) */
+static int
+set_empty(int which)
+{
+	struct refused_elem	*v;
+	char			 err[512], name[32];
+	size_t			 n;
+
+	(void)snprintf(name, sizeof(name), NFTGEN_REFUSED_SET "%d", which);
+	if (nlset_read(NFTGEN_TABLE, name, 1, &v, &n, err, sizeof(err)) == -1)
+		return 0;
+	free(v);
+	return n == 0;
+}
+
 int
 netd_refused_drain(const struct netd_state *st, int64_t now)
 {
@@ -48,6 +63,18 @@ netd_refused_drain(const struct netd_state *st, int64_t now)
 	int64_t			 last, first;
 	int			 from, bad = 0;
 
+	/*
+	 * Both sets empty, as at rest: nothing to move, and no command.  A
+	 * swap goes through libnftables, which first reads every table's
+	 * chains and sets into its cache: megabytes with many containers,
+	 * every few seconds, for nothing.  Each set is looked at, not only
+	 * the one this believes counts: a full apply may have moved the
+	 * rule.  A set that cannot be read is swapped and read as before.
+	 */
+	if (set_empty(0) && set_empty(1)) {
+		last_drain = now;
+		return 0;
+	}
 	/*
 	 * The rule counts into the other set from here on, so the one read
 	 * below gets nothing more while it is read and emptied.  A full

@@ -317,7 +317,8 @@ nlset_read(const char *table, const char *set, size_t max,
 		    strerror(errno));
 		goto fail;
 	}
-	while (!d.done) {
+	/* a full d.v is all that is wanted: the rest of the dump is not read */
+	while (!d.done && (d.max == 0 || d.n < d.max)) {
 		if ((n = recv(s, buf, NLSET_BUF, 0)) == -1) {
 			if (errno == EINTR)
 				continue;

@@ -42,7 +42,11 @@ struct nlset_dump {
 int	nlset_parse(struct nlset_dump *d, const void *buf, size_t len,
 	    char *err, size_t errlen);
 
-/* set SET of table inet TABLE: at most max elements, *out NULL when none */
+/*
+ * set SET of table inet TABLE: at most max elements, *out NULL when none;
+ * once max are held the rest of the dump is not read (max 1: is the set
+ * empty?)
+ */
 int	nlset_read(const char *table, const char *set, size_t max,
 	    struct refused_elem **out, size_t *np, char *err, size_t errlen);
 

@@ -18,9 +18,7 @@
 #include <unistd.h>
 
 #include "authkeys.h"
-
-static const char	b64[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+#include "b64.h"
 
 static const char *const key_types[] = {
 	"ssh-ed25519", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384",
@@ -56,9 +54,9 @@ b64val(char c)
 {
 	const char	*p;
 
-	if (c == '\0' || (p = strchr(b64, c)) == NULL)
+	if (c == '\0' || (p = strchr(b64_alphabet, c)) == NULL)
 		return -1;
-	return (int)(p - b64);
+	return (int)(p - b64_alphabet);
 }
 
 int
@@ -100,27 +98,13 @@ authkey_fingerprint(const uint8_t *blob, size_t len, char *out,
 	SHA2_CTX	ctx;
 	uint8_t		d[SHA256_DIGEST_LENGTH];
 	char		buf[AUTHKEY_FP_MAX];
-	size_t		i, o;
-	uint32_t	v;
+	size_t		o;
 
 	SHA256Init(&ctx);
 	SHA256Update(&ctx, blob, len);
 	SHA256Final(d, &ctx);
 	o = strlcpy(buf, "SHA256:", sizeof(buf));
-	for (i = 0; i < sizeof(d); i += 3) {
-		v = (uint32_t)d[i] << 16;
-		if (i + 1 < sizeof(d))
-			v |= (uint32_t)d[i + 1] << 8;
-		if (i + 2 < sizeof(d))
-			v |= d[i + 2];
-		buf[o++] = b64[v >> 18 & 0x3f];
-		buf[o++] = b64[v >> 12 & 0x3f];
-		if (i + 1 < sizeof(d))
-			buf[o++] = b64[v >> 6 & 0x3f];
-		if (i + 2 < sizeof(d))
-			buf[o++] = b64[v & 0x3f];
-	}
-	buf[o] = '\0';
+	(void)b64_encode(d, sizeof(d), buf + o, sizeof(buf) - o, 0);
 	strlcpy(out, buf, outlen);
 }
 

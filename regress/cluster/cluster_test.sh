@@ -183,6 +183,12 @@ enforced_where_it_runs_body() {
 	    -e match:"$c runs on cluster member m2" jbcl_ctl 1 net status "$c"
 	wait_netd 2 "$c" strict 100
 	ctr_refused 1 "$c" "$WWW" 8081
+	# the member that enforced it journals it; the typing one the command
+	atf_check -o match:"net.enforce" -o match:"member=m2|\"member\":\"m2\"" \
+	    -o match:"loose" jbcl_ctl 2 audit --container "$c" \
+	    --action net.enforce -o json
+	atf_check -o match:"net.loose" jbcl_ctl 1 audit --container "$c" \
+	    --action net.loose -o json
 	atf_check -o inline:"strict\n" jbcl_incus 3 config get "$c" \
 	    user.jailbee.net
 

@@ -113,7 +113,7 @@ atf_test_case reaches_over_https cleanup
 reaches_over_https_head() {
 	atf_set descr "with an https url and a trusted client certificate," \
 	    "status and ls are answered by the remote incusd; jb-incus may" \
-	    "connect to that one TCP port only"
+	    "connect to that one TCP port only; it is jb-incus-tls that runs"
 	atf_set require.user root
 	atf_set require.progs openssl jq ss setsid findmnt
 	atf_set timeout 180
@@ -137,6 +137,10 @@ reaches_over_https_body() {
 	fi
 	atf_check -o match:"socket unix\\+inet\\+inet6, " \
 	    -o match:"$tcp" jq -r "$JBI | .sandbox" s.json
+	# jailbeed ran the build of jb-incus with TLS, which loads OpenSSL
+	pid=$(jq -er "$JBI | .pid" s.json) || atf_fail "jb-incus has no pid"
+	atf_check -o inline:"$(jb_build)/jb-incus-tls\n" readlink "/proc/$pid/exe"
+	atf_check -o match:"/libssl\\.so" cat "/proc/$pid/maps"
 
 	# the second incusd has no instance yet
 	atf_check -o inline:"0\n" -x \

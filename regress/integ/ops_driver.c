@@ -500,6 +500,14 @@ refused(struct reply *r, const char *want)
 static void
 create_init(struct jb_incus_create *c, const char *name, const char *ipv4)
 {
+	/*
+	 * its start gate, as jb-netd opens it once it holds the policy:
+	 * Incus refuses a disk whose source is missing (names the create
+	 * refuses for themselves get none)
+	 */
+	if (strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-") ==
+	    strlen(name) && name[0] != '-')
+		(void)sh(NULL, 0, "mkdir -p %s/gate/%s", sockdir, name);
 	memset(c, 0, sizeof(*c));
 	strlcpy(c->name, name, sizeof(c->name));
 	strlcpy(c->image, IMAGE, sizeof(c->image));

@@ -495,7 +495,7 @@ install_prefix_body() {
 	atf_check -o ignore -e ignore make -j"$(nproc)" -C "$src" O="$(pwd)/b" PREFIX="$p" \
 	    SYSCONFDIR="$(pwd)/etc" UNITDIR="$(pwd)/unit" all install
 	for f in sbin/jailbeed bin/jbctl libexec/jailbee/jb-incus \
-	    libexec/jailbee/jb-netd libexec/jailbee/jb-mountd \
+	    libexec/jailbee/jb-incus-tls libexec/jailbee/jb-netd libexec/jailbee/jb-mountd \
 	    libexec/jailbee/jb-sshd share/man/man8/jailbeed.8 \
 	    share/man/man8/jbctl.8 share/man/man5/jailbee.yaml.5; do
 		[ -x "$p/$f" ] || [ -f "$p/$f" ] || atf_fail "$f not installed"
@@ -682,8 +682,11 @@ atf_test_case idle_memory cleanup
 idle_memory_head() {
 	atf_set descr "idle, jb-netd holds no libnftables context or cache" \
 	    "and jb-egress no certificate store it has not used: each one's" \
-	    "heap is at most 768 kB (they held 2.3 and 1.3 MB); no process" \
+	    "heap is at most 768 kB (they held 2.3 and 1.3 MB), jb-netd's" \
+	    "all along several drains of the refused-flow sets (each one" \
+	    "built libnftables' cache of every table: 2.9 MB); no process" \
 	    "keeps a name service module its group lookup at start loaded;" \
+	    "jb-incus, on the local socket, maps no libssl or libcrypto;" \
 	    "every process's proportional set size is printed"
 	atf_set require.user root
 	atf_set timeout 120
@@ -711,6 +714,14 @@ idle_memory_body() {
 		fi
 		total=$((total + pss))
 		case $name in
+		jb-incus)
+			# the local socket (the default url): no TLS loaded
+			if grep -qE '/lib(ssl|crypto)\.so' "/proc/$pid/maps"; then
+				bad="$bad${bad:+; }jb-incus maps $(grep -oE \
+				    '[^/]*lib(ssl|crypto)\.so[^ ]*' \
+				    "/proc/$pid/maps" | sort -u | xargs) with a"
+				bad="$bad unix socket url"
+			fi ;;
 		jb-netd|jb-egress)
 			if [ "$heap" -gt 768 ]; then
 				bad="$bad${bad:+; }$name's heap holds $heap kB"
@@ -719,6 +730,24 @@ idle_memory_body() {
 		esac
 	done
 	echo "the suite: PSS $total kB"
+	# jb-netd's heap, every 0.2 s for 5 s: more than two drains of the
+	# refused-flow sets (every 2 s with the test switch), with nothing
+	# in them
+	pid=$(jq -er '.processes[] | select(.name == "jb-netd") | .pid' \
+	    status.json) || atf_fail "jb-netd has no pid in status"
+	peak=0
+	for i in $(seq 25); do
+		heap=$(awk '/ \[heap\]$/ { h = 1; next } /^[0-9a-f]+-/ { h = 0 }
+		    h && /^Pss:/ { s += $2 } END { print s + 0 }' \
+		    "/proc/$pid/smaps")
+		[ "$heap" -gt "$peak" ] && peak=$heap
+		sleep 0.2
+	done
+	echo "jb-netd's heap over 5 s: at most $peak kB"
+	if [ "$peak" -gt 768 ]; then
+		bad="$bad${bad:+; }jb-netd's heap reached $peak kB idle over 5 s"
+		bad="$bad (the bound is 768 kB)"
+	fi
 	[ -z "$bad" ] || atf_fail "$bad"
 }
 idle_memory_cleanup() { jb_cleanup; }
