@@ -114,8 +114,10 @@ send_policy(struct op_req *r, struct json_object *inst)
 	(void)take(p->prefix, sizeof(p->prefix), jget_str(cfg,
 	    "user.jailbee.prefix"));
 	p->has_egress = jget_str(cfg, K_EGRESS) != NULL;
+	/* or its creator adds it once the creation has ended */
+	u = jget_str(cfg, GATE_KEY);
 	p->has_gate = jget_obj(jget_obj(inst, "devices"), GATE_DEVICE) !=
-	    NULL;
+	    NULL || (u != NULL && strcmp(u, GATE_BY_CREATOR) == 0);
 	/* a deadline that is not a number: not loose (-1 never comes) */
 	p->loose_until = 0;
 	if ((u = jget_str(cfg, K_UNTIL)) != NULL && *u != '\0') {
