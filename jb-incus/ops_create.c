@@ -631,18 +631,9 @@ cr_body(struct create *cr)
 	 */
 	if (cr->gate_later)
 		jput(cfg, GATE_KEY, GATE_BY_CREATOR);
-	else {
-		if (bound_gate_source(&jb_bound, in->name, path,
-		    sizeof(path)) == -1)
-			fatalx("%s: %s was checked as a name", __func__,
-			    in->name);
-		d = jnew(json_object_new_object());
-		jput(d, "type", "disk");
-		jput(d, "source", path);
-		jput(d, "path", GATE_PATH);
-		jput(d, "readonly", "true");
-		json_object_object_add(devs, GATE_DEVICE, d);
-	}
+	else
+		json_object_object_add(devs, GATE_DEVICE,
+		    gate_device(in->name));
 	/*
 	 * The root disk: on defaults.storage_pool, else on the default
 	 * profile's pool; sized by defaults.disk
@@ -777,31 +768,14 @@ cr_start(struct op_req *r)
 static void
 cr_gate_put(struct op_req *r)
 {
-	struct json_object	*body, *cfg, *devs, *d, *chk;
-	char			 src[PATH_MAX], why[JB_ERR_TEXT_MAX], path[128];
+	struct json_object	*body, *cfg;
+	char			 path[128];
 
-	if (bound_gate_source(&jb_bound, r->name, src, sizeof(src)) == -1)
-		fatalx("%s: %s was checked as a name", __func__, r->name);
 	(void)snprintf(path, sizeof(path), "/1.0/instances/%s", r->name);
-	body = jnew(json_object_new_object());
+	body = gate_patch(r->name);
 	cfg = jnew(json_object_new_object());
 	jput(cfg, GATE_KEY, "");
 	json_object_object_add(body, "config", cfg);
-	devs = jnew(json_object_new_object());
-	d = jnew(json_object_new_object());
-	jput(d, "type", "disk");
-	jput(d, "source", src);
-	jput(d, "path", GATE_PATH);
-	jput(d, "readonly", "true");
-	json_object_object_add(devs, GATE_DEVICE, d);
-	json_object_object_add(body, "devices", devs);
-	/* the closed lists see the instance's name beside its gate */
-	chk = jnew(json_object_new_object());
-	jput(chk, "name", r->name);
-	json_object_object_add(chk, "devices", json_object_get(devs));
-	if (!bound_instance(&jb_bound, chk, ops_bridge, why, sizeof(why)))
-		fatalx("%s: %s: %s", __func__, r->name, why);
-	json_object_put(chk);
 	r->call = incus_request(ops_ic, "PATCH", path, body, cr_gate_seen, r);
 	json_object_put(body);
 	if (r->call == NULL)
