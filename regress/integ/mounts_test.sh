@@ -302,6 +302,13 @@ EOC
 		sleep 0.1
 	done
 	atf_check -o match:"passed while the suite was down" cat jailbeed.log
+	# the record goes once the device is gone, not at the same instant
+	i=0
+	while [ -s state/mounts/deadlines ]; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || break
+		sleep 0.1
+	done
 	atf_check -o empty cat state/mounts/deadlines
 }
 restart_across_deadline_cleanup() { jb_containers_cleanup; jb_cleanup; }
