@@ -79,6 +79,55 @@ struct follow_ack {
 	char	 prefix[48];
 };
 
+/*
+ * What was last journaled for a container, so that reading it again
+ * (a move is read three times) journals a change once; a small table,
+ * the oldest line reused
+ */
+#define JOURNALED_MAX	256
+static struct journaled {
+	char		name[JB_INSTANCE_MAX];
+	char		net[8];
+	int64_t		until;
+} journaled[JOURNALED_MAX];
+static size_t	journaled_next;
+
+/* 1 when the same was journaled last for a->name; else noted */
+static int
+journal_seen(const struct follow_ack *a)
+{
+	struct journaled	*j;
+	size_t			 i;
+
+	for (i = 0; i < JOURNALED_MAX; i++) {
+		j = &journaled[i];
+		if (strcmp(j->name, a->name + 1) != 0)
+			continue;
+		if (strcmp(j->net, a->net) == 0 && j->until == a->until)
+			return 1;
+		break;
+	}
+	if (i == JOURNALED_MAX) {
+		j = &journaled[journaled_next];
+		journaled_next = (journaled_next + 1) % JOURNALED_MAX;
+		(void)strlcpy(j->name, a->name + 1, sizeof(j->name));
+	}
+	(void)strlcpy(j->net, a->net, sizeof(j->net));
+	j->until = a->until;
+	return 0;
+}
+
+/* forgotten here: its next enforcement here is journaled again */
+static void
+journal_forget(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < JOURNALED_MAX; i++)
+		if (strcmp(journaled[i].name, name) == 0)
+			journaled[i].name[0] = '\0';
+}
+
 /* the journal of the member that enforces what Incus holds */
 static void
 follow_journal(const struct follow_ack *a)
@@ -87,6 +136,9 @@ follow_journal(const struct follow_ack *a)
 	struct tm		tm;
 	time_t			t = (time_t)a->until;
 	char			until[32];
+
+	if (journal_seen(a))
+		return;
 
 	audit_rec_job(&r, NULL, "net.enforce", a->name + 1, a->prefix);
 	r.reason = "as Incus holds it, changed there";
@@ -194,6 +246,7 @@ follow_read_done(struct req *r, int ok, const char *err)
 		type = IMSG_NETD_FORGET;
 		data = &t;
 		len = sizeof(t);
+		journal_forget(f->name);
 	} else if (f->found) {
 		policy_mounts_restore(f->p);
 		type = IMSG_NETD_RESTORE;
@@ -207,6 +260,7 @@ follow_read_done(struct req *r, int ok, const char *err)
 		type = f->deleted ? IMSG_NETD_FORGET : IMSG_NETD_SYNC_FORGET;
 		data = &t;
 		len = sizeof(t);
+		journal_forget(f->name);
 	}
 	if (f->done != NULL) {
 		struct refreshed	*rf;

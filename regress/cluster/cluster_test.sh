@@ -263,6 +263,12 @@ enforced_where_it_runs_body() {
 	atf_check -o match:"^HTTP/1.0 200" jbcl_http 1 "$c" www.test 8080
 	ctr_refused 1 "$c" "$WWW" 8081
 
+	# m3 read it again after the move (a move is announced before Incus
+	# says where it went) and journaled its arrival once
+	n=$(jbcl_ctl 3 audit --container "$c" --action net.enforce -o json |
+	    grep -o '"member":"m3"' | wc -l)
+	[ "$n" -eq 1 ] || atf_fail "m3 journaled $c's arrival $n times"
+
 	# destroyed from m1: no member keeps a chain, set or line of it
 	atf_check -o ignore -e match:"deleting $c" jbo1 "$(pwd)/repo" \
 	    destroy feat
