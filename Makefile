@@ -65,6 +65,10 @@ WARNINGS	:= -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \
 CFLAGS		?= -O2 -g
 # each program maps only the libraries it calls: less memory per process
 LDFLAGS		+= -Wl,--as-needed
+# and holds only the functions and data it reaches: of libcommon's files
+# it links, the rest is left out (pages of it were read in with the rest)
+CFLAGS		+= -ffunction-sections -fdata-sections
+LDFLAGS		+= -Wl,--gc-sections
 ifeq ($(SAN),1)
 CFLAGS		+= -fsanitize=address,undefined -fno-omit-frame-pointer \
 		   -fno-sanitize-recover=undefined
