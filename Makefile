@@ -102,7 +102,8 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/output.c libcommon/names.c \
 		   libcommon/atomicfile.c libcommon/srcclass.c \
 		   libcommon/rlimits.c libcommon/ctrlimits.c \
-		   libcommon/diskq.c libcommon/clusterpin.c libcommon/guardtips.c
+		   libcommon/diskq.c libcommon/clusterpin.c libcommon/guardtips.c \
+		   libcommon/placepick.c
 # SFTP (R45-R51): the virtual tree's paths, jb-sftp's records
 COMMON_SRCS	+= libcommon/sftppath.c libcommon/sftprec.c
 COMMON_SRCS	+= libcommon/secrec.c
@@ -135,7 +136,7 @@ JAILBEED_SRCS	+= jailbeed/egress.c
 JAILBEED_SRCS	+= jailbeed/secrets.c jailbeed/cmd_secret.c
 JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http_parse.c jb-incus/http_client.c jb-incus/incus.c \
 		   jb-incus/ws.c jb-incus/exec.c jb-incus/ops.c \
-		   jb-incus/ops_action.c jb-incus/ops_create.c \
+		   jb-incus/ops_action.c jb-incus/ops_create.c jb-incus/ops_place.c \
 		   jb-incus/ops_exec.c jb-incus/ops_image.c \
 		   jb-incus/ops_disk.c jb-incus/ops_hosts.c \
 		   jb-incus/ops_addrs.c jb-incus/ops_gitconfig.c \
@@ -231,7 +232,7 @@ UNIT_TESTS	+= t_proxyhead
 UNIT_TESTS	+= t_pump
 UNIT_TESTS	+= t_vtcurses
 UNIT_TESTS	+= t_diskq
-UNIT_TESTS	+= t_clusterpin t_guardtips
+UNIT_TESTS	+= t_clusterpin t_guardtips t_placepick
 FUZZERS		+= fuzz_guardtips
 FUZZERS		+= fuzz_refused fuzz_nlset
 FUZZERS		+= fuzz_tlshello fuzz_httphead

@@ -904,6 +904,8 @@ new_create(struct job *job)
 	strlcpy(q->target, n->target, sizeof(q->target));
 	q->gate_later = n->target[0] != '\0' &&
 	    strcmp(n->target, env->conf.cluster_member) != 0;
+	/* no --target on a cluster: jb-incus picks the member */
+	strlcpy(q->member, env->conf.cluster_member, sizeof(q->member));
 	q->mount_rw = n->mount_rw;
 	strlcpy(q->repo, n->ctx->info.toplevel, sizeof(q->repo));
 	strlcpy(q->prefix, conf->container_prefix, sizeof(q->prefix));

@@ -97,6 +97,24 @@ limits_disk_state(const char *pool, struct jb_diskq *st)
 	diskq_read(path, st);
 }
 
+/*
+ * The same for a container: on a cluster, the pool's files are those of
+ * the member it is on, so one on another member is not checked here
+ */
+static void
+limits_disk_here(const struct jb_limits *l, struct jb_diskq *st)
+{
+	if (env->conf.cluster_member[0] == '\0' || l->location[0] == '\0' ||
+	    strcmp(l->location, env->conf.cluster_member) == 0) {
+		limits_disk_state(l->pool, st);
+		return;
+	}
+	memset(st, 0, sizeof(*st));
+	st->state = DISKQ_UNCHECKED;
+	(void)snprintf(st->text, sizeof(st->text), "its pool %s is on "
+	    "cluster member %s: not checked here", l->pool, l->location);
+}
+
 struct diskjob {
 	struct job		 *job;
 	void			(*done)(struct job *, int, const char *);
@@ -115,6 +133,7 @@ disk_msg(struct req *r, struct imsg *imsg)
 	dj->l.name[sizeof(dj->l.name) - 1] = '\0';
 	dj->l.disk[sizeof(dj->l.disk) - 1] = '\0';
 	dj->l.pool[sizeof(dj->l.pool) - 1] = '\0';
+	dj->l.location[sizeof(dj->l.location) - 1] = '\0';
 	dj->have = 1;
 }
 
@@ -137,7 +156,7 @@ disk_done(struct req *r, int ok, const char *err)
 		done(job, 1, NULL);
 		return;
 	}
-	limits_disk_state(dj->l.pool, &st);
+	limits_disk_here(&dj->l, &st);
 	if (st.state == DISKQ_NOT_ENFORCED) {
 		(void)snprintf(why, sizeof(why), "%s: the root disk's size %s "
 		    "is not enforced on pool %s: %s", dj->l.name, dj->l.disk,
@@ -269,6 +288,7 @@ info_msg(struct req *r, struct imsg *imsg)
 	ij->l.disk[sizeof(ij->l.disk) - 1] = '\0';
 	ij->l.pool[sizeof(ij->l.pool) - 1] = '\0';
 	ij->l.state[sizeof(ij->l.state) - 1] = '\0';
+	ij->l.location[sizeof(ij->l.location) - 1] = '\0';
 	ij->have = 1;
 }
 
@@ -297,7 +317,7 @@ info_done(struct req *r, int ok, const char *err)
 	    ij->l.pool[0] ? ")" : "");
 	/* whether the kernel holds it, as this host shows */
 	if (ij->l.disk[0] != '\0') {
-		limits_disk_state(ij->l.pool, &st);
+		limits_disk_here(&ij->l, &st);
 		held = st.state == DISKQ_ENFORCED ? "enforced" :
 		    st.state == DISKQ_NOT_ENFORCED ? "NOT enforced" :
 		    "not checked";

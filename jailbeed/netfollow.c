@@ -30,6 +30,9 @@
  * location is not used: a move is reported from the member it left.
  */
 
+#include <sys/time.h>
+
+#include <event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +67,7 @@ struct refreshed {
 };
 
 static void	follow_read(struct follow *);
+static void	follow_later(const char *);
 
 /* what an event's answer from jb-netd needs: name as follow_read_done */
 struct follow_ack {
@@ -315,7 +319,57 @@ netfollow_event(struct imsg *imsg)
 	(void)strlcpy(f->name, e.name, sizeof(f->name));
 	f->deleted = strcmp(e.action, "instance-deleted") == 0;
 	follow_read(f);
+	if (strcmp(e.action, "instance-migrated") == 0)
+		follow_later(e.name);
 	return 0;
+}
+
+/*
+ * A move is announced before Incus records where the instance went (a
+ * read right after it still finds it on the member it left, measured):
+ * it is read again after each of these delays, so that the member it
+ * left forgets it and the one it reached enforces it.
+ */
+static const int	follow_delays_ms[] = { 1000, 3000 };
+#define FOLLOW_DELAYS	(sizeof(follow_delays_ms) / sizeof(follow_delays_ms[0]))
+
+struct follow_timer {
+	struct event	ev;
+	char		name[JB_INSTANCE_MAX];
+	size_t		next;		/* the delay waited for */
+};
+
+static void
+follow_timer_fired(int fd, short ev, void *arg)
+{
+	struct follow_timer	*ft = arg;
+	struct timeval		 tv;
+
+	netfollow_again(ft->name);
+	if (++ft->next >= FOLLOW_DELAYS) {
+		free(ft);
+		return;
+	}
+	tv.tv_sec = (follow_delays_ms[ft->next] -
+	    follow_delays_ms[ft->next - 1]) / 1000;
+	tv.tv_usec = (follow_delays_ms[ft->next] -
+	    follow_delays_ms[ft->next - 1]) % 1000 * 1000;
+	evtimer_add(&ft->ev, &tv);
+}
+
+static void
+follow_later(const char *name)
+{
+	struct follow_timer	*ft;
+	struct timeval		 tv;
+
+	if ((ft = calloc(1, sizeof(*ft))) == NULL)
+		fatal("%s", __func__);
+	(void)strlcpy(ft->name, name, sizeof(ft->name));
+	tv.tv_sec = follow_delays_ms[0] / 1000;
+	tv.tv_usec = follow_delays_ms[0] % 1000 * 1000;
+	evtimer_set(&ft->ev, follow_timer_fired, ft);
+	evtimer_add(&ft->ev, &tv);
 }
 
 void

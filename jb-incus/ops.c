@@ -18,6 +18,7 @@
 #include <sys/queue.h>
 
 #include <arpa/inet.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +28,9 @@
 
 #include <json.h>
 
+#include "bound.h"
 #include "exec.h"
+#include "gate.h"
 #include "incus.h"
 #include "log.h"
 #include "proc.h"
@@ -385,6 +388,49 @@ jput(struct json_object *o, const char *k, const char *v)
 {
 	if (json_object_object_add(o, k, jnew(json_object_new_string(v))) != 0)
 		fatal("json");
+}
+
+/*
+ * The start gate device of instance name: a read-only disk whose source
+ * only this member's jb-netd makes; name was checked as an instance name
+ */
+struct json_object *
+gate_device(const char *name)
+{
+	struct json_object	*d;
+	char			 src[PATH_MAX];
+
+	if (bound_gate_source(&jb_bound, name, src, sizeof(src)) == -1)
+		fatalx("%s: %s was checked as a name", __func__, name);
+	d = jnew(json_object_new_object());
+	jput(d, "type", "disk");
+	jput(d, "source", src);
+	jput(d, "path", GATE_PATH);
+	jput(d, "readonly", "true");
+	return d;
+}
+
+/*
+ * A PATCH body that adds instance name's start gate, the closed lists
+ * having seen the name beside it (cr_body's own gate passes them too)
+ */
+struct json_object *
+gate_patch(const char *name)
+{
+	struct json_object	*body, *devs, *chk;
+	char			 why[JB_ERR_TEXT_MAX];
+
+	body = jnew(json_object_new_object());
+	devs = jnew(json_object_new_object());
+	json_object_object_add(devs, GATE_DEVICE, gate_device(name));
+	json_object_object_add(body, "devices", devs);
+	chk = jnew(json_object_new_object());
+	jput(chk, "name", name);
+	json_object_object_add(chk, "devices", json_object_get(devs));
+	if (!bound_instance(&jb_bound, chk, ops_bridge, why, sizeof(why)))
+		fatalx("%s: %s: %s", __func__, name, why);
+	json_object_put(chk);
+	return body;
 }
 
 /* an Incus call whose success is the request's end */

@@ -139,6 +139,8 @@ const char	**unpack_strings(const char *, const char *, size_t,
 const char	*jget_str(struct json_object *, const char *);
 struct json_object *jnew(struct json_object *);
 void		 jput(struct json_object *, const char *, const char *);
+struct json_object *gate_device(const char *);
+struct json_object *gate_patch(const char *);
 struct json_object *jget_obj(struct json_object *, const char *);
 int		 inst_ours(struct json_object *);
 const char	*inst_nic_ipv4(struct json_object *, const char *);

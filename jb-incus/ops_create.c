@@ -41,6 +41,7 @@
 #include "log.h"
 #include "mountspec.h"
 #include "ops.h"
+#include "ops_place.h"
 
 #define UID_MAX_OK	2147483646U	/* 2^31 - 2: Incus's and the kernel's */
 #define CLEAN_TRIES	40		/* deletes while Incus is busy */
@@ -70,6 +71,10 @@ struct create {
 	char			*msg[CK_N];	/* the refusal, or Incus's words */
 	int			 pending;
 	struct json_object	*profile;	/* the default profile, or NULL */
+	/* where it is made: --target, or the member picked; "" Incus's */
+	char			 where[64];
+	int			 gate_later;	/* where is another member */
+	struct place		*place;		/* picking where, or NULL */
 };
 
 static void	cr_net(struct op_req *, const struct jb_netinfo *,
@@ -83,7 +88,9 @@ static void	cr_profile(void *, struct json_object *, const char *);
 static void	cr_created(void *, struct json_object *, const char *);
 static void	cr_started(void *, struct json_object *, const char *);
 static void	cr_start(struct op_req *);
-static void	cr_gate_look(struct op_req *);
+static void	cr_gate_put(struct op_req *);
+static void	cr_gate_seen(void *, struct json_object *, const char *);
+static void	cr_placed(struct op_req *, const char *, const char *);
 static void	cr_delete(struct op_req *);
 static void	cr_state(void *, struct json_object *, const char *);
 static void	cr_cleaned(void *, struct json_object *, const char *);
@@ -100,6 +107,7 @@ create_free(void *p)
 		free(cr->msg[i]);
 	}
 	json_object_put(cr->profile);
+	place_free(cr->place);
 	if (cr->retry != NULL)
 		event_free(cr->retry);
 	if (cr->gatewait != NULL)
@@ -181,6 +189,9 @@ cr_check(struct create *cr, char *why, size_t len)
 	else if (in->target[0] != '\0' && !member_ok(in->target))
 		(void)snprintf(why, len, "target \"%.80s\" is not an Incus "
 		    "cluster member name", in->target);
+	else if (in->member[0] != '\0' && !member_ok(in->member))
+		(void)snprintf(why, len, "member \"%.80s\" is not an Incus "
+		    "cluster member name", in->member);
 	else if (!valid_abspath(in->repo))
 		(void)snprintf(why, len, "repo \"%.200s\" is not a canonical "
 		    "absolute path", in->repo);
@@ -247,6 +258,7 @@ op_create(uint32_t rid, const struct jb_incus_create *in)
 	    sizeof(in->processes));
 	must_string("CREATE disk", in->disk, sizeof(in->disk));
 	must_string("CREATE target", in->target, sizeof(in->target));
+	must_string("CREATE member", in->member, sizeof(in->member));
 
 	if ((cr = calloc(1, sizeof(*cr))) == NULL)
 		fatal("%s", __func__);
@@ -257,6 +269,8 @@ op_create(uint32_t rid, const struct jb_incus_create *in)
 	r->priv = cr;
 	r->priv_free = create_free;
 	(void)snprintf(r->what, sizeof(r->what), "create %s", in->name);
+	(void)strlcpy(cr->where, in->target, sizeof(cr->where));
+	cr->gate_later = in->gate_later;
 
 	if (!cr_check(cr, why, sizeof(why))) {
 		req_done(r, 0, "%s: %s", r->what, why);
@@ -491,6 +505,40 @@ cr_judge(struct op_req *r)
 			return;
 		}
 	}
+	if (cr->in.member[0] != '\0' && cr->in.target[0] == '\0') {
+		place_ask(r, &cr->place, cr->in.member, cr_placed);
+		return;
+	}
+	cr_profile(r, cr->profile, NULL);
+}
+
+/* on a cluster, without --target: the member it goes on */
+static void
+cr_placed(struct op_req *r, const char *member, const char *err)
+{
+	struct create	*cr = r->priv;
+
+	if (member == NULL) {
+		req_fail(r, err);
+		return;
+	}
+	if (member[0] == '\0') {
+		cr_profile(r, cr->profile, NULL);
+		return;
+	}
+	(void)strlcpy(cr->where, member, sizeof(cr->where));
+	cr->gate_later = strcmp(member, cr->in.member) != 0;
+	/* another member has no checkout of this one to mount */
+	if (cr->gate_later && !cr->in.no_checkout) {
+		req_done(r, 0, "%s: Incus would place it on cluster member %s, "
+		    "and its checkout mount is on this member %s only: add "
+		    "--target %s", r->what, member, cr->in.member,
+		    cr->in.member);
+		return;
+	}
+	req_progress(r, "placing %s on cluster member %s, which runs the "
+	    "fewest instances%s", cr->in.name, member, cr->gate_later ?
+	    "; its suite opens the start gate there" : "");
 	cr_profile(r, cr->profile, NULL);
 }
 
@@ -578,21 +626,14 @@ cr_body(struct create *cr)
 	}
 	/*
 	 * no start unless this member's jb-netd has opened its gate; placed
-	 * on another cluster member, Incus checks the source there, whose
-	 * suite adds the gate once it has opened it (cr_gate_look)
+	 * on another cluster member, Incus checks the source there, so the
+	 * gate is added once that member's suite has opened it (cr_gate_put)
 	 */
-	if (!in->gate_later) {
-		if (bound_gate_source(&jb_bound, in->name, path,
-		    sizeof(path)) == -1)
-			fatalx("%s: %s was checked as a name", __func__,
-			    in->name);
-		d = jnew(json_object_new_object());
-		jput(d, "type", "disk");
-		jput(d, "source", path);
-		jput(d, "path", GATE_PATH);
-		jput(d, "readonly", "true");
-		json_object_object_add(devs, GATE_DEVICE, d);
-	}
+	if (cr->gate_later)
+		jput(cfg, GATE_KEY, GATE_BY_CREATOR);
+	else
+		json_object_object_add(devs, GATE_DEVICE,
+		    gate_device(in->name));
 	/*
 	 * The root disk: on defaults.storage_pool, else on the default
 	 * profile's pool; sized by defaults.disk
@@ -655,8 +696,8 @@ cr_profile(void *arg, struct json_object *prof, const char *err)
 		return;
 	}
 	req_progress(r, "creating %s from %s", cr->in.name, cr->in.image);
-	r->call = cr->in.target[0] != '\0' ? incus_instance_create_at(ops_ic,
-	    b, cr->in.target, cr_created, r) : incus_instance_create(ops_ic, b,
+	r->call = cr->where[0] != '\0' ? incus_instance_create_at(ops_ic,
+	    b, cr->where, cr_created, r) : incus_instance_create(ops_ic, b,
 	    cr_created, r);
 	json_object_put(b);
 	if (r->call == NULL)
@@ -686,12 +727,19 @@ cr_created(void *arg, struct json_object *md, const char *err)
 		    "members)", r->what, why, cr->in.target);
 		return;
 	}
+	if (err != NULL && cr->where[0] != '\0') {
+		incus_reason(why, sizeof(why), err);
+		req_done(r, 0, "%s: %s (placed on cluster member %s, which ran "
+		    "the fewest instances; new --target picks another)",
+		    r->what, why, cr->where);
+		return;
+	}
 	if (err != NULL) {
 		req_fail(r, err);
 		return;
 	}
-	if (cr->in.gate_later) {
-		cr_gate_look(r);
+	if (cr->gate_later) {
+		cr_gate_put(r);
 		return;
 	}
 	cr_start(r);
@@ -706,29 +754,57 @@ cr_start(struct op_req *r)
 		fatal("%s", __func__);
 }
 
+/*
+ * On a cluster, placed on another member: Incus takes the start gate
+ * device only once its source exists there, that is once that member's
+ * jb-netd enforces the policy it read from Incus.  It is added here,
+ * after the creation has ended: a device written while Incus still makes
+ * the root volume breaks a btrfs volume.  The key user.jailbee.gate says
+ * meanwhile that the device is this request's to add, not that member's
+ * suite's.  Refused for want of the source: asked again; no gate within
+ * GATE_TRIES asks (its suite is not running there): deleted, fail
+ * closed.
+ */
+static void
+cr_gate_put(struct op_req *r)
+{
+	struct json_object	*body, *cfg;
+	char			 path[128];
+
+	(void)snprintf(path, sizeof(path), "/1.0/instances/%s", r->name);
+	body = gate_patch(r->name);
+	cfg = jnew(json_object_new_object());
+	jput(cfg, GATE_KEY, "");
+	json_object_object_add(body, "config", cfg);
+	r->call = incus_request(ops_ic, "PATCH", path, body, cr_gate_seen, r);
+	json_object_put(body);
+	if (r->call == NULL)
+		fatal("%s", __func__);
+}
+
 static void
 cr_gate_again(evutil_socket_t fd, short ev, void *arg)
 {
-	cr_gate_look(arg);
+	cr_gate_put(arg);
 }
 
-/*
- * On a cluster: the member Incus placed it on has its start gate once
- * that member's suite has enforced its policy read from Incus, and then
- * adds the device; started only then.  No device within GATE_TRIES
- * looks (its suite is not running there): deleted, fail closed.
- */
 static void
-cr_gate_seen(void *arg, struct json_object *inst, const char *err)
+cr_gate_seen(void *arg, struct json_object *md, const char *err)
 {
 	struct op_req	*r = arg;
 	struct create	*cr = r->priv;
 	struct timeval	 tv = { 0, GATE_WAIT_MS * 1000 };
 
 	r->call = NULL;
-	if (err == NULL && jget_obj(jget_obj(inst, "devices"), GATE_DEVICE) !=
-	    NULL) {
+	if (err == NULL) {
 		cr_start(r);
+		return;
+	}
+	if (strstr(err, "Missing source path") == NULL) {
+		incus_reason(cr->failed, sizeof(cr->failed), err);
+		log_info("%s: its start gate cannot be added: %s; deleting it",
+		    r->what, cr->failed);
+		cr_delete(r);
 		return;
 	}
 	if (++cr->gatetries < GATE_TRIES) {
@@ -745,14 +821,6 @@ cr_gate_seen(void *arg, struct json_object *inst, const char *err)
 	log_info("%s: %s; deleting it", r->what, cr->failed);
 	req_progress(r, "%s has no start gate: deleting it", r->name);
 	cr_delete(r);
-}
-
-static void
-cr_gate_look(struct op_req *r)
-{
-	if ((r->call = incus_instance_get(ops_ic, r->name, cr_gate_seen, r)) ==
-	    NULL)
-		fatal("%s", __func__);
 }
 
 static void

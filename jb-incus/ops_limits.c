@@ -136,6 +136,7 @@ lim_got(struct op_req *r, struct json_object *inst)
 	copy(l.disk, sizeof(l.disk), jget_str(root, "size"));
 	copy(l.pool, sizeof(l.pool), jget_str(root, "pool"));
 	copy(l.state, sizeof(l.state), jget_str(inst, "status"));
+	copy(l.location, sizeof(l.location), jget_str(inst, "location"));
 	op_send(r, IMSG_INCUS_LIMITS, -1, &l, sizeof(l));
 	req_done(r, 1, NULL);
 }

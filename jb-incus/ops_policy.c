@@ -114,8 +114,10 @@ send_policy(struct op_req *r, struct json_object *inst)
 	(void)take(p->prefix, sizeof(p->prefix), jget_str(cfg,
 	    "user.jailbee.prefix"));
 	p->has_egress = jget_str(cfg, K_EGRESS) != NULL;
+	/* or its creator adds it once the creation has ended */
+	u = jget_str(cfg, GATE_KEY);
 	p->has_gate = jget_obj(jget_obj(inst, "devices"), GATE_DEVICE) !=
-	    NULL;
+	    NULL || (u != NULL && strcmp(u, GATE_BY_CREATOR) == 0);
 	/* a deadline that is not a number: not loose (-1 never comes) */
 	p->loose_until = 0;
 	if ((u = jget_str(cfg, K_UNTIL)) != NULL && *u != '\0') {
@@ -297,35 +299,14 @@ op_policy_set(uint32_t rid, const struct jb_policy *in)
 static void
 gate_have(struct op_req *r, struct json_object *inst)
 {
-	struct json_object	*body, *devs, *d, *chk;
-	char			 src[PATH_MAX], why[JB_ERR_TEXT_MAX];
+	struct json_object	*body;
 
 	if (jget_obj(jget_obj(inst, "devices"), GATE_DEVICE) != NULL) {
 		req_done(r, 1, NULL);
 		return;
 	}
-	if (bound_gate_source(&jb_bound, r->name, src, sizeof(src)) == -1) {
-		req_done(r, 0, "%s: no gate path for this name", r->what);
-		return;
-	}
-	body = jnew(json_object_new_object());
-	devs = jnew(json_object_new_object());
-	d = jnew(json_object_new_object());
-	jput(d, "type", "disk");
-	jput(d, "source", src);
-	jput(d, "path", GATE_PATH);
-	jput(d, "readonly", "true");
-	json_object_object_add(devs, GATE_DEVICE, d);
-	json_object_object_add(body, "devices", devs);
-	/* the closed lists see the instance's name beside its gate */
-	chk = jnew(json_object_new_object());
-	jput(chk, "name", r->name);
-	json_object_object_add(chk, "devices", json_object_get(devs));
-	if (!bound_instance(&jb_bound, chk, ops_bridge, why, sizeof(why)))
-		req_done(r, 0, "%s: %s", r->what, why);
-	else
-		req_write(r, "PATCH", body, policy_written);
-	json_object_put(chk);
+	body = gate_patch(r->name);
+	req_write(r, "PATCH", body, policy_written);
 	json_object_put(body);
 }
 

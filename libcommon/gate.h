@@ -28,6 +28,13 @@
 #define GATE_DEVICE	"jailbee-gate"		/* the device's name */
 #define GATE_PATH	"/run/jailbee-gate"	/* where it is inside */
 #define GATE_SUBDIR	"gate"	/* beside the control socket */
+/*
+ * Set to GATE_BY_CREATOR while the suite that creates a container on
+ * another cluster member is to add its gate; the placing member's suite
+ * then leaves the device to it
+ */
+#define GATE_KEY	"user.jailbee.gate"
+#define GATE_BY_CREATOR	"creator"
 
 /* the gate directory for the control socket's path; -1: too long */
 int	gate_dir(const char *socket, char *buf, size_t len);

@@ -112,6 +112,7 @@ static const struct jb_msg_str f_jb_incus_create[] = {
 	STR(jb_incus_create, agent),
 	STR(jb_incus_create, secrets),
 	STR(jb_incus_create, target),
+	STR(jb_incus_create, member),
 	STR(jb_incus_create, memory),
 	STR(jb_incus_create, cpu),
 	STR(jb_incus_create, processes),
@@ -128,6 +129,7 @@ static const struct jb_msg_str f_jb_limits[] = {
 	STR(jb_limits, disk),
 	STR(jb_limits, pool),
 	STR(jb_limits, state),
+	STR(jb_limits, location),
 	END
 };
 

@@ -271,6 +271,7 @@ struct jb_limits {
 	char		disk[32];
 	char		pool[64];		/* the root disk's storage pool */
 	char		state[16];		/* Running, Stopped, ... */
+	char		location[64];		/* its cluster member, or "" */
 };
 
 struct jb_incus_target {
@@ -347,6 +348,12 @@ struct jb_incus_create {
 	 * it); started once that member's suite has added it
 	 */
 	int32_t		gate_later;
+	/*
+	 * On a cluster, this suite's member (cluster.member), else "".  With
+	 * no target jb-incus picks the member, as Incus would, and leaves the
+	 * gate to that member's suite when it is another
+	 */
+	char		member[64];
 };
 
 enum jb_incus_verb {

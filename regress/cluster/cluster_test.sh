@@ -64,6 +64,8 @@ cl_repo() {
 	git -C "$r" commit -q -m one
 	git -C "$r" branch feat
 	git -C "$r" branch late
+	git -C "$r" branch p1
+	git -C "$r" branch p2
 	mkdir -p "$r/.jailbee"
 	printf 'container_prefix: jbcl%s\nbase:\n  alias: %s\negress_allow:\n  - "www.test:8080"\n' \
 	    "$$" "$(atf_config_get image)" > "$r/.jailbee/config.yaml"
@@ -145,8 +147,11 @@ enforced_where_it_runs_head() {
 	    "on m2 and it reverts there; a commit made in it on m2 comes home" \
 	    "by git fetch typed on m1; moved to m3 it is strict on arrival" \
 	    "and m2 forgets it; destroyed from m1, no member keeps anything;" \
+	    "new without --target placed on the member with the fewest" \
+	    "instances and strict there; a member evacuated, its container" \
+	    "strict on arrival where Incus starts it again;" \
 	    "placed on a member whose suite is not running, never started (issue 33" \
-	    "items 2, 4, 5)"
+	    "items 2, 3, 4, 5)"
 	atf_set require.user root
 	atf_set timeout 600
 }
@@ -232,6 +237,42 @@ enforced_where_it_runs_body() {
 	for n in 1 2 3; do
 		not_held "$n" "$c"
 	done
+
+	# new without --target: placed as Incus places, on the member with
+	# the fewest instances (this one on a tie), strict where it runs
+	p1=jbcl$$-p1
+	p2=jbcl$$-p2
+	atf_check -o ignore -e match:"placing $p1 on cluster member m1, which runs the fewest instances$" \
+	    -e match:"ready: $p1 at 10.213.0." jbo1 "$(pwd)/repo" new p1
+	atf_check -o ignore -e match:"placing $p2 on cluster member m2, which runs the fewest instances; its suite opens the start gate there" \
+	    -e match:"ready: $p2 at 10.213.0." jbo1 "$(pwd)/repo" new p2
+	atf_check -o inline:"$p1,RUNNING,m1\n$p2,RUNNING,m2\n" \
+	    jbcl_incus 1 list "jbcl$$-p" -c nsL -f csv
+	wait_netd 1 "$p1" strict
+	wait_netd 2 "$p2" strict
+	held 2 "$p2"
+	not_held 1 "$p2"
+	not_held 3 "$p2"
+
+	# m2 evacuated: Incus stops p2, moves it to another member and
+	# starts it there, strict on arrival (its start gate opens once
+	# that member's jb-netd holds its policy)
+	atf_check -o ignore -e ignore jbcl_incus 1 cluster evacuate m2 \
+	    --force --action migrate
+	to=$(jbcl_incus 1 list "$p2" -c L -f csv)
+	case $to in
+	m1|m3)	;;
+	*)	atf_fail "evacuated from m2, $p2 is on \"$to\"" ;;
+	esac
+	atf_check -o inline:"RUNNING\n" jbcl_incus 1 list "$p2" -c s -f csv
+	wait_netd "${to#m}" "$p2" strict
+	held "${to#m}" "$p2"
+	wait_netd 2 "$p2" gone
+	not_held 2 "$p2"
+	inet_to "${to#m}"
+	ctr_routed 1 "$p2"
+	atf_check -o match:"^HTTP/1.0 200" jbcl_http 1 "$p2" www.test 8080
+	ctr_refused 1 "$p2" "$WWW" 8081
 
 	# placed on a member whose suite is not running: it has no start
 	# gate there, so it is never started, and nothing is left
