@@ -672,6 +672,125 @@ net_mode_of(struct job *job, const char *name, struct repo_ctx *ctx,
 }
 
 /*
+ * net egress for a container another cluster member enforces: jb-netd
+ * edits the policy Incus holds by its own rules (or lists it), the new
+ * overrides go to Incus if it still holds the old ones, and that
+ * member's suite applies them from Incus's event.
+ */
+struct egaway {
+	struct egctx		 eg;		/* first: egress_line reads it */
+	struct job		*job;
+	struct jb_policy	 p;		/* as Incus holds it */
+	struct jb_incus_extra	 x;
+	int			 have;		/* jb-netd's RECORD came */
+	char			 member[64];
+};
+
+static void
+egaway_line(struct req *r, struct imsg *imsg)
+{
+	struct egaway		*ea = r->arg;
+	struct jb_policy	*rec;
+
+	if (imsg_get_type(imsg) == IMSG_NETD_ALLOW) {
+		egress_line(r, imsg);
+		return;
+	}
+	if ((rec = malloc(sizeof(*rec))) == NULL)
+		fatal("%s", __func__);
+	if (imsg_get_type(imsg) != IMSG_NETD_RECORD ||
+	    imsg_get_data(imsg, rec, sizeof(*rec)) == -1)
+		fatalx("jb-netd: malformed NETD_RECORD");
+	rec->egress_extra[sizeof(rec->egress_extra) - 1] = '\0';
+	(void)strlcpy(ea->x.now, rec->egress_extra, sizeof(ea->x.now));
+	ea->have = 1;
+	free(rec);
+}
+
+static void
+egaway_recorded(struct req *r, int ok, const char *err)
+{
+	struct egaway	*ea = r->arg;
+	struct job	*job = ea->job;
+
+	if (ok) {
+		job_progress(job, "%s (Incus holds it; cluster member %s, which "
+		    "runs it, enforces it from Incus's event)",
+		    (char *)job->state, ea->member);
+		job_end(job, 1, NULL);
+	} else
+		job_end(job, 0, "Incus cannot record it (%s): nothing changed "
+		    "on member %s", err, ea->member);
+	free(ea);
+}
+
+static void
+egaway_edited(struct req *r, int ok, const char *err)
+{
+	struct egaway	*ea = r->arg;
+	struct job	*job = ea->job;
+
+	if (ok && (job->cmd.id == CMD_NET_EGRESS_LS || job->cmd.id ==
+	    CMD_NET_EGRESS_EXPORT)) {
+		free(ea);
+		egress_end(job, 1, "");
+		return;
+	}
+	if (!ok || !ea->have) {
+		free(ea);
+		job_end(job, 0, "%s", ok ? "jb-netd sent no record" : err);
+		return;
+	}
+	if (req_send(PROC_INCUS, IMSG_INCUS_EXTRA_SET, &ea->x, sizeof(ea->x),
+	    -1, NULL, egaway_recorded, ea) == NULL) {
+		free(ea);
+		job_end(job, 0, "cannot reach jb-incus");
+	}
+}
+
+static void
+egress_away(struct job *job, const char *name, const struct jb_policy *p)
+{
+	struct egaway	*ea;
+	const char	*op = job->cmd.id == CMD_NET_EGRESS_ADD ? "add" :
+			    job->cmd.id == CMD_NET_EGRESS_RM ? "rm" : "ls";
+	char		*msg;
+
+	if ((ea = calloc(1, sizeof(*ea))) == NULL) {
+		job_end(job, 0, "out of memory");
+		return;
+	}
+	ea->eg.job = ea->job = job;
+	ea->p = *p;
+	(void)strlcpy(ea->member, p->location, sizeof(ea->member));
+	(void)strlcpy(ea->p.edit_op, op, sizeof(ea->p.edit_op));
+	(void)strlcpy(ea->x.name, name, sizeof(ea->x.name));
+	(void)strlcpy(ea->x.was, p->egress_extra, sizeof(ea->x.was));
+	if (job->cmd.id == CMD_NET_EGRESS_ADD ||
+	    job->cmd.id == CMD_NET_EGRESS_RM) {
+		if (strlcpy(ea->p.edit_entry, job->args[0],
+		    sizeof(ea->p.edit_entry)) >= sizeof(ea->p.edit_entry)) {
+			free(ea);
+			job_end(job, 0, "egress entry \"%.40s...\": longer "
+			    "than %zu bytes", job->args[0],
+			    sizeof(ea->p.edit_entry) - 1);
+			return;
+		}
+		audit_detail(job, "entry", ea->p.edit_entry);
+		if (asprintf(&msg, "%s: override %s %s", name,
+		    ea->p.edit_entry, egress_verb(job)) == -1)
+			fatal("asprintf");
+		job->state = msg;
+		job->free_state = free;
+	}
+	if (req_send(PROC_NETD, IMSG_NETD_EGRESS_EDIT, &ea->p, sizeof(ea->p),
+	    -1, egaway_line, egaway_edited, ea) == NULL) {
+		free(ea);
+		job_end(job, 0, "cannot reach jb-netd");
+	}
+}
+
+/*
  * The container runs on cluster member member: Incus holds its policy
  * and that member's suite enforces it from Incus's event.  strict and
  * loose write the keys here; status shows what Incus holds; what needs
@@ -696,13 +815,19 @@ net_away(struct job *job, const char *name, struct repo_ctx *ctx,
 	case CMD_NET_STRICT:
 	case CMD_NET_LOOSE:
 		break;
+	case CMD_NET_EGRESS_ADD:
+	case CMD_NET_EGRESS_RM:
+	case CMD_NET_EGRESS_LS:
+	case CMD_NET_EGRESS_EXPORT:
+		repo_ctx_free(ctx);
+		egress_away(job, name, p);
+		return;
 	default:
 		repo_ctx_free(ctx);
 		job_end(job, 0, "%s runs on cluster member %s, whose jb-netd "
 		    "holds its policy: run jbctl net %s there", name,
 		    p->location, job->cmd.id == CMD_NET_REFRESH ? "refresh" :
-		    job->cmd.id == CMD_NET_LOG ? "log" : job->cmd.id ==
-		    CMD_NET_SUGGEST ? "suggest" : "egress");
+		    job->cmd.id == CMD_NET_LOG ? "log" : "suggest");
 		return;
 	}
 	if ((am = calloc(1, sizeof(*am))) == NULL)

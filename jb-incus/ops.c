@@ -234,6 +234,16 @@ ops_dispatch(struct child *c, struct imsg *imsg)
 		get_exact(imsg, &t, sizeof(t));
 		op_gate_add(rid, &t);
 		break;
+	case IMSG_INCUS_EXTRA_SET: {
+		struct jb_incus_extra	*x;
+
+		if ((x = malloc(sizeof(*x))) == NULL)
+			fatal("%s", __func__);
+		get_exact(imsg, x, sizeof(*x));
+		op_extra_set(rid, x);
+		free(x);
+		break;
+	}
 	case IMSG_INCUS_FOLLOW:
 		if (imsg_get_len(imsg) != 0)
 			fatalx("%s from the parent with a payload",

@@ -185,6 +185,7 @@ void		 events_init(struct child *);
 void		 events_follow(uint32_t);
 void		 op_policy_set(uint32_t, const struct jb_policy *);
 void		 op_gate_add(uint32_t, const struct jb_incus_target *);
+void		 op_extra_set(uint32_t, const struct jb_incus_extra *);
 /* an image alias: letters, digits, '.', '_', '-', not first */
 
 #endif /* JB_OPS_H */

@@ -426,3 +426,58 @@ op_gate_add(uint32_t rid, const struct jb_incus_target *t)
 	r->priv_free = gate_add_free;
 	gate_ops_look(r);
 }
+
+/*
+ * A container's overrides written for the member that enforces it: only
+ * when Incus still holds the list they were made from, so that two
+ * members' changes never undo each other unseen.
+ */
+static void
+extra_have(struct op_req *r, struct json_object *inst)
+{
+	const struct jb_incus_extra	*x = r->priv;
+	struct json_object		*body, *cfg;
+	const char			*cur;
+	char				 why[JB_ERR_TEXT_MAX];
+
+	cur = jget_str(jget_obj(inst, "config"), K_EXTRA);
+	if (strcmp(cur != NULL ? cur : "", x->was) != 0) {
+		req_done(r, 0, "%s: its overrides changed in Incus meanwhile: "
+		    "run the command again", r->what);
+		return;
+	}
+	body = jnew(json_object_new_object());
+	cfg = jnew(json_object_new_object());
+	jput(cfg, K_EXTRA, x->now);
+	json_object_object_add(body, "config", cfg);
+	if (!bound_instance(&jb_bound, body, ops_bridge, why, sizeof(why)))
+		req_done(r, 0, "%s: %s", r->what, why);
+	else
+		req_write(r, "PATCH", body, policy_written);
+	json_object_put(body);
+}
+
+void
+op_extra_set(uint32_t rid, const struct jb_incus_extra *in)
+{
+	struct op_req		*r;
+	struct jb_incus_extra	*x;
+
+	must_string("EXTRA_SET name", in->name, sizeof(in->name));
+	must_string("EXTRA_SET was", in->was, sizeof(in->was));
+	must_string("EXTRA_SET now", in->now, sizeof(in->now));
+	if ((x = malloc(sizeof(*x))) == NULL)
+		fatal("%s", __func__);
+	memcpy(x, in, sizeof(*x));
+	r = req_new(rid, IMSG_INCUS_EXTRA_SET, in->name);
+	r->priv = x;
+	r->priv_free = free;
+	(void)snprintf(r->what, sizeof(r->what), "record the overrides of %s",
+	    in->name);
+	if (!name_instance_ok(in->name))
+		req_done(r, 0, "no such container %s", in->name);
+	else if (!words_ok(in->was) || !words_ok(in->now))
+		req_done(r, 0, "%s: not a list the suite writes", r->what);
+	else
+		req_device_turn(r, extra_have);
+}

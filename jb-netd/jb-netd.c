@@ -760,6 +760,9 @@ netd_dispatch(struct child *c, struct imsg *imsg)
 	case IMSG_NETD_EGRESS:
 		netd_egress(c, imsg);
 		return 0;
+	case IMSG_NETD_EGRESS_EDIT:
+		netd_egress_edit(c, imsg);
+		return 0;
 	case IMSG_NETD_MODES:
 		netd_modes(c, imsg);
 		return 0;

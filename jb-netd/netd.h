@@ -63,5 +63,6 @@ void	netd_restore(struct child *, struct imsg *);
 
 /* netd_egress.c */
 void	netd_egress(struct child *, struct imsg *);
+void	netd_egress_edit(struct child *, struct imsg *);
 
 #endif /* JB_NETD_H */

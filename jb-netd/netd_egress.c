@@ -36,6 +36,7 @@
 #include "netd_nft.h"
 #include "netd_repos.h"
 #include "netd_pool.h"
+#include "netd_record.h"
 #include "netd_refused.h"
 #include "netd_state.h"
 #include "nftgen.h"
@@ -257,4 +258,62 @@ netd_egress(struct child *c, struct imsg *imsg)
 	    add ? "added" : "removed", q.entry);
 	child_done(c, rid, 1, NULL);
 	netd_pool_refresh(q.name, 0);
+}
+
+/*
+ * EGRESS_EDIT: net egress for a container another cluster member
+ * enforces.  The policy comes as Incus holds it; an override is added
+ * or removed by the same rules as here, and the policy goes back as one
+ * RECORD for the parent to write to Incus, whose event that member's
+ * suite applies.  ls lists its entries.  Nothing enforced here changes.
+ */
+void
+netd_egress_edit(struct child *c, struct imsg *imsg)
+{
+	struct jb_policy	*p;
+	struct netd_ctr		 k;
+	char			 err[JB_ERR_TEXT_MAX];
+	uint32_t		 rid = imsg_get_id(imsg);
+	size_t			 i;
+	int			 rc, add;
+
+	if ((p = malloc(sizeof(*p))) == NULL)
+		fatal("%s: malloc", c->name);
+	if (imsg_get_data(imsg, p, sizeof(*p)) == -1)
+		fatalx("%s: malformed NETD_EGRESS_EDIT", c->name);
+	p->edit_op[sizeof(p->edit_op) - 1] = '\0';
+	p->edit_entry[sizeof(p->edit_entry) - 1] = '\0';
+	memset(&k, 0, sizeof(k));
+	if (netd_record_to_ctr(p, (long long)time(NULL), &k, err,
+	    sizeof(err)) == -1) {
+		child_done(c, rid, 0, err);
+		free(p);
+		return;
+	}
+	if (strcmp(p->edit_op, "ls") == 0) {
+		for (i = 0; i < k.n; i++)
+			egress_allow_send(c, rid, k.name, &k.e[i],
+			    i < netd_ctr_ncfg(&k) ? entry_origin(&k, i) :
+			    "container");
+		child_done(c, rid, 1, NULL);
+		goto out;
+	}
+	add = strcmp(p->edit_op, "add") == 0;
+	if (!add && strcmp(p->edit_op, "rm") != 0)
+		fatalx("%s: NETD_EGRESS_EDIT: bad op", c->name);
+	rc = add ? netd_ctr_override_add(&k, p->edit_entry, err, sizeof(err)) :
+	    netd_ctr_override_rm(&k, p->edit_entry, err, sizeof(err));
+	if (rc == 0)
+		rc = netd_record_from_ctr(&k, p, err, sizeof(err));
+	if (rc == -1) {
+		child_done(c, rid, 0, err);
+		goto out;
+	}
+	if (imsgev_compose(&c->iev, IMSG_NETD_RECORD, rid, 0, -1, p,
+	    sizeof(*p)) == -1)
+		fatal("%s: compose", c->name);
+	child_done(c, rid, 1, NULL);
+out:
+	netd_ctr_free(&k);
+	free(p);
 }

@@ -420,6 +420,15 @@ static const struct jb_msg_str f_jb_policy[] = {
 	STR(jb_policy, mounts),
 	STR(jb_policy, mount_kind),
 	STR(jb_policy, location),
+	STR(jb_policy, edit_op),
+	STR(jb_policy, edit_entry),
+	END
+};
+
+static const struct jb_msg_str f_jb_incus_extra[] = {
+	STR(jb_incus_extra, name),
+	STR(jb_incus_extra, was),
+	STR(jb_incus_extra, now),
 	END
 };
 
@@ -737,6 +746,7 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_INCUS_EVENT,		I, P, jb_incus_event),
 	R0(IMSG_INCUS_FOLLOW,		P, I),
 	R(IMSG_INCUS_GATE_ADD,		P, I, jb_incus_target),
+	R(IMSG_INCUS_EXTRA_SET,		P, I, jb_incus_extra),
 
 	/* parent <-> jb-mountd */
 	R(IMSG_MOUNTD_REPO,		P, M, jb_repo_req),
@@ -793,6 +803,7 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_NETD_RECORD_GET,		P, N, jb_incus_target),
 	R(IMSG_NETD_RECORD,		N, P, jb_policy),
 	R(IMSG_NETD_RESTORE,		P, N, jb_policy),
+	R(IMSG_NETD_EGRESS_EDIT,	P, N, jb_policy),
 
 	/* parent <-> jb-sshd, and a session's own channel */
 	RF(IMSG_SSHD_LISTEN,		P, S, jb_sshd_limits),

@@ -164,6 +164,11 @@ enum {
 	 * its gate; DONE
 	 */
 	IMSG_INCUS_GATE_ADD,	/* P->I, struct jb_incus_target */
+	/*
+	 * a container's overrides, written for one another cluster member
+	 * enforces (net egress add/rm there typed here); DONE
+	 */
+	IMSG_INCUS_EXTRA_SET,	/* P->I, struct jb_incus_extra */
 
 	/* parent <-> jb-incus, base images: 230.. */
 	IMSG_INCUS_IMAGE_IMPORT = 230,	/* P->I, struct jb_image_import + fd */
@@ -256,6 +261,22 @@ struct jb_policy {
 	 * location); "" or "none" when Incus is not clustered
 	 */
 	char		location[64];
+	/*
+	 * NETD_EGRESS_EDIT: add, rm (edit_entry, one egress entry) or ls,
+	 * applied to this policy as Incus holds it; "" otherwise
+	 */
+	char		edit_op[4];
+	char		edit_entry[320];
+};
+
+/*
+ * INCUS_EXTRA_SET: user.jailbee.egress_extra becomes now, if Incus still
+ * holds was there (else refused: it changed meanwhile)
+ */
+struct jb_incus_extra {
+	char		name[JB_INSTANCE_MAX];
+	char		was[JB_ARGV_MAX];
+	char		now[JB_ARGV_MAX];
 };
 
 /*
@@ -724,6 +745,13 @@ enum {
 	IMSG_NETD_RECORD_GET = 420, /* P->N, struct jb_incus_target */
 	IMSG_NETD_RECORD,	/* N->P, struct jb_policy */
 	IMSG_NETD_RESTORE,	/* P->N, struct jb_policy */
+	/*
+	 * net egress add/rm/ls for a container another cluster member
+	 * enforces: the policy Incus holds, edited by jb-netd's own rules
+	 * and answered as one RECORD (add, rm) or ALLOW lines (ls), then
+	 * DONE; nothing jb-netd enforces changes
+	 */
+	IMSG_NETD_EGRESS_EDIT,	/* P->N, struct jb_policy */
 	/* start-up sync, Incus lacks it: forget unless new */
 	IMSG_NETD_SYNC_FORGET = 440, /* P->N, struct jb_incus_target */
 	/*

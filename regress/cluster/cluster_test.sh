@@ -121,6 +121,22 @@ wait_netd() {
 	done
 }
 
+# member N's jb-netd holds override E (+ENTRY) for C, or none ("")
+wait_extra() {
+	f=$JBCL_DIR/m$1/state/netd/containers
+	i=0
+	while :; do
+		case $3 in
+		"")	grep -qs "^$2 .* +" "$f" || return 0 ;;
+		*)	grep -qs "^$2 .* $3\( \|\$\)" "$f" && return 0 ;;
+		esac
+		i=$((i + 1))
+		[ $i -lt 50 ] || { grep -s "^$2 " "$f";
+		    atf_fail "m$1's jb-netd: $2's overrides are not \"$3\""; }
+		sleep 0.1
+	done
+}
+
 # member N's table inet jailbee has no chain or set of C, its jb-netd
 # no line for it
 not_held() {
@@ -144,7 +160,8 @@ enforced_where_it_runs_head() {
 	atf_set descr "a container new --target m2 typed on m1 makes is" \
 	    "enforced strict by m2's jb-netd alone (real packets: an allowed name passes, another" \
 	    "port is refused); net loose --for 5s typed on m1 turns it loose" \
-	    "on m2 and it reverts there; a commit made in it on m2 comes home" \
+	    "on m2 and it reverts there; net egress add/rm typed on m1 is" \
+	    "checked on m1 and applied on m2; a commit made in it on m2 comes home" \
 	    "by git fetch typed on m1; moved to m3 it is strict on arrival" \
 	    "and m2 forgets it; destroyed from m1, no member keeps anything;" \
 	    "new without --target placed on the member with the fewest" \
@@ -188,6 +205,23 @@ enforced_where_it_runs_body() {
 	    -e match:"$c runs on cluster member m2" jbcl_ctl 1 net status "$c"
 	wait_netd 2 "$c" strict 100
 	ctr_refused 1 "$c" "$WWW" 8081
+
+	# net egress add typed on m1: m1's jb-netd checks the entry by its
+	# rules, Incus holds the override, m2 applies it from the event
+	atf_check -o ignore \
+	    -e match:"^jbctl: $c: override www.test:8081 added \(Incus holds it; cluster member m2, which runs it" \
+	    jbo1 "$(pwd)/repo" net egress add www.test:8081 feat
+	wait_extra 2 "$c" "+www.test:8081"
+	atf_check -o match:"^HTTP/1.0 200" jbcl_http 1 "$c" www.test 8081
+	atf_check -o match:"container +www.test:8081" -o match:"config +www.test:8080" \
+	    jbo1 "$(pwd)/repo" net egress ls feat
+	atf_check -s exit:1 -o ignore \
+	    -e match:"www.test:8080\" comes from egress_allow in $c's config" \
+	    jbo1 "$(pwd)/repo" net egress rm www.test:8080 feat
+	atf_check -o ignore -e match:"override www.test:8081 removed" \
+	    jbo1 "$(pwd)/repo" net egress rm www.test:8081 feat
+	wait_extra 2 "$c" ""
+	not_held 1 "$c"
 	# the member that enforced it journals it; the typing one the command
 	atf_check -o match:"net.enforce" -o match:"member=m2|\"member\":\"m2\"" \
 	    -o match:"loose" jbcl_ctl 2 audit --container "$c" \
