@@ -65,6 +65,10 @@ WARNINGS	:= -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \
 CFLAGS		?= -O2 -g
 # each program maps only the libraries it calls: less memory per process
 LDFLAGS		+= -Wl,--as-needed
+# and holds only the functions and data it reaches: of libcommon's files
+# it links, the rest is left out (pages of it were read in with the rest)
+CFLAGS		+= -ffunction-sections -fdata-sections
+LDFLAGS		+= -Wl,--gc-sections
 ifeq ($(SAN),1)
 CFLAGS		+= -fsanitize=address,undefined -fno-omit-frame-pointer \
 		   -fno-sanitize-recover=undefined
@@ -163,7 +167,7 @@ JBEGRESS_SRCS	+= jb-egress/proxy.c jb-egress/proxyhead.c jb-egress/pump.c
 JBEGRESS_SRCS	+= jb-egress/subst.c
 # secrets: the container's CA, the terminated connections
 JBEGRESS_SRCS	+= jb-egress/ca.c jb-egress/mitm.c jb-egress/egsecrets.c \
-		   jb-egress/mitmconn.c
+		   jb-egress/mitmconn.c jb-egress/tlsconf.c
 JBMOUNTD_SRCS	:= jb-mountd/jb-mountd.c jb-mountd/gitdescribe.c jb-mountd/image.c \
 		   jb-mountd/mount.c jb-mountd/deadline.c jb-mountd/sshseed.c \
 		   jb-mountd/gitconf.c jb-mountd/gituser.c
@@ -363,7 +367,7 @@ $(O)/libnetd.a: $(call objs,jb-netd/privnet.c)
 $(O)/libnetd.a: $(call objs,jb-netd/gwknown.c)
 $(O)/libegress.a: $(call objs,jb-egress/tlshello.c jb-egress/httphead.c \
     jb-egress/gwpolicy.c jb-egress/proxyhead.c jb-egress/subst.c jb-egress/ca.c \
-    jb-egress/mitm.c jb-egress/pump.c)
+    jb-egress/mitm.c jb-egress/pump.c jb-egress/tlsconf.c)
 	rm -f $@
 	ar rcs $@ $^
 $(O)/libmountd.a: $(call objs,jb-mountd/gitdescribe.c jb-mountd/image.c \

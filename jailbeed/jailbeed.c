@@ -36,6 +36,7 @@
 #include "gate.h"
 #include "jobs.h"
 #include "log.h"
+#include "memtrim.h"
 #include "secrets.h"
 #include "proc.h"
 #include "sandbox.h"
@@ -90,6 +91,7 @@ main(int argc, char *argv[])
 	const struct cmd	*unhandled;
 	int		 ch, noaction = 0, explicit = 0, taken = 0;
 
+	memtrim_init();
 	env = &jailbeed_env;
 	env->conf_path = JB_CONF_PATH;
 	while ((ch = getopt(argc, argv, "dDf:np:Tv")) != -1) {

@@ -45,6 +45,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,6 +186,8 @@ reaper_main(int chan, int dirfd, const char *dir, const char *name,
 		fatalx("still holds capabilities");
 	memset(buf, 0, sizeof(buf));
 	sandbox_jb_reaper(dir, buf, sizeof(buf));
+	/* what building the filters wrote and freed is its own: given back */
+	(void)malloc_trim(0);
 
 	/* from here on nothing is logged: stdio is /dev/null */
 	if (dup2(REAP_NULL_FD, STDIN_FILENO) == -1 ||

@@ -175,7 +175,8 @@ refusal_counted(struct sftpop *o)
 void
 sftp_init(void)
 {
-	char		 buf[65536];
+	/* small: every page of a stack frame is touched, and kept */
+	char		 buf[4096];
 	uint64_t	 h = 1469598103934665603ULL;
 	ssize_t		 n, i;
 

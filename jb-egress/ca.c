@@ -25,6 +25,7 @@
 #include <openssl/x509v3.h>
 
 #include "ca.h"
+#include "tlsconf.h"
 
 #define CA_DAYS		365
 #define LEAF_DAYS	30
@@ -114,6 +115,7 @@ ca_new(const char *ctr)
 	char		*p;
 	long		 len;
 
+	tlsconf_apply();
 	if ((ca = calloc(1, sizeof(*ca))) == NULL)
 		return NULL;
 	(void)snprintf(cn, sizeof(cn), "JailBee egress CA for %.60s", ctr);

@@ -33,8 +33,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <openssl/ssl.h>
-
 #include "ca.h"
 #include "egress.h"
 #include "egsecrets.h"
@@ -43,6 +41,7 @@
 #include "proc.h"
 #include "sandbox_procs.h"
 #include "testhook.h"
+#include "tlsconf.h"
 
 struct egress_stats	 stats;
 struct child		*chld;
@@ -189,15 +188,14 @@ main(int argc, char *argv[])
 	conn_limits();
 	proxy_init(a.gw_ports, a.ngw);
 	/*
-	 * OpenSSL reads its configuration at its first use: that is now,
-	 * while files can be opened, and so is the trust store for the
-	 * secrets' hosts opened: no file access later.  libssl's own
-	 * tables (ciphers, digests) are set up by the first SSL_CTX, at
-	 * the first terminated connection: a gateway that never
-	 * terminates one does not hold them.
+	 * OpenSSL's configuration is read now, while files can be opened,
+	 * and so is the trust store for the secrets' hosts opened: no file
+	 * access later.  Both are applied at their first use (the first
+	 * container CA or terminated connection): a gateway that never
+	 * terminates one holds neither, nor libcrypto's error strings and
+	 * libssl's tables (tlsconf.h).
 	 */
-	if (OPENSSL_init_crypto(OPENSSL_INIT_LOAD_CONFIG, NULL) != 1)
-		fatalx("%s: OpenSSL cannot start", c.name);
+	tlsconf_read();
 	if (a.ca != NULL)
 		(void)mitmc_init(a.ca);
 	priv_drop(c.name, pw, JB_SSHD_CHROOT, NULL, 0);

@@ -29,6 +29,7 @@
 
 #include "httphead.h"
 #include "mitm.h"
+#include "tlsconf.h"
 
 #define REQ_MAX		(2 * HTTPHEAD_MAX)	/* plaintext held for a head */
 #define UP_MAX		(SUBST_HEAD_MAX + REQ_MAX)
@@ -105,6 +106,7 @@ mitm_upstream_ctx(int fd, const char *name, char *why, size_t whylen)
 	unsigned long	 e;
 	int		 n = -1;
 
+	tlsconf_apply();
 	if (fstat(fd, &sb) == -1 || !S_ISREG(sb.st_mode)) {
 		(void)snprintf(why, whylen, "%s: cannot load the trust store: "
 		    "not a regular file", name);

@@ -185,6 +185,7 @@ child_init(struct child *c, const char *name, int argc, char **argv,
 {
 	int	ch;
 
+	memtrim_init();
 	memset(c, 0, sizeof(*c));
 	memset(a, 0, sizeof(*a));
 	c->name = name;

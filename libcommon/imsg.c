@@ -9,6 +9,7 @@
  */
 
 #include <sys/types.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 
@@ -28,6 +29,15 @@
  */
 #define IMSG_READ_CHUNK		65536
 #define IMSG_READ_MIN		4096
+/*
+ * When the buffer is drained, its pages past the first IMSG_READ_KEEP
+ * bytes that may hold anything (those reads wrote since the last drain,
+ * or all of a new buffer: malloc may hand back memory that was written)
+ * go back to the kernel, zero when next written: a process idle after a
+ * burst of messages holds a few pages per peer, not the 64 kB or more
+ * the burst wrote.
+ */
+#define IMSG_READ_KEEP		8192
 /*
  * A well-behaved peer sends one fd per sendmsg; room for a few more lets
  * a misbehaving peer's extras land here, where they are closed.
@@ -251,6 +261,8 @@ imsgbuf_init(struct imsgbuf *ib, int fd)
 	if ((ib->rbuf = malloc(IMSG_READ_CHUNK)) == NULL)
 		return -1;
 	ib->rsize = IMSG_READ_CHUNK;
+	/* memory malloc reused may be resident already */
+	ib->rhigh = ib->rsize;
 	return 0;
 }
 
@@ -302,7 +314,7 @@ imsgbuf_clear(struct imsgbuf *ib)
 	free(ib->rbuf);
 	ib->rbuf = NULL;
 	ib->rstream += ib->rlen;
-	ib->rpos = ib->rlen = ib->rsize = 0;
+	ib->rpos = ib->rlen = ib->rsize = ib->rhigh = 0;
 }
 
 /*
@@ -334,6 +346,7 @@ imsgbuf_make_room(struct imsgbuf *ib)
 		return -1;
 	ib->rbuf = p;
 	ib->rsize = nsize;
+	ib->rhigh = nsize;
 	return 0;
 }
 
@@ -434,6 +447,8 @@ imsgbuf_read(struct imsgbuf *ib)
 
 	from = ib->rlen;
 	ib->rlen += (size_t)n;
+	if (ib->rlen > ib->rhigh)
+		ib->rhigh = ib->rlen;
 	if (fd != -1) {
 		if (n > 0 && imsgbuf_fd_wanted(ib, from, ib->rlen)) {
 			ib->rfds[ib->nrfds].fd = fd;
@@ -467,6 +482,21 @@ imsgbuf_take_fd(struct imsgbuf *ib, uint64_t at, int marked)
 		ib->nrfds -= i;
 	}
 	return fd;
+}
+
+/* drained: what may hold anything past IMSG_READ_KEEP goes back */
+static void
+imsgbuf_release(struct imsgbuf *ib)
+{
+	uintptr_t	pg = (uintptr_t)getpagesize(), start, end;
+
+	if (ib->rhigh <= IMSG_READ_KEEP)
+		return;
+	start = ((uintptr_t)ib->rbuf + IMSG_READ_KEEP + pg - 1) & ~(pg - 1);
+	end = ((uintptr_t)ib->rbuf + ib->rhigh) & ~(pg - 1);
+	ib->rhigh = 0;
+	if (end > start)
+		(void)madvise((void *)start, end - start, MADV_DONTNEED);
 }
 
 int
@@ -506,6 +536,7 @@ imsgbuf_get(struct imsgbuf *ib, struct imsg *imsg)
 	if (ib->rpos == ib->rlen) {
 		ib->rstream += ib->rlen;
 		ib->rpos = ib->rlen = 0;
+		imsgbuf_release(ib);
 	}
 	return 1;
 }

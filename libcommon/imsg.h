@@ -80,6 +80,7 @@ struct imsgbuf {
 	size_t			 rpos;		/* first unconsumed byte */
 	size_t			 rlen;		/* end of data in rbuf */
 	size_t			 rsize;		/* allocated */
+	size_t			 rhigh;		/* most of it used since drained */
 	uint64_t		 rstream;	/* stream offset of rbuf[0] */
 	struct imsg_rfd		*rfds;		/* fds received, in arrival order */
 	size_t			 nrfds;

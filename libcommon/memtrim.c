@@ -29,6 +29,17 @@
 #include "memtrim.h"
 
 #define MEMTRIM_SECS	1
+/*
+ * glibc's own threshold starts at 128 kB and rises to the size of the
+ * largest mapped block freed: after jailbeed's 1 MB read of mountinfo at
+ * start, every later block up to 1 MB came from the heap, where calloc
+ * clears the whole of it (the repository registry, 258 kB, resident
+ * though mostly unused) and where freeing it gives nothing back.  With
+ * a fixed threshold a block that large, when the heap cannot hold it
+ * without growing, is a mapping of its own: its pages are zero until
+ * written, and all of it goes back when it is freed.
+ */
+#define MEMTRIM_MMAP_MIN	(64 * 1024)
 
 static struct event	memtrim_ev;
 static int		memtrim_set;
@@ -40,6 +51,12 @@ memtrim_fire(int fd, short ev, void *arg)
 	if (memtrim_drop != NULL)
 		memtrim_drop();
 	(void)malloc_trim(0);
+}
+
+void
+memtrim_init(void)
+{
+	(void)mallopt(M_MMAP_THRESHOLD, MEMTRIM_MMAP_MIN);
 }
 
 void

@@ -12,6 +12,11 @@
 #ifndef JB_MEMTRIM_H
 #define JB_MEMTRIM_H
 
+/*
+ * at start, before any allocation: a block of 64 kB or more that the
+ * heap cannot hold without growing is a mapping of its own (memtrim.c)
+ */
+void	memtrim_init(void);
 /* give freed heap back to the kernel a second from now (memtrim.c) */
 void	memtrim_soon(void);
 /* fn runs before each trim: it frees what is kept between bursts only to

@@ -687,7 +687,9 @@ idle_memory_head() {
 	    "built libnftables' cache of every table: 2.9 MB); no process" \
 	    "keeps a name service module its group lookup at start loaded;" \
 	    "jb-incus, on the local socket, maps no libssl or libcrypto;" \
-	    "every process's proportional set size is printed"
+	    "every process's proportional set size is printed, and the" \
+	    "suite's together, counted as if no other suite ran beside it," \
+	    "is at most 10240 kB"
 	atf_set require.user root
 	atf_set timeout 120
 }
@@ -697,7 +699,14 @@ idle_memory_body() {
 	sleep 3
 	jbctl status -o json > status.json || atf_fail "jbctl status failed"
 	total=0
+	own=0
 	bad=
+	# each one's share as if no other suite (a cluster, a second
+	# test) shared its libraries' pages: the figure a machine running
+	# this suite alone has
+	python3 "$(atf_config_get srcdir)/regress/integ/suitepss.py" \
+	    $(jq -r '.processes[].pid' status.json) > own.pss ||
+	    atf_fail "suitepss.py could not read the suite's pages"
 	for name in $(jq -r '.processes[].name' status.json); do
 		pid=$(jq -er ".processes[] | select(.name == \"$name\") | .pid" \
 		    status.json) || atf_fail "$name has no pid in status"
@@ -705,7 +714,10 @@ idle_memory_body() {
 		heap=$(awk '/ \[heap\]$/ { h = 1; next } /^[0-9a-f]+-/ { h = 0 }
 		    h && /^Pss:/ { s += $2 } END { print s + 0 }' \
 		    "/proc/$pid/smaps")
-		echo "$name: PSS $pss kB, heap $heap kB"
+		mine=$(awk -v p="$pid" '$1 == p { print $2 }' own.pss)
+		[ -n "$mine" ] || atf_fail "suitepss.py has no figure for $name"
+		echo "$name: PSS $pss kB ($mine kB alone), heap $heap kB"
+		own=$((own + mine))
 		# the group lookup at start ran in a child of its own: no
 		# name service module stays mapped for it
 		if grep -q '/libnss_' "/proc/$pid/maps"; then
@@ -729,7 +741,11 @@ idle_memory_body() {
 			fi ;;
 		esac
 	done
-	echo "the suite: PSS $total kB"
+	echo "the suite: PSS $total kB, $own kB alone"
+	if [ "$own" -gt 10240 ]; then
+		bad="$bad${bad:+; }the suite's PSS is $own kB idle (the bound"
+		bad="$bad is 10240 kB)"
+	fi
 	# jb-netd's heap, every 0.2 s for 5 s: more than two drains of the
 	# refused-flow sets (every 2 s with the test switch), with nothing
 	# in them

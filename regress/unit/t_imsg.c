@@ -9,6 +9,7 @@
  */
 
 #include <sys/types.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -207,6 +208,86 @@ ATF_TC_BODY(many_in_one_read, tc)
 		imsg_free(&m);
 	}
 	ATF_REQUIRE_EQ(imsgbuf_get(&b, &m), 0);
+	imsgbuf_clear(&a);
+	imsgbuf_clear(&b);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+/* resident pages of [p, p + len), whole pages inside it only */
+static size_t
+resident(const void *p, size_t len)
+{
+	uintptr_t	 pg = (uintptr_t)getpagesize();
+	uintptr_t	 start = ((uintptr_t)p + pg - 1) & ~(pg - 1);
+	uintptr_t	 end = ((uintptr_t)p + len) & ~(pg - 1);
+	unsigned char	 vec[64];
+	size_t		 i, n = 0;
+
+	ATF_REQUIRE(end > start && (end - start) / pg <= sizeof(vec));
+	ATF_REQUIRE(mincore((void *)start, end - start, vec) == 0);
+	for (i = 0; i < (end - start) / pg; i++)
+		n += vec[i] & 1;
+	return n;
+}
+
+/*
+ * Drained after a burst, the buffer keeps its first 8 kB only: the
+ * pages the burst wrote past them are given back; what comes after (an
+ * fd with its message, another burst) reads as before.
+ */
+ATF_TC_WITHOUT_HEAD(drained_buffer_released);
+ATF_TC_BODY(drained_buffer_released, tc)
+{
+	struct imsgbuf	a, b;
+	struct imsg	m;
+	char		payload[1000];
+	uint32_t	i, round;
+	int		sv[2], p[2], fd;
+
+	mkpair(sv);
+	ATF_REQUIRE_EQ(imsgbuf_init(&a, sv[0]), 0);
+	ATF_REQUIRE_EQ(imsgbuf_init(&b, sv[1]), 0);
+	imsgbuf_allow_fdpass(&a);
+	imsgbuf_allow_fdpass(&b);
+	ATF_REQUIRE(pipe(p) == 0);
+	for (round = 0; round < 2; round++) {
+		/* 40 messages of 1016 bytes: 40 kB, in one or a few reads */
+		for (i = 0; i < 40; i++) {
+			memset(payload, 'a' + (int)(i % 26), sizeof(payload));
+			ATF_REQUIRE_EQ(imsg_compose(&a, 2, i, 0, -1, payload,
+			    sizeof(payload)), 0);
+		}
+		ATF_REQUIRE_EQ(imsg_compose(&a, 3, round, 0,
+		    round == 0 ? p[1] : -1, "x", 1), 0);
+		ATF_REQUIRE_EQ(imsgbuf_flush(&a), 0);
+		for (i = 0; i < 40; i++) {
+			get_one(&b, &m);
+			ATF_REQUIRE_EQ(imsg_get_type(&m), 2);
+			ATF_REQUIRE_EQ(imsg_get_id(&m), i);
+			ATF_REQUIRE_EQ(imsg_get_data(&m, payload,
+			    sizeof(payload)), 0);
+			ATF_REQUIRE_EQ(payload[0], 'a' + (int)(i % 26));
+			ATF_REQUIRE_EQ(payload[sizeof(payload) - 1],
+			    'a' + (int)(i % 26));
+			imsg_free(&m);
+		}
+		get_one(&b, &m);
+		ATF_REQUIRE_EQ(imsg_get_type(&m), 3);
+		ATF_REQUIRE_EQ(imsg_get_id(&m), round);
+		fd = imsg_get_fd(&m);
+		if (round == 0) {
+			ATF_REQUIRE(fd != -1);
+			check_pipe(fd, p[0], 'r');
+			close(fd);
+		} else
+			ATF_REQUIRE_EQ(fd, -1);
+		imsg_free(&m);
+		ATF_REQUIRE_EQ(imsgbuf_get(&b, &m), 0);
+		/* the burst wrote 40 kB; past the first 8 kB none is kept */
+		ATF_CHECK_EQ(resident(b.rbuf + 8192, 40000 - 8192), 0);
+	}
+	close(p[0]);
 	imsgbuf_clear(&a);
 	imsgbuf_clear(&b);
 	close(sv[0]);
@@ -1150,6 +1231,7 @@ ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, roundtrip);
 	ATF_TP_ADD_TC(tp, many_in_one_read);
+	ATF_TP_ADD_TC(tp, drained_buffer_released);
 	ATF_TP_ADD_TC(tp, partial_reads);
 	ATF_TP_ADD_TC(tp, partial_writes);
 	ATF_TP_ADD_TC(tp, oversized_compose);

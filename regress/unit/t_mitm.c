@@ -31,6 +31,7 @@
 
 #include "ca.h"
 #include "mitm.h"
+#include "tlsconf.h"
 
 #define HOST	"api.example.com"
 #define PH	"jbsecret-0123456789abcdef0123456789abcdef"
@@ -379,6 +380,91 @@ ATF_TC_BODY(store_refused, tc)
 	(void)close(fd);
 }
 
+/* the system default for new contexts: TLS 1.3 at least */
+#define CONF_TLS13 \
+	"[ssl]\nsystem_default = sys\n[sys]\nMinProtocol = TLSv1.3\n"
+
+static void
+write_file(const char *path, const char *text)
+{
+	FILE	*fp;
+
+	ATF_REQUIRE((fp = fopen(path, "w")) != NULL);
+	fputs(text, fp);
+	ATF_REQUIRE(fclose(fp) == 0);
+}
+
+static int
+min_proto(void)
+{
+	SSL_CTX	*ctx;
+	int	 v;
+
+	ATF_REQUIRE((ctx = SSL_CTX_new(TLS_server_method())) != NULL);
+	v = (int)SSL_CTX_get_min_proto_version(ctx);
+	SSL_CTX_free(ctx);
+	return v;
+}
+
+/* which configuration text would open files when applied */
+ATF_TC_WITHOUT_HEAD(conf_needs_files);
+ATF_TC_BODY(conf_needs_files, tc)
+{
+	static const struct {
+		const char	*text;
+		int		 needs;
+	} t[] = {
+		{ "", 0 },
+		{ "openssl_conf = openssl_init\n[openssl_init]\n", 0 },
+		{ "# .include /etc/ssl/more.cnf\n# providers = p\n", 0 },
+		{ "[openssl_init]\n#providers = provider_sect\n", 0 },
+		{ "providers_x = 1\nmy_engines = e\n", 0 },
+		{ "[provider_sect]\ndefault = default_sect\n", 0 },
+		{ ".include /etc/crypto-policies/back-ends/opensslcnf.config\n",
+		    1 },
+		{ "  .include=/etc/ssl/more.cnf\n", 1 },
+		{ "[openssl_init]\nproviders = provider_sect\n", 1 },
+		{ "[openssl_init]\n\tProviders\t=p", 1 },
+		{ "[openssl_init]\nengines=engine_sect\n", 1 },
+	};
+	size_t	i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		ATF_CHECK_EQ_MSG(tlsconf_needs_files(t[i].text,
+		    strlen(t[i].text)), t[i].needs, "%s", t[i].text);
+}
+
+/* read at start, applied at first use: the file may be gone by then */
+ATF_TC_WITHOUT_HEAD(conf_read_at_start);
+ATF_TC_BODY(conf_read_at_start, tc)
+{
+	write_file("ssl.cnf", "openssl_conf = init\n[init]\nssl_conf = ssl\n"
+	    CONF_TLS13);
+	ATF_REQUIRE(setenv("OPENSSL_CONF", "ssl.cnf", 1) == 0);
+	tlsconf_read();
+	ATF_REQUIRE(unlink("ssl.cnf") == 0);
+	tlsconf_apply();
+	ATF_CHECK_EQ(min_proto(), TLS1_3_VERSION);
+}
+
+/* a file that includes another is applied at start, while it can be read */
+ATF_TC_WITHOUT_HEAD(conf_include_at_start);
+ATF_TC_BODY(conf_include_at_start, tc)
+{
+	char	cwd[1024], text[1200];
+
+	ATF_REQUIRE(getcwd(cwd, sizeof(cwd)) != NULL);
+	write_file("tls13.cnf", CONF_TLS13);
+	(void)snprintf(text, sizeof(text), "openssl_conf = init\n"
+	    ".include %s/tls13.cnf\n[init]\nssl_conf = ssl\n", cwd);
+	write_file("ssl.cnf", text);
+	ATF_REQUIRE(setenv("OPENSSL_CONF", "ssl.cnf", 1) == 0);
+	tlsconf_read();
+	ATF_REQUIRE(unlink("tls13.cnf") == 0 && unlink("ssl.cnf") == 0);
+	tlsconf_apply();
+	ATF_CHECK_EQ(min_proto(), TLS1_3_VERSION);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, substitutes);
@@ -388,5 +474,8 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, pinning_client);
 	ATF_TP_ADD_TC(tp, ca_leaves);
 	ATF_TP_ADD_TC(tp, store_refused);
+	ATF_TP_ADD_TC(tp, conf_needs_files);
+	ATF_TP_ADD_TC(tp, conf_read_at_start);
+	ATF_TP_ADD_TC(tp, conf_include_at_start);
 	return atf_no_error();
 }
