@@ -248,6 +248,8 @@ follow_read_done(struct req *r, int ok, const char *err)
 		len = sizeof(t);
 		journal_forget(f->name);
 	} else if (f->found) {
+		if (f->p->has_gate && f->p->gate_until > 0)
+			netfollow_at(f->name, f->p->gate_until);
 		policy_mounts_restore(f->p);
 		type = IMSG_NETD_RESTORE;
 		data = f->p;
@@ -408,6 +410,28 @@ follow_timer_fired(int fd, short ev, void *arg)
 	    follow_delays_ms[ft->next - 1]) / 1000;
 	tv.tv_usec = (follow_delays_ms[ft->next] -
 	    follow_delays_ms[ft->next - 1]) % 1000 * 1000;
+	evtimer_add(&ft->ev, &tv);
+}
+
+/*
+ * A container whose creator on another member is to add its start gate
+ * until a time: read again just after it, so that this member adds the
+ * gate if the creator did not
+ */
+void
+netfollow_at(const char *name, int64_t when)
+{
+	struct follow_timer	*ft;
+	struct timeval		 tv;
+	int64_t			 now = (int64_t)time(NULL);
+
+	if ((ft = calloc(1, sizeof(*ft))) == NULL)
+		fatal("%s", __func__);
+	(void)strlcpy(ft->name, name, sizeof(ft->name));
+	ft->next = FOLLOW_DELAYS - 1;	/* one read, none after it */
+	tv.tv_sec = when > now ? when - now + 1 : 1;
+	tv.tv_usec = 0;
+	evtimer_set(&ft->ev, follow_timer_fired, ft);
 	evtimer_add(&ft->ev, &tv);
 }
 

@@ -160,6 +160,9 @@ ns_policy(struct req *r, struct imsg *imsg)
 		return;
 	}
 	ns_add(&ns->incus, &ns->nincus, p->name);
+	/* its creator on another member is to add its gate meanwhile */
+	if (p->has_gate && p->gate_until > 0)
+		netfollow_at(p->name, p->gate_until);
 	if (asprintf(&name, "%c%c%s", p->has_egress ? '=' : '+',
 	    p->has_gate ? 'g' : '-', p->name) == -1)
 		fatal("%s", __func__);

@@ -56,5 +56,7 @@ int	netfollow_event(struct imsg *);
  */
 void	netfollow_refresh(const char *name, void (*)(void *, int,
 	    const char *), void *);
+/* name read from Incus again just after when (seconds since the epoch) */
+void	netfollow_at(const char *name, int64_t when);
 
 #endif /* JB_POLICYREC_H */

@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <event2/event.h>
 #include <json.h>
@@ -530,8 +531,8 @@ cr_placed(struct op_req *r, const char *member, const char *err)
 	cr->gate_later = strcmp(member, cr->in.member) != 0;
 	/* another member has no checkout of this one to mount */
 	if (cr->gate_later && !cr->in.no_checkout) {
-		req_done(r, 0, "%s: Incus would place it on cluster member %s, "
-		    "and its checkout mount is on this member %s only: add "
+		req_done(r, 0, "%s: it would go on cluster member %s, and its "
+		    "checkout is mounted from this member %s only: add "
 		    "--target %s", r->what, member, cr->in.member,
 		    cr->in.member);
 		return;
@@ -629,9 +630,11 @@ cr_body(struct create *cr)
 	 * on another cluster member, Incus checks the source there, so the
 	 * gate is added once that member's suite has opened it (cr_gate_put)
 	 */
-	if (cr->gate_later)
-		jput(cfg, GATE_KEY, GATE_BY_CREATOR);
-	else
+	if (cr->gate_later) {
+		(void)snprintf(path, sizeof(path), "%s%lld", GATE_BY_CREATOR,
+		    (long long)time(NULL));
+		jput(cfg, GATE_KEY, path);
+	} else
 		json_object_object_add(devs, GATE_DEVICE,
 		    gate_device(in->name));
 	/*

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <event2/event.h>
 #include <json.h>
@@ -115,9 +116,9 @@ send_policy(struct op_req *r, struct json_object *inst)
 	    "user.jailbee.prefix"));
 	p->has_egress = jget_str(cfg, K_EGRESS) != NULL;
 	/* or its creator adds it once the creation has ended */
-	u = jget_str(cfg, GATE_KEY);
 	p->has_gate = jget_obj(jget_obj(inst, "devices"), GATE_DEVICE) !=
-	    NULL || (u != NULL && strcmp(u, GATE_BY_CREATOR) == 0);
+	    NULL || gate_by_creator(jget_str(cfg, GATE_KEY), (int64_t)time(NULL),
+	    &p->gate_until);
 	/* a deadline that is not a number: not loose (-1 never comes) */
 	p->loose_until = 0;
 	if ((u = jget_str(cfg, K_UNTIL)) != NULL && *u != '\0') {

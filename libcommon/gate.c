@@ -13,6 +13,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -93,4 +95,28 @@ gate_prepare(const char *socket, uid_t owner, int *taken, char *err,
 	}
 	(void)close(fd);
 	return 0;
+}
+
+int
+gate_by_creator(const char *value, int64_t now, int64_t *until)
+{
+	const char	*p;
+	char		*end;
+	long long	 t;
+
+	if (value == NULL || strncmp(value, GATE_BY_CREATOR,
+	    sizeof(GATE_BY_CREATOR) - 1) != 0)
+		return 0;
+	p = value + sizeof(GATE_BY_CREATOR) - 1;
+	if (*p < '0' || *p > '9')
+		return 0;
+	errno = 0;
+	t = strtoll(p, &end, 10);
+	if (errno != 0 || *end != '\0' || t > INT64_MAX - GATE_CREATOR_SECS)
+		return 0;
+	/* too old, or from a clock far ahead of this one */
+	if (now >= t + GATE_CREATOR_SECS || t > now + GATE_CREATOR_SECS)
+		return 0;
+	*until = t + GATE_CREATOR_SECS;
+	return 1;
 }

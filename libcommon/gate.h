@@ -24,17 +24,29 @@
 #include <sys/types.h>
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define GATE_DEVICE	"jailbee-gate"		/* the device's name */
 #define GATE_PATH	"/run/jailbee-gate"	/* where it is inside */
 #define GATE_SUBDIR	"gate"	/* beside the control socket */
 /*
- * Set to GATE_BY_CREATOR while the suite that creates a container on
- * another cluster member is to add its gate; the placing member's suite
- * then leaves the device to it
+ * "creator:T" (T: seconds since the epoch) while the suite that creates
+ * a container on another cluster member is to add its gate, once the
+ * creation has ended; the placing member's suite leaves the device to it
+ * until GATE_CREATOR_SECS after T, and adds it itself after that (the
+ * creator may have died before it could)
  */
-#define GATE_KEY	"user.jailbee.gate"
-#define GATE_BY_CREATOR	"creator"
+#define GATE_KEY		"user.jailbee.gate"
+#define GATE_BY_CREATOR		"creator:"
+#define GATE_CREATOR_SECS	60
+
+/*
+ * 1 when value (GATE_KEY's, NULL none) leaves the gate to the creator at
+ * now, with *until the time after which it no longer does; 0 otherwise
+ * (anything else, too old, or from a clock more than GATE_CREATOR_SECS
+ * ahead: the member adds the gate)
+ */
+int	gate_by_creator(const char *value, int64_t now, int64_t *until);
 
 /* the gate directory for the control socket's path; -1: too long */
 int	gate_dir(const char *socket, char *buf, size_t len);

@@ -243,8 +243,12 @@ struct jb_policy {
 	int32_t		mode_only;
 	/* POLICY: 1 when Incus has user.jailbee.egress at all */
 	int32_t		has_egress;
-	/* POLICY: 1 when it has the start gate device (gate.h) */
+	/*
+	 * POLICY: 1 when it has the start gate device (gate.h), or its
+	 * creator is to add it until gate_until (else 0)
+	 */
 	int32_t		has_gate;
+	int64_t		gate_until;
 	char		egress[JB_ARGV_MAX];
 	char		egress_extra[JB_ARGV_MAX];
 	/*
