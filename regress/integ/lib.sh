@@ -232,9 +232,18 @@ jb_prefix() { cat prefix; }
 # every container of this test's repo goes, whatever state it is in
 jb_containers_cleanup() {
 	[ -f prefix ] || return 0
-	for c in $(incus list -c n --format csv "^$(cat prefix)-" 2>/dev/null); do
-		incus delete --force "$c" > /dev/null 2>&1
+	# Incus refuses a delete while another operation holds the
+	# container: asked again, so that none outlives its test
+	left=$(incus list -c n --format csv "^$(cat prefix)-" 2>/dev/null)
+	for try in 1 2 3 4 5; do
+		[ -n "$left" ] || return 0
+		for c in $left; do
+			incus delete --force "$c" > /dev/null 2>&1
+		done
+		left=$(incus list -c n --format csv "^$(cat prefix)-" 2>/dev/null)
+		[ -z "$left" ] || sleep 1
 	done
+	[ -z "$left" ] || echo "jb_containers_cleanup: left behind: $left" >&2
 	return 0
 }
 
