@@ -157,7 +157,15 @@ new_agent_body() {
 	done
 	atf_check -o inline:"agent-fake 1\n" in_ctr $c \
 	    tmux list-windows -t autostart -F '#{window_name} #{pane_dead}'
-	# (tmux's "Pane is dead" line scrolls the screen: history too)
+	# (tmux's "Pane is dead" line scrolls the screen: history too; tmux
+	# marks the pane dead when its terminal closes, and writes the line
+	# once it has reaped the agent)
+	i=0
+	while [ $i -lt 50 ] && ! in_ctr $c tmux capture-pane -p -S - \
+	    -t autostart:agent-fake | grep -q "Pane is dead"; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	atf_check -o match:"fake agent is up" \
 	    -o match:"Pane is dead \(status 0" in_ctr $c \
 	    tmux capture-pane -p -S - -t autostart:agent-fake
