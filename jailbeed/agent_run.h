@@ -21,6 +21,19 @@
 #define AGENT_NOLAUNCH		4	/* say it is not launched */
 
 /*
+ * How a command run in a window of the session autostart ends, its
+ * status in $s: the window's terminal is closed a second before the
+ * shell exits with that status (the hangup tmux sends as it closes its
+ * side ignored).  Debian's tmux records each pane in utmp through
+ * libutempter, whose helper runs with SIGCHLD at its default while tmux
+ * takes a closed terminal's record out; a pane's process that exited
+ * then would never be reaped, and its window would show it dead without
+ * its "Pane is dead (status N, ...)" line.
+ */
+#define PANE_END \
+    "trap \"\" HUP; exec </dev/null >/dev/null 2>&1; sleep 1; exit $s"
+
+/*
  * Install (or update) agent a in the container and/or launch it (when
  * its autostart allows) in the tmux session autostart, as what says;
  * next gets the result.  0 sent, -1 could not be.

@@ -68,7 +68,7 @@ static const char step_script[] =
     "for kv in \"$@\"; do set -- \"$@\" -e \"$kv\"; shift; done\n"
     "set -- -e \"REPO_DIR=$REPO_DIR\" \"$@\"\n"
     "wrap='s=0; sh -c \"$1\" || s=$?; echo $s > \"$2.t\"; mv \"$2.t\" \"$2\"; "
-    "exit $s'\n"
+    PANE_END "'\n"
     "if tmux has-session -t autostart 2>/dev/null; then\n"
     "  tmux set-option -g remain-on-exit on >/dev/null || exit 21\n"
     "  w=$(tmux new-window -d -P -F '#{window_id}' -t autostart -n "
