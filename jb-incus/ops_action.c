@@ -16,11 +16,13 @@
  */
 
 #include <sys/queue.h>
+#include <sys/time.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <event2/event.h>
 #include <json.h>
 
 #include "incus.h"
@@ -28,8 +30,29 @@
 #include "ops.h"
 
 #define STOP_TIMEOUT	30	/* seconds for a clean stop */
+#define DELETE_LOOKS	20	/* looks at a container whose stop failed */
+#define DELETE_LOOK_MS	250	/* apart */
+
+/*
+ * An action as the parent sent it (first, so that r->priv is the
+ * action), and for a delete whose stop or delete failed: the looks
+ * taken since, the wait before the next one and the first failure.  A
+ * container whose init dies as it is destroyed (killed by the OOM
+ * killer, say) reads as running, then in error, then stopped, and Incus
+ * refuses to stop it ("already stopped") or to delete it ("Instance is
+ * running") meanwhile: it is stopped again while it reads running, and
+ * deleted once it reads stopped.
+ */
+struct act_state {
+	struct jb_incus_action	 a;
+	int			 looks;
+	struct event		*wait;
+	char			 err[JB_ERR_TEXT_MAX];
+};
 
 static void	act_go(struct op_req *, struct json_object *);
+static void	delete_stopped(void *, struct json_object *, const char *);
+static void	delete_done(void *, struct json_object *, const char *);
 
 /* what Incus takes as a snapshot name, and nothing to escape in a path */
 static int
@@ -43,10 +66,21 @@ valid_snapshot(const char *s)
 	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == len;
 }
 
+static void
+act_free(void *arg)
+{
+	struct act_state	*st = arg;
+
+	if (st->wait != NULL)
+		event_free(st->wait);
+	free(st);
+}
+
 void
 op_action(uint32_t rid, const struct jb_incus_action *in)
 {
 	struct op_req		*r;
+	struct act_state	*st;
 	struct jb_incus_action	*a;
 	const char		*verb;
 
@@ -82,11 +116,12 @@ op_action(uint32_t rid, const struct jb_incus_action *in)
 	}
 
 	r = req_new(rid, IMSG_INCUS_ACTION, in->name);
-	if ((a = malloc(sizeof(*a))) == NULL)
+	if ((st = calloc(1, sizeof(*st))) == NULL)
 		fatal("%s", __func__);
-	memcpy(a, in, sizeof(*a));
-	r->priv = a;
-	r->priv_free = free;
+	memcpy(&st->a, in, sizeof(st->a));
+	a = &st->a;
+	r->priv = st;
+	r->priv_free = act_free;
 	if (a->verb >= INCUS_SNAP_CREATE && a->verb <= INCUS_SNAP_DELETE)
 		(void)snprintf(r->what, sizeof(r->what), "%s %s/%s", verb,
 		    a->name, a->tag);
@@ -144,18 +179,74 @@ clean_done(void *arg, struct json_object *md, const char *err)
 	    r));
 }
 
+/* the container as it is now: deleted when stopped, else stopped again
+ * when running, else looked at again */
 static void
-delete_stopped(void *arg, struct json_object *md, const char *err)
+delete_looked(void *arg, struct json_object *inst, const char *err)
 {
-	struct op_req	*r = arg;
+	struct op_req		*r = arg;
+	struct act_state	*st = r->priv;
+	const char		*status;
 
 	r->call = NULL;
 	if (err != NULL) {
 		req_fail(r, err);
 		return;
 	}
+	status = jget_str(inst, "status");
+	if (status != NULL && strcmp(status, "Running") == 0) {
+		call(r, incus_instance_state(ops_ic, r->name, "stop", 1, -1,
+		    delete_stopped, r));
+		return;
+	}
+	delete_stopped(r, NULL, status != NULL &&
+	    strcmp(status, "Stopped") == 0 ? NULL : st->err);
+}
+
+static void
+delete_look(evutil_socket_t fd, short ev, void *arg)
+{
+	struct op_req	*r = arg;
+
+	call(r, incus_instance_get(ops_ic, r->name, delete_looked, r));
+}
+
+/* after the stop: deleted, or a failure noted and looked at again */
+static void
+delete_stopped(void *arg, struct json_object *md, const char *err)
+{
+	struct op_req		*r = arg;
+	struct act_state	*st = r->priv;
+	struct timeval		 tv = { 0, DELETE_LOOK_MS * 1000 };
+
+	r->call = NULL;
+	if (err != NULL) {
+		if (st->err[0] == '\0')
+			(void)strlcpy(st->err, err, sizeof(st->err));
+		if (!st->a.force || ++st->looks > DELETE_LOOKS) {
+			req_fail(r, st->err);
+			return;
+		}
+		if (st->wait == NULL && (st->wait = evtimer_new(
+		    incus_base(ops_ic), delete_look, r)) == NULL)
+			fatal("%s", __func__);
+		evtimer_add(st->wait, &tv);
+		return;
+	}
 	req_progress(r, "deleting %s", r->name);
-	call(r, incus_instance_delete(ops_ic, r->name, req_call_done, r));
+	call(r, incus_instance_delete(ops_ic, r->name, delete_done, r));
+}
+
+static void
+delete_done(void *arg, struct json_object *md, const char *err)
+{
+	struct op_req	*r = arg;
+
+	r->call = NULL;
+	if (err != NULL)
+		delete_stopped(r, NULL, err);
+	else
+		req_done(r, 1, NULL);
 }
 
 static void
@@ -290,7 +381,7 @@ act_go(struct op_req *r, struct json_object *inst)
 		} else {
 			req_progress(r, "deleting %s", r->name);
 			call(r, incus_instance_delete(ops_ic, r->name,
-			    req_call_done, r));
+			    delete_done, r));
 		}
 		break;
 	case INCUS_SNAP_CREATE:

@@ -293,6 +293,27 @@ lifecycle_and_destroy_body() {
 }
 lifecycle_and_destroy_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+atf_test_case destroy_as_it_stops cleanup
+destroy_as_it_stops_head() {
+	atf_set descr "destroy --force of a container whose init has just" \
+	    "died (the OOM killer's doing, under a hostile workload): the" \
+	    "stop finds it stopping by itself, and it is deleted once stopped"
+	atf_set require.user root
+	atf_set timeout 300
+}
+destroy_as_it_stops_body() {
+	setup
+	p=$(jb_prefix)
+	c=$p-work
+	atf_check -e ignore jbo repo new work
+	pid=$(incus query "/1.0/instances/$c/state" | jq -r .pid)
+	[ "$pid" -gt 1 ] || atf_fail "no init pid for $c: $pid"
+	kill -KILL "$pid"
+	atf_check -e save:destroy.err jbo repo destroy --force work
+	atf_check -o empty incus list -c n --format csv "^$c\$"
+}
+destroy_as_it_stops_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
 atf_test_case nic_named_at_start cleanup
 nic_named_at_start_head() {
 	atf_set descr "a container whose NIC an older version made (Incus's" \
@@ -673,6 +694,7 @@ atf_init_test_cases() {
 	atf_add_test_case new_failures_leave_nothing
 	atf_add_test_case new_storage_pool
 	atf_add_test_case lifecycle_and_destroy
+	atf_add_test_case destroy_as_it_stops
 	atf_add_test_case nic_named_at_start
 	atf_add_test_case snapshots
 	atf_add_test_case busy_instance

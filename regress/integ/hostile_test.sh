@@ -310,7 +310,8 @@ EOC
 
 	# the hostile container goes, bomb and all, through the suite
 	ms=$(timed jbo repo destroy --force hostile) ||
-	    { cat timed.out >&2; atf_fail "destroy of $h failed"; }
+	    { cat timed.out >&2; atf_fail "destroy of $h failed:" \
+	    "$(tail -1 timed.out)"; }
 	echo "destroy of $h under load: $ms ms"
 	incus info "$h" > /dev/null 2>&1 && atf_fail "$h is still there"
 	for p in $(cat workload.pids); do
