@@ -666,10 +666,12 @@ npm_registry_head() {
 	atf_set timeout 600
 }
 npm_registry_body() {
+	# (built before this test's jailbeed starts: the build runs one of
+	# its own, which takes the same gateway address)
+	jb_agent_image
 	jb_start
 	jb_tools
 	jb_repo
-	jb_agent_image
 	net_tools
 	nh_up 10.213.0.0/24
 	registry_up
