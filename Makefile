@@ -103,7 +103,7 @@ COMMON_SRCS	:= libcommon/log.c libcommon/imsg.c libcommon/imsgev.c \
 		   libcommon/atomicfile.c libcommon/srcclass.c \
 		   libcommon/rlimits.c libcommon/ctrlimits.c \
 		   libcommon/diskq.c libcommon/clusterpin.c libcommon/guardtips.c \
-		   libcommon/placepick.c
+		   libcommon/placepick.c libcommon/membox.c
 # SFTP (R45-R51): the virtual tree's paths, jb-sftp's records
 COMMON_SRCS	+= libcommon/sftppath.c libcommon/sftprec.c
 COMMON_SRCS	+= libcommon/secrec.c
@@ -131,6 +131,8 @@ JAILBEED_SRCS	+= jailbeed/stepmount.c jailbeed/agent_shared.c
 JAILBEED_SRCS	+= jailbeed/statedir.c jailbeed/checkout_dev.c \
 		   jailbeed/clone_bridge.c jailbeed/guardhost.c
 JAILBEED_SRCS	+= jailbeed/limits_run.c
+# the cluster mailbox: requests to and answers from the other members
+JAILBEED_SRCS	+= jailbeed/membox.c
 JAILBEED_SRCS	+= jailbeed/egress.c
 # secrets: files read, the CA put in, the values to jb-egress
 JAILBEED_SRCS	+= jailbeed/secrets.c jailbeed/cmd_secret.c
@@ -143,6 +145,8 @@ JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http_parse.c jb-incus/http_client.c
 		   jb-incus/ops_port.c jb-incus/ops_limits.c
 JBINCUS_SRCS	+= jb-incus/ops_sftp.c jb-incus/bound.c jb-incus/ops_restore.c
 JBINCUS_SRCS	+= jb-incus/ops_policy.c jb-incus/events.c jb-incus/evparse.c
+# the cluster mailbox in a member's configuration
+JBINCUS_SRCS	+= jb-incus/ops_membox.c
 JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/netd_state.c jb-netd/netd_nft.c \
 		   jb-netd/resolver.c jb-netd/netd_ct.c jb-netd/netd_repos.c \
@@ -232,8 +236,8 @@ UNIT_TESTS	+= t_proxyhead
 UNIT_TESTS	+= t_pump
 UNIT_TESTS	+= t_vtcurses
 UNIT_TESTS	+= t_diskq
-UNIT_TESTS	+= t_clusterpin t_guardtips t_placepick t_gatekey
-FUZZERS		+= fuzz_guardtips fuzz_gatekey
+UNIT_TESTS	+= t_clusterpin t_guardtips t_placepick t_gatekey t_membox
+FUZZERS		+= fuzz_guardtips fuzz_gatekey fuzz_membox
 FUZZERS		+= fuzz_refused fuzz_nlset
 FUZZERS		+= fuzz_tlshello fuzz_httphead
 FUZZERS		+= fuzz_netd_record fuzz_evparse

@@ -462,6 +462,7 @@ from_child(int fd, short event, void *arg)
 		case IMSG_NETD_RESOLVED:	/* net refresh */
 		case IMSG_NETD_RECORD:		/* policy for Incus */
 		case IMSG_INCUS_POLICY:		/* start-up sync */
+		case IMSG_INCUS_MEMBOX_KV:	/* the cluster mailbox */
 		case IMSG_GITD_RESULT:		/* the git bridge over SSH */
 			if (req_dispatch(c - children, &imsg) == -1)
 				jailbeed_shutdown(1);

@@ -27,6 +27,8 @@
 #include "jobs.h"
 #include "log.h"
 #include "netpin.h"
+#include "membox.h"
+#include "membox_run.h"
 #include "netstatus.h"
 #include "netwhere.h"
 #include "policyrec.h"
@@ -824,10 +826,19 @@ net_away(struct job *job, const char *name, struct repo_ctx *ctx,
 		return;
 	default:
 		repo_ctx_free(ctx);
-		job_end(job, 0, "%s runs on cluster member %s, whose jb-netd "
-		    "holds its policy: run jbctl net %s there", name,
-		    p->location, job->cmd.id == CMD_NET_REFRESH ? "refresh" :
-		    job->cmd.id == CMD_NET_LOG ? "log" : "suggest");
+		/* asked by another member: never passed on again */
+		if (job->sink != NULL) {
+			job_end(job, 0, "%s runs on cluster member %s, whose "
+			    "jb-netd holds its policy: run jbctl net %s there",
+			    name, p->location, job->cmd.id == CMD_NET_REFRESH ?
+			    "refresh" : job->cmd.id == CMD_NET_LOG ? "log" :
+			    "suggest");
+			return;
+		}
+		membox_ask(job, p->location, name, job->cmd.id ==
+		    CMD_NET_REFRESH ? MEMBOX_REFRESH : job->cmd.id ==
+		    CMD_NET_LOG ? MEMBOX_LOG : MEMBOX_SUGGEST,
+		    job_opt(job, "since") != NULL ? job_opt(job, "since") : "");
 		return;
 	}
 	if ((am = calloc(1, sizeof(*am))) == NULL)

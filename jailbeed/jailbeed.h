@@ -74,6 +74,10 @@ struct req {
 };
 
 struct ctl_conn;
+struct job;
+
+/* where the replies of a job another cluster member asked for go */
+typedef void	(*job_sink)(void *, uint32_t, const void *, size_t);
 
 /* one jbctl command being carried out; it outlives its connection */
 struct job {
@@ -97,6 +101,9 @@ struct job {
 	uint32_t		 nrenv;
 	char			 renv[1024];	/* "K=V" NUL-separated */
 	char			 actor[72];	/* the journal's: uid:N or SHA256:... */
+	/* asked by another cluster member's suite (membox.c): its replies */
+	job_sink		 sink;
+	void			*sink_arg;
 	/* what job_end journals (audit.c): the container, once resolved */
 	char			 audit_ctr[JB_INSTANCE_MAX];
 	char			 audit_repo[48];
@@ -129,6 +136,12 @@ int		 req_send_to(struct req *, uint32_t, const void *, size_t);
 
 /* job.c */
 void	job_start(struct ctl_conn *, const struct jb_ctl_cmd *);
+/*
+ * Carry out cmd for cluster member asker, as if typed here by the owner
+ * outside any checkout: every reply, IMSG_CTL_END last, goes to sink
+ */
+void	job_start_member(const struct jb_ctl_cmd *, const char *asker,
+	    job_sink sink, void *arg);
 void	job_detach(struct job *);
 void	job_winsize(struct job *, const struct jb_winsize *);
 int	job_reply(struct job *, uint32_t, const void *, size_t, int);

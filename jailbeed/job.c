@@ -32,8 +32,8 @@
 
 static void	job_dispatch(struct job *);
 
-void
-job_start(struct ctl_conn *c, const struct jb_ctl_cmd *cmd)
+static struct job *
+job_new(const struct jb_ctl_cmd *cmd)
 {
 	struct job	*job;
 	const char	*p;
@@ -41,14 +41,40 @@ job_start(struct ctl_conn *c, const struct jb_ctl_cmd *cmd)
 
 	if ((job = calloc(1, sizeof(*job))) == NULL) {
 		log_warn("job");
-		return;
+		return NULL;
 	}
-	job->c = c;
 	job->cmd = *cmd;
 	for (p = job->cmd.argv, n = 0; n < cmd->nargs && n < 128; n++) {
 		job->args[job->nargs++] = (char *)(uintptr_t)p;
 		p += strlen(p) + 1;
 	}
+	return job;
+}
+
+void
+job_start_member(const struct jb_ctl_cmd *cmd, const char *asker,
+    job_sink sink, void *arg)
+{
+	struct job	*job;
+
+	if ((job = job_new(cmd)) == NULL) {
+		sink(arg, IMSG_CTL_END, NULL, 0);
+		return;
+	}
+	job->sink = sink;
+	job->sink_arg = arg;
+	(void)snprintf(job->actor, sizeof(job->actor), "member:%s", asker);
+	job_dispatch(job);
+}
+
+void
+job_start(struct ctl_conn *c, const struct jb_ctl_cmd *cmd)
+{
+	struct job	*job;
+
+	if ((job = job_new(cmd)) == NULL)
+		return;
+	job->c = c;
 	control_job_started(c, job);
 	control_job_remote(c, job);
 	/* over SSH, the container a command names is looked up first */
@@ -176,6 +202,8 @@ job_reply(struct job *job, uint32_t type, const void *data, size_t len,
 	if (job->c == NULL) {
 		if (fd != -1)
 			close(fd);
+		if (job->sink != NULL)
+			job->sink(job->sink_arg, type, data, len);
 		return 0;
 	}
 	return control_send(job->c, type, data, len, fd);

@@ -41,6 +41,7 @@
 #include "auditrec.h"
 #include "jobs.h"
 #include "log.h"
+#include "membox_run.h"
 #include "names.h"
 #include "policyrec.h"
 
@@ -350,6 +351,14 @@ netfollow_event(struct imsg *imsg)
 		log_info("Incus's event stream is back: every container is "
 		    "read again");
 		netsync_start();
+		membox_sweep();
+		return 0;
+	}
+	/* the cluster mailbox: requests may wait in this member's keys */
+	if (strcmp(e.action, "cluster-member-updated") == 0) {
+		if (!name_instance_ok(e.name))
+			return -1;
+		membox_event(e.name);
 		return 0;
 	}
 	if (!name_instance_ok(e.name) || strncmp(e.action, "instance-", 9) !=
@@ -469,6 +478,7 @@ follow_opened(struct req *r, int ok, const char *err)
 		    "container changed with the incus command is enforced "
 		    "once it is open", err);
 	netsync_start();
+	membox_sweep();
 }
 
 void

@@ -47,10 +47,17 @@ evparse(const char *text, char *name, size_t namelen, char *action,
 	act = str(md, "action");
 	src = str(md, "source");
 	if (type == NULL || strcmp(type, "lifecycle") != 0 || act == NULL ||
-	    strncmp(act, "instance-", 9) != 0 || src == NULL ||
-	    strncmp(src, "/1.0/instances/", 15) != 0)
+	    src == NULL)
 		goto out;
-	n = src + 15;
+	/* a member's configuration changed: the cluster mailbox's word */
+	if (strcmp(act, "cluster-member-updated") == 0 &&
+	    strncmp(src, "/1.0/cluster/members/", 21) == 0)
+		n = src + 21;
+	else if (strncmp(act, "instance-", 9) == 0 &&
+	    strncmp(src, "/1.0/instances/", 15) == 0)
+		n = src + 15;
+	else
+		goto out;
 	/* a snapshot's or a backup's events name more after the instance */
 	nl = strcspn(n, "/?");
 	if (n[nl] == '/' || nl == 0 || nl >= namelen)

@@ -12,8 +12,9 @@
  * One message of Incus's event stream (JSON text): 0 and the instance's
  * name and lifecycle action when it is an instance's own event
  * (type lifecycle, action instance-*, source /1.0/instances/NAME with at
- * most a ?query), the name one name_instance_ok() takes and the action
- * [a-z-] that fits; -1 for anything else.  Pure.
+ * most a ?query), or a cluster member's name and cluster-member-updated
+ * (source /1.0/cluster/members/NAME), the name one name_instance_ok()
+ * takes and the action [a-z-] that fits; -1 for anything else.  Pure.
  */
 
 #ifndef JB_EVPARSE_H

@@ -904,15 +904,13 @@ incus_instance_get(struct incus *inc, const char *name, incus_json_cb cb,
 	return c;
 }
 
-/* the instance and its ETag: what a conditional write names */
-struct incus_call *
-incus_instance_get_tagged(struct incus *inc, const char *name,
-    incus_tag_cb cb, void *arg)
+/* an object and its ETag (path as mkpath made it, or NULL) */
+static struct incus_call *
+get_tagged(struct incus *inc, char *path, incus_tag_cb cb, void *arg)
 {
 	struct incus_call	*c;
 
-	c = simple(inc, "GET", mkpath("/1.0/instances/%s", name), NULL, NULL,
-	    arg);
+	c = simple(inc, "GET", path, NULL, NULL, arg);
 	if (c != NULL) {
 		c->absent_ok = 1;
 		c->tag_cb = cb;
@@ -920,22 +918,60 @@ incus_instance_get_tagged(struct incus *inc, const char *name,
 	return c;
 }
 
+/* the instance and its ETag: what a conditional write names */
+struct incus_call *
+incus_instance_get_tagged(struct incus *inc, const char *name,
+    incus_tag_cb cb, void *arg)
+{
+	return get_tagged(inc, mkpath("/1.0/instances/%s", name), cb, arg);
+}
+
+/* a cluster member and its ETag */
+struct incus_call *
+incus_member_get_tagged(struct incus *inc, const char *name,
+    incus_tag_cb cb, void *arg)
+{
+	return get_tagged(inc, mkpath("/1.0/cluster/members/%s", name), cb,
+	    arg);
+}
+
+static struct incus_call	*write_tagged(struct incus *, const char *,
+				    char *, int, struct json_object *,
+				    const char *, incus_tag_cb, void *);
+
 struct incus_call *
 incus_instance_write(struct incus *inc, const char *method, const char *name,
+    struct json_object *body, const char *etag, incus_tag_cb cb, void *arg)
+{
+	char	*path = mkpath("/1.0/instances/%s", name);
+
+	return write_tagged(inc, method, path, errno, body, etag, cb, arg);
+}
+
+struct incus_call *
+incus_member_write(struct incus *inc, const char *name,
+    struct json_object *body, const char *etag, incus_tag_cb cb, void *arg)
+{
+	char	*path = mkpath("/1.0/cluster/members/%s", name);
+
+	return write_tagged(inc, "PUT", path, errno, body, etag, cb, arg);
+}
+
+/* a write only if the object is still at etag; why: mkpath's errno */
+static struct incus_call *
+write_tagged(struct incus *inc, const char *method, char *path, int why,
     struct json_object *body, const char *etag, incus_tag_cb cb, void *arg)
 {
 	struct incus_call	*c;
 	const char		*hdrs[] = { "If-Match", etag, NULL };
 	const char		*s;
-	char			*path;
-	int			 why;
 
-	if ((c = call_new(inc, CALL_JSON, NULL, arg)) == NULL)
+	if ((c = call_new(inc, CALL_JSON, NULL, arg)) == NULL) {
+		free(path);
 		return NULL;
+	}
 	c->then = deliver;
 	c->tag_cb = cb;
-	path = mkpath("/1.0/instances/%s", name);
-	why = errno;
 	if (path == NULL && why == EINVAL) {
 		call_fail_later(c, "%s: empty or reserved name", method);
 		return c;

@@ -99,6 +99,12 @@ struct incus_call *incus_instance_get_tagged(struct incus *, const char *,
 struct incus_call *incus_instance_write(struct incus *, const char *,
 		    const char *, struct json_object *, const char *,
 		    incus_tag_cb, void *);
+/* GET /1.0/cluster/members/NAME, with its ETag */
+struct incus_call *incus_member_get_tagged(struct incus *, const char *,
+		    incus_tag_cb, void *);
+/* PUT /1.0/cluster/members/NAME, only if it is still at etag */
+struct incus_call *incus_member_write(struct incus *, const char *,
+		    struct json_object *, const char *, incus_tag_cb, void *);
 /* POST /1.0/instances with the caller's InstancesPost object. */
 struct incus_call *incus_instance_create(struct incus *, struct json_object *,
 		    incus_json_cb, void *);

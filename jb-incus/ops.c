@@ -244,6 +244,17 @@ ops_dispatch(struct child *c, struct imsg *imsg)
 		free(x);
 		break;
 	}
+	case IMSG_INCUS_MEMBOX_GET:
+	case IMSG_INCUS_MEMBOX_SET: {
+		struct jb_membox	*m;
+
+		if ((m = malloc(sizeof(*m))) == NULL)
+			fatal("%s", __func__);
+		get_exact(imsg, m, sizeof(*m));
+		op_membox(rid, type, m);
+		free(m);
+		break;
+	}
 	case IMSG_INCUS_FOLLOW:
 		if (imsg_get_len(imsg) != 0)
 			fatalx("%s from the parent with a payload",

@@ -186,6 +186,8 @@ void		 events_follow(uint32_t);
 void		 op_policy_set(uint32_t, const struct jb_policy *);
 void		 op_gate_add(uint32_t, const struct jb_incus_target *);
 void		 op_extra_set(uint32_t, const struct jb_incus_extra *);
+/* IMSG_INCUS_MEMBOX_GET or _SET */
+void		 op_membox(uint32_t, uint32_t, const struct jb_membox *);
 /* an image alias: letters, digits, '.', '_', '-', not first */
 
 #endif /* JB_OPS_H */

@@ -432,6 +432,14 @@ static const struct jb_msg_str f_jb_incus_extra[] = {
 	END
 };
 
+static const struct jb_msg_str f_jb_membox[] = {
+	STR(jb_membox, member),
+	STR(jb_membox, key),
+	STR(jb_membox, value),
+	STR(jb_membox, unset),
+	END
+};
+
 static const struct jb_msg_str f_jb_netd_ctr[] = {
 	STR(jb_netd_ctr, name),
 	STR(jb_netd_ctr, ipv4),
@@ -747,6 +755,9 @@ static const struct jb_msg_row rows[] = {
 	R0(IMSG_INCUS_FOLLOW,		P, I),
 	R(IMSG_INCUS_GATE_ADD,		P, I, jb_incus_target),
 	R(IMSG_INCUS_EXTRA_SET,		P, I, jb_incus_extra),
+	R(IMSG_INCUS_MEMBOX_GET,	P, I, jb_membox),
+	R(IMSG_INCUS_MEMBOX_KV,		I, P, jb_membox),
+	R(IMSG_INCUS_MEMBOX_SET,	P, I, jb_membox),
 
 	/* parent <-> jb-mountd */
 	R(IMSG_MOUNTD_REPO,		P, M, jb_repo_req),

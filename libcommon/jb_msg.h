@@ -169,6 +169,14 @@ enum {
 	 * enforces (net egress add/rm there typed here); DONE
 	 */
 	IMSG_INCUS_EXTRA_SET,	/* P->I, struct jb_incus_extra */
+	/*
+	 * the cluster mailbox (membox.h) in a member's configuration: GET
+	 * answers MEMBOX_KV for each mailbox key under key (a prefix),
+	 * SET sets key (value "": takes it out) and takes unset out; DONE
+	 */
+	IMSG_INCUS_MEMBOX_GET,	/* P->I, struct jb_membox */
+	IMSG_INCUS_MEMBOX_KV,	/* I->P, struct jb_membox */
+	IMSG_INCUS_MEMBOX_SET,	/* P->I, struct jb_membox */
 
 	/* parent <-> jb-incus, base images: 230.. */
 	IMSG_INCUS_IMAGE_IMPORT = 230,	/* P->I, struct jb_image_import + fd */
@@ -281,6 +289,14 @@ struct jb_incus_extra {
 	char		name[JB_INSTANCE_MAX];
 	char		was[JB_ARGV_MAX];
 	char		now[JB_ARGV_MAX];
+};
+
+/* one key of the cluster mailbox in a member's configuration */
+struct jb_membox {
+	char		member[64];
+	char		key[160];		/* MEMBOX_KEY_MAX */
+	char		value[12288];		/* MEMBOX_VAL_MAX */
+	char		unset[160];		/* "" none */
 };
 
 /*

@@ -159,7 +159,9 @@ atf_test_case enforced_where_it_runs cleanup
 enforced_where_it_runs_head() {
 	atf_set descr "a container new --target m2 typed on m1 makes is" \
 	    "enforced strict by m2's jb-netd alone (real packets: an allowed name passes, another" \
-	    "port is refused); net loose --for 5s typed on m1 turns it loose" \
+	    "port is refused); net log, suggest and refresh typed on m1 are" \
+	    "answered by m2's suite through Incus and leave nothing there;" \
+	    "net loose --for 5s typed on m1 turns it loose" \
 	    "on m2 and it reverts there; net egress add/rm typed on m1 is" \
 	    "checked on m1 and applied on m2; a commit made in it on m2 comes home" \
 	    "by git fetch typed on m1; moved to m3 it is strict on arrival" \
@@ -192,6 +194,29 @@ enforced_where_it_runs_body() {
 	ctr_routed 1 "$c"
 	atf_check -o match:"^HTTP/1.0 200" jbcl_http 1 "$c" www.test 8080
 	ctr_refused 1 "$c" "$WWW" 8081
+
+	# net log, suggest and refresh typed on m1 need m2's jb-netd: m1's
+	# suite leaves the request in m2's configuration, m2's suite answers
+	# there, and m1 prints the answer and takes both out
+	atf_check -o match:"^conn +$WWW:8081/tcp +[1-9]" \
+	    -e match:"$c runs on cluster member m2: asking its suite" \
+	    jbcl_ctl 1 net log "$c"
+	atf_check -o match:"^egress_allow:\$" \
+	    -o match:"^  - \"($WWW|www\.test):8081\"\$" -e ignore \
+	    jbcl_ctl 1 net suggest "$c"
+	atf_check -o match:"www\.test: answered" -e ignore \
+	    jbcl_ctl 1 net refresh "$c"
+	# (m1 takes the answer out as it prints it)
+	i=0
+	while jbcl_incus 1 cluster show m2 | grep -q jailbee; do
+		i=$((i + 1))
+		[ $i -lt 25 ] || atf_fail "m2's configuration still holds" \
+		    "$(jbcl_incus 1 cluster show m2 | grep jailbee)"
+		sleep 0.2
+	done
+	# what m2 answered was m2's own: its log says it was asked
+	grep -q "cluster mailbox: m1 asks for net log $c" "$JBCL_DIR/m2/jailbeed.log" ||
+	    atf_fail "m2's suite did not answer m1's net log"
 
 	# typed on m1, enforced on m2, reverted on m2
 	atf_check -o ignore -e match:"$c: loose for 5s, then strict again" \

@@ -34,7 +34,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	text[size] = '\0';
 	if (evparse(text, name, sizeof(name), action, sizeof(action)) == 0) {
-		if (!name_instance_ok(name) || strncmp(action, "instance-", 9))
+		if (!name_instance_ok(name) || (strncmp(action, "instance-",
+		    9) != 0 && strcmp(action, "cluster-member-updated") != 0))
 			abort();
 		for (i = 0; action[i] != '\0'; i++)
 			if ((action[i] < 'a' || action[i] > 'z') &&

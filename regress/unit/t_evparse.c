@@ -44,6 +44,18 @@ ATF_TC_BODY(instance_events, tc)
 	ATF_CHECK_STREQ(action, "instance-updated");
 }
 
+ATF_TC_WITHOUT_HEAD(member_updated);
+ATF_TC_BODY(member_updated, tc)
+{
+	char	name[64], action[32];
+
+	ATF_REQUIRE(ev("{\"type\":\"lifecycle\",\"location\":\"m1\","
+	    "\"metadata\":{\"action\":\"cluster-member-updated\",\"source\":"
+	    "\"/1.0/cluster/members/m2\"}}", name, action) == 0);
+	ATF_CHECK_STREQ(name, "m2");
+	ATF_CHECK_STREQ(action, "cluster-member-updated");
+}
+
 ATF_TC_WITHOUT_HEAD(others_dropped);
 ATF_TC_BODY(others_dropped, tc)
 {
@@ -56,6 +68,19 @@ ATF_TC_BODY(others_dropped, tc)
 		    "\"instance-updated\",\"source\":\"/1.0/instances/c\"}}",
 		"{\"type\":\"lifecycle\",\"metadata\":{\"action\":"
 		    "\"image-created\",\"source\":\"/1.0/images/abc\"}}",
+		/* members: only an update, of a member's own path */
+		"{\"type\":\"lifecycle\",\"metadata\":{\"action\":"
+		    "\"cluster-member-renamed\",\"source\":"
+		    "\"/1.0/cluster/members/m2\"}}",
+		"{\"type\":\"lifecycle\",\"metadata\":{\"action\":"
+		    "\"cluster-member-updated\",\"source\":"
+		    "\"/1.0/instances/m2\"}}",
+		"{\"type\":\"lifecycle\",\"metadata\":{\"action\":"
+		    "\"cluster-member-updated\",\"source\":"
+		    "\"/1.0/cluster/members/m2/state\"}}",
+		"{\"type\":\"lifecycle\",\"metadata\":{\"action\":"
+		    "\"instance-updated\",\"source\":"
+		    "\"/1.0/cluster/members/m2\"}}",
 		/* a snapshot's event names more than the instance */
 		"{\"type\":\"lifecycle\",\"metadata\":{\"action\":"
 		    "\"instance-snapshot-created\",\"source\":"
@@ -90,6 +115,7 @@ ATF_TC_BODY(others_dropped, tc)
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, instance_events);
+	ATF_TP_ADD_TC(tp, member_updated);
 	ATF_TP_ADD_TC(tp, others_dropped);
 	return atf_no_error();
 }
