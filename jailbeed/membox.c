@@ -11,8 +11,9 @@
 /*
  * The cluster mailbox (libcommon/membox.h), both ends.  Asking: net
  * log, suggest or refresh of a container another member enforces leaves
- * a request in that member's configuration, looks for the answer every
- * ASK_POLL_MS for up to ASK_SECS, replays it to the user as if the
+ * a request in that member's configuration, looks for the answer when
+ * Incus says that configuration changed and every ASK_POLL_MS, for up
+ * to ASK_SECS, replays it to the user as if the
  * command had run here, and takes it out.  Answering: when Incus says
  * this member's configuration changed (and at start), each request in
  * it is carried out as a job of its own (job_start_member), whose
@@ -45,12 +46,14 @@
 
 /* a request this member made */
 struct ask {
+	LIST_ENTRY(ask)	 entry;
 	struct job	*job;
 	char		 member[64];
 	char		 id[96];
 	struct event	 poll;
 	int		 polling;	/* poll set */
 	int		 polls;
+	int		 looking;	/* a read of the answer under way */
 	char		*answer;	/* as read, or NULL */
 };
 
@@ -65,6 +68,7 @@ struct answer {
 };
 
 static LIST_HEAD(, answer)	answering = LIST_HEAD_INITIALIZER(answering);
+static LIST_HEAD(, ask)		asking = LIST_HEAD_INITIALIZER(asking);
 static uint32_t			ask_seq;
 
 static void	ask_look(int, short, void *);
@@ -111,6 +115,7 @@ ask_free(void *arg)
 
 	if (a->polling)
 		evtimer_del(&a->poll);
+	LIST_REMOVE(a, entry);
 	free(a->answer);
 	free(a);
 }
@@ -175,6 +180,7 @@ ask_read(struct req *r, int ok, const char *err)
 	struct timeval	 tv = { 0, ASK_POLL_MS * 1000 };
 	char		 key[MEMBOX_KEY_MAX];
 
+	a->looking = 0;
 	if (ok && a->answer != NULL) {
 		(void)snprintf(key, sizeof(key), "%s%s", MEMBOX_ANSWER, a->id);
 		(void)membox_send(IMSG_INCUS_MEMBOX_SET, a->member, "", "",
@@ -202,6 +208,7 @@ ask_look(int fd, short ev, void *arg)
 	char		 key[MEMBOX_KEY_MAX];
 
 	(void)snprintf(key, sizeof(key), "%s%s", MEMBOX_ANSWER, a->id);
+	a->looking = 1;
 	if (membox_send(IMSG_INCUS_MEMBOX_GET, a->member, key, "", "",
 	    ask_got, ask_read, job) == -1)
 		job_end(job, 0, "cannot reach jb-incus");
@@ -244,6 +251,7 @@ membox_ask(struct job *job, const char *member, const char *name, int verb,
 		return;
 	}
 	a->job = job;
+	LIST_INSERT_HEAD(&asking, a, entry);
 	job->state = a;
 	job->free_state = ask_free;
 	(void)snprintf(key, sizeof(key), "%s%s", MEMBOX_ASK, a->id);
@@ -404,6 +412,17 @@ membox_sweep(void)
 void
 membox_event(const char *member)
 {
-	if (strcmp(member, env->conf.cluster_member) == 0)
+	struct ask	*a, *tmp;
+
+	if (strcmp(member, env->conf.cluster_member) == 0) {
 		membox_sweep();
+		return;
+	}
+	/* an answer may have come: looked for now, not at the next poll */
+	LIST_FOREACH_SAFE(a, &asking, entry, tmp)
+		if (strcmp(a->member, member) == 0 && a->polling &&
+		    !a->looking && a->answer == NULL) {
+			evtimer_del(&a->poll);
+			ask_look(-1, 0, a->job);
+		}
 }
