@@ -49,6 +49,20 @@ membox_key_ok(const char *k)
 	    strlen(k) < MEMBOX_KEY_MAX;
 }
 
+/* the member read: 1, else the request is done with why (0) */
+static int
+member_read(struct op_req *r, struct json_object *md, const char *err)
+{
+	struct membox_req	*q = r->priv;
+
+	r->call = NULL;
+	if (err != NULL)
+		req_fail(r, err);
+	else if (md == NULL)
+		req_done(r, 0, "no cluster member %s", q->m.member);
+	return err == NULL && md != NULL;
+}
+
 static void
 got_keys(void *arg, struct json_object *md, const char *etag,
     int stale, const char *err)
@@ -59,15 +73,8 @@ got_keys(void *arg, struct json_object *md, const char *etag,
 	struct json_object	*cfg;
 	size_t			 plen = strlen(q->m.key);
 
-	r->call = NULL;
-	if (err != NULL) {
-		req_fail(r, err);
+	if (!member_read(r, md, err))
 		return;
-	}
-	if (md == NULL) {
-		req_done(r, 0, "no cluster member %s", q->m.member);
-		return;
-	}
 	if ((kv = malloc(sizeof(*kv))) == NULL)
 		fatal("%s", __func__);
 	cfg = jget_obj(md, "config");
@@ -124,15 +131,8 @@ got_member(void *arg, struct json_object *md, const char *etag,
 				    "failure_domain", "groups" };
 	size_t			 i;
 
-	r->call = NULL;
-	if (err != NULL) {
-		req_fail(r, err);
+	if (!member_read(r, md, err))
 		return;
-	}
-	if (md == NULL) {
-		req_done(r, 0, "no cluster member %s", q->m.member);
-		return;
-	}
 	/* an answer goes in only while its request is still there */
 	if (q->m.key[0] != '\0' && q->m.value[0] != '\0' &&
 	    q->m.unset[0] != '\0' && (jget_obj(md, "config") == NULL ||
