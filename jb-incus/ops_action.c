@@ -46,6 +46,7 @@
 struct act_state {
 	struct jb_incus_action	 a;
 	int			 looks;
+	int			 said_deleting;
 	struct event		*wait;
 	char			 err[JB_ERR_TEXT_MAX];
 };
@@ -233,7 +234,9 @@ delete_stopped(void *arg, struct json_object *md, const char *err)
 		evtimer_add(st->wait, &tv);
 		return;
 	}
-	req_progress(r, "deleting %s", r->name);
+	if (!st->said_deleting)
+		req_progress(r, "deleting %s", r->name);
+	st->said_deleting = 1;
 	call(r, incus_instance_delete(ops_ic, r->name, delete_done, r));
 }
 
@@ -378,11 +381,8 @@ act_go(struct op_req *r, struct json_object *inst)
 			req_progress(r, "stopping %s", r->name);
 			call(r, incus_instance_state(ops_ic, r->name, "stop",
 			    1, -1, delete_stopped, r));
-		} else {
-			req_progress(r, "deleting %s", r->name);
-			call(r, incus_instance_delete(ops_ic, r->name,
-			    delete_done, r));
-		}
+		} else
+			delete_stopped(r, NULL, NULL);
 		break;
 	case INCUS_SNAP_CREATE:
 		call(r, incus_snapshot_create(ops_ic, r->name, a->tag,
