@@ -314,6 +314,41 @@ destroy_as_it_stops_body() {
 }
 destroy_as_it_stops_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+atf_test_case stop_not_held_by_lxcfs cleanup
+stop_not_held_by_lxcfs_head() {
+	atf_set descr "incusd started by regress/incus-up gives containers" \
+	    "lxcfs's configuration with its post-stop hook run for a reboot" \
+	    "only: a stop or destroy does not wait its half second"
+	atf_set require.user root
+	atf_set timeout 300
+}
+stop_not_held_by_lxcfs_body() {
+	pid=$(cat /run/incusd.pid 2>/dev/null) &&
+	    [ "$(ps -p "$pid" -o comm= 2>/dev/null)" = incusd ] ||
+	    atf_skip "incusd was not started by regress/incus-up"
+	t=$(tr '\0' '\n' < "/proc/$pid/environ" |
+	    sed -n 's/^INCUS_LXC_TEMPLATE_CONFIG=//p')
+	[ -n "$t" ] || atf_fail "incusd (pid $pid, started by" \
+	    "regress/incus-up) has no INCUS_LXC_TEMPLATE_CONFIG: lxcfs's" \
+	    "post-stop hook holds every stop half a second"
+	setup
+	p=$(jb_prefix)
+	atf_check -e ignore jbo repo new work
+	conf=${INCUS_DIR:-/var/lib/incus}/run/$p-work/lxc.conf
+	atf_check -o inline:"lxc.include = $t/common.conf.d/\n" \
+	    grep "^lxc.include = .*common.conf.d" "$conf"
+	atf_check -o match:"^lxc.hook.post-stop = $t/lxcfs-reboot.hook\$" \
+	    -o not-match:"/usr/share/lxcfs/lxc.reboot.hook" \
+	    cat "$t"/common.conf.d/*.conf
+	# the hook: nothing for a stop, lxcfs's own for a reboot
+	atf_check -e not-match:"lxc.reboot.hook" env LXC_TARGET=stop \
+	    sh -x "$t/lxcfs-reboot.hook"
+	atf_check -e match:"exec /usr/share/lxcfs/lxc.reboot.hook" \
+	    env LXC_TARGET=reboot sh -x "$t/lxcfs-reboot.hook"
+	atf_check -e match:"deleting $p-work" jbo repo destroy --force work
+}
+stop_not_held_by_lxcfs_cleanup() { jb_containers_cleanup; jb_cleanup; }
+
 atf_test_case nic_named_at_start cleanup
 nic_named_at_start_head() {
 	atf_set descr "a container whose NIC an older version made (Incus's" \
@@ -695,6 +730,7 @@ atf_init_test_cases() {
 	atf_add_test_case new_storage_pool
 	atf_add_test_case lifecycle_and_destroy
 	atf_add_test_case destroy_as_it_stops
+	atf_add_test_case stop_not_held_by_lxcfs
 	atf_add_test_case nic_named_at_start
 	atf_add_test_case snapshots
 	atf_add_test_case busy_instance
