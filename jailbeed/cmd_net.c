@@ -1101,5 +1101,11 @@ net_config_apply(struct job *job, const struct repoconf *conf,
 void
 cmd_net(struct job *job)
 {
+	/* asked by another cluster member: a container's full name, no
+	 * checkout to look in */
+	if (job->sink != NULL) {
+		net_named(job, NULL);
+		return;
+	}
 	repo_resolve(job, "", 0, net_named);
 }
