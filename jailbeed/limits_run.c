@@ -8,6 +8,9 @@
  * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
  */
 
+#include <sys/time.h>
+
+#include <event.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,12 +118,25 @@ limits_disk_here(const struct jb_limits *l, struct jb_diskq *st)
 	    "cluster member %s: not checked here", l->pool, l->location);
 }
 
+/*
+ * A pool found with its quota accounting inconsistent is read again
+ * every DISK_LOOK_MS, DISK_LOOKS times, before the size is refused: the
+ * flag stays up while a rescan runs (Incus may start one), and a
+ * container made meanwhile would be refused for a moment's state.
+ */
+#define DISK_LOOKS	10
+#define DISK_LOOK_MS	500
+
 struct diskjob {
 	struct job		 *job;
 	void			(*done)(struct job *, int, const char *);
 	struct jb_limits	  l;
 	int			  have;
+	int			  looks;
+	struct event		  ev;
 };
+
+static void	disk_decide(struct diskjob *);
 
 static void
 disk_msg(struct req *r, struct imsg *imsg)
@@ -143,8 +159,6 @@ disk_done(struct req *r, int ok, const char *err)
 	struct diskjob	*dj = r->arg;
 	struct job	*job = dj->job;
 	void		(*done)(struct job *, int, const char *) = dj->done;
-	struct jb_diskq	 st;
-	char		 why[JB_ERR_TEXT_MAX];
 
 	if (!ok || !dj->have) {
 		free(dj);
@@ -156,7 +170,32 @@ disk_done(struct req *r, int ok, const char *err)
 		done(job, 1, NULL);
 		return;
 	}
+	disk_decide(dj);
+}
+
+static void
+disk_look(int fd, short ev, void *arg)
+{
+	disk_decide(arg);
+}
+
+/* the pool's state now: the size holds, or is refused, or looked at again */
+static void
+disk_decide(struct diskjob *dj)
+{
+	struct job	*job = dj->job;
+	void		(*done)(struct job *, int, const char *) = dj->done;
+	struct jb_diskq	 st;
+	char		 why[JB_ERR_TEXT_MAX];
+	struct timeval	 tv = { 0, DISK_LOOK_MS * 1000 };
+
 	limits_disk_here(&dj->l, &st);
+	if (st.state == DISKQ_NOT_ENFORCED && strstr(st.text,
+	    "inconsistent") != NULL && dj->looks++ < DISK_LOOKS) {
+		evtimer_set(&dj->ev, disk_look, dj);
+		evtimer_add(&dj->ev, &tv);
+		return;
+	}
 	if (st.state == DISKQ_NOT_ENFORCED) {
 		(void)snprintf(why, sizeof(why), "%s: the root disk's size %s "
 		    "is not enforced on pool %s: %s", dj->l.name, dj->l.disk,
