@@ -803,6 +803,7 @@ net_away(struct job *job, const char *name, struct repo_ctx *ctx,
     const struct jb_policy *p)
 {
 	struct awaymode		*am;
+	int64_t			 secs;
 	struct jb_netd_mode	 m;
 
 	switch (job->cmd.id) {
@@ -835,6 +836,9 @@ net_away(struct job *job, const char *name, struct repo_ctx *ctx,
 			    "suggest");
 			return;
 		}
+		/* a bad --since is refused here, naming it */
+		if (net_log_since(job, &secs) == -1)
+			return;
 		membox_ask(job, p->location, name, job->cmd.id ==
 		    CMD_NET_REFRESH ? MEMBOX_REFRESH : job->cmd.id ==
 		    CMD_NET_LOG ? MEMBOX_LOG : MEMBOX_SUGGEST,

@@ -116,20 +116,30 @@ nlog_done(struct req *r, int ok, const char *err)
 	job_end(job, 1, NULL);
 }
 
+int
+net_log_since(struct job *job, int64_t *secs)
+{
+	const char	*since = job_opt(job, "since");
+	char		 err[256];
+
+	*secs = 0;
+	if (since != NULL && duration_parse(since, 1, 30 * 24 * 60 * 60,
+	    secs, err, sizeof(err)) == -1) {
+		job_end(job, 0, "net log: --since: %s", err);
+		return -1;
+	}
+	return 0;
+}
+
 void
 net_log(struct job *job, const char *name)
 {
 	struct nlog		*nl;
 	struct jb_incus_target	 t;
-	const char		*since = job_opt(job, "since");
-	char			 err[256];
-	int64_t			 secs = 0;
+	int64_t			 secs;
 
-	if (since != NULL && duration_parse(since, 1, 30 * 24 * 60 * 60,
-	    &secs, err, sizeof(err)) == -1) {
-		job_end(job, 0, "net log: --since: %s", err);
+	if (net_log_since(job, &secs) == -1)
 		return;
-	}
 	if ((nl = calloc(1, sizeof(*nl))) == NULL) {
 		job_end(job, 0, "out of memory");
 		return;

@@ -29,6 +29,8 @@ void	net_status_away(struct job *, const struct jb_policy *,
  * Ends the job.
  */
 void	net_log(struct job *, const char *name);
+/* net log --since in *secs (0 when not given); -1: bad, the job ended */
+int	net_log_since(struct job *, int64_t *secs);
 
 /*
  * apply: conf's egress_allow (and repo), with the egress_allow of each

@@ -40,13 +40,16 @@ struct membox_req {
 	int			 tries;
 };
 
-/* a key of the mailbox, and nothing else */
+/* a key of the mailbox, in the letters its ids are made of */
 static int
 membox_key_ok(const char *k)
 {
+	size_t	n = strlen(k);
+
 	return (strncmp(k, MEMBOX_ASK, strlen(MEMBOX_ASK)) == 0 ||
 	    strncmp(k, MEMBOX_ANSWER, strlen(MEMBOX_ANSWER)) == 0) &&
-	    strlen(k) < MEMBOX_KEY_MAX;
+	    n < MEMBOX_KEY_MAX && strspn(k, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-") == n;
 }
 
 /* the member read: 1, else the request is done with why (0) */

@@ -201,6 +201,8 @@ enforced_where_it_runs_body() {
 	atf_check -o match:"^conn +$WWW:8081/tcp +[1-9]" \
 	    -e match:"$c runs on cluster member m2: asking its suite" \
 	    jbcl_ctl 1 net log "$c"
+	atf_check -s exit:1 -e match:"net log: --since: .*1y" \
+	    jbcl_ctl 1 net log --since 1y "$c"
 	atf_check -o match:"^egress_allow:\$" \
 	    -o match:"^  - \"($WWW|www\.test):8081\"\$" -e ignore \
 	    jbcl_ctl 1 net suggest "$c"
