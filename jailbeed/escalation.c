@@ -172,6 +172,9 @@ escalation_gate(struct job *job, struct repo_ctx *ctx, const char *agent,
 	}
 	memset(&q, 0, sizeof(q));
 	(void)strlcpy(q.path, ctx->info.toplevel, sizeof(q.path));
+	/* what the repo's resolution found: jb-mountd need not look again */
+	(void)strlcpy(q.branch, ctx->info.default_branch, sizeof(q.branch));
+	(void)strlcpy(q.remote, ctx->info.upstream_remote, sizeof(q.remote));
 	if (req_send(PROC_MOUNTD, IMSG_MOUNTD_DEFCONF, &q, sizeof(q), -1,
 	    gate_text, gate_done, g) == NULL) {
 		free(g->rc);

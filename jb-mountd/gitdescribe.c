@@ -895,18 +895,31 @@ repo_defconf(const struct repo_owner *owner, const struct jb_repo_req *req,
 {
 	struct inspect		 in;
 	struct jb_repo_info	 info;
-	char			 ref[JB_BRANCH_MAX * 2 + 32];
+	char			 ref[JB_BRANCH_MAX * 2 + 32], why[128];
 	const char		*args[] = { "rev-parse", "--verify", "--quiet",
 				    ref, NULL };
-	int			 rv = -1, s, i;
+	int			 rv = -1, s, i, hinted;
 
 	memset(out, 0, sizeof(*out));
 	memset(&info, 0, sizeof(info));
 	inspect_init(&in, owner, req->path, err, errlen);
+	/*
+	 * The default branch and upstream as REPO just found them, when
+	 * both read as names git's refs can hold; else found again
+	 */
+	hinted = req->branch[0] != '\0' && repo_branch_ok(req->branch, why,
+	    sizeof(why)) == 0 && (req->remote[0] == '\0' ||
+	    repo_branch_ok(req->remote, why, sizeof(why)) == 0);
+	if (hinted) {
+		(void)strlcpy(info.default_branch, req->branch,
+		    sizeof(info.default_branch));
+		(void)strlcpy(info.upstream_remote, req->remote,
+		    sizeof(info.upstream_remote));
+	}
 	if ((in.r = malloc(sizeof(*in.r))) == NULL)
 		return fail(&in, "out of memory");
-	if (find_toplevel(&in, req->path, &info) == 0 &&
-	    find_head(&in, &info) == 0 && find_upstream(&in, &info) == 0) {
+	if (find_toplevel(&in, req->path, &info) == 0 && (hinted ||
+	    (find_head(&in, &info) == 0 && find_upstream(&in, &info) == 0))) {
 		rv = 0;
 		/* the upstream's default branch, else the local one */
 		for (i = 0; i < 2; i++) {

@@ -272,6 +272,8 @@ mountd_defconf(struct child *c, struct imsg *imsg)
 
 	get(c, imsg, &req, sizeof(req));
 	must_str(c, "DEFCONF", req.path, sizeof(req.path));
+	must_str(c, "DEFCONF", req.branch, sizeof(req.branch));
+	must_str(c, "DEFCONF", req.remote, sizeof(req.remote));
 	if ((out = malloc(sizeof(*out))) == NULL)
 		fatal("%s: malloc", c->name);
 	if ((ok = repo_defconf(&owner, &req, out, err, sizeof(err)) == 0) &&

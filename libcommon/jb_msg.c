@@ -176,6 +176,7 @@ static const struct jb_msg_str f_jb_addrs[] = {
 static const struct jb_msg_str f_jb_repo_req[] = {
 	STR(jb_repo_req, path),
 	STR(jb_repo_req, branch),
+	STR(jb_repo_req, remote),
 	END
 };
 
@@ -715,6 +716,7 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_INCUS_LIST,		P, I, jb_incus_target),
 	R(IMSG_INCUS_INSTANCE,		I, P, jb_instance),
 	R(IMSG_INCUS_CREATE,		P, I, jb_incus_create),
+	R(IMSG_INCUS_STARTED,		I, P, jb_incus_target),
 	R(IMSG_INCUS_ACTION,		P, I, jb_incus_action),
 	R(IMSG_INCUS_SNAPSHOT,		I, P, jb_snapshot),
 	R(IMSG_INCUS_EXEC,		P, I, jb_incus_exec),

@@ -121,8 +121,9 @@ enum {
 	/* parent <-> jb-incus: 200..; peerid = request id */
 	IMSG_INCUS_LIST = 200,	/* P->I, struct jb_incus_target (name "" = all) */
 	IMSG_INCUS_INSTANCE,	/* I->P, struct jb_instance, one per instance */
-	IMSG_INCUS_CREATE,	/* P->I, struct jb_incus_create; I->P one
-				   DISK, the checkout with the init's pid */
+	IMSG_INCUS_CREATE,	/* P->I, struct jb_incus_create; I->P
+				   STARTED, then one DISK, the checkout
+				   with the init's pid */
 	IMSG_INCUS_ACTION,	/* P->I, struct jb_incus_action */
 	IMSG_INCUS_SNAPSHOT,	/* I->P, struct jb_snapshot, one per snapshot */
 	IMSG_INCUS_EXEC,	/* P->I, struct jb_incus_exec */
@@ -134,6 +135,11 @@ enum {
 	IMSG_INCUS_ADDRS,	/* P->I, none; I->P struct jb_addrs, batches:
 				   addresses taken on the bridge */
 	IMSG_INCUS_EXEC_KILL,	/* P->I, none; peerid = exec's: end it now */
+	/*
+	 * CREATE's: the container runs (its init only); the checkout's
+	 * DISK and DONE follow
+	 */
+	IMSG_INCUS_STARTED,	/* I->P, struct jb_incus_target */
 
 	/*
 	 * the network policy Incus holds for each container (its
@@ -591,7 +597,7 @@ enum {
 	IMSG_MOUNTD_GITIDENT = 330, /* P->M, struct jb_git_ask */
 	IMSG_MOUNTD_GITIDENT_INFO, /* M->P, struct jb_git_ident, before DONE */
 	/* the escalation gate reads the default branch's config */
-	IMSG_MOUNTD_DEFCONF = 332, /* P->M, struct jb_repo_req (path only) */
+	IMSG_MOUNTD_DEFCONF = 332, /* P->M, struct jb_repo_req */
 	IMSG_MOUNTD_DEFCONF_TEXT, /* M->P, struct jb_repo_conf, before DONE */
 	/* an agent's shared entry under the suite's shared dir */
 	IMSG_MOUNTD_SHARED = 334, /* P->M, struct jb_shared_req */
@@ -603,7 +609,12 @@ enum {
 
 struct jb_repo_req {
 	char		path[PATH_MAX];		/* where the user stands */
-	char		branch[JB_BRANCH_MAX];	/* "" or a branch to look up */
+	/*
+	 * REPO: "" or a branch to look up; DEFCONF: the default branch and
+	 * the upstream remote REPO gave ("" none), or "" to find them again
+	 */
+	char		branch[JB_BRANCH_MAX];
+	char		remote[JB_BRANCH_MAX];
 	int32_t		toplevel_only;		/* 1: the work tree, no more */
 };
 

@@ -352,6 +352,83 @@ ask_refused(const char *label, const char *path, const char *branch,
 		    done.err, exact ? "" : "a message containing ", want);
 }
 
+/*
+ * One IMSG_MOUNTD_DEFCONF: the default branch's committed config, where
+ * branch and remote are what a REPO answer gave ("" to find them again);
+ * 1 with *out filled, else 0 with the refusal in done
+ */
+static int
+defconf(const char *path, const char *branch, const char *remote,
+    struct jb_repo_conf *out, struct jb_done *done)
+{
+	struct jb_repo_req	 req;
+	struct imsg		 imsg;
+	long long		 t0 = now_msec();
+	uint32_t		 rid = ++last_rid;
+	int			 nconf = 0, n;
+
+	memset(&req, 0, sizeof(req));
+	memset(out, 0, sizeof(*out));
+	memset(done, 0, sizeof(*done));
+	(void)strlcpy(req.path, path, sizeof(req.path));
+	(void)strlcpy(req.branch, branch, sizeof(req.branch));
+	(void)strlcpy(req.remote, remote, sizeof(req.remote));
+	send_msg(IMSG_MOUNTD_DEFCONF, rid, &req, sizeof(req));
+	for (;;) {
+		if ((n = next_msg(&imsg, t0 + REPLY_MS)) == 0)
+			bail("no DEFCONF answer for %s within %d ms", path,
+			    REPLY_MS);
+		if (n == -1)
+			bail("jb-mountd closed the channel on DEFCONF %s",
+			    path);
+		if (imsg_get_id(&imsg) != rid)
+			bail("DEFCONF reply with id %u, want %u",
+			    imsg_get_id(&imsg), rid);
+		switch (imsg_get_type(&imsg)) {
+		case IMSG_MOUNTD_DEFCONF_TEXT:
+			if (imsg_get_data(&imsg, out, sizeof(*out)) == -1)
+				bail("DEFCONF_TEXT of %zu bytes",
+				    imsg_get_len(&imsg));
+			nconf++;
+			break;
+		case IMSG_DONE:
+			if (imsg_get_data(&imsg, done, sizeof(*done)) == -1)
+				bail("DONE of %zu bytes", imsg_get_len(&imsg));
+			imsg_free(&imsg);
+			if (done->ok != (nconf == 1))
+				bail("DEFCONF %s: DONE ok=%d after %d "
+				    "DEFCONF_TEXT", path, done->ok, nconf);
+			return done->ok;
+		default:
+			bail("DEFCONF: unexpected message type %u",
+			    imsg_get_type(&imsg));
+		}
+		imsg_free(&imsg);
+	}
+}
+
+/* DEFCONF of path with the hint given must read ref, holding text */
+static void
+defconf_reads(const char *label, const char *path, const char *branch,
+    const char *remote, const char *ref, const char *text)
+{
+	struct jb_repo_conf	conf;
+	struct jb_done		done;
+	char			got[256];
+
+	if (defconf(path, branch, remote, &conf, &done) != 1) {
+		check(0, "%s: refused: %s", label, done.err);
+		return;
+	}
+	streq(label, conf.ref, ref);
+	(void)snprintf(got, sizeof(got), "%.*s", (int)conf.len, conf.text);
+	if (text == NULL)
+		check(conf.found == 0, "%s: no config file in %s (found %d)",
+		    label, conf.ref, conf.found);
+	else
+		streq(label, got, text);
+}
+
 static void
 start_mountd(const char *path)
 {
@@ -520,6 +597,13 @@ main(int argc, char *argv[])
 	    "git -C multi remote add a /srv/a.git\n"
 	    "git -C multi remote add b /srv/b.git\n"
 	    "git -C multi config remote.pushDefault b\n"
+	    "git init -q -b main conf\n"
+	    "mkdir conf/.jailbee\n"
+	    "echo 'network: strict' > conf/.jailbee/config.yaml\n"
+	    "git -C conf add .jailbee && git -C conf commit -q -m c\n"
+	    "git -C conf checkout -q -b side\n"
+	    "echo 'network: loose' > conf/.jailbee/config.yaml\n"
+	    "git -C conf commit -q -am side && git -C conf checkout -q main\n"
 	    "git init -q -b main hang\n"
 	    "mkfifo fifo\n"
 	    "git -C hang config include.path \"$T/o/fifo\"\n");
@@ -661,6 +745,24 @@ main(int argc, char *argv[])
 	    "fatal: detected dubious ownership in repository at '%s'", dir,
 	    dir);
 	ask_refused("a repository another user owns", dir, "", want, 1);
+
+	/*
+	 * The escalation gate's base: the default branch's committed
+	 * config.  Found again without a hint; with one, the branch and
+	 * remote a REPO answer gave are read, and a hint that is no name
+	 * git's refs can hold is not used.
+	 */
+	AT(dir, "%s/conf", O);
+	defconf_reads("DEFCONF, no hint", dir, "", "", "refs/heads/main",
+	    "network: strict\n");
+	defconf_reads("DEFCONF, hint side", dir, "side", "",
+	    "refs/heads/side", "network: loose\n");
+	defconf_reads("DEFCONF, hint -x", dir, "-x", "", "refs/heads/main",
+	    "network: strict\n");
+	defconf_reads("DEFCONF, hint side of remote -x", dir, "side", "-x",
+	    "refs/heads/main", "network: strict\n");
+	defconf_reads("DEFCONF, hint feat of origin", top, "feat", "origin",
+	    "refs/remotes/origin/feat", NULL);
 
 	/* git that hangs (config include of a FIFO) is killed at 10 s */
 	AT(hang, "%s/hang", O);
