@@ -439,6 +439,7 @@ from_child(int fd, short event, void *arg)
 		case IMSG_INCUS_ADDRS:
 		case IMSG_MOUNTD_REPO_INFO:
 		case IMSG_INCUS_DISK:
+		case IMSG_INCUS_STARTED:	/* new */
 		case IMSG_MOUNTD_CHECKED:
 		case IMSG_MOUNTD_DEADLINE:
 		case IMSG_MOUNTD_IMAGE_FD:

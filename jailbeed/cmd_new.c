@@ -37,6 +37,7 @@
 #include "autostart_run.h"
 #include "escalation.h"
 #include "base_spec.h"
+#include "hostspin.h"
 #include "addralloc.h"
 #include "capture.h"
 #include "checkout_dev.h"
@@ -72,6 +73,7 @@ struct newjob {
 	uint32_t		 addr;		/* ipv4, host byte order */
 	int			 picked;	/* on newjobs */
 	int			 created;	/* delete it on failure */
+	int			 started;	/* CREATE said STARTED */
 	struct jb_incus_create	*create;	/* until sent */
 	struct jb_git_ident	 ident;		/* the owner's; "" unset */
 	struct jb_limits	 lim;		/* the config's, or --memory,
@@ -103,9 +105,13 @@ struct newjob {
 	struct capture_result	*netres;	/* its result, once in */
 	/* /etc/hosts pinned (netpin.h) once the network wait is done */
 	int			 pinning;	/* in flight: the steps wait */
+	int			 hosts_block;	/* the image's /etc/hosts has one */
 	char			 pin_err[JB_ERR_TEXT_MAX];
 	/* the dev user's ids and its git identity, written side by side */
 	int			 dev_pending;
+	/* the checks once it runs (new_created): how many are out */
+	int			 checks;
+	char			 check_err[JB_ERR_TEXT_MAX];
 	char			 devuser_err[JB_ERR_TEXT_MAX];
 	char			 gitconf_err[JB_ERR_TEXT_MAX];
 };
@@ -116,6 +122,9 @@ static uint32_t	last_pick;
 static void	new_fail(struct job *, const char *, ...)
 		    __attribute__((__format__(printf, 2, 3)));
 static void	new_fail_now(struct job *);
+static void	new_check_done(struct job *, const char *, ...)
+		    __attribute__((__format__(printf, 2, 3)));
+static void	new_started(struct job *);
 
 /* the jobs between picking an address and Incus holding it */
 static LIST_HEAD(, newjob)	newjobs = LIST_HEAD_INITIALIZER(newjobs);
@@ -167,6 +176,11 @@ new_progress(struct req *r, struct imsg *imsg)
 	/* CREATE's checkout device, with the init's pid */
 	if (n->codev_on && codev_created_msg(&n->codev, imsg) == 0)
 		return;
+	if (imsg_get_type(imsg) == IMSG_INCUS_STARTED) {
+		if (!n->started)
+			new_started(job);
+		return;
+	}
 	if (imsg_get_type(imsg) != IMSG_PROGRESS ||
 	    imsg_get_data(imsg, &t, sizeof(t)) == -1)
 		fatalx("jb-incus: unexpected %s",
@@ -250,14 +264,23 @@ new_ready(struct job *job)
  * As root in the container: wait, up to 15 s, until the image's DHCP
  * client has given eth0 its address and a default route, so that what
  * the user runs next has its network.  Reads only; exits 2 without ip.
+ * It looks every 20 ms (the lease comes some 70 ms after the start),
+ * with one command a look: the route is read from /proc by the shell.
  */
 static const char netwait_script[] =
     "command -v ip >/dev/null || exit 2\n"
+    "has_route() {\n"
+    "  while read -r ifc dst rest; do\n"
+    "    [ \"$ifc\" = eth0 ] && [ \"$dst\" = 00000000 ] && return 0\n"
+    "  done < /proc/net/route\n"
+    "  return 1\n"
+    "}\n"
     "i=0\n"
-    "while [ $i -lt 150 ]; do\n"
-    "  ip -4 -o addr show dev eth0 2>/dev/null | grep -q \" inet $1/\" &&\n"
-    "    ip -4 route show default 2>/dev/null | grep -q . && exit 0\n"
-    "  sleep 0.1\n"
+    "while [ $i -lt 750 ]; do\n"
+    "  case $(ip -4 -o addr show dev eth0 2>/dev/null) in\n"
+    "  *\" inet $1/\"*) has_route && exit 0 ;;\n"
+    "  esac\n"
+    "  sleep 0.02\n"
     "  i=$((i + 1))\n"
     "done\n"
     "exit 1\n";
@@ -335,7 +358,8 @@ new_pinned(void *arg, int ok, const char *err, size_t lines)
  * destroy right after new finds no write of new's still going in the
  * container.  Not earlier: the image's init writes its own /etc/hosts
  * lines at boot, and a read through Incus's file API while the clone
- * runs made the clone slower by more than the pin costs.
+ * runs made the clone slower by more than the pin costs.  An empty
+ * block where the image has none is no write: nothing is read.
  */
 static void
 new_pin(struct job *job)
@@ -343,7 +367,7 @@ new_pin(struct job *job)
 	struct newjob	*n = job->state;
 
 	n->pinning = 1;
-	netpin_refresh(n->name, new_pinned, job);
+	netpin_refresh(n->name, !n->hosts_block, new_pinned, job);
 }
 
 static void
@@ -364,7 +388,7 @@ new_netwaited(struct job *job, struct capture_result *res)
 /*
  * As soon as the container runs: the wait for its address, beside the
  * dev user, the git identity, the clone, mounts and ports, which need
- * no network.
+ * no network.  -1 when it cannot be asked (the caller fails the job).
  */
 static int
 new_netwait_start(struct job *job)
@@ -374,10 +398,8 @@ new_netwait_start(struct job *job)
 			    "jailbee-netwait", n->ipv4, NULL };
 
 	if (capture_run(job, n->name, 0, 0, "/", argv, NULL,
-	    new_netwaited) == -1) {
-		new_fail(job, "cannot reach jb-incus");
-		return -1;		/* the job has ended */
-	}
+	    new_netwaited) == -1)
+		return -1;
 	n->netwait = 1;
 	return 0;
 }
@@ -545,7 +567,9 @@ new_clone(struct job *job)
 /*
  * The image's dev user takes the owner's ids, so shared files keep
  * theirs; /etc/jailbee-dev-ids says it is done (the suite's image starts
- * dockerd, with a socket of dev's group, only then).
+ * dockerd, with a socket of dev's group, only then).  It prints
+ * hosts-block when /etc/hosts has the suite's block already (an image
+ * published from a container of the suite): the pin must rewrite it.
  */
 static const char devuser_script[] =
     "set -e\n"
@@ -558,7 +582,10 @@ static const char devuser_script[] =
     "else echo \"dev:x:$u:$g:dev:/home/dev:/bin/sh\" >> /etc/passwd; fi\n"
     "mkdir -p /home/dev\n"
     "chown \"$u:$g\" /home/dev\n"
-    "echo \"$u:$g\" > /etc/jailbee-dev-ids\n";
+    "echo \"$u:$g\" > /etc/jailbee-dev-ids\n"
+    "if grep -qF '" HOSTSPIN_BEGIN "' /etc/hosts 2>/dev/null; then\n"
+    "  echo hosts-block\n"
+    "fi\n";
 
 /* the clone, or with --mount the working tree */
 static void
@@ -584,11 +611,11 @@ new_dev_done(struct job *job)
 	if (--n->dev_pending > 0)
 		return;
 	if (n->devuser_err[0] != '\0')
-		new_fail(job, "%s", n->devuser_err);
+		new_check_done(job, "%s", n->devuser_err);
 	else if (n->gitconf_err[0] != '\0')
-		new_fail(job, "%s", n->gitconf_err);
+		new_check_done(job, "%s", n->gitconf_err);
 	else
-		new_workdir(job);
+		new_check_done(job, NULL);
 }
 
 static void
@@ -649,24 +676,21 @@ new_devuser_done(struct job *job, struct capture_result *res)
 		(void)snprintf(n->devuser_err, sizeof(n->devuser_err),
 		    "setting up the dev user failed: %.900s", res->ok ? res->err :
 		    res->error);
+	/* its output is only this word: anything else counts as a block */
+	else if (res->outlen > 0)
+		n->hosts_block = 1;
 	new_dev_done(job);
 }
 
-/* the checkout's mount is what was checked: on to the dev user */
+/* the dev user's ids, and its git identity beside */
 static void
-new_codev_verified(struct job *job, int ok, const char *err)
+new_devuser(struct job *job)
 {
 	struct newjob	*n = job->state;
 	char		 u[16], g[16];
 	const char	*argv[] = { "/bin/sh", "-c", devuser_script,
 			    "jailbee-devuser", u, g, NULL };
 
-	if (!ok) {
-		new_fail(job, "%s", err);
-		return;
-	}
-	if (new_netwait_start(job) == -1)
-		return;
 	snprintf(u, sizeof(u), "%u", (unsigned)env->owner_uid);
 	snprintf(g, sizeof(g), "%u", (unsigned)env->owner_gid);
 	n->dev_pending = 1;		/* until both are out */
@@ -681,6 +705,36 @@ new_codev_verified(struct job *job, int ok, const char *err)
 }
 
 /*
+ * One of the checks run side by side once the container runs is back;
+ * the first failure is what the user is told, once all are back
+ */
+static void
+new_check_done(struct job *job, const char *fmt, ...)
+{
+	struct newjob	*n = job->state;
+	va_list		 ap;
+
+	if (fmt != NULL && n->check_err[0] == '\0') {
+		va_start(ap, fmt);
+		(void)vsnprintf(n->check_err, sizeof(n->check_err), fmt, ap);
+		va_end(ap);
+	}
+	if (--n->checks > 0)
+		return;
+	if (n->check_err[0] != '\0')
+		new_fail(job, "%s", n->check_err);
+	else
+		new_workdir(job);
+}
+
+/* the checkout's mount is what was checked */
+static void
+new_codev_verified(struct job *job, int ok, const char *err)
+{
+	new_check_done(job, ok ? NULL : "%s", err);
+}
+
+/*
  * A size the kernel does not hold is no limit: the container goes
  * before anything of the user's runs in it
  */
@@ -689,16 +743,7 @@ new_disk_checked(struct job *job, int ok, const char *err)
 {
 	struct newjob	*n = job->state;
 
-	if (!ok) {
-		new_fail(job, "%s, so %s is not made", err, n->name);
-		return;
-	}
-	/* no checkout device on a cluster: nothing to verify */
-	if (!n->codev_on) {
-		new_codev_verified(job, 1, NULL);
-		return;
-	}
-	codev_verify(job, &n->codev, new_codev_verified);
+	new_check_done(job, ok ? NULL : "%s, so %s is not made", err, n->name);
 }
 
 static void
@@ -707,12 +752,34 @@ new_recorded(void *arg, int ok, const char *err)
 	struct job	*job = arg;
 	struct newjob	*n = job->state;
 
-	if (!ok) {
-		new_fail(job, "the network policy of %s cannot be recorded in "
-		    "Incus, so it is not kept: %s", n->name, err);
-		return;
-	}
+	new_check_done(job, ok ? NULL : "the network policy of %s cannot be "
+	    "recorded in Incus, so it is not kept: %s", n->name, err);
+}
+
+/*
+ * The container runs, with only its init.  Side by side: its policy
+ * recorded in Incus, its root disk's size checked in the kernel, the
+ * dev user's ids and git identity, the wait for its address, and the
+ * rest of CREATE: the init's pid, with which its checkout's mount is
+ * checked (none on a cluster).  The clone, and all that is the user's,
+ * waits for all but the wait for the address; ready waits for that too.
+ */
+static void
+new_started(struct job *job)
+{
+	struct newjob	*n = job->state;
+
+	n->started = 1;
+	n->created = 1;
+	/* all are counted before any is asked: one may answer at once */
+	n->checks = 4;
+	if (new_netwait_start(job) == -1)
+		(void)strlcpy(n->check_err, "cannot reach jb-incus",
+		    sizeof(n->check_err));
+	/* Incus holds its policy from the start, or it is not kept */
+	policy_record(n->name, new_recorded, job);
 	limits_disk_check(job, n->name, new_disk_checked);
+	new_devuser(job);
 }
 
 static void
@@ -724,14 +791,20 @@ new_created(struct req *r, int ok, const char *err)
 	/* Incus lists the checkout's devices from now on, or never */
 	if (n->codev_on)
 		codev_created(&n->codev);
-	if (!ok) {
-		/* jb-incus leaves nothing behind when create or start fails */
-		new_fail(job, "%s", err);
-		return;
+	if (!n->started) {
+		if (!ok) {
+			/* jb-incus leaves nothing when create or start fails */
+			new_fail(job, "%s", err);
+			return;
+		}
+		new_started(job);
 	}
-	n->created = 1;
-	/* Incus holds its policy from the start, or it is not kept */
-	policy_record(n->name, new_recorded, job);
+	if (!ok)
+		new_check_done(job, "%s", err);
+	else if (n->codev_on)
+		codev_verify(job, &n->codev, new_codev_verified);
+	else
+		new_check_done(job, NULL);
 }
 
 static void

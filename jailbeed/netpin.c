@@ -20,6 +20,15 @@ struct relay {
 	void			*arg;
 };
 
+/* jb-netd tries again at its next refresh unless this says ok */
+static void
+pin_ack(struct jb_netd_pinned *ack)
+{
+	if (imsgev_compose(&children[PROC_NETD].iev, IMSG_NETD_PINNED, 0, 0,
+	    -1, ack, sizeof(*ack)) == -1)
+		log_warn("cannot tell jb-netd about a pin");
+}
+
 static void
 relay_done(struct req *r, int ok, const char *err)
 {
@@ -29,10 +38,7 @@ relay_done(struct req *r, int ok, const char *err)
 	(void)strlcpy(rl->ack.err, ok ? "" : err, sizeof(rl->ack.err));
 	if (!ok)
 		log_debug("%s: /etc/hosts not pinned: %s", rl->ack.name, err);
-	/* jb-netd tries again at its next refresh unless this says ok */
-	if (imsgev_compose(&children[PROC_NETD].iev, IMSG_NETD_PINNED, 0, 0,
-	    -1, &rl->ack, sizeof(rl->ack)) == -1)
-		log_warn("cannot tell jb-netd about a pin");
+	pin_ack(&rl->ack);
 	if (rl->cb != NULL)
 		rl->cb(rl->arg, ok, err);
 	free(rl);
@@ -81,6 +87,7 @@ struct refresh {
 	int		 ok;
 	char		 err[JB_ERR_TEXT_MAX];
 	size_t		 lines;		/* in the last block sent */
+	int		 no_block;	/* the file has none: "" is no write */
 	netpin_refresh_cb cb;
 	void		*arg;
 };
@@ -111,6 +118,7 @@ refresh_msg(struct req *r, struct imsg *imsg)
 {
 	struct refresh		*rf = r->arg;
 	struct jb_hosts_pin	*pin;
+	struct jb_netd_pinned	 ack;
 	size_t			 i;
 
 	if (imsg_get_type(imsg) != IMSG_NETD_PIN)
@@ -123,6 +131,17 @@ refresh_msg(struct req *r, struct imsg *imsg)
 	for (rf->lines = 0, i = 0; i < pin->len; i++)
 		if (pin->text[i] == '\n')
 			rf->lines++;
+	/* no block to write where the file has none: it is as pinned */
+	if (pin->len == 0 && rf->no_block) {
+		memset(&ack, 0, sizeof(ack));
+		pin->name[sizeof(pin->name) - 1] = '\0';
+		(void)strlcpy(ack.name, pin->name, sizeof(ack.name));
+		ack.gen = pin->gen;
+		ack.ok = 1;
+		pin_ack(&ack);
+		free(pin);
+		return;
+	}
 	free(pin);
 	rf->pending++;
 	netpin_relay(imsg, refresh_pinned, rf);
@@ -137,7 +156,8 @@ refresh_done(struct req *r, int ok, const char *err)
 }
 
 void
-netpin_refresh(const char *name, netpin_refresh_cb cb, void *arg)
+netpin_refresh(const char *name, int no_block, netpin_refresh_cb cb,
+    void *arg)
 {
 	struct jb_incus_target	 t;
 	struct refresh		*rf;
@@ -146,6 +166,7 @@ netpin_refresh(const char *name, netpin_refresh_cb cb, void *arg)
 		fatal("%s", __func__);
 	rf->pending = 1;		/* jb-netd's answer */
 	rf->ok = 1;
+	rf->no_block = no_block;
 	rf->cb = cb;
 	rf->arg = arg;
 	memset(&t, 0, sizeof(t));

@@ -28,10 +28,13 @@ int	netpin_unasked(struct imsg *);
 /*
  * ask jb-netd to resolve name's pool now and pin what it gets; cb (may
  * be NULL) hears once jb-netd has answered and every pin it sent is
- * written, or why not, and how many lines the last block pinned
+ * written, or why not, and how many lines the last block pinned.
+ * no_block: the container's /etc/hosts is known to have no block, so an
+ * empty one is confirmed to jb-netd without reading the file.
  */
 typedef void	(*netpin_refresh_cb)(void *, int ok, const char *err,
 		    size_t lines);
-void	netpin_refresh(const char *name, netpin_refresh_cb, void *);
+void	netpin_refresh(const char *name, int no_block, netpin_refresh_cb,
+	    void *);
 
 #endif /* JAILBEED_NETPIN_H */

@@ -876,12 +876,17 @@ cr_state(void *arg, struct json_object *st, const char *err)
 static void
 cr_started(void *arg, struct json_object *md, const char *err)
 {
-	struct op_req	*r = arg;
-	struct create	*cr = r->priv;
-	char		 path[JB_INSTANCE_MAX + 32];
+	struct op_req		*r = arg;
+	struct create		*cr = r->priv;
+	struct jb_incus_target	 t;
+	char			 path[JB_INSTANCE_MAX + 32];
 
 	r->call = NULL;
 	if (err == NULL) {
+		/* the parent goes on while the pid is read */
+		memset(&t, 0, sizeof(t));
+		(void)strlcpy(t.name, r->name, sizeof(t.name));
+		op_send(r, IMSG_INCUS_STARTED, -1, &t, sizeof(t));
 		/* the init's pid: where jb-mountd verifies the checkout */
 		(void)snprintf(path, sizeof(path), "/1.0/instances/%s/state",
 		    r->name);

@@ -257,7 +257,52 @@ pinned_at_ready_body() {
 }
 pinned_at_ready_cleanup() { cleanup; }
 
+atf_test_case image_block_cleared cleanup
+image_block_cleared_head() {
+	atf_set descr "new rewrites a suite block in the image's /etc/hosts" \
+	    "(one published from a container of the suite carries it) even" \
+	    "when the container pins no name: new reads the file only when" \
+	    "the dev user's step saw a block there"
+	atf_set require.user root
+	atf_set timeout 300
+}
+image_block_cleared_body() {
+	jb_start
+	jb_tools
+	jb_image
+	jb_repo
+	p=$(jb_prefix)
+	# the suite's image with a stale block, as incus publish makes one
+	incus init "$JB_IMAGE" "$p-src" > /dev/null ||
+	    atf_fail "cannot make $p-src"
+	incus start "$p-src" || atf_fail "cannot start $p-src"
+	incus exec "$p-src" -- sh -c "printf '%s\n%s\n%s\n' '$BEGIN' \
+	    '198.18.9.9 stale.test' '$END' >> /etc/hosts" ||
+	    atf_fail "cannot write the block into $p-src"
+	incus stop --force "$p-src" &&
+	    incus publish "$p-src" --alias "$p-blocked" --compression none \
+	    > /dev/null || atf_fail "cannot publish $p-src as $p-blocked"
+	sed -i "s/^  alias: .*/  alias: $p-blocked/" repo/.jailbee/config.yaml
+	atf_check -e match:"ready: $p-blk" jbo repo new blk
+	atf_check -s exit:1 -o empty -e empty sh -c \
+	    "incus exec $p-blk -- cat /etc/hosts | grep -e stale.test -e '$BEGIN'"
+	atf_check -o match:"^127.0.0.1 localhost" \
+	    incus exec "$p-blk" -- cat /etc/hosts
+	# from the image without one, the file is as the image made it
+	sed -i "s/^  alias: .*/  alias: $JB_IMAGE/" repo/.jailbee/config.yaml
+	atf_check -e match:"ready: $p-plain" jbo repo new plain
+	atf_check -o inline:"127.0.0.1 localhost\n127.0.1.1 $p-plain\n" \
+	    incus exec "$p-plain" -- cat /etc/hosts
+}
+image_block_cleared_cleanup() {
+	cleanup
+	[ -f prefix ] && incus image delete "$(cat prefix)-blocked" \
+	    > /dev/null 2>&1
+	true
+}
+
 atf_init_test_cases() {
 	atf_add_test_case pool_and_pin
 	atf_add_test_case pinned_at_ready
+	atf_add_test_case image_block_cleared
 }
