@@ -128,9 +128,12 @@ ns_restored(struct req *r, int ok, const char *err)
 	if (!ok)
 		log_warnx("start-up sync: %s: %s", name + 2, err);
 	else {
-		if (name[0] == '+')
+		if (name[0] == '+') {
 			/* Incus lacked its config entries: it gets them now */
+			log_info("start-up sync: %s: Incus had no record of its "
+			    "egress entries: written now", name + 2);
 			policy_record_logged(name + 2);
+		}
 		if (name[1] == '-')
 			/* made before the suite had gates: its gate is open */
 			policy_gate_add(name + 2);

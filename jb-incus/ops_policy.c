@@ -38,6 +38,11 @@
 #define K_UNTIL		"user.jailbee.loose_until"
 #define K_EGRESS	"user.jailbee.egress"
 #define K_EXTRA		"user.jailbee.egress_extra"
+/*
+ * "1" once the whole policy was written: Incus keeps no key set to "",
+ * so an empty egress list is told apart from one never written by this
+ */
+#define K_RECORDED	"user.jailbee.recorded"
 #define K_MOUNT		MNT_UNTIL_KEY
 
 /* s into dst whole, or -1 */
@@ -114,7 +119,8 @@ send_policy(struct op_req *r, struct json_object *inst)
 	}
 	(void)take(p->prefix, sizeof(p->prefix), jget_str(cfg,
 	    "user.jailbee.prefix"));
-	p->has_egress = jget_str(cfg, K_EGRESS) != NULL;
+	p->has_egress = jget_str(cfg, K_EGRESS) != NULL ||
+	    ((u = jget_str(cfg, K_RECORDED)) != NULL && strcmp(u, "1") == 0);
 	/* or its creator adds it once the creation has ended */
 	p->has_gate = jget_obj(jget_obj(inst, "devices"), GATE_DEVICE) !=
 	    NULL || gate_by_creator(jget_str(cfg, GATE_KEY), (int64_t)time(NULL),
@@ -232,6 +238,7 @@ policy_have(struct op_req *r, struct json_object *inst)
 	if (!p->mode_only) {
 		jput(cfg, K_EGRESS, p->egress);
 		jput(cfg, K_EXTRA, p->egress_extra);
+		jput(cfg, K_RECORDED, "1");
 	}
 write:
 	json_object_object_add(body, "config", cfg);

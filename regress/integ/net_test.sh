@@ -178,6 +178,56 @@ fail_closed_restart_body() {
 }
 fail_closed_restart_cleanup() { cleanup; }
 
+atf_test_case empty_policy_recorded cleanup
+empty_policy_recorded_head() {
+	atf_set descr "a strict container with no egress entry has its" \
+	    "policy recorded in Incus once: a restart finds it recorded" \
+	    "and writes nothing (Incus keeps no key set to \"\", and every" \
+	    "start of the suite wrote every such container again)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+empty_policy_recorded_body() {
+	jb_start
+	jb_tools
+	jb_image
+	jb_repo
+	c=$(jb_prefix)-bare
+	atf_check -e match:"network: strict, 0 egress_allow entries" \
+	    -e match:"ready: $c" jbo repo new bare
+	atf_check -o inline:"1\n" incus config get "$c" user.jailbee.recorded
+	atf_check -o inline:"\n" incus config get "$c" user.jailbee.egress
+	jb_cleanup
+	rm -f jailbeed.pid
+	: > jailbeed.log
+	jb_start
+	jb_tools
+	atf_check -o match:": strict" jbo repo net status bare
+	atf_check -s exit:1 grep "$c: Incus had no record" jailbeed.log
+	# one made before: its entries are written once, said in the log
+	incus config unset "$c" user.jailbee.recorded
+	jb_cleanup
+	rm -f jailbeed.pid
+	: > jailbeed.log
+	jb_start
+	jb_tools
+	i=0
+	until grep -q "$c: Incus had no record of its egress entries" \
+	    jailbeed.log; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || { cat jailbeed.log;
+		    atf_fail "the start-up sync did not write $c's entries"; }
+		sleep 0.2
+	done
+	i=0
+	until [ "$(incus config get "$c" user.jailbee.recorded)" = 1 ]; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || atf_fail "$c has no user.jailbee.recorded"
+		sleep 0.2
+	done
+}
+empty_policy_recorded_cleanup() { cleanup; }
+
 atf_test_case incus_holds_policy cleanup
 incus_holds_policy_head() {
 	atf_set descr "Incus holds each container's policy (user.jailbee.*" \
@@ -1217,6 +1267,7 @@ atf_init_test_cases() {
 	atf_add_test_case strict_allowlist
 	atf_add_test_case bad_entry
 	atf_add_test_case fail_closed_restart
+	atf_add_test_case empty_policy_recorded
 	atf_add_test_case incus_holds_policy
 	atf_add_test_case guest_cannot_write_policy
 	atf_add_test_case follows_incus_events
