@@ -75,10 +75,10 @@ capture_done(struct req *r, int ok, const char *err)
 	free(cp);
 }
 
-int
-capture_run(struct job *job, const char *name, uint32_t uid, uint32_t gid,
+static int
+capture_start(struct job *job, const char *name, uint32_t uid, uint32_t gid,
     const char *cwd, const char *const *argv, const char *const *envp,
-    capture_next next)
+    int quiet_ok, capture_next next)
 {
 	struct jb_incus_exec	*q;
 	struct capture		*cp;
@@ -110,6 +110,7 @@ capture_run(struct job *job, const char *name, uint32_t uid, uint32_t gid,
 		q->nenv++;
 	}
 	q->capture = 1;
+	q->quiet_ok = quiet_ok;
 	cp->job = job;
 	cp->next = next;
 	if (req_send(PROC_INCUS, IMSG_INCUS_EXEC, q, sizeof(*q), -1,
@@ -121,4 +122,20 @@ capture_run(struct job *job, const char *name, uint32_t uid, uint32_t gid,
 	free(q);
 	free(cp);
 	return -1;
+}
+
+int
+capture_run(struct job *job, const char *name, uint32_t uid, uint32_t gid,
+    const char *cwd, const char *const *argv, const char *const *envp,
+    capture_next next)
+{
+	return capture_start(job, name, uid, gid, cwd, argv, envp, 0, next);
+}
+
+int
+capture_run_quiet(struct job *job, const char *name, uint32_t uid,
+    uint32_t gid, const char *cwd, const char *const *argv,
+    const char *const *envp, capture_next next)
+{
+	return capture_start(job, name, uid, gid, cwd, argv, envp, 1, next);
 }

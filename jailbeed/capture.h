@@ -32,5 +32,9 @@ typedef void	(*capture_next)(struct job *, struct capture_result *);
 int	capture_run(struct job *, const char *name, uint32_t uid, uint32_t gid,
 	    const char *cwd, const char *const *argv, const char *const *envp,
 	    capture_next);
+/* the same, with no output read when it exits 0: out and err are empty */
+int	capture_run_quiet(struct job *, const char *name, uint32_t uid,
+	    uint32_t gid, const char *cwd, const char *const *argv,
+	    const char *const *envp, capture_next);
 
 #endif /* JAILBEED_CAPTURE_H */

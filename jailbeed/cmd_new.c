@@ -96,6 +96,7 @@ struct newjob {
 	char			 net_err[JB_ERR_TEXT_MAX];	/* "" ok */
 	char			 list_err[JB_ERR_TEXT_MAX];
 	char			 addrs_err[JB_ERR_TEXT_MAX];
+	char			 codev_err[JB_ERR_TEXT_MAX];
 	uint32_t		*held, *leased;	/* ADDRS, until the pool */
 	size_t			 nheld, nleased;
 	/* the wait for eth0's address, run beside the dev user's steps */
@@ -125,6 +126,7 @@ static void	new_fail_now(struct job *);
 static void	new_check_done(struct job *, const char *, ...)
 		    __attribute__((__format__(printf, 2, 3)));
 static void	new_started(struct job *);
+static void	new_prep_done(struct job *, char *, size_t, int, const char *);
 
 /* the jobs between picking an address and Incus holding it */
 static LIST_HEAD(, newjob)	newjobs = LIST_HEAD_INITIALIZER(newjobs);
@@ -397,7 +399,7 @@ new_netwait_start(struct job *job)
 	const char	*argv[] = { "/bin/sh", "-c", netwait_script,
 			    "jailbee-netwait", n->ipv4, NULL };
 
-	if (capture_run(job, n->name, 0, 0, "/", argv, NULL,
+	if (capture_run_quiet(job, n->name, 0, 0, "/", argv, NULL,
 	    new_netwaited) == -1)
 		return -1;
 	n->netwait = 1;
@@ -531,7 +533,7 @@ new_clone_from(struct job *job, const char *src)
 
 	snprintf(dir, sizeof(dir), "/home/dev/%s",
 	    n->ctx->conf.container_prefix);
-	if (capture_run(job, n->name, env->owner_uid, env->owner_gid,
+	if (capture_run_quiet(job, n->name, env->owner_uid, env->owner_gid,
 	    "/home/dev", argv, envp, new_cloned) == -1)
 		new_fail(job, "cannot reach jb-incus");
 }
@@ -872,19 +874,13 @@ new_policy(struct job *job)
 	free(m);
 }
 
-/* the checkout passed as every mount source does: CREATE names it */
+/* the checkout passed as every mount source does, or why not */
 static void
 new_codev_checked(struct job *job, int ok, const char *err)
 {
 	struct newjob	*n = job->state;
 
-	if (!ok) {
-		new_fail(job, "%s", err);
-		return;
-	}
-	(void)strlcpy(n->create->source, n->codev.realpath,
-	    sizeof(n->create->source));
-	new_policy(job);
+	new_prep_done(job, n->codev_err, sizeof(n->codev_err), ok, err);
 }
 
 /* --net, else defaults.network */
@@ -1079,13 +1075,10 @@ new_create(struct job *job)
 		return;
 	}
 	n->create = q;
-	if (n->bridged) {
-		new_policy(job);
-		return;
-	}
-	n->codev_on = 1;
-	codev_check(job, &n->codev, n->name, conf->container_prefix,
-	    n->ctx->info.toplevel, n->mount_rw, new_codev_checked);
+	/* the checkout passed as every mount source does (new_prep) */
+	if (n->codev_on)
+		(void)strlcpy(q->source, n->codev.realpath, sizeof(q->source));
+	new_policy(job);
 }
 
 static void
@@ -1213,6 +1206,10 @@ new_prep_end(struct job *job)
 
 	if (n->no_mountd) {
 		new_fail(job, "cannot reach jb-mountd");
+		return;
+	}
+	if (n->codev_err[0] != '\0') {
+		new_fail(job, "%s", n->codev_err);
 		return;
 	}
 	if (n->net_err[0] != '\0' || !n->have_net) {
@@ -1362,6 +1359,14 @@ new_prep(struct job *job)
 	else
 		(void)strlcpy(n->addrs_err, "cannot reach jb-incus",
 		    sizeof(n->addrs_err));
+	/* the checkout, checked as every mount source; none on a cluster */
+	if (!n->bridged) {
+		n->codev_on = 1;
+		n->prep++;
+		codev_check(job, &n->codev, n->name,
+		    n->ctx->conf.container_prefix, n->ctx->info.toplevel,
+		    n->mount_rw, new_codev_checked);
+	}
 	new_prep_done(job, NULL, 0, 1, NULL);
 }
 

@@ -69,6 +69,7 @@ struct incus_call {
 	int			 answered;	/* told, its logs still going */
 	int			 ran;
 	int			 status;
+	int			 quiet_ok;	/* exit 0: no output read */
 	char			*outpath[2];
 	char			*out[2];
 	size_t			 outlen[2];
@@ -1227,6 +1228,16 @@ exec_ran(struct incus_call *c, struct json_object *md)
 			return;
 		}
 	}
+	/* nothing to read: answered now, the files deleted after */
+	if (c->quiet_ok && c->status == 0) {
+		exec_answer(c);
+		for (i = 0; i < 2; i++)
+			exec_send(c, i, "DELETE", i == 0 ? exec_deleted0 :
+			    exec_deleted1);
+		if (c->pending == 0)
+			exec_finish(c);
+		return;
+	}
 	for (i = 0; i < 2; i++)
 		exec_send(c, i, "GET", i == 0 ? exec_got0 : exec_got1);
 	if (c->pending == 0)
@@ -1323,6 +1334,7 @@ incus_exec(struct incus *inc, const char *name, const struct incus_exec *x,
 	if ((c = call_new(inc, CALL_EXEC, (void *)cb, arg)) == NULL)
 		return NULL;
 	c->then = exec_ran;
+	c->quiet_ok = x->quiet_ok;
 	if (!name_ok(name)) {
 		call_fail_later(c, "exec: empty or reserved instance name");
 		return c;

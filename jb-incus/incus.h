@@ -126,6 +126,7 @@ struct incus_exec {
 	const char		*cwd;		/* NULL: "/" */
 	int			 uid;		/* -1: root */
 	int			 gid;		/* -1: root */
+	int			 quiet_ok;	/* exit 0: its output is not read */
 };
 
 /* the JSON body of an exec request (recorded output, or websockets) */

@@ -74,6 +74,8 @@ op_exec(uint32_t rid, const struct jb_incus_exec *in)
 	    flag("capture", in->capture))
 		fatalx("EXEC from the parent both interactive and captured");
 	(void)flag("capture", in->capture);
+	if (flag("quiet_ok", in->quiet_ok) && !in->capture)
+		fatalx("EXEC from the parent quiet_ok but not captured");
 
 	if ((x = calloc(1, sizeof(*x))) == NULL)
 		fatal("%s", __func__);
@@ -244,6 +246,7 @@ exec_go(struct op_req *r, struct json_object *inst)
 	ie.cwd = x->in.cwd[0] != '\0' ? x->in.cwd : NULL;
 	ie.uid = (int)x->in.uid;
 	ie.gid = (int)x->in.gid;
+	ie.quiet_ok = x->in.quiet_ok;
 	if ((r->call = incus_exec(ops_ic, r->name, &ie, captured, r)) == NULL)
 		fatal("%s", __func__);
 }

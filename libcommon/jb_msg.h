@@ -439,6 +439,8 @@ struct jb_incus_exec {
 	char		env[JB_ENV_MAX];
 	int32_t		interactive;		/* a pty; one fd both ways */
 	int32_t		capture;		/* output as IMSG_INCUS_OUTPUT */
+	/* captured: no output is wanted when it exits 0 (none is read) */
+	int32_t		quiet_ok;
 	uint32_t	cols, rows;
 };
 
