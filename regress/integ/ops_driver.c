@@ -1248,6 +1248,8 @@ t_exec_capture(void)
 				    NULL };
 	const char		*a4[] = { "true", NULL };
 	const char		*a5[] = { "/nonexistent-binary", NULL };
+	const char		*a6[] = { "sh", "-c", "echo out; echo err >&2",
+				    NULL };
 	char			 out[32768], err[4096];
 	double			 t[10], t0;
 	int			 i;
@@ -1260,6 +1262,27 @@ t_exec_capture(void)
 	check(ok_reply(&r) && exit_status(&r) == 3 && streq(out, "out\n") &&
 	    streq(err, "err\n"), "EXEC capture: exit %d, stdout \"%s\", "
 	    "stderr \"%s\" %s", exit_status(&r), esc(out), esc(err),
+	    r.done.err);
+	reply_clear(&r);
+
+	/* quiet_ok: a status only when it exits 0, everything when not */
+	exec_init(x, name_main, a1, NULL, 1);
+	x->quiet_ok = 1;
+	request(IMSG_INCUS_EXEC, x, sizeof(*x), &r);
+	output(&r, 1, out, sizeof(out));
+	output(&r, 2, err, sizeof(err));
+	check(ok_reply(&r) && exit_status(&r) == 3 && streq(out, "out\n") &&
+	    streq(err, "err\n"), "EXEC capture quiet_ok, exit 3: stdout "
+	    "\"%s\", stderr \"%s\" %s", esc(out), esc(err), r.done.err);
+	reply_clear(&r);
+	exec_init(x, name_main, a6, NULL, 1);
+	x->quiet_ok = 1;
+	request(IMSG_INCUS_EXEC, x, sizeof(*x), &r);
+	output(&r, 1, out, sizeof(out));
+	output(&r, 2, err, sizeof(err));
+	check(ok_reply(&r) && exit_status(&r) == 0 && streq(out, "") &&
+	    streq(err, ""), "EXEC capture quiet_ok, exit 0: no output read "
+	    "(stdout \"%s\", stderr \"%s\") %s", esc(out), esc(err),
 	    r.done.err);
 	reply_clear(&r);
 
