@@ -1162,11 +1162,24 @@ exec_send(struct incus_call *c, int i, const char *method, http_cb cb)
 	http_request_submit(r, cb, c);
 }
 
+/* the answer to the caller, then the recorded files deleted */
+static void
+exec_answer_delete(struct incus_call *c)
+{
+	int	i;
+
+	exec_answer(c);
+	for (i = 0; i < 2; i++)
+		exec_send(c, i, "DELETE", i == 0 ? exec_deleted0 :
+		    exec_deleted1);
+	if (c->pending == 0)
+		exec_finish(c);
+}
+
 static void
 exec_got(struct incus_call *c, int i, struct http_response *resp,
     const char *err)
 {
-	int	j;
 
 	c->req[i] = NULL;
 	if (err != NULL || resp->status != 200)
@@ -1180,12 +1193,7 @@ exec_got(struct incus_call *c, int i, struct http_response *resp,
 	}
 	if (--c->pending > 0)
 		return;
-	exec_answer(c);
-	for (j = 0; j < 2; j++)
-		exec_send(c, j, "DELETE", j == 0 ? exec_deleted0 :
-		    exec_deleted1);
-	if (c->pending == 0)
-		exec_finish(c);
+	exec_answer_delete(c);
 }
 
 static void
@@ -1230,12 +1238,7 @@ exec_ran(struct incus_call *c, struct json_object *md)
 	}
 	/* nothing to read: answered now, the files deleted after */
 	if (c->quiet_ok && c->status == 0) {
-		exec_answer(c);
-		for (i = 0; i < 2; i++)
-			exec_send(c, i, "DELETE", i == 0 ? exec_deleted0 :
-			    exec_deleted1);
-		if (c->pending == 0)
-			exec_finish(c);
+		exec_answer_delete(c);
 		return;
 	}
 	for (i = 0; i < 2; i++)
