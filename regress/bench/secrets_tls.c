@@ -25,6 +25,7 @@
  * Prints "name value unit" lines for regress/bench/secrets.
  */
 
+#include <fcntl.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,7 +170,7 @@ main(int argc, char *argv[])
 	struct mallinfo2 a, b;
 	FILE		*fp;
 	char		 why[256], *chunk, *sink;
-	int		 i, dc;
+	int		 i, dc, fd;
 	size_t		 left, got;
 
 	ctrca = ca_new("bench");
@@ -177,11 +178,15 @@ main(int argc, char *argv[])
 	fp = fopen("/tmp/secrets_tls_store.pem", "w");
 	fputs(ca_cert_pem(realca), fp);
 	fclose(fp);
-	if ((up = mitm_upstream_ctx("/tmp/secrets_tls_store.pem", why,
+	/* read through the descriptor alone, as jb-egress does */
+	if ((fd = open("/tmp/secrets_tls_store.pem", O_RDONLY)) == -1 ||
+	    (up = mitm_upstream_ctx(fd, "/tmp/secrets_tls_store.pem", why,
 	    sizeof(why))) == NULL) {
-		fprintf(stderr, "%s\n", why);
+		fprintf(stderr, "%s\n", fd == -1 ? "cannot open the store" :
+		    why);
 		return 1;
 	}
+	close(fd);
 	unlink("/tmp/secrets_tls_store.pem");
 	sctx = ca_server_ctx(realca, HOST);
 	dt = calloc((size_t)n, sizeof(*dt));
