@@ -71,6 +71,10 @@ class UdpEcho(socketserver.BaseRequestHandler):
 class Server(socketserver.ThreadingTCPServer):
     allow_reuse_address = True
     daemon_threads = True
+    # a burst of connections (the benchmarks make hundreds in a row)
+    # waits in the queue: with socketserver's 5, the kernel drops the
+    # rest's SYN and each waits a second for its retransmission
+    request_queue_size = 1024
 
 
 def main():
