@@ -311,6 +311,9 @@ emit_sels(FILE *f, const struct sel *v, size_t n)
 		if (v[i].port != 0)
 			fprintf(f, " . %s . %u", proto_name(v[i].proto),
 			    (unsigned)v[i].port);
+		else
+			/* staticany's: every protocol */
+			fprintf(f, " . 0-255");
 	}
 }
 
@@ -347,13 +350,21 @@ emit_container(FILE *f, const struct nftgen_net *net, const struct ctr *t)
 	    "\t\ttype ipv4_addr . inet_proto . inet_service\n"
 	    "\t\tflags interval\n"
 	    "\t}\n", t->id);
+	/*
+	 * An address range and every protocol (0-255), not an address
+	 * range alone: libnftables reads the elements of every interval
+	 * set of one field before any element command, in any set, so
+	 * one such set a container made each change cost the whole
+	 * table; a set of two fields is left to the kernel.
+	 */
 	fprintf(f, "\tset staticany_%s {\n"
-	    "\t\ttype ipv4_addr\n"
+	    "\t\ttype ipv4_addr . inet_proto\n"
 	    "\t\tflags interval\n"
 	    "\t}\n", t->id);
 	fprintf(f, "\tchain strict_%s {\n"
 	    "\t\tip daddr . meta l4proto . th dport @static_%s accept\n"
-	    "\t\tip daddr @staticany_%s accept\n", t->id, t->id, t->id);
+	    "\t\tip daddr . meta l4proto @staticany_%s accept\n", t->id,
+	    t->id, t->id);
 	if (net->ngw > 0)
 		fprintf(f, "\t\tudp dport 443 jump " NFTGEN_REFUSE_CHAIN "\n"
 		    "\t\tudp dport 443 reject with icmpx admin-prohibited\n");
@@ -369,7 +380,7 @@ emit_container(FILE *f, const struct nftgen_net *net, const struct ctr *t)
 		fprintf(f, "\tchain gw_%s {\n"
 		    "\t\tip daddr . meta l4proto . th dport @static_%s "
 		    "return\n"
-		    "\t\tip daddr @staticany_%s return\n"
+		    "\t\tip daddr . meta l4proto @staticany_%s return\n"
 		    "\t\tmeta l4proto tcp dnat ip to %s:%u\n"
 		    "\t}\n", t->id, t->id, t->id,
 		    addr_fmt(net->host, h, sizeof(h)), (unsigned)net->gw_port);

@@ -28,7 +28,8 @@
  *			without a port (any protocol)
  *	set static_c	ipv4_addr . inet_proto . inet_service, flags
  *			interval: the ADDR/CIDR entries with a port
- *	set staticany_c	ipv4_addr, flags interval: those without
+ *	set staticany_c	ipv4_addr . inet_proto, flags interval: those
+ *			without, each with every protocol (0-255)
  *	chain strict_c	the four sets above, then reject (TCP reset, else
  *			ICMP admin-prohibited)
  *  map ctrs	container address : verdict, accept for a loose one,

@@ -122,6 +122,45 @@ strict_allowlist_body() {
 }
 strict_allowlist_cleanup() { cleanup; }
 
+atf_test_case strict_anyport cleanup
+strict_anyport_head() {
+	atf_set descr "a CIDR entry without a port lets out every protocol" \
+	    "and port to that range, other hosts are refused; no set of the" \
+	    "table holds ranges of one field, which would make libnftables" \
+	    "read every such set's elements for each change (N1, N2)"
+	atf_set require.user root
+	atf_set timeout 300
+}
+strict_anyport_body() {
+	setup "198.19.2.0/24"
+	c=$(jb_prefix)-any
+	atf_check -e match:"network: strict, 1 egress_allow entr" \
+	    -e match:"ready: $c" jbo repo new any
+	route "$c"
+	atf_check -o inline:"ping\n" in_ctr "$c" sh -c \
+	    "echo ping | nc -w 3 $NH_ECHO 7"
+	atf_check -o match:"^hello 8081 from $NH_ECHO" \
+	    ctr_http "$c" $NH_ECHO 8081
+	atf_check -o inline:"udp 9999: anyport\n" in_ctr "$c" sh -c \
+	    "echo anyport | nc -u -w 2 $NH_ECHO 9999"
+	atf_check -s not-exit:0 -e match:"refused" \
+	    -e not-match:"too slow" \
+	    ctr_prompt "$c" $NH_WWW 8080
+	# every interval set's type names two fields or more
+	nft -j list ruleset > ruleset.json ||
+	    atf_fail "cannot list the ruleset"
+	one=$(jq -r '.nftables[] | select(.set) | .set |
+	    select(.table == "jailbee") |
+	    select((.flags // []) | index("interval")) |
+	    select(.type | type == "string") | .name' ruleset.json)
+	[ -z "$one" ] || atf_fail "interval sets of one field: $one"
+	jq -e '.nftables[] | select(.set) | .set |
+	    select(.name == "staticany_'"$(echo "$c" | tr - _)"'")' \
+	    ruleset.json > /dev/null ||
+	    atf_fail "no set staticany for $c: the check above saw nothing"
+}
+strict_anyport_cleanup() { cleanup; }
+
 atf_test_case bad_entry cleanup
 bad_entry_head() {
 	atf_set descr "an egress_allow entry jb-netd cannot enforce stops" \
@@ -1265,6 +1304,7 @@ atf_init_test_cases() {
 	atf_add_test_case loose_and_strict
 	atf_add_test_case resolver
 	atf_add_test_case strict_allowlist
+	atf_add_test_case strict_anyport
 	atf_add_test_case bad_entry
 	atf_add_test_case fail_closed_restart
 	atf_add_test_case empty_policy_recorded

@@ -515,12 +515,12 @@ REFUSED_SET("1") \
 "\t\tflags interval\n" \
 "\t}\n" \
 "\tset staticany_dev {\n" \
-"\t\ttype ipv4_addr\n" \
+"\t\ttype ipv4_addr . inet_proto\n" \
 "\t\tflags interval\n" \
 "\t}\n" \
 "\tchain strict_dev {\n" \
 "\t\tip daddr . meta l4proto . th dport @static_dev accept\n" \
-"\t\tip daddr @staticany_dev accept\n" \
+"\t\tip daddr . meta l4proto @staticany_dev accept\n" \
 "\t\tip daddr . meta l4proto . th dport @allow_dev accept\n" \
 "\t\tip daddr @allowany_dev accept\n" \
 "\t\tjump refuse\n" \
@@ -540,12 +540,12 @@ REFUSED_SET("1") \
 "\t\tflags interval\n" \
 "\t}\n" \
 "\tset staticany_web_1 {\n" \
-"\t\ttype ipv4_addr\n" \
+"\t\ttype ipv4_addr . inet_proto\n" \
 "\t\tflags interval\n" \
 "\t}\n" \
 "\tchain strict_web_1 {\n" \
 "\t\tip daddr . meta l4proto . th dport @static_web_1 accept\n" \
-"\t\tip daddr @staticany_web_1 accept\n" \
+"\t\tip daddr . meta l4proto @staticany_web_1 accept\n" \
 "\t\tip daddr . meta l4proto . th dport @allow_web_1 accept\n" \
 "\t\tip daddr @allowany_web_1 accept\n" \
 "\t\tjump refuse\n" \
@@ -593,8 +593,8 @@ REFUSED_SET("1") \
 "flush set inet jailbee staticany_web_1\n" \
 "add element inet jailbee static_web_1 { 10.0.0.0/8 . tcp . " \
 "5432, 10.1.0.0/16 . tcp . 5433, 192.0.2.7 . udp . 53 }\n" \
-"add element inet jailbee staticany_web_1 { 198.51.100.0/24, " \
-"203.0.113.5 }\n" \
+"add element inet jailbee staticany_web_1 { 198.51.100.0/24 . 0-255, " \
+"203.0.113.5 . 0-255 }\n" \
 "add element inet jailbee ctrs { 10.99.0.2 : accept, 10.99.0.3 " \
 ": jump strict_web_1 }\n" \
 "add element inet jailbee strictdns { 10.99.0.3 }\n" \
@@ -727,7 +727,7 @@ ATF_TC_BODY(nftgen_options, tc)
 	/* no static entries: empty static sets, no elements */
 	ATF_CHECK(strstr(out, "\tchain strict_a {\n"
 	    "\t\tip daddr . meta l4proto . th dport @static_a accept\n"
-	    "\t\tip daddr @staticany_a accept\n"
+	    "\t\tip daddr . meta l4proto @staticany_a accept\n"
 	    "\t\tip daddr . meta l4proto . th dport @allow_a accept\n"
 	    "\t\tip daddr @allowany_a accept\n") != NULL);
 	ATF_CHECK(strstr(out, "add element inet jailbee static_a") == NULL);
@@ -813,12 +813,12 @@ ATF_TC_BODY(nftgen_merge, tc)
 	    "add element inet jailbee static_x { 0.0.0.0/1 . tcp . 80, "
 	    "12.0.0.0/8 . tcp . 22, 12.1.0.0/16 . udp . 22, "
 	    "12.1.2.3 . tcp . 23 }\n"
-	    "add element inet jailbee staticany_x { 9.255.255.255, "
-	    "10.0.0.0/8, 11.0.0.0/8 }\n");
+	    "add element inet jailbee staticany_x { 9.255.255.255 . 0-255, "
+	    "10.0.0.0/8 . 0-255, 11.0.0.0/8 . 0-255 }\n");
 	free(r);
 	r = static_rules(everything, NELEM(everything));
 	ATF_CHECK_STREQ(r, "add element inet jailbee staticany_x { "
-	    "0.0.0.0/0 }\n");
+	    "0.0.0.0/0 . 0-255 }\n");
 	free(r);
 	r = static_rules(names_only, NELEM(names_only));
 	ATF_CHECK_STREQ(r, "");
@@ -985,16 +985,16 @@ ATF_TC_BODY(nftgen_delta, tc)
 	now[0].nentries = NELEM(more_in);
 	out = delta(was, 2, now, 2);
 	ATF_CHECK_STREQ(out,
-	    "delete element inet jailbee staticany_web_1 { 198.51.100.0/24 }\n"
+	    "delete element inet jailbee staticany_web_1 { 198.51.100.0/24 . 0-255 }\n"
 	    "add element inet jailbee static_web_1 { 192.0.2.8 . tcp . 22 }\n"
-	    "add element inet jailbee staticany_web_1 { 198.0.0.0/8 }\n");
+	    "add element inet jailbee staticany_web_1 { 198.0.0.0/8 . 0-255 }\n");
 	free(out);
 	/* and removed again */
 	out = delta(now, 2, was, 2);
 	ATF_CHECK_STREQ(out,
 	    "delete element inet jailbee static_web_1 { 192.0.2.8 . tcp . 22 }\n"
-	    "delete element inet jailbee staticany_web_1 { 198.0.0.0/8 }\n"
-	    "add element inet jailbee staticany_web_1 { 198.51.100.0/24 }\n");
+	    "delete element inet jailbee staticany_web_1 { 198.0.0.0/8 . 0-255 }\n"
+	    "add element inet jailbee staticany_web_1 { 198.51.100.0/24 . 0-255 }\n");
 	free(out);
 
 	/* forgotten: out of the maps, then its chain and sets */
@@ -1024,8 +1024,8 @@ ATF_TC_BODY(nftgen_delta, tc)
 	    "flush set inet jailbee staticany_web_1\n"
 	    "add element inet jailbee static_web_1 { 10.0.0.0/8 . tcp . 5432, "
 	    "10.1.0.0/16 . tcp . 5433, 192.0.2.7 . udp . 53 }\n"
-	    "add element inet jailbee staticany_web_1 { 198.51.100.0/24, "
-	    "203.0.113.5 }\n"
+	    "add element inet jailbee staticany_web_1 { 198.51.100.0/24 . 0-255, "
+	    "203.0.113.5 . 0-255 }\n"
 	    "add element inet jailbee ctrs { 10.99.0.3 : accept }\n") != NULL);
 	ATF_CHECK(strstr(out, "dev") == NULL);
 	ATF_CHECK(strstr(out, "strictdns") == NULL);
@@ -1162,10 +1162,10 @@ ATF_TC_BODY(nftgen_gateway, tc)
 	    sizeof(err)) == 0, "%s", err);
 	ATF_CHECK(strstr(out, "\tchain gw_a {\n"
 	    "\t\tip daddr . meta l4proto . th dport @static_a return\n"
-	    "\t\tip daddr @staticany_a return\n"
+	    "\t\tip daddr . meta l4proto @staticany_a return\n"
 	    "\t\tmeta l4proto tcp dnat ip to 10.99.0.1:3129\n"
 	    "\t}\n") != NULL);
-	ATF_CHECK(strstr(out, "\t\tip daddr @staticany_a accept\n"
+	ATF_CHECK(strstr(out, "\t\tip daddr . meta l4proto @staticany_a accept\n"
 	    "\t\tudp dport 443 jump refuse\n"
 	    "\t\tudp dport 443 reject with icmpx admin-prohibited\n"
 	    "\t\tip daddr . meta l4proto . th dport @allow_a accept\n")
@@ -1496,8 +1496,9 @@ ATF_TC_BODY(nft_accepts_delta, tc)
 	ATF_CHECK_MSG(strstr(buf, "10.99.0.3 : accept") != NULL &&
 	    strstr(buf, "10.99.0.7 : jump strict_dev") != NULL &&
 	    strstr(buf, "10.99.0.2") == NULL, "%s", buf);
-	ATF_CHECK_MSG(strstr(buf, "elements = { 198.0.0.0/8, 203.0.113.5 }")
-	    != NULL, "%s", buf);
+	ATF_CHECK_MSG(strstr(buf, "198.0.0.0/8 . 0-255") != NULL &&
+	    strstr(buf, "203.0.113.5 . 0-255") != NULL &&
+	    strstr(buf, "198.51.100.0/24") == NULL, "%s", buf);
 	ATF_CHECK_MSG(strstr(buf, "elements = { 10.99.0.7 }") != NULL, "%s",
 	    buf);
 	/* and the bridge table lets dev's port send from its new address */
