@@ -569,10 +569,12 @@ new_clone(struct job *job)
 /*
  * The image's dev user takes the owner's ids, so shared files keep
  * theirs; /etc/jailbee-dev-ids says it is done (the suite's image starts
- * dockerd, with a socket of dev's group, only then).  It prints
- * hosts-block when /etc/hosts has the suite's block already (an image
- * published from a container of the suite): the pin must rewrite it.
+ * dockerd, with a socket of dev's group, only then).  It exits with
+ * DEVUSER_HOSTS_BLOCK when /etc/hosts has the suite's block already (an
+ * image published from a container of the suite): the pin must rewrite
+ * it.  So a plain exit 0 says everything, and its output is not read.
  */
+#define DEVUSER_HOSTS_BLOCK	75	/* the script's "exit 75" */
 static const char devuser_script[] =
     "set -e\n"
     "u=$1 g=$2\n"
@@ -586,7 +588,7 @@ static const char devuser_script[] =
     "chown \"$u:$g\" /home/dev\n"
     "echo \"$u:$g\" > /etc/jailbee-dev-ids\n"
     "if grep -qF '" HOSTSPIN_BEGIN "' /etc/hosts 2>/dev/null; then\n"
-    "  echo hosts-block\n"
+    "  exit 75\n"
     "fi\n";
 
 /* the clone, or with --mount the working tree */
@@ -674,13 +676,12 @@ new_devuser_done(struct job *job, struct capture_result *res)
 {
 	struct newjob	*n = job->state;
 
-	if (!res->ok || res->status != 0)
+	if (res->ok && res->status == DEVUSER_HOSTS_BLOCK)
+		n->hosts_block = 1;
+	else if (!res->ok || res->status != 0)
 		(void)snprintf(n->devuser_err, sizeof(n->devuser_err),
 		    "setting up the dev user failed: %.900s", res->ok ? res->err :
 		    res->error);
-	/* its output is only this word: anything else counts as a block */
-	else if (res->outlen > 0)
-		n->hosts_block = 1;
 	new_dev_done(job);
 }
 
@@ -696,7 +697,7 @@ new_devuser(struct job *job)
 	snprintf(u, sizeof(u), "%u", (unsigned)env->owner_uid);
 	snprintf(g, sizeof(g), "%u", (unsigned)env->owner_gid);
 	n->dev_pending = 1;		/* until both are out */
-	if (capture_run(job, n->name, 0, 0, "/", argv, NULL,
+	if (capture_run_quiet(job, n->name, 0, 0, "/", argv, NULL,
 	    new_devuser_done) == -1)
 		(void)strlcpy(n->devuser_err, "cannot reach jb-incus",
 		    sizeof(n->devuser_err));
