@@ -11,6 +11,8 @@
 #include <sys/queue.h>
 #include <sys/socket.h>
 
+#include <linux/filter.h>
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
@@ -529,6 +531,31 @@ asked(struct evdns_server_request *req, void *arg)
 		respond(req, rc);
 }
 
+/*
+ * libevent's DNS server (2.1) reads through a null pointer when a
+ * datagram is shorter than a DNS header (12 bytes): its parser's error
+ * path frees a request it has not made yet.  One such datagram from a
+ * container would end jb-netd, so the kernel drops them before the
+ * socket: the filter sees the UDP header (8 bytes) and what follows.
+ */
+static int
+short_dropped(int fd)
+{
+	static struct sock_filter	code[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_LEN, 0),
+		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 8 + DNSWIRE_HEADER, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, 0xffffffff),
+		BPF_STMT(BPF_RET | BPF_K, 0),
+	};
+	struct sock_fprog		prog = {
+		.len = sizeof(code) / sizeof(code[0]),
+		.filter = code,
+	};
+
+	return setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog,
+	    sizeof(prog));
+}
+
 int
 resolver_init(struct event_base *base, uint32_t host, uint16_t port,
     const char *up, const char *priv, const struct netd_state *st, char *err,
@@ -561,6 +588,12 @@ resolver_init(struct event_base *base, uint32_t host, uint16_t port,
 	if ((fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
 	    0)) == -1) {
 		snprintf(err, errlen, "resolver socket: %s", strerror(errno));
+		return -1;
+	}
+	if (short_dropped(fd) == -1) {
+		snprintf(err, errlen, "resolver: cannot filter short "
+		    "datagrams: %s", strerror(errno));
+		close(fd);
 		return -1;
 	}
 	memset(&sin, 0, sizeof(sin));

@@ -91,6 +91,35 @@ jb-netd \(pid [0-9]+\) (killed|exited)" jailbeed.log; then
 	fi
 }
 
+atf_test_case udp_short cleanup
+udp_short_head() {
+	atf_set descr "datagrams shorter than a DNS header, from a container" \
+	    "to the resolver, do not reach it: libevent's DNS server reads" \
+	    "through a null pointer on them; jb-netd stays up and answers (N3)"
+	atf_set require.user root
+	atf_set require.progs cc
+	atf_set timeout 300
+}
+udp_short_body() {
+	setup "www.test:8080"
+	pid=$(jb_pid jb-netd) || atf_fail "no jb-netd in jbctl status"
+	for n in 1 2 11 12; do
+		in_ctr "$c" bash -c "head -c $n /dev/zero > /dev/udp/$NOWHERE/53" ||
+		    atf_fail "cannot send $n bytes from $c"
+		in_ctr "$c" bash -c "head -c $n /dev/zero > /dev/udp/$BR_GW/53" ||
+		    atf_fail "cannot send $n bytes from $c"
+	done
+	sleep 1
+	jb_alive "$pid" ||
+	    atf_fail "jb-netd (pid $pid) is gone after the short datagrams"
+	atf_check -o match:"^A $NH_WWW ttl" \
+	    ctr_netns "$c" "$(pwd)/dnsq" $NOWHERE www.test
+	[ "$(jb_pid jb-netd)" = "$pid" ] ||
+	    atf_fail "jb-netd was restarted: pid $(jb_pid jb-netd), was $pid"
+	log_clean
+}
+udp_short_cleanup() { cleanup; }
+
 atf_test_case tcp_resolver cleanup
 tcp_resolver_head() {
 	atf_set descr "DNS over TCP from a strict container, to any address," \
@@ -444,6 +473,7 @@ atf_init_test_cases() {
 	atf_add_test_case upstream_forged
 	atf_add_test_case narrow_revokes
 	atf_add_test_case private_answers
+	atf_add_test_case udp_short
 	atf_add_test_case tcp_resolver
 	atf_add_test_case tcp_bounds
 }
