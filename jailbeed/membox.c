@@ -15,7 +15,8 @@
  * Incus says that configuration changed and every ASK_POLL_MS, for up
  * to ASK_SECS, replays it to the user as if the
  * command had run here, and takes it out.  Answering: when Incus says
- * this member's configuration changed (and at start), each request in
+ * this member's configuration changed (at start, and every SWEEP_SECS
+ * as well), each request in
  * it is carried out as a job of its own (job_start_member), whose
  * replies are written back as the answer in the same write that takes
  * the request out.  What the other suite wrote is read as untrusted
@@ -43,6 +44,7 @@
 #define ASK_SECS	60
 #define ANSWER_RESERVE	512	/* kept for the note of what was left out */
 #define ANSWERED_KEEP	120	/* seconds a request answered is remembered */
+#define SWEEP_SECS	5	/* this member's mailbox is read at least this often */
 
 /* a request this member made */
 struct ask {
@@ -398,12 +400,33 @@ requests_read(struct req *r, int ok, const char *err)
 		log_warnx("cluster mailbox: cannot read requests: %s", err);
 }
 
-/* read this member's mailbox for requests */
+static void
+sweep_due(int fd, short ev, void *arg)
+{
+	membox_sweep();
+}
+
+/*
+ * Read this member's mailbox for requests.  Incus's event says when a
+ * request comes, but only once the member that wrote it forwards its
+ * events here (Incus connects its members' event streams a while after
+ * they join): so it is read again every SWEEP_SECS too, counted from
+ * the last read.
+ */
 void
 membox_sweep(void)
 {
+	static struct event	sweep;
+	static int		sweep_set;
+	struct timeval		tv = { SWEEP_SECS, 0 };
+
 	if (env->conf.cluster_member[0] == '\0')
 		return;
+	if (!sweep_set) {
+		evtimer_set(&sweep, sweep_due, NULL);
+		sweep_set = 1;
+	}
+	evtimer_add(&sweep, &tv);
 	if (membox_send(IMSG_INCUS_MEMBOX_GET, env->conf.cluster_member,
 	    MEMBOX_ASK, "", "", requests_got, requests_read, NULL) == -1)
 		log_warnx("cluster mailbox: jb-incus is out of reach");

@@ -161,6 +161,7 @@ enforced_where_it_runs_head() {
 	    "enforced strict by m2's jb-netd alone (real packets: an allowed name passes, another" \
 	    "port is refused); net log, suggest and refresh typed on m1 are" \
 	    "answered by m2's suite through Incus and leave nothing there;" \
+	    "a request no event announced is answered too;" \
 	    "net loose --for 5s typed on m1 turns it loose" \
 	    "on m2 and it reverts there; net egress add/rm typed on m1 is" \
 	    "checked on m1 and applied on m2; a commit made in it on m2 comes home" \
@@ -219,6 +220,25 @@ enforced_where_it_runs_body() {
 	# what m2 answered was m2's own: its log says it was asked
 	grep -q "cluster mailbox: m1 asks for net log $c" "$JBCL_DIR/m2/jailbeed.log" ||
 	    atf_fail "m2's suite did not answer m1's net log"
+	# a request no event announces (written into Incus's database, as
+	# when the writer's events do not reach m2 yet) is answered all
+	# the same: m2 reads its mailbox every few seconds too
+	id="m3.$(date +%s).77"
+	jbcl_incus 1 admin sql global "INSERT INTO nodes_config (node_id, key, value) SELECT id, 'user.jailbee.ask.$id', 'log $c' FROM nodes WHERE name = 'm2'" > /dev/null ||
+	    atf_fail "cannot write a request into Incus's database"
+	i=0
+	until jbcl_incus 1 cluster get m2 "user.jailbee.answer.$id" \
+	    2>/dev/null | grep -q "8081/tcp"; do
+		i=$((i + 1))
+		[ $i -lt 75 ] || atf_fail "m2 did not answer within 15 s a" \
+		    "request no event announced: $(jbcl_incus 1 cluster show m2 | grep jailbee)"
+		sleep 0.2
+	done
+	grep -q "cluster mailbox: m3 asks for net log $c" "$JBCL_DIR/m2/jailbeed.log" ||
+	    atf_fail "m2's log does not say m3's request was carried out"
+	atf_check -s not-exit:0 -e match:"does not exist" jbcl_incus 1 \
+	    cluster get m2 "user.jailbee.ask.$id"
+	atf_check jbcl_incus 1 cluster unset m2 "user.jailbee.answer.$id"
 
 	# typed on m1, enforced on m2, reverted on m2
 	atf_check -o ignore -e match:"$c: loose for 5s, then strict again" \
