@@ -38,13 +38,18 @@
 #include "ops.h"
 
 struct addrs {
-	struct jb_addrs	 held, leased;
-	char		(*macs)[18];	/* the instances' NICs, lower case */
-	size_t		 nmacs;
+	struct jb_addrs		 held, leased;
+	char			(*macs)[18];	/* the instances' NICs, lower case */
+	size_t			 nmacs;
+	/* the leases, asked beside the instances: r->call is the list */
+	struct incus_call	*lcall;		/* in flight, or NULL */
+	struct json_object	*leases;	/* as read, until the list is */
+	int			 listed;	/* the list is read */
 };
 
 static void	addrs_insts(void *, struct json_object *, const char *);
 static void	addrs_leases(void *, struct json_object *, const char *);
+static void	addrs_end(struct op_req *);
 
 static int
 ipv4_of(const char *s, uint32_t *a)
@@ -72,6 +77,10 @@ addrs_free(void *p)
 {
 	struct addrs	*ad = p;
 
+	if (ad->lcall != NULL)
+		incus_cancel(ad->lcall);
+	if (ad->leases != NULL)
+		json_object_put(ad->leases);
 	free(ad->macs);
 	free(ad);
 }
@@ -110,6 +119,7 @@ op_addrs(uint32_t rid)
 {
 	struct op_req	*r;
 	struct addrs	*ad;
+	char		 path[64];
 
 	r = req_new(rid, IMSG_INCUS_ADDRS, "");
 	(void)snprintf(r->what, sizeof(r->what), "addresses on %s",
@@ -120,7 +130,12 @@ op_addrs(uint32_t rid)
 	ad->leased.kind = JB_ADDRS_LEASED;
 	r->priv = ad;
 	r->priv_free = addrs_free;
-	if ((r->call = incus_instances_list(ops_ic, NULL, NULL, addrs_insts,
+	/* the two reads at once: Incus builds each from every instance */
+	(void)snprintf(path, sizeof(path), "/1.0/networks/%s/leases",
+	    ops_bridge);
+	if ((ad->lcall = incus_request(ops_ic, "GET", path, NULL,
+	    addrs_leases, r)) == NULL ||
+	    (r->call = incus_instances_list(ops_ic, NULL, NULL, addrs_insts,
 	    r)) == NULL)
 		fatal("%s", __func__);
 }
@@ -159,7 +174,6 @@ addrs_insts(void *arg, struct json_object *list, const char *err)
 	struct op_req		*r = arg;
 	struct addrs		*ad = r->priv;
 	struct json_object	*inst, *cfg;
-	char			 path[64];
 	size_t			 i, n, l;
 
 	r->call = NULL;
@@ -184,11 +198,9 @@ addrs_insts(void *arg, struct json_object *list, const char *err)
 			mac_add(ad, json_object_get_string(v));
 		}
 	}
-	(void)snprintf(path, sizeof(path), "/1.0/networks/%s/leases",
-	    ops_bridge);
-	if ((r->call = incus_request(ops_ic, "GET", path, NULL, addrs_leases,
-	    r)) == NULL)
-		fatal("%s", __func__);
+	ad->listed = 1;
+	if (ad->lcall == NULL)
+		addrs_end(r);
 }
 
 static int
@@ -207,16 +219,27 @@ addrs_leases(void *arg, struct json_object *list, const char *err)
 {
 	struct op_req		*r = arg;
 	struct addrs		*ad = r->priv;
-	struct json_object	*l;
-	const char		*type, *mac;
-	uint32_t		 a;
-	size_t			 i, n;
 
-	r->call = NULL;
+	ad->lcall = NULL;
 	if (err != NULL) {
 		req_fail(r, err);
 		return;
 	}
+	ad->leases = json_object_get(list);
+	if (ad->listed)
+		addrs_end(r);
+}
+
+/* both are read: each lease is judged by the instances' MACs */
+static void
+addrs_end(struct op_req *r)
+{
+	struct addrs		*ad = r->priv;
+	struct json_object	*l, *list = ad->leases;
+	const char		*type, *mac;
+	uint32_t		 a;
+	size_t			 i, n;
+
 	n = json_object_is_type(list, json_type_array) ?
 	    json_object_array_length(list) : 0;
 	for (i = 0; i < n; i++) {

@@ -95,6 +95,16 @@ new_clone_body() {
 	    in_ctr $c git -C $d remote get-url origin
 	atf_check -o inline:"origin\n" in_ctr $c git -C $d config branch.feat-x.remote
 	atf_check -o inline:"$(id -u $JB_OWNER)\n" in_ctr $c stat -c %u $d/file
+	# the image's dev user took the owner's ids: one line of it in
+	# /etc/passwd and /etc/group each, the rest of its line and the
+	# other lines kept; /home/dev is the owner's; the mark is there
+	atf_check -o inline:"dev:x:$u:$g::/home/dev:/bin/bash\n" \
+	    in_ctr $c grep '^dev:' /etc/passwd
+	atf_check -o match:"^dev:x:$g:\$" in_ctr $c grep '^dev:' /etc/group
+	atf_check -o match:"^root:x:0:0:root:/root:" in_ctr $c head -n 1 /etc/passwd
+	atf_check -o inline:"root:x:0:\n" in_ctr $c head -n 1 /etc/group
+	atf_check -o inline:"$u $g\n" in_ctr $c stat -c "%u %g" /home/dev
+	atf_check -o inline:"$u:$g\n" in_ctr $c cat /etc/jailbee-dev-ids
 	# the host checkout is read-only inside
 	atf_check -s not-exit:0 -e match:"Read-only" in_ctr $c touch /mnt/host-source/x
 	# ls, text and JSON
