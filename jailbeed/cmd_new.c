@@ -263,11 +263,14 @@ new_ready(struct job *job)
 }
 
 /*
- * As root in the container: wait, up to 15 s, until the image's DHCP
- * client has given eth0 its address and a default route, so that what
- * the user runs next has its network.  Reads only; exits 2 without ip.
- * It looks every 20 ms (the lease comes some 70 ms after the start),
- * with one command a look: the route is read from /proc by the shell.
+ * As root in the container: wait, about 15 s at most, until the image's
+ * DHCP client has given eth0 its address and a default route, so that
+ * what the user runs next has its network.  Reads only; exits 2 without
+ * ip.  ready waits for it (the lease comes some 90 ms after the start,
+ * after the clone), so it looks every 5 ms, with one command a look
+ * (sleep): the route is read from /proc by the shell, and ip is asked
+ * for the address only once the route is there (the client adds the
+ * address first).
  */
 static const char netwait_script[] =
     "command -v ip >/dev/null || exit 2\n"
@@ -278,11 +281,13 @@ static const char netwait_script[] =
     "  return 1\n"
     "}\n"
     "i=0\n"
-    "while [ $i -lt 750 ]; do\n"
-    "  case $(ip -4 -o addr show dev eth0 2>/dev/null) in\n"
-    "  *\" inet $1/\"*) has_route && exit 0 ;;\n"
-    "  esac\n"
-    "  sleep 0.02\n"
+    "while [ $i -lt 2300 ]; do\n"
+    "  if has_route; then\n"
+    "    case $(ip -4 -o addr show dev eth0 2>/dev/null) in\n"
+    "    *\" inet $1/\"*) exit 0 ;;\n"
+    "    esac\n"
+    "  fi\n"
+    "  sleep 0.005\n"
     "  i=$((i + 1))\n"
     "done\n"
     "exit 1\n";
@@ -768,20 +773,11 @@ new_disk_checked(struct job *job, int ok, const char *err)
 	new_check_done(job, ok ? NULL : "%s, so %s is not made", err, n->name);
 }
 
-static void
-new_recorded(void *arg, int ok, const char *err)
-{
-	struct job	*job = arg;
-	struct newjob	*n = job->state;
-
-	new_check_done(job, ok ? NULL : "the network policy of %s cannot be "
-	    "recorded in Incus, so it is not kept: %s", n->name, err);
-}
-
 /*
- * The container runs, with only its init.  Side by side: its policy
- * recorded in Incus, its root disk's size checked in the kernel, the
- * dev user's ids and git identity, the wait for its address, and the
+ * The container runs, with only its init (Incus has held its policy
+ * since its creation).  Side by side: its root disk's size checked in
+ * the kernel, the dev user's ids and git identity, the wait for its
+ * address, and the
  * rest of CREATE: the init's pid, with which its checkout's mount is
  * checked (none on a cluster).  The clone, and all that is the user's,
  * waits for all but the wait for the address; ready waits for that too.
@@ -794,14 +790,18 @@ new_started(struct job *job)
 	n->started = 1;
 	n->created = 1;
 	/* all are counted before any is asked: one may answer at once */
-	n->checks = 4;
+	n->checks = 3;
+	/*
+	 * Asked in the order they are needed: Incus answers a burst of
+	 * reads of one instance nearly one after another, and the clone
+	 * waits for the dev user's step; the wait for the address (DHCP
+	 * answers some 70 ms after the start) is asked last
+	 */
+	new_devuser(job);
+	limits_disk_check(job, n->name, new_disk_checked);
 	if (new_netwait_start(job) == -1)
 		(void)strlcpy(n->check_err, "cannot reach jb-incus",
 		    sizeof(n->check_err));
-	/* Incus holds its policy from the start, or it is not kept */
-	policy_record(n->name, new_recorded, job);
-	limits_disk_check(job, n->name, new_disk_checked);
-	new_devuser(job);
 }
 
 static void
@@ -829,17 +829,17 @@ new_created(struct req *r, int ok, const char *err)
 		new_check_done(job, NULL);
 }
 
+/* jb-incus keeps its policy for the creation: now it is made */
 static void
-new_policy_done(struct req *r, int ok, const char *err)
+new_policy_kept(void *arg, int ok, const char *err)
 {
-	struct job		*job = r->arg;
+	struct job		*job = arg;
 	struct newjob		*n = job->state;
 	struct jb_incus_create	*q = n->create;
 
 	if (!ok) {
-		new_fail(job, "the network policy for %s cannot be enforced, "
-		    "so it is not created: %s (egress_allow in %s)", n->name,
-		    err, n->ctx->conf.paths.repo);
+		new_fail(job, "the network policy of %s cannot be recorded in "
+		    "Incus, so it is not created: %s", n->name, err);
 		return;
 	}
 	job_progress(job, "creating %s from %s at %s", n->name, q->image,
@@ -850,6 +850,25 @@ new_policy_done(struct req *r, int ok, const char *err)
 		new_fail(job, "cannot reach jb-incus");
 	free(n->create);
 	n->create = NULL;
+}
+
+/*
+ * jb-netd enforces it: its record goes to jb-incus, which writes it
+ * with the instance, so that Incus holds it from the creation on
+ */
+static void
+new_policy_done(struct req *r, int ok, const char *err)
+{
+	struct job	*job = r->arg;
+	struct newjob	*n = job->state;
+
+	if (!ok) {
+		new_fail(job, "the network policy for %s cannot be enforced, "
+		    "so it is not created: %s (egress_allow in %s)", n->name,
+		    err, n->ctx->conf.paths.repo);
+		return;
+	}
+	policy_record_create(n->name, new_policy_kept, job);
 }
 
 /*

@@ -12,7 +12,8 @@
  * Incus holds each container's network policy (user.jailbee.net,
  * .loose_until, .egress, .egress_extra); jb-netd's files are its cache.
  * policy_record writes a container's policy, as jb-netd enforces it
- * after a change, through jb-incus; policy_record_mode writes its mode
+ * after a change, through jb-incus (a new container's goes in with its
+ * creation: policy_record_create); policy_record_mode writes its mode
  * alone, before jb-netd is asked to narrow.  The callers decide what a
  * failure means: a change that widens is undone, so that a container
  * is never more open than Incus says.
@@ -39,6 +40,7 @@ struct prec {
 	policy_cb		 cb;
 	void			*arg;
 	struct jb_policy	*p;		/* from jb-netd */
+	uint32_t		 type;		/* POLICY_SET, CREATE_POLICY */
 };
 
 static void
@@ -78,13 +80,13 @@ prec_have(struct req *r, int ok, const char *err)
 		return;
 	}
 	pr->p->mode_only = 0;
-	if (req_send(PROC_INCUS, IMSG_INCUS_POLICY_SET, pr->p,
-	    sizeof(*pr->p), -1, NULL, prec_written, pr) == NULL)
+	if (req_send(PROC_INCUS, pr->type, pr->p, sizeof(*pr->p), -1, NULL,
+	    prec_written, pr) == NULL)
 		prec_end(pr, 0, "cannot reach jb-incus");
 }
 
-void
-policy_record(const char *name, policy_cb cb, void *arg)
+static void
+prec_start(const char *name, uint32_t type, policy_cb cb, void *arg)
 {
 	struct jb_incus_target	 t;
 	struct prec		*pr;
@@ -94,11 +96,24 @@ policy_record(const char *name, policy_cb cb, void *arg)
 	policy_writes++;
 	pr->cb = cb;
 	pr->arg = arg;
+	pr->type = type;
 	memset(&t, 0, sizeof(t));
 	(void)strlcpy(t.name, name, sizeof(t.name));
 	if (req_send(PROC_NETD, IMSG_NETD_RECORD_GET, &t, sizeof(t), -1,
 	    prec_got, prec_have, pr) == NULL)
 		prec_end(pr, 0, "cannot reach jb-netd");
+}
+
+void
+policy_record(const char *name, policy_cb cb, void *arg)
+{
+	prec_start(name, IMSG_INCUS_POLICY_SET, cb, arg);
+}
+
+void
+policy_record_create(const char *name, policy_cb cb, void *arg)
+{
+	prec_start(name, IMSG_INCUS_CREATE_POLICY, cb, arg);
 }
 
 void

@@ -26,6 +26,8 @@ typedef void	(*policy_cb)(void *arg, int ok, const char *err);
 
 /* jb-netd's policy of name, whole, into its user.jailbee.* keys */
 void	policy_record(const char *name, policy_cb, void *arg);
+/* the same, kept by jb-incus for the CREATE of name it writes it with */
+void	policy_record_create(const char *name, policy_cb, void *arg);
 /* user.jailbee.net and .loose_until only */
 void	policy_record_mode(const char *name, const char *mode,
 	    int64_t until, policy_cb, void *arg);

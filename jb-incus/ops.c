@@ -220,13 +220,17 @@ ops_dispatch(struct child *c, struct imsg *imsg)
 		get_exact(imsg, &t, sizeof(t));
 		op_policies(rid, &t);
 		break;
-	case IMSG_INCUS_POLICY_SET: {
+	case IMSG_INCUS_POLICY_SET:
+	case IMSG_INCUS_CREATE_POLICY: {
 		struct jb_policy	*q;
 
 		if ((q = malloc(sizeof(*q))) == NULL)
 			fatal("%s", __func__);
 		get_exact(imsg, q, sizeof(*q));
-		op_policy_set(rid, q);
+		if (type == IMSG_INCUS_POLICY_SET)
+			op_policy_set(rid, q);
+		else
+			op_create_policy(rid, q);
 		free(q);
 		break;
 	}

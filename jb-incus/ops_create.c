@@ -76,6 +76,7 @@ struct create {
 	char			 where[64];
 	int			 gate_later;	/* where is another member */
 	struct place		*place;		/* picking where, or NULL */
+	struct jb_policy	*policy;	/* kept for it, or NULL */
 };
 
 static void	cr_net(struct op_req *, const struct jb_netinfo *,
@@ -114,6 +115,7 @@ create_free(void *p)
 	if (cr->gatewait != NULL)
 		event_free(cr->gatewait);
 	free(cr->env);
+	free(cr->policy);
 	free(cr);
 }
 
@@ -272,9 +274,21 @@ op_create(uint32_t rid, const struct jb_incus_create *in)
 	(void)snprintf(r->what, sizeof(r->what), "create %s", in->name);
 	(void)strlcpy(cr->where, in->target, sizeof(cr->where));
 	cr->gate_later = in->gate_later;
+	/* the policy kept for it (CREATE_POLICY) goes in with it */
+	if ((cr->policy = malloc(sizeof(*cr->policy))) == NULL)
+		fatal("%s", __func__);
+	if (!policy_for_create(in->name, cr->policy)) {
+		free(cr->policy);
+		cr->policy = NULL;
+	}
 
 	if (!cr_check(cr, why, sizeof(why))) {
 		req_done(r, 0, "%s: %s", r->what, why);
+		return;
+	}
+	if (cr->policy != NULL && strcmp(cr->policy->net, in->net) != 0) {
+		req_done(r, 0, "%s: the policy kept for it is %s, not %s",
+		    r->what, cr->policy->net, in->net);
 		return;
 	}
 	/* Incus cannot see what is still being made here */
@@ -583,6 +597,9 @@ cr_body(struct create *cr)
 		jput(cfg, "user.jailbee.base", in->base);
 	jput(cfg, "user.jailbee.mode", in->mount_rw ? "mount" : "clone");
 	jput(cfg, "user.jailbee.net", in->net);
+	/* and the rest of its policy: Incus holds it from now on */
+	if (cr->policy != NULL)
+		policy_keys(cfg, cr->policy);
 	if (in->agent[0] != '\0')
 		jput(cfg, "user.jailbee.agent", in->agent);
 	if (in->target[0] != '\0')

@@ -17,6 +17,8 @@
  * port): the container's record is sent as strict with no entry.
  */
 
+#include <sys/queue.h>
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -210,6 +212,20 @@ policy_written(struct op_req *r, struct json_object *md, const char *err)
 		req_done(r, 1, NULL);
 }
 
+/* the whole policy, as Incus is to hold it */
+void
+policy_keys(struct json_object *cfg, const struct jb_policy *p)
+{
+	char	until[32];
+
+	(void)snprintf(until, sizeof(until), "%" PRId64, p->loose_until);
+	jput(cfg, K_NET, p->net);
+	jput(cfg, K_UNTIL, until);
+	jput(cfg, K_EGRESS, p->egress);
+	jput(cfg, K_EXTRA, p->egress_extra);
+	jput(cfg, K_RECORDED, "1");
+}
+
 static void
 policy_have(struct op_req *r, struct json_object *inst)
 {
@@ -232,13 +248,13 @@ policy_have(struct op_req *r, struct json_object *inst)
 		jput(cfg, key, until);
 		goto write;
 	}
-	(void)snprintf(until, sizeof(until), "%" PRId64, p->loose_until);
-	jput(cfg, K_NET, p->net);
-	jput(cfg, K_UNTIL, until);
-	if (!p->mode_only) {
-		jput(cfg, K_EGRESS, p->egress);
-		jput(cfg, K_EXTRA, p->egress_extra);
-		jput(cfg, K_RECORDED, "1");
+	if (!p->mode_only)
+		policy_keys(cfg, p);
+	else {
+		(void)snprintf(until, sizeof(until), "%" PRId64,
+		    p->loose_until);
+		jput(cfg, K_NET, p->net);
+		jput(cfg, K_UNTIL, until);
 	}
 write:
 	json_object_object_add(body, "config", cfg);
@@ -259,12 +275,9 @@ words_ok(const char *s)
 	return 1;
 }
 
-void
-op_policy_set(uint32_t rid, const struct jb_policy *in)
+static void
+policy_strings(const struct jb_policy *in)
 {
-	struct op_req		*r;
-	struct jb_policy	*p;
-
 	must_string("POLICY name", in->name, sizeof(in->name));
 	must_string("POLICY ipv4", in->ipv4, sizeof(in->ipv4));
 	must_string("POLICY prefix", in->prefix, sizeof(in->prefix));
@@ -275,6 +288,85 @@ op_policy_set(uint32_t rid, const struct jb_policy *in)
 	must_string("POLICY mounts", in->mounts, sizeof(in->mounts));
 	must_string("POLICY mount_kind", in->mount_kind,
 	    sizeof(in->mount_kind));
+}
+
+/* a mode, a deadline and entries as jb-netd writes them */
+static int
+policy_ok(const struct jb_policy *p)
+{
+	return (strcmp(p->net, "strict") == 0 || strcmp(p->net, "loose") ==
+	    0) && p->loose_until >= 0 && words_ok(p->egress) &&
+	    words_ok(p->egress_extra);
+}
+
+/* policies kept for the CREATE of their name (CREATE_POLICY) */
+struct kept_policy {
+	LIST_ENTRY(kept_policy)	 entry;
+	struct jb_policy	 p;
+};
+static LIST_HEAD(, kept_policy)	kept = LIST_HEAD_INITIALIZER(kept);
+static size_t			nkept;
+/* more than new makes at once; the oldest goes first */
+#define KEPT_MAX	64
+
+int
+policy_for_create(const char *name, struct jb_policy *p)
+{
+	struct kept_policy	*k;
+
+	LIST_FOREACH(k, &kept, entry)
+		if (strcmp(k->p.name, name) == 0) {
+			memcpy(p, &k->p, sizeof(*p));
+			LIST_REMOVE(k, entry);
+			free(k);
+			nkept--;
+			return 1;
+		}
+	return 0;
+}
+
+void
+op_create_policy(uint32_t rid, const struct jb_policy *in)
+{
+	struct op_req		*r;
+	struct kept_policy	*k, *last = NULL;
+	struct jb_policy	 old;
+
+	policy_strings(in);
+	r = req_new(rid, IMSG_INCUS_CREATE_POLICY, in->name);
+	(void)snprintf(r->what, sizeof(r->what), "keep the policy of %s for "
+	    "its creation", in->name);
+	if (!name_instance_ok(in->name) || in->mode_only ||
+	    in->mount_kind[0] != '\0' || !policy_ok(in)) {
+		req_done(r, 0, "%s: not a policy the suite writes", r->what);
+		return;
+	}
+	/* one a name: a new asked again replaces what its first kept */
+	(void)policy_for_create(in->name, &old);
+	if (nkept == KEPT_MAX) {
+		LIST_FOREACH(k, &kept, entry)
+			last = k;
+		log_warnx("%s: kept for a creation that never came, dropped",
+		    last->p.name);
+		LIST_REMOVE(last, entry);
+		free(last);
+		nkept--;
+	}
+	if ((k = calloc(1, sizeof(*k))) == NULL)
+		fatal("%s", __func__);
+	memcpy(&k->p, in, sizeof(k->p));
+	LIST_INSERT_HEAD(&kept, k, entry);
+	nkept++;
+	req_done(r, 1, NULL);
+}
+
+void
+op_policy_set(uint32_t rid, const struct jb_policy *in)
+{
+	struct op_req		*r;
+	struct jb_policy	*p;
+
+	policy_strings(in);
 	if ((p = malloc(sizeof(*p))) == NULL)
 		fatal("%s", __func__);
 	memcpy(p, in, sizeof(*p));
@@ -291,9 +383,7 @@ op_policy_set(uint32_t rid, const struct jb_policy *in)
 			    "writes", r->what);
 		else
 			req_device_turn(r, policy_have);
-	} else if ((strcmp(in->net, "strict") != 0 &&
-	    strcmp(in->net, "loose") != 0) || in->loose_until < 0 ||
-	    !words_ok(in->egress) || !words_ok(in->egress_extra))
+	} else if (!policy_ok(in))
 		req_done(r, 0, "%s: not a policy the suite writes", r->what);
 	else
 		req_device_turn(r, policy_have);

@@ -717,6 +717,7 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_INCUS_INSTANCE,		I, P, jb_instance),
 	R(IMSG_INCUS_CREATE,		P, I, jb_incus_create),
 	R(IMSG_INCUS_STARTED,		I, P, jb_incus_target),
+	R(IMSG_INCUS_CREATE_POLICY,	P, I, jb_policy),
 	R(IMSG_INCUS_ACTION,		P, I, jb_incus_action),
 	R(IMSG_INCUS_SNAPSHOT,		I, P, jb_snapshot),
 	R(IMSG_INCUS_EXEC,		P, I, jb_incus_exec),

@@ -140,6 +140,12 @@ enum {
 	 * DISK and DONE follow
 	 */
 	IMSG_INCUS_STARTED,	/* I->P, struct jb_incus_target */
+	/*
+	 * the policy the next CREATE of the same name writes with the
+	 * instance (its user.jailbee.* policy keys), so that Incus holds
+	 * it from the creation on; DONE once kept
+	 */
+	IMSG_INCUS_CREATE_POLICY, /* P->I, struct jb_policy */
 
 	/*
 	 * the network policy Incus holds for each container (its

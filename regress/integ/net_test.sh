@@ -272,14 +272,29 @@ incus_holds_policy_head() {
 	atf_set descr "Incus holds each container's policy (user.jailbee.*" \
 	    "keys): a restart with jb-netd's files removed keeps a loose" \
 	    "container loose until its deadline and strict after, and its" \
-	    "overrides (issue 33 item 1)"
+	    "overrides (issue 33 item 1); new writes it with the instance," \
+	    "never after"
 	atf_set require.user root
 	atf_set timeout 300
 }
 incus_holds_policy_body() {
 	setup "$NH_WWW:8080"
 	c=$(jb_prefix)-ih
+	incus monitor --type=lifecycle --format=json > events.json 2>&1 &
+	mon=$!
+	sleep 0.5
 	atf_check -e match:"ready: $c" jbo repo new ih
+	sleep 0.5
+	kill $mon
+	# the policy went in with the creation: Incus saw the instance
+	# made and never written again while new ran
+	jq -r --arg s "/1.0/instances/$c" 'select(.metadata.source == $s) |
+	    .metadata.action' events.json > actions
+	grep -qx instance-created actions ||
+	    atf_fail "incus monitor did not see $c made:" \
+	    "$(tr '\n' ' ' < events.json)"
+	! grep -x instance-updated actions ||
+	    atf_fail "$c was written after its creation: $(tr '\n' ' ' < actions)"
 	route "$c"
 	atf_check -o inline:"strict\n" incus config get "$c" user.jailbee.net
 	atf_check -o inline:"$NH_WWW:8080\n" \
