@@ -795,7 +795,7 @@ new_started(struct job *job)
 	 * Asked in the order they are needed: Incus answers a burst of
 	 * reads of one instance nearly one after another, and the clone
 	 * waits for the dev user's step; the wait for the address (DHCP
-	 * answers some 70 ms after the start) is asked last
+	 * answers some 90 ms after the start) is asked last
 	 */
 	new_devuser(job);
 	limits_disk_check(job, n->name, new_disk_checked);

@@ -186,11 +186,11 @@ void		 events_follow(uint32_t);
 void		 op_policy_set(uint32_t, const struct jb_policy *);
 /*
  * CREATE_POLICY: kept for the CREATE of its name that follows, which
- * takes it (policy_for_create: 1 with it in *p, else 0) and writes it
- * with the instance (policy_keys)
+ * takes it (policy_for_create: the caller's to free, or NULL when none
+ * was kept) and writes it with the instance (policy_keys)
  */
 void		 op_create_policy(uint32_t, const struct jb_policy *);
-int		 policy_for_create(const char *, struct jb_policy *);
+struct jb_policy *policy_for_create(const char *);
 void		 policy_keys(struct json_object *, const struct jb_policy *);
 void		 op_gate_add(uint32_t, const struct jb_incus_target *);
 void		 op_extra_set(uint32_t, const struct jb_incus_extra *);

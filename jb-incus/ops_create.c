@@ -275,12 +275,7 @@ op_create(uint32_t rid, const struct jb_incus_create *in)
 	(void)strlcpy(cr->where, in->target, sizeof(cr->where));
 	cr->gate_later = in->gate_later;
 	/* the policy kept for it (CREATE_POLICY) goes in with it */
-	if ((cr->policy = malloc(sizeof(*cr->policy))) == NULL)
-		fatal("%s", __func__);
-	if (!policy_for_create(in->name, cr->policy)) {
-		free(cr->policy);
-		cr->policy = NULL;
-	}
+	cr->policy = policy_for_create(in->name);
 
 	if (!cr_check(cr, why, sizeof(why))) {
 		req_done(r, 0, "%s: %s", r->what, why);

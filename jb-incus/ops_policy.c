@@ -212,15 +212,22 @@ policy_written(struct op_req *r, struct json_object *md, const char *err)
 		req_done(r, 1, NULL);
 }
 
-/* the whole policy, as Incus is to hold it */
-void
-policy_keys(struct json_object *cfg, const struct jb_policy *p)
+/* the mode and its deadline */
+static void
+mode_keys(struct json_object *cfg, const struct jb_policy *p)
 {
 	char	until[32];
 
 	(void)snprintf(until, sizeof(until), "%" PRId64, p->loose_until);
 	jput(cfg, K_NET, p->net);
 	jput(cfg, K_UNTIL, until);
+}
+
+/* the whole policy, as Incus is to hold it */
+void
+policy_keys(struct json_object *cfg, const struct jb_policy *p)
+{
+	mode_keys(cfg, p);
 	jput(cfg, K_EGRESS, p->egress);
 	jput(cfg, K_EXTRA, p->egress_extra);
 	jput(cfg, K_RECORDED, "1");
@@ -248,14 +255,10 @@ policy_have(struct op_req *r, struct json_object *inst)
 		jput(cfg, key, until);
 		goto write;
 	}
-	if (!p->mode_only)
+	if (p->mode_only)
+		mode_keys(cfg, p);
+	else
 		policy_keys(cfg, p);
-	else {
-		(void)snprintf(until, sizeof(until), "%" PRId64,
-		    p->loose_until);
-		jput(cfg, K_NET, p->net);
-		jput(cfg, K_UNTIL, until);
-	}
 write:
 	json_object_object_add(body, "config", cfg);
 	if (!bound_instance(&jb_bound, body, ops_bridge, why, sizeof(why)))
@@ -309,20 +312,34 @@ static size_t			nkept;
 /* more than new makes at once; the oldest goes first */
 #define KEPT_MAX	64
 
-int
-policy_for_create(const char *name, struct jb_policy *p)
+/* name's, taken out of the list, or NULL */
+static struct kept_policy *
+kept_take(const char *name)
 {
 	struct kept_policy	*k;
 
 	LIST_FOREACH(k, &kept, entry)
 		if (strcmp(k->p.name, name) == 0) {
-			memcpy(p, &k->p, sizeof(*p));
 			LIST_REMOVE(k, entry);
-			free(k);
 			nkept--;
-			return 1;
+			return k;
 		}
-	return 0;
+	return NULL;
+}
+
+struct jb_policy *
+policy_for_create(const char *name)
+{
+	struct kept_policy	*k;
+	struct jb_policy	*p;
+
+	if ((k = kept_take(name)) == NULL)
+		return NULL;
+	if ((p = malloc(sizeof(*p))) == NULL)
+		fatal("%s", __func__);
+	memcpy(p, &k->p, sizeof(*p));
+	free(k);
+	return p;
 }
 
 void
@@ -330,7 +347,6 @@ op_create_policy(uint32_t rid, const struct jb_policy *in)
 {
 	struct op_req		*r;
 	struct kept_policy	*k, *last = NULL;
-	struct jb_policy	 old;
 
 	policy_strings(in);
 	r = req_new(rid, IMSG_INCUS_CREATE_POLICY, in->name);
@@ -342,7 +358,7 @@ op_create_policy(uint32_t rid, const struct jb_policy *in)
 		return;
 	}
 	/* one a name: a new asked again replaces what its first kept */
-	(void)policy_for_create(in->name, &old);
+	free(kept_take(in->name));
 	if (nkept == KEPT_MAX) {
 		LIST_FOREACH(k, &kept, entry)
 			last = k;
