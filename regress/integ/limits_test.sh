@@ -31,36 +31,69 @@ pool_driver() {
 	incus storage show default | awk '/^driver:/ { print $2 }'
 }
 
-# the kernel's word on the btrfs quota accounting of pool default: 1
-# inconsistent, 0 not
-pool_flag() {
-	dev=$(findmnt -no SOURCE "$POOL_DIR") || atf_fail "$POOL_DIR is not mounted"
-	for d in /sys/fs/btrfs/*/devices/"$(basename "$(realpath "$dev")")"; do
-		cat "${d%/devices/*}/qgroups/inconsistent"
-		return
-	done
-	atf_fail "no /sys/fs/btrfs entry for $dev"
+# the sysfs directory of the quotas of the btrfs that holds directory $1
+pool_qdir() {
+	uuid=$(findmnt -no UUID -T "$1") || atf_fail "$1 is not mounted"
+	echo "/sys/fs/btrfs/$uuid/qgroups"
 }
 
-# make the accounting of pool default inconsistent as the kernel does
+# the kernel's word on the btrfs quota accounting of the pool at $1: 1
+# inconsistent, 0 not
+pool_flag() {
+	cat "$(pool_qdir "$1")/inconsistent" ||
+	    atf_fail "no quota state in sysfs for $1"
+}
+
+# the quota mode of the pool at $1: squota, qgroup (full accounting) or
+# disabled
+pool_mode() {
+	q=$(pool_qdir "$1")
+	if [ -r "$q/mode" ]; then
+		cat "$q/mode"
+	elif [ -d "$q" ]; then
+		echo qgroup
+	else
+		echo disabled
+	fi
+}
+
+# a btrfs pool of the test's own with full qgroup accounting, as a host's
+# own pool can have it: its name; the kernel can make that accounting
+# inconsistent, where simple quotas (pool default's) never are.  Incus
+# unpacks the base image into it at the first new.
+full_pool() {
+	fp=jbt$$qg
+	echo "$fp" > pool
+	atf_check -o ignore incus storage create "$fp" btrfs size=3GiB
+	atf_check btrfs quota enable "/var/lib/incus/storage-pools/$fp"
+	[ "$(pool_mode "/var/lib/incus/storage-pools/$fp")" = qgroup ] ||
+	    atf_fail "pool $fp has no full qgroup accounting"
+}
+
+full_pool_cleanup() {
+	[ -f pool ] && incus storage delete "$(cat pool)" > /dev/null 2>&1
+	return 0
+}
+
+# make the accounting of the pool at $1 inconsistent as the kernel does
 # when a snapshot's source belongs to a higher-level qgroup the snapshot
 # does not join ("qgroup inherit needs a rescan"): from then on it counts
 # no write on the whole filesystem, so no size holds, until a rescan.
 # The scratch subvolumes and the parent go again at once; the mark stays.
 pool_inconsistent() {
-	s=$POOL_DIR/.jbt-qgroup-$$
+	s=$1/.jbt-qgroup-$$
 	btrfs subvolume create "$s" > /dev/null ||
-	    atf_fail "cannot make a subvolume in $POOL_DIR"
+	    atf_fail "cannot make a subvolume in $1"
 	id=$(btrfs subvolume show "$s" | awk '/Subvolume ID:/ { print $3 }')
 	q=1/$(( $$ % 30000 + 20000 ))
-	btrfs qgroup create "$q" "$POOL_DIR"
-	btrfs qgroup assign --no-rescan "0/$id" "$q" "$POOL_DIR" 2>/dev/null
+	btrfs qgroup create "$q" "$1"
+	btrfs qgroup assign --no-rescan "0/$id" "$q" "$1" 2>/dev/null
 	btrfs subvolume snapshot "$s" "$s.snap" > /dev/null
-	btrfs qgroup remove --no-rescan "0/$id" "$q" "$POOL_DIR" 2>/dev/null
-	btrfs qgroup destroy "$q" "$POOL_DIR"
+	btrfs qgroup remove --no-rescan "0/$id" "$q" "$1" 2>/dev/null
+	btrfs qgroup destroy "$q" "$1"
 	btrfs subvolume delete "$s" "$s.snap" > /dev/null
-	[ "$(pool_flag)" = 1 ] ||
-	    atf_fail "the accounting of $POOL_DIR is still consistent"
+	[ "$(pool_flag "$1")" = 1 ] ||
+	    atf_fail "the accounting of $1 is still consistent"
 }
 
 # the repo config with these defaults: lines
@@ -84,12 +117,15 @@ new_and_apply_head() {
 	atf_set timeout 300
 }
 new_and_apply_body() {
-	# the accounting starts inconsistent, as a fresh host's can (quotas
-	# just on, a deep subtree dropped): jailbeed rescans it at start
 	btrfs=0
 	if [ "$(pool_driver)" = btrfs ]; then
 		btrfs=1
-		pool_inconsistent
+		# what regress/incus-up leaves on a kernel that has them
+		if [ -e /sys/fs/btrfs/features/simple_quota ]; then
+			m=$(pool_mode "$POOL_DIR")
+			[ "$m" = squota ] || atf_fail "pool default's btrfs" \
+			    "quotas are $m, not simple quotas (squota)"
+		fi
 	fi
 	setup
 	p=$(jb_prefix)
@@ -155,14 +191,9 @@ new_and_apply_body() {
 	atf_check -s not-exit:0 -e match:"quota exceeded|No space left" \
 	    in_ctr $c dd if=/dev/zero of=/home/dev/fill bs=1M count=1200 \
 	    conv=fsync status=none
-	# held because jailbeed made the accounting whole as it started
 	if [ $btrfs = 1 ]; then
 		atf_check -o match:"^root disk limit: enforced: btrfs qgroup limit" \
 		    jbo repo info lim
-		[ "$(pool_flag)" = 0 ] || atf_fail "the accounting of" \
-		    "$POOL_DIR is still inconsistent after jailbeed started"
-		grep -q "$POOL_DIR: rescanned: btrfs qgroup limit, quota accounting of $POOL_DIR consistent" \
-		    jailbeed.log || atf_fail "jailbeed did not say it rescanned: $(tail -5 jailbeed.log)"
 	fi
 	in_ctr $c rm -f /home/dev/fill
 
@@ -185,10 +216,43 @@ new_and_apply_body() {
 	atf_check -o inline:"600MiB\n" incus config get $c limits.memory
 }
 new_and_apply_cleanup() {
-	# the shared pool whole again for whatever runs next
-	btrfs quota rescan -w /var/lib/incus/storage-pools/default > /dev/null 2>&1
 	jb_containers_cleanup
 	jb_cleanup
+}
+
+atf_test_case rescan_at_start cleanup
+rescan_at_start_head() {
+	atf_set descr "a pool with full qgroup accounting that is" \
+	    "inconsistent when jailbeed starts (quotas just on, a deep" \
+	    "subtree dropped) is rescanned then, so that a root disk's size" \
+	    "on it holds"
+	atf_set require.user root
+	atf_set timeout 300
+}
+rescan_at_start_body() {
+	[ "$(pool_driver)" = btrfs ] || atf_skip "pool default is not btrfs"
+	full_pool
+	qdir=/var/lib/incus/storage-pools/$(cat pool)
+	pool_inconsistent "$qdir"
+	setup
+	c=$(jb_prefix)-lim
+	limits_conf "disk: 1GiB" "storage_pool: $(cat pool)"
+	atf_check -e match:"ready: $c" jbo repo new lim
+	[ "$(pool_flag "$qdir")" = 0 ] || atf_fail "the accounting of" \
+	    "$qdir is still inconsistent after jailbeed started"
+	grep -q "$qdir: rescanned: btrfs qgroup limit, quota accounting of $qdir consistent" \
+	    jailbeed.log || atf_fail "jailbeed did not say it rescanned: $(tail -5 jailbeed.log)"
+	atf_check -o match:"^root disk limit: enforced: btrfs qgroup limit" \
+	    -o match:"^root disk size: 1GiB \(pool $(cat pool)\)$" \
+	    jbo repo info lim
+	atf_check -s not-exit:0 -e match:"quota exceeded|No space left" \
+	    in_ctr $c dd if=/dev/zero of=/home/dev/fill bs=1M count=1200 \
+	    conv=fsync status=none
+}
+rescan_at_start_cleanup() {
+	jb_containers_cleanup
+	jb_cleanup
+	full_pool_cleanup
 }
 
 atf_test_case disk_not_held cleanup
@@ -201,33 +265,35 @@ disk_not_held_head() {
 	atf_set timeout 120
 }
 disk_not_held_body() {
-	driver=$(pool_driver)
-	[ "$driver" = btrfs ] || atf_skip "pool default is $driver: no qgroups"
+	[ "$(pool_driver)" = btrfs ] || atf_skip "pool default is not btrfs"
+	full_pool
+	fp=$(cat pool)
+	qdir=/var/lib/incus/storage-pools/$fp
 	setup
 	c=$(jb_prefix)-held
-	limits_conf "disk: 1GiB"
+	limits_conf "disk: 1GiB" "storage_pool: $fp"
 	atf_check -e match:"ready: $c" jbo repo new held
-	pool_inconsistent
-	atf_check -s exit:1 -e match:"$(jb_prefix)-other: the root disk's size 1GiB is not enforced on pool default: .* so $(jb_prefix)-other is not made; $(jb_prefix)-other was deleted" \
+	pool_inconsistent "$qdir"
+	atf_check -s exit:1 -e match:"$(jb_prefix)-other: the root disk's size 1GiB is not enforced on pool $fp: .* so $(jb_prefix)-other is not made; $(jb_prefix)-other was deleted" \
 	    jbo repo new other
 	atf_check -o empty incus list -c n --format csv "^$(jb_prefix)-other\$"
-	atf_check -o match:"^root disk limit: NOT enforced: the btrfs quota accounting of $POOL_DIR is inconsistent" \
+	atf_check -o match:"^root disk limit: NOT enforced: the btrfs quota accounting of $qdir is inconsistent" \
 	    jbo repo info held
-	atf_check -s exit:1 -e match:"$c: the root disk's size 1GiB is not enforced on pool default: the btrfs quota accounting of $POOL_DIR is inconsistent .*restart jailbeed, which rescans at start, or run as root: btrfs quota rescan -w $POOL_DIR" \
+	atf_check -s exit:1 -e match:"$c: the root disk's size 1GiB is not enforced on pool $fp: the btrfs quota accounting of $qdir is inconsistent .*restart jailbeed, which rescans at start, or run as root: btrfs quota rescan -w $qdir" \
 	    jbo repo apply held
 	atf_check -s exit:1 -e ignore \
-	    -o match:"^FAIL  disk limits +the btrfs quota accounting of $POOL_DIR is inconsistent" \
-	    -o match:"fix: restart jailbeed \(it rescans at start\), or as root: btrfs quota rescan -w $POOL_DIR" \
+	    -o match:"^FAIL  disk limits +the btrfs quota accounting of $qdir is inconsistent" \
+	    -o match:"fix: restart jailbeed \(it rescans at start\), or as root: btrfs quota rescan -w $qdir" \
 	    jbo repo doctor
 }
 disk_not_held_cleanup() {
-	# the shared pool whole again for whatever runs next
-	btrfs quota rescan -w "$POOL_DIR" > /dev/null 2>&1
 	jb_containers_cleanup
 	jb_cleanup
+	full_pool_cleanup
 }
 
 atf_init_test_cases() {
 	atf_add_test_case new_and_apply
+	atf_add_test_case rescan_at_start
 	atf_add_test_case disk_not_held
 }
