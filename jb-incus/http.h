@@ -132,6 +132,7 @@ void		 http_client_set_max_conns(struct http_client *, int);
 void		 http_client_set_timeout(struct http_client *, int);
 const char	*http_client_endpoint(const struct http_client *);
 int		 http_client_nconns(const struct http_client *);
+unsigned long	 http_client_nrequests(const struct http_client *);
 
 struct http_request *http_request_new(struct http_client *, const char *,
 		    const char *);

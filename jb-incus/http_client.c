@@ -113,6 +113,7 @@ struct http_client {
 	char			*sni;
 	int			 max_conns;
 	int			 nconns;
+	unsigned long		 nsubmitted;	/* requests ever submitted */
 	int			 timeout_ms;
 	struct http_reqq	 queue;
 	struct http_reqq	 all;		/* not yet completed */
@@ -448,6 +449,12 @@ int
 http_client_nconns(const struct http_client *c)
 {
 	return c->nconns;
+}
+
+unsigned long
+http_client_nrequests(const struct http_client *c)
+{
+	return c->nsubmitted;
 }
 
 static void
@@ -923,6 +930,7 @@ http_request_submit(struct http_request *r, http_cb cb, void *arg)
 	r->cb = cb;
 	r->arg = arg;
 	r->submitted = 1;
+	c->nsubmitted++;
 	TAILQ_INSERT_TAIL(&c->all, r, aentry);
 	tv.tv_sec = r->timeout_ms / 1000;
 	tv.tv_usec = (r->timeout_ms % 1000) * 1000;

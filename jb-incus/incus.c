@@ -63,6 +63,10 @@ struct incus_call {
 	/* instances list */
 	char			*key;
 	char			*value;
+	uint64_t		 serial;	/* unfiltered, in flight: joinable */
+	uint64_t		 changes;	/* inc->changes when it was sent */
+	uint64_t		 follows;	/* the list whose answer it takes */
+	int			 orphan;	/* cancelled, still answering those */
 
 	/* exec */
 	int			 reaping;	/* a failed exec's logs */
@@ -97,6 +101,8 @@ struct incus {
 	int			 op_timeout;
 	int			 wait_secs;
 	struct incus_calls	 calls;
+	uint64_t		 serials;	/* of unfiltered instance lists */
+	uint64_t		 changes;	/* calls ended that were no GET */
 };
 
 static void	call_send(struct incus_call *, const char *, const char *,
@@ -108,6 +114,8 @@ static void	call_note(struct incus_call *, const char *, ...)
 		    __attribute__((__format__(__printf__, 2, 3)));
 static void	op_wait(struct incus_call *);
 static time_t	now_sec(void);
+static void	followers_fail(struct incus *, uint64_t, const char *);
+static void	list_filter(struct incus_call *, struct json_object *);
 static void	exec_reap(struct incus_call *, struct json_object *);
 
 struct incus *
@@ -180,9 +188,27 @@ incus_free(struct incus *inc)
 	free(inc);
 }
 
+static int
+has_followers(const struct incus_call *c)
+{
+	const struct incus_call	*f;
+
+	if (c->serial == 0)
+		return 0;
+	TAILQ_FOREACH(f, &c->inc->calls, entry)
+		if (f->follows == c->serial)
+			return 1;
+	return 0;
+}
+
+/* a list others wait on keeps going for them, its own asker forgotten */
 void
 incus_cancel(struct incus_call *c)
 {
+	if (has_followers(c)) {
+		c->orphan = 1;
+		return;
+	}
 	TAILQ_REMOVE(&c->inc->calls, c, entry);
 	call_free(c);
 }
@@ -279,6 +305,14 @@ call_finish(struct incus_call *c, struct json_object *md,
 		return;
 	err = c->failmsg;
 	TAILQ_REMOVE(&c->inc->calls, c, entry);
+	if (c->what == NULL || strncmp(c->what, "GET ", 4) != 0)
+		c->inc->changes++;
+	if (err != NULL && c->serial != 0)
+		followers_fail(c->inc, c->serial, err);
+	if (c->orphan) {
+		call_free(c);
+		return;
+	}
 	switch (c->kind) {
 	case CALL_JSON:
 		if (c->tag_cb != NULL)
@@ -804,12 +838,61 @@ valid_key(const char *k)
 	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == strlen(k);
 }
 
+/* the next call taking the answer of list serial, or NULL */
+static struct incus_call *
+follower(struct incus *inc, uint64_t serial)
+{
+	struct incus_call	*f;
+
+	TAILQ_FOREACH(f, &inc->calls, entry)
+		if (f->follows == serial)
+			return f;
+	return NULL;
+}
+
+/*
+ * Each call the list's answer is for, one at a time: a callback may
+ * cancel or start any call, so the list of calls is searched again
+ * after each.
+ */
+static void
+followers_serve(struct incus *inc, uint64_t serial, struct json_object *md)
+{
+	struct incus_call	*f;
+
+	while ((f = follower(inc, serial)) != NULL) {
+		f->follows = 0;
+		list_filter(f, md);
+	}
+}
+
+static void
+followers_fail(struct incus *inc, uint64_t serial, const char *err)
+{
+	struct incus_call	*f;
+
+	while ((f = follower(inc, serial)) != NULL) {
+		f->follows = 0;
+		call_fail(f, "%s", err);
+	}
+}
+
 static void
 list_filter(struct incus_call *c, struct json_object *md)
 {
 	struct json_object	*out, *inst, *cfg, *v;
+	struct incus		*inc = c->inc;
+	uint64_t		 serial = c->serial;
 	size_t			 i, n;
 
+	/* its own asker first (c goes with that), then those who joined */
+	if (serial != 0 && md != NULL && json_object_is_type(md,
+	    json_type_array)) {
+		c->serial = 0;
+		list_filter(c, md);
+		followers_serve(inc, serial, md);
+		return;
+	}
 	if (md == NULL || !json_object_is_type(md, json_type_array)) {
 		call_fail(c, "%s: the answer is not a list", c->what);
 		return;
@@ -842,50 +925,40 @@ struct incus_call *
 incus_instances_list(struct incus *inc, const char *key, const char *value,
     incus_json_cb cb, void *arg)
 {
-	struct incus_call	*c;
-	char			*filter = NULL, *esc = NULL, *path = NULL;
-	int			 rv;
+	struct incus_call	*c, *l;
 
 	if ((c = call_new(inc, CALL_JSON, (void *)cb, arg)) == NULL)
 		return NULL;
 	c->then = list_filter;
 	if ((c->what = strdup("GET /1.0/instances")) == NULL)
 		goto nomem;
-	if (key == NULL) {
-		call_send(c, "GET", "/1.0/instances?recursion=1", NULL, NULL, 0,
-		    NULL);
-		return c;
-	}
-	if (!valid_key(key)) {
+	if (key != NULL && !valid_key(key)) {
 		call_fail_later(c, "%s: bad config key \"%s\"", c->what, key);
 		return c;
 	}
-	if ((c->key = strdup(key)) == NULL ||
+	if ((key != NULL && (c->key = strdup(key)) == NULL) ||
 	    (value != NULL && (c->value = strdup(value)) == NULL))
 		goto nomem;
 	/*
-	 * Incus matches a case-insensitive anchored regex and splits on
-	 * commas, with no reliable quoting: hand it plain values only (a
-	 * superset of the answer) and narrow the list here.
+	 * Incus builds a list from every instance, and with hundreds of
+	 * them two lists asked at once (new asks for the addresses held
+	 * and for every mount source together) take twice the time of
+	 * one.  So every list is asked of Incus whole and narrowed to key
+	 * (and value) here, and a list asked while another is on its way
+	 * takes that one's answer, provided no call that could have
+	 * changed an instance ended since that one was asked: the answer
+	 * then holds every change this process has seen end.
 	 */
-	if (value == NULL)
-		rv = asprintf(&filter, "config.%s eq .+", key);
-	else if (*value != '\0' && strspn(value, "abcdefghijklmnopqrstuvwxyz"
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == strlen(value))
-		rv = asprintf(&filter, "config.%s eq %s", key, value);
-	else
-		rv = asprintf(&filter, "config.%s eq .*", key);
-	if (rv == -1 || (esc = http_escape(filter)) == NULL ||
-	    asprintf(&path, "/1.0/instances?recursion=1&filter=%s",
-	    esc) == -1) {
-		free(filter);
-		free(esc);
-		goto nomem;
+	TAILQ_FOREACH(l, &inc->calls, entry)
+		if (l->serial != 0 && l->changes == inc->changes)
+			break;
+	if (l != NULL) {
+		c->follows = l->serial;
+		return c;
 	}
-	call_send(c, "GET", path, NULL, NULL, 0, NULL);
-	free(filter);
-	free(esc);
-	free(path);
+	c->serial = ++inc->serials;
+	c->changes = inc->changes;
+	call_send(c, "GET", "/1.0/instances?recursion=1", NULL, NULL, 0, NULL);
 	return c;
 nomem:
 	incus_cancel(c);

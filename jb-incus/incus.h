@@ -84,8 +84,10 @@ struct incus_call *incus_server_get(struct incus *, incus_json_cb, void *);
 /*
  * The instances (recursion=1, a JSON array) whose config key (which must
  * start with "user.") equals value, or merely exists when value is NULL;
- * all instances when key is NULL.  Incus's own filter is case-insensitive
- * and regex-like, so it only narrows the list: the match is exact here.
+ * all instances when key is NULL.  The match is exact and made here, on
+ * the whole list; one asked while another is on its way shares that
+ * one's answer (see incus.c).  Cancelling a list others share only
+ * forgets its own callback.
  */
 struct incus_call *incus_instances_list(struct incus *, const char *,
 		    const char *, incus_json_cb, void *);

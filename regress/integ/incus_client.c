@@ -423,13 +423,41 @@ image_roundtrip(char *mkfixture)
 	res_clear(&r);
 }
 
+/* our container in a list's answer, and the answer's length */
+static int
+res_has(const struct res *r, size_t *count)
+{
+	size_t	i, n;
+	int	found = 0;
+
+	n = r->md != NULL ? json_object_array_length(r->md) : 0;
+	for (i = 0; i < n; i++)
+		if (strcmp(json_object_get_string(json_object_object_get(
+		    json_object_array_get_idx(r->md, i), "name")), name) == 0)
+			found = 1;
+	*count = n;
+	return found;
+}
+
+static void
+loop_until(struct res *v, size_t n)
+{
+	size_t	i, left;
+
+	do {
+		event_base_loop(base, EVLOOP_ONCE);
+		for (left = 0, i = 0; i < n; i++)
+			left += !v[i].done;
+	} while (left > 0);
+}
+
 /* Lists by key (and value): does it hold our container? */
 static int
 list_has(const char *key, const char *value, size_t *count)
 {
 	struct res	 r;
-	size_t		 i, n;
-	int		 found = 0;
+	size_t		 n;
+	int		 found;
 
 	memset(&r, 0, sizeof(r));
 	if (run(&r, incus_instances_list(inc, key, value, json_done,
@@ -438,15 +466,65 @@ list_has(const char *key, const char *value, size_t *count)
 		res_clear(&r);
 		return -1;
 	}
-	n = json_object_array_length(r.md);
-	for (i = 0; i < n; i++)
-		if (strcmp(json_object_get_string(json_object_object_get(
-		    json_object_array_get_idx(r.md, i), "name")), name) == 0)
-			found = 1;
+	found = res_has(&r, &n);
 	if (count != NULL)
 		*count = n;
 	res_clear(&r);
 	return found;
+}
+
+/*
+ * Lists asked while another is on its way take its answer: one request
+ * to Incus, each narrowed to its own key and value; and a list whose
+ * asker cancels it still answers those that joined it.
+ */
+static void
+list_shared(const char *pidval)
+{
+	struct res		 r[3];
+	struct incus_call	*c;
+	unsigned long		 n0, sent;
+	size_t			 na, nb, nc;
+	int			 fa, fb, fc;
+
+	memset(r, 0, sizeof(r));
+	n0 = http_client_nrequests(incus_http(inc));
+	if (incus_instances_list(inc, NULL, NULL, json_done, &r[0]) == NULL ||
+	    incus_instances_list(inc, "user.jailbee.test", pidval, json_done,
+	    &r[1]) == NULL || incus_instances_list(inc, "user.jailbee.test",
+	    "none-has-it", json_done, &r[2]) == NULL) {
+		check(0, "three lists at once: a call returned NULL");
+		return;
+	}
+	loop_until(r, 3);
+	sent = http_client_nrequests(incus_http(inc)) - n0;
+	fa = res_has(&r[0], &na);
+	fb = res_has(&r[1], &nb);
+	fc = res_has(&r[2], &nc);
+	check(r[0].err == NULL && r[1].err == NULL && r[2].err == NULL &&
+	    sent == 1 && fa && na >= 1 && fb && nb == 1 && !fc && nc == 0,
+	    "three lists at once: %lu request(s) to Incus; all %zu, by "
+	    "key=%s %zu, by a value none has %zu", sent, na, pidval, nb, nc);
+	res_clear(&r[0]);
+	res_clear(&r[1]);
+	res_clear(&r[2]);
+
+	n0 = http_client_nrequests(incus_http(inc));
+	if ((c = incus_instances_list(inc, NULL, NULL, json_done,
+	    &r[0])) == NULL || incus_instances_list(inc, "user.jailbee.test",
+	    pidval, json_done, &r[1]) == NULL) {
+		check(0, "a cancelled list: a call returned NULL");
+		return;
+	}
+	incus_cancel(c);
+	loop_until(&r[1], 1);
+	sent = http_client_nrequests(incus_http(inc)) - n0;
+	fb = res_has(&r[1], &nb);
+	check(!r[0].done && r[1].err == NULL && fb && nb == 1 && sent == 1,
+	    "a list whose asker cancelled it still answers the one that "
+	    "joined it (%zu hit, %lu request(s))", nb, sent);
+	res_clear(&r[0]);
+	res_clear(&r[1]);
 }
 
 static int
@@ -813,6 +891,7 @@ config_checks(const char *pidval)
 	    NULL) == 0, "another case does not match");
 	check(list_has("user.jailbee.test", "1.*", NULL) == 0,
 	    "a regex-looking value is matched literally");
+	list_shared(pidval);
 
 	patch = json_object_new_object();
 	cfg = json_object_new_object();
