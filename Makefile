@@ -147,6 +147,8 @@ JBINCUS_SRCS	+= jb-incus/ops_sftp.c jb-incus/bound.c jb-incus/ops_restore.c
 JBINCUS_SRCS	+= jb-incus/ops_policy.c jb-incus/events.c jb-incus/evparse.c
 # the cluster mailbox in a member's configuration
 JBINCUS_SRCS	+= jb-incus/ops_membox.c
+# the last list of instances, kept while the event stream is open
+JBINCUS_SRCS	+= jb-incus/instcache.c
 JBNETD_SRCS	:= jb-netd/jb-netd.c jb-netd/policy.c jb-netd/nftgen.c \
 		   jb-netd/netd_state.c jb-netd/netd_nft.c \
 		   jb-netd/resolver.c jb-netd/netd_ct.c jb-netd/netd_repos.c \
@@ -353,7 +355,7 @@ $(O)/regress/fuzz/%: regress/fuzz/%.c $(LIBCOMMON) $(TESTLIBS)
 
 # the daemons' pure parts and clients, for the tests that drive them
 $(O)/libincus.a: $(call objs,jb-incus/http_parse.c jb-incus/incus.c jb-incus/ws.c \
-    jb-incus/exec.c jb-incus/bound.c jb-incus/evparse.c) \
+    jb-incus/exec.c jb-incus/bound.c jb-incus/evparse.c jb-incus/instcache.c) \
     $(O)/obj/tls/jb-incus/http_client.o
 	rm -f $@
 	ar rcs $@ $^

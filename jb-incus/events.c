@@ -83,6 +83,7 @@ ev_again(const char *why)
 		ev_ws = NULL;
 	}
 	ev_lost = 1;
+	incus_events_lost(ops_ic);
 	evtimer_add(ev_retry, &tv);
 	if (ev_rid != 0) {
 		child_done(ev_child, ev_rid, 0, why);
@@ -99,6 +100,7 @@ ev_event(const char *text)
 	if (evparse(text, name, sizeof(name), action, sizeof(action)) == -1)
 		return;
 	log_debug("Incus event: %s %s", action, name);
+	incus_instance_event(ops_ic, name, action);
 	ev_tell(name, action);
 }
 
@@ -158,6 +160,7 @@ ev_upgraded(struct http_response *resp, const char *err, void *arg)
 	if ((ev_ws = ws_conn_new(bev, EVENT_MAX, 0, &ev_cbs, NULL)) == NULL)
 		fatal("%s", __func__);
 	log_debug("Incus's event stream is open");
+	incus_events_open(ops_ic);
 	if (ev_rid != 0) {
 		/* the parent reads Incus now: nothing to read again */
 		child_done(ev_child, ev_rid, 1, NULL);

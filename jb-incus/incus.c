@@ -24,6 +24,7 @@
 
 #include "http.h"
 #include "incus.h"
+#include "instcache.h"
 #include "log.h"
 
 #define REQ_TIMEOUT_MS	60000	/* one request, not an operation */
@@ -36,6 +37,9 @@ enum call_kind {
 	CALL_EXEC,
 	CALL_PULL
 };
+
+#define RECENT_MAX	4	/* answers incus_get_recent() keeps */
+#define RECENT_SECS	2	/* ... for at most this long */
 
 struct incus_call;
 typedef void	(*call_step)(struct incus_call *, struct json_object *);
@@ -67,6 +71,15 @@ struct incus_call {
 	uint64_t		 changes;	/* inc->changes when it was sent */
 	uint64_t		 follows;	/* the list whose answer it takes */
 	int			 orphan;	/* cancelled, still answering those */
+
+	/* incus_get_recent(): the answer to give, or the path to keep it as */
+	struct json_object	*kept;
+	char			*keep;
+
+	/* the kept list of instances (instcache.h) */
+	uint64_t		 token;		/* a whole list that may fill it */
+	int			 cache_wait;	/* a list waiting on its reads */
+	char			*iname;		/* the instance a POST makes */
 
 	/* exec */
 	int			 reaping;	/* a failed exec's logs */
@@ -103,6 +116,13 @@ struct incus {
 	struct incus_calls	 calls;
 	uint64_t		 serials;	/* of unfiltered instance lists */
 	uint64_t		 changes;	/* calls ended that were no GET */
+	struct instcache	*icache;
+	struct recent {
+		char			*path;
+		struct json_object	*md;
+		uint64_t		 changes;	/* inc->changes then */
+		time_t			 at;		/* now_sec() then */
+	}			 recent[RECENT_MAX];
 };
 
 static void	call_send(struct incus_call *, const char *, const char *,
@@ -116,6 +136,9 @@ static void	op_wait(struct incus_call *);
 static time_t	now_sec(void);
 static void	followers_fail(struct incus *, uint64_t, const char *);
 static void	list_filter(struct incus_call *, struct json_object *);
+static void	cache_changed(struct incus_call *);
+static void	cache_read_next(struct incus *);
+static void	list_ask(struct incus_call *);
 static void	exec_reap(struct incus_call *, struct json_object *);
 
 struct incus *
@@ -132,6 +155,7 @@ incus_new(struct event_base *base, const char *endpoint,
 	inc->op_timeout = INCUS_OP_TIMEOUT;
 	inc->wait_secs = INCUS_WAIT_SECS;
 	TAILQ_INIT(&inc->calls);
+	inc->icache = instcache_new();
 	if (endpoint == NULL)
 		endpoint = "unix:" INCUS_SOCKET;
 	if ((inc->http = http_client_new(base, endpoint, tls, err,
@@ -170,6 +194,9 @@ call_free(struct incus_call *c)
 	free(c->alias);
 	free(c->fingerprint);
 	free(c->etag);
+	json_object_put(c->kept);
+	free(c->keep);
+	free(c->iname);
 	free(c);
 }
 
@@ -177,6 +204,7 @@ void
 incus_free(struct incus *inc)
 {
 	struct incus_call	*c;
+	int			 i;
 
 	if (inc == NULL)
 		return;
@@ -184,6 +212,11 @@ incus_free(struct incus *inc)
 		TAILQ_REMOVE(&inc->calls, c, entry);
 		call_free(c);
 	}
+	for (i = 0; i < RECENT_MAX; i++) {
+		free(inc->recent[i].path);
+		json_object_put(inc->recent[i].md);
+	}
+	instcache_free(inc->icache);
 	http_client_free(inc->http);
 	free(inc);
 }
@@ -209,6 +242,8 @@ incus_cancel(struct incus_call *c)
 		c->orphan = 1;
 		return;
 	}
+	if (c->token != 0)
+		instcache_fill(c->inc->icache, c->token, NULL);
 	TAILQ_REMOVE(&c->inc->calls, c, entry);
 	call_free(c);
 }
@@ -305,8 +340,15 @@ call_finish(struct incus_call *c, struct json_object *md,
 		return;
 	err = c->failmsg;
 	TAILQ_REMOVE(&c->inc->calls, c, entry);
-	if (c->what == NULL || strncmp(c->what, "GET ", 4) != 0)
+	if (c->what == NULL || strncmp(c->what, "GET ", 4) != 0) {
 		c->inc->changes++;
+		cache_changed(c);
+	}
+	if (c->token != 0) {
+		/* a whole list that failed: nothing to keep */
+		instcache_fill(c->inc->icache, c->token, NULL);
+		c->token = 0;
+	}
 	if (err != NULL && c->serial != 0)
 		followers_fail(c->inc, c->serial, err);
 	if (c->orphan) {
@@ -372,7 +414,13 @@ call_fail(struct incus_call *c, const char *fmt, ...)
 static void
 deferred(evutil_socket_t fd, short ev, void *arg)
 {
-	call_finish(arg, NULL, NULL, NULL);
+	struct incus_call	*c = arg;
+
+	/* a list from the kept one is narrowed as Incus's answer is */
+	if (c->kept != NULL && c->then != NULL)
+		c->then(c, c->kept);
+	else
+		call_finish(c, c->kept, NULL, NULL);
 }
 
 /* Errors found before anything is sent still arrive from the loop. */
@@ -792,6 +840,96 @@ incus_get_maybe(struct incus *inc, const char *path, incus_json_cb cb,
 	return c;
 }
 
+/* an answer kept by incus_get_recent() that may still be given */
+static struct recent *
+recent_find(struct incus *inc, const char *path)
+{
+	struct recent	*k;
+	int		 i;
+
+	for (i = 0; i < RECENT_MAX; i++) {
+		k = &inc->recent[i];
+		if (k->path != NULL && strcmp(k->path, path) == 0 &&
+		    k->changes == inc->changes &&
+		    now_sec() - k->at < RECENT_SECS)
+			return k;
+	}
+	return NULL;
+}
+
+static void
+recent_keep(struct incus_call *c, struct json_object *md)
+{
+	struct incus	*inc = c->inc;
+	struct recent	*k = NULL;
+	int		 i;
+
+	if (md != NULL && c->changes == inc->changes) {
+		/* the one for this path, else a free one, else the oldest */
+		for (i = 0; i < RECENT_MAX && k == NULL; i++)
+			if (inc->recent[i].path != NULL &&
+			    strcmp(inc->recent[i].path, c->keep) == 0)
+				k = &inc->recent[i];
+		for (i = 0; i < RECENT_MAX && k == NULL; i++)
+			if (inc->recent[i].path == NULL)
+				k = &inc->recent[i];
+		if (k == NULL) {
+			k = &inc->recent[0];
+			for (i = 1; i < RECENT_MAX; i++)
+				if (inc->recent[i].at < k->at)
+					k = &inc->recent[i];
+		}
+		json_object_put(k->md);
+		if (k->path == NULL || strcmp(k->path, c->keep) != 0) {
+			free(k->path);
+			k->path = c->keep;
+			c->keep = NULL;
+		}
+		k->md = json_object_get(md);
+		k->changes = inc->changes;
+		k->at = now_sec();
+	}
+	deliver(c, md);
+}
+
+/*
+ * GET path, or the answer to the same GET given less than RECENT_SECS
+ * ago if no call that could change Incus (one that was no GET) has
+ * ended since.  For what Incus builds from every instance and the
+ * suite reads twice in one new (the bridge, its leases, the default
+ * profile); the answer comes from the loop, as every answer does.
+ */
+struct incus_call *
+incus_get_recent(struct incus *inc, const char *path, incus_json_cb cb,
+    void *arg)
+{
+	struct incus_call	*c;
+	struct recent		*k;
+	struct timeval		 tv = { 0, 0 };
+
+	if ((k = recent_find(inc, path)) != NULL) {
+		if ((c = call_new(inc, CALL_JSON, (void *)cb, arg)) == NULL)
+			return NULL;
+		if (asprintf(&c->what, "GET %s", path) == -1) {
+			c->what = NULL;
+			incus_cancel(c);
+			return NULL;
+		}
+		c->kept = json_object_get(k->md);
+		evtimer_add(c->defer, &tv);
+		return c;
+	}
+	if ((c = simple(inc, "GET", strdup(path), NULL, cb, arg)) == NULL)
+		return NULL;
+	if ((c->keep = strdup(path)) == NULL) {
+		incus_cancel(c);
+		return NULL;
+	}
+	c->then = recent_keep;
+	c->changes = inc->changes;
+	return c;
+}
+
 struct incus_call *
 incus_request(struct incus *inc, const char *method, const char *path,
     struct json_object *body, incus_json_cb cb, void *arg)
@@ -889,8 +1027,13 @@ list_filter(struct incus_call *c, struct json_object *md)
 	if (serial != 0 && md != NULL && json_object_is_type(md,
 	    json_type_array)) {
 		c->serial = 0;
+		if (c->token != 0) {
+			instcache_fill(inc->icache, c->token, md);
+			c->token = 0;
+		}
 		list_filter(c, md);
 		followers_serve(inc, serial, md);
+		cache_read_next(inc);
 		return;
 	}
 	if (md == NULL || !json_object_is_type(md, json_type_array)) {
@@ -921,11 +1064,209 @@ list_filter(struct incus_call *c, struct json_object *md)
 	json_object_put(out);
 }
 
+/*
+ * Incus builds a list from every instance, and with hundreds of them
+ * two lists asked at once (new asks for the addresses held and for
+ * every mount source together) take twice the time of one.  So every
+ * list is asked of Incus whole and narrowed to key (and value) here,
+ * and a list asked while another is on its way takes that one's
+ * answer, provided no call that could have changed an instance ended
+ * since that one was asked: the answer then holds every change this
+ * process has seen end.
+ */
+static void
+list_ask(struct incus_call *c)
+{
+	struct incus		*inc = c->inc;
+	struct incus_call	*l;
+
+	TAILQ_FOREACH(l, &inc->calls, entry)
+		if (l->serial != 0 && l->changes == inc->changes)
+			break;
+	if (l != NULL) {
+		c->follows = l->serial;
+		return;
+	}
+	c->serial = ++inc->serials;
+	c->changes = inc->changes;
+	c->token = instcache_asking(inc->icache);
+	call_send(c, "GET", "/1.0/instances?recursion=1", NULL, NULL, 0, NULL);
+}
+
+/*
+ * The lists waiting on the kept one: given it once every name is read
+ * again, or asked of Incus whole if it was dropped meanwhile.
+ */
+static void
+cache_serve(struct incus *inc)
+{
+	struct incus_call	*c;
+	struct json_object	*kept;
+	struct timeval		 tv = { 0, 0 };
+	int			 again;
+
+	if (instcache_waiting(inc->icache))
+		return;
+	do {
+		again = 0;
+		TAILQ_FOREACH(c, &inc->calls, entry) {
+			if (!c->cache_wait)
+				continue;
+			c->cache_wait = 0;
+			if ((kept = instcache_list(inc->icache)) != NULL) {
+				c->kept = kept;
+				evtimer_add(c->defer, &tv);
+			} else {
+				list_ask(c);
+				again = 1;
+				break;
+			}
+		}
+	} while (again);
+}
+
+struct cache_read {
+	struct incus	*inc;
+	char		 name[];
+};
+
+static void
+cache_got(void *arg, struct json_object *md, const char *err)
+{
+	struct cache_read	*cr = arg;
+	struct incus		*inc = cr->inc;
+
+	if (err != NULL) {
+		log_warnx("reading instance %s again: %s; the kept list of "
+		    "instances is dropped", cr->name, err);
+		instcache_drop(inc->icache);
+	} else
+		instcache_read(inc->icache, cr->name, md);
+	free(cr);
+	cache_read_next(inc);
+	cache_serve(inc);
+}
+
+/* each instance named since the list was kept, read again alone */
+static void
+cache_read_next(struct incus *inc)
+{
+	struct cache_read	*cr;
+	const char		*name;
+	size_t			 len;
+
+	while ((name = instcache_to_read(inc->icache)) != NULL) {
+		len = strlen(name) + 1;
+		if ((cr = malloc(sizeof(*cr) + len)) == NULL)
+			fatal("%s", __func__);
+		cr->inc = inc;
+		memcpy(cr->name, name, len);
+		if (incus_get_maybe(inc, mkpath("/1.0/instances/%s", name),
+		    cache_got, cr) == NULL) {
+			free(cr);
+			instcache_drop(inc->icache);
+			break;
+		}
+	}
+}
+
+/*
+ * A call that was no GET ended: the instance it was on is read again
+ * before the kept list is given out; a rename, a new instance of no
+ * known name, or anything else on /1.0/instances drops the list.
+ * Exec, files and logs change nothing a list holds.
+ */
+static void
+cache_changed(struct incus_call *c)
+{
+	struct instcache	*ic = c->inc->icache;
+	const char		*p, *rest;
+	char			 name[256];
+	size_t			 n;
+
+	if (c->iname != NULL) {
+		instcache_dirty(ic, c->iname);
+		return;
+	}
+	if (c->what == NULL || (p = strchr(c->what, ' ')) == NULL) {
+		instcache_drop(ic);
+		return;
+	}
+	p++;
+	if (strncmp(p, "/1.0/instances", 14) != 0)
+		return;
+	if (strncmp(p, "/1.0/instances/", 15) != 0) {
+		instcache_drop(ic);
+		return;
+	}
+	p += 15;
+	n = strcspn(p, "/?");
+	rest = p + n;
+	if (n == 0 || n >= sizeof(name)) {
+		instcache_drop(ic);
+		return;
+	}
+	if (strncmp(rest, "/exec", 5) == 0 || strncmp(rest, "/files", 6) == 0 ||
+	    strncmp(rest, "/logs", 5) == 0)
+		return;
+	if (strncmp(c->what, "POST ", 5) == 0 && *rest != '/') {
+		instcache_drop(ic);
+		return;
+	}
+	memcpy(name, p, n);
+	name[n] = '\0';
+	instcache_dirty(ic, name);
+}
+
+void
+incus_instance_event(struct incus *inc, const char *name, const char *action)
+{
+	if (strcmp(action, "instance-renamed") == 0)
+		instcache_drop(inc->icache);
+	else
+		instcache_dirty(inc->icache, name);
+}
+
+static void
+events_server(void *arg, struct json_object *srv, const char *err)
+{
+	struct incus		*inc = arg;
+	struct json_object	*env, *v;
+
+	if (err != NULL || srv == NULL ||
+	    !json_object_object_get_ex(srv, "environment", &env) ||
+	    !json_object_object_get_ex(env, "server_clustered", &v) ||
+	    json_object_get_boolean(v))
+		return;
+	instcache_open(inc->icache);
+}
+
+/*
+ * The event stream is open: lists asked from now on may be kept, on a
+ * single server.  A cluster member's stream carries the others' events
+ * only once Incus has joined their streams, so there nothing is kept.
+ */
+void
+incus_events_open(struct incus *inc)
+{
+	instcache_lost(inc->icache);
+	if (incus_server_get(inc, events_server, inc) == NULL)
+		log_warnx("cannot ask incusd whether it is clustered");
+}
+
+void
+incus_events_lost(struct incus *inc)
+{
+	instcache_lost(inc->icache);
+}
+
 struct incus_call *
 incus_instances_list(struct incus *inc, const char *key, const char *value,
     incus_json_cb cb, void *arg)
 {
-	struct incus_call	*c, *l;
+	struct incus_call	*c;
+	struct json_object	*kept;
+	struct timeval		 tv = { 0, 0 };
 
 	if ((c = call_new(inc, CALL_JSON, (void *)cb, arg)) == NULL)
 		return NULL;
@@ -939,26 +1280,17 @@ incus_instances_list(struct incus *inc, const char *key, const char *value,
 	if ((key != NULL && (c->key = strdup(key)) == NULL) ||
 	    (value != NULL && (c->value = strdup(value)) == NULL))
 		goto nomem;
-	/*
-	 * Incus builds a list from every instance, and with hundreds of
-	 * them two lists asked at once (new asks for the addresses held
-	 * and for every mount source together) take twice the time of
-	 * one.  So every list is asked of Incus whole and narrowed to key
-	 * (and value) here, and a list asked while another is on its way
-	 * takes that one's answer, provided no call that could have
-	 * changed an instance ended since that one was asked: the answer
-	 * then holds every change this process has seen end.
-	 */
-	TAILQ_FOREACH(l, &inc->calls, entry)
-		if (l->serial != 0 && l->changes == inc->changes)
-			break;
-	if (l != NULL) {
-		c->follows = l->serial;
+	if ((kept = instcache_list(inc->icache)) != NULL) {
+		c->kept = kept;
+		evtimer_add(c->defer, &tv);
 		return c;
 	}
-	c->serial = ++inc->serials;
-	c->changes = inc->changes;
-	call_send(c, "GET", "/1.0/instances?recursion=1", NULL, NULL, 0, NULL);
+	if (instcache_waiting(inc->icache)) {
+		c->cache_wait = 1;
+		cache_read_next(inc);
+		return c;
+	}
+	list_ask(c);
 	return c;
 nomem:
 	incus_cancel(c);
@@ -1071,11 +1403,27 @@ write_tagged(struct incus *inc, const char *method, char *path, int why,
 	return c;
 }
 
+/* the name a creation's body gives, for the kept list of instances */
+static struct incus_call *
+named(struct incus_call *c, struct json_object *req)
+{
+	struct json_object	*v;
+
+	if (c != NULL && json_object_object_get_ex(req, "name", &v) &&
+	    json_object_is_type(v, json_type_string) &&
+	    (c->iname = strdup(json_object_get_string(v))) == NULL) {
+		incus_cancel(c);
+		return NULL;
+	}
+	return c;
+}
+
 struct incus_call *
 incus_instance_create(struct incus *inc, struct json_object *req,
     incus_json_cb cb, void *arg)
 {
-	return simple(inc, "POST", strdup("/1.0/instances"), req, cb, arg);
+	return named(simple(inc, "POST", strdup("/1.0/instances"), req, cb,
+	    arg), req);
 }
 
 /* the same, placed on the cluster member target (checked by the caller) */
@@ -1087,7 +1435,7 @@ incus_instance_create_at(struct incus *inc, struct json_object *req,
 
 	if (asprintf(&path, "/1.0/instances?target=%s", target) == -1)
 		path = NULL;
-	return simple(inc, "POST", path, req, cb, arg);
+	return named(simple(inc, "POST", path, req, cb, arg), req);
 }
 
 struct incus_call *

@@ -78,6 +78,13 @@ struct incus_call *incus_request(struct incus *, const char *, const char *,
 struct incus_call *incus_operation_wait(struct incus *, const char *,
 		    incus_json_cb, void *);
 
+/*
+ * GET path, or the same GET's answer given less than 2 s ago when no
+ * call that was no GET has ended since (incus.c says what for).
+ */
+struct incus_call *incus_get_recent(struct incus *, const char *,
+		    incus_json_cb, void *);
+
 /* GET /1.0: server configuration and environment. */
 struct incus_call *incus_server_get(struct incus *, incus_json_cb, void *);
 
@@ -89,6 +96,16 @@ struct incus_call *incus_server_get(struct incus *, incus_json_cb, void *);
  * one's answer (see incus.c).  Cancelling a list others share only
  * forgets its own callback.
  */
+/*
+ * The event stream: opened (on a single server, lists asked from then
+ * on are kept and read again instance by instance, instcache.h), lost,
+ * or naming an instance with what happened to it.
+ */
+void		 incus_events_open(struct incus *);
+void		 incus_events_lost(struct incus *);
+void		 incus_instance_event(struct incus *, const char *,
+		    const char *);
+
 struct incus_call *incus_instances_list(struct incus *, const char *,
 		    const char *, incus_json_cb, void *);
 /* One instance, or md NULL and err NULL when it does not exist. */

@@ -133,8 +133,8 @@ op_addrs(uint32_t rid)
 	/* the two reads at once: Incus builds each from every instance */
 	(void)snprintf(path, sizeof(path), "/1.0/networks/%s/leases",
 	    ops_bridge);
-	if ((ad->lcall = incus_request(ops_ic, "GET", path, NULL,
-	    addrs_leases, r)) == NULL ||
+	if ((ad->lcall = incus_get_recent(ops_ic, path, addrs_leases,
+	    r)) == NULL ||
 	    (r->call = incus_instances_list(ops_ic, NULL, NULL, addrs_insts,
 	    r)) == NULL)
 		fatal("%s", __func__);

@@ -468,7 +468,10 @@ cr_profiled(void *arg, struct json_object *prof, const char *err)
 /*
  * The checks that need Incus, asked at once, none waiting on another:
  * the bridge, its leases, the image alias, the name, and (for a size on
- * the default profile's pool) that profile.
+ * the default profile's pool) that profile.  The bridge and its leases
+ * are what new's ADDRS and NETINFO read a moment before, unless a
+ * change ended since (incus_get_recent): Incus builds both from every
+ * instance.
  */
 static void
 cr_ask(struct op_req *r)
@@ -479,8 +482,8 @@ cr_ask(struct op_req *r)
 	cr->pending = 1;		/* until every question is out */
 	(void)snprintf(path, sizeof(path), "/1.0/networks/%s/leases",
 	    ops_bridge);
-	if ((cr->calls[CK_LEASES] = incus_request(ops_ic, "GET", path, NULL,
-	    cr_leases, r)) == NULL ||
+	if ((cr->calls[CK_LEASES] = incus_get_recent(ops_ic, path, cr_leases,
+	    r)) == NULL ||
 	    (cr->calls[CK_ALIAS] = incus_image_alias_get(ops_ic, cr->in.image,
 	    cr_alias, r)) == NULL ||
 	    (cr->calls[CK_NAME] = incus_instance_get(ops_ic, cr->in.name,
@@ -488,8 +491,8 @@ cr_ask(struct op_req *r)
 		fatal("%s", __func__);
 	cr->pending += 3;
 	if (cr->in.disk[0] != '\0' && cr->in.pool[0] == '\0') {
-		if ((cr->calls[CK_PROFILE] = incus_request(ops_ic, "GET",
-		    "/1.0/profiles/default", NULL, cr_profiled, r)) == NULL)
+		if ((cr->calls[CK_PROFILE] = incus_get_recent(ops_ic,
+		    "/1.0/profiles/default", cr_profiled, r)) == NULL)
 			fatal("%s", __func__);
 		cr->pending++;
 	}

@@ -303,6 +303,58 @@ lifecycle_and_destroy_body() {
 }
 lifecycle_and_destroy_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+atf_test_case listed_as_incus_has_it cleanup
+listed_as_incus_has_it_head() {
+	atf_set descr "what the plain incus command does to a container" \
+	    "behind the suite's back (stop, a new one holding an address," \
+	    "delete) is in the suite's next lists within 2 s, though it" \
+	    "keeps the last list of instances between them"
+	atf_set require.user root
+	atf_set timeout 300
+}
+# wait (2 s at most) until jbctl ls -o json, through jq filter $1,
+# prints $2
+ls_until() {
+	i=0
+	until [ "$(jbo repo ls -o json | jq -r "$1")" = "$2" ]; do
+		i=$((i + 1))
+		[ $i -lt 20 ] || atf_fail "after 2 s, ls gives" \
+		    "$(jbo repo ls -o json | jq -c "$1") for $1, not $2"
+		sleep 0.1
+	done
+}
+listed_as_incus_has_it_body() {
+	setup
+	p=$(jb_prefix)
+	c=$p-seen
+	atf_check -e match:"ready: $c" jbo repo new seen
+	ls_until ".containers[] | select(.name == \"$c\") | .state" Running
+	atf_check -o ignore incus stop --force "$c"
+	ls_until ".containers[] | select(.name == \"$c\") | .state" Stopped
+	atf_check -o ignore incus start "$c"
+	ls_until ".containers[] | select(.name == \"$c\") | .state" Running
+	# an instance made behind the suite's back holding an address of
+	# the bridge: the next new does not pick it
+	a=$(jbo repo ls -o json | jq -r ".containers[] |
+	    select(.name == \"$c\") | .ipv4")
+	n=$(echo "$a" | awk -F. '{ print $4 }')
+	taken=$(echo "$a" | awk -F. -v n=$((n - 1)) '{ print $1 "." $2 "." $3 "." n }')
+	atf_check -o ignore incus init "$JB_IMAGE" "$p-other" \
+	    -d eth0,ipv4.address="$taken"
+	atf_check -e match:"ready: $p-next" jbo repo new next
+	got=$(jbo repo ls -o json | jq -r ".containers[] |
+	    select(.name == \"$p-next\") | .ipv4")
+	[ "$got" != "$taken" ] || atf_fail "new gave $p-next $taken," \
+	    "which $p-other holds"
+	atf_check -o ignore incus delete --force "$c"
+	ls_until "[.containers[] | select(.name == \"$c\")] | length" 0
+}
+listed_as_incus_has_it_cleanup() {
+	incus delete --force "$(cat prefix 2>/dev/null)-other" > /dev/null 2>&1
+	jb_containers_cleanup
+	jb_cleanup
+}
+
 atf_test_case destroy_as_it_stops cleanup
 destroy_as_it_stops_head() {
 	atf_set descr "destroy --force of a container whose init has just" \
@@ -738,6 +790,7 @@ atf_init_test_cases() {
 	atf_add_test_case new_mount
 	atf_add_test_case new_failures_leave_nothing
 	atf_add_test_case new_storage_pool
+	atf_add_test_case listed_as_incus_has_it
 	atf_add_test_case lifecycle_and_destroy
 	atf_add_test_case destroy_as_it_stops
 	atf_add_test_case stop_not_held_by_lxcfs

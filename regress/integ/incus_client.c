@@ -527,6 +527,68 @@ list_shared(const char *pidval)
 	res_clear(&r[1]);
 }
 
+/* config key as one GET of the instance answered it */
+static int
+recent_key(const char *path, const char *key, char *out, size_t len)
+{
+	struct json_object	*cfg, *v;
+	struct res		 r;
+	int			 rv = -1;
+
+	memset(&r, 0, sizeof(r));
+	out[0] = '\0';
+	if (run(&r, incus_get_recent(inc, path, json_done, &r)) == 0 &&
+	    json_object_object_get_ex(r.md, "config", &cfg) &&
+	    json_object_object_get_ex(cfg, key, &v)) {
+		(void)snprintf(out, len, "%s", json_object_get_string(v));
+		rv = 0;
+	}
+	res_clear(&r);
+	return rv;
+}
+
+/*
+ * A GET asked again within 2 s is answered from memory; not after a
+ * change has ended, nor once 2 s have passed.
+ */
+static void
+recent_checks(void)
+{
+	struct json_object	*patch, *cfg;
+	struct res		 r;
+	unsigned long		 n0, n1, n2, n3;
+	char			 path[128], a[64], b[64], c[64], d[64];
+
+	(void)snprintf(path, sizeof(path), "/1.0/instances/%s", name);
+	n0 = http_client_nrequests(incus_http(inc));
+	(void)recent_key(path, "user.jailbee.test", a, sizeof(a));
+	(void)recent_key(path, "user.jailbee.test", b, sizeof(b));
+	n1 = http_client_nrequests(incus_http(inc));
+	check(n1 - n0 == 1 && a[0] != '\0' && strcmp(a, b) == 0,
+	    "the same GET twice: %lu request(s), %s and %s", n1 - n0, a, b);
+
+	patch = json_object_new_object();
+	cfg = json_object_new_object();
+	json_object_object_add(cfg, "user.jailbee.branch",
+	    json_object_new_string("recent/2"));
+	json_object_object_add(patch, "config", cfg);
+	memset(&r, 0, sizeof(r));
+	run(&r, incus_instance_patch(inc, name, patch, json_done, &r));
+	json_object_put(patch);
+	res_clear(&r);
+	n1 = http_client_nrequests(incus_http(inc));
+	(void)recent_key(path, "user.jailbee.branch", c, sizeof(c));
+	n2 = http_client_nrequests(incus_http(inc));
+	check(n2 - n1 == 1 && strcmp(c, "recent/2") == 0,
+	    "after a change ended it is asked again: %lu request(s), %s",
+	    n2 - n1, c);
+	sleep(2);
+	(void)recent_key(path, "user.jailbee.branch", d, sizeof(d));
+	n3 = http_client_nrequests(incus_http(inc));
+	check(n3 - n2 == 1 && strcmp(d, "recent/2") == 0,
+	    "2 s later it is asked again: %lu request(s)", n3 - n2);
+}
+
 static int
 create_container(const char *pidval)
 {
@@ -892,6 +954,7 @@ config_checks(const char *pidval)
 	check(list_has("user.jailbee.test", "1.*", NULL) == 0,
 	    "a regex-looking value is matched literally");
 	list_shared(pidval);
+	recent_checks();
 
 	patch = json_object_new_object();
 	cfg = json_object_new_object();
