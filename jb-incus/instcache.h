@@ -50,7 +50,10 @@ void		 instcache_fill(struct instcache *, uint64_t,
 void		 instcache_dirty(struct instcache *, const char *);
 /* one not being read yet, now marked as being read; NULL when none */
 const char	*instcache_to_read(struct instcache *);
-/* its read: the instance, or NULL when Incus has it no more */
+/*
+ * its read: the instance, or NULL when Incus has it no more; the name
+ * instcache_to_read() gave is no longer valid after this
+ */
 void		 instcache_read(struct instcache *, const char *,
 		    struct json_object *);
 
