@@ -527,6 +527,23 @@ list_shared(const char *pidval)
 	res_clear(&r[1]);
 }
 
+/* user.jailbee.branch of our container set to v by a PATCH, into r */
+static int
+set_branch(const char *v, struct res *r)
+{
+	struct json_object	*patch, *cfg;
+
+	patch = json_object_new_object();
+	cfg = json_object_new_object();
+	json_object_object_add(cfg, "user.jailbee.branch",
+	    json_object_new_string(v));
+	json_object_object_add(patch, "config", cfg);
+	memset(r, 0, sizeof(*r));
+	run(r, incus_instance_patch(inc, name, patch, json_done, r));
+	json_object_put(patch);
+	return r->err == NULL ? 0 : -1;
+}
+
 /* config key as one GET of the instance answered it */
 static int
 recent_key(const char *path, const char *key, char *out, size_t len)
@@ -554,7 +571,6 @@ recent_key(const char *path, const char *key, char *out, size_t len)
 static void
 recent_checks(void)
 {
-	struct json_object	*patch, *cfg;
 	struct res		 r;
 	unsigned long		 n0, n1, n2, n3;
 	char			 path[128], a[64], b[64], c[64], d[64];
@@ -567,14 +583,7 @@ recent_checks(void)
 	check(n1 - n0 == 1 && a[0] != '\0' && strcmp(a, b) == 0,
 	    "the same GET twice: %lu request(s), %s and %s", n1 - n0, a, b);
 
-	patch = json_object_new_object();
-	cfg = json_object_new_object();
-	json_object_object_add(cfg, "user.jailbee.branch",
-	    json_object_new_string("recent/2"));
-	json_object_object_add(patch, "config", cfg);
-	memset(&r, 0, sizeof(r));
-	run(&r, incus_instance_patch(inc, name, patch, json_done, &r));
-	json_object_put(patch);
+	(void)set_branch("recent/2", &r);
 	res_clear(&r);
 	n1 = http_client_nrequests(incus_http(inc));
 	(void)recent_key(path, "user.jailbee.branch", c, sizeof(c));
@@ -934,7 +943,7 @@ file_checks(void)
 static void
 config_checks(const char *pidval)
 {
-	struct json_object	*patch, *cfg, *v;
+	struct json_object	*cfg, *v;
 	struct res		 r;
 	size_t			 n;
 	const char		*got = NULL;
@@ -956,17 +965,10 @@ config_checks(const char *pidval)
 	list_shared(pidval);
 	recent_checks();
 
-	patch = json_object_new_object();
-	cfg = json_object_new_object();
-	json_object_object_add(cfg, "user.jailbee.branch",
-	    json_object_new_string("feature/x"));
-	json_object_object_add(patch, "config", cfg);
-	memset(&r, 0, sizeof(r));
-	run(&r, incus_instance_patch(inc, name, patch, json_done, &r));
+	(void)set_branch("feature/x", &r);
 	check(r.err == NULL, "patch config%s%s", r.err ? ": " : "",
 	    r.err ? r.err : "");
 	res_clear(&r);
-	json_object_put(patch);
 
 	run(&r, incus_instance_get(inc, name, json_done, &r));
 	if (json_object_object_get_ex(r.md, "config", &cfg) &&

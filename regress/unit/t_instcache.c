@@ -44,6 +44,16 @@ list_of(const char *a, const char *b)
 	return l;
 }
 
+/* a whole list of a (and b) asked and answered */
+static void
+filled(struct instcache *ic, const char *a, const char *b)
+{
+	struct json_object	*l = list_of(a, b);
+
+	instcache_fill(ic, instcache_asking(ic), l);
+	json_object_put(l);
+}
+
 /* the list given out, as "name:status name:status" */
 static void
 given(struct instcache *ic, char *buf, size_t len)
@@ -69,6 +79,16 @@ given(struct instcache *ic, char *buf, size_t len)
 	json_object_put(l);
 }
 
+/* nothing may be given out */
+static void
+none_given(struct instcache *ic)
+{
+	struct json_object	*l;
+
+	ATF_CHECK((l = instcache_list(ic)) == NULL);
+	json_object_put(l);
+}
+
 ATF_TC_WITHOUT_HEAD(kept_while_open);
 ATF_TC_BODY(kept_while_open, tc)
 {
@@ -81,27 +101,22 @@ ATF_TC_BODY(kept_while_open, tc)
 	ATF_CHECK_EQ(instcache_asking(ic), 0);
 	instcache_fill(ic, 0, (l = list_of("a", "b")));
 	json_object_put(l);
-	given(ic, buf, sizeof(buf));
-	ATF_CHECK_STREQ(buf, "(none)");
+	none_given(ic);
 
 	instcache_open(ic);
-	t = instcache_asking(ic);
-	ATF_REQUIRE(t != 0);
-	instcache_fill(ic, t, (l = list_of("a", "b")));
-	json_object_put(l);
+	ATF_REQUIRE(instcache_asking(ic) != 0);
+	filled(ic, "a", "b");
 	given(ic, buf, sizeof(buf));
 	ATF_CHECK_STREQ(buf, "a:Running b:Running");
 
 	/* lost: gone, and a list asked before is not kept either */
 	t = instcache_asking(ic);
 	instcache_lost(ic);
-	given(ic, buf, sizeof(buf));
-	ATF_CHECK_STREQ(buf, "(none)");
+	none_given(ic);
 	instcache_open(ic);
 	instcache_fill(ic, t, (l = list_of("a", "b")));
 	json_object_put(l);
-	given(ic, buf, sizeof(buf));
-	ATF_CHECK_STREQ(buf, "(none)");
+	none_given(ic);
 	instcache_free(ic);
 }
 
@@ -116,13 +131,9 @@ ATF_TC_BODY(named_read_again, tc)
 
 	instcache_open(ic);
 	/* named before the list was asked: the list holds it */
-	t = instcache_asking(ic);
-	instcache_fill(ic, t, (l = list_of("a", "b")));
-	json_object_put(l);
+	filled(ic, "a", "b");
 	instcache_dirty(ic, "zz");
-	t = instcache_asking(ic);
-	instcache_fill(ic, t, (l = list_of("a", "b")));
-	json_object_put(l);
+	filled(ic, "a", "b");
 	ATF_CHECK(!instcache_waiting(ic));
 
 	/* named while it was on its way: read again first */
@@ -131,8 +142,7 @@ ATF_TC_BODY(named_read_again, tc)
 	instcache_fill(ic, t, (l = list_of("a", "b")));
 	json_object_put(l);
 	ATF_CHECK(instcache_waiting(ic));
-	given(ic, buf, sizeof(buf));
-	ATF_CHECK_STREQ(buf, "(none)");
+	none_given(ic);
 	ATF_REQUIRE((n = instcache_to_read(ic)) != NULL);
 	ATF_CHECK_STREQ(n, "a");
 	ATF_CHECK(instcache_to_read(ic) == NULL);
@@ -166,8 +176,7 @@ ATF_TC_BODY(named_read_again, tc)
 	ATF_REQUIRE((n = instcache_to_read(ic)) != NULL);
 	instcache_read(ic, "a", (o = inst("x", "Running")));
 	json_object_put(o);
-	given(ic, buf, sizeof(buf));
-	ATF_CHECK_STREQ(buf, "(none)");
+	none_given(ic);
 	instcache_free(ic);
 }
 
@@ -175,25 +184,18 @@ ATF_TC_WITHOUT_HEAD(drop);
 ATF_TC_BODY(drop, tc)
 {
 	struct instcache	*ic = instcache_new();
-	struct json_object	*l;
 	uint64_t		 t;
 	char			 buf[256];
 
 	instcache_open(ic);
-	t = instcache_asking(ic);
-	instcache_fill(ic, t, (l = list_of("a", NULL)));
-	json_object_put(l);
+	filled(ic, "a", NULL);
 	instcache_drop(ic);
-	given(ic, buf, sizeof(buf));
-	ATF_CHECK_STREQ(buf, "(none)");
+	none_given(ic);
 	/* a list that failed keeps nothing, and a later one is kept */
 	t = instcache_asking(ic);
 	instcache_fill(ic, t, NULL);
-	given(ic, buf, sizeof(buf));
-	ATF_CHECK_STREQ(buf, "(none)");
-	t = instcache_asking(ic);
-	instcache_fill(ic, t, (l = list_of("a", NULL)));
-	json_object_put(l);
+	none_given(ic);
+	filled(ic, "a", NULL);
 	given(ic, buf, sizeof(buf));
 	ATF_CHECK_STREQ(buf, "a:Running");
 	instcache_free(ic);
