@@ -231,7 +231,10 @@ inst_name(struct json_object *inst)
 	return json_object_get_string(v);
 }
 
-/* instance inst as v[i] (i == n: a new one at the end) */
+/*
+ * instance inst as v[i]; i == n: a new one, where Incus lists it (by
+ * name), or at the end while a whole list is read in its own order
+ */
 static int
 inst_set(struct instcache *ic, size_t i, struct json_object *inst)
 {
@@ -249,6 +252,11 @@ inst_set(struct instcache *ic, size_t i, struct json_object *inst)
 		if ((v = reallocarray(ic->v, ic->n + 1, sizeof(*v))) == NULL)
 			fatal("%s", __func__);
 		ic->v = v;
+		if (ic->kept)
+			for (i = 0; i < ic->n; i++)
+				if (strcmp(v[i].name, name) > 0)
+					break;
+		memmove(&v[i + 1], &v[i], (ic->n - i) * sizeof(*v));
 		ic->n++;
 	} else {
 		free(ic->v[i].name);

@@ -12,8 +12,9 @@
  * The kept list of instances: given out only from a list asked while
  * the stream was open, once every instance named since has been read
  * again; a name given before the list was asked is already in it; a
- * name given again while being read is read twice; a lost stream or a
- * drop takes it all away.
+ * name given again while being read is read twice; a new instance goes
+ * where Incus lists it, by name; a lost stream or a drop takes it all
+ * away.
  */
 
 #include <string.h>
@@ -170,6 +171,13 @@ ATF_TC_BODY(named_read_again, tc)
 	}
 	given(ic, buf, sizeof(buf));
 	ATF_CHECK_STREQ(buf, "a:Frozen c:Running");
+	/* where Incus lists it: by name */
+	instcache_dirty(ic, "b2");
+	ATF_REQUIRE((n = instcache_to_read(ic)) != NULL);
+	instcache_read(ic, n, (o = inst("b2", "Running")));
+	json_object_put(o);
+	given(ic, buf, sizeof(buf));
+	ATF_CHECK_STREQ(buf, "a:Frozen b2:Running c:Running");
 
 	/* an answer naming another instance drops the list */
 	instcache_dirty(ic, "a");
