@@ -1139,6 +1139,8 @@ cache_got(void *arg, struct json_object *md, const char *err)
 	if (err != NULL) {
 		log_warnx("reading instance %s again: %s; the kept list of "
 		    "instances is dropped", cr->name, err);
+		/* still to read into a list on its way */
+		instcache_unread(inc->icache, cr->name);
 		instcache_drop(inc->icache);
 	} else
 		instcache_read(inc->icache, cr->name, md);

@@ -321,6 +321,18 @@ instcache_read(struct instcache *ic, const char *name,
 	free(dn);
 }
 
+void
+instcache_unread(struct instcache *ic, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < ic->nd; i++)
+		if (strcmp(ic->d[i].name, name) == 0) {
+			ic->d[i].reading = ic->d[i].again = 0;
+			return;
+		}
+}
+
 int
 instcache_waiting(const struct instcache *ic)
 {

@@ -57,6 +57,9 @@ const char	*instcache_to_read(struct instcache *);
 void		 instcache_read(struct instcache *, const char *,
 		    struct json_object *);
 
+/* its read failed: still to read (a drop usually follows) */
+void		 instcache_unread(struct instcache *, const char *);
+
 /* a list is kept, but names wait to be read again */
 int		 instcache_waiting(const struct instcache *);
 /* a copy of the list to give out, or NULL when none may be */

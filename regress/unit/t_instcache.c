@@ -179,6 +179,19 @@ ATF_TC_BODY(named_read_again, tc)
 	given(ic, buf, sizeof(buf));
 	ATF_CHECK_STREQ(buf, "a:Frozen b2:Running c:Running");
 
+	/* a read that failed: the name is read again, not lost */
+	instcache_dirty(ic, "c");
+	ATF_REQUIRE((n = instcache_to_read(ic)) != NULL);
+	ATF_CHECK(instcache_to_read(ic) == NULL);
+	instcache_unread(ic, "c");
+	ATF_CHECK(instcache_waiting(ic));
+	ATF_REQUIRE((n = instcache_to_read(ic)) != NULL);
+	ATF_CHECK_STREQ(n, "c");
+	instcache_read(ic, n, (o = inst("c", "Stopped")));
+	json_object_put(o);
+	given(ic, buf, sizeof(buf));
+	ATF_CHECK_STREQ(buf, "a:Frozen b2:Running c:Stopped");
+
 	/* an answer naming another instance drops the list */
 	instcache_dirty(ic, "a");
 	ATF_REQUIRE((n = instcache_to_read(ic)) != NULL);
