@@ -117,6 +117,7 @@ struct incus {
 	uint64_t		 serials;	/* of unfiltered instance lists */
 	uint64_t		 changes;	/* calls ended that were no GET */
 	struct instcache	*icache;
+	int			 ev_asking;	/* stream open, clustered? asked */
 	struct recent {
 		char			*path;
 		struct json_object	*md;
@@ -1165,6 +1166,7 @@ cache_read_next(struct incus *inc)
 		memcpy(cr->name, name, len);
 		if (incus_get_maybe(inc, mkpath("/1.0/instances/%s", name),
 		    cache_got, cr) == NULL) {
+			instcache_unread(inc->icache, cr->name);
 			free(cr);
 			instcache_drop(inc->icache);
 			break;
@@ -1235,6 +1237,10 @@ events_server(void *arg, struct json_object *srv, const char *err)
 	struct incus		*inc = arg;
 	struct json_object	*env, *v;
 
+	/* the stream was lost meanwhile: nothing may be kept */
+	if (!inc->ev_asking)
+		return;
+	inc->ev_asking = 0;
 	if (err != NULL || srv == NULL ||
 	    !json_object_object_get_ex(srv, "environment", &env) ||
 	    !json_object_object_get_ex(env, "server_clustered", &v) ||
@@ -1252,13 +1258,17 @@ void
 incus_events_open(struct incus *inc)
 {
 	instcache_lost(inc->icache);
-	if (incus_server_get(inc, events_server, inc) == NULL)
+	inc->ev_asking = 1;
+	if (incus_server_get(inc, events_server, inc) == NULL) {
+		inc->ev_asking = 0;
 		log_warnx("cannot ask incusd whether it is clustered");
+	}
 }
 
 void
 incus_events_lost(struct incus *inc)
 {
+	inc->ev_asking = 0;
 	instcache_lost(inc->icache);
 }
 
