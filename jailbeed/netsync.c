@@ -16,7 +16,7 @@
  * suite was down leaves it strict, and a record jb-netd cannot read
  * leaves it strict too.  Then a container jb-netd keeps a policy for
  * that Incus no longer has (destroyed while the suite was down, or by
- * hand) is forgotten, its chains and sets removed.  When Incus cannot be
+ * hand) is forgotten, its elements removed.  When Incus cannot be
  * read jb-netd keeps its cache and nothing is forgotten, and it is
  * logged.  A container made in this run (new sends jb-netd its policy
  * before Incus has it) is neither restored over nor forgotten: jb-netd

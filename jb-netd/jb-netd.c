@@ -356,7 +356,7 @@ netd_sync_forget(struct child *c, struct imsg *imsg)
 	(void)blocked_forget(&netd_refused, t.name);
 	netd_gate_close(t.name);
 	log_info("%s: container %s: Incus no longer has it; its policy, "
-	    "chains, sets and pool are gone", c->name, t.name);
+	    "table elements and pool are gone", c->name, t.name);
 	child_done(c, imsg_get_id(imsg), 1, NULL);
 }
 

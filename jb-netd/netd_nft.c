@@ -18,7 +18,10 @@
 #include "log.h"
 #include "memtrim.h"
 #include "netd_nft.h"
+#include "nlset.h"
+#include "refused.h"
 #include "testhook.h"
+
 
 /*
  * libnftables' context, made when a command needs one and freed a second
@@ -275,8 +278,9 @@ narrowed(struct nftgen_container *c, const struct netd_state *st,
 				continue;
 			if (left > NFTGEN_TIMEOUT_MAX)
 				left = NFTGEN_TIMEOUT_MAX;
-			if (nftgen_admit(st->v[i].name, &kept[j].el, 1,
-			    (unsigned int)left, &one, err, errlen) == -1) {
+			if (nftgen_admit(st->v[i].name, st->v[i].addr,
+			    &kept[j].el, 1, (unsigned int)left, &one, err,
+			    errlen) == -1) {
 				failed = 1;
 				break;
 			}
@@ -318,10 +322,81 @@ admitted_follow(const struct netd_state *st)
 			admitted_prune(st->v[i].name, st->v[i].e, st->v[i].n);
 }
 
+/*
+ * Does the change from applied to c (n) take a container out, bring one
+ * in, move one or empty what the resolver admitted for one?  Then what
+ * sets allow and allowany hold is read first.
+ */
+static int
+dyn_needed(const struct nftgen_container *c, size_t n)
+{
+	struct netd_ctr	*o;
+	size_t		 i, j;
+
+	for (i = 0; i < n; i++)
+		if (c[i].flush_dynamic || (o = applied_find(c[i].name)) ==
+		    NULL || o->addr != c[i].addr)
+			return 1;
+	for (i = 0; i < applied.n; i++) {
+		for (j = 0; j < n; j++)
+			if (strcmp(c[j].name, applied.v[i].name) == 0)
+				break;
+		if (j == n)
+			return 1;
+	}
+	return 0;
+}
+
+/* the elements of sets allow and allowany, as the kernel holds them */
+static int
+dyn_read(struct nftgen_dyn **out, size_t *np, char *err, size_t errlen)
+{
+	static const char *const sets[] = { "allow", "allowany" };
+	struct refused_elem	*v[2] = { NULL, NULL };
+	struct nftgen_dyn	*d = NULL;
+	size_t			 n[2] = { 0, 0 }, i, k, o = 0;
+	char			 e[256];
+
+	*out = NULL;
+	*np = 0;
+	for (k = 0; k < 2; k++) {
+		if (nlset_read(NFTGEN_TABLE, sets[k], 0, &v[k], &n[k], e,
+		    sizeof(e)) == -1) {
+			snprintf(err, errlen, "cannot read what table inet %s "
+			    "admitted through DNS: %s", NFTGEN_TABLE,
+			    e);
+			free(v[0]);
+			free(v[1]);
+			return -1;
+		}
+	}
+	if (n[0] + n[1] > 0 &&
+	    (d = calloc(n[0] + n[1], sizeof(*d))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		free(v[0]);
+		free(v[1]);
+		return -1;
+	}
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < n[k]; i++, o++) {
+			d[o].src = v[k][i].src;
+			d[o].dst = v[k][i].dst;
+			d[o].proto = v[k][i].proto;
+			d[o].port = v[k][i].port;
+		}
+	free(v[0]);
+	free(v[1]);
+	*out = o > 0 ? d : NULL;
+	*np = o;
+	return 0;
+}
+
 int
 netd_nft_apply(const struct nftgen_net *net, const struct netd_state *st,
     int fresh, char *err, size_t errlen)
 {
+	struct nftgen_dyn	*dyn = NULL;
+	size_t			 ndyn = 0;
 	struct nftgen_container	*c = NULL, *old = NULL;
 	struct timespec		 ts;
 	char			*text = NULL, *all = NULL, *again = NULL;
@@ -350,8 +425,10 @@ netd_nft_apply(const struct nftgen_net *net, const struct netd_state *st,
 		/* only what changed: the cost of a change is its own */
 		if (narrowed(c, st, ts.tv_sec, &again, err, errlen) == -1 ||
 		    (old = containers_of(&applied, err, errlen)) == NULL ||
-		    nftgen_delta(net, old, applied.n, c, st->n, &text, err,
-		    errlen) == -1)
+		    (dyn_needed(c, st->n) &&
+		    dyn_read(&dyn, &ndyn, err, errlen) == -1) ||
+		    nftgen_delta(net, old, applied.n, c, st->n, dyn, ndyn,
+		    &text, err, errlen) == -1)
 			goto out;
 		/* in the same transaction: no moment with too little */
 		if (asprintf(&all, "%s%s", text, again) == -1) {
@@ -374,6 +451,7 @@ netd_nft_apply(const struct nftgen_net *net, const struct netd_state *st,
 	have_applied = 1;
 	rc = 0;
 out:
+	free(dyn);
 	free(again);
 	free(text);
 	free(old);
@@ -437,7 +515,8 @@ netd_nft_mode(const struct nftgen_net *net, const char *name,
 	was.nentries = o->n;
 	now = was;
 	now.mode = mode;
-	if (nftgen_delta(net, &was, 1, &now, 1, &text, err, errlen) == -1)
+	if (nftgen_delta(net, &was, 1, &now, 1, NULL, 0, &text, err, errlen)
+	    == -1)
 		return -1;
 	if (run_change(&text, err, errlen) == 0) {
 		o->mode = mode;
@@ -456,6 +535,7 @@ netd_nft_admit(const char *name, const struct nftgen_elem *el,
     uint32_t *ticket, char *err, size_t errlen)
 {
 	struct nftgen_elem	*v;
+	struct netd_ctr		*o;
 	struct timespec		 ts;
 	char			*text = NULL;
 	size_t			 k;
@@ -467,6 +547,12 @@ netd_nft_admit(const char *name, const struct nftgen_elem *el,
 		*ticket = 0;
 	if (n == 0)
 		return 0;
+	/* the elements are keyed by the address the table holds for it */
+	if (!have_applied || (o = applied_find(name)) == NULL) {
+		snprintf(err, errlen, "table inet %s holds no container %s",
+		    NFTGEN_TABLE, name);
+		return -1;
+	}
 	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
 	if ((v = calloc(n, sizeof(*v))) == NULL) {
 		snprintf(err, errlen, "out of memory");
@@ -474,7 +560,7 @@ netd_nft_admit(const char *name, const struct nftgen_elem *el,
 	}
 	memcpy(v, el, n * sizeof(*v));
 	if ((k = admitted_filter(name, v, n, &t, ts.tv_sec)) == 0 ||
-	    (nftgen_admit(name, v, k, t, &text, err, errlen) == 0 &&
+	    (nftgen_admit(name, o->addr, v, k, t, &text, err, errlen) == 0 &&
 	    netd_nft_run(text, err, errlen) == 0)) {
 		/*
 		 * every element under its name, those not sent too: another

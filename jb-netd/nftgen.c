@@ -298,13 +298,14 @@ static_sets(const struct ctr *t, struct sel **anyp, size_t *nanyp,
 }
 
 static void
-emit_sels(FILE *f, const struct sel *v, size_t n)
+emit_sels(FILE *f, uint32_t src, const struct sel *v, size_t n)
 {
-	char	a[16];
+	char	a[16], s[16];
 	size_t	i;
 
+	addr_fmt(src, s, sizeof(s));
 	for (i = 0; i < n; i++) {
-		fprintf(f, "%s%s", i > 0 ? ", " : "",
+		fprintf(f, "%s%s . %s", i > 0 ? ", " : "", s,
 		    addr_fmt(v[i].net, a, sizeof(a)));
 		if (v[i].plen != 32)
 			fprintf(f, "/%u", (unsigned)v[i].plen);
@@ -317,89 +318,70 @@ emit_sels(FILE *f, const struct sel *v, size_t n)
 	}
 }
 
-/* "add element" or "delete element" of n static elements, if any */
+/* "add element" or "delete element" of n static elements of t, if any */
 static void
-emit_elems(FILE *f, const char *verb, const char *set, const char *id,
+emit_elems(FILE *f, const char *verb, const char *set, const struct ctr *t,
     const struct sel *v, size_t n)
 {
 	if (n == 0)
 		return;
-	fprintf(f, "%s element " T " %s_%s { ", verb, set, id);
-	emit_sels(f, v, n);
+	fprintf(f, "%s element " T " %s { ", verb, set);
+	emit_sels(f, t->c->addr, v, n);
 	fprintf(f, " }\n");
 }
 
 /*
- * A container's sets and its strict chain, inside a table block.  The
- * chain exists in either mode and never changes: the mode is the verdict
- * of the address in map ctrs, the entries the elements of static_c and
- * staticany_c, so a switch or an override is a few element changes.
+ * The chains every strict container shares.  A container is its source
+ * address: its verdict in map ctrs (accept when loose, chain strict when
+ * strict), its entries the elements of static and staticany and what the
+ * resolver admitted the elements of allow and allowany, each keyed by
+ * that address first.  So the table's rules are the same for any number
+ * of containers, and a switch, an override or a new container is a few
+ * element changes.
  */
 static void
-emit_container(FILE *f, const struct nftgen_net *net, const struct ctr *t)
+emit_shared(FILE *f, const struct nftgen_net *net)
 {
-	fprintf(f, "\tset allow_%s {\n"
-	    "\t\ttype ipv4_addr . inet_proto . inet_service\n"
-	    "\t\tflags timeout\n"
-	    "\t}\n", t->id);
-	fprintf(f, "\tset allowany_%s {\n"
-	    "\t\ttype ipv4_addr\n"
-	    "\t\tflags timeout\n"
-	    "\t}\n", t->id);
-	fprintf(f, "\tset static_%s {\n"
-	    "\t\ttype ipv4_addr . inet_proto . inet_service\n"
-	    "\t\tflags interval\n"
-	    "\t}\n", t->id);
-	/*
-	 * An address range and every protocol (0-255), not an address
-	 * range alone: libnftables reads the elements of every interval
-	 * set of one field before any element command, in any set, so
-	 * one such set a container made each change cost the whole
-	 * table; a set of two fields is left to the kernel.
-	 */
-	fprintf(f, "\tset staticany_%s {\n"
-	    "\t\ttype ipv4_addr . inet_proto\n"
-	    "\t\tflags interval\n"
-	    "\t}\n", t->id);
-	fprintf(f, "\tchain strict_%s {\n"
-	    "\t\tip daddr . meta l4proto . th dport @static_%s accept\n"
-	    "\t\tip daddr . meta l4proto @staticany_%s accept\n", t->id,
-	    t->id, t->id);
+	fprintf(f, "\tchain strict {\n"
+	    "\t\tip saddr . ip daddr . meta l4proto . th dport @static "
+	    "accept\n"
+	    "\t\tip saddr . ip daddr . meta l4proto @staticany accept\n");
 	if (net->ngw > 0)
 		fprintf(f, "\t\tudp dport 443 jump " NFTGEN_REFUSE_CHAIN "\n"
 		    "\t\tudp dport 443 reject with icmpx admin-prohibited\n");
-	fprintf(f, "\t\tip daddr . meta l4proto . th dport @allow_%s accept\n"
-	    "\t\tip daddr @allowany_%s accept\n"
+	fprintf(f, "\t\tip saddr . ip daddr . meta l4proto . th dport @allow "
+	    "accept\n"
+	    "\t\tip saddr . ip daddr @allowany accept\n"
 	    "\t\tjump " NFTGEN_REFUSE_CHAIN "\n"
 	    "\t\tmeta l4proto tcp reject with tcp reset\n"
 	    "\t\treject with icmpx admin-prohibited\n"
-	    "\t}\n", t->id, t->id);
+	    "\t}\n");
 	if (net->ngw > 0) {
 		char	h[16];
 
-		fprintf(f, "\tchain gw_%s {\n"
-		    "\t\tip daddr . meta l4proto . th dport @static_%s "
+		fprintf(f, "\tchain gw {\n"
+		    "\t\tip saddr . ip daddr . meta l4proto . th dport "
+		    "@static return\n"
+		    "\t\tip saddr . ip daddr . meta l4proto @staticany "
 		    "return\n"
-		    "\t\tip daddr . meta l4proto @staticany_%s return\n"
 		    "\t\tmeta l4proto tcp dnat ip to %s:%u\n"
-		    "\t}\n", t->id, t->id, t->id,
-		    addr_fmt(net->host, h, sizeof(h)), (unsigned)net->gw_port);
+		    "\t}\n", addr_fmt(net->host, h, sizeof(h)),
+		    (unsigned)net->gw_port);
 	}
 }
 
-/* the static entries of t as elements, replacing what the sets held */
+/* the static entries of t as elements of the shared sets */
 static int
-emit_static_fill(FILE *f, const struct ctr *t, char *err, size_t errlen)
+emit_static_fill(FILE *f, const char *verb, const struct ctr *t, char *err,
+    size_t errlen)
 {
 	struct sel	*any, *port;
 	size_t		 nany, nport;
 
 	if (static_sets(t, &any, &nany, &port, &nport, err, errlen) == -1)
 		return -1;
-	fprintf(f, "flush set " T " static_%s\n"
-	    "flush set " T " staticany_%s\n", t->id, t->id);
-	emit_elems(f, "add", "static", t->id, port, nport);
-	emit_elems(f, "add", "staticany", t->id, any, nany);
+	emit_elems(f, verb, "static", t, port, nport);
+	emit_elems(f, verb, "staticany", t, any, nany);
 	free(any);
 	free(port);
 	return 0;
@@ -413,7 +395,7 @@ emit_verdict(FILE *f, const struct ctr *t)
 
 	addr_fmt(t->c->addr, a, sizeof(a));
 	if (t->c->mode == NFTGEN_STRICT)
-		fprintf(f, "%s : jump strict_%s", a, t->id);
+		fprintf(f, "%s : jump strict", a);
 	else
 		fprintf(f, "%s : accept", a);
 }
@@ -424,8 +406,7 @@ emit_gw_verdict(FILE *f, const struct ctr *t)
 {
 	char	a[16];
 
-	fprintf(f, "%s : jump gw_%s", addr_fmt(t->c->addr, a, sizeof(a)),
-	    t->id);
+	fprintf(f, "%s : jump gw", addr_fmt(t->c->addr, a, sizeof(a)));
 }
 
 /*
@@ -472,6 +453,22 @@ emit_base_sets(FILE *f, const struct nftgen_net *net)
 	    "\t}\n"
 	    "\tset strictdns {\n"
 	    "\t\ttype ipv4_addr\n"
+	    "\t}\n"
+	    "\tset allow {\n"
+	    "\t\ttype ipv4_addr . ipv4_addr . inet_proto . inet_service\n"
+	    "\t\tflags timeout\n"
+	    "\t}\n"
+	    "\tset allowany {\n"
+	    "\t\ttype ipv4_addr . ipv4_addr\n"
+	    "\t\tflags timeout\n"
+	    "\t}\n"
+	    "\tset static {\n"
+	    "\t\ttype ipv4_addr . ipv4_addr . inet_proto . inet_service\n"
+	    "\t\tflags interval\n"
+	    "\t}\n"
+	    "\tset staticany {\n"
+	    "\t\ttype ipv4_addr . ipv4_addr . inet_proto\n"
+	    "\t\tflags interval\n"
 	    "\t}\n");
 	if (net->ngw > 0)
 		fprintf(f, "\tmap gwctrs {\n"
@@ -759,58 +756,37 @@ fail:
 	return -1;
 }
 
-static const struct ctr *
-ctr_find(const struct ctr *v, size_t n, const char *id)
-{
-	struct ctr	key;
-
-	if (strlen(id) >= sizeof(key.id))
-		return NULL;
-	memset(&key, 0, sizeof(key));
-	(void)strlcpy(key.id, id, sizeof(key.id));
-	return n == 0 ? NULL : bsearch(&key, v, n, sizeof(*v), ctr_cmp);
-}
-
-/* a container's set name prefixes, longest first where one extends another */
-static const char *const ctr_sets[] = {
-	"allowany_", "allow_", "staticany_", "static_"
+/* the sets and maps of the table, beside the gateway's */
+static const char *const table_sets[] = {
+	"allow", "allowany", "ctrs", NFTGEN_REFUSED_SET "0",
+	NFTGEN_REFUSED_SET "1", "static", "staticany", "strictdns"
 };
 
 /* is this set or chain name one the new ruleset declares? */
 static int
-declared(const struct ctr *v, size_t n, const char *name, int is_set, int gw)
+declared(const char *name, int is_set, int gw)
 {
-	size_t	i, len;
+	size_t	i;
 
 	if (is_set) {
 		if (gw && (strcmp(name, "gwctrs") == 0 ||
 		    strcmp(name, "gwports") == 0))
 			return 1;
-		if (strcmp(name, "ctrs") == 0 || strcmp(name, "strictdns") == 0
-		    || strcmp(name, NFTGEN_REFUSED_SET "0") == 0 ||
-		    strcmp(name, NFTGEN_REFUSED_SET "1") == 0)
-			return 1;
-		for (i = 0; i < sizeof(ctr_sets) / sizeof(ctr_sets[0]); i++) {
-			len = strlen(ctr_sets[i]);
-			if (strncmp(name, ctr_sets[i], len) == 0)
-				return ctr_find(v, n, name + len) != NULL;
-		}
+		for (i = 0; i < sizeof(table_sets) / sizeof(table_sets[0]); i++)
+			if (strcmp(name, table_sets[i]) == 0)
+				return 1;
 		return 0;
 	}
 	for (i = 0; i < sizeof(base_chains) / sizeof(base_chains[0]); i++)
 		if (strcmp(name, base_chains[i]) == 0)
 			return 1;
-	if (strncmp(name, "strict_", 7) == 0)
-		return ctr_find(v, n, name + 7) != NULL;
-	if (gw && strncmp(name, "gw_", 3) == 0)
-		return ctr_find(v, n, name + 3) != NULL;
-	return 0;
+	return strcmp(name, "strict") == 0 || (gw && strcmp(name, "gw") == 0);
 }
 
 /* delete what the table holds and the new ruleset does not declare */
 static int
-emit_deletes(FILE *f, const struct ctr *v, size_t n, const char *const *names,
-    size_t nnames, int is_set, int gw, char *err, size_t errlen)
+emit_deletes(FILE *f, const char *const *names, size_t nnames, int is_set,
+    int gw, char *err, size_t errlen)
 {
 	const char	**s;
 	char		  q[QUOTE_MAX + 1];
@@ -845,7 +821,7 @@ emit_deletes(FILE *f, const struct ctr *v, size_t n, const char *const *names,
 	qsort(s, nnames, sizeof(*s), str_cmp);
 	for (i = 0; i < nnames; i++) {
 		if ((i > 0 && strcmp(s[i - 1], s[i]) == 0) ||
-		    declared(v, n, s[i], is_set, gw))
+		    declared(s[i], is_set, gw))
 			continue;
 		fprintf(f, "delete %s " T " %s\n", is_set ? "set" : "chain",
 		    s[i]);
@@ -891,28 +867,35 @@ nftgen_ruleset(const struct nftgen_net *net, const struct nftgen_container *c,
 	}
 	fprintf(f, "# " T ": generated by jb-netd, applied as one "
 	    "transaction\n");
-	/* emptied before the deletes: their elements jump to chains */
+	/*
+	 * emptied before the deletes: their elements jump to chains; what
+	 * the resolver admitted goes too, the table being made again
+	 */
 	emit_base_sets(f, net);
 	fprintf(f, "flush table " T "\n"
 	    "flush map " T " ctrs\n"
-	    "flush set " T " strictdns\n");
+	    "flush set " T " strictdns\n"
+	    "flush set " T " allow\n"
+	    "flush set " T " allowany\n"
+	    "flush set " T " static\n"
+	    "flush set " T " staticany\n");
 	if (net->ngw > 0)
 		fprintf(f, "flush map " T " gwctrs\n"
 		    "flush set " T " gwports\n");
 	if (present != NULL &&
-	    (emit_deletes(f, v, nc, present->sets, present->nsets, 1,
-	    net->ngw > 0, err, errlen) == -1 ||
-	    emit_deletes(f, v, nc, present->chains, present->nchains, 0,
+	    (emit_deletes(f, present->sets, present->nsets, 1, net->ngw > 0,
+	    err, errlen) == -1 ||
+	    emit_deletes(f, present->chains, present->nchains, 0,
 	    net->ngw > 0, err, errlen) == -1))
 		failed = 1;
 	fprintf(f, "table " T " {\n");
-	for (i = 0; i < nc && !failed; i++)
-		emit_container(f, net, &v[i]);
-	if (!failed)
+	if (!failed) {
+		emit_shared(f, net);
 		emit_base(f, net);
+	}
 	fprintf(f, "}\n");
 	for (i = 0; i < nc && !failed; i++)
-		if (emit_static_fill(f, &v[i], err, errlen) == -1)
+		if (emit_static_fill(f, "add", &v[i], err, errlen) == -1)
 			failed = 1;
 	if (nc > 0 && !failed) {
 		fprintf(f, "add element " T " ctrs { ");
@@ -949,10 +932,6 @@ nftgen_ruleset(const struct nftgen_net *net, const struct nftgen_container *c,
 		if (nstrict > 0)
 			fprintf(f, " }\n");
 	}
-	for (i = 0; i < nc && !failed; i++)
-		if (v[i].c->flush_dynamic)
-			fprintf(f, "flush set " T " allow_%s\n"
-			    "flush set " T " allowany_%s\n", v[i].id, v[i].id);
 	if (!failed)
 		emit_bridge(f, v, nc);
 	free(v);
@@ -972,11 +951,11 @@ elem_cmp(const void *a, const void *b)
 }
 
 int
-nftgen_admit(const char *name, const struct nftgen_elem *el, size_t n,
-    unsigned int timeout, char **out, char *err, size_t errlen)
+nftgen_admit(const char *name, uint32_t src, const struct nftgen_elem *el,
+    size_t n, unsigned int timeout, char **out, char *err, size_t errlen)
 {
 	struct nftgen_elem	*v;
-	char			 id[NFTGEN_IDENT_MAX], key[160], a[16];
+	char			 id[NFTGEN_IDENT_MAX], key[160], a[16], s[16];
 	FILE			*f;
 	char			*buf = NULL;
 	size_t			 len = 0, i;
@@ -1001,6 +980,7 @@ nftgen_admit(const char *name, const struct nftgen_elem *el, size_t n,
 		return errtext(err, errlen, "out of memory");
 	memcpy(v, el, n * sizeof(*v));
 	qsort(v, n, sizeof(*v), elem_cmp);
+	addr_fmt(src, s, sizeof(s));
 	if ((f = open_memstream(&buf, &len)) == NULL) {
 		free(v);
 		return errtext(err, errlen, "out of memory");
@@ -1010,11 +990,11 @@ nftgen_admit(const char *name, const struct nftgen_elem *el, size_t n,
 			continue;
 		addr_fmt(v[i].addr, a, sizeof(a));
 		if (v[i].proto == EGRESS_PROTO_ANY)
-			(void)snprintf(key, sizeof(key), "allowany_%s { %s",
-			    id, a);
+			(void)snprintf(key, sizeof(key), "allowany { %s . %s",
+			    s, a);
 		else
-			(void)snprintf(key, sizeof(key), "allow_%s { %s . %s "
-			    ". %u", id, a, proto_name(v[i].proto),
+			(void)snprintf(key, sizeof(key), "allow { %s . %s . %s "
+			    ". %u", s, a, proto_name(v[i].proto),
 			    (unsigned)v[i].port);
 		fprintf(f, "add element " T " %s timeout %us }\n"
 		    "delete element " T " %s }\n"
@@ -1048,9 +1028,9 @@ entries_equal(const struct nftgen_container *a,
 	return 1;
 }
 
-/* "verb element" of the elements of a (ascending) that b lacks */
+/* "verb element" of the elements of a (ascending) that b lacks, t's */
 static int
-emit_sel_diff(FILE *f, const char *verb, const char *set, const char *id,
+emit_sel_diff(FILE *f, const char *verb, const char *set, const struct ctr *t,
     const struct sel *a, size_t na, const struct sel *b, size_t nb,
     char *err, size_t errlen)
 {
@@ -1069,7 +1049,7 @@ emit_sel_diff(FILE *f, const char *verb, const char *set, const char *id,
 		if (j >= nb || r != 0)
 			d[nd++] = a[i];
 	}
-	emit_elems(f, verb, set, id, d, nd);
+	emit_elems(f, verb, set, t, d, nd);
 	free(d);
 	return 0;
 }
@@ -1116,14 +1096,14 @@ emit_restatic(FILE *f, const struct pair *p, int add, char *err, size_t errlen)
 	    == -1)
 		goto out;
 	if (add)
-		rc = emit_sel_diff(f, verb, "static", p->n->id, nport, nnport,
+		rc = emit_sel_diff(f, verb, "static", p->n, nport, nnport,
 		    oport, noport, err, errlen) == -1 ||
-		    emit_sel_diff(f, verb, "staticany", p->n->id, nany, nnany,
+		    emit_sel_diff(f, verb, "staticany", p->n, nany, nnany,
 		    oany, noany, err, errlen) == -1 ? -1 : 0;
 	else
-		rc = emit_sel_diff(f, verb, "static", p->o->id, oport, noport,
+		rc = emit_sel_diff(f, verb, "static", p->o, oport, noport,
 		    nport, nnport, err, errlen) == -1 ||
-		    emit_sel_diff(f, verb, "staticany", p->o->id, oany, noany,
+		    emit_sel_diff(f, verb, "staticany", p->o, oany, noany,
 		    nany, nnany, err, errlen) == -1 ? -1 : 0;
 	free(nany);
 	free(nport);
@@ -1133,9 +1113,37 @@ out:
 	return rc;
 }
 
+/*
+ * What the resolver admitted from src, gone: each element the kernel held
+ * when jb-netd read the sets (dyn) is added and deleted in the same
+ * transaction, so one that timed out since is no error.
+ */
+static void
+emit_purge(FILE *f, uint32_t src, const struct nftgen_dyn *dyn, size_t ndyn)
+{
+	char	s[16], a[16], key[96];
+	size_t	i;
+
+	addr_fmt(src, s, sizeof(s));
+	for (i = 0; i < ndyn; i++) {
+		if (dyn[i].src != src)
+			continue;
+		addr_fmt(dyn[i].dst, a, sizeof(a));
+		if (dyn[i].proto == EGRESS_PROTO_ANY)
+			(void)snprintf(key, sizeof(key), "allowany { %s . %s",
+			    s, a);
+		else
+			(void)snprintf(key, sizeof(key), "allow { %s . %s . %s "
+			    ". %u", s, a, proto_name(dyn[i].proto),
+			    (unsigned)dyn[i].port);
+		fprintf(f, "add element " T " %s timeout 1s }\n"
+		    "delete element " T " %s }\n", key, key);
+	}
+}
+
 static int
 emit_delta(FILE *f, const struct nftgen_net *net, struct pair *p, size_t np,
-    char *err, size_t errlen)
+    const struct nftgen_dyn *dyn, size_t ndyn, char *err, size_t errlen)
 {
 	char	a[16];
 	size_t	i;
@@ -1164,25 +1172,16 @@ emit_delta(FILE *f, const struct nftgen_net *net, struct pair *p, size_t np,
 	for (i = 0; i < np; i++) {
 		if (p[i].n != NULL)
 			continue;
-		if (net->ngw > 0)
-			fprintf(f, "flush chain " T " gw_%s\n"
-			    "delete chain " T " gw_%s\n", p[i].o->id,
-			    p[i].o->id);
-		fprintf(f, "flush chain " T " strict_%s\n"
-		    "delete chain " T " strict_%s\n"
-		    "delete set " T " allow_%s\n"
-		    "delete set " T " allowany_%s\n"
-		    "delete set " T " static_%s\n"
-		    "delete set " T " staticany_%s\n", p[i].o->id, p[i].o->id,
-		    p[i].o->id, p[i].o->id, p[i].o->id, p[i].o->id);
+		if (emit_static_fill(f, "delete", p[i].o, err, errlen) == -1)
+			return -1;
+		emit_purge(f, p[i].o->c->addr, dyn, ndyn);
 	}
+	/* an address new to the table starts with nothing admitted */
 	for (i = 0; i < np; i++) {
 		if (p[i].o != NULL)
 			continue;
-		fprintf(f, "table " T " {\n");
-		emit_container(f, net, p[i].n);
-		fprintf(f, "}\n");
-		if (emit_static_fill(f, p[i].n, err, errlen) == -1)
+		emit_purge(f, p[i].n->c->addr, dyn, ndyn);
+		if (emit_static_fill(f, "add", p[i].n, err, errlen) == -1)
 			return -1;
 	}
 	for (i = 0; i < np; i++)
@@ -1207,9 +1206,7 @@ emit_delta(FILE *f, const struct nftgen_net *net, struct pair *p, size_t np,
 			}
 		}
 		if (p[i].n->c->flush_dynamic)
-			fprintf(f, "flush set " T " allow_%s\n"
-			    "flush set " T " allowany_%s\n", p[i].n->id,
-			    p[i].n->id);
+			emit_purge(f, p[i].n->c->addr, dyn, ndyn);
 		/* the port sends only once its policy is in place */
 		if (!same_port(&p[i]))
 			emit_port_elems(f, "add", p[i].n);
@@ -1219,8 +1216,9 @@ emit_delta(FILE *f, const struct nftgen_net *net, struct pair *p, size_t np,
 
 int
 nftgen_delta(const struct nftgen_net *net, const struct nftgen_container *oc,
-    size_t noc, const struct nftgen_container *nc, size_t nnc, char **out,
-    char *err, size_t errlen)
+    size_t noc, const struct nftgen_container *nc, size_t nnc,
+    const struct nftgen_dyn *dyn, size_t ndyn, char **out, char *err,
+    size_t errlen)
 {
 	struct ctr	*ov = NULL, *nv = NULL;
 	struct pair	*p = NULL;
@@ -1237,13 +1235,23 @@ nftgen_delta(const struct nftgen_net *net, const struct nftgen_container *oc,
 		free(ov);
 		return -1;
 	}
+	if (ndyn > 0 && dyn == NULL) {
+		failed = errtext(err, errlen, "dynamic elements missing");
+		goto out;
+	}
 	if (noc + nnc > 0 && (p = calloc(noc + nnc, sizeof(*p))) == NULL) {
 		failed = errtext(err, errlen, "out of memory");
 		goto out;
 	}
-	/* both lists are sorted by identifier: pair them up */
+	/*
+	 * Both lists are sorted by identifier: pair them up.  A container
+	 * whose address changed leaves and comes back, its elements being
+	 * keyed by the address.
+	 */
 	while (i < noc || j < nnc) {
 		r = i >= noc ? 1 : j >= nnc ? -1 : strcmp(ov[i].id, nv[j].id);
+		if (r == 0 && ov[i].c->addr != nv[j].c->addr)
+			r = -1;
 		p[np].o = r <= 0 ? &ov[i++] : NULL;
 		p[np].n = r >= 0 ? &nv[j++] : NULL;
 		p[np].restatic = p[np].o != NULL && p[np].n != NULL &&
@@ -1256,7 +1264,7 @@ nftgen_delta(const struct nftgen_net *net, const struct nftgen_container *oc,
 		failed = errtext(err, errlen, "out of memory");
 		goto out;
 	}
-	if (emit_delta(f, net, p, np, err, errlen) == -1)
+	if (emit_delta(f, net, p, np, dyn, ndyn, err, errlen) == -1)
 		failed = 1;
 	failed = stream_close(f, &buf, failed, out, err, errlen);
 out:

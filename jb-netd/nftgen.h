@@ -15,25 +15,29 @@
  * deterministic (containers by name, elements by address) for golden tests.
  *
  * The full ruleset is one transaction that creates the table if absent,
- * flushes its rules and declares everything again, so applying it is
- * atomic and idempotent.  "flush table" drops rules only, not sets, which
- * is what lets addresses admitted through DNS survive a recompile.  After
- * it, a change is a delta (nftgen_delta): the chains never change, only
- * set and map elements and the objects of a container made or forgotten.
+ * flushes its rules and its sets and declares everything again, so
+ * applying it is atomic and idempotent.  After it, a change is a delta
+ * (nftgen_delta): the chains never change, only set and map elements.
  *
- *  per container C (identifier c, see nftgen_ident), in either mode:
- *	set allow_c	ipv4_addr . inet_proto . inet_service, flags timeout:
- *			DNS answers for NAME/WILDCARD entries with a port
- *	set allowany_c	ipv4_addr, flags timeout: DNS answers for entries
- *			without a port (any protocol)
- *	set static_c	ipv4_addr . inet_proto . inet_service, flags
- *			interval: the ADDR/CIDR entries with a port
- *	set staticany_c	ipv4_addr . inet_proto, flags interval: those
- *			without, each with every protocol (0-255)
- *	chain strict_c	the four sets above, then reject (TCP reset, else
- *			ICMP admin-prohibited)
+ * A container is its address.  The table's rules are the same for any
+ * number of containers: each set below is keyed by the container's
+ * address first, so a container made, switched or forgotten is a few
+ * elements, and a listing of the ruleset (which Incus makes at every
+ * instance stop) grows by elements, not by chains and rules.
+ *
+ *	set allow	ipv4_addr . ipv4_addr . inet_proto . inet_service,
+ *			flags timeout: DNS answers for NAME/WILDCARD entries
+ *			with a port
+ *	set allowany	ipv4_addr . ipv4_addr, flags timeout: DNS answers
+ *			for entries without a port (any protocol)
+ *	set static	ipv4_addr . ipv4_addr . inet_proto . inet_service,
+ *			flags interval: the ADDR/CIDR entries with a port
+ *	set staticany	ipv4_addr . ipv4_addr . inet_proto, flags interval:
+ *			those without, each with every protocol (0-255)
+ *	chain strict	the four sets above, by source address first, then
+ *			reject (TCP reset, else ICMP admin-prohibited)
  *  map ctrs	container address : verdict, accept for a loose one,
- *		jump strict_c for a strict one
+ *		jump strict for a strict one
  *  set strictdns	the addresses of the strict containers
  *  forward	IPv6 to or from the bridge dropped; established/related
  *		accepted; anything else towards the bridge dropped (no new
@@ -51,14 +55,14 @@
  *
  * With the egress gateway (ngw > 0), also:
  *  set gwports	the gateway's ports
- *  map gwctrs	strict container address : jump gw_c
- *  chain gw_c	per container: TCP its static sets admit returns, the
+ *  map gwctrs	strict container address : jump gw
+ *  chain gw	TCP the source's static elements admit returns, the
  *		rest is DNATed to the gateway (host:gw_port)
  *  prerouting	TCP from the bridge to a port in gwports: the verdict of
  *		the source address in gwctrs
  *  input	the gateway's port on the host's bridge address accepted
  *		for connections DNATed there
- *  strict_c	UDP to port 443 (QUIC) only through its static sets:
+ *  strict	UDP to port 443 (QUIC) only through the static sets:
  *		names on that port are the gateway's, and QUIC falls
  *		back to TCP
  *
@@ -163,6 +167,14 @@ struct nftgen_elem {
 	uint16_t		 port;
 };
 
+/* an element of set allow or allowany as the kernel holds it */
+struct nftgen_dyn {
+	uint32_t		 src;		/* the container's address */
+	uint32_t		 dst;
+	enum egress_proto	 proto;		/* ANY (allowany): port 0 */
+	uint16_t		 port;
+};
+
 /*
  * The nft identifier for a container: the Incus name (a letter, then
  * letters, digits and hyphens, no trailing hyphen, at most 63) with '-'
@@ -172,8 +184,10 @@ struct nftgen_elem {
 int	nftgen_ident(const char *name, char *buf, size_t len, char *err,
 	    size_t errlen);
 /*
- * The whole ruleset as one transaction.  On success *out is a string the
- * caller frees; on error -1 with a message naming the culprit in err.
+ * The whole ruleset as one transaction: the table's sets emptied (what
+ * the resolver admitted too) and filled again.  On success *out is a
+ * string the caller frees; on error -1 with a message naming the culprit
+ * in err.
  * Refused: a bad bridge or subnet, a container name nftgen_ident refuses,
  * two containers with the same name or address, an address outside the
  * subnet or equal to its network, broadcast or host address, a malformed
@@ -186,27 +200,33 @@ int	nftgen_ruleset(const struct nftgen_net *net,
 /*
  * One transaction taking the table from the containers old (what the
  * last ruleset or delta applied) to new, touching only what differs:
- * a container that is in one list only gets its sets and chain made or
- * deleted; a changed mode or address is the change of its element in
- * map ctrs (and set strictdns); changed entries add and delete just the
- * static elements that differ.  Unchanged containers are not named, so
- * the cost follows the change, not the table.  The table must have the
- * layout nftgen_ruleset makes.  *out may be "" (nothing changed); the
- * checks and errors are those of nftgen_ruleset, on both lists.
+ * a container that is in one list only gets its elements added or
+ * deleted; a changed mode is the change of its element in map ctrs
+ * (and sets strictdns, gwctrs); changed entries add and delete just the
+ * static elements that differ; a changed address is a leave and a come
+ * back.  Unchanged containers are not named, so the cost follows the
+ * change, not the table.  dyn (ndyn of them) is what sets allow and
+ * allowany hold: those of a container that leaves, that comes, or whose
+ * flush_dynamic is set are deleted.  The table must have the layout
+ * nftgen_ruleset makes.  *out may be "" (nothing changed); the checks and
+ * errors are those of nftgen_ruleset, on both lists.
  */
 int	nftgen_delta(const struct nftgen_net *net,
 	    const struct nftgen_container *old, size_t nold,
-	    const struct nftgen_container *new, size_t nnew, char **out,
-	    char *err, size_t errlen);
+	    const struct nftgen_container *new, size_t nnew,
+	    const struct nftgen_dyn *dyn, size_t ndyn, char **out, char *err,
+	    size_t errlen);
 /*
- * Admit addresses for container name for timeout seconds (1 to
- * NFTGEN_TIMEOUT_MAX) as one transaction: for each element "add, delete,
- * add" so an element already there gets the new timeout too (a plain add
- * keeps the old one).  The caller passes the longest timeout it wants,
- * since this replaces, never extends.  *out as for nftgen_ruleset.
+ * Admit addresses for container name, at address src, for timeout
+ * seconds (1 to NFTGEN_TIMEOUT_MAX) as one transaction: for each element
+ * "add, delete, add" so an element already there gets the new timeout
+ * too (a plain add keeps the old one).  The caller passes the longest
+ * timeout it wants, since this replaces, never extends.  *out as for
+ * nftgen_ruleset.
  */
-int	nftgen_admit(const char *name, const struct nftgen_elem *el, size_t n,
-	    unsigned int timeout, char **out, char *err, size_t errlen);
+int	nftgen_admit(const char *name, uint32_t src,
+	    const struct nftgen_elem *el, size_t n, unsigned int timeout,
+	    char **out, char *err, size_t errlen);
 
 /*
  * Which path enforces entry e for a strict container, in words, for net

@@ -29,6 +29,7 @@
 
 #define NLSET_BUF	32768		/* one read of the dump */
 #define KEY_LEN		16		/* ipv4, ipv4, proto, port: 4 each */
+#define KEY_LEN_ADDRS	8		/* ipv4, ipv4: any protocol */
 
 /* an attribute inside [p, end): its payload, or NULL if malformed */
 struct nla_it {
@@ -109,7 +110,7 @@ elem_parse(struct nlset_dump *d, const unsigned char *p, size_t len)
 	struct nla_it		 it, in;
 	struct refused_elem	 e;
 	const unsigned char	*pay, *key = NULL;
-	size_t			 plen;
+	size_t			 plen, klen = 0;
 	uint16_t		 t, t2;
 	uint32_t		 a;
 	int			 r;
@@ -122,8 +123,11 @@ elem_parse(struct nlset_dump *d, const unsigned char *p, size_t len)
 		case NFTA_SET_ELEM_KEY:
 			nla_init(&in, pay, plen);
 			while ((r = nla_next(&in, &t2, &pay, &plen)) == 1)
-				if (t2 == NFTA_DATA_VALUE && plen == KEY_LEN)
+				if (t2 == NFTA_DATA_VALUE && (plen == KEY_LEN
+				    || plen == KEY_LEN_ADDRS)) {
 					key = pay;
+					klen = plen;
+				}
 			if (r == -1)
 				return -1;
 			break;
@@ -149,7 +153,9 @@ elem_parse(struct nlset_dump *d, const unsigned char *p, size_t len)
 	}
 	if (r == -1 || key == NULL)
 		return -1;
-	switch (key[8]) {
+	if (klen == KEY_LEN_ADDRS)
+		e.proto = EGRESS_PROTO_ANY;
+	else switch (key[8]) {
 	case 6:
 		e.proto = EGRESS_PROTO_TCP;
 		break;
@@ -163,7 +169,18 @@ elem_parse(struct nlset_dump *d, const unsigned char *p, size_t len)
 	e.src = ntohl(a);
 	memcpy(&a, key + 4, 4);
 	e.dst = ntohl(a);
-	e.port = (uint16_t)(key[12] << 8 | key[13]);
+	if (klen == KEY_LEN)
+		e.port = (uint16_t)(key[12] << 8 | key[13]);
+	if (d->grow && d->n == d->max) {
+		struct refused_elem	*nv;
+		size_t			 nmax = d->max * 2;
+
+		if (nmax > NLSET_GROW_MAX || (nv = reallocarray(d->v, nmax,
+		    sizeof(*nv))) == NULL)
+			return -1;
+		d->v = nv;
+		d->max = nmax;
+	}
 	if (d->n < d->max)
 		d->v[d->n++] = e;
 	return 0;
@@ -276,13 +293,14 @@ nlset_read(const char *table, const char *set, size_t max,
 	*out = NULL;
 	*np = 0;
 	if (strlen(table) > 64 || strlen(set) > 64) {
-		(void)snprintf(err, errlen, "refused flows: name too long");
+		(void)snprintf(err, errlen, "set %.64s: name too long", set);
 		return -1;
 	}
 	memset(&d, 0, sizeof(d));
-	d.max = max;
+	d.max = max > 0 ? max : 64;
+	d.grow = max == 0;
 	d.seq = (uint32_t)time(NULL);
-	if ((d.v = calloc(max > 0 ? max : 1, sizeof(*d.v))) == NULL ||
+	if ((d.v = calloc(d.max, sizeof(*d.v))) == NULL ||
 	    (buf = malloc(NLSET_BUF)) == NULL) {
 		(void)snprintf(err, errlen, "out of memory");
 		goto fail;
@@ -305,30 +323,30 @@ nlset_read(const char *table, const char *set, size_t max,
 
 	if ((s = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
 	    NETLINK_NETFILTER)) == -1) {
-		(void)snprintf(err, errlen, "refused flows: netlink socket: "
-		    "%s", strerror(errno));
+		(void)snprintf(err, errlen, "set %s: netlink socket: %s",
+		    set, strerror(errno));
 		goto fail;
 	}
 	memset(&sa, 0, sizeof(sa));
 	sa.nl_family = AF_NETLINK;
 	if (sendto(s, req, off, 0, (struct sockaddr *)&sa, sizeof(sa)) !=
 	    (ssize_t)off) {
-		(void)snprintf(err, errlen, "refused flows: netlink send: %s",
+		(void)snprintf(err, errlen, "set %s: netlink send: %s", set,
 		    strerror(errno));
 		goto fail;
 	}
 	/* a full d.v is all that is wanted: the rest of the dump is not read */
-	while (!d.done && (d.max == 0 || d.n < d.max)) {
+	while (!d.done && (d.grow || d.n < d.max)) {
 		if ((n = recv(s, buf, NLSET_BUF, 0)) == -1) {
 			if (errno == EINTR)
 				continue;
-			(void)snprintf(err, errlen, "refused flows: netlink "
-			    "receive: %s", strerror(errno));
+			(void)snprintf(err, errlen, "set %s: netlink receive: "
+			    "%s", set, strerror(errno));
 			goto fail;
 		}
 		if (n == 0) {
-			(void)snprintf(err, errlen, "refused flows: the "
-			    "netlink socket closed");
+			(void)snprintf(err, errlen, "set %s: the netlink "
+			    "socket closed", set);
 			goto fail;
 		}
 		if (nlset_parse(&d, buf, (size_t)n, err, errlen) == -1)

@@ -121,6 +121,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	struct egress_entry	 e[MAXLINES], keep;
 	struct nftgen_container	 c, d;
+	static const struct nftgen_dyn dyn = {
+		0x0a630002, 0x5db8d822, EGRESS_PROTO_TCP, 443
+	};
 	struct privnet		 pv[PRIVNET_MAX];
 	char			*buf, *line, *next, *qname, *out, err[512];
 	size_t			 n = 0, i, npv;
@@ -176,13 +179,22 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (nftgen_ruleset(&net, &c, 1, NULL, &out, err, sizeof(err)) == -1)
 		abort();
 	free(out);
-	/* and as deltas: made, the first half of the entries dropped */
+	/*
+	 * and as deltas: made (what was admitted from its address going),
+	 * the first half of the entries dropped, forgotten
+	 */
 	d = c;
 	d.nentries = n / 2;
-	if (nftgen_delta(&net, NULL, 0, &c, 1, &out, err, sizeof(err)) == -1)
+	if (nftgen_delta(&net, NULL, 0, &c, 1, &dyn, 1, &out, err,
+	    sizeof(err)) == -1)
 		abort();
 	free(out);
-	if (nftgen_delta(&net, &c, 1, &d, 1, &out, err, sizeof(err)) == -1)
+	if (nftgen_delta(&net, &c, 1, &d, 1, NULL, 0, &out, err,
+	    sizeof(err)) == -1)
+		abort();
+	free(out);
+	if (nftgen_delta(&net, &d, 1, NULL, 0, &dyn, 1, &out, err,
+	    sizeof(err)) == -1)
 		abort();
 	free(out);
 	free(buf);

@@ -113,9 +113,8 @@ crash_agree() {
 	jbo repo net status -o json |
 	    jq -r '.containers[] | "\(.name) \(.ipv4) \(.mode)"' |
 	    while read -r n ip m; do
-		id=$(echo "$n" | tr - _)
 		case $m in
-		strict)	v="jump strict_$id" ;;
+		strict)	v="jump strict" ;;
 		loose)	v=accept ;;
 		*)	atf_fail "$n is in mode $m" ;;
 		esac
@@ -128,8 +127,9 @@ crash_agree() {
 # and override connect, nothing else does, its chain is in the table;
 # the loose one is loose until its deadline, no more
 crash_strict_holds() {
-	nft list chain inet jailbee "strict_$(echo "$S" | tr - _)" \
-	    > /dev/null || atf_fail "the strict chain of $S is gone ($1)"
+	[ "$(jb_verdict_of "$(incus config device get "$S" eth0 \
+	    ipv4.address)")" = "jump strict" ] ||
+	    atf_fail "$S's verdict is not chain strict ($1)"
 	atf_check -o match:"^hello 8080 from $NH_WWW" \
 	    ctr_http "$S" $NH_WWW 8080
 	atf_check -o inline:"ping\n" in_ctr "$S" sh -c \

@@ -229,6 +229,45 @@ jb_repo() {
 
 jb_prefix() { cat prefix; }
 
+# Table inet jailbee keys a container by its address: its verdict in map
+# ctrs, its elements in the shared sets.  jb_netd_addr NAME: the address
+# jb-netd recorded for it (state/netd/containers), or nothing.
+jb_netd_addr() { awk -v c="$1" '$1 == c { print $2 }' state/netd/containers; }
+jb_re_addr() { printf '%s' "$1" | sed 's/\./\\./g'; }
+# the verdict map ctrs gives address $1: "jump strict", "accept", or nothing
+jb_verdict_of() {
+	nft list map inet jailbee ctrs 2>/dev/null | tr ',{}' '\n\n\n' |
+	    sed -n "s/^[[:space:]]*$(jb_re_addr "$1") : \([^[:space:]].*[^[:space:]]\)[[:space:]]*$/\1/p"
+}
+# what the resolver admitted from address $1 (sets allow and allowany),
+# one element a line: "ADDR . PROTO . PORT timeout ..." or "ADDR timeout ..."
+jb_admitted_of() {
+	{ nft list set inet jailbee allow; nft list set inet jailbee allowany; } \
+	    2>/dev/null | tr ',{}' '\n\n\n' |
+	    sed -n "s/^[[:space:]]*$(jb_re_addr "$1") \. //p"
+}
+# atf_check runs programs, not these functions: the checks of them
+# jb_verdict_is ADDR VERDICT: the verdict map ctrs gives ADDR ("" none)
+jb_verdict_is() {
+	local v
+	v=$(jb_verdict_of "$1")
+	[ "$v" = "$2" ] || atf_fail "address $1: verdict \"$v\" in map ctrs," \
+	    "not \"$2\""
+}
+# jb_admitted_none ADDR: nothing admitted from ADDR stays in the sets
+jb_admitted_none() {
+	local v
+	v=$(jb_admitted_of "$1")
+	[ -z "$v" ] || atf_fail "address $1: still admitted: $v"
+}
+# the same for container NAME, by the address jb-netd recorded for it
+jb_admitted() {
+	local a
+	a=$(jb_netd_addr "$1")
+	[ -n "$a" ] || atf_fail "jb-netd records no address for $1"
+	jb_admitted_of "$a"
+}
+
 # every container of this test's repo goes, whatever state it is in
 jb_containers_cleanup() {
 	[ -f prefix ] || return 0

@@ -145,9 +145,8 @@ tcp_resolver_body() {
 	# admitted when the answer came: the connection passes at once
 	atf_check -o match:"^hello 8080 from $NH_WWW" \
 	    ctr_http "$c" $NH_WWW 8080
-	id=$(echo "$c" | tr - _)
-	atf_check -o match:"$NH_WWW . tcp . 8080 timeout" \
-	    nft list set inet jailbee "allow_$id"
+	jb_admitted "$c" > set.txt
+	atf_check -o match:"$NH_WWW . tcp . 8080 timeout" cat set.txt
 	# not allowed: NXDOMAIN, never forwarded, whichever server is asked
 	atf_check -o match:"^id 4096 NXDOMAIN$" -o not-match:"^A " \
 	    ctr_netns "$c" "$(pwd)/dnsq" -t $NH_ECHO other.test
@@ -245,7 +244,6 @@ private_answers_head() {
 private_answers_body() {
 	setup "*.wild.test:8080"
 	nh_private_up
-	id=$(echo "$c" | tr - _)
 	# every address of the answer is in a range not listed: NXDOMAIN
 	# over TCP and UDP, though the upstream was asked
 	atf_check -o inline:"id 4096 NXDOMAIN\n" \
@@ -258,7 +256,7 @@ private_answers_body() {
 	atf_check -o match:"^A $NH_WILD ttl" -o not-match:"$NH_PRIV" \
 	    ctr_netns "$c" "$(pwd)/dnsq" -t $NOWHERE mixed.wild.test
 	# neither in the kernel's sets, and the private host is shut
-	nft list set inet jailbee "allow_$id" > set.txt
+	jb_admitted "$c" > set.txt
 	atf_check -s exit:1 grep -F -e "$NH_META" -e "$NH_PRIV" set.txt
 	atf_check -o match:"$NH_WILD . tcp . 8080" cat set.txt
 	atf_check -s not-exit:0 -e ignore ctr_http "$c" $NH_PRIV 8080
@@ -293,14 +291,14 @@ printf 'GET / HTTP/1.0\r\n\r\n' >&3 && cat <&3"
 	jb_tools
 	atf_check -o match:"^A $NH_PRIV ttl" \
 	    ctr_netns "$c" "$(pwd)/dnsq" -t $NOWHERE intra.wild.test
-	atf_check -o match:"$NH_PRIV . tcp . 8080" \
-	    nft list set inet jailbee "allow_$id"
+	jb_admitted "$c" > set.txt
+	atf_check -o match:"$NH_PRIV . tcp . 8080" cat set.txt
 	atf_check -o match:"^hello 8080 from $NH_PRIV" \
 	    ctr_http "$c" $NH_PRIV 8080
 	# 169.254.169.254 is still not listed: left out of the answer
 	atf_check -o match:"^A $NH_PRIV ttl" -o not-match:"$NH_META" \
 	    ctr_netns "$c" "$(pwd)/dnsq" $NOWHERE meta.wild.test
-	nft list set inet jailbee "allow_$id" > set.txt
+	jb_admitted "$c" > set.txt
 	atf_check -s exit:1 grep -F "$NH_META" set.txt
 	log_clean
 }
@@ -318,7 +316,6 @@ narrow_revokes_head() {
 }
 narrow_revokes_body() {
 	setup "www.test:8080"
-	id=$(echo "$c" | tr - _)
 	atf_check -o ignore -e ignore \
 	    jbo repo net egress add "*.wild.test:8080" dns
 	atf_check -o ignore -e ignore jbo repo net egress add other.test:8080 dns
@@ -341,7 +338,7 @@ narrow_revokes_body() {
 	# the wildcard goes: its address is shut at once, not at its TTL
 	atf_check -o ignore -e ignore \
 	    jbo repo net egress rm "*.wild.test:8080" dns
-	nft list set inet jailbee "allow_$id" > set.txt
+	jb_admitted "$c" > set.txt
 	atf_check -s exit:1 grep -F "$NH_WILD" set.txt
 	atf_check -s not-exit:0 -e ignore ctr_http "$c" $NH_WILD 8080
 	# the names still allowed keep theirs
@@ -353,7 +350,7 @@ narrow_revokes_body() {
 	    ctr_http "$c" $NH_BARE 8080
 	# the exact name goes: its address and its pool row
 	atf_check -o ignore -e ignore jbo repo net egress rm other.test:8080 dns
-	nft list set inet jailbee "allow_$id" > set.txt
+	jb_admitted "$c" > set.txt
 	atf_check -s exit:1 grep -F "$NH_BARE" set.txt
 	atf_check -s not-exit:0 -e ignore ctr_http "$c" $NH_BARE 8080
 	atf_check -s exit:1 grep "^$c other.test " state/netd/pool
@@ -378,7 +375,6 @@ upstream_forged_body() {
   upstream: $FAKE
   private_networks: [198.18.0.0/15]"
 	setup "*.wild.test:8080"
-	id=$(echo "$c" | tr - _)
 	fake_up
 	# eight questions: eight source ports, eight ids, the case mixed
 	for n in 1 2 3 4 5 6 7 8; do
@@ -402,7 +398,7 @@ upstream_forged_body() {
 		atf_check -o match:"^A $NH_WILD ttl" -o not-match:"$NH_WWW2" \
 		    ctr_netns "$c" "$(pwd)/dnsq" $NOWHERE $n.wild.test
 	done
-	nft list set inet jailbee "allow_$id" > set.txt
+	jb_admitted "$c" > set.txt
 	atf_check -o match:"$NH_WILD . tcp . 8080" cat set.txt
 	atf_check -s exit:1 grep -F "$NH_WWW2" set.txt
 	atf_check -s not-exit:0 -e ignore ctr_http "$c" $NH_WWW2 8080

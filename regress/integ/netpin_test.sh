@@ -125,15 +125,14 @@ www.test:8080
 	# the pool admits the allowed port only
 	atf_check -s not-exit:0 -o empty -e ignore ctr_get "$c" www.test 8081
 	# and for as long as the entry stays in the pool, not a DNS TTL
-	id=$(echo "$c" | tr - _)
-	atf_check -o match:"$NH_ROT1 . tcp . 8080 timeout 1d" \
-	    nft list set inet jailbee "allow_$id"
+	jb_admitted "$c" > set.txt
+	atf_check -o match:"$NH_ROT1 . tcp . 8080 timeout 1d" cat set.txt
 	# a DNS answer for a pooled address leaves it its day, not the
 	# record's TTL
 	atf_check -o match:"^A $NH_WWW " \
 	    ctr_netns "$c" "$(pwd)/dnsq" 198.18.1.99 www.test
-	atf_check -o match:"$NH_WWW . tcp . 8080 timeout 1d" \
-	    nft list set inet jailbee "allow_$id"
+	jb_admitted "$c" > set.txt
+	atf_check -o match:"$NH_WWW . tcp . 8080 timeout 1d" cat set.txt
 
 	# the user's own lines, before and after the block, are kept
 	incus exec "$c" -- sh -c 'echo "198.18.1.77 mine.example" >> /etc/hosts'
@@ -190,8 +189,8 @@ www.test:8080
 	wait_block "$c" "$NH_ROT2 rot.test" 20
 	block "$c" > got
 	atf_check -o file:want2 cat got
-	atf_check -o match:"$NH_ROT2 . tcp . 8080 timeout" \
-	    nft list set inet jailbee "allow_$id"
+	jb_admitted "$c" > set.txt
+	atf_check -o match:"$NH_ROT2 . tcp . 8080 timeout" cat set.txt
 	atf_check -o match:"^hello 8080 from $NH_ROT1" \
 	    ctr_get "$c" $NH_ROT1 8080
 	atf_check -o match:"^hello 8080 from $NH_ROT2" \

@@ -909,9 +909,13 @@ until(b"$ ")
 say("stty size\r")
 until(b"30 100")
 size(50, 160)
-time.sleep(1)
-say("stty size\r")
-until(b"50 160")
+# the change travels ssh, jb-sshd, jailbeed and jb-incus to Incus while
+# the shell runs: asked again each second until it shows, or 20 s
+for i in range(20):
+    say("stty size\r")
+    until(b"50 160", 1)
+    if b"50 160" in out:
+        break
 say("exit 3\r")
 if console:
     # back at the prompt, which then ends the session

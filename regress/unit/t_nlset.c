@@ -170,6 +170,23 @@ dump(struct mb *m)
 	msg_end(m, at);
 }
 
+/* one element of set allowany: src . dst, any protocol, no counter */
+static void
+elem_addrs(struct mb *m, const char *src, const char *dst)
+{
+	unsigned char	key[8];
+
+	(void)inet_pton(AF_INET, src, key);
+	(void)inet_pton(AF_INET, dst, key + 4);
+	open_nest(m, NFTA_LIST_ELEM);
+	open_nest(m, NFTA_SET_ELEM_KEY);
+	put(m, NFTA_DATA_VALUE, key, sizeof(key));
+	close_nest(m);
+	put_be64(m, NFTA_SET_ELEM_TIMEOUT, 600000);
+	put_be64(m, NFTA_SET_ELEM_EXPIRATION, 7000);
+	close_nest(m);
+}
+
 static void
 dump_init(struct nlset_dump *d, struct refused_elem *v, size_t max)
 {
@@ -227,6 +244,50 @@ ATF_TC_BODY(bounded, tc)
 	ATF_CHECK(!d.done);
 }
 
+/*
+ * What the resolver admitted: allowany's key of two addresses is any
+ * protocol; a dump read whole grows its array as the elements come
+ */
+ATF_TC_WITHOUT_HEAD(admitted_whole);
+ATF_TC_BODY(admitted_whole, tc)
+{
+	struct mb		 m;
+	struct nlset_dump	 d;
+	char			 err[256] = "";
+	size_t			 at, i;
+
+	memset(&m, 0, sizeof(m));
+	at = msg_begin(&m, NFNL_SUBSYS_NFTABLES << 8 | NFT_MSG_NEWSETELEM);
+	put(&m, NFTA_SET_ELEM_LIST_TABLE, "jailbee", 8);
+	put(&m, NFTA_SET_ELEM_LIST_SET, "allowany", 9);
+	open_nest(&m, NFTA_SET_ELEM_LIST_ELEMENTS);
+	for (i = 0; i < 70; i++)
+		elem_addrs(&m, i % 2 ? "10.20.0.5" : "10.20.0.6",
+		    "93.184.216.34");
+	close_nest(&m);
+	msg_end(&m, at);
+	at = msg_begin(&m, NLMSG_DONE);
+	m.len += 4;
+	msg_end(&m, at);
+
+	memset(&d, 0, sizeof(d));
+	d.max = 2;
+	d.grow = 1;
+	d.seq = SEQ;
+	ATF_REQUIRE((d.v = calloc(d.max, sizeof(*d.v))) != NULL);
+	ATF_REQUIRE_MSG(nlset_parse(&d, m.b, m.len, err, sizeof(err)) == 0,
+	    "%s", err);
+	ATF_CHECK(d.done);
+	ATF_REQUIRE_EQ(d.n, 70);
+	ATF_CHECK(d.max >= 70);
+	ATF_CHECK_EQ(d.v[1].src, 0x0a140005);
+	ATF_CHECK_EQ(d.v[69].dst, 0x5db8d822);
+	ATF_CHECK_EQ(d.v[69].proto, EGRESS_PROTO_ANY);
+	ATF_CHECK_EQ(d.v[69].port, 0);
+	ATF_CHECK_EQ(d.v[69].expires, 7);
+	free(d.v);
+}
+
 ATF_TC_WITHOUT_HEAD(refusals);
 ATF_TC_BODY(refusals, tc)
 {
@@ -278,6 +339,7 @@ ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, elements);
 	ATF_TP_ADD_TC(tp, bounded);
+	ATF_TP_ADD_TC(tp, admitted_whole);
 	ATF_TP_ADD_TC(tp, refusals);
 	return atf_no_error();
 }
