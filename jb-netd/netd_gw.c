@@ -32,6 +32,8 @@
 
 static struct child	*gwc;
 static uint32_t		 gen;
+static struct event	 push_ev;
+static const struct netd_state	*push_st;
 
 static void
 send_part(struct jb_egress_policy *p)
@@ -41,16 +43,17 @@ send_part(struct jb_egress_policy *p)
 		fatal("compose");
 }
 
-void
-netd_gw_push(const struct netd_state *st)
+static void
+push_now(int fd, short ev, void *arg)
 {
+	const struct netd_state	*st = push_st;
 	struct jb_egress_policy	 p;
 	struct in_addr		 in;
 	char			 txt[EGRESS_FMT_MAX];
 	size_t			 i, k, len, off;
 	int			 first = 1;
 
-	if (gwc == NULL)
+	if (gwc == NULL || st == NULL)
 		return;
 	gen++;
 	for (i = 0; i < st->n; i++) {
@@ -91,6 +94,24 @@ netd_gw_push(const struct netd_state *st)
 		p.flags = JB_EGRESS_BEGIN | JB_EGRESS_END;
 		send_part(&p);
 	}
+}
+
+/*
+ * The snapshot goes once the handler that changed st has returned: its
+ * answer is queued first, so the one who asked waits for the table and
+ * the record, not for the gateway's copy of every container (some 4 kB
+ * each, relayed through jailbeed); changes in one turn of the loop are
+ * sent once.  The gateway refuses what it does not know yet.
+ */
+void
+netd_gw_push(const struct netd_state *st)
+{
+	if (gwc == NULL)
+		return;
+	push_st = st;
+	if (!event_initialized(&push_ev))
+		evtimer_set(&push_ev, push_now, NULL);
+	event_active(&push_ev, EV_TIMEOUT, 1);
 }
 
 /* the number of the last ADMIT sent, and of the last one confirmed */

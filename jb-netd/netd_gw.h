@@ -19,7 +19,10 @@
 
 /* from now on, tell the gateway through c's channel */
 void	netd_gw_init(struct child *c);
-/* every container's name entries, as one snapshot */
+/*
+ * every container's name entries, as one snapshot, sent after the
+ * handler running now has answered (st must outlive that)
+ */
 void	netd_gw_push(const struct netd_state *);
 /*
  * What the gateway refused, per container, as net log's "name" lines:
