@@ -938,6 +938,22 @@ nftgen_ruleset(const struct nftgen_net *net, const struct nftgen_container *c,
 	return stream_close(f, &buf, failed, out, err, errlen);
 }
 
+/* "allow { SRC . DST . PROTO . PORT" or "allowany { SRC . DST": unclosed */
+static void
+dyn_key(uint32_t src, uint32_t dst, enum egress_proto proto, uint16_t port,
+    char *key, size_t len)
+{
+	char	s[16], a[16];
+
+	addr_fmt(src, s, sizeof(s));
+	addr_fmt(dst, a, sizeof(a));
+	if (proto == EGRESS_PROTO_ANY)
+		(void)snprintf(key, len, "allowany { %s . %s", s, a);
+	else
+		(void)snprintf(key, len, "allow { %s . %s . %s . %u", s, a,
+		    proto_name(proto), (unsigned)port);
+}
+
 static int
 elem_cmp(const void *a, const void *b)
 {
@@ -955,7 +971,7 @@ nftgen_admit(const char *name, uint32_t src, const struct nftgen_elem *el,
     size_t n, unsigned int timeout, char **out, char *err, size_t errlen)
 {
 	struct nftgen_elem	*v;
-	char			 id[NFTGEN_IDENT_MAX], key[160], a[16], s[16];
+	char			 id[NFTGEN_IDENT_MAX], key[96];
 	FILE			*f;
 	char			*buf = NULL;
 	size_t			 len = 0, i;
@@ -980,7 +996,6 @@ nftgen_admit(const char *name, uint32_t src, const struct nftgen_elem *el,
 		return errtext(err, errlen, "out of memory");
 	memcpy(v, el, n * sizeof(*v));
 	qsort(v, n, sizeof(*v), elem_cmp);
-	addr_fmt(src, s, sizeof(s));
 	if ((f = open_memstream(&buf, &len)) == NULL) {
 		free(v);
 		return errtext(err, errlen, "out of memory");
@@ -988,14 +1003,8 @@ nftgen_admit(const char *name, uint32_t src, const struct nftgen_elem *el,
 	for (i = 0; i < n; i++) {
 		if (i > 0 && elem_cmp(&v[i - 1], &v[i]) == 0)
 			continue;
-		addr_fmt(v[i].addr, a, sizeof(a));
-		if (v[i].proto == EGRESS_PROTO_ANY)
-			(void)snprintf(key, sizeof(key), "allowany { %s . %s",
-			    s, a);
-		else
-			(void)snprintf(key, sizeof(key), "allow { %s . %s . %s "
-			    ". %u", s, a, proto_name(v[i].proto),
-			    (unsigned)v[i].port);
+		dyn_key(src, v[i].addr, v[i].proto, v[i].port, key,
+		    sizeof(key));
 		fprintf(f, "add element " T " %s timeout %us }\n"
 		    "delete element " T " %s }\n"
 		    "add element " T " %s timeout %us }\n",
@@ -1121,21 +1130,14 @@ out:
 static void
 emit_purge(FILE *f, uint32_t src, const struct nftgen_dyn *dyn, size_t ndyn)
 {
-	char	s[16], a[16], key[96];
+	char	key[96];
 	size_t	i;
 
-	addr_fmt(src, s, sizeof(s));
 	for (i = 0; i < ndyn; i++) {
 		if (dyn[i].src != src)
 			continue;
-		addr_fmt(dyn[i].dst, a, sizeof(a));
-		if (dyn[i].proto == EGRESS_PROTO_ANY)
-			(void)snprintf(key, sizeof(key), "allowany { %s . %s",
-			    s, a);
-		else
-			(void)snprintf(key, sizeof(key), "allow { %s . %s . %s "
-			    ". %u", s, a, proto_name(dyn[i].proto),
-			    (unsigned)dyn[i].port);
+		dyn_key(src, dyn[i].dst, dyn[i].proto, dyn[i].port, key,
+		    sizeof(key));
 		fprintf(f, "add element " T " %s timeout 1s }\n"
 		    "delete element " T " %s }\n", key, key);
 	}

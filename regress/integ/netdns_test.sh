@@ -183,6 +183,13 @@ id 4099 NXDOMAIN
 	    ctr_netns "$c" "$(pwd)/dnsq" $NOWHERE www.test
 	atf_check -o match:"^id 4096 NXDOMAIN$" \
 	    ctr_netns "$c" "$(pwd)/dnsq" $NOWHERE other.test
+	# destroyed: what the resolver admitted from its address goes with
+	# it, so a container given that address next starts with nothing
+	a=$(jb_netd_addr "$c")
+	[ -n "$(jb_admitted_of "$a")" ] || atf_fail "nothing admitted from $a"
+	atf_check -o ignore -e ignore jbo repo destroy --force dns
+	jb_verdict_is "$a" ""
+	jb_admitted_none "$a"
 	log_clean
 }
 tcp_resolver_cleanup() { cleanup; }

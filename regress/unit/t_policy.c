@@ -906,6 +906,16 @@ static const struct nftgen_dyn sample_dyn[] = {
 	{ IP(10, 99, 0, 2), IP(93, 184, 216, 34), EGRESS_PROTO_ANY, 0 },
 };
 
+/* dev's elements of sample_dyn going, each added and deleted */
+#define PURGE_DEV \
+"add element inet jailbee allow { 10.99.0.2 . 140.82.121.6 . tcp . 443 " \
+"timeout 1s }\n" \
+"delete element inet jailbee allow { 10.99.0.2 . 140.82.121.6 . tcp . " \
+"443 }\n" \
+"add element inet jailbee allowany { 10.99.0.2 . 93.184.216.34 timeout " \
+"1s }\n" \
+"delete element inet jailbee allowany { 10.99.0.2 . 93.184.216.34 }\n"
+
 /* nftgen_delta of the sample's two containers to after, as text */
 static char *
 delta(const struct nftgen_container *before, size_t nb,
@@ -999,14 +1009,7 @@ ATF_TC_BODY(nftgen_delta, tc)
 	    "delete element bridge jailbee macs { \"jbc0a630002\" . 0a:6a:0a:63:00:02 }\n"
 	    "delete element inet jailbee ctrs { 10.99.0.2 }\n"
 	    "delete element inet jailbee strictdns { 10.99.0.2 }\n"
-	    "add element inet jailbee allow { 10.99.0.2 . 140.82.121.6 . tcp "
-	    ". 443 timeout 1s }\n"
-	    "delete element inet jailbee allow { 10.99.0.2 . 140.82.121.6 . "
-	    "tcp . 443 }\n"
-	    "add element inet jailbee allowany { 10.99.0.2 . 93.184.216.34 "
-	    "timeout 1s }\n"
-	    "delete element inet jailbee allowany { 10.99.0.2 . "
-	    "93.184.216.34 }\n");
+	    PURGE_DEV);
 	free(out);
 	/* web-1 forgotten: its static elements go too */
 	out = delta(was, 2, &was[1], 1);
@@ -1063,14 +1066,7 @@ ATF_TC_BODY(nftgen_delta, tc)
 	    "delete element bridge jailbee macs { \"jbc0a630002\" . 0a:6a:0a:63:00:02 }\n"
 	    "delete element inet jailbee ctrs { 10.99.0.2 }\n"
 	    "delete element inet jailbee strictdns { 10.99.0.2 }\n"
-	    "add element inet jailbee allow { 10.99.0.2 . 140.82.121.6 . tcp "
-	    ". 443 timeout 1s }\n"
-	    "delete element inet jailbee allow { 10.99.0.2 . 140.82.121.6 . "
-	    "tcp . 443 }\n"
-	    "add element inet jailbee allowany { 10.99.0.2 . 93.184.216.34 "
-	    "timeout 1s }\n"
-	    "delete element inet jailbee allowany { 10.99.0.2 . "
-	    "93.184.216.34 }\n"
+	    PURGE_DEV
 	    "add element inet jailbee ctrs { 10.99.0.9 : jump strict }\n"
 	    "add element inet jailbee strictdns { 10.99.0.9 }\n"
 	    "add element bridge jailbee ports { \"jbc0a630009\" . "
