@@ -137,22 +137,48 @@ wait_extra() {
 	done
 }
 
-# member N's table inet jailbee has no chain or set of C, its jb-netd
+# Table inet jailbee keys a container by its address (its verdict in map
+# ctrs, its elements in the shared sets).  cl_addr C: C's address as
+# Incus gives it, or as it last gave it (the container may be gone
+# since); nothing if it never had one.
+cl_addr() {
+	_a=$(jbcl_incus 1 config device get "$1" eth0 ipv4.address 2>/dev/null)
+	[ -z "$_a" ] || echo "$_a" > "addr.$1"
+	cat "addr.$1" 2>/dev/null
+}
+
+# what member N's table inet jailbee holds of its containers: map ctrs
+# and the sets keyed by address (not the counts of refused flows)
+cl_policy() {
+	jbcl_in "$1" sh -c 'nft list map inet jailbee ctrs
+	    for s in strictdns allow allowany static staticany; do
+		nft list set inet jailbee $s; done
+	    nft list map inet jailbee gwctrs 2>/dev/null; true'
+}
+
+# member N's table inet jailbee holds nothing of C's address, its jb-netd
 # no line for it
 not_held() {
-	id=$(echo "$2" | tr - _)
-	if jbcl_in "$1" nft list table inet jailbee 2>/dev/null | grep -q "$id"; then
-		jbcl_in "$1" nft list table inet jailbee | grep "$id" >&2
-		atf_fail "m$1's table inet jailbee holds $2"
+	a=$(cl_addr "$2")
+	re=$(printf '%s' "$a" | sed 's/\./\\./g')
+	if [ -n "$a" ] && cl_policy "$1" |
+	    grep -Eq "(^|[^0-9.])$re([^0-9./]|\$)"; then
+		cl_policy "$1" | grep -E "$re" >&2
+		atf_fail "m$1's table inet jailbee holds $2 ($a)"
 	fi
 	! grep -qs "^$2 " "$JBCL_DIR/m$1/state/netd/containers" ||
 	    atf_fail "m$1's jb-netd keeps a policy for $2"
 }
 
+# member N's map ctrs sends C's address to chain strict
 held() {
-	id=$(echo "$2" | tr - _)
-	jbcl_in "$1" nft list set inet jailbee "allow_$id" > /dev/null ||
-	    atf_fail "m$1's table inet jailbee has no set for $2"
+	a=$(cl_addr "$2")
+	[ -n "$a" ] || atf_fail "Incus gives $2 no address"
+	re=$(printf '%s' "$a" | sed 's/\./\\./g')
+	v=$(jbcl_in "$1" nft list map inet jailbee ctrs | tr ',{}' '\n\n\n' |
+	    sed -n "s/^[[:space:]]*$re : \([^[:space:]].*[^[:space:]]\)[[:space:]]*$/\1/p")
+	[ "$v" = "jump strict" ] ||
+	    atf_fail "m$1's table inet jailbee gives $2 ($a) \"$v\", not chain strict"
 }
 
 atf_test_case enforced_where_it_runs cleanup
