@@ -22,7 +22,6 @@
 #include "refused.h"
 #include "testhook.h"
 
-
 /*
  * libnftables' context, made when a command needs one and freed a second
  * after the last (memtrim): between commands it holds a cache of every
@@ -363,8 +362,7 @@ dyn_read(struct nftgen_dyn **out, size_t *np, char *err, size_t errlen)
 		if (nlset_read(NFTGEN_TABLE, sets[k], 0, &v[k], &n[k], e,
 		    sizeof(e)) == -1) {
 			snprintf(err, errlen, "cannot read what table inet %s "
-			    "admitted through DNS: %s", NFTGEN_TABLE,
-			    e);
+			    "admitted through DNS: %s", NFTGEN_TABLE, e);
 			free(v[0]);
 			free(v[1]);
 			return -1;
