@@ -176,8 +176,10 @@ elem_parse(struct nlset_dump *d, const unsigned char *p, size_t len)
 		size_t			 nmax = d->max * 2;
 
 		if (nmax > NLSET_GROW_MAX || (nv = reallocarray(d->v, nmax,
-		    sizeof(*nv))) == NULL)
+		    sizeof(*nv))) == NULL) {
+			d->toobig = 1;
 			return -1;
+		}
 		d->v = nv;
 		d->max = nmax;
 	}
@@ -259,8 +261,12 @@ next:
 	}
 	return 0;
 bad:
-	(void)snprintf(err, errlen, "refused flows: a netlink message that "
-	    "does not parse");
+	if (d->toobig)
+		(void)snprintf(err, errlen, "refused flows: more than %zu "
+		    "elements, or no memory for them", d->max);
+	else
+		(void)snprintf(err, errlen, "refused flows: a netlink message "
+		    "that does not parse");
 	return -1;
 }
 

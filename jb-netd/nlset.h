@@ -31,6 +31,7 @@ struct nlset_dump {
 	size_t			 n;
 	size_t			 max;		/* more are dropped */
 	int			 grow;		/* or v grows instead */
+	int			 toobig;	/* v could not grow */
 	uint32_t		 seq;		/* of the request */
 	int			 done;		/* NLMSG_DONE seen */
 };

@@ -81,6 +81,17 @@ given(struct instcache *ic, char *buf, size_t len)
 }
 
 /* nothing may be given out */
+/* the read of name n answered with instance name in status */
+static void
+read_as(struct instcache *ic, const char *n, const char *name,
+    const char *status)
+{
+	struct json_object	*o;
+
+	instcache_read(ic, n, (o = inst(name, status)));
+	json_object_put(o);
+}
+
 static void
 none_given(struct instcache *ic)
 {
@@ -125,7 +136,7 @@ ATF_TC_WITHOUT_HEAD(named_read_again);
 ATF_TC_BODY(named_read_again, tc)
 {
 	struct instcache	*ic = instcache_new();
-	struct json_object	*l, *o;
+	struct json_object	*l;
 	uint64_t		 t;
 	const char		*n;
 	char			 buf[256];
@@ -149,13 +160,11 @@ ATF_TC_BODY(named_read_again, tc)
 	ATF_CHECK(instcache_to_read(ic) == NULL);
 	/* named again while being read: read twice */
 	instcache_dirty(ic, "a");
-	instcache_read(ic, "a", (o = inst("a", "Stopped")));
-	json_object_put(o);
+	read_as(ic, "a", "a", "Stopped");
 	ATF_CHECK(instcache_waiting(ic));
 	ATF_REQUIRE((n = instcache_to_read(ic)) != NULL);
 	ATF_CHECK_STREQ(n, "a");
-	instcache_read(ic, "a", (o = inst("a", "Frozen")));
-	json_object_put(o);
+	read_as(ic, "a", "a", "Frozen");
 	given(ic, buf, sizeof(buf));
 	ATF_CHECK_STREQ(buf, "a:Frozen b:Running");
 
@@ -164,8 +173,7 @@ ATF_TC_BODY(named_read_again, tc)
 	instcache_dirty(ic, "b");
 	while ((n = instcache_to_read(ic)) != NULL) {
 		if (strcmp(n, "c") == 0) {
-			instcache_read(ic, "c", (o = inst("c", "Running")));
-			json_object_put(o);
+			read_as(ic, "c", "c", "Running");
 		} else
 			instcache_read(ic, n, NULL);
 	}
@@ -174,8 +182,7 @@ ATF_TC_BODY(named_read_again, tc)
 	/* where Incus lists it: by name */
 	instcache_dirty(ic, "b2");
 	ATF_REQUIRE((n = instcache_to_read(ic)) != NULL);
-	instcache_read(ic, n, (o = inst("b2", "Running")));
-	json_object_put(o);
+	read_as(ic, n, "b2", "Running");
 	given(ic, buf, sizeof(buf));
 	ATF_CHECK_STREQ(buf, "a:Frozen b2:Running c:Running");
 
@@ -187,16 +194,14 @@ ATF_TC_BODY(named_read_again, tc)
 	ATF_CHECK(instcache_waiting(ic));
 	ATF_REQUIRE((n = instcache_to_read(ic)) != NULL);
 	ATF_CHECK_STREQ(n, "c");
-	instcache_read(ic, n, (o = inst("c", "Stopped")));
-	json_object_put(o);
+	read_as(ic, n, "c", "Stopped");
 	given(ic, buf, sizeof(buf));
 	ATF_CHECK_STREQ(buf, "a:Frozen b2:Running c:Stopped");
 
 	/* an answer naming another instance drops the list */
 	instcache_dirty(ic, "a");
 	ATF_REQUIRE((n = instcache_to_read(ic)) != NULL);
-	instcache_read(ic, "a", (o = inst("x", "Running")));
-	json_object_put(o);
+	read_as(ic, "a", "x", "Running");
 	none_given(ic);
 	instcache_free(ic);
 }

@@ -285,6 +285,14 @@ ATF_TC_BODY(admitted_whole, tc)
 	ATF_CHECK_EQ(d.v[69].proto, EGRESS_PROTO_ANY);
 	ATF_CHECK_EQ(d.v[69].port, 0);
 	ATF_CHECK_EQ(d.v[69].expires, 7);
+
+	/* a dump it cannot hold is an error that says so */
+	d.n = d.max = NLSET_GROW_MAX / 2 + 1;
+	d.done = 0;
+	ATF_CHECK(nlset_parse(&d, m.b, m.len, err, sizeof(err)) == -1);
+	ATF_CHECK(d.toobig);
+	ATF_CHECK_MSG(strstr(err, "more than 2097153 elements") != NULL,
+	    "%s", err);
 	free(d.v);
 }
 
