@@ -141,7 +141,7 @@ JBINCUS_SRCS	:= jb-incus/jb-incus.c jb-incus/http_parse.c jb-incus/http_client.c
 		   jb-incus/ops_action.c jb-incus/ops_create.c jb-incus/ops_place.c \
 		   jb-incus/ops_exec.c jb-incus/ops_image.c \
 		   jb-incus/ops_disk.c jb-incus/ops_hosts.c \
-		   jb-incus/ops_addrs.c jb-incus/ops_gitconfig.c \
+		   jb-incus/ops_addrs.c \
 		   jb-incus/ops_port.c jb-incus/ops_limits.c
 JBINCUS_SRCS	+= jb-incus/ops_sftp.c jb-incus/bound.c jb-incus/ops_restore.c
 JBINCUS_SRCS	+= jb-incus/ops_policy.c jb-incus/events.c jb-incus/evparse.c

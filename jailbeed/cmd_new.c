@@ -37,6 +37,7 @@
 #include "autostart_run.h"
 #include "escalation.h"
 #include "base_spec.h"
+#include "gitident.h"
 #include "hostspin.h"
 #include "addralloc.h"
 #include "capture.h"
@@ -108,13 +109,10 @@ struct newjob {
 	int			 pinning;	/* in flight: the steps wait */
 	int			 hosts_block;	/* the image's /etc/hosts has one */
 	char			 pin_err[JB_ERR_TEXT_MAX];
-	/* the dev user's ids and its git identity, written side by side */
-	int			 dev_pending;
 	/* the checks once it runs (new_created): how many are out */
 	int			 checks;
 	char			 check_err[JB_ERR_TEXT_MAX];
 	char			 devuser_err[JB_ERR_TEXT_MAX];
-	char			 gitconf_err[JB_ERR_TEXT_MAX];
 };
 
 /* the address new picked last: the next pick starts below it */
@@ -266,11 +264,12 @@ new_ready(struct job *job)
  * As root in the container: wait, about 15 s at most, until the image's
  * DHCP client has given eth0 its address and a default route, so that
  * what the user runs next has its network.  Reads only; exits 2 without
- * ip.  ready waits for it (the lease comes some 90 ms after the start,
- * after the clone), so it looks every 5 ms, with one command a look
- * (sleep): the route is read from /proc by the shell, and ip is asked
- * for the address only once the route is there (the client adds the
- * address first).
+ * ip.  ready waits for it, but the lease comes some 90 ms after the
+ * start, well before the clone is done, so it looks every 20 ms: each
+ * look is one command (sleep) taking a CPU from the dev user's steps
+ * beside it.  The route is read from /proc by the shell, and ip is
+ * asked for the address only once the route is there (the client adds
+ * the address first).
  */
 static const char netwait_script[] =
     "command -v ip >/dev/null || exit 2\n"
@@ -281,13 +280,13 @@ static const char netwait_script[] =
     "  return 1\n"
     "}\n"
     "i=0\n"
-    "while [ $i -lt 2300 ]; do\n"
+    "while [ $i -lt 600 ]; do\n"
     "  if has_route; then\n"
     "    case $(ip -4 -o addr show dev eth0 2>/dev/null) in\n"
     "    *\" inet $1/\"*) exit 0 ;;\n"
     "    esac\n"
     "  fi\n"
-    "  sleep 0.005\n"
+    "  sleep 0.02\n"
     "  i=$((i + 1))\n"
     "done\n"
     "exit 1\n";
@@ -574,10 +573,16 @@ new_clone(struct job *job)
 /*
  * The image's dev user takes the owner's ids, so shared files keep
  * theirs; /etc/jailbee-dev-ids says it is done (the suite's image starts
- * dockerd, with a socket of dev's group, only then).  It exits with
- * DEVUSER_HOSTS_BLOCK when /etc/hosts has the suite's block already (an
- * image published from a container of the suite): the pin must rewrite
- * it.  So a plain exit 0 says everything, and its output is not read.
+ * dockerd, with a socket of dev's group, only then).  The owner's git
+ * identity, rendered here from checked values, becomes dev's
+ * ~/.gitconfig, 0644: whatever was at that path (a symlink too) is
+ * removed first and the file is made anew, never written through.  It
+ * exits with DEVUSER_HOSTS_BLOCK when /etc/hosts has the suite's block
+ * already (an image published from a container of the suite): the pin
+ * must rewrite it.  So a plain exit 0 says everything, and its output is
+ * not read.  One command in the container for all of it: a write
+ * through Incus's file API beside it would start a file server in the
+ * container, which took longer than the command itself.
  */
 #define DEVUSER_HOSTS_BLOCK	75	/* the script's "exit 75" */
 static const char devuser_script[] =
@@ -607,7 +612,14 @@ static const char devuser_script[] =
     "edit /etc/group\n"
     "edit /etc/passwd\n"
     "[ -d /home/dev ] || mkdir -p /home/dev\n"
-    "chown \"$u:$g\" /home/dev\n"
+    "if [ -n \"$3\" ]; then\n"
+    "  rm -f " GITIDENT_PATH "\n"
+    "  # noclobber: made anew, or an error if anything is there again\n"
+    "  (set -C; umask 022; printf '%s' \"$3\" > " GITIDENT_PATH ")\n"
+    "  chown \"$u:$g\" /home/dev " GITIDENT_PATH "\n"
+    "else\n"
+    "  chown \"$u:$g\" /home/dev\n"
+    "fi\n"
     "echo \"$u:$g\" > /etc/jailbee-dev-ids\n"
     "if [ -r /etc/hosts ]; then\n"
     "  while IFS= read -r l || [ -n \"$l\" ]; do\n"
@@ -630,69 +642,19 @@ new_workdir(struct job *job)
 		new_clone(job);
 }
 
-/* both the dev user's step and the git identity's are back */
+/* the owner's git identity, as the dev user's ~/.gitconfig says it */
 static void
-new_dev_done(struct job *job)
+new_ident_said(struct job *job)
 {
 	struct newjob	*n = job->state;
 
-	if (--n->dev_pending > 0)
-		return;
-	if (n->devuser_err[0] != '\0')
-		new_check_done(job, "%s", n->devuser_err);
-	else if (n->gitconf_err[0] != '\0')
-		new_check_done(job, "%s", n->gitconf_err);
-	else
-		new_check_done(job, NULL);
-}
-
-static void
-new_gitconfig_done(struct req *r, int ok, const char *err)
-{
-	struct job	*job = r->arg;
-	struct newjob	*n = job->state;
-
-	if (!ok)
-		(void)snprintf(n->gitconf_err, sizeof(n->gitconf_err),
-		    "writing the git identity: %s", err);
-	else if (n->ident.name[0] != '\0' && n->ident.email[0] != '\0')
-		job_progress(job, "git identity in /home/dev/.gitconfig: "
-		    "%s <%s>", n->ident.name, n->ident.email);
-	else
-		job_progress(job, "git identity in /home/dev/.gitconfig: "
+	if (n->ident.name[0] != '\0' && n->ident.email[0] != '\0')
+		job_progress(job, "git identity in " GITIDENT_PATH ": %s <%s>",
+		    n->ident.name, n->ident.email);
+	else if (n->ident.name[0] != '\0' || n->ident.email[0] != '\0')
+		job_progress(job, "git identity in " GITIDENT_PATH ": "
 		    "user.%s %s", n->ident.name[0] ? "name" : "email",
 		    n->ident.name[0] ? n->ident.name : n->ident.email);
-	new_dev_done(job);
-}
-
-/*
- * The owner's user.name and user.email as the dev user's ~/.gitconfig,
- * written by jb-incus through Incus's file API, not by a command run in
- * the container: a closed operation on one fixed path whose content
- * jb-incus renders itself from two checked values (ops_gitconfig.c).
- * The file takes the owner's ids by number, so it needs nothing of the
- * dev user's step, which runs beside it.
- */
-static void
-new_gitconfig(struct job *job)
-{
-	struct newjob		*n = job->state;
-	struct jb_git_write	 q;
-
-	if (n->ident.name[0] == '\0' && n->ident.email[0] == '\0')
-		return;
-	memset(&q, 0, sizeof(q));
-	(void)strlcpy(q.instance, n->name, sizeof(q.instance));
-	q.uid = env->owner_uid;
-	q.gid = env->owner_gid;
-	(void)strlcpy(q.name, n->ident.name, sizeof(q.name));
-	(void)strlcpy(q.email, n->ident.email, sizeof(q.email));
-	if (req_send(PROC_INCUS, IMSG_INCUS_GITCONFIG, &q, sizeof(q), -1,
-	    NULL, new_gitconfig_done, job) == NULL)
-		(void)strlcpy(n->gitconf_err, "cannot reach jb-incus",
-		    sizeof(n->gitconf_err));
-	else
-		n->dev_pending++;
 }
 
 static void
@@ -702,33 +664,47 @@ new_devuser_done(struct job *job, struct capture_result *res)
 
 	if (res->ok && res->status == DEVUSER_HOSTS_BLOCK)
 		n->hosts_block = 1;
-	else if (!res->ok || res->status != 0)
-		(void)snprintf(n->devuser_err, sizeof(n->devuser_err),
-		    "setting up the dev user failed: %.900s", res->ok ? res->err :
-		    res->error);
-	new_dev_done(job);
+	else if (!res->ok || res->status != 0) {
+		new_check_done(job, "setting up the dev user%s failed: %.900s",
+		    n->ident.name[0] || n->ident.email[0] ? " and its git "
+		    "identity" : "", res->ok ? res->err : res->error);
+		return;
+	}
+	new_ident_said(job);
+	new_check_done(job, NULL);
 }
 
-/* the dev user's ids, and its git identity beside */
+/* the dev user's ids and git identity, one command as root */
 static void
 new_devuser(struct job *job)
 {
 	struct newjob	*n = job->state;
-	char		 u[16], g[16];
+	char		 u[16], g[16], text[GITIDENT_FILE_MAX];
 	const char	*argv[] = { "/bin/sh", "-c", devuser_script,
-			    "jailbee-devuser", u, g, NULL };
+			    "jailbee-devuser", u, g, text, NULL };
+	const char	*why;
 
 	snprintf(u, sizeof(u), "%u", (unsigned)env->owner_uid);
 	snprintf(g, sizeof(g), "%u", (unsigned)env->owner_gid);
-	n->dev_pending = 1;		/* until both are out */
+	text[0] = '\0';
+	if (n->ident.name[0] != '\0' || n->ident.email[0] != '\0') {
+		/* jb-mountd checked them; a value that fails here is no less */
+		why = n->ident.name[0] != '\0' ?
+		    gitident_check(n->ident.name) : NULL;
+		if (why == NULL && n->ident.email[0] != '\0')
+			why = gitident_check(n->ident.email);
+		if (why != NULL || gitident_render(n->ident.name,
+		    n->ident.email, text, sizeof(text)) == -1) {
+			new_check_done(job, "the git identity for %s: %s",
+			    GITIDENT_PATH, why != NULL ? why : "cannot be "
+			    "written");
+			return;
+		}
+	}
 	if (capture_run_quiet(job, n->name, 0, 0, "/", argv, NULL,
 	    new_devuser_done) == -1)
-		(void)strlcpy(n->devuser_err, "cannot reach jb-incus",
-		    sizeof(n->devuser_err));
-	else
-		n->dev_pending++;
-	new_gitconfig(job);
-	new_dev_done(job);
+		new_check_done(job, "setting up the dev user: cannot reach "
+		    "jb-incus");
 }
 
 /*

@@ -1946,19 +1946,6 @@ incus_file_pull(struct incus *inc, const char *name, const char *path,
 	return c;
 }
 
-struct incus_call *
-incus_file_delete(struct incus *inc, const char *name, const char *path,
-    incus_json_cb cb, void *arg)
-{
-	struct incus_call	*c;
-
-	c = simple(inc, "DELETE", file_path(name, path), NULL, cb, arg);
-	/* gone already is what was asked for */
-	if (c != NULL)
-		c->absent_ok = 1;
-	return c;
-}
-
 /* Snapshots. */
 struct incus_call *
 incus_snapshot_create(struct incus *inc, const char *name, const char *snap,

@@ -190,8 +190,6 @@ struct incus_call *incus_file_push(struct incus *, const char *, const char *,
 struct incus_call *incus_file_pull(struct incus *, const char *, const char *,
 		    incus_file_cb, void *);
 /* a path that is not there is no error: cb gets NULL and NULL */
-struct incus_call *incus_file_delete(struct incus *, const char *,
-		    const char *, incus_json_cb, void *);
 
 /* Snapshots of an instance's storage. */
 struct incus_call *incus_snapshot_create(struct incus *, const char *,

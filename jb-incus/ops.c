@@ -194,13 +194,6 @@ ops_dispatch(struct child *c, struct imsg *imsg)
 		get_exact(imsg, &t, sizeof(t));
 		op_image_alias(rid, &t);
 		break;
-	case IMSG_INCUS_GITCONFIG: {
-		struct jb_git_write	q;
-
-		get_exact(imsg, &q, sizeof(q));
-		op_gitconfig(rid, &q);
-		break;
-	}
 	case IMSG_INCUS_LIMITS_SET: {
 		struct jb_limits	q;
 

@@ -172,7 +172,6 @@ void		 op_hosts(uint32_t, const struct jb_hosts_pin *);
 void		 op_addrs(uint32_t);
 /* "A.B.C.D-E.F.G.H[,...]" into ni's DHCP ranges: 0, or -1 */
 int		 dhcp_ranges_parse(const char *, struct jb_netinfo *);
-void		 op_gitconfig(uint32_t, const struct jb_git_write *);
 void		 op_sftp_helper(uint32_t, const struct jb_incus_target *, int);
 void		 op_port_add(uint32_t, const struct jb_port *);
 void		 op_port_remove(uint32_t, const struct jb_port *);

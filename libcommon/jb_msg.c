@@ -398,13 +398,6 @@ static const struct jb_msg_str f_jb_git_ident[] = {
 	END
 };
 
-static const struct jb_msg_str f_jb_git_write[] = {
-	STR(jb_git_write, instance),
-	STR(jb_git_write, name),
-	STR(jb_git_write, email),
-	END
-};
-
 static const struct jb_msg_str f_jb_incus_event[] = {
 	STR(jb_incus_event, name),
 	STR(jb_incus_event, action),
@@ -740,7 +733,6 @@ static const struct jb_msg_row rows[] = {
 	R(IMSG_INCUS_DISK_LIST,		P, I, jb_incus_target),
 	R(IMSG_INCUS_DISK,		I, P, jb_disk),
 	R(IMSG_INCUS_HOSTS,		P, I, jb_hosts_pin),
-	R(IMSG_INCUS_GITCONFIG,		P, I, jb_git_write),
 	R(IMSG_INCUS_PORT_ADD,		P, I, jb_port),
 	R(IMSG_INCUS_PORT_REMOVE,	P, I, jb_port),
 	R(IMSG_INCUS_PORT_LIST,		P, I, jb_incus_target),

@@ -209,9 +209,6 @@ enum {
 	/* /etc/hosts pinning: 260.. */
 	IMSG_INCUS_HOSTS = 260,	/* P->I, struct jb_hosts_pin: write the block */
 
-	/* the owner's git identity in the container: 270.. */
-	IMSG_INCUS_GITCONFIG = 270, /* P->I, struct jb_git_write */
-
 	/*
 	 * port forwards: 280..  ADD answers one PORT with the host
 	 * port it took (--host-port auto); LIST: one name's forwards, or
@@ -533,13 +530,6 @@ struct jb_hosts_pin {
 	char		text[JB_PIN_TEXT_MAX];	/* (bytes): len of them */
 };
 
-struct jb_git_write {
-	char		instance[JB_INSTANCE_MAX];
-	uint32_t	uid, gid;		/* the dev user = the owner */
-	char		name[JB_GIT_IDENT_MAX];
-	char		email[JB_GIT_IDENT_MAX];
-};
-
 /*
  * A port forward: an Incus proxy device of the suite's, built by
  * jb-incus from these fields alone under a name portspec.h defines.
@@ -704,10 +694,10 @@ struct jb_image_file {
 /*
  * The owner's git identity: user.name and user.email from
  * the owner's global git config, read by jb-mountd as the owner, become
- * the dev user's /home/dev/.gitconfig, written by jb-incus, and nothing
+ * the dev user's /home/dev/.gitconfig, rendered by jailbeed, and nothing
  * else of the host's git config goes along.  Values are "" when unset;
  * a set one is at most JB_GIT_IDENT_MAX - 1 bytes with no control
- * character (gitident.h), which jb-incus checks again.
+ * character (gitident.h), which jailbeed checks again.
  */
 
 struct jb_git_ask {

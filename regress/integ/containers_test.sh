@@ -735,11 +735,34 @@ EOC
 	    jbo repo new --mount live
 	atf_check -o inline:"jay@example.org\n" \
 	    in_ctr $p-live git config --global user.email
+	# an image whose ~/.gitconfig is a symlink (root in a container
+	# published it so): the file is made anew, the symlink's target is
+	# left as it was
+	incus init "$JB_IMAGE" "$p-src" > /dev/null ||
+	    atf_fail "cannot make $p-src"
+	incus start "$p-src" || atf_fail "cannot start $p-src"
+	incus exec "$p-src" -- sh -c 'echo orig > /etc/victim &&
+	    mkdir -p /home/dev && ln -sf /etc/victim /home/dev/.gitconfig' ||
+	    atf_fail "cannot put the symlink into $p-src"
+	incus stop --force "$p-src" &&
+	    incus publish "$p-src" --alias "$p-linked" --compression none \
+	    > /dev/null || atf_fail "cannot publish $p-src as $p-linked"
+	sed -i "s/^  alias: .*/  alias: $p-linked/" repo/.jailbee/config.yaml
+	atf_check -e match:"git identity in /home/dev/.gitconfig: Jay" \
+	    -e match:"ready: $p-lnk" jbo repo new lnk
+	atf_check -o inline:"regular file $(id -u $JB_OWNER) $(id -g $JB_OWNER) 644\n" \
+	    in_ctr $p-lnk stat -c '%F %u %g %a' /home/dev/.gitconfig
+	atf_check -o inline:"orig\n" in_ctr $p-lnk cat /etc/victim
+	atf_check -o inline:"user.name=Jay \"Bee\" O'Tester\nuser.email=jay@example.org\n" \
+	    in_ctr $p-lnk git config --global --list
 }
 git_identity_cleanup() {
 	jb_containers_cleanup
 	jb_cleanup
 	jb_owner_home_restore
+	[ -f prefix ] && incus image delete "$(cat prefix)-linked" \
+	    > /dev/null 2>&1
+	true
 }
 
 atf_test_case git_identity_missing cleanup

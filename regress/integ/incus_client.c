@@ -925,18 +925,6 @@ file_checks(void)
 	    r.err ? ": " : "", r.err ? r.err : "");
 	res_clear(&r);
 
-	run(&r, incus_file_delete(inc, name, "/home/dev/blob", json_done, &r));
-	check(r.err == NULL, "file delete%s%s", r.err ? ": " : "",
-	    r.err ? r.err : "");
-	res_clear(&r);
-	run(&r, incus_file_pull(inc, name, "/home/dev/blob", pull_done, &r));
-	check(r.err != NULL && strstr(r.err, "404") != NULL,
-	    "pull of a deleted file fails: %s", r.err ? r.err : "no error");
-	res_clear(&r);
-	run(&r, incus_file_delete(inc, name, "/home/dev/blob", json_done, &r));
-	check(r.err == NULL, "delete of a file that is gone is no error%s%s",
-	    r.err ? ": " : "", r.err ? r.err : "");
-	res_clear(&r);
 	free(blob);
 }
 

@@ -1617,84 +1617,6 @@ t_snapshots(void)
 }
 
 static void
-gitconfig_init(struct jb_git_write *w, const char *name, const char *user,
-    const char *email)
-{
-	memset(w, 0, sizeof(*w));
-	strlcpy(w->instance, name, sizeof(w->instance));
-	w->uid = w->gid = 1000;
-	strlcpy(w->name, user, sizeof(w->name));
-	strlcpy(w->email, email, sizeof(w->email));
-}
-
-/*
- * GITCONFIG: /home/dev/.gitconfig anew, the dev user's,
- * 0644, exactly the identity given; a symlink left there by root in the
- * container is replaced, not written through; bad values, root's ids and
- * a container that is not ours are refused.
- */
-static void
-t_gitconfig(void)
-{
-	struct jb_git_write	 w;
-	struct reply		 r;
-	char			 out[512], victim[64];
-	double			 t0;
-
-	sh(NULL, 0, "incus exec %s -- sh -c 'mkdir -p /home/dev && echo orig "
-	    "> /etc/victim && ln -sf /etc/victim /home/dev/.gitconfig'",
-	    name_main);
-	gitconfig_init(&w, name_main, "Jay \"Bee\" \\ ;#", "j@example.org");
-	t0 = now_ms();
-	request(IMSG_INCUS_GITCONFIG, &w, sizeof(w), &r);
-	check(ok_reply(&r), "GITCONFIG: %s (%.0f ms)", r.done.ok ? "ok" :
-	    r.done.err, now_ms() - t0);
-	reply_clear(&r);
-	sh(out, sizeof(out), "incus exec %s -- stat -c '%%F %%u %%g %%a' "
-	    "/home/dev/.gitconfig", name_main);
-	check(streq(out, "regular file 1000 1000 644"), "GITCONFIG: a "
-	    "file of the dev user's, 0644, where a symlink was: %s", out);
-	sh(victim, sizeof(victim), "incus exec %s -- cat /etc/victim",
-	    name_main);
-	check(streq(victim, "orig"), "GITCONFIG: the symlink's target "
-	    "untouched: %s", victim);
-	sh(out, sizeof(out), "incus exec %s --env HOME=/home/dev -- git "
-	    "config --global --list", name_main);
-	check(streq(out, "user.name=Jay \"Bee\" \\ ;#\n"
-	    "user.email=j@example.org"), "GITCONFIG: git reads back %s",
-	    out);
-
-	gitconfig_init(&w, name_main, "a\nb", "");
-	request(IMSG_INCUS_GITCONFIG, &w, sizeof(w), &r);
-	check(refused(&r, "user.name: it holds a control character"),
-	    "GITCONFIG with a newline refused: %s", r.done.err);
-	reply_clear(&r);
-	gitconfig_init(&w, name_main, "", "");
-	request(IMSG_INCUS_GITCONFIG, &w, sizeof(w), &r);
-	check(refused(&r, "no identity to write"), "GITCONFIG of nothing "
-	    "refused: %s", r.done.err);
-	reply_clear(&r);
-	gitconfig_init(&w, name_main, "n", "e");
-	w.uid = 0;
-	request(IMSG_INCUS_GITCONFIG, &w, sizeof(w), &r);
-	check(refused(&r, "are not the dev user's"), "GITCONFIG as root "
-	    "refused: %s", r.done.err);
-	reply_clear(&r);
-	gitconfig_init(&w, name_other, "n", "e");
-	request(IMSG_INCUS_GITCONFIG, &w, sizeof(w), &r);
-	check(refused(&r, "is not a JailBee container"), "GITCONFIG in %s "
-	    "refused: %s", name_other, r.done.err);
-	reply_clear(&r);
-	sh(out, sizeof(out), "incus exec %s -- sh -c 'test -e "
-	    "/home/dev/.gitconfig && echo yes || echo no'", name_other);
-	check(streq(out, "no"), "%s: no .gitconfig: %s", name_other, out);
-	sh(out, sizeof(out), "incus exec %s -- cat /home/dev/.gitconfig",
-	    name_main);
-	check(strstr(out, "Jay") != NULL, "GITCONFIG: refusals left the file "
-	    "as it was");
-}
-
-static void
 t_not_ours(void)
 {
 	struct reply	 r;
@@ -2226,7 +2148,6 @@ main(int argc, char *argv[])
 	t_exec_capture();
 	t_exec_stream();
 	t_snapshots();
-	t_gitconfig();
 	t_not_ours();
 	t_lifecycle();
 	t_mount_rw();
