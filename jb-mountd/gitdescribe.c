@@ -747,17 +747,25 @@ find_upstream(struct inspect *in, struct jb_repo_info *info)
 	f.nremotes = nl;
 	f.head_branch = info->head_branch;
 
-	if (config_get(in, "remote.pushDefault", pushdef, sizeof(pushdef),
-	    1) == -1)
-		goto done;
-	f.push_default = pushdef;
-	brremote[0] = '\0';
-	if (info->head_branch[0] != '\0') {
-		(void)snprintf(key, sizeof(key), "branch.%s.remote",
-		    info->head_branch);
-		if (config_get(in, key, brremote, sizeof(brremote), 1) == -1)
+	/*
+	 * remote.pushDefault and the branch's remote choose only among
+	 * several remotes none of which is origin (repo_pick_upstream):
+	 * git is not asked for them otherwise
+	 */
+	pushdef[0] = brremote[0] = '\0';
+	if (f.nremotes > 1 && remote_named(&f, "origin") == NULL) {
+		if (config_get(in, "remote.pushDefault", pushdef,
+		    sizeof(pushdef), 1) == -1)
 			goto done;
+		if (info->head_branch[0] != '\0') {
+			(void)snprintf(key, sizeof(key), "branch.%s.remote",
+			    info->head_branch);
+			if (config_get(in, key, brremote, sizeof(brremote),
+			    1) == -1)
+				goto done;
+		}
 	}
+	f.push_default = pushdef;
 	f.branch_remote = brremote;
 
 	/* only the refs the choices look at, so the answer stays small */
@@ -859,7 +867,11 @@ inspect_init(struct inspect *in, const struct repo_owner *owner,
 	in->deadline = repo_now_ms() + REPO_TIMEOUT_MS;
 }
 
-/* the committed config of ref into out; 0, or -1 with the reason */
+/*
+ * The committed config of ref, a commit, into out: 0, 1 when ref names
+ * no commit, or -1 with the reason.  One git run both finds the commit
+ * and reads the file in it.
+ */
 static int
 show_conf(struct inspect *in, const char *ref, struct jb_repo_conf *out)
 {
@@ -867,10 +879,13 @@ show_conf(struct inspect *in, const char *ref, struct jb_repo_conf *out)
 	const char	*args[] = { "show", "--no-textconv", spec, NULL };
 	int		 s;
 
-	(void)snprintf(spec, sizeof(spec), "%s:.jailbee/config.yaml", ref);
-	(void)strlcpy(out->ref, ref, sizeof(out->ref));
+	(void)snprintf(spec, sizeof(spec), "%s^{commit}:.jailbee/config.yaml",
+	    ref);
 	if ((s = git(in, args)) == -1)
 		return -1;
+	if (s != 0 && strstr(in->r->err, "invalid object name") != NULL)
+		return 1;
+	(void)strlcpy(out->ref, ref, sizeof(out->ref));
 	if (s != 0) {
 		if (strstr(in->r->err, "does not exist") != NULL ||
 		    strstr(in->r->err, "exists on disk, but not in") != NULL) {
@@ -896,9 +911,7 @@ repo_defconf(const struct repo_owner *owner, const struct jb_repo_req *req,
 	struct inspect		 in;
 	struct jb_repo_info	 info;
 	char			 ref[JB_BRANCH_MAX * 2 + 32], why[128];
-	const char		*args[] = { "rev-parse", "--verify", "--quiet",
-				    ref, NULL };
-	int			 rv = -1, s, i, hinted;
+	int			 rv = -1, i, hinted;
 
 	memset(out, 0, sizeof(*out));
 	memset(&info, 0, sizeof(info));
@@ -927,21 +940,14 @@ repo_defconf(const struct repo_owner *owner, const struct jb_repo_req *req,
 				continue;
 			if (i == 0)
 				(void)snprintf(ref, sizeof(ref),
-				    "refs/remotes/%s/%s^{commit}",
+				    "refs/remotes/%s/%s",
 				    info.upstream_remote, info.default_branch);
 			else
 				(void)snprintf(ref, sizeof(ref),
-				    "refs/heads/%s^{commit}",
-				    info.default_branch);
-			if ((s = git(&in, args)) == -1) {
-				rv = -1;
+				    "refs/heads/%s", info.default_branch);
+			if ((rv = show_conf(&in, ref, out)) != 1)
 				break;
-			}
-			if (s != 0)
-				continue;
-			*strchr(ref, '^') = '\0';
-			rv = show_conf(&in, ref, out);
-			break;
+			rv = 0;
 		}
 	}
 	free(in.r);

@@ -763,6 +763,9 @@ main(int argc, char *argv[])
 	    "refs/heads/main", "network: strict\n");
 	defconf_reads("DEFCONF, hint feat of origin", top, "feat", "origin",
 	    "refs/remotes/origin/feat", NULL);
+	/* the upstream has no such branch: the local one is read */
+	defconf_reads("DEFCONF, hint side of remote gone", dir, "side",
+	    "gone", "refs/heads/side", "network: loose\n");
 
 	/* git that hangs (config include of a FIFO) is killed at 10 s */
 	AT(hang, "%s/hang", O);
