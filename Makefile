@@ -224,7 +224,7 @@ FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf \
 		   fuzz_ws fuzz_image fuzz_sshargv fuzz_mountspec \
 		   fuzz_netd_state fuzz_netd_repos fuzz_hostspin fuzz_pool \
 		   fuzz_dnswire fuzz_gitconf fuzz_gitref fuzz_termsafe fuzz_reporeg \
-		   fuzz_auditrec
+		   fuzz_auditrec fuzz_gitanswer
 UNIT_TESTS	+= t_sftppath
 UNIT_TESTS	+= t_jbmsg t_names t_atomicfile
 FUZZERS		+= fuzz_sftppath fuzz_sftprec

@@ -347,6 +347,42 @@ repo_sha_ok(const char *s)
 	return s[len] == '\0' && (len == 40 || len == 64);
 }
 
+/* the last line of s[0..*len), its newline cut; *len is what is left */
+static char *
+last_line(char *s, size_t *len)
+{
+	size_t	i;
+
+	if (*len == 0 || s[*len - 1] != '\n')
+		return NULL;
+	s[--*len] = '\0';
+	for (i = *len; i > 0 && s[i - 1] != '\n'; i--)
+		;
+	*len = i;
+	return s + i;
+}
+
+int
+repo_top_head(char *out, size_t len, char **top, char **sha, char **ref)
+{
+	char	*dashes;
+
+	if (memchr(out, '\0', len) != NULL)
+		return -1;
+	if ((dashes = last_line(out, &len)) == NULL ||
+	    strcmp(dashes, "--") != 0 ||
+	    (*ref = last_line(out, &len)) == NULL ||
+	    (*sha = last_line(out, &len)) == NULL ||
+	    len < 2 || out[len - 1] != '\n')
+		return -1;
+	out[len - 1] = '\0';
+	*top = out;
+	if (!repo_sha_ok(*sha) || (strcmp(*ref, "HEAD") != 0 &&
+	    strncmp(*ref, "refs/", 5) != 0))
+		return -1;
+	return 0;
+}
+
 int
 repo_ref_find(const char *refs, const char *name, char *target,
     size_t targetlen)
@@ -586,12 +622,36 @@ git_value(struct inspect *in, const char *what, char *dst, size_t dstlen)
 	return 0;
 }
 
+/* HEAD's commit and branch, as symbolic-ref and rev-parse tell them */
+static void
+head_from(struct jb_repo_info *info, const char *sha, const char *ref)
+{
+	(void)strlcpy(info->head_sha, sha, sizeof(info->head_sha));
+	/* HEAD at anything but a local branch is as good as detached */
+	if (strncmp(ref, "refs/heads/", 11) == 0 &&
+	    strlcpy(info->head_branch, ref + 11, sizeof(info->head_branch)) >=
+	    sizeof(info->head_branch))
+		info->head_branch[0] = '\0';
+}
+
+/*
+ * The work tree into info->toplevel: 0, or -1 with the reason.  With
+ * head, HEAD's commit and branch are asked in the same git run, and 1
+ * says they are in info too; when that run fails (an unborn branch has
+ * no commit yet) the work tree is asked alone, with git's own refusals,
+ * and HEAD is left to find_head.
+ */
 static int
-find_toplevel(struct inspect *in, const char *path, struct jb_repo_info *info)
+find_toplevel(struct inspect *in, const char *path, struct jb_repo_info *info,
+    int head)
 {
 	static const char *const args[] = { "rev-parse", "--show-toplevel",
 	    NULL };
+	static const char *const with_head[] = { "rev-parse",
+	    "--show-toplevel", "HEAD^{commit}", "--symbolic-full-name", "HEAD",
+	    "--", NULL };
 	char		 real[PATH_MAX], top[PATH_MAX];
+	char		*t, *sha, *ref;
 	struct stat	 st;
 	int		 s;
 
@@ -608,6 +668,23 @@ find_toplevel(struct inspect *in, const char *path, struct jb_repo_info *info)
 		    strerror(errno), in->owner->name);
 
 	in->dir = real;
+	if (head) {
+		if ((s = git(in, with_head)) == -1)
+			return -1;
+		if (s != 0 && root_owned_repo(in) == 0 &&
+		    (s = git(in, with_head)) == -1)
+			return -1;
+		if (s == 0 && repo_top_head(in->r->out, in->r->outlen, &t,
+		    &sha, &ref) == 0 && strlen(t) < sizeof(top)) {
+			if (t[0] != '/' || realpath(t, info->toplevel) == NULL)
+				return fail(in, "%s: git names its work tree "
+				    "%s, which cannot be resolved", in->shown,
+				    t[0] == '/' ? t : "(none)");
+			in->dir = info->toplevel;
+			head_from(info, sha, ref);
+			return 1;
+		}
+	}
 	if ((s = git(in, args)) == -1)
 		return -1;
 	if (s != 0 && root_owned_repo(in) == 0 && (s = git(in, args)) == -1)
@@ -668,11 +745,7 @@ find_head(struct inspect *in, struct jb_repo_info *info)
 	if (s == 0) {
 		if (git_value(in, "symbolic-ref", ref, sizeof(ref)) == -1)
 			return -1;
-		/* HEAD at anything but a local branch is as good as detached */
-		if (strncmp(ref, "refs/heads/", 11) == 0 &&
-		    strlcpy(info->head_branch, ref + 11,
-		    sizeof(info->head_branch)) >= sizeof(info->head_branch))
-			info->head_branch[0] = '\0';
+		head_from(info, "", ref);
 	} else if (s != 1)
 		return git_failed(in, "symbolic-ref");
 
@@ -911,7 +984,7 @@ repo_defconf(const struct repo_owner *owner, const struct jb_repo_req *req,
 	struct inspect		 in;
 	struct jb_repo_info	 info;
 	char			 ref[JB_BRANCH_MAX * 2 + 32], why[128];
-	int			 rv = -1, i, hinted;
+	int			 rv = -1, i, hinted, got;
 
 	memset(out, 0, sizeof(*out));
 	memset(&info, 0, sizeof(info));
@@ -931,8 +1004,9 @@ repo_defconf(const struct repo_owner *owner, const struct jb_repo_req *req,
 	}
 	if ((in.r = malloc(sizeof(*in.r))) == NULL)
 		return fail(&in, "out of memory");
-	if (find_toplevel(&in, req->path, &info) == 0 && (hinted ||
-	    (find_head(&in, &info) == 0 && find_upstream(&in, &info) == 0))) {
+	if ((got = find_toplevel(&in, req->path, &info, !hinted)) != -1 &&
+	    (hinted || ((got == 1 || find_head(&in, &info) == 0) &&
+	    find_upstream(&in, &info) == 0))) {
 		rv = 0;
 		/* the upstream's default branch, else the local one */
 		for (i = 0; i < 2; i++) {
@@ -959,7 +1033,7 @@ repo_inspect(const struct repo_owner *owner, const struct jb_repo_req *req,
     struct jb_repo_info *info, char *err, size_t errlen)
 {
 	struct inspect	 in;
-	int		 rv = -1;
+	int		 rv = -1, got;
 
 	memset(info, 0, sizeof(*info));
 	inspect_init(&in, owner, req->path, err, errlen);
@@ -972,9 +1046,10 @@ repo_inspect(const struct repo_owner *owner, const struct jb_repo_req *req,
 	if ((in.r = malloc(sizeof(*in.r))) == NULL)
 		return fail(&in, "out of memory");
 
-	if (find_toplevel(&in, req->path, info) == 0 &&
+	if ((got = find_toplevel(&in, req->path, info,
+	    !req->toplevel_only)) != -1 &&
 	    (req->toplevel_only ||
-	    (find_head(&in, info) == 0 &&
+	    ((got == 1 || find_head(&in, info) == 0) &&
 	    find_upstream(&in, info) == 0 &&
 	    (req->branch[0] == '\0' || find_branch(&in, req->branch,
 	    info) == 0))))

@@ -78,6 +78,16 @@ int	repo_lines(char *s, char *lines[], size_t max);
 int	repo_not_checkout(const char *gitstderr);
 /* a full hex object name, SHA-1 or SHA-256 */
 int	repo_sha_ok(const char *);
+/*
+ * The answer of `git rev-parse --show-toplevel HEAD^{commit}
+ * --symbolic-full-name HEAD --`, len bytes of out, split in place: the
+ * work tree (any bytes but NUL, newlines too), HEAD's commit, and the
+ * ref HEAD names ("HEAD" when detached).  The last three are one line
+ * each, so they are read from the end.  0, or -1 when the answer is not
+ * that.
+ */
+int	repo_top_head(char *out, size_t len, char **top, char **sha,
+	    char **ref);
 /* printable copy: control bytes as \xNN, cut short to fit */
 void	repo_vis(char *dst, size_t dstlen, const char *src);
 

@@ -591,6 +591,7 @@ main(int argc, char *argv[])
 	    "git -C solo commit -q --allow-empty -m s\n"
 	    "git -C solo remote add up \"$T/o/bare.git\"\n"
 	    "git init -q -b master lone\n"
+	    "git init -q -b trunk fresh\n"
 	    "git -C lone commit -q --allow-empty -m l\n"
 	    "git init -q -b main multi\n"
 	    "git -C multi commit -q --allow-empty -m m\n"
@@ -680,6 +681,16 @@ main(int argc, char *argv[])
 		streq("default_branch", info.default_branch, "master");
 		streq("head_branch", info.head_branch, "master");
 		streq("branch_sha of master", info.branch_sha, lone);
+	}
+	/* an unborn branch: HEAD names it, no commit yet */
+	AT(dir, "%s/fresh", O);
+	if (ask_ok("unborn branch trunk", dir, "x", &info)) {
+		AT(want, "%s/fresh", O);
+		streq("toplevel", info.toplevel, want);
+		streq("head_branch", info.head_branch, "trunk");
+		streq("head_sha", info.head_sha, "");
+		streq("branch_sha of x", info.branch_sha, "");
+		streq("default_branch", info.default_branch, "main");
 	}
 	AT(dir, "%s/multi", O);
 	if (ask_ok("remotes a b, pushDefault b", dir, "", &info)) {

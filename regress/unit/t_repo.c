@@ -183,6 +183,46 @@ ATF_TC_BODY(trimming, tc)
 	ATF_CHECK(repo_lines(d, lines, 4) == 0);
 }
 
+ATF_TC_WITHOUT_HEAD(top_head);
+ATF_TC_BODY(top_head, tc)
+{
+	const char	*sha = "0123456789abcdef0123456789abcdef01234567";
+	char		 a[256], *top, *s, *ref;
+	size_t		 n;
+
+#define TH(text)	(snprintf(a, sizeof(a), "%s", text), \
+	repo_top_head(a, strlen(a), &top, &s, &ref))
+	snprintf(a, sizeof(a), "/srv/r\n%s\nrefs/heads/main\n--\n", sha);
+	ATF_REQUIRE(repo_top_head(a, strlen(a), &top, &s, &ref) == 0);
+	ATF_CHECK_STREQ(top, "/srv/r");
+	ATF_CHECK_STREQ(s, sha);
+	ATF_CHECK_STREQ(ref, "refs/heads/main");
+	/* detached; a work tree whose name holds newlines, read whole */
+	snprintf(a, sizeof(a), "/srv/a\n\nb\n%s\nHEAD\n--\n", sha);
+	ATF_REQUIRE(repo_top_head(a, strlen(a), &top, &s, &ref) == 0);
+	ATF_CHECK_STREQ(top, "/srv/a\n\nb");
+	ATF_CHECK_STREQ(ref, "HEAD");
+	/* not that answer: git is asked again, one question at a time */
+	ATF_CHECK(TH("/srv/r\nHEAD^{commit}\n--\n") == -1);
+	ATF_CHECK(TH("/srv/r\n--\n") == -1);
+	ATF_CHECK(TH("") == -1);
+	snprintf(a, sizeof(a), "%s\nrefs/heads/main\n--\n", sha);
+	ATF_CHECK(repo_top_head(a, strlen(a), &top, &s, &ref) == -1);
+	snprintf(a, sizeof(a), "\n%s\nrefs/heads/main\n--\n", sha);
+	ATF_CHECK(repo_top_head(a, strlen(a), &top, &s, &ref) == -1);
+	snprintf(a, sizeof(a), "/r\n%s\nrefs/heads/main\n--", sha);
+	ATF_CHECK(repo_top_head(a, strlen(a), &top, &s, &ref) == -1);
+	snprintf(a, sizeof(a), "/r\n%s\nmain\n--\n", sha);
+	ATF_CHECK(repo_top_head(a, strlen(a), &top, &s, &ref) == -1);
+	snprintf(a, sizeof(a), "/r\n%s\nrefs/heads/main\n-\n", sha);
+	ATF_CHECK(repo_top_head(a, strlen(a), &top, &s, &ref) == -1);
+	n = (size_t)snprintf(a, sizeof(a), "/r\n%s\nrefs/heads/main\n--\n",
+	    sha);
+	a[1] = '\0';
+	ATF_CHECK(repo_top_head(a, n, &top, &s, &ref) == -1);
+#undef TH
+}
+
 ATF_TC_WITHOUT_HEAD(git_answers);
 ATF_TC_BODY(git_answers, tc)
 {
@@ -519,6 +559,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, ref_find);
 	ATF_TP_ADD_TC(tp, pick_upstream);
 	ATF_TP_ADD_TC(tp, pick_default);
+	ATF_TP_ADD_TC(tp, top_head);
 	ATF_TP_ADD_TC(tp, run_basics);
 	ATF_TP_ADD_TC(tp, run_limits);
 	ATF_TP_ADD_TC(tp, run_group_killed);
