@@ -112,7 +112,6 @@ struct newjob {
 	/* the checks once it runs (new_created): how many are out */
 	int			 checks;
 	char			 check_err[JB_ERR_TEXT_MAX];
-	char			 devuser_err[JB_ERR_TEXT_MAX];
 };
 
 /* the address new picked last: the next pick starts below it */
@@ -688,7 +687,7 @@ new_devuser(struct job *job)
 	snprintf(g, sizeof(g), "%u", (unsigned)env->owner_gid);
 	text[0] = '\0';
 	if (n->ident.name[0] != '\0' || n->ident.email[0] != '\0') {
-		/* jb-mountd checked them; a value that fails here is no less */
+		/* checked by jb-mountd, and here again before they are sent */
 		why = n->ident.name[0] != '\0' ?
 		    gitident_check(n->ident.name) : NULL;
 		if (why == NULL && n->ident.email[0] != '\0')
