@@ -265,10 +265,10 @@ new_ready(struct job *job)
  * what the user runs next has its network.  Reads only; exits 2 without
  * ip.  ready waits for it, but the lease comes some 90 ms after the
  * start, well before the clone is done, so it looks every 20 ms: each
- * look is one command (sleep) taking a CPU from the dev user's steps
- * beside it.  The route is read from /proc by the shell, and ip is
- * asked for the address only once the route is there (the client adds
- * the address first).
+ * look is one command (sleep) taking a CPU from the clone beside it.
+ * The route is read from /proc by the shell, and ip is asked for the
+ * address only once the route is there (the client adds the address
+ * first).
  */
 static const char netwait_script[] =
     "command -v ip >/dev/null || exit 2\n"
@@ -391,9 +391,9 @@ new_netwaited(struct job *job, struct capture_result *res)
 }
 
 /*
- * As soon as the container runs: the wait for its address, beside the
- * dev user, the git identity, the clone, mounts and ports, which need
- * no network.  -1 when it cannot be asked (the caller fails the job).
+ * Once the dev user's step is done: the wait for its address, beside
+ * the clone, mounts and ports, which need no network.  -1 when it
+ * cannot be asked (the caller fails the job).
  */
 static int
 new_netwait_start(struct job *job)
@@ -670,7 +670,13 @@ new_devuser_done(struct job *job, struct capture_result *res)
 		return;
 	}
 	new_ident_said(job);
-	new_check_done(job, NULL);
+	/*
+	 * The wait for the address from here, not from the start: the lease
+	 * comes some 90 ms after the start, so by now it mostly finds it at
+	 * once, where from the start its command ran beside this one
+	 */
+	new_check_done(job, new_netwait_start(job) == -1 ? "waiting for its "
+	    "address: cannot reach jb-incus" : NULL);
 }
 
 /* the dev user's ids and git identity, one command as root */
@@ -751,11 +757,11 @@ new_disk_checked(struct job *job, int ok, const char *err)
 /*
  * The container runs, with only its init (Incus has held its policy
  * since its creation).  Side by side: its root disk's size checked in
- * the kernel, the dev user's ids and git identity, the wait for its
- * address, and the
- * rest of CREATE: the init's pid, with which its checkout's mount is
- * checked (none on a cluster).  The clone, and all that is the user's,
- * waits for all but the wait for the address; ready waits for that too.
+ * the kernel, the dev user's ids and git identity, and the rest of
+ * CREATE: the init's pid, with which its checkout's mount is checked
+ * (none on a cluster).  The clone, and all that is the user's, waits
+ * for all of them; the wait for the address starts when the dev user's
+ * step is done, and ready waits for it too.
  */
 static void
 new_started(struct job *job)
@@ -766,17 +772,9 @@ new_started(struct job *job)
 	n->created = 1;
 	/* all are counted before any is asked: one may answer at once */
 	n->checks = 3;
-	/*
-	 * Asked in the order they are needed: Incus answers a burst of
-	 * reads of one instance nearly one after another, and the clone
-	 * waits for the dev user's step; the wait for the address (DHCP
-	 * answers some 90 ms after the start) is asked last
-	 */
+	/* the clone waits for the dev user's step: it is asked first */
 	new_devuser(job);
 	limits_disk_check(job, n->name, new_disk_checked);
-	if (new_netwait_start(job) == -1)
-		(void)strlcpy(n->check_err, "cannot reach jb-incus",
-		    sizeof(n->check_err));
 }
 
 static void
