@@ -638,8 +638,9 @@ head_from(struct jb_repo_info *info, const char *sha, const char *ref)
  * The work tree into info->toplevel: 0, or -1 with the reason.  With
  * head, HEAD's commit and branch are asked in the same git run, and 1
  * says they are in info too; when that run fails (an unborn branch has
- * no commit yet) the work tree is asked alone, with git's own refusals,
- * and HEAD is left to find_head.
+ * no commit yet) or names a work tree that cannot be used, the work
+ * tree is asked alone, with git's refusals and ours, and HEAD is left
+ * to find_head.
  */
 static int
 find_toplevel(struct inspect *in, const char *path, struct jb_repo_info *info,
@@ -674,12 +675,10 @@ find_toplevel(struct inspect *in, const char *path, struct jb_repo_info *info,
 		if (s != 0 && root_owned_repo(in) == 0 &&
 		    (s = git(in, with_head)) == -1)
 			return -1;
+		/* a work tree that does not resolve: said below, as ever */
 		if (s == 0 && repo_top_head(in->r->out, in->r->outlen, &t,
-		    &sha, &ref) == 0 && strlen(t) < sizeof(top)) {
-			if (t[0] != '/' || realpath(t, info->toplevel) == NULL)
-				return fail(in, "%s: git names its work tree "
-				    "%s, which cannot be resolved", in->shown,
-				    t[0] == '/' ? t : "(none)");
+		    &sha, &ref) == 0 && strlen(t) < sizeof(top) &&
+		    t[0] == '/' && realpath(t, info->toplevel) != NULL) {
 			in->dir = info->toplevel;
 			head_from(info, sha, ref);
 			return 1;
