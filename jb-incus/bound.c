@@ -267,6 +267,9 @@ config_ok(const struct bound *b, const char *k, struct json_object *v,
 	/* no /dev/incus in the container: it reads none of its keys */
 	if (strcmp(k, "security.guestapi") == 0 && strcmp(s, "false") == 0)
 		return 1;
+	/* started by jailbeed only, never by incusd on its own start */
+	if (strcmp(k, "boot.autostart") == 0 && strcmp(s, "false") == 0)
+		return 1;
 	if (strcmp(k, "raw.idmap") == 0) {
 		if (b->uid == b->gid)
 			(void)snprintf(idmap, sizeof(idmap), "both %u %u",

@@ -575,6 +575,14 @@ cr_body(struct create *cr)
 	cfg = jnew(json_object_new_object());
 	jput(cfg, "security.nesting", "true");
 	/*
+	 * Incus never starts it by itself when incusd starts (after a
+	 * reboot, say): its network rules, its gate and its mounts are set
+	 * up by jailbeed before every start, and without them it would run
+	 * unfiltered.  An autostart that fails also holds incusd's
+	 * readiness back by 10 s per container.
+	 */
+	jput(cfg, "boot.autostart", "false");
+	/*
 	 * no guest API (/dev/incus): the container cannot read its
 	 * user.jailbee.* keys (its policy, the host paths), and no later
 	 * guest endpoint can touch them

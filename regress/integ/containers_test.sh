@@ -75,6 +75,8 @@ new_clone_body() {
 	# unprivileged, nested, the owner's id and nothing more mapped
 	atf_check -o inline:"\n" incus config get $c security.privileged
 	atf_check -o inline:"true\n" incus config get $c security.nesting
+	# incusd does not start it by itself, before jailbeed's rules
+	atf_check -o inline:"false\n" incus config get $c boot.autostart
 	u=$(id -u $JB_OWNER)
 	g=$(id -g $JB_OWNER)
 	if [ $u = $g ]; then

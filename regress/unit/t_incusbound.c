@@ -162,6 +162,7 @@ ATF_TC_BODY(closed_lists, tc)
 	/* what CREATE builds */
 	ATF_REQUIRE((o = json_tokener_parse("{\"name\":\"jb-a\",\"config\":{"
 	    "\"security.nesting\":\"true\",\"raw.idmap\":\"both 1000 1000\","
+	    "\"boot.autostart\":\"false\","
 	    "\"user.jailbee.repo\":\"/tmp\",\"environment.A\":\"b\"},"
 	    "\"devices\":{\"eth0\":{\"type\":\"nic\",\"network\":\"jbbr0\"},"
 	    "\"p\":{\"type\":\"proxy\"},\"host-source\":{\"type\":\"disk\","
@@ -177,6 +178,8 @@ ATF_TC_BODY(closed_lists, tc)
 	    "=\"}}", "config key raw.lxc is not one the suite sets"));
 	ATF_CHECK(instance_refused("{\"config\":{\"security.nesting\":"
 	    "\"false\"}}", "config key security.nesting is not one"));
+	ATF_CHECK(instance_refused("{\"config\":{\"boot.autostart\":"
+	    "\"true\"}}", "config key boot.autostart is not one"));
 	/* the limits, in the one form the suite writes each */
 	ATF_REQUIRE((o = json_tokener_parse("{\"config\":{\"limits.cpu\":"
 	    "\"1\",\"limits.memory\":\"25%\",\"limits.processes\":\"4096\"},"
