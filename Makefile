@@ -160,6 +160,8 @@ JBNETD_SRCS	+= jb-netd/netd_store.c jb-netd/netd_deadline.c jb-netd/netd_egress.
 JBNETD_SRCS	+= jb-netd/privnet.c jb-netd/upstream.c jb-netd/netd_notice.c
 # what jb-netd tells the egress gateway
 JBNETD_SRCS	+= jb-netd/netd_gw.c jb-netd/gwknown.c
+# a leftover host interface under a new container's NIC name
+JBNETD_SRCS	+= jb-netd/nicstale.c
 # the policy Incus holds, read back at start and on its events
 JBNETD_SRCS	+= jb-netd/netd_incus.c jb-netd/netd_record.c
 # the explicit proxy's names, asked upstream for jb-egress
@@ -228,7 +230,7 @@ FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf \
 UNIT_TESTS	+= t_sftppath
 UNIT_TESTS	+= t_jbmsg t_names t_atomicfile
 FUZZERS		+= fuzz_sftppath fuzz_sftprec
-UNIT_TESTS	+= t_refused t_nlset
+UNIT_TESTS	+= t_refused t_nlset t_nicstale
 UNIT_TESTS	+= t_incusbound
 UNIT_TESTS	+= t_ctlrun
 UNIT_TESTS	+= t_privnet
@@ -240,7 +242,7 @@ UNIT_TESTS	+= t_vtcurses
 UNIT_TESTS	+= t_diskq
 UNIT_TESTS	+= t_clusterpin t_guardtips t_placepick t_gatekey t_membox
 FUZZERS		+= fuzz_guardtips fuzz_gatekey fuzz_membox
-FUZZERS		+= fuzz_refused fuzz_nlset
+FUZZERS		+= fuzz_refused fuzz_nlset fuzz_nicstale
 FUZZERS		+= fuzz_tlshello fuzz_httphead
 FUZZERS		+= fuzz_netd_record fuzz_evparse
 FUZZERS		+= fuzz_proxyhead
@@ -371,6 +373,7 @@ $(O)/libnetd.a: $(call objs,jb-netd/refused.c jb-netd/nlset.c)
 $(O)/libnetd.a: $(call objs,jb-netd/privnet.c)
 # what the egress gateway holds, for t_gwknown
 $(O)/libnetd.a: $(call objs,jb-netd/gwknown.c)
+$(O)/libnetd.a: $(call objs,jb-netd/nicstale.c)
 $(O)/libegress.a: $(call objs,jb-egress/tlshello.c jb-egress/httphead.c \
     jb-egress/gwpolicy.c jb-egress/proxyhead.c jb-egress/subst.c jb-egress/ca.c \
     jb-egress/mitm.c jb-egress/pump.c jb-egress/tlsconf.c)

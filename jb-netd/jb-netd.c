@@ -61,6 +61,7 @@
 #include "netd_proxy.h"
 #include "netd_notice.h"
 #include "netd_gate.h"
+#include "nicstale.h"
 #include "gate.h"
 
 struct nftgen_net	 net;
@@ -188,6 +189,9 @@ netd_set(struct child *c, struct imsg *imsg)
 	struct netd_ctr		 nc;
 	struct netd_state	 next;
 	char			 err[JB_ERR_TEXT_MAX], name[JB_INSTANCE_MAX];
+	char			 nic[JB_NIC_IFNAME_LEN];
+	uint32_t		 addr;
+	int			 rc;
 
 	if ((m = malloc(sizeof(*m))) == NULL)
 		fatal("%s: malloc", c->name);
@@ -202,6 +206,7 @@ netd_set(struct child *c, struct imsg *imsg)
 	/* being made now: Incus may not have it yet (netd_sync_forget) */
 	nc.fresh = 1;
 	(void)strlcpy(name, nc.name, sizeof(name));
+	addr = nc.addr;
 	if (netd_state_copy(&cur, &next) == -1 ||
 	    netd_state_put(&next, &nc) == -1)
 		fatal("%s: out of memory", c->name);
@@ -212,6 +217,14 @@ netd_set(struct child *c, struct imsg *imsg)
 		return;
 	}
 	log_info("%s: container %s enforced", c->name, name);
+	/* what a cut-short start left under its NIC's name would fail it */
+	jb_nic_ifname(addr, nic, sizeof(nic));
+	if ((rc = nicstale_drop(addr, err, sizeof(err))) == 1)
+		log_warnx("%s: host interface %s removed: a veth pair with "
+		    "both ends on the host, left by a start that was cut "
+		    "short", name, nic);
+	else if (rc == -1)
+		log_warnx("%s: host interface %s: %s", name, nic, err);
 	netd_gate_open(name);
 	child_done(c, imsg_get_id(imsg), 1, NULL);
 	netd_pool_resolve(name);

@@ -636,6 +636,41 @@ new_skips_taken_addresses_cleanup() {
 	jb_cleanup
 }
 
+atf_test_case new_over_leftover_nic cleanup
+new_over_leftover_nic_head() {
+	atf_set descr "a veth pair with both ends on the host under the NIC" \
+	    "name of the address new gives (what a start cut short leaves)" \
+	    "is removed, and new starts at that address; a running" \
+	    "container's NIC is not touched"
+	atf_set require.user root
+	atf_set timeout 300
+}
+new_over_leftover_nic_body() {
+	setup
+	p=$(jb_prefix)
+	atf_check -e match:"ready: $p-first" jbo repo new first
+	r=$(incus network get jbbr0 ipv4.dhcp.ranges)
+	x=$(addr_next "${r##*.}")
+	nic=$(printf 'jbc%02x%02x%02x%02x' $(echo "$x" | tr . ' '))
+	echo "jbleft$$" > leftover.nic
+	atf_check ip link add "$nic" type veth peer name "jbleft$$"
+	atf_check -e match:"ready: $p-left" jbo repo new left
+	atf_check -o inline:"$x\n" \
+	    incus config device get $p-left eth0 ipv4.address
+	atf_check -o match:"$p-left +Running" jbo repo ls
+	atf_check -s exit:1 -e match:"does not exist" ip link show "jbleft$$"
+	atf_check -o ignore grep "$p-left: host interface $nic removed" \
+	    jailbeed.log
+	# the running container's NIC went nowhere
+	atf_check -o match:"^eth0	00000000" in_ctr $p-first cat /proc/net/route
+	atf_check -o match:"$p-first +Running" jbo repo ls
+}
+new_over_leftover_nic_cleanup() {
+	[ -f leftover.nic ] && ip link del "$(cat leftover.nic)" 2>/dev/null
+	jb_containers_cleanup
+	jb_cleanup
+}
+
 atf_test_case shell_pty cleanup
 shell_pty_head() {
 	atf_set descr "jbctl shell is a real terminal: raw mode, window size," \
@@ -811,6 +846,7 @@ atf_init_test_cases() {
 	atf_add_test_case init_and_config
 	atf_add_test_case new_clone
 	atf_add_test_case new_skips_taken_addresses
+	atf_add_test_case new_over_leftover_nic
 	atf_add_test_case new_existing_branch
 	atf_add_test_case new_mount
 	atf_add_test_case new_failures_leave_nothing
