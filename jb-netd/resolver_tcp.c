@@ -99,13 +99,26 @@ client_free(struct tcp_client *cl)
 static void
 flush(struct tcp_client *cl)
 {
+	struct evbuffer		*out = bufferevent_get_output(cl->bev);
 	struct tcp_query	*tq;
+	ssize_t			 n;
+	size_t			 off;
 
 	while ((tq = TAILQ_FIRST(&cl->queries)) != NULL && tq->ans != NULL) {
 		TAILQ_REMOVE(&cl->queries, tq, entry);
 		cl->nqueries--;
-		/* a full output buffer is libevent's to drain, not ours */
-		if (bufferevent_write(cl->bev, tq->ans, tq->anslen) == -1)
+		/*
+		 * Nothing queued before it: straight to the socket, not a
+		 * turn of the event loop later.  What the socket does not
+		 * take now (a full buffer) is libevent's to drain, not ours.
+		 */
+		off = 0;
+		if (evbuffer_get_length(out) == 0 && (n = send(
+		    bufferevent_getfd(cl->bev), tq->ans, tq->anslen,
+		    MSG_NOSIGNAL | MSG_DONTWAIT)) > 0)
+			off = (size_t)n;
+		if (off < tq->anslen && bufferevent_write(cl->bev,
+		    tq->ans + off, tq->anslen - off) == -1)
 			log_warnx("resolver: tcp: cannot queue an "
 			    "answer");
 		free(tq->ans);

@@ -27,21 +27,40 @@
 #define PORT_LOW	1024
 #define PORT_TRIES	16	/* random ports tried before the kernel's */
 
+struct upq;
+
+/* a socket a question goes out on, and its event, already added */
+struct upsock {
+	int			 fd;
+	struct event		*ev;
+	struct upq		*q;	/* NULL: not asked on yet */
+};
+
 struct upq {
 	upstream_cb		 cb;
 	void			*arg;
 	char			 name[DNSWIRE_TEXT_MAX + 2];
 	uint8_t			 ask[DNSWIRE_HEADER + DNSWIRE_NAME_MAX + 4];
 	size_t			 asklen;
-	int			 fd;
+	struct upsock		*s;
 	int			 tries;
-	struct event		*ev;
 };
 
 static struct event_base	*ubase;
 static struct sockaddr_in	 servers[UPSTREAM_SERVERS];
 static int			 nservers, next_server;
 static size_t			 pending;
+/*
+ * The socket the next question goes out on, made (and its event added)
+ * once the last answer has been given: a question waits for no socket,
+ * bind, connect or epoll change.  It carries one question only, as any
+ * other; a datagram that reaches it before is read and dropped, and one
+ * that comes after must still match the question's id and 0x20 case.
+ */
+static struct upsock		*spare;
+
+static void	readable(int, short, void *);
+static void	sock_free(struct upsock *);
 
 int
 upstream_count(void)
@@ -94,6 +113,10 @@ upstream_init(struct event_base *base, const char *up, char *err,
 
 	ubase = base;
 	nservers = 0;
+	if (spare != NULL) {
+		sock_free(spare);
+		spare = NULL;
+	}
 	if (up == NULL || *up == '\0') {
 		resolv_conf();
 		return 0;
@@ -152,19 +175,55 @@ socket_to(const struct sockaddr_in *server)
 	return fd;
 }
 
-static void	readable(int, short, void *);
+/* a socket to the next nameserver, its event added; NULL when none */
+static struct upsock *
+sock_new(void)
+{
+	struct upsock	*us;
 
+	if ((us = calloc(1, sizeof(*us))) == NULL)
+		return NULL;
+	if ((us->fd = socket_to(&servers[next_server++ % nservers])) == -1) {
+		free(us);
+		return NULL;
+	}
+	if ((us->ev = event_new(ubase, us->fd, EV_READ | EV_PERSIST,
+	    readable, us)) == NULL || event_add(us->ev, NULL) == -1) {
+		if (us->ev != NULL)
+			event_free(us->ev);
+		close(us->fd);
+		free(us);
+		return NULL;
+	}
+	return us;
+}
+
+static void
+sock_free(struct upsock *us)
+{
+	event_free(us->ev);
+	close(us->fd);
+	free(us);
+}
+
+static void
+make_spare(void)
+{
+	if (spare == NULL && nservers > 0)
+		spare = sock_new();
+}
+
+/* the answer first; then the socket goes and the next one is made */
 static void
 finish(struct upq *q, int rcode, const uint32_t *addrs, int n,
     uint32_t ttl)
 {
-	if (q->fd != -1) {
-		event_free(q->ev);
-		close(q->fd);
-	}
 	pending--;
 	q->cb(rcode, addrs, n, ttl, q->arg);
+	if (q->s != NULL)
+		sock_free(q->s);
 	free(q);
+	make_spare();
 }
 
 /* one try: a new socket, port, id and case, to the next nameserver */
@@ -173,53 +232,53 @@ send_try(struct upq *q)
 {
 	struct timeval	tv = { UPSTREAM_WAIT, 0 };
 	char		name[sizeof(q->name)];
-	uint8_t		rnd[32];
+	uint8_t		rnd[34];	/* the case's bits, then the id */
 	int		n;
 
-	if (q->fd != -1) {
-		event_free(q->ev);
-		close(q->fd);
-		q->fd = -1;
+	if (q->s != NULL) {
+		sock_free(q->s);
+		q->s = NULL;
 	}
 	(void)strlcpy(name, q->name, sizeof(name));
 	arc4random_buf(rnd, sizeof(rnd));
-	dnswire_mix_case(name, rnd, sizeof(rnd));
-	if ((n = dnswire_ask((uint16_t)arc4random_uniform(65536), name,
+	dnswire_mix_case(name, rnd, 32);
+	if ((n = dnswire_ask((uint16_t)(rnd[32] << 8 | rnd[33]), name,
 	    DNSWIRE_TYPE_A, q->ask, sizeof(q->ask))) == -1)
 		return -1;
 	q->asklen = (size_t)n;
-	if ((q->fd = socket_to(&servers[next_server++ % nservers])) == -1)
+	if ((q->s = spare) != NULL)
+		spare = NULL;
+	else if ((q->s = sock_new()) == NULL)
 		return -1;
-	if (send(q->fd, q->ask, q->asklen, 0) != (ssize_t)q->asklen) {
-		close(q->fd);
-		q->fd = -1;
+	q->s->q = q;
+	/* the wait for the answer: only a timeout added to the event */
+	if (send(q->s->fd, q->ask, q->asklen, 0) != (ssize_t)q->asklen ||
+	    event_add(q->s->ev, &tv) == -1) {
+		sock_free(q->s);
+		q->s = NULL;
 		return -1;
 	}
 	q->tries++;
-	if ((q->ev = event_new(ubase, q->fd, EV_READ | EV_PERSIST, readable,
-	    q)) == NULL) {
-		close(q->fd);
-		q->fd = -1;
-		return -1;
-	}
-	if (event_add(q->ev, &tv) == -1) {
-		event_free(q->ev);
-		close(q->fd);
-		q->fd = -1;
-		return -1;
-	}
 	return 0;
 }
 
 static void
 readable(int fd, short what, void *arg)
 {
-	struct upq	*q = arg;
+	struct upsock	*us = arg;
+	struct upq	*q = us->q;
 	uint8_t		 msg[4096];
 	uint32_t	 addrs[UPSTREAM_ADDRS], ttl;
 	ssize_t		 r;
 	int		 rc, n, i;
 
+	if (q == NULL) {
+		/* the spare, asked nothing yet: nothing is its answer */
+		for (i = 0; i < 8; i++)
+			if (recv(fd, msg, sizeof(msg), 0) == -1)
+				break;
+		return;
+	}
 	if (what & EV_TIMEOUT) {
 		if (q->tries >= UPSTREAM_TRIES || send_try(q) == -1)
 			finish(q, DNSWIRE_SERVFAIL, NULL, 0, 0);
@@ -257,13 +316,10 @@ upstream_ask(const char *name, upstream_cb cb, void *arg)
 		return -1;
 	q->cb = cb;
 	q->arg = arg;
-	q->fd = -1;
 	(void)strlcpy(q->name, name, sizeof(q->name));
 	if (send_try(q) == -1) {
-		if (q->fd != -1) {
-			event_free(q->ev);
-			close(q->fd);
-		}
+		if (q->s != NULL)
+			sock_free(q->s);
 		free(q);
 		return -1;
 	}
