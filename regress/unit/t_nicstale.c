@@ -28,25 +28,9 @@
 #include <atf-c.h>
 
 #include "nicstale.h"
+#include "nlbuf.h"
 
 #define SEQ	777
-
-struct mb {
-	unsigned char	b[1024];
-	size_t		len;
-};
-
-static void
-put(struct mb *m, uint16_t type, const void *p, size_t len)
-{
-	struct nlattr	a;
-
-	a.nla_len = (uint16_t)(NLA_HDRLEN + len);
-	a.nla_type = type;
-	memcpy(m->b + m->len, &a, sizeof(a));
-	memcpy(m->b + m->len + NLA_HDRLEN, p, len);
-	m->len += NLA_ALIGN(a.nla_len);
-}
 
 /* an RTM_NEWLINK of index 42, kind (NULL: none), netnsid or -1 */
 static size_t
@@ -54,19 +38,19 @@ link_msg(unsigned char *out, uint32_t seq, const char *kind, int nsid)
 {
 	struct nlmsghdr		h;
 	struct ifinfomsg	ifi;
-	struct mb		m, li;
+	struct mb		m;
 	uint32_t		mtu = 1500;
 
 	memset(&m, 0, sizeof(m));
-	memset(&li, 0, sizeof(li));
 	memset(&ifi, 0, sizeof(ifi));
 	ifi.ifi_family = AF_UNSPEC;
 	ifi.ifi_index = 42;
 	put(&m, IFLA_IFNAME, "jbc0ad50002", 12);
 	put(&m, IFLA_MTU, &mtu, sizeof(mtu));
 	if (kind != NULL) {
-		put(&li, IFLA_INFO_KIND, kind, strlen(kind) + 1);
-		put(&m, IFLA_LINKINFO | NLA_F_NESTED, li.b, li.len);
+		open_nest(&m, IFLA_LINKINFO);
+		put(&m, IFLA_INFO_KIND, kind, strlen(kind) + 1);
+		close_nest(&m);
 	}
 	if (nsid >= 0)
 		put(&m, IFLA_LINK_NETNSID, &nsid, sizeof(nsid));
@@ -100,7 +84,7 @@ error_msg(unsigned char *out, uint32_t seq, int error)
 ATF_TC_WITHOUT_HEAD(leftover);
 ATF_TC_BODY(leftover, tc)
 {
-	unsigned char	b[2048];
+	unsigned char	b[8192 + 64];
 	char		err[256];
 	size_t		n;
 	int		index = 0;
@@ -114,7 +98,7 @@ ATF_TC_BODY(leftover, tc)
 ATF_TC_WITHOUT_HEAD(not_leftovers);
 ATF_TC_BODY(not_leftovers, tc)
 {
-	unsigned char	b[2048];
+	unsigned char	b[8192 + 64];
 	char		err[256];
 	size_t		n;
 	int		index = 0;
@@ -143,7 +127,7 @@ ATF_TC_BODY(not_leftovers, tc)
 ATF_TC_WITHOUT_HEAD(refused);
 ATF_TC_BODY(refused, tc)
 {
-	unsigned char	b[2048];
+	unsigned char	b[8192 + 64];
 	char		err[256];
 	size_t		n;
 	int		index = 0;

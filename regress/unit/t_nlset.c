@@ -32,49 +32,10 @@
 
 #include <atf-c.h>
 
+#include "nlbuf.h"
 #include "nlset.h"
 
 #define SEQ	4242
-
-struct mb {
-	unsigned char	b[8192];
-	size_t		len;
-	size_t		nest[8];
-	int		depth;
-};
-
-static void
-put(struct mb *m, uint16_t type, const void *p, size_t len)
-{
-	struct nlattr	a;
-
-	a.nla_len = (uint16_t)(NLA_HDRLEN + len);
-	a.nla_type = type;
-	memcpy(m->b + m->len, &a, sizeof(a));
-	if (len > 0)
-		memcpy(m->b + m->len + NLA_HDRLEN, p, len);
-	memset(m->b + m->len + NLA_HDRLEN + len, 0, NLA_ALIGN(a.nla_len) -
-	    a.nla_len);
-	m->len += NLA_ALIGN(a.nla_len);
-}
-
-static void
-open_nest(struct mb *m, uint16_t type)
-{
-	m->nest[m->depth++] = m->len;
-	put(m, type | NLA_F_NESTED, NULL, 0);
-}
-
-static void
-close_nest(struct mb *m)
-{
-	struct nlattr	a;
-	size_t		at = m->nest[--m->depth];
-
-	memcpy(&a, m->b + at, sizeof(a));
-	a.nla_len = (uint16_t)(m->len - at);
-	memcpy(m->b + at, &a, sizeof(a));
-}
 
 static void
 put_be64(struct mb *m, uint16_t type, uint64_t v)
