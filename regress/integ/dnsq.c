@@ -12,7 +12,7 @@
  * dnsq: a DNS client for the tests and the benchmark, built static so it
  * runs inside the test image (which has no TCP-capable resolver tool).
  *
- *	dnsq [-t] [-F] [-n count] [-T type] server[:port] name...
+ *	dnsq [-t] [-F] [-n count] [-w count] [-T type] server[:port] name...
  *
  * Asks each name (type A, or -T number) of server over UDP or, with -t,
  * over TCP: all the names pipelined on one connection, written at once,
@@ -21,7 +21,8 @@
  * record.  -F sends a malformed query (two questions announced, one
  * there) instead.  -n asks the first name count times (a new TCP
  * connection each) and prints the median and 90th percentile latency in
- * microseconds.  Exit 0 when every answer came, 1 otherwise.
+ * microseconds; -w asks it count times more before, untimed (a warm-up).
+ * Exit 0 when every answer came, 1 otherwise.
  */
 
 #include <sys/socket.h>
@@ -50,8 +51,8 @@ static unsigned			qtype = 1;
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: dnsq [-t] [-F] [-n count] [-T type] "
-	    "server[:port] name...\n");
+	fprintf(stderr, "usage: dnsq [-t] [-F] [-n count] [-w count] "
+	    "[-T type] server[:port] name...\n");
 	exit(2);
 }
 
@@ -238,9 +239,9 @@ main(int argc, char *argv[])
 	struct timespec	t0, t1;
 	char		*colon, *end;
 	long		*us;
-	int		ch, count = 0, i;
+	int		ch, count = 0, warm = 0, i;
 
-	while ((ch = getopt(argc, argv, "tFn:T:")) != -1) {
+	while ((ch = getopt(argc, argv, "tFn:w:T:")) != -1) {
 		switch (ch) {
 		case 't':
 			tcp = 1;
@@ -251,6 +252,11 @@ main(int argc, char *argv[])
 		case 'n':
 			count = atoi(optarg);
 			if (count < 1)
+				usage();
+			break;
+		case 'w':
+			warm = atoi(optarg);
+			if (warm < 0)
 				usage();
 			break;
 		case 'T':
@@ -279,6 +285,9 @@ main(int argc, char *argv[])
 		return ask(argv + 1, argc - 1, 0) == 0 ? 0 : 1;
 	if ((us = calloc((size_t)count, sizeof(*us))) == NULL)
 		return 1;
+	for (i = 0; i < warm; i++)
+		if (ask(argv + 1, 1, 1) == -1)
+			return 1;
 	for (i = 0; i < count; i++) {
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		if (ask(argv + 1, 1, 1) == -1)
