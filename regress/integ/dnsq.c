@@ -21,7 +21,7 @@
  * record.  -F sends a malformed query (two questions announced, one
  * there) instead.  -n asks the first name count times (a new TCP
  * connection each) and prints the median and 90th percentile latency in
- * microseconds; -w asks it count times more before, untimed (a warm-up).
+ * microseconds; -w (with -n) asks it count times more before, untimed.
  * Exit 0 when every answer came, 1 otherwise.
  */
 
@@ -280,6 +280,9 @@ main(int argc, char *argv[])
 		server.sin_port = htons((uint16_t)atoi(colon + 1));
 	}
 	if (inet_pton(AF_INET, argv[0], &server.sin_addr) != 1)
+		usage();
+	/* a warm-up is of the timed queries only */
+	if (warm > 0 && count == 0)
 		usage();
 	if (count == 0)
 		return ask(argv + 1, argc - 1, 0) == 0 ? 0 : 1;
