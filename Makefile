@@ -193,7 +193,7 @@ JBCTL_SRCS	:= jbctl/jbctl.c jbctl/ctlrun.c jbctl/local.c \
 		   jbctl/dashui.c jbctl/dashdraw.c jbctl/dashdata.c jbctl/dashact.c \
 		   jbctl/dashloop.c
 # host git for the git bridge: jbctl's, and jb-gitd's over SSH
-COMMON_SRCS	+= libcommon/gitrun.c
+COMMON_SRCS	+= libcommon/gitrun.c libcommon/gitpacks.c
 # git's remote helper for jailbee::NAME, installed beside jbctl
 GITREMOTE_SRCS	:= jbctl/gitremote.c jbctl/ctlrun.c jbctl/term.c
 # jbctl reload binds a moved remote.ssh.listen for jailbeed
@@ -220,7 +220,7 @@ UNIT_TESTS	:= t_imsg t_config t_duration t_cmdtab t_http t_policy \
 		   t_repoconf t_term t_ws t_repo t_sandbox t_image \
 		   t_httpbody t_sshargv t_sshpolicy t_authkeys t_mountspec \
 		   t_netd_state t_netd_repos t_hostspin t_pool t_dnswire \
-		   t_admitted t_gwknown t_addralloc t_gitconf t_sockdir t_gitref t_gitrun t_termsafe \
+		   t_admitted t_gwknown t_addralloc t_gitconf t_sockdir t_gitref t_gitrun t_gitpacks t_termsafe \
 		   t_portspec t_blocked t_reporeg t_confgold t_auditrec t_confkeys
 FUZZERS		:= fuzz_imsg fuzz_config fuzz_http fuzz_policy fuzz_repoconf \
 		   fuzz_ws fuzz_image fuzz_sshargv fuzz_mountspec \

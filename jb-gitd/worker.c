@@ -71,7 +71,7 @@ void
 gitd_worker(const struct jb_gitd_fetch *f, int fd, int resfd,
     const char *home)
 {
-	struct gitrun_tmp	*tmp;
+	struct gitpacks		 packs;
 	const char		*why;
 	struct stat		 st;
 	char			 gitdir[PATH_MAX + 8], env[64], err[256];
@@ -79,7 +79,6 @@ gitd_worker(const struct jb_gitd_fetch *f, int fd, int resfd,
 	char			 head[PATH_MAX], into[PATH_MAX], spec[PATH_MAX * 2];
 	char			 url[JB_INSTANCE_MAX + 16], cnt[64], stats[128];
 	char			 excl[PATH_MAX], range[OID_MAX * 2 + 4], msg[512];
-	unsigned long long	 before, after;
 	int			 p[2], rv;
 	ssize_t			 n;
 	size_t			 got = 0;
@@ -132,18 +131,15 @@ gitd_worker(const struct jb_gitd_fetch *f, int fd, int resfd,
 		    f->toplevel);
 	if (f->into[0] != '\0' && (why = into_refused(f->into)) != NULL)
 		gitd_refuse(resfd, "%s", why);
-	if (gitrun_line(gitd_res.old, sizeof(gitd_res.old), "rev-parse", "-q",
-	    "--verify", f->ref, NULL) == -1)
-		gitd_res.old[0] = '\0';
+	if (gitrun_fetch_start(f->ref, gitd_res.old, sizeof(gitd_res.old),
+	    &packs) == -1)
+		gitd_refuse(resfd, "%s: git cannot read its checkout",
+		    f->toplevel);
 	if (f->into[0] != '\0' && gitrun_line(gitd_res.into_old,
 	    sizeof(gitd_res.into_old), "rev-parse", "-q", "--verify", into,
 	    NULL) == -1)
 		gitd_res.into_old[0] = '\0';
 
-	if ((tmp = malloc(sizeof(*tmp))) == NULL)
-		gitd_refuse(resfd, "out of memory");
-	before = gitrun_objects();
-	gitrun_tmp_scan(tmp);
 	(void)snprintf(spec, sizeof(spec), "+refs/heads/%s:%s", f->branch,
 	    f->ref);
 	(void)snprintf(url, sizeof(url), "jailbee::%s", f->name);
@@ -161,7 +157,7 @@ gitd_worker(const struct jb_gitd_fetch *f, int fd, int resfd,
 	close(p[0]);
 	stats[got] = '\0';
 	if (rv == -1) {
-		gitrun_tmp_clean(tmp);
+		gitpacks_clean(&packs);
 		if (gitrun_last_signal() == SIGXCPU ||
 		    gitrun_last_signal() == SIGKILL)
 			(void)snprintf(gitd_res.text, sizeof(gitd_res.text), "git fetch "
@@ -176,8 +172,8 @@ gitd_worker(const struct jb_gitd_fetch *f, int fd, int resfd,
 		gitd_answer(resfd);
 	}
 	(void)sscanf(stats, "%" SCNu64, &gitd_res.bytes);
-	after = gitrun_objects();
-	gitd_res.objects = after > before ? after - before : 0;
+	gitd_res.objects = gitpacks_new_objects(&packs);
+	gitpacks_free(&packs);
 	if (gitrun_line(gitd_res.new, sizeof(gitd_res.new), "rev-parse", "-q",
 	    "--verify", f->ref, NULL) == -1)
 		gitd_refuse(resfd, "%s is missing after the fetch", f->ref);

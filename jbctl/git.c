@@ -141,28 +141,30 @@ lookup(struct imsgbuf *ibuf, struct gitctx *g, const char *name,
 }
 
 /*
- * The container's branch into g->ref.  quiet: the summary goes to stderr.
- * *oid gets the fetched commit.
+ * The container's branch into g->ref.  tostderr: the summary goes to
+ * stderr.  *oid, when asked for, gets the fetched commit.  Three gits
+ * in all: what is there before (gitrun_fetch_start), the fetch, and the
+ * count of new commits, which fails when the ref is not there after it.
  */
 static int
 fetch(struct gitctx *g, int tostderr, char *oid, size_t oidlen)
 {
 	char		 old[OID_MAX], spec[PATH_MAX * 2], cnt[64];
 	char		 excl[PATH_MAX + 16], stats[128];
-	struct gitrun_tmp tmp;
-	uint64_t	 before, after, in = 0, out = 0;
+	struct gitpacks	 packs;
+	uint64_t	 objects, in = 0, out = 0;
 	int		 p[2], rv;
 	ssize_t		 n;
 	size_t		 got = 0;
 
-	if (gitrun_line(old, sizeof(old), "rev-parse", "-q", "--verify",
-	    g->ref, NULL) == -1)
-		old[0] = '\0';
-	before = gitrun_objects();
-	gitrun_tmp_scan(&tmp);
+	if (gitrun_fetch_start(g->ref, old, sizeof(old), &packs) == -1)
+		return fail("not in a git checkout: run jbctl git in the "
+		    "host's checkout of the container's repository");
 	snprintf(spec, sizeof(spec), "+refs/heads/%s:%s", g->branch, g->ref);
-	if (pipe(p) == -1)
+	if (pipe(p) == -1) {
+		gitpacks_free(&packs);
 		return fail("pipe: %s", strerror(errno));
+	}
 	gitrun_stats_fd(p[1]);
 	rv = gitrun("fetch", "--quiet", "--no-tags", "--no-recurse-submodules",
 	    "--no-write-fetch-head", "--no-auto-gc", g->url, spec, NULL);
@@ -174,32 +176,32 @@ fetch(struct gitctx *g, int tostderr, char *oid, size_t oidlen)
 	close(p[0]);
 	stats[got] = '\0';
 	if (rv == -1) {
-		gitrun_tmp_clean(&tmp);
+		gitpacks_clean(&packs);
+		gitpacks_free(&packs);
 		return fail("fetch %s: git fetch of the container's branch %s "
 		    "failed (see above); no ref moved on the host", g->name,
 		    g->branch);
 	}
 	(void)sscanf(stats, "%" SCNu64 " %" SCNu64, &in, &out);
-	after = gitrun_objects();
-	if (gitrun_line(oid, oidlen, "rev-parse", "-q", "--verify", g->ref,
-	    NULL) == -1)
-		return fail("fetch %s: %s is missing after the fetch", g->name,
-		    g->ref);
+	objects = gitpacks_new_objects(&packs);
+	gitpacks_free(&packs);
 	snprintf(excl, sizeof(excl), "--exclude=%s", g->ref);
-	snprintf(spec, sizeof(spec), "%s..%s", old, oid);
+	snprintf(spec, sizeof(spec), "%s..%s", old, g->ref);
 	if (old[0] != '\0')
 		rv = gitrun_line(cnt, sizeof(cnt), "rev-list", "--count",
 		    spec, NULL);
 	else
 		rv = gitrun_line(cnt, sizeof(cnt), "rev-list", "--count",
-		    oid, "--not", excl, "--all", NULL);
-	if (rv == -1)
-		strlcpy(cnt, "?", sizeof(cnt));
+		    g->ref, "--not", excl, "--all", NULL);
+	if (rv == -1 || (oid != NULL && gitrun_line(oid, oidlen, "rev-parse",
+	    "-q", "--verify", g->ref, NULL) == -1))
+		return fail("fetch %s: %s is missing after the fetch", g->name,
+		    g->ref);
 	fprintf(tostderr ? stderr : stdout, "%s%s's %s -> %s: %s new "
 	    "commit%s, %" PRIu64 " object%s, %" PRIu64 " bytes received\n",
 	    tostderr ? "jbctl: " : "", g->name, g->branch, g->ref, cnt,
-	    strcmp(cnt, "1") == 0 ? "" : "s", after - before,
-	    after - before == 1 ? "" : "s", in);
+	    strcmp(cnt, "1") == 0 ? "" : "s", objects,
+	    objects == 1 ? "" : "s", in);
 	return 0;
 }
 
@@ -247,11 +249,10 @@ static int
 git_fetch(struct imsgbuf *ibuf, const struct parsed *p)
 {
 	struct gitctx	g;
-	char		oid[OID_MAX];
 
 	if (lookup(ibuf, &g, p->args[0], p->nargs > 1 ? p->args[1] : NULL))
 		return 1;
-	return fetch(&g, 0, oid, sizeof(oid));
+	return fetch(&g, 0, NULL, 0);
 }
 
 static int
@@ -446,7 +447,9 @@ local_git(struct imsgbuf *ibuf, const struct parsed *p, const char *sockpath)
 		return fail("%s", err);
 	/* commit text, file content, "remote:" lines: the container's */
 	gitrun_termsafe(1);
-	if (gitrun_quiet("rev-parse", "--git-dir", NULL) == -1)
+	/* fetch's first git says this too (gitrun_fetch_start) */
+	if (p->cmd->id != CMD_GIT_FETCH &&
+	    gitrun_quiet("rev-parse", "--git-dir", NULL) == -1)
 		return fail("not in a git checkout: run jbctl git in the "
 		    "host's checkout of the container's repository");
 	switch (p->cmd->id) {

@@ -24,7 +24,6 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -414,65 +413,25 @@ gitrun_line(char *out, size_t outlen, const char *first, ...)
 	return rv;
 }
 
-unsigned long long
-gitrun_objects(void)
+int
+gitrun_fetch_start(const char *ref, char *old, size_t oldlen,
+    struct gitpacks *packs)
 {
-	char			 out[2048], *p;
-	unsigned long long	 n = 0;
+	char	out[PATH_MAX + 256], *nl, *line2;
 
-	if (gitrun_capture(out, sizeof(out), 1, "count-objects", "-v",
-	    NULL) == -1)
-		return 0;
-	for (p = out; p != NULL && *p != '\0'; p = strchr(p, '\n')) {
-		if (*p == '\n')
-			p++;
-		if (strncmp(p, "count: ", 7) == 0)
-			n += strtoull(p + 7, NULL, 10);
-		else if (strncmp(p, "in-pack: ", 9) == 0)
-			n += strtoull(p + 9, NULL, 10);
-	}
-	return n;
-}
-
-void
-gitrun_tmp_scan(struct gitrun_tmp *t)
-{
-	DIR		*d;
-	struct dirent	*de;
-
-	t->n = 0;
-	if (gitrun_line(t->dir, sizeof(t->dir), "rev-parse", "--git-path",
-	    "objects/pack", NULL) == -1 || (d = opendir(t->dir)) == NULL) {
-		t->dir[0] = '\0';
-		return;
-	}
-	while ((de = readdir(d)) != NULL && t->n < GITRUN_TMP_MAX)
-		if (strncmp(de->d_name, "tmp_", 4) == 0)
-			strlcpy(t->names[t->n++], de->d_name,
-			    sizeof(t->names[0]));
-	closedir(d);
-}
-
-/* nothing half-written stays: the tmp_* files this fetch left go */
-void
-gitrun_tmp_clean(const struct gitrun_tmp *before)
-{
-	struct gitrun_tmp	*now;
-	char			 path[8192];
-	int			 i, k;
-
-	if ((now = malloc(sizeof(*now))) == NULL)
-		return;
-	gitrun_tmp_scan(now);
-	for (i = 0; i < now->n; i++) {
-		for (k = 0; k < before->n; k++)
-			if (strcmp(now->names[i], before->names[k]) == 0)
-				break;
-		if (k < before->n)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", now->dir,
-		    now->names[i]);
-		(void)unlink(path);
-	}
-	free(now);
+	old[0] = '\0';
+	memset(packs, 0, sizeof(*packs));
+	/* --revs-only: a ref that does not exist is left out, not an error */
+	if (gitrun_capture(out, sizeof(out), 1, "rev-parse", "--git-path",
+	    "objects/pack", "--revs-only", ref, NULL) == -1 ||
+	    (nl = strchr(out, '\n')) == NULL || nl == out)
+		return -1;
+	*nl = '\0';
+	line2 = nl + 1;
+	line2[strcspn(line2, "\n")] = '\0';
+	if (strspn(line2, "0123456789abcdef") == strlen(line2) &&
+	    strlen(line2) < oldlen)
+		(void)strlcpy(old, line2, oldlen);
+	(void)gitpacks_scan(packs, out);
+	return 0;
 }

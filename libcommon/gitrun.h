@@ -13,6 +13,8 @@
 
 #include <stddef.h>
 
+#include "gitpacks.h"
+
 /*
  * Host git for the git bridge (gitrun.c): a fixed environment and a -c
  * list that keep whatever came from a container from running here.
@@ -46,20 +48,12 @@ int	gitrun_capture(char *out, size_t outlen, int quiet, const char *, ...)
 int	gitrun_line(char *out, size_t outlen, const char *, ...)
 	    __attribute__((__sentinel__));
 
-/* every object of the repository, loose and packed (count-objects) */
-unsigned long long gitrun_objects(void);
-
 /*
- * An interrupted fetch leaves objects/pack/tmp_* files: the names there
- * before a fetch, so that gitrun_tmp_clean() removes only the new ones.
+ * Before a fetch into ref, from one git: the pack directory, scanned
+ * into packs (gitpacks.h), and the commit ref names into old ("" when
+ * there is no such ref).  -1 when git fails: not in a checkout.
  */
-#define GITRUN_TMP_MAX	64
-struct gitrun_tmp {
-	char	dir[4096];
-	char	names[GITRUN_TMP_MAX][256];
-	int	n;
-};
-void	gitrun_tmp_scan(struct gitrun_tmp *);
-void	gitrun_tmp_clean(const struct gitrun_tmp *);
+int	gitrun_fetch_start(const char *ref, char *old, size_t oldlen,
+	    struct gitpacks *packs);
 
 #endif /* JB_GITRUN_H */
