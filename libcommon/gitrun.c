@@ -418,6 +418,7 @@ gitrun_fetch_start(const char *ref, char *old, size_t oldlen,
     struct gitpacks *packs)
 {
 	char	out[PATH_MAX + 256], *nl, *line2;
+	size_t	len;
 
 	old[0] = '\0';
 	memset(packs, 0, sizeof(*packs));
@@ -429,8 +430,10 @@ gitrun_fetch_start(const char *ref, char *old, size_t oldlen,
 	*nl = '\0';
 	line2 = nl + 1;
 	line2[strcspn(line2, "\n")] = '\0';
-	if (strspn(line2, "0123456789abcdef") == strlen(line2) &&
-	    strlen(line2) < oldlen)
+	/* a whole object name (SHA-1 or SHA-256), never a cut one */
+	len = strlen(line2);
+	if ((len == 40 || len == 64) && len < oldlen &&
+	    strspn(line2, "0123456789abcdef") == len)
 		(void)strlcpy(old, line2, oldlen);
 	(void)gitpacks_scan(packs, out);
 	return 0;

@@ -108,9 +108,52 @@ ATF_TC_BODY(as_limit, tc)
 	ATF_REQUIRE_MSG(strlen(out) >= 40, "git said \"%s\"", out);
 }
 
+ATF_TC(fetch_start);
+ATF_TC_HEAD(fetch_start, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "gitrun_fetch_start: one git says the "
+	    "pack directory and the ref's commit, \"\" for a ref that does "
+	    "not exist, and fails outside a checkout");
+}
+ATF_TC_BODY(fetch_start, tc)
+{
+	struct gitpacks	 packs;
+	char		 old[128], head[128];
+	FILE		*f;
+
+	init();
+	/* outside any checkout: kyua's work directory, under /tmp */
+	ATF_CHECK_EQ(gitrun_fetch_start("refs/heads/main", old, sizeof(old),
+	    &packs), -1);
+	ATF_REQUIRE(system("git init -q -b main r && cd r && "
+	    "git -c user.name=t -c user.email=t@example.org commit -q "
+	    "--allow-empty -m one && git repack -q -a -d && "
+	    "git rev-parse HEAD > ../head") == 0);
+	ATF_REQUIRE((f = fopen("head", "r")) != NULL);
+	ATF_REQUIRE(fgets(head, sizeof(head), f) != NULL);
+	fclose(f);
+	head[strcspn(head, "\n")] = '\0';
+	ATF_REQUIRE(chdir("r") == 0);
+	ATF_REQUIRE(gitrun_fetch_start("refs/heads/main", old, sizeof(old),
+	    &packs) == 0);
+	ATF_CHECK_STREQ(old, head);
+	ATF_CHECK_STREQ(packs.dir, ".git/objects/pack");
+	/* the pack repack wrote: one .idx, counted as there before */
+	ATF_CHECK_EQ(packs.n, 1);
+	ATF_CHECK_EQ(gitpacks_new_objects(&packs), 0);
+	gitpacks_free(&packs);
+	/* a ref that does not exist: no commit, no error */
+	ATF_REQUIRE(gitrun_fetch_start("refs/jailbee/c/nope", old,
+	    sizeof(old), &packs) == 0);
+	ATF_CHECK_STREQ(old, "");
+	ATF_CHECK_STREQ(packs.dir, ".git/objects/pack");
+	gitpacks_free(&packs);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, cpu_limit);
 	ATF_TP_ADD_TC(tp, as_limit);
+	ATF_TP_ADD_TC(tp, fetch_start);
 	return atf_no_error();
 }
