@@ -18,12 +18,10 @@
  * table), never followed through a symlink.
  */
 
-#include <errno.h>
-#include <fcntl.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -37,12 +35,17 @@ cmp(const void *a, const void *b)
 }
 
 static int
-kept(const char *name)
+is_idx(const char *name)
 {
 	size_t	len = strlen(name);
 
-	return strncmp(name, "tmp_", 4) == 0 || (len > 4 &&
-	    strcmp(name + len - 4, ".idx") == 0);
+	return len > 4 && strcmp(name + len - 4, ".idx") == 0;
+}
+
+static int
+is_tmp(const char *name)
+{
+	return strncmp(name, "tmp_", 4) == 0;
 }
 
 int
@@ -58,7 +61,7 @@ gitpacks_scan(struct gitpacks *p, const char *dir)
 		return -1;
 	(void)strcpy(p->dir, dir);
 	while ((de = readdir(d)) != NULL) {
-		if (!kept(de->d_name))
+		if (!is_tmp(de->d_name) && !is_idx(de->d_name))
 			continue;
 		if (p->n == cap) {
 			cap = cap ? cap * 2 : 16;
@@ -76,8 +79,10 @@ gitpacks_scan(struct gitpacks *p, const char *dir)
 		qsort(p->names, p->n, sizeof(*p->names), cmp);
 	return 0;
 fail:
+	/* unread, as the header says: nothing is taken for new after it */
 	closedir(d);
 	gitpacks_free(p);
+	p->dir[0] = '\0';
 	return -1;
 }
 
@@ -112,8 +117,8 @@ be32(const unsigned char *b)
  * 8-byte header of version 2, at the start in version 1.  0 when the file
  * is not one.
  */
-unsigned long long
-gitpacks_idx_objects(int dirfd, const char *name)
+static unsigned long long
+idx_objects(int dirfd, const char *name)
 {
 	unsigned char	 b[8];
 	off_t		 at = 255 * 4;
@@ -147,18 +152,15 @@ gitpacks_new_objects(const struct gitpacks *before)
 {
 	struct gitpacks		 now;
 	unsigned long long	 n = 0;
-	size_t			 i, len;
+	size_t			 i;
 	int			 dfd;
 
 	if (before->dir[0] == '\0' || gitpacks_scan(&now, before->dir) == -1)
 		return 0;
 	if ((dfd = open(now.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) != -1) {
-		for (i = 0; i < now.n; i++) {
-			len = strlen(now.names[i]);
-			if (len > 4 && strcmp(now.names[i] + len - 4,
-			    ".idx") == 0 && !had(before, now.names[i]))
-				n += gitpacks_idx_objects(dfd, now.names[i]);
-		}
+		for (i = 0; i < now.n; i++)
+			if (is_idx(now.names[i]) && !had(before, now.names[i]))
+				n += idx_objects(dfd, now.names[i]);
 		close(dfd);
 	}
 	gitpacks_free(&now);
@@ -177,8 +179,7 @@ gitpacks_clean(const struct gitpacks *before)
 		return;
 	if ((dfd = open(now.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) != -1) {
 		for (i = 0; i < now.n; i++)
-			if (strncmp(now.names[i], "tmp_", 4) == 0 &&
-			    !had(before, now.names[i]))
+			if (is_tmp(now.names[i]) && !had(before, now.names[i]))
 				(void)unlinkat(dfd, now.names[i], 0);
 		close(dfd);
 	}

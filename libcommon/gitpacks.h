@@ -28,7 +28,5 @@ void	gitpacks_free(struct gitpacks *);
 unsigned long long gitpacks_new_objects(const struct gitpacks *before);
 /* removes the tmp_* files that were not there before */
 void	gitpacks_clean(const struct gitpacks *before);
-/* one index's object count (dirfd's name), 0 when it is not an index */
-unsigned long long gitpacks_idx_objects(int dirfd, const char *name);
 
 #endif /* JB_GITPACKS_H */
