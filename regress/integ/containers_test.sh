@@ -97,6 +97,11 @@ new_clone_body() {
 	    in_ctr $c git -C $d remote get-url origin
 	atf_check -o inline:"origin\n" in_ctr $c git -C $d config branch.feat-x.remote
 	atf_check -o inline:"$(id -u $JB_OWNER)\n" in_ctr $c stat -c %u $d/file
+	# the branch's checkout wrote the whole tree: nothing missing or
+	# changed against its commit
+	atf_check -o inline:"$(hgit ls-tree -r --name-only main)\n" \
+	    in_ctr $c git -C $d ls-files
+	atf_check -o empty in_ctr $c git -C $d status --porcelain
 	# the image's dev user took the owner's ids: one line of it in
 	# /etc/passwd and /etc/group each, the rest of its line and the
 	# other lines kept; /home/dev is the owner's; the mark is there
