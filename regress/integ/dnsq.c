@@ -21,9 +21,9 @@
  * record.  -F sends a malformed query (two questions announced, one
  * there) instead.  -n asks the first name count times (a new TCP
  * connection each) and prints the median and 90th percentile latency in
- * microseconds, then the median in nanoseconds (median_ns: a 30 us
- * answer is 3 % a microsecond); -w (with -n) asks it count times more
- * before, untimed.
+ * microseconds, then the median in nanoseconds (median_ns: a
+ * microsecond is 3 % of a 30 us answer); -w (with -n) asks it count
+ * times more before, untimed.
  * Exit 0 when every answer came, 1 otherwise.
  */
 
