@@ -17,7 +17,8 @@
  * deleted with the plain incus command behind the suite's back is
  * enforced at once.  The event's bytes are Incus's; only an instance
  * name that passes name_instance_ok() and an action of [a-z-] go on
- * (evparse.c).
+ * (evparse.c).  A network's event goes no further than jb-incus, which
+ * drops the network record it keeps (incus_get_followed()).
  * The stream is opened when the parent asks (FOLLOW), and answered when
  * it is open: the parent reads Incus after that, so no change falls
  * between its read and the first event.  Until then jb-incus sends
@@ -96,8 +97,15 @@ static void
 ev_event(const char *text)
 {
 	char	name[JB_INSTANCE_MAX], action[32];
+	int	rc;
 
-	if (evparse(text, name, sizeof(name), action, sizeof(action)) == -1)
+	if ((rc = evparse(text, name, sizeof(name), action,
+	    sizeof(action))) == EVPARSE_NETWORK) {
+		log_debug("Incus event: a network changed");
+		incus_network_event(ops_ic);
+		return;
+	}
+	if (rc != 0)
 		return;
 	log_debug("Incus event: %s %s", action, name);
 	incus_instance_event(ops_ic, name, action);

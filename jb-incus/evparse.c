@@ -8,7 +8,10 @@
  * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES.
  */
 
-/* An instance's event out of one message of Incus's event stream. */
+/*
+ * An instance's event, or word that a network changed, out of one
+ * message of Incus's event stream.
+ */
 
 #include <string.h>
 
@@ -49,6 +52,12 @@ evparse(const char *text, char *name, size_t namelen, char *action,
 	if (type == NULL || strcmp(type, "lifecycle") != 0 || act == NULL ||
 	    src == NULL)
 		goto out;
+	/* any network, by any name: a record kept of one is dropped */
+	if (strncmp(act, "network-", 8) == 0 &&
+	    strncmp(src, "/1.0/networks/", 14) == 0) {
+		rc = EVPARSE_NETWORK;
+		goto out;
+	}
 	/* a member's configuration changed: the cluster mailbox's word */
 	if (strcmp(act, "cluster-member-updated") == 0 &&
 	    strncmp(src, "/1.0/cluster/members/", 21) == 0)

@@ -75,6 +75,7 @@ struct incus_call {
 	/* incus_get_recent(): the answer to give, or the path to keep it as */
 	struct json_object	*kept;
 	char			*keep;
+	uint64_t		 net_gen;	/* incus_get_followed(): when asked */
 
 	/* the kept list of instances (instcache.h) */
 	uint64_t		 token;		/* a whole list that may fill it */
@@ -124,6 +125,13 @@ struct incus {
 		uint64_t		 changes;	/* inc->changes then */
 		time_t			 at;		/* now_sec() then */
 	}			 recent[RECENT_MAX];
+	/* incus_get_followed(): one network's record, while followed */
+	int			 nets_followed;	/* stream open, one server */
+	uint64_t		 net_gen;	/* bumped by network events and
+						   by the stream's opening
+						   and loss */
+	char			*net_path;
+	struct json_object	*net_md;
 };
 
 static void	call_send(struct incus_call *, const char *, const char *,
@@ -217,6 +225,8 @@ incus_free(struct incus *inc)
 		free(inc->recent[i].path);
 		json_object_put(inc->recent[i].md);
 	}
+	free(inc->net_path);
+	json_object_put(inc->net_md);
 	instcache_free(inc->icache);
 	http_client_free(inc->http);
 	free(inc);
@@ -893,11 +903,31 @@ recent_keep(struct incus_call *c, struct json_object *md)
 	deliver(c, md);
 }
 
+/* a GET of path answered with md, kept, from the loop */
+static struct incus_call *
+kept_answer(struct incus *inc, const char *path, struct json_object *md,
+    incus_json_cb cb, void *arg)
+{
+	struct incus_call	*c;
+	struct timeval		 tv = { 0, 0 };
+
+	if ((c = call_new(inc, CALL_JSON, (void *)cb, arg)) == NULL)
+		return NULL;
+	if (asprintf(&c->what, "GET %s", path) == -1) {
+		c->what = NULL;
+		incus_cancel(c);
+		return NULL;
+	}
+	c->kept = json_object_get(md);
+	evtimer_add(c->defer, &tv);
+	return c;
+}
+
 /*
  * GET path, or the answer to the same GET given less than RECENT_SECS
  * ago if no call that could change Incus (one that was no GET) has
  * ended since.  For what Incus builds from every instance and the
- * suite reads twice in one new (the bridge, its leases, the default
+ * suite reads twice in one new (the bridge's leases, the default
  * profile); the answer comes from the loop, as every answer does.
  */
 struct incus_call *
@@ -906,20 +936,9 @@ incus_get_recent(struct incus *inc, const char *path, incus_json_cb cb,
 {
 	struct incus_call	*c;
 	struct recent		*k;
-	struct timeval		 tv = { 0, 0 };
 
-	if ((k = recent_find(inc, path)) != NULL) {
-		if ((c = call_new(inc, CALL_JSON, (void *)cb, arg)) == NULL)
-			return NULL;
-		if (asprintf(&c->what, "GET %s", path) == -1) {
-			c->what = NULL;
-			incus_cancel(c);
-			return NULL;
-		}
-		c->kept = json_object_get(k->md);
-		evtimer_add(c->defer, &tv);
-		return c;
-	}
+	if ((k = recent_find(inc, path)) != NULL)
+		return kept_answer(inc, path, k->md, cb, arg);
 	if ((c = simple(inc, "GET", strdup(path), NULL, cb, arg)) == NULL)
 		return NULL;
 	if ((c->keep = strdup(path)) == NULL) {
@@ -929,6 +948,73 @@ incus_get_recent(struct incus *inc, const char *path, incus_json_cb cb,
 	c->then = recent_keep;
 	c->changes = inc->changes;
 	return c;
+}
+
+/*
+ * A network's record (GET /1.0/networks/NAME), kept for as long as the
+ * event stream is open on a single server and says nothing of any
+ * network.  Incus builds the record's used_by from every instance (40
+ * ms with 200 held), though new reads only the bridge's subnet and DHCP
+ * ranges from it; and the record changes only when someone changes a
+ * network, which the stream tells.  An answer is kept only when the stream was
+ * open before it was asked and nothing was told since: a change that
+ * fell before the stream opened could otherwise stay unseen.
+ */
+static void
+net_drop(struct incus *inc)
+{
+	free(inc->net_path);
+	inc->net_path = NULL;
+	json_object_put(inc->net_md);
+	inc->net_md = NULL;
+}
+
+/* what the stream said may have changed any network */
+static void
+net_forget(struct incus *inc)
+{
+	inc->net_gen++;
+	net_drop(inc);
+}
+
+static void
+followed_keep(struct incus_call *c, struct json_object *md)
+{
+	struct incus	*inc = c->inc;
+
+	if (md != NULL && inc->nets_followed && c->net_gen == inc->net_gen) {
+		net_drop(inc);
+		inc->net_md = json_object_get(md);
+		inc->net_path = c->keep;
+		c->keep = NULL;
+	}
+	deliver(c, md);
+}
+
+struct incus_call *
+incus_get_followed(struct incus *inc, const char *path, incus_json_cb cb,
+    void *arg)
+{
+	struct incus_call	*c;
+
+	if (inc->nets_followed && inc->net_md != NULL &&
+	    strcmp(inc->net_path, path) == 0)
+		return kept_answer(inc, path, inc->net_md, cb, arg);
+	if ((c = simple(inc, "GET", strdup(path), NULL, cb, arg)) == NULL)
+		return NULL;
+	if ((c->keep = strdup(path)) == NULL) {
+		incus_cancel(c);
+		return NULL;
+	}
+	c->then = followed_keep;
+	c->net_gen = inc->net_gen;
+	return c;
+}
+
+void
+incus_network_event(struct incus *inc)
+{
+	net_forget(inc);
 }
 
 struct incus_call *
@@ -1247,6 +1333,7 @@ events_server(void *arg, struct json_object *srv, const char *err)
 	    json_object_get_boolean(v))
 		return;
 	instcache_open(inc->icache);
+	inc->nets_followed = 1;
 }
 
 /*
@@ -1258,6 +1345,8 @@ void
 incus_events_open(struct incus *inc)
 {
 	instcache_lost(inc->icache);
+	inc->nets_followed = 0;
+	net_forget(inc);
 	inc->ev_asking = 1;
 	if (incus_server_get(inc, events_server, inc) == NULL) {
 		inc->ev_asking = 0;
@@ -1270,6 +1359,8 @@ incus_events_lost(struct incus *inc)
 {
 	inc->ev_asking = 0;
 	instcache_lost(inc->icache);
+	inc->nets_followed = 0;
+	net_forget(inc);
 }
 
 struct incus_call *

@@ -85,6 +85,13 @@ struct incus_call *incus_operation_wait(struct incus *, const char *,
 struct incus_call *incus_get_recent(struct incus *, const char *,
 		    incus_json_cb, void *);
 
+/*
+ * GET path, a network's record, or the same GET's answer kept since the
+ * event stream last said anything of a network (incus.c says when).
+ */
+struct incus_call *incus_get_followed(struct incus *, const char *,
+		    incus_json_cb, void *);
+
 /* GET /1.0: server configuration and environment. */
 struct incus_call *incus_server_get(struct incus *, incus_json_cb, void *);
 
@@ -98,13 +105,16 @@ struct incus_call *incus_server_get(struct incus *, incus_json_cb, void *);
  */
 /*
  * The event stream: opened (on a single server, lists asked from then
- * on are kept and read again instance by instance, instcache.h), lost,
- * or naming an instance with what happened to it.
+ * on are kept and read again instance by instance, instcache.h, and a
+ * network's record until a network event), lost, or naming an instance
+ * with what happened to it.
  */
 void		 incus_events_open(struct incus *);
 void		 incus_events_lost(struct incus *);
 void		 incus_instance_event(struct incus *, const char *,
 		    const char *);
+/* Any network was made, changed, renamed or deleted. */
+void		 incus_network_event(struct incus *);
 
 struct incus_call *incus_instances_list(struct incus *, const char *,
 		    const char *, incus_json_cb, void *);

@@ -885,7 +885,7 @@ netinfo_get(struct op_req *r, void (*next)(struct op_req *,
 
 	r->net_next = next;
 	(void)snprintf(path, sizeof(path), "/1.0/networks/%s", ops_bridge);
-	if ((r->call = incus_get_recent(ops_ic, path, net_got, r))
+	if ((r->call = incus_get_followed(ops_ic, path, net_got, r))
 	    == NULL)
 		fatal("%s", __func__);
 }

@@ -28,12 +28,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char	*text, name[64], action[32];
 	size_t	 i;
+	int	 rc;
 
 	if ((text = malloc(size + 1)) == NULL)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = '\0';
-	if (evparse(text, name, sizeof(name), action, sizeof(action)) == 0) {
+	rc = evparse(text, name, sizeof(name), action, sizeof(action));
+	if (rc != 0 && rc != -1 && rc != EVPARSE_NETWORK)
+		abort();
+	if (rc == 0) {
 		if (!name_instance_ok(name) || (strncmp(action, "instance-",
 		    9) != 0 && strcmp(action, "cluster-member-updated") != 0))
 			abort();

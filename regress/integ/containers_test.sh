@@ -641,6 +641,50 @@ new_skips_taken_addresses_cleanup() {
 	jb_cleanup
 }
 
+atf_test_case new_follows_bridge_change cleanup
+new_follows_bridge_change_head() {
+	atf_set descr "the bridge's record jb-incus keeps is dropped when" \
+	    "Incus says a network changed: new after a change to the" \
+	    "bridge's DHCP ranges takes an address outside the new ones"
+	atf_set require.user root
+	atf_set timeout 300
+}
+new_follows_bridge_change_body() {
+	setup
+	p=$(jb_prefix)
+	r=$(incus network get jbbr0 ipv4.dhcp.ranges)
+	case $r in
+	10.213.0.2-10.213.0.*) ;;
+	*) atf_fail "jbbr0 leases from \"$r\": regress/incus-up narrows it" ;;
+	esac
+	# the first new reads the bridge, and jb-incus keeps what it read
+	atf_check -e match:"ready: $p-first" jbo repo new first
+	x=$(incus config device get $p-first eth0 ipv4.address)
+	[ "${x##*.}" -gt 200 ] || atf_fail "first took $x, not one above .200"
+	echo "$r" > ranges.saved
+	# the top of the subnet leased too: a new from the record kept
+	# before would take an address there
+	atf_check incus network set jbbr0 ipv4.dhcp.ranges \
+	    "$r,10.213.0.200-10.213.0.254"
+	i=0
+	until grep -q "Incus event: a network changed" jailbeed.log; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || atf_fail "jb-incus was not told of the change"
+		sleep 0.1
+	done
+	atf_check -e match:"ready: $p-second" jbo repo new second
+	y=$(incus config device get $p-second eth0 ipv4.address)
+	[ "${y##*.}" -lt 200 ] ||
+	    atf_fail "second took $y, in the ranges the bridge now leases from"
+	[ "${y##*.}" -gt "${r##*.}" ] || atf_fail "second took $y, in $r"
+}
+new_follows_bridge_change_cleanup() {
+	[ -f ranges.saved ] &&
+	    incus network set jbbr0 ipv4.dhcp.ranges "$(cat ranges.saved)"
+	jb_containers_cleanup
+	jb_cleanup
+}
+
 atf_test_case new_over_leftover_nic cleanup
 new_over_leftover_nic_head() {
 	atf_set descr "a veth pair with both ends on the host under the NIC" \
@@ -851,6 +895,7 @@ atf_init_test_cases() {
 	atf_add_test_case init_and_config
 	atf_add_test_case new_clone
 	atf_add_test_case new_skips_taken_addresses
+	atf_add_test_case new_follows_bridge_change
 	atf_add_test_case new_over_leftover_nic
 	atf_add_test_case new_existing_branch
 	atf_add_test_case new_mount

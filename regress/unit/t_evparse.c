@@ -56,6 +56,37 @@ ATF_TC_BODY(member_updated, tc)
 	ATF_CHECK_STREQ(action, "cluster-member-updated");
 }
 
+ATF_TC_WITHOUT_HEAD(network_events);
+ATF_TC_BODY(network_events, tc)
+{
+	char	name[64], action[32];
+
+	strcpy(name, "kept");
+	strcpy(action, "kept");
+	ATF_CHECK(ev("{\"type\":\"lifecycle\",\"metadata\":{\"action\":"
+	    "\"network-updated\",\"source\":\"/1.0/networks/jbbr0\"}}",
+	    name, action) == EVPARSE_NETWORK);
+	/* a name no instance could have still counts; nothing is copied */
+	ATF_CHECK(ev("{\"type\":\"lifecycle\",\"metadata\":{\"action\":"
+	    "\"network-deleted\",\"source\":\"/1.0/networks/br_0.x?"
+	    "project=p\"}}", name, action) == EVPARSE_NETWORK);
+	ATF_CHECK(ev("{\"type\":\"lifecycle\",\"metadata\":{\"action\":"
+	    "\"network-renamed\",\"source\":\"/1.0/networks/n\"}}", name,
+	    action) == EVPARSE_NETWORK);
+	ATF_CHECK_STREQ(name, "kept");
+	ATF_CHECK_STREQ(action, "kept");
+	/* another kind's action, or a network action elsewhere, is not one */
+	ATF_CHECK(ev("{\"type\":\"lifecycle\",\"metadata\":{\"action\":"
+	    "\"network-acl-updated\",\"source\":\"/1.0/network-acls/a\"}}",
+	    name, action) == -1);
+	ATF_CHECK(ev("{\"type\":\"lifecycle\",\"metadata\":{\"action\":"
+	    "\"instance-updated\",\"source\":\"/1.0/networks/jbbr0\"}}",
+	    name, action) == -1);
+	ATF_CHECK(ev("{\"type\":\"logging\",\"metadata\":{\"action\":"
+	    "\"network-updated\",\"source\":\"/1.0/networks/jbbr0\"}}",
+	    name, action) == -1);
+}
+
 ATF_TC_WITHOUT_HEAD(others_dropped);
 ATF_TC_BODY(others_dropped, tc)
 {
@@ -116,6 +147,7 @@ ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, instance_events);
 	ATF_TP_ADD_TC(tp, member_updated);
+	ATF_TP_ADD_TC(tp, network_events);
 	ATF_TP_ADD_TC(tp, others_dropped);
 	return atf_no_error();
 }
