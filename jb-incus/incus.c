@@ -923,6 +923,23 @@ kept_answer(struct incus *inc, const char *path, struct json_object *md,
 	return c;
 }
 
+/* GET path, whose answer then may keep (under c->keep, the path) */
+static struct incus_call *
+keeping_get(struct incus *inc, const char *path, call_step then,
+    incus_json_cb cb, void *arg)
+{
+	struct incus_call	*c;
+
+	if ((c = simple(inc, "GET", strdup(path), NULL, cb, arg)) == NULL)
+		return NULL;
+	if ((c->keep = strdup(path)) == NULL) {
+		incus_cancel(c);
+		return NULL;
+	}
+	c->then = then;
+	return c;
+}
+
 /*
  * GET path, or the answer to the same GET given less than RECENT_SECS
  * ago if no call that could change Incus (one that was no GET) has
@@ -939,14 +956,8 @@ incus_get_recent(struct incus *inc, const char *path, incus_json_cb cb,
 
 	if ((k = recent_find(inc, path)) != NULL)
 		return kept_answer(inc, path, k->md, cb, arg);
-	if ((c = simple(inc, "GET", strdup(path), NULL, cb, arg)) == NULL)
-		return NULL;
-	if ((c->keep = strdup(path)) == NULL) {
-		incus_cancel(c);
-		return NULL;
-	}
-	c->then = recent_keep;
-	c->changes = inc->changes;
+	if ((c = keeping_get(inc, path, recent_keep, cb, arg)) != NULL)
+		c->changes = inc->changes;
 	return c;
 }
 
@@ -1000,14 +1011,8 @@ incus_get_followed(struct incus *inc, const char *path, incus_json_cb cb,
 	if (inc->nets_followed && inc->net_md != NULL &&
 	    strcmp(inc->net_path, path) == 0)
 		return kept_answer(inc, path, inc->net_md, cb, arg);
-	if ((c = simple(inc, "GET", strdup(path), NULL, cb, arg)) == NULL)
-		return NULL;
-	if ((c->keep = strdup(path)) == NULL) {
-		incus_cancel(c);
-		return NULL;
-	}
-	c->then = followed_keep;
-	c->net_gen = inc->net_gen;
+	if ((c = keeping_get(inc, path, followed_keep, cb, arg)) != NULL)
+		c->net_gen = inc->net_gen;
 	return c;
 }
 

@@ -590,6 +590,15 @@ addr_next() {
 	atf_fail "no free address on jbbr0"
 }
 
+# r: jbbr0's DHCP ranges, one from .2 as regress/incus-up narrows them
+bridge_ranges() {
+	r=$(incus network get jbbr0 ipv4.dhcp.ranges)
+	case $r in
+	10.213.0.2-10.213.0.*) ;;
+	*) atf_fail "jbbr0 leases from \"$r\": regress/incus-up narrows it" ;;
+	esac
+}
+
 atf_test_case new_skips_taken_addresses cleanup
 new_skips_taken_addresses_head() {
 	atf_set descr "new gives an address above the bridge's DHCP range" \
@@ -601,11 +610,7 @@ new_skips_taken_addresses_head() {
 new_skips_taken_addresses_body() {
 	setup
 	p=$(jb_prefix)
-	r=$(incus network get jbbr0 ipv4.dhcp.ranges)
-	case $r in
-	10.213.0.2-10.213.0.*) ;;
-	*) atf_fail "jbbr0 leases from \"$r\": regress/incus-up narrows it" ;;
-	esac
+	bridge_ranges
 	dlast=${r##*.}
 	# an instance that is not the suite's holds the next address
 	x=$(addr_next "$dlast")
@@ -652,11 +657,7 @@ new_follows_bridge_change_head() {
 new_follows_bridge_change_body() {
 	setup
 	p=$(jb_prefix)
-	r=$(incus network get jbbr0 ipv4.dhcp.ranges)
-	case $r in
-	10.213.0.2-10.213.0.*) ;;
-	*) atf_fail "jbbr0 leases from \"$r\": regress/incus-up narrows it" ;;
-	esac
+	bridge_ranges
 	# the first new reads the bridge, and jb-incus keeps what it read
 	atf_check -e match:"ready: $p-first" jbo repo new first
 	x=$(incus config device get $p-first eth0 ipv4.address)
