@@ -46,6 +46,10 @@ struct action {
 	struct guard_tip	*tips;
 	size_t			 ntips;
 	char			 rest[CAPTURE_MAX + 1024];
+	/* destroy: jb-netd forgets it while Incus stops and deletes it */
+	int			 pending;	/* of those two, unanswered */
+	char			 del_err[JB_ERR_TEXT_MAX];	/* Incus's */
+	char			 fgt_err[JB_ERR_TEXT_MAX];	/* jb-netd's */
 };
 
 static void	action_go(struct job *);
@@ -62,17 +66,79 @@ action_free(void *arg)
 	free(a);
 }
 
+/*
+ * Destroy: jb-netd forgets the container's policy while Incus stops and
+ * deletes it, both asked at once, and the job ends once both answered.
+ * Forgotten first, a container still running for those moments has no
+ * network at all, which refuses more, never less; and the policy is
+ * gone before the address can go to another container, since whatever
+ * jb-netd is sent later comes after.  If Incus fails, the container is
+ * still there without a policy: the one Incus holds for it is enforced
+ * again, and until then it stays cut off.
+ */
 static void
-action_forgotten(struct req *r, int ok, const char *err)
+destroy_restored(void *arg, int ok, const char *err)
+{
+	struct job	*job = arg;
+	struct action	*a = job->state;
+
+	if (ok)
+		job_end(job, 0, "%s", a->del_err);
+	else
+		job_end(job, 0, "%s; and its network policy, forgotten while "
+		    "it was being deleted, is not enforced again (%s): it has "
+		    "no network until jailbeed restarts", a->del_err, err);
+}
+
+static void
+destroy_restore(void *arg)
+{
+	struct job	*job = arg;
+	struct action	*a = job->state;
+
+	netfollow_refresh(a->name, destroy_restored, job);
+}
+
+static void
+destroy_end(struct job *job)
+{
+	struct action	*a = job->state;
+
+	if (a->pending > 0)
+		return;
+	if (a->del_err[0] != '\0')
+		netsync_after(destroy_restore, job);
+	else if (a->fgt_err[0] != '\0')
+		job_end(job, 0, "%s was deleted, but jb-netd still holds its "
+		    "network policy: %s", a->name, a->fgt_err);
+	else
+		job_end(job, 1, NULL);
+}
+
+static void
+destroy_forgotten(struct req *r, int ok, const char *err)
 {
 	struct job	*job = r->arg;
 	struct action	*a = job->state;
 
-	if (ok)
-		job_end(job, 1, NULL);
-	else
-		job_end(job, 0, "%s was deleted, but jb-netd still holds its "
-		    "network policy: %s", a->name, err);
+	if (!ok)
+		(void)strlcpy(a->fgt_err, err != NULL ? err : "failed",
+		    sizeof(a->fgt_err));
+	a->pending--;
+	destroy_end(job);
+}
+
+static void
+destroy_deleted(struct req *r, int ok, const char *err)
+{
+	struct job	*job = r->arg;
+	struct action	*a = job->state;
+
+	if (!ok)
+		(void)strlcpy(a->del_err, err != NULL ? err : "failed",
+		    sizeof(a->del_err));
+	a->pending--;
+	destroy_end(job);
 }
 
 static void	start_agents(struct job *);
@@ -170,7 +236,6 @@ action_done(struct req *r, int ok, const char *err)
 {
 	struct job		*job = r->arg;
 	struct action		*a = job->state;
-	struct jb_incus_target	 t;
 
 	if (ok && (a->verb == INCUS_START || a->verb == INCUS_RESTART)) {
 		secrets_resume(a->name, job, start_secrets);
@@ -190,17 +255,7 @@ action_done(struct req *r, int ok, const char *err)
 		    "for it (jailbeed's log says why): %s", a->name, err);
 		return;
 	}
-	if (!ok || a->verb != INCUS_DELETE) {
-		job_end(job, ok, "%s", err);
-		return;
-	}
-	/* the address may go to the next container: its policy goes now */
-	memset(&t, 0, sizeof(t));
-	strlcpy(t.name, a->name, sizeof(t.name));
-	if (req_send(PROC_NETD, IMSG_NETD_FORGET, &t, sizeof(t), -1, NULL,
-	    action_forgotten, job) == NULL)
-		job_end(job, 0, "%s was deleted; cannot reach jb-netd",
-		    a->name);
+	job_end(job, ok, "%s", err);
 }
 
 /* what an action sends before its end: snapshots listed, progress */
@@ -233,6 +288,7 @@ action_send_tag(struct job *job, const char *tag)
 {
 	struct action		*a = job->state;
 	struct jb_incus_action	 q;
+	struct jb_incus_target	 t;
 
 	memset(&q, 0, sizeof(q));
 	strlcpy(q.name, a->name, sizeof(q.name));
@@ -242,9 +298,28 @@ action_send_tag(struct job *job, const char *tag)
 		job_end(job, 0, "snapshot tag too long: %s", tag);
 		return;
 	}
+	if (a->verb != INCUS_DELETE) {
+		if (req_send(PROC_INCUS, IMSG_INCUS_ACTION, &q, sizeof(q), -1,
+		    action_msg, action_done, job) == NULL)
+			job_end(job, 0, "cannot reach jb-incus");
+		return;
+	}
+	a->pending = 0;
+	memset(&t, 0, sizeof(t));
+	strlcpy(t.name, a->name, sizeof(t.name));
+	if (req_send(PROC_NETD, IMSG_NETD_FORGET, &t, sizeof(t), -1, NULL,
+	    destroy_forgotten, job) != NULL)
+		a->pending++;
+	else
+		(void)strlcpy(a->fgt_err, "cannot reach jb-netd",
+		    sizeof(a->fgt_err));
 	if (req_send(PROC_INCUS, IMSG_INCUS_ACTION, &q, sizeof(q), -1,
-	    action_msg, action_done, job) == NULL)
-		job_end(job, 0, "cannot reach jb-incus");
+	    action_msg, destroy_deleted, job) != NULL)
+		a->pending++;
+	else
+		(void)snprintf(a->del_err, sizeof(a->del_err), "%s was not "
+		    "deleted: cannot reach jb-incus", a->name);
+	destroy_end(job);
 }
 
 static void

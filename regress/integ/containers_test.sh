@@ -383,6 +383,40 @@ destroy_as_it_stops_body() {
 }
 destroy_as_it_stops_cleanup() { jb_containers_cleanup; jb_cleanup; }
 
+atf_test_case destroy_refused_keeps_policy cleanup
+destroy_refused_keeps_policy_head() {
+	atf_set descr "destroy has jb-netd forget the container while Incus" \
+	    "stops and deletes it; when Incus refuses the delete, the" \
+	    "container's policy is enforced again and it starts as before"
+	atf_set require.user root
+	atf_set timeout 300
+}
+destroy_refused_keeps_policy_body() {
+	setup
+	p=$(jb_prefix)
+	c=$p-kept
+	atf_check -e ignore jbo repo new kept
+	a=$(jb_netd_addr "$c")
+	[ -n "$a" ] || atf_fail "jb-netd holds no policy for $c"
+	atf_check incus config set "$c" security.protection.delete=true
+	atf_check -s exit:1 -e match:"protected" jbo repo destroy --force kept
+	atf_check -o match:"^$c,STOPPED" incus list -c ns --format csv "^$c\$"
+	atf_check -o match:"^$c $a " grep "^$c " state/netd/containers
+	jb_verdict_is "$a" "jump strict"
+	atf_check -e ignore jbo repo start kept
+	atf_check -o match:"^$c,RUNNING" incus list -c ns --format csv "^$c\$"
+	atf_check incus config unset "$c" security.protection.delete
+	atf_check -e match:"deleting $c" jbo repo destroy --force kept
+	atf_check -s exit:1 grep "^$c " state/netd/containers
+	jb_verdict_is "$a" ""
+}
+destroy_refused_keeps_policy_cleanup() {
+	incus config unset "$(cat prefix 2>/dev/null)-kept" \
+	    security.protection.delete > /dev/null 2>&1
+	jb_containers_cleanup
+	jb_cleanup
+}
+
 atf_test_case stop_not_held_by_lxcfs cleanup
 stop_not_held_by_lxcfs_head() {
 	atf_set descr "incusd started by regress/incus-up gives containers" \
@@ -905,6 +939,7 @@ atf_init_test_cases() {
 	atf_add_test_case listed_as_incus_has_it
 	atf_add_test_case lifecycle_and_destroy
 	atf_add_test_case destroy_as_it_stops
+	atf_add_test_case destroy_refused_keeps_policy
 	atf_add_test_case stop_not_held_by_lxcfs
 	atf_add_test_case nic_named_at_start
 	atf_add_test_case snapshots
