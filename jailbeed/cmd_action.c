@@ -115,17 +115,26 @@ destroy_end(struct job *job)
 		job_end(job, 1, NULL);
 }
 
+/* one of the two answers; a failure's reason goes to slot */
+static void
+destroy_answered(struct job *job, char *slot, size_t len, int ok,
+    const char *err)
+{
+	struct action	*a = job->state;
+
+	if (!ok)
+		(void)strlcpy(slot, err != NULL ? err : "failed", len);
+	a->pending--;
+	destroy_end(job);
+}
+
 static void
 destroy_forgotten(struct req *r, int ok, const char *err)
 {
 	struct job	*job = r->arg;
 	struct action	*a = job->state;
 
-	if (!ok)
-		(void)strlcpy(a->fgt_err, err != NULL ? err : "failed",
-		    sizeof(a->fgt_err));
-	a->pending--;
-	destroy_end(job);
+	destroy_answered(job, a->fgt_err, sizeof(a->fgt_err), ok, err);
 }
 
 static void
@@ -134,11 +143,7 @@ destroy_deleted(struct req *r, int ok, const char *err)
 	struct job	*job = r->arg;
 	struct action	*a = job->state;
 
-	if (!ok)
-		(void)strlcpy(a->del_err, err != NULL ? err : "failed",
-		    sizeof(a->del_err));
-	a->pending--;
-	destroy_end(job);
+	destroy_answered(job, a->del_err, sizeof(a->del_err), ok, err);
 }
 
 static void	start_agents(struct job *);
