@@ -82,7 +82,8 @@ destroy_restored(void *arg, int ok, const char *err)
 	struct job	*job = arg;
 	struct action	*a = job->state;
 
-	if (ok)
+	/* absent: Incus deleted it after all, or it never was */
+	if (ok == NETFOLLOW_ENFORCED || ok == NETFOLLOW_ABSENT)
 		job_end(job, 0, "%s", a->del_err);
 	else
 		job_end(job, 0, "%s; and its network policy, forgotten while "
@@ -333,7 +334,11 @@ action_refreshed(void *arg, int ok, const char *err)
 	struct job	*job = arg;
 	struct action	*a = job->state;
 
-	if (!ok) {
+	if (ok == NETFOLLOW_ABSENT) {
+		job_end(job, 0, "no such container %s", a->name);
+		return;
+	}
+	if (ok != NETFOLLOW_ENFORCED) {
 		job_end(job, 0, "%s does not start: the network policy Incus "
 		    "holds for it is not enforced (%s), so its start gate stays "
 		    "closed; correct that key (incus config edit %s) and start "

@@ -219,8 +219,8 @@ follow_read_done(struct req *r, int ok, const char *err)
 		goto out;
 	}
 	if (f->done != NULL && !f->found) {
-		f->done(f->arg, 0, "Incus has no such container of the "
-		    "suite's");
+		f->done(f->arg, NETFOLLOW_ABSENT, "Incus has no such "
+		    "container of the suite's");
 		goto out;
 	}
 	if (policy_write_count() != f->writes && ++f->tries < FOLLOW_TRIES) {

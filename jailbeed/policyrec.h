@@ -54,8 +54,12 @@ uint64_t policy_write_count(void);
 int	netfollow_event(struct imsg *);
 /*
  * name's policy read from Incus and enforced by jb-netd, as an event
- * would have it (its start gate opens): done(arg, ok, why) after
+ * would have it (its start gate opens): done(arg, result, why) after,
+ * result one of these
  */
+#define NETFOLLOW_FAILED	0	/* why says what failed */
+#define NETFOLLOW_ENFORCED	1
+#define NETFOLLOW_ABSENT	2	/* Incus has no such container */
 void	netfollow_refresh(const char *name, void (*)(void *, int,
 	    const char *), void *);
 /* name read from Incus again just after when (seconds since the epoch) */

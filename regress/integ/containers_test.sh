@@ -409,6 +409,12 @@ destroy_refused_keeps_policy_body() {
 	atf_check -e match:"deleting $c" jbo repo destroy --force kept
 	atf_check -s exit:1 grep "^$c " state/netd/containers
 	jb_verdict_is "$a" ""
+	# once it is gone, Incus's refusal is all the user is told
+	atf_check -s exit:1 -e match:"no such container $c" \
+	    -e not-match:"network|jailbeed restarts" \
+	    jbo repo destroy --force kept
+	atf_check -s exit:1 -e match:"no such container" \
+	    -e not-match:"network policy" jbo repo start kept
 }
 destroy_refused_keeps_policy_cleanup() {
 	incus config unset "$(cat prefix 2>/dev/null)-kept" \
