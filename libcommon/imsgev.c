@@ -46,9 +46,15 @@ imsgev_add(struct imsgev *iev)
 	if (imsgbuf_queuelen(&iev->ibuf) > 0)
 		events |= EV_WRITE;
 	/*
-	 * The event is not persistent: a callback has consumed it, so it is
-	 * always set again, even when the interest did not change.
+	 * The event is not persistent: once its callback has run it is set
+	 * again, even when the interest did not change.  While it is still
+	 * set with the same interest, as when a handler composes many
+	 * messages, it stays as it is: setting it again would cost two
+	 * epoll calls a message.
 	 */
+	if (iev->events == events &&
+	    event_pending(&iev->ev, EV_READ | EV_WRITE, NULL))
+		return;
 	if (iev->events != 0)
 		event_del(&iev->ev);
 	iev->events = events;
