@@ -571,6 +571,12 @@ action_named(struct job *job, struct repo_ctx *ctx)
 static void
 start_ported(struct job *job, int ok, const char *err, void *arg)
 {
+	/* a container Incus does not have: that alone is the answer */
+	if (!ok && err != NULL &&
+	    strncmp(err, "no such container ", 18) == 0) {
+		job_end(job, 0, "%s", err);
+		return;
+	}
 	/* a missing forward opens nothing: the start goes on */
 	if (!ok)
 		job_progress(job, "warning: host_ports not attached: %s", err);
