@@ -571,9 +571,10 @@ action_named(struct job *job, struct repo_ctx *ctx)
 static void
 start_ported(struct job *job, int ok, const char *err, void *arg)
 {
+	struct action	*a = job->state;
+
 	/* a container Incus does not have: that alone is the answer */
-	if (!ok && err != NULL &&
-	    strncmp(err, "no such container ", 18) == 0) {
+	if (!ok && jb_err_absent(err, a->name)) {
 		job_end(job, 0, "%s", err);
 		return;
 	}

@@ -1288,8 +1288,7 @@ new_listed(struct req *r, int ok, const char *err)
 	struct newjob	*n = job->state;
 
 	/* jb-incus's answer for a name Incus does not have (LIST of one) */
-	if (!ok && strncmp(err, "no such container ", 18) == 0 &&
-	    strcmp(err + 18, n->name) == 0)
+	if (!ok && jb_err_absent(err, n->name))
 		ok = 1;
 	new_prep_done(job, n->list_err, sizeof(n->list_err), ok, err);
 }

@@ -931,6 +931,16 @@ jb_msg_rows(size_t *n)
 	return rows;
 }
 
+int
+jb_err_absent(const char *err, const char *name)
+{
+	static const char	absent[] = "no such container ";
+
+	return err != NULL && name != NULL &&
+	    strncmp(err, absent, sizeof(absent) - 1) == 0 &&
+	    strcmp(err + sizeof(absent) - 1, name) == 0;
+}
+
 unsigned
 jb_msg_peer(const char *name)
 {

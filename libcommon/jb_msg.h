@@ -1567,6 +1567,11 @@ struct jb_msg_row {
 
 struct imsg;
 struct imsgbuf;
+/*
+ * jb-incus's failure when Incus has no instance of that name reads
+ * "no such container NAME": is err that answer for name?
+ */
+int			 jb_err_absent(const char *err, const char *name);
 const char		*jb_imsg_name(uint32_t);
 const struct jb_msg_row	*jb_msg_rows(size_t *);
 unsigned		 jb_msg_peer(const char *);

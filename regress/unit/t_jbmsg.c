@@ -374,11 +374,24 @@ ATF_TC_BODY(listen_socket_only_from_jbctl, tc)
 	    JB_PEER_CTL, JB_PEER_SSHD, why, sizeof(why)), -1);
 }
 
+ATF_TC_WITHOUT_HEAD(absent_names_the_container);
+ATF_TC_BODY(absent_names_the_container, tc)
+{
+	ATF_CHECK(jb_err_absent("no such container jb-feat", "jb-feat"));
+	ATF_CHECK(!jb_err_absent("no such container jb-feat2", "jb-feat"));
+	ATF_CHECK(!jb_err_absent("no such container jb-fea", "jb-feat"));
+	ATF_CHECK(!jb_err_absent("no such container", "jb-feat"));
+	ATF_CHECK(!jb_err_absent("jb-feat: no such container jb-feat",
+	    "jb-feat"));
+	ATF_CHECK(!jb_err_absent(NULL, "jb-feat"));
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, every_type_has_a_row);
 	ATF_TP_ADD_TC(tp, string_fields_match_the_structs);
 	ATF_TP_ADD_TC(tp, check_refuses_for_the_reason);
 	ATF_TP_ADD_TC(tp, listen_socket_only_from_jbctl);
+	ATF_TP_ADD_TC(tp, absent_names_the_container);
 	return atf_no_error();
 }
